@@ -1,0 +1,373 @@
+//! Game configuration: players, edition, tile sets, rule switches, figures and seed,
+//! validated on creation.
+//!
+//! Every rule switch of `rules.md` §9 is a field of [`Rules`]; [`GameConfig::validate`]
+//! reports a bad configuration as a [`ConfigError`] naming the field and the reason.
+//!
+//! ```
+//! use carcassonne::config::{GameConfig, Edition};
+//! use carcassonne::tiles::TileSet;
+//! let mut config = GameConfig::new(3);
+//! config.sets = vec![TileSet::Base, TileSet::River1];
+//! config.edition = Edition::C1;
+//! assert!(config.validate().is_ok());
+//! config.players = 9;
+//! assert_eq!(config.validate().unwrap_err().field, "players");
+//! ```
+
+use crate::geometry::Rotation;
+use crate::tiles::{catalogue, TileKind, TileSet};
+use std::fmt;
+
+/// Most players a game accepts (B1).
+pub const MAX_PLAYERS: usize = 6;
+
+/// The tile edition (`edition` switch).
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, Default)]
+pub enum Edition {
+    /// First edition: no gardens.
+    C1,
+    /// Second edition, gardens (default).
+    #[default]
+    C2,
+    /// Third edition: the C2 content; sets without a C3 count use their C2 counts.
+    C3,
+}
+
+impl Edition {
+    /// The name used in records.
+    pub const fn name(self) -> &'static str {
+        match self {
+            Edition::C1 => "C1",
+            Edition::C2 => "C2",
+            Edition::C3 => "C3",
+        }
+    }
+
+    /// Parses `C1`, `C2` or `C3`.
+    pub fn from_name(s: &str) -> Option<Edition> {
+        [Edition::C1, Edition::C2, Edition::C3].into_iter().find(|e| e.name() == s)
+    }
+
+    /// Copies of `kind` in this edition.
+    pub fn count(self, kind: TileKind) -> u8 {
+        let def = kind.def();
+        match self {
+            Edition::C1 => def.counts[0],
+            Edition::C2 => def.counts[1],
+            Edition::C3 if def.has_c3_count => def.counts[2],
+            Edition::C3 => def.counts[1],
+        }
+    }
+}
+
+macro_rules! switch_enum {
+    ($(#[$m:meta])* $name:ident { $($(#[$vm:meta])* $variant:ident = $text:literal),+ $(,)? }) => {
+        $(#[$m])*
+        #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, Default)]
+        pub enum $name {
+            $($(#[$vm])* $variant),+
+        }
+        impl $name {
+            /// Every value, default first.
+            pub const ALL: &'static [$name] = &[$($name::$variant),+];
+            /// The value's name in records and configs.
+            pub const fn name(self) -> &'static str {
+                match self { $($name::$variant => $text),+ }
+            }
+            /// Parses a value name.
+            pub fn from_name(s: &str) -> Option<$name> {
+                Self::ALL.iter().copied().find(|v| v.name() == s)
+            }
+        }
+    };
+}
+
+switch_enum!(
+    /// When the dragon flies on a dragon-tile turn (PD4).
+    DragonMove {
+        /// After deployment, before the turn's scoring (default).
+        #[default]
+        BeforeScoring = "before-scoring",
+        /// After the turn's scoring and wagon moves.
+        AfterScoring = "after-scoring",
+    }
+);
+switch_enum!(
+    /// Whether the princess removal is optional (PD9).
+    PrincessRule {
+        /// The player may remove a knight (default).
+        #[default]
+        May = "may",
+        /// The player must remove a knight when one is there.
+        Must = "must",
+    }
+);
+switch_enum!(
+    /// Where the fairy stands (PD15).
+    FairyRule {
+        /// Next to one follower, which it belongs to (default).
+        #[default]
+        NextToFollower = "next-to-follower",
+        /// On a tile where the player has a follower (first edition).
+        OnTile = "on-tile",
+    }
+);
+switch_enum!(
+    /// Whether a barn may go into a field that already holds one (AM6).
+    BarnPlacement {
+        /// Not into a field with a barn (default).
+        #[default]
+        NotOccupied = "not-occupied",
+        /// Also into a field with a barn.
+        Occupied = "occupied",
+    }
+);
+switch_enum!(
+    /// Where a wagon may move after scoring (AM11).
+    WagonMove {
+        /// Same tile or one of the 8 surrounding tiles (default).
+        #[default]
+        C2 = "C2",
+        /// A feature connected to the scored one.
+        C1 = "C1",
+    }
+);
+
+/// The rule switches (`rules.md` §9).
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
+pub struct Rules {
+    /// Farmers and field scoring (B16); `false` forbids followers on fields.
+    pub farmers: bool,
+    /// Points per tile of a completed 2-tile city: 2 (4 in all, default) or 1 (legacy `2`).
+    pub tiny_city: u8,
+    /// PD4.
+    pub dragon_move: DragonMove,
+    /// PD9.
+    pub princess: PrincessRule,
+    /// PD15.
+    pub fairy: FairyRule,
+    /// AM6.
+    pub barn_placement: BarnPlacement,
+    /// AM11.
+    pub wagon_move: WagonMove,
+}
+
+impl Default for Rules {
+    fn default() -> Rules {
+        Rules {
+            farmers: true,
+            tiny_city: 4,
+            dragon_move: DragonMove::default(),
+            princess: PrincessRule::default(),
+            fairy: FairyRule::default(),
+            barn_placement: BarnPlacement::default(),
+            wagon_move: WagonMove::default(),
+        }
+    }
+}
+
+/// A kind of figure a player owns.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[repr(u8)]
+pub enum Figure {
+    /// An ordinary follower (meeple).
+    Follower = 0,
+    /// The abbot (A1).
+    Abbot = 1,
+    /// The mayor (AM5).
+    Mayor = 2,
+    /// The wagon (AM10).
+    Wagon = 3,
+    /// The barn (AM6).
+    Barn = 4,
+}
+
+impl Figure {
+    /// Every figure kind, in supply order.
+    pub const ALL: [Figure; 5] = [Figure::Follower, Figure::Abbot, Figure::Mayor, Figure::Wagon, Figure::Barn];
+
+    /// The name used in records.
+    pub const fn name(self) -> &'static str {
+        match self {
+            Figure::Follower => "follower",
+            Figure::Abbot => "abbot",
+            Figure::Mayor => "mayor",
+            Figure::Wagon => "wagon",
+            Figure::Barn => "barn",
+        }
+    }
+
+    /// Parses a figure name.
+    pub fn from_name(s: &str) -> Option<Figure> {
+        Figure::ALL.into_iter().find(|f| f.name() == s)
+    }
+
+    /// Index into supplies.
+    pub const fn index(self) -> usize {
+        self as usize
+    }
+
+    /// Whether the figure counts as a follower for occupation and majorities (not the barn).
+    pub const fn is_follower_like(self) -> bool {
+        !matches!(self, Figure::Barn)
+    }
+}
+
+/// Figures (and abbey tiles) each player starts with.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
+pub struct Figures {
+    /// Followers (B1: 7).
+    pub follower: u8,
+    /// Abbots (A1: 0 or 1).
+    pub abbot: u8,
+    /// Mayors (Abbey & Mayor).
+    pub mayor: u8,
+    /// Wagons (Abbey & Mayor).
+    pub wagon: u8,
+    /// Barns (Abbey & Mayor).
+    pub barn: u8,
+    /// Abbey tiles (Abbey & Mayor).
+    pub abbey: u8,
+}
+
+impl Figures {
+    /// Supply of a figure kind.
+    pub fn of(&self, f: Figure) -> u8 {
+        match f {
+            Figure::Follower => self.follower,
+            Figure::Abbot => self.abbot,
+            Figure::Mayor => self.mayor,
+            Figure::Wagon => self.wagon,
+            Figure::Barn => self.barn,
+        }
+    }
+
+    /// The default figures for a set selection: 7 followers, no abbot, and one mayor,
+    /// wagon, barn and abbey with Abbey & Mayor.
+    pub fn default_for(sets: &[TileSet]) -> Figures {
+        let am = u8::from(sets.contains(&TileSet::AbbeyMayor));
+        Figures { follower: 7, abbot: 0, mayor: am, wagon: am, barn: am, abbey: am }
+    }
+}
+
+/// A configuration error: which field, and what is wrong with it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ConfigError {
+    /// The field, as named in configs and records (`players`, `sets`, `rules.fairy`, ...).
+    pub field: String,
+    /// What is wrong.
+    pub message: String,
+}
+
+impl ConfigError {
+    pub(crate) fn new(field: impl Into<String>, message: impl Into<String>) -> ConfigError {
+        ConfigError { field: field.into(), message: message.into() }
+    }
+}
+
+impl fmt::Display for ConfigError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}: {}", self.field, self.message)
+    }
+}
+
+impl std::error::Error for ConfigError {}
+
+/// Everything that decides how a game is set up.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct GameConfig {
+    /// Number of players, 2..=6 (B1).
+    pub players: u8,
+    /// Tile edition.
+    pub edition: Edition,
+    /// Tile sets in play; must include `base`.
+    pub sets: Vec<TileSet>,
+    /// Rule switches.
+    pub rules: Rules,
+    /// Figures per player.
+    pub figures: Figures,
+    /// Seed of the game's random generator (tile draws in sampled mode).
+    pub seed: u64,
+    /// Start tile and rotation; `None` chooses by the sets (B2, R1, R4).
+    pub start: Option<(TileKind, Rotation)>,
+}
+
+impl GameConfig {
+    /// A base-game configuration for `players` players with default rules and figures.
+    pub fn new(players: u8) -> GameConfig {
+        GameConfig {
+            players,
+            edition: Edition::C2,
+            sets: vec![TileSet::Base],
+            rules: Rules::default(),
+            figures: Figures::default_for(&[TileSet::Base]),
+            seed: 0,
+            start: None,
+        }
+    }
+
+    /// Whether `set` is in play.
+    pub fn has(&self, set: TileSet) -> bool {
+        self.sets.contains(&set)
+    }
+
+    /// The start tile and rotation: the given one, else River II's spring with River II,
+    /// River I's spring with River I alone, else `BASE-D` (B2, R1, R4).
+    pub fn start_tile(&self) -> (TileKind, Rotation) {
+        if let Some(s) = self.start {
+            return s;
+        }
+        let id = if self.has(TileSet::River2) {
+            "RIV2-SPRING"
+        } else if self.has(TileSet::River1) {
+            "RIV1-SPRING"
+        } else {
+            "BASE-D"
+        };
+        (catalogue().by_id(id).expect("start tile in catalogue"), Rotation::default())
+    }
+
+    /// Checks every field; the first problem found is returned.
+    pub fn validate(&self) -> Result<(), ConfigError> {
+        if !(2..=MAX_PLAYERS as u8).contains(&self.players) {
+            return Err(ConfigError::new("players", format!("{} players; 2 to 6 are allowed (B1)", self.players)));
+        }
+        if !self.has(TileSet::Base) {
+            return Err(ConfigError::new("sets", "the base set is required"));
+        }
+        for (i, s) in self.sets.iter().enumerate() {
+            if self.sets[..i].contains(s) {
+                return Err(ConfigError::new("sets", format!("set {} listed twice", s.key())));
+            }
+        }
+        if self.rules.tiny_city != 4 && self.rules.tiny_city != 2 {
+            return Err(ConfigError::new("rules.tiny_city", format!("{}; 4 or 2 are allowed", self.rules.tiny_city)));
+        }
+        let f = &self.figures;
+        if f.follower > 30 {
+            return Err(ConfigError::new("figures.follower", format!("{} followers; at most 30", f.follower)));
+        }
+        if f.abbot > 1 {
+            return Err(ConfigError::new("figures.abbot", format!("{}; 0 or 1 abbot (A1)", f.abbot)));
+        }
+        let am = self.has(TileSet::AbbeyMayor);
+        for (name, n) in [("mayor", f.mayor), ("wagon", f.wagon), ("barn", f.barn), ("abbey", f.abbey)] {
+            if n > 1 {
+                return Err(ConfigError::new(format!("figures.{name}"), format!("{n}; at most 1")));
+            }
+            if n > 0 && !am {
+                return Err(ConfigError::new(
+                    format!("figures.{name}"),
+                    "needs the abbey-and-mayor set",
+                ));
+            }
+        }
+        if let Some((kind, _)) = self.start {
+            if !self.has(kind.def().set) {
+                return Err(ConfigError::new("start.tile", format!("{} is not in the sets in play", kind.id())));
+            }
+        }
+        Ok(())
+    }
+}

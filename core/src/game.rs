@@ -1,0 +1,1103 @@
+//! The game state and its decision model: `legal_actions`, `apply`, chance, history.
+//!
+//! A game advances by decisions. At any point it is terminal, waiting for a decision of
+//! one player ([`Game::to_play`]), or, in explicit-chance mode, waiting for the tile drawn.
+//! Steps with no choice (nothing to deploy, a wagon with nowhere to go) are taken by the
+//! engine itself. The turn order of `rules.md` §8 is the pipeline of [`Step`]; each
+//! expansion's rules live in their own module under `rules/` and are switched on by the
+//! sets in the configuration.
+//!
+//! ```
+//! use carcassonne::{Game, GameConfig};
+//! let mut game = Game::new(GameConfig::new(2)).unwrap();
+//! let mut actions = Vec::new();
+//! while !game.is_terminal() {
+//!     game.legal_actions_into(&mut actions);
+//!     game.apply(actions[0]).unwrap();
+//! }
+//! assert_eq!(game.scores().len(), 2);
+//! ```
+
+use crate::action::Action;
+use crate::board::Board;
+use crate::config::{ConfigError, Figure, GameConfig, Rules, MAX_PLAYERS};
+use crate::deck::Deck;
+use crate::features::{Features, NodeId};
+use crate::geometry::{Pos, Rotation, Side};
+use crate::rng::Rng;
+use crate::tiles::{catalogue, FeatureKind, Symbols, TileKind, TileSet, NO_FEATURE};
+use std::fmt;
+use std::sync::Arc;
+
+/// How tile draws are decided.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, Default)]
+pub enum ChanceMode {
+    /// The engine draws from its seeded generator (default).
+    #[default]
+    Sampled,
+    /// The caller applies [`Action::Draw`] (see [`Game::chance_outcomes`]).
+    Explicit,
+}
+
+/// What kind of decision the game waits for.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
+pub enum Phase {
+    /// Place the abbey instead of drawing, or pass and draw (AM1), also the end-of-game
+    /// abbey round (AM4).
+    Abbey,
+    /// Explicit chance: the tile drawn.
+    Draw,
+    /// Place the drawn tile.
+    PlaceTile,
+    /// Deploy a figure, move the fairy, use the princess, take the abbot back, or pass.
+    Deploy,
+    /// One step of the dragon's flight.
+    DragonFlight,
+    /// Move a wagon after scoring, or pass.
+    WagonMove,
+    /// The game is over.
+    GameOver,
+}
+
+/// Where the turn pipeline stands (`rules.md` §8).
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
+pub(crate) enum Step {
+    Start,
+    Abbey,
+    Draw,
+    Place,
+    Deploy,
+    FlightBefore,
+    Score,
+    Wagons,
+    FlightAfter,
+    End,
+    EndRound,
+    Over,
+}
+
+/// A figure standing on the board.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
+pub struct BoardFigure {
+    /// Owner's seat.
+    pub owner: u8,
+    /// Kind.
+    pub figure: Figure,
+    /// Placement index of its tile.
+    pub placement: u8,
+    /// Local feature index (barns: the corner index).
+    pub local: u8,
+    /// Feature node it stands on (barns: the field at the corner).
+    pub node: NodeId,
+}
+
+/// What a score event was for.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
+pub enum ScoreKind {
+    /// A completed city (B12).
+    City,
+    /// A completed road.
+    Road,
+    /// A completed monastery or abbey.
+    Monastery,
+    /// A completed garden (A2).
+    Garden,
+    /// A monastery or garden scored when the abbot is taken back (A3).
+    AbbotReturn,
+    /// The fairy's start-of-turn point (PD16b).
+    FairyTurn,
+    /// The fairy's bonus when its follower's feature scores (PD16c).
+    FairyScored,
+    /// A field scored when a barn is placed (AM7).
+    BarnPlaced,
+    /// A field scored when it joins a barn's field (AM8).
+    BarnConnected,
+    /// End of game: an incomplete city, road, monastery or garden (B15).
+    Incomplete,
+    /// End of game: farmers (B16).
+    Farmers,
+    /// End of game: a barn (AM9).
+    Barn,
+}
+
+impl ScoreKind {
+    /// A short name for people.
+    pub const fn name(self) -> &'static str {
+        match self {
+            ScoreKind::City => "city",
+            ScoreKind::Road => "road",
+            ScoreKind::Monastery => "monastery",
+            ScoreKind::Garden => "garden",
+            ScoreKind::AbbotReturn => "abbot-return",
+            ScoreKind::FairyTurn => "fairy.turn",
+            ScoreKind::FairyScored => "fairy.completed",
+            ScoreKind::BarnPlaced => "field.barn-placed",
+            ScoreKind::BarnConnected => "field.barn-connected",
+            ScoreKind::Incomplete => "incomplete",
+            ScoreKind::Farmers => "farmers",
+            ScoreKind::Barn => "barn",
+        }
+    }
+}
+
+/// Points scored by one player for one reason.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
+pub struct ScoreEvent {
+    /// Seat.
+    pub player: u8,
+    /// Points.
+    pub points: i32,
+    /// Why.
+    pub kind: ScoreKind,
+    /// A part of the scored feature: tile and local feature index.
+    pub at: Option<(Pos, u8)>,
+}
+
+/// One turn of the history (a discarded tile is a turn of its own, as in records).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct TurnLog {
+    /// The turn player.
+    pub player: u8,
+    /// The tile drawn (`None`: an abbey turn).
+    pub draw: Option<TileKind>,
+    /// Whether the drawn tile was discarded (B5).
+    pub discarded: bool,
+    /// Range of this turn's decisions in [`Game::history_actions`].
+    pub actions: (u32, u32),
+    /// Range of this turn's score events in [`Game::events`].
+    pub events: (u32, u32),
+    /// Scores after the turn.
+    pub scores: [i32; MAX_PLAYERS],
+}
+
+/// A decision in the history: who took it and what it was.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
+pub struct Decision {
+    /// Seat of the player who decided.
+    pub player: u8,
+    /// The action.
+    pub action: Action,
+}
+
+/// Why an action was refused. The game is unchanged.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum ActionError {
+    /// The game is over.
+    GameOver,
+    /// The action is not among the legal actions now.
+    Illegal {
+        /// The refused action.
+        action: Action,
+        /// The decision the game waits for.
+        phase: Phase,
+    },
+}
+
+impl fmt::Display for ActionError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            ActionError::GameOver => write!(f, "the game is over"),
+            ActionError::Illegal { action, phase } => {
+                write!(f, "{action} is not legal now (the game waits for {phase:?})")
+            }
+        }
+    }
+}
+
+impl std::error::Error for ActionError {}
+
+/// Fairy position (PD15).
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
+pub struct Fairy {
+    /// Placement index of its tile.
+    pub placement: u8,
+    /// The figure it stands next to (owner, local feature) under `next-to-follower`;
+    /// `None` when unattached or under `on-tile`.
+    pub follower: Option<(u8, u8)>,
+}
+
+/// The dragon's flight in progress.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, Default)]
+pub(crate) struct Flight {
+    pub steps: u8,
+    pub visited: [u8; 8],
+    pub len: u8,
+}
+
+/// Per-turn state.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, Default)]
+pub(crate) struct TurnState {
+    /// Placement index of the tile (or abbey) placed this turn.
+    pub placed: Option<u8>,
+    /// Tile drawn this turn.
+    pub drawn: Option<TileKind>,
+    /// The abbey was placed this turn.
+    pub abbey: bool,
+    /// A wagon waits to move: bit per seat.
+    pub wagons: u8,
+    /// Where each pending wagon stood: (placement, local feature), per seat.
+    pub wagon_from: [(u8, u8); MAX_PLAYERS],
+    /// Field node of the barn placed this turn (scored in the scoring step, AM7).
+    pub barn: Option<NodeId>,
+}
+
+/// A game in progress.
+#[derive(Clone, Debug)]
+pub struct Game {
+    pub(crate) config: Arc<GameConfig>,
+    pub(crate) rules: Rules,
+    pub(crate) players: u8,
+    pub(crate) sets: u8,
+    pub(crate) board: Board,
+    pub(crate) features: Features,
+    pub(crate) figures: Vec<BoardFigure>,
+    pub(crate) supply: [[u8; 5]; MAX_PLAYERS],
+    pub(crate) abbeys: [u8; MAX_PLAYERS],
+    pub(crate) scores: [i32; MAX_PLAYERS],
+    pub(crate) deck: Deck,
+    pub(crate) rng: Rng,
+    pub(crate) chance: ChanceMode,
+    pub(crate) phase: Phase,
+    pub(crate) step: Step,
+    pub(crate) turn_player: u8,
+    pub(crate) to_play: u8,
+    pub(crate) turn: TurnState,
+    pub(crate) dragon: Option<u8>,
+    pub(crate) fairy: Option<Fairy>,
+    pub(crate) flight: Flight,
+    /// Direction of travel into each placed river tile (river module), `u8::MAX` if none.
+    pub(crate) river_in: Vec<u8>,
+    /// End-of-game abbey round (AM4): (next offset from `end_from`, seats left to ask).
+    pub(crate) end_round: (u8, u8),
+    /// The seat that placed (or discarded) the last tile.
+    pub(crate) end_from: u8,
+    /// The game is in its end-of-game abbey round.
+    pub(crate) ending: bool,
+    pub(crate) events: Vec<ScoreEvent>,
+    pub(crate) turns: Vec<TurnLog>,
+    pub(crate) decisions: Vec<Decision>,
+    pub(crate) turn_open: bool,
+    pub(crate) stamp: Vec<u32>,
+    pub(crate) stamp_value: u32,
+    pub(crate) scratch: Vec<Action>,
+    pub(crate) final_scored: bool,
+}
+
+impl Game {
+    /// A new game in sampled-chance mode, started and advanced to its first decision.
+    pub fn new(config: GameConfig) -> Result<Game, ConfigError> {
+        Game::with_chance(config, ChanceMode::Sampled)
+    }
+
+    /// A new game with the given chance mode.
+    pub fn with_chance(config: GameConfig, chance: ChanceMode) -> Result<Game, ConfigError> {
+        config.validate()?;
+        let deck = Deck::new(&config);
+        let total_tiles = deck.total() as usize + 1 + config.players as usize * config.figures.abbey as usize;
+        let sets = config.sets.iter().fold(0u8, |acc, s| acc | s.bit());
+        let mut supply = [[0u8; 5]; MAX_PLAYERS];
+        let mut abbeys = [0u8; MAX_PLAYERS];
+        for p in 0..config.players as usize {
+            for f in Figure::ALL {
+                supply[p][f.index()] = config.figures.of(f);
+            }
+            abbeys[p] = config.figures.abbey;
+        }
+        let max_nodes = total_tiles * 10;
+        let mut game = Game {
+            rules: config.rules,
+            players: config.players,
+            sets,
+            board: Board::new(total_tiles),
+            features: Features::with_capacity(max_nodes),
+            figures: Vec::with_capacity(MAX_PLAYERS * 12),
+            supply,
+            abbeys,
+            scores: [0; MAX_PLAYERS],
+            rng: Rng::new(config.seed),
+            deck,
+            chance,
+            phase: Phase::PlaceTile,
+            step: Step::Start,
+            turn_player: 0,
+            to_play: 0,
+            turn: TurnState::default(),
+            dragon: None,
+            fairy: None,
+            flight: Flight::default(),
+            river_in: Vec::with_capacity(total_tiles),
+            end_round: (0, 0),
+            end_from: 0,
+            ending: false,
+            events: Vec::with_capacity(total_tiles * 4),
+            turns: Vec::with_capacity(total_tiles + 16),
+            decisions: Vec::with_capacity(total_tiles * 4),
+            turn_open: false,
+            stamp: vec![0; max_nodes.max(total_tiles)],
+            stamp_value: 0,
+            scratch: Vec::with_capacity(256),
+            final_scored: false,
+            config: Arc::new(config),
+        };
+        let (start, rot) = game.config.start_tile();
+        game.put_tile(start, Pos::new(0, 0), rot);
+        game.advance();
+        Ok(game)
+    }
+
+    // ----- queries -------------------------------------------------------------------
+
+    /// The configuration.
+    pub fn config(&self) -> &GameConfig {
+        &self.config
+    }
+
+    /// Number of players.
+    pub fn num_players(&self) -> usize {
+        self.players as usize
+    }
+
+    /// Whether `set` is in play.
+    #[inline]
+    pub fn has_set(&self, set: TileSet) -> bool {
+        self.sets & set.bit() != 0
+    }
+
+    /// Whether the game is over.
+    pub fn is_terminal(&self) -> bool {
+        self.phase == Phase::GameOver
+    }
+
+    /// The decision the game waits for.
+    pub fn phase(&self) -> Phase {
+        self.phase
+    }
+
+    /// The seat that decides now (meaningless when terminal or waiting for a draw).
+    pub fn to_play(&self) -> usize {
+        self.to_play as usize
+    }
+
+    /// The seat whose turn it is (differs from `to_play` during a dragon flight or a
+    /// wagon move).
+    pub fn turn_player(&self) -> usize {
+        self.turn_player as usize
+    }
+
+    /// Scores per seat.
+    pub fn scores(&self) -> &[i32] {
+        &self.scores[..self.players as usize]
+    }
+
+    /// Figures of `kind` in `player`'s supply.
+    pub fn supply(&self, player: usize, kind: Figure) -> u8 {
+        self.supply[player][kind.index()]
+    }
+
+    /// Abbey tiles `player` still holds.
+    pub fn abbeys_left(&self, player: usize) -> u8 {
+        self.abbeys[player]
+    }
+
+    /// The tile in hand (drawn, not yet placed).
+    pub fn tile_in_hand(&self) -> Option<TileKind> {
+        match self.phase {
+            Phase::PlaceTile => self.turn.drawn,
+            _ => None,
+        }
+    }
+
+    /// The board.
+    pub fn board(&self) -> &Board {
+        &self.board
+    }
+
+    /// The feature structure.
+    pub fn features(&self) -> &Features {
+        &self.features
+    }
+
+    /// Figures on the board.
+    pub fn board_figures(&self) -> &[BoardFigure] {
+        &self.figures
+    }
+
+    /// The dragon's square, if it is on the board.
+    pub fn dragon(&self) -> Option<Pos> {
+        self.dragon.map(|i| self.board.placement(i as usize).pos)
+    }
+
+    /// The fairy's square and the figure it stands by, if it is on the board.
+    pub fn fairy(&self) -> Option<(Pos, Option<(u8, u8)>)> {
+        self.fairy.map(|f| (self.board.placement(f.placement as usize).pos, f.follower))
+    }
+
+    /// Dragon steps taken in the current flight and squares visited (start included).
+    pub fn flight(&self) -> Option<(u8, Vec<Pos>)> {
+        (self.phase == Phase::DragonFlight).then(|| {
+            let v = self.flight.visited[..self.flight.len as usize]
+                .iter()
+                .map(|i| self.board.placement(*i as usize).pos)
+                .collect();
+            (self.flight.steps, v)
+        })
+    }
+
+    /// Tiles left to draw, per kind (index = catalogue index).
+    pub fn remaining_tiles(&self) -> &[u8] {
+        self.deck.counts()
+    }
+
+    /// Number of tiles left to draw.
+    pub fn tiles_left(&self) -> u32 {
+        self.deck.total()
+    }
+
+    /// Every score event so far.
+    pub fn events(&self) -> &[ScoreEvent] {
+        &self.events
+    }
+
+    /// Completed turns (and the current one, when open).
+    pub fn turns(&self) -> &[TurnLog] {
+        &self.turns
+    }
+
+    /// Every decision taken so far, in order.
+    pub fn history_actions(&self) -> &[Decision] {
+        &self.decisions
+    }
+
+    /// The chance mode.
+    pub fn chance_mode(&self) -> ChanceMode {
+        self.chance
+    }
+
+    /// Switches the chance mode (e.g. to explicit for a search that enumerates draws).
+    pub fn set_chance_mode(&mut self, mode: ChanceMode) {
+        self.chance = mode;
+        if self.step == Step::Draw {
+            self.advance();
+        }
+    }
+
+    /// Draw outcomes with their probabilities (count / remaining of the tiles that may be
+    /// drawn now), when the game waits for a draw in explicit-chance mode; else empty.
+    pub fn chance_outcomes(&self) -> Vec<(TileKind, f64)> {
+        if self.phase != Phase::Draw {
+            return Vec::new();
+        }
+        self.deck.outcomes(self.dragon.is_some())
+    }
+
+    // ----- decisions -------------------------------------------------------------------
+
+    /// Every legal action now, in a deterministic order (empty when terminal).
+    pub fn legal_actions(&self) -> Vec<Action> {
+        let mut v = Vec::new();
+        self.legal_actions_into(&mut v);
+        v
+    }
+
+    /// Writes the legal actions into `out` (cleared first); no allocation once `out`
+    /// has grown to the largest list.
+    pub fn legal_actions_into(&self, out: &mut Vec<Action>) {
+        out.clear();
+        match self.phase {
+            Phase::GameOver => {}
+            Phase::Draw => {
+                for (kind, _) in self.deck.outcomes(self.dragon.is_some()) {
+                    out.push(Action::Draw { tile: kind });
+                }
+            }
+            Phase::Abbey => {
+                self.abbey_actions(out);
+                out.push(Action::Pass);
+            }
+            Phase::PlaceTile => {
+                let tile = self.turn.drawn.expect("a tile in hand");
+                self.placements_into(tile, out);
+            }
+            Phase::Deploy => self.deploy_actions(out),
+            Phase::DragonFlight => self.dragon_steps(out),
+            Phase::WagonMove => {
+                self.wagon_targets(self.to_play, out);
+                out.push(Action::Pass);
+            }
+        }
+    }
+
+    /// Whether `action` is legal now.
+    pub fn is_legal(&self, action: Action) -> bool {
+        let mut v = Vec::new();
+        self.legal_actions_into(&mut v);
+        v.contains(&action)
+    }
+
+    /// Applies a legal action; an illegal one is refused with an error and the game is
+    /// unchanged.
+    pub fn apply(&mut self, action: Action) -> Result<(), ActionError> {
+        if self.phase == Phase::GameOver {
+            return Err(ActionError::GameOver);
+        }
+        let mut scratch = std::mem::take(&mut self.scratch);
+        self.legal_actions_into(&mut scratch);
+        let legal = scratch.contains(&action);
+        self.scratch = scratch;
+        if !legal {
+            return Err(ActionError::Illegal { action, phase: self.phase });
+        }
+        self.apply_unchecked(action);
+        Ok(())
+    }
+
+    /// Applies an action known to be legal (taken from [`Game::legal_actions_into`] for
+    /// this very state) without checking it. An illegal action here leaves the game in
+    /// an unspecified (but memory-safe) state.
+    pub fn apply_unchecked(&mut self, action: Action) {
+        let player = self.to_play;
+        match action {
+            Action::Draw { tile } => {
+                self.deck.take(tile);
+                self.start_drawn_tile(tile);
+            }
+            Action::PlaceTile { pos, rot } => {
+                self.record(player, action);
+                let tile = self.turn.drawn.expect("a tile in hand");
+                self.place_turn_tile(tile, pos, rot);
+            }
+            Action::PlaceAbbey { pos } => {
+                self.record(player, action);
+                self.place_abbey(pos);
+            }
+            Action::Pass => {
+                match self.phase {
+                    Phase::Abbey if self.step == Step::EndRound => {
+                        // Declining the end-of-game abbey is recorded as a pass.
+                        self.record(player, action);
+                        self.close_turn();
+                        self.step = Step::EndRound;
+                    }
+                    Phase::Abbey => {
+                        // Declining the abbey before drawing is implied by the draw.
+                        self.step = Step::Draw;
+                    }
+                    Phase::Deploy => {
+                        self.record(player, action);
+                        self.step = Step::FlightBefore;
+                    }
+                    Phase::WagonMove => {
+                        self.record(player, action);
+                        self.wagon_declined(player);
+                    }
+                    _ => {}
+                }
+            }
+            Action::Deploy { figure, pos, feature } => {
+                self.record(player, action);
+                let i = self.board.index_at(pos).expect("deploy on a tile") as u8;
+                self.deploy(player, figure, i, feature);
+                self.step = Step::FlightBefore;
+            }
+            Action::DeployBarn { pos, corner } => {
+                self.record(player, action);
+                self.deploy_barn(player, pos, corner);
+                self.step = Step::FlightBefore;
+            }
+            Action::MoveFairy { pos, feature } => {
+                self.record(player, action);
+                self.move_fairy(player, pos, feature);
+                self.step = Step::FlightBefore;
+            }
+            Action::Princess { pos, feature } => {
+                self.record(player, action);
+                self.princess_remove(pos, feature);
+                self.step = Step::FlightBefore;
+            }
+            Action::ReturnAbbot { pos, feature } => {
+                self.record(player, action);
+                self.return_abbot(pos, feature);
+                self.step = Step::FlightBefore;
+            }
+            Action::MoveDragon { pos } => {
+                self.record(player, action);
+                self.dragon_step(pos);
+                if self.flight_continues() {
+                    return;
+                }
+            }
+            Action::MoveWagon { pos, feature } => {
+                self.record(player, action);
+                self.move_wagon(player, pos, feature);
+            }
+        }
+        self.advance();
+    }
+
+    fn record(&mut self, player: u8, action: Action) {
+        self.decisions.push(Decision { player, action });
+    }
+
+    // ----- the turn pipeline -----------------------------------------------------------
+
+    /// Runs automatic steps until a decision is needed or the game ends.
+    pub(crate) fn advance(&mut self) {
+        loop {
+            match self.step {
+                Step::Start => {
+                    if self.deck.total() == 0 {
+                        self.begin_end_round();
+                        continue;
+                    }
+                    self.open_turn(None);
+                    self.fairy_turn_point();
+                    if self.abbey_possible(self.turn_player) {
+                        self.step = Step::Abbey;
+                        self.phase = Phase::Abbey;
+                        self.to_play = self.turn_player;
+                        return;
+                    }
+                    self.step = Step::Draw;
+                }
+                Step::Abbey => {
+                    self.phase = Phase::Abbey;
+                    return;
+                }
+                Step::Draw => {
+                    if self.deck.total() == 0 {
+                        // Every remaining tile was discarded: the turn ends empty.
+                        self.discard_open_turn_if_empty();
+                        self.begin_end_round();
+                        continue;
+                    }
+                    match self.chance {
+                        ChanceMode::Explicit => {
+                            self.phase = Phase::Draw;
+                            return;
+                        }
+                        ChanceMode::Sampled => {
+                            let tile = self.deck.draw(&mut self.rng, self.dragon.is_some());
+                            self.start_drawn_tile(tile);
+                        }
+                    }
+                }
+                Step::Place => {
+                    self.phase = Phase::PlaceTile;
+                    self.to_play = self.turn_player;
+                    return;
+                }
+                Step::Deploy => {
+                    let mut scratch = std::mem::take(&mut self.scratch);
+                    self.deploy_actions(&mut scratch);
+                    let only_pass = scratch.iter().all(|a| *a == Action::Pass);
+                    self.scratch = scratch;
+                    if only_pass {
+                        self.step = Step::FlightBefore;
+                        continue;
+                    }
+                    self.phase = Phase::Deploy;
+                    self.to_play = self.turn_player;
+                    return;
+                }
+                Step::FlightBefore => {
+                    self.step = Step::Score;
+                    if self.flight_due(crate::config::DragonMove::BeforeScoring) {
+                        self.start_flight();
+                        if self.flight_continues() {
+                            return;
+                        }
+                    }
+                }
+                Step::Score => {
+                    self.score_turn();
+                    self.step = Step::Wagons;
+                }
+                Step::Wagons => {
+                    if self.next_wagon_decision() {
+                        return;
+                    }
+                    self.step = Step::FlightAfter;
+                }
+                Step::FlightAfter => {
+                    self.step = Step::End;
+                    if self.flight_due(crate::config::DragonMove::AfterScoring) {
+                        self.start_flight();
+                        if self.flight_continues() {
+                            return;
+                        }
+                    }
+                }
+                Step::End => {
+                    self.close_turn();
+                    if self.ending {
+                        self.step = Step::EndRound;
+                        continue;
+                    }
+                    if self.deck.total() == 0 {
+                        self.begin_end_round();
+                        continue;
+                    }
+                    self.turn_player = (self.turn_player + 1) % self.players;
+                    self.to_play = self.turn_player;
+                    self.step = Step::Start;
+                }
+                Step::EndRound => {
+                    if self.next_end_round_turn() {
+                        return;
+                    }
+                    self.final_scoring();
+                    self.step = Step::Over;
+                }
+                Step::Over => {
+                    self.phase = Phase::GameOver;
+                    return;
+                }
+            }
+        }
+    }
+
+    pub(crate) fn open_turn(&mut self, draw: Option<TileKind>) {
+        let a = self.decisions.len() as u32;
+        let e = self.events.len() as u32;
+        self.turns.push(TurnLog {
+            player: self.turn_player,
+            draw,
+            discarded: false,
+            actions: (a, a),
+            events: (e, e),
+            scores: self.scores,
+        });
+        self.turn_open = true;
+        self.turn = TurnState::default();
+    }
+
+    pub(crate) fn close_turn(&mut self) {
+        if let Some(t) = self.turns.last_mut() {
+            t.actions.1 = self.decisions.len() as u32;
+            t.events.1 = self.events.len() as u32;
+            t.scores = self.scores;
+        }
+        self.turn_open = false;
+    }
+
+    fn discard_open_turn_if_empty(&mut self) {
+        // An open turn that drew nothing (all tiles discarded before it) is dropped.
+        if self.turn_open {
+            if let Some(t) = self.turns.last() {
+                if t.draw.is_none() && t.actions.0 == self.decisions.len() as u32 && t.events.0 == self.events.len() as u32 {
+                    self.turns.pop();
+                }
+            }
+            self.turn_open = false;
+        }
+    }
+
+    /// A tile was drawn: set it in hand, or discard it when it fits nowhere (B5).
+    fn start_drawn_tile(&mut self, tile: TileKind) {
+        if let Some(t) = self.turns.last_mut() {
+            t.draw = Some(tile);
+        }
+        self.turn.drawn = Some(tile);
+        if self.has_placement(tile) {
+            self.step = Step::Place;
+            self.phase = Phase::PlaceTile;
+            self.to_play = self.turn_player;
+        } else {
+            // B5: discarded; the same player draws again, in a new record entry.
+            if let Some(t) = self.turns.last_mut() {
+                t.discarded = true;
+            }
+            self.close_turn();
+            self.open_turn(None);
+            self.step = Step::Draw;
+        }
+    }
+
+    /// Puts a tile on the board and joins its features with its neighbours'.
+    pub(crate) fn put_tile(&mut self, kind: TileKind, pos: Pos, rot: Rotation) -> u8 {
+        let def = kind.def();
+        let node_base = self.features.len() as NodeId;
+        let index = self.board.place(pos, kind, rot, node_base) as u8;
+        let oriented = def.oriented(rot);
+        for (i, f) in def.features.iter().enumerate() {
+            let open = if matches!(f.kind, FeatureKind::City | FeatureKind::Road | FeatureKind::River) {
+                oriented.feature_sides[i].count_ones() as u16
+            } else {
+                0
+            };
+            self.features.add(f.kind, index, i as u8, open, f.pennants);
+        }
+        self.river_in.push(u8::MAX);
+        let abbey = def.has(Symbols::ABBEY);
+        for side in Side::ALL {
+            let Some(ni) = self.board.index_at(pos.step(side)) else { continue };
+            let n = self.board.placement(ni);
+            let n_oriented = n.kind.def().oriented(n.rot);
+            let n_base = n.node_base;
+            let opp = side.opposite().index();
+            if abbey {
+                // AM3: the abbey closes the neighbour's road, city or river side.
+                let nf = n_oriented.segment_feature[opp * 3 + 1];
+                if nf != NO_FEATURE {
+                    let root = self.features.find(n_base + nf as NodeId);
+                    let node = self.features.node_mut(root);
+                    if node.kind != FeatureKind::Field {
+                        node.open -= 1;
+                    }
+                }
+                continue;
+            }
+            for third in 0..3 {
+                let mine = oriented.segment_feature[side.index() * 3 + third];
+                let theirs = n_oriented.segment_feature[opp * 3 + (2 - third)];
+                if mine == NO_FEATURE || theirs == NO_FEATURE {
+                    continue;
+                }
+                let root = self.features.union(node_base + mine as NodeId, n_base + theirs as NodeId);
+                if third == 1 {
+                    let node = self.features.node_mut(root);
+                    if node.kind != FeatureKind::Field {
+                        node.open -= 2;
+                    }
+                }
+            }
+        }
+        index
+    }
+
+    fn place_turn_tile(&mut self, tile: TileKind, pos: Pos, rot: Rotation) {
+        let index = self.put_tile(tile, pos, rot);
+        self.river_placed(index);
+        self.turn.placed = Some(index);
+        self.volcano_placed(index);
+        self.step = Step::Deploy;
+    }
+
+    /// Whether `tile` fits anywhere (B5).
+    pub(crate) fn has_placement(&self, tile: TileKind) -> bool {
+        let def = tile.def();
+        for &pos in self.board.frontier() {
+            let (packed, mask) = self.board.requirements(pos);
+            for rot in Rotation::ALL {
+                if (def.oriented(rot).packed_sides ^ packed) & mask == 0 && self.river_allows(tile, pos, rot) {
+                    return true;
+                }
+            }
+        }
+        false
+    }
+
+    /// Every legal placement of `tile`: squares in frontier order, rotations 0..3 (B4).
+    pub(crate) fn placements_into(&self, tile: TileKind, out: &mut Vec<Action>) {
+        let def = tile.def();
+        for &pos in self.board.frontier() {
+            let (packed, mask) = self.board.requirements(pos);
+            for rot in Rotation::ALL {
+                if (def.oriented(rot).packed_sides ^ packed) & mask == 0 && self.river_allows(tile, pos, rot) {
+                    out.push(Action::PlaceTile { pos, rot });
+                }
+            }
+        }
+    }
+
+    // ----- deployment (B6, B7) -----------------------------------------------------------
+
+    /// Whether a follower-like figure may stand on this feature kind.
+    pub(crate) fn figure_fits(&self, figure: Figure, kind: FeatureKind) -> bool {
+        match figure {
+            Figure::Follower => match kind {
+                FeatureKind::City | FeatureKind::Road | FeatureKind::Monastery => true,
+                FeatureKind::Field => self.rules.farmers,
+                FeatureKind::Garden | FeatureKind::River => false,
+            },
+            Figure::Abbot => kind.is_cloister(),
+            Figure::Mayor => kind == FeatureKind::City,
+            Figure::Wagon => matches!(kind, FeatureKind::City | FeatureKind::Road | FeatureKind::Monastery),
+            Figure::Barn => false,
+        }
+    }
+
+    /// Pushes `Deploy` actions for every figure in `player`'s supply that may stand on
+    /// local feature `local` of placement `index`, if the feature is free.
+    pub(crate) fn push_deploys(&self, player: u8, index: usize, local: u8, require_incomplete: bool, out: &mut Vec<Action>) {
+        let p = self.board.placement(index);
+        let node_id = p.node_base + local as NodeId;
+        let root = self.features.root(node_id);
+        let node = self.features.node(root);
+        if node.figures > 0 {
+            return;
+        }
+        if node.kind == FeatureKind::Field && node.barns > 0 {
+            return; // AM8
+        }
+        if require_incomplete && self.is_complete(root) {
+            return;
+        }
+        for figure in [Figure::Follower, Figure::Abbot, Figure::Mayor, Figure::Wagon] {
+            if self.supply[player as usize][figure.index()] > 0 && self.figure_fits(figure, node.kind) {
+                out.push(Action::Deploy { figure, pos: p.pos, feature: local });
+            }
+        }
+    }
+
+    fn deploy_actions(&self, out: &mut Vec<Action>) {
+        out.clear();
+        let player = self.turn_player;
+        let Some(placed) = self.turn.placed else {
+            return;
+        };
+        if self.princess_actions(out) && self.rules.princess == crate::config::PrincessRule::Must {
+            return;
+        }
+        let placed = placed as usize;
+        if self.dragon != Some(placed as u8) {
+            let n = self.board.placement(placed).kind.def().features.len();
+            for local in 0..n as u8 {
+                self.push_deploys(player, placed, local, false, out);
+            }
+        }
+        self.portal_deploys(out);
+        self.barn_actions(out);
+        self.fairy_moves(out);
+        self.abbot_returns(out);
+        out.push(Action::Pass);
+    }
+
+    /// Puts a figure from `player`'s supply on local feature `local` of placement `index`.
+    pub(crate) fn deploy(&mut self, player: u8, figure: Figure, index: u8, local: u8) {
+        let node = self.board.placement(index as usize).node_base + local as NodeId;
+        let root = self.features.find(node);
+        self.features.node_mut(root).figures += 1;
+        self.supply[player as usize][figure.index()] -= 1;
+        self.figures.push(BoardFigure { owner: player, figure, placement: index, local, node });
+    }
+
+    /// Returns the figure at `k` in the figure list to its owner's supply.
+    pub(crate) fn return_figure(&mut self, k: usize) -> BoardFigure {
+        let f = self.figures.swap_remove(k);
+        if f.figure != Figure::Barn {
+            let root = self.features.find(f.node);
+            self.features.node_mut(root).figures -= 1;
+        }
+        self.supply[f.owner as usize][f.figure.index()] += 1;
+        self.figure_left(&f);
+        f
+    }
+
+    /// Index in the figure list of the figure standing at `(placement, local)` (not a barn).
+    pub(crate) fn figure_at(&self, placement: u8, local: u8) -> Option<usize> {
+        self.figures
+            .iter()
+            .position(|f| f.placement == placement && f.local == local && f.figure != Figure::Barn)
+    }
+
+    // ----- completion --------------------------------------------------------------------
+
+    /// Whether the feature with root `root` is complete (B8–B10, A2).
+    pub(crate) fn is_complete(&self, root: NodeId) -> bool {
+        let node = self.features.node(root);
+        match node.kind {
+            FeatureKind::City | FeatureKind::Road | FeatureKind::River => node.open == 0,
+            FeatureKind::Monastery | FeatureKind::Garden => {
+                self.board.placement(node.placement as usize).surrounded_by == 8
+            }
+            FeatureKind::Field => false,
+        }
+    }
+
+    /// Number of distinct tiles of the feature of `root` (B12: a tile counts once).
+    pub(crate) fn feature_tiles(&mut self, root: NodeId) -> u32 {
+        self.stamp_value = self.stamp_value.wrapping_add(1);
+        if self.stamp_value == 0 {
+            self.stamp.iter_mut().for_each(|s| *s = 0);
+            self.stamp_value = 1;
+        }
+        let mark = self.stamp_value;
+        let mut count = 0;
+        let mut id = root;
+        loop {
+            let node = self.features.node(id);
+            let t = node.placement as usize;
+            if self.stamp[t] != mark {
+                self.stamp[t] = mark;
+                count += 1;
+            }
+            id = self.next_part(id);
+            if id == root {
+                break;
+            }
+        }
+        count
+    }
+
+    pub(crate) fn next_part(&self, id: NodeId) -> NodeId {
+        self.features.next(id)
+    }
+
+    /// Adds points and logs the event.
+    pub(crate) fn add_score(&mut self, player: u8, points: i32, kind: ScoreKind, at: Option<(Pos, u8)>) {
+        self.scores[player as usize] += points;
+        self.events.push(ScoreEvent { player, points, kind, at });
+    }
+
+    /// The `(pos, local)` name of a feature node.
+    pub(crate) fn node_name(&self, id: NodeId) -> (Pos, u8) {
+        let n = self.features.node(id);
+        (self.board.placement(n.placement as usize).pos, n.local)
+    }
+
+    /// 64-bit hash of the state that decides the future of the game (board, figures,
+    /// scores, supplies, deck, phase, dragon, fairy, whose move).
+    pub fn state_hash(&self) -> u64 {
+        let mut h = Fnv::default();
+        for p in self.board.placements() {
+            h.write(&[p.kind.index() as u8, p.rot.quarter_turns()]);
+            h.write(&p.pos.x.to_le_bytes());
+            h.write(&p.pos.y.to_le_bytes());
+        }
+        let mut figs: Vec<_> = self.figures.iter().map(|f| (f.placement, f.local, f.owner, f.figure as u8)).collect();
+        figs.sort_unstable();
+        for f in figs {
+            h.write(&[f.0, f.1, f.2, f.3]);
+        }
+        for s in self.scores() {
+            h.write(&s.to_le_bytes());
+        }
+        for p in 0..self.players as usize {
+            h.write(&self.supply[p]);
+            h.write(&[self.abbeys[p]]);
+        }
+        h.write(self.deck.counts());
+        h.write(&[self.phase as u8, self.to_play, self.turn_player, self.dragon.unwrap_or(255), self.flight.steps]);
+        if let Some(f) = self.fairy {
+            h.write(&[f.placement, f.follower.map_or(255, |x| x.0), f.follower.map_or(255, |x| x.1)]);
+        }
+        if let Some(t) = self.turn.drawn {
+            h.write(&[t.index() as u8]);
+        }
+        h.finish()
+    }
+}
+
+#[derive(Default)]
+struct Fnv(u64);
+
+impl Fnv {
+    fn write(&mut self, bytes: &[u8]) {
+        if self.0 == 0 {
+            self.0 = 0xcbf2_9ce4_8422_2325;
+        }
+        for b in bytes {
+            self.0 ^= *b as u64;
+            self.0 = self.0.wrapping_mul(0x100_0000_01b3);
+        }
+    }
+    fn finish(&self) -> u64 {
+        self.0
+    }
+}
+
+/// The catalogue kind with id `id` (panics on an unknown id; for tests and examples).
+pub fn tile(id: &str) -> TileKind {
+    catalogue().by_id(id).unwrap_or_else(|| panic!("unknown tile id {id}"))
+}

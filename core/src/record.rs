@@ -1,0 +1,603 @@
+//! Game records (format version 1): write a record for any game, load one, replay it and
+//! report the first divergence.
+//!
+//! A record says how a game was set up, which tiles were drawn in which order, every
+//! decision, and the scores after every turn. Replaying forces the record's draws
+//! (explicit chance), applies every action, and compares every turn's scores and the
+//! final scores. Bad input is an error that names the field (`turns[3].actions[1].x`),
+//! never a panic.
+//!
+//! ```
+//! use carcassonne::{Game, GameConfig, record};
+//! let mut game = Game::new(GameConfig::new(2)).unwrap();
+//! while !game.is_terminal() {
+//!     let a = game.legal_actions()[0];
+//!     game.apply(a).unwrap();
+//! }
+//! let json = record::to_json(&game, "example");
+//! let replayed = record::replay_json(&json).unwrap();
+//! assert_eq!(replayed.scores(), game.scores());
+//! ```
+
+use crate::action::Action;
+use crate::config::{
+    BarnPlacement, DragonMove, Edition, FairyRule, Figure, Figures, GameConfig, PrincessRule, Rules, WagonMove,
+};
+use crate::game::{ChanceMode, Game, Phase};
+use crate::geometry::{Corner, Pos, Rotation};
+use crate::tiles::{catalogue, TileKind, TileSet};
+use serde_json::{json, Map, Value};
+use std::fmt;
+
+/// The `format` field of every record.
+pub const FORMAT: &str = "carcassonne-record";
+/// The supported record version.
+pub const VERSION: u64 = 1;
+
+/// A record that could not be read: where, and what is wrong.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct RecordError {
+    /// JSON path of the bad field (`setup.players`, `turns[4].actions[0].rot`).
+    pub path: String,
+    /// What is wrong.
+    pub message: String,
+}
+
+impl fmt::Display for RecordError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        if self.path.is_empty() {
+            write!(f, "{}", self.message)
+        } else {
+            write!(f, "{}: {}", self.path, self.message)
+        }
+    }
+}
+
+impl std::error::Error for RecordError {}
+
+fn err(path: impl Into<String>, message: impl Into<String>) -> RecordError {
+    RecordError { path: path.into(), message: message.into() }
+}
+
+/// Where a replay first differed from the record.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Divergence {
+    /// Index of the record turn (0-based).
+    pub turn: usize,
+    /// Index of the action in that turn, if an action diverged.
+    pub action: Option<usize>,
+    /// What the record says.
+    pub expected: String,
+    /// What the engine did or allows.
+    pub actual: String,
+}
+
+impl fmt::Display for Divergence {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self.action {
+            Some(a) => write!(f, "turn {} action {}: expected {}; engine: {}", self.turn, a, self.expected, self.actual),
+            None if self.turn == usize::MAX => write!(f, "final scores: expected {}; engine: {}", self.expected, self.actual),
+            None => write!(f, "turn {}: expected {}; engine: {}", self.turn, self.expected, self.actual),
+        }
+    }
+}
+
+/// Why a replay failed: the record is malformed, or the engine diverged from it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum ReplayError {
+    /// The record could not be read.
+    Bad(RecordError),
+    /// The record was read, and the engine differs from it here.
+    Diverged(Box<Divergence>),
+}
+
+impl fmt::Display for ReplayError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            ReplayError::Bad(e) => write!(f, "bad record: {e}"),
+            ReplayError::Diverged(d) => write!(f, "diverged: {d}"),
+        }
+    }
+}
+
+impl std::error::Error for ReplayError {}
+
+impl From<RecordError> for ReplayError {
+    fn from(e: RecordError) -> ReplayError {
+        ReplayError::Bad(e)
+    }
+}
+
+// ----- reading helpers -----------------------------------------------------------------
+
+fn field<'a>(obj: &'a Map<String, Value>, key: &str, path: &str) -> Result<&'a Value, RecordError> {
+    obj.get(key).ok_or_else(|| err(format!("{path}.{key}").trim_start_matches('.'), "missing"))
+}
+
+fn as_object<'a>(v: &'a Value, path: &str) -> Result<&'a Map<String, Value>, RecordError> {
+    v.as_object().ok_or_else(|| err(path, "expected an object"))
+}
+
+fn as_int(v: &Value, path: &str) -> Result<i64, RecordError> {
+    v.as_i64().ok_or_else(|| err(path, format!("expected an integer, found {v}")))
+}
+
+fn as_str<'a>(v: &'a Value, path: &str) -> Result<&'a str, RecordError> {
+    v.as_str().ok_or_else(|| err(path, format!("expected a string, found {v}")))
+}
+
+fn int_field(obj: &Map<String, Value>, key: &str, path: &str) -> Result<i64, RecordError> {
+    as_int(field(obj, key, path)?, &format!("{path}.{key}"))
+}
+
+fn small_int(obj: &Map<String, Value>, key: &str, path: &str, range: std::ops::RangeInclusive<i64>) -> Result<i64, RecordError> {
+    let v = int_field(obj, key, path)?;
+    if !range.contains(&v) {
+        return Err(err(format!("{path}.{key}"), format!("{v} is out of range {}..={}", range.start(), range.end())));
+    }
+    Ok(v)
+}
+
+fn tile_by_id(id: &str, path: &str) -> Result<TileKind, RecordError> {
+    catalogue().by_id(id).ok_or_else(|| err(path, format!("unknown tile id {id:?}")))
+}
+
+/// Reads a `setup` object into a configuration (validated).
+pub fn config_from_setup(setup: &Value) -> Result<GameConfig, RecordError> {
+    let path = "setup";
+    let s = as_object(setup, path)?;
+    let players = small_int(s, "players", path, 0..=255)? as u8;
+    let mut config = GameConfig::new(players);
+    if let Some(e) = s.get("edition") {
+        let name = as_str(e, "setup.edition")?;
+        config.edition = Edition::from_name(name).ok_or_else(|| err("setup.edition", format!("unknown edition {name:?} (C1, C2, C3)")))?;
+    }
+    let sets = field(s, "sets", path)?.as_array().ok_or_else(|| err("setup.sets", "expected an array"))?;
+    config.sets = sets
+        .iter()
+        .enumerate()
+        .map(|(i, v)| {
+            let p = format!("setup.sets[{i}]");
+            let key = as_str(v, &p)?;
+            TileSet::from_key(key).ok_or_else(|| err(p, format!("unknown or unsupported set {key:?}")))
+        })
+        .collect::<Result<_, _>>()?;
+    if let Some(r) = s.get("rules") {
+        config.rules = rules_from_json(r, "setup.rules")?;
+    }
+    config.figures = Figures::default_for(&config.sets);
+    if let Some(f) = s.get("figures") {
+        for (k, v) in as_object(f, "setup.figures")? {
+            let p = format!("setup.figures.{k}");
+            let n = as_int(v, &p)?;
+            let n = u8::try_from(n).map_err(|_| err(&p, format!("{n} is out of range 0..=255")))?;
+            match k.as_str() {
+                "follower" => config.figures.follower = n,
+                "abbot" => config.figures.abbot = n,
+                "mayor" => config.figures.mayor = n,
+                "wagon" => config.figures.wagon = n,
+                "barn" => config.figures.barn = n,
+                "abbey" => config.figures.abbey = n,
+                _ => return Err(err(p, "unknown figure")),
+            }
+        }
+    }
+    if let Some(st) = s.get("start") {
+        let o = as_object(st, "setup.start")?;
+        let id = as_str(field(o, "tile", "setup.start")?, "setup.start.tile")?;
+        let kind = tile_by_id(id, "setup.start.tile")?;
+        let rot = match o.get("rot") {
+            Some(v) => Rotation::new(as_int(v, "setup.start.rot")?.clamp(0, 255) as u8)
+                .ok_or_else(|| err("setup.start.rot", "expected 0..=3"))?,
+            None => Rotation::default(),
+        };
+        config.start = Some((kind, rot));
+    }
+    if let Some(seed) = s.get("seed") {
+        config.seed = seed.as_u64().ok_or_else(|| err("setup.seed", "expected a non-negative integer"))?;
+    }
+    config.validate().map_err(|e| err(format!("setup.{}", e.field), e.message))?;
+    Ok(config)
+}
+
+/// Reads a `rules` object (every switch of `rules.md` §9; absent ones keep defaults).
+pub fn rules_from_json(v: &Value, path: &str) -> Result<Rules, RecordError> {
+    let mut rules = Rules::default();
+    for (k, v) in as_object(v, path)? {
+        let p = format!("{path}.{k}");
+        let text = |v: &Value| -> Result<String, RecordError> {
+            match v {
+                Value::String(s) => Ok(s.clone()),
+                Value::Number(n) => Ok(n.to_string()),
+                Value::Bool(b) => Ok(b.to_string()),
+                _ => Err(err(&p, format!("unexpected value {v}"))),
+            }
+        };
+        let t = text(v)?;
+        let bad = |allowed: &str| err(&p, format!("unknown value {t:?} (allowed: {allowed})"));
+        match k.as_str() {
+            "farmers" => rules.farmers = v.as_bool().ok_or_else(|| bad("true, false"))?,
+            "tiny_city" => {
+                rules.tiny_city = match t.as_str() {
+                    "4" => 4,
+                    "2" => 2,
+                    _ => return Err(bad("4, 2")),
+                }
+            }
+            "dragon_move" => rules.dragon_move = DragonMove::from_name(&t).ok_or_else(|| bad("before-scoring, after-scoring"))?,
+            "princess" => rules.princess = PrincessRule::from_name(&t).ok_or_else(|| bad("may, must"))?,
+            "fairy" => rules.fairy = FairyRule::from_name(&t).ok_or_else(|| bad("next-to-follower, on-tile"))?,
+            "barn_placement" => rules.barn_placement = BarnPlacement::from_name(&t).ok_or_else(|| bad("not-occupied, occupied"))?,
+            "wagon_move" => rules.wagon_move = WagonMove::from_name(&t).ok_or_else(|| bad("C2, C1"))?,
+            _ => return Err(err(p, "unknown rule switch")),
+        }
+    }
+    Ok(rules)
+}
+
+/// The `rules` object of a configuration (every switch).
+pub fn rules_to_json(rules: &Rules) -> Value {
+    json!({
+        "farmers": rules.farmers,
+        "tiny_city": rules.tiny_city,
+        "dragon_move": rules.dragon_move.name(),
+        "princess": rules.princess.name(),
+        "fairy": rules.fairy.name(),
+        "barn_placement": rules.barn_placement.name(),
+        "wagon_move": rules.wagon_move.name(),
+    })
+}
+
+/// The `setup` object of a configuration.
+pub fn setup_to_json(config: &GameConfig) -> Value {
+    let (start, rot) = config.start_tile();
+    let f = &config.figures;
+    json!({
+        "players": config.players,
+        "edition": config.edition.name(),
+        "sets": config.sets.iter().map(|s| s.key()).collect::<Vec<_>>(),
+        "rules": rules_to_json(&config.rules),
+        "figures": {"follower": f.follower, "abbot": f.abbot, "mayor": f.mayor, "wagon": f.wagon, "barn": f.barn, "abbey": f.abbey},
+        "start": {"tile": start.id(), "rot": rot.quarter_turns()},
+        "seed": config.seed,
+    })
+}
+
+/// Reads one record action, resolving feature ids against the game's current board
+/// (the tile in hand for the placement).
+fn action_from_json(game: &Game, v: &Value, path: &str) -> Result<(Action, Option<u8>), RecordError> {
+    let o = as_object(v, path)?;
+    let ty = as_str(field(o, "type", path)?, &format!("{path}.type"))?;
+    let pos = |o: &Map<String, Value>| -> Result<Pos, RecordError> {
+        Ok(Pos::new(
+            small_int(o, "x", path, -10_000..=10_000)? as i32,
+            small_int(o, "y", path, -10_000..=10_000)? as i32,
+        ))
+    };
+    let feature_at = |pos: Pos, o: &Map<String, Value>| -> Result<u8, RecordError> {
+        let p = format!("{path}.feature");
+        let id = as_str(field(o, "feature", path)?, &p)?;
+        let tile = game
+            .board()
+            .at(pos)
+            .ok_or_else(|| err(&p, format!("no tile at {pos} to hold feature {id:?}")))?;
+        tile.kind
+            .def()
+            .feature_by_id(id)
+            .map(|i| i as u8)
+            .ok_or_else(|| err(&p, format!("tile {} at {pos} has no feature {id:?}", tile.kind.id())))
+    };
+    let player = match o.get("player") {
+        Some(v) => Some(as_int(v, &format!("{path}.player"))?.clamp(0, 255) as u8),
+        None => None,
+    };
+    let action = match ty {
+        "place_tile" => Action::PlaceTile {
+            pos: pos(o)?,
+            rot: Rotation::new(small_int(o, "rot", path, 0..=3)? as u8).expect("checked range"),
+        },
+        "place_abbey" => Action::PlaceAbbey { pos: pos(o)? },
+        "deploy" => {
+            let p = pos(o)?;
+            let fp = format!("{path}.figure");
+            let name = as_str(field(o, "figure", path)?, &fp)?;
+            let figure = Figure::from_name(name)
+                .filter(|f| *f != Figure::Barn)
+                .ok_or_else(|| err(fp, format!("unknown figure {name:?}")))?;
+            Action::Deploy { figure, pos: p, feature: feature_at(p, o)? }
+        }
+        "deploy_barn" => {
+            let cp = format!("{path}.corner");
+            let name = as_str(field(o, "corner", path)?, &cp)?;
+            Action::DeployBarn {
+                pos: pos(o)?,
+                corner: Corner::from_name(name).ok_or_else(|| err(cp, format!("unknown corner {name:?}")))?,
+            }
+        }
+        "move_fairy" => {
+            let p = pos(o)?;
+            let feature = if o.contains_key("feature") { Some(feature_at(p, o)?) } else { None };
+            Action::MoveFairy { pos: p, feature }
+        }
+        "princess" => {
+            let p = pos(o)?;
+            Action::Princess { pos: p, feature: feature_at(p, o)? }
+        }
+        "return_abbot" => {
+            let p = pos(o)?;
+            Action::ReturnAbbot { pos: p, feature: feature_at(p, o)? }
+        }
+        "pass" => Action::Pass,
+        "move_dragon" => Action::MoveDragon { pos: pos(o)? },
+        "move_wagon" => {
+            let p = pos(o)?;
+            Action::MoveWagon { pos: p, feature: feature_at(p, o)? }
+        }
+        other => return Err(err(format!("{path}.type"), format!("unknown action type {other:?}"))),
+    };
+    Ok((action, player))
+}
+
+/// The record form of an action taken by `player` in `game` (before or after it; only
+/// the board's tiles are read, to name features).
+pub fn action_to_json(game: &Game, player: u8, action: &Action) -> Value {
+    let feature_id = |pos: Pos, local: u8| -> String {
+        game.board()
+            .at(pos)
+            .map(|t| t.kind.def().features[local as usize].id.clone())
+            .unwrap_or_else(|| format!("#{local}"))
+    };
+    match *action {
+        Action::PlaceTile { pos, rot } => json!({"type": "place_tile", "x": pos.x, "y": pos.y, "rot": rot.quarter_turns()}),
+        Action::PlaceAbbey { pos } => json!({"type": "place_abbey", "x": pos.x, "y": pos.y}),
+        Action::Deploy { figure, pos, feature } => {
+            json!({"type": "deploy", "figure": figure.name(), "x": pos.x, "y": pos.y, "feature": feature_id(pos, feature)})
+        }
+        Action::DeployBarn { pos, corner } => json!({"type": "deploy_barn", "x": pos.x, "y": pos.y, "corner": corner.name()}),
+        Action::MoveFairy { pos, feature: Some(f) } => {
+            json!({"type": "move_fairy", "x": pos.x, "y": pos.y, "feature": feature_id(pos, f)})
+        }
+        Action::MoveFairy { pos, feature: None } => json!({"type": "move_fairy", "x": pos.x, "y": pos.y}),
+        Action::Princess { pos, feature } => json!({"type": "princess", "x": pos.x, "y": pos.y, "feature": feature_id(pos, feature)}),
+        Action::ReturnAbbot { pos, feature } => {
+            json!({"type": "return_abbot", "x": pos.x, "y": pos.y, "feature": feature_id(pos, feature)})
+        }
+        Action::Pass => json!({"type": "pass"}),
+        Action::MoveDragon { pos } => json!({"type": "move_dragon", "player": player, "x": pos.x, "y": pos.y}),
+        Action::MoveWagon { pos, feature } => {
+            json!({"type": "move_wagon", "player": player, "x": pos.x, "y": pos.y, "feature": feature_id(pos, feature)})
+        }
+        Action::Draw { tile } => json!({"type": "draw", "tile": tile.id()}),
+    }
+}
+
+/// The record of a game (finished or not) as a JSON value.
+pub fn to_value(game: &Game, id: &str) -> Value {
+    let players = game.num_players();
+    let turns: Vec<Value> = game
+        .turns()
+        .iter()
+        .map(|t| {
+            let actions: Vec<Value> = game.history_actions()[t.actions.0 as usize..t.actions.1 as usize]
+                .iter()
+                .map(|d| action_to_json(game, d.player, &d.action))
+                .collect();
+            let events: Vec<Value> = game.events()[t.events.0 as usize..t.events.1 as usize]
+                .iter()
+                .map(|e| {
+                    let mut v = json!({"player": e.player, "points": e.points, "what": e.kind.name()});
+                    if let Some((pos, local)) = e.at {
+                        let id = game.board().at(pos).map(|p| p.kind.def().features[local as usize].id.clone());
+                        v["at"] = json!([pos.x, pos.y, id]);
+                    }
+                    v
+                })
+                .collect();
+            let mut v = json!({
+                "player": t.player,
+                "draw": t.draw.map(|k| k.id()),
+                "actions": actions,
+                "scores": &t.scores[..players],
+            });
+            if t.discarded {
+                v["discarded"] = json!(true);
+            }
+            if !events.is_empty() {
+                v["events"] = json!(events);
+            }
+            v
+        })
+        .collect();
+    let mut record = json!({
+        "format": FORMAT,
+        "version": VERSION,
+        "id": id,
+        "setup": setup_to_json(game.config()),
+        "turns": turns,
+        "notes": "written by the carcassonne engine",
+    });
+    if game.is_terminal() {
+        record["final_scores"] = json!(game.scores());
+    }
+    record
+}
+
+/// The record of a game as one line of JSON.
+pub fn to_json(game: &Game, id: &str) -> String {
+    to_value(game, id).to_string()
+}
+
+fn scores_of(v: &Value, path: &str) -> Result<Vec<i32>, RecordError> {
+    v.as_array()
+        .ok_or_else(|| err(path, "expected an array of scores"))?
+        .iter()
+        .enumerate()
+        .map(|(i, s)| Ok(as_int(s, &format!("{path}[{i}]"))? as i32))
+        .collect()
+}
+
+fn diverged(turn: usize, action: Option<usize>, expected: impl Into<String>, actual: impl Into<String>) -> ReplayError {
+    ReplayError::Diverged(Box::new(Divergence { turn, action, expected: expected.into(), actual: actual.into() }))
+}
+
+/// Replays a record given as JSON text.
+pub fn replay_json(text: &str) -> Result<Game, ReplayError> {
+    let v: Value = serde_json::from_str(text).map_err(|e| err("", format!("invalid JSON: {e}")))?;
+    replay(&v)
+}
+
+/// The record's `id`, if it has one.
+pub fn record_id(record: &Value) -> Option<&str> {
+    record.get("id").and_then(Value::as_str)
+}
+
+/// Replays a record: forces its draws, applies its actions, compares every turn's
+/// scores and the final scores. Returns the replayed game.
+pub fn replay(record: &Value) -> Result<Game, ReplayError> {
+    let top = as_object(record, "")?;
+    let format = as_str(field(top, "format", "")?, "format")?;
+    if format != FORMAT {
+        return Err(err("format", format!("expected {FORMAT:?}, found {format:?}")).into());
+    }
+    let version = int_field(top, "version", "")?;
+    if version != VERSION as i64 {
+        return Err(err("version", format!("version {version} is not supported (only {VERSION})")).into());
+    }
+    let config = config_from_setup(field(top, "setup", "")?)?;
+    let players = config.players as usize;
+    let mut game = Game::with_chance(config, ChanceMode::Explicit).map_err(|e| err(format!("setup.{}", e.field), e.message))?;
+    let turns = field(top, "turns", "")?.as_array().ok_or_else(|| err("turns", "expected an array"))?;
+    for (t, turn) in turns.iter().enumerate() {
+        let path = format!("turns[{t}]");
+        let o = as_object(turn, &path)?;
+        let player = small_int(o, "player", &path, 0..=players as i64 - 1)? as usize;
+        let draw = match field(o, "draw", &path)? {
+            Value::Null => None,
+            v => Some(tile_by_id(as_str(v, &format!("{path}.draw"))?, &format!("{path}.draw"))?),
+        };
+        let discarded = o.get("discarded").and_then(Value::as_bool).unwrap_or(false);
+        let actions = field(o, "actions", &path)?
+            .as_array()
+            .ok_or_else(|| err(format!("{path}.actions"), "expected an array"))?;
+        let scores = scores_of(field(o, "scores", &path)?, &format!("{path}.scores"))?;
+        if scores.len() != players {
+            return Err(err(format!("{path}.scores"), format!("{} scores for {players} players", scores.len())).into());
+        }
+        if game.is_terminal() {
+            return Err(diverged(t, None, "another turn", "the game is over"));
+        }
+        if let Some(tile) = draw {
+            if game.phase() == Phase::Abbey && game.to_play() == player && !game.ending {
+                game.apply(Action::Pass).map_err(|e| diverged(t, None, "decline the abbey", e.to_string()))?;
+            }
+            if game.phase() != Phase::Draw || game.turn_player() != player {
+                return Err(diverged(
+                    t,
+                    None,
+                    format!("player {player} draws {}", tile.id()),
+                    format!("waits for {:?} by player {}", game.phase(), game.to_play()),
+                ));
+            }
+            game.apply(Action::Draw { tile }).map_err(|_| {
+                diverged(t, None, format!("draw {}", tile.id()), "that tile cannot be drawn now (pile stage or PD3)")
+            })?;
+            let engine_discarded = game.turns().get(t).is_some_and(|l| l.discarded);
+            if discarded != engine_discarded {
+                return Err(diverged(
+                    t,
+                    None,
+                    if discarded { "the tile is discarded" } else { "the tile is placed" },
+                    if engine_discarded { "it fits nowhere (B5)" } else { "it fits somewhere" },
+                ));
+            }
+        } else if game.phase() != Phase::Abbey || game.to_play() != player {
+            return Err(diverged(
+                t,
+                None,
+                format!("player {player} places an abbey"),
+                format!("waits for {:?} by player {}", game.phase(), game.to_play()),
+            ));
+        }
+        for (a, av) in actions.iter().enumerate() {
+            let apath = format!("{path}.actions[{a}]");
+            let (action, decider) = action_from_json(&game, av, &apath)?;
+            let open = game.turns().len() == t + 1 && game.turn_open;
+            if action == Action::Pass && (!open || !game.is_legal(Action::Pass)) {
+                // A forced decision the engine took by itself.
+                continue;
+            }
+            if !open {
+                return Err(diverged(t, Some(a), format!("{action}"), "the turn is already over"));
+            }
+            if let Some(d) = decider {
+                if d as usize != game.to_play() {
+                    return Err(diverged(t, Some(a), format!("player {d} decides {action}"), format!("player {} decides", game.to_play())));
+                }
+            }
+            if let Err(e) = game.apply(action) {
+                let mut legal: Vec<String> = game.legal_actions().iter().take(12).map(|l| l.to_string()).collect();
+                if legal.len() == 12 {
+                    legal.push("...".into());
+                }
+                return Err(diverged(t, Some(a), format!("{action}"), format!("{e}; legal: [{}]", legal.join(", "))));
+            }
+        }
+        if game.turn_open && game.turns().len() == t + 1 {
+            let mut legal: Vec<String> = game.legal_actions().iter().take(8).map(|l| l.to_string()).collect();
+            if legal.len() == 8 {
+                legal.push("...".into());
+            }
+            return Err(diverged(
+                t,
+                None,
+                "the turn ends",
+                format!("waits for {:?} by player {}: [{}]", game.phase(), game.to_play(), legal.join(", ")),
+            ));
+        }
+        let actual = &game.turns()[t].scores[..players];
+        if actual != scores.as_slice() {
+            let events: Vec<String> = {
+                let log = &game.turns()[t];
+                game.events()[log.events.0 as usize..log.events.1 as usize]
+                    .iter()
+                    .map(|e| format!("p{}+{} {}", e.player, e.points, e.kind.name()))
+                    .collect()
+            };
+            return Err(diverged(t, None, format!("scores {scores:?}"), format!("scores {actual:?} (events: {})", events.join(", "))));
+        }
+    }
+    // Declines of an end-of-game abbey that the record does not list.
+    while game.phase() == Phase::Abbey && game.ending {
+        game.apply(Action::Pass).map_err(|e| diverged(turns.len(), None, "the game ends", e.to_string()))?;
+    }
+    if let Some(fs) = top.get("final_scores") {
+        let expected = scores_of(fs, "final_scores")?;
+        if !game.is_terminal() {
+            return Err(diverged(
+                usize::MAX,
+                None,
+                format!("final scores {expected:?}"),
+                format!("the game goes on ({:?} by player {}, {} tiles left)", game.phase(), game.to_play(), game.tiles_left()),
+            ));
+        }
+        if game.scores() != expected.as_slice() {
+            return Err(diverged(usize::MAX, None, format!("{expected:?}"), format!("{:?}", game.scores())));
+        }
+    }
+    Ok(game)
+}
+
+/// Splits a file's text into records: JSON Lines, or a single JSON object.
+pub fn parse_records(text: &str) -> Vec<Result<Value, RecordError>> {
+    let trimmed = text.trim_start();
+    if trimmed.starts_with('{') {
+        if let Ok(v) = serde_json::from_str::<Value>(text) {
+            return vec![Ok(v)];
+        }
+    }
+    text.lines()
+        .enumerate()
+        .filter(|(_, l)| !l.trim().is_empty())
+        .map(|(i, l)| serde_json::from_str(l).map_err(|e| err(format!("line {}", i + 1), format!("invalid JSON: {e}"))))
+        .collect()
+}

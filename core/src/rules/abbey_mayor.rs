@@ -1,0 +1,306 @@
+//! Abbey & Mayor (AM1–AM11), active with the `abbey-and-mayor` set and the figures of
+//! the configuration (one abbey tile, mayor, barn and wagon per player by default).
+//!
+//! * Abbey (AM1–AM4): placed instead of drawing into a hole with four neighbours; fits
+//!   any side, is a monastery, closes the roads and cities it touches (scored at once);
+//!   after the last tile, an abbey round from the player after the one who placed it.
+//! * Mayor (AM5): only in cities; strength = the city's pennants ([`crate::scoring`]).
+//! * Barn (AM6–AM9): on a corner of the placed tile where four field quarters meet; its
+//!   field is scored for the farmers at 3 per completed city in the scoring step (the
+//!   pig herd adds 1), a field joined to a barn's field later at 1 per city, and at the
+//!   end each barn scores 4 per completed city of its field. Never eaten by the dragon.
+//! * Wagon (AM10, AM11): on a road, city or monastery; after its feature scores, its
+//!   owner may move it onto a free incomplete road, city or monastery on the same or one
+//!   of the 8 surrounding tiles (`wagon_move` C2) or connected to the scored feature
+//!   (C1), in seat order from the turn player.
+
+use crate::action::Action;
+use crate::config::{BarnPlacement, Figure, WagonMove};
+use crate::features::NodeId;
+use crate::game::{BoardFigure, Game, Phase, ScoreKind, Step};
+use crate::geometry::{Corner, Pos, Rotation};
+use crate::tiles::{catalogue, FeatureKind, RoadEnd, TileSet, NO_FEATURE};
+
+impl Game {
+    fn am(&self) -> bool {
+        self.has_set(TileSet::AbbeyMayor)
+    }
+
+    fn is_hole(&self, pos: Pos) -> bool {
+        self.board.orthogonal_neighbours(pos) == 4
+    }
+
+    /// AM1: whether `player` may place an abbey now (he holds one and a hole exists).
+    pub(crate) fn abbey_possible(&self, player: u8) -> bool {
+        self.am() && self.abbeys[player as usize] > 0 && self.board.frontier().iter().any(|p| self.is_hole(*p))
+    }
+
+    /// `PlaceAbbey` actions: every hole, in frontier order.
+    pub(crate) fn abbey_actions(&self, out: &mut Vec<Action>) {
+        if !self.abbey_possible(self.to_play) {
+            return;
+        }
+        for &pos in self.board.frontier() {
+            if self.is_hole(pos) {
+                out.push(Action::PlaceAbbey { pos });
+            }
+        }
+    }
+
+    /// AM1–AM3: places the turn player's abbey; deployment follows as usual.
+    pub(crate) fn place_abbey(&mut self, pos: Pos) {
+        let player = self.to_play as usize;
+        self.abbeys[player] -= 1;
+        let abbey = catalogue().by_id("AM-ABBEY").expect("abbey tile in catalogue");
+        let index = self.put_tile(abbey, pos, Rotation::default());
+        self.turn.placed = Some(index);
+        self.turn.abbey = true;
+        self.turn.drawn = None;
+        self.step = Step::Deploy;
+    }
+
+    /// AM4: after the last tile, the abbey round starts with the seat after `end_from`.
+    pub(crate) fn begin_end_round(&mut self) {
+        self.end_from = self.turn_player;
+        self.ending = true;
+        self.end_round = (1, if self.am() { self.players } else { 0 });
+        self.step = Step::EndRound;
+    }
+
+    /// Asks the next seat of the abbey round that can place an abbey; `false` when the
+    /// round is over. No fairy point in these turns.
+    pub(crate) fn next_end_round_turn(&mut self) -> bool {
+        while self.end_round.1 > 0 {
+            let seat = (self.end_from + self.end_round.0) % self.players;
+            self.end_round.0 += 1;
+            self.end_round.1 -= 1;
+            if self.abbey_possible(seat) {
+                self.turn_player = seat;
+                self.to_play = seat;
+                self.open_turn(None);
+                self.phase = Phase::Abbey;
+                self.step = Step::EndRound;
+                return true;
+            }
+        }
+        false
+    }
+
+    /// The field node at `corner` of placement `index`, if that quarter is field.
+    fn corner_field(&self, index: usize, corner: Corner) -> Option<NodeId> {
+        let p = self.board.placement(index);
+        let seg = p.kind.def().oriented(p.rot).segment_feature;
+        let mut node = None;
+        for (side, third) in corner.half_edges() {
+            let local = seg[side.index() * 3 + third];
+            if local == NO_FEATURE || p.kind.def().features[local as usize].kind != FeatureKind::Field {
+                return None;
+            }
+            node = Some(p.node_base + local as NodeId);
+        }
+        node
+    }
+
+    /// AM6: `DeployBarn` actions on the corners of the placed tile.
+    pub(crate) fn barn_actions(&self, out: &mut Vec<Action>) {
+        if !self.am() || !self.rules.farmers || self.turn.abbey {
+            return;
+        }
+        if self.supply[self.turn_player as usize][Figure::Barn.index()] == 0 {
+            return;
+        }
+        let Some(placed) = self.turn.placed else { return };
+        let pos = self.board.placement(placed as usize).pos;
+        for corner in Corner::ALL {
+            let all_field = corner.squares_around(pos).iter().all(|(q, c)| {
+                self.board.index_at(*q).is_some_and(|i| self.corner_field(i, *c).is_some())
+            });
+            if !all_field {
+                continue;
+            }
+            let node = self.corner_field(placed as usize, corner).expect("field at the corner");
+            let root = self.features.root(node);
+            if self.features.node(root).barns > 0 && self.rules.barn_placement == BarnPlacement::NotOccupied {
+                continue;
+            }
+            out.push(Action::DeployBarn { pos, corner });
+        }
+    }
+
+    /// Puts the turn player's barn on `corner` of the placed tile (AM6); its field is
+    /// scored in the scoring step (AM7).
+    pub(crate) fn deploy_barn(&mut self, player: u8, pos: Pos, corner: Corner) {
+        let index = self.board.index_at(pos).expect("barn on the placed tile");
+        let node = self.corner_field(index, corner).expect("field at the corner");
+        let root = self.features.find(node);
+        self.features.node_mut(root).barns += 1;
+        self.supply[player as usize][Figure::Barn.index()] -= 1;
+        self.figures.push(BoardFigure {
+            owner: player,
+            figure: Figure::Barn,
+            placement: index as u8,
+            local: corner.index() as u8,
+            node,
+        });
+        self.turn.barn = Some(node);
+    }
+
+    /// Scoring step, after completed features: the field of a barn placed this turn
+    /// (AM7, 3 per city), then fields of the placed tile that joined a barn's field and
+    /// hold farmers (AM8, 1 per city).
+    pub(crate) fn barn_joins(&mut self, placed: u8) {
+        if !self.am() {
+            return;
+        }
+        let barn_root = self.turn.barn.map(|n| self.features.find(n));
+        if let Some(root) = barn_root {
+            self.score_field_farmers(root, 3, ScoreKind::BarnPlaced);
+        }
+        let p = self.board.placement(placed as usize).clone();
+        let mut done: [NodeId; 8] = [NodeId::MAX; 8];
+        for (i, f) in p.kind.def().features.iter().enumerate() {
+            if f.kind != FeatureKind::Field {
+                continue;
+            }
+            let root = self.features.find(p.node_base + i as NodeId);
+            if Some(root) == barn_root || done.contains(&root) {
+                continue;
+            }
+            if let Some(slot) = done.iter_mut().find(|d| **d == NodeId::MAX) {
+                *slot = root;
+            }
+            let node = self.features.node(root);
+            if node.barns > 0 && node.figures > 0 {
+                self.score_field_farmers(root, 1, ScoreKind::BarnConnected);
+            }
+        }
+    }
+
+    /// AM9: each barn scores 4 per completed city of its field.
+    pub(crate) fn barn_final_scoring(&mut self) {
+        for k in 0..self.figures.len() {
+            let f = self.figures[k];
+            if f.figure != Figure::Barn {
+                continue;
+            }
+            let root = self.features.find(f.node);
+            let (cities, _) = self.field_cities(root);
+            if cities > 0 {
+                let at = Some(self.node_name(root));
+                self.add_score(f.owner, 4 * cities, ScoreKind::Barn, at);
+            }
+        }
+    }
+
+    /// A wagon was returned by the scoring of its feature: it may move (AM11).
+    pub(crate) fn wagon_scored(&mut self, f: BoardFigure) {
+        if !self.am() {
+            return;
+        }
+        self.turn.wagons |= 1 << f.owner;
+        self.turn.wagon_from[f.owner as usize] = (f.placement, f.local);
+    }
+
+    /// Asks the next wagon owner (seat order from the turn player) who has somewhere to
+    /// go; wagons with nowhere to go stay in the supply. `false` when none is left.
+    pub(crate) fn next_wagon_decision(&mut self) -> bool {
+        while self.turn.wagons != 0 {
+            let seat = (0..self.players)
+                .map(|o| (self.turn_player + o) % self.players)
+                .find(|s| self.turn.wagons & (1 << s) != 0)
+                .expect("a pending wagon");
+            let mut v = std::mem::take(&mut self.scratch);
+            v.clear();
+            self.wagon_targets(seat, &mut v);
+            let any = !v.is_empty();
+            self.scratch = v;
+            if any {
+                self.phase = Phase::WagonMove;
+                self.to_play = seat;
+                return true;
+            }
+            self.turn.wagons &= !(1 << seat);
+        }
+        false
+    }
+
+    fn push_wagon_target(&self, index: usize, local: u8, out: &mut Vec<Action>) {
+        if self.dragon == Some(index as u8) {
+            return;
+        }
+        let p = self.board.placement(index);
+        let kind = p.kind.def().features[local as usize].kind;
+        if !matches!(kind, FeatureKind::Road | FeatureKind::City | FeatureKind::Monastery) {
+            return;
+        }
+        let root = self.features.root(p.node_base + local as NodeId);
+        if self.features.node(root).figures > 0 || self.is_complete(root) {
+            return;
+        }
+        let action = Action::MoveWagon { pos: p.pos, feature: local };
+        if !out.contains(&action) {
+            out.push(action);
+        }
+    }
+
+    /// `MoveWagon` targets of `player`'s pending wagon (AM11).
+    pub(crate) fn wagon_targets(&self, player: u8, out: &mut Vec<Action>) {
+        if self.turn.wagons & (1 << player) == 0 {
+            return;
+        }
+        let (placement, local) = self.turn.wagon_from[player as usize];
+        let from = self.board.placement(placement as usize);
+        match self.rules.wagon_move {
+            WagonMove::C2 => {
+                let mut squares = [from.pos; 9];
+                squares[1..].copy_from_slice(&from.pos.surrounding());
+                for pos in squares {
+                    let Some(i) = self.board.index_at(pos) else { continue };
+                    let n = self.board.placement(i).kind.def().features.len();
+                    for l in 0..n as u8 {
+                        self.push_wagon_target(i, l, out);
+                    }
+                }
+            }
+            WagonMove::C1 => {
+                let root = self.features.root(from.node_base + local as NodeId);
+                for part in self.features.parts(root) {
+                    let node = self.features.node(part);
+                    let i = node.placement as usize;
+                    let def = self.board.placement(i).kind.def();
+                    let me = node.local;
+                    let here = &def.features[me as usize];
+                    for (j, f) in def.features.iter().enumerate() {
+                        let j8 = j as u8;
+                        if j8 == me {
+                            continue;
+                        }
+                        let linked = match (here.kind, here.road_end, f.kind, f.road_end) {
+                            (FeatureKind::Road, Some(RoadEnd::CityGate(c)), _, _) if c == j8 => true,
+                            (FeatureKind::Road, Some(RoadEnd::Monastery(m)), _, _) if m == j8 => true,
+                            (FeatureKind::Road, Some(RoadEnd::Junction), FeatureKind::Road, Some(RoadEnd::Junction)) => true,
+                            (FeatureKind::City, _, FeatureKind::Road, Some(RoadEnd::CityGate(c))) => c == me,
+                            (FeatureKind::Monastery, _, FeatureKind::Road, Some(RoadEnd::Monastery(m))) => m == me,
+                            _ => false,
+                        };
+                        if linked {
+                            self.push_wagon_target(i, j8, out);
+                        }
+                    }
+                }
+            }
+        }
+    }
+
+    /// The owner declined to move his wagon: it stays in the supply.
+    pub(crate) fn wagon_declined(&mut self, player: u8) {
+        self.turn.wagons &= !(1 << player);
+    }
+
+    /// Moves `player`'s wagon onto `(pos, feature)` (AM11).
+    pub(crate) fn move_wagon(&mut self, player: u8, pos: Pos, feature: u8) {
+        self.turn.wagons &= !(1 << player);
+        let index = self.board.index_at(pos).expect("wagon onto a tile") as u8;
+        self.deploy(player, Figure::Wagon, index, feature);
+    }
+}

@@ -1,0 +1,255 @@
+//! The Princess & the Dragon (PD1–PD23), active with the `princess-and-dragon` set.
+//!
+//! * Volcano (PD1, PD2): the dragon lands on a volcano tile as soon as it is placed; no
+//!   figure may be deployed on the dragon's tile (PD13b), the fairy may still move (PD17).
+//! * Dragon tiles (PD3–PD8): held back from the pile until the dragon is on the board
+//!   ([`crate::deck`]); after the deployment step (or after scoring and wagon moves, by
+//!   `dragon_move`) the dragon flies 6 single steps, one per player from the turn player
+//!   on, never twice onto a tile of the flight (its start included), never onto the
+//!   fairy's tile, stopping when stuck; it eats every figure but barns on the tiles it enters.
+//! * Princess (PD9–PD11): a princess tile joined to a city with knights lets the player
+//!   remove one of them instead of deploying (`princess`: may / must).
+//! * Magic portal (PD12–PD14): a follower, abbot, mayor or wagon may go to any free,
+//!   incomplete feature of any tile instead of the placed one; never the dragon's tile.
+//! * Fairy (PD15–PD17, PD23): moved instead of deploying, next to one of the player's
+//!   figures (`fairy`: next-to-follower) or onto a tile where he has one (on-tile); 1
+//!   point at the start of the owner's turn, 3 when that follower's feature scores
+//!   (once per feature, majority or not, also at the end of the game); it keeps the
+//!   dragon off its tile and stays there when its follower leaves.
+
+use crate::action::Action;
+use crate::config::{DragonMove, FairyRule, Figure};
+use crate::features::NodeId;
+use crate::game::{BoardFigure, Fairy, Flight, Game, Phase, ScoreKind};
+use crate::geometry::{Pos, Side};
+use crate::tiles::{Symbols, TileSet};
+
+/// Steps of a full flight (PD5).
+pub const DRAGON_STEPS: u8 = 6;
+
+impl Game {
+    fn pd(&self) -> bool {
+        self.has_set(TileSet::PrincessDragon)
+    }
+
+    /// PD2: a volcano tile just placed brings the dragon (also River II's volcano lake, R5).
+    pub(crate) fn volcano_placed(&mut self, index: u8) {
+        if self.pd() && self.board.placement(index as usize).kind.def().has(Symbols::VOLCANO) {
+            self.dragon = Some(index);
+        }
+    }
+
+    /// PD16b: 1 point to the turn player at the start of his turn if the fairy stands by
+    /// one of his followers (on-tile: on a tile with one of his followers).
+    pub(crate) fn fairy_turn_point(&mut self) {
+        let Some(fairy) = self.fairy else { return };
+        let player = self.turn_player;
+        let earns = match self.rules.fairy {
+            FairyRule::NextToFollower => fairy.follower.is_some_and(|(owner, _)| owner == player),
+            FairyRule::OnTile => self
+                .figures
+                .iter()
+                .any(|f| f.owner == player && f.placement == fairy.placement && f.figure != Figure::Barn),
+        };
+        if earns {
+            let at = fairy.follower.map(|(_, local)| (self.board.placement(fairy.placement as usize).pos, local));
+            self.add_score(player, 1, ScoreKind::FairyTurn, at);
+        }
+    }
+
+    /// PD16c: 3 points to the owner of the fairy's follower when the feature of `root`
+    /// scores, whoever has the majority (once per feature).
+    pub(crate) fn fairy_bonus(&mut self, root: NodeId) {
+        let Some(fairy) = self.fairy else { return };
+        let mut winner = None;
+        for f in &self.figures {
+            if f.figure == Figure::Barn || f.placement != fairy.placement {
+                continue;
+            }
+            let matches = match self.rules.fairy {
+                FairyRule::NextToFollower => fairy.follower == Some((f.owner, f.local)),
+                FairyRule::OnTile => true,
+            };
+            if matches && self.features.root(f.node) == root {
+                winner = Some((f.owner, f.local));
+                break;
+            }
+        }
+        if let Some((owner, local)) = winner {
+            let pos = self.board.placement(fairy.placement as usize).pos;
+            self.add_score(owner, 3, ScoreKind::FairyScored, Some((pos, local)));
+        }
+    }
+
+    /// A figure left the board: the fairy stays on its tile, unattached (PD16).
+    pub(crate) fn figure_left(&mut self, f: &BoardFigure) {
+        if let Some(fairy) = &mut self.fairy {
+            if fairy.placement == f.placement && fairy.follower == Some((f.owner, f.local)) {
+                fairy.follower = None;
+            }
+        }
+    }
+
+    /// PD9: `Princess` actions for the knights (followers, mayors, wagons, anyone's) of the
+    /// city that the placed princess tile's princess city belongs to. Returns whether any.
+    pub(crate) fn princess_actions(&self, out: &mut Vec<Action>) -> bool {
+        if !self.pd() || self.turn.abbey {
+            return false;
+        }
+        let Some(placed) = self.turn.placed else { return false };
+        let p = self.board.placement(placed as usize);
+        let def = p.kind.def();
+        let Some(local) = def.features.iter().position(|f| f.princess) else { return false };
+        let root = self.features.root(p.node_base + local as NodeId);
+        if self.features.node(root).figures == 0 {
+            return false;
+        }
+        let before = out.len();
+        for f in &self.figures {
+            if f.figure != Figure::Barn && self.features.root(f.node) == root {
+                let pos = self.board.placement(f.placement as usize).pos;
+                out.push(Action::Princess { pos, feature: f.local });
+            }
+        }
+        out.len() > before
+    }
+
+    /// PD9: removes the knight at `(pos, feature)`; the turn's deployment is over (PD10).
+    pub(crate) fn princess_remove(&mut self, pos: Pos, feature: u8) {
+        let index = self.board.index_at(pos).expect("knight on a tile") as u8;
+        let k = self.figure_at(index, feature).expect("a knight there");
+        self.return_figure(k);
+    }
+
+    /// PD12–PD14: deployments through the magic portal onto free, incomplete features of
+    /// other tiles (the placed tile's own deployments are the usual ones).
+    pub(crate) fn portal_deploys(&self, out: &mut Vec<Action>) {
+        if !self.pd() {
+            return;
+        }
+        let Some(placed) = self.turn.placed else { return };
+        if !self.board.placement(placed as usize).kind.def().has(Symbols::MAGIC_PORTAL) {
+            return;
+        }
+        for i in 0..self.board.len() {
+            if i == placed as usize || self.dragon == Some(i as u8) {
+                continue;
+            }
+            let n = self.board.placement(i).kind.def().features.len();
+            for local in 0..n as u8 {
+                self.push_deploys(self.turn_player, i, local, true, out);
+            }
+        }
+    }
+
+    /// PD15: `MoveFairy` actions: next to each of the turn player's figures (not the one
+    /// it stands by), or, on-tile, onto each other tile with one of his figures.
+    pub(crate) fn fairy_moves(&self, out: &mut Vec<Action>) {
+        if !self.pd() {
+            return;
+        }
+        let player = self.turn_player;
+        let start = out.len();
+        for f in &self.figures {
+            if f.owner != player || f.figure == Figure::Barn {
+                continue;
+            }
+            let pos = self.board.placement(f.placement as usize).pos;
+            match self.rules.fairy {
+                FairyRule::NextToFollower => {
+                    let here = self.fairy.is_some_and(|z| z.placement == f.placement && z.follower == Some((player, f.local)));
+                    if !here {
+                        out.push(Action::MoveFairy { pos, feature: Some(f.local) });
+                    }
+                }
+                FairyRule::OnTile => {
+                    let here = self.fairy.is_some_and(|z| z.placement == f.placement);
+                    let action = Action::MoveFairy { pos, feature: None };
+                    if !here && !out[start..].contains(&action) {
+                        out.push(action);
+                    }
+                }
+            }
+        }
+    }
+
+    /// Moves the fairy (PD15).
+    pub(crate) fn move_fairy(&mut self, player: u8, pos: Pos, feature: Option<u8>) {
+        let placement = self.board.index_at(pos).expect("fairy onto a tile") as u8;
+        self.fairy = Some(Fairy { placement, follower: feature.map(|local| (player, local)) });
+    }
+
+    /// Whether a dragon flight is due now (PD4): a dragon tile was placed this turn, the
+    /// dragon is on the board, and `when` is the configured moment.
+    pub(crate) fn flight_due(&self, when: DragonMove) -> bool {
+        if !self.pd() || self.rules.dragon_move != when || self.dragon.is_none() {
+            return false;
+        }
+        match self.turn.placed {
+            Some(i) if !self.turn.abbey => self.board.placement(i as usize).kind.def().has(Symbols::DRAGON),
+            _ => false,
+        }
+    }
+
+    /// Starts a flight from the dragon's square.
+    pub(crate) fn start_flight(&mut self) {
+        let start = self.dragon.expect("dragon on the board");
+        let mut visited = [0u8; 8];
+        visited[0] = start;
+        self.flight = Flight { steps: 0, visited, len: 1 };
+    }
+
+    /// Asks for the next step if the flight goes on (PD5, PD6); else ends it.
+    pub(crate) fn flight_continues(&mut self) -> bool {
+        if self.flight.steps < DRAGON_STEPS {
+            let mut v = std::mem::take(&mut self.scratch);
+            v.clear();
+            self.dragon_steps(&mut v);
+            let any = !v.is_empty();
+            self.scratch = v;
+            if any {
+                self.phase = Phase::DragonFlight;
+                self.to_play = (self.turn_player + self.flight.steps) % self.players;
+                return true;
+            }
+        }
+        self.flight = Flight::default();
+        false
+    }
+
+    /// `MoveDragon` actions: placed orthogonal neighbours not yet visited in this flight
+    /// and not the fairy's tile (PD6), in N, E, S, W order.
+    pub(crate) fn dragon_steps(&self, out: &mut Vec<Action>) {
+        let Some(d) = self.dragon else { return };
+        let pos = self.board.placement(d as usize).pos;
+        let visited = &self.flight.visited[..self.flight.len as usize];
+        for side in Side::ALL {
+            let target = pos.step(side);
+            let Some(i) = self.board.index_at(target) else { continue };
+            let i = i as u8;
+            if visited.contains(&i) || self.fairy.is_some_and(|f| f.placement == i) {
+                continue;
+            }
+            out.push(Action::MoveDragon { pos: target });
+        }
+    }
+
+    /// One dragon step: every figure but barns on the entered tile returns (PD7).
+    pub(crate) fn dragon_step(&mut self, pos: Pos) {
+        let i = self.board.index_at(pos).expect("dragon onto a tile") as u8;
+        self.dragon = Some(i);
+        let f = &mut self.flight;
+        f.visited[f.len as usize] = i;
+        f.len += 1;
+        f.steps += 1;
+        let mut k = 0;
+        while k < self.figures.len() {
+            let fig = self.figures[k];
+            if fig.placement == i && fig.figure != Figure::Barn {
+                self.return_figure(k);
+            } else {
+                k += 1;
+            }
+        }
+    }
+}

@@ -1,0 +1,91 @@
+//! The River and River II (R1–R5).
+//!
+//! * R1: the spring is the start tile; river tiles are drawn first (River II's fork
+//!   first), the lakes last ([`crate::deck`]).
+//! * R2: river sides match only river sides (the side fit check); a river tile must
+//!   continue exactly one open river end (so two branches are never joined), and the
+//!   river may not make an immediate U-turn: two consecutive bends the same way.
+//! * R3: the river is no feature for figures and separates fields like a road.
+//! * R4: with River I and II, one spring (River II's) and no River I lake ([`crate::deck`]).
+//! * R5: the pig herd adds 1 per city to its field's farmers ([`crate::scoring`]); the
+//!   volcano lake brings the dragon ([`super::princess_dragon`]).
+
+use crate::game::Game;
+use crate::geometry::{Pos, Rotation, Side};
+use crate::tiles::{FeatureKind, Symbols, Terrain, TileKind};
+
+/// Turn of travelling in direction `heading` and leaving through side `exit`:
+/// 0 straight, 1 right, 3 left (quarter turns clockwise), 2 back.
+fn turn(heading: Side, exit: Side) -> u8 {
+    ((exit.index() + 4 - heading.index()) % 4) as u8
+}
+
+impl Game {
+    /// Board sides through which the river of `tile` turned by `rot` leaves the tile.
+    fn river_sides(tile: TileKind, rot: Rotation) -> u8 {
+        let def = tile.def();
+        let o = def.oriented(rot);
+        def.features
+            .iter()
+            .enumerate()
+            .filter(|(_, f)| f.kind == FeatureKind::River)
+            .fold(0, |acc, (i, _)| acc | o.feature_sides[i])
+    }
+
+    /// R2 beyond side matching: a river tile continues exactly one open river end and
+    /// makes no immediate U-turn. Other tiles always pass.
+    pub(crate) fn river_allows(&self, tile: TileKind, pos: Pos, rot: Rotation) -> bool {
+        if !tile.def().has(Symbols::RIVER) {
+            return true;
+        }
+        let sides = Game::river_sides(tile, rot);
+        let mut entry = None;
+        for side in Side::ALL {
+            if sides & (1 << side.index()) == 0 {
+                continue;
+            }
+            if let Some(n) = self.board.at(pos.step(side)) {
+                if n.sides[side.opposite().index()] != Terrain::River || entry.is_some() {
+                    return false;
+                }
+                entry = Some(side);
+            }
+        }
+        let Some(entry) = entry else { return false };
+        let heading = entry.opposite();
+        let exits = sides & !(1 << entry.index());
+        if exits.count_ones() != 1 {
+            return true;
+        }
+        let exit = Side::from_index(exits.trailing_zeros() as usize);
+        let bend = turn(heading, exit);
+        if bend == 0 {
+            return true;
+        }
+        let prev = self.board.index_at(pos.step(entry)).expect("entry neighbour");
+        match self.river_in[prev] {
+            u8::MAX => true,
+            prev_heading => turn(Side::from_index(prev_heading as usize), heading) != bend,
+        }
+    }
+
+    /// Notes the direction of travel into a river tile just placed.
+    pub(crate) fn river_placed(&mut self, index: u8) {
+        let p = self.board.placement(index as usize);
+        if !p.kind.def().has(Symbols::RIVER) {
+            return;
+        }
+        let sides = Game::river_sides(p.kind, p.rot);
+        let pos = p.pos;
+        for side in Side::ALL {
+            if sides & (1 << side.index()) == 0 {
+                continue;
+            }
+            if let Some(n) = self.board.at(pos.step(side)) {
+                if n.sides[side.opposite().index()] == Terrain::River {
+                    self.river_in[index as usize] = side.opposite() as u8;
+                }
+            }
+        }
+    }
+}

@@ -1,0 +1,258 @@
+//! Scoring: completed features during play (B12–B14), the end of the game (B15, B16),
+//! majorities with figure strengths (B13, AM5), and the walks over a feature's parts that
+//! scoring needs (distinct tiles, adjacent completed cities).
+
+use crate::config::{Figure, MAX_PLAYERS};
+use crate::features::NodeId;
+use crate::game::{Game, ScoreKind};
+use crate::tiles::FeatureKind;
+
+impl Game {
+    /// A fresh mark for the scratch stamp array.
+    pub(crate) fn next_mark(&mut self) -> u32 {
+        self.stamp_value = self.stamp_value.wrapping_add(1);
+        if self.stamp_value == 0 {
+            self.stamp.iter_mut().for_each(|s| *s = 0);
+            self.stamp_value = 1;
+        }
+        self.stamp_value
+    }
+
+    /// Strength of every player on the feature of `root` (B13; a mayor counts the city's
+    /// pennants, AM5). Barns do not count.
+    pub(crate) fn strengths(&mut self, root: NodeId) -> [u32; MAX_PLAYERS] {
+        let pennants = self.features.node(root).pennants as u32;
+        let mut s = [0u32; MAX_PLAYERS];
+        for k in 0..self.figures.len() {
+            let f = self.figures[k];
+            if f.figure == Figure::Barn || self.features.find(f.node) != root {
+                continue;
+            }
+            s[f.owner as usize] += if f.figure == Figure::Mayor { pennants } else { 1 };
+        }
+        s
+    }
+
+    /// Gives `points` to every player with the highest strength above 0 (B13).
+    pub(crate) fn award_majority(&mut self, root: NodeId, points: i32, kind: ScoreKind) {
+        let s = self.strengths(root);
+        let best = *s.iter().max().unwrap_or(&0);
+        if best == 0 {
+            return;
+        }
+        let at = Some(self.node_name(root));
+        for p in 0..self.players {
+            if s[p as usize] == best {
+                self.add_score(p, points, kind, at);
+            }
+        }
+    }
+
+    /// Returns every figure on the feature of `root` except barns (B14). Wagons that
+    /// may move are noted for the wagon step (AM11).
+    pub(crate) fn return_figures_of(&mut self, root: NodeId, wagons_may_move: bool) {
+        let mut k = 0;
+        while k < self.figures.len() {
+            let f = self.figures[k];
+            if f.figure != Figure::Barn && self.features.find(f.node) == root {
+                self.return_figure(k);
+                if f.figure == Figure::Wagon && wagons_may_move {
+                    self.wagon_scored(f);
+                }
+            } else {
+                k += 1;
+            }
+        }
+    }
+
+    /// Points of a completed feature (B12).
+    pub(crate) fn completed_value(&mut self, root: NodeId) -> i32 {
+        let node = self.features.node(root);
+        let (kind, pennants) = (node.kind, node.pennants as i32);
+        match kind {
+            FeatureKind::City => {
+                let tiles = self.feature_tiles(root) as i32;
+                if tiles == 2 && self.rules.tiny_city == 2 {
+                    tiles + pennants
+                } else {
+                    2 * tiles + 2 * pennants
+                }
+            }
+            FeatureKind::Road => self.feature_tiles(root) as i32,
+            FeatureKind::Monastery | FeatureKind::Garden => 9,
+            FeatureKind::Field | FeatureKind::River => 0,
+        }
+    }
+
+    /// Points of an incomplete feature at the end of the game (B15, A2).
+    pub(crate) fn incomplete_value(&mut self, root: NodeId) -> i32 {
+        let node = self.features.node(root);
+        let (kind, pennants, placement) = (node.kind, node.pennants as i32, node.placement);
+        match kind {
+            FeatureKind::City => self.feature_tiles(root) as i32 + pennants,
+            FeatureKind::Road => self.feature_tiles(root) as i32,
+            FeatureKind::Monastery | FeatureKind::Garden => {
+                1 + self.board.placement(placement as usize).surrounded_by as i32
+            }
+            FeatureKind::Field | FeatureKind::River => 0,
+        }
+    }
+
+    /// Scores a feature that this turn completed, if it holds figures (B12–B14, PD16c).
+    pub(crate) fn score_completed(&mut self, root: NodeId) {
+        if self.features.node(root).figures == 0 {
+            return;
+        }
+        let points = self.completed_value(root);
+        let kind = match self.features.node(root).kind {
+            FeatureKind::City => ScoreKind::City,
+            FeatureKind::Road => ScoreKind::Road,
+            FeatureKind::Garden => ScoreKind::Garden,
+            _ => ScoreKind::Monastery,
+        };
+        self.award_majority(root, points, kind);
+        self.fairy_bonus(root);
+        self.return_figures_of(root, true);
+    }
+
+    /// The completed cities that the field of `root` touches, and whether it holds the
+    /// pig herd (B16, R5).
+    pub(crate) fn field_cities(&mut self, root: NodeId) -> (i32, bool) {
+        let mark = self.next_mark();
+        let mut cities = 0;
+        let mut pig = false;
+        let mut id = root;
+        loop {
+            let node = self.features.node(id);
+            let p = self.board.placement(node.placement as usize);
+            let def = p.kind.def();
+            let base = p.node_base;
+            let f = &def.features[node.local as usize];
+            pig |= f.pig_herd;
+            let mut bits = f.adjacent_cities;
+            while bits != 0 {
+                let j = bits.trailing_zeros() as NodeId;
+                bits &= bits - 1;
+                let c = self.features.find(base + j);
+                if self.stamp[c as usize] != mark {
+                    self.stamp[c as usize] = mark;
+                    if self.is_complete(c) {
+                        cities += 1;
+                    }
+                }
+            }
+            id = self.next_part(id);
+            if id == root {
+                break;
+            }
+        }
+        (cities, pig)
+    }
+
+    /// Scores the field of `root` for its farmers at `per_city` points per completed
+    /// city (+1 with the pig herd) and returns them (B16, AM7, AM8).
+    pub(crate) fn score_field_farmers(&mut self, root: NodeId, per_city: i32, kind: ScoreKind) {
+        let (cities, pig) = self.field_cities(root);
+        let points = cities * (per_city + i32::from(pig));
+        self.award_majority(root, points, kind);
+        self.fairy_bonus(root);
+        self.return_figures_of(root, false);
+    }
+
+    /// Scores everything the turn's placement completed (B8–B14, AM3, AM8).
+    pub(crate) fn score_turn(&mut self) {
+        let Some(placed) = self.turn.placed else { return };
+        let mut roots: [NodeId; 40] = [0; 40];
+        let mut n = 0;
+        let push = |roots: &mut [NodeId; 40], n: &mut usize, r: NodeId| {
+            if !roots[..*n].contains(&r) && *n < roots.len() {
+                roots[*n] = r;
+                *n += 1;
+            }
+        };
+        let p = self.board.placement(placed as usize).clone();
+        let def = p.kind.def();
+        for (i, f) in def.features.iter().enumerate() {
+            if matches!(f.kind, FeatureKind::City | FeatureKind::Road) {
+                let r = self.features.find(p.node_base + i as NodeId);
+                if self.features.node(r).open == 0 {
+                    push(&mut roots, &mut n, r);
+                }
+            }
+        }
+        if self.turn.abbey {
+            // AM3: the abbey closes its neighbours' roads and cities.
+            for side in crate::geometry::Side::ALL {
+                let Some(q) = self.board.at(p.pos.step(side)) else { continue };
+                let local = q.kind.def().oriented(q.rot).segment_feature[side.opposite().index() * 3 + 1];
+                if local == crate::tiles::NO_FEATURE {
+                    continue;
+                }
+                let r = self.features.find(q.node_base + local as NodeId);
+                let node = self.features.node(r);
+                if matches!(node.kind, FeatureKind::City | FeatureKind::Road) && node.open == 0 {
+                    push(&mut roots, &mut n, r);
+                }
+            }
+        }
+        let mut around = [p.pos; 9];
+        around[1..].copy_from_slice(&p.pos.surrounding());
+        for pos in around {
+            let Some(q) = self.board.at(pos) else { continue };
+            if q.surrounded_by != 8 {
+                continue;
+            }
+            for (i, f) in q.kind.def().features.iter().enumerate() {
+                if f.kind.is_cloister() {
+                    push(&mut roots, &mut n, q.node_base + i as NodeId);
+                }
+            }
+        }
+        for &r in &roots[..n] {
+            self.score_completed(r);
+        }
+        self.barn_joins(placed);
+    }
+
+    /// End of game: incomplete features (B15), farmers (B16), barns (AM9).
+    pub(crate) fn final_scoring(&mut self) {
+        if self.final_scored {
+            return;
+        }
+        self.final_scored = true;
+        let mut k = 0;
+        while k < self.figures.len() {
+            let f = self.figures[k];
+            if f.figure == Figure::Barn {
+                k += 1;
+                continue;
+            }
+            let root = self.features.find(f.node);
+            let kind = self.features.node(root).kind;
+            if kind == FeatureKind::Field {
+                if self.features.node(root).barns > 0 {
+                    // AM9: farmers no longer score a barn's field.
+                    self.return_figures_of(root, false);
+                } else {
+                    self.score_field_farmers(root, 3, ScoreKind::Farmers);
+                }
+            } else if self.is_complete(root) {
+                self.return_figures_of(root, false);
+            } else {
+                let points = self.incomplete_value(root);
+                self.award_majority(root, points, ScoreKind::Incomplete);
+                self.fairy_bonus(root);
+                self.return_figures_of(root, false);
+            }
+            // The figure list shrank; start over from the first remaining figure.
+            k = 0;
+            while k < self.figures.len() && self.figures[k].figure == Figure::Barn {
+                k += 1;
+            }
+        }
+        self.barn_final_scoring();
+        if let Some(t) = self.turns.last_mut() {
+            let _ = t;
+        }
+    }
+}

@@ -1,0 +1,650 @@
+//! The tile catalogue: every tile of the supported sets with its edges, features,
+//! pennants, symbols and per-edition counts.
+//!
+//! The data is the crate's own table `data/tiles.txt`, generated from the reference
+//! catalogue `tiles.json` by `tools/gen_tile_table.py` and checked against it by the test
+//! `catalogue_matches_reference`. Tile ids (`BASE-D`) and feature ids (`c1`, `r2`, `f3`,
+//! `m1`, `g1`, `w1`) are the catalogue's.
+//!
+//! A tile side is split into three thirds numbered clockwise around the tile from its NW
+//! corner (`N0 N1 N2 E0 E1 E2 S0 S1 S2 W0 W1 W2`); segment `side*3 + third` of a tile
+//! belongs to exactly one feature. Rotating a tile clockwise by one quarter maps side N to
+//! E and keeps the third.
+//!
+//! ```
+//! use carcassonne::tiles::{catalogue, FeatureKind};
+//! let d = catalogue().by_id("BASE-D").unwrap();
+//! assert_eq!(d.def().features.len(), 4);
+//! assert_eq!(d.def().feature_by_id("c1").map(|i| d.def().features[i].kind), Some(FeatureKind::City));
+//! ```
+
+use crate::geometry::{Rotation, Side};
+use std::collections::HashMap;
+use std::fmt;
+use std::sync::OnceLock;
+
+/// An index into the catalogue: one kind of tile (`BASE-D`, `PD-DRAGON-TUNNEL`, ...).
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct TileKind(pub(crate) u8);
+
+impl TileKind {
+    /// Position of this kind in the catalogue, `0..catalogue().len()`.
+    pub const fn index(self) -> usize {
+        self.0 as usize
+    }
+
+    /// The kind with catalogue index `i`, if there is one.
+    pub fn from_index(i: usize) -> Option<TileKind> {
+        (i < catalogue().tiles.len()).then_some(TileKind(i as u8))
+    }
+
+    /// The definition of this kind.
+    pub fn def(self) -> &'static TileDef {
+        &catalogue().tiles[self.0 as usize]
+    }
+
+    /// The catalogue id, e.g. `BASE-D`.
+    pub fn id(self) -> &'static str {
+        &self.def().id
+    }
+}
+
+impl fmt::Display for TileKind {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.id())
+    }
+}
+
+/// A tile set, by the `key` of `tiles.json`. A set brings its tiles and its rules.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum TileSet {
+    /// The base game (`base`).
+    Base,
+    /// The River (`river1`).
+    River1,
+    /// River II (`river2`).
+    River2,
+    /// The Princess & the Dragon (`princess-and-dragon`).
+    PrincessDragon,
+    /// Abbey & Mayor (`abbey-and-mayor`).
+    AbbeyMayor,
+}
+
+impl TileSet {
+    /// Every supported set.
+    pub const ALL: [TileSet; 5] = [
+        TileSet::Base,
+        TileSet::River1,
+        TileSet::River2,
+        TileSet::PrincessDragon,
+        TileSet::AbbeyMayor,
+    ];
+
+    /// The key used in `tiles.json` and in records.
+    pub const fn key(self) -> &'static str {
+        match self {
+            TileSet::Base => "base",
+            TileSet::River1 => "river1",
+            TileSet::River2 => "river2",
+            TileSet::PrincessDragon => "princess-and-dragon",
+            TileSet::AbbeyMayor => "abbey-and-mayor",
+        }
+    }
+
+    /// Parses a set key.
+    pub fn from_key(key: &str) -> Option<TileSet> {
+        TileSet::ALL.into_iter().find(|s| s.key() == key)
+    }
+
+    /// Bit of this set in a set mask.
+    pub const fn bit(self) -> u8 {
+        1 << self as u8
+    }
+}
+
+/// What one third of a tile side shows.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
+#[repr(u8)]
+pub enum Terrain {
+    /// Field.
+    Field = 0,
+    /// Road.
+    Road = 1,
+    /// City.
+    City = 2,
+    /// River.
+    River = 3,
+    /// The abbey tile: fits anything (AM1).
+    Abbey = 4,
+}
+
+impl Terrain {
+    fn from_code(c: char) -> Option<Terrain> {
+        Some(match c {
+            'f' => Terrain::Field,
+            'r' => Terrain::Road,
+            'c' => Terrain::City,
+            'w' => Terrain::River,
+            'a' => Terrain::Abbey,
+            _ => return None,
+        })
+    }
+
+    /// Whether a side of this terrain may touch a side of `other` (B4, R2, AM1).
+    pub fn fits(self, other: Terrain) -> bool {
+        self == other || self == Terrain::Abbey || other == Terrain::Abbey
+    }
+}
+
+/// The kind of a feature on a tile.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
+#[repr(u8)]
+pub enum FeatureKind {
+    /// A city (knights).
+    City = 0,
+    /// A road (thieves).
+    Road = 1,
+    /// A field (farmers).
+    Field = 2,
+    /// A monastery, or the abbey (monks).
+    Monastery = 3,
+    /// A garden (abbot only, A1).
+    Garden = 4,
+    /// A river (no figure, R3).
+    River = 5,
+}
+
+impl FeatureKind {
+    /// The catalogue's type name.
+    pub const fn name(self) -> &'static str {
+        match self {
+            FeatureKind::City => "city",
+            FeatureKind::Road => "road",
+            FeatureKind::Field => "field",
+            FeatureKind::Monastery => "monastery",
+            FeatureKind::Garden => "garden",
+            FeatureKind::River => "river",
+        }
+    }
+
+    /// Whether features of this kind join across tile sides (cities, roads, fields, rivers).
+    pub const fn is_edge_feature(self) -> bool {
+        matches!(
+            self,
+            FeatureKind::City | FeatureKind::Road | FeatureKind::Field | FeatureKind::River
+        )
+    }
+
+    /// Whether this is a monastery or a garden: complete when surrounded by 8 tiles.
+    pub const fn is_cloister(self) -> bool {
+        matches!(self, FeatureKind::Monastery | FeatureKind::Garden)
+    }
+}
+
+/// Where a road that leaves its tile on one side ends on that tile.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
+pub enum RoadEnd {
+    /// The road (or river) crosses the tile; no end here.
+    Through,
+    /// At a junction or crossing.
+    Junction,
+    /// At the monastery with this local feature index.
+    Monastery(u8),
+    /// At the gate of the city with this local feature index.
+    CityGate(u8),
+    /// At a river spring.
+    Spring,
+    /// In a lake.
+    Lake,
+    /// At a volcano.
+    Volcano,
+    /// A dead end (small house).
+    DeadEnd,
+}
+
+/// Symbols printed on a tile (bit flags).
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, Default)]
+pub struct Symbols(u16);
+
+impl Symbols {
+    /// A monastery.
+    pub const MONASTERY: Symbols = Symbols(1);
+    /// A garden (Abbot).
+    pub const GARDEN: Symbols = Symbols(1 << 1);
+    /// A river tile.
+    pub const RIVER: Symbols = Symbols(1 << 2);
+    /// A volcano (PD1).
+    pub const VOLCANO: Symbols = Symbols(1 << 3);
+    /// The dragon symbol (PD4).
+    pub const DRAGON: Symbols = Symbols(1 << 4);
+    /// A magic portal (PD12).
+    pub const MAGIC_PORTAL: Symbols = Symbols(1 << 5);
+    /// A princess (PD9).
+    pub const PRINCESS: Symbols = Symbols(1 << 6);
+    /// A tunnel (PD18).
+    pub const TUNNEL: Symbols = Symbols(1 << 7);
+    /// An inn (Inns & Cathedrals; no rule here).
+    pub const INN: Symbols = Symbols(1 << 8);
+    /// A pig herd (R5).
+    pub const PIG_HERD: Symbols = Symbols(1 << 9);
+    /// A well (decoration of a junction).
+    pub const WELL: Symbols = Symbols(1 << 10);
+    /// The abbey tile (AM1).
+    pub const ABBEY: Symbols = Symbols(1 << 11);
+
+    const NAMES: [(&'static str, Symbols); 12] = [
+        ("monastery", Symbols::MONASTERY),
+        ("garden", Symbols::GARDEN),
+        ("river", Symbols::RIVER),
+        ("volcano", Symbols::VOLCANO),
+        ("dragon", Symbols::DRAGON),
+        ("magic_portal", Symbols::MAGIC_PORTAL),
+        ("princess", Symbols::PRINCESS),
+        ("tunnel", Symbols::TUNNEL),
+        ("inn", Symbols::INN),
+        ("pig_herd", Symbols::PIG_HERD),
+        ("well", Symbols::WELL),
+        ("abbey", Symbols::ABBEY),
+    ];
+
+    /// Whether every flag of `other` is set.
+    pub const fn contains(self, other: Symbols) -> bool {
+        self.0 & other.0 == other.0
+    }
+
+    /// The names of the set flags, in the catalogue's spelling.
+    pub fn names(self) -> impl Iterator<Item = &'static str> {
+        Symbols::NAMES
+            .into_iter()
+            .filter(move |(_, s)| self.contains(*s))
+            .map(|(n, _)| n)
+    }
+
+    /// Raw bits.
+    pub const fn bits(self) -> u16 {
+        self.0
+    }
+}
+
+/// One feature of a tile, in the tile's canonical orientation.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct FeatureDef {
+    /// Catalogue id (`c1`, `r2`, `f3`, `m1`, `g1`, `w1`).
+    pub id: String,
+    /// Kind.
+    pub kind: FeatureKind,
+    /// Segments (bit `side*3 + third`, canonical frame).
+    pub segments: u16,
+    /// Pennants (cities).
+    pub pennants: u8,
+    /// Local indices of the cities this field borders on its tile (bit per index).
+    pub adjacent_cities: u16,
+    /// Where a road ends on this tile (roads and rivers).
+    pub road_end: Option<RoadEnd>,
+    /// The princess city of a princess tile (PD9).
+    pub princess: bool,
+    /// A road through a tunnel (PD18).
+    pub tunnel: bool,
+    /// A field enclosed inside the tile.
+    pub inner: bool,
+    /// A road with an inn.
+    pub inn: bool,
+    /// The field with the pig herd (R5).
+    pub pig_herd: bool,
+    /// A road with a well.
+    pub well: bool,
+}
+
+impl FeatureDef {
+    /// Canonical sides that this feature touches (bit per side index).
+    pub fn side_mask(&self) -> u8 {
+        let mut mask = 0;
+        for side in 0..4 {
+            let thirds = (self.segments >> (side * 3)) & 0b111;
+            let touches = match self.kind {
+                // A field touches a side through any third; roads and rivers through the
+                // middle third; cities through all three.
+                FeatureKind::Field => thirds != 0,
+                _ => thirds & 0b010 != 0,
+            };
+            if touches {
+                mask |= 1 << side;
+            }
+        }
+        mask
+    }
+}
+
+/// A tile kind seen in one rotation, in the board frame.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Oriented {
+    /// Terrain of each board side (middle third decides: fff, frf, fwf, ccc).
+    pub sides: [Terrain; 4],
+    /// Local feature index of each board segment (`side*3 + third`), `NO_FEATURE` if none.
+    pub segment_feature: [u8; 12],
+    /// Board sides each local feature leaves the tile through (bit per side).
+    pub feature_sides: Vec<u8>,
+    /// Sides packed 4 bits each (N lowest), for fast fit checks.
+    pub packed_sides: u16,
+}
+
+/// Marks a segment that belongs to no feature.
+pub const NO_FEATURE: u8 = u8::MAX;
+
+/// A tile kind of the catalogue.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct TileDef {
+    /// Catalogue id (`BASE-D`).
+    pub id: String,
+    /// The set this tile belongs to.
+    pub set: TileSet,
+    /// Copies in editions C1, C2, C3.
+    pub counts: [u8; 3],
+    /// Whether the catalogue gives a C3 count (base and River only).
+    pub has_c3_count: bool,
+    /// Terrain of each canonical side.
+    pub edges: [[Terrain; 3]; 4],
+    /// Printed symbols.
+    pub symbols: Symbols,
+    /// Features in catalogue order; local feature index = position here.
+    pub features: Vec<FeatureDef>,
+    /// The tile in each rotation.
+    pub oriented: [Oriented; 4],
+}
+
+impl TileDef {
+    /// The local index of the feature with catalogue id `id`.
+    pub fn feature_by_id(&self, id: &str) -> Option<usize> {
+        self.features.iter().position(|f| f.id == id)
+    }
+
+    /// The tile seen in rotation `rot`.
+    pub fn oriented(&self, rot: Rotation) -> &Oriented {
+        &self.oriented[rot.quarter_turns() as usize]
+    }
+
+    /// Whether the tile shows `symbol`.
+    pub fn has(&self, symbol: Symbols) -> bool {
+        self.symbols.contains(symbol)
+    }
+}
+
+/// Every tile kind of the supported sets.
+#[derive(Debug)]
+pub struct Catalogue {
+    /// Tile kinds in table order; `TileKind(i)` is `tiles[i]`.
+    pub tiles: Vec<TileDef>,
+    by_id: HashMap<String, TileKind>,
+}
+
+impl Catalogue {
+    /// The kind with catalogue id `id`.
+    pub fn by_id(&self, id: &str) -> Option<TileKind> {
+        self.by_id.get(id).copied()
+    }
+
+    /// Number of tile kinds.
+    pub fn len(&self) -> usize {
+        self.tiles.len()
+    }
+
+    /// Whether the catalogue is empty (never).
+    pub fn is_empty(&self) -> bool {
+        self.tiles.is_empty()
+    }
+
+    /// Every kind in table order.
+    pub fn kinds(&self) -> impl Iterator<Item = TileKind> {
+        (0..self.tiles.len()).map(|i| TileKind(i as u8))
+    }
+}
+
+static CATALOGUE: OnceLock<Catalogue> = OnceLock::new();
+
+/// The catalogue, parsed from the crate's table on first use.
+pub fn catalogue() -> &'static Catalogue {
+    CATALOGUE.get_or_init(|| {
+        parse_table(include_str!("../data/tiles.txt")).expect("the built-in tile table parses")
+    })
+}
+
+fn parse_segment(s: &str) -> Result<usize, String> {
+    let mut chars = s.chars();
+    let side = chars
+        .next()
+        .and_then(Side::from_letter)
+        .ok_or_else(|| format!("bad segment {s:?}"))?;
+    let third: usize = chars
+        .as_str()
+        .parse()
+        .ok()
+        .filter(|t| *t < 3)
+        .ok_or_else(|| format!("bad segment {s:?}"))?;
+    Ok(side.index() * 3 + third)
+}
+
+fn parse_feature(line: &str, tile_id: &str) -> Result<(FeatureDef, Vec<String>, Option<String>), String> {
+    let mut words = line.split_whitespace();
+    let err = |what: &str| format!("tile {tile_id}: {what} in {line:?}");
+    let id = words.next().ok_or_else(|| err("missing feature id"))?.to_string();
+    let kind = match words.next().ok_or_else(|| err("missing feature type"))? {
+        "city" => FeatureKind::City,
+        "road" => FeatureKind::Road,
+        "field" => FeatureKind::Field,
+        "monastery" | "abbey" => FeatureKind::Monastery,
+        "garden" => FeatureKind::Garden,
+        "river" => FeatureKind::River,
+        other => return Err(err(&format!("unknown feature type {other:?}"))),
+    };
+    let mut segments = 0u16;
+    let segs = words.next().ok_or_else(|| err("missing segments"))?;
+    if segs != "-" {
+        for s in segs.split(',') {
+            segments |= 1 << parse_segment(s)?;
+        }
+    }
+    let mut def = FeatureDef {
+        id,
+        kind,
+        segments,
+        pennants: 0,
+        adjacent_cities: 0,
+        road_end: None,
+        princess: false,
+        tunnel: false,
+        inner: false,
+        inn: false,
+        pig_herd: false,
+        well: false,
+    };
+    let mut cities = Vec::new();
+    let mut end = None;
+    for word in words {
+        if let Some(n) = word.strip_prefix("pennants=") {
+            def.pennants = n.parse().map_err(|_| err("bad pennants"))?;
+        } else if let Some(list) = word.strip_prefix("cities=") {
+            cities = list.split(',').filter(|c| !c.is_empty()).map(String::from).collect();
+        } else if let Some(e) = word.strip_prefix("end=") {
+            end = Some(e.to_string());
+        } else {
+            match word {
+                "princess" => def.princess = true,
+                "tunnel" => def.tunnel = true,
+                "inner" => def.inner = true,
+                "inn" => def.inn = true,
+                "pig_herd" => def.pig_herd = true,
+                "well" => def.well = true,
+                other => return Err(err(&format!("unknown flag {other:?}"))),
+            }
+        }
+    }
+    Ok((def, cities, end))
+}
+
+fn orient(edges: &[[Terrain; 3]; 4], features: &[FeatureDef], rot: Rotation) -> Oriented {
+    let mut sides = [Terrain::Field; 4];
+    let mut segment_feature = [NO_FEATURE; 12];
+    for board_side in Side::ALL {
+        let canon = rot.canonical_side(board_side);
+        sides[board_side.index()] = edges[canon.index()][1];
+        for third in 0..3 {
+            let bit = 1u16 << (canon.index() * 3 + third);
+            if let Some(i) = features.iter().position(|f| f.segments & bit != 0) {
+                segment_feature[board_side.index() * 3 + third] = i as u8;
+            }
+        }
+    }
+    let r = rot.quarter_turns();
+    let feature_sides = features
+        .iter()
+        .map(|f| {
+            let m = f.side_mask();
+            ((m << r) | (m >> (4 - r))) & 0xF
+        })
+        .collect();
+    let packed_sides = sides
+        .iter()
+        .enumerate()
+        .fold(0u16, |acc, (i, t)| acc | ((*t as u16) << (i * 4)));
+    Oriented { sides, segment_feature, feature_sides, packed_sides }
+}
+
+/// Parses the compact tile table (see `data/tiles.txt` for the format).
+pub fn parse_table(text: &str) -> Result<Catalogue, String> {
+    struct Pending {
+        def: TileDef,
+        links: Vec<(usize, Vec<String>, Option<String>)>,
+    }
+    fn finish(p: Pending) -> Result<TileDef, String> {
+        let mut def = p.def;
+        for (i, cities, end) in p.links {
+            for c in cities {
+                let j = def
+                    .feature_by_id(&c)
+                    .ok_or_else(|| format!("tile {}: unknown city {c}", def.id))?;
+                def.features[i].adjacent_cities |= 1 << j;
+            }
+            if let Some(e) = end {
+                let road_end = match e.as_str() {
+                    "through" => RoadEnd::Through,
+                    "junction" => RoadEnd::Junction,
+                    "spring" => RoadEnd::Spring,
+                    "lake" => RoadEnd::Lake,
+                    "volcano" => RoadEnd::Volcano,
+                    "deadend" => RoadEnd::DeadEnd,
+                    other => {
+                        let j = def
+                            .feature_by_id(other)
+                            .ok_or_else(|| format!("tile {}: unknown road end {other}", def.id))?;
+                        match def.features[j].kind {
+                            FeatureKind::City => RoadEnd::CityGate(j as u8),
+                            FeatureKind::Monastery => RoadEnd::Monastery(j as u8),
+                            _ => return Err(format!("tile {}: road ends at {other}", def.id)),
+                        }
+                    }
+                };
+                def.features[i].road_end = Some(road_end);
+            }
+        }
+        def.oriented = Rotation::ALL.map(|r| orient(&def.edges, &def.features, r));
+        Ok(def)
+    }
+
+    let mut tiles = Vec::new();
+    let mut current: Option<Pending> = None;
+    for line in text.lines() {
+        if line.trim().is_empty() || line.starts_with('#') {
+            continue;
+        }
+        if line.starts_with(' ') {
+            let p = current.as_mut().ok_or("feature line before any tile")?;
+            let (f, cities, end) = parse_feature(line, &p.def.id)?;
+            p.links.push((p.def.features.len(), cities, end));
+            p.def.features.push(f);
+            continue;
+        }
+        if let Some(p) = current.take() {
+            tiles.push(finish(p)?);
+        }
+        let words: Vec<&str> = line.split_whitespace().collect();
+        if words.len() < 6 {
+            return Err(format!("short tile line {line:?}"));
+        }
+        let id = words[0].to_string();
+        let set = TileSet::from_key(words[1]).ok_or_else(|| format!("tile {id}: unknown set"))?;
+        let count = |w: &str| w.parse::<u8>().map_err(|_| format!("tile {id}: bad count {w:?}"));
+        let has_c3_count = words[4] != "-";
+        let counts = [
+            count(words[2])?,
+            count(words[3])?,
+            if has_c3_count { count(words[4])? } else { 0 },
+        ];
+        let mut edges = [[Terrain::Field; 3]; 4];
+        let groups: Vec<&str> = words[5].split('.').collect();
+        if groups.len() != 4 || groups.iter().any(|g| g.chars().count() != 3) {
+            return Err(format!("tile {id}: bad edges {:?}", words[5]));
+        }
+        for (s, g) in groups.iter().enumerate() {
+            for (t, c) in g.chars().enumerate() {
+                edges[s][t] = Terrain::from_code(c).ok_or_else(|| format!("tile {id}: bad edge {c}"))?;
+            }
+        }
+        let mut symbols = Symbols::default();
+        for name in &words[6..] {
+            let (_, s) = Symbols::NAMES
+                .iter()
+                .find(|(n, _)| n == name)
+                .ok_or_else(|| format!("tile {id}: unknown symbol {name}"))?;
+            symbols.0 |= s.0;
+        }
+        let empty = Oriented {
+            sides: [Terrain::Field; 4],
+            segment_feature: [NO_FEATURE; 12],
+            feature_sides: Vec::new(),
+            packed_sides: 0,
+        };
+        current = Some(Pending {
+            def: TileDef {
+                id,
+                set,
+                counts,
+                has_c3_count,
+                edges,
+                symbols,
+                features: Vec::new(),
+                oriented: [empty.clone(), empty.clone(), empty.clone(), empty],
+            },
+            links: Vec::new(),
+        });
+    }
+    if let Some(p) = current.take() {
+        tiles.push(finish(p)?);
+    }
+    if tiles.len() > 250 {
+        return Err("too many tile kinds for a u8 index".into());
+    }
+    let by_id = tiles
+        .iter()
+        .enumerate()
+        .map(|(i, t)| (t.id.clone(), TileKind(i as u8)))
+        .collect();
+    Ok(Catalogue { tiles, by_id })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn table_parses_and_orients() {
+        let c = catalogue();
+        assert_eq!(c.len(), 101);
+        let d = c.by_id("BASE-D").unwrap().def();
+        let r1 = d.oriented(Rotation::new(1).unwrap());
+        // BASE-D: city north; after a quarter turn the city faces east.
+        assert_eq!(r1.sides, [Terrain::Road, Terrain::City, Terrain::Road, Terrain::Field]);
+        let city = d.feature_by_id("c1").unwrap() as u8;
+        assert_eq!(r1.segment_feature[3..6], [city; 3]);
+        assert_eq!(r1.feature_sides[city as usize], 0b0010);
+    }
+}

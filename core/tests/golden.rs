@@ -1,0 +1,105 @@
+//! Reference games played by an independent engine (`tests/data/*.jsonl`, copied from the
+//! project's golden set): every record must replay with every action legal, every
+//! turn's scores and the final scores equal. Records listed by id in
+//! `tests/data/known-divergences.md` are excluded, each with its argued rule id.
+
+use carcassonne::record::{parse_records, record_id, replay};
+use std::path::PathBuf;
+
+fn data_dir() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../tests/data")
+}
+
+fn known_divergences() -> Vec<String> {
+    let text = std::fs::read_to_string(data_dir().join("known-divergences.md")).unwrap_or_default();
+    text.lines()
+        .filter_map(|l| l.strip_prefix("- id: "))
+        .map(|l| l.split_whitespace().next().unwrap_or("").to_string())
+        .collect()
+}
+
+fn replay_file(name: &str, expected_records: usize) {
+    let text = std::fs::read_to_string(data_dir().join(name)).expect("golden file present");
+    let excluded = known_divergences();
+    let records = parse_records(&text);
+    assert_eq!(records.len(), expected_records, "{name}: record count");
+    let mut failures = Vec::new();
+    let mut reproduced = 0;
+    for r in records {
+        let r = r.expect("golden record is valid JSON");
+        let id = record_id(&r).unwrap_or("?").to_string();
+        if excluded.contains(&id) {
+            continue;
+        }
+        match replay(&r) {
+            Ok(_) => reproduced += 1,
+            Err(e) => failures.push(format!("{id}: {e}")),
+        }
+    }
+    assert!(failures.is_empty(), "{name}: {reproduced} reproduced, {} diverged:\n{}", failures.len(), failures.join("\n"));
+}
+
+#[test]
+fn base_c2() {
+    replay_file("base-c2.jsonl", 28);
+}
+#[test]
+fn base_c2_abbot() {
+    replay_file("base-c2-abbot.jsonl", 28);
+}
+#[test]
+fn base_c1() {
+    replay_file("base-c1.jsonl", 28);
+}
+#[test]
+fn base_c2_no_farmers() {
+    replay_file("base-c2-no-farmers.jsonl", 14);
+}
+#[test]
+fn base_c2_tiny_city_2() {
+    replay_file("base-c2-tiny-city-2.jsonl", 14);
+}
+#[test]
+fn river1() {
+    replay_file("river1.jsonl", 28);
+}
+#[test]
+fn river2() {
+    replay_file("river2.jsonl", 28);
+}
+#[test]
+fn river1_river2() {
+    replay_file("river1-river2.jsonl", 28);
+}
+#[test]
+fn princess_dragon() {
+    replay_file("pd.jsonl", 28);
+}
+#[test]
+fn princess_dragon_after_scoring() {
+    replay_file("pd-dragon-after-scoring.jsonl", 21);
+}
+#[test]
+fn princess_dragon_princess_must() {
+    replay_file("pd-princess-must.jsonl", 21);
+}
+#[test]
+fn princess_dragon_fairy_on_tile() {
+    replay_file("pd-fairy-on-tile.jsonl", 21);
+}
+#[test]
+fn abbey_mayor() {
+    replay_file("am.jsonl", 28);
+}
+#[test]
+fn abbey_mayor_wagon_c1() {
+    replay_file("am-wagon-c1.jsonl", 21);
+}
+#[test]
+fn abbey_mayor_barn_occupied() {
+    replay_file("am-barn-occupied.jsonl", 21);
+}
+#[test]
+fn every_seeded_set() {
+    replay_file("all.jsonl", 28);
+}
