@@ -105,19 +105,57 @@ impl Action {
 impl fmt::Display for Action {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match *self {
-            Action::PlaceTile { pos, rot } => write!(f, "PlaceTile(x={}, y={}, rot={})", pos.x, pos.y, rot.quarter_turns()),
+            Action::PlaceTile { pos, rot } => write!(
+                f,
+                "PlaceTile(x={}, y={}, rot={})",
+                pos.x,
+                pos.y,
+                rot.quarter_turns()
+            ),
             Action::PlaceAbbey { pos } => write!(f, "PlaceAbbey(x={}, y={})", pos.x, pos.y),
-            Action::Deploy { figure, pos, feature } => {
-                write!(f, "Deploy(figure={}, x={}, y={}, feature={})", figure.name(), pos.x, pos.y, feature)
+            Action::Deploy {
+                figure,
+                pos,
+                feature,
+            } => {
+                write!(
+                    f,
+                    "Deploy(figure={}, x={}, y={}, feature={})",
+                    figure.name(),
+                    pos.x,
+                    pos.y,
+                    feature
+                )
             }
-            Action::DeployBarn { pos, corner } => write!(f, "DeployBarn(x={}, y={}, corner={})", pos.x, pos.y, corner.name()),
-            Action::MoveFairy { pos, feature: Some(feat) } => write!(f, "MoveFairy(x={}, y={}, feature={})", pos.x, pos.y, feat),
-            Action::MoveFairy { pos, feature: None } => write!(f, "MoveFairy(x={}, y={})", pos.x, pos.y),
-            Action::Princess { pos, feature } => write!(f, "Princess(x={}, y={}, feature={})", pos.x, pos.y, feature),
-            Action::ReturnAbbot { pos, feature } => write!(f, "ReturnAbbot(x={}, y={}, feature={})", pos.x, pos.y, feature),
+            Action::DeployBarn { pos, corner } => write!(
+                f,
+                "DeployBarn(x={}, y={}, corner={})",
+                pos.x,
+                pos.y,
+                corner.name()
+            ),
+            Action::MoveFairy {
+                pos,
+                feature: Some(feat),
+            } => write!(f, "MoveFairy(x={}, y={}, feature={})", pos.x, pos.y, feat),
+            Action::MoveFairy { pos, feature: None } => {
+                write!(f, "MoveFairy(x={}, y={})", pos.x, pos.y)
+            }
+            Action::Princess { pos, feature } => {
+                write!(f, "Princess(x={}, y={}, feature={})", pos.x, pos.y, feature)
+            }
+            Action::ReturnAbbot { pos, feature } => write!(
+                f,
+                "ReturnAbbot(x={}, y={}, feature={})",
+                pos.x, pos.y, feature
+            ),
             Action::Pass => write!(f, "Pass"),
             Action::MoveDragon { pos } => write!(f, "MoveDragon(x={}, y={})", pos.x, pos.y),
-            Action::MoveWagon { pos, feature } => write!(f, "MoveWagon(x={}, y={}, feature={})", pos.x, pos.y, feature),
+            Action::MoveWagon { pos, feature } => write!(
+                f,
+                "MoveWagon(x={}, y={}, feature={})",
+                pos.x, pos.y, feature
+            ),
             Action::Draw { tile } => write!(f, "Draw(tile={})", tile.id()),
         }
     }

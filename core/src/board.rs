@@ -129,7 +129,10 @@ impl Board {
 
     /// Number of orthogonal neighbours of `pos` that hold tiles.
     pub fn orthogonal_neighbours(&self, pos: Pos) -> usize {
-        Side::ALL.iter().filter(|s| self.is_placed(pos.step(**s))).count()
+        Side::ALL
+            .iter()
+            .filter(|s| self.is_placed(pos.step(**s)))
+            .count()
     }
 
     /// Required side terrains of an empty square from its neighbours: `(packed, mask)`,

@@ -46,7 +46,9 @@ impl Edition {
 
     /// Parses `C1`, `C2` or `C3`.
     pub fn from_name(s: &str) -> Option<Edition> {
-        [Edition::C1, Edition::C2, Edition::C3].into_iter().find(|e| e.name() == s)
+        [Edition::C1, Edition::C2, Edition::C3]
+            .into_iter()
+            .find(|e| e.name() == s)
     }
 
     /// Copies of `kind` in this edition.
@@ -151,6 +153,10 @@ pub struct Rules {
     pub barn_placement: BarnPlacement,
     /// AM11.
     pub wagon_move: WagonMove,
+    /// R5: the pig herd adds 1 point per city to its field's farmers (default `true`, as
+    /// the River II rules say). An engine extension beyond `rules.md` §9: `false`
+    /// reproduces engines that ignore the pig herd (see `tests/data/known-divergences.md`).
+    pub pig_herd: bool,
 }
 
 impl Default for Rules {
@@ -163,6 +169,7 @@ impl Default for Rules {
             fairy: FairyRule::default(),
             barn_placement: BarnPlacement::default(),
             wagon_move: WagonMove::default(),
+            pig_herd: true,
         }
     }
 }
@@ -185,7 +192,13 @@ pub enum Figure {
 
 impl Figure {
     /// Every figure kind, in supply order.
-    pub const ALL: [Figure; 5] = [Figure::Follower, Figure::Abbot, Figure::Mayor, Figure::Wagon, Figure::Barn];
+    pub const ALL: [Figure; 5] = [
+        Figure::Follower,
+        Figure::Abbot,
+        Figure::Mayor,
+        Figure::Wagon,
+        Figure::Barn,
+    ];
 
     /// The name used in records.
     pub const fn name(self) -> &'static str {
@@ -247,7 +260,14 @@ impl Figures {
     /// wagon, barn and abbey with Abbey & Mayor.
     pub fn default_for(sets: &[TileSet]) -> Figures {
         let am = u8::from(sets.contains(&TileSet::AbbeyMayor));
-        Figures { follower: 7, abbot: 0, mayor: am, wagon: am, barn: am, abbey: am }
+        Figures {
+            follower: 7,
+            abbot: 0,
+            mayor: am,
+            wagon: am,
+            barn: am,
+            abbey: am,
+        }
     }
 }
 
@@ -262,7 +282,10 @@ pub struct ConfigError {
 
 impl ConfigError {
     pub(crate) fn new(field: impl Into<String>, message: impl Into<String>) -> ConfigError {
-        ConfigError { field: field.into(), message: message.into() }
+        ConfigError {
+            field: field.into(),
+            message: message.into(),
+        }
     }
 }
 
@@ -325,36 +348,62 @@ impl GameConfig {
         } else {
             "BASE-D"
         };
-        (catalogue().by_id(id).expect("start tile in catalogue"), Rotation::default())
+        (
+            catalogue().by_id(id).expect("start tile in catalogue"),
+            Rotation::default(),
+        )
     }
 
     /// Checks every field; the first problem found is returned.
     pub fn validate(&self) -> Result<(), ConfigError> {
         if !(2..=MAX_PLAYERS as u8).contains(&self.players) {
-            return Err(ConfigError::new("players", format!("{} players; 2 to 6 are allowed (B1)", self.players)));
+            return Err(ConfigError::new(
+                "players",
+                format!("{} players; 2 to 6 are allowed (B1)", self.players),
+            ));
         }
         if !self.has(TileSet::Base) {
             return Err(ConfigError::new("sets", "the base set is required"));
         }
         for (i, s) in self.sets.iter().enumerate() {
             if self.sets[..i].contains(s) {
-                return Err(ConfigError::new("sets", format!("set {} listed twice", s.key())));
+                return Err(ConfigError::new(
+                    "sets",
+                    format!("set {} listed twice", s.key()),
+                ));
             }
         }
         if self.rules.tiny_city != 4 && self.rules.tiny_city != 2 {
-            return Err(ConfigError::new("rules.tiny_city", format!("{}; 4 or 2 are allowed", self.rules.tiny_city)));
+            return Err(ConfigError::new(
+                "rules.tiny_city",
+                format!("{}; 4 or 2 are allowed", self.rules.tiny_city),
+            ));
         }
         let f = &self.figures;
         if f.follower > 30 {
-            return Err(ConfigError::new("figures.follower", format!("{} followers; at most 30", f.follower)));
+            return Err(ConfigError::new(
+                "figures.follower",
+                format!("{} followers; at most 30", f.follower),
+            ));
         }
         if f.abbot > 1 {
-            return Err(ConfigError::new("figures.abbot", format!("{}; 0 or 1 abbot (A1)", f.abbot)));
+            return Err(ConfigError::new(
+                "figures.abbot",
+                format!("{}; 0 or 1 abbot (A1)", f.abbot),
+            ));
         }
         let am = self.has(TileSet::AbbeyMayor);
-        for (name, n) in [("mayor", f.mayor), ("wagon", f.wagon), ("barn", f.barn), ("abbey", f.abbey)] {
+        for (name, n) in [
+            ("mayor", f.mayor),
+            ("wagon", f.wagon),
+            ("barn", f.barn),
+            ("abbey", f.abbey),
+        ] {
             if n > 1 {
-                return Err(ConfigError::new(format!("figures.{name}"), format!("{n}; at most 1")));
+                return Err(ConfigError::new(
+                    format!("figures.{name}"),
+                    format!("{n}; at most 1"),
+                ));
             }
             if n > 0 && !am {
                 return Err(ConfigError::new(
@@ -365,7 +414,10 @@ impl GameConfig {
         }
         if let Some((kind, _)) = self.start {
             if !self.has(kind.def().set) {
-                return Err(ConfigError::new("start.tile", format!("{} is not in the sets in play", kind.id())));
+                return Err(ConfigError::new(
+                    "start.tile",
+                    format!("{} is not in the sets in play", kind.id()),
+                ));
             }
         }
         Ok(())

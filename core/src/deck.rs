@@ -74,7 +74,12 @@ impl Deck {
         for (i, c) in counts.iter().enumerate() {
             stage_totals[stage_of[i] as usize] += *c as u32;
         }
-        Deck { counts, stage_of, dragon, stage_totals }
+        Deck {
+            counts,
+            stage_of,
+            dragon,
+            stage_totals,
+        }
     }
 
     /// Tiles left per kind (catalogue index).
@@ -88,7 +93,10 @@ impl Deck {
     }
 
     fn current_stage(&self) -> Option<u8> {
-        self.stage_totals.iter().position(|t| *t > 0).map(|s| s as u8)
+        self.stage_totals
+            .iter()
+            .position(|t| *t > 0)
+            .map(|s| s as u8)
     }
 
     /// Whether a kind may be drawn now: in the current stage, and not a dragon tile while
@@ -107,7 +115,9 @@ impl Deck {
 
     /// The kinds that may be drawn now with their probabilities.
     pub fn outcomes(&self, dragon_on_board: bool) -> Vec<(TileKind, f64)> {
-        let Some(stage) = self.current_stage() else { return Vec::new() };
+        let Some(stage) = self.current_stage() else {
+            return Vec::new();
+        };
         let hold = self.holds_dragons(stage, dragon_on_board);
         let total: u32 = (0..self.counts.len())
             .filter(|i| self.drawable(*i, stage, hold))

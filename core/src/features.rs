@@ -42,7 +42,9 @@ pub struct Features {
 impl Features {
     /// Room for `capacity` nodes without reallocating.
     pub fn with_capacity(capacity: usize) -> Features {
-        Features { nodes: Vec::with_capacity(capacity) }
+        Features {
+            nodes: Vec::with_capacity(capacity),
+        }
     }
 
     /// Number of nodes.
@@ -56,7 +58,14 @@ impl Features {
     }
 
     /// Adds a part; returns its id.
-    pub fn add(&mut self, kind: FeatureKind, placement: u8, local: u8, open: u16, pennants: u8) -> NodeId {
+    pub fn add(
+        &mut self,
+        kind: FeatureKind,
+        placement: u8,
+        local: u8,
+        open: u16,
+        pennants: u8,
+    ) -> NodeId {
         let id = self.nodes.len() as NodeId;
         self.nodes.push(Node {
             parent: id,
@@ -112,7 +121,11 @@ impl Features {
         if ra == rb {
             return ra;
         }
-        let (big, small) = if self.nodes[ra as usize].size >= self.nodes[rb as usize].size { (ra, rb) } else { (rb, ra) };
+        let (big, small) = if self.nodes[ra as usize].size >= self.nodes[rb as usize].size {
+            (ra, rb)
+        } else {
+            (rb, ra)
+        };
         let s = self.nodes[small as usize].clone();
         let n = &mut self.nodes[big as usize];
         n.size += s.size;
@@ -136,7 +149,11 @@ impl Features {
 
     /// Every part of the feature that `id` belongs to.
     pub fn parts(&self, id: NodeId) -> Parts<'_> {
-        Parts { features: self, start: id, current: Some(id) }
+        Parts {
+            features: self,
+            start: id,
+            current: Some(id),
+        }
     }
 }
 

@@ -198,7 +198,10 @@ impl fmt::Display for ActionError {
         match self {
             ActionError::GameOver => write!(f, "the game is over"),
             ActionError::Illegal { action, phase } => {
-                write!(f, "{action} is not legal now (the game waits for {phase:?})")
+                write!(
+                    f,
+                    "{action} is not legal now (the game waits for {phase:?})"
+                )
             }
         }
     }
@@ -293,7 +296,8 @@ impl Game {
     pub fn with_chance(config: GameConfig, chance: ChanceMode) -> Result<Game, ConfigError> {
         config.validate()?;
         let deck = Deck::new(&config);
-        let total_tiles = deck.total() as usize + 1 + config.players as usize * config.figures.abbey as usize;
+        let total_tiles =
+            deck.total() as usize + 1 + config.players as usize * config.figures.abbey as usize;
         let sets = config.sets.iter().fold(0u8, |acc, s| acc | s.bit());
         let mut supply = [[0u8; 5]; MAX_PLAYERS];
         let mut abbeys = [0u8; MAX_PLAYERS];
@@ -429,7 +433,8 @@ impl Game {
 
     /// The fairy's square and the figure it stands by, if it is on the board.
     pub fn fairy(&self) -> Option<(Pos, Option<(u8, u8)>)> {
-        self.fairy.map(|f| (self.board.placement(f.placement as usize).pos, f.follower))
+        self.fairy
+            .map(|f| (self.board.placement(f.placement as usize).pos, f.follower))
     }
 
     /// Dragon steps taken in the current flight and squares visited (start included).
@@ -545,7 +550,10 @@ impl Game {
         let legal = scratch.contains(&action);
         self.scratch = scratch;
         if !legal {
-            return Err(ActionError::Illegal { action, phase: self.phase });
+            return Err(ActionError::Illegal {
+                action,
+                phase: self.phase,
+            });
         }
         self.apply_unchecked(action);
         Ok(())
@@ -593,7 +601,11 @@ impl Game {
                     _ => {}
                 }
             }
-            Action::Deploy { figure, pos, feature } => {
+            Action::Deploy {
+                figure,
+                pos,
+                feature,
+            } => {
                 self.record(player, action);
                 let i = self.board.index_at(pos).expect("deploy on a tile") as u8;
                 self.deploy(player, figure, i, feature);
@@ -784,7 +796,10 @@ impl Game {
         // An open turn that drew nothing (all tiles discarded before it) is dropped.
         if self.turn_open {
             if let Some(t) = self.turns.last() {
-                if t.draw.is_none() && t.actions.0 == self.decisions.len() as u32 && t.events.0 == self.events.len() as u32 {
+                if t.draw.is_none()
+                    && t.actions.0 == self.decisions.len() as u32
+                    && t.events.0 == self.events.len() as u32
+                {
                     self.turns.pop();
                 }
             }
@@ -820,7 +835,10 @@ impl Game {
         let index = self.board.place(pos, kind, rot, node_base) as u8;
         let oriented = def.oriented(rot);
         for (i, f) in def.features.iter().enumerate() {
-            let open = if matches!(f.kind, FeatureKind::City | FeatureKind::Road | FeatureKind::River) {
+            let open = if matches!(
+                f.kind,
+                FeatureKind::City | FeatureKind::Road | FeatureKind::River
+            ) {
                 oriented.feature_sides[i].count_ones() as u16
             } else {
                 0
@@ -830,7 +848,9 @@ impl Game {
         self.river_in.push(u8::MAX);
         let abbey = def.has(Symbols::ABBEY);
         for side in Side::ALL {
-            let Some(ni) = self.board.index_at(pos.step(side)) else { continue };
+            let Some(ni) = self.board.index_at(pos.step(side)) else {
+                continue;
+            };
             let n = self.board.placement(ni);
             let n_oriented = n.kind.def().oriented(n.rot);
             let n_base = n.node_base;
@@ -853,7 +873,9 @@ impl Game {
                 if mine == NO_FEATURE || theirs == NO_FEATURE {
                     continue;
                 }
-                let root = self.features.union(node_base + mine as NodeId, n_base + theirs as NodeId);
+                let root = self
+                    .features
+                    .union(node_base + mine as NodeId, n_base + theirs as NodeId);
                 if third == 1 {
                     let node = self.features.node_mut(root);
                     if node.kind != FeatureKind::Field {
@@ -879,7 +901,9 @@ impl Game {
         for &pos in self.board.frontier() {
             let (packed, mask) = self.board.requirements(pos);
             for rot in Rotation::ALL {
-                if (def.oriented(rot).packed_sides ^ packed) & mask == 0 && self.river_allows(tile, pos, rot) {
+                if (def.oriented(rot).packed_sides ^ packed) & mask == 0
+                    && self.river_allows(tile, pos, rot)
+                {
                     return true;
                 }
             }
@@ -893,7 +917,9 @@ impl Game {
         for &pos in self.board.frontier() {
             let (packed, mask) = self.board.requirements(pos);
             for rot in Rotation::ALL {
-                if (def.oriented(rot).packed_sides ^ packed) & mask == 0 && self.river_allows(tile, pos, rot) {
+                if (def.oriented(rot).packed_sides ^ packed) & mask == 0
+                    && self.river_allows(tile, pos, rot)
+                {
                     out.push(Action::PlaceTile { pos, rot });
                 }
             }
@@ -912,14 +938,24 @@ impl Game {
             },
             Figure::Abbot => kind.is_cloister(),
             Figure::Mayor => kind == FeatureKind::City,
-            Figure::Wagon => matches!(kind, FeatureKind::City | FeatureKind::Road | FeatureKind::Monastery),
+            Figure::Wagon => matches!(
+                kind,
+                FeatureKind::City | FeatureKind::Road | FeatureKind::Monastery
+            ),
             Figure::Barn => false,
         }
     }
 
     /// Pushes `Deploy` actions for every figure in `player`'s supply that may stand on
     /// local feature `local` of placement `index`, if the feature is free.
-    pub(crate) fn push_deploys(&self, player: u8, index: usize, local: u8, require_incomplete: bool, out: &mut Vec<Action>) {
+    pub(crate) fn push_deploys(
+        &self,
+        player: u8,
+        index: usize,
+        local: u8,
+        require_incomplete: bool,
+        out: &mut Vec<Action>,
+    ) {
         let p = self.board.placement(index);
         let node_id = p.node_base + local as NodeId;
         let root = self.features.root(node_id);
@@ -933,9 +969,20 @@ impl Game {
         if require_incomplete && self.is_complete(root) {
             return;
         }
-        for figure in [Figure::Follower, Figure::Abbot, Figure::Mayor, Figure::Wagon] {
-            if self.supply[player as usize][figure.index()] > 0 && self.figure_fits(figure, node.kind) {
-                out.push(Action::Deploy { figure, pos: p.pos, feature: local });
+        for figure in [
+            Figure::Follower,
+            Figure::Abbot,
+            Figure::Mayor,
+            Figure::Wagon,
+        ] {
+            if self.supply[player as usize][figure.index()] > 0
+                && self.figure_fits(figure, node.kind)
+            {
+                out.push(Action::Deploy {
+                    figure,
+                    pos: p.pos,
+                    feature: local,
+                });
             }
         }
     }
@@ -969,7 +1016,13 @@ impl Game {
         let root = self.features.find(node);
         self.features.node_mut(root).figures += 1;
         self.supply[player as usize][figure.index()] -= 1;
-        self.figures.push(BoardFigure { owner: player, figure, placement: index, local, node });
+        self.figures.push(BoardFigure {
+            owner: player,
+            figure,
+            placement: index,
+            local,
+            node,
+        });
     }
 
     /// Returns the figure at `k` in the figure list to its owner's supply.
@@ -1035,9 +1088,20 @@ impl Game {
     }
 
     /// Adds points and logs the event.
-    pub(crate) fn add_score(&mut self, player: u8, points: i32, kind: ScoreKind, at: Option<(Pos, u8)>) {
+    pub(crate) fn add_score(
+        &mut self,
+        player: u8,
+        points: i32,
+        kind: ScoreKind,
+        at: Option<(Pos, u8)>,
+    ) {
         self.scores[player as usize] += points;
-        self.events.push(ScoreEvent { player, points, kind, at });
+        self.events.push(ScoreEvent {
+            player,
+            points,
+            kind,
+            at,
+        });
     }
 
     /// The `(pos, local)` name of a feature node.
@@ -1055,7 +1119,11 @@ impl Game {
             h.write(&p.pos.x.to_le_bytes());
             h.write(&p.pos.y.to_le_bytes());
         }
-        let mut figs: Vec<_> = self.figures.iter().map(|f| (f.placement, f.local, f.owner, f.figure as u8)).collect();
+        let mut figs: Vec<_> = self
+            .figures
+            .iter()
+            .map(|f| (f.placement, f.local, f.owner, f.figure as u8))
+            .collect();
         figs.sort_unstable();
         for f in figs {
             h.write(&[f.0, f.1, f.2, f.3]);
@@ -1068,9 +1136,19 @@ impl Game {
             h.write(&[self.abbeys[p]]);
         }
         h.write(self.deck.counts());
-        h.write(&[self.phase as u8, self.to_play, self.turn_player, self.dragon.unwrap_or(255), self.flight.steps]);
+        h.write(&[
+            self.phase as u8,
+            self.to_play,
+            self.turn_player,
+            self.dragon.unwrap_or(255),
+            self.flight.steps,
+        ]);
         if let Some(f) = self.fairy {
-            h.write(&[f.placement, f.follower.map_or(255, |x| x.0), f.follower.map_or(255, |x| x.1)]);
+            h.write(&[
+                f.placement,
+                f.follower.map_or(255, |x| x.0),
+                f.follower.map_or(255, |x| x.1),
+            ]);
         }
         if let Some(t) = self.turn.drawn {
             h.write(&[t.index() as u8]);
@@ -1099,5 +1177,7 @@ impl Fnv {
 
 /// The catalogue kind with id `id` (panics on an unknown id; for tests and examples).
 pub fn tile(id: &str) -> TileKind {
-    catalogue().by_id(id).unwrap_or_else(|| panic!("unknown tile id {id}"))
+    catalogue()
+        .by_id(id)
+        .unwrap_or_else(|| panic!("unknown tile id {id}"))
 }

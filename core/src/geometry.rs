@@ -24,7 +24,10 @@ impl Pos {
     /// The orthogonal neighbour across `side`.
     pub const fn step(self, side: Side) -> Pos {
         let (dx, dy) = side.delta();
-        Pos { x: self.x + dx, y: self.y + dy }
+        Pos {
+            x: self.x + dx,
+            y: self.y + dy,
+        }
     }
 
     /// The 8 surrounding squares (orthogonal and diagonal), row by row.

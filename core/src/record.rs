@@ -21,7 +21,8 @@
 
 use crate::action::Action;
 use crate::config::{
-    BarnPlacement, DragonMove, Edition, FairyRule, Figure, Figures, GameConfig, PrincessRule, Rules, WagonMove,
+    BarnPlacement, DragonMove, Edition, FairyRule, Figure, Figures, GameConfig, PrincessRule,
+    Rules, WagonMove,
 };
 use crate::game::{ChanceMode, Game, Phase};
 use crate::geometry::{Corner, Pos, Rotation};
@@ -56,7 +57,10 @@ impl fmt::Display for RecordError {
 impl std::error::Error for RecordError {}
 
 fn err(path: impl Into<String>, message: impl Into<String>) -> RecordError {
-    RecordError { path: path.into(), message: message.into() }
+    RecordError {
+        path: path.into(),
+        message: message.into(),
+    }
 }
 
 /// Where a replay first differed from the record.
@@ -75,9 +79,21 @@ pub struct Divergence {
 impl fmt::Display for Divergence {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self.action {
-            Some(a) => write!(f, "turn {} action {}: expected {}; engine: {}", self.turn, a, self.expected, self.actual),
-            None if self.turn == usize::MAX => write!(f, "final scores: expected {}; engine: {}", self.expected, self.actual),
-            None => write!(f, "turn {}: expected {}; engine: {}", self.turn, self.expected, self.actual),
+            Some(a) => write!(
+                f,
+                "turn {} action {}: expected {}; engine: {}",
+                self.turn, a, self.expected, self.actual
+            ),
+            None if self.turn == usize::MAX => write!(
+                f,
+                "final scores: expected {}; engine: {}",
+                self.expected, self.actual
+            ),
+            None => write!(
+                f,
+                "turn {}: expected {}; engine: {}",
+                self.turn, self.expected, self.actual
+            ),
         }
     }
 }
@@ -111,7 +127,8 @@ impl From<RecordError> for ReplayError {
 // ----- reading helpers -----------------------------------------------------------------
 
 fn field<'a>(obj: &'a Map<String, Value>, key: &str, path: &str) -> Result<&'a Value, RecordError> {
-    obj.get(key).ok_or_else(|| err(format!("{path}.{key}").trim_start_matches('.'), "missing"))
+    obj.get(key)
+        .ok_or_else(|| err(format!("{path}.{key}").trim_start_matches('.'), "missing"))
 }
 
 fn as_object<'a>(v: &'a Value, path: &str) -> Result<&'a Map<String, Value>, RecordError> {
@@ -119,27 +136,39 @@ fn as_object<'a>(v: &'a Value, path: &str) -> Result<&'a Map<String, Value>, Rec
 }
 
 fn as_int(v: &Value, path: &str) -> Result<i64, RecordError> {
-    v.as_i64().ok_or_else(|| err(path, format!("expected an integer, found {v}")))
+    v.as_i64()
+        .ok_or_else(|| err(path, format!("expected an integer, found {v}")))
 }
 
 fn as_str<'a>(v: &'a Value, path: &str) -> Result<&'a str, RecordError> {
-    v.as_str().ok_or_else(|| err(path, format!("expected a string, found {v}")))
+    v.as_str()
+        .ok_or_else(|| err(path, format!("expected a string, found {v}")))
 }
 
 fn int_field(obj: &Map<String, Value>, key: &str, path: &str) -> Result<i64, RecordError> {
     as_int(field(obj, key, path)?, &format!("{path}.{key}"))
 }
 
-fn small_int(obj: &Map<String, Value>, key: &str, path: &str, range: std::ops::RangeInclusive<i64>) -> Result<i64, RecordError> {
+fn small_int(
+    obj: &Map<String, Value>,
+    key: &str,
+    path: &str,
+    range: std::ops::RangeInclusive<i64>,
+) -> Result<i64, RecordError> {
     let v = int_field(obj, key, path)?;
     if !range.contains(&v) {
-        return Err(err(format!("{path}.{key}"), format!("{v} is out of range {}..={}", range.start(), range.end())));
+        return Err(err(
+            format!("{path}.{key}"),
+            format!("{v} is out of range {}..={}", range.start(), range.end()),
+        ));
     }
     Ok(v)
 }
 
 fn tile_by_id(id: &str, path: &str) -> Result<TileKind, RecordError> {
-    catalogue().by_id(id).ok_or_else(|| err(path, format!("unknown tile id {id:?}")))
+    catalogue()
+        .by_id(id)
+        .ok_or_else(|| err(path, format!("unknown tile id {id:?}")))
 }
 
 /// Reads a `setup` object into a configuration (validated).
@@ -150,16 +179,24 @@ pub fn config_from_setup(setup: &Value) -> Result<GameConfig, RecordError> {
     let mut config = GameConfig::new(players);
     if let Some(e) = s.get("edition") {
         let name = as_str(e, "setup.edition")?;
-        config.edition = Edition::from_name(name).ok_or_else(|| err("setup.edition", format!("unknown edition {name:?} (C1, C2, C3)")))?;
+        config.edition = Edition::from_name(name).ok_or_else(|| {
+            err(
+                "setup.edition",
+                format!("unknown edition {name:?} (C1, C2, C3)"),
+            )
+        })?;
     }
-    let sets = field(s, "sets", path)?.as_array().ok_or_else(|| err("setup.sets", "expected an array"))?;
+    let sets = field(s, "sets", path)?
+        .as_array()
+        .ok_or_else(|| err("setup.sets", "expected an array"))?;
     config.sets = sets
         .iter()
         .enumerate()
         .map(|(i, v)| {
             let p = format!("setup.sets[{i}]");
             let key = as_str(v, &p)?;
-            TileSet::from_key(key).ok_or_else(|| err(p, format!("unknown or unsupported set {key:?}")))
+            TileSet::from_key(key)
+                .ok_or_else(|| err(p, format!("unknown or unsupported set {key:?}")))
         })
         .collect::<Result<_, _>>()?;
     if let Some(r) = s.get("rules") {
@@ -194,9 +231,13 @@ pub fn config_from_setup(setup: &Value) -> Result<GameConfig, RecordError> {
         config.start = Some((kind, rot));
     }
     if let Some(seed) = s.get("seed") {
-        config.seed = seed.as_u64().ok_or_else(|| err("setup.seed", "expected a non-negative integer"))?;
+        config.seed = seed
+            .as_u64()
+            .ok_or_else(|| err("setup.seed", "expected a non-negative integer"))?;
     }
-    config.validate().map_err(|e| err(format!("setup.{}", e.field), e.message))?;
+    config
+        .validate()
+        .map_err(|e| err(format!("setup.{}", e.field), e.message))?;
     Ok(config)
 }
 
@@ -224,11 +265,25 @@ pub fn rules_from_json(v: &Value, path: &str) -> Result<Rules, RecordError> {
                     _ => return Err(bad("4, 2")),
                 }
             }
-            "dragon_move" => rules.dragon_move = DragonMove::from_name(&t).ok_or_else(|| bad("before-scoring, after-scoring"))?,
-            "princess" => rules.princess = PrincessRule::from_name(&t).ok_or_else(|| bad("may, must"))?,
-            "fairy" => rules.fairy = FairyRule::from_name(&t).ok_or_else(|| bad("next-to-follower, on-tile"))?,
-            "barn_placement" => rules.barn_placement = BarnPlacement::from_name(&t).ok_or_else(|| bad("not-occupied, occupied"))?,
-            "wagon_move" => rules.wagon_move = WagonMove::from_name(&t).ok_or_else(|| bad("C2, C1"))?,
+            "dragon_move" => {
+                rules.dragon_move =
+                    DragonMove::from_name(&t).ok_or_else(|| bad("before-scoring, after-scoring"))?
+            }
+            "princess" => {
+                rules.princess = PrincessRule::from_name(&t).ok_or_else(|| bad("may, must"))?
+            }
+            "fairy" => {
+                rules.fairy =
+                    FairyRule::from_name(&t).ok_or_else(|| bad("next-to-follower, on-tile"))?
+            }
+            "barn_placement" => {
+                rules.barn_placement =
+                    BarnPlacement::from_name(&t).ok_or_else(|| bad("not-occupied, occupied"))?
+            }
+            "pig_herd" => rules.pig_herd = v.as_bool().ok_or_else(|| bad("true, false"))?,
+            "wagon_move" => {
+                rules.wagon_move = WagonMove::from_name(&t).ok_or_else(|| bad("C2, C1"))?
+            }
             _ => return Err(err(p, "unknown rule switch")),
         }
     }
@@ -245,6 +300,7 @@ pub fn rules_to_json(rules: &Rules) -> Value {
         "fairy": rules.fairy.name(),
         "barn_placement": rules.barn_placement.name(),
         "wagon_move": rules.wagon_move.name(),
+        "pig_herd": rules.pig_herd,
     })
 }
 
@@ -265,7 +321,11 @@ pub fn setup_to_json(config: &GameConfig) -> Value {
 
 /// Reads one record action, resolving feature ids against the game's current board
 /// (the tile in hand for the placement).
-fn action_from_json(game: &Game, v: &Value, path: &str) -> Result<(Action, Option<u8>), RecordError> {
+fn action_from_json(
+    game: &Game,
+    v: &Value,
+    path: &str,
+) -> Result<(Action, Option<u8>), RecordError> {
     let o = as_object(v, path)?;
     let ty = as_str(field(o, "type", path)?, &format!("{path}.type"))?;
     let pos = |o: &Map<String, Value>| -> Result<Pos, RecordError> {
@@ -285,7 +345,12 @@ fn action_from_json(game: &Game, v: &Value, path: &str) -> Result<(Action, Optio
             .def()
             .feature_by_id(id)
             .map(|i| i as u8)
-            .ok_or_else(|| err(&p, format!("tile {} at {pos} has no feature {id:?}", tile.kind.id())))
+            .ok_or_else(|| {
+                err(
+                    &p,
+                    format!("tile {} at {pos} has no feature {id:?}", tile.kind.id()),
+                )
+            })
     };
     let player = match o.get("player") {
         Some(v) => Some(as_int(v, &format!("{path}.player"))?.clamp(0, 255) as u8),
@@ -304,36 +369,59 @@ fn action_from_json(game: &Game, v: &Value, path: &str) -> Result<(Action, Optio
             let figure = Figure::from_name(name)
                 .filter(|f| *f != Figure::Barn)
                 .ok_or_else(|| err(fp, format!("unknown figure {name:?}")))?;
-            Action::Deploy { figure, pos: p, feature: feature_at(p, o)? }
+            Action::Deploy {
+                figure,
+                pos: p,
+                feature: feature_at(p, o)?,
+            }
         }
         "deploy_barn" => {
             let cp = format!("{path}.corner");
             let name = as_str(field(o, "corner", path)?, &cp)?;
             Action::DeployBarn {
                 pos: pos(o)?,
-                corner: Corner::from_name(name).ok_or_else(|| err(cp, format!("unknown corner {name:?}")))?,
+                corner: Corner::from_name(name)
+                    .ok_or_else(|| err(cp, format!("unknown corner {name:?}")))?,
             }
         }
         "move_fairy" => {
             let p = pos(o)?;
-            let feature = if o.contains_key("feature") { Some(feature_at(p, o)?) } else { None };
+            let feature = if o.contains_key("feature") {
+                Some(feature_at(p, o)?)
+            } else {
+                None
+            };
             Action::MoveFairy { pos: p, feature }
         }
         "princess" => {
             let p = pos(o)?;
-            Action::Princess { pos: p, feature: feature_at(p, o)? }
+            Action::Princess {
+                pos: p,
+                feature: feature_at(p, o)?,
+            }
         }
         "return_abbot" => {
             let p = pos(o)?;
-            Action::ReturnAbbot { pos: p, feature: feature_at(p, o)? }
+            Action::ReturnAbbot {
+                pos: p,
+                feature: feature_at(p, o)?,
+            }
         }
         "pass" => Action::Pass,
         "move_dragon" => Action::MoveDragon { pos: pos(o)? },
         "move_wagon" => {
             let p = pos(o)?;
-            Action::MoveWagon { pos: p, feature: feature_at(p, o)? }
+            Action::MoveWagon {
+                pos: p,
+                feature: feature_at(p, o)?,
+            }
         }
-        other => return Err(err(format!("{path}.type"), format!("unknown action type {other:?}"))),
+        other => {
+            return Err(err(
+                format!("{path}.type"),
+                format!("unknown action type {other:?}"),
+            ))
+        }
     };
     Ok((action, player))
 }
@@ -348,22 +436,39 @@ pub fn action_to_json(game: &Game, player: u8, action: &Action) -> Value {
             .unwrap_or_else(|| format!("#{local}"))
     };
     match *action {
-        Action::PlaceTile { pos, rot } => json!({"type": "place_tile", "x": pos.x, "y": pos.y, "rot": rot.quarter_turns()}),
+        Action::PlaceTile { pos, rot } => {
+            json!({"type": "place_tile", "x": pos.x, "y": pos.y, "rot": rot.quarter_turns()})
+        }
         Action::PlaceAbbey { pos } => json!({"type": "place_abbey", "x": pos.x, "y": pos.y}),
-        Action::Deploy { figure, pos, feature } => {
+        Action::Deploy {
+            figure,
+            pos,
+            feature,
+        } => {
             json!({"type": "deploy", "figure": figure.name(), "x": pos.x, "y": pos.y, "feature": feature_id(pos, feature)})
         }
-        Action::DeployBarn { pos, corner } => json!({"type": "deploy_barn", "x": pos.x, "y": pos.y, "corner": corner.name()}),
-        Action::MoveFairy { pos, feature: Some(f) } => {
+        Action::DeployBarn { pos, corner } => {
+            json!({"type": "deploy_barn", "x": pos.x, "y": pos.y, "corner": corner.name()})
+        }
+        Action::MoveFairy {
+            pos,
+            feature: Some(f),
+        } => {
             json!({"type": "move_fairy", "x": pos.x, "y": pos.y, "feature": feature_id(pos, f)})
         }
-        Action::MoveFairy { pos, feature: None } => json!({"type": "move_fairy", "x": pos.x, "y": pos.y}),
-        Action::Princess { pos, feature } => json!({"type": "princess", "x": pos.x, "y": pos.y, "feature": feature_id(pos, feature)}),
+        Action::MoveFairy { pos, feature: None } => {
+            json!({"type": "move_fairy", "x": pos.x, "y": pos.y})
+        }
+        Action::Princess { pos, feature } => {
+            json!({"type": "princess", "x": pos.x, "y": pos.y, "feature": feature_id(pos, feature)})
+        }
         Action::ReturnAbbot { pos, feature } => {
             json!({"type": "return_abbot", "x": pos.x, "y": pos.y, "feature": feature_id(pos, feature)})
         }
         Action::Pass => json!({"type": "pass"}),
-        Action::MoveDragon { pos } => json!({"type": "move_dragon", "player": player, "x": pos.x, "y": pos.y}),
+        Action::MoveDragon { pos } => {
+            json!({"type": "move_dragon", "player": player, "x": pos.x, "y": pos.y})
+        }
         Action::MoveWagon { pos, feature } => {
             json!({"type": "move_wagon", "player": player, "x": pos.x, "y": pos.y, "feature": feature_id(pos, feature)})
         }
@@ -378,16 +483,21 @@ pub fn to_value(game: &Game, id: &str) -> Value {
         .turns()
         .iter()
         .map(|t| {
-            let actions: Vec<Value> = game.history_actions()[t.actions.0 as usize..t.actions.1 as usize]
+            let actions: Vec<Value> = game.history_actions()
+                [t.actions.0 as usize..t.actions.1 as usize]
                 .iter()
                 .map(|d| action_to_json(game, d.player, &d.action))
                 .collect();
             let events: Vec<Value> = game.events()[t.events.0 as usize..t.events.1 as usize]
                 .iter()
                 .map(|e| {
-                    let mut v = json!({"player": e.player, "points": e.points, "what": e.kind.name()});
+                    let mut v =
+                        json!({"player": e.player, "points": e.points, "what": e.kind.name()});
                     if let Some((pos, local)) = e.at {
-                        let id = game.board().at(pos).map(|p| p.kind.def().features[local as usize].id.clone());
+                        let id = game
+                            .board()
+                            .at(pos)
+                            .map(|p| p.kind.def().features[local as usize].id.clone());
                         v["at"] = json!([pos.x, pos.y, id]);
                     }
                     v
@@ -436,8 +546,18 @@ fn scores_of(v: &Value, path: &str) -> Result<Vec<i32>, RecordError> {
         .collect()
 }
 
-fn diverged(turn: usize, action: Option<usize>, expected: impl Into<String>, actual: impl Into<String>) -> ReplayError {
-    ReplayError::Diverged(Box::new(Divergence { turn, action, expected: expected.into(), actual: actual.into() }))
+fn diverged(
+    turn: usize,
+    action: Option<usize>,
+    expected: impl Into<String>,
+    actual: impl Into<String>,
+) -> ReplayError {
+    ReplayError::Diverged(Box::new(Divergence {
+        turn,
+        action,
+        expected: expected.into(),
+        actual: actual.into(),
+    }))
 }
 
 /// Replays a record given as JSON text.
@@ -461,19 +581,29 @@ pub fn replay(record: &Value) -> Result<Game, ReplayError> {
     }
     let version = int_field(top, "version", "")?;
     if version != VERSION as i64 {
-        return Err(err("version", format!("version {version} is not supported (only {VERSION})")).into());
+        return Err(err(
+            "version",
+            format!("version {version} is not supported (only {VERSION})"),
+        )
+        .into());
     }
     let config = config_from_setup(field(top, "setup", "")?)?;
     let players = config.players as usize;
-    let mut game = Game::with_chance(config, ChanceMode::Explicit).map_err(|e| err(format!("setup.{}", e.field), e.message))?;
-    let turns = field(top, "turns", "")?.as_array().ok_or_else(|| err("turns", "expected an array"))?;
+    let mut game = Game::with_chance(config, ChanceMode::Explicit)
+        .map_err(|e| err(format!("setup.{}", e.field), e.message))?;
+    let turns = field(top, "turns", "")?
+        .as_array()
+        .ok_or_else(|| err("turns", "expected an array"))?;
     for (t, turn) in turns.iter().enumerate() {
         let path = format!("turns[{t}]");
         let o = as_object(turn, &path)?;
         let player = small_int(o, "player", &path, 0..=players as i64 - 1)? as usize;
         let draw = match field(o, "draw", &path)? {
             Value::Null => None,
-            v => Some(tile_by_id(as_str(v, &format!("{path}.draw"))?, &format!("{path}.draw"))?),
+            v => Some(tile_by_id(
+                as_str(v, &format!("{path}.draw"))?,
+                &format!("{path}.draw"),
+            )?),
         };
         let discarded = o.get("discarded").and_then(Value::as_bool).unwrap_or(false);
         let actions = field(o, "actions", &path)?
@@ -481,14 +611,19 @@ pub fn replay(record: &Value) -> Result<Game, ReplayError> {
             .ok_or_else(|| err(format!("{path}.actions"), "expected an array"))?;
         let scores = scores_of(field(o, "scores", &path)?, &format!("{path}.scores"))?;
         if scores.len() != players {
-            return Err(err(format!("{path}.scores"), format!("{} scores for {players} players", scores.len())).into());
+            return Err(err(
+                format!("{path}.scores"),
+                format!("{} scores for {players} players", scores.len()),
+            )
+            .into());
         }
         if game.is_terminal() {
             return Err(diverged(t, None, "another turn", "the game is over"));
         }
         if let Some(tile) = draw {
             if game.phase() == Phase::Abbey && game.to_play() == player && !game.ending {
-                game.apply(Action::Pass).map_err(|e| diverged(t, None, "decline the abbey", e.to_string()))?;
+                game.apply(Action::Pass)
+                    .map_err(|e| diverged(t, None, "decline the abbey", e.to_string()))?;
             }
             if game.phase() != Phase::Draw || game.turn_player() != player {
                 return Err(diverged(
@@ -499,15 +634,28 @@ pub fn replay(record: &Value) -> Result<Game, ReplayError> {
                 ));
             }
             game.apply(Action::Draw { tile }).map_err(|_| {
-                diverged(t, None, format!("draw {}", tile.id()), "that tile cannot be drawn now (pile stage or PD3)")
+                diverged(
+                    t,
+                    None,
+                    format!("draw {}", tile.id()),
+                    "that tile cannot be drawn now (pile stage or PD3)",
+                )
             })?;
             let engine_discarded = game.turns().get(t).is_some_and(|l| l.discarded);
             if discarded != engine_discarded {
                 return Err(diverged(
                     t,
                     None,
-                    if discarded { "the tile is discarded" } else { "the tile is placed" },
-                    if engine_discarded { "it fits nowhere (B5)" } else { "it fits somewhere" },
+                    if discarded {
+                        "the tile is discarded"
+                    } else {
+                        "the tile is placed"
+                    },
+                    if engine_discarded {
+                        "it fits nowhere (B5)"
+                    } else {
+                        "it fits somewhere"
+                    },
                 ));
             }
         } else if game.phase() != Phase::Abbey || game.to_play() != player {
@@ -527,23 +675,48 @@ pub fn replay(record: &Value) -> Result<Game, ReplayError> {
                 continue;
             }
             if !open {
-                return Err(diverged(t, Some(a), format!("{action}"), "the turn is already over"));
+                return Err(diverged(
+                    t,
+                    Some(a),
+                    format!("{action}"),
+                    "the turn is already over",
+                ));
             }
             if let Some(d) = decider {
                 if d as usize != game.to_play() {
-                    return Err(diverged(t, Some(a), format!("player {d} decides {action}"), format!("player {} decides", game.to_play())));
+                    return Err(diverged(
+                        t,
+                        Some(a),
+                        format!("player {d} decides {action}"),
+                        format!("player {} decides", game.to_play()),
+                    ));
                 }
             }
             if let Err(e) = game.apply(action) {
-                let mut legal: Vec<String> = game.legal_actions().iter().take(12).map(|l| l.to_string()).collect();
+                let mut legal: Vec<String> = game
+                    .legal_actions()
+                    .iter()
+                    .take(12)
+                    .map(|l| l.to_string())
+                    .collect();
                 if legal.len() == 12 {
                     legal.push("...".into());
                 }
-                return Err(diverged(t, Some(a), format!("{action}"), format!("{e}; legal: [{}]", legal.join(", "))));
+                return Err(diverged(
+                    t,
+                    Some(a),
+                    format!("{action}"),
+                    format!("{e}; legal: [{}]", legal.join(", ")),
+                ));
             }
         }
         if game.turn_open && game.turns().len() == t + 1 {
-            let mut legal: Vec<String> = game.legal_actions().iter().take(8).map(|l| l.to_string()).collect();
+            let mut legal: Vec<String> = game
+                .legal_actions()
+                .iter()
+                .take(8)
+                .map(|l| l.to_string())
+                .collect();
             if legal.len() == 8 {
                 legal.push("...".into());
             }
@@ -551,7 +724,12 @@ pub fn replay(record: &Value) -> Result<Game, ReplayError> {
                 t,
                 None,
                 "the turn ends",
-                format!("waits for {:?} by player {}: [{}]", game.phase(), game.to_play(), legal.join(", ")),
+                format!(
+                    "waits for {:?} by player {}: [{}]",
+                    game.phase(),
+                    game.to_play(),
+                    legal.join(", ")
+                ),
             ));
         }
         let actual = &game.turns()[t].scores[..players];
@@ -563,12 +741,18 @@ pub fn replay(record: &Value) -> Result<Game, ReplayError> {
                     .map(|e| format!("p{}+{} {}", e.player, e.points, e.kind.name()))
                     .collect()
             };
-            return Err(diverged(t, None, format!("scores {scores:?}"), format!("scores {actual:?} (events: {})", events.join(", "))));
+            return Err(diverged(
+                t,
+                None,
+                format!("scores {scores:?}"),
+                format!("scores {actual:?} (events: {})", events.join(", ")),
+            ));
         }
     }
     // Declines of an end-of-game abbey that the record does not list.
     while game.phase() == Phase::Abbey && game.ending {
-        game.apply(Action::Pass).map_err(|e| diverged(turns.len(), None, "the game ends", e.to_string()))?;
+        game.apply(Action::Pass)
+            .map_err(|e| diverged(turns.len(), None, "the game ends", e.to_string()))?;
     }
     if let Some(fs) = top.get("final_scores") {
         let expected = scores_of(fs, "final_scores")?;
@@ -577,11 +761,21 @@ pub fn replay(record: &Value) -> Result<Game, ReplayError> {
                 usize::MAX,
                 None,
                 format!("final scores {expected:?}"),
-                format!("the game goes on ({:?} by player {}, {} tiles left)", game.phase(), game.to_play(), game.tiles_left()),
+                format!(
+                    "the game goes on ({:?} by player {}, {} tiles left)",
+                    game.phase(),
+                    game.to_play(),
+                    game.tiles_left()
+                ),
             ));
         }
         if game.scores() != expected.as_slice() {
-            return Err(diverged(usize::MAX, None, format!("{expected:?}"), format!("{:?}", game.scores())));
+            return Err(diverged(
+                usize::MAX,
+                None,
+                format!("{expected:?}"),
+                format!("{:?}", game.scores()),
+            ));
         }
     }
     Ok(game)
@@ -598,6 +792,9 @@ pub fn parse_records(text: &str) -> Vec<Result<Value, RecordError>> {
     text.lines()
         .enumerate()
         .filter(|(_, l)| !l.trim().is_empty())
-        .map(|(i, l)| serde_json::from_str(l).map_err(|e| err(format!("line {}", i + 1), format!("invalid JSON: {e}"))))
+        .map(|(i, l)| {
+            serde_json::from_str(l)
+                .map_err(|e| err(format!("line {}", i + 1), format!("invalid JSON: {e}")))
+        })
         .collect()
 }

@@ -21,7 +21,14 @@ impl Rng {
     /// A generator from a 64-bit seed.
     pub fn new(seed: u64) -> Rng {
         let mut st = seed;
-        Rng { s: [splitmix64(&mut st), splitmix64(&mut st), splitmix64(&mut st), splitmix64(&mut st)] }
+        Rng {
+            s: [
+                splitmix64(&mut st),
+                splitmix64(&mut st),
+                splitmix64(&mut st),
+                splitmix64(&mut st),
+            ],
+        }
     }
 
     /// The next 64 random bits.

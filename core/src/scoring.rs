@@ -28,7 +28,11 @@ impl Game {
             if f.figure == Figure::Barn || self.features.find(f.node) != root {
                 continue;
             }
-            s[f.owner as usize] += if f.figure == Figure::Mayor { pennants } else { 1 };
+            s[f.owner as usize] += if f.figure == Figure::Mayor {
+                pennants
+            } else {
+                1
+            };
         }
         s
     }
@@ -153,7 +157,7 @@ impl Game {
     /// city (+1 with the pig herd) and returns them (B16, AM7, AM8).
     pub(crate) fn score_field_farmers(&mut self, root: NodeId, per_city: i32, kind: ScoreKind) {
         let (cities, pig) = self.field_cities(root);
-        let points = cities * (per_city + i32::from(pig));
+        let points = cities * (per_city + i32::from(pig && self.rules.pig_herd));
         self.award_majority(root, points, kind);
         self.fairy_bonus(root);
         self.return_figures_of(root, false);
@@ -161,7 +165,9 @@ impl Game {
 
     /// Scores everything the turn's placement completed (B8–B14, AM3, AM8).
     pub(crate) fn score_turn(&mut self) {
-        let Some(placed) = self.turn.placed else { return };
+        let Some(placed) = self.turn.placed else {
+            return;
+        };
         let mut roots: [NodeId; 40] = [0; 40];
         let mut n = 0;
         let push = |roots: &mut [NodeId; 40], n: &mut usize, r: NodeId| {
@@ -183,8 +189,11 @@ impl Game {
         if self.turn.abbey {
             // AM3: the abbey closes its neighbours' roads and cities.
             for side in crate::geometry::Side::ALL {
-                let Some(q) = self.board.at(p.pos.step(side)) else { continue };
-                let local = q.kind.def().oriented(q.rot).segment_feature[side.opposite().index() * 3 + 1];
+                let Some(q) = self.board.at(p.pos.step(side)) else {
+                    continue;
+                };
+                let local =
+                    q.kind.def().oriented(q.rot).segment_feature[side.opposite().index() * 3 + 1];
                 if local == crate::tiles::NO_FEATURE {
                     continue;
                 }
@@ -198,7 +207,9 @@ impl Game {
         let mut around = [p.pos; 9];
         around[1..].copy_from_slice(&p.pos.surrounding());
         for pos in around {
-            let Some(q) = self.board.at(pos) else { continue };
+            let Some(q) = self.board.at(pos) else {
+                continue;
+            };
             if q.surrounded_by != 8 {
                 continue;
             }

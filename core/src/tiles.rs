@@ -423,10 +423,16 @@ fn parse_segment(s: &str) -> Result<usize, String> {
     Ok(side.index() * 3 + third)
 }
 
-fn parse_feature(line: &str, tile_id: &str) -> Result<(FeatureDef, Vec<String>, Option<String>), String> {
+fn parse_feature(
+    line: &str,
+    tile_id: &str,
+) -> Result<(FeatureDef, Vec<String>, Option<String>), String> {
     let mut words = line.split_whitespace();
     let err = |what: &str| format!("tile {tile_id}: {what} in {line:?}");
-    let id = words.next().ok_or_else(|| err("missing feature id"))?.to_string();
+    let id = words
+        .next()
+        .ok_or_else(|| err("missing feature id"))?
+        .to_string();
     let kind = match words.next().ok_or_else(|| err("missing feature type"))? {
         "city" => FeatureKind::City,
         "road" => FeatureKind::Road,
@@ -463,7 +469,11 @@ fn parse_feature(line: &str, tile_id: &str) -> Result<(FeatureDef, Vec<String>, 
         if let Some(n) = word.strip_prefix("pennants=") {
             def.pennants = n.parse().map_err(|_| err("bad pennants"))?;
         } else if let Some(list) = word.strip_prefix("cities=") {
-            cities = list.split(',').filter(|c| !c.is_empty()).map(String::from).collect();
+            cities = list
+                .split(',')
+                .filter(|c| !c.is_empty())
+                .map(String::from)
+                .collect();
         } else if let Some(e) = word.strip_prefix("end=") {
             end = Some(e.to_string());
         } else {
@@ -506,7 +516,12 @@ fn orient(edges: &[[Terrain; 3]; 4], features: &[FeatureDef], rot: Rotation) -> 
         .iter()
         .enumerate()
         .fold(0u16, |acc, (i, t)| acc | ((*t as u16) << (i * 4)));
-    Oriented { sides, segment_feature, feature_sides, packed_sides }
+    Oriented {
+        sides,
+        segment_feature,
+        feature_sides,
+        packed_sides,
+    }
 }
 
 /// Parses the compact tile table (see `data/tiles.txt` for the format).
@@ -572,7 +587,10 @@ pub fn parse_table(text: &str) -> Result<Catalogue, String> {
         }
         let id = words[0].to_string();
         let set = TileSet::from_key(words[1]).ok_or_else(|| format!("tile {id}: unknown set"))?;
-        let count = |w: &str| w.parse::<u8>().map_err(|_| format!("tile {id}: bad count {w:?}"));
+        let count = |w: &str| {
+            w.parse::<u8>()
+                .map_err(|_| format!("tile {id}: bad count {w:?}"))
+        };
         let has_c3_count = words[4] != "-";
         let counts = [
             count(words[2])?,
@@ -586,7 +604,8 @@ pub fn parse_table(text: &str) -> Result<Catalogue, String> {
         }
         for (s, g) in groups.iter().enumerate() {
             for (t, c) in g.chars().enumerate() {
-                edges[s][t] = Terrain::from_code(c).ok_or_else(|| format!("tile {id}: bad edge {c}"))?;
+                edges[s][t] =
+                    Terrain::from_code(c).ok_or_else(|| format!("tile {id}: bad edge {c}"))?;
             }
         }
         let mut symbols = Symbols::default();
@@ -642,7 +661,10 @@ mod tests {
         let d = c.by_id("BASE-D").unwrap().def();
         let r1 = d.oriented(Rotation::new(1).unwrap());
         // BASE-D: city north; after a quarter turn the city faces east.
-        assert_eq!(r1.sides, [Terrain::Road, Terrain::City, Terrain::Road, Terrain::Field]);
+        assert_eq!(
+            r1.sides,
+            [Terrain::Road, Terrain::City, Terrain::Road, Terrain::Field]
+        );
         let city = d.feature_by_id("c1").unwrap() as u8;
         assert_eq!(r1.segment_feature[3..6], [city; 3]);
         assert_eq!(r1.feature_sides[city as usize], 0b0010);

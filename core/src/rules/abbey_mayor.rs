@@ -18,8 +18,8 @@ use crate::action::Action;
 use crate::config::{BarnPlacement, Figure, WagonMove};
 use crate::features::NodeId;
 use crate::game::{BoardFigure, Game, Phase, ScoreKind, Step};
-use crate::geometry::{Corner, Pos, Rotation};
-use crate::tiles::{catalogue, FeatureKind, RoadEnd, TileSet, NO_FEATURE};
+use crate::geometry::{Corner, Pos, Rotation, Side};
+use crate::tiles::{catalogue, FeatureKind, RoadEnd, Symbols, TileSet, NO_FEATURE};
 
 impl Game {
     fn am(&self) -> bool {
@@ -32,7 +32,9 @@ impl Game {
 
     /// AM1: whether `player` may place an abbey now (he holds one and a hole exists).
     pub(crate) fn abbey_possible(&self, player: u8) -> bool {
-        self.am() && self.abbeys[player as usize] > 0 && self.board.frontier().iter().any(|p| self.is_hole(*p))
+        self.am()
+            && self.abbeys[player as usize] > 0
+            && self.board.frontier().iter().any(|p| self.is_hole(*p))
     }
 
     /// `PlaceAbbey` actions: every hole, in frontier order.
@@ -51,7 +53,9 @@ impl Game {
     pub(crate) fn place_abbey(&mut self, pos: Pos) {
         let player = self.to_play as usize;
         self.abbeys[player] -= 1;
-        let abbey = catalogue().by_id("AM-ABBEY").expect("abbey tile in catalogue");
+        let abbey = catalogue()
+            .by_id("AM-ABBEY")
+            .expect("abbey tile in catalogue");
         let index = self.put_tile(abbey, pos, Rotation::default());
         self.turn.placed = Some(index);
         self.turn.abbey = true;
@@ -90,15 +94,14 @@ impl Game {
     fn corner_field(&self, index: usize, corner: Corner) -> Option<NodeId> {
         let p = self.board.placement(index);
         let seg = p.kind.def().oriented(p.rot).segment_feature;
-        let mut node = None;
-        for (side, third) in corner.half_edges() {
-            let local = seg[side.index() * 3 + third];
-            if local == NO_FEATURE || p.kind.def().features[local as usize].kind != FeatureKind::Field {
-                return None;
-            }
-            node = Some(p.node_base + local as NodeId);
+        // Both half-edges at the corner must be the same field of the tile.
+        let [(s0, t0), (s1, t1)] = corner.half_edges();
+        let local = seg[s0.index() * 3 + t0];
+        if local == NO_FEATURE || local != seg[s1.index() * 3 + t1] {
+            return None;
         }
-        node
+        (p.kind.def().features[local as usize].kind == FeatureKind::Field)
+            .then_some(p.node_base + local as NodeId)
     }
 
     /// AM6: `DeployBarn` actions on the corners of the placed tile.
@@ -109,18 +112,26 @@ impl Game {
         if self.supply[self.turn_player as usize][Figure::Barn.index()] == 0 {
             return;
         }
-        let Some(placed) = self.turn.placed else { return };
+        let Some(placed) = self.turn.placed else {
+            return;
+        };
         let pos = self.board.placement(placed as usize).pos;
         for corner in Corner::ALL {
             let all_field = corner.squares_around(pos).iter().all(|(q, c)| {
-                self.board.index_at(*q).is_some_and(|i| self.corner_field(i, *c).is_some())
+                self.board
+                    .index_at(*q)
+                    .is_some_and(|i| self.corner_field(i, *c).is_some())
             });
             if !all_field {
                 continue;
             }
-            let node = self.corner_field(placed as usize, corner).expect("field at the corner");
+            let node = self
+                .corner_field(placed as usize, corner)
+                .expect("field at the corner");
             let root = self.features.root(node);
-            if self.features.node(root).barns > 0 && self.rules.barn_placement == BarnPlacement::NotOccupied {
+            if self.features.node(root).barns > 0
+                && self.rules.barn_placement == BarnPlacement::NotOccupied
+            {
                 continue;
             }
             out.push(Action::DeployBarn { pos, corner });
@@ -131,7 +142,9 @@ impl Game {
     /// scored in the scoring step (AM7).
     pub(crate) fn deploy_barn(&mut self, player: u8, pos: Pos, corner: Corner) {
         let index = self.board.index_at(pos).expect("barn on the placed tile");
-        let node = self.corner_field(index, corner).expect("field at the corner");
+        let node = self
+            .corner_field(index, corner)
+            .expect("field at the corner");
         let root = self.features.find(node);
         self.features.node_mut(root).barns += 1;
         self.supply[player as usize][Figure::Barn.index()] -= 1;
@@ -230,14 +243,20 @@ impl Game {
         }
         let p = self.board.placement(index);
         let kind = p.kind.def().features[local as usize].kind;
-        if !matches!(kind, FeatureKind::Road | FeatureKind::City | FeatureKind::Monastery) {
+        if !matches!(
+            kind,
+            FeatureKind::Road | FeatureKind::City | FeatureKind::Monastery
+        ) {
             return;
         }
         let root = self.features.root(p.node_base + local as NodeId);
         if self.features.node(root).figures > 0 || self.is_complete(root) {
             return;
         }
-        let action = Action::MoveWagon { pos: p.pos, feature: local };
+        let action = Action::MoveWagon {
+            pos: p.pos,
+            feature: local,
+        };
         if !out.contains(&action) {
             out.push(action);
         }
@@ -255,7 +274,9 @@ impl Game {
                 let mut squares = [from.pos; 9];
                 squares[1..].copy_from_slice(&from.pos.surrounding());
                 for pos in squares {
-                    let Some(i) = self.board.index_at(pos) else { continue };
+                    let Some(i) = self.board.index_at(pos) else {
+                        continue;
+                    };
                     let n = self.board.placement(i).kind.def().features.len();
                     for l in 0..n as u8 {
                         self.push_wagon_target(i, l, out);
@@ -276,18 +297,56 @@ impl Game {
                             continue;
                         }
                         let linked = match (here.kind, here.road_end, f.kind, f.road_end) {
-                            (FeatureKind::Road, Some(RoadEnd::CityGate(c)), _, _) if c == j8 => true,
-                            (FeatureKind::Road, Some(RoadEnd::Monastery(m)), _, _) if m == j8 => true,
-                            (FeatureKind::Road, Some(RoadEnd::Junction), FeatureKind::Road, Some(RoadEnd::Junction)) => true,
-                            (FeatureKind::City, _, FeatureKind::Road, Some(RoadEnd::CityGate(c))) => c == me,
-                            (FeatureKind::Monastery, _, FeatureKind::Road, Some(RoadEnd::Monastery(m))) => m == me,
+                            (FeatureKind::Road, Some(RoadEnd::CityGate(c)), _, _) if c == j8 => {
+                                true
+                            }
+                            (FeatureKind::Road, Some(RoadEnd::Monastery(m)), _, _) if m == j8 => {
+                                true
+                            }
+                            (
+                                FeatureKind::Road,
+                                Some(RoadEnd::Junction),
+                                FeatureKind::Road,
+                                Some(RoadEnd::Junction),
+                            ) => true,
+                            (
+                                FeatureKind::City,
+                                _,
+                                FeatureKind::Road,
+                                Some(RoadEnd::CityGate(c)),
+                            ) => c == me,
+                            (
+                                FeatureKind::Monastery,
+                                _,
+                                FeatureKind::Road,
+                                Some(RoadEnd::Monastery(m)),
+                            ) => m == me,
                             _ => false,
                         };
                         if linked {
                             self.push_wagon_target(i, j8, out);
                         }
                     }
+                    self.abbey_links(i, me, out);
                 }
+            }
+        }
+    }
+
+    /// C1 link through an abbey's side: a road or city that an abbey closes is connected
+    /// to the abbey's monastery (the abbey itself links to nothing).
+    fn abbey_links(&self, index: usize, local: u8, out: &mut Vec<Action>) {
+        let p = self.board.placement(index);
+        let sides = p.kind.def().oriented(p.rot).feature_sides[local as usize];
+        for side in Side::ALL {
+            if sides & (1 << side.index()) == 0 {
+                continue;
+            }
+            let Some(ni) = self.board.index_at(p.pos.step(side)) else {
+                continue;
+            };
+            if self.board.placement(ni).kind.def().has(Symbols::ABBEY) {
+                self.push_wagon_target(ni, 0, out);
             }
         }
     }

@@ -21,7 +21,10 @@ impl Game {
             }
             if !self.is_complete(self.features.root(f.node)) {
                 let pos = self.board.placement(f.placement as usize).pos;
-                out.push(Action::ReturnAbbot { pos, feature: f.local });
+                out.push(Action::ReturnAbbot {
+                    pos,
+                    feature: f.local,
+                });
             }
         }
     }
@@ -34,7 +37,12 @@ impl Game {
         let f = self.figures[k];
         let root = self.features.find(f.node);
         let points = self.incomplete_value(root);
-        self.add_score(f.owner, points, ScoreKind::AbbotReturn, Some((pos, feature)));
+        self.add_score(
+            f.owner,
+            points,
+            ScoreKind::AbbotReturn,
+            Some((pos, feature)),
+        );
         self.return_figure(k);
     }
 }

@@ -34,7 +34,14 @@ impl Game {
 
     /// PD2: a volcano tile just placed brings the dragon (also River II's volcano lake, R5).
     pub(crate) fn volcano_placed(&mut self, index: u8) {
-        if self.pd() && self.board.placement(index as usize).kind.def().has(Symbols::VOLCANO) {
+        if self.pd()
+            && self
+                .board
+                .placement(index as usize)
+                .kind
+                .def()
+                .has(Symbols::VOLCANO)
+        {
             self.dragon = Some(index);
         }
     }
@@ -46,13 +53,14 @@ impl Game {
         let player = self.turn_player;
         let earns = match self.rules.fairy {
             FairyRule::NextToFollower => fairy.follower.is_some_and(|(owner, _)| owner == player),
-            FairyRule::OnTile => self
-                .figures
-                .iter()
-                .any(|f| f.owner == player && f.placement == fairy.placement && f.figure != Figure::Barn),
+            FairyRule::OnTile => self.figures.iter().any(|f| {
+                f.owner == player && f.placement == fairy.placement && f.figure != Figure::Barn
+            }),
         };
         if earns {
-            let at = fairy.follower.map(|(_, local)| (self.board.placement(fairy.placement as usize).pos, local));
+            let at = fairy
+                .follower
+                .map(|(_, local)| (self.board.placement(fairy.placement as usize).pos, local));
             self.add_score(player, 1, ScoreKind::FairyTurn, at);
         }
     }
@@ -96,10 +104,14 @@ impl Game {
         if !self.pd() || self.turn.abbey {
             return false;
         }
-        let Some(placed) = self.turn.placed else { return false };
+        let Some(placed) = self.turn.placed else {
+            return false;
+        };
         let p = self.board.placement(placed as usize);
         let def = p.kind.def();
-        let Some(local) = def.features.iter().position(|f| f.princess) else { return false };
+        let Some(local) = def.features.iter().position(|f| f.princess) else {
+            return false;
+        };
         let root = self.features.root(p.node_base + local as NodeId);
         if self.features.node(root).figures == 0 {
             return false;
@@ -108,7 +120,10 @@ impl Game {
         for f in &self.figures {
             if f.figure != Figure::Barn && self.features.root(f.node) == root {
                 let pos = self.board.placement(f.placement as usize).pos;
-                out.push(Action::Princess { pos, feature: f.local });
+                out.push(Action::Princess {
+                    pos,
+                    feature: f.local,
+                });
             }
         }
         out.len() > before
@@ -127,8 +142,16 @@ impl Game {
         if !self.pd() {
             return;
         }
-        let Some(placed) = self.turn.placed else { return };
-        if !self.board.placement(placed as usize).kind.def().has(Symbols::MAGIC_PORTAL) {
+        let Some(placed) = self.turn.placed else {
+            return;
+        };
+        if !self
+            .board
+            .placement(placed as usize)
+            .kind
+            .def()
+            .has(Symbols::MAGIC_PORTAL)
+        {
             return;
         }
         for i in 0..self.board.len() {
@@ -157,9 +180,14 @@ impl Game {
             let pos = self.board.placement(f.placement as usize).pos;
             match self.rules.fairy {
                 FairyRule::NextToFollower => {
-                    let here = self.fairy.is_some_and(|z| z.placement == f.placement && z.follower == Some((player, f.local)));
+                    let here = self.fairy.is_some_and(|z| {
+                        z.placement == f.placement && z.follower == Some((player, f.local))
+                    });
                     if !here {
-                        out.push(Action::MoveFairy { pos, feature: Some(f.local) });
+                        out.push(Action::MoveFairy {
+                            pos,
+                            feature: Some(f.local),
+                        });
                     }
                 }
                 FairyRule::OnTile => {
@@ -176,7 +204,10 @@ impl Game {
     /// Moves the fairy (PD15).
     pub(crate) fn move_fairy(&mut self, player: u8, pos: Pos, feature: Option<u8>) {
         let placement = self.board.index_at(pos).expect("fairy onto a tile") as u8;
-        self.fairy = Some(Fairy { placement, follower: feature.map(|local| (player, local)) });
+        self.fairy = Some(Fairy {
+            placement,
+            follower: feature.map(|local| (player, local)),
+        });
     }
 
     /// Whether a dragon flight is due now (PD4): a dragon tile was placed this turn, the
@@ -186,7 +217,12 @@ impl Game {
             return false;
         }
         match self.turn.placed {
-            Some(i) if !self.turn.abbey => self.board.placement(i as usize).kind.def().has(Symbols::DRAGON),
+            Some(i) if !self.turn.abbey => self
+                .board
+                .placement(i as usize)
+                .kind
+                .def()
+                .has(Symbols::DRAGON),
             _ => false,
         }
     }
@@ -196,7 +232,11 @@ impl Game {
         let start = self.dragon.expect("dragon on the board");
         let mut visited = [0u8; 8];
         visited[0] = start;
-        self.flight = Flight { steps: 0, visited, len: 1 };
+        self.flight = Flight {
+            steps: 0,
+            visited,
+            len: 1,
+        };
     }
 
     /// Asks for the next step if the flight goes on (PD5, PD6); else ends it.
@@ -225,7 +265,9 @@ impl Game {
         let visited = &self.flight.visited[..self.flight.len as usize];
         for side in Side::ALL {
             let target = pos.step(side);
-            let Some(i) = self.board.index_at(target) else { continue };
+            let Some(i) = self.board.index_at(target) else {
+                continue;
+            };
             let i = i as u8;
             if visited.contains(&i) || self.fairy.is_some_and(|f| f.placement == i) {
                 continue;

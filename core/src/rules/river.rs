@@ -62,7 +62,10 @@ impl Game {
         if bend == 0 {
             return true;
         }
-        let prev = self.board.index_at(pos.step(entry)).expect("entry neighbour");
+        let prev = self
+            .board
+            .index_at(pos.step(entry))
+            .expect("entry neighbour");
         match self.river_in[prev] {
             u8::MAX => true,
             prev_heading => turn(Side::from_index(prev_heading as usize), heading) != bend,
