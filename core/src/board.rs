@@ -1,9 +1,11 @@
 //! The board: placed tiles on a grid of integer squares, and the frontier of empty squares
 //! next to them from which legal placements (B4) are found.
 //!
-//! The grid is sized from the number of tiles in the game (a tile can never lie farther
-//! from the start than the number of tiles), so lookups are array indexing and nothing is
-//! allocated while a game is played.
+//! Lookups are array indexing into a square grid centred on the start tile. The grid starts
+//! small (cheap to clone) and doubles when a tile lands near its edge, which happens a few
+//! times in a game at most; it never grows beyond the number of tiles in the game, the
+//! farthest a tile can lie from the start. Each square also knows its slot in the frontier,
+//! so placing a tile updates the frontier without searching it.
 
 use crate::geometry::{Pos, Rotation, Side};
 use crate::tiles::{Terrain, TileKind};
@@ -29,26 +31,38 @@ pub struct Placement {
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Board {
     radius: i32,
+    max_radius: i32,
     dim: i32,
     cells: Vec<u8>,
+    /// Frontier slot + 1 of each square (0: not on the frontier).
+    slots: Vec<u16>,
     placements: Vec<Placement>,
     frontier: Vec<Pos>,
+    /// Side requirements of each frontier square, `(packed, mask)` as in [`Board::requirements`].
+    frontier_requirements: Vec<(u16, u16)>,
 }
 
 /// Marker in `cells` for an empty square.
 const EMPTY: u8 = 0;
 
+/// Half the side of the grid a board starts with.
+const INITIAL_RADIUS: i32 = 12;
+
 impl Board {
     /// An empty board for a game of at most `max_tiles` tiles.
     pub fn new(max_tiles: usize) -> Board {
-        let radius = max_tiles as i32 + 2;
+        let max_radius = max_tiles as i32 + 2;
+        let radius = max_radius.min(INITIAL_RADIUS);
         let dim = 2 * radius + 1;
         Board {
             radius,
+            max_radius,
             dim,
             cells: vec![EMPTY; (dim * dim) as usize],
+            slots: vec![0; (dim * dim) as usize],
             placements: Vec::with_capacity(max_tiles + 1),
             frontier: Vec::with_capacity(4 * max_tiles + 4),
+            frontier_requirements: Vec::with_capacity(4 * max_tiles + 4),
         }
     }
 
@@ -107,9 +121,39 @@ impl Board {
         &self.frontier
     }
 
-    /// Whether `pos` can hold a tile at all (inside the grid).
+    /// The side requirements of each frontier square, in the order of [`Board::frontier`]:
+    /// `(packed, mask)` as [`Board::requirements`] computes them.
+    pub fn frontier_requirements(&self) -> &[(u16, u16)] {
+        &self.frontier_requirements
+    }
+
+    /// Whether `pos` can ever hold a tile in this game (no farther from the start than the
+    /// number of tiles).
     pub fn in_bounds(&self, pos: Pos) -> bool {
-        self.cell(pos).is_some()
+        pos.x.abs() <= self.max_radius && pos.y.abs() <= self.max_radius
+    }
+
+    /// Rebuilds the grid with a radius that holds `pos` and its neighbours.
+    fn grow_for(&mut self, pos: Pos) {
+        let needed = pos.x.abs().max(pos.y.abs()) + 2;
+        let mut radius = self.radius;
+        while radius < needed {
+            radius *= 2;
+        }
+        let radius = radius.min(self.max_radius + 1);
+        let dim = 2 * radius + 1;
+        self.radius = radius;
+        self.dim = dim;
+        self.cells = vec![EMPTY; (dim * dim) as usize];
+        self.slots = vec![0; (dim * dim) as usize];
+        for i in 0..self.placements.len() {
+            let c = self.cell(self.placements[i].pos).expect("inside the grown grid");
+            self.cells[c] = (i + 1) as u8;
+        }
+        for k in 0..self.frontier.len() {
+            let c = self.cell(self.frontier[k]).expect("inside the grown grid");
+            self.slots[c] = (k + 1) as u16;
+        }
     }
 
     /// The smallest and largest coordinates of placed tiles: `(min, max)`.
@@ -157,6 +201,9 @@ impl Board {
     /// Puts a tile on an empty square and updates the frontier and surround counts.
     /// Returns its placement index.
     pub fn place(&mut self, pos: Pos, kind: TileKind, rot: Rotation, node_base: u16) -> usize {
+        if pos.x.abs() + 1 >= self.radius || pos.y.abs() + 1 >= self.radius {
+            self.grow_for(pos);
+        }
         let c = self.cell(pos).expect("placement inside the grid");
         debug_assert_eq!(self.cells[c], EMPTY);
         let index = self.placements.len();
@@ -176,21 +223,42 @@ impl Board {
             surrounded_by,
         });
         self.cells[c] = (index + 1) as u8;
-        if let Some(k) = self.frontier.iter().position(|p| *p == pos) {
+        if self.slots[c] != 0 {
+            let k = self.slots[c] as usize - 1;
+            self.slots[c] = 0;
             self.frontier.swap_remove(k);
+            self.frontier_requirements.swap_remove(k);
+            if k < self.frontier.len() {
+                let moved = self.cell(self.frontier[k]).expect("frontier inside the grid");
+                self.slots[moved] = (k + 1) as u16;
+            }
         }
+        let sides = self.placements[index].sides;
         for side in Side::ALL {
             let n = pos.step(side);
             if self.is_placed(n) || !self.in_bounds(n) {
                 continue;
             }
-            // `n` was already on the frontier if another tile touches it.
-            let others = Side::ALL
-                .iter()
-                .filter(|s| **s != side.opposite() && self.is_placed(n.step(**s)))
-                .count();
-            if others == 0 {
-                self.frontier.push(n);
+            // The new tile's side faces the neighbour's opposite side.
+            let facing = side.opposite().index() * 4;
+            let terrain = sides[side.index()];
+            let (packed, mask) = if terrain == Terrain::Abbey {
+                (0, 0)
+            } else {
+                ((terrain as u16) << facing, 0xF << facing)
+            };
+            let nc = self.cell(n).expect("neighbour inside the grid");
+            match self.slots[nc] {
+                0 => {
+                    self.frontier.push(n);
+                    self.frontier_requirements.push((packed, mask));
+                    self.slots[nc] = self.frontier.len() as u16;
+                }
+                slot => {
+                    let r = &mut self.frontier_requirements[slot as usize - 1];
+                    r.0 |= packed;
+                    r.1 |= mask;
+                }
             }
         }
         index
@@ -205,7 +273,7 @@ mod tests {
     #[test]
     fn frontier_follows_placements() {
         let d = catalogue().by_id("BASE-D").unwrap();
-        let mut b = Board::new(10);
+        let mut b = Board::new(60);
         b.place(Pos::new(0, 0), d, Rotation::default(), 0);
         assert_eq!(b.frontier().len(), 4);
         b.place(Pos::new(1, 0), d, Rotation::default(), 4);
@@ -216,5 +284,18 @@ mod tests {
         let (packed, mask) = b.requirements(Pos::new(2, 0));
         assert_eq!(mask, 0xF << 12);
         assert_eq!(packed, (Terrain::Road as u16) << 12);
+        // Far placements grow the grid; lookups and the frontier stay right.
+        let mut x = 2;
+        while x < 40 {
+            b.place(Pos::new(x, 0), d, Rotation::default(), 0);
+            x += 1;
+        }
+        assert!(b.is_placed(Pos::new(39, 0)) && b.is_placed(Pos::new(0, 0)));
+        assert!(b.frontier().contains(&Pos::new(40, 0)));
+        assert_eq!(b.frontier().len(), 2 * 40 + 2);
+        // The incrementally kept requirements agree with the computed ones.
+        for (pos, req) in b.frontier().iter().zip(b.frontier_requirements()) {
+            assert_eq!(*req, b.requirements(*pos));
+        }
     }
 }

@@ -16,6 +16,8 @@ pub struct Deck {
     stage_of: Vec<u8>,
     dragon: Vec<bool>,
     stage_totals: [u32; STAGES],
+    /// Catalogue indices of the kinds in the pile at the start, in catalogue order.
+    in_play: Vec<u8>,
 }
 
 /// The River stage of a kind: 0 River II's fork, 1 river tiles, 2 lakes, 3 the rest.
@@ -74,12 +76,8 @@ impl Deck {
         for (i, c) in counts.iter().enumerate() {
             stage_totals[stage_of[i] as usize] += *c as u32;
         }
-        Deck {
-            counts,
-            stage_of,
-            dragon,
-            stage_totals,
-        }
+        let in_play = (0..counts.len()).filter(|i| counts[*i] > 0).map(|i| i as u8).collect();
+        Deck { counts, stage_of, dragon, stage_totals, in_play }
     }
 
     /// Tiles left per kind (catalogue index).
@@ -110,7 +108,7 @@ impl Deck {
             return false;
         }
         // Hold dragon tiles back only while something else can be drawn.
-        (0..self.counts.len()).any(|i| self.drawable(i, stage, true))
+        self.in_play.iter().any(|i| self.drawable(*i as usize, stage, true))
     }
 
     /// The kinds that may be drawn now with their probabilities.
@@ -119,26 +117,29 @@ impl Deck {
             return Vec::new();
         };
         let hold = self.holds_dragons(stage, dragon_on_board);
-        let total: u32 = (0..self.counts.len())
-            .filter(|i| self.drawable(*i, stage, hold))
-            .map(|i| self.counts[i] as u32)
-            .sum();
-        (0..self.counts.len())
-            .filter(|i| self.drawable(*i, stage, hold))
-            .map(|i| (TileKind(i as u8), self.counts[i] as f64 / total as f64))
-            .collect()
+        let drawable = || self.in_play.iter().map(|i| *i as usize).filter(move |i| self.drawable(*i, stage, hold));
+        let total: u32 = drawable().map(|i| self.counts[i] as u32).sum();
+        drawable().map(|i| (TileKind(i as u8), self.counts[i] as f64 / total as f64)).collect()
     }
 
     /// Draws a tile at random among those that may be drawn now. The pile must not be empty.
     pub fn draw(&mut self, rng: &mut Rng, dragon_on_board: bool) -> TileKind {
         let stage = self.current_stage().expect("draw from a non-empty pile");
         let hold = self.holds_dragons(stage, dragon_on_board);
-        let total: u32 = (0..self.counts.len())
-            .filter(|i| self.drawable(*i, stage, hold))
-            .map(|i| self.counts[i] as u32)
-            .sum();
+        let hold = hold && self.dragon.iter().any(|d| *d);
+        let total: u32 = if hold || stage != STAGES as u8 - 1 {
+            self.in_play
+                .iter()
+                .map(|i| *i as usize)
+                .filter(|i| self.drawable(*i, stage, hold))
+                .map(|i| self.counts[i] as u32)
+                .sum()
+        } else {
+            self.stage_totals[stage as usize]
+        };
         let mut r = rng.below(total);
-        for i in 0..self.counts.len() {
+        for &i in &self.in_play {
+            let i = i as usize;
             if self.drawable(i, stage, hold) {
                 let c = self.counts[i] as u32;
                 if r < c {

@@ -283,6 +283,9 @@ pub struct Game {
     pub(crate) stamp: Vec<u32>,
     pub(crate) stamp_value: u32,
     pub(crate) scratch: Vec<Action>,
+    /// The legal actions of the current PlaceTile or Deploy decision, computed once when
+    /// the game enters it.
+    pub(crate) cached: Vec<Action>,
     pub(crate) final_scored: bool,
 }
 
@@ -340,6 +343,7 @@ impl Game {
             stamp: vec![0; max_nodes.max(total_tiles)],
             stamp_value: 0,
             scratch: Vec::with_capacity(256),
+            cached: Vec::with_capacity(256),
             final_scored: false,
             config: Arc::new(config),
         };
@@ -519,11 +523,7 @@ impl Game {
                 self.abbey_actions(out);
                 out.push(Action::Pass);
             }
-            Phase::PlaceTile => {
-                let tile = self.turn.drawn.expect("a tile in hand");
-                self.placements_into(tile, out);
-            }
-            Phase::Deploy => self.deploy_actions(out),
+            Phase::PlaceTile | Phase::Deploy => out.extend_from_slice(&self.cached),
             Phase::DragonFlight => self.dragon_steps(out),
             Phase::WagonMove => {
                 self.wagon_targets(self.to_play, out);
@@ -699,10 +699,10 @@ impl Game {
                     return;
                 }
                 Step::Deploy => {
-                    let mut scratch = std::mem::take(&mut self.scratch);
-                    self.deploy_actions(&mut scratch);
-                    let only_pass = scratch.iter().all(|a| *a == Action::Pass);
-                    self.scratch = scratch;
+                    let mut cached = std::mem::take(&mut self.cached);
+                    self.deploy_actions(&mut cached);
+                    let only_pass = cached.as_slice() == [Action::Pass];
+                    self.cached = cached;
                     if only_pass {
                         self.step = Step::FlightBefore;
                         continue;
@@ -813,7 +813,11 @@ impl Game {
             t.draw = Some(tile);
         }
         self.turn.drawn = Some(tile);
-        if self.has_placement(tile) {
+        let mut cached = std::mem::take(&mut self.cached);
+        cached.clear();
+        self.placements_into(tile, &mut cached);
+        self.cached = cached;
+        if !self.cached.is_empty() {
             self.step = Step::Place;
             self.phase = Phase::PlaceTile;
             self.to_play = self.turn_player;
@@ -895,30 +899,17 @@ impl Game {
         self.step = Step::Deploy;
     }
 
-    /// Whether `tile` fits anywhere (B5).
-    pub(crate) fn has_placement(&self, tile: TileKind) -> bool {
-        let def = tile.def();
-        for &pos in self.board.frontier() {
-            let (packed, mask) = self.board.requirements(pos);
-            for rot in Rotation::ALL {
-                if (def.oriented(rot).packed_sides ^ packed) & mask == 0
-                    && self.river_allows(tile, pos, rot)
-                {
-                    return true;
-                }
-            }
-        }
-        false
-    }
-
-    /// Every legal placement of `tile`: squares in frontier order, rotations 0..3 (B4).
+    /// Every legal placement of `tile` (B4, R2): squares in frontier order, rotations
+    /// 0..3. A tile with no placement is discarded (B5).
     pub(crate) fn placements_into(&self, tile: TileKind, out: &mut Vec<Action>) {
         let def = tile.def();
-        for &pos in self.board.frontier() {
-            let (packed, mask) = self.board.requirements(pos);
+        let river = def.has(Symbols::RIVER);
+        let packed_rot = Rotation::ALL.map(|r| def.oriented(r).packed_sides);
+        // Rotations that give the same sides (symmetric tiles) are still distinct actions.
+        for (&pos, &(packed, mask)) in self.board.frontier().iter().zip(self.board.frontier_requirements()) {
             for rot in Rotation::ALL {
-                if (def.oriented(rot).packed_sides ^ packed) & mask == 0
-                    && self.river_allows(tile, pos, rot)
+                if (packed_rot[rot.quarter_turns() as usize] ^ packed) & mask == 0
+                    && (!river || self.river_allows(tile, pos, rot))
                 {
                     out.push(Action::PlaceTile { pos, rot });
                 }
