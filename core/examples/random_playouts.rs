@@ -1,5 +1,5 @@
 //! Plays random games and prints games per second; a quick way to profile the engine.
-//! Usage: cargo run --release -p carcassonne --example random_playouts -- [games] [sets] [players]
+//! Usage: cargo run --release -p carcassonne --example random_playouts -- [games] [sets] [players] [abbot]
 use carcassonne::{Game, GameConfig, Rng, TileSet};
 use std::time::Instant;
 
@@ -13,6 +13,7 @@ fn main() {
     let players: u8 = args.get(3).and_then(|s| s.parse().ok()).unwrap_or(2);
     let mut config = GameConfig::new(players);
     config.figures = carcassonne::Figures::default_for(&sets);
+    config.figures.abbot = args.get(4).and_then(|s| s.parse().ok()).unwrap_or(0);
     config.sets = sets;
     let mut rng = Rng::new(42);
     let mut legal = Vec::with_capacity(512);

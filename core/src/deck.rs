@@ -18,6 +18,8 @@ pub struct Deck {
     stage_totals: [u32; STAGES],
     /// Catalogue indices of the kinds in the pile at the start, in catalogue order.
     in_play: Vec<u8>,
+    /// Whether any dragon tile is in the game (PD3 applies).
+    any_dragon: bool,
 }
 
 /// The River stage of a kind: 0 River II's fork, 1 river tiles, 2 lakes, 3 the rest.
@@ -68,7 +70,7 @@ impl Deck {
             }
         }
         let stage_of: Vec<u8> = cat.kinds().map(stage).collect();
-        let dragon = cat
+        let dragon: Vec<bool> = cat
             .kinds()
             .map(|k| config.has(TileSet::PrincessDragon) && k.def().has(Symbols::DRAGON))
             .collect();
@@ -77,7 +79,8 @@ impl Deck {
             stage_totals[stage_of[i] as usize] += *c as u32;
         }
         let in_play = (0..counts.len()).filter(|i| counts[*i] > 0).map(|i| i as u8).collect();
-        Deck { counts, stage_of, dragon, stage_totals, in_play }
+        let any_dragon = dragon.iter().any(|d| *d);
+        Deck { counts, stage_of, dragon, stage_totals, in_play, any_dragon }
     }
 
     /// Tiles left per kind (catalogue index).
@@ -104,7 +107,7 @@ impl Deck {
     }
 
     fn holds_dragons(&self, stage: u8, dragon_on_board: bool) -> bool {
-        if dragon_on_board {
+        if dragon_on_board || !self.any_dragon {
             return false;
         }
         // Hold dragon tiles back only while something else can be drawn.
@@ -126,7 +129,6 @@ impl Deck {
     pub fn draw(&mut self, rng: &mut Rng, dragon_on_board: bool) -> TileKind {
         let stage = self.current_stage().expect("draw from a non-empty pile");
         let hold = self.holds_dragons(stage, dragon_on_board);
-        let hold = hold && self.dragon.iter().any(|d| *d);
         let total: u32 = if hold || stage != STAGES as u8 - 1 {
             self.in_play
                 .iter()

@@ -905,12 +905,18 @@ impl Game {
         let def = tile.def();
         let river = def.has(Symbols::RIVER);
         let packed_rot = Rotation::ALL.map(|r| def.oriented(r).packed_sides);
+        out.reserve(4 * self.board.frontier().len());
         // Rotations that give the same sides (symmetric tiles) are still distinct actions.
         for (&pos, &(packed, mask)) in self.board.frontier().iter().zip(self.board.frontier_requirements()) {
-            for rot in Rotation::ALL {
-                if (packed_rot[rot.quarter_turns() as usize] ^ packed) & mask == 0
-                    && (!river || self.river_allows(tile, pos, rot))
-                {
+            // One bit per fitting rotation, computed without branches.
+            let mut fits = 0u8;
+            for (r, sides) in packed_rot.iter().enumerate() {
+                fits |= u8::from((sides ^ packed) & mask == 0) << r;
+            }
+            while fits != 0 {
+                let rot = Rotation::ALL[fits.trailing_zeros() as usize];
+                fits &= fits - 1;
+                if !river || self.river_allows(tile, pos, rot) {
                     out.push(Action::PlaceTile { pos, rot });
                 }
             }
