@@ -67,11 +67,15 @@ impl Board {
     }
 
     fn cell(&self, pos: Pos) -> Option<usize> {
-        let (x, y) = (pos.x + self.radius, pos.y + self.radius);
-        if x < 0 || y < 0 || x >= self.dim || y >= self.dim {
+        let (x, y) = (
+            pos.x as i64 + self.radius as i64,
+            pos.y as i64 + self.radius as i64,
+        );
+        let dim = self.dim as i64;
+        if x < 0 || y < 0 || x >= dim || y >= dim {
             None
         } else {
-            Some((y * self.dim + x) as usize)
+            Some((y * dim + x) as usize)
         }
     }
 
@@ -130,7 +134,8 @@ impl Board {
     /// Whether `pos` can ever hold a tile in this game (no farther from the start than the
     /// number of tiles).
     pub fn in_bounds(&self, pos: Pos) -> bool {
-        pos.x.abs() <= self.max_radius && pos.y.abs() <= self.max_radius
+        pos.x.unsigned_abs() <= self.max_radius as u32
+            && pos.y.unsigned_abs() <= self.max_radius as u32
     }
 
     /// Rebuilds the grid with a radius that holds `pos` and its neighbours.
@@ -147,7 +152,9 @@ impl Board {
         self.cells = vec![EMPTY; (dim * dim) as usize];
         self.slots = vec![0; (dim * dim) as usize];
         for i in 0..self.placements.len() {
-            let c = self.cell(self.placements[i].pos).expect("inside the grown grid");
+            let c = self
+                .cell(self.placements[i].pos)
+                .expect("inside the grown grid");
             self.cells[c] = (i + 1) as u8;
         }
         for k in 0..self.frontier.len() {
@@ -229,7 +236,9 @@ impl Board {
             self.frontier.swap_remove(k);
             self.frontier_requirements.swap_remove(k);
             if k < self.frontier.len() {
-                let moved = self.cell(self.frontier[k]).expect("frontier inside the grid");
+                let moved = self
+                    .cell(self.frontier[k])
+                    .expect("frontier inside the grid");
                 self.slots[moved] = (k + 1) as u16;
             }
         }
