@@ -37,6 +37,7 @@ pub mod features;
 pub mod game;
 pub mod geometry;
 pub mod record;
+pub mod render;
 pub mod rng;
 pub mod rules;
 pub mod scoring;
