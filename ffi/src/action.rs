@@ -1,0 +1,489 @@
+//! Structured actions as a blittable struct: listing the legal ones, applying one, and the
+//! chance outcomes of explicit-chance mode.
+
+use crate::guard::{check_out, with_game, with_game_mut, write_array, write_iter, CarcGame};
+use crate::status::{CallResult, CarcStatus, Failure};
+use carcassonne_core::{catalogue, Action, ActionError, Corner, Figure, Pos, Rotation, TileKind};
+
+/// What a `CarcAction` does (its `kind` field). Stable numbers; they match the record
+/// format's action types one to one.
+#[repr(u8)]
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
+pub enum CarcActionKind {
+    /// Place the drawn tile at (`x`, `y`) turned by `rot` quarter turns clockwise.
+    PlaceTile = 0,
+    /// Place an abbey tile at (`x`, `y`) instead of drawing.
+    PlaceAbbey = 1,
+    /// Put a `figure` from the supply on `feature` of the tile at (`x`, `y`).
+    Deploy = 2,
+    /// Put the barn on `corner` of the tile at (`x`, `y`).
+    DeployBarn = 3,
+    /// Move the fairy to the tile at (`x`, `y`), next to the figure on `feature`
+    /// (`CARC_NO_FEATURE` under the on-tile fairy rule).
+    MoveFairy = 4,
+    /// Remove the knight on `feature` of the tile at (`x`, `y`) with the princess.
+    Princess = 5,
+    /// Take the abbot on `feature` of the tile at (`x`, `y`) back and score it.
+    ReturnAbbot = 6,
+    /// Do nothing (deploy nothing, decline an abbey, a princess or a wagon move).
+    Pass = 7,
+    /// One step of the dragon onto (`x`, `y`).
+    MoveDragon = 8,
+    /// Move a wagon to `feature` of the tile at (`x`, `y`).
+    MoveWagon = 9,
+    /// Explicit chance: the tile of kind `tile` is drawn.
+    Draw = 10,
+}
+
+impl CarcActionKind {
+    const ALL: [CarcActionKind; 11] = [
+        CarcActionKind::PlaceTile,
+        CarcActionKind::PlaceAbbey,
+        CarcActionKind::Deploy,
+        CarcActionKind::DeployBarn,
+        CarcActionKind::MoveFairy,
+        CarcActionKind::Princess,
+        CarcActionKind::ReturnAbbot,
+        CarcActionKind::Pass,
+        CarcActionKind::MoveDragon,
+        CarcActionKind::MoveWagon,
+        CarcActionKind::Draw,
+    ];
+}
+
+/// A kind of figure (the `figure` field of a `CarcAction` and of a `CarcBoardFigure`).
+#[repr(u8)]
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
+pub enum CarcFigure {
+    /// An ordinary follower.
+    Follower = 0,
+    /// The abbot.
+    Abbot = 1,
+    /// The mayor.
+    Mayor = 2,
+    /// The wagon.
+    Wagon = 3,
+    /// The barn.
+    Barn = 4,
+}
+
+/// Barn corners, board frame (the `corner` field of a `CarcAction`).
+#[repr(u8)]
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
+pub enum CarcCorner {
+    /// North-west.
+    Nw = 0,
+    /// North-east.
+    Ne = 1,
+    /// South-east.
+    Se = 2,
+    /// South-west.
+    Sw = 3,
+}
+
+/// The `feature` value meaning "no feature" (a fairy placed on a tile under the on-tile
+/// rule; every action kind without a feature).
+pub const CARC_NO_FEATURE: u8 = 255;
+
+/// One decision as plain data (16 bytes, no padding, blittable).
+///
+/// `kind` is a `CarcActionKind`. Coordinates are absolute board squares (the start tile is
+/// at 0, 0; `y` grows southwards). A `feature` is the local index of a feature in its
+/// tile's catalogue list (see `carc_tile_feature_id`). Fields the kind does not use are
+/// 0 in actions written by the library (`feature` is `CARC_NO_FEATURE`) and are ignored
+/// when the caller passes an action in.
+#[repr(C)]
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, Default)]
+pub struct CarcAction {
+    /// A `CarcActionKind`.
+    pub kind: u8,
+    /// `PLACE_TILE`: quarter turns clockwise, 0..=3.
+    pub rot: u8,
+    /// `DEPLOY`: a `CarcFigure`.
+    pub figure: u8,
+    /// `DEPLOY`, `MOVE_FAIRY`, `PRINCESS`, `RETURN_ABBOT`, `MOVE_WAGON`: local feature index.
+    pub feature: u8,
+    /// `DEPLOY_BARN`: a `CarcCorner`.
+    pub corner: u8,
+    /// Always 0.
+    pub reserved: u8,
+    /// `DRAW`: the tile kind index (see `carc_tile_kind_id`).
+    pub tile: u16,
+    /// Square, x (east).
+    pub x: i32,
+    /// Square, y (south).
+    pub y: i32,
+}
+
+impl CarcAction {
+    fn blank(kind: CarcActionKind) -> CarcAction {
+        CarcAction {
+            kind: kind as u8,
+            feature: CARC_NO_FEATURE,
+            ..CarcAction::default()
+        }
+    }
+
+    fn at(kind: CarcActionKind, pos: Pos) -> CarcAction {
+        CarcAction {
+            x: pos.x,
+            y: pos.y,
+            ..CarcAction::blank(kind)
+        }
+    }
+
+    fn at_feature(kind: CarcActionKind, pos: Pos, feature: u8) -> CarcAction {
+        CarcAction {
+            feature,
+            ..CarcAction::at(kind, pos)
+        }
+    }
+}
+
+impl From<Action> for CarcAction {
+    fn from(action: Action) -> CarcAction {
+        use CarcActionKind as K;
+        match action {
+            Action::PlaceTile { pos, rot } => CarcAction {
+                rot: rot.quarter_turns(),
+                ..CarcAction::at(K::PlaceTile, pos)
+            },
+            Action::PlaceAbbey { pos } => CarcAction::at(K::PlaceAbbey, pos),
+            Action::Deploy {
+                figure,
+                pos,
+                feature,
+            } => CarcAction {
+                figure: figure as u8,
+                ..CarcAction::at_feature(K::Deploy, pos, feature)
+            },
+            Action::DeployBarn { pos, corner } => CarcAction {
+                corner: corner.index() as u8,
+                ..CarcAction::at(K::DeployBarn, pos)
+            },
+            Action::MoveFairy { pos, feature } => {
+                CarcAction::at_feature(K::MoveFairy, pos, feature.unwrap_or(CARC_NO_FEATURE))
+            }
+            Action::Princess { pos, feature } => CarcAction::at_feature(K::Princess, pos, feature),
+            Action::ReturnAbbot { pos, feature } => {
+                CarcAction::at_feature(K::ReturnAbbot, pos, feature)
+            }
+            Action::Pass => CarcAction::blank(K::Pass),
+            Action::MoveDragon { pos } => CarcAction::at(K::MoveDragon, pos),
+            Action::MoveWagon { pos, feature } => {
+                CarcAction::at_feature(K::MoveWagon, pos, feature)
+            }
+            Action::Draw { tile } => CarcAction {
+                tile: tile.index() as u16,
+                ..CarcAction::blank(K::Draw)
+            },
+        }
+    }
+}
+
+/// Reads a caller's action; fields with values no action can have are an error naming
+/// the field.
+pub(crate) fn action_from_c(a: &CarcAction) -> Result<Action, Failure> {
+    use CarcActionKind as K;
+    let kind = *K::ALL.get(a.kind as usize).ok_or_else(|| {
+        Failure::invalid(format!(
+            "action.kind {} is not a CarcActionKind (0..={})",
+            a.kind,
+            K::ALL.len() - 1
+        ))
+    })?;
+    let pos = Pos::new(a.x, a.y);
+    let figure = || {
+        Figure::ALL.get(a.figure as usize).copied().ok_or_else(|| {
+            Failure::invalid(format!(
+                "action.figure {} is not a CarcFigure (0..=4)",
+                a.figure
+            ))
+        })
+    };
+    Ok(match kind {
+        K::PlaceTile => Action::PlaceTile {
+            pos,
+            rot: Rotation::new(a.rot).ok_or_else(|| {
+                Failure::invalid(format!("action.rot {} is not a rotation (0..=3)", a.rot))
+            })?,
+        },
+        K::PlaceAbbey => Action::PlaceAbbey { pos },
+        K::Deploy => Action::Deploy {
+            figure: figure()?,
+            pos,
+            feature: a.feature,
+        },
+        K::DeployBarn => {
+            if a.corner > 3 {
+                return Err(Failure::invalid(format!(
+                    "action.corner {} is not a CarcCorner (0..=3)",
+                    a.corner
+                )));
+            }
+            Action::DeployBarn {
+                pos,
+                corner: Corner::from_index(a.corner as usize),
+            }
+        }
+        K::MoveFairy => Action::MoveFairy {
+            pos,
+            feature: (a.feature != CARC_NO_FEATURE).then_some(a.feature),
+        },
+        K::Princess => Action::Princess {
+            pos,
+            feature: a.feature,
+        },
+        K::ReturnAbbot => Action::ReturnAbbot {
+            pos,
+            feature: a.feature,
+        },
+        K::Pass => Action::Pass,
+        K::MoveDragon => Action::MoveDragon { pos },
+        K::MoveWagon => Action::MoveWagon {
+            pos,
+            feature: a.feature,
+        },
+        K::Draw => Action::Draw {
+            tile: tile_kind(u32::from(a.tile), "action.tile")?,
+        },
+    })
+}
+
+/// The tile kind with catalogue index `index`, or an error naming `what`.
+pub(crate) fn tile_kind(index: u32, what: &str) -> Result<TileKind, Failure> {
+    TileKind::from_index(index as usize).ok_or_else(|| {
+        Failure::invalid(format!(
+            "{what} {index} is not a tile kind index (0..{})",
+            catalogue().len()
+        ))
+    })
+}
+
+/// Applies an engine action, mapping refusals to statuses.
+pub(crate) fn apply_action(handle: &mut CarcGame, action: Action) -> CallResult {
+    handle.game.apply(action).map_err(|e| match e {
+        ActionError::GameOver => Failure::new(CarcStatus::GameOver, e.to_string()),
+        ActionError::Illegal { .. } => Failure::new(CarcStatus::IllegalAction, e.to_string()),
+    })
+}
+
+/// Writes every legal action of the current decision, in the engine's deterministic order,
+/// into `buf` (`len` elements); `needed` receives their number. When the game is over or
+/// (explicit chance) waits for a draw, the list holds the game's `DRAW` outcomes or is empty.
+///
+/// Ownership: `game` is borrowed for the call; `buf` (`len` elements, may be NULL with
+/// `len == 0` to ask for the count) and `needed` belong to the caller. On
+/// `CARC_STATUS_BUFFER_TOO_SMALL` only `needed` is written.
+#[no_mangle]
+pub extern "C" fn carc_game_legal_actions(
+    game: *const CarcGame,
+    buf: *mut CarcAction,
+    len: u32,
+    needed: *mut u32,
+) -> CarcStatus {
+    with_game("carc_game_legal_actions", game, |h| {
+        let mut scratch = h.scratch.borrow_mut();
+        h.game.legal_actions_into(&mut scratch);
+        let list = scratch.iter().map(|a| CarcAction::from(*a));
+        write_iter(list, buf, len, needed, "the legal action list")
+    })
+}
+
+/// Applies `*action` if it is legal now. An illegal action returns
+/// `CARC_STATUS_ILLEGAL_ACTION` and leaves the game unchanged; a finished game returns
+/// `CARC_STATUS_GAME_OVER`; a field value no action can have (kind, rot, figure, corner,
+/// tile out of range) returns `CARC_STATUS_INVALID_ARGUMENT`.
+///
+/// Ownership: `game` is borrowed mutably for the call; `action` is read and stays the
+/// caller's.
+#[no_mangle]
+pub extern "C" fn carc_game_apply(game: *mut CarcGame, action: *const CarcAction) -> CarcStatus {
+    with_game_mut("carc_game_apply", game, |h| {
+        if action.is_null() {
+            return Err(Failure::null("action"));
+        }
+        if !action.is_aligned() {
+            return Err(Failure::invalid("action is not aligned for CarcAction"));
+        }
+        // SAFETY: non-NULL, aligned, and by the ABI contract a readable CarcAction (every
+        // bit pattern of its integer fields is a valid value).
+        let a = unsafe { action.read() };
+        let action = action_from_c(&a)?;
+        apply_action(h, action)
+    })
+}
+
+/// One possible tile draw in explicit-chance mode (16 bytes, blittable).
+#[repr(C)]
+#[derive(Copy, Clone, Debug, PartialEq, Default)]
+pub struct CarcChanceOutcome {
+    /// Probability of this draw (copies of the kind that may be drawn now / all tiles that
+    /// may be drawn now).
+    pub probability: f64,
+    /// Tile kind index.
+    pub tile: u16,
+    /// Always 0.
+    pub reserved16: u16,
+    /// Always 0.
+    pub reserved32: u32,
+}
+
+/// Writes the draws possible now with their probabilities into `buf` (`len` elements);
+/// `needed` receives their number. The list is empty unless the game (explicit-chance
+/// mode) waits for a draw (`CARC_PHASE_DRAW`). Apply one with `carc_game_apply_draw` or
+/// with a `CARC_ACTION_KIND_DRAW` action.
+///
+/// Ownership: `game` is borrowed; `buf` and `needed` belong to the caller (NULL `buf` with
+/// `len == 0` asks for the count; on `CARC_STATUS_BUFFER_TOO_SMALL` only `needed` is
+/// written).
+#[no_mangle]
+pub extern "C" fn carc_game_chance_outcomes(
+    game: *const CarcGame,
+    buf: *mut CarcChanceOutcome,
+    len: u32,
+    needed: *mut u32,
+) -> CarcStatus {
+    with_game("carc_game_chance_outcomes", game, |h| {
+        let list: Vec<CarcChanceOutcome> = h
+            .game
+            .chance_outcomes()
+            .into_iter()
+            .map(|(kind, p)| CarcChanceOutcome {
+                probability: p,
+                tile: kind.index() as u16,
+                ..CarcChanceOutcome::default()
+            })
+            .collect();
+        write_array(&list, buf, len, needed, "the chance outcome list")
+    })
+}
+
+/// Explicit chance: the tile of kind `tile` is drawn. Same as applying a
+/// `CARC_ACTION_KIND_DRAW` action: `CARC_STATUS_ILLEGAL_ACTION` when the game does not wait
+/// for a draw or that tile cannot be drawn now; `CARC_STATUS_INVALID_ARGUMENT` for an index
+/// outside the catalogue.
+///
+/// Ownership: `game` is borrowed mutably for the call.
+#[no_mangle]
+pub extern "C" fn carc_game_apply_draw(game: *mut CarcGame, tile: u32) -> CarcStatus {
+    with_game_mut("carc_game_apply_draw", game, |h| {
+        let tile = tile_kind(tile, "tile")?;
+        apply_action(h, Action::Draw { tile })
+    })
+}
+
+/// Writes whether `*action` is legal now (1) or not (0) to `out`. A malformed action (a
+/// field value no action can have) is `CARC_STATUS_INVALID_ARGUMENT`.
+///
+/// Ownership: `game` is borrowed; `action` is read; `out` belongs to the caller.
+#[no_mangle]
+pub extern "C" fn carc_game_is_legal(
+    game: *const CarcGame,
+    action: *const CarcAction,
+    out: *mut u8,
+) -> CarcStatus {
+    with_game("carc_game_is_legal", game, |h| {
+        if action.is_null() {
+            return Err(Failure::null("action"));
+        }
+        if !action.is_aligned() {
+            return Err(Failure::invalid("action is not aligned for CarcAction"));
+        }
+        check_out(out, "out")?;
+        // SAFETY: as in `carc_game_apply`.
+        let a = action_from_c(&unsafe { action.read() })?;
+        let mut scratch = h.scratch.borrow_mut();
+        h.game.legal_actions_into(&mut scratch);
+        crate::guard::write_out(out, u8::from(scratch.contains(&a)));
+        Ok(())
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use carcassonne_core::{Game, GameConfig};
+
+    #[test]
+    fn action_struct_is_sixteen_bytes_without_padding() {
+        assert_eq!(std::mem::size_of::<CarcAction>(), 16);
+        assert_eq!(std::mem::align_of::<CarcAction>(), 4);
+        assert_eq!(std::mem::size_of::<CarcChanceOutcome>(), 16);
+    }
+
+    #[test]
+    fn every_kind_round_trips() {
+        let tile = TileKind::from_index(3).unwrap();
+        let pos = Pos::new(-2, 5);
+        let actions = [
+            Action::PlaceTile {
+                pos,
+                rot: Rotation::new(3).unwrap(),
+            },
+            Action::PlaceAbbey { pos },
+            Action::Deploy {
+                figure: Figure::Mayor,
+                pos,
+                feature: 2,
+            },
+            Action::DeployBarn {
+                pos,
+                corner: Corner::SE,
+            },
+            Action::MoveFairy { pos, feature: None },
+            Action::MoveFairy {
+                pos,
+                feature: Some(1),
+            },
+            Action::Princess { pos, feature: 0 },
+            Action::ReturnAbbot { pos, feature: 4 },
+            Action::Pass,
+            Action::MoveDragon { pos },
+            Action::MoveWagon { pos, feature: 3 },
+            Action::Draw { tile },
+        ];
+        for a in actions {
+            let c = CarcAction::from(a);
+            assert_eq!(c.reserved, 0);
+            assert_eq!(action_from_c(&c), Ok(a), "{a}");
+        }
+    }
+
+    #[test]
+    fn malformed_fields_are_named() {
+        let bad_kind = CarcAction {
+            kind: 11,
+            ..CarcAction::default()
+        };
+        assert!(action_from_c(&bad_kind)
+            .unwrap_err()
+            .message
+            .contains("action.kind"));
+        let bad_rot = CarcAction {
+            rot: 4,
+            ..CarcAction::default()
+        };
+        assert!(action_from_c(&bad_rot)
+            .unwrap_err()
+            .message
+            .contains("action.rot"));
+        let bad_tile = CarcAction {
+            kind: CarcActionKind::Draw as u8,
+            tile: u16::MAX,
+            ..CarcAction::default()
+        };
+        assert!(action_from_c(&bad_tile)
+            .unwrap_err()
+            .message
+            .contains("action.tile"));
+    }
+
+    #[test]
+    fn legal_actions_convert_back_to_themselves() {
+        let game = Game::new(GameConfig::new(3)).unwrap();
+        for a in game.legal_actions() {
+            assert_eq!(action_from_c(&CarcAction::from(a)), Ok(a));
+        }
+    }
+}

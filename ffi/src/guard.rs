@@ -1,0 +1,346 @@
+//! The machinery every export goes through: the game handle, panic catching and
+//! poisoning, detailed error messages, and the buffer conventions.
+//!
+//! * Every export runs its body inside [`std::panic::catch_unwind`]; a panic becomes
+//!   [`CarcStatus::Panic`] and poisons the handle the call was made on.
+//! * Every failure records its detailed message on the calling thread (`carc_last_error`)
+//!   and, when the call was made on a handle, on that handle (`carc_game_last_error`).
+//! * Buffers are `(ptr, len, *needed)`: `len` counts elements (bytes for text, including
+//!   the terminating NUL); a NULL buffer with `len == 0` asks for the size only.
+
+use crate::status::{CallResult, CarcStatus, Failure};
+use carcassonne_core::{Action, Game};
+use std::any::Any;
+use std::cell::{Cell, RefCell};
+use std::ffi::{c_char, CStr};
+use std::panic::{catch_unwind, AssertUnwindSafe};
+
+/// A game in progress, owned by the caller through an opaque pointer.
+///
+/// Created by `carc_game_new`, `carc_game_clone` or `carc_game_from_record`, released by
+/// `carc_game_free`. A handle may be moved between threads but must not be used by two
+/// threads at the same time (not even for queries: every call may record an error
+/// message on the handle).
+pub struct CarcGame {
+    /// The engine state.
+    pub(crate) game: Game,
+    /// Side of the observation window (the encoder's `W`).
+    pub(crate) window: u32,
+    /// Set when a call on this handle panicked.
+    poisoned: Cell<bool>,
+    /// The detailed message of the last failed call on this handle.
+    last_error: RefCell<String>,
+    /// Reused list of legal actions (no allocation per call once grown).
+    pub(crate) scratch: RefCell<Vec<Action>>,
+}
+
+impl CarcGame {
+    pub(crate) fn new(game: Game, window: u32) -> CarcGame {
+        CarcGame {
+            game,
+            window,
+            poisoned: Cell::new(false),
+            last_error: RefCell::new(String::new()),
+            scratch: RefCell::new(Vec::with_capacity(256)),
+        }
+    }
+
+    /// A copy with its own scratch space and no error recorded.
+    pub(crate) fn duplicate(&self) -> CarcGame {
+        CarcGame::new(self.game.clone(), self.window)
+    }
+
+    /// Whether a call on this handle panicked.
+    pub(crate) fn is_poisoned(&self) -> bool {
+        self.poisoned.get()
+    }
+
+    /// The detailed message of the last failure on this handle.
+    pub(crate) fn last_error(&self) -> String {
+        self.last_error.borrow().clone()
+    }
+
+    fn fail(&self, failure: &Failure) {
+        *self.last_error.borrow_mut() = failure.message.clone();
+    }
+
+    fn poison(&self, message: String) {
+        self.poisoned.set(true);
+        *self.last_error.borrow_mut() = message;
+    }
+
+    /// Boxes the handle for the caller.
+    pub(crate) fn into_raw(self) -> *mut CarcGame {
+        Box::into_raw(Box::new(self))
+    }
+}
+
+thread_local! {
+    static LAST_ERROR: RefCell<String> = const { RefCell::new(String::new()) };
+}
+
+/// The detailed message of the last failure on the calling thread.
+pub(crate) fn thread_last_error() -> String {
+    LAST_ERROR.with(|e| e.borrow().clone())
+}
+
+fn record_thread_error(message: &str) {
+    LAST_ERROR.with(|e| {
+        let mut e = e.borrow_mut();
+        e.clear();
+        e.push_str(message);
+    });
+}
+
+fn panic_text(payload: &(dyn Any + Send)) -> String {
+    if let Some(s) = payload.downcast_ref::<&str>() {
+        (*s).to_string()
+    } else if let Some(s) = payload.downcast_ref::<String>() {
+        s.clone()
+    } else {
+        "unknown panic payload".to_string()
+    }
+}
+
+/// Runs the body of an export that has no game handle.
+pub(crate) fn call(function: &str, body: impl FnOnce() -> CallResult) -> CarcStatus {
+    match catch_unwind(AssertUnwindSafe(body)) {
+        Ok(Ok(())) => CarcStatus::Ok,
+        Ok(Err(failure)) => {
+            record_thread_error(&failure.message);
+            failure.status
+        }
+        Err(payload) => {
+            let message = format!("{function}: internal error: {}", panic_text(&*payload));
+            record_thread_error(&message);
+            CarcStatus::Panic
+        }
+    }
+}
+
+/// Runs the body of an export that reads a game handle (`const CarcGame *`).
+pub(crate) fn with_game(
+    function: &str,
+    game: *const CarcGame,
+    body: impl FnOnce(&CarcGame) -> CallResult,
+) -> CarcStatus {
+    with_game_raw(function, game, |ptr| {
+        // SAFETY: `ptr` is non-NULL and, by the ABI contract, a live handle from
+        // `carc_game_new`/`carc_game_clone`/`carc_game_from_record` not used elsewhere now.
+        body(unsafe { &*ptr })
+    })
+}
+
+/// Runs the body of an export that changes a game handle (`CarcGame *`).
+pub(crate) fn with_game_mut(
+    function: &str,
+    game: *mut CarcGame,
+    body: impl FnOnce(&mut CarcGame) -> CallResult,
+) -> CarcStatus {
+    with_game_raw(function, game.cast_const(), |ptr| {
+        // SAFETY: as in `with_game`; the caller passed a mutable handle, so no other
+        // reference to it exists during the call.
+        body(unsafe { &mut *ptr.cast_mut() })
+    })
+}
+
+fn with_game_raw(
+    function: &str,
+    game: *const CarcGame,
+    body: impl FnOnce(*const CarcGame) -> CallResult,
+) -> CarcStatus {
+    if game.is_null() {
+        let failure = Failure::null("game");
+        record_thread_error(&format!("{function}: {}", failure.message));
+        return failure.status;
+    }
+    // SAFETY: non-NULL live handle (ABI contract); only the cells are touched here.
+    let handle = unsafe { &*game };
+    let poisoned = catch_unwind(AssertUnwindSafe(|| handle.is_poisoned())).unwrap_or(true);
+    if poisoned {
+        record_thread_error(&format!(
+            "{function}: {}",
+            CarcStatus::HandlePoisoned.message()
+        ));
+        return CarcStatus::HandlePoisoned;
+    }
+    match catch_unwind(AssertUnwindSafe(|| body(game))) {
+        Ok(Ok(())) => CarcStatus::Ok,
+        Ok(Err(failure)) => {
+            let message = format!("{function}: {}", failure.message);
+            record_thread_error(&message);
+            let _ = catch_unwind(AssertUnwindSafe(|| {
+                handle.fail(&Failure::new(failure.status, message))
+            }));
+            failure.status
+        }
+        Err(payload) => {
+            let message = format!(
+                "{function}: internal error: {}; the handle is poisoned",
+                panic_text(&*payload)
+            );
+            record_thread_error(&message);
+            // SAFETY: the body's borrow ended with the unwind; the handle is still live.
+            let _ = catch_unwind(AssertUnwindSafe(|| unsafe { &*game }.poison(message)));
+            CarcStatus::Panic
+        }
+    }
+}
+
+/// Runs a body on a handle while ignoring poisoning and without recording its own
+/// failures (used by the error-reading functions, which must not overwrite the message
+/// they report).
+pub(crate) fn quietly(body: impl FnOnce() -> CallResult) -> CarcStatus {
+    match catch_unwind(AssertUnwindSafe(body)) {
+        Ok(Ok(())) => CarcStatus::Ok,
+        Ok(Err(failure)) => failure.status,
+        Err(_) => CarcStatus::Panic,
+    }
+}
+
+// ----- pointers --------------------------------------------------------------------------
+
+/// Checks an output pointer: non-NULL and aligned for `T`.
+pub(crate) fn check_out<T>(ptr: *mut T, name: &str) -> Result<(), Failure> {
+    if ptr.is_null() {
+        return Err(Failure::null(name));
+    }
+    if !ptr.is_aligned() {
+        return Err(Failure::invalid(format!(
+            "{name} is not aligned for its type ({} bytes)",
+            std::mem::align_of::<T>()
+        )));
+    }
+    Ok(())
+}
+
+/// Writes `value` through an output pointer already accepted by [`check_out`].
+pub(crate) fn write_out<T>(ptr: *mut T, value: T) {
+    // SAFETY: `ptr` was checked non-NULL and aligned; the caller guarantees it points to
+    // writable memory for one `T` (ABI contract).
+    unsafe { ptr.write(value) }
+}
+
+/// Checks and writes an output pointer in one go (for results computed before any check
+/// could fail).
+pub(crate) fn put<T>(ptr: *mut T, name: &str, value: T) -> CallResult {
+    check_out(ptr, name)?;
+    write_out(ptr, value);
+    Ok(())
+}
+
+/// Reads a NUL-terminated UTF-8 string argument.
+pub(crate) fn read_str<'a>(ptr: *const c_char, name: &str) -> Result<&'a str, Failure> {
+    if ptr.is_null() {
+        return Err(Failure::null(name));
+    }
+    // SAFETY: non-NULL, and by the ABI contract a NUL-terminated string that outlives the
+    // call.
+    let text = unsafe { CStr::from_ptr(ptr) };
+    text.to_str().map_err(|e| {
+        Failure::invalid(format!(
+            "{name} is not valid UTF-8 (at byte {})",
+            e.valid_up_to()
+        ))
+    })
+}
+
+// ----- buffers ---------------------------------------------------------------------------
+
+/// Checks a `(buf, len, needed)` triple before any work: `needed` must be non-NULL and
+/// aligned, and `buf` may be NULL only with `len == 0`.
+pub(crate) fn check_buffer<T>(buf: *mut T, len: u32, needed: *mut u32) -> CallResult {
+    check_out(needed, "needed")?;
+    if buf.is_null() {
+        if len != 0 {
+            return Err(Failure::null(&format!(
+                "buf (with len {len}; pass len 0 to ask for the size)"
+            )));
+        }
+    } else if !buf.is_aligned() {
+        return Err(Failure::invalid(format!(
+            "buf is not aligned for its element type ({} bytes)",
+            std::mem::align_of::<T>()
+        )));
+    }
+    Ok(())
+}
+
+fn as_len(n: usize, what: &str) -> Result<u32, Failure> {
+    u32::try_from(n).map_err(|_| {
+        Failure::new(
+            CarcStatus::BufferTooSmall,
+            format!("{what} needs {n} elements, more than a uint32_t length can describe"),
+        )
+    })
+}
+
+/// Copies `items` into the caller's buffer of `len` elements and writes the count to
+/// `needed`. A NULL buffer with `len == 0` only writes the count; a short buffer gets
+/// nothing, `needed` gets the count, and the status is `BUFFER_TOO_SMALL`.
+pub(crate) fn write_array<T: Copy>(
+    items: &[T],
+    buf: *mut T,
+    len: u32,
+    needed: *mut u32,
+    what: &str,
+) -> CallResult {
+    write_iter(items.iter().copied(), buf, len, needed, what)
+}
+
+/// [`write_array`] for the items of an exact-size iterator (no intermediate allocation).
+pub(crate) fn write_iter<T>(
+    items: impl ExactSizeIterator<Item = T>,
+    buf: *mut T,
+    len: u32,
+    needed: *mut u32,
+    what: &str,
+) -> CallResult {
+    check_buffer(buf, len, needed)?;
+    let n = as_len(items.len(), what)?;
+    write_out(needed, n);
+    if buf.is_null() {
+        return Ok(());
+    }
+    if len < n {
+        return Err(Failure::new(
+            CarcStatus::BufferTooSmall,
+            format!("{what} needs {n} elements, the buffer holds {len}"),
+        ));
+    }
+    for (i, item) in items.take(n as usize).enumerate() {
+        // SAFETY: `buf` is non-NULL, aligned, and by the ABI contract valid for
+        // `len >= n > i` elements.
+        unsafe { buf.add(i).write(item) };
+    }
+    Ok(())
+}
+
+/// Copies `text` and a terminating NUL into the caller's buffer of `len` bytes; `needed`
+/// gets the byte count including the NUL. Same conventions as [`write_array`].
+pub(crate) fn write_text(
+    text: &str,
+    buf: *mut c_char,
+    len: u32,
+    needed: *mut u32,
+    what: &str,
+) -> CallResult {
+    check_buffer(buf, len, needed)?;
+    let n = as_len(text.len() + 1, what)?;
+    write_out(needed, n);
+    if buf.is_null() {
+        return Ok(());
+    }
+    if len < n {
+        return Err(Failure::new(
+            CarcStatus::BufferTooSmall,
+            format!("{what} needs {n} bytes with the terminating NUL, the buffer holds {len}"),
+        ));
+    }
+    // SAFETY: as in `write_array`, for `n` bytes.
+    unsafe {
+        std::ptr::copy_nonoverlapping(text.as_ptr().cast::<c_char>(), buf, text.len());
+        buf.add(text.len()).write(0);
+    }
+    Ok(())
+}

@@ -1,0 +1,53 @@
+//! # carcassonne-ffi: the C ABI of the carcassonne engine
+//!
+//! Built as `libcarcassonne.so` / `libcarcassonne.a`; the header is
+//! `include/carcassonne.h`, generated from this crate by cbindgen and committed (a test
+//! regenerates it and fails on any difference).
+//!
+//! ## Conventions
+//!
+//! * Opaque handles ([`CarcGame`]) are created by `carc_game_new`, `carc_game_clone` and
+//!   `carc_game_from_record` and released by `carc_game_free` (which accepts NULL).
+//! * Every function that can fail returns a [`CarcStatus`] with stable numbers;
+//!   `carc_status_message` gives its static text, `carc_game_last_error` and
+//!   `carc_last_error` the detailed message of a failure.
+//! * Every pointer is checked for NULL; output parameters are written only on success
+//!   (the one exception: a buffer's `needed` size is also written on
+//!   `CARC_STATUS_BUFFER_TOO_SMALL`).
+//! * Buffers are `(buf, len, needed)`: `len` counts elements (bytes for text, including
+//!   the terminating NUL) and `needed` receives the count the result needs. A NULL `buf`
+//!   with `len == 0` asks for the size only.
+//! * No panic crosses the boundary: every export runs inside `catch_unwind`; a panic
+//!   returns `CARC_STATUS_PANIC` and poisons the handle (`CARC_STATUS_HANDLE_POISONED`
+//!   from then on, except for `carc_game_free`, `carc_game_last_error` and
+//!   `carc_game_is_poisoned`).
+//! * Integer types are fixed-width; structs are `#[repr(C)]` plain data (blittable), laid
+//!   out without hidden padding.
+//! * Configurations and records cross the ABI as JSON text; actions as [`CarcAction`]
+//!   structs and as flat ids.
+//! * Every function documents who owns what. The library keeps no global state besides
+//!   a per-thread error message; distinct handles may be used from distinct threads.
+#![deny(missing_docs)]
+// The exports check every pointer themselves and document their contract; marking them
+// `unsafe extern "C"` would change nothing for C callers.
+#![allow(clippy::not_unsafe_ptr_arg_deref)]
+
+pub mod action;
+pub mod game;
+mod guard;
+pub mod state;
+pub mod status;
+pub mod tiles;
+pub mod version;
+
+pub use action::{
+    CarcAction, CarcActionKind, CarcChanceOutcome, CarcCorner, CarcFigure, CARC_NO_FEATURE,
+};
+pub use game::{CarcChance, CARC_DEFAULT_WINDOW, CARC_MAX_WINDOW, CARC_MIN_WINDOW};
+pub use guard::CarcGame;
+pub use state::{
+    CarcBoardFigure, CarcDragon, CarcFairy, CarcPhase, CarcPlacedTile, CarcSupply, CARC_NO_PLAYER,
+    CARC_NO_TILE,
+};
+pub use status::CarcStatus;
+pub use version::{CARC_ABI_VERSION, CARC_VERSION_MAJOR, CARC_VERSION_MINOR, CARC_VERSION_PATCH};

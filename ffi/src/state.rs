@@ -1,0 +1,434 @@
+//! Queries on a game: whose decision, phase, scores, supplies, the board, the dragon and
+//! the fairy, the tiles left.
+
+use crate::guard::{check_out, put, with_game, write_array, write_iter, write_out, CarcGame};
+use crate::status::{CarcStatus, Failure};
+use carcassonne_core::{Figure, Phase};
+
+/// What the game waits for (`carc_game_phase`). Stable numbers.
+#[repr(u32)]
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
+pub enum CarcPhase {
+    /// Place an abbey instead of drawing, or pass and draw; also the end-of-game abbey
+    /// round.
+    Abbey = 0,
+    /// Explicit chance: the tile drawn (`carc_game_chance_outcomes`).
+    Draw = 1,
+    /// Place the drawn tile.
+    PlaceTile = 2,
+    /// Deploy a figure, move the fairy, use the princess, take the abbot back, or pass.
+    Deploy = 3,
+    /// One step of the dragon's flight.
+    DragonFlight = 4,
+    /// Move a wagon after scoring, or pass.
+    WagonMove = 5,
+    /// The game is over.
+    GameOver = 6,
+}
+
+impl From<Phase> for CarcPhase {
+    fn from(p: Phase) -> CarcPhase {
+        match p {
+            Phase::Abbey => CarcPhase::Abbey,
+            Phase::Draw => CarcPhase::Draw,
+            Phase::PlaceTile => CarcPhase::PlaceTile,
+            Phase::Deploy => CarcPhase::Deploy,
+            Phase::DragonFlight => CarcPhase::DragonFlight,
+            Phase::WagonMove => CarcPhase::WagonMove,
+            Phase::GameOver => CarcPhase::GameOver,
+        }
+    }
+}
+
+/// The player value meaning "nobody" (`carc_game_to_play` when the game is over or waits
+/// for a draw).
+pub const CARC_NO_PLAYER: u32 = 0xFFFF_FFFF;
+/// The tile value meaning "no tile" (`carc_game_tile_in_hand` outside `CARC_PHASE_PLACE_TILE`).
+pub const CARC_NO_TILE: u16 = 0xFFFF;
+
+/// A player's supply (6 bytes, blittable): figures not on the board, and abbey tiles left.
+#[repr(C)]
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, Default)]
+pub struct CarcSupply {
+    /// Followers.
+    pub follower: u8,
+    /// Abbots.
+    pub abbot: u8,
+    /// Mayors.
+    pub mayor: u8,
+    /// Wagons.
+    pub wagon: u8,
+    /// Barns.
+    pub barn: u8,
+    /// Abbey tiles.
+    pub abbey: u8,
+}
+
+/// A tile on the board (12 bytes, blittable).
+#[repr(C)]
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, Default)]
+pub struct CarcPlacedTile {
+    /// Square, x (east).
+    pub x: i32,
+    /// Square, y (south).
+    pub y: i32,
+    /// Tile kind index (see `carc_tile_kind_id`).
+    pub kind: u16,
+    /// Quarter turns clockwise, 0..=3.
+    pub rot: u8,
+    /// Always 0.
+    pub reserved: u8,
+}
+
+/// A figure on the board (12 bytes, blittable).
+#[repr(C)]
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, Default)]
+pub struct CarcBoardFigure {
+    /// Square of its tile, x.
+    pub x: i32,
+    /// Square of its tile, y.
+    pub y: i32,
+    /// Owner's seat.
+    pub owner: u8,
+    /// A `CarcFigure`.
+    pub figure: u8,
+    /// Local feature index on its tile; for a barn, the `CarcCorner` it stands on.
+    pub feature: u8,
+    /// Always 0.
+    pub reserved: u8,
+}
+
+/// The dragon (12 bytes, blittable).
+#[repr(C)]
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, Default)]
+pub struct CarcDragon {
+    /// Square, x (0 when not on the board).
+    pub x: i32,
+    /// Square, y (0 when not on the board).
+    pub y: i32,
+    /// 1 when the dragon is on the board.
+    pub on_board: u8,
+    /// 1 during a dragon flight (`CARC_PHASE_DRAGON_FLIGHT`).
+    pub in_flight: u8,
+    /// Steps taken in the current flight.
+    pub flight_steps: u8,
+    /// Always 0.
+    pub reserved: u8,
+}
+
+/// The fairy (12 bytes, blittable).
+#[repr(C)]
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, Default)]
+pub struct CarcFairy {
+    /// Square, x (0 when not on the board).
+    pub x: i32,
+    /// Square, y (0 when not on the board).
+    pub y: i32,
+    /// 1 when the fairy is on the board.
+    pub on_board: u8,
+    /// 1 when it stands next to a figure (next-to-follower rule).
+    pub attached: u8,
+    /// Seat of the figure's owner (0 when not attached).
+    pub owner: u8,
+    /// Local feature index of that figure (`CARC_NO_FEATURE` when not attached).
+    pub feature: u8,
+}
+
+fn seat(h: &CarcGame, player: u32) -> Result<usize, Failure> {
+    let players = h.game.num_players();
+    if (player as usize) < players {
+        Ok(player as usize)
+    } else {
+        Err(Failure::invalid(format!(
+            "player {player} is not a seat of this {players}-player game"
+        )))
+    }
+}
+
+/// Writes the number of players to `*out`.
+///
+/// Ownership: `game` is borrowed; `out` belongs to the caller.
+#[no_mangle]
+pub extern "C" fn carc_game_num_players(game: *const CarcGame, out: *mut u32) -> CarcStatus {
+    with_game("carc_game_num_players", game, |h| {
+        put(out, "out", h.game.num_players() as u32)
+    })
+}
+
+/// Writes the seat that decides now to `*out`, or `CARC_NO_PLAYER` when the game is over
+/// or waits for a draw (explicit chance). It differs from the turn player during a dragon
+/// flight and a wagon move.
+///
+/// Ownership: `game` is borrowed; `out` belongs to the caller.
+#[no_mangle]
+pub extern "C" fn carc_game_to_play(game: *const CarcGame, out: *mut u32) -> CarcStatus {
+    with_game("carc_game_to_play", game, |h| {
+        let player = match h.game.phase() {
+            Phase::GameOver | Phase::Draw => CARC_NO_PLAYER,
+            _ => h.game.to_play() as u32,
+        };
+        put(out, "out", player)
+    })
+}
+
+/// Writes the seat whose turn it is (the last turn's when the game is over) to `*out`.
+///
+/// Ownership: `game` is borrowed; `out` belongs to the caller.
+#[no_mangle]
+pub extern "C" fn carc_game_turn_player(game: *const CarcGame, out: *mut u32) -> CarcStatus {
+    with_game("carc_game_turn_player", game, |h| {
+        put(out, "out", h.game.turn_player() as u32)
+    })
+}
+
+/// Writes what the game waits for (a `CarcPhase`) to `*out`.
+///
+/// Ownership: `game` is borrowed; `out` belongs to the caller.
+#[no_mangle]
+pub extern "C" fn carc_game_phase(game: *const CarcGame, out: *mut CarcPhase) -> CarcStatus {
+    with_game("carc_game_phase", game, |h| {
+        put(out, "out", CarcPhase::from(h.game.phase()))
+    })
+}
+
+/// Writes 1 to `*out` when the game is over, else 0.
+///
+/// Ownership: `game` is borrowed; `out` belongs to the caller.
+#[no_mangle]
+pub extern "C" fn carc_game_is_terminal(game: *const CarcGame, out: *mut u8) -> CarcStatus {
+    with_game("carc_game_is_terminal", game, |h| {
+        put(out, "out", u8::from(h.game.is_terminal()))
+    })
+}
+
+/// Writes the scores, one per seat, into `buf` (`len` elements); `needed` receives the
+/// number of players. After the game is over they include the final scoring.
+///
+/// Ownership: `game` is borrowed; `buf` (may be NULL with `len == 0` to ask for the
+/// count) and `needed` belong to the caller. On `CARC_STATUS_BUFFER_TOO_SMALL` only
+/// `needed` is written.
+#[no_mangle]
+pub extern "C" fn carc_game_scores(
+    game: *const CarcGame,
+    buf: *mut i32,
+    len: u32,
+    needed: *mut u32,
+) -> CarcStatus {
+    with_game("carc_game_scores", game, |h| {
+        write_array(h.game.scores(), buf, len, needed, "the scores")
+    })
+}
+
+/// Writes the supply of seat `player` (figures not on the board, abbey tiles left) to
+/// `*out`. A seat outside the game is `CARC_STATUS_INVALID_ARGUMENT`.
+///
+/// Ownership: `game` is borrowed; `out` belongs to the caller.
+#[no_mangle]
+pub extern "C" fn carc_game_supply(
+    game: *const CarcGame,
+    player: u32,
+    out: *mut CarcSupply,
+) -> CarcStatus {
+    with_game("carc_game_supply", game, |h| {
+        check_out(out, "out")?;
+        let p = seat(h, player)?;
+        let g = &h.game;
+        write_out(
+            out,
+            CarcSupply {
+                follower: g.supply(p, Figure::Follower),
+                abbot: g.supply(p, Figure::Abbot),
+                mayor: g.supply(p, Figure::Mayor),
+                wagon: g.supply(p, Figure::Wagon),
+                barn: g.supply(p, Figure::Barn),
+                abbey: g.abbeys_left(p),
+            },
+        );
+        Ok(())
+    })
+}
+
+/// Writes the kind index of the tile drawn and waiting to be placed to `*out`, or
+/// `CARC_NO_TILE` outside `CARC_PHASE_PLACE_TILE`.
+///
+/// Ownership: `game` is borrowed; `out` belongs to the caller.
+#[no_mangle]
+pub extern "C" fn carc_game_tile_in_hand(game: *const CarcGame, out: *mut u16) -> CarcStatus {
+    with_game("carc_game_tile_in_hand", game, |h| {
+        let tile = h
+            .game
+            .tile_in_hand()
+            .map_or(CARC_NO_TILE, |k| k.index() as u16);
+        put(out, "out", tile)
+    })
+}
+
+/// Writes the number of tiles left to draw to `*out`.
+///
+/// Ownership: `game` is borrowed; `out` belongs to the caller.
+#[no_mangle]
+pub extern "C" fn carc_game_tiles_left(game: *const CarcGame, out: *mut u32) -> CarcStatus {
+    with_game("carc_game_tiles_left", game, |h| {
+        put(out, "out", h.game.tiles_left())
+    })
+}
+
+/// Writes the number of tiles left to draw per tile kind into `buf` (`len` elements,
+/// index = tile kind index); `needed` receives the number of tile kinds
+/// (`carc_tile_kind_count`).
+///
+/// Ownership: `game` is borrowed; `buf` (may be NULL with `len == 0` to ask for the
+/// count) and `needed` belong to the caller. On `CARC_STATUS_BUFFER_TOO_SMALL` only
+/// `needed` is written.
+#[no_mangle]
+pub extern "C" fn carc_game_remaining_tiles(
+    game: *const CarcGame,
+    buf: *mut u8,
+    len: u32,
+    needed: *mut u32,
+) -> CarcStatus {
+    with_game("carc_game_remaining_tiles", game, |h| {
+        write_array(
+            h.game.remaining_tiles(),
+            buf,
+            len,
+            needed,
+            "the remaining tile counts",
+        )
+    })
+}
+
+/// Writes the tiles on the board, in the order they were placed (the start tile first),
+/// into `buf` (`len` elements); `needed` receives their number.
+///
+/// Ownership: `game` is borrowed; `buf` (may be NULL with `len == 0` to ask for the
+/// count) and `needed` belong to the caller. On `CARC_STATUS_BUFFER_TOO_SMALL` only
+/// `needed` is written.
+#[no_mangle]
+pub extern "C" fn carc_game_placed_tiles(
+    game: *const CarcGame,
+    buf: *mut CarcPlacedTile,
+    len: u32,
+    needed: *mut u32,
+) -> CarcStatus {
+    with_game("carc_game_placed_tiles", game, |h| {
+        let tiles = h.game.board().placements().iter().map(|p| CarcPlacedTile {
+            x: p.pos.x,
+            y: p.pos.y,
+            kind: p.kind.index() as u16,
+            rot: p.rot.quarter_turns(),
+            reserved: 0,
+        });
+        write_iter(tiles, buf, len, needed, "the placed tiles")
+    })
+}
+
+/// Writes the figures on the board into `buf` (`len` elements); `needed` receives their
+/// number.
+///
+/// Ownership: `game` is borrowed; `buf` (may be NULL with `len == 0` to ask for the
+/// count) and `needed` belong to the caller. On `CARC_STATUS_BUFFER_TOO_SMALL` only
+/// `needed` is written.
+#[no_mangle]
+pub extern "C" fn carc_game_board_figures(
+    game: *const CarcGame,
+    buf: *mut CarcBoardFigure,
+    len: u32,
+    needed: *mut u32,
+) -> CarcStatus {
+    with_game("carc_game_board_figures", game, |h| {
+        let board = h.game.board();
+        let figures = h.game.board_figures().iter().map(|f| {
+            let pos = board.placement(f.placement as usize).pos;
+            CarcBoardFigure {
+                x: pos.x,
+                y: pos.y,
+                owner: f.owner,
+                figure: f.figure as u8,
+                feature: f.local,
+                reserved: 0,
+            }
+        });
+        write_iter(figures, buf, len, needed, "the board figures")
+    })
+}
+
+/// Writes where the dragon is and how far its current flight has gone to `*out`.
+///
+/// Ownership: `game` is borrowed; `out` belongs to the caller.
+#[no_mangle]
+pub extern "C" fn carc_game_dragon(game: *const CarcGame, out: *mut CarcDragon) -> CarcStatus {
+    with_game("carc_game_dragon", game, |h| {
+        check_out(out, "out")?;
+        let mut dragon = CarcDragon::default();
+        if let Some(pos) = h.game.dragon() {
+            dragon.x = pos.x;
+            dragon.y = pos.y;
+            dragon.on_board = 1;
+        }
+        if let Some((steps, _)) = h.game.flight() {
+            dragon.in_flight = 1;
+            dragon.flight_steps = steps;
+        }
+        write_out(out, dragon);
+        Ok(())
+    })
+}
+
+/// Writes where the fairy is and which figure it stands next to to `*out`.
+///
+/// Ownership: `game` is borrowed; `out` belongs to the caller.
+#[no_mangle]
+pub extern "C" fn carc_game_fairy(game: *const CarcGame, out: *mut CarcFairy) -> CarcStatus {
+    with_game("carc_game_fairy", game, |h| {
+        check_out(out, "out")?;
+        let mut fairy = CarcFairy {
+            feature: crate::action::CARC_NO_FEATURE,
+            ..CarcFairy::default()
+        };
+        if let Some((pos, by)) = h.game.fairy() {
+            fairy.x = pos.x;
+            fairy.y = pos.y;
+            fairy.on_board = 1;
+            if let Some((owner, local)) = by {
+                fairy.attached = 1;
+                fairy.owner = owner;
+                fairy.feature = local;
+            }
+        }
+        write_out(out, fairy);
+        Ok(())
+    })
+}
+
+/// Writes a 64-bit hash of the game state to `*out` (equal states, equal hashes; a
+/// clone hashes like its original).
+///
+/// Ownership: `game` is borrowed; `out` belongs to the caller.
+#[no_mangle]
+pub extern "C" fn carc_game_state_hash(game: *const CarcGame, out: *mut u64) -> CarcStatus {
+    with_game("carc_game_state_hash", game, |h| {
+        put(out, "out", h.game.state_hash())
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn struct_sizes_have_no_hidden_padding() {
+        assert_eq!(std::mem::size_of::<CarcSupply>(), 6);
+        assert_eq!(std::mem::size_of::<CarcPlacedTile>(), 12);
+        assert_eq!(std::mem::size_of::<CarcBoardFigure>(), 12);
+        assert_eq!(std::mem::size_of::<CarcDragon>(), 12);
+        assert_eq!(std::mem::size_of::<CarcFairy>(), 12);
+    }
+
+    #[test]
+    fn phase_numbers_are_stable() {
+        assert_eq!(CarcPhase::from(Phase::Abbey) as u32, 0);
+        assert_eq!(CarcPhase::from(Phase::PlaceTile) as u32, 2);
+        assert_eq!(CarcPhase::from(Phase::GameOver) as u32, 6);
+    }
+}

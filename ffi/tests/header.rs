@@ -1,0 +1,59 @@
+//! The committed header `include/carcassonne.h` must be exactly what the pinned cbindgen
+//! generates from this crate. Regenerate it with
+//! `CARC_BLESS_HEADER=1 cargo test -p carcassonne-ffi --test header`.
+
+use std::path::PathBuf;
+
+fn generate() -> String {
+    let crate_dir = PathBuf::from(env!("CARGO_MANIFEST_DIR"));
+    let config = cbindgen::Config::from_file(crate_dir.join("cbindgen.toml"))
+        .expect("ffi/cbindgen.toml parses");
+    let bindings = cbindgen::Builder::new()
+        .with_crate(&crate_dir)
+        .with_config(config)
+        .generate()
+        .expect("cbindgen generates the header");
+    let mut out = Vec::new();
+    bindings.write(&mut out);
+    String::from_utf8(out).expect("the header is UTF-8")
+}
+
+#[test]
+fn committed_header_is_current() {
+    let path = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../include/carcassonne.h");
+    let generated = generate();
+    if std::env::var_os("CARC_BLESS_HEADER").is_some() {
+        std::fs::write(&path, &generated).expect("write include/carcassonne.h");
+        return;
+    }
+    let committed = std::fs::read_to_string(&path).unwrap_or_default();
+    if committed != generated {
+        let first = committed
+            .lines()
+            .zip(generated.lines())
+            .position(|(a, b)| a != b)
+            .unwrap_or_else(|| committed.lines().count().min(generated.lines().count()));
+        panic!(
+            "include/carcassonne.h differs from the generated header from line {}:\n  committed: {:?}\n  generated: {:?}\nRegenerate with: CARC_BLESS_HEADER=1 cargo test -p carcassonne-ffi --test header",
+            first + 1,
+            committed.lines().nth(first).unwrap_or("<end of file>"),
+            generated.lines().nth(first).unwrap_or("<end of file>"),
+        );
+    }
+}
+
+#[test]
+fn header_declares_every_status_and_the_version_macros() {
+    let header = generate();
+    for needle in [
+        "#define CARC_VERSION_MAJOR",
+        "#define CARC_VERSION_MINOR",
+        "#define CARC_VERSION_PATCH",
+        "#define CARC_ABI_VERSION",
+        "CARC_STATUS_OK = 0",
+        "CARC_STATUS_INVALID_ARGUMENT = 10",
+        "typedef struct CarcGame CarcGame;",
+    ] {
+        assert!(header.contains(needle), "header lacks {needle:?}");
+    }
+}
