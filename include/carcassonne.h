@@ -19,14 +19,9 @@
 #define CARC_DEFAULT_WINDOW 32
 
 /**
- * Smallest accepted observation window.
+ * The id value meaning "no second id" (`carc_game_action_to_flat` for a one-step action).
  */
-#define CARC_MIN_WINDOW 3
-
-/**
- * Largest accepted observation window.
- */
-#define CARC_MAX_WINDOW 255
+#define CARC_NO_ACTION_ID 4294967295
 
 /**
  * The player value meaning "nobody" (`carc_game_to_play` when the game is over or waits
@@ -417,6 +412,60 @@ typedef struct CarcChanceOutcome {
 } CarcChanceOutcome;
 
 /**
+ * Shapes of the learning interface for a game (28 bytes, blittable). They depend on the
+ * window `W` of the game's configuration and on the tile catalogue, not on the state.
+ */
+typedef struct CarcObservationSizes {
+    /**
+     * Window side `W`.
+     */
+    uint32_t window;
+    /**
+     * Number of board planes `C`.
+     */
+    uint32_t planes;
+    /**
+     * Length of the planes buffer, `C·W·W` bytes (layout `plane·W² + wy·W + wx`).
+     */
+    uint32_t planes_len;
+    /**
+     * Length of the globals buffer `G` (floats).
+     */
+    uint32_t globals_len;
+    /**
+     * Number of distinct flat action ids `A` (length of the mask buffer).
+     */
+    uint32_t actions;
+    /**
+     * Feature slots per tile `S` (the `SLOT` block is `S·F` ids).
+     */
+    uint32_t slots;
+    /**
+     * Channels per slot `F`.
+     */
+    uint32_t channels;
+} CarcObservationSizes;
+
+/**
+ * What a legal-move mask covered (12 bytes, blittable).
+ */
+typedef struct CarcMaskInfo {
+    /**
+     * Legal structured actions of the decision.
+     */
+    uint32_t legal;
+    /**
+     * Ids set to 1 in the mask.
+     */
+    uint32_t offered;
+    /**
+     * Legal structured actions not offered because a square they need lies outside the
+     * window.
+     */
+    uint32_t outside_window;
+} CarcMaskInfo;
+
+/**
  * A player's supply (6 bytes, blittable): figures not on the board, and abbey tiles left.
  */
 typedef struct CarcSupply {
@@ -634,7 +683,7 @@ CarcStatus carc_game_is_legal(const struct CarcGame *game,
  * "figures": {"abbot": 1}, "seed": 7, "chance": "sampled", "window": 32}`. Only
  * `players` and `sets` are required; `chance` is `"sampled"` (default: the engine draws
  * with its seeded generator) or `"explicit"` (the caller applies draws); `window` is the
- * side of the observation window (default 32). Unknown keys and bad values return
+ * side of the observation window, 3 to 512 (default 32). Unknown keys and bad values return
  * `CARC_STATUS_INVALID_CONFIG`; the message (`carc_last_error`) names the field.
  *
  * Ownership: `config_json` (NUL-terminated UTF-8) is read during the call and stays the
@@ -727,6 +776,121 @@ CarcStatus carc_last_error(char *buf, uint32_t len, uint32_t *needed);
  * Ownership: `game` is borrowed; `out` belongs to the caller.
  */
 CarcStatus carc_game_is_poisoned(const struct CarcGame *game, uint8_t *out);
+
+/**
+ * Writes the shapes of the game's observations and flat action space to `*out`.
+ *
+ * Ownership: `game` is borrowed; `out` belongs to the caller.
+ */
+CarcStatus carc_game_observation_sizes(const struct CarcGame *game,
+                                       struct CarcObservationSizes *out);
+
+/**
+ * Writes the number of distinct flat action ids `A` (ids are `0..A`) to `*out`.
+ *
+ * Ownership: `game` is borrowed; `out` belongs to the caller.
+ */
+CarcStatus carc_game_num_actions(const struct CarcGame *game, uint32_t *out);
+
+/**
+ * Writes the legal-move mask of the current step into `buf` (`int8_t [A]`, 1 = the id is
+ * legal now, 0 = not); `needed` receives `A`. With a focus pending (after a `CELL` id)
+ * the mask offers the `SLOT` ids that complete an action on the focus tile. The mask is
+ * all zeros when the game is over or waits for a draw. If `info` is not NULL it receives
+ * what the mask covered (legal moves outside the window are counted, not offered).
+ *
+ * Ownership: `game` is borrowed; `buf` (`len` bytes, may be NULL with `len == 0` to ask
+ * for `A`), `needed` and `info` (optional) belong to the caller. A longer buffer is
+ * accepted (only the first `A` bytes are written). On `CARC_STATUS_BUFFER_TOO_SMALL` only
+ * `needed` is written.
+ */
+CarcStatus carc_game_legal_mask(const struct CarcGame *game,
+                                int8_t *buf,
+                                uint32_t len,
+                                uint32_t *needed,
+                                struct CarcMaskInfo *info);
+
+/**
+ * Takes flat id `id`: either it completes a structured action, which is applied, or it
+ * is a `CELL` id that picks the focus tile of a two-step action (the game does not
+ * change; a `SLOT` id must follow). If `completed` is not NULL it receives 1 in the first
+ * case and 0 in the second.
+ *
+ * Returns `CARC_STATUS_INVALID_ARGUMENT` for an id outside `0..A`,
+ * `CARC_STATUS_ILLEGAL_ACTION` for an id the mask does not offer now (also when the game
+ * waits for a draw), and `CARC_STATUS_GAME_OVER` when the game is over; the game is then
+ * unchanged.
+ *
+ * Ownership: `game` is borrowed mutably; `completed` (optional) belongs to the caller.
+ */
+CarcStatus carc_game_apply_flat(struct CarcGame *game, uint32_t id, uint8_t *completed);
+
+/**
+ * Writes the flat ids of the legal structured action `*action` in the current state (no
+ * focus pending): `*first` is the id to take now and `*second` the `SLOT` id that
+ * follows for a two-step action, or `CARC_NO_ACTION_ID`.
+ *
+ * Returns `CARC_STATUS_ILLEGAL_ACTION` if the action is not legal now, and
+ * `CARC_STATUS_INVALID_ARGUMENT` if it is malformed or legal but has no flat id (a
+ * square outside the window, a draw).
+ *
+ * Ownership: `game` is borrowed; `action` is read; `first` and `second` belong to the
+ * caller.
+ */
+CarcStatus carc_game_action_to_flat(const struct CarcGame *game,
+                                    const struct CarcAction *action,
+                                    uint32_t *first,
+                                    uint32_t *second);
+
+/**
+ * Writes the observation of the current step for seat `player` (egocentric: relative
+ * seat 0 is `player`) into `planes` (`uint8_t [C·W·W]`, layout `plane·W² + wy·W + wx`)
+ * and `globals` (`float [G]`); `planes_needed` and `globals_needed` receive `C·W·W` and
+ * `G`. The tables of planes and globals are in the project's `docs/observations.md`.
+ *
+ * Pass both buffers as NULL with lengths 0 to ask for the sizes (or use
+ * `carc_game_observation_sizes`). Longer buffers are accepted (only the first elements
+ * are written); a shorter one is `CARC_STATUS_BUFFER_TOO_SMALL` and nothing but the
+ * sizes is written. A seat outside the game is `CARC_STATUS_INVALID_ARGUMENT`.
+ *
+ * Ownership: `game` is borrowed; the buffers and the size out-parameters belong to the
+ * caller.
+ */
+CarcStatus carc_game_observe(const struct CarcGame *game,
+                             uint32_t player,
+                             uint8_t *planes,
+                             uint32_t planes_len,
+                             uint32_t *planes_needed,
+                             float *globals,
+                             uint32_t globals_len,
+                             uint32_t *globals_needed);
+
+/**
+ * Writes the board as text (one block of characters per tile, figures marked, a
+ * legend below; UTF-8, NUL-terminated) into `buf` (`len` bytes); `needed` receives the
+ * size in bytes including the NUL.
+ *
+ * Ownership: `game` is borrowed; `buf` (may be NULL with `len == 0` to ask for the size)
+ * and `needed` belong to the caller. On `CARC_STATUS_BUFFER_TOO_SMALL` only `needed` is
+ * written.
+ */
+CarcStatus carc_game_render_text(const struct CarcGame *game,
+                                 char *buf,
+                                 uint32_t len,
+                                 uint32_t *needed);
+
+/**
+ * Writes the board as a self-contained SVG document (UTF-8, NUL-terminated) into `buf`
+ * (`len` bytes); `needed` receives the size in bytes including the NUL.
+ *
+ * Ownership: `game` is borrowed; `buf` (may be NULL with `len == 0` to ask for the size)
+ * and `needed` belong to the caller. On `CARC_STATUS_BUFFER_TOO_SMALL` only `needed` is
+ * written.
+ */
+CarcStatus carc_game_render_svg(const struct CarcGame *game,
+                                char *buf,
+                                uint32_t len,
+                                uint32_t *needed);
 
 /**
  * Writes the number of players to `*out`.

@@ -260,12 +260,15 @@ pub(crate) fn tile_kind(index: u32, what: &str) -> Result<TileKind, Failure> {
     })
 }
 
-/// Applies an engine action, mapping refusals to statuses.
+/// Applies an engine action, mapping refusals to statuses; success clears a pending flat
+/// focus.
 pub(crate) fn apply_action(handle: &mut CarcGame, action: Action) -> CallResult {
     handle.game.apply(action).map_err(|e| match e {
         ActionError::GameOver => Failure::new(CarcStatus::GameOver, e.to_string()),
         ActionError::Illegal { .. } => Failure::new(CarcStatus::IllegalAction, e.to_string()),
-    })
+    })?;
+    handle.focus = None;
+    Ok(())
 }
 
 /// Writes every legal action of the current decision, in the engine's deterministic order,

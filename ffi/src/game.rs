@@ -6,6 +6,7 @@ use crate::guard::{
     CarcGame,
 };
 use crate::status::{CarcStatus, Failure};
+use carcassonne_core::encode::EncoderSpec;
 use carcassonne_core::record::{self, config_from_setup, ReplayError};
 use carcassonne_core::{ChanceMode, Game};
 use serde_json::{Map, Value};
@@ -25,10 +26,6 @@ pub enum CarcChance {
 
 /// Default side of the observation window when a configuration does not give `window`.
 pub const CARC_DEFAULT_WINDOW: u32 = 32;
-/// Smallest accepted observation window.
-pub const CARC_MIN_WINDOW: u32 = 3;
-/// Largest accepted observation window.
-pub const CARC_MAX_WINDOW: u32 = 255;
 
 /// Keys a configuration object may have.
 const CONFIG_KEYS: [&str; 9] = [
@@ -40,7 +37,7 @@ const CONFIG_KEYS: [&str; 9] = [
 pub(crate) struct ParsedConfig {
     pub config: carcassonne_core::GameConfig,
     pub chance: ChanceMode,
-    pub window: u32,
+    pub spec: EncoderSpec,
 }
 
 fn bad_config(message: impl Into<String>) -> Failure {
@@ -71,16 +68,16 @@ pub(crate) fn parse_config(text: &str) -> Result<ParsedConfig, Failure> {
             )))
         }
     };
-    let window = match map.get("window") {
-        None => CARC_DEFAULT_WINDOW,
-        Some(v) => v
-            .as_u64()
-            .filter(|w| (CARC_MIN_WINDOW as u64..=CARC_MAX_WINDOW as u64).contains(w))
-            .ok_or_else(|| {
-                bad_config(format!(
-                    "window: {v} is not an integer in {CARC_MIN_WINDOW}..={CARC_MAX_WINDOW}"
-                ))
-            })? as u32,
+    let spec = match map.get("window") {
+        None => EncoderSpec::default(),
+        Some(v) => {
+            let range = format!("{}..={}", EncoderSpec::MIN_WINDOW, EncoderSpec::MAX_WINDOW);
+            let side = v
+                .as_u64()
+                .and_then(|w| u16::try_from(w).ok())
+                .ok_or_else(|| bad_config(format!("window: {v} is not an integer in {range}")))?;
+            EncoderSpec::new(side).map_err(|e| bad_config(e.to_string()))?
+        }
     };
     let setup: Map<String, Value> = map
         .into_iter()
@@ -94,7 +91,7 @@ pub(crate) fn parse_config(text: &str) -> Result<ParsedConfig, Failure> {
     Ok(ParsedConfig {
         config,
         chance,
-        window,
+        spec,
     })
 }
 
@@ -105,7 +102,7 @@ pub(crate) fn parse_config(text: &str) -> Result<ParsedConfig, Failure> {
 /// "figures": {"abbot": 1}, "seed": 7, "chance": "sampled", "window": 32}`. Only
 /// `players` and `sets` are required; `chance` is `"sampled"` (default: the engine draws
 /// with its seeded generator) or `"explicit"` (the caller applies draws); `window` is the
-/// side of the observation window (default 32). Unknown keys and bad values return
+/// side of the observation window, 3 to 512 (default 32). Unknown keys and bad values return
 /// `CARC_STATUS_INVALID_CONFIG`; the message (`carc_last_error`) names the field.
 ///
 /// Ownership: `config_json` (NUL-terminated UTF-8) is read during the call and stays the
@@ -119,7 +116,7 @@ pub extern "C" fn carc_game_new(config_json: *const c_char, out: *mut *mut CarcG
         let parsed = parse_config(text)?;
         let game = Game::with_chance(parsed.config, parsed.chance)
             .map_err(|e| bad_config(e.to_string()))?;
-        write_out(out, CarcGame::new(game, parsed.window).into_raw());
+        write_out(out, CarcGame::new(game, parsed.spec).into_raw());
         Ok(())
     })
 }
@@ -194,10 +191,7 @@ pub extern "C" fn carc_game_from_record(
             ReplayError::Diverged(d) => Failure::new(CarcStatus::RecordMismatch, d.to_string()),
         })?;
         game.set_chance_mode(mode);
-        write_out(
-            out,
-            CarcGame::new(game, crate::game::CARC_DEFAULT_WINDOW).into_raw(),
-        );
+        write_out(out, CarcGame::new(game, EncoderSpec::default()).into_raw());
         Ok(())
     })
 }
@@ -292,12 +286,17 @@ mod tests {
         assert_eq!(ok.config.players, 3);
         assert_eq!(ok.config.seed, 7);
         assert_eq!(ok.chance, ChanceMode::Sampled);
-        assert_eq!(ok.window, CARC_DEFAULT_WINDOW);
+        assert_eq!(u32::from(ok.spec.window), CARC_DEFAULT_WINDOW);
+        assert_eq!(
+            u32::from(EncoderSpec::DEFAULT_WINDOW),
+            CARC_DEFAULT_WINDOW,
+            "the header's default window is the encoder's"
+        );
         let explicit =
             parse_config(r#"{"players":2,"sets":["base"],"chance":"explicit","window":9}"#)
                 .unwrap();
         assert_eq!(explicit.chance, ChanceMode::Explicit);
-        assert_eq!(explicit.window, 9);
+        assert_eq!(explicit.spec.window, 9);
         for (text, field) in [
             (r#"{"players":9,"sets":["base"]}"#, "players:"),
             (r#"{"players":2,"sets":["base"],"colour":1}"#, "colour:"),
@@ -306,6 +305,8 @@ mod tests {
                 "chance:",
             ),
             (r#"{"players":2,"sets":["base"],"window":0}"#, "window:"),
+            (r#"{"players":2,"sets":["base"],"window":70000}"#, "window:"),
+            (r#"{"players":2,"sets":["base"],"window":"big"}"#, "window:"),
             (r#"{"players":2,"sets":["nope"]}"#, "sets[0]:"),
             (r#"{"players":2}"#, "sets:"),
             (

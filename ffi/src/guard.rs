@@ -9,7 +9,8 @@
 //!   the terminating NUL); a NULL buffer with `len == 0` asks for the size only.
 
 use crate::status::{CallResult, CarcStatus, Failure};
-use carcassonne_core::{Action, Game};
+use carcassonne_core::encode::EncoderSpec;
+use carcassonne_core::{Action, Game, Pos};
 use std::any::Any;
 use std::cell::{Cell, RefCell};
 use std::ffi::{c_char, CStr};
@@ -24,8 +25,10 @@ use std::panic::{catch_unwind, AssertUnwindSafe};
 pub struct CarcGame {
     /// The engine state.
     pub(crate) game: Game,
-    /// Side of the observation window (the encoder's `W`).
-    pub(crate) window: u32,
+    /// Shapes of the observation and flat action ids (the window `W`).
+    pub(crate) spec: EncoderSpec,
+    /// The focus tile picked by a flat `CELL` id, waiting for its `SLOT` id.
+    pub(crate) focus: Option<Pos>,
     /// Set when a call on this handle panicked.
     poisoned: Cell<bool>,
     /// The detailed message of the last failed call on this handle.
@@ -35,19 +38,23 @@ pub struct CarcGame {
 }
 
 impl CarcGame {
-    pub(crate) fn new(game: Game, window: u32) -> CarcGame {
+    pub(crate) fn new(game: Game, spec: EncoderSpec) -> CarcGame {
         CarcGame {
             game,
-            window,
+            spec,
+            focus: None,
             poisoned: Cell::new(false),
             last_error: RefCell::new(String::new()),
             scratch: RefCell::new(Vec::with_capacity(256)),
         }
     }
 
-    /// A copy with its own scratch space and no error recorded.
+    /// A copy (pending focus included) with its own scratch space and no error recorded.
     pub(crate) fn duplicate(&self) -> CarcGame {
-        CarcGame::new(self.game.clone(), self.window)
+        CarcGame {
+            focus: self.focus,
+            ..CarcGame::new(self.game.clone(), self.spec)
+        }
     }
 
     /// Whether a call on this handle panicked.

@@ -35,6 +35,8 @@
 pub mod action;
 pub mod game;
 mod guard;
+pub mod learn;
+pub mod render;
 pub mod state;
 pub mod status;
 pub mod tiles;
@@ -43,8 +45,9 @@ pub mod version;
 pub use action::{
     CarcAction, CarcActionKind, CarcChanceOutcome, CarcCorner, CarcFigure, CARC_NO_FEATURE,
 };
-pub use game::{CarcChance, CARC_DEFAULT_WINDOW, CARC_MAX_WINDOW, CARC_MIN_WINDOW};
+pub use game::{CarcChance, CARC_DEFAULT_WINDOW};
 pub use guard::CarcGame;
+pub use learn::{CarcMaskInfo, CarcObservationSizes, CARC_NO_ACTION_ID};
 pub use state::{
     CarcBoardFigure, CarcDragon, CarcFairy, CarcPhase, CarcPlacedTile, CarcSupply, CARC_NO_PLAYER,
     CARC_NO_TILE,
