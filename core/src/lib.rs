@@ -33,6 +33,7 @@ pub mod action;
 pub mod board;
 pub mod config;
 pub mod deck;
+pub mod encode;
 pub mod features;
 pub mod game;
 pub mod geometry;

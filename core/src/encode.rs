@@ -1,0 +1,2364 @@
+//! Observation tensors, flat action ids and rewards for learning (`interfaces.md` §3–§5).
+//!
+//! The board is seen through a `W × W` window ([`EncoderSpec::window`], default 32) whose
+//! origin is recomputed at every decision so that the bounding box of the placed tiles,
+//! plus one ring of empty squares, is centred ([`WindowOrigin::of`]). Window cell
+//! `(wx, wy)` shows board square `(origin.x + wx, origin.y + wy)`.
+//!
+//! # Flat action ids
+//!
+//! | block    | size   | id                                      |
+//! |----------|--------|-----------------------------------------|
+//! | `TILE`   | 4·W²   | `rot·W² + wy·W + wx`                     |
+//! | `CELL`   | W²     | `4·W² + wy·W + wx`                       |
+//! | `SLOT`   | S·F    | `5·W² + slot·F + channel`                |
+//! | `CORNER` | 4      | `5·W² + S·F + corner` (NW, NE, SE, SW)   |
+//! | `PASS`   | 1      | `5·W² + S·F + 4`                         |
+//!
+//! with `S` = [`SLOT_COUNT`] feature slots and `F` = [`CHANNEL_COUNT`] channels
+//! ([`Channel`]). A slot is a location on a tile in the **board frame** ([`slot`]): the
+//! four sides, the eight field half-edges and the centre features, so that a mask turns
+//! with the board ([`rotate_action_id`]).
+//!
+//! The *focus tile* is the tile that `SLOT` ids refer to. During deployment it is the
+//! tile just placed, so an ordinary deployment is one id. An action on another tile
+//! (a magic-portal deployment, a fairy move, the princess, taking an abbot back, a wagon
+//! move) takes two ids: a `CELL` id picks the focus tile, then a `SLOT` id picks the
+//! feature and what to do there. Between the two the game is unchanged; [`FlatGame`]
+//! keeps the pending focus, and the `*_at` functions take it as `focus`. The structured
+//! legal list ([`Game::legal_actions`]) stays the truth: the mask of every step offers
+//! exactly the ids that lead to legal actions, and every legal action whose squares lie
+//! inside the window is reachable in exactly one way.
+//!
+//! | decision          | ids                                                         |
+//! |-------------------|-------------------------------------------------------------|
+//! | `PlaceTile`       | `TILE`                                                      |
+//! | `PlaceAbbey`      | `CELL` (the hole); declining is `PASS`                      |
+//! | `Deploy`          | `SLOT` on the placed tile, or `CELL` then `SLOT`; barn `CORNER`; `PASS` |
+//! | `MoveDragon`      | `CELL`                                                      |
+//! | `MoveWagon`       | `CELL` then `SLOT` (channel wagon); declining is `PASS`     |
+//! | `Draw` (chance)   | none: chance outcomes are not agent decisions; the mask is empty |
+//!
+//! Legal moves whose square lies outside the window are not offered; [`MaskInfo`] counts
+//! them. If nothing at all can be offered ([`MaskInfo::offered`] is 0 while the game is
+//! waiting for a player), the caller decides (the Python environments end the episode
+//! as truncated).
+//!
+//! # Observations
+//!
+//! [`encode_observation`] writes, for one player (egocentric: relative seat 0 is that
+//! player, 1 the next in turn order, ...; padded to 6 seats), `planes` `u8 [C, W, W]`
+//! (layout `plane·W² + wy·W + wx`, table [`plane_table`], indices in [`plane`]) and
+//! `globals` `f32 [G]` (table [`global_table`], offsets in [`global`]). Nothing is
+//! allocated per call once a thread has encoded its first observation. The project's
+//! `docs/observations.md` lists every plane and global; a test checks it against the
+//! tables here.
+//!
+//! # Rewards
+//!
+//! [`step_rewards`] turns the scores before and after a step into a reward per player
+//! ([`RewardMode`]: `score`, `score-diff`, `outcome`); returns are sums of rewards.
+//!
+//! ```
+//! use carcassonne::encode::{self, EncoderSpec};
+//! use carcassonne::{Game, GameConfig};
+//! let game = Game::new(GameConfig::new(2)).unwrap();
+//! let spec = EncoderSpec::default();
+//! let mut planes = vec![0u8; spec.planes_len()];
+//! let mut globals = vec![0f32; spec.num_globals()];
+//! let mut mask = vec![0i8; spec.num_actions()];
+//! let origin = encode::encode_observation(&game, 0, spec, &mut planes, &mut globals).unwrap();
+//! let info = encode::legal_mask(&game, spec, &mut mask).unwrap();
+//! assert_eq!(info.outside_window, 0);
+//! let id = mask.iter().position(|m| *m == 1).unwrap() as u32;
+//! let action = encode::flat_to_action(&game, spec, id).unwrap();
+//! assert_eq!(encode::action_to_flat(&game, spec, action), Some(id));
+//! assert_eq!(origin, encode::WindowOrigin::of(&game, spec));
+//! ```
+
+use crate::action::Action;
+use crate::config::{ConfigError, Figure, MAX_PLAYERS};
+use crate::features::NodeId;
+use crate::game::{ActionError, Game, Phase};
+use crate::geometry::{Corner, Pos, Rotation};
+use crate::rules::princess_dragon::DRAGON_STEPS;
+use crate::tiles::{catalogue, FeatureKind, Symbols, Terrain, TileKind, TileSet, NO_FEATURE};
+use std::cell::RefCell;
+use std::fmt;
+use std::sync::OnceLock;
+
+// ----- spec -----------------------------------------------------------------------------
+
+/// Feature slots per tile (`S`): 4 sides, 8 field half-edges, 4 centre slots, the whole tile.
+pub const SLOT_COUNT: usize = 17;
+/// Channels per slot (`F`), see [`Channel`].
+pub const CHANNEL_COUNT: usize = 7;
+/// Figure kinds in the observation (follower, abbot, mayor, wagon, barn).
+pub const FIGURE_KINDS: usize = 5;
+
+/// Shapes of the learning interface: the window size `W`.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
+pub struct EncoderSpec {
+    /// Window side `W` in squares.
+    pub window: u16,
+}
+
+impl Default for EncoderSpec {
+    fn default() -> EncoderSpec {
+        EncoderSpec {
+            window: EncoderSpec::DEFAULT_WINDOW,
+        }
+    }
+}
+
+impl EncoderSpec {
+    /// The default window side (see `docs/observations.md` for how it was chosen).
+    pub const DEFAULT_WINDOW: u16 = 32;
+    /// Smallest window side accepted.
+    pub const MIN_WINDOW: u16 = 3;
+    /// Largest window side accepted (a game never spans more squares).
+    pub const MAX_WINDOW: u16 = 512;
+
+    /// A spec with window side `window`; an error naming the field `window` if it is
+    /// outside [`EncoderSpec::MIN_WINDOW`]..=[`EncoderSpec::MAX_WINDOW`].
+    pub fn new(window: u16) -> Result<EncoderSpec, ConfigError> {
+        if !(Self::MIN_WINDOW..=Self::MAX_WINDOW).contains(&window) {
+            return Err(ConfigError {
+                field: "window".into(),
+                message: format!(
+                    "{window}; the window side must be {} to {}",
+                    Self::MIN_WINDOW,
+                    Self::MAX_WINDOW
+                ),
+            });
+        }
+        Ok(EncoderSpec { window })
+    }
+
+    fn w(self) -> usize {
+        self.window as usize
+    }
+
+    /// Number of board planes `C`.
+    pub const fn num_planes(self) -> usize {
+        plane::COUNT
+    }
+
+    /// Length of the `planes` buffer: `C·W·W`.
+    pub fn planes_len(self) -> usize {
+        plane::COUNT * self.w() * self.w()
+    }
+
+    /// Number of globals `G` (depends on the number of tile kinds in the catalogue).
+    pub fn num_globals(self) -> usize {
+        global::tile_in_hand() + 3 * catalogue().len()
+    }
+
+    /// Size `A` of the flat action space: `4·W² + W² + S·F + 4 + 1`.
+    pub fn num_actions(self) -> usize {
+        5 * self.w() * self.w() + SLOT_COUNT * CHANNEL_COUNT + 5
+    }
+
+    /// First id of the `TILE` block (always 0).
+    pub const fn tile_base(self) -> u32 {
+        0
+    }
+
+    /// First id of the `CELL` block.
+    pub fn cell_base(self) -> u32 {
+        (4 * self.w() * self.w()) as u32
+    }
+
+    /// First id of the `SLOT` block.
+    pub fn slot_base(self) -> u32 {
+        (5 * self.w() * self.w()) as u32
+    }
+
+    /// First id of the `CORNER` block.
+    pub fn corner_base(self) -> u32 {
+        self.slot_base() + (SLOT_COUNT * CHANNEL_COUNT) as u32
+    }
+
+    /// The `PASS` id (the last one).
+    pub fn pass_id(self) -> u32 {
+        self.corner_base() + 4
+    }
+}
+
+/// Why an encoding call was refused (nothing is written).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum EncodeError {
+    /// A buffer has the wrong length.
+    BufferSize {
+        /// Which buffer (`planes`, `globals`, `mask`).
+        buffer: &'static str,
+        /// The length needed.
+        expected: usize,
+        /// The length given.
+        got: usize,
+    },
+    /// The player is not a seat of the game.
+    Player {
+        /// The seat asked for.
+        player: usize,
+        /// Number of players.
+        players: usize,
+    },
+}
+
+impl fmt::Display for EncodeError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            EncodeError::BufferSize {
+                buffer,
+                expected,
+                got,
+            } => write!(f, "{buffer}: length {got}, expected {expected}"),
+            EncodeError::Player { player, players } => {
+                write!(f, "player {player}: the game has seats 0..{players}")
+            }
+        }
+    }
+}
+
+impl std::error::Error for EncodeError {}
+
+fn check_len(buffer: &'static str, got: usize, expected: usize) -> Result<(), EncodeError> {
+    if got == expected {
+        Ok(())
+    } else {
+        Err(EncodeError::BufferSize {
+            buffer,
+            expected,
+            got,
+        })
+    }
+}
+
+// ----- window ---------------------------------------------------------------------------
+
+/// The board square shown in window cell `(0, 0)`.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, Default)]
+pub struct WindowOrigin {
+    /// Board column of window column 0.
+    pub x: i32,
+    /// Board row of window row 0.
+    pub y: i32,
+}
+
+impl WindowOrigin {
+    /// The origin for the current state: the bounding box of the placed tiles grown by
+    /// one square on every side is centred in the window (rounding towards smaller
+    /// coordinates when it cannot be centred exactly).
+    pub fn of(game: &Game, spec: EncoderSpec) -> WindowOrigin {
+        let (min, max) = game.board().bounds();
+        let w = spec.window as i32;
+        // Twice the box centre is (min - 1) + (max + 1); twice the window centre is
+        // 2·origin + w - 1.
+        WindowOrigin {
+            x: (min.x + max.x + 1 - w).div_euclid(2),
+            y: (min.y + max.y + 1 - w).div_euclid(2),
+        }
+    }
+
+    /// The window cell `(wx, wy)` of board square `pos`, if it is inside the window.
+    #[inline]
+    pub fn cell(self, spec: EncoderSpec, pos: Pos) -> Option<(u16, u16)> {
+        let (dx, dy) = (pos.x - self.x, pos.y - self.y);
+        let w = spec.window as i32;
+        ((0..w).contains(&dx) && (0..w).contains(&dy)).then_some((dx as u16, dy as u16))
+    }
+
+    /// The board square of window cell `(wx, wy)`.
+    pub fn pos(self, wx: u16, wy: u16) -> Pos {
+        Pos::new(self.x + wx as i32, self.y + wy as i32)
+    }
+
+    #[inline]
+    fn index(self, spec: EncoderSpec, pos: Pos) -> Option<usize> {
+        self.cell(spec, pos)
+            .map(|(x, y)| y as usize * spec.w() + x as usize)
+    }
+}
+
+// ----- slots and channels ---------------------------------------------------------------
+
+/// Feature slots: where on a tile, in the board frame.
+///
+/// * `0..4` [`slot::SIDE`] + side (N, E, S, W): the feature on the middle third of the side.
+/// * `4..12` [`slot::HALF_EDGE`] + 2·side + h: the field on third 0 (h = 0) or third 2
+///   (h = 1) of the side (thirds run clockwise around the tile from its NW corner).
+/// * `12` [`slot::CLOISTER`]: a monastery or the abbey; `13` [`slot::GARDEN`];
+///   `14`, `15` [`slot::INNER_FIELD`]: fields enclosed inside the tile, in catalogue order.
+/// * `16` [`slot::WHOLE_TILE`]: the tile itself (the fairy under the `on-tile` rule).
+///
+/// A feature's slot is the first of the side and half-edge slots that it covers, taken
+/// in the tile's canonical orientation and then turned with the tile, so the slot of a
+/// feature turns with the board.
+pub mod slot {
+    /// First side slot (N, E, S, W follow).
+    pub const SIDE: u8 = 0;
+    /// First half-edge slot.
+    pub const HALF_EDGE: u8 = 4;
+    /// Monastery or abbey.
+    pub const CLOISTER: u8 = 12;
+    /// Garden.
+    pub const GARDEN: u8 = 13;
+    /// First inner field.
+    pub const INNER_FIELD: u8 = 14;
+    /// The whole tile.
+    pub const WHOLE_TILE: u8 = 16;
+
+    /// The slot after `quarter_turns` clockwise quarter turns of the board.
+    pub const fn rotate(slot: u8, quarter_turns: u8) -> u8 {
+        let q = quarter_turns & 3;
+        if slot < HALF_EDGE {
+            (slot + q) & 3
+        } else if slot < CLOISTER {
+            let k = slot - HALF_EDGE;
+            HALF_EDGE + ((k / 2 + q) & 3) * 2 + (k & 1)
+        } else {
+            slot
+        }
+    }
+
+    /// A short name: `N`, `E0`, `W2`, `cloister`, `inner1`, `tile`, ...
+    pub fn name(slot: u8) -> String {
+        const SIDES: [char; 4] = ['N', 'E', 'S', 'W'];
+        match slot {
+            0..=3 => SIDES[slot as usize].to_string(),
+            4..=11 => {
+                let k = slot - HALF_EDGE;
+                format!(
+                    "{}{}",
+                    SIDES[(k / 2) as usize],
+                    if k & 1 == 0 { 0 } else { 2 }
+                )
+            }
+            CLOISTER => "cloister".into(),
+            GARDEN => "garden".into(),
+            14 | 15 => format!("inner{}", slot - INNER_FIELD + 1),
+            WHOLE_TILE => "tile".into(),
+            _ => format!("slot{slot}"),
+        }
+    }
+}
+
+/// The slot of local feature `local` of `kind` turned by `rot` (see [`slot`]).
+pub fn feature_slot(kind: TileKind, rot: Rotation, local: u8) -> Option<u8> {
+    let def = kind.def();
+    let f = def.features.get(local as usize)?;
+    if f.segments != 0 {
+        let canonical = (0..4u8)
+            .map(|s| (s, s as u16 * 3 + 1))
+            .chain((0..4u8).flat_map(|s| {
+                [
+                    (slot::HALF_EDGE + 2 * s, s as u16 * 3),
+                    (slot::HALF_EDGE + 2 * s + 1, s as u16 * 3 + 2),
+                ]
+            }))
+            .find(|(_, bit)| f.segments & (1 << bit) != 0)
+            .map(|(s, _)| s)?;
+        return Some(slot::rotate(canonical, rot.quarter_turns()));
+    }
+    match f.kind {
+        FeatureKind::Monastery => Some(slot::CLOISTER),
+        FeatureKind::Garden => Some(slot::GARDEN),
+        FeatureKind::Field => {
+            let nth = def.features[..local as usize]
+                .iter()
+                .filter(|g| g.segments == 0 && g.kind == FeatureKind::Field)
+                .count();
+            (nth < 2).then_some(slot::INNER_FIELD + nth as u8)
+        }
+        _ => None,
+    }
+}
+
+/// The local feature of `kind` turned by `rot` whose slot is `slot`.
+pub fn slot_feature(kind: TileKind, rot: Rotation, slot: u8) -> Option<u8> {
+    let n = kind.def().features.len() as u8;
+    (0..n).find(|&i| feature_slot(kind, rot, i) == Some(slot))
+}
+
+/// What a `SLOT` id does on the focus tile.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
+#[repr(u8)]
+pub enum Channel {
+    /// Deploy a follower.
+    Follower = 0,
+    /// Deploy the abbot.
+    Abbot = 1,
+    /// Deploy the mayor.
+    Mayor = 2,
+    /// Deploy the wagon, or move it there after scoring.
+    Wagon = 3,
+    /// Move the fairy next to the figure on this feature (or onto the tile: whole-tile slot).
+    Fairy = 4,
+    /// Remove the knight on this feature with the princess.
+    Princess = 5,
+    /// Take the abbot on this feature back.
+    AbbotReturn = 6,
+}
+
+impl Channel {
+    /// Every channel in id order.
+    pub const ALL: [Channel; CHANNEL_COUNT] = [
+        Channel::Follower,
+        Channel::Abbot,
+        Channel::Mayor,
+        Channel::Wagon,
+        Channel::Fairy,
+        Channel::Princess,
+        Channel::AbbotReturn,
+    ];
+
+    /// A short name.
+    pub const fn name(self) -> &'static str {
+        match self {
+            Channel::Follower => "follower",
+            Channel::Abbot => "abbot",
+            Channel::Mayor => "mayor",
+            Channel::Wagon => "wagon",
+            Channel::Fairy => "fairy",
+            Channel::Princess => "princess",
+            Channel::AbbotReturn => "abbot-return",
+        }
+    }
+
+    fn of_figure(figure: Figure) -> Option<Channel> {
+        match figure {
+            Figure::Follower => Some(Channel::Follower),
+            Figure::Abbot => Some(Channel::Abbot),
+            Figure::Mayor => Some(Channel::Mayor),
+            Figure::Wagon => Some(Channel::Wagon),
+            Figure::Barn => None,
+        }
+    }
+}
+
+/// A flat id taken apart into its block and coordinates.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
+pub enum FlatAction {
+    /// `TILE`: place the tile in hand on window cell `(wx, wy)` turned by `rot`.
+    Tile {
+        /// Rotation.
+        rot: Rotation,
+        /// Window column.
+        wx: u16,
+        /// Window row.
+        wy: u16,
+    },
+    /// `CELL`: a square of the window (abbey hole, dragon step, focus tile).
+    Cell {
+        /// Window column.
+        wx: u16,
+        /// Window row.
+        wy: u16,
+    },
+    /// `SLOT`: a feature slot of the focus tile and a channel.
+    Slot {
+        /// The slot (see [`slot`]).
+        slot: u8,
+        /// The channel.
+        channel: Channel,
+    },
+    /// `CORNER`: a barn on this corner of the placed tile.
+    Corner(Corner),
+    /// `PASS`.
+    Pass,
+}
+
+impl FlatAction {
+    /// The id of this flat action.
+    pub fn id(self, spec: EncoderSpec) -> u32 {
+        let w = spec.window as u32;
+        match self {
+            FlatAction::Tile { rot, wx, wy } => {
+                rot.quarter_turns() as u32 * w * w + wy as u32 * w + wx as u32
+            }
+            FlatAction::Cell { wx, wy } => spec.cell_base() + wy as u32 * w + wx as u32,
+            FlatAction::Slot { slot, channel } => {
+                spec.slot_base() + slot as u32 * CHANNEL_COUNT as u32 + channel as u32
+            }
+            FlatAction::Corner(c) => spec.corner_base() + c.index() as u32,
+            FlatAction::Pass => spec.pass_id(),
+        }
+    }
+
+    /// The flat action of `id`; `None` if `id` is out of range.
+    pub fn from_id(spec: EncoderSpec, id: u32) -> Option<FlatAction> {
+        let w = spec.window as u32;
+        let ww = w * w;
+        Some(if id < spec.cell_base() {
+            let rot = Rotation::new((id / ww) as u8)?;
+            let c = id % ww;
+            FlatAction::Tile {
+                rot,
+                wx: (c % w) as u16,
+                wy: (c / w) as u16,
+            }
+        } else if id < spec.slot_base() {
+            let c = id - spec.cell_base();
+            FlatAction::Cell {
+                wx: (c % w) as u16,
+                wy: (c / w) as u16,
+            }
+        } else if id < spec.corner_base() {
+            let k = id - spec.slot_base();
+            FlatAction::Slot {
+                slot: (k / CHANNEL_COUNT as u32) as u8,
+                channel: Channel::ALL[(k % CHANNEL_COUNT as u32) as usize],
+            }
+        } else if id < spec.pass_id() {
+            FlatAction::Corner(Corner::from_index((id - spec.corner_base()) as usize))
+        } else if id == spec.pass_id() {
+            FlatAction::Pass
+        } else {
+            return None;
+        })
+    }
+}
+
+// ----- routes: structured action -> flat ids --------------------------------------------
+
+/// How a structured action is reached through flat ids.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+enum Route {
+    /// One id.
+    Direct(u32),
+    /// A `CELL` id choosing the focus tile `focus`, then the `SLOT` id `slot`.
+    Pointer { cell: u32, focus: Pos, slot: u32 },
+    /// A square outside the window: not offered.
+    Outside,
+    /// Not an agent decision (a chance outcome).
+    Unencodable,
+}
+
+/// What the routing needs about the current decision.
+#[derive(Copy, Clone, Debug)]
+struct Frame {
+    spec: EncoderSpec,
+    origin: WindowOrigin,
+    /// The focus tile that `SLOT` ids reach directly (the placed tile while deploying).
+    placed: Option<Pos>,
+}
+
+impl Frame {
+    fn new(game: &Game, spec: EncoderSpec) -> Frame {
+        let placed = match game.phase() {
+            Phase::Deploy => game
+                .turn
+                .placed
+                .map(|i| game.board().placement(i as usize).pos),
+            _ => None,
+        };
+        Frame {
+            spec,
+            origin: WindowOrigin::of(game, spec),
+            placed,
+        }
+    }
+
+    fn cell_id(&self, pos: Pos) -> Option<u32> {
+        self.origin
+            .index(self.spec, pos)
+            .map(|c| self.spec.cell_base() + c as u32)
+    }
+
+    fn route(&self, game: &Game, action: Action) -> Route {
+        let spec = self.spec;
+        match action {
+            Action::PlaceTile { pos, rot } => match self.origin.index(spec, pos) {
+                Some(c) => {
+                    Route::Direct((rot.quarter_turns() as usize * spec.w() * spec.w() + c) as u32)
+                }
+                None => Route::Outside,
+            },
+            Action::PlaceAbbey { pos } | Action::MoveDragon { pos } => {
+                self.cell_id(pos).map_or(Route::Outside, Route::Direct)
+            }
+            Action::Pass => Route::Direct(spec.pass_id()),
+            Action::DeployBarn { corner, .. } => {
+                Route::Direct(spec.corner_base() + corner.index() as u32)
+            }
+            Action::Deploy {
+                figure,
+                pos,
+                feature,
+            } => match Channel::of_figure(figure) {
+                Some(ch) => self.targeted(game, pos, Some(feature), ch),
+                None => Route::Unencodable,
+            },
+            Action::MoveFairy { pos, feature } => self.targeted(game, pos, feature, Channel::Fairy),
+            Action::Princess { pos, feature } => {
+                self.targeted(game, pos, Some(feature), Channel::Princess)
+            }
+            Action::ReturnAbbot { pos, feature } => {
+                self.targeted(game, pos, Some(feature), Channel::AbbotReturn)
+            }
+            Action::MoveWagon { pos, feature } => {
+                self.targeted(game, pos, Some(feature), Channel::Wagon)
+            }
+            Action::Draw { .. } => Route::Unencodable,
+        }
+    }
+
+    fn targeted(&self, game: &Game, pos: Pos, feature: Option<u8>, ch: Channel) -> Route {
+        let Some(p) = game.board().at(pos) else {
+            return Route::Unencodable;
+        };
+        let slot = match feature {
+            Some(local) => match feature_slot(p.kind, p.rot, local) {
+                Some(s) => s,
+                None => return Route::Unencodable,
+            },
+            None => slot::WHOLE_TILE,
+        };
+        let slot_id = FlatAction::Slot { slot, channel: ch }.id(self.spec);
+        if self.placed == Some(pos) {
+            return Route::Direct(slot_id);
+        }
+        match self.cell_id(pos) {
+            Some(cell) => Route::Pointer {
+                cell,
+                focus: pos,
+                slot: slot_id,
+            },
+            None => Route::Outside,
+        }
+    }
+}
+
+thread_local! {
+    static LEGAL: RefCell<Vec<Action>> = RefCell::new(Vec::with_capacity(512));
+}
+
+/// Runs `f` on the legal actions of `game`, using a per-thread buffer.
+fn with_legal<R>(game: &Game, f: impl FnOnce(&[Action]) -> R) -> R {
+    LEGAL.with(|cell| match cell.try_borrow_mut() {
+        Ok(mut v) => {
+            game.legal_actions_into(&mut v);
+            f(&v)
+        }
+        Err(_) => f(&game.legal_actions()),
+    })
+}
+
+/// What a mask covered.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, Default)]
+pub struct MaskInfo {
+    /// Legal structured actions of the decision.
+    pub legal: u32,
+    /// Ids set in the mask.
+    pub offered: u32,
+    /// Legal structured actions not reachable because a square they need lies outside
+    /// the window (each such action counts once).
+    pub outside_window: u32,
+}
+
+/// What a flat id does in the current step.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
+pub enum FlatDecision {
+    /// The id completes this structured action.
+    Action(Action),
+    /// The id picks the focus tile at this square; a `SLOT` id follows.
+    Focus(Pos),
+}
+
+/// The first and, for two-step actions, the second id of a structured action.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
+pub struct FlatPath {
+    /// The id to take now.
+    pub first: u32,
+    /// The `SLOT` id to take after `first` (a `CELL` id) when the action takes two steps.
+    pub second: Option<u32>,
+}
+
+/// Writes the legal-move mask of the current decision (no pending focus) into `mask`
+/// (`i8 [A]`, 1 = legal). See [`legal_mask_at`].
+pub fn legal_mask(
+    game: &Game,
+    spec: EncoderSpec,
+    mask: &mut [i8],
+) -> Result<MaskInfo, EncodeError> {
+    legal_mask_at(game, spec, None, mask)
+}
+
+/// Writes the mask of the current step into `mask`: with `focus` `None`, the ids that
+/// start a legal action; with `focus` `Some(pos)` (a `CELL` id picked that tile), the
+/// `SLOT` ids that complete a legal action there. Empty when the game is over or waits
+/// for a chance outcome.
+pub fn legal_mask_at(
+    game: &Game,
+    spec: EncoderSpec,
+    focus: Option<Pos>,
+    mask: &mut [i8],
+) -> Result<MaskInfo, EncodeError> {
+    check_len("mask", mask.len(), spec.num_actions())?;
+    mask.fill(0);
+    let frame = Frame::new(game, spec);
+    Ok(with_legal(game, |legal| {
+        let mut info = MaskInfo {
+            legal: legal.len() as u32,
+            ..MaskInfo::default()
+        };
+        for &a in legal {
+            let id = match (frame.route(game, a), focus) {
+                (Route::Direct(id), None) => id,
+                (Route::Pointer { cell, .. }, None) => cell,
+                (Route::Pointer { focus: f, slot, .. }, Some(g)) if f == g => slot,
+                (Route::Outside, _) => {
+                    info.outside_window += 1;
+                    continue;
+                }
+                _ => continue,
+            };
+            let m = &mut mask[id as usize];
+            if *m == 0 {
+                *m = 1;
+                info.offered += 1;
+            }
+        }
+        info
+    }))
+}
+
+/// The first flat id of a legal structured `action` in the current state (no pending
+/// focus); `None` if it is not legal, lies outside the window or is a chance outcome.
+/// Two-step actions give their `CELL` id; see [`action_to_flat_path`].
+pub fn action_to_flat(game: &Game, spec: EncoderSpec, action: Action) -> Option<u32> {
+    action_to_flat_path(game, spec, action).map(|p| p.first)
+}
+
+/// Both ids of a legal structured `action` (see [`FlatPath`]).
+pub fn action_to_flat_path(game: &Game, spec: EncoderSpec, action: Action) -> Option<FlatPath> {
+    if !with_legal(game, |legal| legal.contains(&action)) {
+        return None;
+    }
+    match Frame::new(game, spec).route(game, action) {
+        Route::Direct(id) => Some(FlatPath {
+            first: id,
+            second: None,
+        }),
+        Route::Pointer { cell, slot, .. } => Some(FlatPath {
+            first: cell,
+            second: Some(slot),
+        }),
+        Route::Outside | Route::Unencodable => None,
+    }
+}
+
+/// The structured action that flat `id` completes in one step in the current state (no
+/// pending focus); `None` if the id is not legal now or only picks a focus tile.
+pub fn flat_to_action(game: &Game, spec: EncoderSpec, id: u32) -> Option<Action> {
+    match decode_flat(game, spec, None, id) {
+        Some(FlatDecision::Action(a)) => Some(a),
+        _ => None,
+    }
+}
+
+/// What flat `id` does in the current step (with the pending `focus`, if any); `None` if
+/// the mask of this step does not offer it.
+pub fn decode_flat(
+    game: &Game,
+    spec: EncoderSpec,
+    focus: Option<Pos>,
+    id: u32,
+) -> Option<FlatDecision> {
+    if id as usize >= spec.num_actions() {
+        return None;
+    }
+    let frame = Frame::new(game, spec);
+    with_legal(game, |legal| {
+        for &a in legal {
+            match (frame.route(game, a), focus) {
+                (Route::Direct(d), None) if d == id => return Some(FlatDecision::Action(a)),
+                (Route::Pointer { cell, focus: f, .. }, None) if cell == id => {
+                    return Some(FlatDecision::Focus(f))
+                }
+                (Route::Pointer { focus: f, slot, .. }, Some(g)) if f == g && slot == id => {
+                    return Some(FlatDecision::Action(a))
+                }
+                _ => {}
+            }
+        }
+        None
+    })
+}
+
+// ----- the two-step wrapper -------------------------------------------------------------
+
+/// Why [`FlatGame::step`] refused an id (the game is unchanged).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum FlatError {
+    /// The game is over.
+    GameOver,
+    /// The game waits for a chance outcome, not a player decision.
+    ChanceNode,
+    /// The mask of this step does not offer the id.
+    NotOffered {
+        /// The refused id.
+        id: u32,
+    },
+}
+
+impl fmt::Display for FlatError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            FlatError::GameOver => write!(f, "the game is over"),
+            FlatError::ChanceNode => write!(f, "the game waits for a chance outcome"),
+            FlatError::NotOffered { id } => write!(f, "action id {id} is not legal now"),
+        }
+    }
+}
+
+impl std::error::Error for FlatError {}
+
+/// A game played through flat ids: the game plus the pending focus tile of a two-step
+/// decision. Structured actions may be applied too ([`FlatGame::apply`]).
+#[derive(Clone, Debug)]
+pub struct FlatGame {
+    game: Game,
+    spec: EncoderSpec,
+    focus: Option<Pos>,
+}
+
+impl FlatGame {
+    /// Wraps a game.
+    pub fn new(game: Game, spec: EncoderSpec) -> FlatGame {
+        FlatGame {
+            game,
+            spec,
+            focus: None,
+        }
+    }
+
+    /// The game.
+    pub fn game(&self) -> &Game {
+        &self.game
+    }
+
+    /// The game, giving up the pending focus.
+    pub fn into_game(self) -> Game {
+        self.game
+    }
+
+    /// The spec.
+    pub fn spec(&self) -> EncoderSpec {
+        self.spec
+    }
+
+    /// The focus tile picked by a `CELL` id, waiting for its `SLOT` id.
+    pub fn pending_focus(&self) -> Option<Pos> {
+        self.focus
+    }
+
+    /// The mask of the current step (see [`legal_mask_at`]).
+    pub fn legal_mask(&self, mask: &mut [i8]) -> Result<MaskInfo, EncodeError> {
+        legal_mask_at(&self.game, self.spec, self.focus, mask)
+    }
+
+    /// The observation of the current step for `player` (see [`encode_observation_at`]).
+    pub fn observe(
+        &self,
+        player: usize,
+        planes: &mut [u8],
+        globals: &mut [f32],
+    ) -> Result<WindowOrigin, EncodeError> {
+        encode_observation_at(&self.game, self.spec, self.focus, player, planes, globals)
+    }
+
+    /// What `id` would do now.
+    pub fn decode(&self, id: u32) -> Option<FlatDecision> {
+        decode_flat(&self.game, self.spec, self.focus, id)
+    }
+
+    /// Takes flat id `id`: picks a focus tile, or applies the action it completes.
+    pub fn step(&mut self, id: u32) -> Result<FlatDecision, FlatError> {
+        match self.game.phase() {
+            Phase::GameOver => return Err(FlatError::GameOver),
+            Phase::Draw => return Err(FlatError::ChanceNode),
+            _ => {}
+        }
+        let decision = self.decode(id).ok_or(FlatError::NotOffered { id })?;
+        match decision {
+            FlatDecision::Focus(pos) => self.focus = Some(pos),
+            FlatDecision::Action(a) => {
+                self.game.apply_unchecked(a);
+                self.focus = None;
+            }
+        }
+        Ok(decision)
+    }
+
+    /// Applies a structured action (clearing any pending focus on success).
+    pub fn apply(&mut self, action: Action) -> Result<(), ActionError> {
+        self.game.apply(action)?;
+        self.focus = None;
+        Ok(())
+    }
+}
+
+// ----- rotation for augmentation --------------------------------------------------------
+
+/// Window cell `(wx, wy)` after `q` clockwise quarter turns about the window centre.
+#[inline]
+fn rotate_cell(w: usize, wx: usize, wy: usize, q: u8) -> (usize, usize) {
+    match q & 3 {
+        0 => (wx, wy),
+        1 => (w - 1 - wy, wx),
+        2 => (w - 1 - wx, w - 1 - wy),
+        _ => (wy, w - 1 - wx),
+    }
+}
+
+/// The plane that plane `p` becomes after one clockwise quarter turn of the board.
+pub const fn plane_after_turn(p: usize) -> usize {
+    use plane::*;
+    let cyclic4 = [
+        CITY,
+        ROAD,
+        RIVER,
+        LINK_NEXT,
+        LEGAL_PLACEMENT,
+        SIDE_OWN,
+        SIDE_BEST_OPPONENT,
+        SIDE_OPEN,
+        SIDE_VALUE,
+    ];
+    let mut i = 0;
+    while i < cyclic4.len() {
+        let base = cyclic4[i];
+        if p >= base && p < base + 4 {
+            return base + (p - base + 1) % 4;
+        }
+        i += 1;
+    }
+    if p >= LINK_OPPOSITE && p < LINK_OPPOSITE + 2 {
+        return LINK_OPPOSITE + (p - LINK_OPPOSITE + 1) % 2;
+    }
+    p
+}
+
+/// Writes into `dst` the planes of `src` seen after `quarter_turns` clockwise quarter turns
+/// of the board about the window centre: cells move, and planes tied to a side or a
+/// rotation move with it ([`plane_after_turn`]). Globals do not change under rotation
+/// except the window origin, which augmentation may ignore.
+pub fn rotate_planes(
+    spec: EncoderSpec,
+    src: &[u8],
+    dst: &mut [u8],
+    quarter_turns: u8,
+) -> Result<(), EncodeError> {
+    check_len("planes", src.len(), spec.planes_len())?;
+    check_len("rotated planes", dst.len(), spec.planes_len())?;
+    let w = spec.w();
+    let q = quarter_turns & 3;
+    for p in 0..plane::COUNT {
+        let mut to = p;
+        for _ in 0..q {
+            to = plane_after_turn(to);
+        }
+        let (s, d) = (p * w * w, to * w * w);
+        for wy in 0..w {
+            for wx in 0..w {
+                let (rx, ry) = rotate_cell(w, wx, wy, q);
+                dst[d + ry * w + rx] = src[s + wy * w + wx];
+            }
+        }
+    }
+    Ok(())
+}
+
+/// The id of the same move after `quarter_turns` clockwise quarter turns of the board
+/// about the window centre; `None` if `id` is out of range.
+pub fn rotate_action_id(spec: EncoderSpec, id: u32, quarter_turns: u8) -> Option<u32> {
+    let q = quarter_turns & 3;
+    let w = spec.w();
+    let turned = match FlatAction::from_id(spec, id)? {
+        FlatAction::Tile { rot, wx, wy } => {
+            let (x, y) = rotate_cell(w, wx as usize, wy as usize, q);
+            FlatAction::Tile {
+                rot: Rotation::new((rot.quarter_turns() + q) & 3)?,
+                wx: x as u16,
+                wy: y as u16,
+            }
+        }
+        FlatAction::Cell { wx, wy } => {
+            let (x, y) = rotate_cell(w, wx as usize, wy as usize, q);
+            FlatAction::Cell {
+                wx: x as u16,
+                wy: y as u16,
+            }
+        }
+        FlatAction::Slot { slot: s, channel } => FlatAction::Slot {
+            slot: slot::rotate(s, q),
+            channel,
+        },
+        FlatAction::Corner(c) => FlatAction::Corner(Corner::from_index(c.index() + q as usize)),
+        FlatAction::Pass => FlatAction::Pass,
+    };
+    Some(turned.id(spec))
+}
+
+/// Writes into `dst` the mask (or any per-action vector) `src` after `quarter_turns`
+/// clockwise quarter turns of the board.
+pub fn rotate_mask<T: Copy>(
+    spec: EncoderSpec,
+    src: &[T],
+    dst: &mut [T],
+    quarter_turns: u8,
+) -> Result<(), EncodeError> {
+    check_len("mask", src.len(), spec.num_actions())?;
+    check_len("rotated mask", dst.len(), spec.num_actions())?;
+    for (id, v) in src.iter().enumerate() {
+        if let Some(to) = rotate_action_id(spec, id as u32, quarter_turns) {
+            dst[to as usize] = *v;
+        }
+    }
+    Ok(())
+}
+
+// ----- planes ---------------------------------------------------------------------------
+
+/// Plane indices (see [`plane_table`] for names and meanings). Side-indexed groups are
+/// ordered N, E, S, W; rotation-indexed groups by quarter turns.
+pub mod plane {
+    /// A tile lies here.
+    pub const OCCUPIED: usize = 0;
+    /// Offset by side: the side is city.
+    pub const CITY: usize = 1;
+    /// Offset by side: the side is road.
+    pub const ROAD: usize = 5;
+    /// Offset by side: the side is river.
+    pub const RIVER: usize = 9;
+    /// Offset by side: the city, road or river on this side continues to the next side
+    /// clockwise on this tile.
+    pub const LINK_NEXT: usize = 13;
+    /// +0: the city, road or river on the north side continues to the south side; +1:
+    /// east to west.
+    pub const LINK_OPPOSITE: usize = 17;
+    /// A monastery or abbey.
+    pub const MONASTERY: usize = 19;
+    /// A garden.
+    pub const GARDEN: usize = 20;
+    /// Pennants on the tile.
+    pub const PENNANTS: usize = 21;
+    /// The abbey tile.
+    pub const ABBEY: usize = 22;
+    /// A volcano.
+    pub const VOLCANO: usize = 23;
+    /// The dragon symbol.
+    pub const DRAGON_SYMBOL: usize = 24;
+    /// A magic portal.
+    pub const MAGIC_PORTAL: usize = 25;
+    /// A princess.
+    pub const PRINCESS: usize = 26;
+    /// A pig herd.
+    pub const PIG_HERD: usize = 27;
+    /// The most recently placed tile.
+    pub const LAST_PLACED: usize = 28;
+    /// The focus tile that `SLOT` ids refer to.
+    pub const FOCUS: usize = 29;
+    /// Offset by rotation: placing the tile in hand here turned so is legal.
+    pub const LEGAL_PLACEMENT: usize = 30;
+    /// The square's `CELL` id is offered.
+    pub const CELL_TARGET: usize = 34;
+    /// The dragon.
+    pub const DRAGON: usize = 35;
+    /// The fairy.
+    pub const FAIRY: usize = 36;
+    /// Visited by the dragon's current flight.
+    pub const DRAGON_VISITED: usize = 37;
+    /// Offset by 5·relative seat + figure kind: figures of that seat and kind on the tile.
+    pub const FIGURES: usize = 38;
+    /// Offset by side: strength of the observing player on the feature at the side's middle third.
+    pub const SIDE_OWN: usize = 68;
+    /// Offset by side: the highest strength of an opponent on that feature.
+    pub const SIDE_BEST_OPPONENT: usize = 72;
+    /// Offset by side: open edges of that feature (cities, roads, rivers).
+    pub const SIDE_OPEN: usize = 76;
+    /// Offset by side: points the feature would score now (cities, roads).
+    pub const SIDE_VALUE: usize = 80;
+    /// Strength of the observing player on the tile's monastery or garden.
+    pub const CENTRE_OWN: usize = 84;
+    /// Highest opponent strength on the tile's monastery or garden.
+    pub const CENTRE_BEST_OPPONENT: usize = 85;
+    /// Points the tile's monastery or garden would score now.
+    pub const CENTRE_VALUE: usize = 86;
+    /// Number of planes `C`.
+    pub const COUNT: usize = 87;
+}
+
+/// One row of the plane table.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct PlaneInfo {
+    /// Index.
+    pub index: usize,
+    /// Name, e.g. `city.N`, `figures.rel1.wagon`.
+    pub name: String,
+    /// What a cell holds.
+    pub meaning: &'static str,
+}
+
+const SIDE_NAMES: [&str; 4] = ["N", "E", "S", "W"];
+
+/// Every plane by index.
+pub fn plane_table() -> &'static [PlaneInfo] {
+    static TABLE: OnceLock<Vec<PlaneInfo>> = OnceLock::new();
+    TABLE.get_or_init(|| {
+        let mut t = Vec::with_capacity(plane::COUNT);
+        let mut push = |name: String, meaning: &'static str| {
+            t.push(PlaneInfo {
+                index: t.len(),
+                name,
+                meaning,
+            })
+        };
+        push("occupied".into(), "1 if a tile lies on the square");
+        for (group, meaning) in [
+            ("city", "1 if the side is city"),
+            ("road", "1 if the side is road"),
+            ("river", "1 if the side is river"),
+            (
+                "link-next",
+                "1 if the city, road or river on this side continues to the next side clockwise on the tile",
+            ),
+        ] {
+            for s in SIDE_NAMES {
+                push(format!("{group}.{s}"), meaning);
+            }
+        }
+        push(
+            "link-opposite.NS".into(),
+            "1 if the city, road or river on the north side continues to the south side on the tile",
+        );
+        push(
+            "link-opposite.EW".into(),
+            "1 if the city, road or river on the east side continues to the west side on the tile",
+        );
+        push("monastery".into(), "1 if the tile has a monastery or is the abbey");
+        push("garden".into(), "1 if the tile has a garden");
+        push("pennants".into(), "number of pennants on the tile");
+        push("abbey".into(), "1 if the tile is the abbey tile");
+        push("volcano".into(), "1 if the tile shows a volcano");
+        push("dragon-symbol".into(), "1 if the tile shows the dragon symbol");
+        push("magic-portal".into(), "1 if the tile shows a magic portal");
+        push("princess".into(), "1 if the tile shows a princess");
+        push("pig-herd".into(), "1 if the tile shows a pig herd");
+        push("last-placed".into(), "1 on the most recently placed tile");
+        push(
+            "focus".into(),
+            "1 on the focus tile that SLOT ids refer to (the placed tile while deploying, or the tile picked by a CELL id)",
+        );
+        for r in 0..4 {
+            push(
+                format!("legal-placement.rot{r}"),
+                "1 if placing the tile in hand here with this rotation is legal",
+            );
+        }
+        push("cell-target".into(), "1 if the square's CELL id is offered by the mask");
+        push("dragon".into(), "1 where the dragon stands");
+        push("fairy".into(), "1 where the fairy stands");
+        push("dragon-visited".into(), "1 on tiles visited by the dragon's current flight");
+        for rel in 0..MAX_PLAYERS {
+            for f in Figure::ALL {
+                push(
+                    format!("figures.rel{rel}.{}", f.name()),
+                    "number of figures of this relative seat and kind on the tile",
+                );
+            }
+        }
+        for (group, meaning) in [
+            (
+                "side-own",
+                "strength of the observing player on the feature at the side's middle third (mayor: pennants)",
+            ),
+            (
+                "side-best-opponent",
+                "highest strength of an opponent on the feature at the side's middle third",
+            ),
+            (
+                "side-open",
+                "open edges of the city, road or river at the side's middle third (0 for fields)",
+            ),
+            (
+                "side-value",
+                "points the city or road at the side's middle third would score now (complete: B12, else B15)",
+            ),
+        ] {
+            for s in SIDE_NAMES {
+                push(format!("{group}.{s}"), meaning);
+            }
+        }
+        push(
+            "centre-own".into(),
+            "strength of the observing player on the tile's monastery or garden",
+        );
+        push(
+            "centre-best-opponent".into(),
+            "highest opponent strength on the tile's monastery or garden",
+        );
+        push(
+            "centre-value".into(),
+            "points the tile's monastery or garden would score now (9 when complete, else 1 + neighbours)",
+        );
+        t
+    })
+}
+
+// ----- globals --------------------------------------------------------------------------
+
+/// Global offsets (see [`global_table`]). Blocks sized by the catalogue are functions.
+pub mod global {
+    use crate::tiles::catalogue;
+
+    /// Offset by phase (Abbey, Draw, PlaceTile, Deploy, DragonFlight, WagonMove, GameOver): one-hot.
+    pub const PHASE: usize = 0;
+    /// 1 while a focus tile picked by a `CELL` id waits for its `SLOT` id.
+    pub const FOCUS_PENDING: usize = 7;
+    /// 1 if the observing player decides now.
+    pub const IS_TO_PLAY: usize = 8;
+    /// Offset by relative seat: 1 if the seat is in the game.
+    pub const SEAT_PRESENT: usize = 9;
+    /// Offset by relative seat: one-hot of the turn player.
+    pub const TURN_PLAYER: usize = 15;
+    /// Offset by relative seat: one-hot of the deciding player.
+    pub const TO_PLAY: usize = 21;
+    /// Offset by relative seat: score / 100.
+    pub const SCORE: usize = 27;
+    /// (own score − best opponent score) / 100.
+    pub const SCORE_LEAD: usize = 33;
+    /// Offset by 5·relative seat + figure kind: figures in supply.
+    pub const SUPPLY: usize = 34;
+    /// Offset by relative seat: abbey tiles held.
+    pub const ABBEYS: usize = 64;
+    /// Tiles left to draw / 100.
+    pub const TILES_LEFT: usize = 70;
+    /// 1 if the dragon is on the board.
+    pub const DRAGON_ON_BOARD: usize = 71;
+    /// 1 if the fairy is on the board.
+    pub const FAIRY_ON_BOARD: usize = 72;
+    /// Dragon steps left in the current flight / 6 (0 outside a flight).
+    pub const DRAGON_STEPS_LEFT: usize = 73;
+    /// Offset by set (base, river1, river2, princess-and-dragon, abbey-and-mayor): 1 if in play.
+    pub const SETS: usize = 74;
+    /// 1 if farmers are in play.
+    pub const FARMERS: usize = 79;
+    /// Offset by rotation: one-hot of the focus tile's rotation.
+    pub const FOCUS_ROTATION: usize = 80;
+    /// 1 if the focus tile lies inside the window.
+    pub const FOCUS_IN_WINDOW: usize = 84;
+    /// Window origin x (board column of window column 0), raw.
+    pub const ORIGIN_X: usize = 85;
+    /// Window origin y, raw.
+    pub const ORIGIN_Y: usize = 86;
+
+    /// Offset by catalogue index: one-hot of the tile in hand.
+    pub const fn tile_in_hand() -> usize {
+        87
+    }
+    /// Offset by catalogue index: one-hot of the focus tile's kind.
+    pub fn focus_tile() -> usize {
+        tile_in_hand() + catalogue().len()
+    }
+    /// Offset by catalogue index: tiles of that kind left to draw.
+    pub fn remaining() -> usize {
+        tile_in_hand() + 2 * catalogue().len()
+    }
+}
+
+/// One block of the global table.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct GlobalInfo {
+    /// First index.
+    pub start: usize,
+    /// Number of entries.
+    pub len: usize,
+    /// Name.
+    pub name: &'static str,
+    /// What the entries hold.
+    pub meaning: &'static str,
+}
+
+/// Every global block in index order.
+pub fn global_table() -> Vec<GlobalInfo> {
+    let k = catalogue().len();
+    let rows: [(usize, usize, &'static str, &'static str); 23] = [
+        (global::PHASE, 7, "phase", "one-hot: Abbey, Draw, PlaceTile, Deploy, DragonFlight, WagonMove, GameOver"),
+        (global::FOCUS_PENDING, 1, "focus-pending", "1 while a CELL id has picked a focus tile and a SLOT id must follow"),
+        (global::IS_TO_PLAY, 1, "is-to-play", "1 if the observing player decides now"),
+        (global::SEAT_PRESENT, 6, "seat-present", "per relative seat: 1 if the seat is in the game"),
+        (global::TURN_PLAYER, 6, "turn-player", "per relative seat: one-hot of the turn player"),
+        (global::TO_PLAY, 6, "to-play", "per relative seat: one-hot of the deciding player (0 when terminal or at a chance node)"),
+        (global::SCORE, 6, "score", "per relative seat: score / 100"),
+        (global::SCORE_LEAD, 1, "score-lead", "(own score - best opponent score) / 100"),
+        (global::SUPPLY, 30, "supply", "per relative seat x figure (follower, abbot, mayor, wagon, barn): figures in supply"),
+        (global::ABBEYS, 6, "abbeys", "per relative seat: abbey tiles held"),
+        (global::TILES_LEFT, 1, "tiles-left", "tiles left to draw / 100"),
+        (global::DRAGON_ON_BOARD, 1, "dragon-on-board", "1 if the dragon is on the board"),
+        (global::FAIRY_ON_BOARD, 1, "fairy-on-board", "1 if the fairy is on the board"),
+        (global::DRAGON_STEPS_LEFT, 1, "dragon-steps-left", "steps left in the current flight / 6 (0 outside a flight)"),
+        (global::SETS, 5, "sets", "per set (base, river1, river2, princess-and-dragon, abbey-and-mayor): 1 if in play"),
+        (global::FARMERS, 1, "farmers", "1 if farmers are in play"),
+        (global::FOCUS_ROTATION, 4, "focus-rotation", "one-hot of the focus tile's rotation"),
+        (global::FOCUS_IN_WINDOW, 1, "focus-in-window", "1 if the focus tile lies inside the window"),
+        (global::ORIGIN_X, 1, "origin-x", "board column of window column 0 (raw)"),
+        (global::ORIGIN_Y, 1, "origin-y", "board row of window row 0 (raw)"),
+        (global::tile_in_hand(), k, "tile-in-hand", "per catalogue tile kind: one-hot of the tile in hand (PlaceTile only)"),
+        (global::focus_tile(), k, "focus-tile", "per catalogue tile kind: one-hot of the focus tile's kind"),
+        (global::remaining(), k, "remaining", "per catalogue tile kind: tiles of that kind left to draw"),
+    ];
+    rows.into_iter()
+        .map(|(start, len, name, meaning)| GlobalInfo {
+            start,
+            len,
+            name,
+            meaning,
+        })
+        .collect()
+}
+
+fn phase_index(phase: Phase) -> usize {
+    match phase {
+        Phase::Abbey => 0,
+        Phase::Draw => 1,
+        Phase::PlaceTile => 2,
+        Phase::Deploy => 3,
+        Phase::DragonFlight => 4,
+        Phase::WagonMove => 5,
+        Phase::GameOver => 6,
+    }
+}
+
+// ----- feature statistics -----------------------------------------------------------------
+
+/// Most feature nodes the statistics cover (a game has at most 255 tiles of at most 10
+/// features; larger states leave the value planes at 0).
+const MAX_NODES: usize = 2560;
+/// Most distinct features with figures.
+const MAX_OCCUPIED: usize = 96;
+
+/// Per-feature data the aggregate planes need, on the stack.
+struct FeatureStats {
+    /// Distinct tiles per root (cities and roads).
+    tiles: [u8; MAX_NODES],
+    /// Last tile counted per root.
+    last: [u8; MAX_NODES],
+    counted: bool,
+    /// Roots with figures and the strength of every seat on them.
+    occupied: [(NodeId, [u8; MAX_PLAYERS]); MAX_OCCUPIED],
+    occupied_len: usize,
+}
+
+impl FeatureStats {
+    fn new(game: &Game) -> FeatureStats {
+        let mut s = FeatureStats {
+            tiles: [0; MAX_NODES],
+            last: [u8::MAX; MAX_NODES],
+            counted: false,
+            occupied: [(0, [0; MAX_PLAYERS]); MAX_OCCUPIED],
+            occupied_len: 0,
+        };
+        let features = game.features();
+        let n = features.len();
+        if n <= MAX_NODES {
+            s.counted = true;
+            for id in 0..n as NodeId {
+                let node = features.node(id);
+                if !matches!(node.kind, FeatureKind::City | FeatureKind::Road) {
+                    continue;
+                }
+                let r = features.root(id) as usize;
+                if s.last[r] != node.placement {
+                    s.last[r] = node.placement;
+                    s.tiles[r] = s.tiles[r].saturating_add(1);
+                }
+            }
+        }
+        for f in game.board_figures() {
+            if f.figure == Figure::Barn {
+                continue;
+            }
+            let root = features.root(f.node);
+            let strength = if f.figure == Figure::Mayor {
+                features.node(root).pennants
+            } else {
+                1
+            };
+            let k = match s.occupied[..s.occupied_len]
+                .iter()
+                .position(|(r, _)| *r == root)
+            {
+                Some(k) => k,
+                None if s.occupied_len < MAX_OCCUPIED => {
+                    s.occupied[s.occupied_len] = (root, [0; MAX_PLAYERS]);
+                    s.occupied_len += 1;
+                    s.occupied_len - 1
+                }
+                None => continue,
+            };
+            let e = &mut s.occupied[k].1[f.owner as usize];
+            *e = e.saturating_add(strength);
+        }
+        s
+    }
+
+    /// (own strength, best opponent strength) on the feature of `root`.
+    fn strengths(&self, root: NodeId, player: usize) -> (u8, u8) {
+        match self.occupied[..self.occupied_len]
+            .iter()
+            .find(|(r, _)| *r == root)
+        {
+            Some((_, s)) => {
+                let best = (0..MAX_PLAYERS)
+                    .filter(|&p| p != player)
+                    .map(|p| s[p])
+                    .max()
+                    .unwrap_or(0);
+                (s[player], best)
+            }
+            None => (0, 0),
+        }
+    }
+
+    /// Points a city or road would score now (B12 if complete, B15 otherwise).
+    fn value(&self, game: &Game, root: NodeId) -> u8 {
+        let node = game.features().node(root);
+        let tiles = if self.counted {
+            self.tiles[root as usize] as i32
+        } else {
+            0
+        };
+        let pennants = node.pennants as i32;
+        let v = match node.kind {
+            FeatureKind::City if node.open == 0 => {
+                if tiles == 2 && game.rules.tiny_city == 2 {
+                    tiles + pennants
+                } else {
+                    2 * tiles + 2 * pennants
+                }
+            }
+            FeatureKind::City => tiles + pennants,
+            FeatureKind::Road => tiles,
+            _ => 0,
+        };
+        v.clamp(0, 255) as u8
+    }
+}
+
+// ----- encoding -------------------------------------------------------------------------
+
+/// Writes the observation of the current decision (no pending focus) for `player`.
+/// See [`encode_observation_at`].
+pub fn encode_observation(
+    game: &Game,
+    player: usize,
+    spec: EncoderSpec,
+    planes: &mut [u8],
+    globals: &mut [f32],
+) -> Result<WindowOrigin, EncodeError> {
+    encode_observation_at(game, spec, None, player, planes, globals)
+}
+
+/// Writes the observation for `player` into `planes` (`u8 [C·W·W]`) and `globals`
+/// (`f32 [G]`), with `focus` the tile picked by a pending `CELL` id, if any. Returns the
+/// window origin. Buffers of the wrong length or a seat outside the game are refused
+/// before anything is written.
+pub fn encode_observation_at(
+    game: &Game,
+    spec: EncoderSpec,
+    focus: Option<Pos>,
+    player: usize,
+    planes: &mut [u8],
+    globals: &mut [f32],
+) -> Result<WindowOrigin, EncodeError> {
+    check_len("planes", planes.len(), spec.planes_len())?;
+    check_len("globals", globals.len(), spec.num_globals())?;
+    let n = game.num_players();
+    if player >= n {
+        return Err(EncodeError::Player { player, players: n });
+    }
+    let frame = Frame::new(game, spec);
+    let origin = frame.origin;
+    let ww = spec.w() * spec.w();
+    let focus_pos = focus.or(frame.placed);
+    planes.fill(0);
+    globals.fill(0.0);
+    let rel = |seat: usize| (seat + n - player) % n;
+
+    // Tiles.
+    let stats = FeatureStats::new(game);
+    let features = game.features();
+    let board = game.board();
+    let mut set = |p: usize, c: usize, v: u8| planes[p * ww + c] = v;
+    for placement in board.placements() {
+        let Some(c) = origin.index(spec, placement.pos) else {
+            continue;
+        };
+        let def = placement.kind.def();
+        let oriented = def.oriented(placement.rot);
+        set(plane::OCCUPIED, c, 1);
+        for s in 0..4 {
+            match placement.sides[s] {
+                Terrain::City => set(plane::CITY + s, c, 1),
+                Terrain::Road => set(plane::ROAD + s, c, 1),
+                Terrain::River => set(plane::RIVER + s, c, 1),
+                Terrain::Field | Terrain::Abbey => {}
+            }
+            let here = oriented.segment_feature[s * 3 + 1];
+            if here == NO_FEATURE {
+                continue;
+            }
+            let kind = def.features[here as usize].kind;
+            let linear = kind != FeatureKind::Field;
+            if linear && oriented.segment_feature[((s + 1) % 4) * 3 + 1] == here {
+                set(plane::LINK_NEXT + s, c, 1);
+            }
+            if linear && s < 2 && oriented.segment_feature[(s + 2) * 3 + 1] == here {
+                set(plane::LINK_OPPOSITE + s, c, 1);
+            }
+            let root = features.root(placement.node_base + here as NodeId);
+            let (own, best) = stats.strengths(root, player);
+            set(plane::SIDE_OWN + s, c, own);
+            set(plane::SIDE_BEST_OPPONENT + s, c, best);
+            if linear {
+                let open = features.node(root).open.min(255) as u8;
+                set(plane::SIDE_OPEN + s, c, open);
+                set(plane::SIDE_VALUE + s, c, stats.value(game, root));
+            }
+        }
+        let mut pennants = 0u8;
+        let (mut c_own, mut c_best, mut c_value) = (0u8, 0u8, 0u8);
+        for (i, f) in def.features.iter().enumerate() {
+            pennants = pennants.saturating_add(f.pennants);
+            if f.kind.is_cloister() {
+                set(
+                    if f.kind == FeatureKind::Garden {
+                        plane::GARDEN
+                    } else {
+                        plane::MONASTERY
+                    },
+                    c,
+                    1,
+                );
+                let root = features.root(placement.node_base + i as NodeId);
+                let (own, best) = stats.strengths(root, player);
+                c_own = c_own.max(own);
+                c_best = c_best.max(best);
+                let value = if placement.surrounded_by == 8 {
+                    9
+                } else {
+                    1 + placement.surrounded_by
+                };
+                c_value = c_value.max(value);
+            }
+        }
+        set(plane::PENNANTS, c, pennants);
+        set(plane::CENTRE_OWN, c, c_own);
+        set(plane::CENTRE_BEST_OPPONENT, c, c_best);
+        set(plane::CENTRE_VALUE, c, c_value);
+        for (sym, p) in [
+            (Symbols::ABBEY, plane::ABBEY),
+            (Symbols::VOLCANO, plane::VOLCANO),
+            (Symbols::DRAGON, plane::DRAGON_SYMBOL),
+            (Symbols::MAGIC_PORTAL, plane::MAGIC_PORTAL),
+            (Symbols::PRINCESS, plane::PRINCESS),
+            (Symbols::PIG_HERD, plane::PIG_HERD),
+        ] {
+            if def.has(sym) {
+                set(p, c, 1);
+            }
+        }
+    }
+    if let Some(last) = board.placements().last() {
+        if let Some(c) = origin.index(spec, last.pos) {
+            set(plane::LAST_PLACED, c, 1);
+        }
+    }
+    if let Some(c) = focus_pos.and_then(|p| origin.index(spec, p)) {
+        set(plane::FOCUS, c, 1);
+    }
+    for f in game.board_figures() {
+        let pos = board.placement(f.placement as usize).pos;
+        if let Some(c) = origin.index(spec, pos) {
+            let p = plane::FIGURES + rel(f.owner as usize) * FIGURE_KINDS + f.figure.index();
+            planes[p * ww + c] = planes[p * ww + c].saturating_add(1);
+        }
+    }
+    let mut set = |p: usize, c: usize, v: u8| planes[p * ww + c] = v;
+    if let Some(c) = game.dragon().and_then(|p| origin.index(spec, p)) {
+        set(plane::DRAGON, c, 1);
+    }
+    if let Some(c) = game.fairy().and_then(|(p, _)| origin.index(spec, p)) {
+        set(plane::FAIRY, c, 1);
+    }
+    if game.phase() == Phase::DragonFlight {
+        for &i in &game.flight.visited[..game.flight.len as usize] {
+            if let Some(c) = origin.index(spec, board.placement(i as usize).pos) {
+                set(plane::DRAGON_VISITED, c, 1);
+            }
+        }
+    }
+
+    // Legal placements and offered cells.
+    with_legal(game, |legal| {
+        for &a in legal {
+            match (frame.route(game, a), a, focus) {
+                (Route::Direct(_), Action::PlaceTile { pos, rot }, None) => {
+                    if let Some(c) = origin.index(spec, pos) {
+                        set(plane::LEGAL_PLACEMENT + rot.quarter_turns() as usize, c, 1);
+                    }
+                }
+                (Route::Direct(id), _, None) | (Route::Pointer { cell: id, .. }, _, None)
+                    if id >= spec.cell_base() && id < spec.slot_base() =>
+                {
+                    set(plane::CELL_TARGET, (id - spec.cell_base()) as usize, 1);
+                }
+                _ => {}
+            }
+        }
+    });
+
+    // Globals.
+    let g = globals;
+    let phase = game.phase();
+    g[global::PHASE + phase_index(phase)] = 1.0;
+    g[global::FOCUS_PENDING] = f32::from(u8::from(focus.is_some()));
+    let deciding = !matches!(phase, Phase::GameOver | Phase::Draw);
+    g[global::IS_TO_PLAY] = f32::from(u8::from(deciding && game.to_play() == player));
+    let scores = game.scores();
+    let mut best_other = i32::MIN;
+    for (seat, &score) in scores.iter().enumerate() {
+        let r = rel(seat);
+        g[global::SEAT_PRESENT + r] = 1.0;
+        g[global::SCORE + r] = score as f32 / 100.0;
+        if seat != player {
+            best_other = best_other.max(score);
+        }
+        for f in Figure::ALL {
+            g[global::SUPPLY + r * FIGURE_KINDS + f.index()] = game.supply(seat, f) as f32;
+        }
+        g[global::ABBEYS + r] = game.abbeys_left(seat) as f32;
+    }
+    g[global::SCORE_LEAD] = (scores[player] - best_other) as f32 / 100.0;
+    if phase != Phase::GameOver {
+        g[global::TURN_PLAYER + rel(game.turn_player())] = 1.0;
+    }
+    if deciding {
+        g[global::TO_PLAY + rel(game.to_play())] = 1.0;
+    }
+    g[global::TILES_LEFT] = game.tiles_left() as f32 / 100.0;
+    g[global::DRAGON_ON_BOARD] = f32::from(u8::from(game.dragon.is_some()));
+    g[global::FAIRY_ON_BOARD] = f32::from(u8::from(game.fairy.is_some()));
+    if phase == Phase::DragonFlight {
+        g[global::DRAGON_STEPS_LEFT] =
+            DRAGON_STEPS.saturating_sub(game.flight.steps) as f32 / DRAGON_STEPS as f32;
+    }
+    for (i, set) in TileSet::ALL.into_iter().enumerate() {
+        g[global::SETS + i] = f32::from(u8::from(game.has_set(set)));
+    }
+    g[global::FARMERS] = f32::from(u8::from(game.rules.farmers));
+    if let Some(p) = focus_pos.and_then(|p| board.at(p)) {
+        g[global::FOCUS_ROTATION + p.rot.quarter_turns() as usize] = 1.0;
+        g[global::FOCUS_IN_WINDOW] = f32::from(u8::from(origin.cell(spec, p.pos).is_some()));
+        g[global::focus_tile() + p.kind.index()] = 1.0;
+    }
+    g[global::ORIGIN_X] = origin.x as f32;
+    g[global::ORIGIN_Y] = origin.y as f32;
+    if let Some(t) = game.tile_in_hand() {
+        g[global::tile_in_hand() + t.index()] = 1.0;
+    }
+    let rem = global::remaining();
+    for (i, &count) in game.remaining_tiles().iter().enumerate() {
+        g[rem + i] = count as f32;
+    }
+    Ok(origin)
+}
+
+// ----- rewards ----------------------------------------------------------------------------
+
+/// How rewards are computed (`interfaces.md` §5).
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, Default)]
+pub enum RewardMode {
+    /// Points gained in the step (final scoring counts in the last step).
+    #[default]
+    Score,
+    /// Own points gained minus the mean of the opponents' points gained.
+    ScoreDiff,
+    /// At the end only: rank-based in [-1, 1] (first 1, last -1, ties share the mean of
+    /// their ranks' values); 0 before the end.
+    Outcome,
+}
+
+impl RewardMode {
+    /// Every mode.
+    pub const ALL: [RewardMode; 3] = [
+        RewardMode::Score,
+        RewardMode::ScoreDiff,
+        RewardMode::Outcome,
+    ];
+
+    /// The mode's name: `score`, `score-diff`, `outcome`.
+    pub const fn name(self) -> &'static str {
+        match self {
+            RewardMode::Score => "score",
+            RewardMode::ScoreDiff => "score-diff",
+            RewardMode::Outcome => "outcome",
+        }
+    }
+
+    /// Parses a mode name.
+    pub fn from_name(s: &str) -> Option<RewardMode> {
+        RewardMode::ALL.into_iter().find(|m| m.name() == s)
+    }
+}
+
+/// Writes the reward of every player for one step into `out[..players]`, from the scores
+/// `before` and `after` the step and whether the game ended with it. Slices shorter than
+/// the number of players `after.len()` are refused.
+pub fn step_rewards(
+    mode: RewardMode,
+    before: &[i32],
+    after: &[i32],
+    terminal: bool,
+    out: &mut [f32],
+) -> Result<(), EncodeError> {
+    let n = after.len();
+    check_len("before", before.len(), n)?;
+    if out.len() < n {
+        return Err(EncodeError::BufferSize {
+            buffer: "rewards",
+            expected: n,
+            got: out.len(),
+        });
+    }
+    match mode {
+        RewardMode::Score => {
+            for p in 0..n {
+                out[p] = (after[p] - before[p]) as f32;
+            }
+        }
+        RewardMode::ScoreDiff => {
+            let total: i32 = (0..n).map(|p| after[p] - before[p]).sum();
+            for p in 0..n {
+                let own = after[p] - before[p];
+                let others = (total - own) as f32 / (n.max(2) - 1) as f32;
+                out[p] = own as f32 - others;
+            }
+        }
+        RewardMode::Outcome => {
+            if terminal {
+                outcome_values(after, &mut out[..n]);
+            } else {
+                out[..n].fill(0.0);
+            }
+        }
+    }
+    Ok(())
+}
+
+/// Rank-based outcome in [-1, 1] for final `scores`: the best gets 1, the worst -1,
+/// linear in between; tied players share the mean of their ranks' values.
+pub fn outcome_values(scores: &[i32], out: &mut [f32]) {
+    let n = scores.len();
+    if n < 2 {
+        out.iter_mut().take(n).for_each(|o| *o = 0.0);
+        return;
+    }
+    for p in 0..n {
+        let better = scores.iter().filter(|&&s| s > scores[p]).count();
+        let tied = scores.iter().filter(|&&s| s == scores[p]).count();
+        // Ranks better..better+tied-1 (0 = first); value of rank r is 1 - 2r/(n-1).
+        let mean_rank = better as f32 + (tied - 1) as f32 / 2.0;
+        out[p] = 1.0 - 2.0 * mean_rank / (n - 1) as f32;
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::config::{FairyRule, Figures, GameConfig, PrincessRule, WagonMove};
+    use crate::game::tile;
+    use crate::rng::Rng;
+    use std::collections::HashSet;
+
+    fn config(players: u8, sets: &[TileSet], seed: u64) -> GameConfig {
+        let mut c = GameConfig::new(players);
+        c.sets = sets.to_vec();
+        c.figures = Figures::default_for(sets);
+        c.figures.abbot = 1;
+        c.seed = seed;
+        c
+    }
+
+    /// Configurations that reach every kind of decision between them.
+    fn variety() -> Vec<GameConfig> {
+        use TileSet::*;
+        let all = [Base, River1, River2, PrincessDragon, AbbeyMayor];
+        let mut v = vec![
+            config(2, &[Base], 1),
+            config(3, &[Base, River1], 2),
+            config(4, &[Base, PrincessDragon], 3),
+            config(2, &[Base, AbbeyMayor], 4),
+            config(5, &all, 5),
+            config(2, &all, 6),
+        ];
+        let mut on_tile = config(3, &[Base, PrincessDragon], 7);
+        on_tile.rules.fairy = FairyRule::OnTile;
+        on_tile.rules.princess = PrincessRule::Must;
+        v.push(on_tile);
+        let mut c1 = config(3, &[Base, AbbeyMayor, River2], 8);
+        c1.rules.wagon_move = WagonMove::C1;
+        v.push(c1);
+        v
+    }
+
+    /// The board square an action needs to see in the window (`None`: none needed, as
+    /// for passes, barns and actions on the placed tile while deploying).
+    fn square_needed(game: &Game, action: Action) -> Option<Pos> {
+        let placed = (game.phase() == Phase::Deploy)
+            .then(|| {
+                game.turn
+                    .placed
+                    .map(|i| game.board().placement(i as usize).pos)
+            })
+            .flatten();
+        let pos = match action {
+            Action::PlaceTile { pos, .. }
+            | Action::PlaceAbbey { pos }
+            | Action::MoveDragon { pos }
+            | Action::Deploy { pos, .. }
+            | Action::MoveFairy { pos, .. }
+            | Action::Princess { pos, .. }
+            | Action::ReturnAbbot { pos, .. }
+            | Action::MoveWagon { pos, .. } => pos,
+            Action::Pass | Action::DeployBarn { .. } | Action::Draw { .. } => return None,
+        };
+        (Some(pos) != placed).then_some(pos)
+    }
+
+    /// Checks the mask of the current decision against the structured legal list:
+    /// every offered id (and every second id behind an offered `CELL`) decodes to a
+    /// distinct legal action whose path is those ids, nothing else is offered, and the
+    /// legal actions not reached are exactly those needing a square outside the window.
+    fn check_decision(game: &Game, spec: EncoderSpec, rng: &mut Rng) -> usize {
+        let legal = game.legal_actions();
+        let mut mask = vec![0i8; spec.num_actions()];
+        let info = legal_mask(game, spec, &mut mask).unwrap();
+        assert_eq!(info.legal as usize, legal.len());
+        let origin = WindowOrigin::of(game, spec);
+        let mut reached = HashSet::new();
+        let mut offered = 0;
+        for id in 0..spec.num_actions() as u32 {
+            if mask[id as usize] == 0 {
+                continue;
+            }
+            offered += 1;
+            match decode_flat(game, spec, None, id).expect("offered id decodes") {
+                FlatDecision::Action(a) => {
+                    assert!(legal.contains(&a), "{a} not legal");
+                    assert!(reached.insert(a), "{a} reached twice");
+                    let path = action_to_flat_path(game, spec, a).unwrap();
+                    assert_eq!(
+                        path,
+                        FlatPath {
+                            first: id,
+                            second: None
+                        }
+                    );
+                    assert_eq!(flat_to_action(game, spec, id), Some(a));
+                }
+                FlatDecision::Focus(pos) => {
+                    assert!(matches!(
+                        FlatAction::from_id(spec, id),
+                        Some(FlatAction::Cell { .. })
+                    ));
+                    assert!(game.board().is_placed(pos));
+                    let mut second = vec![0i8; spec.num_actions()];
+                    let info2 = legal_mask_at(game, spec, Some(pos), &mut second).unwrap();
+                    assert!(info2.offered > 0, "a focus with nothing to do");
+                    for id2 in 0..spec.num_actions() as u32 {
+                        if second[id2 as usize] == 0 {
+                            continue;
+                        }
+                        assert!(matches!(
+                            FlatAction::from_id(spec, id2),
+                            Some(FlatAction::Slot { .. })
+                        ));
+                        let Some(FlatDecision::Action(a)) = decode_flat(game, spec, Some(pos), id2)
+                        else {
+                            panic!("second id {id2} does not complete an action");
+                        };
+                        assert!(legal.contains(&a));
+                        assert!(reached.insert(a), "{a} reached twice");
+                        let path = action_to_flat_path(game, spec, a).unwrap();
+                        assert_eq!(
+                            path,
+                            FlatPath {
+                                first: id,
+                                second: Some(id2)
+                            }
+                        );
+                    }
+                }
+            }
+        }
+        assert_eq!(offered, info.offered as usize);
+        let outside: Vec<_> = legal
+            .iter()
+            .filter(|a| square_needed(game, **a).is_some_and(|p| origin.cell(spec, p).is_none()))
+            .collect();
+        assert_eq!(outside.len(), info.outside_window as usize);
+        assert_eq!(reached.len() + outside.len(), legal.len());
+        // A sample of ids the mask leaves out decode to nothing.
+        for _ in 0..20 {
+            let id = rng.below(spec.num_actions() as u32);
+            if mask[id as usize] == 0 {
+                assert_eq!(decode_flat(game, spec, None, id), None);
+            }
+        }
+        legal.len()
+    }
+
+    #[test]
+    fn mask_agrees_with_legal_list_in_random_games() {
+        let mut kinds = HashSet::new();
+        for (k, config) in variety().into_iter().enumerate() {
+            // Small windows make legal moves fall outside; the default one too.
+            for (window, seed) in [(32, 0), (32, 1), (32, 2), (9, 3)] {
+                let spec = EncoderSpec::new(window).unwrap();
+                let mut rng = Rng::new(100 * seed + k as u64);
+                let mut config = config.clone();
+                config.seed += 1000 * seed;
+                let mut game = Game::new(config).unwrap();
+                while !game.is_terminal() {
+                    check_decision(&game, spec, &mut rng);
+                    let legal = game.legal_actions();
+                    let a = legal[rng.below(legal.len() as u32) as usize];
+                    kinds.insert(a.type_name());
+                    game.apply(a).unwrap();
+                }
+                let mut mask = vec![1i8; spec.num_actions()];
+                let info = legal_mask(&game, spec, &mut mask).unwrap();
+                assert_eq!(info, MaskInfo::default());
+                assert!(mask.iter().all(|m| *m == 0));
+            }
+        }
+        for kind in [
+            "place_tile",
+            "place_abbey",
+            "deploy",
+            "deploy_barn",
+            "move_fairy",
+            "princess",
+            "return_abbot",
+            "pass",
+            "move_dragon",
+            "move_wagon",
+        ] {
+            assert!(kinds.contains(kind), "no {kind} decision was checked");
+        }
+    }
+
+    #[test]
+    fn flat_game_plays_whole_games_through_ids() {
+        for (k, config) in variety().into_iter().enumerate() {
+            let spec = EncoderSpec::default();
+            let mut rng = Rng::new(7 + k as u64);
+            let mut flat = FlatGame::new(Game::new(config).unwrap(), spec);
+            let mut mask = vec![0i8; spec.num_actions()];
+            let mut two_step = 0;
+            while !flat.game().is_terminal() {
+                let info = flat.legal_mask(&mut mask).unwrap();
+                if info.offered == 0 {
+                    // Everything lies outside the window: play on structurally.
+                    let legal = flat.game().legal_actions();
+                    flat.apply(legal[0]).unwrap();
+                    continue;
+                }
+                let ids: Vec<u32> = (0..mask.len() as u32)
+                    .filter(|i| mask[*i as usize] == 1)
+                    .collect();
+                let id = ids[rng.below(ids.len() as u32) as usize];
+                let before = flat.game().state_hash();
+                match flat.step(id).unwrap() {
+                    FlatDecision::Focus(pos) => {
+                        two_step += 1;
+                        assert_eq!(flat.pending_focus(), Some(pos));
+                        assert_eq!(flat.game().state_hash(), before, "a focus changes nothing");
+                    }
+                    FlatDecision::Action(_) => assert_eq!(flat.pending_focus(), None),
+                }
+                // An id the mask does not offer is refused and changes nothing.
+                flat.legal_mask(&mut mask).unwrap();
+                if flat.game().is_terminal() {
+                    break;
+                }
+                if let Some(bad) = (0..mask.len() as u32).find(|i| mask[*i as usize] == 0) {
+                    let focus = flat.pending_focus();
+                    assert_eq!(flat.step(bad), Err(FlatError::NotOffered { id: bad }));
+                    assert_eq!(flat.pending_focus(), focus);
+                }
+            }
+            assert_eq!(flat.step(0), Err(FlatError::GameOver));
+            if config_has_targets(k) {
+                assert!(two_step > 0, "config {k}: no two-step decision taken");
+            }
+        }
+    }
+
+    /// Configurations of [`variety`] whose games reach portal, fairy or wagon targets.
+    fn config_has_targets(k: usize) -> bool {
+        matches!(k, 2 | 4 | 5 | 6)
+    }
+
+    #[test]
+    fn slots_are_board_locations_that_turn_with_the_tile() {
+        for kind in catalogue().kinds() {
+            let def = kind.def();
+            for rot in Rotation::ALL {
+                let o = def.oriented(rot);
+                let mut seen = HashSet::new();
+                for local in 0..def.features.len() as u8 {
+                    let s = feature_slot(kind, rot, local)
+                        .unwrap_or_else(|| panic!("{} feature {local} has no slot", kind.id()));
+                    assert!(seen.insert(s), "{}: slot {s} used twice", kind.id());
+                    assert_eq!(slot_feature(kind, rot, s), Some(local));
+                    // The slot names a place of the feature in the board frame.
+                    let segment = match s {
+                        0..=3 => Some(s as usize * 3 + 1),
+                        4..=11 => {
+                            let k = (s - slot::HALF_EDGE) as usize;
+                            Some((k / 2) * 3 + if k & 1 == 0 { 0 } else { 2 })
+                        }
+                        _ => None,
+                    };
+                    if let Some(seg) = segment {
+                        assert_eq!(o.segment_feature[seg], local, "{} {s}", kind.id());
+                    }
+                    for q in 0..4u8 {
+                        let turned = Rotation::new((rot.quarter_turns() + q) & 3).unwrap();
+                        assert_eq!(feature_slot(kind, turned, local), Some(slot::rotate(s, q)));
+                    }
+                }
+            }
+        }
+    }
+
+    fn mid_game(config: GameConfig, decisions: usize) -> Game {
+        let mut game = Game::new(config).unwrap();
+        let mut rng = Rng::new(3);
+        for _ in 0..decisions {
+            if game.is_terminal() {
+                break;
+            }
+            let legal = game.legal_actions();
+            game.apply(legal[rng.below(legal.len() as u32) as usize])
+                .unwrap();
+        }
+        game
+    }
+
+    #[test]
+    fn four_quarter_turns_are_the_identity() {
+        let spec = EncoderSpec::new(16).unwrap();
+        let game = mid_game(config(3, &[TileSet::Base, TileSet::PrincessDragon], 11), 60);
+        let mut planes = vec![0u8; spec.planes_len()];
+        let mut globals = vec![0f32; spec.num_globals()];
+        encode_observation(&game, 0, spec, &mut planes, &mut globals).unwrap();
+        assert!(planes.iter().filter(|v| **v != 0).count() > 50);
+        let mut a = planes.clone();
+        let mut b = planes.clone();
+        for _ in 0..4 {
+            rotate_planes(spec, &a, &mut b, 1).unwrap();
+            std::mem::swap(&mut a, &mut b);
+        }
+        assert_eq!(a, planes);
+        rotate_planes(spec, &planes, &mut a, 1).unwrap();
+        assert_ne!(a, planes, "a quarter turn moves something");
+        rotate_planes(spec, &a, &mut b, 3).unwrap();
+        assert_eq!(b, planes);
+        rotate_planes(spec, &planes, &mut a, 4).unwrap();
+        assert_eq!(a, planes);
+        for id in 0..spec.num_actions() as u32 {
+            let mut t = id;
+            for _ in 0..4 {
+                t = rotate_action_id(spec, t, 1).unwrap();
+            }
+            assert_eq!(t, id);
+        }
+        let mut mask = vec![0i8; spec.num_actions()];
+        legal_mask(&game, spec, &mut mask).unwrap();
+        let mut turned = vec![0i8; spec.num_actions()];
+        rotate_mask(spec, &mask, &mut turned, 2).unwrap();
+        let mut back = vec![0i8; spec.num_actions()];
+        rotate_mask(spec, &turned, &mut back, 2).unwrap();
+        assert_eq!(back, mask);
+        assert_eq!(
+            turned.iter().filter(|m| **m == 1).count(),
+            mask.iter().filter(|m| **m == 1).count()
+        );
+    }
+
+    #[test]
+    fn a_quarter_turn_moves_sides_and_cells_together() {
+        // The start tile BASE-D (city north, road east-west) at the window centre.
+        let spec = EncoderSpec::new(8).unwrap();
+        let game = Game::new(GameConfig::new(2)).unwrap();
+        let mut planes = vec![0u8; spec.planes_len()];
+        let mut globals = vec![0f32; spec.num_globals()];
+        let origin = encode_observation(&game, 0, spec, &mut planes, &mut globals).unwrap();
+        let (cx, cy) = origin.cell(spec, Pos::new(0, 0)).unwrap();
+        let at = |p: &[u8], plane: usize, x: usize, y: usize| p[plane * 64 + y * 8 + x];
+        let (cx, cy) = (cx as usize, cy as usize);
+        assert_eq!(at(&planes, plane::CITY, cx, cy), 1);
+        assert_eq!(at(&planes, plane::ROAD + 1, cx, cy), 1);
+        assert_eq!(at(&planes, plane::LINK_OPPOSITE + 1, cx, cy), 1);
+        let mut turned = vec![0u8; spec.planes_len()];
+        rotate_planes(spec, &planes, &mut turned, 1).unwrap();
+        let (tx, ty) = (8 - 1 - cy, cx);
+        // After a clockwise quarter turn the city faces east and the road runs north-south.
+        assert_eq!(at(&turned, plane::CITY + 1, tx, ty), 1);
+        assert_eq!(at(&turned, plane::CITY, tx, ty), 0);
+        assert_eq!(at(&turned, plane::ROAD, tx, ty), 1);
+        assert_eq!(at(&turned, plane::LINK_OPPOSITE, tx, ty), 1);
+        assert_eq!(at(&turned, plane::OCCUPIED, tx, ty), 1);
+    }
+
+    #[test]
+    fn window_centres_the_board_with_one_ring() {
+        for window in [8u16, 9, 32] {
+            let spec = EncoderSpec::new(window).unwrap();
+            for decisions in [0, 30, 120] {
+                let game = mid_game(config(2, &[TileSet::Base], 5), decisions);
+                let (min, max) = game.board().bounds();
+                let o = WindowOrigin::of(&game, spec);
+                let w = window as i32;
+                // Squares of the window left of the ring and right of it differ by at most 1.
+                let left = (min.x - 1) - o.x;
+                let right = (o.x + w - 1) - (max.x + 1);
+                let top = (min.y - 1) - o.y;
+                let bottom = (o.y + w - 1) - (max.y + 1);
+                assert!((left - right).abs() <= 1, "{left} {right}");
+                assert!((top - bottom).abs() <= 1, "{top} {bottom}");
+            }
+        }
+    }
+
+    #[test]
+    fn observation_is_egocentric_and_matches_the_state() {
+        let spec = EncoderSpec::default();
+        // Seat 0 places BASE-D's twin east of the start and deploys on its road (B6).
+        let mut c = GameConfig::new(3);
+        c.seed = 9;
+        let mut game = Game::with_chance(c, crate::game::ChanceMode::Explicit).unwrap();
+        game.apply(Action::Draw {
+            tile: tile("BASE-D"),
+        })
+        .unwrap();
+        let place = Action::PlaceTile {
+            pos: Pos::new(1, 0),
+            rot: Rotation::default(),
+        };
+        let mut planes = vec![0u8; spec.planes_len()];
+        let mut globals = vec![0f32; spec.num_globals()];
+        let origin = encode_observation(&game, 0, spec, &mut planes, &mut globals).unwrap();
+        let ww = spec.planes_len() / plane::COUNT;
+        let cell = |pos: Pos| origin.index(spec, pos).unwrap();
+        assert_eq!(
+            planes[plane::LEGAL_PLACEMENT * ww + cell(Pos::new(1, 0))],
+            1
+        );
+        let legal_cells: usize = (0..4)
+            .map(|r| {
+                planes[(plane::LEGAL_PLACEMENT + r) * ww..][..ww]
+                    .iter()
+                    .filter(|v| **v == 1)
+                    .count()
+            })
+            .sum();
+        assert_eq!(legal_cells, game.legal_actions().len());
+        assert_eq!(
+            globals[global::tile_in_hand() + tile("BASE-D").index()],
+            1.0
+        );
+        assert_eq!(globals[global::PHASE + 2], 1.0);
+        game.apply(place).unwrap();
+        let road = tile("BASE-D").def().feature_by_id("r1").unwrap() as u8;
+        game.apply(Action::Deploy {
+            figure: Figure::Follower,
+            pos: Pos::new(1, 0),
+            feature: road,
+        })
+        .unwrap();
+        // Seat 1 now decides; seen from seat 1, seat 0 is relative seat 2.
+        encode_observation(&game, 1, spec, &mut planes, &mut globals).unwrap();
+        let origin = WindowOrigin::of(&game, spec);
+        let c10 = origin.index(spec, Pos::new(1, 0)).unwrap();
+        let c00 = origin.index(spec, Pos::new(0, 0)).unwrap();
+        assert_eq!(planes[(plane::FIGURES + 2 * FIGURE_KINDS) * ww + c10], 1);
+        assert_eq!(planes[plane::FIGURES * ww + c10], 0);
+        // The road through both tiles: seat 0 has strength 1 on it, open at both ends.
+        assert_eq!(planes[(plane::SIDE_BEST_OPPONENT + 3) * ww + c00], 1);
+        assert_eq!(planes[(plane::SIDE_OWN + 3) * ww + c00], 0);
+        assert_eq!(planes[(plane::SIDE_OPEN + 1) * ww + c10], 2);
+        assert_eq!(planes[(plane::SIDE_VALUE + 1) * ww + c10], 2);
+        // Both cities face north, unconnected: one tile and value 1 each (B15).
+        assert_eq!(planes[plane::SIDE_VALUE * ww + c10], 1);
+        assert_eq!(planes[plane::SIDE_OPEN * ww + c10], 1);
+        assert_eq!(globals[global::SUPPLY + 2 * FIGURE_KINDS], 6.0);
+        assert_eq!(globals[global::SUPPLY], 7.0);
+        assert_eq!(globals[global::SEAT_PRESENT + 2], 1.0);
+        assert_eq!(globals[global::SEAT_PRESENT + 3], 0.0);
+        assert_eq!(
+            globals[global::PHASE + 1],
+            1.0,
+            "explicit chance: waiting for a draw"
+        );
+        assert_eq!(globals[global::IS_TO_PLAY], 0.0);
+        assert_eq!(planes[plane::LAST_PLACED * ww + c10], 1);
+    }
+
+    #[test]
+    fn bad_buffers_and_seats_are_refused() {
+        let spec = EncoderSpec::default();
+        let game = Game::new(GameConfig::new(2)).unwrap();
+        let mut planes = vec![0u8; spec.planes_len()];
+        let mut globals = vec![0f32; spec.num_globals()];
+        let mut short = vec![0u8; 3];
+        assert!(matches!(
+            encode_observation(&game, 0, spec, &mut short, &mut globals),
+            Err(EncodeError::BufferSize {
+                buffer: "planes",
+                ..
+            })
+        ));
+        assert_eq!(
+            encode_observation(&game, 2, spec, &mut planes, &mut globals),
+            Err(EncodeError::Player {
+                player: 2,
+                players: 2
+            })
+        );
+        let mut mask = vec![0i8; 10];
+        assert!(legal_mask(&game, spec, &mut mask).is_err());
+        assert_eq!(EncoderSpec::new(2).unwrap_err().field, "window");
+        assert_eq!(flat_to_action(&game, spec, u32::MAX), None);
+        assert_eq!(FlatAction::from_id(spec, spec.num_actions() as u32), None);
+        assert_eq!(
+            action_to_flat(
+                &game,
+                spec,
+                Action::MoveDragon {
+                    pos: Pos::new(0, 1)
+                }
+            ),
+            None
+        );
+    }
+
+    #[test]
+    fn flat_ids_take_apart_and_back() {
+        let spec = EncoderSpec::new(5).unwrap();
+        assert_eq!(
+            spec.num_actions(),
+            4 * 25 + 25 + SLOT_COUNT * CHANNEL_COUNT + 4 + 1
+        );
+        for id in 0..spec.num_actions() as u32 {
+            assert_eq!(FlatAction::from_id(spec, id).unwrap().id(spec), id);
+        }
+        assert_eq!(
+            FlatAction::from_id(spec, spec.pass_id()),
+            Some(FlatAction::Pass)
+        );
+    }
+
+    #[test]
+    fn score_rewards_sum_to_the_final_scores() {
+        let mut game = Game::new(config(3, &[TileSet::Base, TileSet::AbbeyMayor], 21)).unwrap();
+        let mut rng = Rng::new(1);
+        let mut returns = [[0f32; 3]; 3];
+        let mut r = [0f32; 3];
+        while !game.is_terminal() {
+            let before = game.scores().to_vec();
+            let legal = game.legal_actions();
+            game.apply(legal[rng.below(legal.len() as u32) as usize])
+                .unwrap();
+            for (m, mode) in RewardMode::ALL.into_iter().enumerate() {
+                step_rewards(mode, &before, game.scores(), game.is_terminal(), &mut r).unwrap();
+                for p in 0..3 {
+                    returns[m][p] += r[p];
+                }
+            }
+        }
+        let s = game.scores();
+        for p in 0..3 {
+            assert_eq!(returns[0][p], s[p] as f32);
+            let others = (s.iter().sum::<i32>() - s[p]) as f32 / 2.0;
+            assert!((returns[1][p] - (s[p] as f32 - others)).abs() < 1e-3);
+        }
+        let mut expected = [0f32; 3];
+        outcome_values(s, &mut expected);
+        assert_eq!(returns[2], expected);
+        assert!(
+            returns[1].iter().sum::<f32>().abs() < 1e-3,
+            "score-diff is zero-sum"
+        );
+    }
+
+    #[test]
+    fn outcome_is_rank_based_with_shared_ties() {
+        let mut out = [0f32; 4];
+        outcome_values(&[10, 5, 5, 0], &mut out);
+        assert_eq!(out, [1.0, 0.0, 0.0, -1.0]);
+        let mut two = [0f32; 2];
+        outcome_values(&[3, 3], &mut two);
+        assert_eq!(two, [0.0, 0.0]);
+        outcome_values(&[1, 7], &mut two);
+        assert_eq!(two, [-1.0, 1.0]);
+        assert_eq!(
+            RewardMode::from_name("score-diff"),
+            Some(RewardMode::ScoreDiff)
+        );
+        assert!(step_rewards(RewardMode::Score, &[0], &[0, 0], false, &mut two).is_err());
+    }
+
+    #[test]
+    fn tables_list_every_index_once() {
+        let planes = plane_table();
+        assert_eq!(planes.len(), plane::COUNT);
+        let names: HashSet<_> = planes.iter().map(|p| p.name.clone()).collect();
+        assert_eq!(names.len(), plane::COUNT);
+        assert_eq!(planes[plane::FIGURES + 5 + 3].name, "figures.rel1.wagon");
+        assert_eq!(planes[plane::SIDE_VALUE + 3].name, "side-value.W");
+        assert_eq!(planes[plane::CENTRE_VALUE].name, "centre-value");
+        let globals = global_table();
+        let mut next = 0;
+        for g in &globals {
+            assert_eq!(g.start, next, "{} starts at {}", g.name, g.start);
+            next += g.len;
+        }
+        assert_eq!(next, EncoderSpec::default().num_globals());
+    }
+
+    #[test]
+    fn documentation_lists_every_plane_and_global() {
+        let path = concat!(env!("CARGO_MANIFEST_DIR"), "/../docs/observations.md");
+        let doc = std::fs::read_to_string(path).expect("docs/observations.md");
+        for p in plane_table() {
+            let row = format!("| {} | `{}` |", p.index, p.name);
+            assert!(doc.contains(&row), "docs/observations.md lacks {row}");
+        }
+        for g in global_table() {
+            let range = if g.len == 1 {
+                format!("{}", g.start)
+            } else {
+                format!("{}..{}", g.start, g.start + g.len)
+            };
+            let row = format!("| {range} | `{}` |", g.name);
+            assert!(doc.contains(&row), "docs/observations.md lacks {row}");
+        }
+    }
+}
