@@ -451,8 +451,10 @@ fn text_legend(game: &Game) -> String {
 const TILE: f64 = 60.0;
 /// Room for the coordinate labels around the board.
 const MARGIN: f64 = 28.0;
-/// Height of the score line under the board.
-const FOOTER: f64 = 26.0;
+/// Height of one score line under the board.
+const SCORE_LINE: f64 = 16.0;
+/// Width the score lines need.
+const SCORE_WIDTH: f64 = 170.0;
 
 const FIELD_COLOUR: &str = "#8fbf5a";
 const CITY_COLOUR: &str = "#c9955a";
@@ -584,9 +586,19 @@ fn svg_tile(out: &mut String, kind: TileKind, rot: Rotation, pos: Pos, origin: (
             num(c)
         );
     }
-    // Roads and rivers: a through feature joining two sides is a curve through the
-    // centre; any other part runs from its side to the centre.
-    for (i, f) in def.features.iter().enumerate() {
+    // Rivers, then roads (bridges cross rivers): a through feature joining two sides is
+    // a curve through the centre; any other part runs from its side to the centre.
+    let rivers = def
+        .features
+        .iter()
+        .enumerate()
+        .filter(|(_, f)| f.kind == FeatureKind::River);
+    let roads = def
+        .features
+        .iter()
+        .enumerate()
+        .filter(|(_, f)| f.kind == FeatureKind::Road);
+    for (i, f) in rivers.chain(roads) {
         let (colour, width, edge) = match f.kind {
             FeatureKind::Road => (ROAD_COLOUR, TILE * 0.1, Some(ROAD_EDGE_COLOUR)),
             FeatureKind::River => (RIVER_COLOUR, TILE * 0.14, None),
@@ -763,8 +775,8 @@ pub fn board_svg(game: &Game) -> String {
     let (min, max) = board.bounds();
     let cols = (max.x - min.x + 1) as f64;
     let rows = (max.y - min.y + 1) as f64;
-    let width = MARGIN * 2.0 + cols * TILE;
-    let height = MARGIN * 2.0 + rows * TILE + FOOTER;
+    let width = (MARGIN * 2.0 + cols * TILE).max(MARGIN + SCORE_WIDTH);
+    let height = MARGIN * 2.0 + rows * TILE + 4.0 + SCORE_LINE * game.num_players() as f64;
     let origin_of = |pos: Pos| {
         (
             MARGIN + (pos.x - min.x) as f64 * TILE,
@@ -909,10 +921,10 @@ pub fn board_svg(game: &Game) -> String {
     }
 
     // Scores.
-    let base = MARGIN * 2.0 + rows * TILE + 12.0;
     out.push_str("<g class=\"scores\">\n");
     for (seat, score) in game.scores().iter().enumerate() {
-        let x = MARGIN + seat as f64 * 110.0;
+        let x = MARGIN;
+        let base = MARGIN * 2.0 + rows * TILE + 6.0 + SCORE_LINE * seat as f64;
         let colour = PLAYER_COLOURS[seat % PLAYER_COLOURS.len()];
         let _ = writeln!(
             out,
@@ -935,13 +947,14 @@ mod tests {
     use crate::rng::Rng;
     use crate::tiles::{catalogue, TileSet};
 
-    /// A finished game with random legal moves.
-    fn played(mut config: GameConfig, seed: u64) -> Game {
+    /// A game played with random legal moves until at most `leave` tiles are left to
+    /// draw (0: to its end; final scoring takes every figure off the board).
+    fn played(mut config: GameConfig, seed: u64, leave: u32) -> Game {
         config.seed = seed;
         let mut game = Game::new(config).unwrap();
         let mut rng = Rng::new(seed ^ 0x5eed);
         let mut legal = Vec::new();
-        while !game.is_terminal() {
+        while !game.is_terminal() && (leave == 0 || game.tiles_left() > leave) {
             game.legal_actions_into(&mut legal);
             let pick = legal[rng.below(legal.len() as u32) as usize];
             game.apply(pick).unwrap();
@@ -1020,7 +1033,8 @@ mod tests {
 
     #[test]
     fn text_has_one_block_per_tile_and_prints_coordinates() {
-        let game = played(every_set(4), 11);
+        let game = played(every_set(4), 11, 40);
+        assert!(!game.board_figures().is_empty());
         let text = board_text(&game);
         let board = game.board();
         let (min, max) = board.bounds();
@@ -1069,7 +1083,8 @@ mod tests {
 
     #[test]
     fn text_marks_every_figure_with_its_seat() {
-        let game = played(every_set(3), 5);
+        let game = played(every_set(3), 5, 50);
+        assert!(!game.board_figures().is_empty());
         let text = board_text(&game);
         let board = game.board();
         for f in game.board_figures() {
@@ -1093,7 +1108,8 @@ mod tests {
 
     #[test]
     fn svg_has_one_group_per_tile_and_one_mark_per_figure() {
-        let game = played(every_set(4), 3);
+        let game = played(every_set(4), 3, 30);
+        assert!(!game.board_figures().is_empty());
         let svg = board_svg(&game);
         let board = game.board();
         assert_eq!(svg.matches(r#"<g class="tile""#).count(), board.len());
@@ -1121,7 +1137,7 @@ mod tests {
         );
         // Sized to the bounds: every column and row of the bounding box is one tile.
         let (min, max) = board.bounds();
-        let width = MARGIN * 2.0 + (max.x - min.x + 1) as f64 * TILE;
+        let width = (MARGIN * 2.0 + (max.x - min.x + 1) as f64 * TILE).max(MARGIN + SCORE_WIDTH);
         assert!(svg.starts_with(&format!(
             r#"<svg xmlns="http://www.w3.org/2000/svg" width="{}""#,
             num(width)
@@ -1132,9 +1148,31 @@ mod tests {
     }
 
     #[test]
+    fn dragon_and_fairy_are_marked() {
+        // PD1: the dragon enters on a volcano; PD15: the fairy moves next to a follower.
+        let game = (0..40)
+            .map(|seed| played(every_set(3), seed, 30))
+            .find(|g| g.dragon().is_some() && g.fairy().is_some())
+            .expect("a game with the dragon and the fairy on the board");
+        let text = board_text(&game);
+        let dragon = game.dragon().unwrap();
+        let fairy = game.fairy().unwrap().0;
+        assert!(block_at(&text, &game, dragon)
+            .iter()
+            .any(|l| l.contains('D')));
+        assert!(block_at(&text, &game, fairy)
+            .iter()
+            .any(|l| l.contains('F')));
+        assert!(text.contains(&format!("dragon: at {dragon}")));
+        let svg = board_svg(&game);
+        assert!(svg.contains(&format!("<title>dragon at {dragon}</title>")));
+        assert!(svg.contains(&format!("<title>fairy at {fairy}</title>")));
+    }
+
+    #[test]
     fn rendering_is_deterministic() {
-        let a = played(every_set(2), 9);
-        let b = played(every_set(2), 9);
+        let a = played(every_set(2), 9, 20);
+        let b = played(every_set(2), 9, 20);
         assert_eq!(board_svg(&a), board_svg(&b));
         assert_eq!(board_text(&a), board_text(&b));
         assert_eq!(board_svg(&a.clone()), board_svg(&a));
