@@ -1,0 +1,153 @@
+//! A small command-line option parser (standard library only).
+//!
+//! Options are `--name value` or `--name=value`; switches take no value; `--help` or `-h`
+//! anywhere asks for help; `--` ends the options. Every mistake is a [`CliError::Usage`]
+//! that names the option.
+
+use crate::CliError;
+
+/// One option a subcommand accepts.
+#[derive(Copy, Clone, Debug)]
+pub struct OptSpec {
+    /// The name without dashes (`players` for `--players`).
+    pub name: &'static str,
+    /// Whether the option may be given more than once (values are kept in order).
+    pub repeatable: bool,
+}
+
+impl OptSpec {
+    /// An option with a value, given at most once.
+    pub const fn once(name: &'static str) -> OptSpec {
+        OptSpec {
+            name,
+            repeatable: false,
+        }
+    }
+
+    /// An option with a value that may be repeated.
+    pub const fn many(name: &'static str) -> OptSpec {
+        OptSpec {
+            name,
+            repeatable: true,
+        }
+    }
+}
+
+/// The parsed command line of a subcommand.
+#[derive(Debug, Default)]
+pub struct Parsed {
+    values: Vec<(&'static str, String)>,
+    /// Arguments that are not options, in order.
+    pub positionals: Vec<String>,
+    /// Whether `--help` or `-h` was given.
+    pub help: bool,
+}
+
+impl Parsed {
+    /// The value of a once-only option, if given.
+    pub fn value(&self, name: &str) -> Option<&str> {
+        self.values
+            .iter()
+            .find(|(n, _)| *n == name)
+            .map(|(_, v)| v.as_str())
+    }
+
+    /// Every value of a repeatable option, in order.
+    pub fn values<'a>(&'a self, name: &'a str) -> impl Iterator<Item = &'a str> + 'a {
+        self.values
+            .iter()
+            .filter(move |(n, _)| *n == name)
+            .map(|(_, v)| v.as_str())
+    }
+}
+
+/// Parses `args` (the words after the subcommand) against `specs`.
+pub fn parse(args: &[String], specs: &[OptSpec]) -> Result<Parsed, CliError> {
+    let mut parsed = Parsed::default();
+    let mut words = args.iter();
+    while let Some(word) = words.next() {
+        if word == "--" {
+            parsed.positionals.extend(words.by_ref().cloned());
+            break;
+        }
+        if word == "--help" || word == "-h" {
+            parsed.help = true;
+            continue;
+        }
+        let Some(body) = word.strip_prefix("--") else {
+            if word.starts_with('-') && word.len() > 1 && !looks_numeric(word) {
+                return Err(CliError::Usage(format!("unknown option {word}")));
+            }
+            parsed.positionals.push(word.clone());
+            continue;
+        };
+        let (name, inline) = match body.split_once('=') {
+            Some((n, v)) => (n, Some(v.to_string())),
+            None => (body, None),
+        };
+        let spec = specs
+            .iter()
+            .find(|s| s.name == name)
+            .ok_or_else(|| CliError::Usage(format!("unknown option --{name}")))?;
+        let value = match inline {
+            Some(v) => v,
+            None => words
+                .next()
+                .cloned()
+                .ok_or_else(|| CliError::Usage(format!("--{name} needs a value")))?,
+        };
+        if !spec.repeatable && parsed.value(spec.name).is_some() {
+            return Err(CliError::Usage(format!("--{name} given more than once")));
+        }
+        parsed.values.push((spec.name, value));
+    }
+    Ok(parsed)
+}
+
+/// Whether a word is a (negative) number rather than an option.
+fn looks_numeric(word: &str) -> bool {
+    word.parse::<f64>().is_ok()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn words(s: &str) -> Vec<String> {
+        s.split_whitespace().map(String::from).collect()
+    }
+
+    const SPECS: [OptSpec; 2] = [OptSpec::once("players"), OptSpec::many("rule")];
+
+    #[test]
+    fn values_in_both_spellings_and_repeats() {
+        let p = parse(
+            &words("--players 3 --rule a=b --rule=c=d file.json"),
+            &SPECS,
+        )
+        .unwrap();
+        assert_eq!(p.value("players"), Some("3"));
+        assert_eq!(p.values("rule").collect::<Vec<_>>(), ["a=b", "c=d"]);
+        assert_eq!(p.positionals, ["file.json"]);
+        assert!(!p.help);
+    }
+
+    #[test]
+    fn mistakes_name_the_option() {
+        let msg = |s: &str| match parse(&words(s), &SPECS) {
+            Err(CliError::Usage(m)) => m,
+            other => panic!("{s}: {other:?}"),
+        };
+        assert!(msg("--players 2 --players 3").contains("--players"));
+        assert!(msg("--players").contains("--players needs a value"));
+        assert!(msg("--colour red").contains("--colour"));
+        assert!(msg("-x").contains("-x"));
+    }
+
+    #[test]
+    fn help_and_end_of_options() {
+        let p = parse(&words("-h -- --players"), &SPECS).unwrap();
+        assert!(p.help);
+        assert_eq!(p.positionals, ["--players"]);
+    }
+}

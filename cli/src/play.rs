@@ -1,0 +1,118 @@
+//! `carcassonne play`: a complete game between built-in bots, its final board and
+//! scores, and its record.
+
+use crate::args::{self, OptSpec};
+use crate::bots::{parse_bots, Bot};
+use crate::setup::{self, SetupDefaults, SETUP_OPTIONS};
+use crate::{emit, CliError, Outcome};
+use carcassonne::{record, render, Game, Rng};
+use std::fmt::Write as _;
+
+/// Help text.
+pub const HELP: &str = "\
+carcassonne play: play a complete game between built-in bots
+
+usage: carcassonne play [options]
+
+options:
+  --players N          number of players, 2 to 6 (default 4)
+  --sets LIST          comma-separated tile sets, base required (default: every set:
+                       base,river1,river2,princess-and-dragon,abbey-and-mayor)
+  --edition E          tile edition C1, C2 or C3 (default C2)
+  --seed S             seed of the tile draws and of the bots (default 0)
+  --rule KEY=VALUE     a rule switch, repeatable: farmers=true|false, tiny_city=4|2,
+                       dragon_move=before-scoring|after-scoring, princess=may|must,
+                       fairy=next-to-follower|on-tile, barn_placement=not-occupied|occupied,
+                       wagon_move=C2|C1, pig_herd=true|false
+  --abbot 0|1          whether each player has the abbot (default 1)
+  --bots LIST          random or greedy, one for all seats or one per seat (default random);
+                       greedy takes the action that gains it the most points this turn
+  --out FILE           where to write the game record (default game-record.json)
+  -h, --help           show this text
+
+Each player has 7 followers, and with abbey-and-mayor a mayor, a wagon, a barn and an
+abbey tile. Prints the final board, the scores and the record's path.
+";
+
+/// Seeds the bots' generator from the game seed, apart from the tile draws.
+const BOT_SEED_MIX: u64 = 0xB075_5EED_0000_0001;
+
+/// Runs the subcommand.
+pub fn run(words: &[String]) -> Result<Outcome, CliError> {
+    let mut specs = SETUP_OPTIONS.to_vec();
+    specs.extend([OptSpec::once("bots"), OptSpec::once("out")]);
+    let parsed = args::parse(words, &specs)?;
+    if parsed.help {
+        emit(HELP);
+        return Ok(Outcome::Success);
+    }
+    if let Some(extra) = parsed.positionals.first() {
+        return Err(CliError::Usage(format!("unexpected argument {extra:?}")));
+    }
+    let defaults = SetupDefaults {
+        players: 4,
+        sets: setup::all_sets(),
+        abbot: 1,
+    };
+    let config = setup::config_from_options(&parsed, &defaults)?;
+    let players = config.players as usize;
+    let bots = match parsed.value("bots") {
+        Some(text) => {
+            parse_bots(text, players).map_err(|m| CliError::Usage(format!("--bots: {m}")))?
+        }
+        None => vec![Bot::Random; players],
+    };
+    let out_path = parsed.value("out").unwrap_or("game-record.json");
+    if out_path.is_empty() {
+        return Err(CliError::Usage("--out: empty file name".into()));
+    }
+
+    let description = setup::describe(&config);
+    let id = format!("play-{}p-seed{}", config.players, config.seed);
+    let mut rng = Rng::new(config.seed ^ BOT_SEED_MIX);
+    let mut game = Game::new(config).map_err(|e| CliError::Usage(e.to_string()))?;
+    let mut legal = Vec::new();
+    let mut decisions = 0u64;
+    while !game.is_terminal() {
+        game.legal_actions_into(&mut legal);
+        if legal.is_empty() {
+            return Err(CliError::Failed(format!(
+                "the engine offers no action in phase {:?} (turn {})",
+                game.phase(),
+                game.turns().len()
+            )));
+        }
+        let bot = bots[game.to_play()];
+        let action = bot.choose(&game, &legal, &mut rng);
+        game.apply(action).map_err(|e| {
+            CliError::Failed(format!(
+                "the {bot} bot chose an action the engine refused: {e}"
+            ))
+        })?;
+        decisions += 1;
+    }
+
+    let mut text = String::new();
+    let names: Vec<&str> = bots.iter().map(|b| b.name()).collect();
+    let _ = writeln!(text, "game: {description}; bots {}", names.join(","));
+    text.push('\n');
+    text.push_str(&render::board_text(&game));
+    let _ = writeln!(
+        text,
+        "\n{} turns, {} decisions\nfinal scores:",
+        game.turns().len(),
+        decisions
+    );
+    let best = game.scores().iter().copied().max().unwrap_or(0);
+    for (seat, score) in game.scores().iter().enumerate() {
+        let mark = if *score == best { "  (winner)" } else { "" };
+        let _ = writeln!(text, "  seat {seat} ({}): {score}{mark}", bots[seat]);
+    }
+    let mut json = record::to_json(&game, &id);
+    json.push('\n');
+    std::fs::write(out_path, json)
+        .map_err(|e| CliError::Failed(format!("cannot write the record to {out_path}: {e}")))?;
+    let _ = writeln!(text, "record written to {out_path}");
+    emit(&text);
+    Ok(Outcome::Success)
+}

@@ -1,0 +1,219 @@
+//! Game configurations from command-line options.
+//!
+//! The options are gathered into a record `setup` object and read by
+//! [`record::config_from_setup`], so the engine checks every field; its errors, which name
+//! the setup field (`setup.rules.fairy`), are reported under the option that set it
+//! (`--rule fairy`).
+
+use crate::args::{OptSpec, Parsed};
+use crate::CliError;
+use carcassonne::{record, GameConfig, TileSet};
+use serde_json::{json, Map, Value};
+
+/// The options that describe a game.
+pub const SETUP_OPTIONS: [OptSpec; 6] = [
+    OptSpec::once("players"),
+    OptSpec::once("sets"),
+    OptSpec::once("edition"),
+    OptSpec::once("seed"),
+    OptSpec::many("rule"),
+    OptSpec::once("abbot"),
+];
+
+/// Values used for options that are not given.
+#[derive(Clone, Debug)]
+pub struct SetupDefaults {
+    /// `--players`.
+    pub players: u8,
+    /// `--sets`.
+    pub sets: Vec<TileSet>,
+    /// `--abbot`.
+    pub abbot: u8,
+}
+
+/// Every set the engine supports, as a `--sets` value.
+pub fn all_sets() -> Vec<TileSet> {
+    TileSet::ALL.to_vec()
+}
+
+fn parse_int(flag: &str, text: &str) -> Result<i64, CliError> {
+    text.trim()
+        .parse::<i64>()
+        .map_err(|_| CliError::Usage(format!("--{flag}: expected a whole number, found {text:?}")))
+}
+
+/// Builds the configuration from the setup options of `parsed`.
+pub fn config_from_options(
+    parsed: &Parsed,
+    defaults: &SetupDefaults,
+) -> Result<GameConfig, CliError> {
+    let mut setup = Map::new();
+    let players = match parsed.value("players") {
+        Some(text) => parse_int("players", text)?,
+        None => i64::from(defaults.players),
+    };
+    setup.insert("players".into(), json!(players));
+    let sets: Vec<Value> = match parsed.value("sets") {
+        Some(text) => {
+            let mut sets = Vec::new();
+            for name in text.split(',') {
+                let name = name.trim();
+                if name.is_empty() {
+                    return Err(CliError::Usage(format!(
+                        "--sets: empty set name in {text:?} (known sets: {})",
+                        known_sets()
+                    )));
+                }
+                sets.push(json!(name));
+            }
+            sets
+        }
+        None => defaults.sets.iter().map(|s| json!(s.key())).collect(),
+    };
+    setup.insert("sets".into(), Value::Array(sets));
+    if let Some(edition) = parsed.value("edition") {
+        setup.insert("edition".into(), json!(edition));
+    }
+    let mut rules = Map::new();
+    for rule in parsed.values("rule") {
+        let (key, value) = rule.split_once('=').ok_or_else(|| {
+            CliError::Usage(format!("--rule: expected key=value, found {rule:?}"))
+        })?;
+        let key = key.trim();
+        if key.is_empty() {
+            return Err(CliError::Usage(format!(
+                "--rule: missing rule name in {rule:?}"
+            )));
+        }
+        let value = match value.trim() {
+            "true" => Value::Bool(true),
+            "false" => Value::Bool(false),
+            v => Value::String(v.to_string()),
+        };
+        if rules.insert(key.to_string(), value).is_some() {
+            return Err(CliError::Usage(format!(
+                "--rule {key}: given more than once"
+            )));
+        }
+    }
+    if !rules.is_empty() {
+        setup.insert("rules".into(), Value::Object(rules));
+    }
+    let abbot = match parsed.value("abbot") {
+        Some(text) => parse_int("abbot", text)?,
+        None => i64::from(defaults.abbot),
+    };
+    setup.insert("figures".into(), json!({ "abbot": abbot }));
+    if let Some(text) = parsed.value("seed") {
+        let seed = text.trim().parse::<u64>().map_err(|_| {
+            CliError::Usage(format!(
+                "--seed: expected a whole number from 0 to {}, found {text:?}",
+                u64::MAX
+            ))
+        })?;
+        setup.insert("seed".into(), json!(seed));
+    }
+    record::config_from_setup(&Value::Object(setup))
+        .map_err(|e| CliError::Usage(format!("{}: {}", option_of(&e.path), e.message)))
+}
+
+/// The option that sets a `setup` field.
+fn option_of(path: &str) -> String {
+    let field = path.strip_prefix("setup.").unwrap_or(path);
+    if let Some(rule) = field.strip_prefix("rules.") {
+        return format!("--rule {rule}");
+    }
+    let head = field.split(['.', '[']).next().unwrap_or(field);
+    match head {
+        "players" | "sets" | "edition" | "seed" => format!("--{head}"),
+        "figures" if field == "figures.abbot" => "--abbot".into(),
+        // Figures other than the abbot follow from --sets.
+        "figures" => format!("--sets ({field})"),
+        _ => field.to_string(),
+    }
+}
+
+/// The `--sets` names, for messages.
+pub fn known_sets() -> String {
+    TileSet::ALL
+        .iter()
+        .map(|s| s.key())
+        .collect::<Vec<_>>()
+        .join(", ")
+}
+
+/// A one-line description of a configuration.
+pub fn describe(config: &GameConfig) -> String {
+    let sets: Vec<&str> = config.sets.iter().map(|s| s.key()).collect();
+    format!(
+        "{} players, sets {}, edition {}, abbot {}, seed {}",
+        config.players,
+        sets.join(","),
+        config.edition.name(),
+        config.figures.abbot,
+        config.seed
+    )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::args::parse;
+
+    fn config(line: &str) -> Result<GameConfig, String> {
+        let words: Vec<String> = line.split_whitespace().map(String::from).collect();
+        let parsed = parse(&words, &SETUP_OPTIONS).map_err(|e| e.to_string())?;
+        let defaults = SetupDefaults {
+            players: 4,
+            sets: all_sets(),
+            abbot: 1,
+        };
+        config_from_options(&parsed, &defaults).map_err(|e| e.to_string())
+    }
+
+    #[test]
+    fn defaults_give_every_set_and_their_figures() {
+        let c = config("").unwrap();
+        assert_eq!(c.players, 4);
+        assert_eq!(c.sets, TileSet::ALL.to_vec());
+        let f = c.figures;
+        assert_eq!(
+            (f.follower, f.abbot, f.mayor, f.wagon, f.barn, f.abbey),
+            (7, 1, 1, 1, 1, 1)
+        );
+    }
+
+    #[test]
+    fn options_reach_the_config() {
+        let c = config("--players 2 --sets base,river1 --edition C1 --seed 9 --abbot 0 --rule farmers=false --rule fairy=on-tile").unwrap();
+        assert_eq!(c.players, 2);
+        assert_eq!(c.sets, vec![TileSet::Base, TileSet::River1]);
+        assert_eq!(c.edition, carcassonne::Edition::C1);
+        assert_eq!(c.seed, 9);
+        assert_eq!(c.figures.abbot, 0);
+        assert_eq!(c.figures.mayor, 0);
+        assert!(!c.rules.farmers);
+    }
+
+    #[test]
+    fn errors_name_the_option() {
+        let cases = [
+            ("--players 7", "--players"),
+            ("--players two", "--players"),
+            ("--sets base,moon", "--sets"),
+            ("--sets river1", "--sets"),
+            ("--sets base,,river1", "--sets"),
+            ("--edition C4", "--edition"),
+            ("--seed -3", "--seed"),
+            ("--abbot 2", "--abbot"),
+            ("--rule fairy=nowhere", "--rule fairy"),
+            ("--rule colour=red", "--rule colour"),
+            ("--rule farmers", "--rule"),
+            ("--rule tiny_city=2 --rule tiny_city=4", "--rule tiny_city"),
+        ];
+        for (line, option) in cases {
+            let e = config(line).unwrap_err();
+            assert!(e.starts_with(option), "{line}: {e}");
+        }
+    }
+}

@@ -1,0 +1,297 @@
+//! Runs the built `carcassonne` binary as scripts do: its output formats and exit
+//! statuses are the contract tested here.
+
+use serde_json::Value;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+
+fn carcassonne(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_carcassonne"))
+        .args(args)
+        .output()
+        .expect("the carcassonne binary runs")
+}
+
+fn stdout(o: &Output) -> String {
+    String::from_utf8(o.stdout.clone()).expect("UTF-8 output")
+}
+
+fn stderr(o: &Output) -> String {
+    String::from_utf8(o.stderr.clone()).expect("UTF-8 errors")
+}
+
+fn last_line(text: &str) -> &str {
+    text.lines().last().unwrap_or("")
+}
+
+/// A fresh scratch directory for one test.
+fn scratch(test: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("carcassonne-cli-{}-{test}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
+fn reference(name: &str) -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../tests/data")
+        .join(name)
+}
+
+fn path_str(p: &Path) -> &str {
+    p.to_str().expect("UTF-8 path")
+}
+
+#[test]
+fn play_writes_a_record_that_replay_reproduces() {
+    let dir = scratch("play");
+    let out = dir.join("game.json");
+    let played = carcassonne(&[
+        "play",
+        "--players",
+        "3",
+        "--seed",
+        "7",
+        "--bots",
+        "greedy,random,greedy",
+        "--out",
+        path_str(&out),
+    ]);
+    assert!(played.status.success(), "{}", stderr(&played));
+    let text = stdout(&played);
+    assert!(text.contains("legend:"), "{text}");
+    assert!(text.contains("final scores:"), "{text}");
+    assert!(
+        text.contains(&format!("record written to {}", out.display())),
+        "{text}"
+    );
+    let record: Value = serde_json::from_str(&std::fs::read_to_string(&out).unwrap()).unwrap();
+    assert_eq!(record["setup"]["players"], 3);
+    assert_eq!(record["setup"]["seed"], 7);
+    for seat in 0..3 {
+        let score = &record["final_scores"][seat];
+        assert!(
+            text.contains(&format!("seat {seat} (")) && text.contains(&format!("): {score}")),
+            "seat {seat} score {score} not printed: {text}"
+        );
+    }
+
+    let replayed = carcassonne(&["replay", path_str(&out)]);
+    assert_eq!(replayed.status.code(), Some(0), "{}", stdout(&replayed));
+    assert_eq!(last_line(&stdout(&replayed)), "1 reproduced, 0 diverged");
+
+    // The same seed and bots play the same game.
+    let again = dir.join("again.json");
+    let played = carcassonne(&[
+        "play",
+        "--players",
+        "3",
+        "--seed",
+        "7",
+        "--bots",
+        "greedy,random,greedy",
+        "--out",
+        path_str(&again),
+    ]);
+    assert!(played.status.success());
+    assert_eq!(
+        std::fs::read_to_string(&out).unwrap(),
+        std::fs::read_to_string(&again).unwrap()
+    );
+}
+
+#[test]
+fn default_play_uses_every_set_and_figure() {
+    let dir = scratch("default");
+    let played = Command::new(env!("CARGO_BIN_EXE_carcassonne"))
+        .arg("play")
+        .current_dir(&dir)
+        .output()
+        .unwrap();
+    assert!(played.status.success(), "{}", stderr(&played));
+    assert!(stdout(&played).contains("record written to game-record.json"));
+    let path = dir.join("game-record.json");
+    let record: Value = serde_json::from_str(&std::fs::read_to_string(&path).unwrap()).unwrap();
+    let setup = &record["setup"];
+    assert_eq!(setup["players"], 4);
+    assert_eq!(
+        setup["sets"],
+        serde_json::json!([
+            "base",
+            "river1",
+            "river2",
+            "princess-and-dragon",
+            "abbey-and-mayor"
+        ])
+    );
+    assert_eq!(
+        setup["figures"],
+        serde_json::json!({"follower": 7, "abbot": 1, "mayor": 1, "wagon": 1, "barn": 1, "abbey": 1})
+    );
+    assert_eq!(record["final_scores"].as_array().unwrap().len(), 4);
+    let replayed = carcassonne(&["replay", path_str(&path)]);
+    assert_eq!(last_line(&stdout(&replayed)), "1 reproduced, 0 diverged");
+}
+
+#[test]
+fn bench_ends_with_the_rates_line() {
+    let run = carcassonne(&[
+        "bench",
+        "--players",
+        "2",
+        "--sets",
+        "base,river1",
+        "--seconds",
+        "0.3",
+    ]);
+    assert!(run.status.success(), "{}", stderr(&run));
+    let text = stdout(&run);
+    let words: Vec<&str> = last_line(&text).split(' ').collect();
+    assert_eq!(words.len(), 4, "{text}");
+    assert_eq!((words[0], words[2]), ("games/s:", "decisions/s:"), "{text}");
+    let games: f64 = words[1].parse().unwrap();
+    let decisions: f64 = words[3].parse().unwrap();
+    assert!(games > 0.0 && decisions > games, "{text}");
+    assert!(
+        text.lines().count() >= 2,
+        "a summary line comes first: {text}"
+    );
+}
+
+#[test]
+fn replay_reproduces_the_reference_games() {
+    let run = carcassonne(&["replay", path_str(&reference("base-c2.jsonl"))]);
+    let text = stdout(&run);
+    assert_eq!(run.status.code(), Some(0), "{text}");
+    assert_eq!(text, "28 reproduced, 0 diverged\n");
+}
+
+#[test]
+fn corrupted_records_are_reported_as_diverged() {
+    let dir = scratch("corrupt");
+    let original = std::fs::read_to_string(reference("base-c2.jsonl")).unwrap();
+    let mut record: Value = serde_json::from_str(original.lines().next().unwrap()).unwrap();
+    let id = record["id"].as_str().unwrap().to_string();
+    // Raise seat 0's score after the first turn that scored anything; then a good
+    // record, then a line that is not JSON.
+    let turns = record["turns"].as_array_mut().unwrap();
+    let t = turns
+        .iter()
+        .position(|t| t["scores"].as_array().unwrap().iter().any(|s| s != 0))
+        .expect("a turn that scores");
+    let s = turns[t]["scores"][0].as_i64().unwrap();
+    turns[t]["scores"][0] = serde_json::json!(s + 5);
+    let path = dir.join("corrupt.jsonl");
+    std::fs::write(
+        &path,
+        format!(
+            "{}\n{}\n{{\"format\": \"carcassonne-record\"\n",
+            record,
+            original.lines().nth(1).unwrap()
+        ),
+    )
+    .unwrap();
+
+    let run = carcassonne(&["replay", path_str(&path)]);
+    let text = stdout(&run);
+    assert_eq!(run.status.code(), Some(1), "{text}");
+    let lines: Vec<&str> = text.lines().collect();
+    assert_eq!(lines.len(), 3, "{text}");
+    assert!(
+        lines[0].starts_with(&format!("{id}: turn {t}: expected scores")),
+        "{text}"
+    );
+    assert!(lines[1].contains("line 3"), "{text}");
+    assert_eq!(lines[2], "1 reproduced, 2 diverged");
+}
+
+#[test]
+fn render_draws_a_record_and_writes_svg() {
+    let dir = scratch("render");
+    let svg = dir.join("board.svg");
+    let run = carcassonne(&[
+        "render",
+        path_str(&reference("base-c2.jsonl")),
+        "--id",
+        "base-c2-2p-0006",
+        "--svg",
+        path_str(&svg),
+    ]);
+    assert!(run.status.success(), "{}", stderr(&run));
+    let text = stdout(&run);
+    assert!(text.contains("legend:"), "{text}");
+    assert!(
+        text.contains("base-c2-2p-0006: final scores: seat 0:"),
+        "{text}"
+    );
+    let picture = std::fs::read_to_string(&svg).unwrap();
+    assert!(picture.starts_with("<svg"));
+    // One tile group per placed tile, as the text's tile count says.
+    let tiles = picture.matches(r#"<g class="tile""#).count();
+    let placed = text
+        .lines()
+        .find_map(|l| l.strip_prefix("tiles: "))
+        .and_then(|l| l.split(' ').next())
+        .and_then(|n| n.parse::<usize>().ok())
+        .expect("a tiles line");
+    assert_eq!(tiles, placed);
+
+    // Several records and no --id: the command asks which one.
+    let ambiguous = carcassonne(&["render", path_str(&reference("base-c2.jsonl"))]);
+    assert_eq!(ambiguous.status.code(), Some(2));
+    assert!(stderr(&ambiguous).contains("--id"));
+}
+
+#[test]
+fn bad_command_lines_exit_2_naming_the_option() {
+    let cases: [(&[&str], &str); 12] = [
+        (&["play", "--players", "9"], "--players"),
+        (&["play", "--players", "many"], "--players"),
+        (&["play", "--sets", "base,moon"], "--sets"),
+        (&["play", "--edition", "C7"], "--edition"),
+        (&["play", "--rule", "fairy=nowhere"], "--rule fairy"),
+        (&["play", "--abbot", "2"], "--abbot"),
+        (&["play", "--bots", "random,clever"], "--bots"),
+        (&["play", "--seed", "minus"], "--seed"),
+        (&["play", "--colour", "red"], "--colour"),
+        (&["bench", "--seconds", "0"], "--seconds"),
+        (&["bench", "--players"], "--players"),
+        (&["render", "--svg"], "--svg"),
+    ];
+    for (args, option) in cases {
+        let run = carcassonne(args);
+        assert_eq!(run.status.code(), Some(2), "{args:?}");
+        let message = stderr(&run);
+        assert!(message.contains(option), "{args:?}: {message}");
+        assert!(stdout(&run).is_empty(), "{args:?}");
+    }
+    let run = carcassonne(&["replay"]);
+    assert_eq!(run.status.code(), Some(2));
+    let run = carcassonne(&["replay", "/nonexistent/records.jsonl"]);
+    assert_eq!(run.status.code(), Some(2));
+    assert!(stderr(&run).contains("/nonexistent/records.jsonl"));
+    let run = carcassonne(&["shuffle"]);
+    assert_eq!(run.status.code(), Some(2));
+}
+
+#[test]
+fn every_command_has_help() {
+    for (command, option) in [
+        ("play", "--bots"),
+        ("replay", "reproduced"),
+        ("bench", "--seconds"),
+        ("render", "--svg"),
+    ] {
+        let run = carcassonne(&[command, "--help"]);
+        assert_eq!(run.status.code(), Some(0), "{command}");
+        let text = stdout(&run);
+        assert!(
+            text.starts_with(&format!("carcassonne {command}:")),
+            "{text}"
+        );
+        assert!(text.contains(option), "{command}: {text}");
+    }
+    let run = carcassonne(&["--help"]);
+    assert!(run.status.success());
+    assert!(stdout(&run).contains("commands:"));
+}
