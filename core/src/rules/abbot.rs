@@ -1,7 +1,7 @@
 //! The Abbot and gardens (A1–A3).
 //!
 //! * A1: the abbot may be deployed instead of a follower, only on a monastery or garden
-//!   of the tile just placed (see [`Game::figure_fits`]); followers never go on gardens.
+//!   of the tile just placed (the engine's figure-to-feature check); followers never go on gardens.
 //! * A2: a garden is complete when surrounded by 8 tiles and scores like a monastery.
 //! * A3: instead of deploying, a player may take the abbot back from an incomplete
 //!   monastery or garden; it scores 1 + the number of neighbouring tiles.

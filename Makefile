@@ -1,0 +1,46 @@
+# Two entry points: `make run` builds everything and plays a demo game; `make test` runs
+# every check CI runs. Other targets are conveniences.
+
+CARGO ?= cargo
+OUT ?= out
+
+.PHONY: run test build rust-checks rust-tests c-tests python-tests bench clean
+
+## Build everything, play a 4-player game with every seeded set between built-in bots,
+## print the board and scores, and write the record to out/demo-record.json.
+run: build
+	mkdir -p $(OUT)
+	$(CARGO) run --release -q -p carcassonne-cli -- play --out $(OUT)/demo-record.json
+	$(CARGO) run --release -q -p carcassonne-cli -- replay $(OUT)/demo-record.json
+
+build:
+	$(CARGO) build --release --workspace
+
+## Every test: formatting, lints, docs, Rust tests (reference games included), the C ABI
+## from C, C++ and C#, and the Python package.
+test: rust-checks rust-tests c-tests python-tests
+
+rust-checks:
+	$(CARGO) fmt --all --check
+	$(CARGO) clippy --workspace --all-targets -- -D warnings
+	RUSTDOCFLAGS="-D warnings" $(CARGO) doc --workspace --no-deps
+
+rust-tests:
+	$(CARGO) test --workspace
+
+c-tests:
+	bash tests/c/run.sh
+
+python-tests:
+	bash python/build_and_test.sh
+
+## Benchmarks (figures in the README come from these).
+bench:
+	$(CARGO) run --release -q -p carcassonne-cli -- bench --players 2 --sets base --seconds 10
+	$(CARGO) run --release -q -p carcassonne-cli -- bench --players 2 --sets base,river1,river2 --abbot 1 --seconds 10
+	$(CARGO) run --release -q -p carcassonne-cli -- bench --players 2 --sets base,princess-and-dragon --seconds 10
+	$(CARGO) run --release -q -p carcassonne-cli -- bench --players 4 --sets base,river1,river2,princess-and-dragon,abbey-and-mayor --abbot 1 --seconds 10
+
+clean:
+	$(CARGO) clean
+	rm -rf $(OUT)
