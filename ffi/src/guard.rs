@@ -114,7 +114,7 @@ pub(crate) fn call(function: &str, body: impl FnOnce() -> CallResult) -> CarcSta
     match catch_unwind(AssertUnwindSafe(body)) {
         Ok(Ok(())) => CarcStatus::Ok,
         Ok(Err(failure)) => {
-            record_thread_error(&failure.message);
+            record_thread_error(&format!("{function}: {}", failure.message));
             failure.status
         }
         Err(payload) => {

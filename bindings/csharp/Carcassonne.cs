@@ -1,0 +1,529 @@
+// P/Invoke binding of the carcassonne C ABI (include/carcassonne.h), in the shape a Unity
+// project uses: [DllImport("carcassonne")], blittable structs laid out exactly like the C
+// ones, a SafeHandle that frees the game, and exceptions that carry the status and the
+// library's detailed message. Put libcarcassonne.so / carcassonne.dll / libcarcassonne.dylib
+// where the runtime finds native plugins (LD_LIBRARY_PATH, Assets/Plugins, ...).
+//
+// Ownership: a Game owns its native handle and frees it when disposed or finalized. Every
+// buffer passed to the library is a managed array pinned for the duration of the call;
+// strings returned by the library are copied into managed strings.
+using System;
+using System.Runtime.InteropServices;
+using System.Text;
+
+namespace Carcassonne
+{
+    /// <summary>Status codes of the C ABI (CarcStatus), with stable numbers.</summary>
+    public enum Status : uint
+    {
+        Ok = 0,
+        NullArgument = 1,
+        InvalidConfig = 2,
+        IllegalAction = 3,
+        BufferTooSmall = 4,
+        BadRecord = 5,
+        RecordMismatch = 6,
+        GameOver = 7,
+        Panic = 8,
+        HandlePoisoned = 9,
+        InvalidArgument = 10,
+    }
+
+    /// <summary>What the game waits for (CarcPhase).</summary>
+    public enum Phase : uint
+    {
+        Abbey = 0,
+        Draw = 1,
+        PlaceTile = 2,
+        Deploy = 3,
+        DragonFlight = 4,
+        WagonMove = 5,
+        GameOver = 6,
+    }
+
+    /// <summary>How tile draws are decided (CarcChance).</summary>
+    public enum Chance : uint
+    {
+        Sampled = 0,
+        Explicit = 1,
+    }
+
+    /// <summary>The kind of a structured action (CarcActionKind).</summary>
+    public enum ActionKind : byte
+    {
+        PlaceTile = 0,
+        PlaceAbbey = 1,
+        Deploy = 2,
+        DeployBarn = 3,
+        MoveFairy = 4,
+        Princess = 5,
+        ReturnAbbot = 6,
+        Pass = 7,
+        MoveDragon = 8,
+        MoveWagon = 9,
+        Draw = 10,
+    }
+
+    /// <summary>A figure kind (CarcFigure).</summary>
+    public enum Figure : byte
+    {
+        Follower = 0,
+        Abbot = 1,
+        Mayor = 2,
+        Wagon = 3,
+        Barn = 4,
+    }
+
+    /// <summary>One decision (CarcAction, 16 bytes).</summary>
+    [StructLayout(LayoutKind.Sequential)]
+    public struct CarcAction
+    {
+        public byte Kind;
+        public byte Rot;
+        public byte Figure;
+        public byte Feature;
+        public byte Corner;
+        public byte Reserved;
+        public ushort Tile;
+        public int X;
+        public int Y;
+
+        public ActionKind ActionKind { get { return (ActionKind)Kind; } }
+
+        public override string ToString()
+        {
+            return string.Format("{0}(x={1}, y={2}, rot={3}, figure={4}, feature={5}, corner={6}, tile={7})",
+                (ActionKind)Kind, X, Y, Rot, Figure, Feature, Corner, Tile);
+        }
+    }
+
+    /// <summary>A possible draw in explicit-chance mode (CarcChanceOutcome, 16 bytes).</summary>
+    [StructLayout(LayoutKind.Sequential)]
+    public struct CarcChanceOutcome
+    {
+        public double Probability;
+        public ushort Tile;
+        public ushort Reserved16;
+        public uint Reserved32;
+    }
+
+    /// <summary>A player's supply (CarcSupply, 6 bytes).</summary>
+    [StructLayout(LayoutKind.Sequential)]
+    public struct CarcSupply
+    {
+        public byte Follower;
+        public byte Abbot;
+        public byte Mayor;
+        public byte Wagon;
+        public byte Barn;
+        public byte Abbey;
+    }
+
+    /// <summary>A tile on the board (CarcPlacedTile, 12 bytes).</summary>
+    [StructLayout(LayoutKind.Sequential)]
+    public struct CarcPlacedTile
+    {
+        public int X;
+        public int Y;
+        public ushort Kind;
+        public byte Rot;
+        public byte Reserved;
+    }
+
+    /// <summary>A figure on the board (CarcBoardFigure, 12 bytes).</summary>
+    [StructLayout(LayoutKind.Sequential)]
+    public struct CarcBoardFigure
+    {
+        public int X;
+        public int Y;
+        public byte Owner;
+        public byte Figure;
+        public byte Feature;
+        public byte Reserved;
+    }
+
+    /// <summary>The dragon (CarcDragon, 12 bytes).</summary>
+    [StructLayout(LayoutKind.Sequential)]
+    public struct CarcDragon
+    {
+        public int X;
+        public int Y;
+        public byte OnBoard;
+        public byte InFlight;
+        public byte FlightSteps;
+        public byte Reserved;
+    }
+
+    /// <summary>The fairy (CarcFairy, 12 bytes).</summary>
+    [StructLayout(LayoutKind.Sequential)]
+    public struct CarcFairy
+    {
+        public int X;
+        public int Y;
+        public byte OnBoard;
+        public byte Attached;
+        public byte Owner;
+        public byte Feature;
+    }
+
+    /// <summary>Shapes of observations and flat ids (CarcObservationSizes, 28 bytes).</summary>
+    [StructLayout(LayoutKind.Sequential)]
+    public struct CarcObservationSizes
+    {
+        public uint Window;
+        public uint Planes;
+        public uint PlanesLen;
+        public uint GlobalsLen;
+        public uint Actions;
+        public uint Slots;
+        public uint Channels;
+    }
+
+    /// <summary>What a legal-move mask covered (CarcMaskInfo, 12 bytes).</summary>
+    [StructLayout(LayoutKind.Sequential)]
+    public struct CarcMaskInfo
+    {
+        public uint Legal;
+        public uint Offered;
+        public uint OutsideWindow;
+    }
+
+    /// <summary>A failed call: the status and the library's detailed message.</summary>
+    public class CarcassonneException : Exception
+    {
+        public readonly Status Status;
+
+        public CarcassonneException(Status status, string message) : base(message)
+        {
+            Status = status;
+        }
+    }
+
+    /// <summary>The native game handle; released with carc_game_free.</summary>
+    public sealed class GameHandle : SafeHandle
+    {
+        public GameHandle() : base(IntPtr.Zero, true) { }
+
+        public override bool IsInvalid { get { return handle == IntPtr.Zero; } }
+
+        protected override bool ReleaseHandle()
+        {
+            Native.carc_game_free(handle);
+            return true;
+        }
+    }
+
+    /// <summary>The raw entry points, one per C function.</summary>
+    public static class Native
+    {
+        const string Lib = "carcassonne";
+
+        public const uint NoPlayer = 0xFFFFFFFF;
+        public const ushort NoTile = 0xFFFF;
+        public const byte NoFeature = 255;
+        public const uint NoActionId = 0xFFFFFFFF;
+
+        [DllImport(Lib)] public static extern IntPtr carc_version();
+        [DllImport(Lib)] public static extern uint carc_abi_version();
+        [DllImport(Lib)] public static extern IntPtr carc_status_message(uint status);
+        [DllImport(Lib)] public static extern Status carc_last_error(byte[] buf, uint len, out uint needed);
+
+        [DllImport(Lib)] public static extern Status carc_game_new(byte[] configJson, out GameHandle game);
+        [DllImport(Lib)] public static extern void carc_game_free(IntPtr game);
+        [DllImport(Lib)] public static extern Status carc_game_clone(GameHandle game, out GameHandle copy);
+        [DllImport(Lib)] public static extern Status carc_game_from_record(byte[] recordJson, uint chance, out GameHandle game);
+        [DllImport(Lib)] public static extern Status carc_game_to_record(GameHandle game, byte[] id, byte[] buf, uint len, out uint needed);
+        [DllImport(Lib)] public static extern Status carc_game_last_error(GameHandle game, byte[] buf, uint len, out uint needed);
+        [DllImport(Lib)] public static extern Status carc_game_is_poisoned(GameHandle game, out byte poisoned);
+
+        [DllImport(Lib)] public static extern Status carc_game_num_players(GameHandle game, out uint players);
+        [DllImport(Lib)] public static extern Status carc_game_to_play(GameHandle game, out uint player);
+        [DllImport(Lib)] public static extern Status carc_game_turn_player(GameHandle game, out uint player);
+        [DllImport(Lib)] public static extern Status carc_game_phase(GameHandle game, out Phase phase);
+        [DllImport(Lib)] public static extern Status carc_game_is_terminal(GameHandle game, out byte terminal);
+        [DllImport(Lib)] public static extern Status carc_game_scores(GameHandle game, int[] buf, uint len, out uint needed);
+        [DllImport(Lib)] public static extern Status carc_game_supply(GameHandle game, uint player, out CarcSupply supply);
+        [DllImport(Lib)] public static extern Status carc_game_tile_in_hand(GameHandle game, out ushort tile);
+        [DllImport(Lib)] public static extern Status carc_game_tiles_left(GameHandle game, out uint left);
+        [DllImport(Lib)] public static extern Status carc_game_remaining_tiles(GameHandle game, byte[] buf, uint len, out uint needed);
+        [DllImport(Lib)] public static extern Status carc_game_placed_tiles(GameHandle game, [In, Out] CarcPlacedTile[] buf, uint len, out uint needed);
+        [DllImport(Lib)] public static extern Status carc_game_board_figures(GameHandle game, [In, Out] CarcBoardFigure[] buf, uint len, out uint needed);
+        [DllImport(Lib)] public static extern Status carc_game_dragon(GameHandle game, out CarcDragon dragon);
+        [DllImport(Lib)] public static extern Status carc_game_fairy(GameHandle game, out CarcFairy fairy);
+        [DllImport(Lib)] public static extern Status carc_game_state_hash(GameHandle game, out ulong hash);
+
+        [DllImport(Lib)] public static extern Status carc_game_legal_actions(GameHandle game, [In, Out] CarcAction[] buf, uint len, out uint needed);
+        [DllImport(Lib)] public static extern Status carc_game_apply(GameHandle game, ref CarcAction action);
+        [DllImport(Lib)] public static extern Status carc_game_is_legal(GameHandle game, ref CarcAction action, out byte legal);
+        [DllImport(Lib)] public static extern Status carc_game_chance_outcomes(GameHandle game, [In, Out] CarcChanceOutcome[] buf, uint len, out uint needed);
+        [DllImport(Lib)] public static extern Status carc_game_apply_draw(GameHandle game, uint tile);
+
+        [DllImport(Lib)] public static extern Status carc_game_observation_sizes(GameHandle game, out CarcObservationSizes sizes);
+        [DllImport(Lib)] public static extern Status carc_game_num_actions(GameHandle game, out uint actions);
+        [DllImport(Lib)] public static extern Status carc_game_legal_mask(GameHandle game, sbyte[] buf, uint len, out uint needed, out CarcMaskInfo info);
+        [DllImport(Lib)] public static extern Status carc_game_apply_flat(GameHandle game, uint id, out byte completed);
+        [DllImport(Lib)] public static extern Status carc_game_action_to_flat(GameHandle game, ref CarcAction action, out uint first, out uint second);
+        [DllImport(Lib)] public static extern Status carc_game_observe(GameHandle game, uint player, byte[] planes, uint planesLen, out uint planesNeeded, float[] globals, uint globalsLen, out uint globalsNeeded);
+
+        [DllImport(Lib)] public static extern Status carc_game_render_text(GameHandle game, byte[] buf, uint len, out uint needed);
+        [DllImport(Lib)] public static extern Status carc_game_render_svg(GameHandle game, byte[] buf, uint len, out uint needed);
+
+        [DllImport(Lib)] public static extern Status carc_tile_kind_count(out uint count);
+        [DllImport(Lib)] public static extern Status carc_tile_kind_id(uint index, out IntPtr id);
+        [DllImport(Lib)] public static extern Status carc_tile_kind_index(byte[] id, out ushort index);
+        [DllImport(Lib)] public static extern Status carc_tile_feature_count(uint kind, out uint count);
+        [DllImport(Lib)] public static extern Status carc_tile_feature_id(uint kind, uint feature, out IntPtr id);
+
+        /// <summary>A NUL-terminated UTF-8 string for the library.</summary>
+        public static byte[] Utf8(string text)
+        {
+            return Encoding.UTF8.GetBytes(text + "\0");
+        }
+
+        /// <summary>Copies a NUL-terminated UTF-8 string owned by the library.</summary>
+        public static string FromUtf8(IntPtr ptr)
+        {
+            if (ptr == IntPtr.Zero) return null;
+            int len = 0;
+            while (Marshal.ReadByte(ptr, len) != 0) len++;
+            byte[] bytes = new byte[len];
+            Marshal.Copy(ptr, bytes, 0, len);
+            return Encoding.UTF8.GetString(bytes);
+        }
+
+        /// <summary>The static text of a status.</summary>
+        public static string Message(Status status)
+        {
+            return FromUtf8(carc_status_message((uint)status));
+        }
+
+        /// <summary>The detailed message of the calling thread's last failure.</summary>
+        public static string LastError()
+        {
+            uint needed;
+            carc_last_error(null, 0, out needed);
+            byte[] buf = new byte[needed];
+            if (carc_last_error(buf, needed, out needed) != Status.Ok) return "";
+            return Encoding.UTF8.GetString(buf, 0, (int)needed - 1);
+        }
+
+        /// <summary>Throws for any status but Ok, with the detailed message.</summary>
+        public static void Check(Status status)
+        {
+            if (status != Status.Ok) throw new CarcassonneException(status, LastError());
+        }
+    }
+
+    /// <summary>A game in progress. Not thread-safe: use one Game from one thread at a time.</summary>
+    public sealed class Game : IDisposable
+    {
+        readonly GameHandle handle;
+        CarcAction[] actions = new CarcAction[256];
+
+        Game(GameHandle handle)
+        {
+            this.handle = handle;
+        }
+
+        /// <summary>The library version ("MAJOR.MINOR.PATCH").</summary>
+        public static string Version { get { return Native.FromUtf8(Native.carc_version()); } }
+
+        /// <summary>A new game from a JSON configuration (see docs/c-api.md).</summary>
+        public static Game Create(string configJson)
+        {
+            GameHandle h;
+            Native.Check(Native.carc_game_new(Native.Utf8(configJson), out h));
+            return new Game(h);
+        }
+
+        /// <summary>A game loaded from a record (JSON), replayed and checked.</summary>
+        public static Game FromRecord(string recordJson, Chance chance)
+        {
+            GameHandle h;
+            Native.Check(Native.carc_game_from_record(Native.Utf8(recordJson), (uint)chance, out h));
+            return new Game(h);
+        }
+
+        /// <summary>An independent copy.</summary>
+        public Game Clone()
+        {
+            GameHandle h;
+            Native.Check(Native.carc_game_clone(handle, out h));
+            return new Game(h);
+        }
+
+        public void Dispose()
+        {
+            handle.Dispose();
+        }
+
+        public GameHandle Handle { get { return handle; } }
+
+        public uint NumPlayers
+        {
+            get { uint n; Native.Check(Native.carc_game_num_players(handle, out n)); return n; }
+        }
+
+        /// <summary>The deciding seat, or Native.NoPlayer.</summary>
+        public uint ToPlay
+        {
+            get { uint p; Native.Check(Native.carc_game_to_play(handle, out p)); return p; }
+        }
+
+        public Phase Phase
+        {
+            get { Phase p; Native.Check(Native.carc_game_phase(handle, out p)); return p; }
+        }
+
+        public bool IsTerminal
+        {
+            get { byte t; Native.Check(Native.carc_game_is_terminal(handle, out t)); return t != 0; }
+        }
+
+        public ulong StateHash
+        {
+            get { ulong h; Native.Check(Native.carc_game_state_hash(handle, out h)); return h; }
+        }
+
+        public int[] Scores()
+        {
+            uint n;
+            Native.Check(Native.carc_game_scores(handle, null, 0, out n));
+            int[] scores = new int[n];
+            Native.Check(Native.carc_game_scores(handle, scores, n, out n));
+            return scores;
+        }
+
+        public CarcSupply Supply(uint player)
+        {
+            CarcSupply s;
+            Native.Check(Native.carc_game_supply(handle, player, out s));
+            return s;
+        }
+
+        public CarcPlacedTile[] PlacedTiles()
+        {
+            uint n;
+            Native.Check(Native.carc_game_placed_tiles(handle, null, 0, out n));
+            CarcPlacedTile[] tiles = new CarcPlacedTile[n];
+            Native.Check(Native.carc_game_placed_tiles(handle, tiles, n, out n));
+            return tiles;
+        }
+
+        public CarcBoardFigure[] BoardFigures()
+        {
+            uint n;
+            Native.Check(Native.carc_game_board_figures(handle, null, 0, out n));
+            CarcBoardFigure[] figures = new CarcBoardFigure[n];
+            Native.Check(Native.carc_game_board_figures(handle, figures, n, out n));
+            return figures;
+        }
+
+        /// <summary>The legal actions; the returned array is reused by the next call.</summary>
+        public ArraySegment<CarcAction> LegalActions()
+        {
+            uint n;
+            Status s = Native.carc_game_legal_actions(handle, actions, (uint)actions.Length, out n);
+            if (s == Status.BufferTooSmall)
+            {
+                actions = new CarcAction[n];
+                s = Native.carc_game_legal_actions(handle, actions, n, out n);
+            }
+            Native.Check(s);
+            return new ArraySegment<CarcAction>(actions, 0, (int)n);
+        }
+
+        public void Apply(CarcAction action)
+        {
+            Native.Check(Native.carc_game_apply(handle, ref action));
+        }
+
+        /// <summary>Applies an action and returns the status instead of throwing.</summary>
+        public Status TryApply(CarcAction action)
+        {
+            return Native.carc_game_apply(handle, ref action);
+        }
+
+        public CarcChanceOutcome[] ChanceOutcomes()
+        {
+            uint n;
+            Native.Check(Native.carc_game_chance_outcomes(handle, null, 0, out n));
+            CarcChanceOutcome[] list = new CarcChanceOutcome[n];
+            Native.Check(Native.carc_game_chance_outcomes(handle, list, n, out n));
+            return list;
+        }
+
+        public void ApplyDraw(ushort tile)
+        {
+            Native.Check(Native.carc_game_apply_draw(handle, tile));
+        }
+
+        public CarcObservationSizes ObservationSizes()
+        {
+            CarcObservationSizes s;
+            Native.Check(Native.carc_game_observation_sizes(handle, out s));
+            return s;
+        }
+
+        /// <summary>Writes the legal-move mask into `mask` (length ObservationSizes().Actions).</summary>
+        public CarcMaskInfo LegalMask(sbyte[] mask)
+        {
+            uint n;
+            CarcMaskInfo info;
+            Native.Check(Native.carc_game_legal_mask(handle, mask, (uint)mask.Length, out n, out info));
+            return info;
+        }
+
+        /// <summary>Takes a flat id; true when it completed an action.</summary>
+        public bool ApplyFlat(uint id)
+        {
+            byte completed;
+            Native.Check(Native.carc_game_apply_flat(handle, id, out completed));
+            return completed != 0;
+        }
+
+        public void Observe(uint player, byte[] planes, float[] globals)
+        {
+            uint np, ng;
+            Native.Check(Native.carc_game_observe(handle, player, planes, (uint)planes.Length, out np,
+                globals, (uint)globals.Length, out ng));
+        }
+
+        public string ToRecord(string id)
+        {
+            uint n;
+            byte[] idBytes = Native.Utf8(id);
+            Native.Check(Native.carc_game_to_record(handle, idBytes, null, 0, out n));
+            byte[] buf = new byte[n];
+            Native.Check(Native.carc_game_to_record(handle, idBytes, buf, n, out n));
+            return Encoding.UTF8.GetString(buf, 0, (int)n - 1);
+        }
+
+        public string RenderSvg()
+        {
+            uint n;
+            Native.Check(Native.carc_game_render_svg(handle, null, 0, out n));
+            byte[] buf = new byte[n];
+            Native.Check(Native.carc_game_render_svg(handle, buf, n, out n));
+            return Encoding.UTF8.GetString(buf, 0, (int)n - 1);
+        }
+
+        /// <summary>The detailed message of the last failed call on this game.</summary>
+        public string LastError()
+        {
+            uint n;
+            Native.carc_game_last_error(handle, null, 0, out n);
+            byte[] buf = new byte[n];
+            if (Native.carc_game_last_error(handle, buf, n, out n) != Status.Ok) return "";
+            return Encoding.UTF8.GetString(buf, 0, (int)n - 1);
+        }
+
+        /// <summary>The catalogue id of a tile kind (e.g. "BASE-D").</summary>
+        public static string TileKindId(uint index)
+        {
+            IntPtr p;
+            Native.Check(Native.carc_tile_kind_id(index, out p));
+            return Native.FromUtf8(p);
+        }
+    }
+}

@@ -1,0 +1,199 @@
+// Console test of the C# binding: struct layouts, a complete game (structured actions and
+// flat ids), a record round trip, explicit chance, observations and error statuses.
+// Built with Mono's mcs and run with mono (see tests/c/run.sh).
+using System;
+using System.Runtime.InteropServices;
+using Carcassonne;
+
+static class PlayGame
+{
+    static int passed;
+    static int failed;
+
+    static void Check(bool ok, string what)
+    {
+        if (ok)
+        {
+            passed++;
+        }
+        else
+        {
+            failed++;
+            Console.Error.WriteLine("check failed: " + what);
+        }
+    }
+
+    static Status StatusOf(Action body)
+    {
+        try
+        {
+            body();
+            return Status.Ok;
+        }
+        catch (CarcassonneException e)
+        {
+            return e.Status;
+        }
+    }
+
+    static void Layouts()
+    {
+        Check(Marshal.SizeOf(typeof(CarcAction)) == 16, "CarcAction is 16 bytes");
+        Check(Marshal.SizeOf(typeof(CarcChanceOutcome)) == 16, "CarcChanceOutcome is 16 bytes");
+        Check(Marshal.SizeOf(typeof(CarcSupply)) == 6, "CarcSupply is 6 bytes");
+        Check(Marshal.SizeOf(typeof(CarcPlacedTile)) == 12, "CarcPlacedTile is 12 bytes");
+        Check(Marshal.SizeOf(typeof(CarcBoardFigure)) == 12, "CarcBoardFigure is 12 bytes");
+        Check(Marshal.SizeOf(typeof(CarcDragon)) == 12, "CarcDragon is 12 bytes");
+        Check(Marshal.SizeOf(typeof(CarcFairy)) == 12, "CarcFairy is 12 bytes");
+        Check(Marshal.SizeOf(typeof(CarcObservationSizes)) == 28, "CarcObservationSizes is 28 bytes");
+        Check(Marshal.SizeOf(typeof(CarcMaskInfo)) == 12, "CarcMaskInfo is 12 bytes");
+        Check(Native.carc_abi_version() == 1, "ABI version 1");
+        Check(Game.Version.Split('.').Length == 3, "version MAJOR.MINOR.PATCH: " + Game.Version);
+        Check(Native.Message(Status.GameOver) == "the game is over", "status message");
+        Check(Game.TileKindId(0).Length > 0, "tile kind id");
+    }
+
+    static bool SameScores(int[] a, int[] b)
+    {
+        if (a.Length != b.Length) return false;
+        for (int i = 0; i < a.Length; i++) if (a[i] != b[i]) return false;
+        return true;
+    }
+
+    static void PlayToEnd(Game game, Random rng, bool explicitChance)
+    {
+        CarcObservationSizes sizes = game.ObservationSizes();
+        sbyte[] mask = new sbyte[sizes.Actions];
+        byte[] planes = new byte[sizes.PlanesLen];
+        float[] globals = new float[sizes.GlobalsLen];
+        int decisions = 0;
+        while (!game.IsTerminal && decisions < 20000)
+        {
+            if (game.Phase == Phase.Draw)
+            {
+                Check(explicitChance, "draws only in explicit mode");
+                CarcChanceOutcome[] outcomes = game.ChanceOutcomes();
+                double sum = 0;
+                foreach (CarcChanceOutcome o in outcomes) sum += o.Probability;
+                Check(Math.Abs(sum - 1.0) < 1e-6, "probabilities add up to 1");
+                game.ApplyDraw(outcomes[rng.Next(outcomes.Length)].Tile);
+                continue;
+            }
+            ArraySegment<CarcAction> legal = game.LegalActions();
+            Check(legal.Count > 0, "a decision has legal actions");
+            if (decisions % 5 == 0)
+            {
+                CarcMaskInfo info = game.LegalMask(mask);
+                Check(info.Legal == legal.Count, "the mask covers the legal list");
+                game.Observe(game.ToPlay, planes, globals);
+            }
+            if (decisions % 4 == 1)
+            {
+                // Take an offered flat id (a CELL id may need a SLOT id after it).
+                CarcMaskInfo info = game.LegalMask(mask);
+                if (info.Offered > 0)
+                {
+                    bool completed = false;
+                    while (!completed)
+                    {
+                        int id = Array.IndexOf(mask, (sbyte)1);
+                        completed = game.ApplyFlat((uint)id);
+                        if (!completed) game.LegalMask(mask);
+                    }
+                    decisions++;
+                    continue;
+                }
+            }
+            CarcAction pick = legal.Array[legal.Offset + rng.Next(legal.Count)];
+            game.Apply(pick);
+            decisions++;
+        }
+        Check(game.IsTerminal, "the game ends");
+        Check(game.Phase == Phase.GameOver, "phase GameOver at the end");
+        Check(game.ToPlay == Native.NoPlayer, "nobody to play at the end");
+    }
+
+    static void CompleteGame()
+    {
+        using (Game game = Game.Create(
+            "{\"players\":4,\"sets\":[\"base\",\"river1\",\"princess-and-dragon\",\"abbey-and-mayor\"]," +
+            "\"figures\":{\"abbot\":1},\"seed\":99}"))
+        {
+            PlayToEnd(game, new Random(5), false);
+            int[] scores = game.Scores();
+            Check(scores.Length == 4, "four scores");
+            string record = game.ToRecord("csharp");
+            Check(record.Contains("\"id\":\"csharp\""), "record id");
+            using (Game loaded = Game.FromRecord(record, Chance.Explicit))
+            {
+                Check(SameScores(loaded.Scores(), scores), "the record replays to the same scores");
+                Check(loaded.PlacedTiles().Length == game.PlacedTiles().Length, "same board");
+            }
+            Check(game.RenderSvg().StartsWith("<svg"), "SVG");
+            CarcAction pass = new CarcAction();
+            pass.Kind = (byte)ActionKind.Pass;
+            Check(game.TryApply(pass) == Status.GameOver, "no action after the end");
+            Check(StatusOf(delegate { game.ApplyFlat(0); }) == Status.GameOver, "no flat id after the end");
+        }
+    }
+
+    static void ExplicitChance()
+    {
+        using (Game game = Game.Create(
+            "{\"players\":2,\"sets\":[\"base\",\"river2\"],\"chance\":\"explicit\",\"seed\":3}"))
+        {
+            Check(game.Phase == Phase.Draw, "explicit mode starts with a draw");
+            using (Game copy = game.Clone())
+            {
+                Check(copy.StateHash == game.StateHash, "a clone hashes like its original");
+            }
+            PlayToEnd(game, new Random(11), true);
+        }
+    }
+
+    static void Errors()
+    {
+        try
+        {
+            Game.Create("{\"players\":9,\"sets\":[\"base\"]}").Dispose();
+            Check(false, "9 players are refused");
+        }
+        catch (CarcassonneException e)
+        {
+            Check(e.Status == Status.InvalidConfig, "InvalidConfig");
+            Check(e.Message.Contains("players"), "the message names the field: " + e.Message);
+        }
+        Check(StatusOf(delegate { Game.FromRecord("{}", Chance.Sampled).Dispose(); }) == Status.BadRecord,
+            "BadRecord");
+        using (Game game = Game.Create("{\"players\":2,\"sets\":[\"base\"]}"))
+        {
+            CarcAction far = new CarcAction();
+            far.Kind = (byte)ActionKind.PlaceTile;
+            far.X = 77;
+            ulong before = game.StateHash;
+            Check(game.TryApply(far) == Status.IllegalAction, "IllegalAction");
+            Check(game.StateHash == before, "an illegal action changes nothing");
+            Check(game.LastError().Contains("x=77"), "the handle's message: " + game.LastError());
+            far.Kind = 200;
+            Check(game.TryApply(far) == Status.InvalidArgument, "InvalidArgument");
+            Check(StatusOf(delegate { game.Supply(5); }) == Status.InvalidArgument, "seat out of range");
+            Check(StatusOf(delegate { game.Observe(0, new byte[3], new float[3]); }) == Status.BufferTooSmall,
+                "BufferTooSmall");
+            Check(game.Supply(1).Follower == 7, "seven followers (B1)");
+        }
+    }
+
+    static int Main()
+    {
+        Layouts();
+        CompleteGame();
+        ExplicitChance();
+        Errors();
+        // Handles left to the finalizer are released too.
+        Game.Create("{\"players\":3,\"sets\":[\"base\"]}");
+        GC.Collect();
+        GC.WaitForPendingFinalizers();
+        Console.WriteLine("csharp: " + passed + " passed, " + failed + " failed");
+        return failed == 0 ? 0 : 1;
+    }
+}
