@@ -338,3 +338,50 @@ pub fn finish_game(game: &mut Game, zone: impl Fn(Pos) -> bool) {
     }
     assert!(game.is_terminal(), "the game should be over");
 }
+
+/// The whole River I (C2), east of its spring at (0, 0), in an order the pile allows
+/// (the lake last, R1): a road bridge, a right bend, a left bend (never two bends the same
+/// way in a row, R2), a straight, a right bend with a city, a left bend with a road, a
+/// straight, the two city caps, the monastery and city bridges, the lake at (9, 2).
+///
+/// The road bridge at (1, 0) and the city-and-road bridge at (8, 2) cut both banks, so
+/// between them the north bank and the south bank are two separate fields (R3).
+pub const RIVER1: [(&str, Xy, u8); 11] = [
+    ("RIV1-ROAD-BRIDGE", (1, 0), 1),
+    ("RIV1-CURVE", (2, 0), 0),
+    ("RIV1-CURVE-G", (2, 1), 2),
+    ("RIV1-STRAIGHT", (3, 1), 0),
+    ("RIV1-CITY-CORNER-CURVE", (4, 1), 1),
+    ("RIV1-ROADCURVE-RIVERCURVE", (4, 2), 2),
+    ("RIV1-STRAIGHT", (5, 2), 0),
+    ("RIV1-TWO-CAPS", (6, 2), 0),
+    ("RIV1-MONASTERY-ROAD-BRIDGE", (7, 2), 0),
+    ("RIV1-CITY-ROAD-BRIDGE", (8, 2), 0),
+    ("RIV1-LAKE", (9, 2), 0),
+];
+
+/// The whole River II (C2) from its spring at (0, 0): the fork at (1, 0) sends one branch
+/// north (city bridge, then the lake with a city at (1, -2)) and one east (monastery,
+/// pig-herd bend right, road bend left, city-and-road bridge, bend right, city bend left,
+/// road bridge with inn, the volcano lake at (7, 2)). Lakes last (R1).
+pub const RIVER2: [(&str, Xy, u8); 11] = [
+    ("RIV2-FORK", (1, 0), 0),
+    ("RIV2-CITY-BRIDGE", (1, -1), 0),
+    ("RIV2-MONASTERY", (2, 0), 0),
+    ("RIV2-CURVE-PIGS", (3, 0), 3),
+    ("RIV2-ROADCURVE-RIVERCURVE", (3, 1), 2),
+    ("RIV2-CITY-ROAD-BRIDGE", (4, 1), 0),
+    ("RIV2-CURVE-G", (5, 1), 0),
+    ("RIV2-CITY-CORNER-CURVE", (5, 2), 3),
+    ("RIV2-ROAD-BRIDGE-INN", (6, 2), 1),
+    ("RIV2-LAKE-CITY", (1, -2), 3),
+    ("RIV2-LAKE-VOLCANO", (7, 2), 0),
+];
+
+/// Places the given tiles in order, deploying nothing.
+#[track_caller]
+pub fn lay(game: &mut Game, tiles: &[(&str, Xy, u8)]) {
+    for (id, xy, r) in tiles {
+        place(game, id, *xy, *r);
+    }
+}
