@@ -51,7 +51,8 @@ fn a2_garden_surrounded_by_eight_scores_9() {
     let mut game = abbot_game();
     place(&mut game, "BASE-U", (-1, 0), 0); // seat 0
     place(&mut game, "BASE-U", (1, 0), 0); // seat 1
-                                           // Seat 0: BASE-E-G turned twice (cap south, garden) at (0, 1), abbot on the garden.
+
+    // Seat 0: BASE-E-G turned twice (cap south, garden) at (0, 1), abbot on the garden.
     place_deploy(&mut game, "BASE-E-G", (0, 1), 2, ABBOT, "g1");
     assert_eq!(game.supply(0, ABBOT), 0);
     place(&mut game, "BASE-E", (-1, 1), 3); // seat 1, cap west

@@ -252,7 +252,8 @@ fn b13_majority_with_more_followers() {
     place(&mut game, "BASE-B", (-1, 2), 0); // seat 0, monastery as a neighbour
     place(&mut game, "BASE-B", (1, 2), 0); // seat 1
     place_follower(&mut game, "BASE-E", (0, 2), 0, "c1"); // seat 0, cap facing north
-                                                          // Seat 1: BASE-R turned twice has city east, south and west and a field north.
+
+    // Seat 1: BASE-R turned twice has city east, south and west and a field north.
     let since = game.events().len();
     place(&mut game, "BASE-R", (0, 1), 2);
     assert_eq!(points_since(&game, since), vec![(0, 8, ScoreKind::City)]);
