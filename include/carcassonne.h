@@ -1091,6 +1091,8 @@ const char *carc_version(void);
 /**
  * The ABI version of the library, equal to the `CARC_ABI_VERSION` macro of the header it
  * was built with. A program can compare the two to detect a mismatched library.
+ *
+ * Ownership: returns a plain value; nothing to release.
  */
 uint32_t carc_abi_version(void);
 

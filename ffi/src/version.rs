@@ -30,6 +30,8 @@ pub extern "C" fn carc_version() -> *const c_char {
 
 /// The ABI version of the library, equal to the `CARC_ABI_VERSION` macro of the header it
 /// was built with. A program can compare the two to detect a mismatched library.
+///
+/// Ownership: returns a plain value; nothing to release.
 #[no_mangle]
 pub extern "C" fn carc_abi_version() -> u32 {
     CARC_ABI_VERSION
