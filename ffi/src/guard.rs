@@ -384,7 +384,10 @@ mod tests {
         let status = with_game_mut("test_export", game, |_| panic!("boom"));
         assert_eq!(status, CarcStatus::Panic);
         let message = handle_message(game);
-        assert!(message.contains("test_export") && message.contains("boom"), "{message}");
+        assert!(
+            message.contains("test_export") && message.contains("boom"),
+            "{message}"
+        );
         assert!(thread_last_error().contains("poisoned"));
         let mut poisoned = 0u8;
         assert_eq!(carc_game_is_poisoned(game, &mut poisoned), CarcStatus::Ok);
