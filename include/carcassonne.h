@@ -732,8 +732,7 @@ CarcStatus carc_game_from_record(const char *record_json, uint32_t chance, struc
  * Writes the game's record (JSON, one line, NUL-terminated) into `buf` (`len` bytes);
  * `needed` receives the size in bytes including the NUL. `id` is the record's `id`
  * (NUL-terminated UTF-8; NULL gives `"game"`). Works for finished and unfinished games;
- * `carc_game_from_record` loads back the record of a finished game (the engine's replay
- * does not accept a turn in progress yet).
+ * `carc_game_from_record` loads either back (an unfinished one to the same point).
  *
  * Ownership: `game` is borrowed; `id` is read during the call; `buf` (may be NULL with
  * `len == 0` to ask for the size) and `needed` belong to the caller. On

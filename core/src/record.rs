@@ -479,16 +479,38 @@ pub fn action_to_json(game: &Game, player: u8, action: &Action) -> Value {
 /// The record of a game (finished or not) as a JSON value.
 pub fn to_value(game: &Game, id: &str) -> Value {
     let players = game.num_players();
+    let last = game.turns().len().saturating_sub(1);
+    // A turn just begun, before its draw or abbey, is left out: replaying the record
+    // reaches the same point (its fairy point included).
+    let begun_only = game.turn_open
+        && game.turns().last().is_some_and(|t| {
+            t.draw.is_none() && t.actions.0 as usize == game.history_actions().len()
+        });
     let turns: Vec<Value> = game
         .turns()
         .iter()
-        .map(|t| {
-            let actions: Vec<Value> = game.history_actions()
-                [t.actions.0 as usize..t.actions.1 as usize]
+        .enumerate()
+        .filter(|(i, _)| !(begun_only && *i == last))
+        .map(|(i, t)| {
+            // The turn in progress of an unfinished game: everything so far.
+            let (actions_end, events_end, scores) = if i == last && game.turn_open {
+                (
+                    game.history_actions().len(),
+                    game.events().len(),
+                    game.scores.to_vec(),
+                )
+            } else {
+                (
+                    t.actions.1 as usize,
+                    t.events.1 as usize,
+                    t.scores[..players].to_vec(),
+                )
+            };
+            let actions: Vec<Value> = game.history_actions()[t.actions.0 as usize..actions_end]
                 .iter()
                 .map(|d| action_to_json(game, d.player, &d.action))
                 .collect();
-            let events: Vec<Value> = game.events()[t.events.0 as usize..t.events.1 as usize]
+            let events: Vec<Value> = game.events()[t.events.0 as usize..events_end]
                 .iter()
                 .map(|e| {
                     let mut v =
@@ -507,7 +529,7 @@ pub fn to_value(game: &Game, id: &str) -> Value {
                 "player": t.player,
                 "draw": t.draw.map(|k| k.id()),
                 "actions": actions,
-                "scores": &t.scores[..players],
+                "scores": &scores[..players],
             });
             if t.discarded {
                 v["discarded"] = json!(true);
@@ -710,6 +732,19 @@ pub fn replay(record: &Value) -> Result<Game, ReplayError> {
                 ));
             }
         }
+        let unfinished = t + 1 == turns.len() && !top.contains_key("final_scores");
+        if game.turn_open && game.turns().len() == t + 1 && unfinished {
+            // The record of an unfinished game ends inside this turn.
+            if game.scores() != scores.as_slice() {
+                return Err(diverged(
+                    t,
+                    None,
+                    format!("scores {scores:?}"),
+                    format!("scores {:?}", game.scores()),
+                ));
+            }
+            return Ok(game);
+        }
         if game.turn_open && game.turns().len() == t + 1 {
             let mut legal: Vec<String> = game
                 .legal_actions()
@@ -797,4 +832,85 @@ pub fn parse_records(text: &str) -> Vec<Result<Value, RecordError>> {
                 .map_err(|e| err(format!("line {}", i + 1), format!("invalid JSON: {e}")))
         })
         .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::config::GameConfig;
+    use crate::rng::Rng;
+    use crate::tiles::TileSet;
+
+    /// A record written at any point of a game, finished or not, replays to the same
+    /// board, figures, scores and decision.
+    #[test]
+    fn records_of_unfinished_games_load_back() {
+        let mut config = GameConfig::new(3);
+        config.sets = TileSet::ALL.to_vec();
+        config.figures = Figures::default_for(&config.sets);
+        config.figures.abbot = 1;
+        let mut game = Game::new(config).unwrap();
+        let mut rng = Rng::new(3);
+        let mut legal = Vec::new();
+        let mut checked = 0;
+        while !game.is_terminal() {
+            if rng.below(7) == 0 {
+                let back = replay_json(&to_json(&game, "partial")).unwrap();
+                assert_eq!(back.scores(), game.scores());
+                assert_eq!(back.board().placements(), game.board().placements());
+                assert_eq!(back.board_figures().len(), game.board_figures().len());
+                assert_eq!(back.phase(), game.phase());
+                assert_eq!(back.to_play(), game.to_play());
+                assert_eq!(back.legal_actions(), game.legal_actions());
+                checked += 1;
+            }
+            game.legal_actions_into(&mut legal);
+            game.apply(legal[rng.below(legal.len() as u32) as usize])
+                .unwrap();
+        }
+        assert!(checked > 10);
+        assert_eq!(
+            replay_json(&to_json(&game, "done")).unwrap().scores(),
+            game.scores()
+        );
+    }
+
+    /// Bad input names the field.
+    #[test]
+    fn errors_name_the_field() {
+        let e = |text: &str| match replay_json(text) {
+            Err(ReplayError::Bad(e)) => e.path,
+            other => panic!("expected a bad record, got {other:?}"),
+        };
+        assert_eq!(e("{"), "");
+        assert_eq!(e(r#"{"format":"x","version":1}"#), "format");
+        let ok = r#"{"format":"carcassonne-record","version":1,"setup":{"players":2,"sets":["base"]},"turns":[]}"#;
+        assert!(replay_json(ok).is_ok());
+        assert_eq!(
+            e(&ok.replace(r#""players":2"#, r#""players":9"#)),
+            "setup.players"
+        );
+        assert_eq!(
+            e(&ok.replace(r#"["base"]"#, r#"["base","moon"]"#)),
+            "setup.sets[1]"
+        );
+        assert_eq!(
+            e(&ok.replace(
+                r#""turns":[]"#,
+                r#""turns":[{"player":0,"draw":"NOPE","actions":[],"scores":[0,0]}]"#
+            )),
+            "turns[0].draw"
+        );
+        assert_eq!(
+            e(&ok.replace(
+                r#""turns":[]"#,
+                r#""turns":[{"player":0,"draw":"BASE-A","actions":[{"type":"place_tile","x":0,"y":1,"rot":7}],"scores":[0,0]}]"#
+            )),
+            "turns[0].actions[0].rot"
+        );
+        assert_eq!(
+            e(&ok.replace(r#""sets""#, r#""rules":{"fairy":"big"},"sets""#)),
+            "setup.rules.fairy"
+        );
+    }
 }
