@@ -329,6 +329,30 @@ fn b12_pennant_adds_two() {
     }
 }
 
+/// B8, B12: a road that passes the same tile twice counts that tile once. The magic
+/// portal tile of The Princess & the Dragon carries two separate curves (north–west and
+/// east–south); six BASE-V curves around it join both into one closed loop of 7 distinct
+/// tiles and 8 tile parts: 7 points, not 8.
+#[test]
+fn b12_road_passing_a_tile_twice_counts_it_once() {
+    let mut game = start(config(2, &[TileSet::Base, TileSet::PrincessDragon]));
+    // BASE-V rotations: r3 east–south, r0 south–west, r1 west–north, r2 north–east.
+    place_follower(&mut game, "BASE-V", (0, 1), 3, "r1"); // seat 0: east–south
+    place(&mut game, "PD-PORTAL-TWO-CURVES", (0, 2), 0); // its curves N–W and E–S
+    place(&mut game, "BASE-V", (1, 1), 0); // south–west
+    place(&mut game, "BASE-V", (1, 2), 1); // west–north, into the portal's east side
+    place(&mut game, "BASE-V", (-1, 2), 3); // east–south, from the portal's west side
+    place(&mut game, "BASE-V", (-1, 3), 2); // north–east
+    assert_eq!(
+        game.scores(),
+        &[0, 0],
+        "the loop is still open below the portal"
+    );
+    let since = game.events().len();
+    place(&mut game, "BASE-V", (0, 3), 1); // west–north, into the portal's south side
+    assert_eq!(points_since(&game, since), vec![(0, 7, ScoreKind::Road)]);
+}
+
 /// B12: a tile that touches the same city twice counts once. Three corners and BASE-I
 /// (two separate caps, north and west) close a ring: the city has 4 distinct tiles and
 /// 5 tile parts; it scores 4 × 2 = 8, not 10.
