@@ -1,0 +1,99 @@
+"""Carcassonne: a rules engine with observation tensors for learning.
+
+* :class:`Game`: one game with readable structured actions (:mod:`carcassonne.actions`),
+  records, rendering (text, SVG in notebooks) and the learning interface (observations,
+  masks, flat action ids).
+* :class:`VectorEnv`: a native batch of games stepped in one call.
+* ``gymnasium.make("Carcassonne-v0")`` (:mod:`carcassonne.env`; registered when
+  Gymnasium is installed) and :func:`carcassonne.pettingzoo.env`.
+* :func:`play_games`, :class:`BuiltinPlayer`: the built-in ``random`` and ``greedy`` players.
+
+The observation layout is documented in the project's ``docs/observations.md``.
+"""
+
+from __future__ import annotations
+
+from . import _core
+from .actions import (
+    Action,
+    Deploy,
+    DeployBarn,
+    Draw,
+    Focus,
+    MoveDragon,
+    MoveFairy,
+    MoveWagon,
+    Pass,
+    PlaceAbbey,
+    PlaceTile,
+    Princess,
+    ReturnAbbot,
+)
+from .errors import (
+    CarcassonneError,
+    IllegalActionError,
+    InvalidArgumentError,
+    InvalidConfigError,
+    InvalidRecordError,
+)
+from .game import Game
+from .players import BuiltinPlayer, play_games
+from .vector import VectorEnv
+
+__version__: str = _core.__version__
+
+tile_ids = _core.tile_ids
+plane_names = _core.plane_names
+global_blocks = _core.global_blocks
+encoder_info = _core.encoder_info
+describe_action_id = _core.describe_action_id
+rotate_board = _core.rotate_board
+rotate_action_id = _core.rotate_action_id
+
+__all__ = [
+    "Action",
+    "BuiltinPlayer",
+    "CarcassonneError",
+    "Deploy",
+    "DeployBarn",
+    "Draw",
+    "Focus",
+    "Game",
+    "IllegalActionError",
+    "InvalidArgumentError",
+    "InvalidConfigError",
+    "InvalidRecordError",
+    "MoveDragon",
+    "MoveFairy",
+    "MoveWagon",
+    "Pass",
+    "PlaceAbbey",
+    "PlaceTile",
+    "Princess",
+    "ReturnAbbot",
+    "VectorEnv",
+    "describe_action_id",
+    "encoder_info",
+    "global_blocks",
+    "plane_names",
+    "play_games",
+    "rotate_action_id",
+    "rotate_board",
+    "tile_ids",
+]
+
+
+def _register_gymnasium() -> None:
+    try:
+        import gymnasium
+    except ImportError:
+        return
+    if "Carcassonne-v0" not in gymnasium.registry:
+        gymnasium.register(
+            id="Carcassonne-v0",
+            entry_point="carcassonne.env:CarcassonneEnv",
+            vector_entry_point="carcassonne.env:CarcassonneVectorEnv",
+        )
+
+
+_register_gymnasium()

@@ -1,0 +1,219 @@
+"""Structured actions: one per decision, in absolute board coordinates.
+
+They match the record format's action types one to one. ``feature`` is the local index
+of a feature in its tile's catalogue list (:meth:`carcassonne.Game.feature_id` names
+it, e.g. ``"c1"``); actions given to :meth:`carcassonne.Game.apply` may also use the
+catalogue feature id instead of the index.
+
+>>> PlaceTile(x=2, y=-1, rot=3)
+PlaceTile(x=2, y=-1, rot=3)
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import ClassVar, Optional, Tuple, Union
+
+__all__ = [
+    "Action",
+    "PlaceTile",
+    "PlaceAbbey",
+    "Deploy",
+    "DeployBarn",
+    "MoveFairy",
+    "Princess",
+    "ReturnAbbot",
+    "Pass",
+    "MoveDragon",
+    "MoveWagon",
+    "Draw",
+    "Focus",
+    "action_from_tuple",
+]
+
+
+@dataclass(frozen=True)
+class PlaceTile:
+    """Place the drawn tile at ``(x, y)`` turned ``rot`` clockwise quarter turns (B4)."""
+
+    x: int
+    y: int
+    rot: int
+    type: ClassVar[str] = "place_tile"
+
+    def to_tuple(self) -> Tuple[object, ...]:
+        return (self.type, self.x, self.y, self.rot)
+
+
+@dataclass(frozen=True)
+class PlaceAbbey:
+    """Place the abbey tile into the hole at ``(x, y)`` instead of drawing (AM1)."""
+
+    x: int
+    y: int
+    type: ClassVar[str] = "place_abbey"
+
+    def to_tuple(self) -> Tuple[object, ...]:
+        return (self.type, self.x, self.y)
+
+
+@dataclass(frozen=True)
+class Deploy:
+    """Put a ``figure`` (follower, abbot, mayor, wagon) on a feature of the tile at ``(x, y)``."""
+
+    figure: str
+    x: int
+    y: int
+    feature: Union[int, str]
+    type: ClassVar[str] = "deploy"
+
+    def to_tuple(self) -> Tuple[object, ...]:
+        return (self.type, self.figure, self.x, self.y, self.feature)
+
+
+@dataclass(frozen=True)
+class DeployBarn:
+    """Put the barn on ``corner`` (NW, NE, SE, SW) of the tile just placed (AM6)."""
+
+    x: int
+    y: int
+    corner: str
+    type: ClassVar[str] = "deploy_barn"
+
+    def to_tuple(self) -> Tuple[object, ...]:
+        return (self.type, self.x, self.y, self.corner)
+
+
+@dataclass(frozen=True)
+class MoveFairy:
+    """Move the fairy next to the player's figure on ``feature`` at ``(x, y)`` (PD15).
+
+    ``feature`` is ``None`` under the ``on-tile`` fairy rule.
+    """
+
+    x: int
+    y: int
+    feature: Optional[Union[int, str]] = None
+    type: ClassVar[str] = "move_fairy"
+
+    def to_tuple(self) -> Tuple[object, ...]:
+        return (self.type, self.x, self.y, self.feature)
+
+
+@dataclass(frozen=True)
+class Princess:
+    """Remove the knight on ``feature`` at ``(x, y)`` with the princess (PD9)."""
+
+    x: int
+    y: int
+    feature: Union[int, str]
+    type: ClassVar[str] = "princess"
+
+    def to_tuple(self) -> Tuple[object, ...]:
+        return (self.type, self.x, self.y, self.feature)
+
+
+@dataclass(frozen=True)
+class ReturnAbbot:
+    """Take the abbot on ``feature`` at ``(x, y)`` back and score it (A3)."""
+
+    x: int
+    y: int
+    feature: Union[int, str]
+    type: ClassVar[str] = "return_abbot"
+
+    def to_tuple(self) -> Tuple[object, ...]:
+        return (self.type, self.x, self.y, self.feature)
+
+
+@dataclass(frozen=True)
+class Pass:
+    """Do nothing: deploy nothing, decline the abbey, the princess or a wagon move."""
+
+    type: ClassVar[str] = "pass"
+
+    def to_tuple(self) -> Tuple[object, ...]:
+        return (self.type,)
+
+
+@dataclass(frozen=True)
+class MoveDragon:
+    """One step of the dragon onto the tile at ``(x, y)`` (PD5)."""
+
+    x: int
+    y: int
+    type: ClassVar[str] = "move_dragon"
+
+    def to_tuple(self) -> Tuple[object, ...]:
+        return (self.type, self.x, self.y)
+
+
+@dataclass(frozen=True)
+class MoveWagon:
+    """Move the wagon onto ``feature`` of the tile at ``(x, y)`` after scoring (AM11)."""
+
+    x: int
+    y: int
+    feature: Union[int, str]
+    type: ClassVar[str] = "move_wagon"
+
+    def to_tuple(self) -> Tuple[object, ...]:
+        return (self.type, self.x, self.y, self.feature)
+
+
+@dataclass(frozen=True)
+class Draw:
+    """The chance outcome: the tile drawn (explicit-chance mode)."""
+
+    tile: str
+    type: ClassVar[str] = "draw"
+
+    def to_tuple(self) -> Tuple[object, ...]:
+        return (self.type, self.tile)
+
+
+@dataclass(frozen=True)
+class Focus:
+    """Not an action: a flat ``CELL`` id picked the tile at ``(x, y)`` as the focus of a
+    two-step decision; a ``SLOT`` id follows."""
+
+    x: int
+    y: int
+
+
+Action = Union[
+    PlaceTile,
+    PlaceAbbey,
+    Deploy,
+    DeployBarn,
+    MoveFairy,
+    Princess,
+    ReturnAbbot,
+    Pass,
+    MoveDragon,
+    MoveWagon,
+    Draw,
+]
+
+_BY_TYPE = {
+    cls.type: cls
+    for cls in (
+        PlaceTile,
+        PlaceAbbey,
+        Deploy,
+        DeployBarn,
+        MoveFairy,
+        Princess,
+        ReturnAbbot,
+        Pass,
+        MoveDragon,
+        MoveWagon,
+        Draw,
+    )
+}
+
+
+def action_from_tuple(t: Tuple[object, ...]) -> Action:
+    """The action object of the tuple form used by ``carcassonne._core``."""
+    cls = _BY_TYPE[str(t[0])]
+    return cls(*t[1:])  # type: ignore[arg-type]

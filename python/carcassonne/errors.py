@@ -1,0 +1,38 @@
+"""Exceptions raised by the package.
+
+Every exception subclasses :class:`CarcassonneError`; those caused by bad input also
+subclass :class:`ValueError`. No misuse of the package surfaces a Rust panic.
+"""
+
+from __future__ import annotations
+
+__all__ = [
+    "CarcassonneError",
+    "IllegalActionError",
+    "InvalidArgumentError",
+    "InvalidConfigError",
+    "InvalidRecordError",
+]
+
+
+class CarcassonneError(Exception):
+    """Base class of the package's exceptions (also: a call the game's state does not allow)."""
+
+
+class IllegalActionError(CarcassonneError, ValueError):
+    """An action (structured or flat id) that is not legal now, or is malformed.
+
+    The game is unchanged.
+    """
+
+
+class InvalidConfigError(CarcassonneError, ValueError):
+    """A bad configuration; the message starts with the field, e.g. ``players: ...``."""
+
+
+class InvalidRecordError(CarcassonneError, ValueError):
+    """A game record that cannot be read, or that the engine does not reproduce."""
+
+
+class InvalidArgumentError(CarcassonneError, ValueError):
+    """A bad argument: a seat, a buffer of the wrong dtype or shape, an id out of range."""

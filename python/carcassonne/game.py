@@ -1,0 +1,281 @@
+"""The :class:`Game` class: one game with readable actions, records and rendering."""
+
+from __future__ import annotations
+
+from typing import Any, Dict, List, Mapping, Optional, Sequence, Tuple, Union
+
+import numpy as np
+import numpy.typing as npt
+
+from . import _core
+from .actions import Action, Focus, action_from_tuple
+from .errors import IllegalActionError
+
+__all__ = ["Game"]
+
+ActionLike = Union[Action, Tuple[object, ...]]
+
+
+def _as_tuple(action: ActionLike) -> Tuple[object, ...]:
+    if isinstance(action, tuple):
+        return action
+    to_tuple = getattr(action, "to_tuple", None)
+    if to_tuple is None:
+        raise IllegalActionError(
+            f"expected an action such as PlaceTile(x=1, y=0, rot=0), got {type(action).__name__}"
+        )
+    result: Tuple[object, ...] = to_tuple()
+    return result
+
+
+class Game:
+    """One game of Carcassonne.
+
+    ``Game(players=2, sets=["base"], edition="C2", rules={...}, figures={...}, seed=0)``;
+    keywords as in the record format's ``setup`` object (``docs`` of the project). A bad
+    configuration raises :class:`~carcassonne.errors.InvalidConfigError` naming the field.
+    ``chance="explicit"`` makes tile draws decisions of the caller
+    (:meth:`chance_outcomes`, :class:`~carcassonne.actions.Draw`); ``window`` is the side
+    of the observation window.
+
+    >>> game = Game(players=2, seed=1)
+    >>> game.apply(game.legal_actions()[0])
+    """
+
+    __slots__ = ("_g",)
+
+    def __init__(
+        self,
+        players: int = 2,
+        sets: Optional[Sequence[str]] = None,
+        edition: Optional[str] = None,
+        rules: Optional[Mapping[str, Any]] = None,
+        figures: Optional[Mapping[str, int]] = None,
+        seed: int = 0,
+        *,
+        chance: str = "sampled",
+        window: int = 32,
+        start: Optional[Mapping[str, Any]] = None,
+    ) -> None:
+        self._g = _core.Game(
+            players=players,
+            sets=sets,
+            edition=edition,
+            rules=rules,
+            figures=figures,
+            seed=seed,
+            chance=chance,
+            window=window,
+            start=start,
+        )
+
+    @classmethod
+    def _wrap(cls, core: _core.Game) -> "Game":
+        game = cls.__new__(cls)
+        game._g = core
+        return game
+
+    # ----- records and copies ---------------------------------------------------------
+
+    @classmethod
+    def from_record(cls, text: str, *, window: int = 32) -> "Game":
+        """The game replayed from a record (one JSON object); scores are checked.
+
+        Raises :class:`~carcassonne.errors.InvalidRecordError`.
+        """
+        return cls._wrap(_core.Game.from_record(text, window=window))
+
+    def to_record(self, id: str = "game") -> str:
+        """The record of the game so far, one line of JSON."""
+        return self._g.to_record(id)
+
+    def clone(self) -> "Game":
+        """An independent copy."""
+        return Game._wrap(self._g.clone())
+
+    def __copy__(self) -> "Game":
+        return self.clone()
+
+    def __deepcopy__(self, memo: Dict[int, Any]) -> "Game":
+        return self.clone()
+
+    # ----- state ----------------------------------------------------------------------
+
+    @property
+    def config(self) -> Dict[str, Any]:
+        """The configuration (the record's ``setup`` object)."""
+        config: Dict[str, Any] = self._g.config
+        return config
+
+    @property
+    def num_players(self) -> int:
+        return self._g.num_players
+
+    @property
+    def phase(self) -> str:
+        """``abbey``, ``draw``, ``place_tile``, ``deploy``, ``dragon_flight``,
+        ``wagon_move`` or ``game_over``."""
+        return self._g.phase
+
+    @property
+    def is_terminal(self) -> bool:
+        return self._g.is_terminal
+
+    @property
+    def to_play(self) -> Optional[int]:
+        """The seat that decides now (``None`` when over or waiting for a draw)."""
+        return self._g.to_play
+
+    @property
+    def turn_player(self) -> int:
+        return self._g.turn_player
+
+    @property
+    def scores(self) -> List[int]:
+        return self._g.scores
+
+    @property
+    def tiles_left(self) -> int:
+        return self._g.tiles_left
+
+    @property
+    def tile_in_hand(self) -> Optional[str]:
+        return self._g.tile_in_hand
+
+    @property
+    def dragon(self) -> Optional[Tuple[int, int]]:
+        return self._g.dragon
+
+    @property
+    def fairy(self) -> Optional[Tuple[int, int, Optional[int], Optional[int]]]:
+        return self._g.fairy
+
+    @property
+    def window(self) -> int:
+        return self._g.window
+
+    def supply(self, player: int, figure: str) -> int:
+        """Figures of kind ``figure`` in ``player``'s supply (``abbey``: abbey tiles held)."""
+        return self._g.supply(player, figure)
+
+    def supplies(self) -> List[Dict[str, int]]:
+        """Each player's supply: figure name to count."""
+        return self._g.supplies()
+
+    def board(self) -> List[Tuple[int, int, str, int]]:
+        """Placed tiles in placement order: ``(x, y, tile_id, rot)``."""
+        return self._g.board()
+
+    def figures(self) -> List[Tuple[int, str, int, int, int]]:
+        """Figures on the board: ``(owner, figure, x, y, feature)`` (barn: corner index)."""
+        return self._g.figures()
+
+    def feature_id(self, x: int, y: int, feature: int) -> str:
+        """The catalogue id (``c1``, ``r2``, ...) of a feature of the tile at ``(x, y)``."""
+        return self._g.feature_id(x, y, feature)
+
+    def remaining_tiles(self) -> Dict[str, int]:
+        """Tiles left to draw, per tile id."""
+        return dict(self._g.remaining_tiles())
+
+    def score_events(self) -> List[Tuple[int, int, str, Optional[Tuple[int, int, int]]]]:
+        """Score events so far: ``(player, points, kind, (x, y, feature) or None)``."""
+        return self._g.score_events()
+
+    def state_hash(self) -> int:
+        return self._g.state_hash()
+
+    # ----- decisions ------------------------------------------------------------------
+
+    def legal_actions(self) -> List[Action]:
+        """Every legal action now, in the engine's deterministic order."""
+        return [action_from_tuple(t) for t in self._g.legal_actions()]
+
+    def is_legal(self, action: ActionLike) -> bool:
+        try:
+            return self._g.is_legal(_as_tuple(action))
+        except IllegalActionError:
+            return False
+
+    def apply(self, action: ActionLike) -> None:
+        """Applies a legal action; raises :class:`~carcassonne.errors.IllegalActionError`
+        otherwise (the game is unchanged)."""
+        self._g.apply(_as_tuple(action))
+
+    def chance_outcomes(self) -> List[Tuple[str, float]]:
+        """``(tile_id, probability)`` of each possible draw (explicit-chance mode)."""
+        return self._g.chance_outcomes()
+
+    def builtin_action(self, kind: str, seed: int = 0) -> Action:
+        """The action the built-in player ``kind`` (``random`` or ``greedy``) picks now."""
+        return action_from_tuple(self._g.builtin_action(kind, seed))
+
+    # ----- learning interface ---------------------------------------------------------
+
+    def observation(self, player: Optional[int] = None) -> Dict[str, npt.NDArray[Any]]:
+        """``board`` uint8 [C, W, W], ``globals`` float32 [G] and ``action_mask`` int8 [A]
+        for ``player`` (default: the player to play); see ``docs/observations.md``."""
+        return self._g.observation(player)
+
+    def legal_mask(self) -> npt.NDArray[np.int8]:
+        """The mask of the current step, int8 [A]."""
+        return self._g.legal_mask()
+
+    def mask_info(self) -> Tuple[int, int, int]:
+        """``(legal, offered, outside_window)`` of the current step."""
+        return self._g.mask_info()
+
+    @property
+    def pending_focus(self) -> Optional[Tuple[int, int]]:
+        """The focus tile picked by a ``CELL`` id, waiting for its ``SLOT`` id."""
+        return self._g.pending_focus
+
+    def window_origin(self) -> Tuple[int, int]:
+        return self._g.window_origin()
+
+    def step_flat(self, action_id: int) -> Union[Action, Focus]:
+        """Takes a flat id: applies the action it completes, or picks a focus tile."""
+        return _decision(self._g.step_flat(action_id))
+
+    def decode_flat(self, action_id: int) -> Optional[Union[Action, Focus]]:
+        """What a flat id would do now (``None`` if the mask does not offer it)."""
+        t = self._g.decode_flat(action_id)
+        return None if t is None else _decision(t)
+
+    def flat_to_action(self, action_id: int) -> Optional[Action]:
+        """The action a flat id completes in one step now, or ``None``."""
+        t = self._g.flat_to_action(action_id)
+        return None if t is None else action_from_tuple(t)
+
+    def action_to_flat(self, action: ActionLike) -> Optional[int]:
+        """The first flat id of a legal action (its ``CELL`` id if it takes two steps)."""
+        return self._g.action_to_flat(_as_tuple(action))
+
+    def action_to_flat_path(self, action: ActionLike) -> Optional[Tuple[int, Optional[int]]]:
+        """Both flat ids of a legal action (the second is ``None`` for one step)."""
+        return self._g.action_to_flat_path(_as_tuple(action))
+
+    # ----- rendering ------------------------------------------------------------------
+
+    def render_text(self) -> str:
+        """The board as text."""
+        return self._g.render_text()
+
+    def render_svg(self) -> str:
+        """The board as an SVG picture."""
+        return self._g.render_svg()
+
+    def _repr_svg_(self) -> str:
+        return self._g.render_svg()
+
+    def __str__(self) -> str:
+        return self._g.render_text()
+
+    def __repr__(self) -> str:
+        return repr(self._g)
+
+
+def _decision(t: Tuple[object, ...]) -> Union[Action, Focus]:
+    if t[0] == "focus":
+        return Focus(int(t[1]), int(t[2]))  # type: ignore[call-overload]
+    return action_from_tuple(t)

@@ -1,0 +1,164 @@
+"""PettingZoo AEC environment: every seat is an agent (``player_0``, ``player_1``, ...).
+
+``carcassonne.pettingzoo.env(players=3)`` returns the environment. The agent to act
+is the player who decides now (the turn player, or another seat during a dragon flight
+or a wagon move); a two-step decision (``CELL`` then ``SLOT`` id) is two steps of the
+same agent. Observations are egocentric dicts: ``observation`` (the board planes, uint8
+[C, W, W]), ``globals`` (float32 [G]) and ``action_mask`` (int8 [A], all zero for an
+agent that does not decide now); see ``docs/observations.md``. Rewards follow
+``reward`` (``score``, ``score-diff``, ``outcome``) for every agent after every step.
+
+An id the mask does not offer raises :class:`~carcassonne.errors.IllegalActionError`
+and changes nothing. When no legal move can be offered in the window (or, with
+``outside_window="truncate"``, when one lies outside), every agent is truncated.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Dict, List, Mapping, Optional, Sequence
+
+import numpy as np
+import numpy.typing as npt
+from gymnasium import spaces
+from pettingzoo import AECEnv  # type: ignore[import-untyped]
+
+from . import _core
+from .errors import InvalidConfigError
+from .game import Game
+from .render import rgb_array
+
+__all__ = ["env", "raw_env"]
+
+Obs = Dict[str, npt.NDArray[Any]]
+
+
+class raw_env(AECEnv):  # type: ignore[misc]
+    """The AEC environment (see the module documentation)."""
+
+    metadata: Dict[str, Any] = {
+        "render_modes": ["ansi", "rgb_array"],
+        "name": "carcassonne_v0",
+        "is_parallelizable": False,
+        "render_fps": 2,
+    }
+
+    def __init__(
+        self,
+        players: int = 2,
+        sets: Optional[Sequence[str]] = None,
+        edition: Optional[str] = None,
+        rules: Optional[Mapping[str, Any]] = None,
+        figures: Optional[Mapping[str, int]] = None,
+        *,
+        window: int = 32,
+        reward: str = "score",
+        outside_window: str = "mask",
+        render_mode: Optional[str] = None,
+    ) -> None:
+        super().__init__()
+        if render_mode is not None and render_mode not in self.metadata["render_modes"]:
+            raise InvalidConfigError(f"render_mode: {render_mode!r}; one of ansi, rgb_array or None")
+        if reward not in ("score", "score-diff", "outcome"):
+            raise InvalidConfigError(f"reward: unknown mode {reward!r} (score, score-diff, outcome)")
+        if outside_window not in ("mask", "truncate"):
+            raise InvalidConfigError(f"outside_window: unknown policy {outside_window!r} (mask, truncate)")
+        self._config: Dict[str, Any] = dict(
+            players=players, sets=sets, edition=edition, rules=rules, figures=figures, window=window
+        )
+        # Validates the configuration now.
+        probe = _core.Game(**self._config)
+        self.render_mode = render_mode
+        self._reward = reward
+        self._outside = outside_window
+        self.possible_agents: List[str] = [f"player_{i}" for i in range(probe.num_players)]
+        self.agents: List[str] = []
+        info = _core.encoder_info(window)
+        self._obs_space = spaces.Dict(
+            {
+                "observation": spaces.Box(
+                    0, 255, shape=(info["num_planes"], window, window), dtype=np.uint8
+                ),
+                "globals": spaces.Box(-1.0e6, 1.0e6, shape=(info["num_globals"],), dtype=np.float32),
+                "action_mask": spaces.Box(0, 1, shape=(info["num_actions"],), dtype=np.int8),
+            }
+        )
+        self._act_space = spaces.Discrete(info["num_actions"])
+        self._game = probe
+        self._rng = np.random.default_rng()
+
+    def observation_space(self, agent: str) -> spaces.Space[Any]:
+        return self._obs_space
+
+    def action_space(self, agent: str) -> spaces.Space[Any]:
+        return self._act_space
+
+    @property
+    def game(self) -> Game:
+        """A copy of the current game."""
+        return Game._wrap(self._game.clone())
+
+    def reset(self, seed: Optional[int] = None, options: Optional[Dict[str, Any]] = None) -> None:
+        if seed is not None:
+            self._rng = np.random.default_rng(seed)
+        game_seed = int(self._rng.integers(0, 2**63 - 1))
+        self._game = _core.Game(seed=game_seed, **self._config)
+        self.agents = self.possible_agents[:]
+        self.rewards = {a: 0.0 for a in self.agents}
+        self._cumulative_rewards = {a: 0.0 for a in self.agents}
+        self.terminations = {a: False for a in self.agents}
+        self.truncations = {a: False for a in self.agents}
+        self.infos: Dict[str, Dict[str, Any]] = {a: {} for a in self.agents}
+        self._select()
+
+    def _select(self) -> None:
+        seat = self._game.to_play
+        self.agent_selection = self.possible_agents[seat if seat is not None else 0]
+        if self._game.is_terminal:
+            return
+        legal, offered, outside = self._game.mask_info()
+        for a in self.agents:
+            self.infos[a] = {"outside_window": outside}
+        if offered == 0 or (self._outside == "truncate" and outside > 0):
+            self.truncations = {a: True for a in self.agents}
+
+    def observe(self, agent: str) -> Obs:
+        d = self._game.observation(self.possible_agents.index(agent))
+        return {"observation": d["board"], "globals": d["globals"], "action_mask": d["action_mask"]}
+
+    def step(self, action: Optional[int]) -> None:
+        agent = self.agent_selection
+        if self.terminations[agent] or self.truncations[agent]:
+            self._was_dead_step(action)
+            return
+        if action is None:
+            from .errors import IllegalActionError
+
+            raise IllegalActionError(f"{agent} must act: None is only for finished agents")
+        self._cumulative_rewards[agent] = 0.0
+        before = self._game.scores
+        self._game.step_flat(int(action))
+        after = self._game.scores
+        terminal = self._game.is_terminal
+        rewards = _core.step_rewards(self._reward, before, after, terminal)
+        self.rewards = {a: float(rewards[i]) for i, a in enumerate(self.possible_agents) if a in self.agents}
+        if terminal:
+            self.terminations = {a: True for a in self.agents}
+            for a in self.agents:
+                self.infos[a] = {"final_scores": after}
+        self._select()
+        self._accumulate_rewards()
+
+    def render(self) -> Any:
+        if self.render_mode == "ansi":
+            return self._game.render_text()
+        if self.render_mode == "rgb_array":
+            return rgb_array(Game._wrap(self._game))
+        return None
+
+    def close(self) -> None:
+        pass
+
+
+def env(**kwargs: Any) -> raw_env:
+    """The AEC environment (keywords as for :class:`raw_env`)."""
+    return raw_env(**kwargs)

@@ -1,0 +1,369 @@
+//! Conversions between Python values and the engine's types: configurations (through
+//! the record format's `setup` object), structured actions (tuples), JSON values and
+//! numpy buffers checked for dtype, shape and contiguity.
+
+use crate::errors::{illegal, invalid_argument, invalid_config};
+use carcassonne::config::Figure;
+use carcassonne::geometry::{Corner, Pos, Rotation};
+use carcassonne::record;
+use carcassonne::{Action, Game, GameConfig};
+use numpy::{Element, PyArrayDyn, PyArrayMethods, PyReadwriteArrayDyn, PyUntypedArrayMethods};
+use pyo3::prelude::*;
+use pyo3::types::{PyBool, PyDict, PyFloat, PyInt, PyList, PyString, PyTuple};
+use serde_json::{Map, Number, Value};
+
+/// A Python value as JSON (`None`, bools, ints, floats, strings, lists, tuples and dicts
+/// with string keys); anything else is an error naming `path`.
+pub fn to_json(obj: &Bound<'_, PyAny>, path: &str) -> PyResult<Value> {
+    if obj.is_none() {
+        return Ok(Value::Null);
+    }
+    if let Ok(b) = obj.cast::<PyBool>() {
+        return Ok(Value::Bool(b.is_true()));
+    }
+    if obj.is_instance_of::<PyInt>() {
+        if let Ok(v) = obj.extract::<i64>() {
+            return Ok(Value::Number(v.into()));
+        }
+        if let Ok(v) = obj.extract::<u64>() {
+            return Ok(Value::Number(v.into()));
+        }
+        return Err(invalid_config(format!("{path}: integer out of range")));
+    }
+    if let Ok(f) = obj.cast::<PyFloat>() {
+        return Number::from_f64(f.value())
+            .map(Value::Number)
+            .ok_or_else(|| invalid_config(format!("{path}: not a finite number")));
+    }
+    if let Ok(s) = obj.cast::<PyString>() {
+        return Ok(Value::String(s.to_str()?.to_owned()));
+    }
+    if obj.is_instance_of::<PyList>() || obj.is_instance_of::<PyTuple>() {
+        let mut out = Vec::new();
+        for (i, item) in obj.try_iter()?.enumerate() {
+            out.push(to_json(&item?, &format!("{path}[{i}]"))?);
+        }
+        return Ok(Value::Array(out));
+    }
+    if let Ok(d) = obj.cast::<PyDict>() {
+        let mut out = Map::new();
+        for (k, v) in d.iter() {
+            let key: String = k
+                .extract()
+                .map_err(|_| invalid_config(format!("{path}: keys must be strings")))?;
+            let value = to_json(&v, &format!("{path}.{key}"))?;
+            out.insert(key, value);
+        }
+        return Ok(Value::Object(out));
+    }
+    Err(invalid_config(format!(
+        "{path}: unsupported value of type {}",
+        obj.get_type().name()?
+    )))
+}
+
+/// A JSON value as a Python object.
+pub fn from_json<'py>(py: Python<'py>, v: &Value) -> PyResult<Bound<'py, PyAny>> {
+    Ok(match v {
+        Value::Null => py.None().into_bound(py),
+        Value::Bool(b) => PyBool::new(py, *b).to_owned().into_any(),
+        Value::Number(n) => {
+            if let Some(i) = n.as_i64() {
+                i.into_pyobject(py)?.into_any()
+            } else if let Some(u) = n.as_u64() {
+                u.into_pyobject(py)?.into_any()
+            } else {
+                n.as_f64().unwrap_or(f64::NAN).into_pyobject(py)?.into_any()
+            }
+        }
+        Value::String(s) => PyString::new(py, s).into_any(),
+        Value::Array(a) => {
+            let list = PyList::empty(py);
+            for item in a {
+                list.append(from_json(py, item)?)?;
+            }
+            list.into_any()
+        }
+        Value::Object(o) => {
+            let d = PyDict::new(py);
+            for (k, item) in o {
+                d.set_item(k, from_json(py, item)?)?;
+            }
+            d.into_any()
+        }
+    })
+}
+
+/// The keyword arguments of a game (or environment) configuration.
+pub struct ConfigArgs<'a, 'py> {
+    pub players: &'a Bound<'py, PyAny>,
+    pub sets: Option<&'a Bound<'py, PyAny>>,
+    pub edition: Option<&'a Bound<'py, PyAny>>,
+    pub rules: Option<&'a Bound<'py, PyAny>>,
+    pub figures: Option<&'a Bound<'py, PyAny>>,
+    pub seed: &'a Bound<'py, PyAny>,
+    pub start: Option<&'a Bound<'py, PyAny>>,
+}
+
+/// A validated configuration from keyword arguments, read as the record format's
+/// `setup` object; errors name the field (`sets[1]: unknown or unsupported set "x"`).
+pub fn config_from_args(args: ConfigArgs<'_, '_>) -> PyResult<GameConfig> {
+    let mut setup = Map::new();
+    setup.insert("players".into(), to_json(args.players, "players")?);
+    let sets = match args.sets {
+        Some(s) if !s.is_none() => {
+            if s.is_instance_of::<PyString>() {
+                return Err(invalid_config(
+                    "sets: expected a list of set names, e.g. [\"base\", \"river1\"]",
+                ));
+            }
+            to_json(s, "sets")?
+        }
+        _ => Value::Array(vec![Value::String("base".into())]),
+    };
+    setup.insert("sets".into(), sets);
+    for (name, v) in [
+        ("edition", args.edition),
+        ("rules", args.rules),
+        ("figures", args.figures),
+        ("start", args.start),
+    ] {
+        if let Some(v) = v {
+            if !v.is_none() {
+                setup.insert(name.into(), to_json(v, name)?);
+            }
+        }
+    }
+    setup.insert("seed".into(), to_json(args.seed, "seed")?);
+    record::config_from_setup(&Value::Object(setup)).map_err(|e| {
+        let path = e.path.strip_prefix("setup.").unwrap_or(&e.path);
+        invalid_config(format!("{path}: {}", e.message))
+    })
+}
+
+/// A configuration as a Python dict (the record format's `setup` object).
+pub fn config_to_py<'py>(py: Python<'py>, config: &GameConfig) -> PyResult<Bound<'py, PyAny>> {
+    from_json(py, &record::setup_to_json(config))
+}
+
+fn int_in(item: &Bound<'_, PyAny>, what: &str, lo: i64, hi: i64) -> PyResult<i64> {
+    let v: i64 = item
+        .extract()
+        .map_err(|_| illegal(format!("action field {what}: expected an integer")))?;
+    if v < lo || v > hi {
+        return Err(illegal(format!(
+            "action field {what}: {v} is out of range {lo}..={hi}"
+        )));
+    }
+    Ok(v)
+}
+
+fn coord(item: &Bound<'_, PyAny>, what: &str) -> PyResult<i32> {
+    Ok(int_in(item, what, i32::MIN as i64, i32::MAX as i64)? as i32)
+}
+
+fn text(item: &Bound<'_, PyAny>, what: &str) -> PyResult<String> {
+    item.extract()
+        .map_err(|_| illegal(format!("action field {what}: expected a string")))
+}
+
+/// A feature given as a local index or as a catalogue feature id (`"c1"`) of the tile
+/// at `pos`.
+fn feature(game: &Game, pos: Pos, item: &Bound<'_, PyAny>) -> PyResult<u8> {
+    if let Ok(id) = item.extract::<String>() {
+        let tile = game
+            .board()
+            .at(pos)
+            .ok_or_else(|| illegal(format!("no tile at ({}, {})", pos.x, pos.y)))?;
+        return tile
+            .kind
+            .def()
+            .feature_by_id(&id)
+            .map(|i| i as u8)
+            .ok_or_else(|| {
+                illegal(format!(
+                    "tile {} at ({}, {}) has no feature {id:?}",
+                    tile.kind.id(),
+                    pos.x,
+                    pos.y
+                ))
+            });
+    }
+    Ok(int_in(item, "feature", 0, 255)? as u8)
+}
+
+/// A structured action from its tuple form: `("place_tile", x, y, rot)`,
+/// `("place_abbey", x, y)`, `("deploy", figure, x, y, feature)`,
+/// `("deploy_barn", x, y, corner)`, `("move_fairy", x, y, feature | None)`,
+/// `("princess", x, y, feature)`, `("return_abbot", x, y, feature)`, `("pass",)`,
+/// `("move_dragon", x, y)`, `("move_wagon", x, y, feature)`, `("draw", tile_id)`.
+pub fn action_from_py(game: &Game, obj: &Bound<'_, PyAny>) -> PyResult<Action> {
+    let items: Vec<Bound<'_, PyAny>> = if let Ok(t) = obj.cast::<PyTuple>() {
+        t.iter().collect()
+    } else if let Ok(l) = obj.cast::<PyList>() {
+        l.iter().collect()
+    } else {
+        return Err(illegal(format!(
+            "expected an action (a tuple such as (\"pass\",)), got {}",
+            obj.get_type().name()?
+        )));
+    };
+    let kind = match items.first() {
+        Some(k) => text(k, "type")?,
+        None => return Err(illegal("empty action tuple")),
+    };
+    let arity = |n: usize| -> PyResult<()> {
+        if items.len() == n + 1 {
+            Ok(())
+        } else {
+            Err(illegal(format!(
+                "action {kind:?} takes {n} fields, got {}",
+                items.len() - 1
+            )))
+        }
+    };
+    let pos = |i: usize| -> PyResult<Pos> {
+        Ok(Pos::new(coord(&items[i], "x")?, coord(&items[i + 1], "y")?))
+    };
+    Ok(match kind.as_str() {
+        "place_tile" => {
+            arity(3)?;
+            let rot = Rotation::new(int_in(&items[3], "rot", 0, 3)? as u8).unwrap_or_default();
+            Action::PlaceTile { pos: pos(1)?, rot }
+        }
+        "place_abbey" => {
+            arity(2)?;
+            Action::PlaceAbbey { pos: pos(1)? }
+        }
+        "deploy" => {
+            arity(4)?;
+            let name = text(&items[1], "figure")?;
+            let figure = Figure::from_name(&name)
+                .ok_or_else(|| illegal(format!("unknown figure {name:?}")))?;
+            let p = pos(2)?;
+            Action::Deploy {
+                figure,
+                pos: p,
+                feature: feature(game, p, &items[4])?,
+            }
+        }
+        "deploy_barn" => {
+            arity(3)?;
+            let name = text(&items[3], "corner")?;
+            let corner = Corner::from_name(&name)
+                .ok_or_else(|| illegal(format!("unknown corner {name:?} (NW, NE, SE, SW)")))?;
+            Action::DeployBarn {
+                pos: pos(1)?,
+                corner,
+            }
+        }
+        "move_fairy" => {
+            if items.len() == 3 {
+                Action::MoveFairy {
+                    pos: pos(1)?,
+                    feature: None,
+                }
+            } else {
+                arity(3)?;
+                let p = pos(1)?;
+                let f = if items[3].is_none() {
+                    None
+                } else {
+                    Some(feature(game, p, &items[3])?)
+                };
+                Action::MoveFairy { pos: p, feature: f }
+            }
+        }
+        "princess" | "return_abbot" | "move_wagon" => {
+            arity(3)?;
+            let p = pos(1)?;
+            let f = feature(game, p, &items[3])?;
+            match kind.as_str() {
+                "princess" => Action::Princess { pos: p, feature: f },
+                "return_abbot" => Action::ReturnAbbot { pos: p, feature: f },
+                _ => Action::MoveWagon { pos: p, feature: f },
+            }
+        }
+        "pass" => {
+            arity(0)?;
+            Action::Pass
+        }
+        "move_dragon" => {
+            arity(2)?;
+            Action::MoveDragon { pos: pos(1)? }
+        }
+        "draw" => {
+            arity(1)?;
+            let id = text(&items[1], "tile")?;
+            let tile = carcassonne::catalogue()
+                .by_id(&id)
+                .ok_or_else(|| illegal(format!("unknown tile id {id:?}")))?;
+            Action::Draw { tile }
+        }
+        other => return Err(illegal(format!("unknown action type {other:?}"))),
+    })
+}
+
+/// The tuple form of a structured action (see [`action_from_py`]).
+pub fn action_to_py<'py>(py: Python<'py>, action: Action) -> PyResult<Bound<'py, PyTuple>> {
+    let kind = action.type_name();
+    macro_rules! tuple {
+        ($($e:expr),* $(,)?) => {
+            PyTuple::new(py, [kind.into_pyobject(py)?.into_any() $(, $e.into_pyobject(py)?.into_any())*])
+        };
+    }
+    match action {
+        Action::PlaceTile { pos, rot } => tuple!(pos.x, pos.y, rot.quarter_turns()),
+        Action::PlaceAbbey { pos } | Action::MoveDragon { pos } => tuple!(pos.x, pos.y),
+        Action::Deploy {
+            figure,
+            pos,
+            feature,
+        } => tuple!(figure.name(), pos.x, pos.y, feature),
+        Action::DeployBarn { pos, corner } => tuple!(pos.x, pos.y, corner.name()),
+        Action::MoveFairy { pos, feature } => tuple!(pos.x, pos.y, feature),
+        Action::Princess { pos, feature }
+        | Action::ReturnAbbot { pos, feature }
+        | Action::MoveWagon { pos, feature } => tuple!(pos.x, pos.y, feature),
+        Action::Pass => tuple!(),
+        Action::Draw { tile } => tuple!(tile.id()),
+    }
+}
+
+/// A writable, C-contiguous numpy array of element type `T` and shape `shape`, borrowed
+/// for writing; errors name the argument.
+pub fn writable<'py, T: Element>(
+    obj: &Bound<'py, PyAny>,
+    name: &str,
+    dtype: &str,
+    shape: &[usize],
+) -> PyResult<PyReadwriteArrayDyn<'py, T>> {
+    let array = obj.cast::<PyArrayDyn<T>>().map_err(|_| {
+        invalid_argument(format!("{name}: expected a numpy array of dtype {dtype}"))
+    })?;
+    if array.shape() != shape {
+        return Err(invalid_argument(format!(
+            "{name}: shape {:?}, expected {:?}",
+            array.shape(),
+            shape
+        )));
+    }
+    if !array.is_c_contiguous() {
+        return Err(invalid_argument(format!(
+            "{name}: the array must be C-contiguous"
+        )));
+    }
+    array
+        .try_readwrite()
+        .map_err(|e| invalid_argument(format!("{name}: not writable ({e})")))
+}
+
+/// The mutable slice of a borrowed array (checked contiguous by [`writable`]).
+pub fn slice_mut<'a, T: Element>(
+    array: &'a mut PyReadwriteArrayDyn<'_, T>,
+    name: &str,
+) -> PyResult<&'a mut [T]> {
+    array
+        .as_slice_mut()
+        .map_err(|e| invalid_argument(format!("{name}: {e}")))
+}

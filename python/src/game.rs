@@ -1,0 +1,587 @@
+//! `carcassonne._core.Game`: one game with its structured API (legal actions as tuples,
+//! records, rendering, inspection) and its flat API (observations, masks, flat ids).
+//! The Python class `carcassonne.Game` wraps it with readable action objects.
+
+use crate::convert::{
+    action_from_py, action_to_py, config_from_args, config_to_py, slice_mut, writable, ConfigArgs,
+};
+use crate::errors::{illegal, invalid_argument, invalid_config, invalid_record, state_error};
+use crate::players::Builtin;
+use carcassonne::config::Figure;
+use carcassonne::encode::{self, EncoderSpec, FlatDecision, FlatGame, RewardMode};
+use carcassonne::game::ActionError;
+use carcassonne::record;
+use carcassonne::{render, ChanceMode, Game as CoreGame, Phase, Rng};
+use numpy::ndarray::Array3;
+use numpy::{IntoPyArray, PyArray1};
+use pyo3::prelude::*;
+use pyo3::types::{PyDict, PyList, PyTuple};
+
+/// The name of a phase in Python.
+pub fn phase_name(phase: Phase) -> &'static str {
+    match phase {
+        Phase::Abbey => "abbey",
+        Phase::Draw => "draw",
+        Phase::PlaceTile => "place_tile",
+        Phase::Deploy => "deploy",
+        Phase::DragonFlight => "dragon_flight",
+        Phase::WagonMove => "wagon_move",
+        Phase::GameOver => "game_over",
+    }
+}
+
+/// A window spec from a Python argument.
+pub fn spec_from(window: i64) -> PyResult<EncoderSpec> {
+    let w = u16::try_from(window)
+        .map_err(|_| invalid_config(format!("window: {window} is out of range")))?;
+    EncoderSpec::new(w).map_err(|e| invalid_config(format!("{}: {}", e.field, e.message)))
+}
+
+/// A reward mode from its name.
+pub fn reward_from(name: &str) -> PyResult<RewardMode> {
+    RewardMode::from_name(name).ok_or_else(|| {
+        invalid_config(format!(
+            "reward: unknown mode {name:?} (score, score-diff, outcome)"
+        ))
+    })
+}
+
+/// A score event for Python: `(player, points, kind, (x, y, feature) | None)`.
+type ScoreEventTuple = (u8, i32, &'static str, Option<(i32, i32, u8)>);
+
+fn action_error(e: ActionError) -> PyErr {
+    illegal(e.to_string())
+}
+
+/// One game of Carcassonne.
+#[pyclass(module = "carcassonne._core", name = "Game")]
+pub struct PyGame {
+    flat: FlatGame,
+}
+
+impl PyGame {
+    /// Wraps a game played through flat ids.
+    pub fn from_flat(flat: FlatGame) -> PyGame {
+        PyGame { flat }
+    }
+
+    fn game(&self) -> &CoreGame {
+        self.flat.game()
+    }
+
+    fn seat(&self, player: i64) -> PyResult<usize> {
+        let n = self.game().num_players();
+        usize::try_from(player)
+            .ok()
+            .filter(|p| *p < n)
+            .ok_or_else(|| invalid_argument(format!("player {player}: the game has seats 0..{n}")))
+    }
+
+    fn spec(&self) -> EncoderSpec {
+        self.flat.spec()
+    }
+}
+
+#[pymethods]
+impl PyGame {
+    #[new]
+    #[pyo3(signature = (players=None, sets=None, edition=None, rules=None, figures=None, seed=None, chance="sampled", window=32, start=None))]
+    #[allow(clippy::too_many_arguments)]
+    fn new(
+        py: Python<'_>,
+        players: Option<&Bound<'_, PyAny>>,
+        sets: Option<&Bound<'_, PyAny>>,
+        edition: Option<&Bound<'_, PyAny>>,
+        rules: Option<&Bound<'_, PyAny>>,
+        figures: Option<&Bound<'_, PyAny>>,
+        seed: Option<&Bound<'_, PyAny>>,
+        chance: &str,
+        window: i64,
+        start: Option<&Bound<'_, PyAny>>,
+    ) -> PyResult<PyGame> {
+        let two = 2i64.into_pyobject(py)?.into_any();
+        let zero = 0i64.into_pyobject(py)?.into_any();
+        let config = config_from_args(ConfigArgs {
+            players: players.unwrap_or(&two),
+            sets,
+            edition,
+            rules,
+            figures,
+            seed: seed.unwrap_or(&zero),
+            start,
+        })?;
+        let mode = match chance {
+            "sampled" => ChanceMode::Sampled,
+            "explicit" => ChanceMode::Explicit,
+            other => {
+                return Err(invalid_config(format!(
+                    "chance: unknown mode {other:?} (sampled, explicit)"
+                )))
+            }
+        };
+        let spec = spec_from(window)?;
+        let game = CoreGame::with_chance(config, mode)
+            .map_err(|e| invalid_config(format!("{}: {}", e.field, e.message)))?;
+        Ok(PyGame {
+            flat: FlatGame::new(game, spec),
+        })
+    }
+
+    /// A game replayed from a record (one JSON object, `game-record.md`); the record's
+    /// draws are followed and its scores checked.
+    #[staticmethod]
+    #[pyo3(signature = (text, window=32))]
+    fn from_record(text: &str, window: i64) -> PyResult<PyGame> {
+        let spec = spec_from(window)?;
+        let game = record::replay_json(text).map_err(|e| invalid_record(e.to_string()))?;
+        Ok(PyGame {
+            flat: FlatGame::new(game, spec),
+        })
+    }
+
+    /// The record of the game so far as one line of JSON.
+    #[pyo3(signature = (id="game"))]
+    fn to_record(&self, id: &str) -> String {
+        record::to_json(self.game(), id)
+    }
+
+    /// An independent copy (including a pending focus tile).
+    fn clone(&self) -> PyGame {
+        PyGame {
+            flat: self.flat.clone(),
+        }
+    }
+
+    fn __copy__(&self) -> PyGame {
+        self.clone()
+    }
+
+    fn __deepcopy__(&self, _memo: &Bound<'_, PyAny>) -> PyGame {
+        self.clone()
+    }
+
+    /// The configuration as a dict (the record's `setup` object).
+    #[getter]
+    fn config<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
+        config_to_py(py, self.game().config())
+    }
+
+    #[getter]
+    fn num_players(&self) -> usize {
+        self.game().num_players()
+    }
+
+    #[getter]
+    fn window(&self) -> u16 {
+        self.spec().window
+    }
+
+    /// `abbey`, `draw`, `place_tile`, `deploy`, `dragon_flight`, `wagon_move` or `game_over`.
+    #[getter]
+    fn phase(&self) -> &'static str {
+        phase_name(self.game().phase())
+    }
+
+    #[getter]
+    fn is_terminal(&self) -> bool {
+        self.game().is_terminal()
+    }
+
+    /// The seat that decides now; `None` when the game is over or waits for a draw.
+    #[getter]
+    fn to_play(&self) -> Option<usize> {
+        match self.game().phase() {
+            Phase::GameOver | Phase::Draw => None,
+            _ => Some(self.game().to_play()),
+        }
+    }
+
+    #[getter]
+    fn turn_player(&self) -> usize {
+        self.game().turn_player()
+    }
+
+    #[getter]
+    fn scores(&self) -> Vec<i32> {
+        self.game().scores().to_vec()
+    }
+
+    #[getter]
+    fn tiles_left(&self) -> u32 {
+        self.game().tiles_left()
+    }
+
+    #[getter]
+    fn tile_in_hand(&self) -> Option<&'static str> {
+        self.game().tile_in_hand().map(|t| t.id())
+    }
+
+    #[getter]
+    fn dragon(&self) -> Option<(i32, i32)> {
+        self.game().dragon().map(|p| (p.x, p.y))
+    }
+
+    /// `(x, y, owner, feature)` of the fairy (owner and feature `None` when it stands by
+    /// no follower), or `None`.
+    #[getter]
+    fn fairy(&self) -> Option<(i32, i32, Option<u8>, Option<u8>)> {
+        self.game()
+            .fairy()
+            .map(|(p, f)| (p.x, p.y, f.map(|x| x.0), f.map(|x| x.1)))
+    }
+
+    /// `sampled` or `explicit`.
+    #[getter]
+    fn chance(&self) -> &'static str {
+        match self.game().chance_mode() {
+            ChanceMode::Sampled => "sampled",
+            ChanceMode::Explicit => "explicit",
+        }
+    }
+
+    /// The focus tile picked by a flat `CELL` id, waiting for its `SLOT` id.
+    #[getter]
+    fn pending_focus(&self) -> Option<(i32, i32)> {
+        self.flat.pending_focus().map(|p| (p.x, p.y))
+    }
+
+    /// Figures of kind `figure` in `player`'s supply (`abbey`: abbey tiles held).
+    fn supply(&self, player: i64, figure: &str) -> PyResult<u8> {
+        let p = self.seat(player)?;
+        if figure == "abbey" {
+            return Ok(self.game().abbeys_left(p));
+        }
+        let f = Figure::from_name(figure).ok_or_else(|| {
+            invalid_argument(format!(
+                "unknown figure {figure:?} (follower, abbot, mayor, wagon, barn, abbey)"
+            ))
+        })?;
+        Ok(self.game().supply(p, f))
+    }
+
+    /// Every player's supply: a dict per seat, figure name → count (and `abbey`).
+    fn supplies<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyList>> {
+        let list = PyList::empty(py);
+        for p in 0..self.game().num_players() {
+            let d = PyDict::new(py);
+            for f in Figure::ALL {
+                d.set_item(f.name(), self.game().supply(p, f))?;
+            }
+            d.set_item("abbey", self.game().abbeys_left(p))?;
+            list.append(d)?;
+        }
+        Ok(list)
+    }
+
+    /// Placed tiles in placement order: `(x, y, tile_id, rot)`.
+    fn board(&self) -> Vec<(i32, i32, &'static str, u8)> {
+        self.game()
+            .board()
+            .placements()
+            .iter()
+            .map(|p| (p.pos.x, p.pos.y, p.kind.id(), p.rot.quarter_turns()))
+            .collect()
+    }
+
+    /// Figures on the board: `(owner, figure, x, y, feature)`; for a barn, `feature` is
+    /// the corner index (0 NW, 1 NE, 2 SE, 3 SW).
+    fn figures(&self) -> Vec<(u8, &'static str, i32, i32, u8)> {
+        let b = self.game().board();
+        self.game()
+            .board_figures()
+            .iter()
+            .map(|f| {
+                let pos = b.placement(f.placement as usize).pos;
+                (f.owner, f.figure.name(), pos.x, pos.y, f.local)
+            })
+            .collect()
+    }
+
+    /// The catalogue id of local feature `feature` of the tile at `(x, y)`.
+    fn feature_id(&self, x: i32, y: i32, feature: usize) -> PyResult<String> {
+        let p = self
+            .game()
+            .board()
+            .at(carcassonne::Pos::new(x, y))
+            .ok_or_else(|| invalid_argument(format!("no tile at ({x}, {y})")))?;
+        p.kind
+            .def()
+            .features
+            .get(feature)
+            .map(|f| f.id.clone())
+            .ok_or_else(|| {
+                invalid_argument(format!("tile {} has no feature {feature}", p.kind.id()))
+            })
+    }
+
+    /// Tiles left to draw per kind (kinds with none left are omitted).
+    fn remaining_tiles(&self) -> Vec<(&'static str, u8)> {
+        carcassonne::catalogue()
+            .kinds()
+            .zip(self.game().remaining_tiles())
+            .filter(|(_, n)| **n > 0)
+            .map(|(k, n)| (k.id(), *n))
+            .collect()
+    }
+
+    /// Score events so far: `(player, points, kind, (x, y, feature) | None)`.
+    fn score_events(&self) -> Vec<ScoreEventTuple> {
+        self.game()
+            .events()
+            .iter()
+            .map(|e| {
+                (
+                    e.player,
+                    e.points,
+                    e.kind.name(),
+                    e.at.map(|(p, f)| (p.x, p.y, f)),
+                )
+            })
+            .collect()
+    }
+
+    /// 64-bit hash of the state.
+    fn state_hash(&self) -> u64 {
+        self.game().state_hash()
+    }
+
+    /// Every legal structured action now, as tuples, in the engine's order.
+    fn legal_actions<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyList>> {
+        let list = PyList::empty(py);
+        for a in self.game().legal_actions() {
+            list.append(action_to_py(py, a)?)?;
+        }
+        Ok(list)
+    }
+
+    /// Whether the action (tuple form) is legal now.
+    fn is_legal(&self, action: &Bound<'_, PyAny>) -> bool {
+        action_from_py(self.game(), action).is_ok_and(|a| self.game().is_legal(a))
+    }
+
+    /// Applies a legal structured action; raises `IllegalActionError` otherwise (the
+    /// game is unchanged).
+    fn apply(&mut self, action: &Bound<'_, PyAny>) -> PyResult<()> {
+        let a = action_from_py(self.game(), action)?;
+        self.flat.apply(a).map_err(action_error)
+    }
+
+    /// Draw outcomes `(tile_id, probability)` when the game waits for a draw in
+    /// explicit-chance mode; else empty.
+    fn chance_outcomes(&self) -> Vec<(&'static str, f64)> {
+        self.game()
+            .chance_outcomes()
+            .into_iter()
+            .map(|(k, p)| (k.id(), p))
+            .collect()
+    }
+
+    /// The action a built-in player (`random` or `greedy`) picks now, drawing its random
+    /// choices from `seed`.
+    #[pyo3(signature = (kind, seed=0))]
+    fn builtin_action<'py>(
+        &self,
+        py: Python<'py>,
+        kind: &str,
+        seed: u64,
+    ) -> PyResult<Bound<'py, PyTuple>> {
+        let player = Builtin::from_name(kind).ok_or_else(|| {
+            invalid_argument(format!("unknown built-in player {kind:?} (random, greedy)"))
+        })?;
+        let legal = self.game().legal_actions();
+        if legal.is_empty() {
+            return Err(state_error("the game is over"));
+        }
+        if self.game().phase() == Phase::Draw {
+            return Err(state_error("the game waits for a chance outcome"));
+        }
+        let mut rng = Rng::new(seed);
+        action_to_py(py, player.choose(self.game(), &legal, &mut rng))
+    }
+
+    /// The board as text.
+    fn render_text(&self) -> String {
+        render::board_text(self.game())
+    }
+
+    /// The board as an SVG picture.
+    fn render_svg(&self) -> String {
+        render::board_svg(self.game())
+    }
+
+    fn __repr__(&self) -> String {
+        let g = self.game();
+        format!(
+            "<Game players={} phase={} turn={} scores={:?} tiles_left={}>",
+            g.num_players(),
+            phase_name(g.phase()),
+            g.turns().len(),
+            g.scores(),
+            g.tiles_left()
+        )
+    }
+
+    // ----- flat API ----------------------------------------------------------------------
+
+    /// The window origin `(x, y)`: the board square of window cell `(0, 0)`.
+    fn window_origin(&self) -> (i32, i32) {
+        let o = encode::WindowOrigin::of(self.game(), self.spec());
+        (o.x, o.y)
+    }
+
+    /// The observation of `player` (default: the player to play, else seat 0): a dict of
+    /// `board` uint8 [C, W, W], `globals` float32 [G], `action_mask` int8 [A] (the mask
+    /// of the current step, all zero unless `player` decides now). Arrays passed in are
+    /// written in place and returned; missing ones are allocated.
+    #[pyo3(signature = (player=None, board=None, globals=None, action_mask=None))]
+    fn observation<'py>(
+        &self,
+        py: Python<'py>,
+        player: Option<i64>,
+        board: Option<&Bound<'py, PyAny>>,
+        globals: Option<&Bound<'py, PyAny>>,
+        action_mask: Option<&Bound<'py, PyAny>>,
+    ) -> PyResult<Bound<'py, PyDict>> {
+        let spec = self.spec();
+        let seat = match player {
+            Some(p) => self.seat(p)?,
+            None => self.to_play().unwrap_or(0),
+        };
+        let w = spec.window as usize;
+        let c = spec.num_planes();
+        let board_obj = match board {
+            Some(b) => b.clone(),
+            None => Array3::<u8>::zeros((c, w, w)).into_pyarray(py).into_any(),
+        };
+        let globals_obj = match globals {
+            Some(g) => g.clone(),
+            None => PyArray1::<f32>::zeros(py, spec.num_globals(), false).into_any(),
+        };
+        let mask_obj = match action_mask {
+            Some(m) => m.clone(),
+            None => PyArray1::<i8>::zeros(py, spec.num_actions(), false).into_any(),
+        };
+        {
+            let mut b = writable::<u8>(&board_obj, "board", "uint8", &[c, w, w])?;
+            let mut g = writable::<f32>(&globals_obj, "globals", "float32", &[spec.num_globals()])?;
+            let mut m = writable::<i8>(&mask_obj, "action_mask", "int8", &[spec.num_actions()])?;
+            let (b, g, m) = (
+                slice_mut(&mut b, "board")?,
+                slice_mut(&mut g, "globals")?,
+                slice_mut(&mut m, "action_mask")?,
+            );
+            self.flat
+                .observe(seat, b, g)
+                .map_err(|e| invalid_argument(e.to_string()))?;
+            let deciding = self.to_play() == Some(seat);
+            if deciding {
+                self.flat
+                    .legal_mask(m)
+                    .map_err(|e| invalid_argument(e.to_string()))?;
+            } else {
+                m.fill(0);
+            }
+        }
+        let d = PyDict::new(py);
+        d.set_item("board", board_obj)?;
+        d.set_item("globals", globals_obj)?;
+        d.set_item("action_mask", mask_obj)?;
+        Ok(d)
+    }
+
+    /// The mask of the current step, int8 [A].
+    fn legal_mask<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyArray1<i8>>> {
+        let mut m = vec![0i8; self.spec().num_actions()];
+        self.flat
+            .legal_mask(&mut m)
+            .map_err(|e| invalid_argument(e.to_string()))?;
+        Ok(m.into_pyarray(py))
+    }
+
+    /// `(legal, offered, outside_window)` for the current step: legal structured
+    /// actions, ids offered by the mask, legal actions not offered because a square they
+    /// need lies outside the window.
+    fn mask_info(&self) -> PyResult<(u32, u32, u32)> {
+        let mut m = vec![0i8; self.spec().num_actions()];
+        let info = self
+            .flat
+            .legal_mask(&mut m)
+            .map_err(|e| invalid_argument(e.to_string()))?;
+        Ok((info.legal, info.offered, info.outside_window))
+    }
+
+    /// What flat id `id` does now: an action tuple, `("focus", x, y)` for a `CELL` id
+    /// that picks the focus tile of a two-step decision, or `None` if it is not offered.
+    fn decode_flat<'py>(&self, py: Python<'py>, id: i64) -> PyResult<Option<Bound<'py, PyTuple>>> {
+        let Ok(id) = u32::try_from(id) else {
+            return Ok(None);
+        };
+        match self.flat.decode(id) {
+            Some(FlatDecision::Action(a)) => Ok(Some(action_to_py(py, a)?)),
+            Some(FlatDecision::Focus(p)) => Ok(Some(PyTuple::new(
+                py,
+                [
+                    "focus".into_pyobject(py)?.into_any(),
+                    p.x.into_pyobject(py)?.into_any(),
+                    p.y.into_pyobject(py)?.into_any(),
+                ],
+            )?)),
+            None => Ok(None),
+        }
+    }
+
+    /// Takes flat id `id` (see `decode_flat`); returns what it did. Raises
+    /// `IllegalActionError` if the mask does not offer it (nothing changes).
+    fn step_flat<'py>(&mut self, py: Python<'py>, id: i64) -> PyResult<Bound<'py, PyTuple>> {
+        let decoded = self.decode_flat(py, id)?;
+        let Some(decoded) = decoded else {
+            return Err(match self.game().phase() {
+                Phase::GameOver => illegal("the game is over"),
+                Phase::Draw => illegal("the game waits for a chance outcome, not a flat id"),
+                _ => illegal(format!("action id {id} is not legal now")),
+            });
+        };
+        self.flat
+            .step(id as u32)
+            .map_err(|e| illegal(e.to_string()))?;
+        Ok(decoded)
+    }
+
+    /// The first flat id of a legal structured action (its `CELL` id for a two-step
+    /// action), or `None` if it is not legal or lies outside the window.
+    fn action_to_flat(&self, action: &Bound<'_, PyAny>) -> PyResult<Option<u32>> {
+        let a = action_from_py(self.game(), action)?;
+        if self.flat.pending_focus().is_some() {
+            return Ok(None);
+        }
+        Ok(encode::action_to_flat(self.game(), self.spec(), a))
+    }
+
+    /// `(first, second)` flat ids of a legal structured action (`second` is `None` for
+    /// one-step actions), or `None`.
+    fn action_to_flat_path(
+        &self,
+        action: &Bound<'_, PyAny>,
+    ) -> PyResult<Option<(u32, Option<u32>)>> {
+        let a = action_from_py(self.game(), action)?;
+        if self.flat.pending_focus().is_some() {
+            return Ok(None);
+        }
+        Ok(encode::action_to_flat_path(self.game(), self.spec(), a).map(|p| (p.first, p.second)))
+    }
+
+    /// The structured action that flat id `id` completes now in one step, or `None`.
+    fn flat_to_action<'py>(
+        &self,
+        py: Python<'py>,
+        id: i64,
+    ) -> PyResult<Option<Bound<'py, PyTuple>>> {
+        let Ok(id) = u32::try_from(id) else {
+            return Ok(None);
+        };
+        match self.flat.decode(id) {
+            Some(FlatDecision::Action(a)) => Ok(Some(action_to_py(py, a)?)),
+            _ => Ok(None),
+        }
+    }
+}

@@ -1,0 +1,241 @@
+//! `carcassonne._core`: the compiled part of the Python package `carcassonne`.
+//!
+//! The rules engine (crate `carcassonne`) knows nothing of Python; this crate converts
+//! between Python values and the engine's types, and releases the interpreter for batch
+//! work ([`vector::VectorEnv`]). The Python package wraps these classes with readable
+//! action objects, Gymnasium and PettingZoo environments (`python/carcassonne/`); the
+//! typed interface is `python/carcassonne/_core.pyi`.
+
+mod convert;
+mod errors;
+mod game;
+mod players;
+mod vector;
+
+use pyo3::prelude::*;
+
+/// Compiled core of the `carcassonne` package: the rules engine, observations and the
+/// native vector environment.
+#[pymodule]
+mod _core {
+    use super::*;
+    use crate::errors::{invalid_argument, invalid_config};
+    use crate::game::{reward_from, spec_from};
+    use crate::players::Builtin;
+    use carcassonne::encode::{self, EncoderSpec, FlatAction};
+    use carcassonne::{catalogue, Game, Rng};
+    use numpy::ndarray::{Array2, Array3};
+    use numpy::{IntoPyArray, PyArray2, PyArray3, PyReadonlyArrayDyn, PyUntypedArrayMethods};
+    use pyo3::types::PyDict;
+
+    #[pymodule_export]
+    use crate::game::PyGame;
+    #[pymodule_export]
+    use crate::vector::VectorEnv;
+
+    #[pymodule_init]
+    fn init(m: &Bound<'_, PyModule>) -> PyResult<()> {
+        m.add("__version__", env!("CARGO_PKG_VERSION"))?;
+        Ok(())
+    }
+
+    /// Catalogue tile ids in catalogue order (the order of the tile blocks of the globals).
+    #[pyfunction]
+    fn tile_ids() -> Vec<&'static str> {
+        catalogue().kinds().map(|k| k.id()).collect()
+    }
+
+    /// Plane names by index.
+    #[pyfunction]
+    fn plane_names() -> Vec<String> {
+        encode::plane_table()
+            .iter()
+            .map(|p| p.name.clone())
+            .collect()
+    }
+
+    /// Global blocks: `(name, start, length)` in index order.
+    #[pyfunction]
+    fn global_blocks() -> Vec<(&'static str, usize, usize)> {
+        encode::global_table()
+            .into_iter()
+            .map(|g| (g.name, g.start, g.len))
+            .collect()
+    }
+
+    /// Sizes of the learning interface for window side `window`: `num_planes`,
+    /// `num_globals`, `num_actions`, and the first ids of the `cell`, `slot`, `corner`
+    /// blocks and the `pass` id.
+    #[pyfunction]
+    #[pyo3(signature = (window=32))]
+    fn encoder_info<'py>(py: Python<'py>, window: i64) -> PyResult<Bound<'py, PyDict>> {
+        let spec = spec_from(window)?;
+        let d = PyDict::new(py);
+        d.set_item("window", spec.window)?;
+        d.set_item("num_planes", spec.num_planes())?;
+        d.set_item("num_globals", spec.num_globals())?;
+        d.set_item("num_actions", spec.num_actions())?;
+        d.set_item("cell_base", spec.cell_base())?;
+        d.set_item("slot_base", spec.slot_base())?;
+        d.set_item("corner_base", spec.corner_base())?;
+        d.set_item("pass_id", spec.pass_id())?;
+        d.set_item("num_slots", encode::SLOT_COUNT)?;
+        d.set_item("num_channels", encode::CHANNEL_COUNT)?;
+        Ok(d)
+    }
+
+    /// A flat id taken apart: `("tile", rot, wx, wy)`, `("cell", wx, wy)`,
+    /// `("slot", slot_name, channel_name)`, `("corner", name)` or `("pass",)`.
+    #[pyfunction]
+    #[pyo3(signature = (id, window=32))]
+    fn describe_action_id(id: i64, window: i64) -> PyResult<(String, Vec<String>)> {
+        let spec = spec_from(window)?;
+        let parts = u32::try_from(id)
+            .ok()
+            .and_then(|i| FlatAction::from_id(spec, i))
+            .ok_or_else(|| {
+                invalid_argument(format!("id {id}: ids are 0..{}", spec.num_actions()))
+            })?;
+        Ok(match parts {
+            FlatAction::Tile { rot, wx, wy } => (
+                "tile".into(),
+                vec![
+                    rot.quarter_turns().to_string(),
+                    wx.to_string(),
+                    wy.to_string(),
+                ],
+            ),
+            FlatAction::Cell { wx, wy } => ("cell".into(), vec![wx.to_string(), wy.to_string()]),
+            FlatAction::Slot { slot, channel } => (
+                "slot".into(),
+                vec![encode::slot::name(slot), channel.name().to_string()],
+            ),
+            FlatAction::Corner(c) => ("corner".into(), vec![c.name().to_string()]),
+            FlatAction::Pass => ("pass".into(), vec![]),
+        })
+    }
+
+    /// `board` (uint8 [C, W, W]) after `quarter_turns` clockwise quarter turns.
+    #[pyfunction]
+    fn rotate_board<'py>(
+        py: Python<'py>,
+        board: PyReadonlyArrayDyn<'py, u8>,
+        quarter_turns: i64,
+    ) -> PyResult<Bound<'py, PyArray3<u8>>> {
+        let shape = board.shape().to_vec();
+        if shape.len() != 3 || shape[1] != shape[2] || shape[0] != encode::plane::COUNT {
+            return Err(invalid_argument(format!(
+                "board: shape {shape:?}, expected [{}, W, W]",
+                encode::plane::COUNT
+            )));
+        }
+        let spec = spec_from(shape[1] as i64)?;
+        let src = board
+            .as_slice()
+            .map_err(|e| invalid_argument(format!("board: {e}")))?;
+        let mut out = Array3::<u8>::zeros((shape[0], shape[1], shape[2]));
+        encode::rotate_planes(
+            spec,
+            src,
+            out.as_slice_mut().expect("standard layout"),
+            quarter_turns.rem_euclid(4) as u8,
+        )
+        .map_err(|e| invalid_argument(e.to_string()))?;
+        Ok(out.into_pyarray(py))
+    }
+
+    /// The flat id of the same move after `quarter_turns` clockwise quarter turns.
+    #[pyfunction]
+    #[pyo3(signature = (id, quarter_turns, window=32))]
+    fn rotate_action_id(id: i64, quarter_turns: i64, window: i64) -> PyResult<u32> {
+        let spec = spec_from(window)?;
+        u32::try_from(id)
+            .ok()
+            .and_then(|i| encode::rotate_action_id(spec, i, quarter_turns.rem_euclid(4) as u8))
+            .ok_or_else(|| invalid_argument(format!("id {id}: ids are 0..{}", spec.num_actions())))
+    }
+
+    /// Rewards per player for one step (see `docs/observations.md`).
+    #[pyfunction]
+    fn step_rewards(
+        mode: &str,
+        before: Vec<i32>,
+        after: Vec<i32>,
+        terminal: bool,
+    ) -> PyResult<Vec<f32>> {
+        let mode = reward_from(mode)?;
+        let mut out = vec![0f32; after.len()];
+        encode::step_rewards(mode, &before, &after, terminal, &mut out)
+            .map_err(|e| invalid_argument(e.to_string()))?;
+        Ok(out)
+    }
+
+    /// Plays `num_games` games natively between built-in players (`players`: one of
+    /// `random`, `greedy` per seat) and returns the final scores, int32 [num_games, P].
+    /// Game `g` uses seed `seed + g`. Other keywords as for `Game`.
+    #[pyfunction]
+    #[pyo3(signature = (num_games, players, seed=0, sets=None, edition=None, rules=None, figures=None))]
+    #[allow(clippy::too_many_arguments)]
+    fn play_games<'py>(
+        py: Python<'py>,
+        num_games: i64,
+        players: Vec<String>,
+        seed: u64,
+        sets: Option<&Bound<'py, PyAny>>,
+        edition: Option<&Bound<'py, PyAny>>,
+        rules: Option<&Bound<'py, PyAny>>,
+        figures: Option<&Bound<'py, PyAny>>,
+    ) -> PyResult<Bound<'py, PyArray2<i32>>> {
+        let kinds: Vec<Builtin> = players
+            .iter()
+            .map(|name| {
+                Builtin::from_name(name).ok_or_else(|| {
+                    invalid_config(format!(
+                        "players: unknown built-in player {name:?} (random, greedy)"
+                    ))
+                })
+            })
+            .collect::<PyResult<_>>()?;
+        let n = usize::try_from(num_games)
+            .ok()
+            .filter(|n| *n <= 1_000_000)
+            .ok_or_else(|| invalid_config(format!("num_games: {num_games}; 0 to 1000000")))?;
+        let count = (kinds.len() as i64).into_pyobject(py)?.into_any();
+        let seed_obj = seed.into_pyobject(py)?.into_any();
+        let config = crate::convert::config_from_args(crate::convert::ConfigArgs {
+            players: &count,
+            sets,
+            edition,
+            rules,
+            figures,
+            seed: &seed_obj,
+            start: None,
+        })?;
+        let p = kinds.len();
+        let scores = py.detach(|| {
+            let mut scores = Array2::<i32>::zeros((n, p));
+            let mut legal = Vec::new();
+            for g in 0..n {
+                let mut c = config.clone();
+                c.seed = seed.wrapping_add(g as u64);
+                let mut game = Game::new(c).expect("validated configuration");
+                let mut rng = Rng::new(c_seed(seed, g));
+                while !game.is_terminal() {
+                    game.legal_actions_into(&mut legal);
+                    let a = kinds[game.to_play()].choose(&game, &legal, &mut rng);
+                    game.apply_unchecked(a);
+                }
+                for (k, s) in game.scores().iter().enumerate() {
+                    scores[[g, k]] = *s;
+                }
+            }
+            scores
+        });
+        let _ = EncoderSpec::default();
+        Ok(scores.into_pyarray(py))
+    }
+
+    fn c_seed(seed: u64, game: usize) -> u64 {
+        seed.wrapping_mul(0x9e37_79b9_7f4a_7c15) ^ (game as u64).wrapping_add(0x2545_f491)
+    }
+}

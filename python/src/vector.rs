@@ -1,0 +1,862 @@
+//! `carcassonne._core.VectorEnv`: a batch of games stepped by flat ids in one call with
+//! the interpreter released, writing into caller-provided numpy arrays, with automatic
+//! reset.
+//!
+//! Two modes. Self-play (`opponents=None`): every decision of every seat is returned;
+//! the observation is that of the player to play, rewards are per seat. Single agent
+//! (`opponents="random"` or `"greedy"`): one learning seat per game (fixed, or drawn
+//! per episode), the other seats played natively by the built-in player; the
+//! observation is the learner's, rewards are accumulated per seat since the learner's
+//! previous decision.
+//!
+//! Episode `k` of env `i` uses seed `seed + i + k·num_envs` (so the first episodes use
+//! `seed + i`). A step that ends an episode sets `terminated` (game over) or `truncated`
+//! (no legal move can be offered in the window, or, with `outside_window="truncate"`,
+//! some legal move lies outside it), writes the final scores, and the observation
+//! written is the first one of the next episode.
+
+use crate::convert::{config_from_args, slice_mut, writable, ConfigArgs};
+use crate::errors::{illegal, invalid_argument, invalid_config, state_error};
+use crate::game::{reward_from, spec_from, PyGame};
+use crate::players::Builtin;
+use carcassonne::config::MAX_PLAYERS;
+use carcassonne::encode::{self, EncoderSpec, FlatGame, MaskInfo, RewardMode};
+use carcassonne::{Action, Game, GameConfig, Rng};
+use numpy::ndarray::Array1;
+use numpy::{IntoPyArray, PyArray1, PyArrayMethods};
+use pyo3::prelude::*;
+
+/// What to do with legal moves outside the window.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+enum OutsidePolicy {
+    /// Not offered; the episode is truncated only if nothing can be offered.
+    Mask,
+    /// The episode is truncated as soon as a legal move lies outside.
+    Truncate,
+}
+
+/// What to do with an action id the mask does not offer.
+#[derive(Copy, Clone, Debug, PartialEq)]
+enum IllegalPolicy {
+    /// Raise `IllegalActionError` before any game is stepped.
+    Raise,
+    /// Leave that game unchanged and give the acting seat this reward.
+    Penalize(f32),
+    /// Play a uniformly random offered id instead.
+    Random,
+}
+
+/// When a game whose episode ended starts the next one.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+enum Autoreset {
+    /// In the step that ends the episode: the observation written is the next episode's.
+    SameStep,
+    /// In the next step (its action is ignored): the final observation is written first.
+    NextStep,
+    /// Never: `reset` must be called.
+    Disabled,
+}
+
+/// One game of the batch.
+struct Slot {
+    flat: FlatGame,
+    rng: Rng,
+    learner: u8,
+    next_seed: u64,
+    /// Scores when the decision now offered was last offered (rewards are the change).
+    scores_before: [i32; MAX_PLAYERS],
+    mask: Vec<i8>,
+    info: MaskInfo,
+    /// The episode ended and the game waits for its reset (next-step or no autoreset).
+    done: bool,
+}
+
+/// The settings shared by every game of the batch.
+#[derive(Clone)]
+struct Settings {
+    config: GameConfig,
+    spec: EncoderSpec,
+    reward: RewardMode,
+    opponent: Option<Builtin>,
+    learner_seat: Option<u8>,
+    outside: OutsidePolicy,
+    illegal: IllegalPolicy,
+    autoreset: Autoreset,
+    num_envs: u64,
+}
+
+/// Where one game writes its step results.
+struct Out<'a> {
+    board: Option<&'a mut [u8]>,
+    globals: Option<&'a mut [f32]>,
+    mask: &'a mut [i8],
+    rewards: &'a mut [f32],
+    to_play: &'a mut i32,
+    terminated: &'a mut bool,
+    truncated: &'a mut bool,
+    final_scores: Option<&'a mut [i32]>,
+    outside: Option<&'a mut u32>,
+}
+
+impl Slot {
+    fn new(settings: &Settings, seed: u64) -> Slot {
+        let mut config = settings.config.clone();
+        config.seed = seed;
+        let game = Game::new(config).expect("validated configuration");
+        Slot {
+            flat: FlatGame::new(game, settings.spec),
+            rng: Rng::new(0),
+            learner: 0,
+            next_seed: seed,
+            scores_before: [0; MAX_PLAYERS],
+            mask: vec![0; settings.spec.num_actions()],
+            info: MaskInfo::default(),
+            done: false,
+        }
+    }
+
+    fn players(&self) -> usize {
+        self.flat.game().num_players()
+    }
+
+    /// The seat whose observation is written: the learner, or the player to play.
+    fn observer(&self, settings: &Settings) -> usize {
+        if settings.opponent.is_some() {
+            self.learner as usize
+        } else {
+            self.flat.game().to_play()
+        }
+    }
+
+    /// Starts the next episode: new game, learner seat, opponents up to the learner's
+    /// first decision.
+    fn start_episode(&mut self, settings: &Settings, legal: &mut Vec<Action>) {
+        let seed = self.next_seed;
+        self.next_seed = self.next_seed.wrapping_add(settings.num_envs);
+        let mut config = settings.config.clone();
+        config.seed = seed;
+        let game = Game::new(config).expect("validated configuration");
+        self.flat = FlatGame::new(game, settings.spec);
+        self.rng = Rng::new(seed ^ 0x5851_f42d_4c95_7f2d);
+        let n = self.players() as u32;
+        self.learner = match settings.learner_seat {
+            Some(s) => s,
+            None => self.rng.below(n) as u8,
+        };
+        self.scores_before = [0; MAX_PLAYERS];
+        self.done = false;
+        self.play_opponents(settings, legal);
+    }
+
+    /// Plays the built-in opponents until the learner decides or the game ends.
+    fn play_opponents(&mut self, settings: &Settings, legal: &mut Vec<Action>) {
+        let Some(opponent) = settings.opponent else {
+            return;
+        };
+        while !self.flat.game().is_terminal() && self.flat.game().to_play() != self.learner as usize
+        {
+            self.flat.game().legal_actions_into(legal);
+            let a = opponent.choose(self.flat.game(), legal, &mut self.rng);
+            self.flat
+                .apply(a)
+                .expect("built-in players pick legal actions");
+        }
+    }
+
+    /// Computes the mask of the decision now offered.
+    fn refresh_mask(&mut self) {
+        self.info = self
+            .flat
+            .legal_mask(&mut self.mask)
+            .expect("mask buffer sized by the spec");
+    }
+
+    /// Whether the decision now offered cannot be played under the policy.
+    fn must_truncate(&self, settings: &Settings) -> bool {
+        !self.flat.game().is_terminal()
+            && (self.info.offered == 0
+                || (settings.outside == OutsidePolicy::Truncate && self.info.outside_window > 0))
+    }
+
+    /// Starts episodes until one offers a playable first decision (nearly always the
+    /// first one).
+    fn start_playable_episode(&mut self, settings: &Settings, legal: &mut Vec<Action>) {
+        for _ in 0..64 {
+            self.start_episode(settings, legal);
+            self.refresh_mask();
+            if !self.must_truncate(settings) {
+                return;
+            }
+        }
+    }
+
+    /// Writes the observation, mask and seat of the decision now offered.
+    fn write_observation(&self, settings: &Settings, out: &mut Out<'_>) {
+        let seat = self.observer(settings);
+        if let (Some(b), Some(g)) = (out.board.as_deref_mut(), out.globals.as_deref_mut()) {
+            self.flat
+                .observe(seat, b, g)
+                .expect("buffers sized by the spec");
+        } else if out.board.is_some() || out.globals.is_some() {
+            // One of the two buffers: encode into the given one, scratch for the other.
+            let spec = settings.spec;
+            let mut b_scratch;
+            let mut g_scratch;
+            let b: &mut [u8] = match out.board.as_deref_mut() {
+                Some(b) => b,
+                None => {
+                    b_scratch = vec![0u8; spec.planes_len()];
+                    &mut b_scratch
+                }
+            };
+            let g: &mut [f32] = match out.globals.as_deref_mut() {
+                Some(g) => g,
+                None => {
+                    g_scratch = vec![0f32; spec.num_globals()];
+                    &mut g_scratch
+                }
+            };
+            self.flat
+                .observe(seat, b, g)
+                .expect("buffers sized by the spec");
+        }
+        out.mask.copy_from_slice(&self.mask);
+        *out.to_play = seat as i32;
+        if let Some(o) = out.outside.as_deref_mut() {
+            *o = self.info.outside_window;
+        }
+    }
+
+    /// Rewards per seat since `scores_before`.
+    fn write_rewards(&mut self, settings: &Settings, rewards: &mut [f32]) {
+        let n = self.players();
+        let g = self.flat.game();
+        rewards.fill(0.0);
+        encode::step_rewards(
+            settings.reward,
+            &self.scores_before[..n],
+            g.scores(),
+            g.is_terminal(),
+            &mut rewards[..n],
+        )
+        .expect("reward slices sized by the game");
+        self.scores_before[..n].copy_from_slice(g.scores());
+    }
+
+    /// One step with flat id `id`.
+    fn step(&mut self, settings: &Settings, id: u32, legal: &mut Vec<Action>, mut out: Out<'_>) {
+        *out.terminated = false;
+        *out.truncated = false;
+        if self.done {
+            // Next-step autoreset: this step only starts the next episode.
+            out.rewards.fill(0.0);
+            self.start_playable_episode(settings, legal);
+            self.write_observation(settings, &mut out);
+            return;
+        }
+        let offered = self.mask.get(id as usize).is_some_and(|m| *m == 1);
+        let id = if offered {
+            Some(id)
+        } else {
+            match settings.illegal {
+                IllegalPolicy::Raise => unreachable!("ids are checked before stepping"),
+                IllegalPolicy::Penalize(p) => {
+                    out.rewards.fill(0.0);
+                    out.rewards[self.flat.game().to_play()] = p;
+                    self.write_observation(settings, &mut out);
+                    return;
+                }
+                IllegalPolicy::Random => {
+                    let count = self.info.offered.max(1);
+                    let k = self.rng.below(count) as usize;
+                    self.mask
+                        .iter()
+                        .enumerate()
+                        .filter(|(_, m)| **m == 1)
+                        .nth(k)
+                        .map(|(i, _)| i as u32)
+                }
+            }
+        };
+        if let Some(id) = id {
+            self.flat.step(id).expect("offered ids are legal");
+        }
+        self.play_opponents(settings, legal);
+        self.write_rewards(settings, out.rewards);
+        self.refresh_mask();
+        let terminated = self.flat.game().is_terminal();
+        let truncated = self.must_truncate(settings);
+        if terminated || truncated {
+            *out.terminated = terminated;
+            *out.truncated = truncated;
+            if let Some(f) = out.final_scores.as_deref_mut() {
+                let n = self.players();
+                f.fill(0);
+                f[..n].copy_from_slice(self.flat.game().scores());
+            }
+            if settings.autoreset == Autoreset::SameStep {
+                self.start_playable_episode(settings, legal);
+            } else {
+                self.done = true;
+                self.mask.fill(0);
+            }
+        }
+        self.write_observation(settings, &mut out);
+    }
+}
+
+/// A batch of games stepped natively.
+#[pyclass(module = "carcassonne._core", name = "VectorEnv")]
+pub struct VectorEnv {
+    slots: Vec<Slot>,
+    settings: Settings,
+    threads: usize,
+}
+
+/// Buffers of one call, borrowed as slices.
+struct Buffers<'a> {
+    board: Option<&'a mut [u8]>,
+    globals: Option<&'a mut [f32]>,
+    mask: &'a mut [i8],
+    rewards: Option<&'a mut [f32]>,
+    to_play: &'a mut [i32],
+    terminated: Option<&'a mut [bool]>,
+    truncated: Option<&'a mut [bool]>,
+    final_scores: Option<&'a mut [i32]>,
+    outside: Option<&'a mut [u32]>,
+}
+
+impl VectorEnv {
+    fn num_envs(&self) -> usize {
+        self.slots.len()
+    }
+
+    fn players(&self) -> usize {
+        self.settings.config.players as usize
+    }
+
+    /// Runs `f(slot, index, out)` for every game, on `threads` threads.
+    fn run<F>(&mut self, bufs: Buffers<'_>, f: F)
+    where
+        F: Fn(&mut Slot, usize, Out<'_>, &Settings, &mut Vec<Action>) + Sync,
+    {
+        let spec = self.settings.spec;
+        let p = self.players();
+        let (pl, gl, al) = (spec.planes_len(), spec.num_globals(), spec.num_actions());
+        let settings = &self.settings;
+        let n = self.slots.len();
+        let threads = self.threads.clamp(1, n.max(1));
+        let per = n.div_ceil(threads);
+        let Buffers {
+            mut board,
+            mut globals,
+            mask,
+            mut rewards,
+            to_play,
+            mut terminated,
+            mut truncated,
+            mut final_scores,
+            mut outside,
+        } = bufs;
+        let mut scratch_rewards = vec![0f32; n * p];
+        let mut scratch_term = vec![false; n];
+        let mut scratch_trunc = vec![false; n];
+        let rewards: &mut [f32] = rewards.take().unwrap_or(&mut scratch_rewards);
+        let terminated: &mut [bool] = terminated.take().unwrap_or(&mut scratch_term);
+        let truncated: &mut [bool] = truncated.take().unwrap_or(&mut scratch_trunc);
+        std::thread::scope(|scope| {
+            let mut slots = self.slots.as_mut_slice();
+            let mut board = board.take();
+            let mut globals = globals.take();
+            let mut mask = mask;
+            let mut rewards = rewards;
+            let mut to_play = to_play;
+            let mut terminated = terminated;
+            let mut truncated = truncated;
+            let mut final_scores = final_scores.take();
+            let mut outside = outside.take();
+            let mut start = 0;
+            while start < n {
+                let k = per.min(n - start);
+                let (s_now, s_rest) = slots.split_at_mut(k);
+                slots = s_rest;
+                let b_now = board.take().map(|b| {
+                    let (a, r) = b.split_at_mut(k * pl);
+                    board = Some(r);
+                    a
+                });
+                let g_now = globals.take().map(|g| {
+                    let (a, r) = g.split_at_mut(k * gl);
+                    globals = Some(r);
+                    a
+                });
+                let (m_now, m_rest) = mask.split_at_mut(k * al);
+                mask = m_rest;
+                let (r_now, r_rest) = rewards.split_at_mut(k * p);
+                rewards = r_rest;
+                let (t_now, t_rest) = to_play.split_at_mut(k);
+                to_play = t_rest;
+                let (te_now, te_rest) = terminated.split_at_mut(k);
+                terminated = te_rest;
+                let (tr_now, tr_rest) = truncated.split_at_mut(k);
+                truncated = tr_rest;
+                let f_now = final_scores.take().map(|f| {
+                    let (a, r) = f.split_at_mut(k * p);
+                    final_scores = Some(r);
+                    a
+                });
+                let o_now = outside.take().map(|o| {
+                    let (a, r) = o.split_at_mut(k);
+                    outside = Some(r);
+                    a
+                });
+                let f = &f;
+                let base = start;
+                let work = move || {
+                    let mut legal = Vec::with_capacity(256);
+                    let mut b_now = b_now;
+                    let mut g_now = g_now;
+                    let mut f_now = f_now;
+                    let mut o_now = o_now;
+                    for (j, slot) in s_now.iter_mut().enumerate() {
+                        let out = Out {
+                            board: b_now.as_deref_mut().map(|b| &mut b[j * pl..(j + 1) * pl]),
+                            globals: g_now.as_deref_mut().map(|g| &mut g[j * gl..(j + 1) * gl]),
+                            mask: &mut m_now[j * al..(j + 1) * al],
+                            rewards: &mut r_now[j * p..(j + 1) * p],
+                            to_play: &mut t_now[j],
+                            terminated: &mut te_now[j],
+                            truncated: &mut tr_now[j],
+                            final_scores: f_now.as_deref_mut().map(|x| &mut x[j * p..(j + 1) * p]),
+                            outside: o_now.as_deref_mut().map(|o| &mut o[j]),
+                        };
+                        f(slot, base + j, out, settings, &mut legal);
+                    }
+                };
+                if start + k >= n {
+                    work();
+                } else {
+                    scope.spawn(work);
+                }
+                start += k;
+            }
+        });
+    }
+}
+
+/// Borrowed writable arrays of one call (kept alive while slices are in use).
+type Rw<'py, T> = numpy::PyReadwriteArrayDyn<'py, T>;
+
+#[pymethods]
+impl VectorEnv {
+    #[new]
+    #[pyo3(signature = (num_envs, players=None, sets=None, edition=None, rules=None, figures=None, seed=None, window=32, reward="score", opponents=None, learner_seat=Some(0), outside_window="mask", illegal_action="raise", illegal_penalty=-1.0, autoreset="same-step", threads=1), text_signature = "(num_envs, players=None, sets=None, edition=None, rules=None, figures=None, seed=None, window=32, reward='score', opponents=None, learner_seat=0, outside_window='mask', illegal_action='raise', illegal_penalty=-1.0, autoreset='same-step', threads=1)")]
+    #[allow(clippy::too_many_arguments)]
+    fn new(
+        py: Python<'_>,
+        num_envs: i64,
+        players: Option<&Bound<'_, PyAny>>,
+        sets: Option<&Bound<'_, PyAny>>,
+        edition: Option<&Bound<'_, PyAny>>,
+        rules: Option<&Bound<'_, PyAny>>,
+        figures: Option<&Bound<'_, PyAny>>,
+        seed: Option<&Bound<'_, PyAny>>,
+        window: i64,
+        reward: &str,
+        opponents: Option<&str>,
+        learner_seat: Option<i64>,
+        outside_window: &str,
+        illegal_action: &str,
+        illegal_penalty: f64,
+        autoreset: &str,
+        threads: i64,
+    ) -> PyResult<VectorEnv> {
+        if !(1..=1 << 20).contains(&num_envs) {
+            return Err(invalid_config(format!(
+                "num_envs: {num_envs}; 1 to 1048576 games"
+            )));
+        }
+        let two = 2i64.into_pyobject(py)?.into_any();
+        let zero = 0i64.into_pyobject(py)?.into_any();
+        let config = config_from_args(ConfigArgs {
+            players: players.unwrap_or(&two),
+            sets,
+            edition,
+            rules,
+            figures,
+            seed: seed.unwrap_or(&zero),
+            start: None,
+        })?;
+        let spec = spec_from(window)?;
+        let reward = reward_from(reward)?;
+        let opponent = match opponents {
+            None => None,
+            Some(name) => Some(Builtin::from_name(name).ok_or_else(|| {
+                invalid_config(format!(
+                    "opponents: unknown built-in player {name:?} (random, greedy)"
+                ))
+            })?),
+        };
+        let learner_seat = match learner_seat {
+            None => None,
+            Some(s) if (0..config.players as i64).contains(&s) => Some(s as u8),
+            Some(s) => {
+                return Err(invalid_config(format!(
+                    "learner_seat: {s}; seats are 0..{}",
+                    config.players
+                )))
+            }
+        };
+        let outside = match outside_window {
+            "mask" => OutsidePolicy::Mask,
+            "truncate" => OutsidePolicy::Truncate,
+            other => {
+                return Err(invalid_config(format!(
+                    "outside_window: unknown policy {other:?} (mask, truncate)"
+                )))
+            }
+        };
+        let illegal_policy = match illegal_action {
+            "raise" => IllegalPolicy::Raise,
+            "penalize" if illegal_penalty.is_finite() => {
+                IllegalPolicy::Penalize(illegal_penalty as f32)
+            }
+            "penalize" => return Err(invalid_config("illegal_penalty: must be a finite number")),
+            "random" => IllegalPolicy::Random,
+            other => {
+                return Err(invalid_config(format!(
+                    "illegal_action: unknown policy {other:?} (raise, penalize, random)"
+                )))
+            }
+        };
+        let autoreset = match autoreset {
+            "same-step" => Autoreset::SameStep,
+            "next-step" => Autoreset::NextStep,
+            "disabled" => Autoreset::Disabled,
+            other => {
+                return Err(invalid_config(format!(
+                    "autoreset: unknown mode {other:?} (same-step, next-step, disabled)"
+                )))
+            }
+        };
+        if !(1..=256).contains(&threads) {
+            return Err(invalid_config(format!("threads: {threads}; 1 to 256")));
+        }
+        let base = config.seed;
+        let settings = Settings {
+            config,
+            spec,
+            reward,
+            opponent,
+            learner_seat,
+            outside,
+            illegal: illegal_policy,
+            autoreset,
+            num_envs: num_envs as u64,
+        };
+        let slots = (0..num_envs as u64)
+            .map(|i| Slot::new(&settings, base.wrapping_add(i)))
+            .collect();
+        Ok(VectorEnv {
+            slots,
+            settings,
+            threads: threads as usize,
+        })
+    }
+
+    #[getter(num_envs)]
+    fn get_num_envs(&self) -> usize {
+        self.num_envs()
+    }
+
+    #[getter]
+    fn num_players(&self) -> usize {
+        self.players()
+    }
+
+    #[getter]
+    fn window(&self) -> u16 {
+        self.settings.spec.window
+    }
+
+    #[getter]
+    fn num_planes(&self) -> usize {
+        self.settings.spec.num_planes()
+    }
+
+    #[getter]
+    fn num_globals(&self) -> usize {
+        self.settings.spec.num_globals()
+    }
+
+    #[getter]
+    fn num_actions(&self) -> usize {
+        self.settings.spec.num_actions()
+    }
+
+    /// Whether built-in opponents play the other seats.
+    #[getter]
+    fn single_agent(&self) -> bool {
+        self.settings.opponent.is_some()
+    }
+
+    /// The learner's seat in each game (single-agent mode; 0 in self-play).
+    fn learner_seats<'py>(&self, py: Python<'py>) -> Bound<'py, PyArray1<i32>> {
+        Array1::from_iter(self.slots.iter().map(|s| s.learner as i32)).into_pyarray(py)
+    }
+
+    /// A copy of game `index` (with its pending focus).
+    fn game(&self, index: i64) -> PyResult<PyGame> {
+        let i = usize::try_from(index)
+            .ok()
+            .filter(|i| *i < self.num_envs())
+            .ok_or_else(|| {
+                invalid_argument(format!("index {index}: envs are 0..{}", self.num_envs()))
+            })?;
+        Ok(PyGame::from_flat(self.slots[i].flat.clone()))
+    }
+
+    /// Starts a new episode in every game and writes the first observations. `seeds`:
+    /// `None` keeps each game's seed sequence, an int `s` gives game `i` seed `s + i`, a
+    /// list gives each game its seed.
+    #[pyo3(signature = (action_mask, to_play, board=None, globals=None, seeds=None, outside_window=None))]
+    #[allow(clippy::too_many_arguments)]
+    fn reset<'py>(
+        &mut self,
+        py: Python<'py>,
+        action_mask: &Bound<'py, PyAny>,
+        to_play: &Bound<'py, PyAny>,
+        board: Option<&Bound<'py, PyAny>>,
+        globals: Option<&Bound<'py, PyAny>>,
+        seeds: Option<&Bound<'py, PyAny>>,
+        outside_window: Option<&Bound<'py, PyAny>>,
+    ) -> PyResult<()> {
+        let n = self.num_envs();
+        if let Some(s) = seeds {
+            if !s.is_none() {
+                let list: Vec<u64> = if let Ok(base) = s.extract::<u64>() {
+                    (0..n as u64).map(|i| base.wrapping_add(i)).collect()
+                } else {
+                    s.extract::<Vec<u64>>().map_err(|_| {
+                        invalid_argument(
+                            "seeds: expected None, a non-negative int or a list of them",
+                        )
+                    })?
+                };
+                if list.len() != n {
+                    return Err(invalid_argument(format!(
+                        "seeds: {} seeds for {n} games",
+                        list.len()
+                    )));
+                }
+                for (slot, seed) in self.slots.iter_mut().zip(list) {
+                    slot.next_seed = seed;
+                }
+            }
+        }
+        let mut arrays = Arrays::borrow(
+            &self.settings,
+            n,
+            board,
+            globals,
+            action_mask,
+            None,
+            to_play,
+            None,
+            None,
+            None,
+            outside_window,
+        )?;
+        let bufs = arrays.slices()?;
+        py.detach(|| {
+            self.run(bufs, |slot, _, mut out, settings, legal| {
+                slot.start_playable_episode(settings, legal);
+                slot.write_observation(settings, &mut out);
+            })
+        });
+        Ok(())
+    }
+
+    /// Steps every game with its flat id from `actions` (int64 [N]) and writes the
+    /// results into the arrays (`board`, `globals` may be `None` to skip observations).
+    #[pyo3(signature = (actions, action_mask, rewards, to_play, terminated, truncated, board=None, globals=None, final_scores=None, outside_window=None))]
+    #[allow(clippy::too_many_arguments)]
+    fn step<'py>(
+        &mut self,
+        py: Python<'py>,
+        actions: &Bound<'py, PyAny>,
+        action_mask: &Bound<'py, PyAny>,
+        rewards: &Bound<'py, PyAny>,
+        to_play: &Bound<'py, PyAny>,
+        terminated: &Bound<'py, PyAny>,
+        truncated: &Bound<'py, PyAny>,
+        board: Option<&Bound<'py, PyAny>>,
+        globals: Option<&Bound<'py, PyAny>>,
+        final_scores: Option<&Bound<'py, PyAny>>,
+        outside_window: Option<&Bound<'py, PyAny>>,
+    ) -> PyResult<()> {
+        let n = self.num_envs();
+        let ids: Vec<u32> = {
+            let a = actions
+                .cast::<numpy::PyArrayDyn<i64>>()
+                .map_err(|_| invalid_argument("actions: expected a numpy array of dtype int64"))?;
+            let ro = a.readonly();
+            let view = ro.as_array();
+            if view.shape() != [n] {
+                return Err(invalid_argument(format!(
+                    "actions: shape {:?}, expected [{n}]",
+                    view.shape()
+                )));
+            }
+            let a_max = self.settings.spec.num_actions() as i64;
+            let mut ids = Vec::with_capacity(n);
+            for (i, &id) in view.iter().enumerate() {
+                if self.slots[i].done {
+                    if self.settings.autoreset == Autoreset::Disabled {
+                        return Err(state_error(format!(
+                            "env {i}: the episode is over; call reset()"
+                        )));
+                    }
+                    ids.push(0);
+                    continue;
+                }
+                let legal = (0..a_max).contains(&id) && self.slots[i].mask[id as usize] == 1;
+                if !legal && self.settings.illegal == IllegalPolicy::Raise {
+                    return Err(illegal(format!("env {i}: action id {id} is not legal now")));
+                }
+                ids.push(if (0..a_max).contains(&id) {
+                    id as u32
+                } else {
+                    u32::MAX
+                });
+            }
+            ids
+        };
+        let mut arrays = Arrays::borrow(
+            &self.settings,
+            n,
+            board,
+            globals,
+            action_mask,
+            Some(rewards),
+            to_play,
+            Some(terminated),
+            Some(truncated),
+            final_scores,
+            outside_window,
+        )?;
+        let bufs = arrays.slices()?;
+        let ids = &ids;
+        py.detach(|| {
+            self.run(bufs, |slot, i, out, settings, legal| {
+                slot.step(settings, ids[i], legal, out);
+            })
+        });
+        Ok(())
+    }
+}
+
+/// The numpy arrays of one call, checked and borrowed for writing.
+struct Arrays<'py> {
+    board: Option<Rw<'py, u8>>,
+    globals: Option<Rw<'py, f32>>,
+    mask: Rw<'py, i8>,
+    rewards: Option<Rw<'py, f32>>,
+    to_play: Rw<'py, i32>,
+    terminated: Option<Rw<'py, bool>>,
+    truncated: Option<Rw<'py, bool>>,
+    final_scores: Option<Rw<'py, i32>>,
+    outside: Option<Rw<'py, u32>>,
+}
+
+fn given<'a, 'py>(o: Option<&'a Bound<'py, PyAny>>) -> Option<&'a Bound<'py, PyAny>> {
+    o.filter(|x| !x.is_none())
+}
+
+impl<'py> Arrays<'py> {
+    #[allow(clippy::too_many_arguments)]
+    fn borrow(
+        settings: &Settings,
+        n: usize,
+        board: Option<&Bound<'py, PyAny>>,
+        globals: Option<&Bound<'py, PyAny>>,
+        mask: &Bound<'py, PyAny>,
+        rewards: Option<&Bound<'py, PyAny>>,
+        to_play: &Bound<'py, PyAny>,
+        terminated: Option<&Bound<'py, PyAny>>,
+        truncated: Option<&Bound<'py, PyAny>>,
+        final_scores: Option<&Bound<'py, PyAny>>,
+        outside: Option<&Bound<'py, PyAny>>,
+    ) -> PyResult<Arrays<'py>> {
+        let spec = settings.spec;
+        let w = spec.window as usize;
+        let p = settings.config.players as usize;
+        Ok(Arrays {
+            board: given(board)
+                .map(|b| writable(b, "board", "uint8", &[n, spec.num_planes(), w, w]))
+                .transpose()?,
+            globals: given(globals)
+                .map(|g| writable(g, "globals", "float32", &[n, spec.num_globals()]))
+                .transpose()?,
+            mask: writable(mask, "action_mask", "int8", &[n, spec.num_actions()])?,
+            rewards: given(rewards)
+                .map(|r| writable(r, "rewards", "float32", &[n, p]))
+                .transpose()?,
+            to_play: writable(to_play, "to_play", "int32", &[n])?,
+            terminated: given(terminated)
+                .map(|t| writable(t, "terminated", "bool", &[n]))
+                .transpose()?,
+            truncated: given(truncated)
+                .map(|t| writable(t, "truncated", "bool", &[n]))
+                .transpose()?,
+            final_scores: given(final_scores)
+                .map(|f| writable(f, "final_scores", "int32", &[n, p]))
+                .transpose()?,
+            outside: given(outside)
+                .map(|o| writable(o, "outside_window", "uint32", &[n]))
+                .transpose()?,
+        })
+    }
+
+    fn slices(&mut self) -> PyResult<Buffers<'_>> {
+        Ok(Buffers {
+            board: self
+                .board
+                .as_mut()
+                .map(|b| slice_mut(b, "board"))
+                .transpose()?,
+            globals: self
+                .globals
+                .as_mut()
+                .map(|g| slice_mut(g, "globals"))
+                .transpose()?,
+            mask: slice_mut(&mut self.mask, "action_mask")?,
+            rewards: self
+                .rewards
+                .as_mut()
+                .map(|r| slice_mut(r, "rewards"))
+                .transpose()?,
+            to_play: slice_mut(&mut self.to_play, "to_play")?,
+            terminated: self
+                .terminated
+                .as_mut()
+                .map(|t| slice_mut(t, "terminated"))
+                .transpose()?,
+            truncated: self
+                .truncated
+                .as_mut()
+                .map(|t| slice_mut(t, "truncated"))
+                .transpose()?,
+            final_scores: self
+                .final_scores
+                .as_mut()
+                .map(|f| slice_mut(f, "final_scores"))
+                .transpose()?,
+            outside: self
+                .outside
+                .as_mut()
+                .map(|o| slice_mut(o, "outside_window"))
+                .transpose()?,
+        })
+    }
+}
