@@ -5,7 +5,7 @@
 #     under AddressSanitizer + UndefinedBehaviorSanitizer, and under valgrind;
 #   * a C++ program linked against the static library;
 #   * the C# binding's console test (Mono);
-#   * the example of docs/c-api.md, compiled exactly as written there.
+#   * the example of the README's "Using the C library", compiled exactly as written there.
 # Installs the tools it needs with apt-get when they are missing.
 #
 # Usage: tests/c/run.sh        (CARGO_TARGET_DIR is honoured; CARGO passes through)
@@ -97,19 +97,19 @@ build_all_c() { # suffix extra-flags...
 }
 extract_example() {
     awk '/^## Using the C library/{s=1} s && /^```c$/{c=1; next} c && /^```$/{exit} c{print}' \
-        docs/c-api.md >"$OUT/example.c"
-    [ -s "$OUT/example.c" ] && echo "docs/c-api.md example: $(wc -l <"$OUT/example.c") lines"
+        README.md >"$OUT/example.c"
+    [ -s "$OUT/example.c" ] && echo "README.md example: $(wc -l <"$OUT/example.c") lines"
 }
 run_example() {
     "$OUT/$1" >"$OUT/example.out" && grep -q "player 1:" "$OUT/example.out" && cat "$OUT/example.out"
 }
 
-step "extract the docs/c-api.md example" extract_example
+step "extract the README example" extract_example
 step "compile C tests (-Wall -Wextra -Wpedantic -Werror)" build_all_c ""
 step "C: status codes and versions" "$OUT/test_status"
 step "C: complete games with every set" "$OUT/test_games" 4
 step "C: reference games through the API" "$OUT/test_records" "$DATA/known-divergences.md" "${RECORDS[@]}"
-step "C: docs/c-api.md example" run_example example
+step "C: README example" run_example example
 
 step "compile C tests with -fsanitize=address,undefined" build_all_c _asan "${SAN[@]}"
 export ASAN_OPTIONS=detect_leaks=1:abort_on_error=1
