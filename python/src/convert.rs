@@ -10,7 +10,33 @@ use carcassonne::{Action, Game, GameConfig};
 use numpy::{Element, PyArrayDyn, PyArrayMethods, PyReadwriteArrayDyn, PyUntypedArrayMethods};
 use pyo3::prelude::*;
 use pyo3::types::{PyBool, PyDict, PyFloat, PyInt, PyList, PyString, PyTuple};
+use pyo3::Borrowed;
 use serde_json::{Map, Number, Value};
+
+/// An integer argument. Anything else, or an integer beyond 64 bits, is an
+/// `InvalidArgumentError` (a `ValueError`), never an `OverflowError` or a panic.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub struct Int(pub i64);
+
+impl<'a, 'py> FromPyObject<'a, 'py> for Int {
+    type Error = PyErr;
+
+    fn extract(obj: Borrowed<'a, 'py, PyAny>) -> PyResult<Int> {
+        if !obj.is_instance_of::<PyInt>() {
+            // numpy integers and other objects with __index__ are accepted too.
+            if let Ok(i) = obj.call_method0("__index__") {
+                return Int::extract(i.as_borrowed());
+            }
+            return Err(invalid_argument(format!(
+                "expected an integer, got {}",
+                obj.get_type().name()?
+            )));
+        }
+        obj.extract::<i64>().map(Int).map_err(|_| {
+            invalid_argument(format!("integer {} does not fit in 64 bits", obj.as_any()))
+        })
+    }
+}
 
 /// A Python value as JSON (`None`, bools, ints, floats, strings, lists, tuples and dicts
 /// with string keys); anything else is an error naming `path`.

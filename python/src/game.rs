@@ -4,6 +4,7 @@
 
 use crate::convert::{
     action_from_py, action_to_py, config_from_args, config_to_py, slice_mut, writable, ConfigArgs,
+    Int,
 };
 use crate::errors::{illegal, invalid_argument, invalid_config, invalid_record, state_error};
 use crate::players::Builtin;
@@ -246,8 +247,8 @@ impl PyGame {
     }
 
     /// Figures of kind `figure` in `player`'s supply (`abbey`: abbey tiles held).
-    fn supply(&self, player: i64, figure: &str) -> PyResult<u8> {
-        let p = self.seat(player)?;
+    fn supply(&self, player: Int, figure: &str) -> PyResult<u8> {
+        let p = self.seat(player.0)?;
         if figure == "abbey" {
             return Ok(self.game().abbeys_left(p));
         }
@@ -298,7 +299,12 @@ impl PyGame {
     }
 
     /// The catalogue id of local feature `feature` of the tile at `(x, y)`.
-    fn feature_id(&self, x: i32, y: i32, feature: usize) -> PyResult<String> {
+    fn feature_id(&self, x: Int, y: Int, feature: Int) -> PyResult<String> {
+        let (x, y) = (
+            x.0.clamp(i32::MIN as i64, i32::MAX as i64) as i32,
+            y.0.clamp(i32::MIN as i64, i32::MAX as i64) as i32,
+        );
+        let feature = usize::try_from(feature.0).unwrap_or(usize::MAX);
         let p = self
             .game()
             .board()
@@ -378,12 +384,12 @@ impl PyGame {
 
     /// The action a built-in player (`random` or `greedy`) picks now, drawing its random
     /// choices from `seed`.
-    #[pyo3(signature = (kind, seed=0))]
+    #[pyo3(signature = (kind, seed=Int(0)), text_signature = "($self, kind, seed=0)")]
     fn builtin_action<'py>(
         &self,
         py: Python<'py>,
         kind: &str,
-        seed: u64,
+        seed: Int,
     ) -> PyResult<Bound<'py, PyTuple>> {
         let player = Builtin::from_name(kind).ok_or_else(|| {
             invalid_argument(format!("unknown built-in player {kind:?} (random, greedy)"))
@@ -395,7 +401,7 @@ impl PyGame {
         if self.game().phase() == Phase::Draw {
             return Err(state_error("the game waits for a chance outcome"));
         }
-        let mut rng = Rng::new(seed);
+        let mut rng = Rng::new(seed.0 as u64);
         action_to_py(py, player.choose(self.game(), &legal, &mut rng))
     }
 
@@ -437,14 +443,14 @@ impl PyGame {
     fn observation<'py>(
         &self,
         py: Python<'py>,
-        player: Option<i64>,
+        player: Option<Int>,
         board: Option<&Bound<'py, PyAny>>,
         globals: Option<&Bound<'py, PyAny>>,
         action_mask: Option<&Bound<'py, PyAny>>,
     ) -> PyResult<Bound<'py, PyDict>> {
         let spec = self.spec();
         let seat = match player {
-            Some(p) => self.seat(p)?,
+            Some(p) => self.seat(p.0)?,
             None => self.to_play().unwrap_or(0),
         };
         let w = spec.window as usize;
@@ -512,8 +518,8 @@ impl PyGame {
 
     /// What flat id `id` does now: an action tuple, `("focus", x, y)` for a `CELL` id
     /// that picks the focus tile of a two-step decision, or `None` if it is not offered.
-    fn decode_flat<'py>(&self, py: Python<'py>, id: i64) -> PyResult<Option<Bound<'py, PyTuple>>> {
-        let Ok(id) = u32::try_from(id) else {
+    fn decode_flat<'py>(&self, py: Python<'py>, id: Int) -> PyResult<Option<Bound<'py, PyTuple>>> {
+        let Ok(id) = u32::try_from(id.0) else {
             return Ok(None);
         };
         match self.flat.decode(id) {
@@ -532,17 +538,17 @@ impl PyGame {
 
     /// Takes flat id `id` (see `decode_flat`); returns what it did. Raises
     /// `IllegalActionError` if the mask does not offer it (nothing changes).
-    fn step_flat<'py>(&mut self, py: Python<'py>, id: i64) -> PyResult<Bound<'py, PyTuple>> {
+    fn step_flat<'py>(&mut self, py: Python<'py>, id: Int) -> PyResult<Bound<'py, PyTuple>> {
         let decoded = self.decode_flat(py, id)?;
         let Some(decoded) = decoded else {
             return Err(match self.game().phase() {
                 Phase::GameOver => illegal("the game is over"),
                 Phase::Draw => illegal("the game waits for a chance outcome, not a flat id"),
-                _ => illegal(format!("action id {id} is not legal now")),
+                _ => illegal(format!("action id {} is not legal now", id.0)),
             });
         };
         self.flat
-            .step(id as u32)
+            .step(id.0 as u32)
             .map_err(|e| illegal(e.to_string()))?;
         Ok(decoded)
     }
@@ -574,9 +580,9 @@ impl PyGame {
     fn flat_to_action<'py>(
         &self,
         py: Python<'py>,
-        id: i64,
+        id: Int,
     ) -> PyResult<Option<Bound<'py, PyTuple>>> {
-        let Ok(id) = u32::try_from(id) else {
+        let Ok(id) = u32::try_from(id.0) else {
             return Ok(None);
         };
         match self.flat.decode(id) {

@@ -19,6 +19,7 @@ use pyo3::prelude::*;
 #[pymodule]
 mod _core {
     use super::*;
+    use crate::convert::Int;
     use crate::errors::{invalid_argument, invalid_config};
     use crate::game::{reward_from, spec_from};
     use crate::players::Builtin;
@@ -88,8 +89,9 @@ mod _core {
     /// `("slot", slot_name, channel_name)`, `("corner", name)` or `("pass",)`.
     #[pyfunction]
     #[pyo3(signature = (id, window=32))]
-    fn describe_action_id(id: i64, window: i64) -> PyResult<(String, Vec<String>)> {
+    fn describe_action_id(id: Int, window: i64) -> PyResult<(String, Vec<String>)> {
         let spec = spec_from(window)?;
+        let id = id.0;
         let parts = u32::try_from(id)
             .ok()
             .and_then(|i| FlatAction::from_id(spec, i))
@@ -120,8 +122,9 @@ mod _core {
     fn rotate_board<'py>(
         py: Python<'py>,
         board: PyReadonlyArrayDyn<'py, u8>,
-        quarter_turns: i64,
+        quarter_turns: Int,
     ) -> PyResult<Bound<'py, PyArray3<u8>>> {
+        let quarter_turns = quarter_turns.0;
         let shape = board.shape().to_vec();
         if shape.len() != 3 || shape[1] != shape[2] || shape[0] != encode::plane::COUNT {
             return Err(invalid_argument(format!(
@@ -147,8 +150,9 @@ mod _core {
     /// The flat id of the same move after `quarter_turns` clockwise quarter turns.
     #[pyfunction]
     #[pyo3(signature = (id, quarter_turns, window=32))]
-    fn rotate_action_id(id: i64, quarter_turns: i64, window: i64) -> PyResult<u32> {
+    fn rotate_action_id(id: Int, quarter_turns: Int, window: i64) -> PyResult<u32> {
         let spec = spec_from(window)?;
+        let (id, quarter_turns) = (id.0, quarter_turns.0);
         u32::try_from(id)
             .ok()
             .and_then(|i| encode::rotate_action_id(spec, i, quarter_turns.rem_euclid(4) as u8))
@@ -178,7 +182,7 @@ mod _core {
     #[allow(clippy::too_many_arguments)]
     fn play_games<'py>(
         py: Python<'py>,
-        num_games: i64,
+        num_games: Int,
         players: Vec<String>,
         seed: u64,
         sets: Option<&Bound<'py, PyAny>>,
@@ -196,6 +200,7 @@ mod _core {
                 })
             })
             .collect::<PyResult<_>>()?;
+        let num_games = num_games.0;
         let n = usize::try_from(num_games)
             .ok()
             .filter(|n| *n <= 1_000_000)

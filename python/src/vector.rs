@@ -15,7 +15,7 @@
 //! some legal move lies outside it), writes the final scores, and the observation
 //! written is the first one of the next episode.
 
-use crate::convert::{config_from_args, slice_mut, writable, ConfigArgs};
+use crate::convert::{config_from_args, slice_mut, writable, ConfigArgs, Int};
 use crate::errors::{illegal, invalid_argument, invalid_config, state_error};
 use crate::game::{reward_from, spec_from, PyGame};
 use crate::players::Builtin;
@@ -606,7 +606,8 @@ impl VectorEnv {
     }
 
     /// A copy of game `index` (with its pending focus).
-    fn game(&self, index: i64) -> PyResult<PyGame> {
+    fn game(&self, index: Int) -> PyResult<PyGame> {
+        let index = index.0;
         let i = usize::try_from(index)
             .ok()
             .filter(|i| *i < self.num_envs())

@@ -1,0 +1,138 @@
+"""Gymnasium and PettingZoo environments pass their libraries' checkers."""
+
+from __future__ import annotations
+
+import warnings
+
+import numpy as np
+import pytest
+
+import carcassonne
+
+gym = pytest.importorskip("gymnasium")
+
+
+@pytest.mark.parametrize("render_mode", [None, "ansi", "rgb_array"])
+def test_gymnasium_env_checker(render_mode: str) -> None:
+    from gymnasium.utils.env_checker import check_env
+
+    env = gym.make("Carcassonne-v0", render_mode=render_mode)
+    check_env(env.unwrapped)
+    env.reset(seed=0)
+    frame = env.render()
+    if render_mode == "ansi":
+        assert isinstance(frame, str) and "legend" in frame
+    elif render_mode == "rgb_array":
+        assert frame.dtype == np.uint8 and frame.ndim == 3 and frame.shape[2] == 3
+        assert len(np.unique(frame.reshape(-1, 3), axis=0)) > 2
+
+
+def test_gymnasium_episode_with_masks_and_opponents() -> None:
+    env = gym.make("Carcassonne-v0", players=3, opponents="greedy", learner_seat=None, reward="outcome")
+    obs, info = env.reset(seed=5)
+    assert env.observation_space.contains(obs)
+    r = np.random.default_rng(0)
+    total = 0.0
+    for _ in range(1000):
+        mask = env.unwrapped.action_masks()
+        assert mask.dtype == bool and mask.any()
+        np.testing.assert_array_equal(mask, obs["action_mask"].astype(bool))
+        action = int(r.choice(np.flatnonzero(mask)))
+        obs, reward, terminated, truncated, info = env.step(action)
+        assert not info["illegal_action"]
+        total += reward
+        if terminated or truncated:
+            break
+    assert terminated
+    scores = info["final_scores"]
+    seat = info["learner_seat"]
+    best = max(scores)
+    # outcome: 1 for a sole winner, -1 for the sole last (ties share).
+    if scores.count(best) == 1 and scores[seat] == best:
+        assert total == 1.0
+    assert -1.0 <= total <= 1.0
+
+
+def test_gymnasium_illegal_actions_are_penalised_raised_or_replaced() -> None:
+    env = gym.make("Carcassonne-v0")
+    obs, _ = env.reset(seed=1)
+    bad = int(np.flatnonzero(obs["action_mask"] == 0)[0])
+    before = env.unwrapped.game().state_hash()
+    obs2, reward, terminated, truncated, info = env.step(bad)
+    assert reward == -1.0 and info["illegal_action"] and not terminated
+    assert env.unwrapped.game().state_hash() == before
+    env.step(10**12)  # out of range: same policy
+    strict = gym.make("Carcassonne-v0", illegal_action="raise")
+    strict.reset(seed=1)
+    with pytest.raises(carcassonne.IllegalActionError):
+        strict.step(bad)
+    with pytest.raises(carcassonne.IllegalActionError):
+        strict.step("north")
+    lenient = gym.make("Carcassonne-v0", illegal_action="random")
+    lenient.reset(seed=1)
+    lenient.step(bad)
+    assert lenient.unwrapped.game().state_hash() != before
+
+
+def test_make_vec_uses_the_native_vector_env() -> None:
+    from carcassonne.env import CarcassonneVectorEnv
+
+    envs = gym.make_vec("Carcassonne-v0", num_envs=3, players=2)
+    assert isinstance(envs.unwrapped, CarcassonneVectorEnv)
+    obs, info = envs.reset(seed=11)
+    assert envs.observation_space.contains(obs)
+    r = np.random.default_rng(2)
+    finished = 0
+    for _ in range(300):
+        masks = envs.unwrapped.action_masks()
+        actions = np.array([r.choice(np.flatnonzero(m)) if m.any() else 0 for m in masks])
+        obs, rewards, terminated, truncated, info = envs.step(actions)
+        assert rewards.shape == (3,)
+        finished += int(terminated.sum())
+    assert finished > 0
+    # Same seeds, same first observations as single environments.
+    single = gym.make("Carcassonne-v0")
+    first, _ = single.reset(seed=12)
+    again, _ = envs.reset(seed=11)
+    np.testing.assert_array_equal(again["board"][1], first["board"])
+
+
+def test_pettingzoo_api_and_seed_tests() -> None:
+    pytest.importorskip("pettingzoo")
+    from pettingzoo.test import api_test, seed_test
+
+    from carcassonne import pettingzoo as cpz
+
+    with warnings.catch_warnings():
+        # Advisories of api_test about dict observations and spaces, which PettingZoo
+        # itself recommends for action masks ({"observation", "action_mask"}), and about
+        # the all-zero mask of finished agents.
+        warnings.filterwarnings("ignore", message="Observation is not a NumPy array")
+        warnings.filterwarnings("ignore", message="Observation space for each agent probably should be")
+        warnings.filterwarnings("ignore", message="Action mask numpy array is all zeros")
+        api_test(cpz.env(players=3), num_cycles=300)
+        api_test(cpz.env(players=2, sets=["base", "princess-and-dragon", "abbey-and-mayor"]), num_cycles=300)
+    seed_test(lambda render_mode=None: cpz.env(players=2), num_cycles=200)
+
+
+def test_pettingzoo_plays_a_whole_game_with_rewards_summing_to_scores() -> None:
+    pytest.importorskip("pettingzoo")
+    from carcassonne import pettingzoo as cpz
+
+    env = cpz.env(players=3, render_mode="ansi")
+    env.reset(seed=3)
+    returns = {a: 0.0 for a in env.possible_agents}
+    final = None
+    r = np.random.default_rng(0)
+    for agent in env.agent_iter():
+        obs, reward, terminated, truncated, info = env.last()
+        returns[agent] += reward
+        if terminated or truncated:
+            final = info.get("final_scores", final)
+            env.step(None)
+            continue
+        env.step(int(r.choice(np.flatnonzero(obs["action_mask"]))))
+    assert final is not None
+    assert [returns[a] for a in env.possible_agents] == [float(s) for s in final]
+    with pytest.raises(carcassonne.InvalidConfigError):
+        cpz.env(players=9)

@@ -1,0 +1,109 @@
+"""The structured Python API: actions, state inspection, copies, chance, rendering."""
+
+from __future__ import annotations
+
+import copy
+
+import numpy as np
+import pytest
+
+import carcassonne
+from carcassonne import Deploy, Draw, Pass, PlaceTile
+from conftest import CONFIGS, random_game
+
+
+def test_actions_are_readable_values() -> None:
+    a = PlaceTile(x=2, y=-1, rot=3)
+    assert repr(a) == "PlaceTile(x=2, y=-1, rot=3)"
+    assert a == PlaceTile(2, -1, 3) and hash(a) == hash(PlaceTile(2, -1, 3))
+    assert repr(Deploy("follower", 1, 0, 2)) == "Deploy(figure='follower', x=1, y=0, feature=2)"
+    assert repr(Pass()) == "Pass()"
+    with pytest.raises(AttributeError):
+        a.x = 3  # type: ignore[misc]
+
+
+def test_first_decisions_of_the_base_game() -> None:
+    """B2: the start tile BASE-D lies at (0, 0); seat 0 places first (B3, B4)."""
+    game = carcassonne.Game(players=2, seed=1)
+    assert game.board() == [(0, 0, "BASE-D", 0)]
+    assert game.phase == "place_tile" and game.to_play == 0 and game.turn_player == 0
+    assert game.scores == [0, 0]
+    assert game.tiles_left == 70  # 72 base tiles, less the start tile and the tile in hand
+    assert game.tile_in_hand is not None
+    assert game.supplies() == [{"follower": 7, "abbot": 0, "mayor": 0, "wagon": 0, "barn": 0, "abbey": 0}] * 2
+    legal = game.legal_actions()
+    assert legal and all(isinstance(a, PlaceTile) for a in legal)
+    # Every placement touches the start tile (B4).
+    assert all(abs(a.x) + abs(a.y) == 1 for a in legal)
+    game.apply(legal[0])
+    assert game.phase in ("deploy", "place_tile")
+
+
+def test_deploy_by_feature_id_and_inspect_figures() -> None:
+    """B6: a follower on the road of the tile just placed; feature given by id."""
+    game = carcassonne.Game(players=2, chance="explicit")
+    game.apply(Draw("BASE-D"))
+    game.apply(PlaceTile(1, 0, 0))
+    assert game.feature_id(1, 0, 1) == "r1"
+    game.apply(Deploy("follower", 1, 0, "r1"))
+    assert game.figures() == [(0, "follower", 1, 0, 1)]
+    assert game.supply(0, "follower") == 6
+    assert game.phase == "draw" and game.to_play is None
+    outcomes = game.chance_outcomes()
+    assert abs(sum(p for _, p in outcomes) - 1.0) < 1e-9
+    assert game.remaining_tiles()["BASE-D"] == 2  # 4 in C2, the start tile and one drawn
+
+
+def test_clone_is_independent() -> None:
+    game = random_game(CONFIGS[3], 20)
+    twin = game.clone()
+    copied = copy.deepcopy(game)
+    assert twin.state_hash() == game.state_hash() == copied.state_hash()
+    twin.apply(twin.legal_actions()[0])
+    assert twin.state_hash() != game.state_hash()
+    assert copied.state_hash() == game.state_hash()
+
+
+def test_builtin_players_and_native_matches() -> None:
+    scores = carcassonne.play_games(20, ["greedy", "random"], seed=3)
+    assert scores.shape == (20, 2) and scores.dtype == np.int32
+    # The greedy player beats the random one on average.
+    assert scores[:, 0].mean() > scores[:, 1].mean()
+    again = carcassonne.play_games(20, ["greedy", "random"], seed=3)
+    np.testing.assert_array_equal(scores, again)
+    game = carcassonne.Game(players=2, seed=2)
+    player = carcassonne.BuiltinPlayer("greedy", seed=1)
+    while not game.is_terminal:
+        game.apply(player(game))
+
+
+def test_rendering() -> None:
+    game = random_game(CONFIGS[2], 60)
+    text = game.render_text()
+    assert str(game) == text and "legend" in text
+    svg = game._repr_svg_()
+    assert svg.startswith("<svg") and svg.rstrip().endswith("</svg>")
+    from carcassonne.render import rgb_array
+
+    img = rgb_array(game, cell=6)
+    assert img.shape == (game.window * 6, game.window * 6, 3)
+
+
+def test_observation_tables_and_sizes() -> None:
+    info = carcassonne.encoder_info()
+    assert info["num_actions"] == 5 * 32 * 32 + 17 * 7 + 5
+    names = carcassonne.plane_names()
+    assert len(names) == info["num_planes"] and names[0] == "occupied"
+    blocks = carcassonne.global_blocks()
+    assert blocks[-1][1] + blocks[-1][2] == info["num_globals"]
+    assert len(carcassonne.tile_ids()) == blocks[-1][2]
+    game = carcassonne.Game(players=3, seed=1)
+    obs = game.observation(1)
+    assert obs["board"].dtype == np.uint8 and obs["board"].shape == (info["num_planes"], 32, 32)
+    assert obs["globals"].dtype == np.float32 and obs["action_mask"].dtype == np.int8
+    # Not seat 1's decision: nothing offered to it.
+    assert not obs["action_mask"].any()
+    # Written in place into given arrays.
+    board = np.zeros_like(obs["board"])
+    out = game._g.observation(0, board=board)
+    assert out["board"] is board and board[names.index("occupied")].sum() == 1

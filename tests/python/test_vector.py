@@ -1,0 +1,163 @@
+"""The native vector environment against single games with the same seeds."""
+
+from __future__ import annotations
+
+from typing import Any, Dict, List
+
+import numpy as np
+import pytest
+
+import carcassonne
+from conftest import offered
+
+CONFIG: Dict[str, Any] = dict(players=3, sets=["base", "princess-and-dragon"], figures={"abbot": 1})
+
+
+def _pick(mask: np.ndarray, r: np.random.Generator) -> int:
+    ids = offered(mask)
+    return ids[int(r.integers(len(ids)))]
+
+
+def test_vector_env_matches_single_games_with_the_same_seeds() -> None:
+    """Self-play: game ``i`` of the batch follows ``Game(seed=seed + i)`` step by step
+    (observation, mask, seat, rewards, end), and its next episode starts as
+    ``Game(seed=seed + i + num_envs)``."""
+    n, seed = 4, 100
+    env = carcassonne.VectorEnv(n, seed=seed, **CONFIG)
+    obs, _ = env.reset()
+    singles = [carcassonne.Game(seed=seed + i, **CONFIG) for i in range(n)]
+    rngs = [np.random.default_rng(i) for i in range(n)]
+    episodes_done = [0] * n
+    steps = 0
+    while min(episodes_done) < 1:
+        actions = np.zeros(n, dtype=np.int64)
+        for i, g in enumerate(singles):
+            o = g.observation()
+            assert obs["to_play"][i] == g.to_play
+            np.testing.assert_array_equal(obs["board"][i], o["board"])
+            np.testing.assert_array_equal(obs["globals"][i], o["globals"])
+            np.testing.assert_array_equal(obs["action_mask"][i], o["action_mask"])
+            actions[i] = _pick(o["action_mask"], rngs[i])
+        obs, rewards, terminated, truncated, info = env.step(actions)
+        steps += 1
+        for i, g in enumerate(singles):
+            before = g.scores
+            g.step_flat(int(actions[i]))
+            expected = carcassonne._core.step_rewards("score", before, g.scores, g.is_terminal)
+            np.testing.assert_array_equal(rewards[i], np.array(expected, dtype=np.float32))
+            assert terminated[i] == g.is_terminal
+            assert not truncated[i]
+            if g.is_terminal:
+                assert list(info["final_scores"][i]) == g.scores
+                episodes_done[i] += 1
+                singles[i] = carcassonne.Game(seed=seed + i + n * episodes_done[i], **CONFIG)
+    assert steps > 100
+
+
+def test_threads_do_not_change_trajectories() -> None:
+    def run(threads: int) -> List[np.ndarray]:
+        env = carcassonne.VectorEnv(5, seed=7, threads=threads, opponents="greedy", **CONFIG)
+        obs, _ = env.reset()
+        r = np.random.default_rng(0)
+        seen = []
+        for _ in range(120):
+            actions = np.array([_pick(m, r) for m in obs["action_mask"]], dtype=np.int64)
+            obs, rewards, terminated, truncated, info = env.step(actions)
+            seen.append(obs["board"].copy())
+            seen.append(rewards.copy())
+        return seen
+
+    for a, b in zip(run(1), run(2)):
+        np.testing.assert_array_equal(a, b)
+
+
+def test_single_agent_batch_matches_gymnasium_env() -> None:
+    """Opponents played natively: env ``i`` of a batch behaves as a one-game env with
+    seed ``seed + i``, and only the learner's decisions are returned."""
+    gym = pytest.importorskip("gymnasium")
+    from carcassonne.env import CarcassonneEnv
+
+    n, seed = 3, 50
+    env = carcassonne.VectorEnv(n, seed=seed, opponents="random", learner_seat=1, **CONFIG)
+    obs, _ = env.reset()
+    singles = [CarcassonneEnv(opponents="random", learner_seat=1, illegal_action="raise", **CONFIG) for _ in range(n)]
+    single_obs = [s.reset(seed=seed + i)[0] for i, s in enumerate(singles)]
+    assert isinstance(singles[0], gym.Env)
+    r = np.random.default_rng(1)
+    ended = [False] * n
+    for _ in range(400):
+        assert (obs["to_play"] == 1).all()
+        actions = np.zeros(n, dtype=np.int64)
+        for i in range(n):
+            if not ended[i]:
+                np.testing.assert_array_equal(obs["board"][i], single_obs[i]["board"])
+                np.testing.assert_array_equal(obs["action_mask"][i], single_obs[i]["action_mask"])
+            actions[i] = _pick(obs["action_mask"][i], r)
+        obs, rewards, terminated, truncated, _ = env.step(actions)
+        for i in range(n):
+            if ended[i]:
+                continue
+            single_obs[i], reward, term, trunc, _ = singles[i].step(int(actions[i]))
+            assert reward == rewards[i, 1]
+            assert term == terminated[i] and trunc == truncated[i]
+            ended[i] = term or trunc
+        if all(ended):
+            break
+    assert all(ended)
+
+
+def test_masks_and_rewards_only_mode_and_bad_arguments() -> None:
+    env = carcassonne.VectorEnv(2, observations=False)
+    obs, _ = env.reset(seed=[3, 4])
+    assert obs["board"] is None and obs["globals"] is None
+    assert obs["action_mask"].sum(axis=1).min() > 0
+    with pytest.raises(carcassonne.IllegalActionError):
+        env.step(np.array([-1, 0]))
+    with pytest.raises(carcassonne.InvalidArgumentError):
+        env.step(np.array([0.5, 1.0]))
+    with pytest.raises(carcassonne.InvalidArgumentError):
+        env.step(np.array([0, 0, 0]))
+    core = carcassonne._core.VectorEnv(2)
+    with pytest.raises(carcassonne.InvalidArgumentError):
+        core.reset(np.zeros((2, 5), dtype=np.int8), np.zeros(2, dtype=np.int32))
+    with pytest.raises(carcassonne.InvalidArgumentError):
+        core.reset(np.zeros((2, core.num_actions), dtype=np.float32), np.zeros(2, dtype=np.int32))
+    mask = np.zeros((2, core.num_actions), dtype=np.int8)
+    with pytest.raises(carcassonne.InvalidArgumentError):
+        core.reset(mask[:, ::2], np.zeros(2, dtype=np.int32))
+    with pytest.raises(carcassonne.InvalidArgumentError):
+        core.reset(mask, np.zeros(2, dtype=np.int32), seeds=[1, 2, 3])
+    with pytest.raises(carcassonne.InvalidConfigError, match="num_envs"):
+        carcassonne.VectorEnv(0)
+    with pytest.raises(carcassonne.InvalidConfigError, match="opponents"):
+        carcassonne.VectorEnv(1, opponents="perfect")
+    with pytest.raises(carcassonne.InvalidConfigError, match="learner_seat"):
+        carcassonne.VectorEnv(1, opponents="random", learner_seat=2)
+
+
+def test_illegal_action_policies() -> None:
+    pen = carcassonne.VectorEnv(1, illegal_action="penalize", illegal_penalty=-3.0)
+    obs, _ = pen.reset(seed=1)
+    before = pen.game(0).state_hash()
+    bad = int(np.flatnonzero(obs["action_mask"][0] == 0)[0])
+    _, rewards, terminated, truncated, _ = pen.step(np.array([bad]))
+    assert rewards[0, 0] == -3.0 and not terminated[0] and not truncated[0]
+    assert pen.game(0).state_hash() == before
+    rnd = carcassonne.VectorEnv(1, illegal_action="random")
+    rnd.reset(seed=1)
+    rnd.step(np.array([bad]))
+    assert rnd.game(0).state_hash() != before
+
+
+def test_truncation_when_the_window_is_too_small() -> None:
+    env = carcassonne.VectorEnv(2, window=4, outside_window="truncate", observations=False)
+    obs, _ = env.reset(seed=0)
+    r = np.random.default_rng(0)
+    truncations = 0
+    for _ in range(300):
+        actions = np.array([_pick(m, r) for m in obs["action_mask"]], dtype=np.int64)
+        obs, _, _, truncated, info = env.step(actions)
+        truncations += int(truncated.sum())
+        # After an automatic reset the decision offered is playable.
+        assert obs["action_mask"].sum(axis=1).min() > 0
+    assert truncations > 0
