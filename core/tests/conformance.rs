@@ -1,0 +1,436 @@
+//! Random-game conformance: thousands of seeded random games in many configurations,
+//! with the engine's invariants checked after every decision (in the manner of
+//! OpenSpiel's random simulation test).
+//!
+//! At every step of every game:
+//! * a clone has the same `state_hash` and the same legal actions as the original;
+//! * legal actions apply on a clone (all of them in the first games of each
+//!   configuration, a sample elsewhere to keep the debug build fast);
+//! * actions that are not legal (a tile far from the board, a feature that does not
+//!   exist, a draw of a tile not in the pile, ...) are refused and leave the state
+//!   unchanged;
+//! * figures are conserved: supply + board = the configured number, per player and kind;
+//! * scores never decrease;
+//! * the dragon never stands on the fairy's tile; a flight never enters a tile twice and
+//!   takes at most 6 steps;
+//! * the game ends within a bound on the number of decisions.
+//!
+//! At the end, the game's record written by `record::to_json` replays with
+//! `record::replay_json` to the same final scores and state.
+//!
+//! About 2,700 games. Run with `cargo test -p carcassonne --test conformance` (about 35 s
+//! in a debug build on two cores; `--release` is much faster).
+
+use carcassonne::config::{BarnPlacement, DragonMove, FairyRule, PrincessRule, WagonMove};
+use carcassonne::{
+    record, Action, ChanceMode, Corner, Edition, Figure, Figures, Game, GameConfig, Phase, Pos,
+    Rng, Rules, TileKind, TileSet,
+};
+
+/// Games of an ordinary configuration.
+const GAMES: u64 = 100;
+/// Games of each combination of several switches, and of the larger sets.
+const FEW_GAMES: u64 = 50;
+/// Games per configuration in which every legal action is applied on a clone at every step.
+const FULL_GAMES: u64 = 3;
+/// Legal actions tried on clones at each step of the other games.
+const SAMPLED: usize = 2;
+/// Steps of a dragon flight (PD5).
+const DRAGON_STEPS: u8 = 6;
+
+/// One configuration to play.
+struct Case {
+    name: String,
+    config: GameConfig,
+    chance: ChanceMode,
+    games: u64,
+}
+
+fn case(name: &str, players: u8, sets: &[TileSet], edit: impl FnOnce(&mut GameConfig)) -> Case {
+    let mut config = GameConfig::new(players);
+    config.sets = sets.to_vec();
+    config.figures = Figures::default_for(sets);
+    edit(&mut config);
+    Case {
+        name: format!("{name} ({players}p)"),
+        config,
+        chance: ChanceMode::Sampled,
+        games: GAMES,
+    }
+}
+
+/// The same case with the draws decided by the test (explicit chance), fewer games.
+fn explicit(mut c: Case) -> Case {
+    c.chance = ChanceMode::Explicit;
+    c.name.push_str(" explicit chance");
+    few(c)
+}
+
+/// The same case with fewer games.
+fn few(mut c: Case) -> Case {
+    c.games = FEW_GAMES;
+    c
+}
+
+const BASE: &[TileSet] = &[TileSet::Base];
+const PD: &[TileSet] = &[TileSet::Base, TileSet::PrincessDragon];
+const AM: &[TileSet] = &[TileSet::Base, TileSet::AbbeyMayor];
+const ALL: &[TileSet] = &[
+    TileSet::Base,
+    TileSet::River1,
+    TileSet::River2,
+    TileSet::PrincessDragon,
+    TileSet::AbbeyMayor,
+];
+
+/// Actions that are never legal in any state of `game` (off the board, features that do
+/// not exist, tiles that are not in the pile).
+fn never_legal(game: &Game) -> Vec<Action> {
+    let far = Pos::new(10_000, -10_000);
+    let absent = carcassonne::catalogue()
+        .kinds()
+        .find(|k| game.remaining_tiles()[k.index()] == 0);
+    let mut v = vec![
+        Action::PlaceTile {
+            pos: far,
+            rot: carcassonne::Rotation::new(1).unwrap(),
+        },
+        Action::PlaceAbbey { pos: far },
+        Action::Deploy {
+            figure: Figure::Follower,
+            pos: Pos::new(0, 0),
+            feature: 200,
+        },
+        Action::Deploy {
+            figure: Figure::Follower,
+            pos: far,
+            feature: 0,
+        },
+        Action::DeployBarn {
+            pos: far,
+            corner: Corner::NE,
+        },
+        Action::MoveFairy {
+            pos: far,
+            feature: Some(0),
+        },
+        Action::Princess {
+            pos: far,
+            feature: 0,
+        },
+        Action::ReturnAbbot {
+            pos: far,
+            feature: 0,
+        },
+        Action::MoveDragon { pos: far },
+        Action::MoveWagon {
+            pos: far,
+            feature: 0,
+        },
+    ];
+    if let Some(kind) = absent {
+        v.push(Action::Draw { tile: kind });
+    }
+    v
+}
+
+/// Figures of each kind per seat: supply plus those on the board.
+fn figure_totals(game: &Game) -> Vec<[u32; 5]> {
+    let mut totals = vec![[0u32; 5]; game.num_players()];
+    for (p, t) in totals.iter_mut().enumerate() {
+        for f in Figure::ALL {
+            t[f.index()] = game.supply(p, f) as u32;
+        }
+    }
+    for f in game.board_figures() {
+        totals[f.owner as usize][f.figure.index()] += 1;
+    }
+    totals
+}
+
+/// The invariants that hold in every state.
+fn check_state(game: &Game, config: &GameConfig, ctx: &str) {
+    let expected: [u32; 5] = Figure::ALL.map(|f| config.figures.of(f) as u32);
+    for (p, t) in figure_totals(game).iter().enumerate() {
+        assert_eq!(*t, expected, "{ctx}: figures of seat {p} not conserved");
+    }
+    for p in 0..game.num_players() {
+        assert!(game.abbeys_left(p) <= config.figures.abbey, "{ctx}");
+    }
+    if let (Some(dragon), Some((fairy, _))) = (game.dragon(), game.fairy()) {
+        assert_ne!(
+            dragon, fairy,
+            "{ctx}: the dragon stands on the fairy's tile"
+        );
+    }
+    if let Some((steps, visited)) = game.flight() {
+        assert!(steps < DRAGON_STEPS, "{ctx}: a flight asks for a 7th step");
+        assert_eq!(visited.len(), steps as usize + 1, "{ctx}");
+        for (i, a) in visited.iter().enumerate() {
+            assert!(
+                !visited[..i].contains(a),
+                "{ctx}: the flight entered {a} twice"
+            );
+        }
+        assert_eq!(Some(*visited.last().unwrap()), game.dragon(), "{ctx}");
+    }
+    if game.is_terminal() {
+        assert!(game.legal_actions().is_empty(), "{ctx}");
+    }
+}
+
+/// Applies `action` on a clone: it must be accepted and leave a consistent state.
+fn check_applies(game: &Game, action: Action, config: &GameConfig, ctx: &str) {
+    let mut copy = game.clone();
+    if let Err(e) = copy.apply(action) {
+        panic!("{ctx}: listed action {action} refused: {e}");
+    }
+    check_state(&copy, config, ctx);
+    for (p, (a, b)) in game.scores().iter().zip(copy.scores()).enumerate() {
+        assert!(b >= a, "{ctx}: {action} lowered seat {p}'s score");
+    }
+}
+
+/// A clone has the same state and legal actions; every action of `never_legal` is
+/// refused by the clone and leaves its state unchanged.
+fn check_clone_and_refusals(game: &Game, legal: &[Action], ctx: &str) {
+    let mut copy = game.clone();
+    let hash = copy.state_hash();
+    assert_eq!(hash, game.state_hash(), "{ctx}: clone differs");
+    assert_eq!(
+        copy.legal_actions(),
+        legal,
+        "{ctx}: clone's legal actions differ"
+    );
+    let refused = never_legal(game);
+    for action in &refused {
+        assert!(!legal.contains(action), "{ctx}: {action} is listed");
+        assert!(
+            copy.apply(*action).is_err(),
+            "{ctx}: illegal {action} accepted"
+        );
+    }
+    assert_eq!(
+        copy.state_hash(),
+        hash,
+        "{ctx}: refusing {refused:?} changed the state"
+    );
+    assert_eq!(copy.legal_actions(), legal, "{ctx}");
+}
+
+/// A draw chosen by the outcome probabilities (explicit chance).
+fn sample_outcome(outcomes: &[(TileKind, f64)], rng: &mut Rng) -> Action {
+    let total: f64 = outcomes.iter().map(|(_, p)| p).sum();
+    assert!(
+        (total - 1.0).abs() < 1e-9,
+        "outcome probabilities sum to {total}"
+    );
+    let mut r = rng.unit();
+    for (kind, p) in outcomes {
+        if r < *p {
+            return Action::Draw { tile: *kind };
+        }
+        r -= p;
+    }
+    Action::Draw {
+        tile: outcomes.last().unwrap().0,
+    }
+}
+
+/// Plays one random game with every check; returns the number of decisions.
+fn play_checked(case: &Case, seed: u64, full: bool) -> usize {
+    let mut config = case.config.clone();
+    config.seed = seed;
+    let mut game = Game::with_chance(config.clone(), case.chance).expect("valid configuration");
+    let mut rng = Rng::new(seed ^ 0x9e37_79b9_7f4a_7c15);
+    // Tiles, abbeys, and per tile at most: abbey decision, placement, deployment, 6 dragon
+    // steps, one wagon move per player.
+    let tiles = game.tiles_left() as usize + game.num_players() * config.figures.abbey as usize;
+    let bound = (tiles + 1) * (3 + DRAGON_STEPS as usize + game.num_players()) + 16;
+    let mut legal = Vec::new();
+    let mut steps = 0;
+    let mut last_scores = game.scores().to_vec();
+    while !game.is_terminal() {
+        let ctx = format!("{} seed {seed} step {steps}", case.name);
+        check_state(&game, &config, &ctx);
+        game.legal_actions_into(&mut legal);
+        assert!(!legal.is_empty(), "{ctx}: no legal action");
+        check_clone_and_refusals(&game, &legal, &ctx);
+        if game.phase() == Phase::Draw {
+            let outcomes = game.chance_outcomes();
+            let draws: Vec<Action> = outcomes
+                .iter()
+                .map(|(k, _)| Action::Draw { tile: *k })
+                .collect();
+            assert_eq!(draws, legal, "{ctx}: draws are the chance outcomes");
+        }
+        if full {
+            for a in &legal {
+                check_applies(&game, *a, &config, &ctx);
+            }
+        } else {
+            for _ in 0..SAMPLED.min(legal.len()) {
+                let a = legal[rng.below(legal.len() as u32) as usize];
+                check_applies(&game, a, &config, &ctx);
+            }
+        }
+        let action = if game.phase() == Phase::Draw {
+            sample_outcome(&game.chance_outcomes(), &mut rng)
+        } else {
+            legal[rng.below(legal.len() as u32) as usize]
+        };
+        game.apply(action)
+            .unwrap_or_else(|e| panic!("{ctx}: {action} refused: {e}"));
+        for (p, (a, b)) in last_scores.iter().zip(game.scores()).enumerate() {
+            assert!(b >= a, "{ctx}: {action} lowered seat {p}'s score");
+        }
+        last_scores = game.scores().to_vec();
+        steps += 1;
+        assert!(
+            steps <= bound,
+            "{ctx}: the game runs past {bound} decisions"
+        );
+    }
+    let ctx = format!("{} seed {seed} end", case.name);
+    check_state(&game, &config, &ctx);
+    assert_eq!(game.tiles_left(), 0, "{ctx}");
+    assert!(game
+        .board_figures()
+        .iter()
+        .all(|f| f.figure == Figure::Barn));
+    let text = record::to_json(&game, &format!("conformance-{seed}"));
+    let replayed =
+        record::replay_json(&text).unwrap_or_else(|e| panic!("{ctx}: record does not replay: {e}"));
+    assert_eq!(replayed.scores(), game.scores(), "{ctx}: replayed scores");
+    assert_eq!(
+        replayed.state_hash(),
+        game.state_hash(),
+        "{ctx}: replayed state"
+    );
+    steps
+}
+
+fn run(cases: Vec<Case>) {
+    for case in cases {
+        case.config.validate().expect("valid configuration");
+        let mut total = 0;
+        for game in 0..case.games {
+            total += play_checked(&case, 1000 + game, game < FULL_GAMES);
+        }
+        assert!(total > 0);
+    }
+}
+
+#[test]
+fn base_two_to_six_players() {
+    let mut cases: Vec<Case> = (2..=6).map(|p| case("base", p, BASE, |_| {})).collect();
+    cases.push(case("base, farmers off", 3, BASE, |c| {
+        c.rules.farmers = false
+    }));
+    cases.push(case("base, tiny city 2", 3, BASE, |c| {
+        c.rules.tiny_city = 2
+    }));
+    cases.push(explicit(case("base", 2, BASE, |_| {})));
+    run(cases);
+}
+
+#[test]
+fn base_with_abbot_c1_and_c2() {
+    run(vec![
+        case("base + abbot C2", 3, BASE, |c| c.figures.abbot = 1),
+        case("base + abbot C1", 3, BASE, |c| {
+            c.figures.abbot = 1;
+            c.edition = Edition::C1;
+        }),
+    ]);
+}
+
+#[test]
+fn rivers() {
+    run(vec![
+        case("river1", 3, &[TileSet::Base, TileSet::River1], |_| {}),
+        case("river2", 3, &[TileSet::Base, TileSet::River2], |_| {}),
+        case(
+            "river1 + river2",
+            4,
+            &[TileSet::Base, TileSet::River1, TileSet::River2],
+            |_| {},
+        ),
+    ]);
+}
+
+#[test]
+fn princess_and_dragon_every_switch() {
+    let mut cases = vec![
+        case("pd", 2, PD, |_| {}),
+        explicit(case("pd", 3, PD, |_| {})),
+    ];
+    for dragon_move in DragonMove::ALL {
+        for princess in PrincessRule::ALL {
+            for fairy in FairyRule::ALL {
+                let name = format!(
+                    "pd {} {} {}",
+                    dragon_move.name(),
+                    princess.name(),
+                    fairy.name()
+                );
+                cases.push(few(case(&name, 4, PD, |c| {
+                    c.rules = Rules {
+                        dragon_move: *dragon_move,
+                        princess: *princess,
+                        fairy: *fairy,
+                        ..Rules::default()
+                    }
+                })));
+            }
+        }
+    }
+    run(cases);
+}
+
+#[test]
+fn abbey_and_mayor_every_switch() {
+    let mut cases = vec![explicit(case("am", 2, AM, |_| {}))];
+    for barn_placement in BarnPlacement::ALL {
+        for wagon_move in WagonMove::ALL {
+            let name = format!("am {} {}", barn_placement.name(), wagon_move.name());
+            cases.push(case(&name, 3, AM, |c| {
+                c.rules = Rules {
+                    barn_placement: *barn_placement,
+                    wagon_move: *wagon_move,
+                    ..Rules::default()
+                }
+            }));
+        }
+    }
+    cases.push(case("am, farmers off", 2, AM, |c| c.rules.farmers = false));
+    run(cases);
+}
+
+#[test]
+fn every_set_two_to_six_players() {
+    let mut cases: Vec<Case> = (2..=6)
+        .map(|p| few(case("all sets", p, ALL, |c| c.figures.abbot = 1)))
+        .collect();
+    cases.push(few(case(
+        "all sets, every non-default switch",
+        4,
+        ALL,
+        |c| {
+            c.figures.abbot = 1;
+            c.edition = Edition::C1;
+            c.rules = Rules {
+                farmers: true,
+                tiny_city: 2,
+                dragon_move: DragonMove::AfterScoring,
+                princess: PrincessRule::Must,
+                fairy: FairyRule::OnTile,
+                barn_placement: BarnPlacement::Occupied,
+                wagon_move: WagonMove::C1,
+                pig_herd: false,
+            }
+        },
+    )));
+    cases.push(explicit(case("all sets", 3, ALL, |c| c.figures.abbot = 1)));
+    run(cases);
+}
