@@ -121,3 +121,34 @@ fn a3_abbot_taken_back_scores_like_the_end() {
     assert_eq!(game.phase(), Phase::Draw);
     assert_eq!(game.turn_player(), 1);
 }
+
+/// A3: the abbot is taken back from a garden the same way: 1 + its neighbours.
+#[test]
+fn a3_abbot_taken_back_from_a_garden() {
+    let mut game = abbot_game();
+    // Seat 0: garden curve at (0, 1), abbot on the garden; no follower may go there.
+    play(&mut game, "BASE-V-G", (0, 1), 0);
+    assert_not_legal(&game, deploy_action(&game, FOLLOWER, (0, 1), "g1"));
+    deploy(&mut game, ABBOT, (0, 1), "g1");
+    place(&mut game, "BASE-U", (1, 0), 0); // seat 1
+    place(&mut game, "BASE-U", (-1, 0), 0); // seat 0, keeps the abbot there
+    place(&mut game, "BASE-U", (-1, 1), 0); // seat 1: the road west of the garden
+                                            // Seat 0: a monastery below the garden, then the abbot back from the garden.
+    play(&mut game, "BASE-A", (0, 2), 2);
+    let take_back = carcassonne::Action::ReturnAbbot {
+        pos: pos((0, 1)),
+        feature: local(&game, (0, 1), "g1"),
+    };
+    let since = game.events().len();
+    apply(&mut game, take_back);
+    // Neighbours of (0, 1): (-1, 0), (0, 0), (1, 0), (-1, 1), (0, 2) → 1 + 5 = 6.
+    assert_eq!(
+        points_since(&game, since),
+        vec![(0, 6, ScoreKind::AbbotReturn)]
+    );
+    assert_eq!(game.supply(0, ABBOT), 1);
+    assert!(
+        figures_at(&game, (0, 2)).is_empty(),
+        "nothing else deployed"
+    );
+}
