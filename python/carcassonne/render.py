@@ -1,7 +1,7 @@
 """Raster pictures of the board for ``render_mode="rgb_array"``: one square of
-``cell`` pixels per window square, drawn from the observation planes (fields green,
-cities brown, roads light grey, rivers blue, monasteries red, gardens dark green,
-figures as dots in their seat's colour)."""
+``cell`` pixels per window square on a dark background, drawn from the observation
+planes (fields green, cities brown, roads white, rivers blue, monasteries red, gardens
+dark green, figures as dots in their seat's colour)."""
 
 from __future__ import annotations
 
@@ -21,10 +21,10 @@ SEAT_COLOURS = np.array(
     [[220, 40, 40], [40, 80, 220], [240, 200, 20], [30, 160, 60], [20, 20, 20], [230, 120, 200]],
     dtype=np.uint8,
 )
-_EMPTY = np.array([235, 235, 225], dtype=np.uint8)
+_EMPTY = np.array([45, 45, 50], dtype=np.uint8)
 _FIELD = np.array([120, 180, 90], dtype=np.uint8)
 _CITY = np.array([150, 100, 60], dtype=np.uint8)
-_ROAD = np.array([225, 225, 215], dtype=np.uint8)
+_ROAD = np.array([245, 245, 240], dtype=np.uint8)
 _RIVER = np.array([70, 140, 230], dtype=np.uint8)
 _MONASTERY = np.array([200, 60, 50], dtype=np.uint8)
 _GARDEN = np.array([40, 110, 40], dtype=np.uint8)
