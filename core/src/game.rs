@@ -397,6 +397,16 @@ impl Game {
         &self.scores[..self.players as usize]
     }
 
+    /// The seats with the highest score once the game is over (B17: tied players share
+    /// the win); empty while the game goes on.
+    pub fn winners(&self) -> Vec<usize> {
+        if !self.is_terminal() {
+            return Vec::new();
+        }
+        let best = self.scores().iter().copied().max().unwrap_or(0);
+        (0..self.num_players()).filter(|p| self.scores[*p] == best).collect()
+    }
+
     /// Figures of `kind` in `player`'s supply.
     pub fn supply(&self, player: usize, kind: Figure) -> u8 {
         self.supply[player][kind.index()]
