@@ -8,7 +8,11 @@ fn main() {
     let games: u32 = args.get(1).and_then(|s| s.parse().ok()).unwrap_or(2000);
     let sets: Vec<TileSet> = args
         .get(2)
-        .map(|s| s.split(',').map(|k| TileSet::from_key(k).expect("set key")).collect())
+        .map(|s| {
+            s.split(',')
+                .map(|k| TileSet::from_key(k).expect("set key"))
+                .collect()
+        })
         .unwrap_or_else(|| vec![TileSet::Base]);
     let players: u8 = args.get(3).and_then(|s| s.parse().ok()).unwrap_or(2);
     let mut config = GameConfig::new(players);
@@ -30,5 +34,9 @@ fn main() {
         }
     }
     let s = start.elapsed().as_secs_f64();
-    println!("{games} games in {s:.3} s: games/s: {:.0} decisions/s: {:.0}", games as f64 / s, decisions as f64 / s);
+    println!(
+        "{games} games in {s:.3} s: games/s: {:.0} decisions/s: {:.0}",
+        games as f64 / s,
+        decisions as f64 / s
+    );
 }

@@ -78,9 +78,19 @@ impl Deck {
         for (i, c) in counts.iter().enumerate() {
             stage_totals[stage_of[i] as usize] += *c as u32;
         }
-        let in_play = (0..counts.len()).filter(|i| counts[*i] > 0).map(|i| i as u8).collect();
+        let in_play = (0..counts.len())
+            .filter(|i| counts[*i] > 0)
+            .map(|i| i as u8)
+            .collect();
         let any_dragon = dragon.iter().any(|d| *d);
-        Deck { counts, stage_of, dragon, stage_totals, in_play, any_dragon }
+        Deck {
+            counts,
+            stage_of,
+            dragon,
+            stage_totals,
+            in_play,
+            any_dragon,
+        }
     }
 
     /// Tiles left per kind (catalogue index).
@@ -111,7 +121,9 @@ impl Deck {
             return false;
         }
         // Hold dragon tiles back only while something else can be drawn.
-        self.in_play.iter().any(|i| self.drawable(*i as usize, stage, true))
+        self.in_play
+            .iter()
+            .any(|i| self.drawable(*i as usize, stage, true))
     }
 
     /// The kinds that may be drawn now with their probabilities.
@@ -120,9 +132,16 @@ impl Deck {
             return Vec::new();
         };
         let hold = self.holds_dragons(stage, dragon_on_board);
-        let drawable = || self.in_play.iter().map(|i| *i as usize).filter(move |i| self.drawable(*i, stage, hold));
+        let drawable = || {
+            self.in_play
+                .iter()
+                .map(|i| *i as usize)
+                .filter(move |i| self.drawable(*i, stage, hold))
+        };
         let total: u32 = drawable().map(|i| self.counts[i] as u32).sum();
-        drawable().map(|i| (TileKind(i as u8), self.counts[i] as f64 / total as f64)).collect()
+        drawable()
+            .map(|i| (TileKind(i as u8), self.counts[i] as f64 / total as f64))
+            .collect()
     }
 
     /// Draws a tile at random among those that may be drawn now. The pile must not be empty.

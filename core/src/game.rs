@@ -404,7 +404,9 @@ impl Game {
             return Vec::new();
         }
         let best = self.scores().iter().copied().max().unwrap_or(0);
-        (0..self.num_players()).filter(|p| self.scores[*p] == best).collect()
+        (0..self.num_players())
+            .filter(|p| self.scores[*p] == best)
+            .collect()
     }
 
     /// Figures of `kind` in `player`'s supply.
@@ -917,7 +919,12 @@ impl Game {
         let packed_rot = Rotation::ALL.map(|r| def.oriented(r).packed_sides);
         out.reserve(4 * self.board.frontier().len());
         // Rotations that give the same sides (symmetric tiles) are still distinct actions.
-        for (&pos, &(packed, mask)) in self.board.frontier().iter().zip(self.board.frontier_requirements()) {
+        for (&pos, &(packed, mask)) in self
+            .board
+            .frontier()
+            .iter()
+            .zip(self.board.frontier_requirements())
+        {
             // One bit per fitting rotation, computed without branches.
             let mut fits = 0u8;
             for (r, sides) in packed_rot.iter().enumerate() {

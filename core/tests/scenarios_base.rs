@@ -512,7 +512,10 @@ fn b17_tied_final_scores_share_the_win() {
     place_follower(&mut game, "BASE-E", (-1, 1), 1, "c1");
     place_follower(&mut game, "BASE-E", (1, 1), 3, "c1");
     place(&mut game, "BASE-G", (0, 1), 0);
-    assert!(game.winners().is_empty(), "no winner while the game goes on");
+    assert!(
+        game.winners().is_empty(),
+        "no winner while the game goes on"
+    );
     finish_game(&mut game, north_of_start);
     assert_eq!(game.scores(), &[6, 6]);
     assert_eq!(game.winners(), vec![0, 1]);
