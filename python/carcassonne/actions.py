@@ -11,7 +11,7 @@ PlaceTile(x=2, y=-1, rot=3)
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, fields
 from typing import ClassVar, Optional, Tuple, Union
 
 __all__ = [
@@ -32,8 +32,19 @@ __all__ = [
 ]
 
 
+class _ActionBase:
+    """The tuple form shared by every action: its ``type`` followed by its fields in
+    declaration order."""
+
+    type: ClassVar[str]
+
+    def to_tuple(self) -> Tuple[object, ...]:
+        """The tuple form used by ``carcassonne._core``, e.g. ``("place_tile", 2, -1, 3)``."""
+        return (self.type, *(getattr(self, f.name) for f in fields(self)))  # type: ignore[arg-type]
+
+
 @dataclass(frozen=True)
-class PlaceTile:
+class PlaceTile(_ActionBase):
     """Place the drawn tile at ``(x, y)`` turned ``rot`` clockwise quarter turns (B4)."""
 
     x: int
@@ -41,24 +52,18 @@ class PlaceTile:
     rot: int
     type: ClassVar[str] = "place_tile"
 
-    def to_tuple(self) -> Tuple[object, ...]:
-        return (self.type, self.x, self.y, self.rot)
-
 
 @dataclass(frozen=True)
-class PlaceAbbey:
+class PlaceAbbey(_ActionBase):
     """Place the abbey tile into the hole at ``(x, y)`` instead of drawing (AM1)."""
 
     x: int
     y: int
     type: ClassVar[str] = "place_abbey"
 
-    def to_tuple(self) -> Tuple[object, ...]:
-        return (self.type, self.x, self.y)
-
 
 @dataclass(frozen=True)
-class Deploy:
+class Deploy(_ActionBase):
     """Put a ``figure`` (follower, abbot, mayor, wagon) on a feature of the tile at ``(x, y)``."""
 
     figure: str
@@ -67,12 +72,9 @@ class Deploy:
     feature: Union[int, str]
     type: ClassVar[str] = "deploy"
 
-    def to_tuple(self) -> Tuple[object, ...]:
-        return (self.type, self.figure, self.x, self.y, self.feature)
-
 
 @dataclass(frozen=True)
-class DeployBarn:
+class DeployBarn(_ActionBase):
     """Put the barn on ``corner`` (NW, NE, SE, SW) of the tile just placed (AM6)."""
 
     x: int
@@ -80,12 +82,9 @@ class DeployBarn:
     corner: str
     type: ClassVar[str] = "deploy_barn"
 
-    def to_tuple(self) -> Tuple[object, ...]:
-        return (self.type, self.x, self.y, self.corner)
-
 
 @dataclass(frozen=True)
-class MoveFairy:
+class MoveFairy(_ActionBase):
     """Move the fairy next to the player's figure on ``feature`` at ``(x, y)`` (PD15).
 
     ``feature`` is ``None`` under the ``on-tile`` fairy rule.
@@ -96,12 +95,9 @@ class MoveFairy:
     feature: Optional[Union[int, str]] = None
     type: ClassVar[str] = "move_fairy"
 
-    def to_tuple(self) -> Tuple[object, ...]:
-        return (self.type, self.x, self.y, self.feature)
-
 
 @dataclass(frozen=True)
-class Princess:
+class Princess(_ActionBase):
     """Remove the knight on ``feature`` at ``(x, y)`` with the princess (PD9)."""
 
     x: int
@@ -109,12 +105,9 @@ class Princess:
     feature: Union[int, str]
     type: ClassVar[str] = "princess"
 
-    def to_tuple(self) -> Tuple[object, ...]:
-        return (self.type, self.x, self.y, self.feature)
-
 
 @dataclass(frozen=True)
-class ReturnAbbot:
+class ReturnAbbot(_ActionBase):
     """Take the abbot on ``feature`` at ``(x, y)`` back and score it (A3)."""
 
     x: int
@@ -122,34 +115,25 @@ class ReturnAbbot:
     feature: Union[int, str]
     type: ClassVar[str] = "return_abbot"
 
-    def to_tuple(self) -> Tuple[object, ...]:
-        return (self.type, self.x, self.y, self.feature)
-
 
 @dataclass(frozen=True)
-class Pass:
+class Pass(_ActionBase):
     """Do nothing: deploy nothing, decline the abbey, the princess or a wagon move."""
 
     type: ClassVar[str] = "pass"
 
-    def to_tuple(self) -> Tuple[object, ...]:
-        return (self.type,)
-
 
 @dataclass(frozen=True)
-class MoveDragon:
+class MoveDragon(_ActionBase):
     """One step of the dragon onto the tile at ``(x, y)`` (PD5)."""
 
     x: int
     y: int
     type: ClassVar[str] = "move_dragon"
 
-    def to_tuple(self) -> Tuple[object, ...]:
-        return (self.type, self.x, self.y)
-
 
 @dataclass(frozen=True)
-class MoveWagon:
+class MoveWagon(_ActionBase):
     """Move the wagon onto ``feature`` of the tile at ``(x, y)`` after scoring (AM11)."""
 
     x: int
@@ -157,19 +141,13 @@ class MoveWagon:
     feature: Union[int, str]
     type: ClassVar[str] = "move_wagon"
 
-    def to_tuple(self) -> Tuple[object, ...]:
-        return (self.type, self.x, self.y, self.feature)
-
 
 @dataclass(frozen=True)
-class Draw:
+class Draw(_ActionBase):
     """The chance outcome: the tile drawn (explicit-chance mode)."""
 
     tile: str
     type: ClassVar[str] = "draw"
-
-    def to_tuple(self) -> Tuple[object, ...]:
-        return (self.type, self.tile)
 
 
 @dataclass(frozen=True)
