@@ -23,7 +23,8 @@ test: rust-checks rust-tests c-tests python-tests
 rust-checks:
 	$(CARGO) fmt --all --check
 	$(CARGO) clippy --workspace --all-targets -- -D warnings
-	RUSTDOCFLAGS="-D warnings" $(CARGO) doc --workspace --no-deps
+	RUSTDOCFLAGS="-D warnings" $(CARGO) doc --workspace --no-deps --exclude carcassonne-ffi
+	RUSTDOCFLAGS="-D warnings" $(CARGO) doc -p carcassonne-ffi --no-deps
 
 rust-tests:
 	$(CARGO) test --workspace

@@ -2,7 +2,7 @@
 //!
 //! The rules engine (crate `carcassonne`) knows nothing of Python; this crate converts
 //! between Python values and the engine's types, and releases the interpreter for batch
-//! work ([`vector::VectorEnv`]). The Python package wraps these classes with readable
+//! work (`VectorEnv`). The Python package wraps these classes with readable
 //! action objects, Gymnasium and PettingZoo environments (`python/carcassonne/`); the
 //! typed interface is `python/carcassonne/_core.pyi`.
 
