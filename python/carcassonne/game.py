@@ -8,6 +8,7 @@ import numpy as np
 import numpy.typing as npt
 
 from . import _core
+from ._config import game_config
 from .actions import Action, Focus, action_from_tuple
 from .errors import IllegalActionError
 
@@ -58,11 +59,7 @@ class Game:
         start: Optional[Mapping[str, Any]] = None,
     ) -> None:
         self._g = _core.Game(
-            players=players,
-            sets=sets,
-            edition=edition,
-            rules=rules,
-            figures=figures,
+            **game_config(players, sets, edition, rules, figures),
             seed=seed,
             chance=chance,
             window=window,

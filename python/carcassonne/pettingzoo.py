@@ -23,6 +23,7 @@ from gymnasium import spaces
 from pettingzoo import AECEnv  # type: ignore[import-untyped]
 
 from . import _core
+from ._config import checked_render_mode, game_config
 from .errors import InvalidConfigError
 from .game import Game
 from .render import rgb_array
@@ -56,18 +57,15 @@ class raw_env(AECEnv):  # type: ignore[misc]
         render_mode: Optional[str] = None,
     ) -> None:
         super().__init__()
-        if render_mode is not None and render_mode not in self.metadata["render_modes"]:
-            raise InvalidConfigError(f"render_mode: {render_mode!r}; one of ansi, rgb_array or None")
+        self.render_mode = checked_render_mode(render_mode, self.metadata["render_modes"])
         if reward not in ("score", "score-diff", "outcome"):
             raise InvalidConfigError(f"reward: unknown mode {reward!r} (score, score-diff, outcome)")
         if outside_window not in ("mask", "truncate"):
             raise InvalidConfigError(f"outside_window: unknown policy {outside_window!r} (mask, truncate)")
-        self._config: Dict[str, Any] = dict(
-            players=players, sets=sets, edition=edition, rules=rules, figures=figures, window=window
-        )
+        self._config = game_config(players, sets, edition, rules, figures)
+        self._window = window
         # Validates the configuration now.
-        probe = _core.Game(**self._config)
-        self.render_mode = render_mode
+        probe = _core.Game(**self._config, window=window)
         self._reward = reward
         self._outside = outside_window
         self.possible_agents: List[str] = [f"player_{i}" for i in range(probe.num_players)]
@@ -101,7 +99,7 @@ class raw_env(AECEnv):  # type: ignore[misc]
         if seed is not None:
             self._rng = np.random.default_rng(seed)
         game_seed = int(self._rng.integers(0, 2**63 - 1))
-        self._game = _core.Game(seed=game_seed, **self._config)
+        self._game = _core.Game(**self._config, seed=game_seed, window=self._window)
         self.agents = self.possible_agents[:]
         self.rewards = {a: 0.0 for a in self.agents}
         self._cumulative_rewards = {a: 0.0 for a in self.agents}

@@ -15,6 +15,7 @@ import numpy as np
 import numpy.typing as npt
 
 from . import _core
+from ._config import game_config
 from .errors import InvalidArgumentError
 
 __all__ = ["VectorEnv"]
@@ -67,11 +68,7 @@ class VectorEnv:
     ) -> None:
         self._env = _core.VectorEnv(
             num_envs,
-            players=players,
-            sets=sets,
-            edition=edition,
-            rules=rules,
-            figures=figures,
+            **game_config(players, sets, edition, rules, figures),
             seed=seed,
             window=window,
             reward=reward,
