@@ -31,9 +31,11 @@ from gymnasium.vector import AutoresetMode
 from gymnasium.vector.utils import batch_space
 
 from . import _core
+from ._config import GameConfig, checked_render_mode, game_config
 from .errors import IllegalActionError, InvalidConfigError
 from .game import Game
 from .render import rgb_array
+from .vector import VectorEnv
 
 __all__ = ["CarcassonneEnv", "CarcassonneVectorEnv", "observation_space"]
 
@@ -57,82 +59,14 @@ def observation_space(window: int = 32) -> spaces.Dict:
 
 
 def _native(
-    num_envs: int,
-    players: int,
-    sets: Optional[Sequence[str]],
-    edition: Optional[str],
-    rules: Optional[Mapping[str, Any]],
-    figures: Optional[Mapping[str, int]],
-    opponents: str,
-    learner_seat: Optional[int],
-    window: int,
-    reward: str,
-    outside_window: str,
-    illegal_action: str,
-    illegal_penalty: float,
-    autoreset: str,
-    seed: int = 0,
-) -> _core.VectorEnv:
+    num_envs: int, config: GameConfig, opponents: str, autoreset: str, **options: Any
+) -> VectorEnv:
+    """The native vector env (and its buffers) behind both environments: ``options`` are
+    the environment keywords (``learner_seat``, ``window``, ``reward``,
+    ``outside_window``, ``illegal_action``, ``illegal_penalty``)."""
     if opponents not in ("random", "greedy"):
         raise InvalidConfigError(f"opponents: unknown built-in player {opponents!r} (random, greedy)")
-    return _core.VectorEnv(
-        num_envs,
-        players=players,
-        sets=sets,
-        edition=edition,
-        rules=rules,
-        figures=figures,
-        seed=seed,
-        window=window,
-        reward=reward,
-        opponents=opponents,
-        learner_seat=learner_seat,
-        outside_window=outside_window,
-        illegal_action=illegal_action,
-        illegal_penalty=illegal_penalty,
-        autoreset=autoreset,
-    )
-
-
-class _Buffers:
-    """The arrays a native vector env writes into."""
-
-    def __init__(self, env: _core.VectorEnv) -> None:
-        n, p, w = env.num_envs, env.num_players, env.window
-        self.board = np.zeros((n, env.num_planes, w, w), dtype=np.uint8)
-        self.globals = np.zeros((n, env.num_globals), dtype=np.float32)
-        self.mask = np.zeros((n, env.num_actions), dtype=np.int8)
-        self.rewards = np.zeros((n, p), dtype=np.float32)
-        self.to_play = np.zeros(n, dtype=np.int32)
-        self.terminated = np.zeros(n, dtype=np.bool_)
-        self.truncated = np.zeros(n, dtype=np.bool_)
-        self.final_scores = np.zeros((n, p), dtype=np.int32)
-        self.outside = np.zeros(n, dtype=np.uint32)
-        self.actions = np.zeros(n, dtype=np.int64)
-
-    def reset(self, env: _core.VectorEnv, seeds: Union[None, int, List[int]]) -> None:
-        env.reset(
-            self.mask,
-            self.to_play,
-            board=self.board,
-            globals=self.globals,
-            seeds=seeds,
-            outside_window=self.outside,
-        )
-
-    def step(self, env: _core.VectorEnv) -> None:
-        env.step(
-            self.actions,
-            self.mask,
-            self.rewards,
-            self.to_play,
-            self.terminated,
-            self.truncated,
-            board=self.board,
-            globals=self.globals,
-            final_scores=self.final_scores,
-            outside_window=self.outside,
-        )
+    return VectorEnv(num_envs, **config, opponents=opponents, autoreset=autoreset, **options)
 
 
 class CarcassonneEnv(gym.Env[Obs, np.int64]):
@@ -161,26 +95,20 @@ class CarcassonneEnv(gym.Env[Obs, np.int64]):
         illegal_penalty: float = -1.0,
         render_mode: Optional[str] = None,
     ) -> None:
-        if render_mode is not None and render_mode not in self.metadata["render_modes"]:
-            raise InvalidConfigError(f"render_mode: {render_mode!r}; one of ansi, rgb_array or None")
-        self.render_mode = render_mode
+        self.render_mode = checked_render_mode(render_mode, self.metadata["render_modes"])
         self._env = _native(
             1,
-            players,
-            sets,
-            edition,
-            rules,
-            figures,
+            game_config(players, sets, edition, rules, figures),
             opponents,
-            learner_seat,
-            window,
-            reward,
-            outside_window,
-            illegal_action,
-            illegal_penalty,
             "disabled",
+            learner_seat=learner_seat,
+            window=window,
+            reward=reward,
+            outside_window=outside_window,
+            illegal_action=illegal_action,
+            illegal_penalty=illegal_penalty,
         )
-        self._buf = _Buffers(self._env)
+        self._action = np.zeros(1, dtype=np.int64)
         self._illegal = illegal_action
         self._num_actions = self._env.num_actions
         self._has_seed = False
@@ -189,17 +117,17 @@ class CarcassonneEnv(gym.Env[Obs, np.int64]):
         self.action_space = spaces.Discrete(self._num_actions)
 
     def _obs(self) -> Obs:
-        b = self._buf
+        o = self._env.observation()
         return {
-            "board": b.board[0].copy(),
-            "globals": b.globals[0].copy(),
-            "action_mask": b.mask[0].copy(),
+            "board": o["board"][0].copy(),
+            "globals": o["globals"][0].copy(),
+            "action_mask": o["action_mask"][0].copy(),
         }
 
     def _info(self) -> Dict[str, Any]:
         return {
             "learner_seat": int(self._env.learner_seats()[0]),
-            "outside_window": int(self._buf.outside[0]),
+            "outside_window": int(self._env.outside_window[0]),
         }
 
     def reset(
@@ -212,13 +140,13 @@ class CarcassonneEnv(gym.Env[Obs, np.int64]):
         elif not self._has_seed:
             seeds = [int(self.np_random.integers(0, 2**63 - 1))]
         self._has_seed = True
-        self._buf.reset(self._env, seeds)
+        self._env.reset(seeds)
         self._started = True
         return self._obs(), self._info()
 
     def action_masks(self) -> npt.NDArray[np.bool_]:
         """The legal ids of the current step as booleans [A]."""
-        mask: npt.NDArray[np.bool_] = self._buf.mask[0].astype(bool)
+        mask: npt.NDArray[np.bool_] = self._env.action_mask[0].astype(bool)
         return mask
 
     def step(self, action: Any) -> Tuple[Obs, float, bool, bool, Dict[str, Any]]:
@@ -228,24 +156,25 @@ class CarcassonneEnv(gym.Env[Obs, np.int64]):
             a = int(action)
         except (TypeError, ValueError):
             raise IllegalActionError(f"expected an integer action id, got {action!r}") from None
-        legal = 0 <= a < self._num_actions and self._buf.mask[0, a] == 1
+        legal = 0 <= a < self._num_actions and self._env.action_mask[0, a] == 1
         if not legal and self._illegal == "raise":
             raise IllegalActionError(f"action id {a} is not legal now")
-        self._buf.actions[0] = a if 0 <= a < self._num_actions else -1
+        self._action[0] = a if 0 <= a < self._num_actions else -1
         seat = int(self._env.learner_seats()[0])
-        self._buf.step(self._env)
-        terminated = bool(self._buf.terminated[0])
-        truncated = bool(self._buf.truncated[0])
+        self._env.step(self._action)
+        terminated = bool(self._env.terminated[0])
+        truncated = bool(self._env.truncated[0])
         info = self._info()
         info["illegal_action"] = not legal
         if terminated or truncated:
-            info["final_scores"] = self._buf.final_scores[0].tolist()
+            info["final_scores"] = self._env.final_scores[0].tolist()
             self._started = False
-        return self._obs(), float(self._buf.rewards[0, seat]), terminated, truncated, info
+        return self._obs(), float(self._env.rewards[0, seat]), terminated, truncated, info
 
     def game(self) -> Game:
         """A copy of the current game."""
-        return Game._wrap(self._env.game(0))
+        game: Game = self._env.game(0)
+        return game
 
     def render(self) -> Any:
         if self.render_mode == "ansi":
@@ -286,26 +215,19 @@ class CarcassonneVectorEnv(gym.vector.VectorEnv[Obs, npt.NDArray[np.int64], npt.
         render_mode: Optional[str] = None,
         copy: bool = True,
     ) -> None:
-        if render_mode is not None and render_mode not in self.metadata["render_modes"]:
-            raise InvalidConfigError(f"render_mode: {render_mode!r}; one of ansi, rgb_array or None")
-        self.render_mode = render_mode
+        self.render_mode = checked_render_mode(render_mode, self.metadata["render_modes"])
         self._env = _native(
             num_envs,
-            players,
-            sets,
-            edition,
-            rules,
-            figures,
+            game_config(players, sets, edition, rules, figures),
             opponents,
-            learner_seat,
-            window,
-            reward,
-            outside_window,
-            illegal_action,
-            illegal_penalty,
             "next-step",
+            learner_seat=learner_seat,
+            window=window,
+            reward=reward,
+            outside_window=outside_window,
+            illegal_action=illegal_action,
+            illegal_penalty=illegal_penalty,
         )
-        self._buf = _Buffers(self._env)
         self._copy = copy
         self._illegal = illegal_action
         self.num_envs = num_envs
@@ -316,15 +238,16 @@ class CarcassonneVectorEnv(gym.vector.VectorEnv[Obs, npt.NDArray[np.int64], npt.
         self._has_seed = False
 
     def _obs(self) -> Obs:
-        b = self._buf
+        o = self._env.observation()
+        obs = {"board": o["board"], "globals": o["globals"], "action_mask": o["action_mask"]}
         if self._copy:
-            return {"board": b.board.copy(), "globals": b.globals.copy(), "action_mask": b.mask.copy()}
-        return {"board": b.board, "globals": b.globals, "action_mask": b.mask}
+            return {key: value.copy() for key, value in obs.items()}
+        return obs
 
     def _info(self) -> Dict[str, Any]:
         return {
             "learner_seat": self._env.learner_seats(),
-            "outside_window": self._buf.outside.copy(),
+            "outside_window": self._env.outside_window.copy(),
         }
 
     def reset(
@@ -338,12 +261,12 @@ class CarcassonneVectorEnv(gym.vector.VectorEnv[Obs, npt.NDArray[np.int64], npt.
         if seed is None and not self._has_seed:
             seeds = int(self.np_random.integers(0, 2**62))
         self._has_seed = True
-        self._buf.reset(self._env, seeds)
+        self._env.reset(seeds)
         return self._obs(), self._info()
 
     def action_masks(self) -> npt.NDArray[np.bool_]:
         """The legal ids of every env as booleans [N, A]."""
-        return self._buf.mask.astype(bool)
+        return self._env.action_mask.astype(bool)
 
     def step(
         self, actions: npt.NDArray[np.int64]
@@ -353,21 +276,20 @@ class CarcassonneVectorEnv(gym.vector.VectorEnv[Obs, npt.NDArray[np.int64], npt.
             raise IllegalActionError(f"actions: expected shape ({self.num_envs},), got {a.shape}")
         ok = (a >= 0) & (a < self._env.num_actions)
         ids = np.where(ok, a, 0).astype(np.int64)
-        legal = ok & (self._buf.mask[np.arange(self.num_envs), ids] == 1)
+        legal = ok & (self._env.action_mask[np.arange(self.num_envs), ids] == 1)
         if self._illegal == "raise" and not legal.all():
             bad = int(np.flatnonzero(~legal)[0])
             raise IllegalActionError(f"env {bad}: action id {int(a[bad])} is not legal now")
-        np.copyto(self._buf.actions, np.where(ok, a, -1), casting="unsafe")
         seats = self._env.learner_seats()
-        self._buf.step(self._env)
-        rewards = self._buf.rewards[np.arange(self.num_envs), seats].astype(np.float32)
+        self._env.step(np.where(ok, a, -1).astype(np.int64))
+        rewards = self._env.rewards[np.arange(self.num_envs), seats].astype(np.float32)
         info = self._info()
         info["illegal_action"] = ~legal
         return (
             self._obs(),
             rewards,
-            self._buf.terminated.copy(),
-            self._buf.truncated.copy(),
+            self._env.terminated.copy(),
+            self._env.truncated.copy(),
             info,
         )
 
@@ -375,5 +297,5 @@ class CarcassonneVectorEnv(gym.vector.VectorEnv[Obs, npt.NDArray[np.int64], npt.
         if self.render_mode == "ansi":
             return tuple(self._env.game(i).render_text() for i in range(self.num_envs))
         if self.render_mode == "rgb_array":
-            return tuple(rgb_array(Game._wrap(self._env.game(i))) for i in range(self.num_envs))
+            return tuple(rgb_array(self._env.game(i)) for i in range(self.num_envs))
         return None
