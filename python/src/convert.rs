@@ -121,13 +121,14 @@ pub fn from_json<'py>(py: Python<'py>, v: &Value) -> PyResult<Bound<'py, PyAny>>
 }
 
 /// The keyword arguments of a game (or environment) configuration.
+/// `players` and `seed` default to 2 and 0 when absent.
 pub struct ConfigArgs<'a, 'py> {
-    pub players: &'a Bound<'py, PyAny>,
+    pub players: Option<&'a Bound<'py, PyAny>>,
     pub sets: Option<&'a Bound<'py, PyAny>>,
     pub edition: Option<&'a Bound<'py, PyAny>>,
     pub rules: Option<&'a Bound<'py, PyAny>>,
     pub figures: Option<&'a Bound<'py, PyAny>>,
-    pub seed: &'a Bound<'py, PyAny>,
+    pub seed: Option<&'a Bound<'py, PyAny>>,
     pub start: Option<&'a Bound<'py, PyAny>>,
 }
 
@@ -135,7 +136,11 @@ pub struct ConfigArgs<'a, 'py> {
 /// `setup` object; errors name the field (`sets[1]: unknown or unsupported set "x"`).
 pub fn config_from_args(args: ConfigArgs<'_, '_>) -> PyResult<GameConfig> {
     let mut setup = Map::new();
-    setup.insert("players".into(), to_json(args.players, "players")?);
+    let players = match args.players {
+        Some(p) => to_json(p, "players")?,
+        None => Value::from(2),
+    };
+    setup.insert("players".into(), players);
     let sets = match args.sets {
         Some(s) if !s.is_none() => {
             if s.is_instance_of::<PyString>() {
@@ -160,7 +165,11 @@ pub fn config_from_args(args: ConfigArgs<'_, '_>) -> PyResult<GameConfig> {
             }
         }
     }
-    setup.insert("seed".into(), to_json(args.seed, "seed")?);
+    let seed = match args.seed {
+        Some(s) => to_json(s, "seed")?,
+        None => Value::from(0),
+    };
+    setup.insert("seed".into(), seed);
     record::config_from_setup(&Value::Object(setup)).map_err(|e| {
         let path = e.path.strip_prefix("setup.").unwrap_or(&e.path);
         invalid_config(format!("{path}: {}", e.message))

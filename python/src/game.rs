@@ -89,7 +89,6 @@ impl PyGame {
     #[pyo3(signature = (players=None, sets=None, edition=None, rules=None, figures=None, seed=None, chance="sampled", window=32, start=None))]
     #[allow(clippy::too_many_arguments)]
     fn new(
-        py: Python<'_>,
         players: Option<&Bound<'_, PyAny>>,
         sets: Option<&Bound<'_, PyAny>>,
         edition: Option<&Bound<'_, PyAny>>,
@@ -100,15 +99,13 @@ impl PyGame {
         window: i64,
         start: Option<&Bound<'_, PyAny>>,
     ) -> PyResult<PyGame> {
-        let two = 2i64.into_pyobject(py)?.into_any();
-        let zero = 0i64.into_pyobject(py)?.into_any();
         let config = config_from_args(ConfigArgs {
-            players: players.unwrap_or(&two),
+            players,
             sets,
             edition,
             rules,
             figures,
-            seed: seed.unwrap_or(&zero),
+            seed,
             start,
         })?;
         let mode = match chance {

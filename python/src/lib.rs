@@ -208,12 +208,12 @@ mod _core {
         let count = (kinds.len() as i64).into_pyobject(py)?.into_any();
         let seed_obj = seed.into_pyobject(py)?.into_any();
         let config = crate::convert::config_from_args(crate::convert::ConfigArgs {
-            players: &count,
+            players: Some(&count),
             sets,
             edition,
             rules,
             figures,
-            seed: &seed_obj,
+            seed: Some(&seed_obj),
             start: None,
         })?;
         let p = kinds.len();

@@ -453,7 +453,6 @@ impl VectorEnv {
     #[pyo3(signature = (num_envs, players=None, sets=None, edition=None, rules=None, figures=None, seed=None, window=32, reward="score", opponents=None, learner_seat=Some(0), outside_window="mask", illegal_action="raise", illegal_penalty=-1.0, autoreset="same-step", threads=1), text_signature = "(num_envs, players=None, sets=None, edition=None, rules=None, figures=None, seed=None, window=32, reward='score', opponents=None, learner_seat=0, outside_window='mask', illegal_action='raise', illegal_penalty=-1.0, autoreset='same-step', threads=1)")]
     #[allow(clippy::too_many_arguments)]
     fn new(
-        py: Python<'_>,
         num_envs: i64,
         players: Option<&Bound<'_, PyAny>>,
         sets: Option<&Bound<'_, PyAny>>,
@@ -476,15 +475,13 @@ impl VectorEnv {
                 "num_envs: {num_envs}; 1 to 1048576 games"
             )));
         }
-        let two = 2i64.into_pyobject(py)?.into_any();
-        let zero = 0i64.into_pyobject(py)?.into_any();
         let config = config_from_args(ConfigArgs {
-            players: players.unwrap_or(&two),
+            players,
             sets,
             edition,
             rules,
             figures,
-            seed: seed.unwrap_or(&zero),
+            seed,
             start: None,
         })?;
         let spec = spec_from(window)?;
