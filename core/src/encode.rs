@@ -1104,6 +1104,15 @@ pub struct PlaneInfo {
 
 const SIDE_NAMES: [&str; 4] = ["N", "E", "S", "W"];
 
+/// The planes `{group}.N`, `{group}.E`, `{group}.S`, `{group}.W` of each group, in
+/// that order, with the group's meaning.
+fn per_side(groups: &[(&str, &'static str)]) -> Vec<(String, &'static str)> {
+    groups
+        .iter()
+        .flat_map(|&(group, meaning)| SIDE_NAMES.map(|s| (format!("{group}.{s}"), meaning)))
+        .collect()
+}
+
 /// Every plane by index.
 pub fn plane_table() -> &'static [PlaneInfo] {
     static TABLE: OnceLock<Vec<PlaneInfo>> = OnceLock::new();
@@ -1117,7 +1126,7 @@ pub fn plane_table() -> &'static [PlaneInfo] {
             })
         };
         push("occupied".into(), "1 if a tile lies on the square");
-        for (group, meaning) in [
+        for (name, meaning) in per_side(&[
             ("city", "1 if the side is city"),
             ("road", "1 if the side is road"),
             ("river", "1 if the side is river"),
@@ -1125,10 +1134,8 @@ pub fn plane_table() -> &'static [PlaneInfo] {
                 "link-next",
                 "1 if the city, road or river on this side continues to the next side clockwise on the tile",
             ),
-        ] {
-            for s in SIDE_NAMES {
-                push(format!("{group}.{s}"), meaning);
-            }
+        ]) {
+            push(name, meaning);
         }
         push(
             "link-opposite.NS".into(),
@@ -1170,7 +1177,7 @@ pub fn plane_table() -> &'static [PlaneInfo] {
                 );
             }
         }
-        for (group, meaning) in [
+        for (name, meaning) in per_side(&[
             (
                 "side-own",
                 "strength of the observing player on the feature at the side's middle third (mayor: pennants)",
@@ -1187,10 +1194,8 @@ pub fn plane_table() -> &'static [PlaneInfo] {
                 "side-value",
                 "points the city or road at the side's middle third would score now (complete: B12, else B15)",
             ),
-        ] {
-            for s in SIDE_NAMES {
-                push(format!("{group}.{s}"), meaning);
-            }
+        ]) {
+            push(name, meaning);
         }
         push(
             "centre-own".into(),
