@@ -1,8 +1,8 @@
 //! `carcassonne bench`: random games on one thread for a fixed time, reported as games
 //! and decisions per second.
 
-use crate::args::{self, OptSpec};
-use crate::setup::{self, SetupDefaults, SETUP_OPTIONS};
+use crate::args::OptSpec;
+use crate::setup::{self, SetupDefaults};
 use crate::{emit, CliError, Outcome};
 use carcassonne::{Game, Rng, TileSet};
 use std::time::{Duration, Instant};
@@ -36,16 +36,9 @@ const MAX_SECONDS: f64 = 86_400.0;
 
 /// Runs the subcommand.
 pub fn run(words: &[String]) -> Result<Outcome, CliError> {
-    let mut specs = SETUP_OPTIONS.to_vec();
-    specs.push(OptSpec::once("seconds"));
-    let parsed = args::parse(words, &specs)?;
-    if parsed.help {
-        emit(HELP);
+    let Some(parsed) = setup::parse_setup_command(words, &[OptSpec::once("seconds")], HELP)? else {
         return Ok(Outcome::Success);
-    }
-    if let Some(extra) = parsed.positionals.first() {
-        return Err(CliError::Usage(format!("unexpected argument {extra:?}")));
-    }
+    };
     let seconds = match parsed.value("seconds") {
         None => 5.0,
         Some(text) => text

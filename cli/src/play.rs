@@ -1,9 +1,9 @@
 //! `carcassonne play`: a complete game between built-in bots, its final board and
 //! scores, and its record.
 
-use crate::args::{self, OptSpec};
+use crate::args::OptSpec;
 use crate::bots::{parse_bots, Bot};
-use crate::setup::{self, SetupDefaults, SETUP_OPTIONS};
+use crate::setup::{self, SetupDefaults};
 use crate::{emit, CliError, Outcome};
 use carcassonne::{record, render, Game, Rng};
 use std::fmt::Write as _;
@@ -39,16 +39,10 @@ const BOT_SEED_MIX: u64 = 0xB075_5EED_0000_0001;
 
 /// Runs the subcommand.
 pub fn run(words: &[String]) -> Result<Outcome, CliError> {
-    let mut specs = SETUP_OPTIONS.to_vec();
-    specs.extend([OptSpec::once("bots"), OptSpec::once("out")]);
-    let parsed = args::parse(words, &specs)?;
-    if parsed.help {
-        emit(HELP);
+    let options = [OptSpec::once("bots"), OptSpec::once("out")];
+    let Some(parsed) = setup::parse_setup_command(words, &options, HELP)? else {
         return Ok(Outcome::Success);
-    }
-    if let Some(extra) = parsed.positionals.first() {
-        return Err(CliError::Usage(format!("unexpected argument {extra:?}")));
-    }
+    };
     let defaults = SetupDefaults {
         players: 4,
         sets: setup::all_sets(),

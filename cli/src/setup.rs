@@ -20,6 +20,26 @@ pub const SETUP_OPTIONS: [OptSpec; 6] = [
     OptSpec::once("abbot"),
 ];
 
+/// Parses the words of a subcommand that takes the setup options, `extra` options and no
+/// other arguments. `Ok(None)` when `--help` was asked for: `help` has then been printed.
+pub fn parse_setup_command(
+    words: &[String],
+    extra: &[OptSpec],
+    help: &str,
+) -> Result<Option<Parsed>, CliError> {
+    let mut specs = SETUP_OPTIONS.to_vec();
+    specs.extend_from_slice(extra);
+    let parsed = crate::args::parse(words, &specs)?;
+    if parsed.help {
+        crate::emit(help);
+        return Ok(None);
+    }
+    if let Some(extra) = parsed.positionals.first() {
+        return Err(CliError::Usage(format!("unexpected argument {extra:?}")));
+    }
+    Ok(Some(parsed))
+}
+
 /// Values used for options that are not given.
 #[derive(Clone, Debug)]
 pub struct SetupDefaults {
