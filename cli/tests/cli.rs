@@ -46,17 +46,21 @@ fn path_str(p: &Path) -> &str {
 fn play_writes_a_record_that_replay_reproduces() {
     let dir = scratch("play");
     let out = dir.join("game.json");
-    let played = carcassonne(&[
-        "play",
-        "--players",
-        "3",
-        "--seed",
-        "7",
-        "--bots",
-        "greedy,random,greedy",
-        "--out",
-        path_str(&out),
-    ]);
+    // Three seats, seed 7, fixed bots; the record goes to `out`.
+    let play = |out: &Path| {
+        carcassonne(&[
+            "play",
+            "--players",
+            "3",
+            "--seed",
+            "7",
+            "--bots",
+            "greedy,random,greedy",
+            "--out",
+            path_str(out),
+        ])
+    };
+    let played = play(&out);
     assert!(played.status.success(), "{}", stderr(&played));
     let text = stdout(&played);
     assert!(text.contains("legend:"), "{text}");
@@ -82,17 +86,7 @@ fn play_writes_a_record_that_replay_reproduces() {
 
     // The same seed and bots play the same game.
     let again = dir.join("again.json");
-    let played = carcassonne(&[
-        "play",
-        "--players",
-        "3",
-        "--seed",
-        "7",
-        "--bots",
-        "greedy,random,greedy",
-        "--out",
-        path_str(&again),
-    ]);
+    let played = play(&again);
     assert!(played.status.success());
     assert_eq!(
         std::fs::read_to_string(&out).unwrap(),
