@@ -282,6 +282,33 @@ fn as_len(n: usize, what: &str) -> Result<u32, Failure> {
     })
 }
 
+/// The checks shared by [`write_iter`] and [`write_text`]: checks the `(buf, len, needed)`
+/// triple and writes `count` to `needed`. `Ok(Some(count))` when `buf` has room for the
+/// `count` elements, `Ok(None)` when `buf` is NULL (the caller asked for the size only),
+/// and `BUFFER_TOO_SMALL` naming `what` and the `unit` of an element when it is short.
+fn reserve<T>(
+    buf: *mut T,
+    len: u32,
+    needed: *mut u32,
+    count: usize,
+    what: &str,
+    unit: &str,
+) -> Result<Option<u32>, Failure> {
+    check_buffer(buf, len, needed)?;
+    let n = as_len(count, what)?;
+    write_out(needed, n);
+    if buf.is_null() {
+        return Ok(None);
+    }
+    if len < n {
+        return Err(Failure::new(
+            CarcStatus::BufferTooSmall,
+            format!("{what} needs {n} {unit}, the buffer holds {len}"),
+        ));
+    }
+    Ok(Some(n))
+}
+
 /// Copies `items` into the caller's buffer of `len` elements and writes the count to
 /// `needed`. A NULL buffer with `len == 0` only writes the count; a short buffer gets
 /// nothing, `needed` gets the count, and the status is `BUFFER_TOO_SMALL`.
@@ -303,18 +330,9 @@ pub(crate) fn write_iter<T>(
     needed: *mut u32,
     what: &str,
 ) -> CallResult {
-    check_buffer(buf, len, needed)?;
-    let n = as_len(items.len(), what)?;
-    write_out(needed, n);
-    if buf.is_null() {
+    let Some(n) = reserve(buf, len, needed, items.len(), what, "elements")? else {
         return Ok(());
-    }
-    if len < n {
-        return Err(Failure::new(
-            CarcStatus::BufferTooSmall,
-            format!("{what} needs {n} elements, the buffer holds {len}"),
-        ));
-    }
+    };
     for (i, item) in items.take(n as usize).enumerate() {
         // SAFETY: `buf` is non-NULL, aligned, and by the ABI contract valid for
         // `len >= n > i` elements.
@@ -332,19 +350,11 @@ pub(crate) fn write_text(
     needed: *mut u32,
     what: &str,
 ) -> CallResult {
-    check_buffer(buf, len, needed)?;
-    let n = as_len(text.len() + 1, what)?;
-    write_out(needed, n);
-    if buf.is_null() {
+    let unit = "bytes with the terminating NUL";
+    if reserve(buf, len, needed, text.len() + 1, what, unit)?.is_none() {
         return Ok(());
     }
-    if len < n {
-        return Err(Failure::new(
-            CarcStatus::BufferTooSmall,
-            format!("{what} needs {n} bytes with the terminating NUL, the buffer holds {len}"),
-        ));
-    }
-    // SAFETY: as in `write_array`, for `n` bytes.
+    // SAFETY: as in `write_array`, for the `text.len() + 1` bytes that `reserve` found room for.
     unsafe {
         std::ptr::copy_nonoverlapping(text.as_ptr().cast::<c_char>(), buf, text.len());
         buf.add(text.len()).write(0);
