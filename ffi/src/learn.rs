@@ -10,7 +10,7 @@
 
 use crate::action::{action_from_c, apply_action, CarcAction};
 use crate::guard::{check_buffer, check_out, with_game, with_game_mut, write_out, CarcGame};
-use crate::status::{CallResult, CarcStatus, Failure};
+use crate::status::{CarcStatus, Failure};
 use carcassonne_core::encode::{self, EncodeError, FlatDecision, CHANNEL_COUNT, SLOT_COUNT};
 use carcassonne_core::Phase;
 
@@ -255,26 +255,6 @@ pub extern "C" fn carc_game_action_to_flat(
     })
 }
 
-fn observation_buffers(
-    planes: *mut u8,
-    planes_len: u32,
-    planes_needed: *mut u32,
-    globals: *mut f32,
-    globals_len: u32,
-    globals_needed: *mut u32,
-) -> CallResult {
-    check_buffer(planes, planes_len, planes_needed)?;
-    check_buffer(globals, globals_len, globals_needed)?;
-    if planes.is_null() != globals.is_null() {
-        return Err(Failure::null(if planes.is_null() {
-            "planes (pass both buffers, or neither to ask for the sizes)"
-        } else {
-            "globals (pass both buffers, or neither to ask for the sizes)"
-        }));
-    }
-    Ok(())
-}
-
 /// Writes the observation of the current step for seat `player` (egocentric: relative
 /// seat 0 is `player`) into `planes` (`uint8_t [C·W·W]`, layout `plane·W² + wy·W + wx`)
 /// and `globals` (`float [G]`); `planes_needed` and `globals_needed` receive `C·W·W` and
@@ -300,14 +280,16 @@ pub extern "C" fn carc_game_observe(
     globals_needed: *mut u32,
 ) -> CarcStatus {
     with_game("carc_game_observe", game, |h| {
-        observation_buffers(
-            planes,
-            planes_len,
-            planes_needed,
-            globals,
-            globals_len,
-            globals_needed,
-        )?;
+        // Both buffers, or neither to ask for the sizes.
+        check_buffer(planes, planes_len, planes_needed)?;
+        check_buffer(globals, globals_len, globals_needed)?;
+        if planes.is_null() != globals.is_null() {
+            return Err(Failure::null(if planes.is_null() {
+                "planes (pass both buffers, or neither to ask for the sizes)"
+            } else {
+                "globals (pass both buffers, or neither to ask for the sizes)"
+            }));
+        }
         let players = h.game.num_players();
         if player as usize >= players {
             return Err(Failure::invalid(format!(
