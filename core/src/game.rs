@@ -725,11 +725,8 @@ impl Game {
                 }
                 Step::FlightBefore => {
                     self.step = Step::Score;
-                    if self.flight_due(crate::config::DragonMove::BeforeScoring) {
-                        self.start_flight();
-                        if self.flight_continues() {
-                            return;
-                        }
+                    if self.flight_starts(crate::config::DragonMove::BeforeScoring) {
+                        return;
                     }
                 }
                 Step::Score => {
@@ -744,11 +741,8 @@ impl Game {
                 }
                 Step::FlightAfter => {
                     self.step = Step::End;
-                    if self.flight_due(crate::config::DragonMove::AfterScoring) {
-                        self.start_flight();
-                        if self.flight_continues() {
-                            return;
-                        }
+                    if self.flight_starts(crate::config::DragonMove::AfterScoring) {
+                        return;
                     }
                 }
                 Step::End => {

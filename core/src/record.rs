@@ -568,6 +568,16 @@ fn scores_of(v: &Value, path: &str) -> Result<Vec<i32>, RecordError> {
         .collect()
 }
 
+/// The first `n` legal actions of `game`, for divergence messages.
+fn legal_summary(game: &Game, n: usize) -> String {
+    let legal = game.legal_actions();
+    let mut shown: Vec<String> = legal.iter().take(n).map(|l| l.to_string()).collect();
+    if legal.len() > n {
+        shown.push("...".into());
+    }
+    shown.join(", ")
+}
+
 fn diverged(
     turn: usize,
     action: Option<usize>,
@@ -715,20 +725,11 @@ pub fn replay(record: &Value) -> Result<Game, ReplayError> {
                 }
             }
             if let Err(e) = game.apply(action) {
-                let mut legal: Vec<String> = game
-                    .legal_actions()
-                    .iter()
-                    .take(12)
-                    .map(|l| l.to_string())
-                    .collect();
-                if legal.len() == 12 {
-                    legal.push("...".into());
-                }
                 return Err(diverged(
                     t,
                     Some(a),
                     format!("{action}"),
-                    format!("{e}; legal: [{}]", legal.join(", ")),
+                    format!("{e}; legal: [{}]", legal_summary(&game, 12)),
                 ));
             }
         }
@@ -746,15 +747,6 @@ pub fn replay(record: &Value) -> Result<Game, ReplayError> {
             return Ok(game);
         }
         if game.turn_open && game.turns().len() == t + 1 {
-            let mut legal: Vec<String> = game
-                .legal_actions()
-                .iter()
-                .take(8)
-                .map(|l| l.to_string())
-                .collect();
-            if legal.len() == 8 {
-                legal.push("...".into());
-            }
             return Err(diverged(
                 t,
                 None,
@@ -763,7 +755,7 @@ pub fn replay(record: &Value) -> Result<Game, ReplayError> {
                     "waits for {:?} by player {}: [{}]",
                     game.phase(),
                     game.to_play(),
-                    legal.join(", ")
+                    legal_summary(&game, 8)
                 ),
             ));
         }

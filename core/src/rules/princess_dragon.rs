@@ -212,7 +212,7 @@ impl Game {
 
     /// Whether a dragon flight is due now (PD4): a dragon tile was placed this turn, the
     /// dragon is on the board, and `when` is the configured moment.
-    pub(crate) fn flight_due(&self, when: DragonMove) -> bool {
+    fn flight_due(&self, when: DragonMove) -> bool {
         if !self.pd() || self.rules.dragon_move != when || self.dragon.is_none() {
             return false;
         }
@@ -227,8 +227,17 @@ impl Game {
         }
     }
 
+    /// Starts the flight if one is due at `when` (PD4); whether a step is now asked for.
+    pub(crate) fn flight_starts(&mut self, when: DragonMove) -> bool {
+        if !self.flight_due(when) {
+            return false;
+        }
+        self.start_flight();
+        self.flight_continues()
+    }
+
     /// Starts a flight from the dragon's square.
-    pub(crate) fn start_flight(&mut self) {
+    fn start_flight(&mut self) {
         let start = self.dragon.expect("dragon on the board");
         let mut visited = [0u8; 8];
         visited[0] = start;
