@@ -14,7 +14,7 @@
 //! use the sets without the River.
 
 use carcassonne::tiles::{FeatureKind, Terrain, TileKind};
-use carcassonne::{Action, Figure, Figures, Game, GameConfig, Phase, Pos, Rng, Rotation, TileSet};
+use carcassonne::{Action, Figure, Figures, Game, GameConfig, Phase, Rng, Rotation, TileSet};
 use std::collections::{BTreeSet, HashMap, VecDeque};
 
 const DELTAS: [(i32, i32); 4] = [(0, -1), (1, 0), (0, 1), (-1, 0)];
@@ -90,12 +90,12 @@ fn component(
     let mut queue = VecDeque::from([start]);
     while let Some((x, y, local)) = queue.pop_front() {
         let (kind, rot) = board[&(x, y)];
-        for side in 0..4 {
+        for (side, (dx, dy)) in DELTAS.iter().enumerate() {
             for third in 0..3 {
                 if feature_at(kind, rot, side, third) != Some(local) {
                     continue;
                 }
-                let n = (x + DELTAS[side].0, y + DELTAS[side].1);
+                let n = (x + dx, y + dy);
                 let Some(&(nk, nrot)) = board.get(&n) else {
                     continue;
                 };
