@@ -138,6 +138,23 @@ impl Board {
             && pos.y.unsigned_abs() <= self.max_radius as u32
     }
 
+    /// Half the side of the grid currently allocated (it doubles when a tile reaches its
+    /// edge).
+    pub fn grid_radius(&self) -> i32 {
+        self.radius
+    }
+
+    /// How many times the grid has doubled since the game began.
+    pub fn grid_growths(&self) -> u32 {
+        let mut r = self.radius.min(INITIAL_RADIUS);
+        let mut n = 0;
+        while r < self.radius {
+            r *= 2;
+            n += 1;
+        }
+        n
+    }
+
     /// Rebuilds the grid with a radius that holds `pos` and its neighbours.
     fn grow_for(&mut self, pos: Pos) {
         let needed = pos.x.abs().max(pos.y.abs()) + 2;

@@ -342,8 +342,9 @@ impl Game {
             turn_open: false,
             stamp: vec![0; max_nodes.max(total_tiles)],
             stamp_value: 0,
-            scratch: Vec::with_capacity(256),
-            cached: Vec::with_capacity(256),
+            // The frontier of n tiles has at most 2n + 2 squares, 4 rotations each.
+            scratch: Vec::with_capacity(4 * (2 * total_tiles + 2)),
+            cached: Vec::with_capacity(4 * (2 * total_tiles + 2)),
             final_scored: false,
             config: Arc::new(config),
         };

@@ -1,0 +1,74 @@
+//! "No heap allocation per decision": a counting allocator watches random playouts. Once
+//! a game is created, listing legal actions into a reused buffer and applying them
+//! allocates nothing, except the two arrays of the board grid each time it doubles
+//! because a tile reached its edge (a few times in a game at most).
+
+use carcassonne::{Figures, Game, GameConfig, Rng, TileSet};
+use std::alloc::{GlobalAlloc, Layout, System};
+use std::sync::atomic::{AtomicUsize, Ordering};
+
+struct Counting;
+
+static ALLOCATIONS: AtomicUsize = AtomicUsize::new(0);
+
+// SAFETY: every call is forwarded unchanged to the system allocator; the wrapper only
+// counts allocations.
+unsafe impl GlobalAlloc for Counting {
+    unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
+        ALLOCATIONS.fetch_add(1, Ordering::Relaxed);
+        // SAFETY: same contract as the caller's.
+        unsafe { System.alloc(layout) }
+    }
+    unsafe fn dealloc(&self, ptr: *mut u8, layout: Layout) {
+        // SAFETY: same contract as the caller's.
+        unsafe { System.dealloc(ptr, layout) }
+    }
+    unsafe fn realloc(&self, ptr: *mut u8, layout: Layout, new_size: usize) -> *mut u8 {
+        ALLOCATIONS.fetch_add(1, Ordering::Relaxed);
+        // SAFETY: same contract as the caller's.
+        unsafe { System.realloc(ptr, layout, new_size) }
+    }
+}
+
+#[global_allocator]
+static GLOBAL: Counting = Counting;
+
+fn playouts(sets: &[TileSet], players: u8, abbot: u8, games: u64) {
+    let mut config = GameConfig::new(players);
+    config.sets = sets.to_vec();
+    config.figures = Figures::default_for(sets);
+    config.figures.abbot = abbot;
+    let mut rng = Rng::new(9);
+    let mut legal = Vec::with_capacity(4096);
+    let (mut decisions, mut during_play) = (0usize, 0usize);
+    for seed in 0..games {
+        config.seed = seed;
+        let mut game = Game::new(config.clone()).unwrap();
+        let before = ALLOCATIONS.load(Ordering::Relaxed);
+        while !game.is_terminal() {
+            game.legal_actions_into(&mut legal);
+            game.apply_unchecked(legal[rng.below(legal.len() as u32) as usize]);
+            decisions += 1;
+        }
+        let used = ALLOCATIONS.load(Ordering::Relaxed) - before;
+        let growths = game.board().grid_growths() as usize;
+        assert_eq!(
+            used,
+            2 * growths,
+            "{sets:?}, {players} players, seed {seed}: {used} allocations, {growths} grid doublings"
+        );
+        during_play += used;
+        drop(game);
+    }
+    assert!(decisions > 50 * games as usize);
+    eprintln!("{sets:?} {players}p: {during_play} allocations in {decisions} decisions");
+}
+
+#[test]
+fn decisions_do_not_allocate() {
+    playouts(&[TileSet::Base], 2, 0, 100);
+    playouts(&[TileSet::Base, TileSet::River1, TileSet::River2], 2, 1, 50);
+    playouts(&[TileSet::Base, TileSet::PrincessDragon], 2, 0, 50);
+    playouts(&TileSet::ALL, 4, 1, 30);
+    playouts(&TileSet::ALL, 6, 1, 20);
+}
