@@ -1,39 +1,66 @@
 //! The draw pile: tiles left per kind, drawn in stages (the River first: River II's fork,
 //! then the river tiles, then the lakes, R1; then everything else), with dragon tiles
 //! held back while the dragon is not on the board (PD3).
+//!
+//! Each stage is a list of the tiles it holds (dragon tiles of the last stage apart), so
+//! a sampled draw is one random index and a swap-remove; the counts per kind are kept
+//! beside it for chance outcomes and observations.
 
 use crate::config::GameConfig;
 use crate::rng::Rng;
 use crate::tiles::{catalogue, FeatureKind, RoadEnd, Symbols, TileKind, TileSet};
+use std::sync::OnceLock;
 
 /// Stages of the pile, drawn in order.
 const STAGES: usize = 4;
+/// The stage of everything that is not a River tile.
+const LAST: usize = STAGES - 1;
+
+/// What the pile needs to know of a kind, computed once from the catalogue.
+#[derive(Copy, Clone, Debug)]
+struct KindInfo {
+    /// River stage: 0 River II's fork, 1 river tiles, 2 lakes, 3 the rest.
+    stage: u8,
+    /// A dragon tile (PD3).
+    dragon: bool,
+    /// Never in the pile: a spring (only ever the start tile) or an abbey (in the
+    /// players' hands, AM1).
+    never_drawn: bool,
+}
+
+fn kind_info() -> &'static [KindInfo] {
+    static INFO: OnceLock<Vec<KindInfo>> = OnceLock::new();
+    INFO.get_or_init(|| {
+        catalogue()
+            .kinds()
+            .map(|kind| {
+                let def = kind.def();
+                let river = def.features.iter().find(|f| f.kind == FeatureKind::River);
+                let stage = match river {
+                    None => LAST as u8,
+                    Some(f) if f.road_end == Some(RoadEnd::Lake) => 2,
+                    Some(f) if f.side_mask().count_ones() == 3 => 0,
+                    Some(_) => 1,
+                };
+                let spring = river.is_some_and(|f| f.road_end == Some(RoadEnd::Spring));
+                KindInfo {
+                    stage,
+                    dragon: def.has(Symbols::DRAGON),
+                    never_drawn: spring || def.has(Symbols::ABBEY),
+                }
+            })
+            .collect()
+    })
+}
 
 /// Tiles left to draw.
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub struct Deck {
     counts: Vec<u8>,
-    stage_of: Vec<u8>,
-    dragon: Vec<bool>,
-    stage_totals: [u32; STAGES],
-    /// Catalogue indices of the kinds in the pile at the start, in catalogue order.
-    in_play: Vec<u8>,
-    /// Whether any dragon tile is in the game (PD3 applies).
-    any_dragon: bool,
-}
-
-/// The River stage of a kind: 0 River II's fork, 1 river tiles, 2 lakes, 3 the rest.
-fn stage(kind: TileKind) -> u8 {
-    let def = kind.def();
-    if !def.has(Symbols::RIVER) {
-        return 3;
-    }
-    let river = def.features.iter().find(|f| f.kind == FeatureKind::River);
-    match river {
-        Some(f) if f.road_end == Some(RoadEnd::Lake) => 2,
-        Some(f) if f.side_mask().count_ones() == 3 => 0,
-        _ => 1,
-    }
+    /// The tiles of each stage; the last stage without its dragon tiles.
+    piles: [Vec<TileKind>; STAGES],
+    /// Dragon tiles, drawn with the last stage.
+    dragons: Vec<TileKind>,
 }
 
 impl Deck {
@@ -42,54 +69,35 @@ impl Deck {
     /// only and no River I lake (R4).
     pub fn new(config: &GameConfig) -> Deck {
         let cat = catalogue();
+        let info = kind_info();
         let mut counts = vec![0u8; cat.len()];
         for kind in cat.kinds() {
-            if config.has(kind.def().set) {
+            if config.has(kind.def().set) && !info[kind.index()].never_drawn {
                 counts[kind.index()] = config.edition.count(kind);
             }
         }
         let (start, _) = config.start_tile();
         counts[start.index()] = counts[start.index()].saturating_sub(1);
-        let by_id = |id: &str| cat.by_id(id).expect("river tile in catalogue").index();
         if config.has(TileSet::River1) && config.has(TileSet::River2) {
-            counts[by_id("RIV1-SPRING")] = 0;
-            counts[by_id("RIV1-LAKE")] = 0;
+            let lake = cat.by_id("RIV1-LAKE").expect("River I lake in catalogue");
+            counts[lake.index()] = 0;
         }
-        // A spring is only ever the start tile; abbey tiles are in the players' hands (AM1).
+        let mut piles: [Vec<TileKind>; STAGES] = Default::default();
+        let mut dragons = Vec::new();
         for kind in cat.kinds() {
-            if kind.def().has(Symbols::ABBEY) {
-                counts[kind.index()] = 0;
-            }
-            let spring = kind
-                .def()
-                .features
-                .iter()
-                .any(|f| f.kind == FeatureKind::River && f.road_end == Some(RoadEnd::Spring));
-            if spring {
-                counts[kind.index()] = 0;
-            }
+            let i = kind.index();
+            // Dragon tiles exist only with The Princess & the Dragon.
+            let pile = if info[i].dragon {
+                &mut dragons
+            } else {
+                &mut piles[info[i].stage as usize]
+            };
+            pile.extend(std::iter::repeat(kind).take(counts[i] as usize));
         }
-        let stage_of: Vec<u8> = cat.kinds().map(stage).collect();
-        let dragon: Vec<bool> = cat
-            .kinds()
-            .map(|k| config.has(TileSet::PrincessDragon) && k.def().has(Symbols::DRAGON))
-            .collect();
-        let mut stage_totals = [0; STAGES];
-        for (i, c) in counts.iter().enumerate() {
-            stage_totals[stage_of[i] as usize] += *c as u32;
-        }
-        let in_play = (0..counts.len())
-            .filter(|i| counts[*i] > 0)
-            .map(|i| i as u8)
-            .collect();
-        let any_dragon = dragon.iter().any(|d| *d);
         Deck {
             counts,
-            stage_of,
-            dragon,
-            stage_totals,
-            in_play,
-            any_dragon,
+            piles,
+            dragons,
         }
     }
 
@@ -100,30 +108,19 @@ impl Deck {
 
     /// Tiles left.
     pub fn total(&self) -> u32 {
-        self.stage_totals.iter().sum()
+        (self.piles.iter().map(Vec::len).sum::<usize>() + self.dragons.len()) as u32
     }
 
-    fn current_stage(&self) -> Option<u8> {
-        self.stage_totals
-            .iter()
-            .position(|t| *t > 0)
-            .map(|s| s as u8)
+    fn current_stage(&self) -> Option<usize> {
+        (0..LAST)
+            .find(|s| !self.piles[*s].is_empty())
+            .or_else(|| (!self.piles[LAST].is_empty() || !self.dragons.is_empty()).then_some(LAST))
     }
 
-    /// Whether a kind may be drawn now: in the current stage, and not a dragon tile while
-    /// the dragon is off the board unless nothing else is left in the stage (PD3).
-    fn drawable(&self, i: usize, stage: u8, hold_dragons: bool) -> bool {
-        self.counts[i] > 0 && self.stage_of[i] == stage && !(hold_dragons && self.dragon[i])
-    }
-
-    fn holds_dragons(&self, stage: u8, dragon_on_board: bool) -> bool {
-        if dragon_on_board || !self.any_dragon {
-            return false;
-        }
-        // Hold dragon tiles back only while something else can be drawn.
-        self.in_play
-            .iter()
-            .any(|i| self.drawable(*i as usize, stage, true))
+    /// Whether dragon tiles are held back now: the dragon is off the board and something
+    /// else can be drawn (PD3).
+    fn holds_dragons(&self, dragon_on_board: bool) -> bool {
+        !dragon_on_board && !self.piles[LAST].is_empty()
     }
 
     /// The kinds that may be drawn now with their probabilities.
@@ -131,15 +128,18 @@ impl Deck {
         let Some(stage) = self.current_stage() else {
             return Vec::new();
         };
-        let hold = self.holds_dragons(stage, dragon_on_board);
-        let drawable = || {
-            self.in_play
-                .iter()
-                .map(|i| *i as usize)
-                .filter(move |i| self.drawable(*i, stage, hold))
+        let info = kind_info();
+        let hold = stage == LAST && self.holds_dragons(dragon_on_board);
+        let drawable = |i: &usize| {
+            let k = info[*i];
+            self.counts[*i] > 0 && k.stage as usize == stage && !(hold && k.dragon)
         };
-        let total: u32 = drawable().map(|i| self.counts[i] as u32).sum();
-        drawable()
+        let total: u32 = (0..self.counts.len())
+            .filter(drawable)
+            .map(|i| self.counts[i] as u32)
+            .sum();
+        (0..self.counts.len())
+            .filter(drawable)
             .map(|i| (TileKind(i as u8), self.counts[i] as f64 / total as f64))
             .collect()
     }
@@ -147,38 +147,37 @@ impl Deck {
     /// Draws a tile at random among those that may be drawn now. The pile must not be empty.
     pub fn draw(&mut self, rng: &mut Rng, dragon_on_board: bool) -> TileKind {
         let stage = self.current_stage().expect("draw from a non-empty pile");
-        let hold = self.holds_dragons(stage, dragon_on_board);
-        let total: u32 = if hold || stage != STAGES as u8 - 1 {
-            self.in_play
-                .iter()
-                .map(|i| *i as usize)
-                .filter(|i| self.drawable(*i, stage, hold))
-                .map(|i| self.counts[i] as u32)
-                .sum()
+        let kind = if stage < LAST {
+            let pile = &mut self.piles[stage];
+            pile.swap_remove(rng.below(pile.len() as u32) as usize)
+        } else if self.holds_dragons(dragon_on_board) {
+            let pile = &mut self.piles[LAST];
+            pile.swap_remove(rng.below(pile.len() as u32) as usize)
         } else {
-            self.stage_totals[stage as usize]
-        };
-        let mut r = rng.below(total);
-        for &i in &self.in_play {
-            let i = i as usize;
-            if self.drawable(i, stage, hold) {
-                let c = self.counts[i] as u32;
-                if r < c {
-                    let kind = TileKind(i as u8);
-                    self.take(kind);
-                    return kind;
-                }
-                r -= c;
+            let (rest, dragons) = (self.piles[LAST].len(), self.dragons.len());
+            let r = rng.below((rest + dragons) as u32) as usize;
+            if r < rest {
+                self.piles[LAST].swap_remove(r)
+            } else {
+                self.dragons.swap_remove(r - rest)
             }
-        }
-        unreachable!("the draw falls inside the total")
+        };
+        self.counts[kind.index()] -= 1;
+        kind
     }
 
-    /// Removes one tile of `kind` from the pile.
+    /// Removes one tile of `kind` from the pile (a draw decided by the caller).
     pub fn take(&mut self, kind: TileKind) {
         let i = kind.index();
         debug_assert!(self.counts[i] > 0);
         self.counts[i] -= 1;
-        self.stage_totals[self.stage_of[i] as usize] -= 1;
+        let pile = self
+            .piles
+            .iter_mut()
+            .chain(std::iter::once(&mut self.dragons))
+            .find(|p| p.contains(&kind))
+            .expect("a tile of a kind with a count is in a pile");
+        let k = pile.iter().position(|t| *t == kind).expect("found above");
+        pile.swap_remove(k);
     }
 }
