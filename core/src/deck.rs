@@ -6,7 +6,7 @@
 //! a sampled draw is one random index and a swap-remove; the counts per kind are kept
 //! beside it for chance outcomes and observations.
 
-use crate::config::GameConfig;
+use crate::config::{Edition, GameConfig};
 use crate::rng::Rng;
 use crate::tiles::{catalogue, FeatureKind, RoadEnd, Symbols, TileKind, TileSet};
 use std::sync::OnceLock;
@@ -26,6 +26,10 @@ struct KindInfo {
     /// Never in the pile: a spring (only ever the start tile) or an abbey (in the
     /// players' hands, AM1).
     never_drawn: bool,
+    /// Bit of the kind's set (`TileSet::bit`).
+    set_bit: u8,
+    /// Copies in editions C1, C2, C3 (`Edition::count`).
+    counts: [u8; 3],
 }
 
 fn kind_info() -> &'static [KindInfo] {
@@ -47,6 +51,8 @@ fn kind_info() -> &'static [KindInfo] {
                     stage,
                     dragon: def.has(Symbols::DRAGON),
                     never_drawn: spring || def.has(Symbols::ABBEY),
+                    set_bit: def.set.bit(),
+                    counts: [Edition::C1, Edition::C2, Edition::C3].map(|e| e.count(kind)),
                 }
             })
             .collect()
@@ -70,12 +76,22 @@ impl Deck {
     pub fn new(config: &GameConfig) -> Deck {
         let cat = catalogue();
         let info = kind_info();
-        let mut counts = vec![0u8; cat.len()];
-        for kind in cat.kinds() {
-            if config.has(kind.def().set) && !info[kind.index()].never_drawn {
-                counts[kind.index()] = config.edition.count(kind);
-            }
-        }
+        let sets = config.sets.iter().fold(0u8, |acc, s| acc | s.bit());
+        let edition = match config.edition {
+            Edition::C1 => 0,
+            Edition::C2 => 1,
+            Edition::C3 => 2,
+        };
+        let mut counts: Vec<u8> = info
+            .iter()
+            .map(|k| {
+                if sets & k.set_bit != 0 && !k.never_drawn {
+                    k.counts[edition]
+                } else {
+                    0
+                }
+            })
+            .collect();
         let (start, _) = config.start_tile();
         counts[start.index()] = counts[start.index()].saturating_sub(1);
         if config.has(TileSet::River1) && config.has(TileSet::River2) {
@@ -84,8 +100,7 @@ impl Deck {
         }
         let mut piles: [Vec<TileKind>; STAGES] = Default::default();
         let mut dragons = Vec::new();
-        for kind in cat.kinds() {
-            let i = kind.index();
+        for (i, kind) in cat.kinds().enumerate() {
             // Dragon tiles exist only with The Princess & the Dragon.
             let pile = if info[i].dragon {
                 &mut dragons
