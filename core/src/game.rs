@@ -1069,24 +1069,13 @@ impl Game {
 
     /// Number of distinct tiles of the feature of `root` (B12: a tile counts once).
     pub(crate) fn feature_tiles(&mut self, root: NodeId) -> u32 {
-        self.stamp_value = self.stamp_value.wrapping_add(1);
-        if self.stamp_value == 0 {
-            self.stamp.iter_mut().for_each(|s| *s = 0);
-            self.stamp_value = 1;
-        }
-        let mark = self.stamp_value;
+        let mark = self.next_mark();
         let mut count = 0;
-        let mut id = root;
-        loop {
-            let node = self.features.node(id);
-            let t = node.placement as usize;
+        for id in self.features.parts(root) {
+            let t = self.features.node(id).placement as usize;
             if self.stamp[t] != mark {
                 self.stamp[t] = mark;
                 count += 1;
-            }
-            id = self.next_part(id);
-            if id == root {
-                break;
             }
         }
         count

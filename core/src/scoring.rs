@@ -262,8 +262,5 @@ impl Game {
             }
         }
         self.barn_final_scoring();
-        if let Some(t) = self.turns.last_mut() {
-            let _ = t;
-        }
     }
 }
