@@ -6,7 +6,6 @@
 
 mod args;
 mod bench;
-mod bots;
 mod play;
 mod render;
 mod replay;

@@ -2,10 +2,11 @@
 //! scores, and its record.
 
 use crate::args::OptSpec;
-use crate::bots::{parse_bots, Bot};
 use crate::setup::{self, SetupDefaults};
 use crate::{emit, CliError, Outcome};
-use carcassonne::{record, render, Game, Rng};
+use carcassonne::{Game, Rng};
+use carcassonne_session::bots::{parse_bots, Bot};
+use carcassonne_session::{record, render};
 use std::fmt::Write as _;
 
 /// Help text.

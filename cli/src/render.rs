@@ -2,8 +2,8 @@
 
 use crate::args::{self, OptSpec};
 use crate::{emit, CliError, Outcome};
-use carcassonne::record;
-use carcassonne::render::{board_svg, board_text};
+use carcassonne_session::record;
+use carcassonne_session::render::{board_svg, board_text};
 use std::fmt::Write as _;
 
 /// Help text.

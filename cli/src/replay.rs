@@ -2,7 +2,7 @@
 
 use crate::args;
 use crate::{emit, CliError, Outcome};
-use carcassonne::record::{self, ReplayError};
+use carcassonne_session::record::{self, ReplayError};
 
 /// Help text.
 pub const HELP: &str = "\

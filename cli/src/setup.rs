@@ -7,7 +7,8 @@
 
 use crate::args::{OptSpec, Parsed};
 use crate::CliError;
-use carcassonne::{record, GameConfig, TileSet};
+use carcassonne::{GameConfig, TileSet};
+use carcassonne_session::record;
 use serde_json::{json, Map, Value};
 
 /// The options that describe a game.

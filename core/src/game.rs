@@ -454,15 +454,45 @@ impl Game {
             .map(|f| (self.board.placement(f.placement as usize).pos, f.follower))
     }
 
-    /// Dragon steps taken in the current flight and squares visited (start included).
-    pub fn flight(&self) -> Option<(u8, Vec<Pos>)> {
-        (self.phase == Phase::DragonFlight).then(|| {
-            let v = self.flight.visited[..self.flight.len as usize]
-                .iter()
-                .map(|i| self.board.placement(*i as usize).pos)
-                .collect();
-            (self.flight.steps, v)
-        })
+    /// The rule switches in force.
+    pub fn rules(&self) -> &Rules {
+        &self.rules
+    }
+
+    /// The square of the tile (or abbey) placed in the current turn, once it is placed.
+    pub fn placed_this_turn(&self) -> Option<Pos> {
+        self.turn
+            .placed
+            .map(|i| self.board.placement(i as usize).pos)
+    }
+
+    /// Dragon steps taken in the current flight, while the game waits for one (PD5).
+    pub fn flight_steps(&self) -> Option<u8> {
+        (self.phase == Phase::DragonFlight).then_some(self.flight.steps)
+    }
+
+    /// Squares the current flight has visited, its start included (PD6); empty when no
+    /// flight is in progress.
+    pub fn flight_visited(&self) -> impl Iterator<Item = Pos> + '_ {
+        let n = if self.phase == Phase::DragonFlight {
+            self.flight.len as usize
+        } else {
+            0
+        };
+        self.flight.visited[..n]
+            .iter()
+            .map(|i| self.board.placement(*i as usize).pos)
+    }
+
+    /// Whether a turn has begun and not yet ended (a record written now holds it as the
+    /// last, unfinished turn).
+    pub fn turn_in_progress(&self) -> bool {
+        self.turn_open
+    }
+
+    /// Whether the game is in its end-of-game abbey round (AM4).
+    pub fn in_end_round(&self) -> bool {
+        self.ending
     }
 
     /// Tiles left to draw, per kind (index = catalogue index).

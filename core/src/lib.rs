@@ -9,9 +9,9 @@
 //! * [`game`]: the state and its decision model (`legal_actions`, `apply`, chance).
 //! * [`board`], [`features`], [`deck`], [`scoring`]: the machinery behind it.
 //! * [`rules`]: each expansion's rules in its own module.
-//! * [`record`]: the game record format (save, load, replay).
-//! * [`render`]: the board as text and SVG.
-//! * [`encode`]: observation tensors and flat action ids for learning.
+//!
+//! Records, rendering, observation encoding and the built-in players are built on this
+//! crate's public API in the crate `carcassonne-session`.
 //!
 //! ```
 //! use carcassonne::{Game, GameConfig, Rng};
@@ -33,12 +33,9 @@ pub mod action;
 pub mod board;
 pub mod config;
 pub mod deck;
-pub mod encode;
 pub mod features;
 pub mod game;
 pub mod geometry;
-pub mod record;
-pub mod render;
 pub mod rng;
 pub mod rules;
 pub mod scoring;

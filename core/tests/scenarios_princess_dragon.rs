@@ -190,7 +190,10 @@ fn pd5_rulebook_flight_example_with_four_players() {
             assert_not_legal(&game, step((1, 1)));
         }
         apply(&mut game, step(*xy));
-        let (steps, visited) = game.flight().unwrap_or_default();
+        let (steps, visited): (u8, Vec<_>) = (
+            game.flight_steps().unwrap_or_default(),
+            game.flight_visited().collect(),
+        );
         if i < 5 {
             assert_eq!(steps as usize, i + 1);
             assert_eq!(

@@ -6,9 +6,9 @@ use crate::guard::{
     CarcGame,
 };
 use crate::status::{CarcStatus, Failure};
-use carcassonne_core::encode::EncoderSpec;
-use carcassonne_core::record::{self, config_from_setup, ReplayError};
 use carcassonne_core::{ChanceMode, Game};
+use carcassonne_session::encode::EncoderSpec;
+use carcassonne_session::record::{self, config_from_setup, ReplayError};
 use serde_json::{Map, Value};
 use std::ffi::c_char;
 use std::panic::{catch_unwind, AssertUnwindSafe};

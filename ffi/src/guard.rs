@@ -9,8 +9,8 @@
 //!   the terminating NUL); a NULL buffer with `len == 0` asks for the size only.
 
 use crate::status::{CallResult, CarcStatus, Failure};
-use carcassonne_core::encode::EncoderSpec;
 use carcassonne_core::{Action, Game, Pos};
+use carcassonne_session::encode::EncoderSpec;
 use std::any::Any;
 use std::cell::{Cell, RefCell};
 use std::ffi::{c_char, CStr};

@@ -1,6 +1,6 @@
 //! The learning interface: observation sizes, observations, flat action ids and masks.
 //! Every function here uses the engine's one observation encoder
-//! (`carcassonne::encode`), the same as the Python package, so a policy sees the same
+//! (`carcassonne_session::encode`), the same as the Python package, so a policy sees the same
 //! tensors and ids through either.
 //!
 //! Flat ids: `TILE` (4·W²) · `CELL` (W²) · `SLOT` (S·F) · `CORNER` (4) · `PASS` (1). An
@@ -11,8 +11,8 @@
 use crate::action::{action_from_c, apply_action, CarcAction};
 use crate::guard::{check_buffer, check_out, with_game, with_game_mut, write_out, CarcGame};
 use crate::status::{CarcStatus, Failure};
-use carcassonne_core::encode::{self, EncodeError, FlatDecision, CHANNEL_COUNT, SLOT_COUNT};
 use carcassonne_core::Phase;
+use carcassonne_session::encode::{self, EncodeError, FlatDecision, CHANNEL_COUNT, SLOT_COUNT};
 
 /// Shapes of the learning interface for a game (28 bytes, blittable). They depend on the
 /// window `W` of the game's configuration and on the tile catalogue, not on the state.

@@ -42,6 +42,9 @@ pub mod status;
 pub mod tiles;
 pub mod version;
 
+#[cfg(test)]
+mod tests;
+
 pub use action::{
     CarcAction, CarcActionKind, CarcChanceOutcome, CarcCorner, CarcFigure, CARC_NO_FEATURE,
 };

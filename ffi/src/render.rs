@@ -1,8 +1,8 @@
-//! The board as text and as SVG (the engine's renderers, `carcassonne::render`).
+//! The board as text and as SVG (the engine's renderers, `carcassonne_session::render`).
 
 use crate::guard::{check_buffer, with_game, write_text, CarcGame};
 use crate::status::CarcStatus;
-use carcassonne_core::render;
+use carcassonne_session::render;
 use std::ffi::c_char;
 
 /// Writes the board as text (one block of characters per tile, figures marked, a

@@ -366,7 +366,7 @@ pub extern "C" fn carc_game_dragon(game: *const CarcGame, out: *mut CarcDragon) 
             dragon.y = pos.y;
             dragon.on_board = 1;
         }
-        if let Some((steps, _)) = h.game.flight() {
+        if let Some(steps) = h.game.flight_steps() {
             dragon.in_flight = 1;
             dragon.flight_steps = steps;
         }

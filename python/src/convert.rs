@@ -5,8 +5,8 @@
 use crate::errors::{illegal, invalid_argument, invalid_config};
 use carcassonne::config::Figure;
 use carcassonne::geometry::{Corner, Pos, Rotation};
-use carcassonne::record;
 use carcassonne::{Action, Game, GameConfig};
+use carcassonne_session::record;
 use numpy::{Element, PyArrayDyn, PyArrayMethods, PyReadwriteArrayDyn, PyUntypedArrayMethods};
 use pyo3::prelude::*;
 use pyo3::types::{PyBool, PyDict, PyFloat, PyInt, PyList, PyString, PyTuple};

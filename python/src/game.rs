@@ -9,10 +9,11 @@ use crate::convert::{
 use crate::errors::{illegal, invalid_argument, invalid_config, invalid_record, state_error};
 use crate::players::Builtin;
 use carcassonne::config::Figure;
-use carcassonne::encode::{self, EncoderSpec, FlatDecision, FlatGame, RewardMode};
 use carcassonne::game::ActionError;
-use carcassonne::record;
-use carcassonne::{render, ChanceMode, Game as CoreGame, Phase, Rng};
+use carcassonne::{ChanceMode, Game as CoreGame, Phase, Rng};
+use carcassonne_session::encode::{self, EncoderSpec, FlatDecision, FlatGame, RewardMode};
+use carcassonne_session::record;
+use carcassonne_session::render;
 use numpy::ndarray::Array3;
 use numpy::{IntoPyArray, PyArray1};
 use pyo3::prelude::*;

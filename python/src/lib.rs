@@ -23,8 +23,8 @@ mod _core {
     use crate::errors::{invalid_argument, invalid_config};
     use crate::game::{reward_from, spec_from};
     use crate::players::Builtin;
-    use carcassonne::encode::{self, EncoderSpec, FlatAction};
     use carcassonne::{catalogue, Game, Rng};
+    use carcassonne_session::encode::{self, EncoderSpec, FlatAction};
     use numpy::ndarray::{Array2, Array3};
     use numpy::{IntoPyArray, PyArray2, PyArray3, PyReadonlyArrayDyn, PyUntypedArrayMethods};
     use pyo3::types::PyDict;

@@ -76,9 +76,9 @@ VERSION=$(awk -F'"' '/^\[workspace\.package\]/{w=1; next} /^\[/{w=0} w && /^vers
 
 # ----- Rust side ----------------------------------------------------------------------
 step "header drift (include/carcassonne.h vs pinned cbindgen)" \
-    "$CARGO" test -q -p carcassonne-ffi --test header
+    "$CARGO" test -q -p carcassonne-ffi --lib tests::header
 step "ffi Rust tests (unit, random-call fuzz)" \
-    "$CARGO" test -q -p carcassonne-ffi --lib --test abi_fuzz
+    "$CARGO" test -q -p carcassonne-ffi --lib -- --skip tests::header
 step "build libcarcassonne (release)" "$CARGO" build -q --release -p carcassonne-ffi
 
 # ----- C --------------------------------------------------------------------------------

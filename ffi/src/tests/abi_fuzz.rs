@@ -4,26 +4,26 @@
 //! documented values, output parameters keep their sentinel values on failure, a refused
 //! action leaves the state unchanged, and the handle stays usable.
 
-use carcassonne::action::{
+use crate::action::{
     carc_game_apply, carc_game_apply_draw, carc_game_chance_outcomes, carc_game_is_legal,
     carc_game_legal_actions,
 };
-use carcassonne::game::{
+use crate::game::{
     carc_game_clone, carc_game_free, carc_game_from_record, carc_game_last_error, carc_game_new,
     carc_game_to_record, carc_last_error,
 };
-use carcassonne::learn::{
+use crate::learn::{
     carc_game_action_to_flat, carc_game_apply_flat, carc_game_legal_mask,
     carc_game_observation_sizes, carc_game_observe,
 };
-use carcassonne::render::{carc_game_render_svg, carc_game_render_text};
-use carcassonne::state::{
+use crate::render::{carc_game_render_svg, carc_game_render_text};
+use crate::state::{
     carc_game_board_figures, carc_game_dragon, carc_game_fairy, carc_game_is_terminal,
     carc_game_placed_tiles, carc_game_remaining_tiles, carc_game_scores, carc_game_state_hash,
     carc_game_supply, carc_game_to_play,
 };
-use carcassonne::tiles::{carc_tile_feature_id, carc_tile_kind_id};
-use carcassonne::{
+use crate::tiles::{carc_tile_feature_id, carc_tile_kind_id};
+use crate::{
     CarcAction, CarcBoardFigure, CarcChanceOutcome, CarcDragon, CarcFairy, CarcGame, CarcMaskInfo,
     CarcObservationSizes, CarcPlacedTile, CarcStatus, CarcSupply,
 };

@@ -3,7 +3,7 @@
 //! turn's scores and the final scores equal. Records listed by id in
 //! `tests/data/known-divergences.md` are excluded, each with its argued rule id.
 
-use carcassonne::record::{parse_records, record_id, replay};
+use carcassonne_session::record::{parse_records, record_id, replay};
 use std::path::PathBuf;
 
 fn data_dir() -> PathBuf {

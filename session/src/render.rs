@@ -14,7 +14,8 @@
 //! Output depends only on the game state, so the same game always renders the same bytes.
 //!
 //! ```
-//! use carcassonne::{render, Game, GameConfig};
+//! use carcassonne::{Game, GameConfig};
+//! use carcassonne_session::render;
 //! let game = Game::new(GameConfig::new(2)).unwrap();
 //! let text = render::board_text(&game);
 //! // The start tile BASE-D: a city on the north side, a road from west to east (B2).
@@ -24,10 +25,10 @@
 //! assert!(svg.starts_with("<svg") && svg.trim_end().ends_with("</svg>"));
 //! ```
 
-use crate::config::Figure;
-use crate::game::{BoardFigure, Game};
-use crate::geometry::{Corner, Pos, Rotation, Side};
-use crate::tiles::{FeatureKind, Oriented, RoadEnd, Symbols, TileKind, NO_FEATURE};
+use carcassonne::config::Figure;
+use carcassonne::game::{BoardFigure, Game};
+use carcassonne::geometry::{Corner, Pos, Rotation, Side};
+use carcassonne::tiles::{FeatureKind, Oriented, RoadEnd, Symbols, TileKind, NO_FEATURE};
 use std::fmt::Write as _;
 
 // ----- shared geometry ------------------------------------------------------------------
@@ -38,7 +39,7 @@ use std::fmt::Write as _;
 /// (monasteries, gardens, the abbey, fields enclosed inside a tile).
 ///
 /// ```
-/// use carcassonne::render::anchor_segment;
+/// use carcassonne_session::render::anchor_segment;
 /// use carcassonne::{catalogue, Rotation};
 /// let d = catalogue().by_id("BASE-D").unwrap();
 /// let city = d.def().feature_by_id("c1").unwrap() as u8;
@@ -152,7 +153,7 @@ pub type TileBlock = [[char; BLOCK_W]; BLOCK_H];
 /// The glyph of a feature kind in the text view.
 ///
 /// ```
-/// use carcassonne::render::feature_glyph;
+/// use carcassonne_session::render::feature_glyph;
 /// use carcassonne::tiles::FeatureKind;
 /// assert_eq!(feature_glyph(FeatureKind::City), '#');
 /// assert_eq!(feature_glyph(FeatureKind::Road), '=');
@@ -209,7 +210,7 @@ const INNER_EAST: (usize, usize) = (1, 3);
 /// else field.
 ///
 /// ```
-/// use carcassonne::render::tile_block;
+/// use carcassonne_session::render::tile_block;
 /// use carcassonne::{catalogue, Rotation};
 /// let lines = |id: &str, rot: u8| -> Vec<String> {
 ///     let kind = catalogue().by_id(id).unwrap();
@@ -276,7 +277,8 @@ fn seat_digit(seat: u8) -> char {
 /// and right (x grows east, y grows south), then a legend and the list of figures.
 ///
 /// ```
-/// use carcassonne::{render, Game, GameConfig};
+/// use carcassonne::{Game, GameConfig};
+/// use carcassonne_session::render;
 /// let game = Game::new(GameConfig::new(2)).unwrap();
 /// let text = render::board_text(&game);
 /// let lines: Vec<&str> = text.lines().collect();
@@ -764,7 +766,8 @@ fn svg_tile(out: &mut String, kind: TileKind, rot: Rotation, pos: Pos, origin: (
 /// `D` and `F`. Coordinates label the columns and rows; the scores are written below.
 ///
 /// ```
-/// use carcassonne::{render, Game, GameConfig};
+/// use carcassonne::{Game, GameConfig};
+/// use carcassonne_session::render;
 /// let game = Game::new(GameConfig::new(3)).unwrap();
 /// let svg = render::board_svg(&game);
 /// assert_eq!(svg.matches(r#"<g class="tile""#).count(), 1);
@@ -943,9 +946,9 @@ pub fn board_svg(game: &Game) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::config::GameConfig;
-    use crate::rng::Rng;
-    use crate::tiles::{catalogue, TileSet};
+    use carcassonne::config::GameConfig;
+    use carcassonne::rng::Rng;
+    use carcassonne::tiles::{catalogue, TileSet};
 
     /// A game played with random legal moves until at most `leave` tiles are left to
     /// draw (0: to its end; final scoring takes every figure off the board).
@@ -965,7 +968,7 @@ mod tests {
     fn every_set(players: u8) -> GameConfig {
         let mut config = GameConfig::new(players);
         config.sets = TileSet::ALL.to_vec();
-        config.figures = crate::config::Figures::default_for(&config.sets);
+        config.figures = carcassonne::config::Figures::default_for(&config.sets);
         config.figures.abbot = 1;
         config
     }

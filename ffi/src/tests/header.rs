@@ -1,6 +1,6 @@
 //! The committed header `include/carcassonne.h` must be exactly what the pinned cbindgen
 //! generates from this crate. Regenerate it with
-//! `CARC_BLESS_HEADER=1 cargo test -p carcassonne-ffi --test header`.
+//! `CARC_BLESS_HEADER=1 cargo test -p carcassonne-ffi --lib tests::header`.
 
 use std::path::PathBuf;
 
@@ -34,7 +34,7 @@ fn committed_header_is_current() {
             .position(|(a, b)| a != b)
             .unwrap_or_else(|| committed.lines().count().min(generated.lines().count()));
         panic!(
-            "include/carcassonne.h differs from the generated header from line {}:\n  committed: {:?}\n  generated: {:?}\nRegenerate with: CARC_BLESS_HEADER=1 cargo test -p carcassonne-ffi --test header",
+            "include/carcassonne.h differs from the generated header from line {}:\n  committed: {:?}\n  generated: {:?}\nRegenerate with: CARC_BLESS_HEADER=1 cargo test -p carcassonne-ffi --lib tests::header",
             first + 1,
             committed.lines().nth(first).unwrap_or("<end of file>"),
             generated.lines().nth(first).unwrap_or("<end of file>"),

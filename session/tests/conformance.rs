@@ -18,14 +18,15 @@
 //! At the end, the game's record written by `record::to_json` replays with
 //! `record::replay_json` to the same final scores and state.
 //!
-//! About 2,200 games. Run with `cargo test -p carcassonne --test conformance` (about 20 s
+//! About 2,200 games. Run with `cargo test -p carcassonne-session --test conformance` (about 20 s
 //! in a debug build on two cores; `--release` is much faster).
 
 use carcassonne::config::{BarnPlacement, DragonMove, FairyRule, PrincessRule, WagonMove};
 use carcassonne::{
-    record, Action, ChanceMode, Corner, Edition, Figure, Figures, Game, GameConfig, Phase, Pos,
-    Rng, Rules, TileKind, TileSet,
+    Action, ChanceMode, Corner, Edition, Figure, Figures, Game, GameConfig, Phase, Pos, Rng, Rules,
+    TileKind, TileSet,
 };
+use carcassonne_session::record;
 
 /// Games of an ordinary configuration.
 const GAMES: u64 = 80;
@@ -163,7 +164,8 @@ fn check_state(game: &Game, config: &GameConfig, ctx: &str) {
             "{ctx}: the dragon stands on the fairy's tile"
         );
     }
-    if let Some((steps, visited)) = game.flight() {
+    if let Some(steps) = game.flight_steps() {
+        let visited: Vec<_> = game.flight_visited().collect();
         assert!(steps < DRAGON_STEPS, "{ctx}: a flight asks for a 7th step");
         assert_eq!(visited.len(), steps as usize + 1, "{ctx}");
         for (i, a) in visited.iter().enumerate() {

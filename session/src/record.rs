@@ -8,7 +8,8 @@
 //! never a panic.
 //!
 //! ```
-//! use carcassonne::{Game, GameConfig, record};
+//! use carcassonne::{Game, GameConfig};
+//! use carcassonne_session::record;
 //! let mut game = Game::new(GameConfig::new(2)).unwrap();
 //! while !game.is_terminal() {
 //!     let a = game.legal_actions()[0];
@@ -19,14 +20,14 @@
 //! assert_eq!(replayed.scores(), game.scores());
 //! ```
 
-use crate::action::Action;
-use crate::config::{
+use carcassonne::action::Action;
+use carcassonne::config::{
     BarnPlacement, DragonMove, Edition, FairyRule, Figure, Figures, GameConfig, PrincessRule,
     Rules, WagonMove,
 };
-use crate::game::{ChanceMode, Game, Phase};
-use crate::geometry::{Corner, Pos, Rotation};
-use crate::tiles::{catalogue, TileKind, TileSet};
+use carcassonne::game::{ChanceMode, Game, Phase};
+use carcassonne::geometry::{Corner, Pos, Rotation};
+use carcassonne::tiles::{catalogue, TileKind, TileSet};
 use serde_json::{json, Map, Value};
 use std::fmt;
 
@@ -482,7 +483,7 @@ pub fn to_value(game: &Game, id: &str) -> Value {
     let last = game.turns().len().saturating_sub(1);
     // A turn just begun, before its draw or abbey, is left out: replaying the record
     // reaches the same point (its fairy point included).
-    let begun_only = game.turn_open
+    let begun_only = game.turn_in_progress()
         && game.turns().last().is_some_and(|t| {
             t.draw.is_none() && t.actions.0 as usize == game.history_actions().len()
         });
@@ -493,11 +494,11 @@ pub fn to_value(game: &Game, id: &str) -> Value {
         .filter(|(i, _)| !(begun_only && *i == last))
         .map(|(i, t)| {
             // The turn in progress of an unfinished game: everything so far.
-            let (actions_end, events_end, scores) = if i == last && game.turn_open {
+            let (actions_end, events_end, scores) = if i == last && game.turn_in_progress() {
                 (
                     game.history_actions().len(),
                     game.events().len(),
-                    game.scores.to_vec(),
+                    game.scores().to_vec(),
                 )
             } else {
                 (
@@ -653,7 +654,7 @@ pub fn replay(record: &Value) -> Result<Game, ReplayError> {
             return Err(diverged(t, None, "another turn", "the game is over"));
         }
         if let Some(tile) = draw {
-            if game.phase() == Phase::Abbey && game.to_play() == player && !game.ending {
+            if game.phase() == Phase::Abbey && game.to_play() == player && !game.in_end_round() {
                 game.apply(Action::Pass)
                     .map_err(|e| diverged(t, None, "decline the abbey", e.to_string()))?;
             }
@@ -701,7 +702,7 @@ pub fn replay(record: &Value) -> Result<Game, ReplayError> {
         for (a, av) in actions.iter().enumerate() {
             let apath = format!("{path}.actions[{a}]");
             let (action, decider) = action_from_json(&game, av, &apath)?;
-            let open = game.turns().len() == t + 1 && game.turn_open;
+            let open = game.turns().len() == t + 1 && game.turn_in_progress();
             if action == Action::Pass && (!open || !game.is_legal(Action::Pass)) {
                 // A forced decision the engine took by itself.
                 continue;
@@ -734,7 +735,7 @@ pub fn replay(record: &Value) -> Result<Game, ReplayError> {
             }
         }
         let unfinished = t + 1 == turns.len() && !top.contains_key("final_scores");
-        if game.turn_open && game.turns().len() == t + 1 && unfinished {
+        if game.turn_in_progress() && game.turns().len() == t + 1 && unfinished {
             // The record of an unfinished game ends inside this turn.
             if game.scores() != scores.as_slice() {
                 return Err(diverged(
@@ -746,7 +747,7 @@ pub fn replay(record: &Value) -> Result<Game, ReplayError> {
             }
             return Ok(game);
         }
-        if game.turn_open && game.turns().len() == t + 1 {
+        if game.turn_in_progress() && game.turns().len() == t + 1 {
             return Err(diverged(
                 t,
                 None,
@@ -777,7 +778,7 @@ pub fn replay(record: &Value) -> Result<Game, ReplayError> {
         }
     }
     // Declines of an end-of-game abbey that the record does not list.
-    while game.phase() == Phase::Abbey && game.ending {
+    while game.phase() == Phase::Abbey && game.in_end_round() {
         game.apply(Action::Pass)
             .map_err(|e| diverged(turns.len(), None, "the game ends", e.to_string()))?;
     }
@@ -829,9 +830,9 @@ pub fn parse_records(text: &str) -> Vec<Result<Value, RecordError>> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::config::GameConfig;
-    use crate::rng::Rng;
-    use crate::tiles::TileSet;
+    use carcassonne::config::GameConfig;
+    use carcassonne::rng::Rng;
+    use carcassonne::tiles::TileSet;
 
     /// A record written at any point of a game, finished or not, replays to the same
     /// board, figures, scores and decision.

@@ -1,0 +1,19 @@
+//! # carcassonne-session
+//!
+//! Everything a front end needs on top of the rules kernel (crate [`carcassonne`]),
+//! written against its public API only:
+//!
+//! * [`record`]: the game record format (save, load, replay, first divergence);
+//! * [`render`]: the board as text and SVG;
+//! * [`encode`]: observation tensors, flat action ids, masks and rewards for learning;
+//! * [`bots`]: the built-in players, one definition each for every front end.
+//!
+//! The command line, the C ABI and the Python package all build on this crate.
+
+#![forbid(unsafe_code)]
+#![warn(missing_docs)]
+
+pub mod bots;
+pub mod encode;
+pub mod record;
+pub mod render;
