@@ -27,7 +27,8 @@ options:
                        wagon_move=C2|C1, pig_herd=true|false
   --abbot 0|1          whether each player has the abbot (default 1)
   --bots LIST          random or greedy, one for all seats or one per seat (default random);
-                       greedy takes the action that gains it the most points this turn
+                       greedy takes the action with the best points gained this turn
+                       minus the most points an opponent gains
   --out FILE           where to write the game record (default game-record.json)
   -h, --help           show this text
 

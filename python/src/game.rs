@@ -7,10 +7,10 @@ use crate::convert::{
     Int,
 };
 use crate::errors::{illegal, invalid_argument, invalid_config, invalid_record, state_error};
-use crate::players::Builtin;
 use carcassonne::config::Figure;
 use carcassonne::game::ActionError;
 use carcassonne::{ChanceMode, Game as CoreGame, Phase, Rng};
+use carcassonne_session::bots::Bot;
 use carcassonne_session::encode::{self, EncoderSpec, FlatDecision, FlatGame, RewardMode};
 use carcassonne_session::record;
 use carcassonne_session::render;
@@ -389,8 +389,11 @@ impl PyGame {
         kind: &str,
         seed: Int,
     ) -> PyResult<Bound<'py, PyTuple>> {
-        let player = Builtin::from_name(kind).ok_or_else(|| {
-            invalid_argument(format!("unknown built-in player {kind:?} (random, greedy)"))
+        let player = Bot::from_name(kind).ok_or_else(|| {
+            invalid_argument(format!(
+                "unknown built-in player {kind:?} (known: {})",
+                Bot::known_names()
+            ))
         })?;
         let legal = self.game().legal_actions();
         if legal.is_empty() {

@@ -9,7 +9,6 @@
 mod convert;
 mod errors;
 mod game;
-mod players;
 mod vector;
 
 use pyo3::prelude::*;
@@ -22,8 +21,8 @@ mod _core {
     use crate::convert::Int;
     use crate::errors::{invalid_argument, invalid_config};
     use crate::game::{reward_from, spec_from};
-    use crate::players::Builtin;
     use carcassonne::{catalogue, Game, Rng};
+    use carcassonne_session::bots::Bot;
     use carcassonne_session::encode::{self, EncoderSpec, FlatAction};
     use numpy::ndarray::{Array2, Array3};
     use numpy::{IntoPyArray, PyArray2, PyArray3, PyReadonlyArrayDyn, PyUntypedArrayMethods};
@@ -190,12 +189,13 @@ mod _core {
         rules: Option<&Bound<'py, PyAny>>,
         figures: Option<&Bound<'py, PyAny>>,
     ) -> PyResult<Bound<'py, PyArray2<i32>>> {
-        let kinds: Vec<Builtin> = players
+        let kinds: Vec<Bot> = players
             .iter()
             .map(|name| {
-                Builtin::from_name(name).ok_or_else(|| {
+                Bot::from_name(name).ok_or_else(|| {
                     invalid_config(format!(
-                        "players: unknown built-in player {name:?} (random, greedy)"
+                        "players: unknown built-in player {name:?} (known: {})",
+                        Bot::known_names()
                     ))
                 })
             })

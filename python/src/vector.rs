@@ -18,9 +18,9 @@
 use crate::convert::{config_from_args, slice_mut, writable, ConfigArgs, Int};
 use crate::errors::{illegal, invalid_argument, invalid_config, state_error};
 use crate::game::{reward_from, spec_from, PyGame};
-use crate::players::Builtin;
 use carcassonne::config::MAX_PLAYERS;
 use carcassonne::{Action, Game, GameConfig, Rng};
+use carcassonne_session::bots::Bot;
 use carcassonne_session::encode::{self, EncoderSpec, FlatGame, MaskInfo, RewardMode};
 use numpy::ndarray::Array1;
 use numpy::{IntoPyArray, PyArray1, PyArrayMethods};
@@ -77,7 +77,7 @@ struct Settings {
     config: GameConfig,
     spec: EncoderSpec,
     reward: RewardMode,
-    opponent: Option<Builtin>,
+    opponent: Option<Bot>,
     learner_seat: Option<u8>,
     outside: OutsidePolicy,
     illegal: IllegalPolicy,
@@ -488,9 +488,10 @@ impl VectorEnv {
         let reward = reward_from(reward)?;
         let opponent = match opponents {
             None => None,
-            Some(name) => Some(Builtin::from_name(name).ok_or_else(|| {
+            Some(name) => Some(Bot::from_name(name).ok_or_else(|| {
                 invalid_config(format!(
-                    "opponents: unknown built-in player {name:?} (random, greedy)"
+                    "opponents: unknown built-in player {name:?} (known: {})",
+                    Bot::known_names()
                 ))
             })?),
         };

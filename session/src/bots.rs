@@ -1,6 +1,25 @@
-//! Built-in players: `random` (a uniformly random legal action) and `greedy` (the legal
-//! action that gains the most points this turn).
+//! The built-in players, one definition each, used by every front end (the command line,
+//! the C ABI and Python), so that a "greedy" opponent is the same player everywhere.
+//!
+//! * `random`: a uniformly random legal action.
+//! * `greedy`: the legal action with the best immediate score difference
+//!   ([`immediate_gain`]: own points gained minus the most points gained by an opponent,
+//!   with the rest of the player's own turn settled by passing), ties broken at random.
+//!
+//! ```
+//! use carcassonne::{Game, GameConfig, Rng};
+//! use carcassonne_session::bots::Bot;
+//! let mut game = Game::new(GameConfig::new(2)).unwrap();
+//! let mut rng = Rng::new(7);
+//! let mut legal = Vec::new();
+//! while !game.is_terminal() {
+//!     game.legal_actions_into(&mut legal);
+//!     let bot = if game.to_play() == 0 { Bot::Greedy } else { Bot::Random };
+//!     game.apply(bot.choose(&game, &legal, &mut rng)).unwrap();
+//! }
+//! ```
 
+use carcassonne::config::MAX_PLAYERS;
 use carcassonne::{Action, Game, Phase, Rng};
 use std::fmt;
 
@@ -9,7 +28,7 @@ use std::fmt;
 pub enum Bot {
     /// Picks a legal action uniformly at random.
     Random,
-    /// Picks the action with the best immediate score gain; ties are broken at random.
+    /// Picks the action with the best [`immediate_gain`]; ties are broken at random.
     Greedy,
 }
 
@@ -17,7 +36,7 @@ impl Bot {
     /// Every bot, for messages.
     pub const ALL: [Bot; 2] = [Bot::Random, Bot::Greedy];
 
-    /// The name used on the command line.
+    /// The name used on the command line, in configurations and in Python.
     pub const fn name(self) -> &'static str {
         match self {
             Bot::Random => "random",
@@ -28,6 +47,11 @@ impl Bot {
     /// Parses a bot name.
     pub fn from_name(name: &str) -> Option<Bot> {
         Bot::ALL.into_iter().find(|b| b.name() == name)
+    }
+
+    /// The known names, comma-separated, for error messages.
+    pub fn known_names() -> String {
+        Bot::ALL.map(Bot::name).join(", ")
     }
 
     /// Chooses one of `legal` (the legal actions of `game`, not empty).
@@ -45,13 +69,16 @@ impl fmt::Display for Bot {
     }
 }
 
-/// Points the deciding player gains by `action`: the action is applied to a copy of the
-/// game, the rest of the player's turn is settled by passing where passing is allowed
-/// (deploy nothing more, move no wagon) so that the turn's scoring happens, and the
-/// player's score is compared with the score before.
+/// How good `action` is right now for the deciding player: the points he gains minus the
+/// most points any opponent gains. The action is applied to a copy of the game and the
+/// rest of the player's own turn is settled by passing where passing is allowed (deploy
+/// nothing more, move no wagon), so that the features a placement completes are scored.
+/// `i32::MIN` for an action that is not legal.
 pub fn immediate_gain(game: &Game, action: Action) -> i32 {
     let me = game.to_play();
-    let before = game.scores()[me];
+    let n = game.num_players();
+    let mut before = [0i32; MAX_PLAYERS];
+    before[..n].copy_from_slice(game.scores());
     let mut copy = game.clone();
     if copy.apply(action).is_err() {
         return i32::MIN;
@@ -66,40 +93,49 @@ pub fn immediate_gain(game: &Game, action: Action) -> i32 {
             break;
         }
     }
-    copy.scores()[me] - before
+    let after = copy.scores();
+    let best_opponent = (0..n)
+        .filter(|&p| p != me)
+        .map(|p| after[p] - before[p])
+        .max()
+        .unwrap_or(0);
+    after[me] - before[me] - best_opponent
 }
 
-/// The action with the highest [`immediate_gain`]; ties broken by `rng`.
+/// The action with the highest [`immediate_gain`]; ties broken uniformly by `rng`.
 fn greedy_choice(game: &Game, legal: &[Action], rng: &mut Rng) -> Action {
+    if legal.len() == 1 {
+        return legal[0];
+    }
     let mut best = i32::MIN;
-    let mut ties: Vec<Action> = Vec::new();
+    let mut ties = 0u32;
+    let mut pick = legal[0];
     for &action in legal {
         let gain = immediate_gain(game, action);
         if gain > best {
             best = gain;
-            ties.clear();
-        }
-        if gain == best {
-            ties.push(action);
+            ties = 1;
+            pick = action;
+        } else if gain == best {
+            // Reservoir sampling: each tied action is kept with equal probability.
+            ties += 1;
+            if rng.below(ties) == 0 {
+                pick = action;
+            }
         }
     }
-    ties[rng.below(ties.len() as u32) as usize]
+    pick
 }
 
-/// Reads a `--bots` value: one name for every seat, or one name per seat.
+/// Reads a per-seat bot list: one name for every seat, or one name per seat,
+/// comma-separated (`"greedy"`, `"random,greedy"`).
 pub fn parse_bots(text: &str, players: usize) -> Result<Vec<Bot>, String> {
-    let known = || {
-        Bot::ALL
-            .iter()
-            .map(|b| b.name())
-            .collect::<Vec<_>>()
-            .join(", ")
-    };
     let bots = text
         .split(',')
         .map(|name| {
             let name = name.trim();
-            Bot::from_name(name).ok_or_else(|| format!("unknown bot {name:?} (known: {})", known()))
+            Bot::from_name(name)
+                .ok_or_else(|| format!("unknown bot {name:?} (known: {})", Bot::known_names()))
         })
         .collect::<Result<Vec<_>, _>>()?;
     match bots.len() {
@@ -108,56 +144,5 @@ pub fn parse_bots(text: &str, players: usize) -> Result<Vec<Bot>, String> {
         n => Err(format!(
             "{n} bots for {players} players; give one bot for every seat, or one for all"
         )),
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-    use carcassonne::{GameConfig, Pos};
-
-    #[test]
-    fn bots_list_is_per_seat_or_shared() {
-        assert_eq!(parse_bots("greedy", 3).unwrap(), vec![Bot::Greedy; 3]);
-        assert_eq!(
-            parse_bots("random,greedy", 2).unwrap(),
-            vec![Bot::Random, Bot::Greedy]
-        );
-        assert!(parse_bots("random,greedy", 3)
-            .unwrap_err()
-            .contains("2 bots for 3"));
-        assert!(parse_bots("clever", 2).unwrap_err().contains("clever"));
-    }
-
-    #[test]
-    fn greedy_takes_points_when_a_feature_completes() {
-        // Seat 0 draws tiles until one can close the start tile's city (BASE-D, city on
-        // its north side) with a tile whose city faces south (B8: a city closed by its
-        // walls is complete; B12: a 2-tile city scores 4 with a knight on it).
-        for seed in 0..200 {
-            let mut config = GameConfig::new(2);
-            config.seed = seed;
-            let game = Game::new(config).unwrap();
-            let legal = game.legal_actions();
-            let north = legal
-                .iter()
-                .copied()
-                .find(|a| matches!(a, Action::PlaceTile { pos, .. } if *pos == Pos::new(0, -1)));
-            let Some(place) = north else { continue };
-            let mut after = game.clone();
-            after.apply(place).unwrap();
-            let deploys = after.legal_actions();
-            let gains: Vec<i32> = deploys.iter().map(|a| immediate_gain(&after, *a)).collect();
-            if gains.iter().all(|g| *g == 0) {
-                continue; // the tile north of the start did not close the city
-            }
-            let mut rng = Rng::new(1);
-            let pick = Bot::Greedy.choose(&after, &deploys, &mut rng);
-            let best = *gains.iter().max().unwrap();
-            assert!(best >= 4, "seed {seed}: best gain {best}");
-            assert_eq!(immediate_gain(&after, pick), best);
-            return;
-        }
-        panic!("no seed closed the start city");
     }
 }

@@ -1,0 +1,80 @@
+//! The built-in players: bot lists per seat, and the greedy player taking the points a
+//! completed feature gives (B9, B12).
+
+use carcassonne::{Action, Game, GameConfig, Pos, Rng};
+use carcassonne_session::bots::{immediate_gain, parse_bots, Bot};
+
+#[test]
+fn bots_list_is_per_seat_or_shared() {
+    assert_eq!(parse_bots("greedy", 3).unwrap(), vec![Bot::Greedy; 3]);
+    assert_eq!(
+        parse_bots("random,greedy", 2).unwrap(),
+        vec![Bot::Random, Bot::Greedy]
+    );
+    assert!(parse_bots("random,greedy", 3)
+        .unwrap_err()
+        .contains("2 bots for 3"));
+    assert!(parse_bots("clever", 2).unwrap_err().contains("clever"));
+}
+
+#[test]
+fn greedy_takes_points_when_a_feature_completes() {
+    // Seat 0 draws tiles until one can close the start tile's city (BASE-D, city on
+    // its north side) with a tile whose city faces south (B9: a city closed by its
+    // walls is complete; B12: a 2-tile city scores 4 with a knight on it).
+    for seed in 0..200 {
+        let mut config = GameConfig::new(2);
+        config.seed = seed;
+        let game = Game::new(config).unwrap();
+        let legal = game.legal_actions();
+        let north = legal
+            .iter()
+            .copied()
+            .find(|a| matches!(a, Action::PlaceTile { pos, .. } if *pos == Pos::new(0, -1)));
+        let Some(place) = north else { continue };
+        let mut after = game.clone();
+        after.apply(place).unwrap();
+        let deploys = after.legal_actions();
+        let gains: Vec<i32> = deploys.iter().map(|a| immediate_gain(&after, *a)).collect();
+        if gains.iter().all(|g| *g == 0) {
+            continue; // the tile north of the start did not close the city
+        }
+        let mut rng = Rng::new(1);
+        let pick = Bot::Greedy.choose(&after, &deploys, &mut rng);
+        let best = *gains.iter().max().unwrap();
+        assert!(best >= 4, "seed {seed}: best gain {best}");
+        assert_eq!(immediate_gain(&after, pick), best);
+        return;
+    }
+    panic!("no seed closed the start city");
+}
+
+/// The greedy player beats the random one in most 2-player base games (a bot that
+/// takes points when it can should win well over half of them).
+#[test]
+fn greedy_beats_random_in_most_games() {
+    let mut wins = 0;
+    let games = 40;
+    for seed in 0..games {
+        let mut config = GameConfig::new(2);
+        config.seed = seed;
+        let mut game = Game::new(config).unwrap();
+        let mut rng = Rng::new(seed);
+        let mut legal = Vec::new();
+        let greedy_seat = (seed % 2) as usize;
+        while !game.is_terminal() {
+            game.legal_actions_into(&mut legal);
+            let bot = if game.to_play() == greedy_seat {
+                Bot::Greedy
+            } else {
+                Bot::Random
+            };
+            game.apply(bot.choose(&game, &legal, &mut rng)).unwrap();
+        }
+        let s = game.scores();
+        if s[greedy_seat] > s[1 - greedy_seat] {
+            wins += 1;
+        }
+    }
+    assert!(wins >= games * 6 / 10, "greedy won {wins} of {games}");
+}
