@@ -6,6 +6,8 @@ use crate::setup::{self, SetupDefaults};
 use crate::{emit, CliError, Outcome};
 use carcassonne::{Game, Rng};
 use carcassonne_session::bots::{parse_bots, Bot};
+use carcassonne_session::encode::EncoderSpec;
+use carcassonne_session::session::Session;
 use carcassonne_session::{record, render};
 use std::fmt::Write as _;
 
@@ -66,11 +68,11 @@ pub fn run(words: &[String]) -> Result<Outcome, CliError> {
     let description = setup::describe(&config);
     let id = format!("play-{}p-seed{}", config.players, config.seed);
     let mut rng = Rng::new(config.seed ^ BOT_SEED_MIX);
-    let mut game = Game::new(config).map_err(|e| CliError::Usage(e.to_string()))?;
-    let mut legal = Vec::new();
+    let game = Game::new(config).map_err(|e| CliError::Usage(e.to_string()))?;
+    let mut session = Session::new(game, EncoderSpec::default());
     let mut decisions = 0u64;
-    while !game.is_terminal() {
-        game.legal_actions_into(&mut legal);
+    while !session.game().is_terminal() {
+        let (game, legal) = session.decision();
         if legal.is_empty() {
             return Err(CliError::Failed(format!(
                 "the engine offers no action in phase {:?} (turn {})",
@@ -79,14 +81,15 @@ pub fn run(words: &[String]) -> Result<Outcome, CliError> {
             )));
         }
         let bot = bots[game.to_play()];
-        let action = bot.choose(&game, &legal, &mut rng);
-        game.apply(action).map_err(|e| {
+        let action = bot.choose(game, legal, &mut rng);
+        session.apply(action).map_err(|e| {
             CliError::Failed(format!(
                 "the {bot} bot chose an action the engine refused: {e}"
             ))
         })?;
         decisions += 1;
     }
+    let game = session.into_game();
 
     let mut text = String::new();
     let names: Vec<&str> = bots.iter().map(|b| b.name()).collect();

@@ -40,6 +40,8 @@ pub struct Board {
     frontier: Vec<Pos>,
     /// Side requirements of each frontier square, `(packed, mask)` as in [`Board::requirements`].
     frontier_requirements: Vec<(u16, u16)>,
+    /// Smallest and largest coordinates of placed tiles (kept as tiles are placed).
+    bounds: (Pos, Pos),
 }
 
 /// Marker in `cells` for an empty square.
@@ -63,6 +65,7 @@ impl Board {
             placements: Vec::with_capacity(max_tiles + 1),
             frontier: Vec::with_capacity(4 * max_tiles + 4),
             frontier_requirements: Vec::with_capacity(4 * max_tiles + 4),
+            bounds: (Pos::default(), Pos::default()),
         }
     }
 
@@ -180,19 +183,10 @@ impl Board {
         }
     }
 
-    /// The smallest and largest coordinates of placed tiles: `(min, max)`.
+    /// The smallest and largest coordinates of placed tiles: `(min, max)` (both the
+    /// origin while the board is empty).
     pub fn bounds(&self) -> (Pos, Pos) {
-        let mut min = Pos::new(i32::MAX, i32::MAX);
-        let mut max = Pos::new(i32::MIN, i32::MIN);
-        for p in &self.placements {
-            min = Pos::new(min.x.min(p.pos.x), min.y.min(p.pos.y));
-            max = Pos::new(max.x.max(p.pos.x), max.y.max(p.pos.y));
-        }
-        if self.placements.is_empty() {
-            (Pos::default(), Pos::default())
-        } else {
-            (min, max)
-        }
+        self.bounds
     }
 
     /// Number of orthogonal neighbours of `pos` that hold tiles.
@@ -231,6 +225,15 @@ impl Board {
         let c = self.cell(pos).expect("placement inside the grid");
         debug_assert_eq!(self.cells[c], EMPTY);
         let index = self.placements.len();
+        self.bounds = if index == 0 {
+            (pos, pos)
+        } else {
+            let (min, max) = self.bounds;
+            (
+                Pos::new(min.x.min(pos.x), min.y.min(pos.y)),
+                Pos::new(max.x.max(pos.x), max.y.max(pos.y)),
+            )
+        };
         let mut surrounded_by = 0;
         for n in pos.surrounding() {
             if let Some(i) = self.index_at(n) {
@@ -318,6 +321,7 @@ mod tests {
         }
         assert!(b.is_placed(Pos::new(39, 0)) && b.is_placed(Pos::new(0, 0)));
         assert!(b.frontier().contains(&Pos::new(40, 0)));
+        assert_eq!(b.bounds(), (Pos::new(0, 0), Pos::new(39, 0)));
         assert_eq!(b.frontier().len(), 2 * 40 + 2);
         // The incrementally kept requirements agree with the computed ones.
         for (pos, req) in b.frontier().iter().zip(b.frontier_requirements()) {

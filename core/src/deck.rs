@@ -138,25 +138,37 @@ impl Deck {
         !dragon_on_board && !self.piles[LAST].is_empty()
     }
 
+    /// Catalogue indices of the kinds that may be drawn now (PD3, river stages).
+    fn drawable(&self, dragon_on_board: bool) -> impl Iterator<Item = usize> + '_ {
+        let stage = self.current_stage();
+        let info = kind_info();
+        let hold = stage == Some(LAST) && self.holds_dragons(dragon_on_board);
+        (0..self.counts.len()).filter(move |&i| {
+            let k = info[i];
+            self.counts[i] > 0 && Some(k.stage as usize) == stage && !(hold && k.dragon)
+        })
+    }
+
     /// The kinds that may be drawn now with their probabilities.
     pub fn outcomes(&self, dragon_on_board: bool) -> Vec<(TileKind, f64)> {
-        let Some(stage) = self.current_stage() else {
-            return Vec::new();
-        };
-        let info = kind_info();
-        let hold = stage == LAST && self.holds_dragons(dragon_on_board);
-        let drawable = |i: &usize| {
-            let k = info[*i];
-            self.counts[*i] > 0 && k.stage as usize == stage && !(hold && k.dragon)
-        };
-        let total: u32 = (0..self.counts.len())
-            .filter(drawable)
+        let total: u32 = self
+            .drawable(dragon_on_board)
             .map(|i| self.counts[i] as u32)
             .sum();
-        (0..self.counts.len())
-            .filter(drawable)
+        self.drawable(dragon_on_board)
             .map(|i| (TileKind(i as u8), self.counts[i] as f64 / total as f64))
             .collect()
+    }
+
+    /// Pushes a `Draw` action for every kind that may be drawn now (no allocation once
+    /// `out` has grown).
+    pub fn drawable_into(&self, dragon_on_board: bool, out: &mut Vec<crate::action::Action>) {
+        out.extend(
+            self.drawable(dragon_on_board)
+                .map(|i| crate::action::Action::Draw {
+                    tile: TileKind(i as u8),
+                }),
+        );
     }
 
     /// Draws a tile at random among those that may be drawn now. The pile must not be empty.

@@ -282,10 +282,9 @@ pub struct Game {
     pub(crate) turn_open: bool,
     pub(crate) stamp: Vec<u32>,
     pub(crate) stamp_value: u32,
-    pub(crate) scratch: Vec<Action>,
-    /// The legal actions of the current PlaceTile or Deploy decision, computed once when
-    /// the game enters it.
-    pub(crate) cached: Vec<Action>,
+    /// The legal actions of the current decision, computed once when the game reaches
+    /// it (empty when the game is over).
+    pub(crate) legal: Vec<Action>,
     pub(crate) final_scored: bool,
 }
 
@@ -343,8 +342,7 @@ impl Game {
             stamp: vec![0; max_nodes.max(total_tiles)],
             stamp_value: 0,
             // The frontier of n tiles has at most 2n + 2 squares, 4 rotations each.
-            scratch: Vec::with_capacity(4 * (2 * total_tiles + 2)),
-            cached: Vec::with_capacity(4 * (2 * total_tiles + 2)),
+            legal: Vec::with_capacity(4 * (2 * total_tiles + 2)),
             final_scored: false,
             config: Arc::new(config),
         };
@@ -555,31 +553,18 @@ impl Game {
     /// has grown to the largest list.
     pub fn legal_actions_into(&self, out: &mut Vec<Action>) {
         out.clear();
-        match self.phase {
-            Phase::GameOver => {}
-            Phase::Draw => {
-                for (kind, _) in self.deck.outcomes(self.dragon.is_some()) {
-                    out.push(Action::Draw { tile: kind });
-                }
-            }
-            Phase::Abbey => {
-                self.abbey_actions(out);
-                out.push(Action::Pass);
-            }
-            Phase::PlaceTile | Phase::Deploy => out.extend_from_slice(&self.cached),
-            Phase::DragonFlight => self.dragon_steps(out),
-            Phase::WagonMove => {
-                self.wagon_targets(self.to_play, out);
-                out.push(Action::Pass);
-            }
-        }
+        out.extend_from_slice(&self.legal);
+    }
+
+    /// The legal actions of the current decision, in a deterministic order (empty when
+    /// terminal). Computed once when the game reaches the decision.
+    pub fn legal(&self) -> &[Action] {
+        &self.legal
     }
 
     /// Whether `action` is legal now.
     pub fn is_legal(&self, action: Action) -> bool {
-        let mut v = Vec::new();
-        self.legal_actions_into(&mut v);
-        v.contains(&action)
+        self.legal.contains(&action)
     }
 
     /// Applies a legal action; an illegal one is refused with an error and the game is
@@ -588,11 +573,7 @@ impl Game {
         if self.phase == Phase::GameOver {
             return Err(ActionError::GameOver);
         }
-        let mut scratch = std::mem::take(&mut self.scratch);
-        self.legal_actions_into(&mut scratch);
-        let legal = scratch.contains(&action);
-        self.scratch = scratch;
-        if !legal {
+        if !self.is_legal(action) {
             return Err(ActionError::Illegal {
                 action,
                 phase: self.phase,
@@ -600,6 +581,30 @@ impl Game {
         }
         self.apply_unchecked(action);
         Ok(())
+    }
+
+    /// Fills the legal list of the decision the game now waits for. The placement,
+    /// deployment, dragon and wagon lists are already there (their steps compute them to
+    /// know whether to ask at all).
+    fn complete_legal(&mut self) {
+        match self.phase {
+            Phase::GameOver => self.legal.clear(),
+            Phase::Draw => {
+                let mut legal = std::mem::take(&mut self.legal);
+                legal.clear();
+                self.deck.drawable_into(self.dragon.is_some(), &mut legal);
+                self.legal = legal;
+            }
+            Phase::Abbey => {
+                let mut legal = std::mem::take(&mut self.legal);
+                legal.clear();
+                self.abbey_actions(&mut legal);
+                legal.push(Action::Pass);
+                self.legal = legal;
+            }
+            Phase::WagonMove => self.legal.push(Action::Pass),
+            Phase::PlaceTile | Phase::Deploy | Phase::DragonFlight => {}
+        }
     }
 
     /// Applies an action known to be legal (taken from [`Game::legal_actions_into`] for
@@ -678,6 +683,7 @@ impl Game {
                 self.record(player, action);
                 self.dragon_step(pos);
                 if self.flight_continues() {
+                    self.complete_legal();
                     return;
                 }
             }
@@ -695,8 +701,15 @@ impl Game {
 
     // ----- the turn pipeline -----------------------------------------------------------
 
-    /// Runs automatic steps until a decision is needed or the game ends.
+    /// Runs automatic steps until a decision is needed or the game ends, and computes
+    /// the legal list of that decision.
     pub(crate) fn advance(&mut self) {
+        self.run_steps();
+        self.complete_legal();
+    }
+
+    /// The turn pipeline: automatic steps until a decision is needed or the game ends.
+    fn run_steps(&mut self) {
         loop {
             match self.step {
                 Step::Start => {
@@ -742,10 +755,10 @@ impl Game {
                     return;
                 }
                 Step::Deploy => {
-                    let mut cached = std::mem::take(&mut self.cached);
-                    self.deploy_actions(&mut cached);
-                    let only_pass = cached.as_slice() == [Action::Pass];
-                    self.cached = cached;
+                    let mut legal = std::mem::take(&mut self.legal);
+                    self.deploy_actions(&mut legal);
+                    let only_pass = legal.as_slice() == [Action::Pass];
+                    self.legal = legal;
                     if only_pass {
                         self.step = Step::FlightBefore;
                         continue;
@@ -850,11 +863,11 @@ impl Game {
             t.draw = Some(tile);
         }
         self.turn.drawn = Some(tile);
-        let mut cached = std::mem::take(&mut self.cached);
-        cached.clear();
-        self.placements_into(tile, &mut cached);
-        self.cached = cached;
-        if !self.cached.is_empty() {
+        let mut legal = std::mem::take(&mut self.legal);
+        legal.clear();
+        self.placements_into(tile, &mut legal);
+        self.legal = legal;
+        if !self.legal.is_empty() {
             self.step = Step::Place;
             self.phase = Phase::PlaceTile;
             self.to_play = self.turn_player;

@@ -263,12 +263,10 @@ pub(crate) fn tile_kind(index: u32, what: &str) -> Result<TileKind, Failure> {
 /// Applies an engine action, mapping refusals to statuses; success clears a pending flat
 /// focus.
 pub(crate) fn apply_action(handle: &mut CarcGame, action: Action) -> CallResult {
-    handle.game.apply(action).map_err(|e| match e {
+    handle.session().apply(action).map_err(|e| match e {
         ActionError::GameOver => Failure::new(CarcStatus::GameOver, e.to_string()),
         ActionError::Illegal { .. } => Failure::new(CarcStatus::IllegalAction, e.to_string()),
-    })?;
-    handle.focus = None;
-    Ok(())
+    })
 }
 
 /// Writes every legal action of the current decision, in the engine's deterministic order,
@@ -286,9 +284,8 @@ pub extern "C" fn carc_game_legal_actions(
     needed: *mut u32,
 ) -> CarcStatus {
     with_game("carc_game_legal_actions", game, |h| {
-        let mut scratch = h.scratch.borrow_mut();
-        h.game.legal_actions_into(&mut scratch);
-        let list = scratch.iter().map(|a| CarcAction::from(*a));
+        let session = h.session();
+        let list = session.legal_actions().iter().map(|a| CarcAction::from(*a));
         write_iter(list, buf, len, needed, "the legal action list")
     })
 }
@@ -349,7 +346,7 @@ pub extern "C" fn carc_game_chance_outcomes(
 ) -> CarcStatus {
     with_game("carc_game_chance_outcomes", game, |h| {
         let list: Vec<CarcChanceOutcome> = h
-            .game
+            .game()
             .chance_outcomes()
             .into_iter()
             .map(|(kind, p)| CarcChanceOutcome {
@@ -396,9 +393,8 @@ pub extern "C" fn carc_game_is_legal(
         check_out(out, "out")?;
         // SAFETY: as in `carc_game_apply`.
         let a = action_from_c(&unsafe { action.read() })?;
-        let mut scratch = h.scratch.borrow_mut();
-        h.game.legal_actions_into(&mut scratch);
-        crate::guard::write_out(out, u8::from(scratch.contains(&a)));
+        let legal = h.session().legal_actions().contains(&a);
+        crate::guard::write_out(out, u8::from(legal));
         Ok(())
     })
 }

@@ -219,7 +219,7 @@ pub extern "C" fn carc_game_to_record(
             read_str(id, "id")?
         };
         crate::guard::check_buffer(buf, len, needed)?;
-        let text = record::to_json(&h.game, id);
+        let text = record::to_json(&h.game(), id);
         write_text(&text, buf, len, needed, "the record")
     })
 }

@@ -9,10 +9,11 @@
 //!   the terminating NUL); a NULL buffer with `len == 0` asks for the size only.
 
 use crate::status::{CallResult, CarcStatus, Failure};
-use carcassonne_core::{Action, Game, Pos};
+use carcassonne_core::Game;
 use carcassonne_session::encode::EncoderSpec;
+use carcassonne_session::session::Session;
 use std::any::Any;
-use std::cell::{Cell, RefCell};
+use std::cell::{Cell, Ref, RefCell, RefMut};
 use std::ffi::{c_char, CStr};
 use std::panic::{catch_unwind, AssertUnwindSafe};
 
@@ -23,38 +24,46 @@ use std::panic::{catch_unwind, AssertUnwindSafe};
 /// threads at the same time (not even for queries: every call may record an error
 /// message on the handle).
 pub struct CarcGame {
-    /// The engine state.
-    pub(crate) game: Game,
-    /// Shapes of the observation and flat action ids (the window `W`).
-    pub(crate) spec: EncoderSpec,
-    /// The focus tile picked by a flat `CELL` id, waiting for its `SLOT` id.
-    pub(crate) focus: Option<Pos>,
+    /// The game with its observation window, pending focus and per-decision cache
+    /// (behind a `RefCell`: queries on a `const CarcGame *` fill the cache).
+    session: RefCell<Session>,
     /// Set when a call on this handle panicked.
     poisoned: Cell<bool>,
     /// The detailed message of the last failed call on this handle.
     last_error: RefCell<String>,
-    /// Reused list of legal actions (no allocation per call once grown).
-    pub(crate) scratch: RefCell<Vec<Action>>,
 }
 
 impl CarcGame {
     pub(crate) fn new(game: Game, spec: EncoderSpec) -> CarcGame {
         CarcGame {
-            game,
-            spec,
-            focus: None,
+            session: RefCell::new(Session::new(game, spec)),
             poisoned: Cell::new(false),
             last_error: RefCell::new(String::new()),
-            scratch: RefCell::new(Vec::with_capacity(256)),
         }
     }
 
-    /// A copy (pending focus included) with its own scratch space and no error recorded.
+    /// A copy (pending focus included) with no error recorded.
     pub(crate) fn duplicate(&self) -> CarcGame {
         CarcGame {
-            focus: self.focus,
-            ..CarcGame::new(self.game.clone(), self.spec)
+            session: RefCell::new(self.session.borrow().clone()),
+            poisoned: Cell::new(false),
+            last_error: RefCell::new(String::new()),
         }
+    }
+
+    /// The game (read-only).
+    pub(crate) fn game(&self) -> Ref<'_, Game> {
+        Ref::map(self.session.borrow(), Session::game)
+    }
+
+    /// The session: the game with its window, focus and decision cache.
+    pub(crate) fn session(&self) -> RefMut<'_, Session> {
+        self.session.borrow_mut()
+    }
+
+    /// The observation window of this handle's flat ids.
+    pub(crate) fn spec(&self) -> EncoderSpec {
+        self.session.borrow().spec()
     }
 
     /// Whether a call on this handle panicked.

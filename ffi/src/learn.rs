@@ -8,11 +8,12 @@
 //! focus tile (the game does not change), then a `SLOT` id completes the action. The
 //! handle keeps the pending focus; applying a structured action clears it.
 
-use crate::action::{action_from_c, apply_action, CarcAction};
+use crate::action::{action_from_c, CarcAction};
 use crate::guard::{check_buffer, check_out, with_game, with_game_mut, write_out, CarcGame};
 use crate::status::{CarcStatus, Failure};
-use carcassonne_core::Phase;
-use carcassonne_session::encode::{self, EncodeError, FlatDecision, CHANNEL_COUNT, SLOT_COUNT};
+use carcassonne_session::encode::{
+    EncodeError, FlatDecision, FlatError, CHANNEL_COUNT, SLOT_COUNT,
+};
 
 /// Shapes of the learning interface for a game (28 bytes, blittable). They depend on the
 /// window `W` of the game's configuration and on the tile catalogue, not on the state.
@@ -68,7 +69,7 @@ pub extern "C" fn carc_game_observation_sizes(
 ) -> CarcStatus {
     with_game("carc_game_observation_sizes", game, |h| {
         check_out(out, "out")?;
-        let spec = h.spec;
+        let spec = h.spec();
         write_out(
             out,
             CarcObservationSizes {
@@ -91,7 +92,7 @@ pub extern "C" fn carc_game_observation_sizes(
 #[no_mangle]
 pub extern "C" fn carc_game_num_actions(game: *const CarcGame, out: *mut u32) -> CarcStatus {
     with_game("carc_game_num_actions", game, |h| {
-        crate::guard::put(out, "out", h.spec.num_actions() as u32)
+        crate::guard::put(out, "out", h.spec().num_actions() as u32)
     })
 }
 
@@ -118,7 +119,7 @@ pub extern "C" fn carc_game_legal_mask(
         if !info.is_null() {
             check_out(info, "info")?;
         }
-        let n = h.spec.num_actions();
+        let n = h.spec().num_actions();
         write_out(needed, n as u32);
         if buf.is_null() {
             return Ok(());
@@ -132,8 +133,7 @@ pub extern "C" fn carc_game_legal_mask(
         // SAFETY: non-NULL, and by the ABI contract valid for `len >= n` bytes that
         // nothing else accesses during the call.
         let mask = unsafe { std::slice::from_raw_parts_mut(buf, n) };
-        let covered =
-            encode::legal_mask_at(&h.game, h.spec, h.focus, mask).map_err(encode_failure)?;
+        let covered = h.session().legal_mask(mask).map_err(encode_failure)?;
         if !info.is_null() {
             write_out(
                 info,
@@ -169,40 +169,24 @@ pub extern "C" fn carc_game_apply_flat(
         if !completed.is_null() {
             check_out(completed, "completed")?;
         }
-        let actions = h.spec.num_actions();
+        let actions = h.spec().num_actions();
         if id as usize >= actions {
             return Err(Failure::invalid(format!(
                 "action id {id} is outside 0..{actions}"
             )));
         }
-        match h.game.phase() {
-            Phase::GameOver => {
-                return Err(Failure::new(CarcStatus::GameOver, "the game is over"));
-            }
-            Phase::Draw => {
-                return Err(Failure::new(
-                    CarcStatus::IllegalAction,
-                    format!("action id {id}: the game waits for a draw, not a player decision"),
-                ));
-            }
-            _ => {}
-        }
-        let decision = encode::decode_flat(&h.game, h.spec, h.focus, id).ok_or_else(|| {
-            Failure::new(
+        let decision = h.session().step(id).map_err(|e| match e {
+            FlatError::GameOver => Failure::new(CarcStatus::GameOver, "the game is over"),
+            FlatError::ChanceNode => Failure::new(
+                CarcStatus::IllegalAction,
+                format!("action id {id}: the game waits for a draw, not a player decision"),
+            ),
+            FlatError::NotOffered { .. } => Failure::new(
                 CarcStatus::IllegalAction,
                 format!("action id {id} is not legal now"),
-            )
+            ),
         })?;
-        let done = match decision {
-            FlatDecision::Focus(pos) => {
-                h.focus = Some(pos);
-                0
-            }
-            FlatDecision::Action(action) => {
-                apply_action(h, action)?;
-                1
-            }
-        };
+        let done = u8::from(matches!(decision, FlatDecision::Action(_)));
         if !completed.is_null() {
             write_out(completed, done);
         }
@@ -238,13 +222,14 @@ pub extern "C" fn carc_game_action_to_flat(
         check_out(second, "second")?;
         // SAFETY: non-NULL, aligned, a readable CarcAction (ABI contract).
         let a = action_from_c(&unsafe { action.read() })?;
-        if !h.game.is_legal(a) {
+        let mut session = h.session();
+        if !session.legal_actions().contains(&a) {
             return Err(Failure::new(
                 CarcStatus::IllegalAction,
                 format!("{a} is not legal now"),
             ));
         }
-        let path = encode::action_to_flat_path(&h.game, h.spec, a).ok_or_else(|| {
+        let path = session.flat_path(a).ok_or_else(|| {
             Failure::invalid(format!(
                 "{a} has no flat id (a square outside the window, or a draw)"
             ))
@@ -290,13 +275,14 @@ pub extern "C" fn carc_game_observe(
                 "globals (pass both buffers, or neither to ask for the sizes)"
             }));
         }
-        let players = h.game.num_players();
+        let players = h.game().num_players();
         if player as usize >= players {
             return Err(Failure::invalid(format!(
                 "player {player} is not a seat of this {players}-player game"
             )));
         }
-        let (np, ng) = (h.spec.planes_len(), h.spec.num_globals());
+        let spec = h.spec();
+        let (np, ng) = (spec.planes_len(), spec.num_globals());
         write_out(planes_needed, np as u32);
         write_out(globals_needed, ng as u32);
         if planes.is_null() {
@@ -318,7 +304,8 @@ pub extern "C" fn carc_game_observe(
                 std::slice::from_raw_parts_mut(globals, ng),
             )
         };
-        encode::encode_observation_at(&h.game, h.spec, h.focus, player as usize, p, g)
+        h.session()
+            .observe(player as usize, p, g)
             .map_err(encode_failure)?;
         Ok(())
     })

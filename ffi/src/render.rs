@@ -21,7 +21,7 @@ pub extern "C" fn carc_game_render_text(
 ) -> CarcStatus {
     with_game("carc_game_render_text", game, |h| {
         check_buffer(buf, len, needed)?;
-        write_text(&render::board_text(&h.game), buf, len, needed, "the text")
+        write_text(&render::board_text(&h.game()), buf, len, needed, "the text")
     })
 }
 
@@ -40,6 +40,6 @@ pub extern "C" fn carc_game_render_svg(
 ) -> CarcStatus {
     with_game("carc_game_render_svg", game, |h| {
         check_buffer(buf, len, needed)?;
-        write_text(&render::board_svg(&h.game), buf, len, needed, "the SVG")
+        write_text(&render::board_svg(&h.game()), buf, len, needed, "the SVG")
     })
 }

@@ -135,7 +135,7 @@ pub struct CarcFairy {
 }
 
 fn seat(h: &CarcGame, player: u32) -> Result<usize, Failure> {
-    let players = h.game.num_players();
+    let players = h.game().num_players();
     if (player as usize) < players {
         Ok(player as usize)
     } else {
@@ -151,7 +151,7 @@ fn seat(h: &CarcGame, player: u32) -> Result<usize, Failure> {
 #[no_mangle]
 pub extern "C" fn carc_game_num_players(game: *const CarcGame, out: *mut u32) -> CarcStatus {
     with_game("carc_game_num_players", game, |h| {
-        put(out, "out", h.game.num_players() as u32)
+        put(out, "out", h.game().num_players() as u32)
     })
 }
 
@@ -163,9 +163,9 @@ pub extern "C" fn carc_game_num_players(game: *const CarcGame, out: *mut u32) ->
 #[no_mangle]
 pub extern "C" fn carc_game_to_play(game: *const CarcGame, out: *mut u32) -> CarcStatus {
     with_game("carc_game_to_play", game, |h| {
-        let player = match h.game.phase() {
+        let player = match h.game().phase() {
             Phase::GameOver | Phase::Draw => CARC_NO_PLAYER,
-            _ => h.game.to_play() as u32,
+            _ => h.game().to_play() as u32,
         };
         put(out, "out", player)
     })
@@ -177,7 +177,7 @@ pub extern "C" fn carc_game_to_play(game: *const CarcGame, out: *mut u32) -> Car
 #[no_mangle]
 pub extern "C" fn carc_game_turn_player(game: *const CarcGame, out: *mut u32) -> CarcStatus {
     with_game("carc_game_turn_player", game, |h| {
-        put(out, "out", h.game.turn_player() as u32)
+        put(out, "out", h.game().turn_player() as u32)
     })
 }
 
@@ -187,7 +187,7 @@ pub extern "C" fn carc_game_turn_player(game: *const CarcGame, out: *mut u32) ->
 #[no_mangle]
 pub extern "C" fn carc_game_phase(game: *const CarcGame, out: *mut CarcPhase) -> CarcStatus {
     with_game("carc_game_phase", game, |h| {
-        put(out, "out", CarcPhase::from(h.game.phase()))
+        put(out, "out", CarcPhase::from(h.game().phase()))
     })
 }
 
@@ -197,7 +197,7 @@ pub extern "C" fn carc_game_phase(game: *const CarcGame, out: *mut CarcPhase) ->
 #[no_mangle]
 pub extern "C" fn carc_game_is_terminal(game: *const CarcGame, out: *mut u8) -> CarcStatus {
     with_game("carc_game_is_terminal", game, |h| {
-        put(out, "out", u8::from(h.game.is_terminal()))
+        put(out, "out", u8::from(h.game().is_terminal()))
     })
 }
 
@@ -215,7 +215,7 @@ pub extern "C" fn carc_game_scores(
     needed: *mut u32,
 ) -> CarcStatus {
     with_game("carc_game_scores", game, |h| {
-        write_array(h.game.scores(), buf, len, needed, "the scores")
+        write_array(h.game().scores(), buf, len, needed, "the scores")
     })
 }
 
@@ -232,7 +232,7 @@ pub extern "C" fn carc_game_supply(
     with_game("carc_game_supply", game, |h| {
         check_out(out, "out")?;
         let p = seat(h, player)?;
-        let g = &h.game;
+        let g = h.game();
         write_out(
             out,
             CarcSupply {
@@ -256,7 +256,7 @@ pub extern "C" fn carc_game_supply(
 pub extern "C" fn carc_game_tile_in_hand(game: *const CarcGame, out: *mut u16) -> CarcStatus {
     with_game("carc_game_tile_in_hand", game, |h| {
         let tile = h
-            .game
+            .game()
             .tile_in_hand()
             .map_or(CARC_NO_TILE, |k| k.index() as u16);
         put(out, "out", tile)
@@ -269,7 +269,7 @@ pub extern "C" fn carc_game_tile_in_hand(game: *const CarcGame, out: *mut u16) -
 #[no_mangle]
 pub extern "C" fn carc_game_tiles_left(game: *const CarcGame, out: *mut u32) -> CarcStatus {
     with_game("carc_game_tiles_left", game, |h| {
-        put(out, "out", h.game.tiles_left())
+        put(out, "out", h.game().tiles_left())
     })
 }
 
@@ -289,7 +289,7 @@ pub extern "C" fn carc_game_remaining_tiles(
 ) -> CarcStatus {
     with_game("carc_game_remaining_tiles", game, |h| {
         write_array(
-            h.game.remaining_tiles(),
+            h.game().remaining_tiles(),
             buf,
             len,
             needed,
@@ -312,7 +312,8 @@ pub extern "C" fn carc_game_placed_tiles(
     needed: *mut u32,
 ) -> CarcStatus {
     with_game("carc_game_placed_tiles", game, |h| {
-        let tiles = h.game.board().placements().iter().map(|p| CarcPlacedTile {
+        let game = h.game();
+        let tiles = game.board().placements().iter().map(|p| CarcPlacedTile {
             x: p.pos.x,
             y: p.pos.y,
             kind: p.kind.index() as u16,
@@ -337,8 +338,9 @@ pub extern "C" fn carc_game_board_figures(
     needed: *mut u32,
 ) -> CarcStatus {
     with_game("carc_game_board_figures", game, |h| {
-        let board = h.game.board();
-        let figures = h.game.board_figures().iter().map(|f| {
+        let game = h.game();
+        let board = game.board();
+        let figures = game.board_figures().iter().map(|f| {
             let pos = board.placement(f.placement as usize).pos;
             CarcBoardFigure {
                 x: pos.x,
@@ -361,12 +363,12 @@ pub extern "C" fn carc_game_dragon(game: *const CarcGame, out: *mut CarcDragon) 
     with_game("carc_game_dragon", game, |h| {
         check_out(out, "out")?;
         let mut dragon = CarcDragon::default();
-        if let Some(pos) = h.game.dragon() {
+        if let Some(pos) = h.game().dragon() {
             dragon.x = pos.x;
             dragon.y = pos.y;
             dragon.on_board = 1;
         }
-        if let Some(steps) = h.game.flight_steps() {
+        if let Some(steps) = h.game().flight_steps() {
             dragon.in_flight = 1;
             dragon.flight_steps = steps;
         }
@@ -386,7 +388,7 @@ pub extern "C" fn carc_game_fairy(game: *const CarcGame, out: *mut CarcFairy) ->
             feature: crate::action::CARC_NO_FEATURE,
             ..CarcFairy::default()
         };
-        if let Some((pos, by)) = h.game.fairy() {
+        if let Some((pos, by)) = h.game().fairy() {
             fairy.x = pos.x;
             fairy.y = pos.y;
             fairy.on_board = 1;
@@ -408,7 +410,7 @@ pub extern "C" fn carc_game_fairy(game: *const CarcGame, out: *mut CarcFairy) ->
 #[no_mangle]
 pub extern "C" fn carc_game_state_hash(game: *const CarcGame, out: *mut u64) -> CarcStatus {
     with_game("carc_game_state_hash", game, |h| {
-        put(out, "out", h.game.state_hash())
+        put(out, "out", h.game().state_hash())
     })
 }
 

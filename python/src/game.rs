@@ -11,9 +11,10 @@ use carcassonne::config::Figure;
 use carcassonne::game::ActionError;
 use carcassonne::{ChanceMode, Game as CoreGame, Phase, Rng};
 use carcassonne_session::bots::Bot;
-use carcassonne_session::encode::{self, EncoderSpec, FlatDecision, FlatGame, RewardMode};
+use carcassonne_session::encode::{EncoderSpec, FlatDecision, RewardMode};
 use carcassonne_session::record;
 use carcassonne_session::render;
+use carcassonne_session::session::Session;
 use numpy::ndarray::Array3;
 use numpy::{IntoPyArray, PyArray1};
 use pyo3::prelude::*;
@@ -58,17 +59,17 @@ fn action_error(e: ActionError) -> PyErr {
 /// One game of Carcassonne.
 #[pyclass(module = "carcassonne._core", name = "Game")]
 pub struct PyGame {
-    flat: FlatGame,
+    session: Session,
 }
 
 impl PyGame {
-    /// Wraps a game played through flat ids.
-    pub fn from_flat(flat: FlatGame) -> PyGame {
-        PyGame { flat }
+    /// Wraps a session (a game played through flat ids).
+    pub fn from_session(session: Session) -> PyGame {
+        PyGame { session }
     }
 
     fn game(&self) -> &CoreGame {
-        self.flat.game()
+        self.session.game()
     }
 
     fn seat(&self, player: i64) -> PyResult<usize> {
@@ -80,7 +81,7 @@ impl PyGame {
     }
 
     fn spec(&self) -> EncoderSpec {
-        self.flat.spec()
+        self.session.spec()
     }
 }
 
@@ -122,7 +123,7 @@ impl PyGame {
         let game = CoreGame::with_chance(config, mode)
             .map_err(|e| invalid_config(format!("{}: {}", e.field, e.message)))?;
         Ok(PyGame {
-            flat: FlatGame::new(game, spec),
+            session: Session::new(game, spec),
         })
     }
 
@@ -134,7 +135,7 @@ impl PyGame {
         let spec = spec_from(window)?;
         let game = record::replay_json(text).map_err(|e| invalid_record(e.to_string()))?;
         Ok(PyGame {
-            flat: FlatGame::new(game, spec),
+            session: Session::new(game, spec),
         })
     }
 
@@ -147,7 +148,7 @@ impl PyGame {
     /// An independent copy (including a pending focus tile).
     fn clone(&self) -> PyGame {
         PyGame {
-            flat: self.flat.clone(),
+            session: self.session.clone(),
         }
     }
 
@@ -241,7 +242,7 @@ impl PyGame {
     /// The focus tile picked by a flat `CELL` id, waiting for its `SLOT` id.
     #[getter]
     fn pending_focus(&self) -> Option<(i32, i32)> {
-        self.flat.pending_focus().map(|p| (p.x, p.y))
+        self.session.pending_focus().map(|p| (p.x, p.y))
     }
 
     /// Figures of kind `figure` in `player`'s supply (`abbey`: abbey tiles held).
@@ -367,7 +368,7 @@ impl PyGame {
     /// game is unchanged).
     fn apply(&mut self, action: &Bound<'_, PyAny>) -> PyResult<()> {
         let a = action_from_py(self.game(), action)?;
-        self.flat.apply(a).map_err(action_error)
+        self.session.apply(a).map_err(action_error)
     }
 
     /// Draw outcomes `(tile_id, probability)` when the game waits for a draw in
@@ -431,8 +432,8 @@ impl PyGame {
     // ----- flat API ----------------------------------------------------------------------
 
     /// The window origin `(x, y)`: the board square of window cell `(0, 0)`.
-    fn window_origin(&self) -> (i32, i32) {
-        let o = encode::WindowOrigin::of(self.game(), self.spec());
+    fn window_origin(&mut self) -> (i32, i32) {
+        let o = self.session.window_origin();
         (o.x, o.y)
     }
 
@@ -442,7 +443,7 @@ impl PyGame {
     /// written in place and returned; missing ones are allocated.
     #[pyo3(signature = (player=None, board=None, globals=None, action_mask=None))]
     fn observation<'py>(
-        &self,
+        &mut self,
         py: Python<'py>,
         player: Option<Int>,
         board: Option<&Bound<'py, PyAny>>,
@@ -477,12 +478,12 @@ impl PyGame {
                 slice_mut(&mut g, "globals")?,
                 slice_mut(&mut m, "action_mask")?,
             );
-            self.flat
+            self.session
                 .observe(seat, b, g)
                 .map_err(|e| invalid_argument(e.to_string()))?;
             let deciding = self.to_play() == Some(seat);
             if deciding {
-                self.flat
+                self.session
                     .legal_mask(m)
                     .map_err(|e| invalid_argument(e.to_string()))?;
             } else {
@@ -497,9 +498,9 @@ impl PyGame {
     }
 
     /// The mask of the current step, int8 [A].
-    fn legal_mask<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyArray1<i8>>> {
+    fn legal_mask<'py>(&mut self, py: Python<'py>) -> PyResult<Bound<'py, PyArray1<i8>>> {
         let mut m = vec![0i8; self.spec().num_actions()];
-        self.flat
+        self.session
             .legal_mask(&mut m)
             .map_err(|e| invalid_argument(e.to_string()))?;
         Ok(m.into_pyarray(py))
@@ -508,10 +509,10 @@ impl PyGame {
     /// `(legal, offered, outside_window)` for the current step: legal structured
     /// actions, ids offered by the mask, legal actions not offered because a square they
     /// need lies outside the window.
-    fn mask_info(&self) -> PyResult<(u32, u32, u32)> {
+    fn mask_info(&mut self) -> PyResult<(u32, u32, u32)> {
         let mut m = vec![0i8; self.spec().num_actions()];
         let info = self
-            .flat
+            .session
             .legal_mask(&mut m)
             .map_err(|e| invalid_argument(e.to_string()))?;
         Ok((info.legal, info.offered, info.outside_window))
@@ -519,11 +520,15 @@ impl PyGame {
 
     /// What flat id `id` does now: an action tuple, `("focus", x, y)` for a `CELL` id
     /// that picks the focus tile of a two-step decision, or `None` if it is not offered.
-    fn decode_flat<'py>(&self, py: Python<'py>, id: Int) -> PyResult<Option<Bound<'py, PyTuple>>> {
+    fn decode_flat<'py>(
+        &mut self,
+        py: Python<'py>,
+        id: Int,
+    ) -> PyResult<Option<Bound<'py, PyTuple>>> {
         let Ok(id) = u32::try_from(id.0) else {
             return Ok(None);
         };
-        match self.flat.decode(id) {
+        match self.session.decode(id) {
             Some(FlatDecision::Action(a)) => Ok(Some(action_to_py(py, a)?)),
             Some(FlatDecision::Focus(p)) => Ok(Some(PyTuple::new(
                 py,
@@ -548,7 +553,7 @@ impl PyGame {
                 _ => illegal(format!("action id {} is not legal now", id.0)),
             });
         };
-        self.flat
+        self.session
             .step(id.0 as u32)
             .map_err(|e| illegal(e.to_string()))?;
         Ok(decoded)
@@ -556,37 +561,37 @@ impl PyGame {
 
     /// The first flat id of a legal structured action (its `CELL` id for a two-step
     /// action), or `None` if it is not legal or lies outside the window.
-    fn action_to_flat(&self, action: &Bound<'_, PyAny>) -> PyResult<Option<u32>> {
+    fn action_to_flat(&mut self, action: &Bound<'_, PyAny>) -> PyResult<Option<u32>> {
         let a = action_from_py(self.game(), action)?;
-        if self.flat.pending_focus().is_some() {
+        if self.session.pending_focus().is_some() {
             return Ok(None);
         }
-        Ok(encode::action_to_flat(self.game(), self.spec(), a))
+        Ok(self.session.flat_path(a).map(|p| p.first))
     }
 
     /// `(first, second)` flat ids of a legal structured action (`second` is `None` for
     /// one-step actions), or `None`.
     fn action_to_flat_path(
-        &self,
+        &mut self,
         action: &Bound<'_, PyAny>,
     ) -> PyResult<Option<(u32, Option<u32>)>> {
         let a = action_from_py(self.game(), action)?;
-        if self.flat.pending_focus().is_some() {
+        if self.session.pending_focus().is_some() {
             return Ok(None);
         }
-        Ok(encode::action_to_flat_path(self.game(), self.spec(), a).map(|p| (p.first, p.second)))
+        Ok(self.session.flat_path(a).map(|p| (p.first, p.second)))
     }
 
     /// The structured action that flat id `id` completes now in one step, or `None`.
     fn flat_to_action<'py>(
-        &self,
+        &mut self,
         py: Python<'py>,
         id: Int,
     ) -> PyResult<Option<Bound<'py, PyTuple>>> {
         let Ok(id) = u32::try_from(id.0) else {
             return Ok(None);
         };
-        match self.flat.decode(id) {
+        match self.session.decode(id) {
             Some(FlatDecision::Action(a)) => Ok(Some(action_to_py(py, a)?)),
             _ => Ok(None),
         }

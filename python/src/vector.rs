@@ -19,9 +19,10 @@ use crate::convert::{config_from_args, slice_mut, writable, ConfigArgs, Int};
 use crate::errors::{illegal, invalid_argument, invalid_config, state_error};
 use crate::game::{reward_from, spec_from, PyGame};
 use carcassonne::config::MAX_PLAYERS;
-use carcassonne::{Action, Game, GameConfig, Rng};
+use carcassonne::{Game, GameConfig, Rng};
 use carcassonne_session::bots::Bot;
-use carcassonne_session::encode::{self, EncoderSpec, FlatGame, MaskInfo, RewardMode};
+use carcassonne_session::encode::{self, EncoderSpec, MaskInfo, RewardMode};
+use carcassonne_session::session::Session;
 use numpy::ndarray::Array1;
 use numpy::{IntoPyArray, PyArray1, PyArrayMethods};
 use pyo3::prelude::*;
@@ -59,13 +60,12 @@ enum Autoreset {
 
 /// One game of the batch.
 struct Slot {
-    flat: FlatGame,
+    session: Session,
     rng: Rng,
     learner: u8,
     next_seed: u64,
     /// Scores when the decision now offered was last offered (rewards are the change).
     scores_before: [i32; MAX_PLAYERS],
-    mask: Vec<i8>,
     info: MaskInfo,
     /// The episode ended and the game waits for its reset (next-step or no autoreset).
     done: bool,
@@ -104,19 +104,18 @@ impl Slot {
         config.seed = seed;
         let game = Game::new(config).expect("validated configuration");
         Slot {
-            flat: FlatGame::new(game, settings.spec),
+            session: Session::new(game, settings.spec),
             rng: Rng::new(0),
             learner: 0,
             next_seed: seed,
             scores_before: [0; MAX_PLAYERS],
-            mask: vec![0; settings.spec.num_actions()],
             info: MaskInfo::default(),
             done: false,
         }
     }
 
     fn players(&self) -> usize {
-        self.flat.game().num_players()
+        self.session.game().num_players()
     }
 
     /// The seat whose observation is written: the learner, or the player to play.
@@ -124,19 +123,19 @@ impl Slot {
         if settings.opponent.is_some() {
             self.learner as usize
         } else {
-            self.flat.game().to_play()
+            self.session.game().to_play()
         }
     }
 
     /// Starts the next episode: new game, learner seat, opponents up to the learner's
     /// first decision.
-    fn start_episode(&mut self, settings: &Settings, legal: &mut Vec<Action>) {
+    fn start_episode(&mut self, settings: &Settings) {
         let seed = self.next_seed;
         self.next_seed = self.next_seed.wrapping_add(settings.num_envs);
         let mut config = settings.config.clone();
         config.seed = seed;
         let game = Game::new(config).expect("validated configuration");
-        self.flat = FlatGame::new(game, settings.spec);
+        self.session.reset(game);
         self.rng = Rng::new(seed ^ 0x5851_f42d_4c95_7f2d);
         let n = self.players() as u32;
         self.learner = match settings.learner_seat {
@@ -145,45 +144,51 @@ impl Slot {
         };
         self.scores_before = [0; MAX_PLAYERS];
         self.done = false;
-        self.play_opponents(settings, legal);
+        self.play_opponents(settings);
     }
 
     /// Plays the built-in opponents until the learner decides or the game ends.
-    fn play_opponents(&mut self, settings: &Settings, legal: &mut Vec<Action>) {
+    fn play_opponents(&mut self, settings: &Settings) {
         let Some(opponent) = settings.opponent else {
             return;
         };
-        while !self.flat.game().is_terminal() && self.flat.game().to_play() != self.learner as usize
+        while !self.session.game().is_terminal()
+            && self.session.game().to_play() != self.learner as usize
         {
-            self.flat.game().legal_actions_into(legal);
-            let a = opponent.choose(self.flat.game(), legal, &mut self.rng);
-            self.flat
+            let (game, legal) = self.session.decision();
+            let a = opponent.choose(game, legal, &mut self.rng);
+            self.session
                 .apply(a)
                 .expect("built-in players pick legal actions");
         }
     }
 
-    /// Computes the mask of the decision now offered.
-    fn refresh_mask(&mut self) {
+    /// Writes the mask of the decision now offered into `mask` and notes what it covers.
+    fn write_mask(&mut self, mask: &mut [i8]) {
         self.info = self
-            .flat
-            .legal_mask(&mut self.mask)
+            .session
+            .legal_mask(mask)
             .expect("mask buffer sized by the spec");
+    }
+
+    /// Whether the decision now offered offers flat id `id`.
+    fn offers(&mut self, id: u32) -> bool {
+        self.session.decode(id).is_some()
     }
 
     /// Whether the decision now offered cannot be played under the policy.
     fn must_truncate(&self, settings: &Settings) -> bool {
-        !self.flat.game().is_terminal()
+        !self.session.game().is_terminal()
             && (self.info.offered == 0
                 || (settings.outside == OutsidePolicy::Truncate && self.info.outside_window > 0))
     }
 
     /// Starts episodes until one offers a playable first decision (nearly always the
     /// first one).
-    fn start_playable_episode(&mut self, settings: &Settings, legal: &mut Vec<Action>) {
+    fn start_playable_episode(&mut self, settings: &Settings, mask: &mut [i8]) {
         for _ in 0..64 {
-            self.start_episode(settings, legal);
-            self.refresh_mask();
+            self.start_episode(settings);
+            self.write_mask(mask);
             if !self.must_truncate(settings) {
                 return;
             }
@@ -191,10 +196,10 @@ impl Slot {
     }
 
     /// Writes the observation, mask and seat of the decision now offered.
-    fn write_observation(&self, settings: &Settings, out: &mut Out<'_>) {
+    fn write_observation(&mut self, settings: &Settings, out: &mut Out<'_>) {
         let seat = self.observer(settings);
         if let (Some(b), Some(g)) = (out.board.as_deref_mut(), out.globals.as_deref_mut()) {
-            self.flat
+            self.session
                 .observe(seat, b, g)
                 .expect("buffers sized by the spec");
         } else if out.board.is_some() || out.globals.is_some() {
@@ -216,11 +221,10 @@ impl Slot {
                     &mut g_scratch
                 }
             };
-            self.flat
+            self.session
                 .observe(seat, b, g)
                 .expect("buffers sized by the spec");
         }
-        out.mask.copy_from_slice(&self.mask);
         *out.to_play = seat as i32;
         if let Some(o) = out.outside.as_deref_mut() {
             *o = self.info.outside_window;
@@ -230,7 +234,7 @@ impl Slot {
     /// Rewards per seat since `scores_before`.
     fn write_rewards(&mut self, settings: &Settings, rewards: &mut [f32]) {
         let n = self.players();
-        let g = self.flat.game();
+        let g = self.session.game();
         rewards.fill(0.0);
         encode::step_rewards(
             settings.reward,
@@ -244,17 +248,17 @@ impl Slot {
     }
 
     /// One step with flat id `id`.
-    fn step(&mut self, settings: &Settings, id: u32, legal: &mut Vec<Action>, mut out: Out<'_>) {
+    fn step(&mut self, settings: &Settings, id: u32, mut out: Out<'_>) {
         *out.terminated = false;
         *out.truncated = false;
         if self.done {
             // Next-step autoreset: this step only starts the next episode.
             out.rewards.fill(0.0);
-            self.start_playable_episode(settings, legal);
+            self.start_playable_episode(settings, out.mask);
             self.write_observation(settings, &mut out);
             return;
         }
-        let offered = self.mask.get(id as usize).is_some_and(|m| *m == 1);
+        let offered = self.offers(id);
         let id = if offered {
             Some(id)
         } else {
@@ -262,14 +266,18 @@ impl Slot {
                 IllegalPolicy::Raise => unreachable!("ids are checked before stepping"),
                 IllegalPolicy::Penalize(p) => {
                     out.rewards.fill(0.0);
-                    out.rewards[self.flat.game().to_play()] = p;
+                    out.rewards[self.session.game().to_play()] = p;
+                    self.write_mask(out.mask);
                     self.write_observation(settings, &mut out);
                     return;
                 }
                 IllegalPolicy::Random => {
+                    // The mask of this decision, rebuilt in the output buffer (whatever
+                    // the caller did with it) to pick a uniformly random offered id.
+                    self.write_mask(out.mask);
                     let count = self.info.offered.max(1);
                     let k = self.rng.below(count) as usize;
-                    self.mask
+                    out.mask
                         .iter()
                         .enumerate()
                         .filter(|(_, m)| **m == 1)
@@ -279,12 +287,12 @@ impl Slot {
             }
         };
         if let Some(id) = id {
-            self.flat.step(id).expect("offered ids are legal");
+            self.session.step(id).expect("offered ids are legal");
         }
-        self.play_opponents(settings, legal);
+        self.play_opponents(settings);
         self.write_rewards(settings, out.rewards);
-        self.refresh_mask();
-        let terminated = self.flat.game().is_terminal();
+        self.write_mask(out.mask);
+        let terminated = self.session.game().is_terminal();
         let truncated = self.must_truncate(settings);
         if terminated || truncated {
             *out.terminated = terminated;
@@ -292,13 +300,13 @@ impl Slot {
             if let Some(f) = out.final_scores.as_deref_mut() {
                 let n = self.players();
                 f.fill(0);
-                f[..n].copy_from_slice(self.flat.game().scores());
+                f[..n].copy_from_slice(self.session.game().scores());
             }
             if settings.autoreset == Autoreset::SameStep {
-                self.start_playable_episode(settings, legal);
+                self.start_playable_episode(settings, out.mask);
             } else {
                 self.done = true;
-                self.mask.fill(0);
+                out.mask.fill(0);
             }
         }
         self.write_observation(settings, &mut out);
@@ -338,7 +346,7 @@ impl VectorEnv {
     /// Runs `f(slot, index, out)` for every game, on `threads` threads.
     fn run<F>(&mut self, bufs: Buffers<'_>, f: F)
     where
-        F: Fn(&mut Slot, usize, Out<'_>, &Settings, &mut Vec<Action>) + Sync,
+        F: Fn(&mut Slot, usize, Out<'_>, &Settings) + Sync,
     {
         let spec = self.settings.spec;
         let p = self.players();
@@ -413,7 +421,6 @@ impl VectorEnv {
                 let f = &f;
                 let base = start;
                 let work = move || {
-                    let mut legal = Vec::with_capacity(256);
                     let mut b_now = b_now;
                     let mut g_now = g_now;
                     let mut f_now = f_now;
@@ -430,7 +437,7 @@ impl VectorEnv {
                             final_scores: f_now.as_deref_mut().map(|x| &mut x[j * p..(j + 1) * p]),
                             outside: o_now.as_deref_mut().map(|o| &mut o[j]),
                         };
-                        f(slot, base + j, out, settings, &mut legal);
+                        f(slot, base + j, out, settings);
                     }
                 };
                 if start + k >= n {
@@ -612,7 +619,7 @@ impl VectorEnv {
             .ok_or_else(|| {
                 invalid_argument(format!("index {index}: envs are 0..{}", self.num_envs()))
             })?;
-        Ok(PyGame::from_flat(self.slots[i].flat.clone()))
+        Ok(PyGame::from_session(self.slots[i].session.clone()))
     }
 
     /// Starts a new episode in every game and writes the first observations. `seeds`:
@@ -668,8 +675,8 @@ impl VectorEnv {
         )?;
         let bufs = arrays.slices()?;
         py.detach(|| {
-            self.run(bufs, |slot, _, mut out, settings, legal| {
-                slot.start_playable_episode(settings, legal);
+            self.run(bufs, |slot, _, mut out, settings| {
+                slot.start_playable_episode(settings, out.mask);
                 slot.write_observation(settings, &mut out);
             })
         });
@@ -719,7 +726,7 @@ impl VectorEnv {
                     ids.push(0);
                     continue;
                 }
-                let legal = (0..a_max).contains(&id) && self.slots[i].mask[id as usize] == 1;
+                let legal = (0..a_max).contains(&id) && self.slots[i].offers(id as u32);
                 if !legal && self.settings.illegal == IllegalPolicy::Raise {
                     return Err(illegal(format!("env {i}: action id {id} is not legal now")));
                 }
@@ -747,8 +754,8 @@ impl VectorEnv {
         let bufs = arrays.slices()?;
         let ids = &ids;
         py.detach(|| {
-            self.run(bufs, |slot, i, out, settings, legal| {
-                slot.step(settings, ids[i], legal, out);
+            self.run(bufs, |slot, i, out, settings| {
+                slot.step(settings, ids[i], out);
             })
         });
         Ok(())

@@ -24,7 +24,7 @@
 //! tile just placed, so an ordinary deployment is one id. An action on another tile
 //! (a magic-portal deployment, a fairy move, the princess, taking an abbot back, a wagon
 //! move) takes two ids: a `CELL` id picks the focus tile, then a `SLOT` id picks the
-//! feature and what to do there. Between the two the game is unchanged; [`FlatGame`]
+//! feature and what to do there. Between the two the game is unchanged; [`crate::session::Session`]
 //! keeps the pending focus, and the `*_at` functions take it as `focus`. The structured
 //! legal list ([`Game::legal_actions`]) stays the truth: the mask of every step offers
 //! exactly the ids that lead to legal actions, and every legal action whose squares lie
@@ -79,7 +79,7 @@
 use carcassonne::action::Action;
 use carcassonne::config::{ConfigError, Figure, MAX_PLAYERS};
 use carcassonne::features::NodeId;
-use carcassonne::game::{ActionError, Game, Phase};
+use carcassonne::game::{Game, Phase};
 use carcassonne::geometry::{Corner, Pos, Rotation};
 use carcassonne::rules::princess_dragon::DRAGON_STEPS;
 use carcassonne::tiles::{catalogue, FeatureKind, Symbols, Terrain, TileKind, TileSet, NO_FEATURE};
@@ -628,21 +628,6 @@ impl Frame {
     }
 }
 
-thread_local! {
-    static LEGAL: RefCell<Vec<Action>> = RefCell::new(Vec::with_capacity(512));
-}
-
-/// Runs `f` on the legal actions of `game`, using a per-thread buffer.
-fn with_legal<R>(game: &Game, f: impl FnOnce(&[Action]) -> R) -> R {
-    LEGAL.with(|cell| match cell.try_borrow_mut() {
-        Ok(mut v) => {
-            game.legal_actions_into(&mut v);
-            f(&v)
-        }
-        Err(_) => f(&game.legal_actions()),
-    })
-}
-
 /// What a mask covered.
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, Default)]
 pub struct MaskInfo {
@@ -673,6 +658,199 @@ pub struct FlatPath {
     pub second: Option<u32>,
 }
 
+// ----- one decision, routed once ---------------------------------------------------------
+
+/// The flat ids of every legal action of one decision, computed once: the mask, the
+/// decoder and the observation of that decision all read it.
+///
+/// It holds the first-step id of each action of the game's legal list ([`Game::legal`],
+/// same order) — an id → action table: decoding a first-step id is a search of one short
+/// array that stays in cache — and, for the two-step actions, the focus tile and the
+/// `SLOT` id that follows the `CELL` id. [`DecisionTable::refresh`] recomputes it for a
+/// new decision (no allocation once its buffers have grown to the largest decision);
+/// the free functions of this module build one on the fly, [`crate::session::Session`]
+/// keeps one per game. Its methods take the game it was refreshed for.
+#[derive(Clone, Debug)]
+pub struct DecisionTable {
+    spec: EncoderSpec,
+    frame: Frame,
+    /// The first-step id of each legal action (`TILE`, `CELL`, `SLOT` on the placed tile,
+    /// `CORNER`, `PASS`), [`NO_ID`] if it has none (outside the window, a draw).
+    first: Vec<u32>,
+    /// The two-step actions: index in the legal list, focus tile, `SLOT` id.
+    pointers: Vec<(u32, Pos, u32)>,
+    /// Legal actions with a square outside the window.
+    outside: u32,
+}
+
+/// Marks a legal action without a flat id in [`DecisionTable`].
+const NO_ID: u32 = u32::MAX;
+
+impl DecisionTable {
+    /// An empty table for the window of `spec` (call [`DecisionTable::refresh`]).
+    pub fn new(spec: EncoderSpec) -> DecisionTable {
+        DecisionTable {
+            spec,
+            frame: Frame {
+                spec,
+                origin: WindowOrigin::default(),
+                placed: None,
+            },
+            first: Vec::new(),
+            pointers: Vec::new(),
+            outside: 0,
+        }
+    }
+
+    /// A table computed for the current decision of `game`.
+    pub fn of(game: &Game, spec: EncoderSpec) -> DecisionTable {
+        let mut table = DecisionTable::new(spec);
+        table.refresh(game);
+        table
+    }
+
+    /// Recomputes the table for the current decision of `game`.
+    pub fn refresh(&mut self, game: &Game) {
+        self.first.clear();
+        self.pointers.clear();
+        self.outside = 0;
+        self.frame = Frame::new(game, self.spec);
+        for (i, &action) in game.legal().iter().enumerate() {
+            let id = match self.frame.route(game, action) {
+                Route::Direct(id) => id,
+                Route::Pointer { cell, focus, slot } => {
+                    self.pointers.push((i as u32, focus, slot));
+                    cell
+                }
+                Route::Outside => {
+                    self.outside += 1;
+                    NO_ID
+                }
+                Route::Unencodable => NO_ID,
+            };
+            self.first.push(id);
+        }
+    }
+
+    /// The spec the ids refer to.
+    pub fn spec(&self) -> EncoderSpec {
+        self.spec
+    }
+
+    /// The window origin of the decision.
+    pub fn origin(&self) -> WindowOrigin {
+        self.frame.origin
+    }
+
+    /// Writes the mask of the current step into `mask` (`i8 [A]`, 1 = offered): with
+    /// `focus` `None` the ids that start a legal action, with `focus` `Some(pos)` (a
+    /// `CELL` id picked that tile) the `SLOT` ids that complete one there.
+    pub fn mask(&self, focus: Option<Pos>, mask: &mut [i8]) -> Result<MaskInfo, EncodeError> {
+        check_len("mask", mask.len(), self.spec.num_actions())?;
+        mask.fill(0);
+        let mut info = MaskInfo {
+            legal: self.first.len() as u32,
+            offered: 0,
+            outside_window: self.outside,
+        };
+        let mut offer = |id: u32| {
+            let m = &mut mask[id as usize];
+            if *m == 0 {
+                *m = 1;
+                info.offered += 1;
+            }
+        };
+        match focus {
+            None => self
+                .first
+                .iter()
+                .filter(|id| **id != NO_ID)
+                .for_each(|id| offer(*id)),
+            Some(pos) => self
+                .pointers
+                .iter()
+                .filter(|(_, f, _)| *f == pos)
+                .for_each(|(_, _, slot)| offer(*slot)),
+        }
+        Ok(info)
+    }
+
+    /// What flat `id` does in the current step of `game` (with the pending `focus`, if
+    /// any); `None` if the mask of this step does not offer it.
+    pub fn decode(&self, game: &Game, focus: Option<Pos>, id: u32) -> Option<FlatDecision> {
+        match focus {
+            None => {
+                if id == NO_ID {
+                    return None;
+                }
+                let i = self.first.iter().position(|f| *f == id)?;
+                match self.pointers.iter().find(|(k, _, _)| *k as usize == i) {
+                    Some((_, focus, _)) => Some(FlatDecision::Focus(*focus)),
+                    None => Some(FlatDecision::Action(game.legal()[i])),
+                }
+            }
+            Some(pos) => self
+                .pointers
+                .iter()
+                .find(|(_, f, slot)| *f == pos && *slot == id)
+                .map(|(i, _, _)| FlatDecision::Action(game.legal()[*i as usize])),
+        }
+    }
+
+    /// Both ids of a legal structured `action` of `game`; `None` if it is not legal, lies
+    /// outside the window or is a chance outcome.
+    pub fn path(&self, game: &Game, action: Action) -> Option<FlatPath> {
+        let i = game.legal().iter().position(|a| *a == action)?;
+        let first = self.first[i];
+        if first == NO_ID {
+            return None;
+        }
+        let second = self
+            .pointers
+            .iter()
+            .find(|(k, _, _)| *k as usize == i)
+            .map(|(_, _, slot)| *slot);
+        Some(FlatPath { first, second })
+    }
+
+    /// The legal placements (rotation, window cell) and the window cells that a `CELL` id
+    /// offers, for the observation planes.
+    fn offered_cells(&self) -> impl Iterator<Item = (Option<Rotation>, usize)> + '_ {
+        let spec = self.spec;
+        let ww = spec.w() * spec.w();
+        self.first.iter().filter_map(move |&id| {
+            if id < spec.cell_base() {
+                let rot = Rotation::new((id as usize / ww) as u8).expect("a TILE id");
+                Some((Some(rot), id as usize % ww))
+            } else if id < spec.slot_base() {
+                Some((None, (id - spec.cell_base()) as usize))
+            } else {
+                None
+            }
+        })
+    }
+}
+
+thread_local! {
+    static TABLE: RefCell<Option<DecisionTable>> = const { RefCell::new(None) };
+}
+
+/// Runs `f` on the decision table of `game`, computed in a per-thread table (reused
+/// while the spec stays the same, so the free functions allocate nothing per call).
+fn with_table<R>(game: &Game, spec: EncoderSpec, f: impl FnOnce(&DecisionTable) -> R) -> R {
+    TABLE.with(|cell| match cell.try_borrow_mut() {
+        Ok(mut slot) => {
+            let table = match slot.as_mut() {
+                Some(t) if t.spec == spec => t,
+                _ => slot.insert(DecisionTable::new(spec)),
+            };
+            table.refresh(game);
+            f(table)
+        }
+        Err(_) => f(&DecisionTable::of(game, spec)),
+    })
+}
+
 /// Writes the legal-move mask of the current decision (no pending focus) into `mask`
 /// (`i8 [A]`, 1 = legal). See [`legal_mask_at`].
 pub fn legal_mask(
@@ -694,32 +872,7 @@ pub fn legal_mask_at(
     mask: &mut [i8],
 ) -> Result<MaskInfo, EncodeError> {
     check_len("mask", mask.len(), spec.num_actions())?;
-    mask.fill(0);
-    let frame = Frame::new(game, spec);
-    Ok(with_legal(game, |legal| {
-        let mut info = MaskInfo {
-            legal: legal.len() as u32,
-            ..MaskInfo::default()
-        };
-        for &a in legal {
-            let id = match (frame.route(game, a), focus) {
-                (Route::Direct(id), None) => id,
-                (Route::Pointer { cell, .. }, None) => cell,
-                (Route::Pointer { focus: f, slot, .. }, Some(g)) if f == g => slot,
-                (Route::Outside, _) => {
-                    info.outside_window += 1;
-                    continue;
-                }
-                _ => continue,
-            };
-            let m = &mut mask[id as usize];
-            if *m == 0 {
-                *m = 1;
-                info.offered += 1;
-            }
-        }
-        info
-    }))
+    with_table(game, spec, |t| t.mask(focus, mask))
 }
 
 /// The first flat id of a legal structured `action` in the current state (no pending
@@ -731,20 +884,7 @@ pub fn action_to_flat(game: &Game, spec: EncoderSpec, action: Action) -> Option<
 
 /// Both ids of a legal structured `action` (see [`FlatPath`]).
 pub fn action_to_flat_path(game: &Game, spec: EncoderSpec, action: Action) -> Option<FlatPath> {
-    if !with_legal(game, |legal| legal.contains(&action)) {
-        return None;
-    }
-    match Frame::new(game, spec).route(game, action) {
-        Route::Direct(id) => Some(FlatPath {
-            first: id,
-            second: None,
-        }),
-        Route::Pointer { cell, slot, .. } => Some(FlatPath {
-            first: cell,
-            second: Some(slot),
-        }),
-        Route::Outside | Route::Unencodable => None,
-    }
+    with_table(game, spec, |t| t.path(game, action))
 }
 
 /// The structured action that flat `id` completes in one step in the current state (no
@@ -767,27 +907,10 @@ pub fn decode_flat(
     if id as usize >= spec.num_actions() {
         return None;
     }
-    let frame = Frame::new(game, spec);
-    with_legal(game, |legal| {
-        for &a in legal {
-            match (frame.route(game, a), focus) {
-                (Route::Direct(d), None) if d == id => return Some(FlatDecision::Action(a)),
-                (Route::Pointer { cell, focus: f, .. }, None) if cell == id => {
-                    return Some(FlatDecision::Focus(f))
-                }
-                (Route::Pointer { focus: f, slot, .. }, Some(g)) if f == g && slot == id => {
-                    return Some(FlatDecision::Action(a))
-                }
-                _ => {}
-            }
-        }
-        None
-    })
+    with_table(game, spec, |t| t.decode(game, focus, id))
 }
 
-// ----- the two-step wrapper -------------------------------------------------------------
-
-/// Why [`FlatGame::step`] refused an id (the game is unchanged).
+/// Why a flat id was refused (the game is unchanged).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum FlatError {
     /// The game is over.
@@ -812,91 +935,6 @@ impl fmt::Display for FlatError {
 }
 
 impl std::error::Error for FlatError {}
-
-/// A game played through flat ids: the game plus the pending focus tile of a two-step
-/// decision. Structured actions may be applied too ([`FlatGame::apply`]).
-#[derive(Clone, Debug)]
-pub struct FlatGame {
-    game: Game,
-    spec: EncoderSpec,
-    focus: Option<Pos>,
-}
-
-impl FlatGame {
-    /// Wraps a game.
-    pub fn new(game: Game, spec: EncoderSpec) -> FlatGame {
-        FlatGame {
-            game,
-            spec,
-            focus: None,
-        }
-    }
-
-    /// The game.
-    pub fn game(&self) -> &Game {
-        &self.game
-    }
-
-    /// The game, giving up the pending focus.
-    pub fn into_game(self) -> Game {
-        self.game
-    }
-
-    /// The spec.
-    pub fn spec(&self) -> EncoderSpec {
-        self.spec
-    }
-
-    /// The focus tile picked by a `CELL` id, waiting for its `SLOT` id.
-    pub fn pending_focus(&self) -> Option<Pos> {
-        self.focus
-    }
-
-    /// The mask of the current step (see [`legal_mask_at`]).
-    pub fn legal_mask(&self, mask: &mut [i8]) -> Result<MaskInfo, EncodeError> {
-        legal_mask_at(&self.game, self.spec, self.focus, mask)
-    }
-
-    /// The observation of the current step for `player` (see [`encode_observation_at`]).
-    pub fn observe(
-        &self,
-        player: usize,
-        planes: &mut [u8],
-        globals: &mut [f32],
-    ) -> Result<WindowOrigin, EncodeError> {
-        encode_observation_at(&self.game, self.spec, self.focus, player, planes, globals)
-    }
-
-    /// What `id` would do now.
-    pub fn decode(&self, id: u32) -> Option<FlatDecision> {
-        decode_flat(&self.game, self.spec, self.focus, id)
-    }
-
-    /// Takes flat id `id`: picks a focus tile, or applies the action it completes.
-    pub fn step(&mut self, id: u32) -> Result<FlatDecision, FlatError> {
-        match self.game.phase() {
-            Phase::GameOver => return Err(FlatError::GameOver),
-            Phase::Draw => return Err(FlatError::ChanceNode),
-            _ => {}
-        }
-        let decision = self.decode(id).ok_or(FlatError::NotOffered { id })?;
-        match decision {
-            FlatDecision::Focus(pos) => self.focus = Some(pos),
-            FlatDecision::Action(a) => {
-                self.game.apply_unchecked(a);
-                self.focus = None;
-            }
-        }
-        Ok(decision)
-    }
-
-    /// Applies a structured action (clearing any pending focus on success).
-    pub fn apply(&mut self, action: Action) -> Result<(), ActionError> {
-        self.game.apply(action)?;
-        self.focus = None;
-        Ok(())
-    }
-}
 
 // ----- rotation for augmentation --------------------------------------------------------
 
@@ -1477,13 +1515,43 @@ pub fn encode_observation_at(
     planes: &mut [u8],
     globals: &mut [f32],
 ) -> Result<WindowOrigin, EncodeError> {
+    check_observation(game, spec, player, planes, globals)?;
+    with_table(game, spec, |t| {
+        encode_observation_with(game, t, focus, player, planes, globals)
+    })
+}
+
+fn check_observation(
+    game: &Game,
+    spec: EncoderSpec,
+    player: usize,
+    planes: &[u8],
+    globals: &[f32],
+) -> Result<(), EncodeError> {
     check_len("planes", planes.len(), spec.planes_len())?;
     check_len("globals", globals.len(), spec.num_globals())?;
     let n = game.num_players();
     if player >= n {
         return Err(EncodeError::Player { player, players: n });
     }
-    let frame = Frame::new(game, spec);
+    Ok(())
+}
+
+/// Writes the observation like [`encode_observation_at`], reading the legal actions and
+/// the window of the current decision from `table` (which must have been refreshed for
+/// this state of `game`).
+pub fn encode_observation_with(
+    game: &Game,
+    table: &DecisionTable,
+    focus: Option<Pos>,
+    player: usize,
+    planes: &mut [u8],
+    globals: &mut [f32],
+) -> Result<WindowOrigin, EncodeError> {
+    let spec = table.spec;
+    check_observation(game, spec, player, planes, globals)?;
+    let n = game.num_players();
+    let frame = table.frame;
     let origin = frame.origin;
     let ww = spec.w() * spec.w();
     let focus_pos = focus.or(frame.placed);
@@ -1605,24 +1673,15 @@ pub fn encode_observation_at(
         }
     }
 
-    // Legal placements and offered cells.
-    with_legal(game, |legal| {
-        for &a in legal {
-            match (frame.route(game, a), a, focus) {
-                (Route::Direct(_), Action::PlaceTile { pos, rot }, None) => {
-                    if let Some(c) = origin.cell_index(spec, pos) {
-                        set(plane::LEGAL_PLACEMENT + rot.quarter_turns() as usize, c, 1);
-                    }
-                }
-                (Route::Direct(id), _, None) | (Route::Pointer { cell: id, .. }, _, None)
-                    if id >= spec.cell_base() && id < spec.slot_base() =>
-                {
-                    set(plane::CELL_TARGET, (id - spec.cell_base()) as usize, 1);
-                }
-                _ => {}
+    // Legal placements and offered cells (the first step of a decision only).
+    if focus.is_none() {
+        for (rot, c) in table.offered_cells() {
+            match rot {
+                Some(rot) => set(plane::LEGAL_PLACEMENT + rot.quarter_turns() as usize, c, 1),
+                None => set(plane::CELL_TARGET, c, 1),
             }
         }
-    });
+    }
 
     // Globals.
     let g = globals;

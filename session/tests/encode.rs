@@ -11,6 +11,7 @@ use carcassonne::rng::Rng;
 use carcassonne::tiles::{catalogue, TileSet};
 use carcassonne::{Action, Game, Phase};
 use carcassonne_session::encode::*;
+use carcassonne_session::session::Session;
 use std::collections::HashSet;
 
 fn config(players: u8, sets: &[TileSet], seed: u64) -> GameConfig {
@@ -188,19 +189,19 @@ fn mask_agrees_with_legal_list_in_random_games() {
 }
 
 #[test]
-fn flat_game_plays_whole_games_through_ids() {
+fn session_plays_whole_games_through_ids() {
     for (k, config) in variety().into_iter().enumerate() {
         let spec = EncoderSpec::default();
         let mut rng = Rng::new(7 + k as u64);
-        let mut flat = FlatGame::new(Game::new(config).unwrap(), spec);
+        let mut flat = Session::new(Game::new(config).unwrap(), spec);
         let mut mask = vec![0i8; spec.num_actions()];
         let mut two_step = 0;
         while !flat.game().is_terminal() {
             let info = flat.legal_mask(&mut mask).unwrap();
             if info.offered == 0 {
                 // Everything lies outside the window: play on structurally.
-                let legal = flat.game().legal_actions();
-                flat.apply(legal[0]).unwrap();
+                let first = flat.legal_actions()[0];
+                flat.apply(first).unwrap();
                 continue;
             }
             let ids: Vec<u32> = (0..mask.len() as u32)
@@ -584,5 +585,50 @@ fn documentation_lists_every_plane_and_global() {
         };
         let row = format!("| {range} | `{}` |", g.name);
         assert!(doc.contains(&row), "docs/observations.md lacks {row}");
+    }
+}
+
+/// The session's cached decision (legal list, mask, observation, decoding) equals what
+/// the free functions compute from scratch, at every step of random games of every set,
+/// two-step decisions included.
+#[test]
+fn session_cache_agrees_with_a_fresh_computation() {
+    for (k, config) in variety().into_iter().enumerate() {
+        let spec = EncoderSpec::new(16).unwrap();
+        let mut rng = Rng::new(100 + k as u64);
+        let mut session = Session::new(Game::new(config).unwrap(), spec);
+        let (mut m1, mut m2) = (vec![0i8; spec.num_actions()], vec![0i8; spec.num_actions()]);
+        let (mut p1, mut p2) = (vec![0u8; spec.planes_len()], vec![0u8; spec.planes_len()]);
+        let (mut g1, mut g2) = (
+            vec![0f32; spec.num_globals()],
+            vec![0f32; spec.num_globals()],
+        );
+        while !session.game().is_terminal() {
+            let game = session.game().clone();
+            let focus = session.pending_focus();
+            assert_eq!(session.legal_actions(), game.legal_actions().as_slice());
+            let info = session.legal_mask(&mut m1).unwrap();
+            assert_eq!(info, legal_mask_at(&game, spec, focus, &mut m2).unwrap());
+            assert_eq!(m1, m2);
+            let seat = game.to_play();
+            session.observe(seat, &mut p1, &mut g1).unwrap();
+            encode_observation_at(&game, spec, focus, seat, &mut p2, &mut g2).unwrap();
+            assert_eq!(p1, p2);
+            assert_eq!(g1, g2);
+            for id in (0..m1.len() as u32).filter(|i| m1[*i as usize] == 1) {
+                assert_eq!(session.decode(id), decode_flat(&game, spec, focus, id));
+            }
+            if info.offered == 0 {
+                let first = session.legal_actions()[0];
+                session.apply(first).unwrap();
+                continue;
+            }
+            let ids: Vec<u32> = (0..m1.len() as u32)
+                .filter(|i| m1[*i as usize] == 1)
+                .collect();
+            session
+                .step(ids[rng.below(ids.len() as u32) as usize])
+                .unwrap();
+        }
     }
 }

@@ -222,11 +222,11 @@ impl Game {
                 .map(|o| (self.turn_player + o) % self.players)
                 .find(|s| self.turn.wagons & (1 << s) != 0)
                 .expect("a pending wagon");
-            let mut v = std::mem::take(&mut self.scratch);
+            let mut v = std::mem::take(&mut self.legal);
             v.clear();
             self.wagon_targets(seat, &mut v);
             let any = !v.is_empty();
-            self.scratch = v;
+            self.legal = v;
             if any {
                 self.phase = Phase::WagonMove;
                 self.to_play = seat;

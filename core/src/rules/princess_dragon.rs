@@ -251,11 +251,11 @@ impl Game {
     /// Asks for the next step if the flight goes on (PD5, PD6); else ends it.
     pub(crate) fn flight_continues(&mut self) -> bool {
         if self.flight.steps < DRAGON_STEPS {
-            let mut v = std::mem::take(&mut self.scratch);
+            let mut v = std::mem::take(&mut self.legal);
             v.clear();
             self.dragon_steps(&mut v);
             let any = !v.is_empty();
-            self.scratch = v;
+            self.legal = v;
             if any {
                 self.phase = Phase::DragonFlight;
                 self.to_play = (self.turn_player + self.flight.steps) % self.players;

@@ -1,0 +1,190 @@
+//! [`Session`]: one game as every front end drives it: the game, the encoder settings
+//! (the observation window), the pending focus of a two-step flat decision, and a cache
+//! of the current decision ([`DecisionTable`]: the legal list, the window frame and the
+//! flat id of every legal action).
+//!
+//! The game computes its legal list once per decision ([`Game::legal`]); the session adds
+//! the flat ids of that list once per decision, when something asks for them (a mask, an
+//! observation, a flat id), so decoding a flat id is a lookup in a short table. The
+//! command line, the C ABI and the Python package all wrap this type.
+//!
+//! ```
+//! use carcassonne::{Game, GameConfig};
+//! use carcassonne_session::encode::EncoderSpec;
+//! use carcassonne_session::session::Session;
+//! let spec = EncoderSpec::default();
+//! let mut session = Session::new(Game::new(GameConfig::new(2)).unwrap(), spec);
+//! let mut mask = vec![0i8; spec.num_actions()];
+//! while !session.game().is_terminal() {
+//!     session.legal_mask(&mut mask).unwrap();
+//!     let id = mask.iter().position(|m| *m == 1).unwrap() as u32;
+//!     session.step(id).unwrap();
+//! }
+//! assert_eq!(session.game().scores().len(), 2);
+//! ```
+
+use crate::encode::{
+    encode_observation_with, DecisionTable, EncodeError, EncoderSpec, FlatDecision, FlatError,
+    FlatPath, MaskInfo, WindowOrigin,
+};
+use carcassonne::{Action, ActionError, Game, Phase, Pos};
+
+/// A game with its encoder settings, pending focus and per-decision cache.
+#[derive(Clone, Debug)]
+pub struct Session {
+    game: Game,
+    focus: Option<Pos>,
+    table: DecisionTable,
+    /// Whether `table` describes the current decision.
+    fresh: bool,
+}
+
+impl Session {
+    /// Wraps a game; `spec` gives the observation window of its flat ids.
+    pub fn new(game: Game, spec: EncoderSpec) -> Session {
+        Session {
+            game,
+            focus: None,
+            table: DecisionTable::new(spec),
+            fresh: false,
+        }
+    }
+
+    /// The game.
+    pub fn game(&self) -> &Game {
+        &self.game
+    }
+
+    /// The game, giving up the pending focus and the cache.
+    pub fn into_game(self) -> Game {
+        self.game
+    }
+
+    /// Replaces the game (a new episode), keeping the spec and the cache's buffers.
+    pub fn reset(&mut self, game: Game) {
+        self.game = game;
+        self.focus = None;
+        self.fresh = false;
+    }
+
+    /// The encoder settings.
+    pub fn spec(&self) -> EncoderSpec {
+        self.table.spec()
+    }
+
+    /// The focus tile picked by a `CELL` id, waiting for its `SLOT` id.
+    pub fn pending_focus(&self) -> Option<Pos> {
+        self.focus
+    }
+
+    /// Drops the pending focus (the `CELL` id is taken back; the game never changed).
+    /// Whether there was one.
+    pub fn cancel_focus(&mut self) -> bool {
+        self.focus.take().is_some()
+    }
+
+    /// The flat ids of the current decision, computed if the game changed since they
+    /// were last asked for.
+    fn table(&mut self) -> &DecisionTable {
+        if !self.fresh {
+            self.table.refresh(&self.game);
+            self.fresh = true;
+        }
+        &self.table
+    }
+
+    /// The legal structured actions of the current decision.
+    pub fn legal_actions(&self) -> &[Action] {
+        self.game.legal()
+    }
+
+    /// The game and the legal actions of its current decision together (for a player
+    /// that looks at both to choose).
+    pub fn decision(&self) -> (&Game, &[Action]) {
+        (&self.game, self.game.legal())
+    }
+
+    /// The window origin of the current decision.
+    pub fn window_origin(&mut self) -> WindowOrigin {
+        self.table().origin()
+    }
+
+    /// Writes the mask of the current step (see [`DecisionTable::mask`]).
+    pub fn legal_mask(&mut self, mask: &mut [i8]) -> Result<MaskInfo, EncodeError> {
+        let focus = self.focus;
+        self.table().mask(focus, mask)
+    }
+
+    /// Writes the observation of the current step for `player` (see
+    /// [`crate::encode::encode_observation_at`]).
+    pub fn observe(
+        &mut self,
+        player: usize,
+        planes: &mut [u8],
+        globals: &mut [f32],
+    ) -> Result<WindowOrigin, EncodeError> {
+        let focus = self.focus;
+        self.table();
+        encode_observation_with(&self.game, &self.table, focus, player, planes, globals)
+    }
+
+    /// What flat `id` would do now.
+    pub fn decode(&mut self, id: u32) -> Option<FlatDecision> {
+        let focus = self.focus;
+        self.table();
+        self.table.decode(&self.game, focus, id)
+    }
+
+    /// The flat ids of a legal structured `action` (no pending focus assumed).
+    pub fn flat_path(&mut self, action: Action) -> Option<FlatPath> {
+        self.table();
+        self.table.path(&self.game, action)
+    }
+
+    /// Takes flat id `id`: picks a focus tile, or applies the action it completes. A
+    /// refused id leaves everything unchanged.
+    pub fn step(&mut self, id: u32) -> Result<FlatDecision, FlatError> {
+        match self.game.phase() {
+            Phase::GameOver => return Err(FlatError::GameOver),
+            Phase::Draw => return Err(FlatError::ChanceNode),
+            _ => {}
+        }
+        let decision = self.decode(id).ok_or(FlatError::NotOffered { id })?;
+        match decision {
+            FlatDecision::Focus(pos) => self.focus = Some(pos),
+            FlatDecision::Action(a) => self.apply_legal(a),
+        }
+        Ok(decision)
+    }
+
+    /// Applies a structured action (a chance outcome included) if it is legal now,
+    /// clearing any pending focus; an illegal one is refused and nothing changes.
+    pub fn apply(&mut self, action: Action) -> Result<(), ActionError> {
+        if self.game.is_terminal() {
+            return Err(ActionError::GameOver);
+        }
+        if !self.game.is_legal(action) {
+            return Err(ActionError::Illegal {
+                action,
+                phase: self.game.phase(),
+            });
+        }
+        self.apply_legal(action);
+        Ok(())
+    }
+
+    /// Applies an action taken from the current legal list.
+    fn apply_legal(&mut self, action: Action) {
+        self.game.apply_unchecked(action);
+        self.focus = None;
+        self.fresh = false;
+    }
+
+    /// Changes the game through `f` (a chance-mode switch, say); the cache and any
+    /// pending focus are dropped.
+    pub fn with_game_mut<R>(&mut self, f: impl FnOnce(&mut Game) -> R) -> R {
+        self.focus = None;
+        self.fresh = false;
+        f(&mut self.game)
+    }
+}
