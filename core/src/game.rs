@@ -25,6 +25,7 @@ use crate::deck::Deck;
 use crate::features::{Features, NodeId};
 use crate::geometry::{Pos, Rotation, Side};
 use crate::rng::Rng;
+use crate::rules::Expansions;
 use crate::tiles::{catalogue, FeatureKind, Symbols, TileKind, TileSet, NO_FEATURE};
 use std::fmt;
 use std::sync::Arc;
@@ -209,24 +210,6 @@ impl fmt::Display for ActionError {
 
 impl std::error::Error for ActionError {}
 
-/// Fairy position (PD15).
-#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
-pub struct Fairy {
-    /// Placement index of its tile.
-    pub placement: u8,
-    /// The figure it stands next to (owner, local feature) under `next-to-follower`;
-    /// `None` when unattached or under `on-tile`.
-    pub follower: Option<(u8, u8)>,
-}
-
-/// The dragon's flight in progress.
-#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, Default)]
-pub(crate) struct Flight {
-    pub steps: u8,
-    pub visited: [u8; 8],
-    pub len: u8,
-}
-
 /// Per-turn state.
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, Default)]
 pub(crate) struct TurnState {
@@ -234,14 +217,6 @@ pub(crate) struct TurnState {
     pub placed: Option<u8>,
     /// Tile drawn this turn.
     pub drawn: Option<TileKind>,
-    /// The abbey was placed this turn.
-    pub abbey: bool,
-    /// A wagon waits to move: bit per seat.
-    pub wagons: u8,
-    /// Where each pending wagon stood: (placement, local feature), per seat.
-    pub wagon_from: [(u8, u8); MAX_PLAYERS],
-    /// Field node of the barn placed this turn (scored in the scoring step, AM7).
-    pub barn: Option<NodeId>,
 }
 
 /// A game in progress.
@@ -255,7 +230,6 @@ pub struct Game {
     pub(crate) features: Features,
     pub(crate) figures: Vec<BoardFigure>,
     pub(crate) supply: [[u8; 5]; MAX_PLAYERS],
-    pub(crate) abbeys: [u8; MAX_PLAYERS],
     pub(crate) scores: [i32; MAX_PLAYERS],
     pub(crate) deck: Deck,
     pub(crate) rng: Rng,
@@ -265,16 +239,11 @@ pub struct Game {
     pub(crate) turn_player: u8,
     pub(crate) to_play: u8,
     pub(crate) turn: TurnState,
-    pub(crate) dragon: Option<u8>,
-    pub(crate) fairy: Option<Fairy>,
-    pub(crate) flight: Flight,
-    /// Direction of travel into each placed river tile (river module), `u8::MAX` if none.
-    pub(crate) river_in: Vec<u8>,
-    /// End-of-game abbey round (AM4): (next offset from `end_from`, seats left to ask).
-    pub(crate) end_round: (u8, u8),
+    /// Every expansion's state, each owned by its module under `rules/`.
+    pub(crate) ext: Expansions,
     /// The seat that placed (or discarded) the last tile.
     pub(crate) end_from: u8,
-    /// The game is in its end-of-game abbey round.
+    /// The pile is empty: the game is in its end-of-game rounds (AM4).
     pub(crate) ending: bool,
     pub(crate) events: Vec<ScoreEvent>,
     pub(crate) turns: Vec<TurnLog>,
@@ -302,12 +271,10 @@ impl Game {
             deck.total() as usize + 1 + config.players as usize * config.figures.abbey as usize;
         let sets = config.sets.iter().fold(0u8, |acc, s| acc | s.bit());
         let mut supply = [[0u8; 5]; MAX_PLAYERS];
-        let mut abbeys = [0u8; MAX_PLAYERS];
-        for p in 0..config.players as usize {
+        for seat in supply.iter_mut().take(config.players as usize) {
             for f in Figure::ALL {
-                supply[p][f.index()] = config.figures.of(f);
+                seat[f.index()] = config.figures.of(f);
             }
-            abbeys[p] = config.figures.abbey;
         }
         let max_nodes = total_tiles * 10;
         let mut game = Game {
@@ -318,7 +285,6 @@ impl Game {
             features: Features::with_capacity(max_nodes),
             figures: Vec::with_capacity(MAX_PLAYERS * 12),
             supply,
-            abbeys,
             scores: [0; MAX_PLAYERS],
             rng: Rng::new(config.seed),
             deck,
@@ -328,11 +294,7 @@ impl Game {
             turn_player: 0,
             to_play: 0,
             turn: TurnState::default(),
-            dragon: None,
-            fairy: None,
-            flight: Flight::default(),
-            river_in: Vec::with_capacity(total_tiles),
-            end_round: (0, 0),
+            ext: Expansions::new(&config, total_tiles),
             end_from: 0,
             ending: false,
             events: Vec::with_capacity(total_tiles * 4),
@@ -413,11 +375,6 @@ impl Game {
         self.supply[player][kind.index()]
     }
 
-    /// Abbey tiles `player` still holds.
-    pub fn abbeys_left(&self, player: usize) -> u8 {
-        self.abbeys[player]
-    }
-
     /// The tile in hand (drawn, not yet placed).
     pub fn tile_in_hand(&self) -> Option<TileKind> {
         match self.phase {
@@ -441,17 +398,6 @@ impl Game {
         &self.figures
     }
 
-    /// The dragon's square, if it is on the board.
-    pub fn dragon(&self) -> Option<Pos> {
-        self.dragon.map(|i| self.board.placement(i as usize).pos)
-    }
-
-    /// The fairy's square and the figure it stands by, if it is on the board.
-    pub fn fairy(&self) -> Option<(Pos, Option<(u8, u8)>)> {
-        self.fairy
-            .map(|f| (self.board.placement(f.placement as usize).pos, f.follower))
-    }
-
     /// The rule switches in force.
     pub fn rules(&self) -> &Rules {
         &self.rules
@@ -462,24 +408,6 @@ impl Game {
         self.turn
             .placed
             .map(|i| self.board.placement(i as usize).pos)
-    }
-
-    /// Dragon steps taken in the current flight, while the game waits for one (PD5).
-    pub fn flight_steps(&self) -> Option<u8> {
-        (self.phase == Phase::DragonFlight).then_some(self.flight.steps)
-    }
-
-    /// Squares the current flight has visited, its start included (PD6); empty when no
-    /// flight is in progress.
-    pub fn flight_visited(&self) -> impl Iterator<Item = Pos> + '_ {
-        let n = if self.phase == Phase::DragonFlight {
-            self.flight.len as usize
-        } else {
-            0
-        };
-        self.flight.visited[..n]
-            .iter()
-            .map(|i| self.board.placement(*i as usize).pos)
     }
 
     /// Whether a turn has begun and not yet ended (a record written now holds it as the
@@ -537,7 +465,7 @@ impl Game {
         if self.phase != Phase::Draw {
             return Vec::new();
         }
-        self.deck.outcomes(self.dragon.is_some())
+        self.deck.outcomes(self.dragon_on_board())
     }
 
     // ----- decisions -------------------------------------------------------------------
@@ -592,7 +520,7 @@ impl Game {
             Phase::Draw => {
                 let mut legal = std::mem::take(&mut self.legal);
                 legal.clear();
-                self.deck.drawable_into(self.dragon.is_some(), &mut legal);
+                self.deck.drawable_into(self.dragon_on_board(), &mut legal);
                 self.legal = legal;
             }
             Phase::Abbey => {
@@ -718,7 +646,7 @@ impl Game {
                         continue;
                     }
                     self.open_turn(None);
-                    self.fairy_turn_point();
+                    self.on_turn_start();
                     if self.abbey_possible(self.turn_player) {
                         self.step = Step::Abbey;
                         self.phase = Phase::Abbey;
@@ -744,7 +672,8 @@ impl Game {
                             return;
                         }
                         ChanceMode::Sampled => {
-                            let tile = self.deck.draw(&mut self.rng, self.dragon.is_some());
+                            let dragon = self.dragon_on_board();
+                            let tile = self.deck.draw(&mut self.rng, dragon);
                             self.start_drawn_tile(tile);
                         }
                     }
@@ -899,7 +828,6 @@ impl Game {
             };
             self.features.add(f.kind, index, i as u8, open, f.pennants);
         }
-        self.river_in.push(u8::MAX);
         let abbey = def.has(Symbols::ABBEY);
         for side in Side::ALL {
             let Some(ni) = self.board.index_at(pos.step(side)) else {
@@ -943,10 +871,30 @@ impl Game {
 
     fn place_turn_tile(&mut self, tile: TileKind, pos: Pos, rot: Rotation) {
         let index = self.put_tile(tile, pos, rot);
-        self.river_placed(index);
         self.turn.placed = Some(index);
-        self.volcano_placed(index);
+        self.on_tile_placed(index);
         self.step = Step::Deploy;
+    }
+
+    /// Whether the tile placed this turn is an abbey (AM1: no princess, barn or dragon
+    /// flight comes with it).
+    pub(crate) fn placed_abbey(&self) -> bool {
+        self.turn.placed.is_some_and(|i| {
+            self.board
+                .placement(i as usize)
+                .kind
+                .def()
+                .has(Symbols::ABBEY)
+        })
+    }
+
+    /// The pile is empty: the end-of-game rounds begin, from the seat after the one
+    /// that placed (or discarded) the last tile (AM4).
+    fn begin_end_round(&mut self) {
+        self.end_from = self.turn_player;
+        self.ending = true;
+        self.on_game_end();
+        self.step = Step::EndRound;
     }
 
     /// Every legal placement of `tile` (B4, R2): squares in frontier order, rotations
@@ -971,7 +919,7 @@ impl Game {
             while fits != 0 {
                 let rot = Rotation::ALL[fits.trailing_zeros() as usize];
                 fits &= fits - 1;
-                if !river || self.river_allows(tile, pos, rot) {
+                if !river || self.placement_allowed(tile, pos, rot) {
                     out.push(Action::PlaceTile { pos, rot });
                 }
             }
@@ -1045,20 +993,17 @@ impl Game {
         let Some(placed) = self.turn.placed else {
             return;
         };
-        if self.princess_actions(out) && self.rules.princess == crate::config::PrincessRule::Must {
+        if self.exclusive_deploy_options(out) {
             return;
         }
         let placed = placed as usize;
-        if self.dragon != Some(placed as u8) {
+        if !self.figure_barred_on(placed) {
             let n = self.board.placement(placed).kind.def().features.len();
             for local in 0..n as u8 {
                 self.push_deploys(player, placed, local, false, out);
             }
         }
-        self.portal_deploys(out);
-        self.barn_actions(out);
-        self.fairy_moves(out);
-        self.abbot_returns(out);
+        self.deploy_options(out);
         out.push(Action::Pass);
     }
 
@@ -1085,7 +1030,7 @@ impl Game {
             self.features.node_mut(root).figures -= 1;
         }
         self.supply[f.owner as usize][f.figure.index()] += 1;
-        self.figure_left(&f);
+        self.on_figure_left(&f);
         f
     }
 
@@ -1174,23 +1119,11 @@ impl Game {
         }
         for p in 0..self.players as usize {
             h.write(&self.supply[p]);
-            h.write(&[self.abbeys[p]]);
+            h.write(&[self.abbeys_left(p)]);
         }
         h.write(self.deck.counts());
-        h.write(&[
-            self.phase as u8,
-            self.to_play,
-            self.turn_player,
-            self.dragon.unwrap_or(255),
-            self.flight.steps,
-        ]);
-        if let Some(f) = self.fairy {
-            h.write(&[
-                f.placement,
-                f.follower.map_or(255, |x| x.0),
-                f.follower.map_or(255, |x| x.1),
-            ]);
-        }
+        h.write(&[self.phase as u8, self.to_play, self.turn_player]);
+        self.hash_dragon(&mut h);
         if let Some(t) = self.turn.drawn {
             h.write(&[t.index() as u8]);
         }
@@ -1199,10 +1132,11 @@ impl Game {
 }
 
 #[derive(Default)]
-struct Fnv(u64);
+pub(crate) struct Fnv(u64);
 
 impl Fnv {
-    fn write(&mut self, bytes: &[u8]) {
+    /// Adds bytes to the hash.
+    pub(crate) fn write(&mut self, bytes: &[u8]) {
         if self.0 == 0 {
             self.0 = 0xcbf2_9ce4_8422_2325;
         }

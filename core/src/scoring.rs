@@ -60,8 +60,8 @@ impl Game {
             let f = self.figures[k];
             if f.figure != Figure::Barn && self.features.find(f.node) == root {
                 self.return_figure(k);
-                if f.figure == Figure::Wagon && wagons_may_move {
-                    self.wagon_scored(f);
+                if wagons_may_move {
+                    self.on_figure_scored(f);
                 }
             } else {
                 k += 1;
@@ -115,7 +115,7 @@ impl Game {
             _ => ScoreKind::Monastery,
         };
         self.award_majority(root, points, kind);
-        self.fairy_bonus(root);
+        self.on_feature_scored(root);
         self.return_figures_of(root, true);
     }
 
@@ -159,7 +159,7 @@ impl Game {
         let (cities, pig) = self.field_cities(root);
         let points = cities * (per_city + i32::from(pig && self.rules.pig_herd));
         self.award_majority(root, points, kind);
-        self.fairy_bonus(root);
+        self.on_feature_scored(root);
         self.return_figures_of(root, false);
     }
 
@@ -186,7 +186,7 @@ impl Game {
                 }
             }
         }
-        if self.turn.abbey {
+        if self.placed_abbey() {
             // AM3: the abbey closes its neighbours' roads and cities.
             for side in crate::geometry::Side::ALL {
                 let Some(q) = self.board.at(p.pos.step(side)) else {
@@ -222,7 +222,7 @@ impl Game {
         for &r in &roots[..n] {
             self.score_completed(r);
         }
-        self.barn_joins(placed);
+        self.after_turn_scoring(placed);
     }
 
     /// End of game: incomplete features (B15), farmers (B16), barns (AM9).
@@ -252,7 +252,7 @@ impl Game {
             } else {
                 let points = self.incomplete_value(root);
                 self.award_majority(root, points, ScoreKind::Incomplete);
-                self.fairy_bonus(root);
+                self.on_feature_scored(root);
                 self.return_figures_of(root, false);
             }
             // The figure list shrank; start over from the first remaining figure.
@@ -261,6 +261,6 @@ impl Game {
                 k += 1;
             }
         }
-        self.barn_final_scoring();
+        self.final_scoring_extras();
     }
 }

@@ -15,15 +15,56 @@
 //!   (C1), in seat order from the turn player.
 
 use crate::action::Action;
-use crate::config::{BarnPlacement, Figure, WagonMove};
+use crate::config::{BarnPlacement, Figure, GameConfig, WagonMove, MAX_PLAYERS};
 use crate::features::NodeId;
 use crate::game::{BoardFigure, Game, Phase, ScoreKind, Step};
 use crate::geometry::{Corner, Pos, Rotation, Side};
 use crate::tiles::{catalogue, FeatureKind, RoadEnd, Symbols, TileSet, NO_FEATURE};
 
+/// The state of Abbey & Mayor: abbey tiles in hand, the end-of-game abbey round, and
+/// this turn's barn and wagons waiting to move.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Hash)]
+pub(crate) struct AbbeyMayor {
+    /// Abbey tiles each seat still holds (AM1).
+    abbeys: [u8; MAX_PLAYERS],
+    /// End-of-game abbey round (AM4): next offset from the seat that placed the last
+    /// tile, and seats left to ask.
+    round: (u8, u8),
+    /// A wagon waits to move: bit per seat (AM11).
+    wagons: u8,
+    /// Where each pending wagon stood: (placement, local feature), per seat.
+    wagon_from: [(u8, u8); MAX_PLAYERS],
+    /// Field node of the barn placed this turn (scored in the scoring step, AM7).
+    barn: Option<NodeId>,
+}
+
+impl AbbeyMayor {
+    /// The state at the start of a game: every seat holds its abbey tiles.
+    pub(crate) fn new(config: &GameConfig) -> AbbeyMayor {
+        let mut abbeys = [0; MAX_PLAYERS];
+        abbeys[..config.players as usize].fill(config.figures.abbey);
+        AbbeyMayor {
+            abbeys,
+            ..AbbeyMayor::default()
+        }
+    }
+}
+
 impl Game {
     fn am(&self) -> bool {
         self.has_set(TileSet::AbbeyMayor)
+    }
+
+    /// Abbey tiles `player` still holds.
+    pub fn abbeys_left(&self, player: usize) -> u8 {
+        self.ext.abbey.abbeys[player]
+    }
+
+    /// A new turn: no barn placed, no wagon waiting.
+    pub(crate) fn abbey_mayor_turn_start(&mut self) {
+        let am = &mut self.ext.abbey;
+        am.wagons = 0;
+        am.barn = None;
     }
 
     fn is_hole(&self, pos: Pos) -> bool {
@@ -33,7 +74,7 @@ impl Game {
     /// AM1: whether `player` may place an abbey now (he holds one and a hole exists).
     pub(crate) fn abbey_possible(&self, player: u8) -> bool {
         self.am()
-            && self.abbeys[player as usize] > 0
+            && self.ext.abbey.abbeys[player as usize] > 0
             && self.board.frontier().iter().any(|p| self.is_hole(*p))
     }
 
@@ -52,32 +93,30 @@ impl Game {
     /// AM1–AM3: places the turn player's abbey; deployment follows as usual.
     pub(crate) fn place_abbey(&mut self, pos: Pos) {
         let player = self.to_play as usize;
-        self.abbeys[player] -= 1;
+        self.ext.abbey.abbeys[player] -= 1;
         let abbey = catalogue()
             .by_id("AM-ABBEY")
             .expect("abbey tile in catalogue");
         let index = self.put_tile(abbey, pos, Rotation::default());
         self.turn.placed = Some(index);
-        self.turn.abbey = true;
         self.turn.drawn = None;
         self.step = Step::Deploy;
     }
 
-    /// AM4: after the last tile, the abbey round starts with the seat after `end_from`.
-    pub(crate) fn begin_end_round(&mut self) {
-        self.end_from = self.turn_player;
-        self.ending = true;
-        self.end_round = (1, if self.am() { self.players } else { 0 });
-        self.step = Step::EndRound;
+    /// AM4: after the last tile, the abbey round starts with the seat after the one that
+    /// placed it.
+    pub(crate) fn begin_abbey_round(&mut self) {
+        self.ext.abbey.round = (1, if self.am() { self.players } else { 0 });
     }
 
     /// Asks the next seat of the abbey round that can place an abbey; `false` when the
     /// round is over. No fairy point in these turns.
     pub(crate) fn next_end_round_turn(&mut self) -> bool {
-        while self.end_round.1 > 0 {
-            let seat = (self.end_from + self.end_round.0) % self.players;
-            self.end_round.0 += 1;
-            self.end_round.1 -= 1;
+        while self.ext.abbey.round.1 > 0 {
+            let round = &mut self.ext.abbey.round;
+            let seat = (self.end_from + round.0) % self.players;
+            round.0 += 1;
+            round.1 -= 1;
             if self.abbey_possible(seat) {
                 self.turn_player = seat;
                 self.to_play = seat;
@@ -106,7 +145,7 @@ impl Game {
 
     /// AM6: `DeployBarn` actions on the corners of the placed tile.
     pub(crate) fn barn_actions(&self, out: &mut Vec<Action>) {
-        if !self.am() || !self.rules.farmers || self.turn.abbey {
+        if !self.am() || !self.rules.farmers || self.placed_abbey() {
             return;
         }
         if self.supply[self.turn_player as usize][Figure::Barn.index()] == 0 {
@@ -155,7 +194,7 @@ impl Game {
             local: corner.index() as u8,
             node,
         });
-        self.turn.barn = Some(node);
+        self.ext.abbey.barn = Some(node);
     }
 
     /// Scoring step, after completed features: the field of a barn placed this turn
@@ -165,7 +204,7 @@ impl Game {
         if !self.am() {
             return;
         }
-        let barn_root = self.turn.barn.map(|n| self.features.find(n));
+        let barn_root = self.ext.abbey.barn.map(|n| self.features.find(n));
         if let Some(root) = barn_root {
             self.score_field_farmers(root, 3, ScoreKind::BarnPlaced);
         }
@@ -210,17 +249,18 @@ impl Game {
         if !self.am() {
             return;
         }
-        self.turn.wagons |= 1 << f.owner;
-        self.turn.wagon_from[f.owner as usize] = (f.placement, f.local);
+        let am = &mut self.ext.abbey;
+        am.wagons |= 1 << f.owner;
+        am.wagon_from[f.owner as usize] = (f.placement, f.local);
     }
 
     /// Asks the next wagon owner (seat order from the turn player) who has somewhere to
     /// go; wagons with nowhere to go stay in the supply. `false` when none is left.
     pub(crate) fn next_wagon_decision(&mut self) -> bool {
-        while self.turn.wagons != 0 {
+        while self.ext.abbey.wagons != 0 {
             let seat = (0..self.players)
                 .map(|o| (self.turn_player + o) % self.players)
-                .find(|s| self.turn.wagons & (1 << s) != 0)
+                .find(|s| self.ext.abbey.wagons & (1 << s) != 0)
                 .expect("a pending wagon");
             let mut v = std::mem::take(&mut self.legal);
             v.clear();
@@ -232,13 +272,13 @@ impl Game {
                 self.to_play = seat;
                 return true;
             }
-            self.turn.wagons &= !(1 << seat);
+            self.ext.abbey.wagons &= !(1 << seat);
         }
         false
     }
 
     fn push_wagon_target(&self, index: usize, local: u8, out: &mut Vec<Action>) {
-        if self.dragon == Some(index as u8) {
+        if self.figure_barred_on(index) {
             return;
         }
         let p = self.board.placement(index);
@@ -264,10 +304,10 @@ impl Game {
 
     /// `MoveWagon` targets of `player`'s pending wagon (AM11).
     pub(crate) fn wagon_targets(&self, player: u8, out: &mut Vec<Action>) {
-        if self.turn.wagons & (1 << player) == 0 {
+        if self.ext.abbey.wagons & (1 << player) == 0 {
             return;
         }
-        let (placement, local) = self.turn.wagon_from[player as usize];
+        let (placement, local) = self.ext.abbey.wagon_from[player as usize];
         let from = self.board.placement(placement as usize);
         match self.rules.wagon_move {
             WagonMove::C2 => {
@@ -353,12 +393,12 @@ impl Game {
 
     /// The owner declined to move his wagon: it stays in the supply.
     pub(crate) fn wagon_declined(&mut self, player: u8) {
-        self.turn.wagons &= !(1 << player);
+        self.ext.abbey.wagons &= !(1 << player);
     }
 
     /// Moves `player`'s wagon onto `(pos, feature)` (AM11).
     pub(crate) fn move_wagon(&mut self, player: u8, pos: Pos, feature: u8) {
-        self.turn.wagons &= !(1 << player);
+        self.ext.abbey.wagons &= !(1 << player);
         let index = self.board.index_at(pos).expect("wagon onto a tile") as u8;
         self.deploy(player, Figure::Wagon, index, feature);
     }

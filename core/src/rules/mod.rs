@@ -1,15 +1,132 @@
-//! The rules of each expansion, each in its own module, switched on by the sets in the
-//! configuration (`GameConfig::sets`) and the figures in the supply.
+//! The rules of each expansion, each in its own module that owns its state, switched on
+//! by the sets in the configuration (`GameConfig::sets`) and the figures in the supply.
 //!
 //! * [`abbot`]: the Abbot and gardens (A1–A3), active when players have an abbot.
-//! * [`river`]: the River and River II placement rules (R1–R5).
+//! * [`river`]: the River and River II placement rules (R1–R6).
 //! * [`princess_dragon`]: The Princess & the Dragon (PD1–PD23).
 //! * [`abbey_mayor`]: Abbey & Mayor (AM1–AM11).
 //!
 //! The base game's rules (B1–B17) are the turn pipeline in [`crate::game`] and the
-//! scoring in [`crate::scoring`].
+//! scoring in [`crate::scoring`]. An expansion's state is a struct of its module with
+//! private fields ([`Expansions`] holds one of each); the pipeline calls into the
+//! expansions only through the hooks below (events) and through the steps and actions
+//! that an expansion owns (its decisions: a dragon step, a wagon move, ...).
+//!
+//! # Adding an expansion
+//!
+//! 1. Its tiles in `data/tiles.txt` (generated from the catalogue) and its set in
+//!    [`crate::tiles::TileSet`]; its switches in [`crate::config::Rules`].
+//! 2. A module here with its state struct (a field of [`Expansions`]) and its rules as
+//!    methods; it reads and changes the kernel (board, features, figures, scores)
+//!    through the game and its own state only.
+//! 3. Its calls in the hooks below, and, for a new decision, a [`crate::game::Phase`],
+//!    its [`crate::action::Action`] variants (declared once in the action schema) and a
+//!    pipeline step.
 
 pub mod abbey_mayor;
 pub mod abbot;
 pub mod princess_dragon;
 pub mod river;
+
+use crate::action::Action;
+use crate::config::GameConfig;
+use crate::features::NodeId;
+use crate::game::{BoardFigure, Game};
+use crate::geometry::{Pos, Rotation};
+use crate::tiles::TileKind;
+
+/// The state of every expansion, each owned by its module.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub(crate) struct Expansions {
+    pub(crate) river: river::River,
+    pub(crate) dragon: princess_dragon::PrincessDragon,
+    pub(crate) abbey: abbey_mayor::AbbeyMayor,
+}
+
+impl Expansions {
+    /// Every expansion's state at the start of a game of `config` (room for `tiles`
+    /// placements).
+    pub(crate) fn new(config: &GameConfig, tiles: usize) -> Expansions {
+        Expansions {
+            river: river::River::with_capacity(tiles),
+            dragon: princess_dragon::PrincessDragon::default(),
+            abbey: abbey_mayor::AbbeyMayor::new(config),
+        }
+    }
+}
+
+/// The hooks: where the turn pipeline and the scoring call into the expansions.
+impl Game {
+    /// A turn begins (before the tile is drawn): the fairy's point (PD16b), per-turn
+    /// state reset.
+    pub(crate) fn on_turn_start(&mut self) {
+        self.abbey_mayor_turn_start();
+        self.fairy_turn_point();
+    }
+
+    /// Whether `tile` may lie at `pos` turned by `rot` beyond the side match (B4): the
+    /// river's course (R2).
+    pub(crate) fn placement_allowed(&self, tile: TileKind, pos: Pos, rot: Rotation) -> bool {
+        self.river_allows(tile, pos, rot)
+    }
+
+    /// The turn's tile (not an abbey) was placed at placement `index`.
+    pub(crate) fn on_tile_placed(&mut self, index: u8) {
+        self.river_placed(index);
+        self.volcano_placed(index);
+    }
+
+    /// Whether no figure may be put on placement `index` (PD13b).
+    pub(crate) fn figure_barred_on(&self, index: usize) -> bool {
+        self.dragon_bars(index)
+    }
+
+    /// Deployment choices that replace all others when present (the princess under
+    /// `princess: must`, PD9); whether they do.
+    pub(crate) fn exclusive_deploy_options(&self, out: &mut Vec<Action>) -> bool {
+        self.princess_actions(out)
+    }
+
+    /// The expansions' deployment choices beside a figure on the placed tile: portal
+    /// targets (PD12), barns (AM6), fairy moves (PD15), abbot retrievals (A3).
+    pub(crate) fn deploy_options(&self, out: &mut Vec<Action>) {
+        self.portal_deploys(out);
+        self.barn_actions(out);
+        self.fairy_moves(out);
+        self.abbot_returns(out);
+    }
+
+    /// A figure left the board (returned to its supply by any rule).
+    pub(crate) fn on_figure_left(&mut self, figure: &BoardFigure) {
+        self.fairy_figure_left(figure);
+    }
+
+    /// A feature of root `root` was scored during play or at the end (before its
+    /// figures return): the fairy's bonus (PD16c).
+    pub(crate) fn on_feature_scored(&mut self, root: NodeId) {
+        self.fairy_bonus(root);
+    }
+
+    /// A figure returned from a feature that scored during play: a wagon may move on
+    /// (AM11).
+    pub(crate) fn on_figure_scored(&mut self, figure: BoardFigure) {
+        if figure.figure == crate::config::Figure::Wagon {
+            self.wagon_scored(figure);
+        }
+    }
+
+    /// After the completed features of the turn scored: barn fields (AM7, AM8).
+    pub(crate) fn after_turn_scoring(&mut self, placed: u8) {
+        self.barn_joins(placed);
+    }
+
+    /// The last tile was placed: the expansions' end-of-game rounds begin (AM4).
+    pub(crate) fn on_game_end(&mut self) {
+        self.begin_abbey_round();
+    }
+
+    /// Final scoring, after incomplete features and farmers: barns (AM9).
+    pub(crate) fn final_scoring_extras(&mut self) {
+        self.barn_final_scoring();
+    }
+}

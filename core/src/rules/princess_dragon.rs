@@ -18,18 +18,104 @@
 //!   dragon off its tile and stays there when its follower leaves.
 
 use crate::action::Action;
-use crate::config::{DragonMove, FairyRule, Figure};
+use crate::config::{DragonMove, FairyRule, Figure, PrincessRule};
 use crate::features::NodeId;
-use crate::game::{BoardFigure, Fairy, Flight, Game, Phase, ScoreKind};
+use crate::game::{BoardFigure, Game, Phase, ScoreKind};
 use crate::geometry::{Pos, Side};
 use crate::tiles::{Symbols, TileSet};
 
 /// Steps of a full flight (PD5).
 pub const DRAGON_STEPS: u8 = 6;
 
+/// Fairy position (PD15).
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
+struct Fairy {
+    /// Placement index of its tile.
+    placement: u8,
+    /// The figure it stands next to (owner, local feature) under `next-to-follower`;
+    /// `None` when unattached or under `on-tile`.
+    follower: Option<(u8, u8)>,
+}
+
+/// The dragon's flight in progress.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, Default)]
+struct Flight {
+    steps: u8,
+    visited: [u8; 8],
+    len: u8,
+}
+
+/// The state of The Princess & the Dragon: the dragon, the fairy and the flight.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Hash)]
+pub(crate) struct PrincessDragon {
+    /// Placement index of the dragon's tile, once a volcano brought it (PD2).
+    dragon: Option<u8>,
+    fairy: Option<Fairy>,
+    flight: Flight,
+}
+
 impl Game {
     fn pd(&self) -> bool {
         self.has_set(TileSet::PrincessDragon)
+    }
+
+    /// Whether the dragon is on the board (PD3: dragon tiles are drawn only then).
+    pub(crate) fn dragon_on_board(&self) -> bool {
+        self.ext.dragon.dragon.is_some()
+    }
+
+    /// The dragon's square, if it is on the board.
+    pub fn dragon(&self) -> Option<Pos> {
+        self.ext
+            .dragon
+            .dragon
+            .map(|i| self.board.placement(i as usize).pos)
+    }
+
+    /// The fairy's square and the figure it stands by (owner, local feature), if it is
+    /// on the board.
+    pub fn fairy(&self) -> Option<(Pos, Option<(u8, u8)>)> {
+        self.ext
+            .dragon
+            .fairy
+            .map(|f| (self.board.placement(f.placement as usize).pos, f.follower))
+    }
+
+    /// Dragon steps taken in the current flight, while the game waits for one (PD5).
+    pub fn flight_steps(&self) -> Option<u8> {
+        (self.phase == Phase::DragonFlight).then_some(self.ext.dragon.flight.steps)
+    }
+
+    /// Squares the current flight has visited, its start included (PD6); empty when no
+    /// flight is in progress.
+    pub fn flight_visited(&self) -> impl Iterator<Item = Pos> + '_ {
+        let flight = &self.ext.dragon.flight;
+        let n = if self.phase == Phase::DragonFlight {
+            flight.len as usize
+        } else {
+            0
+        };
+        flight.visited[..n]
+            .iter()
+            .map(|i| self.board.placement(*i as usize).pos)
+    }
+
+    /// PD13b: no figure may be deployed on the dragon's tile.
+    pub(crate) fn dragon_bars(&self, index: usize) -> bool {
+        self.ext.dragon.dragon == Some(index as u8)
+    }
+
+    /// The dragon's part of the state hash.
+    pub(crate) fn hash_dragon(&self, h: &mut crate::game::Fnv) {
+        let d = &self.ext.dragon;
+        h.write(&[d.dragon.unwrap_or(255), d.flight.steps]);
+        if let Some(f) = d.fairy {
+            h.write(&[
+                f.placement,
+                f.follower.map_or(255, |x| x.0),
+                f.follower.map_or(255, |x| x.1),
+            ]);
+        }
     }
 
     /// PD2: a volcano tile just placed brings the dragon (also River II's volcano lake, R5).
@@ -42,14 +128,16 @@ impl Game {
                 .def()
                 .has(Symbols::VOLCANO)
         {
-            self.dragon = Some(index);
+            self.ext.dragon.dragon = Some(index);
         }
     }
 
     /// PD16b: 1 point to the turn player at the start of his turn if the fairy stands by
     /// one of his followers (on-tile: on a tile with one of his followers).
     pub(crate) fn fairy_turn_point(&mut self) {
-        let Some(fairy) = self.fairy else { return };
+        let Some(fairy) = self.ext.dragon.fairy else {
+            return;
+        };
         let player = self.turn_player;
         let earns = match self.rules.fairy {
             FairyRule::NextToFollower => fairy.follower.is_some_and(|(owner, _)| owner == player),
@@ -68,7 +156,9 @@ impl Game {
     /// PD16c: 3 points to the owner of the fairy's follower when the feature of `root`
     /// scores, whoever has the majority (once per feature).
     pub(crate) fn fairy_bonus(&mut self, root: NodeId) {
-        let Some(fairy) = self.fairy else { return };
+        let Some(fairy) = self.ext.dragon.fairy else {
+            return;
+        };
         let mut winner = None;
         for f in &self.figures {
             if f.figure == Figure::Barn || f.placement != fairy.placement {
@@ -90,8 +180,8 @@ impl Game {
     }
 
     /// A figure left the board: the fairy stays on its tile, unattached (PD16).
-    pub(crate) fn figure_left(&mut self, f: &BoardFigure) {
-        if let Some(fairy) = &mut self.fairy {
+    pub(crate) fn fairy_figure_left(&mut self, f: &BoardFigure) {
+        if let Some(fairy) = &mut self.ext.dragon.fairy {
             if fairy.placement == f.placement && fairy.follower == Some((f.owner, f.local)) {
                 fairy.follower = None;
             }
@@ -99,9 +189,14 @@ impl Game {
     }
 
     /// PD9: `Princess` actions for the knights (followers, mayors, wagons, anyone's) of the
-    /// city that the placed princess tile's princess city belongs to. Returns whether any.
+    /// city that the placed princess tile's princess city belongs to. Returns whether
+    /// they are the only choice (`princess: must`).
     pub(crate) fn princess_actions(&self, out: &mut Vec<Action>) -> bool {
-        if !self.pd() || self.turn.abbey {
+        self.princess_removals(out) && self.rules.princess == PrincessRule::Must
+    }
+
+    fn princess_removals(&self, out: &mut Vec<Action>) -> bool {
+        if !self.pd() || self.placed_abbey() {
             return false;
         }
         let Some(placed) = self.turn.placed else {
@@ -155,7 +250,7 @@ impl Game {
             return;
         }
         for i in 0..self.board.len() {
-            if i == placed as usize || self.dragon == Some(i as u8) {
+            if i == placed as usize || self.dragon_bars(i) {
                 continue;
             }
             let n = self.board.placement(i).kind.def().features.len();
@@ -180,7 +275,7 @@ impl Game {
             let pos = self.board.placement(f.placement as usize).pos;
             match self.rules.fairy {
                 FairyRule::NextToFollower => {
-                    let here = self.fairy.is_some_and(|z| {
+                    let here = self.ext.dragon.fairy.is_some_and(|z| {
                         z.placement == f.placement && z.follower == Some((player, f.local))
                     });
                     if !here {
@@ -191,7 +286,11 @@ impl Game {
                     }
                 }
                 FairyRule::OnTile => {
-                    let here = self.fairy.is_some_and(|z| z.placement == f.placement);
+                    let here = self
+                        .ext
+                        .dragon
+                        .fairy
+                        .is_some_and(|z| z.placement == f.placement);
                     let action = Action::MoveFairy { pos, feature: None };
                     if !here && !out[start..].contains(&action) {
                         out.push(action);
@@ -204,7 +303,7 @@ impl Game {
     /// Moves the fairy (PD15).
     pub(crate) fn move_fairy(&mut self, player: u8, pos: Pos, feature: Option<u8>) {
         let placement = self.board.index_at(pos).expect("fairy onto a tile") as u8;
-        self.fairy = Some(Fairy {
+        self.ext.dragon.fairy = Some(Fairy {
             placement,
             follower: feature.map(|local| (player, local)),
         });
@@ -213,11 +312,11 @@ impl Game {
     /// Whether a dragon flight is due now (PD4): a dragon tile was placed this turn, the
     /// dragon is on the board, and `when` is the configured moment.
     fn flight_due(&self, when: DragonMove) -> bool {
-        if !self.pd() || self.rules.dragon_move != when || self.dragon.is_none() {
+        if !self.pd() || self.rules.dragon_move != when || !self.dragon_on_board() {
             return false;
         }
         match self.turn.placed {
-            Some(i) if !self.turn.abbey => self
+            Some(i) if !self.placed_abbey() => self
                 .board
                 .placement(i as usize)
                 .kind
@@ -238,10 +337,10 @@ impl Game {
 
     /// Starts a flight from the dragon's square.
     fn start_flight(&mut self) {
-        let start = self.dragon.expect("dragon on the board");
+        let start = self.ext.dragon.dragon.expect("dragon on the board");
         let mut visited = [0u8; 8];
         visited[0] = start;
-        self.flight = Flight {
+        self.ext.dragon.flight = Flight {
             steps: 0,
             visited,
             len: 1,
@@ -250,7 +349,8 @@ impl Game {
 
     /// Asks for the next step if the flight goes on (PD5, PD6); else ends it.
     pub(crate) fn flight_continues(&mut self) -> bool {
-        if self.flight.steps < DRAGON_STEPS {
+        let steps = self.ext.dragon.flight.steps;
+        if steps < DRAGON_STEPS {
             let mut v = std::mem::take(&mut self.legal);
             v.clear();
             self.dragon_steps(&mut v);
@@ -258,27 +358,28 @@ impl Game {
             self.legal = v;
             if any {
                 self.phase = Phase::DragonFlight;
-                self.to_play = (self.turn_player + self.flight.steps) % self.players;
+                self.to_play = (self.turn_player + steps) % self.players;
                 return true;
             }
         }
-        self.flight = Flight::default();
+        self.ext.dragon.flight = Flight::default();
         false
     }
 
     /// `MoveDragon` actions: placed orthogonal neighbours not yet visited in this flight
     /// and not the fairy's tile (PD6), in N, E, S, W order.
     pub(crate) fn dragon_steps(&self, out: &mut Vec<Action>) {
-        let Some(d) = self.dragon else { return };
-        let pos = self.board.placement(d as usize).pos;
-        let visited = &self.flight.visited[..self.flight.len as usize];
+        let d = &self.ext.dragon;
+        let Some(at) = d.dragon else { return };
+        let pos = self.board.placement(at as usize).pos;
+        let visited = &d.flight.visited[..d.flight.len as usize];
         for side in Side::ALL {
             let target = pos.step(side);
             let Some(i) = self.board.index_at(target) else {
                 continue;
             };
             let i = i as u8;
-            if visited.contains(&i) || self.fairy.is_some_and(|f| f.placement == i) {
+            if visited.contains(&i) || d.fairy.is_some_and(|f| f.placement == i) {
                 continue;
             }
             out.push(Action::MoveDragon { pos: target });
@@ -288,8 +389,8 @@ impl Game {
     /// One dragon step: every figure but barns on the entered tile returns (PD7).
     pub(crate) fn dragon_step(&mut self, pos: Pos) {
         let i = self.board.index_at(pos).expect("dragon onto a tile") as u8;
-        self.dragon = Some(i);
-        let f = &mut self.flight;
+        self.ext.dragon.dragon = Some(i);
+        let f = &mut self.ext.dragon.flight;
         f.visited[f.len as usize] = i;
         f.len += 1;
         f.steps += 1;

@@ -14,6 +14,23 @@ use crate::game::Game;
 use crate::geometry::{Pos, Rotation, Side};
 use crate::tiles::{FeatureKind, Symbols, Terrain, TileKind};
 
+/// The River's state: the direction of travel into each placed river tile (R2).
+#[derive(Clone, Debug, Default, PartialEq, Eq, Hash)]
+pub(crate) struct River {
+    /// Per placement index: the side the river flows towards when it enters the tile
+    /// (`u8::MAX`, or beyond the end, for tiles without a river and for the spring).
+    heading_in: Vec<u8>,
+}
+
+impl River {
+    /// Room for `tiles` placements.
+    pub(crate) fn with_capacity(tiles: usize) -> River {
+        River {
+            heading_in: Vec::with_capacity(tiles),
+        }
+    }
+}
+
 /// Turn of travelling in direction `heading` and leaving through side `exit`:
 /// 0 straight, 1 right, 3 left (quarter turns clockwise), 2 back.
 fn turn(heading: Side, exit: Side) -> u8 {
@@ -66,7 +83,14 @@ impl Game {
             .board
             .index_at(pos.step(entry))
             .expect("entry neighbour");
-        match self.river_in[prev] {
+        match self
+            .ext
+            .river
+            .heading_in
+            .get(prev)
+            .copied()
+            .unwrap_or(u8::MAX)
+        {
             u8::MAX => true,
             prev_heading => turn(Side::from_index(prev_heading as usize), heading) != bend,
         }
@@ -86,7 +110,11 @@ impl Game {
             }
             if let Some(n) = self.board.at(pos.step(side)) {
                 if n.sides[side.opposite().index()] == Terrain::River {
-                    self.river_in[index as usize] = side.opposite() as u8;
+                    let heading_in = &mut self.ext.river.heading_in;
+                    if heading_in.len() <= index as usize {
+                        heading_in.resize(index as usize + 1, u8::MAX);
+                    }
+                    heading_in[index as usize] = side.opposite() as u8;
                 }
             }
         }
