@@ -20,7 +20,7 @@
 //! assert_eq!(replayed.scores(), game.scores());
 //! ```
 
-use carcassonne::action::Action;
+use carcassonne::action::{Action, ActionKind, FieldKind, FieldValue};
 use carcassonne::config::{
     BarnPlacement, DragonMove, Edition, FairyRule, Figure, Figures, GameConfig, PrincessRule,
     Rules, WagonMove,
@@ -321,7 +321,8 @@ pub fn setup_to_json(config: &GameConfig) -> Value {
 }
 
 /// Reads one record action, resolving feature ids against the game's current board
-/// (the tile in hand for the placement).
+/// (the tile in hand for the placement). Every field is read as the action schema
+/// ([`carcassonne::action::SCHEMA`]) declares it.
 fn action_from_json(
     game: &Game,
     v: &Value,
@@ -329,152 +330,130 @@ fn action_from_json(
 ) -> Result<(Action, Option<u8>), RecordError> {
     let o = as_object(v, path)?;
     let ty = as_str(field(o, "type", path)?, &format!("{path}.type"))?;
-    let pos = |o: &Map<String, Value>| -> Result<Pos, RecordError> {
-        Ok(Pos::new(
-            small_int(o, "x", path, -10_000..=10_000)? as i32,
-            small_int(o, "y", path, -10_000..=10_000)? as i32,
-        ))
-    };
-    let feature_at = |pos: Pos, o: &Map<String, Value>| -> Result<u8, RecordError> {
-        let p = format!("{path}.feature");
-        let id = as_str(field(o, "feature", path)?, &p)?;
-        let tile = game
-            .board()
-            .at(pos)
-            .ok_or_else(|| err(&p, format!("no tile at {pos} to hold feature {id:?}")))?;
-        tile.kind
-            .def()
-            .feature_by_id(id)
-            .map(|i| i as u8)
-            .ok_or_else(|| {
-                err(
-                    &p,
-                    format!("tile {} at {pos} has no feature {id:?}", tile.kind.id()),
+    let kind = ActionKind::from_name(ty).ok_or_else(|| {
+        err(
+            format!("{path}.type"),
+            format!("unknown action type {ty:?}"),
+        )
+    })?;
+    let spec = kind.spec();
+    let mut values = Vec::with_capacity(spec.fields.len());
+    let mut pos = Pos::default();
+    for f in spec.fields {
+        let p = format!("{path}.{}", f.name);
+        let value = match f.kind {
+            FieldKind::X => {
+                pos.x = small_int(o, f.name, path, -10_000..=10_000)? as i32;
+                FieldValue::Int(pos.x)
+            }
+            FieldKind::Y => {
+                pos.y = small_int(o, f.name, path, -10_000..=10_000)? as i32;
+                FieldValue::Int(pos.y)
+            }
+            FieldKind::Rot => FieldValue::Rot(
+                Rotation::new(small_int(o, f.name, path, 0..=3)? as u8).expect("checked range"),
+            ),
+            FieldKind::Figure => {
+                let name = as_str(field(o, f.name, path)?, &p)?;
+                FieldValue::Figure(
+                    Figure::from_name(name)
+                        .filter(|f| *f != Figure::Barn)
+                        .ok_or_else(|| err(&p, format!("unknown figure {name:?}")))?,
                 )
-            })
-    };
+            }
+            FieldKind::Feature => FieldValue::Feature(feature_at(game, pos, o, f.name, &p)?),
+            FieldKind::OptFeature => FieldValue::OptFeature(if o.contains_key(f.name) {
+                Some(feature_at(game, pos, o, f.name, &p)?)
+            } else {
+                None
+            }),
+            FieldKind::Corner => {
+                let name = as_str(field(o, f.name, path)?, &p)?;
+                FieldValue::Corner(
+                    Corner::from_name(name)
+                        .ok_or_else(|| err(&p, format!("unknown corner {name:?}")))?,
+                )
+            }
+            FieldKind::Tile => {
+                FieldValue::Tile(tile_by_id(as_str(field(o, f.name, path)?, &p)?, &p)?)
+            }
+        };
+        values.push(value);
+    }
+    let action = Action::from_values(kind, &values)
+        .map_err(|e| err(format!("{path}.{}", e.field), e.message))?;
     let player = match o.get("player") {
         Some(v) => Some(as_int(v, &format!("{path}.player"))?.clamp(0, 255) as u8),
         None => None,
     };
-    let action = match ty {
-        "place_tile" => Action::PlaceTile {
-            pos: pos(o)?,
-            rot: Rotation::new(small_int(o, "rot", path, 0..=3)? as u8).expect("checked range"),
-        },
-        "place_abbey" => Action::PlaceAbbey { pos: pos(o)? },
-        "deploy" => {
-            let p = pos(o)?;
-            let fp = format!("{path}.figure");
-            let name = as_str(field(o, "figure", path)?, &fp)?;
-            let figure = Figure::from_name(name)
-                .filter(|f| *f != Figure::Barn)
-                .ok_or_else(|| err(fp, format!("unknown figure {name:?}")))?;
-            Action::Deploy {
-                figure,
-                pos: p,
-                feature: feature_at(p, o)?,
-            }
-        }
-        "deploy_barn" => {
-            let cp = format!("{path}.corner");
-            let name = as_str(field(o, "corner", path)?, &cp)?;
-            Action::DeployBarn {
-                pos: pos(o)?,
-                corner: Corner::from_name(name)
-                    .ok_or_else(|| err(cp, format!("unknown corner {name:?}")))?,
-            }
-        }
-        "move_fairy" => {
-            let p = pos(o)?;
-            let feature = if o.contains_key("feature") {
-                Some(feature_at(p, o)?)
-            } else {
-                None
-            };
-            Action::MoveFairy { pos: p, feature }
-        }
-        "princess" => {
-            let p = pos(o)?;
-            Action::Princess {
-                pos: p,
-                feature: feature_at(p, o)?,
-            }
-        }
-        "return_abbot" => {
-            let p = pos(o)?;
-            Action::ReturnAbbot {
-                pos: p,
-                feature: feature_at(p, o)?,
-            }
-        }
-        "pass" => Action::Pass,
-        "move_dragon" => Action::MoveDragon { pos: pos(o)? },
-        "move_wagon" => {
-            let p = pos(o)?;
-            Action::MoveWagon {
-                pos: p,
-                feature: feature_at(p, o)?,
-            }
-        }
-        other => {
-            return Err(err(
-                format!("{path}.type"),
-                format!("unknown action type {other:?}"),
-            ))
-        }
-    };
     Ok((action, player))
 }
 
+/// The local index of the feature named by `key` on the tile at `pos`.
+fn feature_at(
+    game: &Game,
+    pos: Pos,
+    o: &Map<String, Value>,
+    key: &str,
+    p: &str,
+) -> Result<u8, RecordError> {
+    let id = as_str(o.get(key).ok_or_else(|| err(p, "missing"))?, p)?;
+    let tile = game
+        .board()
+        .at(pos)
+        .ok_or_else(|| err(p, format!("no tile at {pos} to hold feature {id:?}")))?;
+    tile.kind
+        .def()
+        .feature_by_id(id)
+        .map(|i| i as u8)
+        .ok_or_else(|| {
+            err(
+                p,
+                format!("tile {} at {pos} has no feature {id:?}", tile.kind.id()),
+            )
+        })
+}
+
 /// The record form of an action taken by `player` in `game` (before or after it; only
-/// the board's tiles are read, to name features).
+/// the board's tiles are read, to name features). Every field is written as the action
+/// schema declares it.
 pub fn action_to_json(game: &Game, player: u8, action: &Action) -> Value {
+    let spec = action.kind().spec();
+    let mut o = Map::new();
+    o.insert("type".into(), json!(spec.name));
+    if spec.names_player {
+        o.insert("player".into(), json!(player));
+    }
+    let mut pos = Pos::default();
     let feature_id = |pos: Pos, local: u8| -> String {
         game.board()
             .at(pos)
             .map(|t| t.kind.def().features[local as usize].id.clone())
             .unwrap_or_else(|| format!("#{local}"))
     };
-    match *action {
-        Action::PlaceTile { pos, rot } => {
-            json!({"type": "place_tile", "x": pos.x, "y": pos.y, "rot": rot.quarter_turns()})
-        }
-        Action::PlaceAbbey { pos } => json!({"type": "place_abbey", "x": pos.x, "y": pos.y}),
-        Action::Deploy {
-            figure,
-            pos,
-            feature,
-        } => {
-            json!({"type": "deploy", "figure": figure.name(), "x": pos.x, "y": pos.y, "feature": feature_id(pos, feature)})
-        }
-        Action::DeployBarn { pos, corner } => {
-            json!({"type": "deploy_barn", "x": pos.x, "y": pos.y, "corner": corner.name()})
-        }
-        Action::MoveFairy {
-            pos,
-            feature: Some(f),
-        } => {
-            json!({"type": "move_fairy", "x": pos.x, "y": pos.y, "feature": feature_id(pos, f)})
-        }
-        Action::MoveFairy { pos, feature: None } => {
-            json!({"type": "move_fairy", "x": pos.x, "y": pos.y})
-        }
-        Action::Princess { pos, feature } => {
-            json!({"type": "princess", "x": pos.x, "y": pos.y, "feature": feature_id(pos, feature)})
-        }
-        Action::ReturnAbbot { pos, feature } => {
-            json!({"type": "return_abbot", "x": pos.x, "y": pos.y, "feature": feature_id(pos, feature)})
-        }
-        Action::Pass => json!({"type": "pass"}),
-        Action::MoveDragon { pos } => {
-            json!({"type": "move_dragon", "player": player, "x": pos.x, "y": pos.y})
-        }
-        Action::MoveWagon { pos, feature } => {
-            json!({"type": "move_wagon", "player": player, "x": pos.x, "y": pos.y, "feature": feature_id(pos, feature)})
-        }
-        Action::Draw { tile } => json!({"type": "draw", "tile": tile.id()}),
+    for (f, value) in spec.fields.iter().zip(action.values().as_slice()) {
+        let v = match (f.kind, *value) {
+            (FieldKind::X, FieldValue::Int(x)) => {
+                pos.x = x;
+                json!(x)
+            }
+            (FieldKind::Y, FieldValue::Int(y)) => {
+                pos.y = y;
+                json!(y)
+            }
+            (_, FieldValue::Int(n)) => json!(n),
+            (_, FieldValue::Rot(r)) => json!(r.quarter_turns()),
+            (_, FieldValue::Figure(fig)) => json!(fig.name()),
+            (_, FieldValue::Feature(local)) | (_, FieldValue::OptFeature(Some(local))) => {
+                json!(feature_id(pos, local))
+            }
+            (_, FieldValue::OptFeature(None)) => continue,
+            (_, FieldValue::Corner(c)) => json!(c.name()),
+            (_, FieldValue::Tile(t)) => json!(t.id()),
+        };
+        o.insert(f.name.into(), v);
     }
+    Value::Object(o)
 }
 
 /// The record of a game (finished or not) as a JSON value.
