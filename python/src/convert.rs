@@ -7,7 +7,6 @@ use carcassonne::action::{ActionKind, FieldKind, FieldValue};
 use carcassonne::config::Figure;
 use carcassonne::geometry::{Corner, Pos, Rotation};
 use carcassonne::{Action, Game, GameConfig};
-use carcassonne_session::record;
 use numpy::{Element, PyArrayDyn, PyArrayMethods, PyReadwriteArrayDyn, PyUntypedArrayMethods};
 use pyo3::prelude::*;
 use pyo3::types::{PyBool, PyDict, PyFloat, PyInt, PyList, PyString, PyTuple};
@@ -171,15 +170,12 @@ pub fn config_from_args(args: ConfigArgs<'_, '_>) -> PyResult<GameConfig> {
         None => Value::from(0),
     };
     setup.insert("seed".into(), seed);
-    record::config_from_setup(&Value::Object(setup)).map_err(|e| {
-        let path = e.path.strip_prefix("setup.").unwrap_or(&e.path);
-        invalid_config(format!("{path}: {}", e.message))
-    })
+    GameConfig::from_json(&Value::Object(setup)).map_err(|e| invalid_config(e.to_string()))
 }
 
 /// A configuration as a Python dict (the record format's `setup` object).
 pub fn config_to_py<'py>(py: Python<'py>, config: &GameConfig) -> PyResult<Bound<'py, PyAny>> {
-    from_json(py, &record::setup_to_json(config))
+    from_json(py, &config.to_json())
 }
 
 fn int_in(item: &Bound<'_, PyAny>, what: &str, lo: i64, hi: i64) -> PyResult<i64> {

@@ -21,13 +21,10 @@
 //! ```
 
 use carcassonne::action::{Action, ActionKind, FieldKind, FieldValue};
-use carcassonne::config::{
-    BarnPlacement, DragonMove, Edition, FairyRule, Figure, Figures, GameConfig, PrincessRule,
-    Rules, WagonMove,
-};
+use carcassonne::config::{Figure, GameConfig};
 use carcassonne::game::{ChanceMode, Game, Phase};
 use carcassonne::geometry::{Corner, Pos, Rotation};
-use carcassonne::tiles::{catalogue, TileKind, TileSet};
+use carcassonne::tiles::{catalogue, TileKind};
 use serde_json::{json, Map, Value};
 use std::fmt;
 
@@ -172,151 +169,12 @@ fn tile_by_id(id: &str, path: &str) -> Result<TileKind, RecordError> {
         .ok_or_else(|| err(path, format!("unknown tile id {id:?}")))
 }
 
-/// Reads a `setup` object into a configuration (validated).
+/// Reads a `setup` object into a configuration (validated); errors name the field
+/// under `setup` (`setup.rules.fairy`).
 pub fn config_from_setup(setup: &Value) -> Result<GameConfig, RecordError> {
-    let path = "setup";
-    let s = as_object(setup, path)?;
-    let players = small_int(s, "players", path, 0..=255)? as u8;
-    let mut config = GameConfig::new(players);
-    if let Some(e) = s.get("edition") {
-        let name = as_str(e, "setup.edition")?;
-        config.edition = Edition::from_name(name).ok_or_else(|| {
-            err(
-                "setup.edition",
-                format!("unknown edition {name:?} (C1, C2, C3)"),
-            )
-        })?;
-    }
-    let sets = field(s, "sets", path)?
-        .as_array()
-        .ok_or_else(|| err("setup.sets", "expected an array"))?;
-    config.sets = sets
-        .iter()
-        .enumerate()
-        .map(|(i, v)| {
-            let p = format!("setup.sets[{i}]");
-            let key = as_str(v, &p)?;
-            TileSet::from_key(key)
-                .ok_or_else(|| err(p, format!("unknown or unsupported set {key:?}")))
-        })
-        .collect::<Result<_, _>>()?;
-    if let Some(r) = s.get("rules") {
-        config.rules = rules_from_json(r, "setup.rules")?;
-    }
-    config.figures = Figures::default_for(&config.sets);
-    if let Some(f) = s.get("figures") {
-        for (k, v) in as_object(f, "setup.figures")? {
-            let p = format!("setup.figures.{k}");
-            let n = as_int(v, &p)?;
-            let n = u8::try_from(n).map_err(|_| err(&p, format!("{n} is out of range 0..=255")))?;
-            match k.as_str() {
-                "follower" => config.figures.follower = n,
-                "abbot" => config.figures.abbot = n,
-                "mayor" => config.figures.mayor = n,
-                "wagon" => config.figures.wagon = n,
-                "barn" => config.figures.barn = n,
-                "abbey" => config.figures.abbey = n,
-                _ => return Err(err(p, "unknown figure")),
-            }
-        }
-    }
-    if let Some(st) = s.get("start") {
-        let o = as_object(st, "setup.start")?;
-        let id = as_str(field(o, "tile", "setup.start")?, "setup.start.tile")?;
-        let kind = tile_by_id(id, "setup.start.tile")?;
-        let rot = match o.get("rot") {
-            Some(v) => Rotation::new(as_int(v, "setup.start.rot")?.clamp(0, 255) as u8)
-                .ok_or_else(|| err("setup.start.rot", "expected 0..=3"))?,
-            None => Rotation::default(),
-        };
-        config.start = Some((kind, rot));
-    }
-    if let Some(seed) = s.get("seed") {
-        config.seed = seed
-            .as_u64()
-            .ok_or_else(|| err("setup.seed", "expected a non-negative integer"))?;
-    }
-    config
-        .validate()
-        .map_err(|e| err(format!("setup.{}", e.field), e.message))?;
-    Ok(config)
-}
-
-/// Reads a `rules` object (every switch of `rules.md` §9; absent ones keep defaults).
-pub fn rules_from_json(v: &Value, path: &str) -> Result<Rules, RecordError> {
-    let mut rules = Rules::default();
-    for (k, v) in as_object(v, path)? {
-        let p = format!("{path}.{k}");
-        let text = |v: &Value| -> Result<String, RecordError> {
-            match v {
-                Value::String(s) => Ok(s.clone()),
-                Value::Number(n) => Ok(n.to_string()),
-                Value::Bool(b) => Ok(b.to_string()),
-                _ => Err(err(&p, format!("unexpected value {v}"))),
-            }
-        };
-        let t = text(v)?;
-        let bad = |allowed: &str| err(&p, format!("unknown value {t:?} (allowed: {allowed})"));
-        match k.as_str() {
-            "farmers" => rules.farmers = v.as_bool().ok_or_else(|| bad("true, false"))?,
-            "tiny_city" => {
-                rules.tiny_city = match t.as_str() {
-                    "4" => 4,
-                    "2" => 2,
-                    _ => return Err(bad("4, 2")),
-                }
-            }
-            "dragon_move" => {
-                rules.dragon_move =
-                    DragonMove::from_name(&t).ok_or_else(|| bad("before-scoring, after-scoring"))?
-            }
-            "princess" => {
-                rules.princess = PrincessRule::from_name(&t).ok_or_else(|| bad("may, must"))?
-            }
-            "fairy" => {
-                rules.fairy =
-                    FairyRule::from_name(&t).ok_or_else(|| bad("next-to-follower, on-tile"))?
-            }
-            "barn_placement" => {
-                rules.barn_placement =
-                    BarnPlacement::from_name(&t).ok_or_else(|| bad("not-occupied, occupied"))?
-            }
-            "pig_herd" => rules.pig_herd = v.as_bool().ok_or_else(|| bad("true, false"))?,
-            "wagon_move" => {
-                rules.wagon_move = WagonMove::from_name(&t).ok_or_else(|| bad("C2, C1"))?
-            }
-            _ => return Err(err(p, "unknown rule switch")),
-        }
-    }
-    Ok(rules)
-}
-
-/// The `rules` object of a configuration (every switch).
-pub fn rules_to_json(rules: &Rules) -> Value {
-    json!({
-        "farmers": rules.farmers,
-        "tiny_city": rules.tiny_city,
-        "dragon_move": rules.dragon_move.name(),
-        "princess": rules.princess.name(),
-        "fairy": rules.fairy.name(),
-        "barn_placement": rules.barn_placement.name(),
-        "wagon_move": rules.wagon_move.name(),
-        "pig_herd": rules.pig_herd,
-    })
-}
-
-/// The `setup` object of a configuration.
-pub fn setup_to_json(config: &GameConfig) -> Value {
-    let (start, rot) = config.start_tile();
-    let f = &config.figures;
-    json!({
-        "players": config.players,
-        "edition": config.edition.name(),
-        "sets": config.sets.iter().map(|s| s.key()).collect::<Vec<_>>(),
-        "rules": rules_to_json(&config.rules),
-        "figures": {"follower": f.follower, "abbot": f.abbot, "mayor": f.mayor, "wagon": f.wagon, "barn": f.barn, "abbey": f.abbey},
-        "start": {"tile": start.id(), "rot": rot.quarter_turns()},
-        "seed": config.seed,
+    GameConfig::from_json(setup).map_err(|e| {
+        let e = e.under("setup");
+        err(e.field, e.message)
     })
 }
 
@@ -524,7 +382,7 @@ pub fn to_value(game: &Game, id: &str) -> Value {
         "format": FORMAT,
         "version": VERSION,
         "id": id,
-        "setup": setup_to_json(game.config()),
+        "setup": game.config().to_json(),
         "turns": turns,
         "notes": "written by the carcassonne engine",
     });
@@ -601,8 +459,10 @@ pub fn replay(record: &Value) -> Result<Game, ReplayError> {
     }
     let config = config_from_setup(field(top, "setup", "")?)?;
     let players = config.players as usize;
-    let mut game = Game::with_chance(config, ChanceMode::Explicit)
-        .map_err(|e| err(format!("setup.{}", e.field), e.message))?;
+    let mut game = Game::with_chance(config, ChanceMode::Explicit).map_err(|e| {
+        let e = e.under("setup");
+        err(e.field, e.message)
+    })?;
     let turns = field(top, "turns", "")?
         .as_array()
         .ok_or_else(|| err("turns", "expected an array"))?;
@@ -819,7 +679,7 @@ mod tests {
     fn records_of_unfinished_games_load_back() {
         let mut config = GameConfig::new(3);
         config.sets = TileSet::ALL.to_vec();
-        config.figures = Figures::default_for(&config.sets);
+        config.figures = carcassonne::config::Figures::default_for(&config.sets);
         config.figures.abbot = 1;
         let mut game = Game::new(config).unwrap();
         let mut rng = Rng::new(3);
