@@ -31,35 +31,21 @@ use std::fmt;
 /// Most players a game accepts (B1).
 pub const MAX_PLAYERS: usize = 6;
 
-/// The tile edition (`edition` switch).
-#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, Default)]
-pub enum Edition {
-    /// First edition: no gardens.
-    C1,
-    /// Second edition, gardens (default).
-    #[default]
-    C2,
-    /// Third edition: the C2 content; sets without a C3 count use their C2 counts.
-    C3,
+crate::named_enum! {
+    /// The tile edition (`edition` switch).
+    #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, Default)]
+    pub enum Edition {
+        /// First edition: no gardens.
+        C1 = "C1",
+        /// Second edition, gardens (default).
+        #[default]
+        C2 = "C2",
+        /// Third edition: the C2 content; sets without a C3 count use their C2 counts.
+        C3 = "C3",
+    }
 }
 
 impl Edition {
-    /// The name used in records.
-    pub const fn name(self) -> &'static str {
-        match self {
-            Edition::C1 => "C1",
-            Edition::C2 => "C2",
-            Edition::C3 => "C3",
-        }
-    }
-
-    /// Parses `C1`, `C2` or `C3`.
-    pub fn from_name(s: &str) -> Option<Edition> {
-        [Edition::C1, Edition::C2, Edition::C3]
-            .into_iter()
-            .find(|e| e.name() == s)
-    }
-
     /// Copies of `kind` in this edition.
     pub fn count(self, kind: TileKind) -> u8 {
         let def = kind.def();
@@ -72,78 +58,61 @@ impl Edition {
     }
 }
 
-macro_rules! switch_enum {
-    ($(#[$m:meta])* $name:ident { $($(#[$vm:meta])* $variant:ident = $text:literal),+ $(,)? }) => {
-        $(#[$m])*
-        #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, Default)]
-        pub enum $name {
-            $($(#[$vm])* $variant),+
-        }
-        impl $name {
-            /// Every value, default first.
-            pub const ALL: &'static [$name] = &[$($name::$variant),+];
-            /// The value's name in records and configs.
-            pub const fn name(self) -> &'static str {
-                match self { $($name::$variant => $text),+ }
-            }
-            /// Parses a value name.
-            pub fn from_name(s: &str) -> Option<$name> {
-                Self::ALL.iter().copied().find(|v| v.name() == s)
-            }
-        }
-    };
-}
-
-switch_enum!(
+crate::named_enum! {
     /// When the dragon flies on a dragon-tile turn (PD4).
-    DragonMove {
+    #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, Default)]
+    pub enum DragonMove {
         /// After deployment, before the turn's scoring (default).
         #[default]
         BeforeScoring = "before-scoring",
         /// After the turn's scoring and wagon moves.
         AfterScoring = "after-scoring",
     }
-);
-switch_enum!(
+}
+crate::named_enum! {
     /// Whether the princess removal is optional (PD9).
-    PrincessRule {
+    #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, Default)]
+    pub enum PrincessRule {
         /// The player may remove a knight (default).
         #[default]
         May = "may",
         /// The player must remove a knight when one is there.
         Must = "must",
     }
-);
-switch_enum!(
+}
+crate::named_enum! {
     /// Where the fairy stands (PD15).
-    FairyRule {
+    #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, Default)]
+    pub enum FairyRule {
         /// Next to one follower, which it belongs to (default).
         #[default]
         NextToFollower = "next-to-follower",
         /// On a tile where the player has a follower (first edition).
         OnTile = "on-tile",
     }
-);
-switch_enum!(
+}
+crate::named_enum! {
     /// Whether a barn may go into a field that already holds one (AM6).
-    BarnPlacement {
+    #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, Default)]
+    pub enum BarnPlacement {
         /// Not into a field with a barn (default).
         #[default]
         NotOccupied = "not-occupied",
         /// Also into a field with a barn.
         Occupied = "occupied",
     }
-);
-switch_enum!(
+}
+crate::named_enum! {
     /// Where a wagon may move after scoring (AM11).
-    WagonMove {
+    #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, Default)]
+    pub enum WagonMove {
         /// Same tile or one of the 8 surrounding tiles (default).
         #[default]
         C2 = "C2",
         /// A feature connected to the scored one.
         C1 = "C1",
     }
-);
+}
 
 /// The rule switches (`rules.md` §9).
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
@@ -183,48 +152,25 @@ impl Default for Rules {
     }
 }
 
-/// A kind of figure a player owns.
-#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
-#[repr(u8)]
-pub enum Figure {
-    /// An ordinary follower (meeple).
-    Follower = 0,
-    /// The abbot (A1).
-    Abbot = 1,
-    /// The mayor (AM5).
-    Mayor = 2,
-    /// The wagon (AM10).
-    Wagon = 3,
-    /// The barn (AM6).
-    Barn = 4,
+crate::named_enum! {
+    /// A kind of figure a player owns.
+    #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+    #[repr(u8)]
+    pub enum Figure {
+        /// An ordinary follower (meeple).
+        Follower(0) = "follower",
+        /// The abbot (A1).
+        Abbot(1) = "abbot",
+        /// The mayor (AM5).
+        Mayor(2) = "mayor",
+        /// The wagon (AM10).
+        Wagon(3) = "wagon",
+        /// The barn (AM6).
+        Barn(4) = "barn",
+    }
 }
 
 impl Figure {
-    /// Every figure kind, in supply order.
-    pub const ALL: [Figure; 5] = [
-        Figure::Follower,
-        Figure::Abbot,
-        Figure::Mayor,
-        Figure::Wagon,
-        Figure::Barn,
-    ];
-
-    /// The name used in records.
-    pub const fn name(self) -> &'static str {
-        match self {
-            Figure::Follower => "follower",
-            Figure::Abbot => "abbot",
-            Figure::Mayor => "mayor",
-            Figure::Wagon => "wagon",
-            Figure::Barn => "barn",
-        }
-    }
-
-    /// Parses a figure name.
-    pub fn from_name(s: &str) -> Option<Figure> {
-        Figure::ALL.into_iter().find(|f| f.name() == s)
-    }
-
     /// Index into supplies.
     pub const fn index(self) -> usize {
         self as usize
@@ -684,16 +630,9 @@ impl Rules {
                 )
             };
             let boolean = || v.as_bool().ok_or_else(|| bad("true, false"));
-            fn named<T: Copy>(all: &[T], name: fn(T) -> &'static str, t: &str) -> Option<T> {
-                all.iter().copied().find(|x| name(*x) == t)
-            }
-            fn names<T: Copy>(all: &[T], name: fn(T) -> &'static str) -> String {
-                all.iter().map(|x| name(*x)).collect::<Vec<_>>().join(", ")
-            }
             macro_rules! switch {
                 ($ty:ident) => {
-                    named($ty::ALL, $ty::name, &t)
-                        .ok_or_else(|| bad(&names($ty::ALL, $ty::name)))?
+                    $ty::from_name(&t).ok_or_else(|| bad(&$ty::ALL.map($ty::name).join(", ")))?
                 };
             }
             match k.as_str() {
