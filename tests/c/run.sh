@@ -68,7 +68,14 @@ STATIC_DEPS=(-lgcc_s -lutil -lrt -lpthread -lm -ldl -lc)
 VALGRIND=(valgrind -q --error-exitcode=1 --leak-check=full
     --suppressions="$ROOT/tests/c/valgrind.supp")
 DATA=tests/data
-RECORDS=("$DATA"/*.jsonl)
+# Every reference game of a set the engine plays (the Royal Gift files join as their sets do).
+RECORDS=()
+for f in "$DATA"/*.jsonl; do
+    case "$(basename "$f")" in
+        count.jsonl | king-and-robber.jsonl | cult.jsonl | bcb.jsonl | royal-gift.jsonl) ;;
+        *) RECORDS+=("$f") ;;
+    esac
+done
 
 # The version every layer must report: [workspace.package] version in Cargo.toml.
 VERSION=$(awk -F'"' '/^\[workspace\.package\]/{w=1; next} /^\[/{w=0} w && /^version *=/{print $2; exit}' Cargo.toml)
