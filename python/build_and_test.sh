@@ -74,11 +74,17 @@ from carcassonne import _core
 
 assert _core.__file__.startswith(sys.prefix), (_core.__file__, sys.prefix)
 assert _core.__file__.endswith(".abi3.so"), _core.__file__
+from importlib import metadata
+dist = metadata.distribution("carcassonne")
+assert dist.metadata["License-Expression"] == "MIT OR Apache-2.0", dist.metadata["License-Expression"]
+licenses = {f.name for f in dist.files or [] if "licenses" in f.parts}
+assert licenses == {"LICENSE-MIT", "LICENSE-APACHE"}, licenses
+assert dist.metadata["Requires-Python"] == ">=3.10", dist.metadata["Requires-Python"]
 game = carcassonne.Game(players=2, sets=["base"], seed=1)
-while not game.is_terminal():
+while not game.is_terminal:
     game.apply(game.legal_actions()[0])
 print(f"carcassonne {carcassonne.__version__} from the wheel on Python {sys.version.split()[0]}:",
-      f"a 2-player game ends {game.scores()}")
+      f"a 2-player game ends {game.scores}")
 PY
 )
 
