@@ -1,14 +1,13 @@
 //! Game configurations from command-line options.
 //!
 //! The options are gathered into a record `setup` object and read by
-//! [`record::config_from_setup`], so the engine checks every field; its errors, which name
+//! [`GameConfig::from_json`], so the engine checks every field; its errors, which name
 //! the setup field (`setup.rules.fairy`), are reported under the option that set it
 //! (`--rule fairy`).
 
 use crate::args::{OptSpec, Parsed};
 use crate::CliError;
 use carcassonne::{GameConfig, TileSet};
-use carcassonne_session::record;
 use serde_json::{json, Map, Value};
 
 /// The options that describe a game.
@@ -134,13 +133,12 @@ pub fn config_from_options(
         })?;
         setup.insert("seed".into(), json!(seed));
     }
-    record::config_from_setup(&Value::Object(setup))
-        .map_err(|e| CliError::Usage(format!("{}: {}", option_of(&e.path), e.message)))
+    GameConfig::from_json(&Value::Object(setup))
+        .map_err(|e| CliError::Usage(format!("{}: {}", option_of(&e.field), e.message)))
 }
 
-/// The option that sets a `setup` field.
-fn option_of(path: &str) -> String {
-    let field = path.strip_prefix("setup.").unwrap_or(path);
+/// The option that sets a configuration field.
+fn option_of(field: &str) -> String {
     if let Some(rule) = field.strip_prefix("rules.") {
         return format!("--rule {rule}");
     }
