@@ -147,6 +147,9 @@ pub struct TurnLog {
     pub draw: Option<TileKind>,
     /// Whether the drawn tile was discarded (B5).
     pub discarded: bool,
+    /// A second tile placed in the same turn, without a draw: the River II city lake
+    /// after the volcano lake (R6, `river2_lakes: one-turn`).
+    pub second: Option<TileKind>,
     /// Range of this turn's decisions in [`Game::history_actions`].
     pub actions: (u32, u32),
     /// Range of this turn's score events in [`Game::events`].
@@ -197,8 +200,11 @@ impl std::error::Error for ActionError {}
 /// Per-turn state.
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, Default)]
 pub(crate) struct TurnState {
-    /// Placement index of the tile (or abbey) placed this turn.
+    /// Placement index of the tile (or abbey) placed this turn (the last one when the
+    /// turn places two, R6).
     pub placed: Option<u8>,
+    /// Placement index of the first tile of a turn that places two (R6).
+    pub first_placed: Option<u8>,
     /// Tile drawn this turn.
     pub drawn: Option<TileKind>,
 }
@@ -738,6 +744,7 @@ impl Game {
             player: self.turn_player,
             draw,
             discarded: false,
+            second: None,
             actions: (a, a),
             events: (e, e),
             scores: self.scores,
@@ -789,6 +796,7 @@ impl Game {
             if let Some(t) = self.turns.last_mut() {
                 t.discarded = true;
             }
+            self.on_tile_discarded(tile);
             self.close_turn();
             self.open_turn(None);
             self.step = Step::Draw;
@@ -858,6 +866,27 @@ impl Game {
         self.turn.placed = Some(index);
         self.on_tile_placed(index);
         self.step = Step::Deploy;
+        if let Some(next) = self.second_tile_after(index) {
+            // R6: a second tile in the same turn, placed before the deployment step.
+            self.turn.first_placed = Some(index);
+            self.turn.drawn = Some(next);
+            if let Some(t) = self.turns.last_mut() {
+                t.second = Some(next);
+            }
+            let mut legal = std::mem::take(&mut self.legal);
+            legal.clear();
+            self.placements_into(next, &mut legal);
+            self.legal = legal;
+            if !self.legal.is_empty() {
+                self.step = Step::Place;
+            }
+            // A second tile that fits nowhere is out of the game (B5); the turn goes on.
+        }
+    }
+
+    /// The tiles placed this turn: the first of two (R6), then the last.
+    pub(crate) fn placed_this_turn_indices(&self) -> impl Iterator<Item = u8> {
+        self.turn.first_placed.into_iter().chain(self.turn.placed)
     }
 
     /// Whether the tile placed this turn is an abbey (AM1: no princess, barn or dragon

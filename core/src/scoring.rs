@@ -115,7 +115,7 @@ impl Game {
             _ => ScoreKind::Monastery,
         };
         self.award_majority(root, points, kind);
-        self.on_feature_scored(root);
+        self.on_feature_scored(root, false);
         self.return_figures_of(root, true);
     }
 
@@ -159,18 +159,34 @@ impl Game {
         let (cities, pig) = self.field_cities(root);
         let points = cities * (per_city + i32::from(pig && self.rules.pig_herd));
         self.award_majority(root, points, kind);
-        self.on_feature_scored(root);
+        self.on_feature_scored(root, kind == ScoreKind::Farmers);
         self.return_figures_of(root, false);
     }
 
-    /// Scores everything the turn's placement completed (B8–B14, AM3, AM8).
+    /// Scores everything the turn's placements completed (B8–B14, AM3, AM8).
     pub(crate) fn score_turn(&mut self) {
-        let Some(placed) = self.turn.placed else {
-            return;
-        };
-        let mut roots: [NodeId; 40] = [0; 40];
+        let mut roots: [NodeId; 48] = [0; 48];
         let mut n = 0;
-        let push = |roots: &mut [NodeId; 40], n: &mut usize, r: NodeId| {
+        let mut placed_tiles = [0u8; 2];
+        let mut placed_len = 0;
+        for placed in self.placed_this_turn_indices() {
+            placed_tiles[placed_len] = placed;
+            placed_len += 1;
+            self.completed_by(placed, &mut roots, &mut n);
+        }
+        for &r in &roots[..n] {
+            self.score_completed(r);
+        }
+        for &placed in &placed_tiles[..placed_len] {
+            self.after_turn_scoring(placed);
+        }
+    }
+
+    /// Pushes (once each) the roots of the features that placing the tile `placed`
+    /// completed: its cities and roads, those an abbey closes (AM3), and the cloisters
+    /// around it.
+    fn completed_by(&mut self, placed: u8, roots: &mut [NodeId; 48], n: &mut usize) {
+        let mut push = |r: NodeId| {
             if !roots[..*n].contains(&r) && *n < roots.len() {
                 roots[*n] = r;
                 *n += 1;
@@ -182,11 +198,11 @@ impl Game {
             if matches!(f.kind, FeatureKind::City | FeatureKind::Road) {
                 let r = self.features.find(p.node_base + i as NodeId);
                 if self.features.node(r).open == 0 {
-                    push(&mut roots, &mut n, r);
+                    push(r);
                 }
             }
         }
-        if self.placed_abbey() {
+        if def.has(crate::tiles::Symbols::ABBEY) {
             // AM3: the abbey closes its neighbours' roads and cities.
             for side in crate::geometry::Side::ALL {
                 let Some(q) = self.board.at(p.pos.step(side)) else {
@@ -200,7 +216,7 @@ impl Game {
                 let r = self.features.find(q.node_base + local as NodeId);
                 let node = self.features.node(r);
                 if matches!(node.kind, FeatureKind::City | FeatureKind::Road) && node.open == 0 {
-                    push(&mut roots, &mut n, r);
+                    push(r);
                 }
             }
         }
@@ -215,14 +231,10 @@ impl Game {
             }
             for (i, f) in q.kind.def().features.iter().enumerate() {
                 if f.kind.is_cloister() {
-                    push(&mut roots, &mut n, q.node_base + i as NodeId);
+                    push(q.node_base + i as NodeId);
                 }
             }
         }
-        for &r in &roots[..n] {
-            self.score_completed(r);
-        }
-        self.after_turn_scoring(placed);
     }
 
     /// End of game: incomplete features (B15), farmers (B16), barns (AM9).
@@ -252,7 +264,7 @@ impl Game {
             } else {
                 let points = self.incomplete_value(root);
                 self.award_majority(root, points, ScoreKind::Incomplete);
-                self.on_feature_scored(root);
+                self.on_feature_scored(root, true);
                 self.return_figures_of(root, false);
             }
             // The figure list shrank; start over from the first remaining figure.

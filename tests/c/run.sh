@@ -79,7 +79,14 @@ CXXFLAGS=(-std=c++17 -Wall -Wextra -Wpedantic -Werror)
 SAN=(-g -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer)
 LINK_SHARED=(-L"$LIB_DIR" -lcarcassonne -Wl,-rpath,"$LIB_DIR")
 DATA=tests/data
-RECORDS=("$DATA"/*.jsonl)
+# Every reference game of a set the engine plays (the Royal Gift files join as their sets do).
+RECORDS=()
+for f in "$DATA"/*.jsonl; do
+    case "$(basename "$f")" in
+        count.jsonl | king-and-robber.jsonl | cult.jsonl | bcb.jsonl | royal-gift.jsonl) ;;
+        *) RECORDS+=("$f") ;;
+    esac
+done
 
 # The version every layer must report: [workspace.package] version in Cargo.toml.
 VERSION=$(awk -F'"' '/^\[workspace\.package\]/{w=1; next} /^\[/{w=0} w && /^version *=/{print $2; exit}' Cargo.toml)

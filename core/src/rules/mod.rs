@@ -2,7 +2,7 @@
 //! by the sets in the configuration (`GameConfig::sets`) and the figures in the supply.
 //!
 //! * [`abbot`]: the Abbot and gardens (A1–A3), active when players have an abbot.
-//! * [`river`]: the River and River II placement rules (R1–R6).
+//! * [`river`]: the River and River II: placement (R1–R4) and the lakes (R5, R6).
 //! * [`princess_dragon`]: The Princess & the Dragon (PD1–PD23).
 //! * [`abbey_mayor`]: Abbey & Mayor (AM1–AM11).
 //!
@@ -76,9 +76,21 @@ impl Game {
         self.volcano_placed(index);
     }
 
-    /// Whether no figure may be put on placement `index` (PD13b).
+    /// A tile that fits nowhere was discarded (B5).
+    pub(crate) fn on_tile_discarded(&mut self, tile: TileKind) {
+        self.river_tile_discarded(tile);
+    }
+
+    /// A second tile that the turn player places right after the tile at placement
+    /// `index`, in the same turn (R6: the city lake after the volcano lake).
+    pub(crate) fn second_tile_after(&mut self, index: u8) -> Option<TileKind> {
+        self.lake_after(index)
+    }
+
+    /// Whether no figure may be put on placement `index`: the dragon's tile (PD13b), a
+    /// volcano tile (PD1, R6).
     pub(crate) fn figure_barred_on(&self, index: usize) -> bool {
-        self.dragon_bars(index)
+        self.dragon_bars(index) || self.volcano_bars(index) || self.volcano_lake_bars(index)
     }
 
     /// Deployment choices that replace all others when present (the princess under
@@ -101,10 +113,10 @@ impl Game {
         self.fairy_figure_left(figure);
     }
 
-    /// A feature of root `root` was scored during play or at the end (before its
-    /// figures return): the fairy's bonus (PD16c).
-    pub(crate) fn on_feature_scored(&mut self, root: NodeId) {
-        self.fairy_bonus(root);
+    /// A feature of root `root` was scored during play or, with `final_scoring`, at the
+    /// end (before its figures return): the fairy's bonus (PD16c).
+    pub(crate) fn on_feature_scored(&mut self, root: NodeId, final_scoring: bool) {
+        self.fairy_bonus(root, final_scoring);
     }
 
     /// A figure returned from a feature that scored during play: a wagon may move on
