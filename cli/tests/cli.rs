@@ -118,7 +118,8 @@ fn default_play_uses_every_set_and_figure() {
             "abbey-and-mayor",
             "count",
             "king-and-robber",
-            "cult"
+            "cult",
+            "bridges-castles-and-bazaars"
         ])
     );
     assert_eq!(
