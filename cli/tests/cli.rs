@@ -374,9 +374,85 @@ fn render_draws_a_record_and_writes_svg() {
     assert!(stderr(&ambiguous).contains("--id"));
 }
 
+/// `--turn N` draws the board after the record's first N turns: turn 0 is the start
+/// tile alone (B2), and each turn places at most one tile (B3); `--html` writes the
+/// replay page with one frame per turn.
+#[test]
+fn render_at_a_turn_and_as_an_html_replay() {
+    let dir = scratch("render-turn");
+    let file = reference("base-c2.jsonl");
+    let id = "base-c2-2p-0006";
+    let record: Value = std::fs::read_to_string(&file)
+        .unwrap()
+        .lines()
+        .map(|l| serde_json::from_str::<Value>(l).unwrap())
+        .find(|r| r["id"] == id)
+        .unwrap();
+    let turns = record["turns"].as_array().unwrap().len();
+    let tiles_after = |n: usize| -> usize {
+        let run = carcassonne(&[
+            "render",
+            path_str(&file),
+            "--id",
+            id,
+            "--turn",
+            &n.to_string(),
+        ]);
+        assert!(run.status.success(), "{}", stderr(&run));
+        let text = stdout(&run);
+        if n < turns {
+            assert!(
+                text.contains(&format!("{id}: scores after turn {n} of {turns}: seat 0:")),
+                "{text}"
+            );
+        }
+        text.lines()
+            .find_map(|l| l.strip_prefix("tiles: "))
+            .and_then(|l| l.split(' ').next())
+            .and_then(|n| n.parse().ok())
+            .expect("a tiles line")
+    };
+    assert_eq!(tiles_after(0), 1);
+    let mut previous = 1;
+    for n in [1, 2, turns / 2, turns] {
+        let tiles = tiles_after(n);
+        assert!(
+            tiles >= previous && tiles <= n + 1,
+            "turn {n}: {tiles} tiles"
+        );
+        previous = tiles;
+    }
+    let too_far = carcassonne(&[
+        "render",
+        path_str(&file),
+        "--id",
+        id,
+        "--turn",
+        &(turns + 1).to_string(),
+    ]);
+    assert_eq!(too_far.status.code(), Some(2));
+    assert!(stderr(&too_far).contains("--turn"), "{}", stderr(&too_far));
+
+    let html = dir.join("replay.html");
+    let run = carcassonne(&[
+        "render",
+        path_str(&file),
+        "--id",
+        id,
+        "--html",
+        path_str(&html),
+    ]);
+    assert!(run.status.success(), "{}", stderr(&run));
+    assert!(stdout(&run).contains(&format!("html replay of {turns} turns written to")));
+    let page = std::fs::read_to_string(&html).unwrap();
+    assert!(page.starts_with("<!DOCTYPE html>"));
+    assert_eq!(page.matches(r#"<g class="frame""#).count(), turns + 1);
+    assert!(page.contains(&format!(r#"data-turns="{turns}""#)));
+}
+
 #[test]
 fn bad_command_lines_exit_2_naming_the_option() {
-    let cases: [(&[&str], &str); 12] = [
+    let cases: [(&[&str], &str); 14] = [
         (&["play", "--players", "9"], "--players"),
         (&["play", "--players", "many"], "--players"),
         (&["play", "--sets", "base,moon"], "--sets"),
@@ -389,6 +465,8 @@ fn bad_command_lines_exit_2_naming_the_option() {
         (&["bench", "--seconds", "0"], "--seconds"),
         (&["bench", "--players"], "--players"),
         (&["render", "--svg"], "--svg"),
+        (&["render", "x.json", "--turn", "-1"], "--turn"),
+        (&["replay", "x.jsonl", "--rule", "farmers"], "--rule"),
     ];
     for (args, option) in cases {
         let run = carcassonne(args);
