@@ -1529,7 +1529,8 @@ pub fn replay_html(title: &str, states: &[Game]) -> String {
 body {{ font-family: sans-serif; background: #f7f5ee; color: #222222; margin: 16px; }}
 h1 {{ font-size: 18px; margin: 0 0 8px 0; }}
 #controls {{ display: flex; align-items: center; gap: 10px; margin-bottom: 8px; }}
-#turn {{ width: min(60vw, 640px); }}
+#turn {{ width: min(55vw, 600px); }}
+#controls span {{ white-space: nowrap; }}
 svg {{ max-width: 100%; height: auto; }}
 button {{ font-size: 14px; min-width: 4em; }}
 g.frame {{ display: none; }}
