@@ -20,7 +20,7 @@ echo "== virtual environment: $VENV"
 source "$VENV/bin/activate"
 python -m pip install --quiet --upgrade pip
 python -m pip install --quiet "maturin>=1.9,<2" numpy gymnasium pettingzoo pytest mypy \
-    nbclient nbformat ipykernel
+    nbclient nbformat ipykernel matplotlib
 
 echo "== pip install ./python"
 cd "$ROOT"

@@ -9,7 +9,14 @@
 //!   coordinates above and below the grid, the y coordinates left and right of it, a
 //!   legend and the list of figures. [`tile_block`] is the block of one tile.
 //! * [`board_svg`]: a self-contained SVG picture sized to the board's bounds: one group
-//!   per tile, figures as circles in their owner's colour, the dragon and the fairy.
+//!   per tile, each city its own outlined shape, figures as meeples in their owner's
+//!   colour (never a terrain colour), the dragon and the fairy, the scores with the
+//!   winner marked, and a legend.
+//! * [`replay_html`]: an animated replay, one self-contained HTML page with the board
+//!   after every turn and a turn slider.
+//!
+//! A finished game is drawn with its figures as they stood at the end of its last turn,
+//! before final scoring returned them ([`Game::figures_before_final_scoring`]).
 //!
 //! Output depends only on the game state, so the same game always renders the same bytes.
 //!
@@ -276,7 +283,8 @@ fn seat_digit(seat: u8) -> char {
 /// The board as text: a grid with one 5×3 block per placed tile ([`tile_block`]), figures
 /// drawn over their feature as their owner's seat digit (`0`–`5`, the seats of the record),
 /// the dragon as `D`, the fairy as `F`, x coordinates above and below, y coordinates left
-/// and right (x grows east, y grows south), then a legend and the list of figures.
+/// and right (x grows east, y grows south), then a legend and the list of figures. A
+/// finished game shows its figures as they stood before final scoring returned them.
 ///
 /// ```
 /// use carcassonne::{Game, GameConfig};
@@ -315,7 +323,7 @@ pub fn board_text(game: &Game) -> String {
             taken[index][l][k] = true;
         }
     };
-    for f in game.board_figures() {
+    for f in game.figures_before_final_scoring() {
         let p = board.placement(f.placement as usize);
         mark(
             f.placement as usize,
@@ -395,17 +403,22 @@ fn text_legend(game: &Game) -> String {
         board.len(),
         game.tiles_left()
     );
-    let figures = game.board_figures();
+    let figures = game.figures_before_final_scoring();
     let mut order: Vec<usize> = (0..figures.len()).collect();
     order.sort_by_key(|&k| {
         let f = &figures[k];
         let p = board.placement(f.placement as usize).pos;
         (f.owner, f.figure, p.y, p.x, f.local)
     });
-    if order.is_empty() {
-        out.push_str("figures: none on the board\n");
+    let when = if game.is_terminal() {
+        " (as they stood before final scoring)"
     } else {
-        out.push_str("figures:\n");
+        ""
+    };
+    if order.is_empty() {
+        let _ = writeln!(out, "figures{when}: none on the board");
+    } else {
+        let _ = writeln!(out, "figures{when}:");
     }
     for k in order {
         let f = &figures[k];
