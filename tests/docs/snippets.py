@@ -43,6 +43,8 @@ from typing import List, Optional
 ROOT = Path(__file__).resolve().parents[2]
 VENV = Path(os.environ.get("CARC_VENV", ROOT / "target" / "python-venv"))
 TIMEOUT = 900
+#: Folders that builds create in the root: never removed by the clean-up.
+KEEP = {"target", "out"}
 MARKER = re.compile(r"^<!--\s*(not run|file|expected output|run)\s*:?\s*(.*?)\s*-->\s*$")
 
 
@@ -193,6 +195,8 @@ def check_doc(doc: Path, tally: Tally, scratch: Path, env: dict) -> None:
         for path in written:
             path.unlink(missing_ok=True)
         for name in set(os.listdir(ROOT)) - before:
+            if name.startswith(".") or name in KEEP:
+                continue
             target = ROOT / name
             if target.is_dir() and not target.is_symlink():
                 shutil.rmtree(target, ignore_errors=True)
