@@ -194,8 +194,8 @@ pub fn run(words: &[String]) -> Result<Outcome, CliError> {
     }
     let rules = rule_options(&parsed)?;
     // The engine checks rule names and values once, before any record is replayed.
-    record::rules_from_json(&Value::Object(rules.clone()), "setup.rules")
-        .map_err(|e| CliError::Usage(format!("{}: {}", option_of(&e.path), e.message)))?;
+    carcassonne::Rules::from_json(&Value::Object(rules.clone()), "rules")
+        .map_err(|e| CliError::Usage(format!("{}: {}", option_of(&e.field), e.message)))?;
     let known_option = parsed.value("known");
     if known_option == Some("") {
         return Err(CliError::Usage("--known: empty file name".into()));

@@ -1,14 +1,13 @@
 //! Game configurations from command-line options.
 //!
 //! The options are gathered into a record `setup` object and read by
-//! [`record::config_from_setup`], so the engine checks every field; its errors, which name
+//! [`GameConfig::from_json`], so the engine checks every field; its errors, which name
 //! the setup field (`setup.rules.fairy`), are reported under the option that set it
 //! (`--rule fairy`).
 
 use crate::args::{OptSpec, Parsed};
 use crate::CliError;
 use carcassonne::{GameConfig, TileSet};
-use carcassonne_session::record;
 use serde_json::{json, Map, Value};
 
 /// The options that describe a game.
@@ -113,13 +112,13 @@ pub fn config_from_options(
         })?;
         setup.insert("seed".into(), json!(seed));
     }
-    record::config_from_setup(&Value::Object(setup))
-        .map_err(|e| CliError::Usage(format!("{}: {}", option_of(&e.path), e.message)))
+    GameConfig::from_json(&Value::Object(setup))
+        .map_err(|e| CliError::Usage(format!("{}: {}", option_of(&e.field), e.message)))
 }
 
-/// The `--rule key=value` options of `parsed` as a record's `rules` object (`true` and
-/// `false` become booleans, other values strings). Only the form is checked here; the
-/// engine checks names and values when it reads the object.
+/// The `--rule key=value` options of `parsed` as a configuration's `rules` object
+/// (`true` and `false` become booleans, other values strings). Only the form is checked
+/// here; the engine checks names and values when it reads the object.
 pub fn rule_options(parsed: &Parsed) -> Result<Map<String, Value>, CliError> {
     let mut rules = Map::new();
     for rule in parsed.values("rule") {
@@ -146,9 +145,8 @@ pub fn rule_options(parsed: &Parsed) -> Result<Map<String, Value>, CliError> {
     Ok(rules)
 }
 
-/// The option that sets a `setup` field.
-pub fn option_of(path: &str) -> String {
-    let field = path.strip_prefix("setup.").unwrap_or(path);
+/// The option that sets a configuration field.
+pub fn option_of(field: &str) -> String {
     if let Some(rule) = field.strip_prefix("rules.") {
         return format!("--rule {rule}");
     }

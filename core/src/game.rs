@@ -40,24 +40,26 @@ pub enum ChanceMode {
     Explicit,
 }
 
-/// What kind of decision the game waits for.
-#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
-pub enum Phase {
-    /// Place the abbey instead of drawing, or pass and draw (AM1), also the end-of-game
-    /// abbey round (AM4).
-    Abbey,
-    /// Explicit chance: the tile drawn.
-    Draw,
-    /// Place the drawn tile.
-    PlaceTile,
-    /// Deploy a figure, move the fairy, use the princess, take the abbot back, or pass.
-    Deploy,
-    /// One step of the dragon's flight.
-    DragonFlight,
-    /// Move a wagon after scoring, or pass.
-    WagonMove,
-    /// The game is over.
-    GameOver,
+crate::named_enum! {
+    /// What kind of decision the game waits for.
+    #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
+    pub enum Phase {
+        /// Place the abbey instead of drawing, or pass and draw (AM1), also the end-of-game
+        /// abbey round (AM4).
+        Abbey = "abbey",
+        /// Explicit chance: the tile drawn.
+        Draw = "draw",
+        /// Place the drawn tile.
+        PlaceTile = "place_tile",
+        /// Deploy a figure, move the fairy, use the princess, take the abbot back, or pass.
+        Deploy = "deploy",
+        /// One step of the dragon's flight.
+        DragonFlight = "dragon_flight",
+        /// Move a wagon after scoring, or pass.
+        WagonMove = "wagon_move",
+        /// The game is over.
+        GameOver = "game_over",
+    }
 }
 
 /// Where the turn pipeline stands (`rules.md` §8).
@@ -92,52 +94,34 @@ pub struct BoardFigure {
     pub node: NodeId,
 }
 
-/// What a score event was for.
-#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
-pub enum ScoreKind {
-    /// A completed city (B12).
-    City,
-    /// A completed road.
-    Road,
-    /// A completed monastery or abbey.
-    Monastery,
-    /// A completed garden (A2).
-    Garden,
-    /// A monastery or garden scored when the abbot is taken back (A3).
-    AbbotReturn,
-    /// The fairy's start-of-turn point (PD16b).
-    FairyTurn,
-    /// The fairy's bonus when its follower's feature scores (PD16c).
-    FairyScored,
-    /// A field scored when a barn is placed (AM7).
-    BarnPlaced,
-    /// A field scored when it joins a barn's field (AM8).
-    BarnConnected,
-    /// End of game: an incomplete city, road, monastery or garden (B15).
-    Incomplete,
-    /// End of game: farmers (B16).
-    Farmers,
-    /// End of game: a barn (AM9).
-    Barn,
-}
-
-impl ScoreKind {
-    /// A short name for people.
-    pub const fn name(self) -> &'static str {
-        match self {
-            ScoreKind::City => "city",
-            ScoreKind::Road => "road",
-            ScoreKind::Monastery => "monastery",
-            ScoreKind::Garden => "garden",
-            ScoreKind::AbbotReturn => "abbot-return",
-            ScoreKind::FairyTurn => "fairy.turn",
-            ScoreKind::FairyScored => "fairy.completed",
-            ScoreKind::BarnPlaced => "field.barn-placed",
-            ScoreKind::BarnConnected => "field.barn-connected",
-            ScoreKind::Incomplete => "incomplete",
-            ScoreKind::Farmers => "farmers",
-            ScoreKind::Barn => "barn",
-        }
+crate::named_enum! {
+    /// What a score event was for (named as in records' `events`).
+    #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
+    pub enum ScoreKind {
+        /// A completed city (B12).
+        City = "city",
+        /// A completed road.
+        Road = "road",
+        /// A completed monastery or abbey.
+        Monastery = "monastery",
+        /// A completed garden (A2).
+        Garden = "garden",
+        /// A monastery or garden scored when the abbot is taken back (A3).
+        AbbotReturn = "abbot-return",
+        /// The fairy's start-of-turn point (PD16b).
+        FairyTurn = "fairy.turn",
+        /// The fairy's bonus when its follower's feature scores (PD16c).
+        FairyScored = "fairy.completed",
+        /// A field scored when a barn is placed (AM7).
+        BarnPlaced = "field.barn-placed",
+        /// A field scored when it joins a barn's field (AM8).
+        BarnConnected = "field.barn-connected",
+        /// End of game: an incomplete city, road, monastery or garden (B15).
+        Incomplete = "incomplete",
+        /// End of game: farmers (B16).
+        Farmers = "farmers",
+        /// End of game: a barn (AM9).
+        Barn = "barn",
     }
 }
 

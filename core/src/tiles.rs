@@ -55,45 +55,32 @@ impl fmt::Display for TileKind {
     }
 }
 
-/// A tile set, by the `key` of `tiles.json`. A set brings its tiles and its rules.
-#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
-pub enum TileSet {
-    /// The base game (`base`).
-    Base,
-    /// The River (`river1`).
-    River1,
-    /// River II (`river2`).
-    River2,
-    /// The Princess & the Dragon (`princess-and-dragon`).
-    PrincessDragon,
-    /// Abbey & Mayor (`abbey-and-mayor`).
-    AbbeyMayor,
+crate::named_enum! {
+    /// A tile set, by the `key` of `tiles.json`. A set brings its tiles and its rules.
+    #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+    pub enum TileSet {
+        /// The base game (`base`).
+        Base = "base",
+        /// The River (`river1`).
+        River1 = "river1",
+        /// River II (`river2`).
+        River2 = "river2",
+        /// The Princess & the Dragon (`princess-and-dragon`).
+        PrincessDragon = "princess-and-dragon",
+        /// Abbey & Mayor (`abbey-and-mayor`).
+        AbbeyMayor = "abbey-and-mayor",
+    }
 }
 
 impl TileSet {
-    /// Every supported set.
-    pub const ALL: [TileSet; 5] = [
-        TileSet::Base,
-        TileSet::River1,
-        TileSet::River2,
-        TileSet::PrincessDragon,
-        TileSet::AbbeyMayor,
-    ];
-
-    /// The key used in `tiles.json` and in records.
+    /// The key used in `tiles.json` and in records (the set's name).
     pub const fn key(self) -> &'static str {
-        match self {
-            TileSet::Base => "base",
-            TileSet::River1 => "river1",
-            TileSet::River2 => "river2",
-            TileSet::PrincessDragon => "princess-and-dragon",
-            TileSet::AbbeyMayor => "abbey-and-mayor",
-        }
+        self.name()
     }
 
     /// Parses a set key.
     pub fn from_key(key: &str) -> Option<TileSet> {
-        TileSet::ALL.into_iter().find(|s| s.key() == key)
+        TileSet::from_name(key)
     }
 
     /// Bit of this set in a set mask.
@@ -136,37 +123,27 @@ impl Terrain {
     }
 }
 
-/// The kind of a feature on a tile.
-#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
-#[repr(u8)]
-pub enum FeatureKind {
-    /// A city (knights).
-    City = 0,
-    /// A road (thieves).
-    Road = 1,
-    /// A field (farmers).
-    Field = 2,
-    /// A monastery, or the abbey (monks).
-    Monastery = 3,
-    /// A garden (abbot only, A1).
-    Garden = 4,
-    /// A river (no figure, R3).
-    River = 5,
+crate::named_enum! {
+    /// The kind of a feature on a tile (named as the catalogue's feature types).
+    #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
+    #[repr(u8)]
+    pub enum FeatureKind {
+        /// A city (knights).
+        City(0) = "city",
+        /// A road (thieves).
+        Road(1) = "road",
+        /// A field (farmers).
+        Field(2) = "field",
+        /// A monastery, or the abbey (monks).
+        Monastery(3) = "monastery",
+        /// A garden (abbot only, A1).
+        Garden(4) = "garden",
+        /// A river (no figure, R3).
+        River(5) = "river",
+    }
 }
 
 impl FeatureKind {
-    /// The catalogue's type name.
-    pub const fn name(self) -> &'static str {
-        match self {
-            FeatureKind::City => "city",
-            FeatureKind::Road => "road",
-            FeatureKind::Field => "field",
-            FeatureKind::Monastery => "monastery",
-            FeatureKind::Garden => "garden",
-            FeatureKind::River => "river",
-        }
-    }
-
     /// Whether features of this kind join across tile sides (cities, roads, fields, rivers).
     pub const fn is_edge_feature(self) -> bool {
         matches!(

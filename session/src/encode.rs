@@ -382,51 +382,30 @@ pub fn slot_feature(kind: TileKind, rot: Rotation, slot: u8) -> Option<u8> {
     (0..n).find(|&i| feature_slot(kind, rot, i) == Some(slot))
 }
 
-/// What a `SLOT` id does on the focus tile.
-#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
-#[repr(u8)]
-pub enum Channel {
-    /// Deploy a follower.
-    Follower = 0,
-    /// Deploy the abbot.
-    Abbot = 1,
-    /// Deploy the mayor.
-    Mayor = 2,
-    /// Deploy the wagon, or move it there after scoring.
-    Wagon = 3,
-    /// Move the fairy next to the figure on this feature (or onto the tile: whole-tile slot).
-    Fairy = 4,
-    /// Remove the knight on this feature with the princess.
-    Princess = 5,
-    /// Take the abbot on this feature back.
-    AbbotReturn = 6,
+carcassonne::named_enum! {
+    /// What a `SLOT` id does on the focus tile.
+    #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
+    #[repr(u8)]
+    pub enum Channel {
+        /// Deploy a follower.
+        Follower(0) = "follower",
+        /// Deploy the abbot.
+        Abbot(1) = "abbot",
+        /// Deploy the mayor.
+        Mayor(2) = "mayor",
+        /// Deploy the wagon, or move it there after scoring.
+        Wagon(3) = "wagon",
+        /// Move the fairy next to the figure on this feature (or onto the tile: whole-tile
+        /// slot).
+        Fairy(4) = "fairy",
+        /// Remove the knight on this feature with the princess.
+        Princess(5) = "princess",
+        /// Take the abbot on this feature back.
+        AbbotReturn(6) = "abbot-return",
+    }
 }
 
 impl Channel {
-    /// Every channel in id order.
-    pub const ALL: [Channel; CHANNEL_COUNT] = [
-        Channel::Follower,
-        Channel::Abbot,
-        Channel::Mayor,
-        Channel::Wagon,
-        Channel::Fairy,
-        Channel::Princess,
-        Channel::AbbotReturn,
-    ];
-
-    /// A short name.
-    pub const fn name(self) -> &'static str {
-        match self {
-            Channel::Follower => "follower",
-            Channel::Abbot => "abbot",
-            Channel::Mayor => "mayor",
-            Channel::Wagon => "wagon",
-            Channel::Fairy => "fairy",
-            Channel::Princess => "princess",
-            Channel::AbbotReturn => "abbot-return",
-        }
-    }
-
     fn of_figure(figure: Figure) -> Option<Channel> {
         match figure {
             Figure::Follower => Some(Channel::Follower),
@@ -1741,39 +1720,18 @@ pub fn encode_observation_with(
 
 // ----- rewards ----------------------------------------------------------------------------
 
-/// How rewards are computed (`interfaces.md` §5).
-#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, Default)]
-pub enum RewardMode {
-    /// Points gained in the step (final scoring counts in the last step).
-    #[default]
-    Score,
-    /// Own points gained minus the mean of the opponents' points gained.
-    ScoreDiff,
-    /// At the end only: rank-based in [-1, 1] (first 1, last -1, ties share the mean of
-    /// their ranks' values); 0 before the end.
-    Outcome,
-}
-
-impl RewardMode {
-    /// Every mode.
-    pub const ALL: [RewardMode; 3] = [
-        RewardMode::Score,
-        RewardMode::ScoreDiff,
-        RewardMode::Outcome,
-    ];
-
-    /// The mode's name: `score`, `score-diff`, `outcome`.
-    pub const fn name(self) -> &'static str {
-        match self {
-            RewardMode::Score => "score",
-            RewardMode::ScoreDiff => "score-diff",
-            RewardMode::Outcome => "outcome",
-        }
-    }
-
-    /// Parses a mode name.
-    pub fn from_name(s: &str) -> Option<RewardMode> {
-        RewardMode::ALL.into_iter().find(|m| m.name() == s)
+carcassonne::named_enum! {
+    /// How rewards are computed (`docs/interfaces.md`, rewards).
+    #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, Default)]
+    pub enum RewardMode {
+        /// Points gained in the step (final scoring counts in the last step).
+        #[default]
+        Score = "score",
+        /// Own points gained minus the mean of the opponents' points gained.
+        ScoreDiff = "score-diff",
+        /// At the end only: rank-based in [-1, 1] (first 1, last -1, ties share the mean
+        /// of their ranks' values); 0 before the end.
+        Outcome = "outcome",
     }
 }
 

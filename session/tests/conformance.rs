@@ -378,9 +378,9 @@ fn princess_and_dragon_every_switch() {
                 );
                 cases.push(few(case(&name, 4, PD, |c| {
                     c.rules = Rules {
-                        dragon_move: *dragon_move,
-                        princess: *princess,
-                        fairy: *fairy,
+                        dragon_move,
+                        princess,
+                        fairy,
                         ..Rules::default()
                     }
                 })));
@@ -398,8 +398,8 @@ fn abbey_and_mayor_every_switch() {
             let name = format!("am {} {}", barn_placement.name(), wagon_move.name());
             cases.push(case(&name, 3, AM, |c| {
                 c.rules = Rules {
-                    barn_placement: *barn_placement,
-                    wagon_move: *wagon_move,
+                    barn_placement,
+                    wagon_move,
                     ..Rules::default()
                 }
             }));
