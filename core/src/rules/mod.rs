@@ -8,7 +8,7 @@
 //!
 //! The base game's rules (B1–B17) are the turn pipeline in [`crate::game`] and the
 //! scoring in [`crate::scoring`]. An expansion's state is a struct of its module with
-//! private fields ([`Expansions`] holds one of each); the pipeline calls into the
+//! private fields (`Expansions` holds one of each); the pipeline calls into the
 //! expansions only through the hooks below (events) and through the steps and actions
 //! that an expansion owns (its decisions: a dragon step, a wagon move, ...).
 //!
@@ -16,7 +16,7 @@
 //!
 //! 1. Its tiles in `data/tiles.txt` (generated from the catalogue) and its set in
 //!    [`crate::tiles::TileSet`]; its switches in [`crate::config::Rules`].
-//! 2. A module here with its state struct (a field of [`Expansions`]) and its rules as
+//! 2. A module here with its state struct (a field of `Expansions`) and its rules as
 //!    methods; it reads and changes the kernel (board, features, figures, scores)
 //!    through the game and its own state only.
 //! 3. Its calls in the hooks below, and, for a new decision, a [`crate::game::Phase`],
