@@ -1489,10 +1489,12 @@ pub fn board_svg(game: &Game) -> String {
 /// use carcassonne_session::render;
 /// let mut game = Game::new(GameConfig::new(2)).unwrap();
 /// let mut states = vec![game.clone()];
-/// while game.turns().len() < 3 {
+/// while states.len() < 4 {
 ///     let first = game.legal_actions()[0];
 ///     game.apply(first).unwrap();
-///     if !game.turn_in_progress() && game.turns().len() == states.len() {
+///     // Turns ended so far (in sampled chance, the next turn opens at once).
+///     let done = game.turns().len() - usize::from(game.turn_in_progress());
+///     if done == states.len() {
 ///         states.push(game.clone());
 ///     }
 /// }
