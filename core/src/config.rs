@@ -114,7 +114,21 @@ crate::named_enum! {
     }
 }
 
-/// The rule switches (`rules.md` §9).
+crate::named_enum! {
+    /// How the two River II lakes are placed (R6).
+    #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, Default)]
+    pub enum RiverLakes {
+        /// After the last river tile, one player places the volcano lake and then the
+        /// city lake in the same turn (default, the River II rulebook).
+        #[default]
+        OneTurn = "one-turn",
+        /// The lakes are the last river tiles, drawn in random order by successive
+        /// players as ordinary turns (the reading of the reference engine).
+        TwoTurns = "two-turns",
+    }
+}
+
+/// The rule switches (`docs/rules.md` §9).
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
 pub struct Rules {
     /// Farmers and field scoring (B16); `false` forbids followers on fields.
@@ -132,9 +146,13 @@ pub struct Rules {
     /// AM11.
     pub wagon_move: WagonMove,
     /// R5: the pig herd adds 1 point per city to its field's farmers (default `true`, as
-    /// the River II rules say). An engine extension beyond `rules.md` §9: `false`
-    /// reproduces engines that ignore the pig herd (see `tests/data/known-divergences.md`).
+    /// the River II rules say); `false` is the reading of engines that ignore it.
     pub pig_herd: bool,
+    /// R6.
+    pub river2_lakes: RiverLakes,
+    /// PD16c: the fairy's bonus also at final scoring (default `true`); `false`: only
+    /// when a completed feature scores during play.
+    pub fairy_final_bonus: bool,
 }
 
 impl Default for Rules {
@@ -148,6 +166,8 @@ impl Default for Rules {
             barn_placement: BarnPlacement::default(),
             wagon_move: WagonMove::default(),
             pig_herd: true,
+            river2_lakes: RiverLakes::default(),
+            fairy_final_bonus: true,
         }
     }
 }
@@ -328,6 +348,12 @@ impl GameConfig {
         }
         if !self.has(TileSet::Base) {
             return Err(ConfigError::new("sets", "the base set is required"));
+        }
+        if let Some(s) = self.sets.iter().find(|s| !s.playable()) {
+            return Err(ConfigError::new(
+                "sets",
+                format!("the set {} cannot be played yet", s.key()),
+            ));
         }
         for (i, s) in self.sets.iter().enumerate() {
             if self.sets[..i].contains(s) {
@@ -650,6 +676,8 @@ impl Rules {
                 "barn_placement" => rules.barn_placement = switch!(BarnPlacement),
                 "wagon_move" => rules.wagon_move = switch!(WagonMove),
                 "pig_herd" => rules.pig_herd = boolean()?,
+                "river2_lakes" => rules.river2_lakes = switch!(RiverLakes),
+                "fairy_final_bonus" => rules.fairy_final_bonus = boolean()?,
                 fixed if FIXED_SETTINGS.iter().any(|(key, _)| *key == fixed) => {
                     let (_, only) = FIXED_SETTINGS
                         .iter()
@@ -676,6 +704,8 @@ impl Rules {
             "barn_placement": self.barn_placement.name(),
             "wagon_move": self.wagon_move.name(),
             "pig_herd": self.pig_herd,
+            "river2_lakes": self.river2_lakes.name(),
+            "fairy_final_bonus": self.fairy_final_bonus,
         })
     }
 }

@@ -72,6 +72,8 @@ pub struct Divergence {
     pub expected: String,
     /// What the engine did or allows.
     pub actual: String,
+    /// For a score mismatch: the record's scores and the engine's.
+    pub scores: Option<(Vec<i32>, Vec<i32>)>,
 }
 
 impl fmt::Display for Divergence {
@@ -344,9 +346,20 @@ pub fn to_value(game: &Game, id: &str) -> Value {
                     t.scores[..players].to_vec(),
                 )
             };
+            let mut placements = 0;
             let actions: Vec<Value> = game.history_actions()[t.actions.0 as usize..actions_end]
                 .iter()
-                .map(|d| action_to_json(game, d.player, &d.action))
+                .map(|d| {
+                    let mut v = action_to_json(game, d.player, &d.action);
+                    if let Action::PlaceTile { .. } = d.action {
+                        placements += 1;
+                        // R6: the second tile of a turn that places two names itself.
+                        if let (2, Some(second)) = (placements, t.second) {
+                            v["tile"] = json!(second.id());
+                        }
+                    }
+                    v
+                })
                 .collect();
             let events: Vec<Value> = game.events()[t.events.0 as usize..events_end]
                 .iter()
@@ -427,6 +440,19 @@ fn diverged(
         action,
         expected: expected.into(),
         actual: actual.into(),
+        scores: None,
+    }))
+}
+
+/// A score mismatch after turn `turn` (`usize::MAX`: the final scores).
+fn scores_diverged(turn: usize, expected: &[i32], engine: &[i32], detail: String) -> ReplayError {
+    let what = if turn == usize::MAX { "" } else { "scores " };
+    ReplayError::Diverged(Box::new(Divergence {
+        turn,
+        action: None,
+        expected: format!("{what}{expected:?}"),
+        actual: format!("{what}{engine:?}{detail}"),
+        scores: Some((expected.to_vec(), engine.to_vec())),
     }))
 }
 
@@ -541,6 +567,22 @@ pub fn replay(record: &Value) -> Result<Game, ReplayError> {
         for (a, av) in actions.iter().enumerate() {
             let apath = format!("{path}.actions[{a}]");
             let (action, decider) = action_from_json(&game, av, &apath)?;
+            if let (Action::PlaceTile { .. }, Some(named)) = (action, av.get("tile")) {
+                // R6: a second placement in the turn names the tile it places.
+                let tpath = format!("{apath}.tile");
+                let tile = tile_by_id(as_str(named, &tpath)?, &tpath)?;
+                if game.tile_in_hand() != Some(tile) {
+                    return Err(diverged(
+                        t,
+                        Some(a),
+                        format!("place {} ({action})", tile.id()),
+                        format!(
+                            "the tile in hand is {}",
+                            game.tile_in_hand().map_or("none", |k| k.id())
+                        ),
+                    ));
+                }
+            }
             let open = game.turns().len() == t + 1 && game.turn_in_progress();
             if action == Action::Pass && (!open || !game.is_legal(Action::Pass)) {
                 // A forced decision the engine took by itself.
@@ -577,12 +619,7 @@ pub fn replay(record: &Value) -> Result<Game, ReplayError> {
         if game.turn_in_progress() && game.turns().len() == t + 1 && unfinished {
             // The record of an unfinished game ends inside this turn.
             if game.scores() != scores.as_slice() {
-                return Err(diverged(
-                    t,
-                    None,
-                    format!("scores {scores:?}"),
-                    format!("scores {:?}", game.scores()),
-                ));
+                return Err(scores_diverged(t, &scores, game.scores(), String::new()));
             }
             return Ok(game);
         }
@@ -608,12 +645,8 @@ pub fn replay(record: &Value) -> Result<Game, ReplayError> {
                     .map(|e| format!("p{}+{} {}", e.player, e.points, e.kind.name()))
                     .collect()
             };
-            return Err(diverged(
-                t,
-                None,
-                format!("scores {scores:?}"),
-                format!("scores {actual:?} (events: {})", events.join(", ")),
-            ));
+            let detail = format!(" (events: {})", events.join(", "));
+            return Err(scores_diverged(t, &scores, actual, detail));
         }
     }
     // Declines of an end-of-game abbey that the record does not list.
@@ -637,11 +670,11 @@ pub fn replay(record: &Value) -> Result<Game, ReplayError> {
             ));
         }
         if game.scores() != expected.as_slice() {
-            return Err(diverged(
+            return Err(scores_diverged(
                 usize::MAX,
-                None,
-                format!("{expected:?}"),
-                format!("{:?}", game.scores()),
+                &expected,
+                game.scores(),
+                String::new(),
             ));
         }
     }
@@ -678,7 +711,7 @@ mod tests {
     #[test]
     fn records_of_unfinished_games_load_back() {
         let mut config = GameConfig::new(3);
-        config.sets = TileSet::ALL.to_vec();
+        config.sets = TileSet::ALL.into_iter().filter(|s| s.playable()).collect();
         config.figures = carcassonne::config::Figures::default_for(&config.sets);
         config.figures.abbot = 1;
         let mut game = Game::new(config).unwrap();
