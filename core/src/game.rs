@@ -329,6 +329,9 @@ pub struct Game {
     /// it (empty when the game is over).
     pub(crate) legal: Vec<Action>,
     pub(crate) final_scored: bool,
+    /// The figures on the board when final scoring began (empty before), kept for
+    /// views of the finished board; sized at creation like `figures`.
+    pub(crate) figures_at_final_scoring: Vec<BoardFigure>,
 }
 
 impl Game {
@@ -396,6 +399,7 @@ impl Game {
             // The frontier of n tiles has at most 2n + 2 squares, 4 rotations each.
             legal: Vec::with_capacity(4 * (2 * total_tiles + 2)),
             final_scored: false,
+            figures_at_final_scoring: Vec::with_capacity(MAX_PLAYERS * 12),
             config: Arc::new(config),
         };
         for (tile, pos, rot) in start_tiles {
@@ -487,6 +491,17 @@ impl Game {
     /// Figures on the board.
     pub fn board_figures(&self) -> &[BoardFigure] {
         &self.figures
+    }
+
+    /// The figures as they stood when play ended, before final scoring returned them
+    /// (B15): for a finished game, the figures of the end of its last turn; before the
+    /// end, the same as [`Game::board_figures`].
+    pub fn figures_before_final_scoring(&self) -> &[BoardFigure] {
+        if self.final_scored {
+            &self.figures_at_final_scoring
+        } else {
+            &self.figures
+        }
     }
 
     /// The rule switches in force.

@@ -325,6 +325,9 @@ impl Game {
             return;
         }
         self.final_scored = true;
+        self.figures_at_final_scoring.clear();
+        self.figures_at_final_scoring
+            .extend_from_slice(&self.figures);
         let mut k = 0;
         while k < self.figures.len() {
             let f = self.figures[k];
