@@ -2,7 +2,8 @@
 
 use crate::args;
 use crate::{emit, CliError, Outcome};
-use carcassonne_session::record::{self, ReplayError};
+use carcassonne_session::record::{self, RecordReader, ReplayError};
+use std::io::{BufRead, BufReader};
 
 /// Help text.
 pub const HELP: &str = "\
@@ -15,11 +16,16 @@ is replayed with its draws: every action must be legal and every turn's scores a
 final scores must match. One line is printed for each record that diverges or cannot be
 read (`ID: turn T ...: what differed`), then a last line `N reproduced, M diverged`.
 
-Exit status: 0 when every record reproduced, 1 when any diverged or was malformed,
-2 for a bad command line or a file that cannot be read.
+Files are read one record at a time (memory is bounded by the largest record). A record
+holds at most 4 MiB of JSON and 4096 turns. A file with no record, or that is not a
+record file (its first record is not a JSON object of format carcassonne-record), is a
+problem and stops at once.
+
+Exit status: 0 when every record reproduced, 1 when any diverged or was malformed or a
+file held no record, 2 for a bad command line or a file that cannot be opened.
 ";
 
-/// The outcome of checking one file's text.
+/// The outcome of checking one file.
 #[derive(Debug, Default, PartialEq, Eq)]
 pub struct Tally {
     /// Records the engine reproduced.
@@ -29,11 +35,18 @@ pub struct Tally {
 }
 
 /// Checks every record of one file's `text`, writing a line for each problem.
+#[cfg(test)]
 pub fn check_text(name: &str, text: &str, report: &mut impl FnMut(&str)) -> Tally {
+    check_reader(name, text.as_bytes(), report)
+}
+
+/// Checks every record read from `input`, one at a time, writing a line for each
+/// problem.
+pub fn check_reader(name: &str, input: impl BufRead, report: &mut impl FnMut(&str)) -> Tally {
     let mut tally = Tally::default();
-    for (index, parsed) in record::parse_records(text).into_iter().enumerate() {
-        let value = match parsed {
-            Ok(v) => v,
+    for (index, read) in RecordReader::new(input).enumerate() {
+        let value = match read {
+            Ok(r) => r.value,
             Err(e) => {
                 tally.diverged += 1;
                 report(&format!("{name}: {e}"));
@@ -41,7 +54,7 @@ pub fn check_text(name: &str, text: &str, report: &mut impl FnMut(&str)) -> Tall
             }
         };
         let id = record::record_id(&value)
-            .map(str::to_string)
+            .map(record::shown_id)
             .unwrap_or_else(|| format!("{name} record {}", index + 1));
         match record::replay(&value) {
             Ok(_) => tally.reproduced += 1,
@@ -68,19 +81,21 @@ pub fn run(words: &[String]) -> Result<Outcome, CliError> {
     if parsed.positionals.is_empty() {
         return Err(CliError::Usage("no record file given".into()));
     }
-    // Every file is read before any is checked, so that a missing file stops the command
-    // before it prints a partial result.
+    // Every file is opened before any is checked, so that a missing file stops the
+    // command before it prints a partial result; each is then read as a stream.
     let mut files = Vec::with_capacity(parsed.positionals.len());
     for path in &parsed.positionals {
-        let text = std::fs::read_to_string(path)
+        let file = std::fs::File::open(path)
             .map_err(|e| CliError::Usage(format!("cannot read {path}: {e}")))?;
-        files.push((path, text));
+        files.push((path, file));
     }
     let mut total = Tally::default();
-    for (path, text) in &files {
-        let tally = check_text(path, text, &mut |line| emit(&format!("{line}\n")));
+    for (path, file) in files {
+        let input = BufReader::with_capacity(1 << 16, file);
+        let mut tally = check_reader(path, input, &mut |line| emit(&format!("{line}\n")));
         if tally == Tally::default() {
-            eprintln!("carcassonne replay: warning: {path} holds no records");
+            emit(&format!("{path}: no record in the file\n"));
+            tally.diverged = 1;
         }
         total.reproduced += tally.reproduced;
         total.diverged += tally.diverged;
