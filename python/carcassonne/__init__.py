@@ -31,6 +31,7 @@ from .actions import (
 )
 from .errors import (
     CarcassonneError,
+    ConcurrentUseError,
     IllegalActionError,
     InvalidArgumentError,
     InvalidConfigError,
@@ -54,6 +55,7 @@ __all__ = [
     "Action",
     "BuiltinPlayer",
     "CarcassonneError",
+    "ConcurrentUseError",
     "Deploy",
     "DeployBarn",
     "Draw",

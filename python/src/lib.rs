@@ -9,6 +9,7 @@
 mod convert;
 mod errors;
 mod game;
+mod signals;
 mod vector;
 
 use pyo3::prelude::*;
@@ -21,12 +22,16 @@ mod _core {
     use crate::convert::Int;
     use crate::errors::{invalid_argument, invalid_config};
     use crate::game::{reward_from, spec_from};
+    use crate::signals::SignalWatch;
     use carcassonne::{catalogue, Game, Rng};
     use carcassonne_session::bots::Bot;
-    use carcassonne_session::encode::{self, EncoderSpec, FlatAction};
-    use numpy::ndarray::{Array2, Array3};
-    use numpy::{IntoPyArray, PyArray2, PyArray3, PyReadonlyArrayDyn, PyUntypedArrayMethods};
+    use carcassonne_session::encode::{self, FlatAction};
+    use numpy::ndarray::Array3;
+    use numpy::{
+        IntoPyArray, PyArray2, PyArray3, PyArrayMethods, PyReadonlyArrayDyn, PyUntypedArrayMethods,
+    };
     use pyo3::types::PyDict;
+    use std::time::Instant;
 
     #[pymodule_export]
     use crate::game::PyGame;
@@ -183,7 +188,8 @@ mod _core {
 
     /// Plays `num_games` games natively between built-in players (`players`: one of
     /// `random`, `greedy` per seat) and returns the final scores, int32 [num_games, P].
-    /// Game `g` uses seed `seed + g`. Other keywords as for `Game`.
+    /// Game `g` uses seed `seed + g`. Other keywords as for `Game`. Runs without the
+    /// interpreter; Ctrl-C stops it within 20 ms of a game's end (`KeyboardInterrupt`).
     #[pyfunction]
     #[pyo3(signature = (num_games, players, seed=0, sets=None, edition=None, rules=None, figures=None))]
     #[allow(clippy::too_many_arguments)]
@@ -202,7 +208,8 @@ mod _core {
             .map(|name| {
                 Bot::from_name(name).ok_or_else(|| {
                     invalid_config(format!(
-                        "players: unknown built-in player {name:?} (known: {})",
+                        "players: unknown built-in player {} (known: {})",
+                        carcassonne_session::json::echo(name),
                         Bot::known_names()
                     ))
                 })
@@ -225,27 +232,38 @@ mod _core {
             start: None,
         })?;
         let p = kinds.len();
-        let scores = py.detach(|| {
-            let mut scores = Array2::<i32>::zeros((n, p));
-            let mut legal = Vec::new();
-            for g in 0..n {
-                let mut c = config.clone();
-                c.seed = seed.wrapping_add(g as u64);
-                let mut game = Game::new(c).expect("validated configuration");
-                let mut rng = Rng::new(c_seed(seed, g));
-                while !game.is_terminal() {
-                    game.legal_actions_into(&mut legal);
-                    let a = kinds[game.to_play()].choose(&game, &legal, &mut rng);
-                    game.apply_unchecked(a);
+        // The result array is made before the interpreter is released: this also loads
+        // numpy's API, which must not be first loaded while a KeyboardInterrupt is
+        // pending.
+        let out = PyArray2::<i32>::zeros(py, [n, p], false);
+        {
+            let mut rw = out.readwrite();
+            let scores = rw
+                .as_slice_mut()
+                .map_err(|e| invalid_argument(format!("scores: {e}")))?;
+            let watch = SignalWatch::new();
+            py.detach(|| {
+                let mut legal = Vec::new();
+                let mut last = Instant::now();
+                for (g, row) in scores.chunks_mut(p.max(1)).enumerate().take(n) {
+                    if !watch.poll(&mut last) {
+                        break;
+                    }
+                    let mut c = config.clone();
+                    c.seed = seed.wrapping_add(g as u64);
+                    let mut game = Game::new(c).expect("validated configuration");
+                    let mut rng = Rng::new(c_seed(seed, g));
+                    while !game.is_terminal() {
+                        game.legal_actions_into(&mut legal);
+                        let a = kinds[game.to_play()].choose(&game, &legal, &mut rng);
+                        game.apply_unchecked(a);
+                    }
+                    row.copy_from_slice(game.scores());
                 }
-                for (k, s) in game.scores().iter().enumerate() {
-                    scores[[g, k]] = *s;
-                }
-            }
-            scores
-        });
-        let _ = EncoderSpec::default();
-        Ok(scores.into_pyarray(py))
+            });
+            watch.into_result()?;
+        }
+        Ok(out)
     }
 
     fn c_seed(seed: u64, game: usize) -> u64 {

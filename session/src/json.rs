@@ -150,8 +150,15 @@ impl At<'_> {
     }
 }
 
-/// A key as it appears in a path: plain when short and simple, else quoted and cut.
-fn echo_key(k: &str) -> String {
+/// A key as it appears in a path: plain when short and simple (letters, digits, `_`,
+/// `-`), else quoted and cut like [`echo`].
+///
+/// ```
+/// use carcassonne_session::json::echo_key;
+/// assert_eq!(echo_key("players"), "players");
+/// assert_eq!(echo_key("a.b"), "\"a.b\"");
+/// ```
+pub fn echo_key(k: &str) -> String {
     let plain = k.len() <= MAX_ECHO_CHARS
         && !k.is_empty()
         && k.chars()

@@ -210,17 +210,10 @@ fn check_keys(
 ) -> Result<(), RecordError> {
     match o.keys().find(|k| !allowed(k)) {
         None => Ok(()),
-        Some(k) => {
-            let shown = if k.len() <= json::MAX_ECHO_CHARS && !k.contains(['.', '[', '"']) {
-                k.clone()
-            } else {
-                echo(k)
-            };
-            Err(err(
-                child(path, &shown),
-                format!("unknown key (allowed: {})", names().join(", ")),
-            ))
-        }
+        Some(k) => Err(err(
+            child(path, &json::echo_key(k)),
+            format!("unknown key (allowed: {})", names().join(", ")),
+        )),
     }
 }
 
@@ -1057,12 +1050,14 @@ impl<R: BufRead> Iterator for RecordReader<R> {
                 match end {
                     LineEnd::Line | LineEnd::NotObject(_) => {}
                     LineEnd::Eof => break,
-                    LineEnd::TooLong => return self.fatal(
-                        start,
-                        format!(
+                    LineEnd::TooLong => {
+                        return self.fatal(
+                            start,
+                            format!(
                             "a record longer than {MAX_RECORD_BYTES} bytes, the largest accepted"
                         ),
-                    ),
+                        )
+                    }
                 }
             }
             parsed = parse_bytes(&self.buf);
