@@ -77,7 +77,7 @@ impl PyGame {
 #[pymethods]
 impl PyGame {
     #[new]
-    #[pyo3(signature = (players=None, sets=None, edition=None, rules=None, figures=None, seed=None, chance="sampled", window=32, start=None))]
+    #[pyo3(signature = (players=None, sets=None, edition=None, rules=None, figures=None, seed=None, chance="sampled", window=Int(32), start=None), text_signature = "(players=None, sets=None, edition=None, rules=None, figures=None, seed=None, chance='sampled', window=32, start=None)")]
     #[allow(clippy::too_many_arguments)]
     fn new(
         players: Option<&Bound<'_, PyAny>>,
@@ -87,7 +87,7 @@ impl PyGame {
         figures: Option<&Bound<'_, PyAny>>,
         seed: Option<&Bound<'_, PyAny>>,
         chance: &str,
-        window: i64,
+        window: Int,
         start: Option<&Bound<'_, PyAny>>,
     ) -> PyResult<PyGame> {
         let config = config_from_args(ConfigArgs {
@@ -109,7 +109,7 @@ impl PyGame {
                 )))
             }
         };
-        let spec = spec_from(window)?;
+        let spec = spec_from(window.0)?;
         let game = CoreGame::with_chance(config, mode)
             .map_err(|e| invalid_config(format!("{}: {}", e.field, e.message)))?;
         Ok(PyGame {
@@ -121,9 +121,9 @@ impl PyGame {
     /// record's draws are followed and its scores checked. Read strictly and within the
     /// record limits (4 MiB, 4096 turns), with the interpreter released.
     #[staticmethod]
-    #[pyo3(signature = (text, window=32))]
-    fn from_record(py: Python<'_>, text: &str, window: i64) -> PyResult<PyGame> {
-        let spec = spec_from(window)?;
+    #[pyo3(signature = (text, window=Int(32)), text_signature = "(text, window=32)")]
+    fn from_record(py: Python<'_>, text: &str, window: Int) -> PyResult<PyGame> {
+        let spec = spec_from(window.0)?;
         let game = py
             .detach(|| record::replay_json(text))
             .map_err(|e| invalid_record(e.to_string()))?;

@@ -80,9 +80,9 @@ mod _core {
     /// `num_globals`, `num_actions`, and the first ids of the `cell`, `slot`, `corner`
     /// blocks and the `pass` id.
     #[pyfunction]
-    #[pyo3(signature = (window=32))]
-    fn encoder_info<'py>(py: Python<'py>, window: i64) -> PyResult<Bound<'py, PyDict>> {
-        let spec = spec_from(window)?;
+    #[pyo3(signature = (window=Int(32)), text_signature = "(window=32)")]
+    fn encoder_info<'py>(py: Python<'py>, window: Int) -> PyResult<Bound<'py, PyDict>> {
+        let spec = spec_from(window.0)?;
         let d = PyDict::new(py);
         d.set_item("window", spec.window)?;
         d.set_item("num_planes", spec.num_planes())?;
@@ -100,9 +100,9 @@ mod _core {
     /// A flat id taken apart: `("tile", rot, wx, wy)`, `("cell", wx, wy)`,
     /// `("slot", slot_name, channel_name)`, `("corner", name)` or `("pass",)`.
     #[pyfunction]
-    #[pyo3(signature = (id, window=32))]
-    fn describe_action_id(id: Int, window: i64) -> PyResult<(String, Vec<String>)> {
-        let spec = spec_from(window)?;
+    #[pyo3(signature = (id, window=Int(32)), text_signature = "(id, window=32)")]
+    fn describe_action_id(id: Int, window: Int) -> PyResult<(String, Vec<String>)> {
+        let spec = spec_from(window.0)?;
         let id = id.0;
         let parts = u32::try_from(id)
             .ok()
@@ -161,9 +161,9 @@ mod _core {
 
     /// The flat id of the same move after `quarter_turns` clockwise quarter turns.
     #[pyfunction]
-    #[pyo3(signature = (id, quarter_turns, window=32))]
-    fn rotate_action_id(id: Int, quarter_turns: Int, window: i64) -> PyResult<u32> {
-        let spec = spec_from(window)?;
+    #[pyo3(signature = (id, quarter_turns, window=Int(32)), text_signature = "(id, quarter_turns, window=32)")]
+    fn rotate_action_id(id: Int, quarter_turns: Int, window: Int) -> PyResult<u32> {
+        let spec = spec_from(window.0)?;
         let (id, quarter_turns) = (id.0, quarter_turns.0);
         u32::try_from(id)
             .ok()
@@ -191,13 +191,13 @@ mod _core {
     /// Game `g` uses seed `seed + g`. Other keywords as for `Game`. Runs without the
     /// interpreter; Ctrl-C stops it within 20 ms of a game's end (`KeyboardInterrupt`).
     #[pyfunction]
-    #[pyo3(signature = (num_games, players, seed=0, sets=None, edition=None, rules=None, figures=None))]
+    #[pyo3(signature = (num_games, players, seed=None, sets=None, edition=None, rules=None, figures=None), text_signature = "(num_games, players, seed=0, sets=None, edition=None, rules=None, figures=None)")]
     #[allow(clippy::too_many_arguments)]
     fn play_games<'py>(
         py: Python<'py>,
         num_games: Int,
         players: Vec<String>,
-        seed: u64,
+        seed: Option<&Bound<'py, PyAny>>,
         sets: Option<&Bound<'py, PyAny>>,
         edition: Option<&Bound<'py, PyAny>>,
         rules: Option<&Bound<'py, PyAny>>,
@@ -221,16 +221,17 @@ mod _core {
             .filter(|n| *n <= 1_000_000)
             .ok_or_else(|| invalid_config(format!("num_games: {num_games}; 0 to 1000000")))?;
         let count = (kinds.len() as i64).into_pyobject(py)?.into_any();
-        let seed_obj = seed.into_pyobject(py)?.into_any();
+        let zero = 0u64.into_pyobject(py)?.into_any();
         let config = crate::convert::config_from_args(crate::convert::ConfigArgs {
             players: Some(&count),
             sets,
             edition,
             rules,
             figures,
-            seed: Some(&seed_obj),
+            seed: Some(seed.unwrap_or(&zero)),
             start: None,
         })?;
+        let seed = config.seed;
         let p = kinds.len();
         // The result array is made before the interpreter is released: this also loads
         // numpy's API, which must not be first loaded while a KeyboardInterrupt is

@@ -572,26 +572,28 @@ type Rw<'py, T> = numpy::PyReadwriteArrayDyn<'py, T>;
 #[pymethods]
 impl VectorEnv {
     #[new]
-    #[pyo3(signature = (num_envs, players=None, sets=None, edition=None, rules=None, figures=None, seed=None, window=32, reward="score", opponents=None, learner_seat=Some(0), outside_window="mask", illegal_action="raise", illegal_penalty=-1.0, autoreset="same-step", threads=1), text_signature = "(num_envs, players=None, sets=None, edition=None, rules=None, figures=None, seed=None, window=32, reward='score', opponents=None, learner_seat=0, outside_window='mask', illegal_action='raise', illegal_penalty=-1.0, autoreset='same-step', threads=1)")]
+    #[pyo3(signature = (num_envs, players=None, sets=None, edition=None, rules=None, figures=None, seed=None, window=Int(32), reward="score", opponents=None, learner_seat=Some(Int(0)), outside_window="mask", illegal_action="raise", illegal_penalty=-1.0, autoreset="same-step", threads=Int(1)), text_signature = "(num_envs, players=None, sets=None, edition=None, rules=None, figures=None, seed=None, window=32, reward='score', opponents=None, learner_seat=0, outside_window='mask', illegal_action='raise', illegal_penalty=-1.0, autoreset='same-step', threads=1)")]
     #[allow(clippy::too_many_arguments)]
     fn new(
-        num_envs: i64,
+        num_envs: Int,
         players: Option<&Bound<'_, PyAny>>,
         sets: Option<&Bound<'_, PyAny>>,
         edition: Option<&Bound<'_, PyAny>>,
         rules: Option<&Bound<'_, PyAny>>,
         figures: Option<&Bound<'_, PyAny>>,
         seed: Option<&Bound<'_, PyAny>>,
-        window: i64,
+        window: Int,
         reward: &str,
         opponents: Option<&str>,
-        learner_seat: Option<i64>,
+        learner_seat: Option<Int>,
         outside_window: &str,
         illegal_action: &str,
         illegal_penalty: f64,
         autoreset: &str,
-        threads: i64,
+        threads: Int,
     ) -> PyResult<VectorEnv> {
+        let (num_envs, window, threads) = (num_envs.0, window.0, threads.0);
+        let learner_seat = learner_seat.map(|s| s.0);
         if !(1..=1 << 20).contains(&num_envs) {
             return Err(invalid_config(format!(
                 "num_envs: {num_envs}; 1 to 1048576 games"
