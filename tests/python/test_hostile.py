@@ -2,7 +2,7 @@
 
 Cases that crashed or aborted the interpreter run in a child process, so that a
 regression fails one test instead of ending the run. ``CARC_PY_FUZZ_CASES`` (default
-300) sets the number of cases of each random fuzz test.
+1000) sets the number of cases of each random fuzz test.
 """
 
 from __future__ import annotations
@@ -31,7 +31,7 @@ from carcassonne import (
 )
 from carcassonne import _core
 
-FUZZ_CASES = int(os.environ.get("CARC_PY_FUZZ_CASES", "300"))
+FUZZ_CASES = int(os.environ.get("CARC_PY_FUZZ_CASES", "1000"))
 
 
 def run_child(code: str, timeout: float = 120) -> subprocess.CompletedProcess[str]:
