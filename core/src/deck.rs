@@ -31,7 +31,7 @@ struct KindInfo {
     /// players' hands, AM1).
     never_drawn: bool,
     /// Bit of the kind's set (`TileSet::bit`).
-    set_bit: u8,
+    set_bit: u16,
     /// Copies in editions C1, C2, C3 (`Edition::count`).
     counts: [u8; 3],
 }
@@ -83,7 +83,7 @@ impl Deck {
     pub fn new(config: &GameConfig) -> Deck {
         let cat = catalogue();
         let info = kind_info();
-        let sets = config.sets.iter().fold(0u8, |acc, s| acc | s.bit());
+        let sets = config.sets.iter().fold(0u16, |acc, s| acc | s.bit());
         let edition = match config.edition {
             Edition::C1 => 0,
             Edition::C2 => 1,
