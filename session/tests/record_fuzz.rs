@@ -244,7 +244,7 @@ fn mutate_text(text: &str, rng: &mut Rng) -> String {
         3 => {
             let i = below(rng, bytes.len());
             let depth = below(rng, 200);
-            let nest: Vec<u8> = std::iter::repeat_n(b'[', depth).collect();
+            let nest = vec![b'['; depth];
             bytes.splice(i..i, nest);
         }
         _ => {
