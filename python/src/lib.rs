@@ -98,7 +98,8 @@ mod _core {
     }
 
     /// A flat id taken apart: `("tile", rot, wx, wy)`, `("cell", wx, wy)`,
-    /// `("slot", slot_name, channel_name)`, `("corner", name)` or `("pass",)`.
+    /// `("slot", slot_name, channel_name)`, `("corner", name)`,
+    /// `("enter_quarter", figure, quarter)`, `("move_count", quarter)` or `("pass",)`.
     #[pyfunction]
     #[pyo3(signature = (id, window=Int(32)), text_signature = "(id, window=32)")]
     fn describe_action_id(id: Int, window: Int) -> PyResult<(String, Vec<String>)> {
@@ -125,6 +126,11 @@ mod _core {
                 vec![encode::slot::name(slot), channel.name().to_string()],
             ),
             FlatAction::Corner(c) => ("corner".into(), vec![c.name().to_string()]),
+            FlatAction::EnterQuarter { figure, quarter } => (
+                "enter_quarter".into(),
+                vec![figure.name().to_string(), quarter.name().to_string()],
+            ),
+            FlatAction::MoveCount(q) => ("move_count".into(), vec![q.name().to_string()]),
             FlatAction::Pass => ("pass".into(), vec![]),
         })
     }

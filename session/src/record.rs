@@ -31,6 +31,7 @@ use carcassonne::action::{Action, ActionKind, FieldKind, FieldValue};
 use carcassonne::config::{Figure, GameConfig};
 use carcassonne::game::{ChanceMode, Game, Phase};
 use carcassonne::geometry::{Corner, Pos, Rotation};
+use carcassonne::rules::count::{Quarter, QuarterStep};
 use carcassonne::tiles::{catalogue, TileKind};
 use serde_json::{json, Map, Value};
 use std::fmt;
@@ -60,6 +61,7 @@ const RECORD_KEYS: &[&str] = &[
     "id",
     "setup",
     "turns",
+    "final_actions",
     "final_scores",
     "notes",
 ];
@@ -341,6 +343,30 @@ fn action_from_json(
             FieldKind::Tile => {
                 FieldValue::Tile(tile_by_id(as_str(field(o, f.name, path)?, &p)?, &p)?)
             }
+            FieldKind::Quarter => {
+                let name = as_str(field(o, f.name, path)?, &p)?;
+                FieldValue::Quarter(Quarter::from_name(name).ok_or_else(|| {
+                    err(
+                        &p,
+                        format!(
+                            "unknown quarter {} (castle, blacksmith, cathedral, market)",
+                            echo(name)
+                        ),
+                    )
+                })?)
+            }
+            FieldKind::Step => {
+                let name = as_str(field(o, f.name, path)?, &p)?;
+                FieldValue::Step(QuarterStep::from_name(name).ok_or_else(|| {
+                    err(
+                        &p,
+                        format!(
+                            "unknown step {} (before-scoring, deploy, final, count)",
+                            echo(name)
+                        ),
+                    )
+                })?)
+            }
         };
         values.push(value);
     }
@@ -429,6 +455,8 @@ pub fn action_to_json(game: &Game, player: u8, action: &Action) -> Value {
             (_, FieldValue::OptFeature(None)) => continue,
             (_, FieldValue::Corner(c)) => json!(c.name()),
             (_, FieldValue::Tile(t)) => json!(t.id()),
+            (_, FieldValue::Quarter(q)) => json!(q.name()),
+            (_, FieldValue::Step(s)) => json!(s.name()),
         };
         o.insert(f.name.into(), v);
     }
@@ -518,10 +546,27 @@ pub fn to_value(game: &Game, id: &str) -> Value {
         "turns": turns,
         "notes": "written by the carcassonne engine",
     });
+    let finals = final_decisions(game);
+    if !finals.is_empty() {
+        record["final_actions"] = finals
+            .iter()
+            .map(|d| action_to_json(game, d.player, &d.action))
+            .collect();
+    }
     if game.is_terminal() {
         record["final_scores"] = json!(game.scores());
     }
     record
+}
+
+/// The decisions taken after the last turn, before final scoring (CC6): the record's
+/// `final_actions`.
+fn final_decisions(game: &Game) -> &[carcassonne::game::Decision] {
+    if game.turn_in_progress() {
+        return &[];
+    }
+    let start = game.turns().last().map_or(0, |t| t.actions.1 as usize);
+    &game.history_actions()[start..]
 }
 
 /// The record of a game as one line of JSON.
@@ -838,13 +883,54 @@ pub fn replay(record: &Value) -> Result<Game, ReplayError> {
             return Err(scores_diverged(t, &scores, actual, detail));
         }
     }
-    if let Some(expected) = final_scores {
-        // Declines of an end-of-game abbey that a finished game's record does not list
-        // (the record of an unfinished game stops where it was written: AM4).
+    let finals = match top.get("final_actions") {
+        Some(v) => Some(as_array(v, "final_actions")?),
+        None => None,
+    };
+    if final_scores.is_some() || finals.is_some_and(|f| !f.is_empty()) {
+        // Declines of an end-of-game abbey that the record does not list, when the
+        // record goes on after the last turn (the record of an unfinished game stops
+        // where it was written: AM4).
         while game.phase() == Phase::Abbey && game.in_end_round() {
             game.apply(Action::Pass)
                 .map_err(|e| diverged(turns.len(), None, "the game ends", e.to_string()))?;
         }
+    }
+    if let Some(finals) = finals {
+        // Divergences in final actions are reported after the last turn.
+        let t = turns.len();
+        for (a, av) in finals.iter().enumerate() {
+            let apath = format!("final_actions[{a}]");
+            let (action, decider) = action_from_json(&game, av, &apath)?;
+            if game.is_terminal() {
+                return Err(diverged(
+                    t,
+                    Some(a),
+                    format!("{action}"),
+                    "the game is over",
+                ));
+            }
+            if let Some(d) = decider {
+                if d as usize != game.to_play() {
+                    return Err(diverged(
+                        t,
+                        Some(a),
+                        format!("player {d} decides {action}"),
+                        format!("player {} decides", game.to_play()),
+                    ));
+                }
+            }
+            if let Err(e) = game.apply(action) {
+                return Err(diverged(
+                    t,
+                    Some(a),
+                    format!("{action}"),
+                    format!("{e}; legal: [{}]", legal_summary(&game, 12)),
+                ));
+            }
+        }
+    }
+    if let Some(expected) = final_scores {
         if !game.is_terminal() {
             return Err(diverged(
                 usize::MAX,
