@@ -35,6 +35,7 @@ from .actions import (
 )
 from .errors import (
     CarcassonneError,
+    ConcurrentUseError,
     IllegalActionError,
     InvalidArgumentError,
     InvalidConfigError,
@@ -58,6 +59,7 @@ __all__ = [
     "Action",
     "BuiltinPlayer",
     "CarcassonneError",
+    "ConcurrentUseError",
     "Deploy",
     "DeployBarn",
     "DeployQuarter",
