@@ -584,7 +584,10 @@ fn files_without_records_fail_fast() {
             "{path}: one problem, then the tally: {text}"
         );
         assert!(lines[0].contains(message), "{path}: {text}");
-        assert_eq!(lines[1], "0 reproduced, 0 known divergences, 1 diverged", "{path}");
+        assert_eq!(
+            lines[1], "0 reproduced, 0 known divergences, 1 diverged",
+            "{path}"
+        );
     }
 }
 
@@ -634,6 +637,10 @@ fn malformed_records_name_the_field_and_the_others_replay() {
     }
     assert_eq!(
         *lines.last().unwrap(),
-        format!("{} reproduced, 0 known divergences, {} diverged", bad.len(), bad.len())
+        format!(
+            "{} reproduced, 0 known divergences, {} diverged",
+            bad.len(),
+            bad.len()
+        )
     );
 }
