@@ -63,6 +63,13 @@
 //! `docs/observations.md` lists every plane and global; a test checks it against the
 //! tables here.
 //!
+//! # Presets
+//!
+//! The full encoding has planes, globals and ids for every set. A [`Layout`]
+//! ([`preset`]) keeps those that one configuration can use ([`Preset::InPlay`]) or a
+//! smaller selection ([`Preset::Compact`]), with exact masks and maps between its ids
+//! and the full ids.
+//!
 //! # Rewards
 //!
 //! [`step_rewards`] turns the scores before and after a step into a reward per player
@@ -99,6 +106,9 @@ use carcassonne::tiles::{catalogue, FeatureKind, Symbols, Terrain, TileKind, Til
 use std::cell::RefCell;
 use std::fmt;
 use std::sync::OnceLock;
+
+pub mod preset;
+pub use preset::{Layout, Preset};
 
 // ----- spec -----------------------------------------------------------------------------
 
@@ -275,7 +285,11 @@ impl fmt::Display for EncodeError {
 
 impl std::error::Error for EncodeError {}
 
-fn check_len(buffer: &'static str, got: usize, expected: usize) -> Result<(), EncodeError> {
+pub(crate) fn check_len(
+    buffer: &'static str,
+    got: usize,
+    expected: usize,
+) -> Result<(), EncodeError> {
     if got == expected {
         Ok(())
     } else {
@@ -859,6 +873,10 @@ pub struct MaskInfo {
     /// Legal structured actions not reachable because a square they need lies outside
     /// the window (each such action counts once).
     pub outside_window: u32,
+    /// Ids of the full encoding offered but missing from the [`Layout`] the mask was
+    /// written for (0 without a layout, and for a layout made for the game's own
+    /// configuration).
+    pub outside_layout: u32,
 }
 
 /// What a flat id does in the current step.
@@ -973,6 +991,7 @@ impl DecisionTable {
             legal: self.first.len() as u32,
             offered: 0,
             outside_window: self.outside,
+            outside_layout: 0,
         };
         let mut offer = |id: u32| {
             let m = &mut mask[id as usize];

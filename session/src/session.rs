@@ -8,6 +8,12 @@
 //! observation, a flat id), so decoding a flat id is a lookup in a short table. The
 //! command line, the C ABI and the Python package all wrap this type.
 //!
+//! A session made with [`Session::with_layout`] speaks the ids, planes and globals of a
+//! [`Layout`] (an observation preset such as the sets in play): its masks, observations,
+//! [`Session::step`] and [`Session::decode`] take and give the layout's ids, and
+//! [`Session::num_actions`], [`Session::planes_len`] and [`Session::num_globals`] size
+//! the buffers.
+//!
 //! ```
 //! use carcassonne::{Game, GameConfig};
 //! use carcassonne_session::encode::EncoderSpec;
@@ -25,9 +31,10 @@
 
 use crate::encode::{
     encode_observation_with, DecisionTable, EncodeError, EncoderSpec, FlatDecision, FlatError,
-    FlatPath, MaskInfo, WindowOrigin,
+    FlatPath, Layout, MaskInfo, WindowOrigin,
 };
 use carcassonne::{Action, ActionError, Game, Phase, Pos};
+use std::sync::Arc;
 
 /// A game with its encoder settings, pending focus and per-decision cache.
 #[derive(Clone, Debug)]
@@ -37,6 +44,9 @@ pub struct Session {
     table: DecisionTable,
     /// Whether `table` describes the current decision.
     fresh: bool,
+    /// The observation preset whose ids, planes and globals the session speaks (`None`:
+    /// the full encoding).
+    layout: Option<Arc<Layout>>,
 }
 
 impl Session {
@@ -47,6 +57,55 @@ impl Session {
             focus: None,
             table: DecisionTable::new(spec),
             fresh: false,
+            layout: None,
+        }
+    }
+
+    /// Wraps a game whose flat interface is that of `layout` (its window, planes,
+    /// globals and ids). A [`crate::encode::Preset::Full`] layout behaves as
+    /// [`Session::new`].
+    pub fn with_layout(game: Game, layout: Arc<Layout>) -> Session {
+        let mut session = Session::new(game, layout.spec());
+        if !layout.is_full() {
+            session.layout = Some(layout);
+        }
+        session
+    }
+
+    /// The layout the session speaks, if not the full encoding.
+    pub fn layout(&self) -> Option<&Arc<Layout>> {
+        self.layout.as_ref()
+    }
+
+    /// Number of planes `C` of the observations.
+    pub fn num_planes(&self) -> usize {
+        match &self.layout {
+            Some(l) => l.num_planes(),
+            None => self.spec().num_planes(),
+        }
+    }
+
+    /// Length of the planes buffer of [`Session::observe`].
+    pub fn planes_len(&self) -> usize {
+        match &self.layout {
+            Some(l) => l.planes_len(),
+            None => self.spec().planes_len(),
+        }
+    }
+
+    /// Length of the globals buffer of [`Session::observe`].
+    pub fn num_globals(&self) -> usize {
+        match &self.layout {
+            Some(l) => l.num_globals(),
+            None => self.spec().num_globals(),
+        }
+    }
+
+    /// Number of flat ids (the length of a mask).
+    pub fn num_actions(&self) -> usize {
+        match &self.layout {
+            Some(l) => l.num_actions(),
+            None => self.spec().num_actions(),
         }
     }
 
@@ -112,7 +171,15 @@ impl Session {
     /// Writes the mask of the current step (see [`DecisionTable::mask`]).
     pub fn legal_mask(&mut self, mask: &mut [i8]) -> Result<MaskInfo, EncodeError> {
         let focus = self.focus;
-        self.table().mask(focus, mask)
+        let Some(layout) = self.layout.clone() else {
+            return self.table().mask(focus, mask);
+        };
+        crate::encode::check_len("mask", mask.len(), layout.num_actions())?;
+        let table = self.table();
+        layout.with_scratch(|_, _, full| {
+            let info = table.mask(focus, full)?;
+            layout.mask_from_full(full, info, mask)
+        })
     }
 
     /// Writes the observation of the current step for `player` (see
@@ -125,12 +192,47 @@ impl Session {
     ) -> Result<WindowOrigin, EncodeError> {
         let focus = self.focus;
         self.table();
-        encode_observation_with(&self.game, &self.table, focus, player, planes, globals)
+        let Some(layout) = self.layout.clone() else {
+            return encode_observation_with(
+                &self.game,
+                &self.table,
+                focus,
+                player,
+                planes,
+                globals,
+            );
+        };
+        crate::encode::check_len("planes", planes.len(), layout.planes_len())?;
+        crate::encode::check_len("globals", globals.len(), layout.num_globals())?;
+        let (game, table) = (&self.game, &self.table);
+        layout.with_scratch(|full_planes, full_globals, _| {
+            let origin =
+                encode_observation_with(game, table, focus, player, full_planes, full_globals)?;
+            layout.observation_from_full(full_planes, full_globals, planes, globals)?;
+            Ok(origin)
+        })
+    }
+
+    /// The full id of flat id `id` of the session's layout (`id` itself without one).
+    fn full_id(&self, id: u32) -> Option<u32> {
+        match &self.layout {
+            Some(l) => l.to_full(id),
+            None => Some(id),
+        }
+    }
+
+    /// The session's id of full id `id`.
+    fn own_id(&self, id: u32) -> Option<u32> {
+        match &self.layout {
+            Some(l) => l.to_compact(id),
+            None => Some(id),
+        }
     }
 
     /// What flat `id` would do now.
     pub fn decode(&mut self, id: u32) -> Option<FlatDecision> {
         let focus = self.focus;
+        let id = self.full_id(id)?;
         self.table();
         self.table.decode(&self.game, focus, id)
     }
@@ -138,7 +240,14 @@ impl Session {
     /// The flat ids of a legal structured `action` (no pending focus assumed).
     pub fn flat_path(&mut self, action: Action) -> Option<FlatPath> {
         self.table();
-        self.table.path(&self.game, action)
+        let path = self.table.path(&self.game, action)?;
+        Some(FlatPath {
+            first: self.own_id(path.first)?,
+            second: match path.second {
+                Some(s) => Some(self.own_id(s)?),
+                None => None,
+            },
+        })
     }
 
     /// Takes flat id `id`: picks a focus tile, or applies the action it completes. A
