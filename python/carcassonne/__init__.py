@@ -54,6 +54,7 @@ encoder_info = _core.encoder_info
 describe_action_id = _core.describe_action_id
 rotate_board = _core.rotate_board
 rotate_action_id = _core.rotate_action_id
+episode_seed = _core.episode_seed
 
 __all__ = [
     "Action",
@@ -84,6 +85,7 @@ __all__ = [
     "VectorEnv",
     "describe_action_id",
     "encoder_info",
+    "episode_seed",
     "global_blocks",
     "plane_names",
     "play_games",

@@ -1,5 +1,14 @@
-"""Gymnasium environments: ``Carcassonne-v0`` (one learning seat against built-in
-opponents) and its native vector version (``gymnasium.make_vec``).
+"""Gymnasium environments: ``Carcassonne-v0`` (one learning seat against opponents) and
+its native vector version (``gymnasium.make_vec``).
+
+**Opponents** (:mod:`carcassonne.opponents`): ``"random"`` or ``"greedy"`` play
+natively; a callable ``f(game) -> Action``, a trained policy
+(:func:`carcassonne.opponents.policy`) or a pool of them
+(:class:`carcassonne.opponents.OpponentPool`, or a list) play from Python, one pool
+member drawn per episode and seat (``info["opponents"]`` names them).
+
+**Observation presets**: ``preset="full"`` (default), ``"in-play"`` or ``"compact"``
+(``docs/observations.md``) choose the planes, globals and action ids.
 
 Observations are dicts of ``board`` uint8 [C, W, W], ``globals`` float32 [G] and
 ``action_mask`` int8 [A] (``docs/observations.md``); actions are flat ids
@@ -7,12 +16,18 @@ Observations are dicts of ``board`` uint8 [C, W, W], ``globals`` float32 [G] and
 maskable policies. The reward is the learner's (``reward="score"``, ``"score-diff"`` or
 ``"outcome"``), accumulated over the opponents' moves until the learner decides again.
 
+**Actions** are integer ids (:mod:`carcassonne._ids`: a float, bool or string raises
+:class:`~carcassonne.errors.InvalidArgumentError`, as everywhere in the package).
 **Illegal actions** (ids the mask does not offer, or out of range): with
 ``illegal_action="penalize"`` (default) the game is unchanged, the reward is
 ``illegal_penalty`` (default -1) and ``info["illegal_action"]`` is ``True``; with
 ``"random"`` a random legal id is played instead; with ``"raise"`` an
 :class:`~carcassonne.errors.IllegalActionError` is raised (the game is unchanged).
 Nothing crashes.
+
+**Episode statistics**: the step that ends an episode puts ``final_scores`` and
+``episode`` (``{"r": return, "l": learner steps}``) in ``info``; the vector env puts
+them in ``info`` as arrays with the masks ``_final_scores`` and ``_episode``.
 
 **Window.** Legal moves outside the observation window are not offered
 (``info["outside_window"]`` counts them); if nothing can be offered the episode ends as
@@ -32,8 +47,10 @@ from gymnasium.vector.utils import batch_space
 
 from . import _core
 from ._config import GameConfig, checked_render_mode, game_config
+from ._ids import action_id, action_ids
 from .errors import IllegalActionError, InvalidConfigError
 from .game import Game
+from .opponents import Opponent, OpponentPool, as_opponent
 from .render import rgb_array
 from .vector import VectorEnv
 
@@ -45,9 +62,12 @@ Obs = Dict[str, npt.NDArray[Any]]
 GLOBALS_BOUND = 1.0e6
 
 
-def observation_space(window: int = 32) -> spaces.Dict:
-    """The observation space for window side ``window``."""
-    info = _core.encoder_info(window)
+def observation_space(window: int = 32, info: Optional[Dict[str, Any]] = None) -> spaces.Dict:
+    """The observation space for window side ``window`` (full preset), or of the sizes of
+    ``info`` (an ``encoder_info`` dict)."""
+    if info is None:
+        info = _core.encoder_info(window)
+    window = int(info["window"])
     c, g, a = info["num_planes"], info["num_globals"], info["num_actions"]
     return spaces.Dict(
         {
@@ -64,16 +84,23 @@ def _native(
     """The native vector env (and its buffers) behind both environments: ``options`` are
     the environment keywords (``learner_seat``, ``window``, ``reward``,
     ``outside_window``, ``illegal_action``, ``illegal_penalty``)."""
-    if opponents not in ("random", "greedy"):
+    if opponents not in NATIVE:
         raise InvalidConfigError(f"opponents: unknown built-in player {opponents!r} (random, greedy)")
     return VectorEnv(num_envs, **config, opponents=opponents, autoreset=autoreset, **options)
 
 
-class CarcassonneEnv(gym.Env[Obs, np.int64]):
-    """One learning seat against built-in opponents (``random`` or ``greedy``).
+#: Built-in players that the native environment plays itself.
+NATIVE = ("random", "greedy")
 
-    ``learner_seat`` is the learner's seat (``None``: a random seat per episode). Other
-    keywords configure the game as for :class:`carcassonne.Game`.
+
+class CarcassonneEnv(gym.Env[Obs, np.int64]):
+    """One learning seat against opponents: built-in players by name (``"random"``,
+    ``"greedy"``; played natively), callables, policies or a pool
+    (:mod:`carcassonne.opponents`).
+
+    ``learner_seat`` is the learner's seat (``None``: a random seat per episode).
+    ``preset`` and ``window`` choose the observation preset and window. Other keywords
+    configure the game as for :class:`carcassonne.Game`.
     """
 
     metadata = {"render_modes": ["ansi", "rgb_array"], "render_fps": 2}
@@ -86,7 +113,7 @@ class CarcassonneEnv(gym.Env[Obs, np.int64]):
         rules: Optional[Mapping[str, Any]] = None,
         figures: Optional[Mapping[str, int]] = None,
         *,
-        opponents: str = "random",
+        opponents: Any = "random",
         learner_seat: Optional[int] = 0,
         window: int = 32,
         reward: str = "score",
@@ -94,12 +121,16 @@ class CarcassonneEnv(gym.Env[Obs, np.int64]):
         illegal_action: str = "penalize",
         illegal_penalty: float = -1.0,
         render_mode: Optional[str] = None,
+        preset: str = "full",
     ) -> None:
         self.render_mode = checked_render_mode(render_mode, self.metadata["render_modes"])
+        config = game_config(players, sets, edition, rules, figures)
+        self._native = isinstance(opponents, str) and opponents in NATIVE
+        # The native env validates every keyword (and plays built-in opponents).
         self._env = _native(
             1,
-            game_config(players, sets, edition, rules, figures),
-            opponents,
+            config,
+            opponents if self._native else "random",
             "disabled",
             learner_seat=learner_seat,
             window=window,
@@ -107,14 +138,111 @@ class CarcassonneEnv(gym.Env[Obs, np.int64]):
             outside_window=outside_window,
             illegal_action=illegal_action,
             illegal_penalty=illegal_penalty,
+            preset=preset,
         )
+        self._config = config
+        self._opponents: Optional[Union[Opponent, OpponentPool]] = (
+            None if self._native else as_opponent(opponents)
+        )
+        self._learner_seat = learner_seat
+        self._reward = reward
+        self._outside = outside_window
+        self._illegal_penalty = float(illegal_penalty)
+        self._window = window
+        self._preset = preset
         self._action = np.zeros(1, dtype=np.int64)
         self._illegal = illegal_action
-        self._num_actions = self._env.num_actions
+        info = self._env.encoder_info()
+        self._num_actions = int(info["num_actions"])
         self._has_seed = False
         self._started = False
-        self.observation_space = observation_space(window)  # type: ignore[assignment]
+        self._game: Optional[Game] = None
+        self._seat = 0
+        self._seated: List[Opponent] = []
+        self._scores_before: List[int] = []
+        self._return = 0.0
+        self._length = 0
+        self.observation_space = observation_space(window, info)  # type: ignore[assignment]
         self.action_space = spaces.Discrete(self._num_actions)
+
+    # ----- Python-played opponents ----------------------------------------------------
+
+    def _py_obs(self) -> Obs:
+        assert self._game is not None
+        o = self._game.observation(self._seat)
+        if self._game.to_play != self._seat:
+            o["action_mask"][:] = 0
+        return {"board": o["board"], "globals": o["globals"], "action_mask": o["action_mask"]}
+
+    def _py_play_opponents(self) -> None:
+        game = self._game
+        assert game is not None
+        while not game.is_terminal and game.to_play is not None and game.to_play != self._seat:
+            seat = game.to_play
+            self._seated[seat].play(game, seat, self.np_random)
+
+    def _py_outside(self) -> Tuple[int, bool]:
+        """(legal moves outside the window, whether the episode must be truncated)."""
+        assert self._game is not None
+        if self._game.is_terminal:
+            return 0, False
+        _, offered, outside = self._game.mask_info()
+        return outside, offered == 0 or (self._outside == "truncate" and outside > 0)
+
+    def _py_reset(self, seed: int) -> Tuple[Obs, Dict[str, Any]]:
+        assert self._opponents is not None
+        rng = self.np_random
+        self._game = Game(**self._config, seed=seed, window=self._window, preset=self._preset)
+        n = self._game.num_players
+        self._seat = int(rng.integers(n)) if self._learner_seat is None else int(self._learner_seat)
+        pool = self._opponents
+        self._seated = [pool.draw(rng) if isinstance(pool, OpponentPool) else pool for _ in range(n)]
+        self._return, self._length = 0.0, 0
+        self._scores_before = [0] * n
+        self._py_play_opponents()
+        return self._py_obs(), self._py_info()
+
+    def _py_info(self) -> Dict[str, Any]:
+        outside, _ = self._py_outside()
+        return {
+            "learner_seat": self._seat,
+            "outside_window": outside,
+            "opponents": [repr(o) for i, o in enumerate(self._seated) if i != self._seat],
+        }
+
+    def _py_step(self, a: int) -> Tuple[Obs, float, bool, bool, Dict[str, Any]]:
+        game = self._game
+        assert game is not None
+        mask = game.legal_mask()
+        legal = 0 <= a < self._num_actions and mask[a] == 1
+        if not legal and self._illegal == "raise":
+            raise IllegalActionError(f"action id {a} is not legal now")
+        self._length += 1
+        if not legal and self._illegal == "penalize":
+            info = self._py_info()
+            info["illegal_action"] = True
+            self._return += self._illegal_penalty
+            return self._py_obs(), self._illegal_penalty, False, False, info
+        if not legal:
+            a = int(self.np_random.choice(np.flatnonzero(mask)))
+        game.step_flat(a)
+        self._py_play_opponents()
+        after = game.scores
+        terminated = game.is_terminal
+        rewards = _core.step_rewards(self._reward, self._scores_before, after, terminated)
+        self._scores_before = after
+        reward = float(rewards[self._seat])
+        self._return += reward
+        _, truncated = self._py_outside()
+        info = self._py_info()
+        info["illegal_action"] = not legal
+        if terminated or truncated:
+            info["final_scores"] = list(after)
+            info["episode"] = {"r": self._return, "l": self._length}
+            self._started = False
+        return self._py_obs(), reward, terminated, truncated, info
+
+    # ----- the Gymnasium interface ------------------------------------------------------
 
     def _obs(self) -> Obs:
         o = self._env.observation()
@@ -134,28 +262,37 @@ class CarcassonneEnv(gym.Env[Obs, np.int64]):
         self, *, seed: Optional[int] = None, options: Optional[Dict[str, Any]] = None
     ) -> Tuple[Obs, Dict[str, Any]]:
         super().reset(seed=seed)
-        seeds: Optional[List[int]] = None
         if seed is not None:
-            seeds = [int(seed) % 2**63]
-        elif not self._has_seed:
-            seeds = [int(self.np_random.integers(0, 2**63 - 1))]
+            game_seed = int(seed) % 2**63
+        else:
+            game_seed = int(self.np_random.integers(0, 2**63 - 1))
         self._has_seed = True
-        self._env.reset(seeds)
         self._started = True
+        if not self._native:
+            return self._py_reset(game_seed)
+        self._env.reset([game_seed])
         return self._obs(), self._info()
+
+    @property
+    def opponents(self) -> Optional[Union[Opponent, OpponentPool]]:
+        """The opponents played from Python (``None`` for a native built-in player)."""
+        return self._opponents
 
     def action_masks(self) -> npt.NDArray[np.bool_]:
         """The legal ids of the current step as booleans [A]."""
+        if not self._native:
+            if self._game is None:
+                return np.zeros(self._num_actions, dtype=bool)
+            return self._py_obs()["action_mask"].astype(bool)
         mask: npt.NDArray[np.bool_] = self._env.action_mask[0].astype(bool)
         return mask
 
     def step(self, action: Any) -> Tuple[Obs, float, bool, bool, Dict[str, Any]]:
         if not self._started:
             raise gym.error.ResetNeeded("call reset() before step()")
-        try:
-            a = int(action)
-        except (TypeError, ValueError):
-            raise IllegalActionError(f"expected an integer action id, got {action!r}") from None
+        a = action_id(action)
+        if not self._native:
+            return self._py_step(a)
         legal = 0 <= a < self._num_actions and self._env.action_mask[0, a] == 1
         if not legal and self._illegal == "raise":
             raise IllegalActionError(f"action id {a} is not legal now")
@@ -168,17 +305,24 @@ class CarcassonneEnv(gym.Env[Obs, np.int64]):
         info["illegal_action"] = not legal
         if terminated or truncated:
             info["final_scores"] = self._env.final_scores[0].tolist()
+            info["episode"] = {
+                "r": float(self._env.episode_returns[0, seat]),
+                "l": int(self._env.episode_lengths[0]),
+            }
             self._started = False
         return self._obs(), float(self._env.rewards[0, seat]), terminated, truncated, info
 
     def game(self) -> Game:
         """A copy of the current game."""
+        if not self._native:
+            assert self._game is not None, "call reset() first"
+            return self._game.clone()
         game: Game = self._env.game(0)
         return game
 
     def render(self) -> Any:
         if self.render_mode == "ansi":
-            return self._env.game(0).render_text()
+            return self.game().render_text()
         if self.render_mode == "rgb_array":
             return rgb_array(self.game())
         return None
@@ -187,9 +331,10 @@ class CarcassonneEnv(gym.Env[Obs, np.int64]):
 class CarcassonneVectorEnv(gym.vector.VectorEnv[Obs, npt.NDArray[np.int64], npt.NDArray[Any]]):
     """``num_envs`` copies of ``Carcassonne-v0`` stepped natively in one call
     (next-step autoreset: the step after an episode ends starts the next one and its
-    action is ignored). Episode ``k`` of env ``i`` uses seed ``seed + i + k * num_envs``.
+    action is ignored), against a built-in player (``"random"`` or ``"greedy"``).
+    Episode ``k`` of env ``i`` uses seed ``carcassonne.episode_seed(seed, i, k)``.
     Observations are copied unless ``copy=False`` (then they are the native buffers,
-    overwritten by the next step)."""
+    overwritten by the next step). ``threads`` steps the envs on that many threads."""
 
     metadata = {
         "render_modes": ["ansi", "rgb_array"],
@@ -214,6 +359,8 @@ class CarcassonneVectorEnv(gym.vector.VectorEnv[Obs, npt.NDArray[np.int64], npt.
         illegal_penalty: float = -1.0,
         render_mode: Optional[str] = None,
         copy: bool = True,
+        preset: str = "full",
+        threads: int = 1,
     ) -> None:
         self.render_mode = checked_render_mode(render_mode, self.metadata["render_modes"])
         self._env = _native(
@@ -227,11 +374,13 @@ class CarcassonneVectorEnv(gym.vector.VectorEnv[Obs, npt.NDArray[np.int64], npt.
             outside_window=outside_window,
             illegal_action=illegal_action,
             illegal_penalty=illegal_penalty,
+            preset=preset,
+            threads=threads,
         )
         self._copy = copy
         self._illegal = illegal_action
         self.num_envs = num_envs
-        self.single_observation_space = observation_space(window)
+        self.single_observation_space = observation_space(window, self._env.encoder_info())
         self.single_action_space = spaces.Discrete(self._env.num_actions)
         self.observation_space = batch_space(self.single_observation_space, num_envs)
         self.action_space = batch_space(self.single_action_space, num_envs)
@@ -271,9 +420,7 @@ class CarcassonneVectorEnv(gym.vector.VectorEnv[Obs, npt.NDArray[np.int64], npt.
     def step(
         self, actions: npt.NDArray[np.int64]
     ) -> Tuple[Obs, npt.NDArray[np.float32], npt.NDArray[np.bool_], npt.NDArray[np.bool_], Dict[str, Any]]:
-        a = np.asarray(actions)
-        if a.shape != (self.num_envs,):
-            raise IllegalActionError(f"actions: expected shape ({self.num_envs},), got {a.shape}")
+        a = action_ids(actions, self.num_envs)
         ok = (a >= 0) & (a < self._env.num_actions)
         ids = np.where(ok, a, 0).astype(np.int64)
         legal = ok & (self._env.action_mask[np.arange(self.num_envs), ids] == 1)
@@ -285,6 +432,16 @@ class CarcassonneVectorEnv(gym.vector.VectorEnv[Obs, npt.NDArray[np.int64], npt.
         rewards = self._env.rewards[np.arange(self.num_envs), seats].astype(np.float32)
         info = self._info()
         info["illegal_action"] = ~legal
+        done = self._env.terminated | self._env.truncated
+        if done.any():
+            env_ids = np.arange(self.num_envs)
+            info["final_scores"] = self._env.final_scores.copy()
+            info["_final_scores"] = done.copy()
+            info["episode"] = {
+                "r": self._env.episode_returns[env_ids, seats].copy(),
+                "l": self._env.episode_lengths.copy(),
+            }
+            info["_episode"] = done.copy()
         return (
             self._obs(),
             rewards,

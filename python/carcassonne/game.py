@@ -10,6 +10,7 @@ import numpy.typing as npt
 from . import _core
 from ._config import game_config
 from .actions import Action, Focus, action_from_tuple
+from ._ids import action_id as action_id_of
 from .errors import IllegalActionError
 
 __all__ = ["Game"]
@@ -37,7 +38,9 @@ class Game:
     configuration raises :class:`~carcassonne.errors.InvalidConfigError` naming the field.
     ``chance="explicit"`` makes tile draws decisions of the caller
     (:meth:`chance_outcomes`, :class:`~carcassonne.actions.Draw`); ``window`` is the side
-    of the observation window.
+    of the observation window and ``preset`` the observation preset (``"full"``,
+    ``"in-play"``, ``"compact"``: which planes, globals and flat ids the learning
+    interface uses; ``docs/observations.md``).
 
     >>> game = Game(players=2, seed=1)
     >>> game.apply(game.legal_actions()[0])
@@ -57,6 +60,7 @@ class Game:
         chance: str = "sampled",
         window: int = 32,
         start: Optional[Mapping[str, Any]] = None,
+        preset: str = "full",
     ) -> None:
         self._g = _core.Game(
             **game_config(players, sets, edition, rules, figures),
@@ -64,6 +68,7 @@ class Game:
             chance=chance,
             window=window,
             start=start,
+            preset=preset,
         )
 
     @classmethod
@@ -75,12 +80,12 @@ class Game:
     # ----- records and copies ---------------------------------------------------------
 
     @classmethod
-    def from_record(cls, text: str, *, window: int = 32) -> "Game":
+    def from_record(cls, text: str, *, window: int = 32, preset: str = "full") -> "Game":
         """The game replayed from a record (one JSON object); scores are checked.
 
         Raises :class:`~carcassonne.errors.InvalidRecordError`.
         """
-        return cls._wrap(_core.Game.from_record(text, window=window))
+        return cls._wrap(_core.Game.from_record(text, window=window, preset=preset))
 
     def to_record(self, id: str = "game") -> str:
         """The record of the game so far, one line of JSON."""
@@ -150,6 +155,17 @@ class Game:
     @property
     def window(self) -> int:
         return self._g.window
+
+    @property
+    def preset(self) -> str:
+        """The observation preset: ``full``, ``in-play`` or ``compact``."""
+        return self._g.preset
+
+    def encoder_info(self) -> Dict[str, Any]:
+        """Sizes and names of this game's observations and flat ids (as
+        :func:`carcassonne.encoder_info`)."""
+        info: Dict[str, Any] = self._g.encoder_info()
+        return info
 
     def supply(self, player: int, figure: str) -> int:
         """Figures of kind ``figure`` in ``player``'s supply (``abbey``: abbey tiles held)."""
@@ -231,8 +247,9 @@ class Game:
         return self._g.window_origin()
 
     def step_flat(self, action_id: int) -> Union[Action, Focus]:
-        """Takes a flat id: applies the action it completes, or picks a focus tile."""
-        return _decision(self._g.step_flat(action_id))
+        """Takes a flat id: applies the action it completes, or picks a focus tile.
+        Ids follow the package's rule (:mod:`carcassonne._ids`)."""
+        return _decision(self._g.step_flat(action_id_of(action_id)))
 
     def decode_flat(self, action_id: int) -> Optional[Union[Action, Focus]]:
         """What a flat id would do now (``None`` if the mask does not offer it)."""

@@ -28,7 +28,8 @@ import numpy.typing as npt
 
 from . import _core
 from ._config import game_config
-from .errors import ConcurrentUseError, InvalidArgumentError
+from ._ids import action_ids
+from .errors import ConcurrentUseError
 
 __all__ = ["VectorEnv"]
 
@@ -43,11 +44,22 @@ class VectorEnv:
     (``opponents="random"`` or ``"greedy"``; one learning seat per game, ``learner_seat``
     fixed or ``None`` for a random seat per episode; the other seats are played natively).
 
-    Episode ``k`` of game ``i`` uses seed ``seed + i + k * num_envs``. With
-    ``autoreset="same-step"`` (default) a step that ends an episode sets ``terminated``
-    or ``truncated``, writes ``final_scores`` and already shows the next episode's first
-    observation; ``"next-step"`` shows the final observation and starts the next episode
-    in the following step (its action is ignored); ``"disabled"`` requires :meth:`reset`.
+    Each game draws the seeds of its episodes from its own stream: episode ``k`` of game
+    ``i`` uses seed ``carcassonne.episode_seed(seed, i, k)``, so batches made with
+    different seeds share no game; :meth:`episode_seeds` gives the seed of each current
+    game. With ``autoreset="same-step"`` (default) a step that ends an episode sets
+    ``terminated`` or ``truncated``, fills that game's row of ``info["final_scores"]``,
+    ``info["episode_returns"]`` (rewards per seat summed over the episode) and
+    ``info["episode_lengths"]`` (steps of the episode; rows of other games are 0) and
+    already shows the next episode's first observation (the last one is in
+    ``info["final_board"]`` and ``info["final_globals"]`` with
+    ``final_observations=True``); ``"next-step"`` shows the final observation and starts
+    the next episode in the following step (its action is ignored); ``"disabled"``
+    requires :meth:`reset`.
+
+    ``preset`` chooses the observation preset (``"full"``, ``"in-play"``, ``"compact"``;
+    ``docs/observations.md``): the planes, globals and action ids of the observations,
+    masks and actions. ``threads`` steps the games on that many threads.
 
     ``outside_window``: ``"mask"`` (legal moves outside the window are not offered; the
     episode is truncated if nothing can be offered) or ``"truncate"`` (truncated as soon
@@ -55,6 +67,8 @@ class VectorEnv:
     stepped), ``"penalize"`` (that game is unchanged and the acting seat gets
     ``illegal_penalty``) or ``"random"`` (a random offered id is played instead).
     ``observations=False`` skips the board and globals (masks and rewards only).
+    Actions follow the package's rule for ids (:mod:`carcassonne._ids`): an integer
+    array, anything else raises :class:`~carcassonne.errors.InvalidArgumentError`.
     """
 
     def __init__(
@@ -77,6 +91,8 @@ class VectorEnv:
         autoreset: str = "same-step",
         observations: bool = True,
         threads: int = 1,
+        preset: str = "full",
+        final_observations: bool = False,
     ) -> None:
         self._env = _core.VectorEnv(
             num_envs,
@@ -91,6 +107,7 @@ class VectorEnv:
             illegal_penalty=illegal_penalty,
             autoreset=autoreset,
             threads=threads,
+            preset=preset,
         )
         e = self._env
         n, p = e.num_envs, e.num_players
@@ -110,6 +127,15 @@ class VectorEnv:
         self.truncated: npt.NDArray[np.bool_] = np.zeros(n, dtype=np.bool_)
         self.final_scores: npt.NDArray[np.int32] = np.zeros((n, p), dtype=np.int32)
         self.outside_window: npt.NDArray[np.uint32] = np.zeros(n, dtype=np.uint32)
+        self.episode_returns: npt.NDArray[np.float32] = np.zeros((n, p), dtype=np.float32)
+        self.episode_lengths: npt.NDArray[np.int32] = np.zeros(n, dtype=np.int32)
+        final = observations and final_observations
+        self.final_board: Optional[npt.NDArray[np.uint8]] = (
+            np.zeros((n, e.num_planes, w, w), dtype=np.uint8) if final else None
+        )
+        self.final_globals: Optional[npt.NDArray[np.float32]] = (
+            np.zeros((n, e.num_globals), dtype=np.float32) if final else None
+        )
         self._actions: npt.NDArray[np.int64] = np.zeros(n, dtype=np.int64)
         self._owner: Optional[int] = None
         self._owner_lock = threading.Lock()
@@ -144,6 +170,26 @@ class VectorEnv:
     def window(self) -> int:
         return self._env.window
 
+    @property
+    def preset(self) -> str:
+        """The observation preset (``full``, ``in-play`` or ``compact``)."""
+        return self._env.preset
+
+    def encoder_info(self) -> Dict[str, Any]:
+        """Sizes and names of the observations and ids (as :func:`carcassonne.encoder_info`)."""
+        return self._env.encoder_info()
+
+    def episode_seeds(self) -> npt.NDArray[np.uint64]:
+        """The seed of each game's current episode (``Game(seed=...)`` with the same
+        configuration draws the same tiles)."""
+        return self._env.episode_seeds()
+
+    def builtin_actions(self, kind: str, seed: int = 0) -> npt.NDArray[np.int64]:
+        """The id the built-in player ``kind`` (``random`` or ``greedy``) would take now
+        in each game, int64 [N] (-1 where nothing is offered): expert actions for
+        imitation, or a baseline to compare a policy with."""
+        return self._env.builtin_actions(kind, seed)
+
     def learner_seats(self) -> npt.NDArray[np.int32]:
         """The learning seat of each game (single-agent mode)."""
         return self._env.learner_seats()
@@ -165,11 +211,26 @@ class VectorEnv:
         }
 
     def info(self) -> Dict[str, Any]:
-        return {"final_scores": self.final_scores, "outside_window": self.outside_window}
+        """``final_scores`` (int32 [N, P]), ``episode_returns`` (float32 [N, P]) and
+        ``episode_lengths`` (int32 [N]): the rows of games whose episode ended in the last
+        step (others are 0); ``outside_window`` (uint32 [N]): legal moves of the decision
+        now offered that lie outside the window; ``final_board`` and ``final_globals``
+        with ``final_observations=True``."""
+        info: Dict[str, Any] = {
+            "final_scores": self.final_scores,
+            "episode_returns": self.episode_returns,
+            "episode_lengths": self.episode_lengths,
+            "outside_window": self.outside_window,
+        }
+        if self.final_board is not None:
+            info["final_board"] = self.final_board
+            info["final_globals"] = self.final_globals
+        return info
 
     def reset(self, seed: Seeds = None) -> Tuple[Dict[str, Any], Dict[str, Any]]:
         """Starts a new episode in every game: ``seed`` ``None`` continues each game's seed
-        sequence, an int ``s`` gives game ``i`` seed ``s + i``, a list one seed per game."""
+        stream, an int ``s`` restarts the streams as for a batch made with seed ``s``, a
+        list gives each game the seed of its next episode."""
         self._claim()
         self._env.reset(
             self.action_mask,
@@ -182,6 +243,9 @@ class VectorEnv:
         self.rewards.fill(0)
         self.terminated.fill(False)
         self.truncated.fill(False)
+        self.final_scores.fill(0)
+        self.episode_returns.fill(0)
+        self.episode_lengths.fill(0)
         return self.observation(), self.info()
 
     def step(
@@ -196,12 +260,10 @@ class VectorEnv:
         """Steps every game with its flat id; returns ``(obs, rewards, terminated,
         truncated, info)`` (the buffers, overwritten by the next call)."""
         self._claim()
-        a = np.asarray(actions)
-        if a.shape != (self.num_envs,) or not np.issubdtype(a.dtype, np.integer):
-            raise InvalidArgumentError(
-                f"actions: expected {self.num_envs} integer ids, got shape {a.shape} of {a.dtype}"
-            )
-        np.copyto(self._actions, a, casting="unsafe")
+        np.copyto(self._actions, action_ids(actions, self.num_envs), casting="unsafe")
+        self.final_scores.fill(0)
+        self.episode_returns.fill(0)
+        self.episode_lengths.fill(0)
         self._env.step(
             self._actions,
             self.action_mask,
@@ -213,5 +275,9 @@ class VectorEnv:
             globals=self.globals,
             final_scores=self.final_scores,
             outside_window=self.outside_window,
+            episode_returns=self.episode_returns,
+            episode_lengths=self.episode_lengths,
+            final_board=self.final_board,
+            final_globals=self.final_globals,
         )
         return self.observation(), self.rewards, self.terminated, self.truncated, self.info()

@@ -11,7 +11,7 @@ use carcassonne::config::Figure;
 use carcassonne::game::ActionError;
 use carcassonne::{ChanceMode, Game as CoreGame, Phase, Rng};
 use carcassonne_session::bots::Bot;
-use carcassonne_session::encode::{EncoderSpec, FlatDecision, RewardMode};
+use carcassonne_session::encode::{EncoderSpec, FlatDecision, Layout, Preset, RewardMode};
 use carcassonne_session::json::echo;
 use carcassonne_session::record;
 use carcassonne_session::render;
@@ -26,6 +26,59 @@ pub fn spec_from(window: i64) -> PyResult<EncoderSpec> {
     let w = u16::try_from(window)
         .map_err(|_| invalid_config(format!("window: {window} is out of range")))?;
     EncoderSpec::new(w).map_err(|e| invalid_config(format!("{}: {}", e.field, e.message)))
+}
+
+/// The observation layout of `preset` (`full`, `in-play`, `compact`) for games of
+/// `config` seen through the window of `spec`.
+pub fn layout_from(
+    spec: EncoderSpec,
+    preset: &str,
+    config: &carcassonne::GameConfig,
+) -> PyResult<std::sync::Arc<Layout>> {
+    let preset = Preset::from_name(preset).ok_or_else(|| {
+        invalid_config(format!(
+            "preset: unknown observation preset {} (full, in-play, compact)",
+            echo(preset)
+        ))
+    })?;
+    Ok(std::sync::Arc::new(Layout::new(spec, preset, config)))
+}
+
+/// The sizes and names of a layout, as `carcassonne.encoder_info` returns them.
+pub fn info_dict<'py>(py: Python<'py>, layout: &Layout) -> PyResult<Bound<'py, PyDict>> {
+    use carcassonne_session::encode::{CHANNEL_COUNT, SLOT_COUNT};
+    let d = PyDict::new(py);
+    d.set_item("window", layout.window())?;
+    d.set_item("preset", layout.preset().name())?;
+    d.set_item("num_planes", layout.num_planes())?;
+    d.set_item("num_globals", layout.num_globals())?;
+    d.set_item("num_actions", layout.num_actions())?;
+    let blocks = layout.action_blocks();
+    let first = |name: &str| blocks.iter().find(|b| b.0 == name).map(|b| b.1);
+    d.set_item("cell_base", first("cell"))?;
+    d.set_item("slot_base", first("slot"))?;
+    d.set_item("corner_base", first("corner"))?;
+    d.set_item("pass_id", first("pass"))?;
+    d.set_item("num_slots", SLOT_COUNT)?;
+    d.set_item("num_channels", CHANNEL_COUNT)?;
+    d.set_item(
+        "plane_names",
+        layout
+            .planes()
+            .iter()
+            .map(|p| p.name.clone())
+            .collect::<Vec<_>>(),
+    )?;
+    d.set_item(
+        "global_blocks",
+        layout
+            .global_blocks()
+            .iter()
+            .map(|b| (b.name, b.start, b.sources.len()))
+            .collect::<Vec<_>>(),
+    )?;
+    d.set_item("action_blocks", blocks)?;
+    Ok(d)
 }
 
 /// A reward mode from its name.
@@ -77,7 +130,7 @@ impl PyGame {
 #[pymethods]
 impl PyGame {
     #[new]
-    #[pyo3(signature = (players=None, sets=None, edition=None, rules=None, figures=None, seed=None, chance="sampled", window=Int(32), start=None), text_signature = "(players=None, sets=None, edition=None, rules=None, figures=None, seed=None, chance='sampled', window=32, start=None)")]
+    #[pyo3(signature = (players=None, sets=None, edition=None, rules=None, figures=None, seed=None, chance="sampled", window=Int(32), start=None, preset="full"), text_signature = "(players=None, sets=None, edition=None, rules=None, figures=None, seed=None, chance='sampled', window=32, start=None, preset='full')")]
     #[allow(clippy::too_many_arguments)]
     fn new(
         players: Option<&Bound<'_, PyAny>>,
@@ -89,6 +142,7 @@ impl PyGame {
         chance: &str,
         window: Int,
         start: Option<&Bound<'_, PyAny>>,
+        preset: &str,
     ) -> PyResult<PyGame> {
         let config = config_from_args(ConfigArgs {
             players,
@@ -110,10 +164,11 @@ impl PyGame {
             }
         };
         let spec = spec_from(window.0)?;
+        let layout = layout_from(spec, preset, &config)?;
         let game = CoreGame::with_chance(config, mode)
             .map_err(|e| invalid_config(format!("{}: {}", e.field, e.message)))?;
         Ok(PyGame {
-            session: Session::new(game, spec),
+            session: Session::with_layout(game, layout),
         })
     }
 
@@ -121,14 +176,15 @@ impl PyGame {
     /// record's draws are followed and its scores checked. Read strictly and within the
     /// record limits (4 MiB, 4096 turns), with the interpreter released.
     #[staticmethod]
-    #[pyo3(signature = (text, window=Int(32)), text_signature = "(text, window=32)")]
-    fn from_record(py: Python<'_>, text: &str, window: Int) -> PyResult<PyGame> {
+    #[pyo3(signature = (text, window=Int(32), preset="full"), text_signature = "(text, window=32, preset='full')")]
+    fn from_record(py: Python<'_>, text: &str, window: Int, preset: &str) -> PyResult<PyGame> {
         let spec = spec_from(window.0)?;
         let game = py
             .detach(|| record::replay_json(text))
             .map_err(|e| invalid_record(e.to_string()))?;
+        let layout = layout_from(spec, preset, game.config())?;
         Ok(PyGame {
-            session: Session::new(game, spec),
+            session: Session::with_layout(game, layout),
         })
     }
 
@@ -167,6 +223,28 @@ impl PyGame {
     #[getter]
     fn window(&self) -> u16 {
         self.spec().window
+    }
+
+    /// The observation preset: `full`, `in-play` or `compact`.
+    #[getter]
+    fn preset(&self) -> &'static str {
+        self.session
+            .layout()
+            .map_or(Preset::Full.name(), |l| l.preset().name())
+    }
+
+    /// Sizes, plane names, global blocks and action blocks of this game's observations
+    /// and flat ids (as `carcassonne.encoder_info`).
+    fn encoder_info<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyDict>> {
+        let layout = match self.session.layout() {
+            Some(l) => l.clone(),
+            None => std::sync::Arc::new(Layout::new(
+                self.spec(),
+                Preset::Full,
+                self.game().config(),
+            )),
+        };
+        info_dict(py, &layout)
     }
 
     /// `abbey`, `draw`, `place_tile`, `deploy`, `dragon_flight`, `wagon_move` or `game_over`.
@@ -451,23 +529,24 @@ impl PyGame {
             None => self.to_play().unwrap_or(0),
         };
         let w = spec.window as usize;
-        let c = spec.num_planes();
+        let c = self.session.num_planes();
+        let (g_len, a_len) = (self.session.num_globals(), self.session.num_actions());
         let board_obj = match board {
             Some(b) => b.clone(),
             None => Array3::<u8>::zeros((c, w, w)).into_pyarray(py).into_any(),
         };
         let globals_obj = match globals {
             Some(g) => g.clone(),
-            None => PyArray1::<f32>::zeros(py, spec.num_globals(), false).into_any(),
+            None => PyArray1::<f32>::zeros(py, g_len, false).into_any(),
         };
         let mask_obj = match action_mask {
             Some(m) => m.clone(),
-            None => PyArray1::<i8>::zeros(py, spec.num_actions(), false).into_any(),
+            None => PyArray1::<i8>::zeros(py, a_len, false).into_any(),
         };
         {
             let mut b = writable::<u8>(&board_obj, "board", "uint8", &[c, w, w])?;
-            let mut g = writable::<f32>(&globals_obj, "globals", "float32", &[spec.num_globals()])?;
-            let mut m = writable::<i8>(&mask_obj, "action_mask", "int8", &[spec.num_actions()])?;
+            let mut g = writable::<f32>(&globals_obj, "globals", "float32", &[g_len])?;
+            let mut m = writable::<i8>(&mask_obj, "action_mask", "int8", &[a_len])?;
             let (b, g, m) = (
                 slice_mut(&mut b, "board")?,
                 slice_mut(&mut g, "globals")?,
@@ -494,7 +573,7 @@ impl PyGame {
 
     /// The mask of the current step, int8 [A].
     fn legal_mask<'py>(&mut self, py: Python<'py>) -> PyResult<Bound<'py, PyArray1<i8>>> {
-        let mut m = vec![0i8; self.spec().num_actions()];
+        let mut m = vec![0i8; self.session.num_actions()];
         self.session
             .legal_mask(&mut m)
             .map_err(|e| invalid_argument(e.to_string()))?;
@@ -505,7 +584,7 @@ impl PyGame {
     /// actions, ids offered by the mask, legal actions not offered because a square they
     /// need lies outside the window.
     fn mask_info(&mut self) -> PyResult<(u32, u32, u32)> {
-        let mut m = vec![0i8; self.spec().num_actions()];
+        let mut m = vec![0i8; self.session.num_actions()];
         let info = self
             .session
             .legal_mask(&mut m)

@@ -21,7 +21,7 @@ mod _core {
     use super::*;
     use crate::convert::Int;
     use crate::errors::{invalid_argument, invalid_config};
-    use crate::game::{reward_from, spec_from};
+    use crate::game::{info_dict, layout_from, reward_from, spec_from};
     use crate::signals::SignalWatch;
     use carcassonne::{catalogue, Game, Rng};
     use carcassonne_session::bots::Bot;
@@ -76,25 +76,38 @@ mod _core {
             .collect()
     }
 
-    /// Sizes of the learning interface for window side `window`: `num_planes`,
-    /// `num_globals`, `num_actions`, and the first ids of the `cell`, `slot`, `corner`
-    /// blocks and the `pass` id.
+    /// Sizes of the learning interface for window side `window` and observation preset
+    /// `preset` (`full`, `in-play`, `compact`; the last two depend on the game
+    /// configuration, given by the other keywords as for `Game`): `num_planes`,
+    /// `num_globals`, `num_actions`, the first ids of the `cell`, `slot`, `corner` blocks
+    /// and the `pass` id (`None` for a block the preset lacks), `plane_names`,
+    /// `global_blocks` (`(name, start, length)`) and `action_blocks`
+    /// (`(name, first id, ids)`).
     #[pyfunction]
-    #[pyo3(signature = (window=Int(32)), text_signature = "(window=32)")]
-    fn encoder_info<'py>(py: Python<'py>, window: Int) -> PyResult<Bound<'py, PyDict>> {
+    #[pyo3(signature = (window=Int(32), preset="full", players=None, sets=None, edition=None, rules=None, figures=None), text_signature = "(window=32, preset='full', players=None, sets=None, edition=None, rules=None, figures=None)")]
+    #[allow(clippy::too_many_arguments)]
+    fn encoder_info<'py>(
+        py: Python<'py>,
+        window: Int,
+        preset: &str,
+        players: Option<&Bound<'py, PyAny>>,
+        sets: Option<&Bound<'py, PyAny>>,
+        edition: Option<&Bound<'py, PyAny>>,
+        rules: Option<&Bound<'py, PyAny>>,
+        figures: Option<&Bound<'py, PyAny>>,
+    ) -> PyResult<Bound<'py, PyDict>> {
         let spec = spec_from(window.0)?;
-        let d = PyDict::new(py);
-        d.set_item("window", spec.window)?;
-        d.set_item("num_planes", spec.num_planes())?;
-        d.set_item("num_globals", spec.num_globals())?;
-        d.set_item("num_actions", spec.num_actions())?;
-        d.set_item("cell_base", spec.cell_base())?;
-        d.set_item("slot_base", spec.slot_base())?;
-        d.set_item("corner_base", spec.corner_base())?;
-        d.set_item("pass_id", spec.pass_id())?;
-        d.set_item("num_slots", encode::SLOT_COUNT)?;
-        d.set_item("num_channels", encode::CHANNEL_COUNT)?;
-        Ok(d)
+        let config = crate::convert::config_from_args(crate::convert::ConfigArgs {
+            players,
+            sets,
+            edition,
+            rules,
+            figures,
+            seed: None,
+            start: None,
+        })?;
+        let layout = layout_from(spec, preset, &config)?;
+        info_dict(py, &layout)
     }
 
     /// A flat id taken apart: `("tile", rot, wx, wy)`, `("cell", wx, wy)`,
@@ -187,6 +200,22 @@ mod _core {
             .ok()
             .and_then(|i| encode::rotate_action_id(spec, i, quarter_turns.rem_euclid(4) as u8))
             .ok_or_else(|| invalid_argument(format!("id {id}: ids are 0..{}", spec.num_actions())))
+    }
+
+    /// The game seed of episode `episode` (0, 1, ...) of env `env` of a `VectorEnv` made
+    /// with seed `seed`: each env draws its seeds from its own SplitMix64 stream, so
+    /// batches made with different seeds share no game.
+    #[pyfunction]
+    fn episode_seed(seed: Int, env: Int, episode: Int) -> PyResult<u64> {
+        let get = |name: &str, v: Int| {
+            u64::try_from(v.0)
+                .map_err(|_| invalid_argument(format!("{name}: {} is negative", v.0)))
+        };
+        Ok(crate::vector::episode_seed(
+            get("seed", seed)?,
+            get("env", env)?,
+            get("episode", episode)?,
+        ))
     }
 
     /// Rewards per player for one step (see `docs/observations.md`).

@@ -9,27 +9,32 @@
 //! observation is the learner's, rewards are accumulated per seat since the learner's
 //! previous decision.
 //!
-//! Episode `k` of env `i` uses seed `seed + i + k·num_envs` (so the first episodes use
-//! `seed + i`). A step that ends an episode sets `terminated` (game over) or `truncated`
-//! (no legal move can be offered in the window, or, with `outside_window="truncate"`,
-//! some legal move lies outside it), writes the final scores, and the observation
-//! written is the first one of the next episode.
+//! Every env draws the seeds of its episodes from its own stream ([`episode_seed`]):
+//! env `i` of a batch made with seed `s` plays episode `k` with seed
+//! `episode_seed(s, i, k)`, so batches made with different seeds share no game and
+//! `episode_seeds()` tells the seed of each current game. A step that ends an episode
+//! sets `terminated` (game over) or `truncated` (no legal move can be offered in the
+//! window, or, with `outside_window="truncate"`, some legal move lies outside it),
+//! writes the final scores, the episode's returns and length, and the final
+//! observation if asked; the observation written is the first one of the next episode.
+//!
+//! Observations, masks and ids are those of an observation preset ([`Layout`]).
 
 use crate::convert::{config_from_args, slice_mut, writable, ConfigArgs, Int};
 use crate::errors::{concurrent_use_error, illegal, invalid_argument, invalid_config, state_error};
-use crate::game::{reward_from, spec_from, PyGame};
+use crate::game::{layout_from, reward_from, spec_from, PyGame};
 use crate::signals::{SignalWatch, SIGNAL_CHECK_INTERVAL};
 use carcassonne::config::MAX_PLAYERS;
 use carcassonne::{Game, GameConfig, Rng};
 use carcassonne_session::bots::Bot;
-use carcassonne_session::encode::{self, EncoderSpec, MaskInfo, RewardMode};
+use carcassonne_session::encode::{self, EncoderSpec, Layout, MaskInfo, RewardMode};
 use carcassonne_session::json::echo;
 use carcassonne_session::session::Session;
 use numpy::ndarray::Array1;
 use numpy::{IntoPyArray, PyArray1, PyArrayMethods};
 use pyo3::prelude::*;
 use std::sync::atomic::{AtomicUsize, Ordering};
-use std::sync::{Mutex, MutexGuard, TryLockError};
+use std::sync::{Arc, Mutex, MutexGuard, TryLockError};
 use std::time::Instant;
 
 /// What to do with legal moves outside the window.
@@ -63,12 +68,48 @@ enum Autoreset {
     Disabled,
 }
 
+/// SplitMix64's output function: a bijection of `u64` that mixes every bit.
+const fn mix(mut z: u64) -> u64 {
+    z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+    z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+    z ^ (z >> 31)
+}
+
+/// SplitMix64's increment.
+const GAMMA: u64 = 0x9e37_79b9_7f4a_7c15;
+
+/// The stream of env `env` of a batch made with seed `seed`.
+pub const fn stream_of(seed: u64, env: u64) -> u64 {
+    mix(mix(seed.wrapping_add(GAMMA)).wrapping_add(env.wrapping_mul(GAMMA) ^ 0x2545_f491_4f6c_dd1d))
+}
+
+/// The game seed of episode `episode` of env `env` of a batch made with seed `seed`:
+/// element `episode` of a SplitMix64 sequence started at the env's stream, so streams
+/// of different envs and different batch seeds do not overlap (up to 64-bit collisions).
+pub const fn episode_seed(seed: u64, env: u64, episode: u64) -> u64 {
+    seed_in_stream(stream_of(seed, env), episode)
+}
+
+/// Element `episode` of the SplitMix64 sequence started at `stream`.
+const fn seed_in_stream(stream: u64, episode: u64) -> u64 {
+    mix(stream.wrapping_add(episode.wrapping_add(1).wrapping_mul(GAMMA)))
+}
+
 /// One game of the batch.
 struct Slot {
     session: Session,
     rng: Rng,
     learner: u8,
-    next_seed: u64,
+    /// The env's seed stream and the index of the next episode in it.
+    stream: u64,
+    next_episode: u64,
+    /// A seed given for the next episode (`reset(seeds=[...])`), used before the stream.
+    explicit_seed: Option<u64>,
+    /// Seed of the current game.
+    seed: u64,
+    /// Rewards per seat since the episode started, and steps taken.
+    returns: [f32; MAX_PLAYERS],
+    length: u32,
     /// Scores when the decision now offered was last offered (rewards are the change).
     scores_before: [i32; MAX_PLAYERS],
     info: MaskInfo,
@@ -81,13 +122,13 @@ struct Slot {
 struct Settings {
     config: GameConfig,
     spec: EncoderSpec,
+    layout: Arc<Layout>,
     reward: RewardMode,
     opponent: Option<Bot>,
     learner_seat: Option<u8>,
     outside: OutsidePolicy,
     illegal: IllegalPolicy,
     autoreset: Autoreset,
-    num_envs: u64,
 }
 
 /// Where one game writes its step results.
@@ -101,18 +142,27 @@ struct Out<'a> {
     truncated: &'a mut bool,
     final_scores: Option<&'a mut [i32]>,
     outside: Option<&'a mut u32>,
+    /// The returns per seat and the length of an episode that ended in this step.
+    episode_returns: Option<&'a mut [f32]>,
+    episode_length: Option<&'a mut i32>,
+    /// The final observation of an episode that ended in this step.
+    final_board: Option<&'a mut [u8]>,
+    final_globals: Option<&'a mut [f32]>,
 }
 
 impl Slot {
-    fn new(settings: &Settings, seed: u64) -> Slot {
-        let mut config = settings.config.clone();
-        config.seed = seed;
-        let game = Game::new(config).expect("validated configuration");
+    fn new(settings: &Settings, stream: u64) -> Slot {
+        let game = Game::new(settings.config.clone()).expect("validated configuration");
         Slot {
-            session: Session::new(game, settings.spec),
+            session: Session::with_layout(game, settings.layout.clone()),
             rng: Rng::new(0),
             learner: 0,
-            next_seed: seed,
+            stream,
+            next_episode: 0,
+            explicit_seed: None,
+            seed: 0,
+            returns: [0.0; MAX_PLAYERS],
+            length: 0,
             scores_before: [0; MAX_PLAYERS],
             info: MaskInfo::default(),
             done: false,
@@ -135,8 +185,17 @@ impl Slot {
     /// Starts the next episode: new game, learner seat, opponents up to the learner's
     /// first decision.
     fn start_episode(&mut self, settings: &Settings) {
-        let seed = self.next_seed;
-        self.next_seed = self.next_seed.wrapping_add(settings.num_envs);
+        let seed = match self.explicit_seed.take() {
+            Some(s) => s,
+            None => {
+                let k = self.next_episode;
+                self.next_episode += 1;
+                seed_in_stream(self.stream, k)
+            }
+        };
+        self.seed = seed;
+        self.returns = [0.0; MAX_PLAYERS];
+        self.length = 0;
         let mut config = settings.config.clone();
         config.seed = seed;
         let game = Game::new(config).expect("validated configuration");
@@ -209,20 +268,20 @@ impl Slot {
                 .expect("buffers sized by the spec");
         } else if out.board.is_some() || out.globals.is_some() {
             // One of the two buffers: encode into the given one, scratch for the other.
-            let spec = settings.spec;
+            let layout = &settings.layout;
             let mut b_scratch;
             let mut g_scratch;
             let b: &mut [u8] = match out.board.as_deref_mut() {
                 Some(b) => b,
                 None => {
-                    b_scratch = vec![0u8; spec.planes_len()];
+                    b_scratch = vec![0u8; layout.planes_len()];
                     &mut b_scratch
                 }
             };
             let g: &mut [f32] = match out.globals.as_deref_mut() {
                 Some(g) => g,
                 None => {
-                    g_scratch = vec![0f32; spec.num_globals()];
+                    g_scratch = vec![0f32; layout.num_globals()];
                     &mut g_scratch
                 }
             };
@@ -250,6 +309,9 @@ impl Slot {
         )
         .expect("reward slices sized by the game");
         self.scores_before[..n].copy_from_slice(g.scores());
+        for (r, x) in self.returns.iter_mut().zip(rewards.iter()) {
+            *r += *x;
+        }
     }
 
     /// One step with flat id `id`.
@@ -271,7 +333,10 @@ impl Slot {
                 IllegalPolicy::Raise => unreachable!("ids are checked before stepping"),
                 IllegalPolicy::Penalize(p) => {
                     out.rewards.fill(0.0);
-                    out.rewards[self.session.game().to_play()] = p;
+                    let seat = self.session.game().to_play();
+                    out.rewards[seat] = p;
+                    self.returns[seat] += p;
+                    self.length += 1;
                     self.write_mask(out.mask);
                     self.write_observation(settings, &mut out);
                     return;
@@ -294,6 +359,7 @@ impl Slot {
         if let Some(id) = id {
             self.session.step(id).expect("offered ids are legal");
         }
+        self.length += 1;
         self.play_opponents(settings);
         self.write_rewards(settings, out.rewards);
         self.write_mask(out.mask);
@@ -306,6 +372,19 @@ impl Slot {
                 let n = self.players();
                 f.fill(0);
                 f[..n].copy_from_slice(self.session.game().scores());
+            }
+            if let Some(r) = out.episode_returns.as_deref_mut() {
+                let n = self.players();
+                r.copy_from_slice(&self.returns[..n]);
+            }
+            if let Some(l) = out.episode_length.as_deref_mut() {
+                *l = self.length as i32;
+            }
+            if let (Some(b), Some(g)) = (out.final_board.as_deref_mut(), out.final_globals.as_deref_mut()) {
+                let seat = self.observer(settings);
+                self.session
+                    .observe(seat, b, g)
+                    .expect("buffers sized by the layout");
             }
             if settings.autoreset == Autoreset::SameStep {
                 self.start_playable_episode(settings, out.mask);
@@ -349,11 +428,11 @@ pub const MAX_BATCH_BYTES: usize = 8 << 30;
 
 /// Estimated bytes of one game of a batch: the engine's state, and one row of every
 /// buffer of a step (observation, mask, rewards, flags, scores, actions).
-fn bytes_per_env(spec: EncoderSpec, players: usize) -> usize {
+fn bytes_per_env(layout: &Layout, players: usize) -> usize {
     ENGINE_BYTES_PER_ENV
-        + spec.planes_len()
-        + 4 * spec.num_globals()
-        + spec.num_actions()
+        + layout.planes_len()
+        + 4 * layout.num_globals()
+        + layout.num_actions()
         + 4 * players * 2
         + 4
         + 2
@@ -371,8 +450,8 @@ fn available_memory() -> Option<usize> {
 
 /// Refuses a batch whose estimated memory exceeds [`MAX_BATCH_BYTES`] or the memory
 /// available, before anything is allocated.
-fn check_batch_memory(num_envs: usize, spec: EncoderSpec, players: usize) -> PyResult<()> {
-    let per = bytes_per_env(spec, players);
+fn check_batch_memory(num_envs: usize, layout: &Layout, players: usize) -> PyResult<()> {
+    let per = bytes_per_env(layout, players);
     let need = per.saturating_mul(num_envs);
     let (limit, what) = match available_memory() {
         Some(avail) if avail < MAX_BATCH_BYTES => (avail, "the memory available"),
@@ -385,7 +464,7 @@ fn check_batch_memory(num_envs: usize, spec: EncoderSpec, players: usize) -> PyR
              {what} is {} MiB: at most {} games",
             mib(need),
             per >> 10,
-            spec.window,
+            layout.window(),
             mib(limit),
             limit / per
         )));
@@ -412,6 +491,10 @@ struct Buffers<'a> {
     truncated: Option<&'a mut [bool]>,
     final_scores: Option<&'a mut [i32]>,
     outside: Option<&'a mut [u32]>,
+    episode_returns: Option<&'a mut [f32]>,
+    episode_lengths: Option<&'a mut [i32]>,
+    final_board: Option<&'a mut [u8]>,
+    final_globals: Option<&'a mut [f32]>,
 }
 
 impl VectorEnv {
@@ -439,9 +522,13 @@ impl VectorEnv {
     where
         F: Fn(&mut Slot, usize, Out<'_>, &Settings) + Sync,
     {
-        let spec = self.settings.spec;
+        let layout = &self.settings.layout;
         let p = self.players();
-        let (pl, gl, al) = (spec.planes_len(), spec.num_globals(), spec.num_actions());
+        let (pl, gl, al) = (
+            layout.planes_len(),
+            layout.num_globals(),
+            layout.num_actions(),
+        );
         let settings = &self.settings;
         let n = slots.len();
         let threads = self.threads.clamp(1, n.max(1));
@@ -459,6 +546,10 @@ impl VectorEnv {
             mut truncated,
             mut final_scores,
             mut outside,
+            mut episode_returns,
+            mut episode_lengths,
+            mut final_board,
+            mut final_globals,
         } = bufs;
         let mut scratch_rewards = vec![0f32; n * p];
         let mut scratch_term = vec![false; n];
@@ -477,6 +568,10 @@ impl VectorEnv {
             let mut truncated = truncated;
             let mut final_scores = final_scores.take();
             let mut outside = outside.take();
+            let mut episode_returns = episode_returns.take();
+            let mut episode_lengths = episode_lengths.take();
+            let mut final_board = final_board.take();
+            let mut final_globals = final_globals.take();
             let mut start = 0;
             while start < n {
                 let k = per.min(n - start);
@@ -512,6 +607,26 @@ impl VectorEnv {
                     outside = Some(r);
                     a
                 });
+                let er_now = episode_returns.take().map(|x| {
+                    let (a, r) = x.split_at_mut(k * p);
+                    episode_returns = Some(r);
+                    a
+                });
+                let el_now = episode_lengths.take().map(|x| {
+                    let (a, r) = x.split_at_mut(k);
+                    episode_lengths = Some(r);
+                    a
+                });
+                let fb_now = final_board.take().map(|x| {
+                    let (a, r) = x.split_at_mut(k * pl);
+                    final_board = Some(r);
+                    a
+                });
+                let fg_now = final_globals.take().map(|x| {
+                    let (a, r) = x.split_at_mut(k * gl);
+                    final_globals = Some(r);
+                    a
+                });
                 let f = &f;
                 let base = start;
                 let work = move |calling_thread: bool| {
@@ -519,6 +634,10 @@ impl VectorEnv {
                     let mut g_now = g_now;
                     let mut f_now = f_now;
                     let mut o_now = o_now;
+                    let mut er_now = er_now;
+                    let mut el_now = el_now;
+                    let mut fb_now = fb_now;
+                    let mut fg_now = fg_now;
                     let mut last = Instant::now();
                     for (j, slot) in s_now.iter_mut().enumerate() {
                         let go_on = if calling_thread {
@@ -539,6 +658,16 @@ impl VectorEnv {
                             truncated: &mut tr_now[j],
                             final_scores: f_now.as_deref_mut().map(|x| &mut x[j * p..(j + 1) * p]),
                             outside: o_now.as_deref_mut().map(|o| &mut o[j]),
+                            episode_returns: er_now
+                                .as_deref_mut()
+                                .map(|x| &mut x[j * p..(j + 1) * p]),
+                            episode_length: el_now.as_deref_mut().map(|x| &mut x[j]),
+                            final_board: fb_now
+                                .as_deref_mut()
+                                .map(|x| &mut x[j * pl..(j + 1) * pl]),
+                            final_globals: fg_now
+                                .as_deref_mut()
+                                .map(|x| &mut x[j * gl..(j + 1) * gl]),
                         };
                         f(slot, base + j, out, settings);
                     }
@@ -572,7 +701,7 @@ type Rw<'py, T> = numpy::PyReadwriteArrayDyn<'py, T>;
 #[pymethods]
 impl VectorEnv {
     #[new]
-    #[pyo3(signature = (num_envs, players=None, sets=None, edition=None, rules=None, figures=None, seed=None, window=Int(32), reward="score", opponents=None, learner_seat=Some(Int(0)), outside_window="mask", illegal_action="raise", illegal_penalty=-1.0, autoreset="same-step", threads=Int(1)), text_signature = "(num_envs, players=None, sets=None, edition=None, rules=None, figures=None, seed=None, window=32, reward='score', opponents=None, learner_seat=0, outside_window='mask', illegal_action='raise', illegal_penalty=-1.0, autoreset='same-step', threads=1)")]
+    #[pyo3(signature = (num_envs, players=None, sets=None, edition=None, rules=None, figures=None, seed=None, window=Int(32), reward="score", opponents=None, learner_seat=Some(Int(0)), outside_window="mask", illegal_action="raise", illegal_penalty=-1.0, autoreset="same-step", threads=Int(1), preset="full"), text_signature = "(num_envs, players=None, sets=None, edition=None, rules=None, figures=None, seed=None, window=32, reward='score', opponents=None, learner_seat=0, outside_window='mask', illegal_action='raise', illegal_penalty=-1.0, autoreset='same-step', threads=1, preset='full')")]
     #[allow(clippy::too_many_arguments)]
     fn new(
         num_envs: Int,
@@ -591,6 +720,7 @@ impl VectorEnv {
         illegal_penalty: f64,
         autoreset: &str,
         threads: Int,
+        preset: &str,
     ) -> PyResult<VectorEnv> {
         let (num_envs, window, threads) = (num_envs.0, window.0, threads.0);
         let learner_seat = learner_seat.map(|s| s.0);
@@ -609,6 +739,7 @@ impl VectorEnv {
             start: None,
         })?;
         let spec = spec_from(window)?;
+        let layout = layout_from(spec, preset, &config)?;
         let reward = reward_from(reward)?;
         let opponent = match opponents {
             None => None,
@@ -668,21 +799,21 @@ impl VectorEnv {
         if !(1..=256).contains(&threads) {
             return Err(invalid_config(format!("threads: {threads}; 1 to 256")));
         }
-        check_batch_memory(num_envs as usize, spec, config.players as usize)?;
+        check_batch_memory(num_envs as usize, &layout, config.players as usize)?;
         let base = config.seed;
         let settings = Settings {
             config,
             spec,
+            layout,
             reward,
             opponent,
             learner_seat,
             outside,
             illegal: illegal_policy,
             autoreset,
-            num_envs: num_envs as u64,
         };
         let slots = (0..num_envs as u64)
-            .map(|i| Slot::new(&settings, base.wrapping_add(i)))
+            .map(|i| Slot::new(&settings, stream_of(base, i)))
             .collect();
         Ok(VectorEnv {
             settings,
@@ -712,17 +843,96 @@ impl VectorEnv {
 
     #[getter]
     fn num_planes(&self) -> usize {
-        self.settings.spec.num_planes()
+        self.settings.layout.num_planes()
     }
 
     #[getter]
     fn num_globals(&self) -> usize {
-        self.settings.spec.num_globals()
+        self.settings.layout.num_globals()
     }
 
     #[getter]
     fn num_actions(&self) -> usize {
-        self.settings.spec.num_actions()
+        self.settings.layout.num_actions()
+    }
+
+    /// The observation preset.
+    #[getter]
+    fn preset(&self) -> &'static str {
+        self.settings.layout.preset().name()
+    }
+
+    /// Sizes and names of the observations and ids (as `carcassonne.encoder_info`).
+    fn encoder_info<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, pyo3::types::PyDict>> {
+        crate::game::info_dict(py, &self.settings.layout)
+    }
+
+    /// The seed of each env's current game (`Game(seed=...)` with the same
+    /// configuration plays the same draws).
+    fn episode_seeds<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyArray1<u64>>> {
+        let batch = self.batch()?;
+        Ok(Array1::from_iter(batch.slots.iter().map(|s| s.seed)).into_pyarray(py))
+    }
+
+    /// The id the built-in player `kind` (`random`, `greedy`) would take now in each env
+    /// (int64 [N]; -1 where nothing is offered). With a pending focus, the second id of
+    /// the player's action if it goes through that focus, else the first offered id.
+    /// `seed` seeds the players' tie-breaks.
+    #[pyo3(signature = (kind, seed=Int(0)))]
+    fn builtin_actions<'py>(
+        &self,
+        py: Python<'py>,
+        kind: &str,
+        seed: Int,
+    ) -> PyResult<Bound<'py, PyArray1<i64>>> {
+        let bot = Bot::from_name(kind).ok_or_else(|| {
+            invalid_argument(format!(
+                "kind: unknown built-in player {} (known: {})",
+                echo(kind),
+                Bot::known_names()
+            ))
+        })?;
+        let mut batch = self.batch()?;
+        let n_actions = self.settings.layout.num_actions();
+        let mut mask = vec![0i8; n_actions];
+        let mut out = Vec::with_capacity(batch.slots.len());
+        for (i, slot) in batch.slots.iter_mut().enumerate() {
+            let g = slot.session.game();
+            if slot.done || g.is_terminal() || g.phase() == carcassonne::Phase::Draw {
+                out.push(-1);
+                continue;
+            }
+            let mut rng = Rng::new(mix((seed.0 as u64) ^ mix(i as u64 + 1)));
+            let (game, legal) = slot.session.decision();
+            let action = bot.choose(game, legal, &mut rng);
+            let focus = slot.session.pending_focus();
+            let path = if focus.is_some() {
+                // The path is computed without the focus: take the focus back for a look.
+                let mut probe = slot.session.clone();
+                probe.cancel_focus();
+                probe.flat_path(action)
+            } else {
+                slot.session.flat_path(action)
+            };
+            let id = match (focus, path) {
+                (None, Some(p)) => Some(p.first),
+                (Some(_), Some(p)) => p
+                    .second
+                    .filter(|s| slot.session.decode(*s).is_some()),
+                _ => None,
+            };
+            let id = match id {
+                Some(id) => id as i64,
+                None => {
+                    slot.session
+                        .legal_mask(&mut mask)
+                        .expect("mask sized by the layout");
+                    mask.iter().position(|m| *m == 1).map_or(-1, |k| k as i64)
+                }
+            };
+            out.push(id);
+        }
+        Ok(Array1::from_vec(out).into_pyarray(py))
     }
 
     /// Whether built-in opponents play the other seats.
@@ -750,8 +960,9 @@ impl VectorEnv {
     }
 
     /// Starts a new episode in every game and writes the first observations. `seeds`:
-    /// `None` keeps each game's seed sequence, an int `s` gives game `i` seed `s + i`, a
-    /// list gives each game its seed.
+    /// `None` keeps each game's seed stream, an int `s` restarts the streams as a batch
+    /// made with seed `s`, a list gives each game the seed of its next game (later games
+    /// follow a stream started from that seed).
     #[pyo3(signature = (action_mask, to_play, board=None, globals=None, seeds=None, outside_window=None))]
     #[allow(clippy::too_many_arguments)]
     fn reset<'py>(
@@ -768,23 +979,29 @@ impl VectorEnv {
         let mut batch = self.batch()?;
         if let Some(s) = seeds {
             if !s.is_none() {
-                let list: Vec<u64> = if let Ok(base) = s.extract::<u64>() {
-                    (0..n as u64).map(|i| base.wrapping_add(i)).collect()
+                if let Ok(base) = s.extract::<u64>() {
+                    for (i, slot) in batch.slots.iter_mut().enumerate() {
+                        slot.stream = stream_of(base, i as u64);
+                        slot.next_episode = 0;
+                        slot.explicit_seed = None;
+                    }
                 } else {
-                    s.extract::<Vec<u64>>().map_err(|_| {
+                    let list = s.extract::<Vec<u64>>().map_err(|_| {
                         invalid_argument(
                             "seeds: expected None, a non-negative int or a list of them",
                         )
-                    })?
-                };
-                if list.len() != n {
-                    return Err(invalid_argument(format!(
-                        "seeds: {} seeds for {n} games",
-                        list.len()
-                    )));
-                }
-                for (slot, seed) in batch.slots.iter_mut().zip(list) {
-                    slot.next_seed = seed;
+                    })?;
+                    if list.len() != n {
+                        return Err(invalid_argument(format!(
+                            "seeds: {} seeds for {n} games",
+                            list.len()
+                        )));
+                    }
+                    for (slot, seed) in batch.slots.iter_mut().zip(list) {
+                        slot.stream = stream_of(seed, 0);
+                        slot.next_episode = 0;
+                        slot.explicit_seed = Some(seed);
+                    }
                 }
             }
         }
@@ -800,6 +1017,7 @@ impl VectorEnv {
             None,
             None,
             outside_window,
+            [None; 4],
         )?;
         let bufs = arrays.slices()?;
         let watch = SignalWatch::new();
@@ -816,7 +1034,13 @@ impl VectorEnv {
 
     /// Steps every game with its flat id from `actions` (int64 [N]) and writes the
     /// results into the arrays (`board`, `globals` may be `None` to skip observations).
-    #[pyo3(signature = (actions, action_mask, rewards, to_play, terminated, truncated, board=None, globals=None, final_scores=None, outside_window=None))]
+    ///
+    /// For an env whose episode ends in this step: `final_scores` (int32 [N, P]),
+    /// `episode_returns` (float32 [N, P], the rewards per seat summed over the episode),
+    /// `episode_lengths` (int32 [N], the steps of the episode) and, when both are given,
+    /// `final_board` and `final_globals` (the last observation of the episode, before the
+    /// automatic reset) are written; other rows are left as they were.
+    #[pyo3(signature = (actions, action_mask, rewards, to_play, terminated, truncated, board=None, globals=None, final_scores=None, outside_window=None, episode_returns=None, episode_lengths=None, final_board=None, final_globals=None))]
     #[allow(clippy::too_many_arguments)]
     fn step<'py>(
         &self,
@@ -831,6 +1055,10 @@ impl VectorEnv {
         globals: Option<&Bound<'py, PyAny>>,
         final_scores: Option<&Bound<'py, PyAny>>,
         outside_window: Option<&Bound<'py, PyAny>>,
+        episode_returns: Option<&Bound<'py, PyAny>>,
+        episode_lengths: Option<&Bound<'py, PyAny>>,
+        final_board: Option<&Bound<'py, PyAny>>,
+        final_globals: Option<&Bound<'py, PyAny>>,
     ) -> PyResult<()> {
         let n = self.num_envs();
         let mut batch = self.batch()?;
@@ -852,7 +1080,7 @@ impl VectorEnv {
                     view.shape()
                 )));
             }
-            let a_max = self.settings.spec.num_actions() as i64;
+            let a_max = self.settings.layout.num_actions() as i64;
             let mut ids = Vec::with_capacity(n);
             for (i, &id) in view.iter().enumerate() {
                 if batch.slots[i].done {
@@ -888,6 +1116,7 @@ impl VectorEnv {
             Some(truncated),
             final_scores,
             outside_window,
+            [episode_returns, episode_lengths, final_board, final_globals],
         )?;
         let bufs = arrays.slices()?;
         let ids = &ids;
@@ -914,6 +1143,10 @@ struct Arrays<'py> {
     truncated: Option<Rw<'py, bool>>,
     final_scores: Option<Rw<'py, i32>>,
     outside: Option<Rw<'py, u32>>,
+    episode_returns: Option<Rw<'py, f32>>,
+    episode_lengths: Option<Rw<'py, i32>>,
+    final_board: Option<Rw<'py, u8>>,
+    final_globals: Option<Rw<'py, f32>>,
 }
 
 fn given<'a, 'py>(o: Option<&'a Bound<'py, PyAny>>) -> Option<&'a Bound<'py, PyAny>> {
@@ -934,18 +1167,37 @@ impl<'py> Arrays<'py> {
         truncated: Option<&Bound<'py, PyAny>>,
         final_scores: Option<&Bound<'py, PyAny>>,
         outside: Option<&Bound<'py, PyAny>>,
+        episode: [Option<&Bound<'py, PyAny>>; 4],
     ) -> PyResult<Arrays<'py>> {
-        let spec = settings.spec;
-        let w = spec.window as usize;
+        let layout = &settings.layout;
+        let w = layout.window() as usize;
         let p = settings.config.players as usize;
+        let (c, g, a) = (
+            layout.num_planes(),
+            layout.num_globals(),
+            layout.num_actions(),
+        );
+        let [returns, lengths, final_board, final_globals] = episode;
         Ok(Arrays {
             board: given(board)
-                .map(|b| writable(b, "board", "uint8", &[n, spec.num_planes(), w, w]))
+                .map(|b| writable(b, "board", "uint8", &[n, c, w, w]))
                 .transpose()?,
             globals: given(globals)
-                .map(|g| writable(g, "globals", "float32", &[n, spec.num_globals()]))
+                .map(|x| writable(x, "globals", "float32", &[n, g]))
                 .transpose()?,
-            mask: writable(mask, "action_mask", "int8", &[n, spec.num_actions()])?,
+            mask: writable(mask, "action_mask", "int8", &[n, a])?,
+            episode_returns: given(returns)
+                .map(|x| writable(x, "episode_returns", "float32", &[n, p]))
+                .transpose()?,
+            episode_lengths: given(lengths)
+                .map(|x| writable(x, "episode_lengths", "int32", &[n]))
+                .transpose()?,
+            final_board: given(final_board)
+                .map(|x| writable(x, "final_board", "uint8", &[n, c, w, w]))
+                .transpose()?,
+            final_globals: given(final_globals)
+                .map(|x| writable(x, "final_globals", "float32", &[n, g]))
+                .transpose()?,
             rewards: given(rewards)
                 .map(|r| writable(r, "rewards", "float32", &[n, p]))
                 .transpose()?,
@@ -1003,6 +1255,26 @@ impl<'py> Arrays<'py> {
                 .outside
                 .as_mut()
                 .map(|o| slice_mut(o, "outside_window"))
+                .transpose()?,
+            episode_returns: self
+                .episode_returns
+                .as_mut()
+                .map(|x| slice_mut(x, "episode_returns"))
+                .transpose()?,
+            episode_lengths: self
+                .episode_lengths
+                .as_mut()
+                .map(|x| slice_mut(x, "episode_lengths"))
+                .transpose()?,
+            final_board: self
+                .final_board
+                .as_mut()
+                .map(|x| slice_mut(x, "final_board"))
+                .transpose()?,
+            final_globals: self
+                .final_globals
+                .as_mut()
+                .map(|x| slice_mut(x, "final_globals"))
                 .transpose()?,
         })
     }
