@@ -903,12 +903,15 @@ CarcStatus carc_game_is_legal(const struct CarcGame *game,
 /**
  * Creates a game from a JSON configuration and writes its handle to `*out`.
  *
- * The configuration is the record format's `setup` object plus two keys of this API:
+ * The configuration is the record format's `setup` object plus three keys of this API:
  * `{"players": 3, "edition": "C2", "sets": ["base", "river1"], "rules": {...},
- * "figures": {"abbot": 1}, "seed": 7, "chance": "sampled", "window": 32}`. Only
- * `players` and `sets` are required; `chance` is `"sampled"` (default: the engine draws
- * with its seeded generator) or `"explicit"` (the caller applies draws); `window` is the
- * side of the observation window, 3 to 512 (default 32). Unknown keys, duplicate keys and
+ * "figures": {"abbot": 1}, "seed": 7, "chance": "sampled", "window": 32,
+ * "preset": "full"}`. Only `players` and `sets` are required; `chance` is `"sampled"`
+ * (default: the engine draws with its seeded generator) or `"explicit"` (the caller
+ * applies draws); `window` is the side of the observation window, 3 to 512 (default
+ * 32); `preset` is the observation preset, `"full"` (default), `"in-play"` or
+ * `"compact"` (`docs/observations.md`: the planes, globals and flat ids of the game's
+ * sets only). Unknown keys, duplicate keys and
  * bad values return `CARC_STATUS_INVALID_CONFIG`; the message (`carc_last_error`) names
  * the field.
  *

@@ -8,9 +8,10 @@ use crate::guard::{
 use crate::status::{CarcStatus, Failure};
 use carcassonne_core::config::{GameConfig, CONFIG_KEYS};
 use carcassonne_core::{ChanceMode, Game};
-use carcassonne_session::encode::EncoderSpec;
+use carcassonne_session::encode::{EncoderSpec, Layout, Preset};
 use carcassonne_session::json;
 use carcassonne_session::record::{self, ReplayError};
+use carcassonne_session::session::Session;
 use serde_json::{Map, Value};
 use std::ffi::c_char;
 use std::panic::{catch_unwind, AssertUnwindSafe};
@@ -31,21 +32,24 @@ pub const CARC_DEFAULT_WINDOW: u32 = 32;
 
 /// Keys of a configuration object that belong to this API (the others are the engine's
 /// configuration keys, `carcassonne::config::CONFIG_KEYS`).
-const API_KEYS: [&str; 2] = ["chance", "window"];
+const API_KEYS: [&str; 3] = ["chance", "window", "preset"];
 
-/// A configuration read from JSON: the engine's, the chance mode and the window.
+/// A configuration read from JSON: the engine's, the chance mode, the window and the
+/// observation preset.
 #[derive(Debug)]
 pub(crate) struct ParsedConfig {
     pub config: GameConfig,
     pub chance: ChanceMode,
     pub spec: EncoderSpec,
+    pub preset: Preset,
 }
 
 fn bad_config(message: impl Into<String>) -> Failure {
     Failure::new(CarcStatus::InvalidConfig, message)
 }
 
-/// Reads a configuration: the record format's `setup` object plus `chance` and `window`.
+/// Reads a configuration: the record format's `setup` object plus `chance`, `window`
+/// and `preset`.
 /// Unknown keys, duplicate keys and nesting deeper than 32 levels are errors (nothing is
 /// silently ignored); values quoted in messages are cut short.
 pub(crate) fn parse_config(text: &str) -> Result<ParsedConfig, Failure> {
@@ -95,9 +99,18 @@ pub(crate) fn parse_config(text: &str) -> Result<ParsedConfig, Failure> {
             EncoderSpec::new(side).map_err(|e| bad_config(e.to_string()))?
         }
     };
+    let preset = match map.get("preset") {
+        None => Preset::Full,
+        Some(v) => v.as_str().and_then(Preset::from_name).ok_or_else(|| {
+            bad_config(format!(
+                "preset: unknown value {} (allowed: \"full\", \"in-play\", \"compact\")",
+                json::describe(v)
+            ))
+        })?,
+    };
     let setup: Map<String, Value> = map
         .into_iter()
-        .filter(|(k, _)| k != "chance" && k != "window")
+        .filter(|(k, _)| !API_KEYS.contains(&k.as_str()))
         .collect();
     let config =
         GameConfig::from_json(&Value::Object(setup)).map_err(|e| bad_config(e.to_string()))?;
@@ -105,17 +118,21 @@ pub(crate) fn parse_config(text: &str) -> Result<ParsedConfig, Failure> {
         config,
         chance,
         spec,
+        preset,
     })
 }
 
 /// Creates a game from a JSON configuration and writes its handle to `*out`.
 ///
-/// The configuration is the record format's `setup` object plus two keys of this API:
+/// The configuration is the record format's `setup` object plus three keys of this API:
 /// `{"players": 3, "edition": "C2", "sets": ["base", "river1"], "rules": {...},
-/// "figures": {"abbot": 1}, "seed": 7, "chance": "sampled", "window": 32}`. Only
-/// `players` and `sets` are required; `chance` is `"sampled"` (default: the engine draws
-/// with its seeded generator) or `"explicit"` (the caller applies draws); `window` is the
-/// side of the observation window, 3 to 512 (default 32). Unknown keys, duplicate keys and
+/// "figures": {"abbot": 1}, "seed": 7, "chance": "sampled", "window": 32,
+/// "preset": "full"}`. Only `players` and `sets` are required; `chance` is `"sampled"`
+/// (default: the engine draws with its seeded generator) or `"explicit"` (the caller
+/// applies draws); `window` is the side of the observation window, 3 to 512 (default
+/// 32); `preset` is the observation preset, `"full"` (default), `"in-play"` or
+/// `"compact"` (`docs/observations.md`: the planes, globals and flat ids of the game's
+/// sets only). Unknown keys, duplicate keys and
 /// bad values return `CARC_STATUS_INVALID_CONFIG`; the message (`carc_last_error`) names
 /// the field.
 ///
@@ -128,9 +145,11 @@ pub extern "C" fn carc_game_new(config_json: *const c_char, out: *mut *mut CarcG
         check_out(out, "out")?;
         let text = read_str(config_json, "config_json")?;
         let parsed = parse_config(text)?;
+        let layout = Layout::new(parsed.spec, parsed.preset, &parsed.config);
         let game = Game::with_chance(parsed.config, parsed.chance)
             .map_err(|e| bad_config(e.to_string()))?;
-        write_out(out, CarcGame::new(game, parsed.spec).into_raw());
+        let session = Session::with_layout(game, std::sync::Arc::new(layout));
+        write_out(out, CarcGame::from_session(session).into_raw());
         Ok(())
     })
 }
@@ -313,7 +332,15 @@ mod tests {
                 .unwrap();
         assert_eq!(explicit.chance, ChanceMode::Explicit);
         assert_eq!(explicit.spec.window, 9);
+        assert_eq!(explicit.preset, Preset::Full);
+        let compact = parse_config(r#"{"players":2,"sets":["base"],"preset":"compact"}"#).unwrap();
+        assert_eq!(compact.preset, Preset::Compact);
         for (text, field) in [
+            (
+                r#"{"players":2,"sets":["base"],"preset":"tiny"}"#,
+                "preset:",
+            ),
+            (r#"{"players":2,"sets":["base"],"preset":3}"#, "preset:"),
             (r#"{"players":9,"sets":["base"]}"#, "players:"),
             (r#"{"players":2,"sets":["base"],"colour":1}"#, "colour:"),
             (

@@ -35,8 +35,13 @@ pub struct CarcGame {
 
 impl CarcGame {
     pub(crate) fn new(game: Game, spec: EncoderSpec) -> CarcGame {
+        CarcGame::from_session(Session::new(game, spec))
+    }
+
+    /// A handle on a session (a game with its observation window or preset).
+    pub(crate) fn from_session(session: Session) -> CarcGame {
         CarcGame {
-            session: RefCell::new(Session::new(game, spec)),
+            session: RefCell::new(session),
             poisoned: Cell::new(false),
             last_error: RefCell::new(String::new()),
         }
@@ -64,6 +69,18 @@ impl CarcGame {
     /// The observation window of this handle's flat ids.
     pub(crate) fn spec(&self) -> EncoderSpec {
         self.session.borrow().spec()
+    }
+
+    /// The sizes of this handle's observations and ids (those of its preset):
+    /// `(planes C, planes buffer C·W·W, globals G, ids A)`.
+    pub(crate) fn sizes(&self) -> (usize, usize, usize, usize) {
+        let s = self.session.borrow();
+        (
+            s.num_planes(),
+            s.planes_len(),
+            s.num_globals(),
+            s.num_actions(),
+        )
     }
 
     /// Whether a call on this handle panicked.

@@ -70,14 +70,15 @@ pub extern "C" fn carc_game_observation_sizes(
     with_game("carc_game_observation_sizes", game, |h| {
         check_out(out, "out")?;
         let spec = h.spec();
+        let (planes, planes_len, globals_len, actions) = h.sizes();
         write_out(
             out,
             CarcObservationSizes {
                 window: u32::from(spec.window),
-                planes: spec.num_planes() as u32,
-                planes_len: spec.planes_len() as u32,
-                globals_len: spec.num_globals() as u32,
-                actions: spec.num_actions() as u32,
+                planes: planes as u32,
+                planes_len: planes_len as u32,
+                globals_len: globals_len as u32,
+                actions: actions as u32,
                 slots: SLOT_COUNT as u32,
                 channels: CHANNEL_COUNT as u32,
             },
@@ -92,7 +93,7 @@ pub extern "C" fn carc_game_observation_sizes(
 #[no_mangle]
 pub extern "C" fn carc_game_num_actions(game: *const CarcGame, out: *mut u32) -> CarcStatus {
     with_game("carc_game_num_actions", game, |h| {
-        crate::guard::put(out, "out", h.spec().num_actions() as u32)
+        crate::guard::put(out, "out", h.sizes().3 as u32)
     })
 }
 
@@ -119,7 +120,7 @@ pub extern "C" fn carc_game_legal_mask(
         if !info.is_null() {
             check_out(info, "info")?;
         }
-        let n = h.spec().num_actions();
+        let n = h.sizes().3;
         write_out(needed, n as u32);
         if buf.is_null() {
             return Ok(());
@@ -169,7 +170,7 @@ pub extern "C" fn carc_game_apply_flat(
         if !completed.is_null() {
             check_out(completed, "completed")?;
         }
-        let actions = h.spec().num_actions();
+        let actions = h.sizes().3;
         if id as usize >= actions {
             return Err(Failure::invalid(format!(
                 "action id {id} is outside 0..{actions}"
@@ -281,8 +282,7 @@ pub extern "C" fn carc_game_observe(
                 "player {player} is not a seat of this {players}-player game"
             )));
         }
-        let spec = h.spec();
-        let (np, ng) = (spec.planes_len(), spec.num_globals());
+        let (_, np, ng, _) = h.sizes();
         write_out(planes_needed, np as u32);
         write_out(globals_needed, ng as u32);
         if planes.is_null() {
@@ -319,5 +319,62 @@ mod tests {
     fn struct_sizes() {
         assert_eq!(std::mem::size_of::<CarcObservationSizes>(), 28);
         assert_eq!(std::mem::size_of::<CarcMaskInfo>(), 12);
+    }
+
+    /// A game made with `"preset": "compact"` reports the preset's sizes and plays a
+    /// whole game through its ids.
+    #[test]
+    fn a_preset_game_plays_through_its_ids() {
+        let new = |json: &str| {
+            let text = std::ffi::CString::new(json).unwrap();
+            let mut game: *mut CarcGame = std::ptr::null_mut();
+            assert_eq!(
+                crate::game::carc_game_new(text.as_ptr(), &mut game),
+                CarcStatus::Ok
+            );
+            game
+        };
+        let sizes = |game: *const CarcGame| {
+            let mut s = std::mem::MaybeUninit::<CarcObservationSizes>::uninit();
+            assert_eq!(
+                carc_game_observation_sizes(game, s.as_mut_ptr()),
+                CarcStatus::Ok
+            );
+            // SAFETY: written on success.
+            unsafe { s.assume_init() }
+        };
+        let full = new(r#"{"players":2,"sets":["base"],"window":24}"#);
+        let game = new(r#"{"players":2,"sets":["base"],"window":24,"preset":"compact"}"#);
+        let (f, c) = (sizes(full), sizes(game));
+        assert_eq!(c.window, 24);
+        assert!(c.planes < f.planes && c.actions < f.actions && c.globals_len < f.globals_len);
+        assert_eq!(c.planes_len, c.planes * 24 * 24);
+        let mut mask = vec![0i8; c.actions as usize];
+        let mut needed = 0;
+        let mut steps = 0;
+        loop {
+            let status = carc_game_legal_mask(
+                game,
+                mask.as_mut_ptr(),
+                mask.len() as u32,
+                &mut needed,
+                std::ptr::null_mut(),
+            );
+            assert_eq!(status, CarcStatus::Ok);
+            assert_eq!(needed, c.actions);
+            let Some(id) = mask.iter().position(|m| *m == 1) else {
+                break;
+            };
+            let status = carc_game_apply_flat(game, id as u32, std::ptr::null_mut());
+            assert_eq!(status, CarcStatus::Ok);
+            steps += 1;
+        }
+        assert!(steps > 50);
+        assert_eq!(
+            carc_game_apply_flat(game, c.actions, std::ptr::null_mut()),
+            CarcStatus::InvalidArgument
+        );
+        crate::game::carc_game_free(full);
+        crate::game::carc_game_free(game);
     }
 }

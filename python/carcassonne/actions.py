@@ -31,6 +31,13 @@ __all__ = [
     "QuarterPass",
     "DeployQuarter",
     "MoveCount",
+    "PlaceBridge",
+    "BuildCastle",
+    "CastlePass",
+    "BazaarSelect",
+    "BazaarBid",
+    "BazaarPass",
+    "BazaarBuyOrSell",
     "Focus",
     "action_from_tuple",
 ]
@@ -54,7 +61,13 @@ class PlaceTile(_ActionBase):
     x: int
     y: int
     rot: int
+    bridge: Optional[Tuple[int, int, str]] = None
+    """A bridge placed with the tile so that it fits (BR2): ``(x, y, axis)``."""
     type: ClassVar[str] = "place_tile"
+
+    def __repr__(self) -> str:
+        bridge = "" if self.bridge is None else f", bridge={self.bridge!r}"
+        return f"PlaceTile(x={self.x}, y={self.y}, rot={self.rot}{bridge})"
 
 
 @dataclass(frozen=True)
@@ -197,6 +210,65 @@ class MoveCount(_ActionBase):
 
 
 @dataclass(frozen=True)
+class PlaceBridge(_ActionBase):
+    """Put a bridge along ``axis`` (``"NS"``, ``"WE"``) on the tile at ``(x, y)`` (BR1)."""
+
+    x: int
+    y: int
+    axis: str
+    type: ClassVar[str] = "place_bridge"
+
+
+@dataclass(frozen=True)
+class BuildCastle(_ActionBase):
+    """Turn the completed city ``feature`` of the tile at ``(x, y)`` into a castle (CA1)."""
+
+    x: int
+    y: int
+    feature: Union[int, str]
+    type: ClassVar[str] = "build_castle"
+
+
+@dataclass(frozen=True)
+class CastlePass(_ActionBase):
+    """Decline to build a castle."""
+
+    type: ClassVar[str] = "castle_pass"
+
+
+@dataclass(frozen=True)
+class BazaarSelect(_ActionBase):
+    """Pick ``tile`` of the bazaar's offer and open the auction with ``bid`` (BZ2)."""
+
+    tile: str
+    bid: int
+    type: ClassVar[str] = "bazaar_select"
+
+
+@dataclass(frozen=True)
+class BazaarBid(_ActionBase):
+    """Raise the bid on the picked bazaar tile to ``bid`` points (BZ2)."""
+
+    bid: int
+    type: ClassVar[str] = "bazaar_bid"
+
+
+@dataclass(frozen=True)
+class BazaarPass(_ActionBase):
+    """Do not raise the bid."""
+
+    type: ClassVar[str] = "bazaar_pass"
+
+
+@dataclass(frozen=True)
+class BazaarBuyOrSell(_ActionBase):
+    """Buy (``"buy"``) or sell (``"sell"``) the outbid tile (BZ3)."""
+
+    choice: str
+    type: ClassVar[str] = "bazaar_buy_or_sell"
+
+
+@dataclass(frozen=True)
 class Focus:
     """Not an action: a flat ``CELL`` id picked the tile at ``(x, y)`` as the focus of a
     two-step decision; a ``SLOT`` id follows."""
@@ -221,6 +293,13 @@ Action = Union[
     QuarterPass,
     DeployQuarter,
     MoveCount,
+    PlaceBridge,
+    BuildCastle,
+    CastlePass,
+    BazaarSelect,
+    BazaarBid,
+    BazaarPass,
+    BazaarBuyOrSell,
 ]
 
 _BY_TYPE = {
@@ -241,6 +320,13 @@ _BY_TYPE = {
         QuarterPass,
         DeployQuarter,
         MoveCount,
+        PlaceBridge,
+        BuildCastle,
+        CastlePass,
+        BazaarSelect,
+        BazaarBid,
+        BazaarPass,
+        BazaarBuyOrSell,
     )
 }
 

@@ -263,7 +263,7 @@ class CarcassonneEnv(gym.Env[Obs, np.int64]):
     ) -> Tuple[Obs, Dict[str, Any]]:
         super().reset(seed=seed)
         if seed is not None:
-            game_seed = int(seed) % 2**63
+            game_seed = int(seed) % 2**64
         else:
             game_seed = int(self.np_random.integers(0, 2**63 - 1))
         self._has_seed = True

@@ -1,6 +1,9 @@
 """PettingZoo AEC environment: every seat is an agent (``player_0``, ``player_1``, ...).
 
-``carcassonne.pettingzoo.env(players=3)`` returns the environment. The agent to act
+``carcassonne.pettingzoo.env(players=3)`` returns the environment wrapped as
+PettingZoo's classic board games are (``TerminateIllegalWrapper``,
+``AssertOutOfBoundsWrapper``, ``OrderEnforcingWrapper``); ``raw_env`` is the bare
+environment. The agent to act
 is the player who decides now (the turn player, or another seat during a dragon flight
 or a wagon move); a two-step decision (``CELL`` then ``SLOT`` id) is two steps of the
 same agent. Observations are egocentric dicts: ``observation`` (the board planes, uint8
@@ -8,9 +11,17 @@ same agent. Observations are egocentric dicts: ``observation`` (the board planes
 agent that does not decide now); see ``docs/observations.md``. Rewards follow
 ``reward`` (``score``, ``score-diff``, ``outcome``) for every agent after every step.
 
-An id the mask does not offer raises :class:`~carcassonne.errors.IllegalActionError`
-and changes nothing. When no legal move can be offered in the window (or, with
-``outside_window="truncate"``, when one lies outside), every agent is truncated.
+**Illegal moves** follow the classic games: through :func:`env`, an id the mask does
+not offer ends the game, the agent that made it gets ``illegal_reward`` (default -1)
+and the others 0 (``TerminateIllegalWrapper``); the bare :class:`raw_env` raises
+:class:`~carcassonne.errors.IllegalActionError` and changes nothing. An id out of the
+action space is an assertion error (``AssertOutOfBoundsWrapper``); a float or other
+non-integer raises :class:`~carcassonne.errors.InvalidArgumentError`
+(:mod:`carcassonne._ids`). When no legal move can be offered in the window (or, with
+``outside_window="truncate"``, when one lies outside), every agent is truncated. Once
+every agent has finished, ``step`` changes nothing (no error).
+
+``preset`` and ``window`` choose the observation preset and window.
 """
 
 from __future__ import annotations
@@ -24,6 +35,7 @@ from pettingzoo import AECEnv  # type: ignore[import-untyped]
 
 from . import _core
 from ._config import checked_render_mode, game_config
+from ._ids import action_id
 from .errors import InvalidConfigError
 from .game import Game
 from .render import rgb_array
@@ -55,6 +67,7 @@ class raw_env(AECEnv):  # type: ignore[misc]
         reward: str = "score",
         outside_window: str = "mask",
         render_mode: Optional[str] = None,
+        preset: str = "full",
     ) -> None:
         super().__init__()
         self.render_mode = checked_render_mode(render_mode, self.metadata["render_modes"])
@@ -64,13 +77,14 @@ class raw_env(AECEnv):  # type: ignore[misc]
             raise InvalidConfigError(f"outside_window: unknown policy {outside_window!r} (mask, truncate)")
         self._config = game_config(players, sets, edition, rules, figures)
         self._window = window
+        self._preset = preset
         # Validates the configuration now.
-        probe = _core.Game(**self._config, window=window)
+        probe = _core.Game(**self._config, window=window, preset=preset)
         self._reward = reward
         self._outside = outside_window
         self.possible_agents: List[str] = [f"player_{i}" for i in range(probe.num_players)]
         self.agents: List[str] = []
-        info = _core.encoder_info(window)
+        info = probe.encoder_info()
         self._obs_space = spaces.Dict(
             {
                 "observation": spaces.Box(
@@ -99,7 +113,7 @@ class raw_env(AECEnv):  # type: ignore[misc]
         if seed is not None:
             self._rng = np.random.default_rng(seed)
         game_seed = int(self._rng.integers(0, 2**63 - 1))
-        self._game = _core.Game(**self._config, seed=game_seed, window=self._window)
+        self._game = _core.Game(**self._config, seed=game_seed, window=self._window, preset=self._preset)
         self.agents = self.possible_agents[:]
         self.rewards = {a: 0.0 for a in self.agents}
         self._cumulative_rewards = {a: 0.0 for a in self.agents}
@@ -124,6 +138,9 @@ class raw_env(AECEnv):  # type: ignore[misc]
         return {"observation": d["board"], "globals": d["globals"], "action_mask": d["action_mask"]}
 
     def step(self, action: Optional[int]) -> None:
+        if not self.agents:
+            # Every agent has finished: nothing to do.
+            return
         agent = self.agent_selection
         if self.terminations[agent] or self.truncations[agent]:
             self._was_dead_step(action)
@@ -132,9 +149,10 @@ class raw_env(AECEnv):  # type: ignore[misc]
             from .errors import IllegalActionError
 
             raise IllegalActionError(f"{agent} must act: None is only for finished agents")
+        a = action_id(action)
         self._cumulative_rewards[agent] = 0.0
         before = self._game.scores
-        self._game.step_flat(int(action))
+        self._game.step_flat(a)
         after = self._game.scores
         terminal = self._game.is_terminal
         rewards = _core.step_rewards(self._reward, before, after, terminal)
@@ -157,6 +175,13 @@ class raw_env(AECEnv):  # type: ignore[misc]
         pass
 
 
-def env(**kwargs: Any) -> raw_env:
-    """The AEC environment (keywords as for :class:`raw_env`)."""
-    return raw_env(**kwargs)
+def env(illegal_reward: float = -1.0, **kwargs: Any) -> AECEnv:
+    """The AEC environment with the classic games' wrappers (keywords as for
+    :class:`raw_env`): an illegal id ends the game with ``illegal_reward`` for the agent
+    that made it."""
+    from pettingzoo.utils import wrappers  # type: ignore[import-untyped]
+
+    e: AECEnv = raw_env(**kwargs)
+    e = wrappers.TerminateIllegalWrapper(e, illegal_reward=illegal_reward)
+    e = wrappers.AssertOutOfBoundsWrapper(e)
+    return wrappers.OrderEnforcingWrapper(e)

@@ -238,11 +238,9 @@ impl PyGame {
     fn encoder_info<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyDict>> {
         let layout = match self.session.layout() {
             Some(l) => l.clone(),
-            None => std::sync::Arc::new(Layout::new(
-                self.spec(),
-                Preset::Full,
-                self.game().config(),
-            )),
+            None => {
+                std::sync::Arc::new(Layout::new(self.spec(), Preset::Full, self.game().config()))
+            }
         };
         info_dict(py, &layout)
     }

@@ -208,8 +208,7 @@ mod _core {
     #[pyfunction]
     fn episode_seed(seed: Int, env: Int, episode: Int) -> PyResult<u64> {
         let get = |name: &str, v: Int| {
-            u64::try_from(v.0)
-                .map_err(|_| invalid_argument(format!("{name}: {} is negative", v.0)))
+            u64::try_from(v.0).map_err(|_| invalid_argument(format!("{name}: {} is negative", v.0)))
         };
         Ok(crate::vector::episode_seed(
             get("seed", seed)?,

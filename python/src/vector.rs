@@ -380,7 +380,10 @@ impl Slot {
             if let Some(l) = out.episode_length.as_deref_mut() {
                 *l = self.length as i32;
             }
-            if let (Some(b), Some(g)) = (out.final_board.as_deref_mut(), out.final_globals.as_deref_mut()) {
+            if let (Some(b), Some(g)) = (
+                out.final_board.as_deref_mut(),
+                out.final_globals.as_deref_mut(),
+            ) {
                 let seat = self.observer(settings);
                 self.session
                     .observe(seat, b, g)
@@ -916,9 +919,7 @@ impl VectorEnv {
             };
             let id = match (focus, path) {
                 (None, Some(p)) => Some(p.first),
-                (Some(_), Some(p)) => p
-                    .second
-                    .filter(|s| slot.session.decode(*s).is_some()),
+                (Some(_), Some(p)) => p.second.filter(|s| slot.session.decode(*s).is_some()),
                 _ => None,
             };
             let id = match id {

@@ -107,7 +107,7 @@ def test_make_vec_uses_the_native_vector_env() -> None:
     assert finished > 0
     # Same seeds, same first observations as single environments.
     single = gym.make("Carcassonne-v0")
-    first, _ = single.reset(seed=12)
+    first, _ = single.reset(seed=carcassonne.episode_seed(11, 1, 0))
     again, _ = envs.reset(seed=11)
     np.testing.assert_array_equal(again["board"][1], first["board"])
 
@@ -151,3 +151,77 @@ def test_pettingzoo_plays_a_whole_game_with_rewards_summing_to_scores() -> None:
     assert [returns[a] for a in env.possible_agents] == [float(s) for s in final]
     with pytest.raises(carcassonne.InvalidConfigError):
         cpz.env(players=9)
+
+
+def test_pettingzoo_follows_the_classic_conventions() -> None:
+    """Wrapped as the classic games: an illegal id ends the game with -1 for its agent
+    and 0 for the others; stepping after the end changes nothing; render_test passes;
+    floats are refused as everywhere."""
+    pytest.importorskip("pettingzoo")
+    from pettingzoo.test import render_test
+    from pettingzoo.utils.wrappers import OrderEnforcingWrapper, TerminateIllegalWrapper
+
+    from carcassonne import pettingzoo as cpz
+
+    env = cpz.env(players=3, preset="in-play")
+    assert isinstance(env, OrderEnforcingWrapper)
+    layers = []
+    e = env
+    while hasattr(e, "env"):
+        layers.append(type(e))
+        e = e.env
+    assert TerminateIllegalWrapper in layers and isinstance(e, cpz.raw_env)
+    env.reset(seed=1)
+    agent = env.agent_selection
+    obs, *_ = env.last()
+    assert obs["observation"].shape[0] == env.unwrapped.observe(agent)["observation"].shape[0] < 94
+    with pytest.raises(carcassonne.InvalidArgumentError):
+        env.step(1.0)
+    bad = int(np.flatnonzero(obs["action_mask"] == 0)[0])
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")  # the wrapper's notice of the illegal move
+        env.step(bad)
+    assert all(env.terminations.values())
+    assert env.rewards[agent] == -1 and all(env.rewards[a] == 0 for a in env.agents if a != agent)
+    # Finish the episode as the AEC loop does, then step again: nothing happens.
+    for a in env.agent_iter():
+        env.step(None)
+    assert env.agents == []
+    env.unwrapped.step(None)
+    env.unwrapped.step(0)
+    # The bare environment refuses the illegal id and changes nothing.
+    raw = cpz.raw_env(players=2)
+    raw.reset(seed=2)
+    mask = raw.observe(raw.agent_selection)["action_mask"]
+    before = raw.game.state_hash()
+    with pytest.raises(carcassonne.IllegalActionError):
+        raw.step(int(np.flatnonzero(mask == 0)[0]))
+    assert raw.game.state_hash() == before
+    render_test(lambda render_mode=None: cpz.env(players=2, render_mode=render_mode))
+
+
+def test_gymnasium_env_refuses_float_actions_and_reports_episodes() -> None:
+    env = gym.make("Carcassonne-v0", preset="compact", window=24, opponents="greedy", reward="score-diff")
+    obs, info = env.reset(seed=3)
+    assert obs["board"].shape == (44, 24, 24)
+    mask = env.unwrapped.action_masks()
+    good = int(np.flatnonzero(mask)[0])
+    for bad in (float(good), np.float64(good), True, "3", None):
+        with pytest.raises(carcassonne.InvalidArgumentError):
+            env.step(bad)
+    obs, total, terminated, truncated, info = env.step(np.array([good]))  # a one-element array is an id
+    done = terminated or truncated
+    while not done:
+        mask = env.unwrapped.action_masks()
+        obs, reward, terminated, truncated, info = env.step(np.int64(np.flatnonzero(mask)[0]))
+        total += reward
+        done = terminated or truncated
+    assert info["episode"]["r"] == pytest.approx(total)
+    s = info["final_scores"]
+    seat = info["learner_seat"]
+    assert total == pytest.approx(s[seat] - s[1 - seat])
+    assert info["episode"]["l"] > 20
+    envs = gym.make_vec("Carcassonne-v0", num_envs=2, preset="in-play")
+    envs.reset(seed=0)
+    with pytest.raises(carcassonne.InvalidArgumentError):
+        envs.step(np.array([0.0, 1.0]))

@@ -19,13 +19,17 @@ def _pick(mask: np.ndarray, r: np.random.Generator) -> int:
 
 
 def test_vector_env_matches_single_games_with_the_same_seeds() -> None:
-    """Self-play: game ``i`` of the batch follows ``Game(seed=seed + i)`` step by step
-    (observation, mask, seat, rewards, end), and its next episode starts as
-    ``Game(seed=seed + i + num_envs)``."""
+    """Self-play: game ``i`` of the batch follows ``Game(seed=episode_seed(seed, i, 0))``
+    step by step (observation, mask, seat, rewards, end, episode return and length), and
+    its next episode starts as ``Game(seed=episode_seed(seed, i, 1))``."""
     n, seed = 4, 100
     env = carcassonne.VectorEnv(n, seed=seed, **CONFIG)
     obs, _ = env.reset()
-    singles = [carcassonne.Game(seed=seed + i, **CONFIG) for i in range(n)]
+    seeds = [carcassonne.episode_seed(seed, i, 0) for i in range(n)]
+    assert list(env.episode_seeds()) == seeds
+    singles = [carcassonne.Game(seed=s, **CONFIG) for s in seeds]
+    returns = np.zeros((n, 3), dtype=np.float32)
+    lengths = [0] * n
     rngs = [np.random.default_rng(i) for i in range(n)]
     episodes_done = [0] * n
     steps = 0
@@ -45,13 +49,90 @@ def test_vector_env_matches_single_games_with_the_same_seeds() -> None:
             g.step_flat(int(actions[i]))
             expected = carcassonne._core.step_rewards("score", before, g.scores, g.is_terminal)
             np.testing.assert_array_equal(rewards[i], np.array(expected, dtype=np.float32))
+            returns[i] += rewards[i]
+            lengths[i] += 1
             assert terminated[i] == g.is_terminal
             assert not truncated[i]
             if g.is_terminal:
                 assert list(info["final_scores"][i]) == g.scores
+                np.testing.assert_array_equal(info["episode_returns"][i], returns[i])
+                assert info["episode_lengths"][i] == lengths[i]
+                returns[i] = 0
+                lengths[i] = 0
                 episodes_done[i] += 1
-                singles[i] = carcassonne.Game(seed=seed + i + n * episodes_done[i], **CONFIG)
+                nxt = carcassonne.episode_seed(seed, i, episodes_done[i])
+                assert env.episode_seeds()[i] == nxt
+                singles[i] = carcassonne.Game(seed=nxt, **CONFIG)
+            else:
+                assert info["episode_lengths"][i] == 0 and not info["final_scores"][i].any()
     assert steps > 100
+
+
+def test_seed_streams_do_not_overlap() -> None:
+    """Games of batches made with neighbouring seeds, and of the envs of one batch, are
+    all different (the old ``seed + i`` scheme made env 1 of seed 0 env 0 of seed 1)."""
+    seen = set()
+    for base in range(3):
+        for i in range(16):
+            for k in range(4):
+                seen.add(carcassonne.episode_seed(base, i, k))
+    assert len(seen) == 3 * 16 * 4
+    a = carcassonne.VectorEnv(4, seed=0, observations=False)
+    b = carcassonne.VectorEnv(4, seed=1, observations=False)
+    a.reset()
+    b.reset()
+    assert not set(a.episode_seeds().tolist()) & set(b.episode_seeds().tolist())
+    # reset(seed=s) restarts the streams of a batch made with seed s; a list sets the
+    # next game's seed of each env.
+    a.reset(seed=1)
+    assert a.episode_seeds().tolist() == b.episode_seeds().tolist()
+    a.reset(seed=[5, 6, 7, 8])
+    assert a.episode_seeds().tolist() == [5, 6, 7, 8]
+    with pytest.raises(carcassonne.InvalidArgumentError):
+        carcassonne.episode_seed(-1, 0, 0)
+
+
+def test_single_agent_episode_statistics() -> None:
+    """Against built-in opponents the episode return is the sum of the learner's rewards
+    and the length its number of steps; the final observation is that of the ended game."""
+    n = 3
+    env = carcassonne.VectorEnv(n, seed=4, opponents="greedy", learner_seat=None, reward="score-diff",
+                                final_observations=True, **CONFIG)
+    obs, _ = env.reset()
+    r = np.random.default_rng(3)
+    acc = np.zeros(n)
+    steps = np.zeros(n, dtype=int)
+    ended = 0
+    for _ in range(600):
+        seats = env.learner_seats().copy()
+        games = [env.game(i) for i in range(n)]
+        actions = np.array([_pick(m, r) for m in obs["action_mask"]], dtype=np.int64)
+        obs, rewards, terminated, truncated, info = env.step(actions)
+        acc += rewards[np.arange(n), seats]
+        steps += 1
+        for i in np.flatnonzero(terminated | truncated):
+            assert info["episode_returns"][i, seats[i]] == pytest.approx(acc[i], abs=1e-3)
+            assert info["episode_lengths"][i] == steps[i]
+            s = info["final_scores"][i]
+            # score-diff rewards of two... three players sum to own - mean of the others.
+            assert acc[i] == pytest.approx(s[seats[i]] - (s.sum() - s[seats[i]]) / 2, abs=1e-3)
+            assert info["final_board"][i].any() and info["final_board"][i].shape == obs["board"][i].shape
+            before = games[i]
+            assert before.num_players == 3
+            acc[i], steps[i] = 0, 0
+            ended += 1
+    assert ended >= 3
+
+
+def test_builtin_actions_are_offered() -> None:
+    env = carcassonne.VectorEnv(6, seed=2, preset="in-play", **CONFIG)
+    obs, _ = env.reset()
+    for _ in range(200):
+        ids = env.builtin_actions("greedy", seed=1)
+        assert all(obs["action_mask"][i, a] == 1 for i, a in enumerate(ids))
+        obs, *_ = env.step(ids)
+    with pytest.raises(carcassonne.InvalidArgumentError, match="kind"):
+        env.builtin_actions("perfect")
 
 
 def test_threads_do_not_change_trajectories() -> None:
@@ -73,7 +154,7 @@ def test_threads_do_not_change_trajectories() -> None:
 
 def test_single_agent_batch_matches_gymnasium_env() -> None:
     """Opponents played natively: env ``i`` of a batch behaves as a one-game env with
-    seed ``seed + i``, and only the learner's decisions are returned."""
+    seed ``episode_seed(seed, i, 0)``, and only the learner's decisions are returned."""
     gym = pytest.importorskip("gymnasium")
     from carcassonne.env import CarcassonneEnv
 
@@ -81,7 +162,7 @@ def test_single_agent_batch_matches_gymnasium_env() -> None:
     env = carcassonne.VectorEnv(n, seed=seed, opponents="random", learner_seat=1, **CONFIG)
     obs, _ = env.reset()
     singles = [CarcassonneEnv(opponents="random", learner_seat=1, illegal_action="raise", **CONFIG) for _ in range(n)]
-    single_obs = [s.reset(seed=seed + i)[0] for i, s in enumerate(singles)]
+    single_obs = [s.reset(seed=carcassonne.episode_seed(seed, i, 0))[0] for i, s in enumerate(singles)]
     assert isinstance(singles[0], gym.Env)
     r = np.random.default_rng(1)
     ended = [False] * n

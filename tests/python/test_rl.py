@@ -1,0 +1,278 @@
+"""Reinforcement-learning front ends: observation presets from Python, opponents (callables,
+policies, pools), the OpenSpiel game, the SB3 VecEnv, the RLlib env and a smoke run of
+the training example. Tests that need a heavy package (PyTorch, Ray) are skipped when it
+is absent (python/build_and_test.sh installs them with CARC_RL_TESTS=1)."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+from typing import Any, List
+
+import numpy as np
+import pytest
+
+import carcassonne
+from carcassonne.game import Game
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+# ----- presets ---------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "config",
+    [
+        dict(players=2, sets=["base"]),
+        dict(players=3, sets=["base", "princess-and-dragon", "abbey-and-mayor"], figures={"abbot": 1}),
+    ],
+)
+def test_preset_masks_offer_the_same_moves_as_the_full_encoding(config: Any) -> None:
+    """At every step of random games, the in-play and compact presets offer as many ids
+    as the full encoding, each decoding to a move whose full id is offered; their arrays
+    have the sizes encoder_info gives."""
+    for preset in ("in-play", "compact"):
+        full = Game(seed=5, **config)
+        view = Game(seed=5, preset=preset, **config)
+        info = view.encoder_info()
+        assert info == carcassonne.encoder_info(32, preset, **config)
+        assert info["num_actions"] < full.encoder_info()["num_actions"]
+        r = np.random.default_rng(0)
+        steps = 0
+        while not full.is_terminal:
+            fo, vo = full.observation(), view.observation()
+            assert vo["board"].shape == (info["num_planes"], 32, 32)
+            assert vo["globals"].shape == (info["num_globals"],)
+            fm, vm = fo["action_mask"], vo["action_mask"]
+            assert int(fm.sum()) == int(vm.sum())
+            ids = np.flatnonzero(vm)
+            for i in ids:
+                decided = view.decode_flat(int(i))
+                assert decided is not None
+                if not isinstance(decided, carcassonne.Focus):
+                    full_id = full.action_to_flat(decided)
+                    assert full_id is not None and fm[full_id] == 1
+            if len(ids) == 0:
+                first = full.legal_actions()[0]
+                full.apply(first)
+                view.apply(first)
+                continue
+            i = int(r.choice(ids))
+            decided = view.step_flat(i)
+            if isinstance(decided, carcassonne.Focus):
+                path = None
+                for a in full.legal_actions():
+                    p = full.action_to_flat_path(a)
+                    if p is not None and p[1] is not None and full.decode_flat(p[0]) == decided:
+                        path = p
+                        break
+                assert path is not None
+                full.step_flat(path[0])
+            else:
+                full.step_flat(full.action_to_flat(decided))
+            assert full.state_hash() == view.state_hash()
+            steps += 1
+        assert steps > 50
+    with pytest.raises(carcassonne.InvalidConfigError, match="preset"):
+        Game(preset="tiny")
+
+
+def test_compact_preset_is_smaller_and_names_its_planes() -> None:
+    full = carcassonne.encoder_info(32)
+    compact = carcassonne.encoder_info(24, "compact", players=2, sets=["base"])
+    assert full["num_planes"] == len(full["plane_names"]) == 94
+    assert compact["num_planes"] == len(compact["plane_names"]) < 50
+    assert "figures.opponents.follower" in compact["plane_names"]
+    assert "dragon" not in compact["plane_names"]
+    assert [b[0] for b in compact["action_blocks"]] == ["tile", "slot", "pass"]
+    assert compact["pass_id"] == compact["num_actions"] - 1 and compact["cell_base"] is None
+    env = carcassonne.VectorEnv(2, preset="compact", window=24)
+    obs, _ = env.reset()
+    assert obs["board"].shape == (2, compact["num_planes"], 24, 24)
+    assert obs["action_mask"].shape == (2, compact["num_actions"])
+
+
+# ----- opponents -------------------------------------------------------------------------
+
+
+def test_gymnasium_env_plays_callables_policies_and_pools() -> None:
+    gym = pytest.importorskip("gymnasium")
+    from carcassonne.opponents import OpponentPool, PolicyOpponent, policy
+
+    calls: List[int] = []
+
+    def first_legal(game: Game) -> Any:
+        calls.append(1)
+        return game.legal_actions()[0]
+
+    def lowest_id(obs: Any) -> int:
+        return int(np.flatnonzero(obs["action_mask"])[0])
+
+    class Model:
+        """Looks like an SB3 model: predict(obs, action_masks=..., deterministic=...)."""
+
+        def __init__(self) -> None:
+            self.seen = 0
+
+        def predict(self, obs: Any, action_masks: Any = None, deterministic: bool = True) -> Any:
+            self.seen += 1
+            assert action_masks is not None and action_masks.dtype == bool
+            return np.array(int(np.flatnonzero(action_masks)[-1])), None
+
+    model = Model()
+    pool = OpponentPool(["greedy", first_legal, policy(lowest_id), PolicyOpponent(model)], weights=[1, 1, 1, 1])
+    env = gym.make("Carcassonne-v0", players=3, opponents=pool, learner_seat=None, preset="in-play",
+                   reward="score-diff")
+    seen_opponents = set()
+    for episode in range(3):
+        obs, info = env.reset(seed=episode)
+        seen_opponents.update(info["opponents"])
+        assert len(info["opponents"]) == 2
+        done = False
+        total = 0.0
+        while not done:
+            mask = env.unwrapped.action_masks()
+            assert mask.any() and (mask == obs["action_mask"].astype(bool)).all()
+            obs, reward, terminated, truncated, info = env.step(int(np.flatnonzero(mask)[0]))
+            total += reward
+            done = terminated or truncated
+        s = info["final_scores"]
+        seat = info["learner_seat"]
+        assert total == pytest.approx(s[seat] - (sum(s) - s[seat]) / 2)
+        assert info["episode"]["r"] == pytest.approx(total)
+    assert calls and model.seen > 0
+    assert len(seen_opponents) >= 2
+    # The same seed and opponents give the same game.
+    a = gym.make("Carcassonne-v0", opponents=[first_legal])
+    b = gym.make("Carcassonne-v0", opponents=[first_legal])
+    oa, _ = a.reset(seed=9)
+    ob, _ = b.reset(seed=9)
+    np.testing.assert_array_equal(oa["board"], ob["board"])
+    with pytest.raises(carcassonne.InvalidConfigError):
+        gym.make("Carcassonne-v0", opponents=[])
+    with pytest.raises(carcassonne.InvalidConfigError):
+        gym.make("Carcassonne-v0", opponents=3)
+
+
+def test_python_played_opponents_see_the_same_game_as_native_ones() -> None:
+    """With the same seed, the env whose opponents play from Python starts the same game
+    as the env whose opponents play natively (seat 0 decides first)."""
+    gym = pytest.importorskip("gymnasium")
+    from carcassonne.opponents import PlayerOpponent
+
+    native = gym.make("Carcassonne-v0", opponents="random", learner_seat=0)
+    python = gym.make("Carcassonne-v0", opponents=PlayerOpponent(lambda g: g.legal_actions()[0]), learner_seat=0)
+    on, _ = native.reset(seed=4)
+    op, _ = python.reset(seed=4)
+    # Seat 0 decides first: nobody has moved, so the first observations are the same.
+    np.testing.assert_array_equal(on["board"], op["board"])
+    np.testing.assert_array_equal(on["action_mask"], op["action_mask"])
+
+
+# ----- OpenSpiel ---------------------------------------------------------------------------
+
+
+def test_openspiel_game_passes_random_simulation_checks() -> None:
+    pyspiel = pytest.importorskip("pyspiel")
+    import carcassonne.openspiel  # noqa: F401
+
+    game = pyspiel.load_game("python_carcassonne")
+    assert game.get_type().chance_mode == pyspiel.GameType.ChanceMode.EXPLICIT_STOCHASTIC
+    state = game.new_initial_state()
+    assert state.is_chance_node()
+    outcomes = state.chance_outcomes()
+    assert sum(p for _, p in outcomes) == pytest.approx(1.0)
+    pyspiel.random_sim_test(game, num_sims=2, serialize=False, verbose=False)
+    three = pyspiel.load_game("python_carcassonne(players=3,sets=base+princess-and-dragon,window=32,preset=in-play)")
+    pyspiel.random_sim_test(three, num_sims=1, serialize=False, verbose=False)
+    # Observation tensors: the preset's planes then its globals.
+    state = game.new_initial_state()
+    state.apply_action(outcomes[0][0])
+    info = carcassonne.encoder_info(24, "compact", players=2, sets=["base"])
+    tensor = np.array(state.observation_tensor(state.current_player()))
+    assert tensor.shape == (info["num_planes"] * 24 * 24 + info["num_globals"],)
+    assert tensor.any()
+
+
+def test_openspiel_example_runs() -> None:
+    pytest.importorskip("pyspiel")
+    done = subprocess.run(
+        [sys.executable, str(ROOT / "examples" / "openspiel_mcts.py"), "--games", "1", "--simulations", "2"],
+        capture_output=True, text=True, timeout=600,
+    )
+    assert done.returncode == 0, done.stderr
+    assert "MCTS (2 simulations) against random:" in done.stdout
+
+
+# ----- PyTorch: SB3 and the training example ------------------------------------------------
+
+
+def test_sb3_vec_env_trains_maskable_ppo() -> None:
+    pytest.importorskip("torch")
+    pytest.importorskip("sb3_contrib")
+    from sb3_contrib import MaskablePPO
+    from sb3_contrib.common.maskable.utils import get_action_masks
+
+    from carcassonne.sb3 import make_vec_env, policy_kwargs
+
+    env = make_vec_env(4, opponents="random", preset="compact", window=24, seed=1)
+    masks = get_action_masks(env)
+    assert masks.shape == (4, env.action_space.n) and masks.any(axis=1).all()
+    model = MaskablePPO("MultiInputPolicy", env, policy_kwargs=policy_kwargs(), n_steps=64, batch_size=64,
+                        n_epochs=1, seed=0)
+    model.learn(256)
+    obs = env.reset()
+    episodes = 0
+    for _ in range(200):
+        actions, _ = model.predict(obs, action_masks=get_action_masks(env))
+        obs, rewards, dones, infos = env.step(actions)
+        for i in np.flatnonzero(dones):
+            assert set(infos[i]["terminal_observation"]) == {"board", "globals"}
+            assert infos[i]["episode"]["l"] > 0
+            episodes += 1
+    assert episodes > 0
+
+
+def test_training_example_smoke_run(tmp_path: Path) -> None:
+    pytest.importorskip("torch")
+    done = subprocess.run(
+        [sys.executable, str(ROOT / "examples" / "train_ppo.py"), "--minutes", "0.05", "--envs", "8",
+         "--steps", "16", "--eval-games", "4", "--final-games", "4", "--bc-decisions", "64", "--bc-epochs", "1",
+         "--out", str(tmp_path)],
+        capture_output=True, text=True, timeout=900,
+    )
+    assert done.returncode == 0, done.stderr
+    rows = (tmp_path / "curve.csv").read_text().splitlines()
+    assert rows[0].startswith("minutes,env_steps") and len(rows) >= 3
+    assert (tmp_path / "policy.pt").stat().st_size > 10_000
+
+
+# ----- Ray RLlib ------------------------------------------------------------------------------
+
+
+def test_rllib_env_and_a_few_training_iterations() -> None:
+    pytest.importorskip("torch")
+    pytest.importorskip("ray.rllib")
+    from carcassonne.rllib import CarcassonneMultiAgentEnv
+
+    env = CarcassonneMultiAgentEnv({"players": 2, "window": 16, "preset": "compact"})
+    obs, infos = env.reset(seed=0)
+    assert list(obs) == [env.agents[0]] or len(obs) == 1
+    steps = 0
+    while True:
+        agent = next(iter(obs))
+        mask = obs[agent]["action_mask"]
+        obs, rewards, terminateds, truncateds, infos = env.step({agent: int(np.flatnonzero(mask)[0])})
+        steps += 1
+        if terminateds["__all__"] or truncateds["__all__"]:
+            break
+    assert steps > 20
+    done = subprocess.run(
+        [sys.executable, str(ROOT / "examples" / "rllib_ppo.py"), "--iterations", "2", "--env-runners", "1",
+         "--window", "16"],
+        capture_output=True, text=True, timeout=1200,
+    )
+    assert done.returncode == 0, done.stderr[-3000:]
+    assert "iteration 2" in done.stdout
