@@ -649,8 +649,12 @@ impl Game {
                 self.legal = legal;
             }
             Phase::WagonMove => self.legal.push(Action::Pass),
-            Phase::PlaceTile
-            | Phase::Deploy
+            Phase::PlaceTile => {
+                if self.may_discard_bridge_only_tile() {
+                    self.legal.push(Action::Pass);
+                }
+            }
+            Phase::Deploy
             | Phase::DragonFlight
             | Phase::LeaveQuarter
             | Phase::EnterQuarter
@@ -696,6 +700,13 @@ impl Game {
                     Phase::Abbey => {
                         // Declining the abbey before drawing is implied by the draw.
                         self.step = Step::Draw;
+                    }
+                    Phase::PlaceTile => {
+                        // BR2: a tile that fits only with a bridge is discarded (B5);
+                        // implied by the turn's `discarded` mark, as a tile that fits
+                        // nowhere.
+                        let tile = self.turn.drawn.expect("a tile in hand");
+                        self.discard_drawn_tile(tile);
                     }
                     Phase::Deploy => {
                         self.record(player, action);
@@ -1079,15 +1090,20 @@ impl Game {
             self.phase = Phase::PlaceTile;
             self.to_play = self.turn_player;
         } else {
-            // B5: discarded; the same player draws again, in a new record entry.
-            if let Some(t) = self.turns.last_mut() {
-                t.discarded = true;
-            }
-            self.on_tile_discarded(tile);
-            self.close_turn();
-            self.open_turn(None);
-            self.step = Step::Draw;
+            self.discard_drawn_tile(tile);
         }
+    }
+
+    /// B5: the tile in hand leaves the game; the same player draws again, in a new
+    /// record entry.
+    fn discard_drawn_tile(&mut self, tile: TileKind) {
+        if let Some(t) = self.turns.last_mut() {
+            t.discarded = true;
+        }
+        self.on_tile_discarded(tile);
+        self.close_turn();
+        self.open_turn(None);
+        self.step = Step::Draw;
     }
 
     /// Puts a tile on the board and joins its features with its neighbours'.

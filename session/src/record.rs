@@ -887,6 +887,11 @@ pub fn replay(record: &Value) -> Result<Game, ReplayError> {
                     "that tile cannot be drawn now (pile stage or PD3)",
                 )
             })?;
+            if discarded && game.phase() == Phase::PlaceTile && game.is_legal(Action::Pass) {
+                // BR2: the player discarded a tile that fitted only with a bridge.
+                game.apply(Action::Pass)
+                    .map_err(|e| diverged(t, None, "discard the tile", e.to_string()))?;
+            }
             let engine_discarded = game.turns().get(t).is_some_and(|l| l.discarded);
             if discarded != engine_discarded {
                 return Err(diverged(
