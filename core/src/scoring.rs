@@ -4,7 +4,7 @@
 
 use crate::config::{Figure, MAX_PLAYERS};
 use crate::features::NodeId;
-use crate::game::{Game, ScoreKind};
+use crate::game::{Game, ReturnCause, ScoreKind};
 use crate::tiles::FeatureKind;
 
 impl Game {
@@ -47,20 +47,20 @@ impl Game {
         let at = Some(self.node_name(root));
         for p in 0..self.players {
             if s[p as usize] == best {
-                self.add_score(p, points, kind, at);
+                self.add_score(p, points, kind, at, Some(root));
             }
         }
     }
 
-    /// Returns every figure on the feature of `root` except barns (B14). Wagons that
-    /// may move are noted for the wagon step (AM11).
-    pub(crate) fn return_figures_of(&mut self, root: NodeId, wagons_may_move: bool) {
+    /// Returns every figure on the feature of `root` except barns (B14). Wagons of a
+    /// feature scored during play are noted for the wagon step (AM11).
+    pub(crate) fn return_figures_of(&mut self, root: NodeId, cause: ReturnCause) {
         let mut k = 0;
         while k < self.figures.len() {
             let f = self.figures[k];
             if f.figure != Figure::Barn && self.features.find(f.node) == root {
-                self.return_figure(k);
-                if wagons_may_move {
+                self.return_figure(k, cause);
+                if cause == ReturnCause::Scored {
                     self.on_figure_scored(f);
                 }
             } else {
@@ -116,7 +116,7 @@ impl Game {
         };
         self.award_majority(root, points, kind);
         self.on_feature_scored(root, false);
-        self.return_figures_of(root, true);
+        self.return_figures_of(root, ReturnCause::Scored);
     }
 
     /// The completed cities that the field of `root` touches, and whether it holds the
@@ -159,8 +159,16 @@ impl Game {
         let (cities, pig) = self.field_cities(root);
         let points = cities * (per_city + i32::from(pig && self.rules.pig_herd));
         self.award_majority(root, points, kind);
-        self.on_feature_scored(root, kind == ScoreKind::Farmers);
-        self.return_figures_of(root, false);
+        let final_scoring = kind == ScoreKind::Farmers;
+        self.on_feature_scored(root, final_scoring);
+        self.return_figures_of(
+            root,
+            if final_scoring {
+                ReturnCause::FinalScoring
+            } else {
+                ReturnCause::Scored
+            },
+        );
     }
 
     /// Scores everything the turn's placements completed (B8–B14, AM3, AM8).
@@ -255,17 +263,17 @@ impl Game {
             if kind == FeatureKind::Field {
                 if self.features.node(root).barns > 0 {
                     // AM9: farmers no longer score a barn's field.
-                    self.return_figures_of(root, false);
+                    self.return_figures_of(root, ReturnCause::FinalScoring);
                 } else {
                     self.score_field_farmers(root, 3, ScoreKind::Farmers);
                 }
             } else if self.is_complete(root) {
-                self.return_figures_of(root, false);
+                self.return_figures_of(root, ReturnCause::FinalScoring);
             } else {
                 let points = self.incomplete_value(root);
                 self.award_majority(root, points, ScoreKind::Incomplete);
                 self.on_feature_scored(root, true);
-                self.return_figures_of(root, false);
+                self.return_figures_of(root, ReturnCause::FinalScoring);
             }
             // The figure list shrank; start over from the first remaining figure.
             k = 0;

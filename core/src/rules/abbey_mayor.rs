@@ -239,7 +239,7 @@ impl Game {
             let (cities, _) = self.field_cities(root);
             if cities > 0 {
                 let at = Some(self.node_name(root));
-                self.add_score(f.owner, 4 * cities, ScoreKind::Barn, at);
+                self.add_score(f.owner, 4 * cities, ScoreKind::Barn, at, Some(root));
             }
         }
     }
