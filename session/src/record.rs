@@ -7,6 +7,12 @@
 //! final scores. Bad input is an error that names the field (`turns[3].actions[1].x`),
 //! never a panic.
 //!
+//! The engine also writes what a client needs beside the game: what each turn scored and
+//! which figures returned (`events`, `final_events`), and what resumes the game exactly
+//! (`resume`: the generator's state, the chance mode, the observation window and a
+//! pending focus). [`load`] replays a record and restores that state, so a saved game in
+//! sampled-chance mode goes on with the very draws the original would have made.
+//!
 //! ```
 //! use carcassonne::{Game, GameConfig};
 //! use carcassonne_session::record;
@@ -20,11 +26,13 @@
 //! assert_eq!(replayed.scores(), game.scores());
 //! ```
 
+use crate::encode::EncoderSpec;
 use carcassonne::action::{Action, ActionKind, FieldKind, FieldValue};
 use carcassonne::config::{Figure, GameConfig};
-use carcassonne::game::{ChanceMode, Game, Phase};
+use carcassonne::game::{ChanceMode, Event, Game, Phase, ScoredParts};
 use carcassonne::geometry::{Corner, Pos, Rotation};
 use carcassonne::tiles::{catalogue, TileKind};
+use carcassonne::Rng;
 use serde_json::{json, Map, Value};
 use std::fmt;
 
@@ -32,6 +40,150 @@ use std::fmt;
 pub const FORMAT: &str = "carcassonne-record";
 /// The supported record version.
 pub const VERSION: u64 = 1;
+
+/// Top-level keys for clients, beside the game itself: what resumes the game exactly
+/// and the final scoring's events. Both are optional; a replay never depends on
+/// `final_events`.
+pub const CLIENT_KEYS: [&str; 2] = ["resume", "final_events"];
+
+/// Keys of the `resume` object.
+pub const RESUME_KEYS: [&str; 4] = ["rng", "chance", "window", "focus"];
+
+/// What a record saves beside the game to resume it exactly (its `resume` object).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Resume {
+    /// The state of the game's generator: the draws to come in sampled-chance mode.
+    pub rng: Rng,
+    /// How the game draws its tiles.
+    pub chance: ChanceMode,
+    /// The side of the observation window of the session that saved the game.
+    pub window: Option<u16>,
+    /// The focus tile picked by a flat `CELL` id, waiting for its `SLOT` id.
+    pub focus: Option<Pos>,
+}
+
+impl Resume {
+    /// What resumes `game` alone (no window, no focus).
+    pub fn of(game: &Game) -> Resume {
+        Resume {
+            rng: game.rng().clone(),
+            chance: game.chance_mode(),
+            window: None,
+            focus: None,
+        }
+    }
+
+    /// The `resume` object.
+    pub fn to_json(&self) -> Value {
+        let mut v = json!({"rng": self.rng.to_hex(), "chance": chance_name(self.chance)});
+        if let Some(w) = self.window {
+            v["window"] = json!(w);
+        }
+        if let Some(p) = self.focus {
+            v["focus"] = json!([p.x, p.y]);
+        }
+        v
+    }
+
+    /// Reads a `resume` object; errors name the field (`resume.rng`), unknown keys
+    /// included.
+    pub fn from_json(v: &Value) -> Result<Resume, RecordError> {
+        let o = as_object(v, "resume")?;
+        if let Some(key) = o.keys().find(|k| !RESUME_KEYS.contains(&k.as_str())) {
+            return Err(err(
+                format!("resume.{key}"),
+                format!("unknown key (allowed: {})", RESUME_KEYS.join(", ")),
+            ));
+        }
+        let hex = as_str(field(o, "rng", "resume")?, "resume.rng")?;
+        let rng = Rng::from_hex(hex).map_err(|e| err("resume.rng", e))?;
+        let chance = match o.get("chance") {
+            None => ChanceMode::Sampled,
+            Some(c) => {
+                let name = as_str(c, "resume.chance")?;
+                chance_from_name(name).ok_or_else(|| {
+                    err(
+                        "resume.chance",
+                        format!("unknown chance mode {name:?} (sampled, explicit)"),
+                    )
+                })?
+            }
+        };
+        let window = match o.get("window") {
+            None => None,
+            Some(w) => {
+                let range = EncoderSpec::MIN_WINDOW..=EncoderSpec::MAX_WINDOW;
+                let side = w
+                    .as_u64()
+                    .and_then(|w| u16::try_from(w).ok())
+                    .filter(|w| range.contains(w))
+                    .ok_or_else(|| {
+                        err(
+                            "resume.window",
+                            format!(
+                                "{w} is not a window side ({}..={})",
+                                range.start(),
+                                range.end()
+                            ),
+                        )
+                    })?;
+                Some(side)
+            }
+        };
+        let focus = match o.get("focus") {
+            None => None,
+            Some(f) => {
+                let xy = f
+                    .as_array()
+                    .filter(|a| a.len() == 2)
+                    .ok_or_else(|| err("resume.focus", format!("expected [x, y], found {f}")))?;
+                let coord = |i: usize| -> Result<i32, RecordError> {
+                    let path = format!("resume.focus[{i}]");
+                    let n = as_int(&xy[i], &path)?;
+                    i32::try_from(n)
+                        .ok()
+                        .filter(|n| (-10_000..=10_000).contains(n))
+                        .ok_or_else(|| err(path, format!("{n} is out of range -10000..=10000")))
+                };
+                Some(Pos::new(coord(0)?, coord(1)?))
+            }
+        };
+        Ok(Resume {
+            rng,
+            chance,
+            window,
+            focus,
+        })
+    }
+}
+
+/// The name of a chance mode in records and configurations.
+pub fn chance_name(mode: ChanceMode) -> &'static str {
+    match mode {
+        ChanceMode::Sampled => "sampled",
+        ChanceMode::Explicit => "explicit",
+    }
+}
+
+/// The chance mode named `name` (`sampled`, `explicit`).
+pub fn chance_from_name(name: &str) -> Option<ChanceMode> {
+    match name {
+        "sampled" => Some(ChanceMode::Sampled),
+        "explicit" => Some(ChanceMode::Explicit),
+        _ => None,
+    }
+}
+
+/// A record loaded to be played on: the replayed game, its generator state and chance
+/// mode restored, and the record's `resume` object (window and focus are the session's;
+/// see [`crate::session::Session::resume`]).
+#[derive(Clone, Debug)]
+pub struct Loaded {
+    /// The game, ready to go on.
+    pub game: Game,
+    /// The record's `resume` object, if it has one.
+    pub resume: Option<Resume>,
+}
 
 /// A record that could not be read: where, and what is wrong.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -316,9 +468,54 @@ pub fn action_to_json(game: &Game, player: u8, action: &Action) -> Value {
     Value::Object(o)
 }
 
-/// The record of a game (finished or not) as a JSON value.
+/// The catalogue id of local feature `local` of the tile at `pos`, if there is one.
+fn feature_id_at(game: &Game, pos: Pos, local: u8) -> Option<String> {
+    game.board()
+        .at(pos)
+        .and_then(|p| p.kind.def().features.get(local as usize))
+        .map(|f| f.id.clone())
+}
+
+/// One entry of `events` / `final_events`: a score, with the parts of the scored
+/// feature, or a figure returned, with its cause.
+fn event_to_json(game: &Game, event: Event<'_>, scored: &mut ScoredParts<'_>) -> Value {
+    let place = |pos: Pos, local: u8| json!([pos.x, pos.y, feature_id_at(game, pos, local)]);
+    match event {
+        Event::Score(e) => {
+            let mut v = json!({"player": e.player, "points": e.points, "what": e.kind.name()});
+            if let Some((pos, local)) = e.at {
+                v["at"] = place(pos, local);
+            }
+            if let Some(f) = e.feature {
+                let parts: Vec<Value> = scored
+                    .parts(f)
+                    .into_iter()
+                    .map(|(pos, local)| place(pos, local))
+                    .collect();
+                v["parts"] = json!(parts);
+            }
+            v
+        }
+        Event::FigureReturned(r) => json!({
+            "player": r.owner,
+            "returned": r.figure.name(),
+            "at": place(r.pos, r.local),
+            "cause": r.cause.name(),
+        }),
+    }
+}
+
+/// The record of a game (finished or not) as a JSON value, with the `resume` object of
+/// the game alone ([`Resume::of`]).
 pub fn to_value(game: &Game, id: &str) -> Value {
+    to_value_with(game, id, &Resume::of(game))
+}
+
+/// The record of a game (finished or not) as a JSON value, with `resume` as its
+/// `resume` object.
+pub fn to_value_with(game: &Game, id: &str, resume: &Resume) -> Value {
     let players = game.num_players();
+    let mut scored = game.scored_parts();
     let last = game.turns().len().saturating_sub(1);
     // A turn just begun, before its draw or abbey, is left out: replaying the record
     // reaches the same point (its fairy point included).
@@ -333,18 +530,10 @@ pub fn to_value(game: &Game, id: &str) -> Value {
         .filter(|(i, _)| !(begun_only && *i == last))
         .map(|(i, t)| {
             // The turn in progress of an unfinished game: everything so far.
-            let (actions_end, events_end, scores) = if i == last && game.turn_in_progress() {
-                (
-                    game.history_actions().len(),
-                    game.events().len(),
-                    game.scores().to_vec(),
-                )
+            let (actions_end, scores) = if i == last && game.turn_in_progress() {
+                (game.history_actions().len(), game.scores().to_vec())
             } else {
-                (
-                    t.actions.1 as usize,
-                    t.events.1 as usize,
-                    t.scores[..players].to_vec(),
-                )
+                (t.actions.1 as usize, t.scores[..players].to_vec())
             };
             let mut placements = 0;
             let actions: Vec<Value> = game.history_actions()[t.actions.0 as usize..actions_end]
@@ -361,20 +550,9 @@ pub fn to_value(game: &Game, id: &str) -> Value {
                     v
                 })
                 .collect();
-            let events: Vec<Value> = game.events()[t.events.0 as usize..events_end]
-                .iter()
-                .map(|e| {
-                    let mut v =
-                        json!({"player": e.player, "points": e.points, "what": e.kind.name()});
-                    if let Some((pos, local)) = e.at {
-                        let id = game
-                            .board()
-                            .at(pos)
-                            .map(|p| p.kind.def().features[local as usize].id.clone());
-                        v["at"] = json!([pos.x, pos.y, id]);
-                    }
-                    v
-                })
+            let events: Vec<Value> = game
+                .turn_events(i)
+                .map(|e| event_to_json(game, e, &mut scored))
                 .collect();
             let mut v = json!({
                 "player": t.player,
@@ -399,9 +577,17 @@ pub fn to_value(game: &Game, id: &str) -> Value {
         "turns": turns,
         "notes": "written by the carcassonne engine",
     });
+    let final_events: Vec<Value> = game
+        .final_events()
+        .map(|e| event_to_json(game, e, &mut scored))
+        .collect();
+    if !final_events.is_empty() {
+        record["final_events"] = json!(final_events);
+    }
     if game.is_terminal() {
         record["final_scores"] = json!(game.scores());
     }
+    record["resume"] = resume.to_json();
     record
 }
 
@@ -458,8 +644,50 @@ fn scores_diverged(turn: usize, expected: &[i32], engine: &[i32], detail: String
 
 /// Replays a record given as JSON text.
 pub fn replay_json(text: &str) -> Result<Game, ReplayError> {
-    let v: Value = serde_json::from_str(text).map_err(|e| err("", format!("invalid JSON: {e}")))?;
-    replay(&v)
+    replay(&parse_json(text)?)
+}
+
+fn parse_json(text: &str) -> Result<Value, RecordError> {
+    serde_json::from_str(text).map_err(|e| err("", format!("invalid JSON: {e}")))
+}
+
+/// Loads a record given as JSON text to play on (see [`load`]).
+pub fn load_json(text: &str, chance: Option<ChanceMode>) -> Result<Loaded, ReplayError> {
+    load(&parse_json(text)?, chance)
+}
+
+/// Replays a record ([`replay`]) and restores the state its `resume` object saved: the
+/// game draws from then on with the generator of the game that wrote the record, so a
+/// game in sampled-chance mode continues with the same draws. `chance` chooses the
+/// chance mode; `None` keeps the record's (sampled when it has no `resume` object, the
+/// generator then seeded with `setup.seed`).
+///
+/// ```
+/// use carcassonne::{Game, GameConfig};
+/// use carcassonne_session::record;
+/// let mut game = Game::new(GameConfig::new(2)).unwrap();
+/// for _ in 0..10 {
+///     let a = game.legal_actions()[0];
+///     game.apply(a).unwrap();
+/// }
+/// let mut loaded = record::load_json(&record::to_json(&game, "saved"), None).unwrap().game;
+/// while !game.is_terminal() {
+///     let a = game.legal_actions()[0];
+///     game.apply(a).unwrap();
+///     loaded.apply(a).unwrap();
+///     assert_eq!(loaded.state_hash(), game.state_hash());
+/// }
+/// ```
+pub fn load(record: &Value, chance: Option<ChanceMode>) -> Result<Loaded, ReplayError> {
+    let (mut game, resume) = replay_with_resume(record)?;
+    if let Some(r) = &resume {
+        game.set_rng(r.rng.clone());
+    }
+    let mode = chance
+        .or(resume.as_ref().map(|r| r.chance))
+        .unwrap_or(ChanceMode::Sampled);
+    game.set_chance_mode(mode);
+    Ok(Loaded { game, resume })
 }
 
 /// The record's `id`, if it has one.
@@ -468,8 +696,13 @@ pub fn record_id(record: &Value) -> Option<&str> {
 }
 
 /// Replays a record: forces its draws, applies its actions, compares every turn's
-/// scores and the final scores. Returns the replayed game.
+/// scores and the final scores. Returns the replayed game, in explicit-chance mode (a
+/// `resume` object is checked, not applied: see [`load`]).
 pub fn replay(record: &Value) -> Result<Game, ReplayError> {
+    replay_with_resume(record).map(|(game, _)| game)
+}
+
+fn replay_with_resume(record: &Value) -> Result<(Game, Option<Resume>), ReplayError> {
     let top = as_object(record, "")?;
     let format = as_str(field(top, "format", "")?, "format")?;
     if format != FORMAT {
@@ -484,6 +717,7 @@ pub fn replay(record: &Value) -> Result<Game, ReplayError> {
         .into());
     }
     let config = config_from_setup(field(top, "setup", "")?)?;
+    let resume = top.get("resume").map(Resume::from_json).transpose()?;
     let players = config.players as usize;
     let mut game = Game::with_chance(config, ChanceMode::Explicit).map_err(|e| {
         let e = e.under("setup");
@@ -621,7 +855,7 @@ pub fn replay(record: &Value) -> Result<Game, ReplayError> {
             if game.scores() != scores.as_slice() {
                 return Err(scores_diverged(t, &scores, game.scores(), String::new()));
             }
-            return Ok(game);
+            return Ok((game, resume));
         }
         if game.turn_in_progress() && game.turns().len() == t + 1 {
             return Err(diverged(
@@ -678,7 +912,7 @@ pub fn replay(record: &Value) -> Result<Game, ReplayError> {
             ));
         }
     }
-    Ok(game)
+    Ok((game, resume))
 }
 
 /// Splits a file's text into records: JSON Lines, or a single JSON object.
@@ -740,6 +974,105 @@ mod tests {
         );
     }
 
+    /// A sampled game saved at any point and loaded back continues with the same draws:
+    /// played on with the same choices, both games write the same record.
+    #[test]
+    fn a_saved_sampled_game_continues_with_the_same_draws() {
+        let mut config = GameConfig::new(3);
+        config.sets = TileSet::ALL.to_vec();
+        config.figures = carcassonne::config::Figures::default_for(&config.sets);
+        config.seed = 77;
+        for stop in [0usize, 1, 17, 60, 150] {
+            let mut game = Game::new(config.clone()).unwrap();
+            let mut rng = Rng::new(5);
+            let mut legal = Vec::new();
+            for _ in 0..stop {
+                if game.is_terminal() {
+                    break;
+                }
+                game.legal_actions_into(&mut legal);
+                game.apply(legal[rng.below(legal.len() as u32) as usize])
+                    .unwrap();
+            }
+            let saved = to_json(&game, "saved");
+            let loaded = load_json(&saved, None).unwrap();
+            assert_eq!(
+                loaded.resume.as_ref().map(|r| r.chance),
+                Some(ChanceMode::Sampled)
+            );
+            let mut back = loaded.game;
+            assert_eq!(back.chance_mode(), ChanceMode::Sampled);
+            assert_eq!(back.rng(), game.rng());
+            while !game.is_terminal() {
+                game.legal_actions_into(&mut legal);
+                let a = legal[rng.below(legal.len() as u32) as usize];
+                game.apply(a).unwrap();
+                back.apply(a).unwrap();
+                assert_eq!(back.state_hash(), game.state_hash(), "stop {stop}");
+            }
+            assert_eq!(to_json(&back, "x"), to_json(&game, "x"), "stop {stop}");
+            // Without the generator state, the loaded game draws from `setup.seed`.
+            let mut v: Value = serde_json::from_str(&saved).unwrap();
+            v.as_object_mut().unwrap().remove("resume");
+            let fresh = load(&v, None).unwrap();
+            assert_eq!(fresh.game.rng(), &Rng::new(77));
+            assert!(fresh.resume.is_none());
+            // A chance mode asked for wins over the record's.
+            let explicit = load_json(&saved, Some(ChanceMode::Explicit)).unwrap();
+            assert_eq!(explicit.game.chance_mode(), ChanceMode::Explicit);
+        }
+    }
+
+    /// The record's events add up to the score changes of every turn and of the final
+    /// scoring, and list the figures that returned.
+    #[test]
+    fn record_events_add_up_to_the_scores() {
+        let mut config = GameConfig::new(4);
+        config.sets = TileSet::ALL.to_vec();
+        config.figures = carcassonne::config::Figures::default_for(&config.sets);
+        for seed in 0..5 {
+            config.seed = seed;
+            let mut game = Game::new(config.clone()).unwrap();
+            let mut rng = Rng::new(seed);
+            let mut legal = Vec::new();
+            while !game.is_terminal() {
+                game.legal_actions_into(&mut legal);
+                game.apply(legal[rng.below(legal.len() as u32) as usize])
+                    .unwrap();
+            }
+            let record = to_value(&game, "events");
+            let sum = |events: Option<&Value>, into: &mut Vec<i64>| {
+                let mut returned = 0;
+                for e in events.and_then(Value::as_array).into_iter().flatten() {
+                    if let Some(points) = e.get("points") {
+                        into[e["player"].as_u64().unwrap() as usize] += points.as_i64().unwrap();
+                        assert!(e["parts"].as_array().is_some() || e["what"] == "fairy.turn");
+                    } else {
+                        assert!(Figure::from_name(e["returned"].as_str().unwrap()).is_some());
+                        returned += 1;
+                    }
+                }
+                returned
+            };
+            let mut scores = vec![0i64; 4];
+            let mut returned = 0;
+            for t in record["turns"].as_array().unwrap() {
+                returned += sum(t.get("events"), &mut scores);
+                let expected: Vec<i64> = t["scores"]
+                    .as_array()
+                    .unwrap()
+                    .iter()
+                    .map(|s| s.as_i64().unwrap())
+                    .collect();
+                assert_eq!(scores, expected);
+            }
+            returned += sum(record.get("final_events"), &mut scores);
+            let finals: Vec<i64> = game.scores().iter().map(|s| *s as i64).collect();
+            assert_eq!(scores, finals);
+            assert_eq!(returned, game.figure_returns().len());
+        }
+    }
+
     /// Bad input names the field.
     #[test]
     fn errors_name_the_field() {
@@ -777,5 +1110,26 @@ mod tests {
             e(&ok.replace(r#""sets""#, r#""rules":{"fairy":"big"},"sets""#)),
             "setup.rules.fairy"
         );
+        let rng = Rng::new(1).to_hex();
+        let resume = |r: &str| ok.replace(r#""turns":[]"#, &format!(r#""turns":[],"resume":{r}"#));
+        assert!(replay_json(&resume(&format!(r#"{{"rng":"{rng}"}}"#))).is_ok());
+        for (bad, path) in [
+            (r#"[]"#.to_string(), "resume"),
+            (r#"{}"#.to_string(), "resume.rng"),
+            (r#"{"rng":"00"}"#.to_string(), "resume.rng"),
+            (
+                format!(r#"{{"rng":"{rng}","chance":"dice"}}"#),
+                "resume.chance",
+            ),
+            (format!(r#"{{"rng":"{rng}","window":2}}"#), "resume.window"),
+            (format!(r#"{{"rng":"{rng}","focus":[1]}}"#), "resume.focus"),
+            (
+                format!(r#"{{"rng":"{rng}","focus":[1,"a"]}}"#),
+                "resume.focus[1]",
+            ),
+            (format!(r#"{{"rng":"{rng}","seed":1}}"#), "resume.seed"),
+        ] {
+            assert_eq!(e(&resume(&bad)), path, "{bad}");
+        }
     }
 }
