@@ -35,8 +35,12 @@ pub struct CarcGame {
 
 impl CarcGame {
     pub(crate) fn new(game: Game, spec: EncoderSpec) -> CarcGame {
+        CarcGame::from_session(Session::new(game, spec))
+    }
+
+    pub(crate) fn from_session(session: Session) -> CarcGame {
         CarcGame {
-            session: RefCell::new(Session::new(game, spec)),
+            session: RefCell::new(session),
             poisoned: Cell::new(false),
             last_error: RefCell::new(String::new()),
         }
@@ -243,6 +247,15 @@ pub(crate) fn put<T>(ptr: *mut T, name: &str, value: T) -> CallResult {
     check_out(ptr, name)?;
     write_out(ptr, value);
     Ok(())
+}
+
+/// Checks a pointer argument that must not be NULL (its contents are read later).
+pub(crate) fn non_null<T>(ptr: *const T, name: &str) -> Result<*const T, Failure> {
+    if ptr.is_null() {
+        Err(Failure::null(name))
+    } else {
+        Ok(ptr)
+    }
 }
 
 /// Reads a NUL-terminated UTF-8 string argument.

@@ -33,6 +33,7 @@
 #![allow(clippy::not_unsafe_ptr_arg_deref)]
 
 pub mod action;
+pub mod events;
 pub mod game;
 mod guard;
 pub mod learn;
@@ -48,12 +49,19 @@ mod tests;
 pub use action::{
     CarcAction, CarcActionKind, CarcChanceOutcome, CarcCorner, CarcFigure, CARC_NO_FEATURE,
 };
+pub use events::{
+    CarcEvent, CarcEventKind, CarcFeatureKind, CarcFeaturePart, CarcReturnCause, CarcScoreKind,
+    CARC_NO_TURN,
+};
 pub use game::{CarcChance, CARC_DEFAULT_WINDOW};
 pub use guard::CarcGame;
-pub use learn::{CarcMaskInfo, CarcObservationSizes, CARC_NO_ACTION_ID};
+pub use learn::{
+    CarcFocus, CarcMaskInfo, CarcObservationSizes, CarcWindowOrigin, CARC_NO_ACTION_ID,
+};
 pub use state::{
     CarcBoardFigure, CarcDragon, CarcFairy, CarcPhase, CarcPlacedTile, CarcSupply, CARC_NO_PLAYER,
     CARC_NO_TILE,
 };
 pub use status::CarcStatus;
+pub use tiles::{CarcFeatureGeometry, CarcRoadEnd};
 pub use version::{CARC_ABI_VERSION, CARC_VERSION_MAJOR, CARC_VERSION_MINOR, CARC_VERSION_PATCH};
