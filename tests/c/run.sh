@@ -2,7 +2,8 @@
 # Every test of the C ABI, from a clean clone:
 #   * the header drift check and the ffi crate's Rust tests (unit, random-call fuzz);
 #   * the C programs of tests/c built with -Wall -Wextra -Wpedantic -Werror, run plainly,
-#     under AddressSanitizer + UndefinedBehaviorSanitizer, and under valgrind;
+#     under AddressSanitizer + UndefinedBehaviorSanitizer, and under valgrind (test_clients:
+#     save and resume, events, tile geometry, the flat focus);
 #   * a C++ program linked against the static library;
 #   * the C# binding's console test (Mono);
 #   * the example of the README's "Using the C library", compiled exactly as written there.
@@ -100,6 +101,7 @@ build_all_c() { # suffix extra-flags...
     build_c "test_status$suffix" tests/c/test_status.c -DCARC_EXPECTED_VERSION="\"$VERSION\"" "$@" &&
         build_c "test_games$suffix" tests/c/test_games.c "$@" &&
         build_c "test_records$suffix" tests/c/test_records.c "$@" &&
+        build_c "test_clients$suffix" tests/c/test_clients.c "$@" &&
         build_c "example$suffix" "$OUT/example.c" "$@"
 }
 extract_example() {
@@ -116,6 +118,7 @@ step "compile C tests (-Wall -Wextra -Wpedantic -Werror)" build_all_c ""
 step "C: status codes and versions" "$OUT/test_status"
 step "C: complete games with every set" "$OUT/test_games" 4
 step "C: reference games through the API" "$OUT/test_records" "$DATA/known-divergences.md" "${RECORDS[@]}"
+step "C: save and resume, events, tile geometry, focus" "$OUT/test_clients" 4
 step "C: README example" run_example example
 
 step "compile C tests with -fsanitize=address,undefined" build_all_c _asan "${SAN[@]}"
@@ -124,11 +127,13 @@ export UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1
 step "ASan+UBSan: status codes" "$OUT/test_status_asan"
 step "ASan+UBSan: complete games" "$OUT/test_games_asan" 2
 step "ASan+UBSan: reference games" "$OUT/test_records_asan" "$DATA/known-divergences.md" "${RECORDS[@]}"
+step "ASan+UBSan: client features" "$OUT/test_clients_asan" 2
 step "ASan+UBSan: docs example" run_example example_asan
 unset ASAN_OPTIONS UBSAN_OPTIONS
 
 step "valgrind: status codes" "${VALGRIND[@]}" "$OUT/test_status"
 step "valgrind: complete games" "${VALGRIND[@]}" "$OUT/test_games" 1
+step "valgrind: client features" "${VALGRIND[@]}" "$OUT/test_clients" 1
 
 # ----- C++ against the static library ---------------------------------------------------
 build_cpp() {
