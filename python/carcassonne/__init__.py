@@ -49,6 +49,8 @@ encoder_info = _core.encoder_info
 describe_action_id = _core.describe_action_id
 rotate_board = _core.rotate_board
 rotate_action_id = _core.rotate_action_id
+tile_geometry = _core.tile_geometry
+tile_symbols = _core.tile_symbols
 
 __all__ = [
     "Action",
@@ -79,7 +81,9 @@ __all__ = [
     "play_games",
     "rotate_action_id",
     "rotate_board",
+    "tile_geometry",
     "tile_ids",
+    "tile_symbols",
 ]
 
 

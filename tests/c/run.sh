@@ -109,6 +109,24 @@ extract_example() {
         README.md >"$OUT/example.c"
     [ -s "$OUT/example.c" ] && echo "README.md example: $(wc -l <"$OUT/example.c") lines"
 }
+# The first code block of the README's section `heading` in language `lang`, into `out`.
+extract_block() { # heading lang out
+    awk -v h="## $1" -v l="$2" '$0 == h {s=1; next} s && /^## /{exit} s && $0 == "```" l {c=1; next} c && /^```$/{exit} c{print}' \
+        README.md >"$3"
+    [ -s "$3" ] && echo "README.md, $1: $(wc -l <"$3") lines"
+}
+client_examples() {
+    extract_block "Game clients in C" c "$OUT/client.c" &&
+        extract_block "Game clients in C++" cpp "$OUT/client.cpp" &&
+        extract_block "Game clients in C# (Unity)" csharp "$OUT/Client.cs" &&
+        gcc "${CFLAGS[@]}" "$OUT/client.c" -o "$OUT/client_c" "${LINK_SHARED[@]}" &&
+        "$OUT/client_c" | grep -q "same game after resuming: yes" &&
+        g++ "${CXXFLAGS[@]}" "$OUT/client.cpp" "$LIB_DIR/libcarcassonne.a" "${STATIC_DEPS[@]}" \
+            -o "$OUT/client_cpp" &&
+        "$OUT/client_cpp" | grep -q "resumed game identical: yes" &&
+        mcs -warnaserror -nologo -out:"$OUT/Client.exe" bindings/csharp/Carcassonne.cs "$OUT/Client.cs" &&
+        env LD_LIBRARY_PATH="$LIB_DIR" mono "$OUT/Client.exe" | grep -q "resumed identical: True"
+}
 run_example() {
     "$OUT/$1" >"$OUT/example.out" && grep -q "player 1:" "$OUT/example.out" && cat "$OUT/example.out"
 }
@@ -148,6 +166,7 @@ step "compile C# binding and test (mcs)" \
     mcs -warnaserror -nologo -out:"$OUT/PlayGame.exe" bindings/csharp/Carcassonne.cs \
     bindings/csharp/tests/PlayGame.cs
 step "C#: game through P/Invoke (mono)" env LD_LIBRARY_PATH="$LIB_DIR" mono "$OUT/PlayGame.exe"
+step "README client examples (C, C++ static, C#)" client_examples
 
 # ----- summary --------------------------------------------------------------------------
 echo
