@@ -26,6 +26,8 @@ __all__ = [
     "play_games",
     "tile_geometry",
     "tile_symbols",
+    "_game_from_record",
+    "_vector_env_from_state",
     "__version__",
 ]
 

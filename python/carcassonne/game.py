@@ -163,6 +163,11 @@ class Game:
     def window(self) -> int:
         return self._g.window
 
+    @property
+    def chance(self) -> str:
+        """How tiles are drawn: ``"sampled"`` or ``"explicit"``."""
+        return self._g.chance
+
     def supply(self, player: int, figure: str) -> int:
         """Figures of kind ``figure`` in ``player``'s supply (``abbey``: abbey tiles held)."""
         return self._g.supply(player, figure)

@@ -386,7 +386,11 @@ pub fn slice_mut<'a, T: Element>(
 
 /// The geometry of tile `tile_id`'s features turned by `rot` (see
 /// `carcassonne._core.tile_geometry`).
-pub fn tile_geometry<'py>(py: Python<'py>, tile_id: &str, rot: i64) -> PyResult<Bound<'py, PyList>> {
+pub fn tile_geometry<'py>(
+    py: Python<'py>,
+    tile_id: &str,
+    rot: i64,
+) -> PyResult<Bound<'py, PyList>> {
     use carcassonne::tiles::{catalogue, rotate_quarters, rotate_segments, RoadEnd};
     let kind = catalogue()
         .by_id(tile_id)
@@ -452,8 +456,12 @@ pub fn tile_geometry<'py>(py: Python<'py>, tile_id: &str, rot: i64) -> PyResult<
             None => (None, None),
             Some(RoadEnd::Through) => (Some("through"), None),
             Some(RoadEnd::Junction) => (Some("junction"), None),
-            Some(RoadEnd::Monastery(i)) => (Some("monastery"), Some(def.features[i as usize].id.clone())),
-            Some(RoadEnd::CityGate(i)) => (Some("city-gate"), Some(def.features[i as usize].id.clone())),
+            Some(RoadEnd::Monastery(i)) => {
+                (Some("monastery"), Some(def.features[i as usize].id.clone()))
+            }
+            Some(RoadEnd::CityGate(i)) => {
+                (Some("city-gate"), Some(def.features[i as usize].id.clone()))
+            }
             Some(RoadEnd::Spring) => (Some("spring"), None),
             Some(RoadEnd::Lake) => (Some("lake"), None),
             Some(RoadEnd::Volcano) => (Some("volcano"), None),

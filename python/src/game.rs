@@ -41,11 +41,8 @@ type ScoreEventTuple = (u8, i32, &'static str, Option<(i32, i32, u8)>);
 
 /// The chance mode named `name`, or an error naming the field.
 pub fn chance_from(name: &str) -> PyResult<ChanceMode> {
-    record::chance_from_name(name).ok_or_else(|| {
-        invalid_config(format!(
-            "chance: unknown mode {name:?} (sampled, explicit)"
-        ))
-    })
+    record::chance_from_name(name)
+        .ok_or_else(|| invalid_config(format!("chance: unknown mode {name:?} (sampled, explicit)")))
 }
 
 /// Loads a record and resumes it (`record::load`, `Session::resume`): the saved
@@ -72,9 +69,8 @@ fn event_to_py<'py>(
 ) -> PyResult<Bound<'py, PyDict>> {
     let d = PyDict::new(py);
     d.set_item("turn", turn)?;
-    let kind_at = |pos: carcassonne::Pos, local: u8| {
-        game.feature_kind_at(pos, local).map(|k| k.name())
-    };
+    let kind_at =
+        |pos: carcassonne::Pos, local: u8| game.feature_kind_at(pos, local).map(|k| k.name());
     match event {
         Event::Score(e) => {
             d.set_item("type", "score")?;
@@ -334,9 +330,7 @@ impl PyGame {
         let since = usize::try_from(since.0)
             .ok()
             .filter(|s| *s <= count)
-            .ok_or_else(|| {
-                invalid_argument(format!("since: {} is not in 0..={count}", since.0))
-            })?;
+            .ok_or_else(|| invalid_argument(format!("since: {} is not in 0..={count}", since.0)))?;
         let list = PyList::empty(py);
         let mut scored = g.scored_parts();
         let all = (0..g.turns().len())

@@ -29,10 +29,10 @@ use carcassonne_session::bots::Bot;
 use carcassonne_session::encode::{self, EncoderSpec, MaskInfo, RewardMode};
 use carcassonne_session::record;
 use carcassonne_session::session::Session;
-use serde_json::{json, Value};
 use numpy::ndarray::Array1;
 use numpy::{IntoPyArray, PyArray1, PyArrayMethods};
 use pyo3::prelude::*;
+use serde_json::{json, Value};
 
 /// What to do with legal moves outside the window.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
