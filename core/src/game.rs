@@ -1147,10 +1147,10 @@ impl Game {
                     continue;
                 }
                 let (a, b) = (node_base + mine as NodeId, n_base + theirs as NodeId);
-                if self.features.find(a) != self.features.find(b) {
+                let (root, joined) = self.features.join(a, b);
+                if joined {
                     self.joins.push((a, b));
                 }
-                let root = self.features.union(a, b);
                 if third == 1 {
                     let node = self.features.node_mut(root);
                     if node.kind != FeatureKind::Field {
