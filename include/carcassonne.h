@@ -47,27 +47,27 @@
 /**
  * `flags`: a road through a tunnel.
  */
-#define CARC_FEATURE_TUNNEL (1 << 1)
+#define CARC_FEATURE_TUNNEL 2
 
 /**
  * `flags`: a field enclosed inside the tile (it touches no side).
  */
-#define CARC_FEATURE_INNER (1 << 2)
+#define CARC_FEATURE_INNER 4
 
 /**
  * `flags`: a road with an inn.
  */
-#define CARC_FEATURE_INN (1 << 3)
+#define CARC_FEATURE_INN 8
 
 /**
  * `flags`: the field with the pig herd (R5).
  */
-#define CARC_FEATURE_PIG_HERD (1 << 4)
+#define CARC_FEATURE_PIG_HERD 16
 
 /**
  * `flags`: a road with a well.
  */
-#define CARC_FEATURE_WELL (1 << 5)
+#define CARC_FEATURE_WELL 32
 
 /**
  * `carc_tile_symbols`: a monastery.
@@ -77,57 +77,72 @@
 /**
  * A garden.
  */
-#define CARC_SYMBOL_GARDEN (1 << 1)
+#define CARC_SYMBOL_GARDEN 2
 
 /**
  * A river tile.
  */
-#define CARC_SYMBOL_RIVER (1 << 2)
+#define CARC_SYMBOL_RIVER 4
 
 /**
  * A volcano (PD1).
  */
-#define CARC_SYMBOL_VOLCANO (1 << 3)
+#define CARC_SYMBOL_VOLCANO 8
 
 /**
  * The dragon symbol (PD4).
  */
-#define CARC_SYMBOL_DRAGON (1 << 4)
+#define CARC_SYMBOL_DRAGON 16
 
 /**
  * A magic portal (PD12).
  */
-#define CARC_SYMBOL_MAGIC_PORTAL (1 << 5)
+#define CARC_SYMBOL_MAGIC_PORTAL 32
 
 /**
  * A princess (PD9).
  */
-#define CARC_SYMBOL_PRINCESS (1 << 6)
+#define CARC_SYMBOL_PRINCESS 64
 
 /**
  * A tunnel.
  */
-#define CARC_SYMBOL_TUNNEL (1 << 7)
+#define CARC_SYMBOL_TUNNEL 128
 
 /**
  * An inn.
  */
-#define CARC_SYMBOL_INN (1 << 8)
+#define CARC_SYMBOL_INN 256
 
 /**
  * A pig herd (R5).
  */
-#define CARC_SYMBOL_PIG_HERD (1 << 9)
+#define CARC_SYMBOL_PIG_HERD 512
 
 /**
  * A well.
  */
-#define CARC_SYMBOL_WELL (1 << 10)
+#define CARC_SYMBOL_WELL 1024
 
 /**
  * The abbey tile (AM1).
  */
-#define CARC_SYMBOL_ABBEY (1 << 11)
+#define CARC_SYMBOL_ABBEY 2048
+
+/**
+ * A shrine (the Cult, CU1).
+ */
+#define CARC_SYMBOL_SHRINE 4096
+
+/**
+ * A bazaar.
+ */
+#define CARC_SYMBOL_BAZAAR 8192
+
+/**
+ * The four quarters of the City of Carcassonne (the Count).
+ */
+#define CARC_SYMBOL_COUNT_QUARTERS 16384
 
 /**
  * Major version of the library.
@@ -507,6 +522,18 @@ enum CarcScoreKind
      * End of game: a barn (`barn`).
      */
     CARC_SCORE_KIND_BARN = 11,
+    /**
+     * A completed shrine (`shrine`).
+     */
+    CARC_SCORE_KIND_SHRINE = 12,
+    /**
+     * End of game: the King's completed cities (`king`).
+     */
+    CARC_SCORE_KIND_KING = 13,
+    /**
+     * End of game: the Robber Baron's completed roads (`robber-baron`).
+     */
+    CARC_SCORE_KIND_ROBBER_BARON = 14,
 };
 #ifndef __cplusplus
 #if __STDC_VERSION__ >= 202311L
@@ -545,6 +572,10 @@ enum CarcReturnCause
      * The abbot taken back by its owner (`abbot-taken`).
      */
     CARC_RETURN_CAUSE_ABBOT_TAKEN = 4,
+    /**
+     * On a monastery or shrine that lost a challenge (`challenged`).
+     */
+    CARC_RETURN_CAUSE_CHALLENGED = 5,
 };
 #ifndef __cplusplus
 #if __STDC_VERSION__ >= 202311L
@@ -586,6 +617,10 @@ enum CarcFeatureKind
      * A river.
      */
     CARC_FEATURE_KIND_RIVER = 5,
+    /**
+     * A shrine.
+     */
+    CARC_FEATURE_KIND_SHRINE = 6,
 };
 #ifndef __cplusplus
 #if __STDC_VERSION__ >= 202311L
@@ -640,6 +675,14 @@ enum CarcRoadEnd
      * A dead end (a small house).
      */
     CARC_ROAD_END_DEAD_END = 8,
+    /**
+     * At a bazaar.
+     */
+    CARC_ROAD_END_BAZAAR = 9,
+    /**
+     * At the walls of the City of Carcassonne (the Count).
+     */
+    CARC_ROAD_END_CARCASSONNE = 10,
 };
 #ifndef __cplusplus
 #if __STDC_VERSION__ >= 202311L

@@ -115,7 +115,9 @@ fn default_play_uses_every_set_and_figure() {
             "river1",
             "river2",
             "princess-and-dragon",
-            "abbey-and-mayor"
+            "abbey-and-mayor",
+            "king-and-robber",
+            "cult"
         ])
     );
     assert_eq!(

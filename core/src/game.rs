@@ -106,6 +106,8 @@ crate::named_enum! {
         Monastery = "monastery",
         /// A completed garden (A2).
         Garden = "garden",
+        /// A completed shrine (CU1).
+        Shrine = "shrine",
         /// A monastery or garden scored when the abbot is taken back (A3).
         AbbotReturn = "abbot-return",
         /// The fairy's start-of-turn point (PD16b).
@@ -122,6 +124,10 @@ crate::named_enum! {
         Farmers = "farmers",
         /// End of game: a barn (AM9).
         Barn = "barn",
+        /// End of game: the King's completed cities (KR3).
+        King = "king",
+        /// End of game: the Robber Baron's completed roads (KR3).
+        RobberBaron = "robber-baron",
     }
 }
 
@@ -170,6 +176,8 @@ crate::named_enum! {
         Dragon = "dragon",
         /// The abbot taken back (A3).
         AbbotTaken = "abbot-taken",
+        /// On a monastery or shrine that lost a challenge (CU3).
+        Challenged = "challenged",
     }
 }
 
@@ -395,7 +403,7 @@ pub struct Game {
     pub(crate) config: Arc<GameConfig>,
     pub(crate) rules: Rules,
     pub(crate) players: u8,
-    pub(crate) sets: u8,
+    pub(crate) sets: u16,
     pub(crate) board: Board,
     pub(crate) features: Features,
     pub(crate) figures: Vec<BoardFigure>,
@@ -443,7 +451,7 @@ impl Game {
         let deck = Deck::new(&config);
         let total_tiles =
             deck.total() as usize + 1 + config.players as usize * config.figures.abbey as usize;
-        let sets = config.sets.iter().fold(0u8, |acc, s| acc | s.bit());
+        let sets = config.sets.iter().fold(0u16, |acc, s| acc | s.bit());
         let mut supply = [[0u8; 5]; MAX_PLAYERS];
         for seat in supply.iter_mut().take(config.players as usize) {
             for f in Figure::ALL {
@@ -1215,7 +1223,7 @@ impl Game {
     /// 0..3. A tile with no placement is discarded (B5).
     pub(crate) fn placements_into(&self, tile: TileKind, out: &mut Vec<Action>) {
         let def = tile.def();
-        let river = def.has(Symbols::RIVER);
+        let restricted = self.placement_restricted(tile);
         let packed_rot = Rotation::ALL.map(|r| def.oriented(r).packed_sides);
         out.reserve(4 * self.board.frontier().len());
         // Rotations that give the same sides (symmetric tiles) are still distinct actions.
@@ -1233,7 +1241,7 @@ impl Game {
             while fits != 0 {
                 let rot = Rotation::ALL[fits.trailing_zeros() as usize];
                 fits &= fits - 1;
-                if !river || self.placement_allowed(tile, pos, rot) {
+                if !restricted || self.placement_allowed(tile, pos, rot) {
                     out.push(Action::PlaceTile { pos, rot });
                 }
             }
@@ -1246,16 +1254,18 @@ impl Game {
     pub(crate) fn figure_fits(&self, figure: Figure, kind: FeatureKind) -> bool {
         match figure {
             Figure::Follower => match kind {
-                FeatureKind::City | FeatureKind::Road | FeatureKind::Monastery => true,
+                FeatureKind::City
+                | FeatureKind::Road
+                | FeatureKind::Monastery
+                | FeatureKind::Shrine => true,
                 FeatureKind::Field => self.rules.farmers,
                 FeatureKind::Garden | FeatureKind::River => false,
             },
             Figure::Abbot => kind.is_cloister(),
             Figure::Mayor => kind == FeatureKind::City,
-            Figure::Wagon => matches!(
-                kind,
-                FeatureKind::City | FeatureKind::Road | FeatureKind::Monastery
-            ),
+            Figure::Wagon => {
+                kind.is_monastery_like() || kind == FeatureKind::City || kind == FeatureKind::Road
+            }
             Figure::Barn => false,
         }
     }
@@ -1370,7 +1380,7 @@ impl Game {
         let node = self.features.node(root);
         match node.kind {
             FeatureKind::City | FeatureKind::Road | FeatureKind::River => node.open == 0,
-            FeatureKind::Monastery | FeatureKind::Garden => {
+            FeatureKind::Monastery | FeatureKind::Shrine | FeatureKind::Garden => {
                 self.board.placement(node.placement as usize).surrounded_by == 8
             }
             FeatureKind::Field => false,

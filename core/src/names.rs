@@ -1,4 +1,4 @@
-//! [`named_enum!`]: the one way every enum of the crates gets its name table.
+//! [`named_enum!`](crate::named_enum): the one way every enum of the crates gets its name table.
 //!
 //! Records, configurations, command-line options, C messages and Python all spell the
 //! values of these enums by name; the macro declares each value once with its name and

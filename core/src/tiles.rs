@@ -69,6 +69,14 @@ crate::named_enum! {
         PrincessDragon = "princess-and-dragon",
         /// Abbey & Mayor (`abbey-and-mayor`).
         AbbeyMayor = "abbey-and-mayor",
+        /// The Count of Carcassonne (`count`).
+        Count = "count",
+        /// King & Robber Baron (`king-and-robber`).
+        KingRobber = "king-and-robber",
+        /// The Cult (`cult`).
+        Cult = "cult",
+        /// Bridges, Castles & Bazaars (`bridges-castles-and-bazaars`).
+        BridgesCastlesBazaars = "bridges-castles-and-bazaars",
     }
 }
 
@@ -83,9 +91,15 @@ impl TileSet {
         TileSet::from_name(key)
     }
 
+    /// Whether the engine plays this set's rules (its tiles are in the catalogue either
+    /// way).
+    pub const fn playable(self) -> bool {
+        !matches!(self, TileSet::Count | TileSet::BridgesCastlesBazaars)
+    }
+
     /// Bit of this set in a set mask.
-    pub const fn bit(self) -> u8 {
-        1 << self as u8
+    pub const fn bit(self) -> u16 {
+        1 << self as u16
     }
 }
 
@@ -103,6 +117,9 @@ pub enum Terrain {
     River = 3,
     /// The abbey tile: fits anything (AM1).
     Abbey = 4,
+    /// The walled City of Carcassonne between the Count's squares (CC2): never on the
+    /// outside of the block, no feature.
+    Carcassonne = 5,
 }
 
 impl Terrain {
@@ -113,6 +130,7 @@ impl Terrain {
             'c' => Terrain::City,
             'w' => Terrain::River,
             'a' => Terrain::Abbey,
+            'k' => Terrain::Carcassonne,
             _ => return None,
         })
     }
@@ -140,6 +158,9 @@ crate::named_enum! {
         Garden(4) = "garden",
         /// A river (no figure, R3).
         River(5) = "river",
+        /// A shrine (the Cult, CU1): scores like a monastery; a follower on it is a
+        /// heretic.
+        Shrine(6) = "shrine",
     }
 }
 
@@ -152,9 +173,19 @@ impl FeatureKind {
         )
     }
 
-    /// Whether this is a monastery or a garden: complete when surrounded by 8 tiles.
+    /// Whether this is a monastery, a shrine or a garden: complete when surrounded by 8
+    /// tiles.
     pub const fn is_cloister(self) -> bool {
-        matches!(self, FeatureKind::Monastery | FeatureKind::Garden)
+        matches!(
+            self,
+            FeatureKind::Monastery | FeatureKind::Shrine | FeatureKind::Garden
+        )
+    }
+
+    /// Whether this is a monastery or a shrine (CU1: a shrine counts as a monastery
+    /// everywhere but in the challenge, CU2–CU3).
+    pub const fn is_monastery_like(self) -> bool {
+        matches!(self, FeatureKind::Monastery | FeatureKind::Shrine)
     }
 }
 
@@ -177,6 +208,10 @@ pub enum RoadEnd {
     Volcano,
     /// A dead end (small house).
     DeadEnd,
+    /// At a bazaar (Bridges, Castles & Bazaars).
+    Bazaar,
+    /// At the walls of the City of Carcassonne (the Count).
+    Carcassonne,
 }
 
 /// Symbols printed on a tile (bit flags).
@@ -208,8 +243,14 @@ impl Symbols {
     pub const WELL: Symbols = Symbols(1 << 10);
     /// The abbey tile (AM1).
     pub const ABBEY: Symbols = Symbols(1 << 11);
+    /// A shrine (the Cult, CU1).
+    pub const SHRINE: Symbols = Symbols(1 << 12);
+    /// A bazaar (BZ1).
+    pub const BAZAAR: Symbols = Symbols(1 << 13);
+    /// The four quarters of the City of Carcassonne (the Count, CC2).
+    pub const COUNT_QUARTERS: Symbols = Symbols(1 << 14);
 
-    const NAMES: [(&'static str, Symbols); 12] = [
+    const NAMES: [(&'static str, Symbols); 15] = [
         ("monastery", Symbols::MONASTERY),
         ("garden", Symbols::GARDEN),
         ("river", Symbols::RIVER),
@@ -222,6 +263,9 @@ impl Symbols {
         ("pig_herd", Symbols::PIG_HERD),
         ("well", Symbols::WELL),
         ("abbey", Symbols::ABBEY),
+        ("shrine", Symbols::SHRINE),
+        ("bazaar", Symbols::BAZAAR),
+        ("count_quarters", Symbols::COUNT_QUARTERS),
     ];
 
     /// Whether every flag of `other` is set.
@@ -451,6 +495,7 @@ fn parse_feature(
         "monastery" | "abbey" => FeatureKind::Monastery,
         "garden" => FeatureKind::Garden,
         "river" => FeatureKind::River,
+        "shrine" => FeatureKind::Shrine,
         other => return Err(err(&format!("unknown feature type {other:?}"))),
     };
     let mut segments = 0u16;
@@ -558,13 +603,17 @@ pub fn parse_table(text: &str) -> Result<Catalogue, String> {
                     "lake" => RoadEnd::Lake,
                     "volcano" => RoadEnd::Volcano,
                     "deadend" => RoadEnd::DeadEnd,
+                    "bazaar" => RoadEnd::Bazaar,
+                    "carcassonne" => RoadEnd::Carcassonne,
                     other => {
                         let j = def
                             .feature_by_id(other)
                             .ok_or_else(|| format!("tile {}: unknown road end {other}", def.id))?;
                         match def.features[j].kind {
                             FeatureKind::City => RoadEnd::CityGate(j as u8),
-                            FeatureKind::Monastery => RoadEnd::Monastery(j as u8),
+                            FeatureKind::Monastery | FeatureKind::Shrine => {
+                                RoadEnd::Monastery(j as u8)
+                            }
                             _ => return Err(format!("tile {}: road ends at {other}", def.id)),
                         }
                     }
@@ -668,7 +717,7 @@ mod tests {
     #[test]
     fn table_parses_and_orients() {
         let c = catalogue();
-        assert_eq!(c.len(), 101);
+        assert_eq!(c.len(), 137);
         let d = c.by_id("BASE-D").unwrap().def();
         let r1 = d.oriented(Rotation::new(1).unwrap());
         // BASE-D: city north; after a quarter turn the city faces east.

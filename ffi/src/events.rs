@@ -53,6 +53,12 @@ pub enum CarcScoreKind {
     Farmers = 10,
     /// End of game: a barn (`barn`).
     Barn = 11,
+    /// A completed shrine (`shrine`).
+    Shrine = 12,
+    /// End of game: the King's completed cities (`king`).
+    King = 13,
+    /// End of game: the Robber Baron's completed roads (`robber-baron`).
+    RobberBaron = 14,
 }
 
 /// Why a figure left the board (`cause` of a `CarcEvent`). Stable numbers; the names are
@@ -70,6 +76,8 @@ pub enum CarcReturnCause {
     Dragon = 3,
     /// The abbot taken back by its owner (`abbot-taken`).
     AbbotTaken = 4,
+    /// On a monastery or shrine that lost a challenge (`challenged`).
+    Challenged = 5,
 }
 
 /// The kind of a feature (`carc_tile_feature_geometry`, events, parts). Stable numbers.
@@ -88,6 +96,8 @@ pub enum CarcFeatureKind {
     Garden = 4,
     /// A river.
     River = 5,
+    /// A shrine.
+    Shrine = 6,
 }
 
 impl From<FeatureKind> for CarcFeatureKind {
@@ -99,6 +109,7 @@ impl From<FeatureKind> for CarcFeatureKind {
             FeatureKind::Monastery => CarcFeatureKind::Monastery,
             FeatureKind::Garden => CarcFeatureKind::Garden,
             FeatureKind::River => CarcFeatureKind::River,
+            FeatureKind::Shrine => CarcFeatureKind::Shrine,
         }
     }
 }
@@ -118,6 +129,9 @@ impl From<ScoreKind> for CarcScoreKind {
             ScoreKind::Incomplete => CarcScoreKind::Incomplete,
             ScoreKind::Farmers => CarcScoreKind::Farmers,
             ScoreKind::Barn => CarcScoreKind::Barn,
+            ScoreKind::Shrine => CarcScoreKind::Shrine,
+            ScoreKind::King => CarcScoreKind::King,
+            ScoreKind::RobberBaron => CarcScoreKind::RobberBaron,
         }
     }
 }
@@ -130,6 +144,7 @@ impl From<ReturnCause> for CarcReturnCause {
             ReturnCause::Princess => CarcReturnCause::Princess,
             ReturnCause::Dragon => CarcReturnCause::Dragon,
             ReturnCause::AbbotTaken => CarcReturnCause::AbbotTaken,
+            ReturnCause::Challenged => CarcReturnCause::Challenged,
         }
     }
 }
@@ -348,12 +363,21 @@ mod tests {
     fn struct_sizes_and_numbers() {
         assert_eq!(std::mem::size_of::<CarcEvent>(), 28);
         assert_eq!(std::mem::size_of::<CarcFeaturePart>(), 12);
-        // The C numbers follow the engine's declaration order.
-        for (i, k) in ScoreKind::ALL.iter().enumerate() {
-            assert_eq!(CarcScoreKind::from(*k) as usize, i, "{k:?}");
-        }
+        // Every engine value has its own C number, the numbers are dense, and the names
+        // agree (the C numbers are stable: new values are appended).
+        let mut scores: Vec<usize> = ScoreKind::ALL
+            .iter()
+            .map(|k| {
+                let c = CarcScoreKind::from(*k);
+                assert_eq!(format!("{c:?}"), format!("{k:?}"));
+                c as usize
+            })
+            .collect();
+        scores.sort_unstable();
+        assert_eq!(scores, (0..ScoreKind::ALL.len()).collect::<Vec<_>>());
         for (i, c) in ReturnCause::ALL.iter().enumerate() {
             assert_eq!(CarcReturnCause::from(*c) as usize, i, "{c:?}");
+            assert_eq!(format!("{:?}", CarcReturnCause::from(*c)), format!("{c:?}"));
         }
         for (i, k) in FeatureKind::ALL.iter().enumerate() {
             assert_eq!(CarcFeatureKind::from(*k) as usize, i, "{k:?}");

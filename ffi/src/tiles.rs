@@ -141,49 +141,59 @@ pub enum CarcRoadEnd {
     Volcano = 7,
     /// A dead end (a small house).
     DeadEnd = 8,
+    /// At a bazaar.
+    Bazaar = 9,
+    /// At the walls of the City of Carcassonne (the Count).
+    Carcassonne = 10,
 }
 
 /// `flags` of a `CarcFeatureGeometry`: the princess city of a princess tile (PD9).
 pub const CARC_FEATURE_PRINCESS: u8 = 1;
 /// `flags`: a road through a tunnel.
-pub const CARC_FEATURE_TUNNEL: u8 = 1 << 1;
+pub const CARC_FEATURE_TUNNEL: u8 = 2;
 /// `flags`: a field enclosed inside the tile (it touches no side).
-pub const CARC_FEATURE_INNER: u8 = 1 << 2;
+pub const CARC_FEATURE_INNER: u8 = 4;
 /// `flags`: a road with an inn.
-pub const CARC_FEATURE_INN: u8 = 1 << 3;
+pub const CARC_FEATURE_INN: u8 = 8;
 /// `flags`: the field with the pig herd (R5).
-pub const CARC_FEATURE_PIG_HERD: u8 = 1 << 4;
+pub const CARC_FEATURE_PIG_HERD: u8 = 16;
 /// `flags`: a road with a well.
-pub const CARC_FEATURE_WELL: u8 = 1 << 5;
+pub const CARC_FEATURE_WELL: u8 = 32;
 
 /// `carc_tile_symbols`: a monastery.
 pub const CARC_SYMBOL_MONASTERY: u32 = 1;
 /// A garden.
-pub const CARC_SYMBOL_GARDEN: u32 = 1 << 1;
+pub const CARC_SYMBOL_GARDEN: u32 = 2;
 /// A river tile.
-pub const CARC_SYMBOL_RIVER: u32 = 1 << 2;
+pub const CARC_SYMBOL_RIVER: u32 = 4;
 /// A volcano (PD1).
-pub const CARC_SYMBOL_VOLCANO: u32 = 1 << 3;
+pub const CARC_SYMBOL_VOLCANO: u32 = 8;
 /// The dragon symbol (PD4).
-pub const CARC_SYMBOL_DRAGON: u32 = 1 << 4;
+pub const CARC_SYMBOL_DRAGON: u32 = 16;
 /// A magic portal (PD12).
-pub const CARC_SYMBOL_MAGIC_PORTAL: u32 = 1 << 5;
+pub const CARC_SYMBOL_MAGIC_PORTAL: u32 = 32;
 /// A princess (PD9).
-pub const CARC_SYMBOL_PRINCESS: u32 = 1 << 6;
+pub const CARC_SYMBOL_PRINCESS: u32 = 64;
 /// A tunnel.
-pub const CARC_SYMBOL_TUNNEL: u32 = 1 << 7;
+pub const CARC_SYMBOL_TUNNEL: u32 = 128;
 /// An inn.
-pub const CARC_SYMBOL_INN: u32 = 1 << 8;
+pub const CARC_SYMBOL_INN: u32 = 256;
 /// A pig herd (R5).
-pub const CARC_SYMBOL_PIG_HERD: u32 = 1 << 9;
+pub const CARC_SYMBOL_PIG_HERD: u32 = 512;
 /// A well.
-pub const CARC_SYMBOL_WELL: u32 = 1 << 10;
+pub const CARC_SYMBOL_WELL: u32 = 1024;
 /// The abbey tile (AM1).
-pub const CARC_SYMBOL_ABBEY: u32 = 1 << 11;
+pub const CARC_SYMBOL_ABBEY: u32 = 2048;
+/// A shrine (the Cult, CU1).
+pub const CARC_SYMBOL_SHRINE: u32 = 4096;
+/// A bazaar.
+pub const CARC_SYMBOL_BAZAAR: u32 = 8192;
+/// The four quarters of the City of Carcassonne (the Count).
+pub const CARC_SYMBOL_COUNT_QUARTERS: u32 = 16384;
 
 /// The symbol bits of the header with their catalogue names (a test checks them against
 /// the engine's symbols).
-const SYMBOLS: [(&str, u32); 12] = [
+const SYMBOLS: [(&str, u32); 15] = [
     ("monastery", CARC_SYMBOL_MONASTERY),
     ("garden", CARC_SYMBOL_GARDEN),
     ("river", CARC_SYMBOL_RIVER),
@@ -196,6 +206,9 @@ const SYMBOLS: [(&str, u32); 12] = [
     ("pig_herd", CARC_SYMBOL_PIG_HERD),
     ("well", CARC_SYMBOL_WELL),
     ("abbey", CARC_SYMBOL_ABBEY),
+    ("shrine", CARC_SYMBOL_SHRINE),
+    ("bazaar", CARC_SYMBOL_BAZAAR),
+    ("count_quarters", CARC_SYMBOL_COUNT_QUARTERS),
 ];
 
 fn symbol_bits(symbols: Symbols) -> u32 {
@@ -254,6 +267,8 @@ fn geometry(f: &FeatureDef, rot: Rotation) -> CarcFeatureGeometry {
         Some(RoadEnd::Lake) => (CarcRoadEnd::Lake, CARC_NO_FEATURE),
         Some(RoadEnd::Volcano) => (CarcRoadEnd::Volcano, CARC_NO_FEATURE),
         Some(RoadEnd::DeadEnd) => (CarcRoadEnd::DeadEnd, CARC_NO_FEATURE),
+        Some(RoadEnd::Bazaar) => (CarcRoadEnd::Bazaar, CARC_NO_FEATURE),
+        Some(RoadEnd::Carcassonne) => (CarcRoadEnd::Carcassonne, CARC_NO_FEATURE),
     };
     let flags = [
         (f.princess, CARC_FEATURE_PRINCESS),

@@ -466,6 +466,8 @@ pub fn tile_geometry<'py>(
             Some(RoadEnd::Lake) => (Some("lake"), None),
             Some(RoadEnd::Volcano) => (Some("volcano"), None),
             Some(RoadEnd::DeadEnd) => (Some("dead-end"), None),
+            Some(RoadEnd::Bazaar) => (Some("bazaar"), None),
+            Some(RoadEnd::Carcassonne) => (Some("carcassonne"), None),
         };
         d.set_item("road_end", end)?;
         d.set_item("road_end_feature", end_feature)?;

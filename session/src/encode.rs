@@ -82,6 +82,7 @@ use carcassonne::features::NodeId;
 use carcassonne::game::{Game, Phase};
 use carcassonne::geometry::{Corner, Pos, Rotation};
 use carcassonne::rules::princess_dragon::DRAGON_STEPS;
+use carcassonne::scoring::feature_value;
 use carcassonne::tiles::{catalogue, FeatureKind, Symbols, Terrain, TileKind, TileSet, NO_FEATURE};
 use std::cell::RefCell;
 use std::fmt;
@@ -363,7 +364,7 @@ pub fn feature_slot(kind: TileKind, rot: Rotation, local: u8) -> Option<u8> {
         return Some(slot::rotate(canonical, rot.quarter_turns()));
     }
     match f.kind {
-        FeatureKind::Monastery => Some(slot::CLOISTER),
+        FeatureKind::Monastery | FeatureKind::Shrine => Some(slot::CLOISTER),
         FeatureKind::Garden => Some(slot::GARDEN),
         FeatureKind::Field => {
             let nth = def.features[..local as usize]
@@ -1267,22 +1268,22 @@ pub mod global {
     pub const FAIRY_ON_BOARD: usize = 72;
     /// Dragon steps left in the current flight / 6 (0 outside a flight).
     pub const DRAGON_STEPS_LEFT: usize = 73;
-    /// Offset by set (base, river1, river2, princess-and-dragon, abbey-and-mayor): 1 if in play.
+    /// Offset by set (in `TileSet::ALL` order): 1 if in play.
     pub const SETS: usize = 74;
     /// 1 if farmers are in play.
-    pub const FARMERS: usize = 79;
+    pub const FARMERS: usize = SETS + carcassonne::TileSet::ALL.len();
     /// Offset by rotation: one-hot of the focus tile's rotation.
-    pub const FOCUS_ROTATION: usize = 80;
+    pub const FOCUS_ROTATION: usize = FARMERS + 1;
     /// 1 if the focus tile lies inside the window.
-    pub const FOCUS_IN_WINDOW: usize = 84;
+    pub const FOCUS_IN_WINDOW: usize = FOCUS_ROTATION + 4;
     /// Window origin x (board column of window column 0), raw.
-    pub const ORIGIN_X: usize = 85;
+    pub const ORIGIN_X: usize = FOCUS_IN_WINDOW + 1;
     /// Window origin y, raw.
-    pub const ORIGIN_Y: usize = 86;
+    pub const ORIGIN_Y: usize = ORIGIN_X + 1;
 
     /// Offset by catalogue index: one-hot of the tile in hand.
     pub const fn tile_in_hand() -> usize {
-        87
+        ORIGIN_Y + 1
     }
     /// Offset by catalogue index: one-hot of the focus tile's kind.
     pub fn focus_tile() -> usize {
@@ -1325,7 +1326,7 @@ pub fn global_table() -> Vec<GlobalInfo> {
         (global::DRAGON_ON_BOARD, 1, "dragon-on-board", "1 if the dragon is on the board"),
         (global::FAIRY_ON_BOARD, 1, "fairy-on-board", "1 if the fairy is on the board"),
         (global::DRAGON_STEPS_LEFT, 1, "dragon-steps-left", "steps left in the current flight / 6 (0 outside a flight)"),
-        (global::SETS, 5, "sets", "per set (base, river1, river2, princess-and-dragon, abbey-and-mayor): 1 if in play"),
+        (global::SETS, TileSet::ALL.len(), "sets", "per set, in the order of the set keys (base, river1, river2, princess-and-dragon, abbey-and-mayor, count, king-and-robber, cult, bridges-castles-and-bazaars): 1 if in play"),
         (global::FARMERS, 1, "farmers", "1 if farmers are in play"),
         (global::FOCUS_ROTATION, 4, "focus-rotation", "one-hot of the focus tile's rotation"),
         (global::FOCUS_IN_WINDOW, 1, "focus-in-window", "1 if the focus tile lies inside the window"),
@@ -1456,19 +1457,14 @@ impl FeatureStats {
         } else {
             0
         };
-        let pennants = node.pennants as i32;
-        let v = match node.kind {
-            FeatureKind::City if node.open == 0 => {
-                if tiles == 2 && game.rules().tiny_city == 2 {
-                    tiles + pennants
-                } else {
-                    2 * tiles + 2 * pennants
-                }
-            }
-            FeatureKind::City => tiles + pennants,
-            FeatureKind::Road => tiles,
-            _ => 0,
-        };
+        let incomplete = (node.open != 0).then_some(0);
+        let v = feature_value(
+            node.kind,
+            tiles as u32,
+            node.pennants as u32,
+            incomplete,
+            game.rules(),
+        );
         v.clamp(0, 255) as u8
     }
 }
@@ -1560,7 +1556,7 @@ pub fn encode_observation_with(
                 Terrain::City => set(plane::CITY + s, c, 1),
                 Terrain::Road => set(plane::ROAD + s, c, 1),
                 Terrain::River => set(plane::RIVER + s, c, 1),
-                Terrain::Field | Terrain::Abbey => {}
+                Terrain::Field | Terrain::Abbey | Terrain::Carcassonne => {}
             }
             let here = oriented.segment_feature[s * 3 + 1];
             if here == NO_FEATURE {
@@ -1602,12 +1598,10 @@ pub fn encode_observation_with(
                 let (own, best) = stats.strengths(root, player);
                 c_own = c_own.max(own);
                 c_best = c_best.max(best);
-                let value = if placement.surrounded_by == 8 {
-                    9
-                } else {
-                    1 + placement.surrounded_by
-                };
-                c_value = c_value.max(value);
+                let around = placement.surrounded_by;
+                let incomplete = (around < 8).then_some(around);
+                let value = feature_value(f.kind, 0, 0, incomplete, game.rules());
+                c_value = c_value.max(value.clamp(0, 255) as u8);
             }
         }
         set(plane::PENNANTS, c, pennants);

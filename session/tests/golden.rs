@@ -121,6 +121,14 @@ fn abbey_mayor_barn_occupied() {
 fn every_seeded_set() {
     replay_file("all.jsonl", 28);
 }
+#[test]
+fn king_and_robber() {
+    replay_file("king-and-robber.jsonl", 28);
+}
+#[test]
+fn cult() {
+    replay_file("cult.jsonl", 28);
+}
 
 /// The tile id placed at `(x, y)` before turn `turn` action `action` of a record.
 fn tile_at(record: &Value, turn: usize, action: usize, x: i64, y: i64) -> Option<String> {

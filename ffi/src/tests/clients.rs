@@ -35,9 +35,10 @@ use crate::tiles::{
     carc_tile_feature_count, carc_tile_feature_geometry, carc_tile_feature_id,
     carc_tile_kind_count, carc_tile_kind_index, carc_tile_symbols, CARC_FEATURE_INN,
     CARC_FEATURE_INNER, CARC_FEATURE_PIG_HERD, CARC_FEATURE_PRINCESS, CARC_FEATURE_TUNNEL,
-    CARC_FEATURE_WELL, CARC_SYMBOL_ABBEY, CARC_SYMBOL_DRAGON, CARC_SYMBOL_GARDEN, CARC_SYMBOL_INN,
-    CARC_SYMBOL_MAGIC_PORTAL, CARC_SYMBOL_MONASTERY, CARC_SYMBOL_PIG_HERD, CARC_SYMBOL_PRINCESS,
-    CARC_SYMBOL_RIVER, CARC_SYMBOL_TUNNEL, CARC_SYMBOL_VOLCANO, CARC_SYMBOL_WELL,
+    CARC_FEATURE_WELL, CARC_SYMBOL_ABBEY, CARC_SYMBOL_BAZAAR, CARC_SYMBOL_COUNT_QUARTERS,
+    CARC_SYMBOL_DRAGON, CARC_SYMBOL_GARDEN, CARC_SYMBOL_INN, CARC_SYMBOL_MAGIC_PORTAL,
+    CARC_SYMBOL_MONASTERY, CARC_SYMBOL_PIG_HERD, CARC_SYMBOL_PRINCESS, CARC_SYMBOL_RIVER,
+    CARC_SYMBOL_SHRINE, CARC_SYMBOL_TUNNEL, CARC_SYMBOL_VOLCANO, CARC_SYMBOL_WELL,
 };
 use crate::{
     CarcAction, CarcActionKind, CarcChanceOutcome, CarcEvent, CarcEventKind, CarcFeatureGeometry,
@@ -444,13 +445,10 @@ fn turned(name: &str, rot: usize) -> String {
 #[test]
 fn geometry_of_every_tile_kind_matches_the_catalogue() {
     let catalogue = catalogue_json();
-    let sets = [
-        "base",
-        "river1",
-        "river2",
-        "princess-and-dragon",
-        "abbey-and-mayor",
-    ];
+    let sets: Vec<&str> = carcassonne_core::TileSet::ALL
+        .iter()
+        .map(|s| s.key())
+        .collect();
     let mut kinds = 0;
     assert_eq!(carc_tile_kind_count(&mut kinds), OK);
     let mut checked = 0u32;
@@ -476,6 +474,9 @@ fn geometry_of_every_tile_kind_matches_the_catalogue() {
             ("pig_herd", CARC_SYMBOL_PIG_HERD),
             ("well", CARC_SYMBOL_WELL),
             ("abbey", CARC_SYMBOL_ABBEY),
+            ("shrine", CARC_SYMBOL_SHRINE),
+            ("bazaar", CARC_SYMBOL_BAZAAR),
+            ("count_quarters", CARC_SYMBOL_COUNT_QUARTERS),
         ];
         let expected_symbols = t["symbols"]
             .as_array()
@@ -516,6 +517,7 @@ fn geometry_of_every_tile_kind_matches_the_catalogue() {
                 "monastery" | "abbey" => CarcFeatureKind::Monastery,
                 "garden" => CarcFeatureKind::Garden,
                 "river" => CarcFeatureKind::River,
+                "shrine" => CarcFeatureKind::Shrine,
                 other => panic!("{ctx}: type {other}"),
             };
             let flag = |key: &str, bit: u8| {

@@ -47,7 +47,7 @@ static class PlayGame
         Check(Marshal.SizeOf(typeof(CarcFairy)) == 12, "CarcFairy is 12 bytes");
         Check(Marshal.SizeOf(typeof(CarcObservationSizes)) == 28, "CarcObservationSizes is 28 bytes");
         Check(Marshal.SizeOf(typeof(CarcMaskInfo)) == 12, "CarcMaskInfo is 12 bytes");
-        Check(Native.carc_abi_version() == Native.AbiVersion, "ABI version " + Native.AbiVersion);
+        Check(Native.carc_abi_version() == Native.AbiVersion, "the library has the binding's ABI version");
         Check(Marshal.SizeOf(typeof(CarcEvent)) == 28, "CarcEvent is 28 bytes");
         Check(Marshal.SizeOf(typeof(CarcFeaturePart)) == 12, "CarcFeaturePart is 12 bytes");
         Check(Marshal.SizeOf(typeof(CarcFeatureGeometry)) == 12, "CarcFeatureGeometry is 12 bytes");
@@ -279,7 +279,7 @@ static class PlayGame
         CarcFeatureGeometry city = Game.FeatureGeometry(d, 0, 0);
         Check(city.Kind == (byte)FeatureKind.City && city.Segments == 0x7, "BASE-D's cap covers N0..N2");
         Check(Game.FeatureGeometry(d, 0, 1).Segments == 0x38, "turned once it covers E0..E2");
-        Check(Game.TileSymbols(Game.TileKindIndex("BASE-B")) == 1, "a monastery");
+        Check(Game.TileSymbols(Game.TileKindIndex("BASE-B")) == Native.SymbolMonastery, "a monastery");
         uint total = 0;
         for (uint f = 0; f < Game.FeatureCount(d); f++) total |= Game.FeatureGeometry(d, f, 0).Segments;
         Check(total == 0xFFF, "every edge third belongs to a feature");

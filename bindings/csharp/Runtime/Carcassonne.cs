@@ -2,7 +2,10 @@
 // project uses: [DllImport("carcassonne")], blittable structs laid out exactly like the C
 // ones, a SafeHandle that frees the game, and exceptions that carry the status and the
 // library's detailed message. Put libcarcassonne.so / carcassonne.dll / libcarcassonne.dylib
-// where the runtime finds native plugins (LD_LIBRARY_PATH, Assets/Plugins, ...).
+// where the runtime finds native plugins (the package's Plugins/ folder in Unity, see
+// Plugins/README.md; LD_LIBRARY_PATH or the program's folder elsewhere). The usage guide is
+// README.md beside this folder. The enums and constants are checked against the header by
+// tests/csharp/CheckEnums.cs.
 //
 // Ownership: a Game owns its native handle and frees it when disposed or finalized. Every
 // buffer passed to the library is a managed array pinned for the duration of the call;
@@ -72,6 +75,15 @@ namespace Carcassonne
         Mayor = 2,
         Wagon = 3,
         Barn = 4,
+    }
+
+    /// <summary>A corner of a tile, for barns (CarcCorner).</summary>
+    public enum Corner : byte
+    {
+        NW = 0,
+        NE = 1,
+        SE = 2,
+        SW = 3,
     }
 
     /// <summary>One decision (CarcAction, 16 bytes).</summary>
@@ -210,6 +222,9 @@ namespace Carcassonne
         Incomplete = 9,
         Farmers = 10,
         Barn = 11,
+        Shrine = 12,
+        King = 13,
+        RobberBaron = 14,
     }
 
     /// <summary>Why a figure left the board (CarcReturnCause).</summary>
@@ -220,6 +235,7 @@ namespace Carcassonne
         Princess = 2,
         Dragon = 3,
         AbbotTaken = 4,
+        Challenged = 5,
     }
 
     /// <summary>The kind of a feature (CarcFeatureKind).</summary>
@@ -231,6 +247,7 @@ namespace Carcassonne
         Monastery = 3,
         Garden = 4,
         River = 5,
+        Shrine = 6,
     }
 
     /// <summary>Where a road or river ends on its tile (CarcRoadEnd).</summary>
@@ -245,6 +262,8 @@ namespace Carcassonne
         Lake = 6,
         Volcano = 7,
         DeadEnd = 8,
+        Bazaar = 9,
+        Carcassonne = 10,
     }
 
     /// <summary>A score or a figure returned (CarcEvent, 28 bytes).</summary>
@@ -342,14 +361,48 @@ namespace Carcassonne
     /// <summary>The raw entry points, one per C function.</summary>
     public static class Native
     {
+#if UNITY_IOS && !UNITY_EDITOR
+        // iOS links native code statically into the player.
+        const string Lib = "__Internal";
+#else
         const string Lib = "carcassonne";
+#endif
 
         public const uint NoPlayer = 0xFFFFFFFF;
         public const ushort NoTile = 0xFFFF;
         public const byte NoFeature = 255;
         public const uint NoActionId = 0xFFFFFFFF;
         public const uint NoTurn = 0xFFFFFFFF;
-        /// <summary>The ABI version this binding is written for (CARC_ABI_VERSION).</summary>
+        /// <summary>CarcFeatureGeometry.Flags bits.</summary>
+        public const byte FeaturePrincess = 1;
+        public const byte FeatureTunnel = 2;
+        public const byte FeatureInner = 4;
+        public const byte FeatureInn = 8;
+        public const byte FeaturePigHerd = 16;
+        public const byte FeatureWell = 32;
+        /// <summary>carc_tile_symbols bits.</summary>
+        public const uint SymbolMonastery = 1;
+        public const uint SymbolGarden = 2;
+        public const uint SymbolRiver = 4;
+        public const uint SymbolVolcano = 8;
+        public const uint SymbolDragon = 16;
+        public const uint SymbolMagicPortal = 32;
+        public const uint SymbolPrincess = 64;
+        public const uint SymbolTunnel = 128;
+        public const uint SymbolInn = 256;
+        public const uint SymbolPigHerd = 512;
+        public const uint SymbolWell = 1024;
+        public const uint SymbolAbbey = 2048;
+        public const uint SymbolShrine = 4096;
+        public const uint SymbolBazaar = 8192;
+        public const uint SymbolCountQuarters = 16384;
+        /// <summary>The default side of the observation window.</summary>
+        public const uint DefaultWindow = 32;
+        /// <summary>The library version this binding was written for (see Game.Version).</summary>
+        public const uint VersionMajor = 0;
+        public const uint VersionMinor = 1;
+        public const uint VersionPatch = 0;
+        /// <summary>The ABI this binding was written for; compare with carc_abi_version().</summary>
         public const uint AbiVersion = 2;
 
         [DllImport(Lib)] public static extern IntPtr carc_version();
