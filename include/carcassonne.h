@@ -695,7 +695,8 @@ typedef uint8_t CarcRoadEnd;
 /**
  * A game in progress, owned by the caller through an opaque pointer.
  *
- * Created by `carc_game_new`, `carc_game_clone` or `carc_game_from_record`, released by
+ * Created by `carc_game_new`, `carc_game_clone`, `carc_game_from_record` or
+ * `carc_game_from_record_ex`, released by
  * `carc_game_free`. A handle may be moved between threads but must not be used by two
  * threads at the same time (not even for queries: every call may record an error
  * message on the handle).
@@ -1282,7 +1283,8 @@ CarcStatus carc_game_new(const char *config_json, struct CarcGame **out);
  * released too.
  *
  * Ownership: takes back ownership of `game`, which must come from `carc_game_new`,
- * `carc_game_clone` or `carc_game_from_record` and must not be used afterwards.
+ * `carc_game_clone`, `carc_game_from_record` or `carc_game_from_record_ex` and must not
+ * be used afterwards.
  */
 void carc_game_free(struct CarcGame *game);
 

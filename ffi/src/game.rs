@@ -126,7 +126,8 @@ pub extern "C" fn carc_game_new(config_json: *const c_char, out: *mut *mut CarcG
 /// released too.
 ///
 /// Ownership: takes back ownership of `game`, which must come from `carc_game_new`,
-/// `carc_game_clone` or `carc_game_from_record` and must not be used afterwards.
+/// `carc_game_clone`, `carc_game_from_record` or `carc_game_from_record_ex` and must not
+/// be used afterwards.
 #[no_mangle]
 pub extern "C" fn carc_game_free(game: *mut CarcGame) {
     if game.is_null() {

@@ -19,7 +19,8 @@ use std::panic::{catch_unwind, AssertUnwindSafe};
 
 /// A game in progress, owned by the caller through an opaque pointer.
 ///
-/// Created by `carc_game_new`, `carc_game_clone` or `carc_game_from_record`, released by
+/// Created by `carc_game_new`, `carc_game_clone`, `carc_game_from_record` or
+/// `carc_game_from_record_ex`, released by
 /// `carc_game_free`. A handle may be moved between threads but must not be used by two
 /// threads at the same time (not even for queries: every call may record an error
 /// message on the handle).

@@ -6,8 +6,9 @@
 //!
 //! ## Conventions
 //!
-//! * Opaque handles ([`CarcGame`]) are created by `carc_game_new`, `carc_game_clone` and
-//!   `carc_game_from_record` and released by `carc_game_free` (which accepts NULL).
+//! * Opaque handles ([`CarcGame`]) are created by `carc_game_new`, `carc_game_clone`,
+//!   `carc_game_from_record` and `carc_game_from_record_ex` and released by
+//!   `carc_game_free` (which accepts NULL).
 //! * Every function that can fail returns a [`CarcStatus`] with stable numbers;
 //!   `carc_status_message` gives its static text, `carc_game_last_error` and
 //!   `carc_last_error` the detailed message of a failure.
