@@ -116,6 +116,7 @@ fn default_play_uses_every_set_and_figure() {
             "river2",
             "princess-and-dragon",
             "abbey-and-mayor",
+            "count",
             "king-and-robber",
             "cult"
         ])

@@ -23,6 +23,7 @@
 
 use crate::config::Figure;
 use crate::geometry::{Corner, Pos, Rotation};
+use crate::rules::count::{Quarter, QuarterStep};
 use crate::tiles::TileKind;
 use std::fmt;
 
@@ -73,6 +74,14 @@ action_kinds! {
     MoveWagon = "move_wagon", player: true, fields: ["x": X, "y": Y, "feature": Feature];
     /// [`Action::Draw`].
     Draw = "draw", player: false, fields: ["tile": Tile];
+    /// [`Action::LeaveQuarter`].
+    LeaveQuarter = "leave_quarter", player: true, fields: ["step": Step, "quarter": Quarter, "figure": Figure, "x": X, "y": Y, "feature": Feature];
+    /// [`Action::QuarterPass`].
+    QuarterPass = "quarter_pass", player: true, fields: ["step": Step];
+    /// [`Action::DeployQuarter`].
+    DeployQuarter = "deploy_quarter", player: true, fields: ["figure": Figure, "quarter": Quarter];
+    /// [`Action::MoveCount`].
+    MoveCount = "move_count", player: true, fields: ["quarter": Quarter];
 }
 
 /// How a field is written by every codec.
@@ -95,6 +104,12 @@ pub enum FieldKind {
     Corner,
     /// A tile kind by catalogue id.
     Tile,
+    /// A quarter of the City of Carcassonne by name (`castle`, `blacksmith`,
+    /// `cathedral`, `market`).
+    Quarter,
+    /// When a player acts on the City of Carcassonne (`before-scoring`, `deploy`,
+    /// `final`, `count`).
+    Step,
 }
 
 /// One field of an action kind.
@@ -154,10 +169,14 @@ pub enum FieldValue {
     Corner(Corner),
     /// [`FieldKind::Tile`].
     Tile(TileKind),
+    /// [`FieldKind::Quarter`].
+    Quarter(Quarter),
+    /// [`FieldKind::Step`].
+    Step(QuarterStep),
 }
 
 /// Most fields an action kind has.
-pub const MAX_FIELDS: usize = 4;
+pub const MAX_FIELDS: usize = 6;
 
 /// The field values of one action, in schema order.
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
@@ -278,6 +297,38 @@ pub enum Action {
         /// The tile.
         tile: TileKind,
     },
+    /// Move a figure out of a quarter of the City of Carcassonne onto a feature, named by
+    /// one of its parts (CC4 before the turn's scoring, CC6 before final scoring).
+    LeaveQuarter {
+        /// When (`before-scoring` or `final`).
+        step: QuarterStep,
+        /// The quarter it leaves.
+        quarter: Quarter,
+        /// The figure.
+        figure: Figure,
+        /// A tile of the target feature.
+        pos: Pos,
+        /// The feature on that tile.
+        feature: u8,
+    },
+    /// Decline a move of the City of Carcassonne: moving figures out (CC4, CC6), putting
+    /// one in (CC3) or moving the count (CC3).
+    QuarterPass {
+        /// Which move is declined.
+        step: QuarterStep,
+    },
+    /// Put a figure from the supply into a quarter of the City (CC3).
+    DeployQuarter {
+        /// The figure.
+        figure: Figure,
+        /// The quarter.
+        quarter: Quarter,
+    },
+    /// Move the count to another quarter (CC3).
+    MoveCount {
+        /// The quarter.
+        quarter: Quarter,
+    },
 }
 
 impl Action {
@@ -295,6 +346,10 @@ impl Action {
             Action::MoveDragon { .. } => ActionKind::MoveDragon,
             Action::MoveWagon { .. } => ActionKind::MoveWagon,
             Action::Draw { .. } => ActionKind::Draw,
+            Action::LeaveQuarter { .. } => ActionKind::LeaveQuarter,
+            Action::QuarterPass { .. } => ActionKind::QuarterPass,
+            Action::DeployQuarter { .. } => ActionKind::DeployQuarter,
+            Action::MoveCount { .. } => ActionKind::MoveCount,
         }
     }
 
@@ -329,6 +384,25 @@ impl Action {
             }
             Action::Pass => Values::of(&[]),
             Action::Draw { tile } => Values::of(&[T(tile)]),
+            Action::LeaveQuarter {
+                step,
+                quarter,
+                figure,
+                pos,
+                feature,
+            } => Values::of(&[
+                FieldValue::Step(step),
+                FieldValue::Quarter(quarter),
+                FieldValue::Figure(figure),
+                Int(pos.x),
+                Int(pos.y),
+                F(feature),
+            ]),
+            Action::QuarterPass { step } => Values::of(&[FieldValue::Step(step)]),
+            Action::DeployQuarter { figure, quarter } => {
+                Values::of(&[FieldValue::Figure(figure), FieldValue::Quarter(quarter)])
+            }
+            Action::MoveCount { quarter } => Values::of(&[FieldValue::Quarter(quarter)]),
         }
     }
 
@@ -363,6 +437,18 @@ impl Action {
             FieldValue::Feature(f) => Ok(f),
             _ => Err(bad(i)),
         };
+        let figure = |i: usize| match values[i] {
+            FieldValue::Figure(f) => Ok(f),
+            _ => Err(bad(i)),
+        };
+        let quarter = |i: usize| match values[i] {
+            FieldValue::Quarter(q) => Ok(q),
+            _ => Err(bad(i)),
+        };
+        let step = |i: usize| match values[i] {
+            FieldValue::Step(s) => Ok(s),
+            _ => Err(bad(i)),
+        };
         Ok(match kind {
             ActionKind::PlaceTile => Action::PlaceTile {
                 pos: pos(0)?,
@@ -373,10 +459,7 @@ impl Action {
             },
             ActionKind::PlaceAbbey => Action::PlaceAbbey { pos: pos(0)? },
             ActionKind::Deploy => Action::Deploy {
-                figure: match values[0] {
-                    FieldValue::Figure(f) => f,
-                    _ => return Err(bad(0)),
-                },
+                figure: figure(0)?,
                 pos: pos(1)?,
                 feature: feature(3)?,
             },
@@ -414,6 +497,21 @@ impl Action {
                     _ => return Err(bad(0)),
                 },
             },
+            ActionKind::LeaveQuarter => Action::LeaveQuarter {
+                step: step(0)?,
+                quarter: quarter(1)?,
+                figure: figure(2)?,
+                pos: pos(3)?,
+                feature: feature(5)?,
+            },
+            ActionKind::QuarterPass => Action::QuarterPass { step: step(0)? },
+            ActionKind::DeployQuarter => Action::DeployQuarter {
+                figure: figure(0)?,
+                quarter: quarter(1)?,
+            },
+            ActionKind::MoveCount => Action::MoveCount {
+                quarter: quarter(0)?,
+            },
         })
     }
 }
@@ -430,6 +528,8 @@ impl fmt::Display for FieldValue {
             FieldValue::OptFeature(None) => f.write_str("none"),
             FieldValue::Corner(c) => f.write_str(c.name()),
             FieldValue::Tile(t) => f.write_str(t.id()),
+            FieldValue::Quarter(q) => f.write_str(q.name()),
+            FieldValue::Step(s) => f.write_str(s.name()),
         }
     }
 }

@@ -25,6 +25,7 @@ use crate::deck::Deck;
 use crate::features::{Features, NodeId};
 use crate::geometry::{Pos, Rotation, Side};
 use crate::rng::Rng;
+use crate::rules::count::QuarterStep;
 use crate::rules::Expansions;
 use crate::tiles::{catalogue, FeatureKind, Symbols, TileKind, TileSet, NO_FEATURE};
 use std::fmt;
@@ -59,6 +60,13 @@ crate::named_enum! {
         WagonMove = "wagon_move",
         /// The game is over.
         GameOver = "game_over",
+        /// Move a figure out of the City of Carcassonne onto a feature, or pass (CC4 before
+        /// the turn's scoring, CC6 before final scoring).
+        LeaveQuarter = "leave_quarter",
+        /// Put a figure into a quarter of the City of Carcassonne, or pass (CC3).
+        EnterQuarter = "enter_quarter",
+        /// Move the count to another quarter, or pass (CC3).
+        MoveCount = "move_count",
     }
 }
 
@@ -71,11 +79,17 @@ pub(crate) enum Step {
     Place,
     Deploy,
     FlightBefore,
+    /// The turn's completed features are known.
+    Resolve,
+    LeaveQuarters,
     Score,
     Wagons,
+    EnterQuarter,
+    MoveCount,
     FlightAfter,
     End,
     EndRound,
+    FinalMoves,
     Over,
 }
 
@@ -128,6 +142,24 @@ crate::named_enum! {
         King = "king",
         /// End of game: the Robber Baron's completed roads (KR3).
         RobberBaron = "robber-baron",
+    }
+}
+
+impl ScoreKind {
+    /// Whether these are points for a feature during play (B12–B13, barns): the points
+    /// that let the turn player into the City of Carcassonne when only others score them
+    /// (CC3).
+    pub const fn is_feature_scoring(self) -> bool {
+        matches!(
+            self,
+            ScoreKind::City
+                | ScoreKind::Road
+                | ScoreKind::Monastery
+                | ScoreKind::Garden
+                | ScoreKind::Shrine
+                | ScoreKind::BarnPlaced
+                | ScoreKind::BarnConnected
+        )
     }
 }
 
@@ -386,15 +418,35 @@ impl fmt::Display for ActionError {
 impl std::error::Error for ActionError {}
 
 /// Per-turn state.
-#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, Default)]
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
 pub(crate) struct TurnState {
     /// Placement index of the tile (or abbey) placed this turn (the last one when the
     /// turn places two, R6).
     pub placed: Option<u8>,
     /// Placement index of the first tile of a turn that places two (R6).
     pub first_placed: Option<u8>,
+    /// Seats that scored points for features this turn (bit per seat; CC3).
+    pub feature_scorers: u8,
+    /// Roots of the features the turn's placements completed (known from the resolve
+    /// step on).
+    pub completed: [NodeId; 48],
+    /// How many of `completed` are set.
+    pub completed_len: u8,
     /// Tile drawn this turn.
     pub drawn: Option<TileKind>,
+}
+
+impl Default for TurnState {
+    fn default() -> TurnState {
+        TurnState {
+            placed: None,
+            first_placed: None,
+            drawn: None,
+            feature_scorers: 0,
+            completed: [0; 48],
+            completed_len: 0,
+        }
+    }
 }
 
 /// A game in progress.
@@ -449,8 +501,10 @@ impl Game {
     pub fn with_chance(config: GameConfig, chance: ChanceMode) -> Result<Game, ConfigError> {
         config.validate()?;
         let deck = Deck::new(&config);
-        let total_tiles =
-            deck.total() as usize + 1 + config.players as usize * config.figures.abbey as usize;
+        let start_tiles = config.start_tiles();
+        let total_tiles = deck.total() as usize
+            + start_tiles.len()
+            + config.players as usize * config.figures.abbey as usize;
         let sets = config.sets.iter().fold(0u16, |acc, s| acc | s.bit());
         let mut supply = [[0u8; 5]; MAX_PLAYERS];
         for seat in supply.iter_mut().take(config.players as usize) {
@@ -493,8 +547,9 @@ impl Game {
             final_scored: false,
             config: Arc::new(config),
         };
-        let (start, rot) = game.config.start_tile();
-        game.put_tile(start, Pos::new(0, 0), rot);
+        for (tile, pos, rot) in start_tiles {
+            game.put_tile(tile, pos, rot);
+        }
         game.advance();
         Ok(game)
     }
@@ -783,9 +838,10 @@ impl Game {
         &self.legal
     }
 
-    /// Whether `action` is legal now.
+    /// Whether `action` is legal now (an action naming a feature by any of its parts
+    /// counts as the listed one, [`Game::normalize`]).
     pub fn is_legal(&self, action: Action) -> bool {
-        self.legal.contains(&action)
+        self.legal.contains(&self.normalize(action))
     }
 
     /// Applies a legal action; an illegal one is refused with an error and the game is
@@ -794,13 +850,14 @@ impl Game {
         if self.phase == Phase::GameOver {
             return Err(ActionError::GameOver);
         }
-        if !self.is_legal(action) {
+        let listed = self.normalize(action);
+        if !self.legal.contains(&listed) {
             return Err(ActionError::Illegal {
                 action,
                 phase: self.phase,
             });
         }
-        self.apply_unchecked(action);
+        self.apply_unchecked(listed);
         Ok(())
     }
 
@@ -824,7 +881,12 @@ impl Game {
                 self.legal = legal;
             }
             Phase::WagonMove => self.legal.push(Action::Pass),
-            Phase::PlaceTile | Phase::Deploy | Phase::DragonFlight => {}
+            Phase::PlaceTile
+            | Phase::Deploy
+            | Phase::DragonFlight
+            | Phase::LeaveQuarter
+            | Phase::EnterQuarter
+            | Phase::MoveCount => {}
         }
     }
 
@@ -912,6 +974,34 @@ impl Game {
                 self.record(player, action);
                 self.move_wagon(player, pos, feature);
             }
+            Action::LeaveQuarter {
+                quarter,
+                figure,
+                pos,
+                feature,
+                ..
+            } => {
+                self.record(player, action);
+                self.leave_quarter(player, quarter, figure, pos, feature);
+            }
+            Action::QuarterPass { step } => {
+                self.record(player, action);
+                match step {
+                    QuarterStep::BeforeScoring => self.leave_round_passed(),
+                    QuarterStep::Final => self.final_passed(player),
+                    QuarterStep::Deploy | QuarterStep::Count => self.step = Step::FlightAfter,
+                }
+            }
+            Action::DeployQuarter { figure, quarter } => {
+                self.record(player, action);
+                self.enter_quarter(figure, quarter);
+                self.step = Step::MoveCount;
+            }
+            Action::MoveCount { quarter } => {
+                self.record(player, action);
+                self.move_count(quarter);
+                self.step = Step::FlightAfter;
+            }
         }
         self.advance();
     }
@@ -990,10 +1080,20 @@ impl Game {
                     return;
                 }
                 Step::FlightBefore => {
-                    self.step = Step::Score;
+                    self.step = Step::Resolve;
                     if self.flight_starts(crate::config::DragonMove::BeforeScoring) {
                         return;
                     }
+                }
+                Step::Resolve => {
+                    self.collect_completed();
+                    self.step = Step::LeaveQuarters;
+                }
+                Step::LeaveQuarters => {
+                    if self.next_leave_decision() {
+                        return;
+                    }
+                    self.step = Step::Score;
                 }
                 Step::Score => {
                     self.score_turn();
@@ -1003,7 +1103,34 @@ impl Game {
                     if self.next_wagon_decision() {
                         return;
                     }
+                    self.step = Step::EnterQuarter;
+                }
+                Step::EnterQuarter => {
                     self.step = Step::FlightAfter;
+                    if self.may_enter_city() {
+                        let mut legal = std::mem::take(&mut self.legal);
+                        legal.clear();
+                        self.enter_actions(&mut legal);
+                        legal.push(Action::QuarterPass {
+                            step: QuarterStep::Deploy,
+                        });
+                        self.legal = legal;
+                        self.phase = Phase::EnterQuarter;
+                        self.to_play = self.turn_player;
+                        return;
+                    }
+                }
+                Step::MoveCount => {
+                    let mut legal = std::mem::take(&mut self.legal);
+                    legal.clear();
+                    self.count_moves(&mut legal);
+                    legal.push(Action::QuarterPass {
+                        step: QuarterStep::Count,
+                    });
+                    self.legal = legal;
+                    self.phase = Phase::MoveCount;
+                    self.to_play = self.turn_player;
+                    return;
                 }
                 Step::FlightAfter => {
                     self.step = Step::End;
@@ -1027,6 +1154,13 @@ impl Game {
                 }
                 Step::EndRound => {
                     if self.next_end_round_turn() {
+                        return;
+                    }
+                    self.begin_final_moves();
+                    self.step = Step::FinalMoves;
+                }
+                Step::FinalMoves => {
+                    if self.next_final_move() {
                         return;
                     }
                     self.final_scoring();
@@ -1416,6 +1550,9 @@ impl Game {
     ) {
         self.scores[player as usize] += points;
         let joins = self.joins.len() as u32;
+        if kind.is_feature_scoring() && points > 0 {
+            self.turn.feature_scorers |= 1 << player;
+        }
         self.events.push(ScoreEvent {
             player,
             points,
@@ -1459,6 +1596,7 @@ impl Game {
         h.write(self.deck.counts());
         h.write(&[self.phase as u8, self.to_play, self.turn_player]);
         self.hash_dragon(&mut h);
+        self.hash_count(&mut h);
         if let Some(t) = self.turn.drawn {
             h.write(&[t.index() as u8]);
         }

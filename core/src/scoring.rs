@@ -176,6 +176,9 @@ impl Game {
                 break;
             }
         }
+        // CC2: the City of Carcassonne counts as one completed city for a field with a
+        // part on its squares.
+        cities += i32::from(self.field_touches_the_city(root));
         (cities, pig)
     }
 
@@ -197,8 +200,9 @@ impl Game {
         );
     }
 
-    /// Scores everything the turn's placements completed (B8–B14, AM3, AM8).
-    pub(crate) fn score_turn(&mut self) {
+    /// Notes the roots of every feature the turn's placements completed (before anyone
+    /// acts on them: castles, moves out of the City of Carcassonne, scoring).
+    pub(crate) fn collect_completed(&mut self) {
         let mut roots: [NodeId; 48] = [0; 48];
         let mut n = 0;
         let mut placed_tiles = [0u8; 2];
@@ -206,7 +210,29 @@ impl Game {
         for placed in self.placed_this_turn_indices() {
             placed_tiles[placed_len] = placed;
             placed_len += 1;
+        }
+        for &placed in &placed_tiles[..placed_len] {
             self.completed_by(placed, &mut roots, &mut n);
+        }
+        self.turn.completed = roots;
+        self.turn.completed_len = n as u8;
+    }
+
+    /// The roots of the features the turn's placements completed (from the resolve step
+    /// on; empty before).
+    pub(crate) fn turn_completed(&self) -> &[NodeId] {
+        &self.turn.completed[..self.turn.completed_len as usize]
+    }
+
+    /// Scores everything the turn's placements completed (B8–B14, AM3, AM8).
+    pub(crate) fn score_turn(&mut self) {
+        let roots = self.turn.completed;
+        let n = self.turn.completed_len as usize;
+        let mut placed_tiles = [0u8; 2];
+        let mut placed_len = 0;
+        for placed in self.placed_this_turn_indices() {
+            placed_tiles[placed_len] = placed;
+            placed_len += 1;
         }
         let mut scored: [NodeId; 48] = [0; 48];
         let mut s = 0;

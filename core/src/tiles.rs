@@ -94,7 +94,7 @@ impl TileSet {
     /// Whether the engine plays this set's rules (its tiles are in the catalogue either
     /// way).
     pub const fn playable(self) -> bool {
-        !matches!(self, TileSet::Count | TileSet::BridgesCastlesBazaars)
+        !matches!(self, TileSet::BridgesCastlesBazaars)
     }
 
     /// Bit of this set in a set mask.

@@ -319,7 +319,9 @@ fn check_game(game: &Game, ctx: &str) {
     let mut placed = vec![[0u32; 5]; players];
     for d in game.history_actions() {
         match d.action {
-            Action::Deploy { figure, .. } => placed[d.player as usize][figure.index()] += 1,
+            Action::Deploy { figure, .. } | Action::LeaveQuarter { figure, .. } => {
+                placed[d.player as usize][figure.index()] += 1
+            }
             Action::MoveWagon { .. } => placed[d.player as usize][Figure::Wagon.index()] += 1,
             _ => {}
         }

@@ -4,6 +4,7 @@
 use crate::guard::{check_out, with_game, with_game_mut, write_array, write_iter, CarcGame};
 use crate::status::{CallResult, CarcStatus, Failure};
 use carcassonne_core::action::{ActionKind, FieldKind, FieldValue, MAX_FIELDS};
+use carcassonne_core::rules::count::{Quarter, QuarterStep};
 use carcassonne_core::{catalogue, Action, ActionError, Corner, Figure, Rotation, TileKind};
 
 /// What a `CarcAction` does (its `kind` field). Stable numbers; they match the record
@@ -34,12 +35,22 @@ pub enum CarcActionKind {
     MoveWagon = 9,
     /// Explicit chance: the tile of kind `tile` is drawn.
     Draw = 10,
+    /// Move a `figure` out of `quarter` of the City of Carcassonne onto `feature` of the
+    /// tile at (`x`, `y`); `step` is `CARC_QUARTER_STEP_BEFORE_SCORING` or
+    /// `CARC_QUARTER_STEP_FINAL`.
+    LeaveQuarter = 11,
+    /// Decline a move of the City of Carcassonne (`step` says which).
+    QuarterPass = 12,
+    /// Put a `figure` from the supply into `quarter`.
+    DeployQuarter = 13,
+    /// Move the count to `quarter`.
+    MoveCount = 14,
 }
 
 impl CarcActionKind {
     /// Every kind in number order; a test checks it against the engine's action kinds.
     #[cfg(test)]
-    const ALL: [CarcActionKind; 11] = [
+    const ALL: [CarcActionKind; 15] = [
         CarcActionKind::PlaceTile,
         CarcActionKind::PlaceAbbey,
         CarcActionKind::Deploy,
@@ -51,6 +62,10 @@ impl CarcActionKind {
         CarcActionKind::MoveDragon,
         CarcActionKind::MoveWagon,
         CarcActionKind::Draw,
+        CarcActionKind::LeaveQuarter,
+        CarcActionKind::QuarterPass,
+        CarcActionKind::DeployQuarter,
+        CarcActionKind::MoveCount,
     ];
 }
 
@@ -84,11 +99,39 @@ pub enum CarcCorner {
     Sw = 3,
 }
 
+/// A quarter of the City of Carcassonne (the `quarter` field of a `CarcAction`).
+#[repr(u8)]
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
+pub enum CarcQuarter {
+    /// Cities.
+    Castle = 0,
+    /// Roads.
+    Blacksmith = 1,
+    /// Monasteries and shrines.
+    Cathedral = 2,
+    /// Fields.
+    Market = 3,
+}
+
+/// When a player acts on the City of Carcassonne (the `step` field of a `CarcAction`).
+#[repr(u8)]
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
+pub enum CarcQuarterStep {
+    /// Before the turn's completed features score.
+    BeforeScoring = 0,
+    /// Putting a figure into a quarter.
+    Deploy = 1,
+    /// Before final scoring.
+    Final = 2,
+    /// Moving the count.
+    Count = 3,
+}
+
 /// The `feature` value meaning "no feature" (a fairy placed on a tile under the on-tile
 /// rule; every action kind without a feature).
 pub const CARC_NO_FEATURE: u8 = 255;
 
-/// One decision as plain data (16 bytes, no padding, blittable).
+/// One decision as plain data (20 bytes, no padding, blittable).
 ///
 /// `kind` is a `CarcActionKind`. Coordinates are absolute board squares (the start tile is
 /// at 0, 0; `y` grows southwards). A `feature` is the local index of a feature in its
@@ -108,14 +151,18 @@ pub struct CarcAction {
     pub feature: u8,
     /// `DEPLOY_BARN`: a `CarcCorner`.
     pub corner: u8,
-    /// Always 0.
-    pub reserved: u8,
+    /// `LEAVE_QUARTER`, `DEPLOY_QUARTER`, `MOVE_COUNT`: a `CarcQuarter`.
+    pub quarter: u8,
     /// `DRAW`: the tile kind index (see `carc_tile_kind_id`).
     pub tile: u16,
     /// Square, x (east).
     pub x: i32,
     /// Square, y (south).
     pub y: i32,
+    /// `LEAVE_QUARTER`, `QUARTER_PASS`: a `CarcQuarterStep`.
+    pub step: u8,
+    /// Always 0.
+    pub reserved: [u8; 3],
 }
 
 impl From<Action> for CarcAction {
@@ -139,6 +186,8 @@ impl From<Action> for CarcAction {
                 (_, FieldValue::OptFeature(local)) => c.feature = local.unwrap_or(CARC_NO_FEATURE),
                 (_, FieldValue::Corner(corner)) => c.corner = corner.index() as u8,
                 (_, FieldValue::Tile(t)) => c.tile = t.index() as u16,
+                (_, FieldValue::Quarter(q)) => c.quarter = q as u8,
+                (_, FieldValue::Step(s)) => c.step = s as u8,
             }
         }
         c
@@ -186,6 +235,22 @@ pub(crate) fn action_from_c(a: &CarcAction) -> Result<Action, Failure> {
                 FieldValue::Corner(Corner::from_index(a.corner as usize))
             }
             FieldKind::Tile => FieldValue::Tile(tile_kind(u32::from(a.tile), "action.tile")?),
+            FieldKind::Quarter => {
+                FieldValue::Quarter(*Quarter::ALL.get(a.quarter as usize).ok_or_else(|| {
+                    Failure::invalid(format!(
+                        "action.quarter {} is not a CarcQuarter (0..=3)",
+                        a.quarter
+                    ))
+                })?)
+            }
+            FieldKind::Step => {
+                FieldValue::Step(*QuarterStep::ALL.get(a.step as usize).ok_or_else(|| {
+                    Failure::invalid(format!(
+                        "action.step {} is not a CarcQuarterStep (0..=3)",
+                        a.step
+                    ))
+                })?)
+            }
         };
     }
     Action::from_values(kind, &values[..fields.len()])
@@ -358,8 +423,8 @@ mod tests {
     }
 
     #[test]
-    fn action_struct_is_sixteen_bytes_without_padding() {
-        assert_eq!(std::mem::size_of::<CarcAction>(), 16);
+    fn action_struct_is_twenty_bytes_without_padding() {
+        assert_eq!(std::mem::size_of::<CarcAction>(), 20);
         assert_eq!(std::mem::align_of::<CarcAction>(), 4);
         assert_eq!(std::mem::size_of::<CarcChanceOutcome>(), 16);
     }
@@ -394,10 +459,27 @@ mod tests {
             Action::MoveDragon { pos },
             Action::MoveWagon { pos, feature: 3 },
             Action::Draw { tile },
+            Action::LeaveQuarter {
+                step: QuarterStep::Final,
+                quarter: Quarter::Market,
+                figure: Figure::Follower,
+                pos,
+                feature: 2,
+            },
+            Action::QuarterPass {
+                step: QuarterStep::Count,
+            },
+            Action::DeployQuarter {
+                figure: Figure::Mayor,
+                quarter: Quarter::Castle,
+            },
+            Action::MoveCount {
+                quarter: Quarter::Cathedral,
+            },
         ];
         for a in actions {
             let c = CarcAction::from(a);
-            assert_eq!(c.reserved, 0);
+            assert_eq!(c.reserved, [0; 3]);
             assert_eq!(action_from_c(&c), Ok(a), "{a}");
         }
     }
@@ -405,7 +487,7 @@ mod tests {
     #[test]
     fn malformed_fields_are_named() {
         let bad_kind = CarcAction {
-            kind: 11,
+            kind: CarcActionKind::ALL.len() as u8,
             ..CarcAction::default()
         };
         assert!(action_from_c(&bad_kind)
@@ -416,6 +498,24 @@ mod tests {
             rot: 4,
             ..CarcAction::default()
         };
+        let bad_quarter = CarcAction {
+            kind: CarcActionKind::MoveCount as u8,
+            quarter: 4,
+            ..CarcAction::default()
+        };
+        assert!(action_from_c(&bad_quarter)
+            .unwrap_err()
+            .message
+            .contains("action.quarter"));
+        let bad_step = CarcAction {
+            kind: CarcActionKind::QuarterPass as u8,
+            step: 9,
+            ..CarcAction::default()
+        };
+        assert!(action_from_c(&bad_step)
+            .unwrap_err()
+            .message
+            .contains("action.step"));
         assert!(action_from_c(&bad_rot)
             .unwrap_err()
             .message

@@ -24,6 +24,13 @@ pub enum CarcPhase {
     WagonMove = 5,
     /// The game is over.
     GameOver = 6,
+    /// Move a figure out of the City of Carcassonne onto a feature, or pass (before the
+    /// turn's scoring and before final scoring).
+    LeaveQuarter = 7,
+    /// Put a figure into a quarter of the City of Carcassonne, or pass.
+    EnterQuarter = 8,
+    /// Move the count to another quarter, or pass.
+    MoveCount = 9,
 }
 
 impl From<Phase> for CarcPhase {
@@ -36,6 +43,9 @@ impl From<Phase> for CarcPhase {
             Phase::DragonFlight => CarcPhase::DragonFlight,
             Phase::WagonMove => CarcPhase::WagonMove,
             Phase::GameOver => CarcPhase::GameOver,
+            Phase::LeaveQuarter => CarcPhase::LeaveQuarter,
+            Phase::EnterQuarter => CarcPhase::EnterQuarter,
+            Phase::MoveCount => CarcPhase::MoveCount,
         }
     }
 }

@@ -6,6 +6,7 @@ use crate::errors::{illegal, invalid_argument, invalid_config};
 use carcassonne::action::{ActionKind, FieldKind, FieldValue};
 use carcassonne::config::Figure;
 use carcassonne::geometry::{Corner, Pos, Rotation};
+use carcassonne::rules::count::{Quarter, QuarterStep};
 use carcassonne::{Action, Game, GameConfig};
 use numpy::{Element, PyArrayDyn, PyArrayMethods, PyReadwriteArrayDyn, PyUntypedArrayMethods};
 use pyo3::prelude::*;
@@ -303,6 +304,22 @@ pub fn action_from_py(game: &Game, obj: &Bound<'_, PyAny>) -> PyResult<Action> {
                         .ok_or_else(|| illegal(format!("unknown tile id {id:?}")))?,
                 )
             }
+            (FieldKind::Quarter, Some(it)) => {
+                let n = text(it, f.name)?;
+                FieldValue::Quarter(Quarter::from_name(&n).ok_or_else(|| {
+                    illegal(format!(
+                        "unknown quarter {n:?} (castle, blacksmith, cathedral, market)"
+                    ))
+                })?)
+            }
+            (FieldKind::Step, Some(it)) => {
+                let n = text(it, f.name)?;
+                FieldValue::Step(QuarterStep::from_name(&n).ok_or_else(|| {
+                    illegal(format!(
+                        "unknown step {n:?} (before-scoring, deploy, final, count)"
+                    ))
+                })?)
+            }
         };
         values.push(value);
     }
@@ -322,6 +339,8 @@ pub fn action_to_py<'py>(py: Python<'py>, action: Action) -> PyResult<Bound<'py,
             FieldValue::OptFeature(f) => f.into_pyobject(py)?.into_any(),
             FieldValue::Corner(c) => c.name().into_pyobject(py)?.into_any(),
             FieldValue::Tile(t) => t.id().into_pyobject(py)?.into_any(),
+            FieldValue::Quarter(q) => q.name().into_pyobject(py)?.into_any(),
+            FieldValue::Step(s) => s.name().into_pyobject(py)?.into_any(),
         });
     }
     PyTuple::new(py, items)

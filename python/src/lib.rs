@@ -134,7 +134,8 @@ mod _core {
     }
 
     /// A flat id taken apart: `("tile", rot, wx, wy)`, `("cell", wx, wy)`,
-    /// `("slot", slot_name, channel_name)`, `("corner", name)` or `("pass",)`.
+    /// `("slot", slot_name, channel_name)`, `("corner", name)`,
+    /// `("enter_quarter", figure, quarter)`, `("move_count", quarter)` or `("pass",)`.
     #[pyfunction]
     #[pyo3(signature = (id, window=32))]
     fn describe_action_id(id: Int, window: i64) -> PyResult<(String, Vec<String>)> {
@@ -161,6 +162,11 @@ mod _core {
                 vec![encode::slot::name(slot), channel.name().to_string()],
             ),
             FlatAction::Corner(c) => ("corner".into(), vec![c.name().to_string()]),
+            FlatAction::EnterQuarter { figure, quarter } => (
+                "enter_quarter".into(),
+                vec![figure.name().to_string(), quarter.name().to_string()],
+            ),
+            FlatAction::MoveCount(q) => ("move_count".into(), vec![q.name().to_string()]),
             FlatAction::Pass => ("pass".into(), vec![]),
         })
     }

@@ -81,6 +81,7 @@ use carcassonne::config::{ConfigError, Figure, MAX_PLAYERS};
 use carcassonne::features::NodeId;
 use carcassonne::game::{Game, Phase};
 use carcassonne::geometry::{Corner, Pos, Rotation};
+use carcassonne::rules::count::Quarter;
 use carcassonne::rules::princess_dragon::DRAGON_STEPS;
 use carcassonne::scoring::feature_value;
 use carcassonne::tiles::{catalogue, FeatureKind, Symbols, Terrain, TileKind, TileSet, NO_FEATURE};
@@ -93,7 +94,9 @@ use std::sync::OnceLock;
 /// Feature slots per tile (`S`): 4 sides, 8 field half-edges, 4 centre slots, the whole tile.
 pub const SLOT_COUNT: usize = 17;
 /// Channels per slot (`F`), see [`Channel`].
-pub const CHANNEL_COUNT: usize = 7;
+pub const CHANNEL_COUNT: usize = 11;
+/// Ids of the `QUARTER` block: 4 figures × 4 quarters, then 4 count moves.
+pub const QUARTER_IDS: usize = 20;
 /// Figure kinds in the observation (follower, abbot, mayor, wagon, barn).
 pub const FIGURE_KINDS: usize = 5;
 
@@ -157,7 +160,7 @@ impl EncoderSpec {
 
     /// Size `A` of the flat action space: `4·W² + W² + S·F + 4 + 1`.
     pub fn num_actions(self) -> usize {
-        5 * self.w() * self.w() + SLOT_COUNT * CHANNEL_COUNT + 5
+        self.pass_id() as usize + 1
     }
 
     /// First id of the `TILE` block (always 0).
@@ -180,9 +183,16 @@ impl EncoderSpec {
         self.slot_base() + (SLOT_COUNT * CHANNEL_COUNT) as u32
     }
 
+    /// First id of the `QUARTER` block: a figure into a quarter of the City of
+    /// Carcassonne (`4·figure + quarter`, figures follower, abbot, mayor, wagon), then the
+    /// count's moves (`16 + quarter`).
+    pub fn quarter_base(self) -> u32 {
+        self.corner_base() + 4
+    }
+
     /// The `PASS` id (the last one).
     pub fn pass_id(self) -> u32 {
-        self.corner_base() + 4
+        self.quarter_base() + QUARTER_IDS as u32
     }
 }
 
@@ -403,6 +413,15 @@ carcassonne::named_enum! {
         Princess(5) = "princess",
         /// Take the abbot on this feature back.
         AbbotReturn(6) = "abbot-return",
+        /// Move a follower out of the City of Carcassonne onto this feature (the quarter
+        /// of the feature's kind, CC4, CC6).
+        LeaveFollower(7) = "leave-follower",
+        /// Move the abbot out of the cathedral onto this monastery or shrine.
+        LeaveAbbot(8) = "leave-abbot",
+        /// Move the mayor out of the castle onto this city.
+        LeaveMayor(9) = "leave-mayor",
+        /// Move the wagon out of the City onto this feature.
+        LeaveWagon(10) = "leave-wagon",
     }
 }
 
@@ -415,6 +434,28 @@ impl Channel {
             Figure::Wagon => Some(Channel::Wagon),
             Figure::Barn => None,
         }
+    }
+
+    /// The channel that moves `figure` out of the City of Carcassonne.
+    fn leaving(figure: Figure) -> Option<Channel> {
+        match figure {
+            Figure::Follower => Some(Channel::LeaveFollower),
+            Figure::Abbot => Some(Channel::LeaveAbbot),
+            Figure::Mayor => Some(Channel::LeaveMayor),
+            Figure::Wagon => Some(Channel::LeaveWagon),
+            Figure::Barn => None,
+        }
+    }
+}
+
+/// Position of a figure kind in the `QUARTER` block (follower, abbot, mayor, wagon).
+fn quarter_figure(figure: Figure) -> Option<u32> {
+    match figure {
+        Figure::Follower => Some(0),
+        Figure::Abbot => Some(1),
+        Figure::Mayor => Some(2),
+        Figure::Wagon => Some(3),
+        Figure::Barn => None,
     }
 }
 
@@ -446,6 +487,15 @@ pub enum FlatAction {
     },
     /// `CORNER`: a barn on this corner of the placed tile.
     Corner(Corner),
+    /// `QUARTER`: put a figure into a quarter of the City of Carcassonne.
+    EnterQuarter {
+        /// The figure (follower, abbot, mayor or wagon).
+        figure: Figure,
+        /// The quarter.
+        quarter: Quarter,
+    },
+    /// `QUARTER`: move the count to a quarter.
+    MoveCount(Quarter),
     /// `PASS`.
     Pass,
 }
@@ -463,6 +513,10 @@ impl FlatAction {
                 spec.slot_base() + slot as u32 * CHANNEL_COUNT as u32 + channel as u32
             }
             FlatAction::Corner(c) => spec.corner_base() + c.index() as u32,
+            FlatAction::EnterQuarter { figure, quarter } => {
+                spec.quarter_base() + 4 * quarter_figure(figure).unwrap_or(0) + quarter as u32
+            }
+            FlatAction::MoveCount(quarter) => spec.quarter_base() + 16 + quarter as u32,
             FlatAction::Pass => spec.pass_id(),
         }
     }
@@ -491,8 +545,23 @@ impl FlatAction {
                 slot: (k / CHANNEL_COUNT as u32) as u8,
                 channel: Channel::ALL[(k % CHANNEL_COUNT as u32) as usize],
             }
-        } else if id < spec.pass_id() {
+        } else if id < spec.quarter_base() {
             FlatAction::Corner(Corner::from_index((id - spec.corner_base()) as usize))
+        } else if id < spec.pass_id() {
+            let k = id - spec.quarter_base();
+            if k < 16 {
+                FlatAction::EnterQuarter {
+                    figure: [
+                        Figure::Follower,
+                        Figure::Abbot,
+                        Figure::Mayor,
+                        Figure::Wagon,
+                    ][(k / 4) as usize],
+                    quarter: Quarter::ALL[(k % 4) as usize],
+                }
+            } else {
+                FlatAction::MoveCount(Quarter::ALL[(k - 16) as usize])
+            }
         } else if id == spec.pass_id() {
             FlatAction::Pass
         } else {
@@ -579,6 +648,21 @@ impl Frame {
                 self.targeted(game, pos, Some(feature), Channel::Wagon)
             }
             Action::Draw { .. } => Route::Unencodable,
+            Action::LeaveQuarter {
+                figure,
+                pos,
+                feature,
+                ..
+            } => match Channel::leaving(figure) {
+                Some(ch) => self.targeted(game, pos, Some(feature), ch),
+                None => Route::Unencodable,
+            },
+            Action::QuarterPass { .. } => Route::Direct(spec.pass_id()),
+            Action::DeployQuarter { figure, quarter } => match quarter_figure(figure) {
+                Some(_) => Route::Direct(FlatAction::EnterQuarter { figure, quarter }.id(spec)),
+                None => Route::Unencodable,
+            },
+            Action::MoveCount { quarter } => Route::Direct(FlatAction::MoveCount(quarter).id(spec)),
         }
     }
 
@@ -1018,7 +1102,9 @@ pub fn rotate_action_id(spec: EncoderSpec, id: u32, quarter_turns: u8) -> Option
             channel,
         },
         FlatAction::Corner(c) => FlatAction::Corner(Corner::from_index(c.index() + q as usize)),
-        FlatAction::Pass => FlatAction::Pass,
+        other @ (FlatAction::EnterQuarter { .. } | FlatAction::MoveCount(_) | FlatAction::Pass) => {
+            other
+        }
     };
     Some(turned.id(spec))
 }
@@ -1240,36 +1326,36 @@ pub fn plane_table() -> &'static [PlaneInfo] {
 pub mod global {
     use carcassonne::tiles::catalogue;
 
-    /// Offset by phase (Abbey, Draw, PlaceTile, Deploy, DragonFlight, WagonMove, GameOver): one-hot.
+    /// Offset by phase (in the order of `Phase::ALL`): one-hot.
     pub const PHASE: usize = 0;
     /// 1 while a focus tile picked by a `CELL` id waits for its `SLOT` id.
-    pub const FOCUS_PENDING: usize = 7;
+    pub const FOCUS_PENDING: usize = PHASE + carcassonne::Phase::ALL.len();
     /// 1 if the observing player decides now.
-    pub const IS_TO_PLAY: usize = 8;
+    pub const IS_TO_PLAY: usize = FOCUS_PENDING + 1;
     /// Offset by relative seat: 1 if the seat is in the game.
-    pub const SEAT_PRESENT: usize = 9;
+    pub const SEAT_PRESENT: usize = IS_TO_PLAY + 1;
     /// Offset by relative seat: one-hot of the turn player.
-    pub const TURN_PLAYER: usize = 15;
+    pub const TURN_PLAYER: usize = SEAT_PRESENT + 6;
     /// Offset by relative seat: one-hot of the deciding player.
-    pub const TO_PLAY: usize = 21;
+    pub const TO_PLAY: usize = TURN_PLAYER + 6;
     /// Offset by relative seat: score / 100.
-    pub const SCORE: usize = 27;
+    pub const SCORE: usize = TO_PLAY + 6;
     /// (own score − best opponent score) / 100.
-    pub const SCORE_LEAD: usize = 33;
+    pub const SCORE_LEAD: usize = SCORE + 6;
     /// Offset by 5·relative seat + figure kind: figures in supply.
-    pub const SUPPLY: usize = 34;
+    pub const SUPPLY: usize = SCORE_LEAD + 1;
     /// Offset by relative seat: abbey tiles held.
-    pub const ABBEYS: usize = 64;
+    pub const ABBEYS: usize = SUPPLY + 30;
     /// Tiles left to draw / 100.
-    pub const TILES_LEFT: usize = 70;
+    pub const TILES_LEFT: usize = ABBEYS + 6;
     /// 1 if the dragon is on the board.
-    pub const DRAGON_ON_BOARD: usize = 71;
+    pub const DRAGON_ON_BOARD: usize = TILES_LEFT + 1;
     /// 1 if the fairy is on the board.
-    pub const FAIRY_ON_BOARD: usize = 72;
+    pub const FAIRY_ON_BOARD: usize = DRAGON_ON_BOARD + 1;
     /// Dragon steps left in the current flight / 6 (0 outside a flight).
-    pub const DRAGON_STEPS_LEFT: usize = 73;
+    pub const DRAGON_STEPS_LEFT: usize = FAIRY_ON_BOARD + 1;
     /// Offset by set (in `TileSet::ALL` order): 1 if in play.
-    pub const SETS: usize = 74;
+    pub const SETS: usize = DRAGON_STEPS_LEFT + 1;
     /// 1 if farmers are in play.
     pub const FARMERS: usize = SETS + carcassonne::TileSet::ALL.len();
     /// Offset by rotation: one-hot of the focus tile's rotation.
@@ -1280,10 +1366,19 @@ pub mod global {
     pub const ORIGIN_X: usize = FOCUS_IN_WINDOW + 1;
     /// Window origin y, raw.
     pub const ORIGIN_Y: usize = ORIGIN_X + 1;
+    /// Offset by quarter (castle, blacksmith, cathedral, market): one-hot of the count's
+    /// quarter (all 0 without the Count).
+    pub const COUNT_QUARTER: usize = ORIGIN_Y + 1;
+    /// Offset by 4·relative seat + quarter: that seat's figures in that quarter.
+    pub const QUARTER_FIGURES: usize = COUNT_QUARTER + 4;
+    /// Offset by relative seat: one-hot of the King's holder (KR1).
+    pub const KING: usize = QUARTER_FIGURES + 24;
+    /// Offset by relative seat: one-hot of the Robber Baron's holder (KR2).
+    pub const ROBBER: usize = KING + 6;
 
     /// Offset by catalogue index: one-hot of the tile in hand.
     pub const fn tile_in_hand() -> usize {
-        ORIGIN_Y + 1
+        ROBBER + 6
     }
     /// Offset by catalogue index: one-hot of the focus tile's kind.
     pub fn focus_tile() -> usize {
@@ -1311,8 +1406,8 @@ pub struct GlobalInfo {
 /// Every global block in index order.
 pub fn global_table() -> Vec<GlobalInfo> {
     let k = catalogue().len();
-    let rows: [(usize, usize, &'static str, &'static str); 23] = [
-        (global::PHASE, 7, "phase", "one-hot: Abbey, Draw, PlaceTile, Deploy, DragonFlight, WagonMove, GameOver"),
+    let rows: [(usize, usize, &'static str, &'static str); 27] = [
+        (global::PHASE, Phase::ALL.len(), "phase", "one-hot: abbey, draw, place_tile, deploy, dragon_flight, wagon_move, game_over, leave_quarter, enter_quarter, move_count"),
         (global::FOCUS_PENDING, 1, "focus-pending", "1 while a CELL id has picked a focus tile and a SLOT id must follow"),
         (global::IS_TO_PLAY, 1, "is-to-play", "1 if the observing player decides now"),
         (global::SEAT_PRESENT, 6, "seat-present", "per relative seat: 1 if the seat is in the game"),
@@ -1332,6 +1427,10 @@ pub fn global_table() -> Vec<GlobalInfo> {
         (global::FOCUS_IN_WINDOW, 1, "focus-in-window", "1 if the focus tile lies inside the window"),
         (global::ORIGIN_X, 1, "origin-x", "board column of window column 0 (raw)"),
         (global::ORIGIN_Y, 1, "origin-y", "board row of window row 0 (raw)"),
+        (global::COUNT_QUARTER, 4, "count-quarter", "one-hot of the count's quarter (castle, blacksmith, cathedral, market); 0 without the Count"),
+        (global::QUARTER_FIGURES, 24, "quarter-figures", "per relative seat x quarter: figures of that seat in that quarter of the City of Carcassonne"),
+        (global::KING, 6, "king", "per relative seat: 1 if the seat holds the King (KR1)"),
+        (global::ROBBER, 6, "robber-baron", "per relative seat: 1 if the seat holds the Robber Baron (KR2)"),
         (global::tile_in_hand(), k, "tile-in-hand", "per catalogue tile kind: one-hot of the tile in hand (PlaceTile only)"),
         (global::focus_tile(), k, "focus-tile", "per catalogue tile kind: one-hot of the focus tile's kind"),
         (global::remaining(), k, "remaining", "per catalogue tile kind: tiles of that kind left to draw"),
@@ -1347,15 +1446,10 @@ pub fn global_table() -> Vec<GlobalInfo> {
 }
 
 fn phase_index(phase: Phase) -> usize {
-    match phase {
-        Phase::Abbey => 0,
-        Phase::Draw => 1,
-        Phase::PlaceTile => 2,
-        Phase::Deploy => 3,
-        Phase::DragonFlight => 4,
-        Phase::WagonMove => 5,
-        Phase::GameOver => 6,
-    }
+    Phase::ALL
+        .iter()
+        .position(|p| *p == phase)
+        .expect("every phase is listed")
 }
 
 // ----- feature statistics -----------------------------------------------------------------
@@ -1707,6 +1801,19 @@ pub fn encode_observation_with(
     }
     g[global::ORIGIN_X] = origin.x as f32;
     g[global::ORIGIN_Y] = origin.y as f32;
+    if let Some(q) = game.count_quarter() {
+        g[global::COUNT_QUARTER + q as usize] = 1.0;
+    }
+    for &(q, owner, _) in game.quarter_figures() {
+        g[global::QUARTER_FIGURES + 4 * rel(owner as usize) + q as usize] += 1.0;
+    }
+    let (king, robber) = game.titles();
+    if let Some(p) = king {
+        g[global::KING + rel(p)] = 1.0;
+    }
+    if let Some(p) = robber {
+        g[global::ROBBER + rel(p)] = 1.0;
+    }
     if let Some(t) = game.tile_in_hand() {
         g[global::tile_in_hand() + t.index()] = 1.0;
     }

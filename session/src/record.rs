@@ -31,6 +31,7 @@ use carcassonne::action::{Action, ActionKind, FieldKind, FieldValue};
 use carcassonne::config::{Figure, GameConfig};
 use carcassonne::game::{ChanceMode, Event, Game, Phase, ScoredParts};
 use carcassonne::geometry::{Corner, Pos, Rotation};
+use carcassonne::rules::count::{Quarter, QuarterStep};
 use carcassonne::tiles::{catalogue, TileKind};
 use carcassonne::Rng;
 use serde_json::{json, Map, Value};
@@ -389,6 +390,24 @@ fn action_from_json(
             FieldKind::Tile => {
                 FieldValue::Tile(tile_by_id(as_str(field(o, f.name, path)?, &p)?, &p)?)
             }
+            FieldKind::Quarter => {
+                let name = as_str(field(o, f.name, path)?, &p)?;
+                FieldValue::Quarter(Quarter::from_name(name).ok_or_else(|| {
+                    err(
+                        &p,
+                        format!("unknown quarter {name:?} (castle, blacksmith, cathedral, market)"),
+                    )
+                })?)
+            }
+            FieldKind::Step => {
+                let name = as_str(field(o, f.name, path)?, &p)?;
+                FieldValue::Step(QuarterStep::from_name(name).ok_or_else(|| {
+                    err(
+                        &p,
+                        format!("unknown step {name:?} (before-scoring, deploy, final, count)"),
+                    )
+                })?)
+            }
         };
         values.push(value);
     }
@@ -462,6 +481,8 @@ pub fn action_to_json(game: &Game, player: u8, action: &Action) -> Value {
             (_, FieldValue::OptFeature(None)) => continue,
             (_, FieldValue::Corner(c)) => json!(c.name()),
             (_, FieldValue::Tile(t)) => json!(t.id()),
+            (_, FieldValue::Quarter(q)) => json!(q.name()),
+            (_, FieldValue::Step(s)) => json!(s.name()),
         };
         o.insert(f.name.into(), v);
     }
@@ -577,6 +598,13 @@ pub fn to_value_with(game: &Game, id: &str, resume: &Resume) -> Value {
         "turns": turns,
         "notes": "written by the carcassonne engine",
     });
+    let finals = final_decisions(game);
+    if !finals.is_empty() {
+        record["final_actions"] = finals
+            .iter()
+            .map(|d| action_to_json(game, d.player, &d.action))
+            .collect();
+    }
     let final_events: Vec<Value> = game
         .final_events()
         .map(|e| event_to_json(game, e, &mut scored))
@@ -589,6 +617,16 @@ pub fn to_value_with(game: &Game, id: &str, resume: &Resume) -> Value {
     }
     record["resume"] = resume.to_json();
     record
+}
+
+/// The decisions taken after the last turn, before final scoring (CC6): the record's
+/// `final_actions`.
+fn final_decisions(game: &Game) -> &[carcassonne::game::Decision] {
+    if game.turn_in_progress() {
+        return &[];
+    }
+    let start = game.turns().last().map_or(0, |t| t.actions.1 as usize);
+    &game.history_actions()[start..]
 }
 
 /// The record of a game as one line of JSON.
@@ -887,6 +925,43 @@ fn replay_with_resume(record: &Value) -> Result<(Game, Option<Resume>), ReplayEr
     while game.phase() == Phase::Abbey && game.in_end_round() {
         game.apply(Action::Pass)
             .map_err(|e| diverged(turns.len(), None, "the game ends", e.to_string()))?;
+    }
+    if let Some(finals) = top.get("final_actions") {
+        let finals = finals
+            .as_array()
+            .ok_or_else(|| err("final_actions", "expected an array"))?;
+        // Divergences in final actions are reported after the last turn.
+        let t = turns.len();
+        for (a, av) in finals.iter().enumerate() {
+            let apath = format!("final_actions[{a}]");
+            let (action, decider) = action_from_json(&game, av, &apath)?;
+            if game.is_terminal() {
+                return Err(diverged(
+                    t,
+                    Some(a),
+                    format!("{action}"),
+                    "the game is over",
+                ));
+            }
+            if let Some(d) = decider {
+                if d as usize != game.to_play() {
+                    return Err(diverged(
+                        t,
+                        Some(a),
+                        format!("player {d} decides {action}"),
+                        format!("player {} decides", game.to_play()),
+                    ));
+                }
+            }
+            if let Err(e) = game.apply(action) {
+                return Err(diverged(
+                    t,
+                    Some(a),
+                    format!("{action}"),
+                    format!("{e}; legal: [{}]", legal_summary(&game, 12)),
+                ));
+            }
+        }
     }
     if let Some(fs) = top.get("final_scores") {
         let expected = scores_of(fs, "final_scores")?;

@@ -29,7 +29,8 @@
 //! in a debug build on two cores; `--release` is much faster).
 
 use carcassonne::config::{
-    BarnPlacement, DragonMove, FairyRule, PrincessRule, RiverLakes, WagonMove,
+    BarnPlacement, CountFinal, CountLandscape, DragonMove, FairyRule, PrincessRule, RiverLakes,
+    WagonMove,
 };
 use carcassonne::{
     Action, ChanceMode, Corner, Edition, Event, Figure, Figures, Game, GameConfig, Phase, Pos, Rng,
@@ -92,6 +93,16 @@ const ALL: &[TileSet] = &[
     TileSet::River2,
     TileSet::PrincessDragon,
     TileSet::AbbeyMayor,
+    TileSet::Count,
+    TileSet::KingRobber,
+    TileSet::Cult,
+];
+/// The Count, King & Robber and the Cult on the base game.
+const CKC: &[TileSet] = &[
+    TileSet::Base,
+    TileSet::Count,
+    TileSet::KingRobber,
+    TileSet::Cult,
 ];
 
 /// Actions that are never legal in any state of `game` (off the board, features that do
@@ -155,6 +166,10 @@ fn figure_totals(game: &Game) -> Vec<[u32; 5]> {
     }
     for f in game.board_figures() {
         totals[f.owner as usize][f.figure.index()] += 1;
+    }
+    // CC2: figures in the quarters of the City of Carcassonne.
+    for &(_, owner, f) in game.quarter_figures() {
+        totals[owner as usize][f.index()] += 1;
     }
     totals
 }
@@ -230,10 +245,14 @@ fn check_clone_and_refusals(game: &Game, legal: &[Action], ctx: &str) {
     assert_eq!(copy.legal_actions(), legal, "{ctx}");
 }
 
-/// Figures an action puts on the board.
+/// Figures an action puts on the board (from the supply, or out of a quarter of the City
+/// of Carcassonne, CC4, CC6).
 fn figures_placed(action: Action) -> usize {
     match action {
-        Action::Deploy { .. } | Action::DeployBarn { .. } | Action::MoveWagon { .. } => 1,
+        Action::Deploy { .. }
+        | Action::DeployBarn { .. }
+        | Action::MoveWagon { .. }
+        | Action::LeaveQuarter { .. } => 1,
         _ => 0,
     }
 }
@@ -258,10 +277,12 @@ fn check_events(game: &Game, record: &Value, ctx: &str) {
     assert_eq!(scores, game.scores(), "{ctx}: events of the final scoring");
     let mut placed = vec![[0usize; 5]; players];
     for d in game.history_actions() {
-        if let Action::Deploy { figure, .. } = d.action {
-            placed[d.player as usize][figure.index()] += 1;
-        } else if let Action::MoveWagon { .. } = d.action {
-            placed[d.player as usize][Figure::Wagon.index()] += 1;
+        match d.action {
+            Action::Deploy { figure, .. } | Action::LeaveQuarter { figure, .. } => {
+                placed[d.player as usize][figure.index()] += 1;
+            }
+            Action::MoveWagon { .. } => placed[d.player as usize][Figure::Wagon.index()] += 1,
+            _ => {}
         }
     }
     let mut returned = vec![[0usize; 5]; players];
@@ -534,6 +555,30 @@ fn abbey_and_mayor_every_switch() {
 }
 
 #[test]
+fn count_king_and_cult_every_switch() {
+    let mut cases = vec![
+        case("count, king & cult", 2, CKC, |_| {}),
+        explicit(case("count, king & cult", 3, CKC, |_| {})),
+        case(
+            "count with abbey & mayor",
+            4,
+            &[TileSet::Base, TileSet::Count, TileSet::AbbeyMayor],
+            |c| c.figures.abbot = 1,
+        ),
+    ];
+    for count_final in CountFinal::ALL {
+        for count_landscape in CountLandscape::ALL {
+            let name = format!("count {} {}", count_final.name(), count_landscape.name());
+            cases.push(few(case(&name, 5, CKC, |c| {
+                c.rules.count_final = count_final;
+                c.rules.count_landscape = count_landscape;
+            })));
+        }
+    }
+    run(cases);
+}
+
+#[test]
 fn every_set_two_to_six_players() {
     let mut cases: Vec<Case> = (2..=6)
         .map(|p| few(case("all sets", p, ALL, |c| c.figures.abbot = 1)))
@@ -556,6 +601,8 @@ fn every_set_two_to_six_players() {
                 pig_herd: false,
                 river2_lakes: RiverLakes::TwoTurns,
                 fairy_final_bonus: false,
+                count_final: CountFinal::AnyQuarter,
+                count_landscape: CountLandscape::Open,
             }
         },
     )));

@@ -42,6 +42,11 @@ fn variety() -> Vec<GameConfig> {
     let mut c1 = config(3, &[Base, AbbeyMayor, River2], 8);
     c1.rules.wagon_move = WagonMove::C1;
     v.push(c1);
+    v.push(config(4, &[Base, Count, KingRobber, Cult], 9));
+    let mut open = config(3, &[Base, Count, River1, PrincessDragon, AbbeyMayor], 10);
+    open.rules.count_landscape = carcassonne::config::CountLandscape::Open;
+    open.rules.count_final = carcassonne::config::CountFinal::AnyQuarter;
+    v.push(open);
     v
 }
 
@@ -59,8 +64,14 @@ fn square_needed(game: &Game, action: Action) -> Option<Pos> {
         | Action::MoveFairy { pos, .. }
         | Action::Princess { pos, .. }
         | Action::ReturnAbbot { pos, .. }
-        | Action::MoveWagon { pos, .. } => pos,
-        Action::Pass | Action::DeployBarn { .. } | Action::Draw { .. } => return None,
+        | Action::MoveWagon { pos, .. }
+        | Action::LeaveQuarter { pos, .. } => pos,
+        Action::Pass
+        | Action::DeployBarn { .. }
+        | Action::Draw { .. }
+        | Action::QuarterPass { .. }
+        | Action::DeployQuarter { .. }
+        | Action::MoveCount { .. } => return None,
     };
     (Some(pos) != placed).then_some(pos)
 }
@@ -490,7 +501,7 @@ fn flat_ids_take_apart_and_back() {
     let spec = EncoderSpec::new(5).unwrap();
     assert_eq!(
         spec.num_actions(),
-        4 * 25 + 25 + SLOT_COUNT * CHANNEL_COUNT + 4 + 1
+        4 * 25 + 25 + SLOT_COUNT * CHANNEL_COUNT + 4 + QUARTER_IDS + 1
     );
     for id in 0..spec.num_actions() as u32 {
         assert_eq!(FlatAction::from_id(spec, id).unwrap().id(spec), id);

@@ -129,6 +129,10 @@ fn king_and_robber() {
 fn cult() {
     replay_file("cult.jsonl", 28);
 }
+#[test]
+fn count() {
+    replay_file("count.jsonl", 28);
+}
 
 /// The tile id placed at `(x, y)` before turn `turn` action `action` of a record.
 fn tile_at(record: &Value, turn: usize, action: usize, x: i64, y: i64) -> Option<String> {

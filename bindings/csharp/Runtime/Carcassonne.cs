@@ -42,6 +42,9 @@ namespace Carcassonne
         DragonFlight = 4,
         WagonMove = 5,
         GameOver = 6,
+        LeaveQuarter = 7,
+        EnterQuarter = 8,
+        MoveCount = 9,
     }
 
     /// <summary>How tile draws are decided (CarcChance).</summary>
@@ -65,6 +68,10 @@ namespace Carcassonne
         MoveDragon = 8,
         MoveWagon = 9,
         Draw = 10,
+        LeaveQuarter = 11,
+        QuarterPass = 12,
+        DeployQuarter = 13,
+        MoveCount = 14,
     }
 
     /// <summary>A figure kind (CarcFigure).</summary>
@@ -86,7 +93,25 @@ namespace Carcassonne
         SW = 3,
     }
 
-    /// <summary>One decision (CarcAction, 16 bytes).</summary>
+    /// <summary>A quarter of the City of Carcassonne (CarcQuarter).</summary>
+    public enum Quarter : byte
+    {
+        Castle = 0,
+        Blacksmith = 1,
+        Cathedral = 2,
+        Market = 3,
+    }
+
+    /// <summary>When a player acts on the City of Carcassonne (CarcQuarterStep).</summary>
+    public enum QuarterStep : byte
+    {
+        BeforeScoring = 0,
+        Deploy = 1,
+        Final = 2,
+        Count = 3,
+    }
+
+    /// <summary>One decision (CarcAction, 20 bytes).</summary>
     [StructLayout(LayoutKind.Sequential)]
     public struct CarcAction
     {
@@ -95,10 +120,14 @@ namespace Carcassonne
         public byte Figure;
         public byte Feature;
         public byte Corner;
-        public byte Reserved;
+        public byte Quarter;
         public ushort Tile;
         public int X;
         public int Y;
+        public byte Step;
+        public byte Reserved0;
+        public byte Reserved1;
+        public byte Reserved2;
 
         public ActionKind ActionKind { get { return (ActionKind)Kind; } }
 

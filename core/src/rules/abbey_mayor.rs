@@ -238,6 +238,36 @@ impl Game {
         }
     }
 
+    /// The fields that a barn scores this turn (AM7: the new barn's; AM8: fields of the
+    /// turn's tiles that hold a barn), at most 8 distinct roots written into `out`.
+    pub(crate) fn barn_scored_fields<'a>(
+        &self,
+        out: &'a mut [NodeId; 8],
+    ) -> impl Iterator<Item = NodeId> + 'a {
+        let mut n = 0;
+        if self.am() {
+            let mut push = |r: NodeId, out: &mut [NodeId; 8]| {
+                if !out[..n].contains(&r) && n < out.len() {
+                    out[n] = r;
+                    n += 1;
+                }
+            };
+            if let Some(b) = self.ext.abbey.barn {
+                push(self.features.root(b), out);
+            }
+            for placed in self.placed_this_turn_indices() {
+                let p = self.board.placement(placed as usize);
+                for (i, f) in p.kind.def().features.iter().enumerate() {
+                    let root = self.features.root(p.node_base + i as NodeId);
+                    if f.kind == FeatureKind::Field && self.features.node(root).barns > 0 {
+                        push(root, out);
+                    }
+                }
+            }
+        }
+        out[..n].iter().copied()
+    }
+
     /// AM9: each barn scores 4 per completed city of its field.
     pub(crate) fn barn_final_scoring(&mut self) {
         for k in 0..self.figures.len() {

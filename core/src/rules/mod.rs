@@ -5,6 +5,7 @@
 //! * [`river`]: the River and River II: placement (R1–R4) and the lakes (R5, R6).
 //! * [`princess_dragon`]: The Princess & the Dragon (PD1–PD23).
 //! * [`abbey_mayor`]: Abbey & Mayor (AM1–AM11).
+//! * [`count`]: the Count of Carcassonne (CC1–CC9).
 //! * [`king_robber`]: King & Robber Baron (KR1–KR3).
 //! * [`cult`]: the Cult (CU1–CU3).
 //!
@@ -27,6 +28,7 @@
 
 pub mod abbey_mayor;
 pub mod abbot;
+pub mod count;
 pub mod cult;
 pub mod king_robber;
 pub mod princess_dragon;
@@ -46,6 +48,7 @@ pub(crate) struct Expansions {
     pub(crate) dragon: princess_dragon::PrincessDragon,
     pub(crate) abbey: abbey_mayor::AbbeyMayor,
     pub(crate) king: king_robber::KingRobber,
+    pub(crate) count: count::Count,
 }
 
 impl Expansions {
@@ -57,6 +60,7 @@ impl Expansions {
             dragon: princess_dragon::PrincessDragon::default(),
             abbey: abbey_mayor::AbbeyMayor::new(config),
             king: king_robber::KingRobber::default(),
+            count: count::Count::new(config.players),
         }
     }
 }
@@ -67,6 +71,7 @@ impl Game {
     /// state reset.
     pub(crate) fn on_turn_start(&mut self) {
         self.abbey_mayor_turn_start();
+        self.count_turn_start();
         self.fairy_turn_point();
     }
 
@@ -100,9 +105,12 @@ impl Game {
     }
 
     /// Whether no figure may be put on placement `index`: the dragon's tile (PD13b), a
-    /// volcano tile (PD1, R6).
+    /// volcano tile (PD1, R6), a closed square of the City of Carcassonne (CC8).
     pub(crate) fn figure_barred_on(&self, index: usize) -> bool {
-        self.dragon_bars(index) || self.volcano_bars(index) || self.volcano_lake_bars(index)
+        self.dragon_bars(index)
+            || self.volcano_bars(index)
+            || self.volcano_lake_bars(index)
+            || self.count_bars(index)
     }
 
     /// Deployment choices that replace all others when present (the princess under

@@ -405,7 +405,12 @@ impl Game {
                 continue;
             };
             let i = i as u8;
-            if visited.contains(&i) || d.fairy.is_some_and(|f| f.placement == i) {
+            // PD6: never twice in a flight, never onto the fairy's tile, never onto a
+            // closed square of the City of Carcassonne (CC8).
+            if visited.contains(&i)
+                || d.fairy.is_some_and(|f| f.placement == i)
+                || self.count_bars(i as usize)
+            {
                 continue;
             }
             out.push(Action::MoveDragon { pos: target });

@@ -325,6 +325,15 @@ pub fn play_out(game: &mut Game, zone: impl Fn(Pos) -> bool) {
                     .unwrap_or(legal[0]);
                 apply(game, action);
             }
+            Phase::LeaveQuarter | Phase::EnterQuarter | Phase::MoveCount => {
+                // Decline every move of the City of Carcassonne.
+                let pass = *game
+                    .legal_actions()
+                    .iter()
+                    .find(|a| matches!(a, Action::QuarterPass { .. }))
+                    .expect("a pass is always offered");
+                apply(game, pass);
+            }
         }
     }
 }

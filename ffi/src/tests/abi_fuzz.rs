@@ -135,10 +135,12 @@ fn raw_action() -> impl Strategy<Value = CarcAction> {
                 figure,
                 feature,
                 corner,
-                reserved: 0,
+                quarter: corner,
                 tile,
                 x,
                 y,
+                step: figure,
+                reserved: [0; 3],
             },
         )
 }

@@ -990,7 +990,7 @@ fn action_fields_checked_for_invalid_argument() {
     };
     assert_eq!(
         is_legal(CarcAction {
-            kind: 11,
+            kind: u8::MAX,
             ..action(K::Pass)
         }),
         Err(InvalidArgument)
@@ -1029,7 +1029,9 @@ fn action_fields_checked_for_invalid_argument() {
         figure: 9,
         corner: 9,
         tile: 9999,
-        reserved: 77,
+        reserved: [77, 1, 2],
+        quarter: 9,
+        step: 9,
         x: i32::MIN,
         y: i32::MAX,
         ..action(K::Pass)
@@ -1064,11 +1066,75 @@ fn action_fields_checked_for_invalid_argument() {
     let first = legal(game)[0];
     assert_eq!(
         is_legal(CarcAction {
-            reserved: 5,
+            reserved: [5, 5, 5],
             figure: 9,
+            quarter: 9,
+            step: 9,
             ..first
         }),
         Ok(1)
+    );
+    // The City of Carcassonne's fields (CC3, CC4, CC6).
+    for (bad, kind) in [
+        (
+            CarcAction {
+                quarter: 4,
+                ..action(K::DeployQuarter)
+            },
+            "quarter",
+        ),
+        (
+            CarcAction {
+                figure: 5,
+                ..action(K::DeployQuarter)
+            },
+            "figure",
+        ),
+        (
+            CarcAction {
+                quarter: 4,
+                ..action(K::MoveCount)
+            },
+            "quarter",
+        ),
+        (
+            CarcAction {
+                step: 4,
+                ..action(K::QuarterPass)
+            },
+            "step",
+        ),
+        (
+            CarcAction {
+                step: 4,
+                ..action(K::LeaveQuarter)
+            },
+            "step",
+        ),
+        (
+            CarcAction {
+                quarter: 4,
+                ..action(K::LeaveQuarter)
+            },
+            "quarter",
+        ),
+        (
+            CarcAction {
+                figure: 5,
+                ..action(K::LeaveQuarter)
+            },
+            "figure",
+        ),
+    ] {
+        assert_eq!(is_legal(bad), Err(InvalidArgument), "{kind}");
+    }
+    assert_eq!(
+        is_legal(CarcAction {
+            quarter: 3,
+            step: 3,
+            ..action(K::LeaveQuarter)
+        }),
+        Ok(0)
     );
     carc_game_free(game);
 }
