@@ -434,6 +434,8 @@ pub(crate) struct TurnState {
     pub completed_len: u8,
     /// Tile drawn this turn.
     pub drawn: Option<TileKind>,
+    /// The turn player declined to place an abbey before drawing (AM1).
+    pub abbey_declined: bool,
 }
 
 impl Default for TurnState {
@@ -445,6 +447,7 @@ impl Default for TurnState {
             feature_scorers: 0,
             completed: [0; 48],
             completed_len: 0,
+            abbey_declined: false,
         }
     }
 }
@@ -654,6 +657,13 @@ impl Game {
     /// last, unfinished turn).
     pub fn turn_in_progress(&self) -> bool {
         self.turn_open
+    }
+
+    /// Whether the turn player declined to place an abbey (AM1) and the game waits for his
+    /// draw (explicit chance): the record of the game then ends with that decline, which
+    /// a draw would otherwise imply.
+    pub fn abbey_declined_before_draw(&self) -> bool {
+        self.phase == Phase::Draw && self.turn.abbey_declined && self.turn.drawn.is_none()
     }
 
     /// Whether the game is in its end-of-game abbey round (AM4).
@@ -919,6 +929,7 @@ impl Game {
                     }
                     Phase::Abbey => {
                         // Declining the abbey before drawing is implied by the draw.
+                        self.turn.abbey_declined = true;
                         self.step = Step::Draw;
                     }
                     Phase::Deploy => {

@@ -544,11 +544,14 @@ pub fn to_value_with(game: &Game, id: &str, resume: &Resume) -> Value {
         && game.turns().last().is_some_and(|t| {
             t.draw.is_none() && t.actions.0 as usize == game.history_actions().len()
         });
+    // Unless its player declined an abbey and the game waits for his draw (explicit
+    // chance): the turn is then written with that decline, `draw: null` and a `pass`.
+    let declined = begun_only && game.abbey_declined_before_draw();
     let turns: Vec<Value> = game
         .turns()
         .iter()
         .enumerate()
-        .filter(|(i, _)| !(begun_only && *i == last))
+        .filter(|(i, _)| !(begun_only && !declined && *i == last))
         .map(|(i, t)| {
             // The turn in progress of an unfinished game: everything so far.
             let (actions_end, scores) = if i == last && game.turn_in_progress() {
@@ -557,7 +560,7 @@ pub fn to_value_with(game: &Game, id: &str, resume: &Resume) -> Value {
                 (t.actions.1 as usize, t.scores[..players].to_vec())
             };
             let mut placements = 0;
-            let actions: Vec<Value> = game.history_actions()[t.actions.0 as usize..actions_end]
+            let mut actions: Vec<Value> = game.history_actions()[t.actions.0 as usize..actions_end]
                 .iter()
                 .map(|d| {
                     let mut v = action_to_json(game, d.player, &d.action);
@@ -571,6 +574,9 @@ pub fn to_value_with(game: &Game, id: &str, resume: &Resume) -> Value {
                     v
                 })
                 .collect();
+            if declined && i == last {
+                actions.push(action_to_json(game, t.player, &Action::Pass));
+            }
             let events: Vec<Value> = game
                 .turn_events(i)
                 .map(|e| event_to_json(game, e, &mut scored))
@@ -1096,6 +1102,41 @@ mod tests {
             let explicit = load_json(&saved, Some(ChanceMode::Explicit)).unwrap();
             assert_eq!(explicit.game.chance_mode(), ChanceMode::Explicit);
         }
+    }
+
+    /// AM1: an explicit-chance game saved after its player declined the abbey and before
+    /// the draw loads back waiting for that draw, not for the abbey decision.
+    #[test]
+    fn a_declined_abbey_before_the_draw_is_saved() {
+        let mut config = GameConfig::new(2);
+        config.sets = vec![TileSet::Base, TileSet::AbbeyMayor];
+        config.figures = carcassonne::config::Figures::default_for(&config.sets);
+        let mut checked = 0;
+        for seed in 0..6 {
+            config.seed = seed;
+            let mut game = Game::with_chance(config.clone(), ChanceMode::Explicit).unwrap();
+            let mut rng = Rng::new(seed);
+            let mut legal = Vec::new();
+            while !game.is_terminal() {
+                if game.phase() == Phase::Abbey && !game.in_end_round() {
+                    let mut declined = game.clone();
+                    declined.apply(Action::Pass).unwrap();
+                    assert!(declined.abbey_declined_before_draw());
+                    let back = load_json(&to_json(&declined, "declined"), None)
+                        .unwrap()
+                        .game;
+                    assert_eq!(back.phase(), Phase::Draw);
+                    assert_eq!(back.state_hash(), declined.state_hash());
+                    assert_eq!(back.legal_actions(), declined.legal_actions());
+                    checked += 1;
+                }
+                game.legal_actions_into(&mut legal);
+                game.apply(legal[rng.below(legal.len() as u32) as usize])
+                    .unwrap();
+                assert!(!game.abbey_declined_before_draw() || game.phase() == Phase::Draw);
+            }
+        }
+        assert!(checked > 5, "{checked} abbey decisions");
     }
 
     /// The record's events add up to the score changes of every turn and of the final

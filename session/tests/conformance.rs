@@ -362,7 +362,14 @@ fn play_checked(case: &Case, seed: u64, full: bool) -> usize {
             let loaded = record::load_json(&text, None).unwrap_or_else(|e| {
                 panic!("{} seed {seed}: saved at step {steps}: {e}", case.name)
             });
-            assert_eq!(loaded.game.state_hash(), game.state_hash());
+            assert_eq!(
+                loaded.game.state_hash(),
+                game.state_hash(),
+                "{} seed {seed}: loaded at step {steps} ({:?} by {}) differs",
+                case.name,
+                game.phase(),
+                game.to_play()
+            );
             resumed = Some(loaded.game);
         }
         let ctx = format!("{} seed {seed} step {steps}", case.name);
