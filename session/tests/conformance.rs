@@ -21,7 +21,8 @@
 //! `record::replay_json` to the same final scores and state; the score events of every
 //! turn, and of the final scoring, add up to its score changes, in the game and in its
 //! record; every figure put on the board but barns is logged as returned once. At a
-//! random point of each game, its record is saved and loaded (`record::load_json`); the
+//! random decision of each game (drawn from about two per tile, so from its whole
+//! length), its record is saved and loaded (`record::load_json`); the
 //! loaded game, given the same decisions, writes the same record at the end: a sampled
 //! game continues with the same draws.
 //!
@@ -354,7 +355,8 @@ fn play_checked(case: &Case, seed: u64, full: bool) -> usize {
     let mut steps = 0;
     let mut last_scores = game.scores().to_vec();
     // Saved and loaded back at this step; then given the same decisions.
-    let save_at = rng.below(80) as usize;
+    // About two decisions per tile: the save point falls anywhere in the game.
+    let save_at = rng.below(2 * tiles as u32 + 1) as usize;
     let mut resumed: Option<Game> = None;
     while !game.is_terminal() {
         if steps == save_at {
