@@ -285,6 +285,22 @@ enum CarcPhase
      * Move the count to another quarter, or pass.
      */
     CARC_PHASE_MOVE_COUNT = 9,
+    /**
+     * Turn a just completed two-tile city into a castle, or pass.
+     */
+    CARC_PHASE_CASTLE = 10,
+    /**
+     * Pick a tile of the bazaar's offer and open the bidding.
+     */
+    CARC_PHASE_BAZAAR_SELECT = 11,
+    /**
+     * Raise the bid on the picked bazaar tile, or pass.
+     */
+    CARC_PHASE_BAZAAR_BID = 12,
+    /**
+     * Buy the outbid bazaar tile or sell it.
+     */
+    CARC_PHASE_BAZAAR_BUY_OR_SELL = 13,
 };
 #ifndef __cplusplus
 #if __STDC_VERSION__ >= 202311L
@@ -366,6 +382,34 @@ enum CarcActionKind
      * Move the count to `quarter`.
      */
     CARC_ACTION_KIND_MOVE_COUNT = 14,
+    /**
+     * Put a bridge along `axis` on the tile at (`x`, `y`).
+     */
+    CARC_ACTION_KIND_PLACE_BRIDGE = 15,
+    /**
+     * Turn the just completed city at `feature` of the tile at (`x`, `y`) into a castle.
+     */
+    CARC_ACTION_KIND_BUILD_CASTLE = 16,
+    /**
+     * Decline to build a castle.
+     */
+    CARC_ACTION_KIND_CASTLE_PASS = 17,
+    /**
+     * At a bazaar: pick the offered tile of kind `tile` and open with `bid` points.
+     */
+    CARC_ACTION_KIND_BAZAAR_SELECT = 18,
+    /**
+     * At a bazaar: raise the bid to `bid` points.
+     */
+    CARC_ACTION_KIND_BAZAAR_BID = 19,
+    /**
+     * At a bazaar: do not raise.
+     */
+    CARC_ACTION_KIND_BAZAAR_PASS = 20,
+    /**
+     * At a bazaar: buy the outbid tile or sell it (`choice`, a `CarcBazaarChoice`).
+     */
+    CARC_ACTION_KIND_BAZAAR_BUY_OR_SELL = 21,
 };
 #ifndef __cplusplus
 #if __STDC_VERSION__ >= 202311L
@@ -512,6 +556,57 @@ typedef uint8_t CarcQuarterStep;
 #endif // __cplusplus
 
 /**
+ * The direction of a bridge, board frame (the `axis` field of a `CarcAction`).
+ */
+enum CarcAxis
+#if defined(__cplusplus) || __STDC_VERSION__ >= 202311L
+  : uint8_t
+#endif // defined(__cplusplus) || __STDC_VERSION__ >= 202311L
+ {
+    /**
+     * From the north side to the south side.
+     */
+    CARC_AXIS_NS = 0,
+    /**
+     * From the west side to the east side.
+     */
+    CARC_AXIS_WE = 1,
+};
+#ifndef __cplusplus
+#if __STDC_VERSION__ >= 202311L
+typedef enum CarcAxis CarcAxis;
+#else
+typedef uint8_t CarcAxis;
+#endif // __STDC_VERSION__ >= 202311L
+#endif // __cplusplus
+
+/**
+ * What the player who picked an outbid bazaar tile does (the `choice` field of a
+ * `CarcAction`).
+ */
+enum CarcBazaarChoice
+#if defined(__cplusplus) || __STDC_VERSION__ >= 202311L
+  : uint8_t
+#endif // defined(__cplusplus) || __STDC_VERSION__ >= 202311L
+ {
+    /**
+     * Take the tile and pay the highest bid to its bidder.
+     */
+    CARC_BAZAAR_CHOICE_BUY = 0,
+    /**
+     * Let the highest bidder take it and pay the bid.
+     */
+    CARC_BAZAAR_CHOICE_SELL = 1,
+};
+#ifndef __cplusplus
+#if __STDC_VERSION__ >= 202311L
+typedef enum CarcBazaarChoice CarcBazaarChoice;
+#else
+typedef uint8_t CarcBazaarChoice;
+#endif // __STDC_VERSION__ >= 202311L
+#endif // __cplusplus
+
+/**
  * How tile draws are decided (`chance` of a configuration; argument of
  * `carc_game_from_record`).
  */
@@ -631,6 +726,18 @@ enum CarcScoreKind
      * End of game: the Robber Baron's completed roads (`robber-baron`).
      */
     CARC_SCORE_KIND_ROBBER_BARON = 14,
+    /**
+     * A castle (`castle`).
+     */
+    CARC_SCORE_KIND_CASTLE = 15,
+    /**
+     * A bazaar tile bought: the points paid (`bazaar-buy`, negative for the payer).
+     */
+    CARC_SCORE_KIND_BAZAAR_BUY = 16,
+    /**
+     * A bazaar tile sold: the points received and paid (`bazaar-sell`).
+     */
+    CARC_SCORE_KIND_BAZAAR_SELL = 17,
 };
 #ifndef __cplusplus
 #if __STDC_VERSION__ >= 202311L
@@ -801,7 +908,7 @@ typedef uint8_t CarcRoadEnd;
 typedef struct CarcGame CarcGame;
 
 /**
- * One decision as plain data (20 bytes, no padding, blittable).
+ * One decision as plain data (32 bytes, no padding, blittable).
  *
  * `kind` is a `CarcActionKind`. Coordinates are absolute board squares (the start tile is
  * at 0, 0; `y` grows southwards). A `feature` is the local index of a feature in its
@@ -851,9 +958,34 @@ typedef struct CarcAction {
      */
     uint8_t step;
     /**
+     * `PLACE_BRIDGE`, and `PLACE_TILE` with `has_bridge`: a `CarcAxis`.
+     */
+    uint8_t axis;
+    /**
+     * `BAZAAR_BUY_OR_SELL`: a `CarcBazaarChoice`.
+     */
+    uint8_t choice;
+    /**
+     * `PLACE_TILE`: 1 if the placement comes with the bridge at (`bridge_x`, `bridge_y`)
+     * along `axis` (it fits only so), else 0.
+     */
+    uint8_t has_bridge;
+    /**
+     * `BAZAAR_SELECT`, `BAZAAR_BID`: the bid in points.
+     */
+    uint16_t bid;
+    /**
      * Always 0.
      */
-    uint8_t reserved[3];
+    uint16_t reserved;
+    /**
+     * `PLACE_TILE` with `has_bridge`: the square of the tile carrying the bridge, x.
+     */
+    int32_t bridge_x;
+    /**
+     * `PLACE_TILE` with `has_bridge`: the square of the tile carrying the bridge, y.
+     */
+    int32_t bridge_y;
 } CarcAction;
 
 /**

@@ -11,11 +11,11 @@
 //! ```
 //! use carcassonne::action::{Action, ActionKind, FieldValue};
 //! use carcassonne::{Pos, Rotation};
-//! let a = Action::PlaceTile { pos: Pos::new(1, 0), rot: Rotation::new(2).unwrap() };
+//! let a = Action::PlaceTile { pos: Pos::new(1, 0), rot: Rotation::new(2).unwrap(), bridge: None };
 //! let spec = a.kind().spec();
 //! assert_eq!(spec.name, "place_tile");
 //! let names: Vec<_> = spec.fields.iter().map(|f| f.name).collect();
-//! assert_eq!(names, ["x", "y", "rot"]);
+//! assert_eq!(names, ["x", "y", "rot", "bridge"]);
 //! let values = a.values();
 //! assert_eq!(values.as_slice()[0], FieldValue::Int(1));
 //! assert_eq!(Action::from_values(ActionKind::PlaceTile, values.as_slice()), Ok(a));
@@ -23,6 +23,7 @@
 
 use crate::config::Figure;
 use crate::geometry::{Corner, Pos, Rotation};
+use crate::rules::bcb::{Axis, BazaarChoice, Bridge};
 use crate::rules::count::{Quarter, QuarterStep};
 use crate::tiles::TileKind;
 use std::fmt;
@@ -53,7 +54,7 @@ macro_rules! action_kinds {
 
 action_kinds! {
     /// [`Action::PlaceTile`].
-    PlaceTile = "place_tile", player: false, fields: ["x": X, "y": Y, "rot": Rot];
+    PlaceTile = "place_tile", player: false, fields: ["x": X, "y": Y, "rot": Rot, "bridge": OptBridge];
     /// [`Action::PlaceAbbey`].
     PlaceAbbey = "place_abbey", player: false, fields: ["x": X, "y": Y];
     /// [`Action::Deploy`].
@@ -82,6 +83,20 @@ action_kinds! {
     DeployQuarter = "deploy_quarter", player: true, fields: ["figure": Figure, "quarter": Quarter];
     /// [`Action::MoveCount`].
     MoveCount = "move_count", player: true, fields: ["quarter": Quarter];
+    /// [`Action::PlaceBridge`].
+    PlaceBridge = "place_bridge", player: false, fields: ["x": X, "y": Y, "axis": Axis];
+    /// [`Action::BuildCastle`].
+    BuildCastle = "build_castle", player: true, fields: ["x": X, "y": Y, "feature": Feature];
+    /// [`Action::CastlePass`].
+    CastlePass = "castle_pass", player: true, fields: [];
+    /// [`Action::BazaarSelect`].
+    BazaarSelect = "bazaar_select", player: true, fields: ["tile": Tile, "bid": Bid];
+    /// [`Action::BazaarBid`].
+    BazaarBid = "bazaar_bid", player: true, fields: ["bid": Bid];
+    /// [`Action::BazaarPass`].
+    BazaarPass = "bazaar_pass", player: true, fields: [];
+    /// [`Action::BazaarBuyOrSell`].
+    BazaarBuyOrSell = "bazaar_buy_or_sell", player: true, fields: ["choice": Choice];
 }
 
 /// How a field is written by every codec.
@@ -110,6 +125,14 @@ pub enum FieldKind {
     /// When a player acts on the City of Carcassonne (`before-scoring`, `deploy`,
     /// `final`, `count`).
     Step,
+    /// A bridge placed with a tile, or none: `{x, y, axis}` in records.
+    OptBridge,
+    /// A bridge's direction by name (`NS`, `WE`).
+    Axis,
+    /// A bid in points, 0 to [`crate::rules::bcb::MAX_BID`].
+    Bid,
+    /// A bazaar decision by name (`buy`, `sell`).
+    Choice,
 }
 
 /// One field of an action kind.
@@ -173,6 +196,14 @@ pub enum FieldValue {
     Quarter(Quarter),
     /// [`FieldKind::Step`].
     Step(QuarterStep),
+    /// [`FieldKind::OptBridge`].
+    Bridge(Option<Bridge>),
+    /// [`FieldKind::Axis`].
+    Axis(Axis),
+    /// [`FieldKind::Bid`].
+    Bid(u32),
+    /// [`FieldKind::Choice`].
+    Choice(BazaarChoice),
 }
 
 /// Most fields an action kind has.
@@ -228,12 +259,15 @@ impl std::error::Error for FieldError {}
 /// catalogue ids `c1`, `r2`, ... name them; see [`crate::tiles::TileDef::features`]).
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
 pub enum Action {
-    /// Place the drawn tile at `pos` turned by `rot` (B4).
+    /// Place the tile in hand at `pos` turned by `rot` (B4), with the bridge it needs to
+    /// fit there, if any (BR2).
     PlaceTile {
         /// Square.
         pos: Pos,
         /// Rotation.
         rot: Rotation,
+        /// The bridge placed with the tile (on it or on a neighbour), if it fits only so.
+        bridge: Option<Bridge>,
     },
     /// Place the abbey tile into a hole instead of drawing (AM1, AM4).
     PlaceAbbey {
@@ -329,6 +363,42 @@ pub enum Action {
         /// The quarter.
         quarter: Quarter,
     },
+    /// Put a bridge on the placed tile or an orthogonal neighbour (BR1).
+    PlaceBridge {
+        /// The tile that carries it.
+        pos: Pos,
+        /// Its direction.
+        axis: Axis,
+    },
+    /// Turn the just completed two-tile city at `(pos, feature)` (any part names it) into
+    /// a castle instead of scoring it (CA1).
+    BuildCastle {
+        /// A tile of the city.
+        pos: Pos,
+        /// The city on that tile.
+        feature: u8,
+    },
+    /// Decline to build a castle (CA1).
+    CastlePass,
+    /// Pick a tile of the bazaar's offer and open the bidding (BZ2).
+    BazaarSelect {
+        /// The tile.
+        tile: TileKind,
+        /// The opening bid, in points.
+        bid: u32,
+    },
+    /// Raise the bid on the picked tile (BZ2).
+    BazaarBid {
+        /// The new bid, in points.
+        bid: u32,
+    },
+    /// Do not raise (BZ2).
+    BazaarPass,
+    /// After being outbid: buy the tile or sell it to the highest bidder (BZ3).
+    BazaarBuyOrSell {
+        /// Buy or sell.
+        choice: BazaarChoice,
+    },
 }
 
 impl Action {
@@ -350,6 +420,13 @@ impl Action {
             Action::QuarterPass { .. } => ActionKind::QuarterPass,
             Action::DeployQuarter { .. } => ActionKind::DeployQuarter,
             Action::MoveCount { .. } => ActionKind::MoveCount,
+            Action::PlaceBridge { .. } => ActionKind::PlaceBridge,
+            Action::BuildCastle { .. } => ActionKind::BuildCastle,
+            Action::CastlePass => ActionKind::CastlePass,
+            Action::BazaarSelect { .. } => ActionKind::BazaarSelect,
+            Action::BazaarBid { .. } => ActionKind::BazaarBid,
+            Action::BazaarPass => ActionKind::BazaarPass,
+            Action::BazaarBuyOrSell { .. } => ActionKind::BazaarBuyOrSell,
         }
     }
 
@@ -363,7 +440,9 @@ impl Action {
         use FieldValue::{Corner as C, Feature as F, Int, OptFeature as O, Rot as R, Tile as T};
         let xy = |p: Pos| [Int(p.x), Int(p.y)];
         match *self {
-            Action::PlaceTile { pos, rot } => Values::of(&[Int(pos.x), Int(pos.y), R(rot)]),
+            Action::PlaceTile { pos, rot, bridge } => {
+                Values::of(&[Int(pos.x), Int(pos.y), R(rot), FieldValue::Bridge(bridge)])
+            }
             Action::PlaceAbbey { pos } | Action::MoveDragon { pos } => Values::of(&xy(pos)),
             Action::Deploy {
                 figure,
@@ -403,6 +482,16 @@ impl Action {
                 Values::of(&[FieldValue::Figure(figure), FieldValue::Quarter(quarter)])
             }
             Action::MoveCount { quarter } => Values::of(&[FieldValue::Quarter(quarter)]),
+            Action::PlaceBridge { pos, axis } => {
+                Values::of(&[Int(pos.x), Int(pos.y), FieldValue::Axis(axis)])
+            }
+            Action::BuildCastle { pos, feature } => {
+                Values::of(&[Int(pos.x), Int(pos.y), F(feature)])
+            }
+            Action::CastlePass | Action::BazaarPass => Values::of(&[]),
+            Action::BazaarSelect { tile, bid } => Values::of(&[T(tile), FieldValue::Bid(bid)]),
+            Action::BazaarBid { bid } => Values::of(&[FieldValue::Bid(bid)]),
+            Action::BazaarBuyOrSell { choice } => Values::of(&[FieldValue::Choice(choice)]),
         }
     }
 
@@ -449,12 +538,20 @@ impl Action {
             FieldValue::Step(s) => Ok(s),
             _ => Err(bad(i)),
         };
+        let bid = |i: usize| match values[i] {
+            FieldValue::Bid(b) => Ok(b),
+            _ => Err(bad(i)),
+        };
         Ok(match kind {
             ActionKind::PlaceTile => Action::PlaceTile {
                 pos: pos(0)?,
                 rot: match values[2] {
                     FieldValue::Rot(r) => r,
                     _ => return Err(bad(2)),
+                },
+                bridge: match values[3] {
+                    FieldValue::Bridge(b) => b,
+                    _ => return Err(bad(3)),
                 },
             },
             ActionKind::PlaceAbbey => Action::PlaceAbbey { pos: pos(0)? },
@@ -512,6 +609,33 @@ impl Action {
             ActionKind::MoveCount => Action::MoveCount {
                 quarter: quarter(0)?,
             },
+            ActionKind::PlaceBridge => Action::PlaceBridge {
+                pos: pos(0)?,
+                axis: match values[2] {
+                    FieldValue::Axis(a) => a,
+                    _ => return Err(bad(2)),
+                },
+            },
+            ActionKind::BuildCastle => Action::BuildCastle {
+                pos: pos(0)?,
+                feature: feature(2)?,
+            },
+            ActionKind::CastlePass => Action::CastlePass,
+            ActionKind::BazaarSelect => Action::BazaarSelect {
+                tile: match values[0] {
+                    FieldValue::Tile(t) => t,
+                    _ => return Err(bad(0)),
+                },
+                bid: bid(1)?,
+            },
+            ActionKind::BazaarBid => Action::BazaarBid { bid: bid(0)? },
+            ActionKind::BazaarPass => Action::BazaarPass,
+            ActionKind::BazaarBuyOrSell => Action::BazaarBuyOrSell {
+                choice: match values[0] {
+                    FieldValue::Choice(c) => c,
+                    _ => return Err(bad(0)),
+                },
+            },
         })
     }
 }
@@ -530,6 +654,13 @@ impl fmt::Display for FieldValue {
             FieldValue::Tile(t) => f.write_str(t.id()),
             FieldValue::Quarter(q) => f.write_str(q.name()),
             FieldValue::Step(s) => f.write_str(s.name()),
+            FieldValue::Bridge(None) => f.write_str("none"),
+            FieldValue::Bridge(Some(b)) => {
+                write!(f, "({}, {}, {})", b.pos.x, b.pos.y, b.axis.name())
+            }
+            FieldValue::Axis(a) => f.write_str(a.name()),
+            FieldValue::Bid(b) => write!(f, "{b}"),
+            FieldValue::Choice(c) => f.write_str(c.name()),
         }
     }
 }
@@ -546,7 +677,7 @@ impl fmt::Display for Action {
             .fields
             .iter()
             .zip(values.as_slice())
-            .filter(|(_, v)| **v != FieldValue::OptFeature(None));
+            .filter(|(_, v)| !matches!(v, FieldValue::OptFeature(None) | FieldValue::Bridge(None)));
         for (i, (field, value)) in shown.enumerate() {
             let sep = if i == 0 { "(" } else { ", " };
             write!(f, "{sep}{}={value}", field.name)?;

@@ -419,12 +419,6 @@ impl GameConfig {
         if !self.has(TileSet::Base) {
             return Err(ConfigError::new("sets", "the base set is required"));
         }
-        if let Some(s) = self.sets.iter().find(|s| !s.playable()) {
-            return Err(ConfigError::new(
-                "sets",
-                format!("the set {} cannot be played yet", s.key()),
-            ));
-        }
         for (i, s) in self.sets.iter().enumerate() {
             if self.sets[..i].contains(s) {
                 return Err(ConfigError::new(

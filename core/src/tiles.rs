@@ -91,10 +91,11 @@ impl TileSet {
         TileSet::from_name(key)
     }
 
-    /// Whether the engine plays this set's rules (its tiles are in the catalogue either
-    /// way).
+    /// Whether the engine plays this set's rules: every set of the catalogue (the command
+    /// line's replay skips records of sets that are not, should a set's tiles come before
+    /// its rules).
     pub const fn playable(self) -> bool {
-        !matches!(self, TileSet::BridgesCastlesBazaars)
+        true
     }
 
     /// Bit of this set in a set mask.

@@ -252,9 +252,15 @@ fn b15_b16_final_events_follow_the_last_turn() {
 /// `None` when the kind's value depends on more than the parts (fields, fairy).
 fn value_from_parts(game: &Game, e: &ScoreEvent, parts: &[(Pos, u8)]) -> Option<i32> {
     let tiles = parts.iter().map(|(p, _)| *p).collect::<HashSet<_>>().len() as i32;
+    // (A bridge, the part after a tile's own features, has no pennant.)
     let pennants: i32 = parts
         .iter()
-        .map(|(p, l)| game.board().at(*p).unwrap().kind.def().features[*l as usize].pennants as i32)
+        .map(|(p, l)| {
+            let def = game.board().at(*p).unwrap().kind.def();
+            def.features
+                .get(*l as usize)
+                .map_or(0, |f| f.pennants as i32)
+        })
         .sum();
     let kind = game.feature_kind_at(parts[0].0, parts[0].1)?;
     use carcassonne::tiles::FeatureKind as K;
@@ -303,7 +309,11 @@ fn check_game(game: &Game, ctx: &str) {
             assert!(
                 matches!(
                     e.kind,
-                    ScoreKind::FairyTurn | ScoreKind::King | ScoreKind::RobberBaron
+                    ScoreKind::FairyTurn
+                        | ScoreKind::King
+                        | ScoreKind::RobberBaron
+                        | ScoreKind::BazaarBuy
+                        | ScoreKind::BazaarSell
                 ),
                 "{ctx}: {e:?}"
             );
@@ -337,7 +347,7 @@ fn check_game(game: &Game, ctx: &str) {
 
 #[test]
 fn random_games_events_add_up_and_parts_give_the_points() {
-    let all: Vec<TileSet> = TileSet::ALL.into_iter().filter(|s| s.playable()).collect();
+    let all = TileSet::ALL.to_vec();
     let configs: Vec<(Vec<TileSet>, u8, u8)> = vec![
         (vec![TileSet::Base], 2, 0),
         (vec![TileSet::Base], 4, 1),

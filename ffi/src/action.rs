@@ -4,8 +4,9 @@
 use crate::guard::{check_out, with_game, with_game_mut, write_array, write_iter, CarcGame};
 use crate::status::{CallResult, CarcStatus, Failure};
 use carcassonne_core::action::{ActionKind, FieldKind, FieldValue, MAX_FIELDS};
+use carcassonne_core::rules::bcb::{Axis, BazaarChoice, Bridge, MAX_BID};
 use carcassonne_core::rules::count::{Quarter, QuarterStep};
-use carcassonne_core::{catalogue, Action, ActionError, Corner, Figure, Rotation, TileKind};
+use carcassonne_core::{catalogue, Action, ActionError, Corner, Figure, Pos, Rotation, TileKind};
 
 /// What a `CarcAction` does (its `kind` field). Stable numbers; they match the record
 /// format's action types one to one.
@@ -45,12 +46,26 @@ pub enum CarcActionKind {
     DeployQuarter = 13,
     /// Move the count to `quarter`.
     MoveCount = 14,
+    /// Put a bridge along `axis` on the tile at (`x`, `y`).
+    PlaceBridge = 15,
+    /// Turn the just completed city at `feature` of the tile at (`x`, `y`) into a castle.
+    BuildCastle = 16,
+    /// Decline to build a castle.
+    CastlePass = 17,
+    /// At a bazaar: pick the offered tile of kind `tile` and open with `bid` points.
+    BazaarSelect = 18,
+    /// At a bazaar: raise the bid to `bid` points.
+    BazaarBid = 19,
+    /// At a bazaar: do not raise.
+    BazaarPass = 20,
+    /// At a bazaar: buy the outbid tile or sell it (`choice`, a `CarcBazaarChoice`).
+    BazaarBuyOrSell = 21,
 }
 
 impl CarcActionKind {
     /// Every kind in number order; a test checks it against the engine's action kinds.
     #[cfg(test)]
-    const ALL: [CarcActionKind; 15] = [
+    const ALL: [CarcActionKind; 22] = [
         CarcActionKind::PlaceTile,
         CarcActionKind::PlaceAbbey,
         CarcActionKind::Deploy,
@@ -66,6 +81,13 @@ impl CarcActionKind {
         CarcActionKind::QuarterPass,
         CarcActionKind::DeployQuarter,
         CarcActionKind::MoveCount,
+        CarcActionKind::PlaceBridge,
+        CarcActionKind::BuildCastle,
+        CarcActionKind::CastlePass,
+        CarcActionKind::BazaarSelect,
+        CarcActionKind::BazaarBid,
+        CarcActionKind::BazaarPass,
+        CarcActionKind::BazaarBuyOrSell,
     ];
 }
 
@@ -127,11 +149,32 @@ pub enum CarcQuarterStep {
     Count = 3,
 }
 
+/// The direction of a bridge, board frame (the `axis` field of a `CarcAction`).
+#[repr(u8)]
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
+pub enum CarcAxis {
+    /// From the north side to the south side.
+    Ns = 0,
+    /// From the west side to the east side.
+    We = 1,
+}
+
+/// What the player who picked an outbid bazaar tile does (the `choice` field of a
+/// `CarcAction`).
+#[repr(u8)]
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
+pub enum CarcBazaarChoice {
+    /// Take the tile and pay the highest bid to its bidder.
+    Buy = 0,
+    /// Let the highest bidder take it and pay the bid.
+    Sell = 1,
+}
+
 /// The `feature` value meaning "no feature" (a fairy placed on a tile under the on-tile
 /// rule; every action kind without a feature).
 pub const CARC_NO_FEATURE: u8 = 255;
 
-/// One decision as plain data (20 bytes, no padding, blittable).
+/// One decision as plain data (32 bytes, no padding, blittable).
 ///
 /// `kind` is a `CarcActionKind`. Coordinates are absolute board squares (the start tile is
 /// at 0, 0; `y` grows southwards). A `feature` is the local index of a feature in its
@@ -161,8 +204,21 @@ pub struct CarcAction {
     pub y: i32,
     /// `LEAVE_QUARTER`, `QUARTER_PASS`: a `CarcQuarterStep`.
     pub step: u8,
+    /// `PLACE_BRIDGE`, and `PLACE_TILE` with `has_bridge`: a `CarcAxis`.
+    pub axis: u8,
+    /// `BAZAAR_BUY_OR_SELL`: a `CarcBazaarChoice`.
+    pub choice: u8,
+    /// `PLACE_TILE`: 1 if the placement comes with the bridge at (`bridge_x`, `bridge_y`)
+    /// along `axis` (it fits only so), else 0.
+    pub has_bridge: u8,
+    /// `BAZAAR_SELECT`, `BAZAAR_BID`: the bid in points.
+    pub bid: u16,
     /// Always 0.
-    pub reserved: [u8; 3],
+    pub reserved: u16,
+    /// `PLACE_TILE` with `has_bridge`: the square of the tile carrying the bridge, x.
+    pub bridge_x: i32,
+    /// `PLACE_TILE` with `has_bridge`: the square of the tile carrying the bridge, y.
+    pub bridge_y: i32,
 }
 
 impl From<Action> for CarcAction {
@@ -188,6 +244,17 @@ impl From<Action> for CarcAction {
                 (_, FieldValue::Tile(t)) => c.tile = t.index() as u16,
                 (_, FieldValue::Quarter(q)) => c.quarter = q as u8,
                 (_, FieldValue::Step(s)) => c.step = s as u8,
+                (_, FieldValue::Bridge(b)) => {
+                    if let Some(b) = b {
+                        c.has_bridge = 1;
+                        c.axis = b.axis as u8;
+                        c.bridge_x = b.pos.x;
+                        c.bridge_y = b.pos.y;
+                    }
+                }
+                (_, FieldValue::Axis(axis)) => c.axis = axis as u8,
+                (_, FieldValue::Bid(bid)) => c.bid = bid as u16,
+                (_, FieldValue::Choice(choice)) => c.choice = choice as u8,
             }
         }
         c
@@ -251,10 +318,48 @@ pub(crate) fn action_from_c(a: &CarcAction) -> Result<Action, Failure> {
                     ))
                 })?)
             }
+            FieldKind::OptBridge => FieldValue::Bridge(match a.has_bridge {
+                0 => None,
+                1 => Some(Bridge {
+                    pos: Pos::new(a.bridge_x, a.bridge_y),
+                    axis: axis_of(a.axis)?,
+                }),
+                n => {
+                    return Err(Failure::invalid(format!(
+                        "action.has_bridge {n} is not 0 or 1"
+                    )))
+                }
+            }),
+            FieldKind::Axis => FieldValue::Axis(axis_of(a.axis)?),
+            FieldKind::Bid => {
+                if u32::from(a.bid) > MAX_BID {
+                    return Err(Failure::invalid(format!(
+                        "action.bid {} is above the highest bid ({MAX_BID})",
+                        a.bid
+                    )));
+                }
+                FieldValue::Bid(u32::from(a.bid))
+            }
+            FieldKind::Choice => {
+                FieldValue::Choice(*BazaarChoice::ALL.get(a.choice as usize).ok_or_else(|| {
+                    Failure::invalid(format!(
+                        "action.choice {} is not a CarcBazaarChoice (0..=1)",
+                        a.choice
+                    ))
+                })?)
+            }
         };
     }
     Action::from_values(kind, &values[..fields.len()])
         .map_err(|e| Failure::invalid(format!("action.{e}")))
+}
+
+/// The bridge axis numbered `n` (a `CarcAxis`).
+fn axis_of(n: u8) -> Result<Axis, Failure> {
+    Axis::ALL
+        .get(n as usize)
+        .copied()
+        .ok_or_else(|| Failure::invalid(format!("action.axis {n} is not a CarcAxis (0..=1)")))
 }
 
 /// The tile kind with catalogue index `index`, or an error naming `what`.
@@ -424,7 +529,7 @@ mod tests {
 
     #[test]
     fn action_struct_is_twenty_bytes_without_padding() {
-        assert_eq!(std::mem::size_of::<CarcAction>(), 20);
+        assert_eq!(std::mem::size_of::<CarcAction>(), 32);
         assert_eq!(std::mem::align_of::<CarcAction>(), 4);
         assert_eq!(std::mem::size_of::<CarcChanceOutcome>(), 16);
     }
@@ -437,6 +542,15 @@ mod tests {
             Action::PlaceTile {
                 pos,
                 rot: Rotation::new(3).unwrap(),
+                bridge: None,
+            },
+            Action::PlaceTile {
+                pos,
+                rot: Rotation::new(1).unwrap(),
+                bridge: Some(Bridge {
+                    pos: Pos::new(-2, 4),
+                    axis: Axis::NS,
+                }),
             },
             Action::PlaceAbbey { pos },
             Action::Deploy {
@@ -476,10 +590,22 @@ mod tests {
             Action::MoveCount {
                 quarter: Quarter::Cathedral,
             },
+            Action::PlaceBridge {
+                pos,
+                axis: Axis::WE,
+            },
+            Action::BuildCastle { pos, feature: 1 },
+            Action::CastlePass,
+            Action::BazaarSelect { tile, bid: 7 },
+            Action::BazaarBid { bid: MAX_BID },
+            Action::BazaarPass,
+            Action::BazaarBuyOrSell {
+                choice: BazaarChoice::Sell,
+            },
         ];
         for a in actions {
             let c = CarcAction::from(a);
-            assert_eq!(c.reserved, [0; 3]);
+            assert_eq!(c.reserved, 0);
             assert_eq!(action_from_c(&c), Ok(a), "{a}");
         }
     }

@@ -59,6 +59,12 @@ pub enum CarcScoreKind {
     King = 13,
     /// End of game: the Robber Baron's completed roads (`robber-baron`).
     RobberBaron = 14,
+    /// A castle (`castle`).
+    Castle = 15,
+    /// A bazaar tile bought: the points paid (`bazaar-buy`, negative for the payer).
+    BazaarBuy = 16,
+    /// A bazaar tile sold: the points received and paid (`bazaar-sell`).
+    BazaarSell = 17,
 }
 
 /// Why a figure left the board (`cause` of a `CarcEvent`). Stable numbers; the names are
@@ -132,6 +138,9 @@ impl From<ScoreKind> for CarcScoreKind {
             ScoreKind::Shrine => CarcScoreKind::Shrine,
             ScoreKind::King => CarcScoreKind::King,
             ScoreKind::RobberBaron => CarcScoreKind::RobberBaron,
+            ScoreKind::Castle => CarcScoreKind::Castle,
+            ScoreKind::BazaarBuy => CarcScoreKind::BazaarBuy,
+            ScoreKind::BazaarSell => CarcScoreKind::BazaarSell,
         }
     }
 }

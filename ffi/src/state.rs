@@ -31,6 +31,14 @@ pub enum CarcPhase {
     EnterQuarter = 8,
     /// Move the count to another quarter, or pass.
     MoveCount = 9,
+    /// Turn a just completed two-tile city into a castle, or pass.
+    Castle = 10,
+    /// Pick a tile of the bazaar's offer and open the bidding.
+    BazaarSelect = 11,
+    /// Raise the bid on the picked bazaar tile, or pass.
+    BazaarBid = 12,
+    /// Buy the outbid bazaar tile or sell it.
+    BazaarBuyOrSell = 13,
 }
 
 impl From<Phase> for CarcPhase {
@@ -46,6 +54,10 @@ impl From<Phase> for CarcPhase {
             Phase::LeaveQuarter => CarcPhase::LeaveQuarter,
             Phase::EnterQuarter => CarcPhase::EnterQuarter,
             Phase::MoveCount => CarcPhase::MoveCount,
+            Phase::Castle => CarcPhase::Castle,
+            Phase::BazaarSelect => CarcPhase::BazaarSelect,
+            Phase::BazaarBid => CarcPhase::BazaarBid,
+            Phase::BazaarBuyOrSell => CarcPhase::BazaarBuyOrSell,
         }
     }
 }

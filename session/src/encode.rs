@@ -13,7 +13,12 @@
 //! | `CELL`   | W²     | `4·W² + wy·W + wx`                       |
 //! | `SLOT`   | S·F    | `5·W² + slot·F + channel`                |
 //! | `CORNER` | 4      | `5·W² + S·F + corner` (NW, NE, SE, SW)   |
-//! | `PASS`   | 1      | `5·W² + S·F + 4`                         |
+//! | `QUARTER`| 20     | `… + 4·figure + quarter`, then `… + 16 + quarter` (count moves) |
+//! | `BRIDGE` | 24     | `… + 6·rot + variant`: the bridge of a placement that needs one |
+//! | `BAZAAR` | 6·31   | `… + 31·place + bid`: pick the tile at that place of the offer and open with `bid` |
+//! | `BID`    | 31     | `… + bid`: raise to `bid`                 |
+//! | `CHOICE` | 2      | `… + choice` (buy, sell)                 |
+//! | `PASS`   | 1      | the last id                              |
 //!
 //! with `S` = [`SLOT_COUNT`] feature slots and `F` = [`CHANNEL_COUNT`] channels
 //! ([`Channel`]). A slot is a location on a tile in the **board frame** ([`slot`]): the
@@ -37,6 +42,10 @@
 //! | `Deploy`          | `SLOT` on the placed tile, or `CELL` then `SLOT`; barn `CORNER`; `PASS` |
 //! | `MoveDragon`      | `CELL`                                                      |
 //! | `MoveWagon`       | `CELL` then `SLOT` (channel wagon); declining is `PASS`     |
+//! | `PlaceTile` with a bridge (BR2) | `TILE`, then `BRIDGE`                        |
+//! | `PlaceBridge` (BR1) | `SLOT` bridge on the placed tile (channel `bridge-ns`/`bridge-we`), or `CELL` then `SLOT` |
+//! | `BuildCastle`     | `SLOT` (channel castle) on the placed tile; `castle_pass` is `PASS` |
+//! | bazaar            | `BAZAAR`, `BID`, `CHOICE`; `bazaar_pass` is `PASS`          |
 //! | `Draw` (chance)   | none: chance outcomes are not agent decisions; the mask is empty |
 //!
 //! Legal moves whose square lies outside the window are not offered; [`MaskInfo`] counts
@@ -80,7 +89,9 @@ use carcassonne::action::Action;
 use carcassonne::config::{ConfigError, Figure, MAX_PLAYERS};
 use carcassonne::features::NodeId;
 use carcassonne::game::{Game, Phase};
+use carcassonne::geometry::Side;
 use carcassonne::geometry::{Corner, Pos, Rotation};
+use carcassonne::rules::bcb::{Axis, BazaarChoice, Bridge, MAX_BID};
 use carcassonne::rules::count::Quarter;
 use carcassonne::rules::princess_dragon::DRAGON_STEPS;
 use carcassonne::scoring::feature_value;
@@ -92,11 +103,20 @@ use std::sync::OnceLock;
 // ----- spec -----------------------------------------------------------------------------
 
 /// Feature slots per tile (`S`): 4 sides, 8 field half-edges, 4 centre slots, the whole tile.
-pub const SLOT_COUNT: usize = 17;
+pub const SLOT_COUNT: usize = 18;
 /// Channels per slot (`F`), see [`Channel`].
-pub const CHANNEL_COUNT: usize = 11;
+pub const CHANNEL_COUNT: usize = 14;
 /// Ids of the `QUARTER` block: 4 figures × 4 quarters, then 4 count moves.
 pub const QUARTER_IDS: usize = 20;
+/// Bridge variants of a placement that needs one (BR2): on the tile itself (NS, WE), or
+/// on the neighbour at side N, E, S, W.
+pub const BRIDGE_VARIANTS: usize = 6;
+/// Ids of the `BRIDGE` block: 4 rotations × [`BRIDGE_VARIANTS`].
+pub const BRIDGE_IDS: usize = 4 * BRIDGE_VARIANTS;
+/// Bids offered at a bazaar: 0 to [`MAX_BID`].
+pub const BIDS: usize = MAX_BID as usize + 1;
+/// Ids of the `BAZAAR` block: a place of the offer (one per seat) × a bid.
+pub const BAZAAR_IDS: usize = MAX_PLAYERS * BIDS;
 /// Figure kinds in the observation (follower, abbot, mayor, wagon, barn).
 pub const FIGURE_KINDS: usize = 5;
 
@@ -190,9 +210,29 @@ impl EncoderSpec {
         self.corner_base() + 4
     }
 
+    /// First id of the `BRIDGE` block (the second id of a placement with a bridge).
+    pub fn bridge_base(self) -> u32 {
+        self.quarter_base() + QUARTER_IDS as u32
+    }
+
+    /// First id of the `BAZAAR` block (`BIDS·place + bid`).
+    pub fn bazaar_base(self) -> u32 {
+        self.bridge_base() + BRIDGE_IDS as u32
+    }
+
+    /// First id of the `BID` block.
+    pub fn bid_base(self) -> u32 {
+        self.bazaar_base() + BAZAAR_IDS as u32
+    }
+
+    /// First id of the `CHOICE` block (buy, sell).
+    pub fn choice_base(self) -> u32 {
+        self.bid_base() + BIDS as u32
+    }
+
     /// The `PASS` id (the last one).
     pub fn pass_id(self) -> u32 {
-        self.quarter_base() + QUARTER_IDS as u32
+        self.choice_base() + 2
     }
 }
 
@@ -303,6 +343,7 @@ impl WindowOrigin {
 /// * `12` [`slot::CLOISTER`]: a monastery or the abbey; `13` [`slot::GARDEN`];
 ///   `14`, `15` [`slot::INNER_FIELD`]: fields enclosed inside the tile, in catalogue order.
 /// * `16` [`slot::WHOLE_TILE`]: the tile itself (the fairy under the `on-tile` rule).
+/// * `17` [`slot::BRIDGE`]: the tile's bridge (BR3), or where one goes (BR1).
 ///
 /// A feature's slot is the first of the side and half-edge slots that it covers, taken
 /// in the tile's canonical orientation and then turned with the tile, so the slot of a
@@ -320,6 +361,8 @@ pub mod slot {
     pub const INNER_FIELD: u8 = 14;
     /// The whole tile.
     pub const WHOLE_TILE: u8 = 16;
+    /// The tile's bridge.
+    pub const BRIDGE: u8 = 17;
 
     /// The slot after `quarter_turns` clockwise quarter turns of the board.
     pub const fn rotate(slot: u8, quarter_turns: u8) -> u8 {
@@ -351,14 +394,19 @@ pub mod slot {
             GARDEN => "garden".into(),
             14 | 15 => format!("inner{}", slot - INNER_FIELD + 1),
             WHOLE_TILE => "tile".into(),
+            BRIDGE => "bridge".into(),
             _ => format!("slot{slot}"),
         }
     }
 }
 
-/// The slot of local feature `local` of `kind` turned by `rot` (see [`slot`]).
+/// The slot of local feature `local` of `kind` turned by `rot` (see [`slot`]); the local
+/// feature after the catalogue's is the tile's bridge (BR3).
 pub fn feature_slot(kind: TileKind, rot: Rotation, local: u8) -> Option<u8> {
     let def = kind.def();
+    if local as usize == def.features.len() {
+        return Some(slot::BRIDGE);
+    }
     let f = def.features.get(local as usize)?;
     if f.segments != 0 {
         let canonical = (0..4u8)
@@ -387,10 +435,11 @@ pub fn feature_slot(kind: TileKind, rot: Rotation, local: u8) -> Option<u8> {
     }
 }
 
-/// The local feature of `kind` turned by `rot` whose slot is `slot`.
+/// The local feature of `kind` turned by `rot` whose slot is `slot` (the bridge slot
+/// names the local feature after the catalogue's).
 pub fn slot_feature(kind: TileKind, rot: Rotation, slot: u8) -> Option<u8> {
     let n = kind.def().features.len() as u8;
-    (0..n).find(|&i| feature_slot(kind, rot, i) == Some(slot))
+    (0..=n).find(|&i| feature_slot(kind, rot, i) == Some(slot))
 }
 
 carcassonne::named_enum! {
@@ -422,6 +471,12 @@ carcassonne::named_enum! {
         LeaveMayor(9) = "leave-mayor",
         /// Move the wagon out of the City onto this feature.
         LeaveWagon(10) = "leave-wagon",
+        /// Turn this completed city into a castle (CA1).
+        Castle(11) = "castle",
+        /// Put a bridge from north to south on this tile (BR1; bridge slot).
+        BridgeNS(12) = "bridge-ns",
+        /// Put a bridge from west to east on this tile (BR1; bridge slot).
+        BridgeWE(13) = "bridge-we",
     }
 }
 
@@ -496,8 +551,39 @@ pub enum FlatAction {
     },
     /// `QUARTER`: move the count to a quarter.
     MoveCount(Quarter),
+    /// `BRIDGE`: the bridge of the placement picked by a `TILE` id turned by `rot`:
+    /// `variant` 0 and 1 on the tile itself (NS, WE), 2 + side on the neighbour at that
+    /// side (N, E, S, W; across the side it shares).
+    Bridge {
+        /// The rotation of the placement.
+        rot: Rotation,
+        /// Which bridge.
+        variant: u8,
+    },
+    /// `BAZAAR`: pick the tile at `place` of the offer and open with `bid`.
+    BazaarSelect {
+        /// Place in the offer (draw order).
+        place: u8,
+        /// Opening bid.
+        bid: u32,
+    },
+    /// `BID`: raise to this bid.
+    Bid(u32),
+    /// `CHOICE`: buy or sell the outbid tile.
+    Choice(BazaarChoice),
     /// `PASS`.
     Pass,
+}
+
+/// The `BRIDGE` variant of a bridge placed with a tile at `pos`.
+fn bridge_variant(pos: Pos, bridge: Bridge) -> Option<u8> {
+    if bridge.pos == pos {
+        return Some(bridge.axis as u8);
+    }
+    Side::ALL
+        .iter()
+        .position(|s| pos.step(*s) == bridge.pos)
+        .map(|k| 2 + k as u8)
 }
 
 impl FlatAction {
@@ -517,6 +603,16 @@ impl FlatAction {
                 spec.quarter_base() + 4 * quarter_figure(figure).unwrap_or(0) + quarter as u32
             }
             FlatAction::MoveCount(quarter) => spec.quarter_base() + 16 + quarter as u32,
+            FlatAction::Bridge { rot, variant } => {
+                spec.bridge_base()
+                    + BRIDGE_VARIANTS as u32 * rot.quarter_turns() as u32
+                    + variant as u32
+            }
+            FlatAction::BazaarSelect { place, bid } => {
+                spec.bazaar_base() + BIDS as u32 * place as u32 + bid
+            }
+            FlatAction::Bid(bid) => spec.bid_base() + bid,
+            FlatAction::Choice(c) => spec.choice_base() + c as u32,
             FlatAction::Pass => spec.pass_id(),
         }
     }
@@ -547,7 +643,7 @@ impl FlatAction {
             }
         } else if id < spec.quarter_base() {
             FlatAction::Corner(Corner::from_index((id - spec.corner_base()) as usize))
-        } else if id < spec.pass_id() {
+        } else if id < spec.bridge_base() {
             let k = id - spec.quarter_base();
             if k < 16 {
                 FlatAction::EnterQuarter {
@@ -562,6 +658,22 @@ impl FlatAction {
             } else {
                 FlatAction::MoveCount(Quarter::ALL[(k - 16) as usize])
             }
+        } else if id < spec.bazaar_base() {
+            let k = id - spec.bridge_base();
+            FlatAction::Bridge {
+                rot: Rotation::new((k / BRIDGE_VARIANTS as u32) as u8)?,
+                variant: (k % BRIDGE_VARIANTS as u32) as u8,
+            }
+        } else if id < spec.bid_base() {
+            let k = id - spec.bazaar_base();
+            FlatAction::BazaarSelect {
+                place: (k / BIDS as u32) as u8,
+                bid: k % BIDS as u32,
+            }
+        } else if id < spec.choice_base() {
+            FlatAction::Bid(id - spec.bid_base())
+        } else if id < spec.pass_id() {
+            FlatAction::Choice(BazaarChoice::ALL[(id - spec.choice_base()) as usize])
         } else if id == spec.pass_id() {
             FlatAction::Pass
         } else {
@@ -597,7 +709,7 @@ struct Frame {
 impl Frame {
     fn new(game: &Game, spec: EncoderSpec) -> Frame {
         let placed = match game.phase() {
-            Phase::Deploy => game.placed_this_turn(),
+            Phase::Deploy | Phase::Castle => game.placed_this_turn(),
             _ => None,
         };
         Frame {
@@ -616,9 +728,18 @@ impl Frame {
     fn route(&self, game: &Game, action: Action) -> Route {
         let spec = self.spec;
         match action {
-            Action::PlaceTile { pos, rot } => match self.origin.cell_index(spec, pos) {
+            Action::PlaceTile { pos, rot, bridge } => match self.origin.cell_index(spec, pos) {
                 Some(c) => {
-                    Route::Direct((rot.quarter_turns() as usize * spec.w() * spec.w() + c) as u32)
+                    let tile = (rot.quarter_turns() as usize * spec.w() * spec.w() + c) as u32;
+                    match bridge.and_then(|b| bridge_variant(pos, b)) {
+                        None if bridge.is_some() => Route::Unencodable,
+                        None => Route::Direct(tile),
+                        Some(variant) => Route::Pointer {
+                            cell: tile,
+                            focus: pos,
+                            slot: FlatAction::Bridge { rot, variant }.id(spec),
+                        },
+                    }
                 }
                 None => Route::Outside,
             },
@@ -663,6 +784,39 @@ impl Frame {
                 None => Route::Unencodable,
             },
             Action::MoveCount { quarter } => Route::Direct(FlatAction::MoveCount(quarter).id(spec)),
+            Action::PlaceBridge { pos, axis } => {
+                let ch = match axis {
+                    Axis::NS => Channel::BridgeNS,
+                    Axis::WE => Channel::BridgeWE,
+                };
+                match game.board().at(pos) {
+                    Some(p) => {
+                        let local = p.kind.def().features.len() as u8;
+                        self.targeted(game, pos, Some(local), ch)
+                    }
+                    None => Route::Unencodable,
+                }
+            }
+            Action::BuildCastle { pos, feature } => {
+                self.targeted(game, pos, Some(feature), Channel::Castle)
+            }
+            Action::CastlePass | Action::BazaarPass => Route::Direct(spec.pass_id()),
+            Action::BazaarSelect { tile, bid } => {
+                match game.bazaar_offer().iter().position(|t| *t == Some(tile)) {
+                    Some(place) => Route::Direct(
+                        FlatAction::BazaarSelect {
+                            place: place as u8,
+                            bid,
+                        }
+                        .id(spec),
+                    ),
+                    None => Route::Unencodable,
+                }
+            }
+            Action::BazaarBid { bid } => Route::Direct(FlatAction::Bid(bid).id(spec)),
+            Action::BazaarBuyOrSell { choice } => {
+                Route::Direct(FlatAction::Choice(choice).id(spec))
+            }
         }
     }
 
@@ -1099,12 +1253,28 @@ pub fn rotate_action_id(spec: EncoderSpec, id: u32, quarter_turns: u8) -> Option
         }
         FlatAction::Slot { slot: s, channel } => FlatAction::Slot {
             slot: slot::rotate(s, q),
-            channel,
+            // A bridge's axis is in the board frame: an odd quarter turn swaps it.
+            channel: match channel {
+                Channel::BridgeNS if q & 1 == 1 => Channel::BridgeWE,
+                Channel::BridgeWE if q & 1 == 1 => Channel::BridgeNS,
+                c => c,
+            },
         },
         FlatAction::Corner(c) => FlatAction::Corner(Corner::from_index(c.index() + q as usize)),
-        other @ (FlatAction::EnterQuarter { .. } | FlatAction::MoveCount(_) | FlatAction::Pass) => {
-            other
-        }
+        FlatAction::Bridge { rot, variant } => FlatAction::Bridge {
+            rot: Rotation::new((rot.quarter_turns() + q) & 3)?,
+            variant: if variant < 2 {
+                variant ^ (q & 1)
+            } else {
+                2 + (variant - 2 + q) % 4
+            },
+        },
+        other @ (FlatAction::EnterQuarter { .. }
+        | FlatAction::MoveCount(_)
+        | FlatAction::BazaarSelect { .. }
+        | FlatAction::Bid(_)
+        | FlatAction::Choice(_)
+        | FlatAction::Pass) => other,
     };
     Some(turned.id(spec))
 }

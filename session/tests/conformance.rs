@@ -117,6 +117,7 @@ fn never_legal(game: &Game) -> Vec<Action> {
         Action::PlaceTile {
             pos: far,
             rot: carcassonne::Rotation::new(1).unwrap(),
+            bridge: None,
         },
         Action::PlaceAbbey { pos: far },
         Action::Deploy {

@@ -43,6 +43,8 @@ fn variety() -> Vec<GameConfig> {
     c1.rules.wagon_move = WagonMove::C1;
     v.push(c1);
     v.push(config(4, &[Base, Count, KingRobber, Cult], 9));
+    v.push(config(3, &[Base, BridgesCastlesBazaars], 11));
+    v.push(config(5, &TileSet::ALL, 12));
     let mut open = config(3, &[Base, Count, River1, PrincessDragon, AbbeyMayor], 10);
     open.rules.count_landscape = carcassonne::config::CountLandscape::Open;
     open.rules.count_final = carcassonne::config::CountFinal::AnyQuarter;
@@ -53,11 +55,13 @@ fn variety() -> Vec<GameConfig> {
 /// The board square an action needs to see in the window (`None`: none needed, as
 /// for passes, barns and actions on the placed tile while deploying).
 fn square_needed(game: &Game, action: Action) -> Option<Pos> {
-    let placed = (game.phase() == Phase::Deploy)
+    let placed = matches!(game.phase(), Phase::Deploy | Phase::Castle)
         .then(|| game.placed_this_turn())
         .flatten();
     let pos = match action {
         Action::PlaceTile { pos, .. }
+        | Action::PlaceBridge { pos, .. }
+        | Action::BuildCastle { pos, .. }
         | Action::PlaceAbbey { pos }
         | Action::MoveDragon { pos }
         | Action::Deploy { pos, .. }
@@ -71,7 +75,12 @@ fn square_needed(game: &Game, action: Action) -> Option<Pos> {
         | Action::Draw { .. }
         | Action::QuarterPass { .. }
         | Action::DeployQuarter { .. }
-        | Action::MoveCount { .. } => return None,
+        | Action::MoveCount { .. }
+        | Action::CastlePass
+        | Action::BazaarSelect { .. }
+        | Action::BazaarBid { .. }
+        | Action::BazaarPass
+        | Action::BazaarBuyOrSell { .. } => return None,
     };
     (Some(pos) != placed).then_some(pos)
 }
@@ -398,6 +407,7 @@ fn observation_is_egocentric_and_matches_the_state() {
     let place = Action::PlaceTile {
         pos: Pos::new(1, 0),
         rot: Rotation::default(),
+        bridge: None,
     };
     let mut planes = vec![0u8; spec.planes_len()];
     let mut globals = vec![0f32; spec.num_globals()];

@@ -45,6 +45,10 @@ namespace Carcassonne
         LeaveQuarter = 7,
         EnterQuarter = 8,
         MoveCount = 9,
+        Castle = 10,
+        BazaarSelect = 11,
+        BazaarBid = 12,
+        BazaarBuyOrSell = 13,
     }
 
     /// <summary>How tile draws are decided (CarcChance).</summary>
@@ -72,6 +76,13 @@ namespace Carcassonne
         QuarterPass = 12,
         DeployQuarter = 13,
         MoveCount = 14,
+        PlaceBridge = 15,
+        BuildCastle = 16,
+        CastlePass = 17,
+        BazaarSelect = 18,
+        BazaarBid = 19,
+        BazaarPass = 20,
+        BazaarBuyOrSell = 21,
     }
 
     /// <summary>A figure kind (CarcFigure).</summary>
@@ -111,7 +122,21 @@ namespace Carcassonne
         Count = 3,
     }
 
-    /// <summary>One decision (CarcAction, 20 bytes).</summary>
+    /// <summary>A bridge's direction, board frame (CarcAxis).</summary>
+    public enum Axis : byte
+    {
+        NS = 0,
+        WE = 1,
+    }
+
+    /// <summary>Buy or sell an outbid bazaar tile (CarcBazaarChoice).</summary>
+    public enum BazaarChoice : byte
+    {
+        Buy = 0,
+        Sell = 1,
+    }
+
+    /// <summary>One decision (CarcAction, 32 bytes).</summary>
     [StructLayout(LayoutKind.Sequential)]
     public struct CarcAction
     {
@@ -125,9 +150,13 @@ namespace Carcassonne
         public int X;
         public int Y;
         public byte Step;
-        public byte Reserved0;
-        public byte Reserved1;
-        public byte Reserved2;
+        public byte Axis;
+        public byte Choice;
+        public byte HasBridge;
+        public ushort Bid;
+        public ushort Reserved;
+        public int BridgeX;
+        public int BridgeY;
 
         public ActionKind ActionKind { get { return (ActionKind)Kind; } }
 
@@ -254,6 +283,9 @@ namespace Carcassonne
         Shrine = 12,
         King = 13,
         RobberBaron = 14,
+        Castle = 15,
+        BazaarBuy = 16,
+        BazaarSell = 17,
     }
 
     /// <summary>Why a figure left the board (CarcReturnCause).</summary>

@@ -276,10 +276,12 @@ impl Game {
                 continue;
             }
             let root = self.features.find(f.node);
-            let (cities, _) = self.field_cities(root);
-            if cities > 0 {
+            let fc = self.field_cities(root);
+            // CA4: a castle counts as a city worth one point more.
+            let points = 4 * (fc.cities + fc.castles) + fc.castles;
+            if points > 0 {
                 let at = Some(self.node_name(root));
-                self.add_score(f.owner, 4 * cities, ScoreKind::Barn, at, Some(root));
+                self.add_score(f.owner, points, ScoreKind::Barn, at, Some(root));
             }
         }
     }
@@ -322,7 +324,7 @@ impl Game {
             return;
         }
         let p = self.board.placement(index);
-        let kind = p.kind.def().features[local as usize].kind;
+        let kind = self.features.node(p.node_base + local as NodeId).kind;
         if !(kind.is_monastery_like() || matches!(kind, FeatureKind::Road | FeatureKind::City)) {
             return;
         }
@@ -354,8 +356,7 @@ impl Game {
                     let Some(i) = self.board.index_at(pos) else {
                         continue;
                     };
-                    let n = self.board.placement(i).kind.def().features.len();
-                    for l in 0..n as u8 {
+                    for l in 0..self.tile_features(i) {
                         self.push_wagon_target(i, l, out);
                     }
                 }
@@ -367,7 +368,10 @@ impl Game {
                     let i = node.placement as usize;
                     let def = self.board.placement(i).kind.def();
                     let me = node.local;
-                    let here = &def.features[me as usize];
+                    // A bridge part (BR3) links nothing on its tile.
+                    let Some(here) = def.features.get(me as usize) else {
+                        continue;
+                    };
                     for (j, f) in def.features.iter().enumerate() {
                         let j8 = j as u8;
                         if j8 == me {

@@ -171,9 +171,9 @@ impl Game {
             .map(|id| self.node_name(id))
     }
 
-    /// The listed form of an action naming a feature by any of its parts (quarter moves
-    /// name the target feature by its canonical part); other actions are unchanged.
-    pub fn normalize(&self, action: Action) -> Action {
+    /// The listed form of a quarter move naming its target feature by any of its parts:
+    /// the canonical part.
+    pub(crate) fn normalize_leave(&self, action: Action) -> Action {
         let Action::LeaveQuarter {
             step,
             quarter,

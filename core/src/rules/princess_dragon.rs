@@ -278,8 +278,7 @@ impl Game {
             if i == placed as usize || self.figure_barred_on(i) {
                 continue;
             }
-            let n = self.board.placement(i).kind.def().features.len();
-            for local in 0..n as u8 {
+            for local in 0..self.tile_features(i) {
                 self.push_deploys(self.turn_player, i, local, true, out);
             }
         }
@@ -417,7 +416,8 @@ impl Game {
         }
     }
 
-    /// One dragon step: every figure but barns on the entered tile returns (PD7).
+    /// One dragon step: every figure on the entered tile returns (PD7), but barns and
+    /// figures on a castle (CA4).
     pub(crate) fn dragon_step(&mut self, pos: Pos) {
         let i = self.board.index_at(pos).expect("dragon onto a tile") as u8;
         self.ext.dragon.dragon = Some(i);
@@ -428,7 +428,7 @@ impl Game {
         let mut k = 0;
         while k < self.figures.len() {
             let fig = self.figures[k];
-            if fig.placement == i && fig.figure != Figure::Barn {
+            if fig.placement == i && fig.figure != Figure::Barn && !self.on_castle(fig.node) {
                 self.return_figure(k, ReturnCause::Dragon);
             } else {
                 k += 1;

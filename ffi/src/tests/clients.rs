@@ -46,6 +46,7 @@ use crate::{
     CarcPhase, CarcPlacedTile, CarcStatus, CarcSupply, CarcWindowOrigin, CARC_NO_FEATURE,
     CARC_NO_TURN,
 };
+use carcassonne_core::rules::bcb::MAX_BID;
 use carcassonne_core::Rng;
 use serde_json::Value;
 use std::collections::BTreeSet;
@@ -968,9 +969,8 @@ fn mask_info_at_a_draw_and_at_the_end() {
 
 /// The `CarcAction` fields checked for `CARC_STATUS_INVALID_ARGUMENT`: `kind` always; of
 /// the other fields only those the kind uses, and only for values no action can have
-/// (`rot` > 3, `figure` > 4, `corner` > 3, `tile` outside the catalogue). `x`, `y` and
-/// `feature` take any value (a wrong one is merely not legal), `reserved` and the fields
-/// the kind does not use are ignored.
+/// (`docs/c-api.md`). Positions and features take any value (a wrong one is merely not
+/// legal); `reserved` and the fields the kind does not use are ignored.
 #[test]
 fn action_fields_checked_for_invalid_argument() {
     use CarcActionKind as K;
@@ -988,94 +988,65 @@ fn action_fields_checked_for_invalid_argument() {
         feature: CARC_NO_FEATURE,
         ..CarcAction::default()
     };
-    assert_eq!(
-        is_legal(CarcAction {
-            kind: u8::MAX,
-            ..action(K::Pass)
-        }),
-        Err(InvalidArgument)
-    );
-    assert_eq!(
-        is_legal(CarcAction {
-            rot: 4,
-            ..action(K::PlaceTile)
-        }),
-        Err(InvalidArgument)
-    );
-    assert_eq!(
-        is_legal(CarcAction {
-            figure: 5,
-            ..action(K::Deploy)
-        }),
-        Err(InvalidArgument)
-    );
-    assert_eq!(
-        is_legal(CarcAction {
-            corner: 4,
-            ..action(K::DeployBarn)
-        }),
-        Err(InvalidArgument)
-    );
-    assert_eq!(
-        is_legal(CarcAction {
-            tile: 9999,
-            ..action(K::Draw)
-        }),
-        Err(InvalidArgument)
-    );
-    // Unused fields and `reserved` are ignored; positions and features are never invalid.
-    let sloppy_pass = CarcAction {
-        rot: 9,
-        figure: 9,
-        corner: 9,
-        tile: 9999,
-        reserved: [77, 1, 2],
-        quarter: 9,
-        step: 9,
-        x: i32::MIN,
-        y: i32::MAX,
-        ..action(K::Pass)
-    };
-    assert_eq!(
-        is_legal(sloppy_pass),
-        Ok(0),
-        "a pass is not legal at a placement"
-    );
-    assert_eq!(
-        is_legal(CarcAction {
-            rot: 9,
-            ..action(K::Deploy)
-        }),
-        Ok(0)
-    );
-    assert_eq!(
-        is_legal(CarcAction {
-            feature: 200,
-            figure: 4,
-            ..action(K::Deploy)
-        }),
-        Ok(0)
-    );
-    assert_eq!(
-        is_legal(CarcAction {
-            x: i32::MAX,
-            ..action(K::PlaceTile)
-        }),
-        Ok(0)
-    );
-    let first = legal(game)[0];
-    assert_eq!(
-        is_legal(CarcAction {
-            reserved: [5, 5, 5],
-            figure: 9,
-            quarter: 9,
-            step: 9,
-            ..first
-        }),
-        Ok(1)
-    );
-    // The City of Carcassonne's fields (CC3, CC4, CC6).
-    for (bad, kind) in [
+    let too_high = MAX_BID as u16 + 1;
+    let invalid = [
+        (
+            CarcAction {
+                kind: u8::MAX,
+                ..action(K::Pass)
+            },
+            "kind",
+        ),
+        (
+            CarcAction {
+                rot: 4,
+                ..action(K::PlaceTile)
+            },
+            "rot",
+        ),
+        (
+            CarcAction {
+                has_bridge: 2,
+                ..action(K::PlaceTile)
+            },
+            "has_bridge",
+        ),
+        (
+            CarcAction {
+                has_bridge: 1,
+                axis: 2,
+                ..action(K::PlaceTile)
+            },
+            "axis",
+        ),
+        (
+            CarcAction {
+                axis: 2,
+                ..action(K::PlaceBridge)
+            },
+            "axis",
+        ),
+        (
+            CarcAction {
+                figure: 5,
+                ..action(K::Deploy)
+            },
+            "figure",
+        ),
+        (
+            CarcAction {
+                corner: 4,
+                ..action(K::DeployBarn)
+            },
+            "corner",
+        ),
+        (
+            CarcAction {
+                tile: 9999,
+                ..action(K::Draw)
+            },
+            "tile",
+        ),
         (
             CarcAction {
                 quarter: 4,
@@ -1125,16 +1096,98 @@ fn action_fields_checked_for_invalid_argument() {
             },
             "figure",
         ),
-    ] {
-        assert_eq!(is_legal(bad), Err(InvalidArgument), "{kind}");
+        (
+            CarcAction {
+                bid: too_high,
+                ..action(K::BazaarSelect)
+            },
+            "bid",
+        ),
+        (
+            CarcAction {
+                tile: 9999,
+                ..action(K::BazaarSelect)
+            },
+            "tile",
+        ),
+        (
+            CarcAction {
+                bid: too_high,
+                ..action(K::BazaarBid)
+            },
+            "bid",
+        ),
+        (
+            CarcAction {
+                choice: 2,
+                ..action(K::BazaarBuyOrSell)
+            },
+            "choice",
+        ),
+    ];
+    for (a, field) in invalid {
+        assert_eq!(is_legal(a), Err(InvalidArgument), "{field}");
+        assert!(
+            thread_error().contains(&format!("action.{field}")),
+            "{}",
+            thread_error()
+        );
     }
-    assert_eq!(
-        is_legal(CarcAction {
+    // Unused fields and `reserved` are ignored; positions and features are never invalid.
+    let ignored = [
+        CarcAction {
+            rot: 9,
+            figure: 9,
+            corner: 9,
+            tile: 9999,
+            reserved: 77,
+            quarter: 9,
+            step: 9,
+            axis: 9,
+            choice: 9,
+            has_bridge: 9,
+            bid: u16::MAX,
+            x: i32::MIN,
+            y: i32::MAX,
+            ..action(K::Pass)
+        },
+        CarcAction {
+            rot: 9,
+            ..action(K::Deploy)
+        },
+        CarcAction {
+            feature: 200,
+            figure: 4,
+            ..action(K::Deploy)
+        },
+        CarcAction {
+            x: i32::MAX,
+            ..action(K::PlaceTile)
+        },
+        CarcAction {
+            axis: 9,
+            bridge_x: i32::MIN,
+            ..action(K::PlaceTile)
+        },
+        CarcAction {
             quarter: 3,
             step: 3,
             ..action(K::LeaveQuarter)
-        }),
-        Ok(0)
-    );
+        },
+    ];
+    for a in ignored {
+        assert_eq!(is_legal(a), Ok(0), "{a:?}: not legal, not malformed");
+    }
+    let first = legal(game)[0];
+    let sloppy = CarcAction {
+        reserved: 5,
+        figure: 9,
+        quarter: 9,
+        step: 9,
+        choice: 9,
+        bid: u16::MAX,
+        ..first
+    };
+    assert_eq!(is_legal(sloppy), Ok(1));
     carc_game_free(game);
 }
