@@ -8,7 +8,6 @@
 use crate::args::{self, OptSpec};
 use crate::setup::{option_of, rule_options};
 use crate::{emit, CliError, Outcome};
-use carcassonne::TileSet;
 use carcassonne_session::record::{self, ReplayError};
 use serde_json::{Map, Value};
 use std::collections::BTreeMap;
@@ -33,9 +32,7 @@ is replayed with its draws: every action must be legal and every turn's scores a
 final scores must match. One line is printed for each record that diverges or cannot be
 read (`ID: turn T ...: what differed`); a record that the list of known divergences
 names (a line `- id: ID (reason)`) is printed as `ID: known divergence (reason): ...`.
-Records of sets the engine does not play yet are not replayed: one line per file names
-those sets. The last line is `N reproduced, K known divergences, M diverged` (followed
-by `, S skipped` when records were skipped).
+The last line is `N reproduced, K known divergences, M diverged`.
 
 Exit status: 0 when every record reproduced or diverged as listed, 1 when any other
 diverged or was malformed, 2 for a bad command line or a file that cannot be read.
@@ -50,8 +47,6 @@ pub struct Tally {
     pub known: usize,
     /// Records that diverged (unlisted) or could not be read.
     pub diverged: usize,
-    /// Records of sets the engine does not play yet ([`TileSet::playable`]), not replayed.
-    pub skipped: usize,
 }
 
 impl Tally {
@@ -59,7 +54,6 @@ impl Tally {
         self.reproduced += other.reproduced;
         self.known += other.known;
         self.diverged += other.diverged;
-        self.skipped += other.skipped;
     }
 
     fn is_empty(&self) -> bool {
@@ -128,26 +122,8 @@ pub fn override_rules(record: &mut Value, rules: &Map<String, Value>) {
     }
 }
 
-/// The sets of a record's `setup.sets` that the engine knows but does not play yet.
-fn unplayable_sets(record: &Value) -> Vec<&'static str> {
-    record
-        .pointer("/setup/sets")
-        .and_then(Value::as_array)
-        .map(|sets| {
-            sets.iter()
-                .filter_map(Value::as_str)
-                .filter_map(TileSet::from_key)
-                .filter(|s| !s.playable())
-                .map(TileSet::key)
-                .collect()
-        })
-        .unwrap_or_default()
-}
-
 /// Checks every record of one file's `text`, with `rules` set on top of each record's
-/// rules, writing a line for each problem; `known` labels expected divergences. Records
-/// of sets the engine does not play yet are counted as skipped, with one line for the
-/// file naming those sets.
+/// rules, writing a line for each problem; `known` labels expected divergences.
 pub fn check_text(
     name: &str,
     text: &str,
@@ -156,7 +132,6 @@ pub fn check_text(
     report: &mut impl FnMut(&str),
 ) -> Tally {
     let mut tally = Tally::default();
-    let mut not_played: Vec<&str> = Vec::new();
     for (index, parsed) in record::parse_records(text).into_iter().enumerate() {
         let mut value = match parsed {
             Ok(v) => v,
@@ -166,16 +141,6 @@ pub fn check_text(
                 continue;
             }
         };
-        let unplayable = unplayable_sets(&value);
-        if !unplayable.is_empty() {
-            tally.skipped += 1;
-            for set in unplayable {
-                if !not_played.contains(&set) {
-                    not_played.push(set);
-                }
-            }
-            continue;
-        }
         override_rules(&mut value, rules);
         let id = record::record_id(&value)
             .map(str::to_string)
@@ -197,13 +162,6 @@ pub fn check_text(
                 report(&format!("{id}: malformed record: {e}"));
             }
         }
-    }
-    if tally.skipped > 0 {
-        report(&format!(
-            "{name}: {} records skipped: the engine does not play the sets {} yet",
-            tally.skipped,
-            not_played.join(", ")
-        ));
     }
     tally
 }
@@ -273,13 +231,8 @@ pub fn run(words: &[String]) -> Result<Outcome, CliError> {
         }
         total.add(&tally);
     }
-    let skipped = if total.skipped > 0 {
-        format!(", {} skipped", total.skipped)
-    } else {
-        String::new()
-    };
     emit(&format!(
-        "{} reproduced, {} known divergences, {} diverged{skipped}\n",
+        "{} reproduced, {} known divergences, {} diverged\n",
         total.reproduced, total.known, total.diverged
     ));
     Ok(if total.diverged > 0 {
@@ -330,7 +283,6 @@ mod tests {
                 reproduced: 1,
                 known: 0,
                 diverged: 2,
-                skipped: 0
             }
         );
         assert!(
@@ -358,33 +310,11 @@ mod tests {
                 reproduced: 0,
                 known: 1,
                 diverged: 0,
-                skipped: 0
             }
         );
         assert!(
             lines[0].starts_with("listed: known divergence (B16, farmers: false): final scores"),
             "{lines:?}"
-        );
-    }
-
-    /// Records of a set the engine does not play yet are skipped, not failed, and the
-    /// file's line names the set.
-    #[test]
-    fn records_of_sets_not_played_yet_are_skipped() {
-        let Some(set) = TileSet::ALL.iter().find(|s| !s.playable()) else {
-            return; // every set is played: nothing to skip
-        };
-        let mut record = finished_record();
-        record["setup"]["sets"] = json!(["base", set.key()]);
-        let (tally, lines) = check(&record.to_string(), &Map::new(), &KnownDivergences::new());
-        assert_eq!(tally.skipped, 1);
-        assert_eq!(tally.diverged + tally.reproduced + tally.known, 0);
-        assert_eq!(
-            lines,
-            [format!(
-                "games.jsonl: 1 records skipped: the engine does not play the sets {} yet",
-                set.key()
-            )]
         );
     }
 

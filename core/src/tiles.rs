@@ -91,13 +91,6 @@ impl TileSet {
         TileSet::from_name(key)
     }
 
-    /// Whether the engine plays this set's rules: every set of the catalogue (the command
-    /// line's replay skips records of sets that are not, should a set's tiles come before
-    /// its rules).
-    pub const fn playable(self) -> bool {
-        true
-    }
-
     /// Bit of this set in a set mask.
     pub const fn bit(self) -> u16 {
         1 << self as u16

@@ -42,7 +42,7 @@
 //! | `Deploy`          | `SLOT` on the placed tile, or `CELL` then `SLOT`; barn `CORNER`; `PASS` |
 //! | `MoveDragon`      | `CELL`                                                      |
 //! | `MoveWagon`       | `CELL` then `SLOT` (channel wagon); declining is `PASS`     |
-//! | `PlaceTile` with a bridge (BR2) | `TILE`, then `BRIDGE`                        |
+//! | `PlaceTile` with a bridge (BR2) | `CELL` (the square), then `BRIDGE`           |
 //! | `PlaceBridge` (BR1) | `SLOT` bridge on the placed tile (channel `bridge-ns`/`bridge-we`), or `CELL` then `SLOT` |
 //! | `BuildCastle`     | `SLOT` (channel castle) on the placed tile; `castle_pass` is `PASS` |
 //! | bazaar            | `BAZAAR`, `BID`, `CHOICE`; `bazaar_pass` is `PASS`          |
@@ -109,7 +109,8 @@ pub const CHANNEL_COUNT: usize = 14;
 /// Ids of the `QUARTER` block: 4 figures × 4 quarters, then 4 count moves.
 pub const QUARTER_IDS: usize = 20;
 /// Bridge variants of a placement that needs one (BR2): on the tile itself (NS, WE), or
-/// on the neighbour at side N, E, S, W.
+/// on the neighbour at side N, E, S, W (the neighbour's bridge runs across the side
+/// it shares).
 pub const BRIDGE_VARIANTS: usize = 6;
 /// Ids of the `BRIDGE` block: 4 rotations × [`BRIDGE_VARIANTS`].
 pub const BRIDGE_IDS: usize = 4 * BRIDGE_VARIANTS;
@@ -175,7 +176,7 @@ impl EncoderSpec {
 
     /// Number of globals `G` (depends on the number of tile kinds in the catalogue).
     pub fn num_globals(self) -> usize {
-        global::tile_in_hand() + 3 * catalogue().len()
+        global::tile_in_hand() + 6 * catalogue().len()
     }
 
     /// Size `A` of the flat action space: `4·W² + W² + S·F + 4 + 1`.
@@ -551,9 +552,9 @@ pub enum FlatAction {
     },
     /// `QUARTER`: move the count to a quarter.
     MoveCount(Quarter),
-    /// `BRIDGE`: the bridge of the placement picked by a `TILE` id turned by `rot`:
-    /// `variant` 0 and 1 on the tile itself (NS, WE), 2 + side on the neighbour at that
-    /// side (N, E, S, W; across the side it shares).
+    /// `BRIDGE`: after a `CELL` id picked the square, the placement turned by `rot` with
+    /// its bridge: `variant` 0 and 1 on the tile itself (NS, WE), 2 + side on the
+    /// neighbour at that side (N, E, S, W; across the side it shares).
     Bridge {
         /// The rotation of the placement.
         rot: Rotation,
@@ -731,11 +732,13 @@ impl Frame {
             Action::PlaceTile { pos, rot, bridge } => match self.origin.cell_index(spec, pos) {
                 Some(c) => {
                     let tile = (rot.quarter_turns() as usize * spec.w() * spec.w() + c) as u32;
+                    // A placement with a bridge: the square's CELL id, then the BRIDGE
+                    // id naming the rotation and the bridge.
                     match bridge.and_then(|b| bridge_variant(pos, b)) {
                         None if bridge.is_some() => Route::Unencodable,
                         None => Route::Direct(tile),
                         Some(variant) => Route::Pointer {
-                            cell: tile,
+                            cell: spec.cell_base() + c as u32,
                             focus: pos,
                             slot: FlatAction::Bridge { rot, variant }.id(spec),
                         },
@@ -1197,6 +1200,9 @@ pub const fn plane_after_turn(p: usize) -> usize {
     if p >= LINK_OPPOSITE && p < LINK_OPPOSITE + 2 {
         return LINK_OPPOSITE + (p - LINK_OPPOSITE + 1) % 2;
     }
+    if p >= BRIDGE && p < BRIDGE + 2 {
+        return BRIDGE + (p - BRIDGE + 1) % 2;
+    }
     p
 }
 
@@ -1364,8 +1370,20 @@ pub mod plane {
     pub const CENTRE_BEST_OPPONENT: usize = 85;
     /// Points the tile's monastery or garden would score now.
     pub const CENTRE_VALUE: usize = 86;
+    /// Offset by axis (NS, WE): the tile carries a bridge along it (BR3).
+    pub const BRIDGE: usize = 87;
+    /// A castle of the observing player that has not scored lies on the tile (CA1).
+    pub const CASTLE_OWN: usize = 89;
+    /// An opponent's castle that has not scored lies on the tile.
+    pub const CASTLE_OPPONENT: usize = 90;
+    /// The tile has a shrine (CU1).
+    pub const SHRINE: usize = 91;
+    /// The tile shows a bazaar (BZ1).
+    pub const BAZAAR: usize = 92;
+    /// The square belongs to the City of Carcassonne (CC1).
+    pub const CITY_OF_CARCASSONNE: usize = 93;
     /// Number of planes `C`.
-    pub const COUNT: usize = 87;
+    pub const COUNT: usize = 94;
 }
 
 /// One row of the plane table.
@@ -1486,6 +1504,22 @@ pub fn plane_table() -> &'static [PlaneInfo] {
             "centre-value".into(),
             "points the tile's monastery or garden would score now (9 when complete, else 1 + neighbours)",
         );
+        push("bridge.NS".into(), "1 if the tile carries a bridge from north to south");
+        push("bridge.WE".into(), "1 if the tile carries a bridge from west to east");
+        push(
+            "castle-own".into(),
+            "1 on the two tiles of a castle of the observing player that has not scored yet",
+        );
+        push(
+            "castle-opponent".into(),
+            "1 on the two tiles of an opponent's castle that has not scored yet",
+        );
+        push("shrine".into(), "1 if the tile has a shrine");
+        push("bazaar".into(), "1 if the tile shows a bazaar");
+        push(
+            "city-of-carcassonne".into(),
+            "1 on the twelve squares of the City of Carcassonne",
+        );
         t
     })
 }
@@ -1545,10 +1579,23 @@ pub mod global {
     pub const KING: usize = QUARTER_FIGURES + 24;
     /// Offset by relative seat: one-hot of the Robber Baron's holder (KR2).
     pub const ROBBER: usize = KING + 6;
+    /// Offset by relative seat: bridges left (BR1).
+    pub const BRIDGES_LEFT: usize = ROBBER + 6;
+    /// Offset by relative seat: castles left (CA1).
+    pub const CASTLES_LEFT: usize = BRIDGES_LEFT + 6;
+    /// Offset by relative seat: 1 if the seat holds a bazaar tile to place (BZ4).
+    pub const BAZAAR_HOLDS: usize = CASTLES_LEFT + 6;
+    /// Offset by relative seat: one-hot of the bazaar's selector (BZ2).
+    pub const BAZAAR_SELECTOR: usize = BAZAAR_HOLDS + 6;
+    /// Offset by relative seat: one-hot of the highest bidder (the selector while nobody
+    /// outbid him).
+    pub const BAZAAR_BIDDER: usize = BAZAAR_SELECTOR + 6;
+    /// The current bid, in points (raw).
+    pub const BAZAAR_BID: usize = BAZAAR_BIDDER + 6;
 
     /// Offset by catalogue index: one-hot of the tile in hand.
     pub const fn tile_in_hand() -> usize {
-        ROBBER + 6
+        BAZAAR_BID + 1
     }
     /// Offset by catalogue index: one-hot of the focus tile's kind.
     pub fn focus_tile() -> usize {
@@ -1557,6 +1604,18 @@ pub mod global {
     /// Offset by catalogue index: tiles of that kind left to draw.
     pub fn remaining() -> usize {
         tile_in_hand() + 2 * catalogue().len()
+    }
+    /// Offset by catalogue index: tiles of that kind in the bazaar's offer (BZ1).
+    pub fn bazaar_offer() -> usize {
+        tile_in_hand() + 3 * catalogue().len()
+    }
+    /// Offset by catalogue index: one-hot of the picked bazaar tile (BZ2).
+    pub fn bazaar_picked() -> usize {
+        tile_in_hand() + 4 * catalogue().len()
+    }
+    /// Offset by catalogue index: one-hot of the bazaar tile the observing player holds.
+    pub fn bazaar_own() -> usize {
+        tile_in_hand() + 5 * catalogue().len()
     }
 }
 
@@ -1576,8 +1635,8 @@ pub struct GlobalInfo {
 /// Every global block in index order.
 pub fn global_table() -> Vec<GlobalInfo> {
     let k = catalogue().len();
-    let rows: [(usize, usize, &'static str, &'static str); 27] = [
-        (global::PHASE, Phase::ALL.len(), "phase", "one-hot: abbey, draw, place_tile, deploy, dragon_flight, wagon_move, game_over, leave_quarter, enter_quarter, move_count"),
+    let rows: [(usize, usize, &'static str, &'static str); 36] = [
+        (global::PHASE, Phase::ALL.len(), "phase", "one-hot: abbey, draw, place_tile, deploy, dragon_flight, wagon_move, game_over, leave_quarter, enter_quarter, move_count, castle, bazaar_select, bazaar_bid, bazaar_buy_or_sell"),
         (global::FOCUS_PENDING, 1, "focus-pending", "1 while a CELL id has picked a focus tile and a SLOT id must follow"),
         (global::IS_TO_PLAY, 1, "is-to-play", "1 if the observing player decides now"),
         (global::SEAT_PRESENT, 6, "seat-present", "per relative seat: 1 if the seat is in the game"),
@@ -1601,9 +1660,18 @@ pub fn global_table() -> Vec<GlobalInfo> {
         (global::QUARTER_FIGURES, 24, "quarter-figures", "per relative seat x quarter: figures of that seat in that quarter of the City of Carcassonne"),
         (global::KING, 6, "king", "per relative seat: 1 if the seat holds the King (KR1)"),
         (global::ROBBER, 6, "robber-baron", "per relative seat: 1 if the seat holds the Robber Baron (KR2)"),
+        (global::BRIDGES_LEFT, 6, "bridges-left", "per relative seat: bridges left (BR1)"),
+        (global::CASTLES_LEFT, 6, "castles-left", "per relative seat: castles left (CA1)"),
+        (global::BAZAAR_HOLDS, 6, "bazaar-holds", "per relative seat: 1 if the seat holds a bazaar tile to place (BZ4)"),
+        (global::BAZAAR_SELECTOR, 6, "bazaar-selector", "per relative seat: one-hot of the player who picks at the bazaar (BZ2); 0 outside a bazaar"),
+        (global::BAZAAR_BIDDER, 6, "bazaar-bidder", "per relative seat: one-hot of the highest bidder on the picked tile (the selector while nobody outbid him)"),
+        (global::BAZAAR_BID, 1, "bazaar-bid", "the current bid on the picked tile, in points (raw)"),
         (global::tile_in_hand(), k, "tile-in-hand", "per catalogue tile kind: one-hot of the tile in hand (PlaceTile only)"),
         (global::focus_tile(), k, "focus-tile", "per catalogue tile kind: one-hot of the focus tile's kind"),
         (global::remaining(), k, "remaining", "per catalogue tile kind: tiles of that kind left to draw"),
+        (global::bazaar_offer(), k, "bazaar-offer", "per catalogue tile kind: tiles of that kind in the bazaar's offer (BZ1)"),
+        (global::bazaar_picked(), k, "bazaar-picked", "per catalogue tile kind: one-hot of the bazaar tile being auctioned (BZ2)"),
+        (global::bazaar_own(), k, "bazaar-own", "per catalogue tile kind: one-hot of the bazaar tile the observing player holds (BZ4)"),
     ];
     rows.into_iter()
         .map(|(start, len, name, meaning)| GlobalInfo {
@@ -1879,8 +1947,39 @@ pub fn encode_observation_with(
             (Symbols::MAGIC_PORTAL, plane::MAGIC_PORTAL),
             (Symbols::PRINCESS, plane::PRINCESS),
             (Symbols::PIG_HERD, plane::PIG_HERD),
+            (Symbols::SHRINE, plane::SHRINE),
+            (Symbols::BAZAAR, plane::BAZAAR),
         ] {
             if def.has(sym) {
+                set(p, c, 1);
+            }
+        }
+    }
+    for (i, placement) in board.placements().iter().enumerate() {
+        let Some(c) = origin.cell_index(spec, placement.pos) else {
+            continue;
+        };
+        if let Some(axis) = game.bridge_at(i) {
+            set(plane::BRIDGE + axis as usize, c, 1);
+        }
+        if placement.kind.def().set == TileSet::Count {
+            set(plane::CITY_OF_CARCASSONNE, c, 1);
+        }
+    }
+    for (owner, (pos, local), scored) in game.castles() {
+        if scored {
+            continue;
+        }
+        let p = if owner as usize == player {
+            plane::CASTLE_OWN
+        } else {
+            plane::CASTLE_OPPONENT
+        };
+        let index = board.index_at(pos).expect("a castle on a tile");
+        let root = features.root(board.placement(index).node_base + local as NodeId);
+        for part in features.parts(root) {
+            let on = board.placement(features.node(part).placement as usize).pos;
+            if let Some(c) = origin.cell_index(spec, on) {
                 set(p, c, 1);
             }
         }
@@ -1990,6 +2089,30 @@ pub fn encode_observation_with(
     let rem = global::remaining();
     for (i, &count) in game.remaining_tiles().iter().enumerate() {
         g[rem + i] = count as f32;
+    }
+    if game.has_set(TileSet::BridgesCastlesBazaars) {
+        for seat in 0..n {
+            let r = rel(seat);
+            g[global::BRIDGES_LEFT + r] = game.bridges_left(seat) as f32;
+            g[global::CASTLES_LEFT + r] = game.castles_left(seat) as f32;
+            if let Some(t) = game.bazaar_tile_of(seat) {
+                g[global::BAZAAR_HOLDS + r] = 1.0;
+                if seat == player {
+                    g[global::bazaar_own() + t.index()] = 1.0;
+                }
+            }
+        }
+        for t in game.bazaar_offer().iter().flatten() {
+            g[global::bazaar_offer() + t.index()] += 1.0;
+        }
+        if let Some((tile, bid, bidder, selector)) = game.bazaar_auction() {
+            g[global::bazaar_picked() + tile.index()] = 1.0;
+            g[global::BAZAAR_BID] = bid as f32;
+            g[global::BAZAAR_BIDDER + rel(bidder as usize)] = 1.0;
+            g[global::BAZAAR_SELECTOR + rel(selector as usize)] = 1.0;
+        } else if matches!(game.phase(), Phase::BazaarSelect) {
+            g[global::BAZAAR_SELECTOR + rel(game.to_play())] = 1.0;
+        }
     }
     Ok(origin)
 }

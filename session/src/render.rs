@@ -63,6 +63,17 @@ pub fn anchor_segment(oriented: &Oriented, local: u8) -> Option<usize> {
     middle.or_else(|| oriented.segment_feature.iter().position(|&f| f == local))
 }
 
+/// The kind and record name of local feature `local` of placement `index` (its bridge,
+/// a road named `bridge`, after the catalogue's features; BR3).
+fn feature_label(game: &Game, index: usize, local: u8) -> (FeatureKind, &str) {
+    let def = game.board().placement(index).kind.def();
+    let kind = def
+        .features
+        .get(local as usize)
+        .map_or(FeatureKind::Road, |f| f.kind);
+    (kind, game.feature_name(index, local))
+}
+
 /// The feature kind shown on one segment (`None`: the abbey's walls, which fit anything).
 fn segment_kind(kind: TileKind, oriented: &Oriented, segment: usize) -> Option<FeatureKind> {
     match oriented.segment_feature[segment] {
@@ -423,14 +434,8 @@ fn text_legend(game: &Game) -> String {
         let what = if f.figure == Figure::Barn {
             format!("corner {}", Corner::from_index(f.local as usize).name())
         } else {
-            // A figure on a bridge (BR1) stands on the road after the tile's features.
-            let kind = game
-                .feature_kind_at(p.pos, f.local)
-                .map_or("feature", |k| k.name());
-            format!(
-                "{kind} {}",
-                game.feature_name(f.placement as usize, f.local)
-            )
+            let (kind, id) = feature_label(game, f.placement as usize, f.local);
+            format!("{} {id}", kind.name())
         };
         let _ = writeln!(
             out,
@@ -500,6 +505,8 @@ const PENNANT_COLOUR: &str = "#fffaf0";
 const VOLCANO_COLOUR: &str = "#6b4a3a";
 const PORTAL_COLOUR: &str = "#19a7a0";
 const HIGHLIGHT_COLOUR: &str = "#ffffff";
+const BRIDGE_EDGE_COLOUR: &str = "#5b3a1a";
+const CASTLE_COLOUR: &str = "#9a9a9a";
 
 /// Every fill that shows terrain or a tile symbol (for the palette test).
 #[cfg(test)]
@@ -710,16 +717,17 @@ fn figure_point(kind: TileKind, rot: Rotation, figure: &BoardFigure) -> (f64, f6
         );
     }
     let def = kind.def();
+    if figure.local as usize >= def.features.len() {
+        // On the tile's bridge (BR3), just off the centre where the bridge runs.
+        return (c + TILE * 0.12, c - TILE * 0.12);
+    }
     let oriented = def.oriented(rot);
     match anchor_segment(oriented, figure.local) {
         Some(s) => segment_point(s),
         None => {
             // Features inside the tile: the monastery, garden or abbey at the centre,
-            // enclosed fields spread diagonally by their order on the tile; a bridge (the
-            // road after the tile's features, BR1) at the centre too.
-            let Some(feature) = def.features.get(figure.local as usize) else {
-                return (c, c);
-            };
+            // enclosed fields spread diagonally by their order on the tile.
+            let feature = &def.features[figure.local as usize];
             if feature.kind == FeatureKind::Field {
                 let k = def.features[..figure.local as usize]
                     .iter()
@@ -1340,6 +1348,51 @@ fn svg_state(out: &mut String, game: &Game, layout: &Layout, new_tiles: std::ops
             num(TILE - 3.0)
         );
     }
+    // Bridges (BR3) across their tiles, and castles (CA1) on their cities.
+    for i in 0..board.len() {
+        let Some(axis) = game.bridge_at(i) else {
+            continue;
+        };
+        let (x, y) = layout.origin(board.placement(i).pos);
+        let [a, b] = axis.sides();
+        let (p, q) = (side_middle(a.index()), side_middle(b.index()));
+        let d = format!("M {} L {}", pt((x + p.0, y + p.1)), pt((x + q.0, y + q.1)));
+        let _ = writeln!(
+            out,
+            r#"<g class="bridge"><title>bridge {} at {}</title><path d="{d}" stroke="{BRIDGE_EDGE_COLOUR}" stroke-width="{}"/><path d="{d}" stroke="{ROAD_COLOUR}" stroke-width="{}" stroke-dasharray="3 2"/></g>"#,
+            axis.name(),
+            board.placement(i).pos,
+            num(TILE * 0.2),
+            num(TILE * 0.12)
+        );
+    }
+    for (owner, (pos, local), scored) in game.castles() {
+        let Some(i) = board.index_at(pos) else {
+            continue;
+        };
+        let p = board.placement(i);
+        let (x, y) = layout.origin(pos);
+        let (cx, cy) = anchor_segment(p.kind.def().oriented(p.rot), local)
+            .map_or((TILE / 2.0, TILE / 2.0), segment_point);
+        let (cx, cy) = (x + (cx + TILE / 2.0) / 2.0, y + (cy + TILE / 2.0) / 2.0);
+        let s = TILE * 0.1;
+        let _ = writeln!(
+            out,
+            r#"<g class="castle"><title>castle of {}{}</title><path d="M {} L {} L {} L {} L {} L {} L {} L {} L {} Z" fill="{CASTLE_COLOUR}" stroke="{}" stroke-width="2"/></g>"#,
+            seat_name(owner as usize),
+            if scored { " (scored)" } else { "" },
+            pt((cx - s, cy + s)),
+            pt((cx - s, cy - s)),
+            pt((cx - s / 2.0, cy - s)),
+            pt((cx - s / 2.0, cy - s / 2.0)),
+            pt((cx + s / 2.0, cy - s / 2.0)),
+            pt((cx + s / 2.0, cy - s)),
+            pt((cx + s, cy - s)),
+            pt((cx + s, cy + s)),
+            pt((cx - s, cy + s)),
+            seat_colour(owner as usize)
+        );
+    }
     // Figures, in a fixed order so that the output does not depend on the figure list's
     // internal order. A finished game shows them as they stood before final scoring.
     let figures = game.figures_before_final_scoring();
@@ -1359,7 +1412,9 @@ fn svg_state(out: &mut String, game: &Game, layout: &Layout, new_tiles: std::ops
         let what = if f.figure == Figure::Barn {
             format!("corner {}", Corner::from_index(f.local as usize).name())
         } else {
-            game.feature_name(f.placement as usize, f.local).to_string()
+            feature_label(game, f.placement as usize, f.local)
+                .1
+                .to_string()
         };
         let title = format!(
             "{} {} at {} {}",

@@ -121,7 +121,9 @@ fn check_decision(game: &Game, spec: EncoderSpec, rng: &mut Rng) -> usize {
                     FlatAction::from_id(spec, id),
                     Some(FlatAction::Cell { .. })
                 ));
-                assert!(game.board().is_placed(pos));
+                // A focus is a tile, or the empty square of a placement with a bridge.
+                let placing = game.phase() == Phase::PlaceTile;
+                assert_eq!(game.board().is_placed(pos), !placing);
                 let mut second = vec![0i8; spec.num_actions()];
                 let info2 = legal_mask_at(game, spec, Some(pos), &mut second).unwrap();
                 assert!(info2.offered > 0, "a focus with nothing to do");
@@ -129,10 +131,12 @@ fn check_decision(game: &Game, spec: EncoderSpec, rng: &mut Rng) -> usize {
                     if second[id2 as usize] == 0 {
                         continue;
                     }
-                    assert!(matches!(
-                        FlatAction::from_id(spec, id2),
-                        Some(FlatAction::Slot { .. })
-                    ));
+                    let second = FlatAction::from_id(spec, id2);
+                    if placing {
+                        assert!(matches!(second, Some(FlatAction::Bridge { .. })));
+                    } else {
+                        assert!(matches!(second, Some(FlatAction::Slot { .. })));
+                    }
                     let Some(FlatDecision::Action(a)) = decode_flat(game, spec, Some(pos), id2)
                     else {
                         panic!("second id {id2} does not complete an action");
@@ -511,7 +515,16 @@ fn flat_ids_take_apart_and_back() {
     let spec = EncoderSpec::new(5).unwrap();
     assert_eq!(
         spec.num_actions(),
-        4 * 25 + 25 + SLOT_COUNT * CHANNEL_COUNT + 4 + QUARTER_IDS + 1
+        4 * 25
+            + 25
+            + SLOT_COUNT * CHANNEL_COUNT
+            + 4
+            + QUARTER_IDS
+            + BRIDGE_IDS
+            + BAZAAR_IDS
+            + BIDS
+            + 2
+            + 1
     );
     for id in 0..spec.num_actions() as u32 {
         assert_eq!(FlatAction::from_id(spec, id).unwrap().id(spec), id);
@@ -659,6 +672,17 @@ fn session_cache_agrees_with_a_fresh_computation() {
 #[test]
 #[ignore]
 fn print_documentation_tables() {
+    let spec = EncoderSpec::default();
+    println!(
+        "W = {}: C = {}, G = {}, A = {}",
+        spec.window,
+        spec.num_planes(),
+        spec.num_globals(),
+        spec.num_actions()
+    );
+    for p in plane_table() {
+        println!("| {} | `{}` | {} |", p.index, p.name, p.meaning);
+    }
     for g in global_table() {
         let range = if g.len == 1 {
             format!("{}", g.start)
