@@ -35,6 +35,7 @@ from .actions import (
 )
 from .errors import (
     CarcassonneError,
+    ConcurrentUseError,
     IllegalActionError,
     InvalidArgumentError,
     InvalidConfigError,
@@ -60,6 +61,7 @@ __all__ = [
     "Action",
     "BuiltinPlayer",
     "CarcassonneError",
+    "ConcurrentUseError",
     "Deploy",
     "DeployBarn",
     "DeployQuarter",

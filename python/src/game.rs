@@ -12,6 +12,7 @@ use carcassonne::game::{ActionError, Event};
 use carcassonne::{ChanceMode, Game as CoreGame, Phase, Rng};
 use carcassonne_session::bots::Bot;
 use carcassonne_session::encode::{EncoderSpec, FlatDecision, RewardMode};
+use carcassonne_session::json::echo;
 use carcassonne_session::record;
 use carcassonne_session::render;
 use carcassonne_session::session::Session;
@@ -31,7 +32,8 @@ pub fn spec_from(window: i64) -> PyResult<EncoderSpec> {
 pub fn reward_from(name: &str) -> PyResult<RewardMode> {
     RewardMode::from_name(name).ok_or_else(|| {
         invalid_config(format!(
-            "reward: unknown mode {name:?} (score, score-diff, outcome)"
+            "reward: unknown mode {} (score, score-diff, outcome)",
+            echo(name)
         ))
     })
 }
@@ -41,22 +43,28 @@ type ScoreEventTuple = (u8, i32, &'static str, Option<(i32, i32, u8)>);
 
 /// The chance mode named `name`, or an error naming the field.
 pub fn chance_from(name: &str) -> PyResult<ChanceMode> {
-    record::chance_from_name(name)
-        .ok_or_else(|| invalid_config(format!("chance: unknown mode {name:?} (sampled, explicit)")))
+    record::chance_from_name(name).ok_or_else(|| {
+        invalid_config(format!(
+            "chance: unknown mode {} (sampled, explicit)",
+            echo(name)
+        ))
+    })
 }
 
-/// Loads a record and resumes it (`record::load`, `Session::resume`): the saved
-/// generator state, chance mode, window and pending focus, unless `chance` or `window`
-/// override them.
+/// Loads a record and resumes it (`record::load`, `Session::resume`) with the
+/// interpreter released: the saved generator state, chance mode, window and pending focus,
+/// unless `chance` or `spec` override them.
 pub fn session_from_record(
+    py: Python<'_>,
     text: &str,
-    window: Option<i64>,
-    chance: Option<&str>,
+    spec: Option<EncoderSpec>,
+    chance: Option<ChanceMode>,
 ) -> PyResult<Session> {
-    let spec = window.map(spec_from).transpose()?;
-    let chance = chance.map(chance_from).transpose()?;
-    let loaded = record::load_json(text, chance).map_err(|e| invalid_record(e.to_string()))?;
-    Session::resume(loaded, spec).map_err(|e| invalid_record(e.to_string()))
+    py.detach(|| {
+        let loaded = record::load_json(text, chance).map_err(|e| e.to_string())?;
+        Session::resume(loaded, spec).map_err(|e| e.to_string())
+    })
+    .map_err(invalid_record)
 }
 
 /// One event as a dict (see `PyGame::events`).
@@ -136,7 +144,7 @@ impl PyGame {
 #[pymethods]
 impl PyGame {
     #[new]
-    #[pyo3(signature = (players=None, sets=None, edition=None, rules=None, figures=None, seed=None, chance="sampled", window=32, start=None))]
+    #[pyo3(signature = (players=None, sets=None, edition=None, rules=None, figures=None, seed=None, chance="sampled", window=Int(32), start=None), text_signature = "(players=None, sets=None, edition=None, rules=None, figures=None, seed=None, chance='sampled', window=32, start=None)")]
     #[allow(clippy::too_many_arguments)]
     fn new(
         players: Option<&Bound<'_, PyAny>>,
@@ -146,7 +154,7 @@ impl PyGame {
         figures: Option<&Bound<'_, PyAny>>,
         seed: Option<&Bound<'_, PyAny>>,
         chance: &str,
-        window: i64,
+        window: Int,
         start: Option<&Bound<'_, PyAny>>,
     ) -> PyResult<PyGame> {
         let config = config_from_args(ConfigArgs {
@@ -159,7 +167,7 @@ impl PyGame {
             start,
         })?;
         let mode = chance_from(chance)?;
-        let spec = spec_from(window)?;
+        let spec = spec_from(window.0)?;
         let game = CoreGame::with_chance(config, mode)
             .map_err(|e| invalid_config(format!("{}: {}", e.field, e.message)))?;
         Ok(PyGame {
@@ -167,15 +175,24 @@ impl PyGame {
         })
     }
 
-    /// A game replayed from a record (one JSON object, `record-format.md`); the record's
-    /// draws are followed and its scores checked, then what its `resume` object saved is
-    /// restored: the generator state (a sampled game goes on with the same draws), the
-    /// chance mode, the window and a pending focus. `window` and `chance` override them.
+    /// A game replayed from a record (one JSON object, `docs/record-format.md`); the
+    /// record's draws are followed and its scores checked, then what its `resume` object
+    /// saved is restored: the generator state (a sampled game goes on with the same draws),
+    /// the chance mode, the window and a pending focus. `window` and `chance` override
+    /// them. Read strictly and within the record limits (4 MiB, 4096 turns), with the
+    /// interpreter released.
     #[staticmethod]
-    #[pyo3(signature = (text, window=None, chance=None))]
-    fn from_record(text: &str, window: Option<i64>, chance: Option<&str>) -> PyResult<PyGame> {
+    #[pyo3(signature = (text, window=None, chance=None), text_signature = "(text, window=None, chance=None)")]
+    fn from_record(
+        py: Python<'_>,
+        text: &str,
+        window: Option<Int>,
+        chance: Option<&str>,
+    ) -> PyResult<PyGame> {
+        let spec = window.map(|w| spec_from(w.0)).transpose()?;
+        let chance = chance.map(chance_from).transpose()?;
         Ok(PyGame {
-            session: session_from_record(text, window, chance)?,
+            session: session_from_record(py, text, spec, chance)?,
         })
     }
 
@@ -350,7 +367,8 @@ impl PyGame {
         }
         let f = Figure::from_name(figure).ok_or_else(|| {
             invalid_argument(format!(
-                "unknown figure {figure:?} (follower, abbot, mayor, wagon, barn, abbey)"
+                "unknown figure {} (follower, abbot, mayor, wagon, barn, abbey)",
+                echo(figure)
             ))
         })?;
         Ok(self.game().supply(p, f))
@@ -489,7 +507,8 @@ impl PyGame {
     ) -> PyResult<Bound<'py, PyTuple>> {
         let player = Bot::from_name(kind).ok_or_else(|| {
             invalid_argument(format!(
-                "unknown built-in player {kind:?} (known: {})",
+                "unknown built-in player {} (known: {})",
+                echo(kind),
                 Bot::known_names()
             ))
         })?;
