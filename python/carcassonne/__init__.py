@@ -16,6 +16,12 @@ from __future__ import annotations
 from . import _core
 from .actions import (
     Action,
+    BazaarBid,
+    BazaarBuyOrSell,
+    BazaarPass,
+    BazaarSelect,
+    BuildCastle,
+    CastlePass,
     Deploy,
     DeployBarn,
     DeployQuarter,
@@ -28,6 +34,7 @@ from .actions import (
     MoveWagon,
     Pass,
     PlaceAbbey,
+    PlaceBridge,
     PlaceTile,
     Princess,
     QuarterPass,
@@ -59,7 +66,13 @@ tile_symbols = _core.tile_symbols
 
 __all__ = [
     "Action",
+    "BazaarBid",
+    "BazaarBuyOrSell",
+    "BazaarPass",
+    "BazaarSelect",
+    "BuildCastle",
     "BuiltinPlayer",
+    "CastlePass",
     "CarcassonneError",
     "ConcurrentUseError",
     "Deploy",
@@ -79,6 +92,7 @@ __all__ = [
     "MoveWagon",
     "Pass",
     "PlaceAbbey",
+    "PlaceBridge",
     "PlaceTile",
     "Princess",
     "QuarterPass",

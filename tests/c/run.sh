@@ -81,7 +81,7 @@ CXXFLAGS=(-std=c++17 -Wall -Wextra -Wpedantic -Werror)
 SAN=(-g -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer)
 LINK_SHARED=(-L"$LIB_DIR" -lcarcassonne -Wl,-rpath,"$LIB_DIR")
 DATA=tests/data
-# Every reference game (the engine plays every set).
+# Every reference game.
 RECORDS=("$DATA"/*.jsonl)
 
 # The version every layer must report: [workspace.package] version in Cargo.toml.
