@@ -16,6 +16,12 @@ from __future__ import annotations
 from . import _core
 from .actions import (
     Action,
+    BazaarBid,
+    BazaarBuyOrSell,
+    BazaarPass,
+    BazaarSelect,
+    BuildCastle,
+    CastlePass,
     Deploy,
     DeployBarn,
     DeployQuarter,
@@ -28,6 +34,7 @@ from .actions import (
     MoveWagon,
     Pass,
     PlaceAbbey,
+    PlaceBridge,
     PlaceTile,
     Princess,
     QuarterPass,
@@ -54,10 +61,18 @@ encoder_info = _core.encoder_info
 describe_action_id = _core.describe_action_id
 rotate_board = _core.rotate_board
 rotate_action_id = _core.rotate_action_id
+tile_geometry = _core.tile_geometry
+tile_symbols = _core.tile_symbols
 
 __all__ = [
     "Action",
+    "BazaarBid",
+    "BazaarBuyOrSell",
+    "BazaarPass",
+    "BazaarSelect",
+    "BuildCastle",
     "BuiltinPlayer",
+    "CastlePass",
     "CarcassonneError",
     "ConcurrentUseError",
     "Deploy",
@@ -77,6 +92,7 @@ __all__ = [
     "MoveWagon",
     "Pass",
     "PlaceAbbey",
+    "PlaceBridge",
     "PlaceTile",
     "Princess",
     "QuarterPass",
@@ -89,7 +105,9 @@ __all__ = [
     "play_games",
     "rotate_action_id",
     "rotate_board",
+    "tile_geometry",
     "tile_ids",
+    "tile_symbols",
 ]
 
 

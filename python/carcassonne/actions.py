@@ -31,6 +31,13 @@ __all__ = [
     "QuarterPass",
     "DeployQuarter",
     "MoveCount",
+    "PlaceBridge",
+    "BuildCastle",
+    "CastlePass",
+    "BazaarSelect",
+    "BazaarBid",
+    "BazaarPass",
+    "BazaarBuyOrSell",
     "Focus",
     "action_from_tuple",
 ]
@@ -49,12 +56,19 @@ class _ActionBase:
 
 @dataclass(frozen=True)
 class PlaceTile(_ActionBase):
-    """Place the drawn tile at ``(x, y)`` turned ``rot`` clockwise quarter turns (B4)."""
+    """Place the drawn tile at ``(x, y)`` turned ``rot`` clockwise quarter turns (B4);
+    ``bridge`` is ``(x, y, axis)`` of the bridge a placement legal only with one brings
+    (BR2, axis ``"NS"`` or ``"WE"``), else ``None``."""
 
     x: int
     y: int
     rot: int
+    bridge: Optional[Tuple[int, int, str]] = None
     type: ClassVar[str] = "place_tile"
+
+    def __repr__(self) -> str:
+        bridge = "" if self.bridge is None else f", bridge={self.bridge!r}"
+        return f"PlaceTile(x={self.x}, y={self.y}, rot={self.rot}{bridge})"
 
 
 @dataclass(frozen=True)
@@ -197,6 +211,67 @@ class MoveCount(_ActionBase):
 
 
 @dataclass(frozen=True)
+class PlaceBridge(_ActionBase):
+    """Put a bridge from the supply on the tile at ``(x, y)`` along ``axis`` (``"NS"`` or
+    ``"WE"``) after placing the tile (BR1)."""
+
+    x: int
+    y: int
+    axis: str
+    type: ClassVar[str] = "place_bridge"
+
+
+@dataclass(frozen=True)
+class BuildCastle(_ActionBase):
+    """Turn the two-tile city just completed at ``feature`` of the tile at ``(x, y)`` into
+    a castle instead of having it scored (CA1)."""
+
+    x: int
+    y: int
+    feature: Union[int, str]
+    type: ClassVar[str] = "build_castle"
+
+
+@dataclass(frozen=True)
+class CastlePass(_ActionBase):
+    """Decline to build a castle (CA1)."""
+
+    type: ClassVar[str] = "castle_pass"
+
+
+@dataclass(frozen=True)
+class BazaarSelect(_ActionBase):
+    """Pick ``tile`` of the bazaar's offer and open the bidding at ``bid`` (BZ2)."""
+
+    tile: str
+    bid: int
+    type: ClassVar[str] = "bazaar_select"
+
+
+@dataclass(frozen=True)
+class BazaarBid(_ActionBase):
+    """Raise the bid on the picked bazaar tile to ``bid`` (BZ2)."""
+
+    bid: int
+    type: ClassVar[str] = "bazaar_bid"
+
+
+@dataclass(frozen=True)
+class BazaarPass(_ActionBase):
+    """Do not raise the bid (BZ2)."""
+
+    type: ClassVar[str] = "bazaar_pass"
+
+
+@dataclass(frozen=True)
+class BazaarBuyOrSell(_ActionBase):
+    """The selector ``"buy"``s the tile or ``"sell"``s it to the highest bidder (BZ3)."""
+
+    choice: str
+    type: ClassVar[str] = "bazaar_buy_or_sell"
+
+
+@dataclass(frozen=True)
 class Focus:
     """Not an action: a flat ``CELL`` id picked the tile at ``(x, y)`` as the focus of a
     two-step decision; a ``SLOT`` id follows."""
@@ -221,6 +296,13 @@ Action = Union[
     QuarterPass,
     DeployQuarter,
     MoveCount,
+    PlaceBridge,
+    BuildCastle,
+    CastlePass,
+    BazaarSelect,
+    BazaarBid,
+    BazaarPass,
+    BazaarBuyOrSell,
 ]
 
 _BY_TYPE = {
@@ -241,6 +323,13 @@ _BY_TYPE = {
         QuarterPass,
         DeployQuarter,
         MoveCount,
+        PlaceBridge,
+        BuildCastle,
+        CastlePass,
+        BazaarSelect,
+        BazaarBid,
+        BazaarPass,
+        BazaarBuyOrSell,
     )
 }
 

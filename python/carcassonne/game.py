@@ -75,15 +75,20 @@ class Game:
     # ----- records and copies ---------------------------------------------------------
 
     @classmethod
-    def from_record(cls, text: str, *, window: int = 32) -> "Game":
-        """The game replayed from a record (one JSON object); scores are checked.
+    def from_record(
+        cls, text: str, *, window: Optional[int] = None, chance: Optional[str] = None
+    ) -> "Game":
+        """The game replayed from a record (one JSON object); scores are checked. What
+        the record's ``resume`` object saved is restored: the generator state (a sampled
+        game goes on with the same draws), the chance mode, the window and a pending
+        focus; ``window`` and ``chance`` override them.
 
         Raises :class:`~carcassonne.errors.InvalidRecordError`.
         """
-        return cls._wrap(_core.Game.from_record(text, window=window))
+        return cls._wrap(_core.Game.from_record(text, window=window, chance=chance))
 
     def to_record(self, id: str = "game") -> str:
-        """The record of the game so far, one line of JSON."""
+        """The record of the game so far, one line of JSON, with what resumes it exactly."""
         return self._g.to_record(id)
 
     def clone(self) -> "Game":
@@ -95,6 +100,13 @@ class Game:
 
     def __deepcopy__(self, memo: Dict[int, Any]) -> "Game":
         return self.clone()
+
+    def __getstate__(self) -> Dict[str, Any]:
+        # The compiled game pickles as its record, which resumes it exactly.
+        return {"game": self._g}
+
+    def __setstate__(self, state: Dict[str, Any]) -> None:
+        self._g = state["game"]
 
     # ----- state ----------------------------------------------------------------------
 
@@ -151,6 +163,11 @@ class Game:
     def window(self) -> int:
         return self._g.window
 
+    @property
+    def chance(self) -> str:
+        """How tiles are drawn: ``"sampled"`` or ``"explicit"``."""
+        return self._g.chance
+
     def supply(self, player: int, figure: str) -> int:
         """Figures of kind ``figure`` in ``player``'s supply (``abbey``: abbey tiles held)."""
         return self._g.supply(player, figure)
@@ -178,6 +195,28 @@ class Game:
     def score_events(self) -> List[Tuple[int, int, str, Optional[Tuple[int, int, int]]]]:
         """Score events so far: ``(player, points, kind, (x, y, feature) or None)``."""
         return self._g.score_events()
+
+    @property
+    def event_count(self) -> int:
+        """The number of events so far (see :meth:`events`)."""
+        return self._g.event_count
+
+    def events(self, since: int = 0) -> List[Dict[str, Any]]:
+        """The events numbered ``since`` and later, in the order they happened, as a
+        client animates them. Each is a dict with ``type`` (``"score"`` or
+        ``"figure-returned"``), ``turn`` (``None`` for the final scoring), ``player``,
+        ``at`` (``(x, y, feature)``) and ``feature`` (its kind, ``"city"``, ...). A score
+        has ``points``, ``what`` (``city``, ``fairy.turn``, ``farmers``, ...) and
+        ``parts`` (every ``(x, y, feature)`` of the scored feature as it was when it
+        scored); a figure returned has ``figure`` and ``cause`` (``scored``,
+        ``final-scoring``, ``princess``, ``dragon``, ``abbot-taken``). Events keep their
+        numbers: pass the count already shown."""
+        return self._g.events(since)
+
+    @property
+    def last_placed(self) -> Tuple[int, int, str, int]:
+        """The tile placed last: ``(x, y, tile_id, rot)``."""
+        return self._g.last_placed
 
     def state_hash(self) -> int:
         return self._g.state_hash()
@@ -227,7 +266,12 @@ class Game:
         """The focus tile picked by a ``CELL`` id, waiting for its ``SLOT`` id."""
         return self._g.pending_focus
 
+    def cancel_focus(self) -> bool:
+        """Takes back the ``CELL`` id of a pending focus; whether one was pending."""
+        return self._g.cancel_focus()
+
     def window_origin(self) -> Tuple[int, int]:
+        """The board square ``(x, y)`` of window cell ``(0, 0)``."""
         return self._g.window_origin()
 
     def step_flat(self, action_id: int) -> Union[Action, Focus]:

@@ -114,6 +114,18 @@ class VectorEnv:
         self._owner: Optional[int] = None
         self._owner_lock = threading.Lock()
 
+    def __getstate__(self) -> Dict[str, Any]:
+        # Pickles and deep copies: the compiled batch through its state, the buffers as
+        # arrays; a copy belongs to the first thread that uses it.
+        state = dict(self.__dict__)
+        del state["_owner_lock"]
+        state["_owner"] = None
+        return state
+
+    def __setstate__(self, state: Dict[str, Any]) -> None:
+        self.__dict__.update(state)
+        self._owner_lock = threading.Lock()
+
     def _claim(self) -> None:
         """Binds the env to the calling thread on first use; refuses other threads."""
         me = threading.get_ident()

@@ -52,6 +52,47 @@ mod _core {
         crate::convert::action_schema()
     }
 
+    /// A game from its record, resumed exactly (unpickling `Game`).
+    #[pyfunction]
+    fn _game_from_record(py: Python<'_>, text: &str) -> PyResult<crate::game::PyGame> {
+        Ok(crate::game::PyGame::from_session(
+            crate::game::session_from_record(py, text, None, None)?,
+        ))
+    }
+
+    /// A batch from its pickled state (unpickling `VectorEnv`).
+    #[pyfunction]
+    fn _vector_env_from_state(state: &str) -> PyResult<crate::vector::VectorEnv> {
+        crate::vector::VectorEnv::from_state_text(state)
+    }
+
+    /// The geometry of every feature of tile `tile_id` turned by `rot` clockwise quarter
+    /// turns (0: the catalogue's frame), in catalogue order: dicts with `id`, `kind`,
+    /// `segments` (edge thirds `N0`..`W2`), `sides`, `corners` (`NW`, ...: both edge
+    /// thirds at the corner belong to it), `pennants`, `adjacent_cities` (ids),
+    /// `flags` (`princess`, `tunnel`, `inner`, `inn`, `pig_herd`, `well`), `road_end`
+    /// and `road_end_feature`.
+    #[pyfunction]
+    #[pyo3(signature = (tile_id, rot=Int(0)), text_signature = "(tile_id, rot=0)")]
+    fn tile_geometry<'py>(
+        py: Python<'py>,
+        tile_id: &str,
+        rot: Int,
+    ) -> PyResult<Bound<'py, pyo3::types::PyList>> {
+        crate::convert::tile_geometry(py, tile_id, rot.0)
+    }
+
+    /// The symbols printed on tile `tile_id` (catalogue names: `monastery`, `garden`,
+    /// `river`, `volcano`, `dragon`, `magic_portal`, `princess`, `tunnel`, `inn`,
+    /// `pig_herd`, `well`, `abbey`).
+    #[pyfunction]
+    fn tile_symbols(tile_id: &str) -> PyResult<Vec<&'static str>> {
+        let kind = catalogue()
+            .by_id(tile_id)
+            .ok_or_else(|| invalid_argument(format!("unknown tile id {tile_id:?}")))?;
+        Ok(kind.def().symbols.names().collect())
+    }
+
     /// Catalogue tile ids in catalogue order (the order of the tile blocks of the globals).
     #[pyfunction]
     fn tile_ids() -> Vec<&'static str> {

@@ -263,10 +263,11 @@ fn same_action(a: &CarcAction, b: &CarcAction) -> bool {
     let at = a.x == b.x && a.y == b.y;
     a.kind == b.kind
         && match a.kind {
+            // A placement names its bridge, if it has one (BR2).
             0 => {
                 at && a.rot == b.rot
                     && a.has_bridge == b.has_bridge
-                    && (a.has_bridge == 0
+                    && (a.has_bridge != 1
                         || (a.axis == b.axis
                             && a.bridge_x == b.bridge_x
                             && a.bridge_y == b.bridge_y))

@@ -108,7 +108,7 @@ impl Game {
                 // A road end meets it (legal placements leave no other case).
                 let theirs_root = self.features.find(theirs);
                 if self.features.node(theirs_root).kind == FeatureKind::Road {
-                    let root = self.features.union(node, theirs);
+                    let root = self.join_features(node, theirs);
                     self.features.node_mut(root).open -= 2;
                 }
             }

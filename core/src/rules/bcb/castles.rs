@@ -16,7 +16,7 @@
 
 use crate::action::Action;
 use crate::features::NodeId;
-use crate::game::{Game, Phase, ScoreKind};
+use crate::game::{Game, Phase, ReturnCause, ScoreKind};
 use crate::geometry::Pos;
 use crate::tiles::FeatureKind;
 
@@ -268,9 +268,15 @@ impl Game {
                 self.ext.bcb.castles[k].scored = Some((this_turn, points));
                 this_wave |= 1 << k;
                 let at = Some(self.node_name(castle.root));
-                self.add_score(castle.owner, points, ScoreKind::Castle, at);
+                self.add_score(
+                    castle.owner,
+                    points,
+                    ScoreKind::Castle,
+                    at,
+                    Some(castle.root),
+                );
                 self.on_feature_scored(castle.root, false);
-                self.return_figures_of(castle.root, true);
+                self.return_figures_of(castle.root, ReturnCause::Scored);
             }
             if this_wave == 0 {
                 break;
