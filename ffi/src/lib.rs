@@ -7,7 +7,8 @@
 //! ## Conventions
 //!
 //! * Opaque handles ([`CarcGame`]) are created by `carc_game_new`, `carc_game_clone` and
-//!   `carc_game_from_record` and released by `carc_game_free` (which accepts NULL).
+//!   `carc_game_from_record` and released by `carc_game_free` (which accepts NULL); bot
+//!   handles ([`CarcBot`], the built-in players) by `carc_bot_new` and `carc_bot_free`.
 //! * Every function that can fail returns a [`CarcStatus`] with stable numbers;
 //!   `carc_status_message` gives its static text, `carc_game_last_error` and
 //!   `carc_last_error` the detailed message of a failure.
@@ -33,6 +34,7 @@
 #![allow(clippy::not_unsafe_ptr_arg_deref)]
 
 pub mod action;
+pub mod bot;
 pub mod game;
 mod guard;
 pub mod learn;
@@ -48,6 +50,7 @@ mod tests;
 pub use action::{
     CarcAction, CarcActionKind, CarcChanceOutcome, CarcCorner, CarcFigure, CARC_NO_FEATURE,
 };
+pub use bot::CarcBot;
 pub use game::{CarcChance, CARC_DEFAULT_WINDOW};
 pub use guard::CarcGame;
 pub use learn::{CarcMaskInfo, CarcObservationSizes, CARC_NO_ACTION_ID};

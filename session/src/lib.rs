@@ -6,7 +6,9 @@
 //! * [`record`]: the game record format (save, load, replay, first divergence);
 //! * [`render`]: the board as text and SVG;
 //! * [`encode`]: observation tensors, flat action ids, masks and rewards for learning;
-//! * [`bots`]: the built-in players, one definition each for every front end;
+//! * [`bots`]: the built-in players, one definition each for every front end, with
+//!   [`mcts`], Monte Carlo tree search over the hidden draw order, and [`matches`], a
+//!   match runner between them;
 //! * [`session`]: a game with its encoder settings and a per-decision cache, the type
 //!   that the command line, the C ABI and Python wrap.
 //!
@@ -17,6 +19,8 @@
 
 pub mod bots;
 pub mod encode;
+pub mod matches;
+pub mod mcts;
 pub mod record;
 pub mod render;
 pub mod session;
