@@ -6,7 +6,10 @@
 * :class:`VectorEnv`: a native batch of games stepped in one call.
 * ``gymnasium.make("Carcassonne-v0")`` (:mod:`carcassonne.env`; registered when
   Gymnasium is installed) and :func:`carcassonne.pettingzoo.env`.
-* :func:`play_games`, :class:`BuiltinPlayer`: the built-in ``random`` and ``greedy`` players.
+* :mod:`carcassonne.players`: the built-in players (``random``, ``greedy``, ``mcts:<budget>``)
+  as :class:`BuiltinPlayer` (for a game, a PettingZoo agent, or as the opponents of the
+  Gymnasium envs), :func:`match` (many games, seats rotated, win rates with 95 %
+  intervals) and :func:`play_games`.
 
 The observation layout is documented in the project's ``docs/observations.md``.
 """
@@ -37,7 +40,7 @@ from .errors import (
     InvalidRecordError,
 )
 from .game import Game
-from .players import BuiltinPlayer, play_games
+from .players import BuiltinPlayer, MatchResult, PlayerResult, match, play_games
 from .vector import VectorEnv
 
 __version__: str = _core.__version__
@@ -63,18 +66,21 @@ __all__ = [
     "InvalidArgumentError",
     "InvalidConfigError",
     "InvalidRecordError",
+    "MatchResult",
     "MoveDragon",
     "MoveFairy",
     "MoveWagon",
     "Pass",
     "PlaceAbbey",
     "PlaceTile",
+    "PlayerResult",
     "Princess",
     "ReturnAbbot",
     "VectorEnv",
     "describe_action_id",
     "encoder_info",
     "global_blocks",
+    "match",
     "plane_names",
     "play_games",
     "rotate_action_id",

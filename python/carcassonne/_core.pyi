@@ -23,6 +23,8 @@ __all__ = [
     "rotate_action_id",
     "step_rewards",
     "play_games",
+    "play_match",
+    "bot_spec",
     "__version__",
 ]
 
@@ -186,3 +188,15 @@ def play_games(
     rules: Optional[Mapping[str, Any]] = None,
     figures: Optional[Mapping[str, int]] = None,
 ) -> npt.NDArray[np.int32]: ...
+def bot_spec(spec: str) -> str: ...
+def play_match(
+    bots: Sequence[str],
+    games: int = 100,
+    seed: int = 0,
+    players: Optional[int] = None,
+    sets: Optional[Sequence[str]] = None,
+    edition: Optional[str] = None,
+    rules: Optional[Mapping[str, Any]] = None,
+    figures: Optional[Mapping[str, int]] = None,
+    threads: int = 1,
+) -> Dict[str, Any]: ...
