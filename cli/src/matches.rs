@@ -19,9 +19,14 @@ options:
   --bots LIST          the players, comma-separated, one per seat (or one for every
                        seat): random, greedy, or mcts:<budget>[:<option>=<value>...]
                        with a budget of iterations (mcts:2000) or milliseconds per
-                       decision (mcts:100ms) and options threads=N (root-parallel
-                       search threads), c=X (exploration constant, default 0.7) and
-                       deploy=P (percent of deployments in playouts, default 50)
+                       decision (mcts:100ms) and the options
+                         threads=N  root-parallel search threads (default 1)
+                         c=X        UCT exploration constant (default 0.4)
+                         deploy=P   percent of playout deployment steps that deploy
+                                    rather than pass (default 100: uniform playouts)
+                         margin=P   weight of the score margin in the reward against
+                                    the bare win or loss, percent (default 100)
+                         widen=W    progressive widening below the root (default 0: off)
   --games N            number of games (default 100)
   --threads T          games played at the same time, one thread each (default 1)
   --players N          number of players, 2 to 6 (default: the number of --bots)

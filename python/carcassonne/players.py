@@ -10,9 +10,9 @@ here:
 * ``"mcts:<budget>[:<option>=<value>]..."``: Monte Carlo tree search over the hidden
   order of the pile, with a budget of iterations (``"mcts:2000"``) or milliseconds per
   decision (``"mcts:100ms"``) and the options ``threads=N`` (root-parallel search
-  threads), ``c=X`` (exploration constant, default 0.7) and ``deploy=P`` (percent of
-  deployments in playouts, default 50). The search runs natively with the interpreter
-  released.
+  threads), ``c=X`` (exploration constant, default 0.4), ``deploy=P``, ``margin=P`` and
+  ``widen=W`` (see ``carcassonne match --help``). The search runs natively with the
+  interpreter released.
 
 :class:`BuiltinPlayer` plays a :class:`~carcassonne.Game` (``player(game)``) or a
 PettingZoo agent's turn (``env.step(player.act(env))``); a spec or a

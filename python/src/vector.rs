@@ -495,9 +495,9 @@ impl VectorEnv {
         let reward = reward_from(reward)?;
         let opponent = match opponents {
             None => None,
-            Some(name) => Some(
-                Bot::parse(name).map_err(|m| invalid_config(format!("opponents: {m}")))?,
-            ),
+            Some(name) => {
+                Some(Bot::parse(name).map_err(|m| invalid_config(format!("opponents: {m}")))?)
+            }
         };
         let learner_seat = match learner_seat {
             None => None,

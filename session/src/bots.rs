@@ -87,7 +87,8 @@ impl Bot {
 
     /// The known specs, for messages.
     pub fn known_names() -> String {
-        "random, greedy, mcts[:<iterations>|:<milliseconds>ms][:threads=N][:c=X][:deploy=P]"
+        "random, greedy, mcts[:<iterations>|:<milliseconds>ms][:<option>=<value>...] \
+         (options threads, c, deploy, margin, widen)"
             .to_string()
     }
 

@@ -127,9 +127,11 @@ fn the_search_does_not_see_the_order_of_the_pile() {
 fn an_iteration_budget_is_kept_exactly() {
     let game = midgame(config(2, &[TileSet::Base], 0, 7), 4);
     assert!(game.legal().len() > 1);
-    for (iterations, threads) in [(1, 1), (97, 1), (100, 3), (5, 8)] {
+    for (iterations, threads, widen) in [(1, 1, 0), (97, 1, 0), (100, 3, 0), (5, 8, 0), (90, 1, 15)]
+    {
         let mut c = mcts(iterations);
         c.threads = threads;
+        c.widen_tenths = widen;
         let report = c.search(&game, &mut Rng::new(1));
         assert_eq!(
             report.iterations,
@@ -209,6 +211,7 @@ fn specs_read_back_and_mistakes_are_named() {
         "mcts:100ms",
         "mcts:300:threads=2",
         "mcts:300:c=1.25:deploy=80",
+        "mcts:300:margin=0:widen=1.5",
     ] {
         let bot = Bot::parse(text).unwrap();
         assert_eq!(Bot::parse(&bot.to_string()), Ok(bot), "{text}");
@@ -221,6 +224,8 @@ fn specs_read_back_and_mistakes_are_named() {
     assert!(err("mcts:10:threads=0").contains("threads"));
     assert!(err("mcts:10:c=-1").contains("c: expected"));
     assert!(err("mcts:10:deploy=101").contains("deploy"));
+    assert!(err("mcts:10:margin=x").contains("margin"));
+    assert!(err("mcts:10:widen=-2").contains("widen"));
     assert!(err("mcts:10:speed=3").contains("unknown option \"speed\""));
     assert!(err("mcts:10:threads").contains("name=value"));
     assert!(err("mctsx").contains("unknown bot"));
