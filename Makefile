@@ -4,7 +4,10 @@
 CARGO ?= cargo
 OUT ?= out
 
-.PHONY: run test build rust-checks rust-tests c-tests python-tests bench clean
+.PHONY: run test build install uninstall rust-checks rust-tests c-tests python-tests bench clean
+
+# Where `make install` puts the C library (DESTDIR, LIBDIR, INCLUDEDIR, DATADIR also apply).
+PREFIX ?= /usr/local
 
 ## Build everything, play a 4-player game with every seeded set between built-in bots,
 ## print the board and scores, and write the record to out/demo-record.json.
@@ -15,6 +18,15 @@ run: build
 
 build:
 	$(CARGO) build --release --workspace
+
+## Install the C library: header, shared and static libraries, pkg-config file, CMake
+## package, valgrind suppression, licenses (tools/install.sh lists every file).
+install:
+	$(CARGO) build --release -p carcassonne-ffi
+	PREFIX="$(PREFIX)" bash tools/install.sh install
+
+uninstall:
+	PREFIX="$(PREFIX)" bash tools/install.sh uninstall
 
 ## Every test: formatting, lints, docs, Rust tests (reference games included), the C ABI
 ## from C, C++ and C#, and the Python package.

@@ -26,7 +26,8 @@ options:
   --rule KEY=VALUE     a rule switch, repeatable: farmers=true|false, tiny_city=4|2,
                        dragon_move=before-scoring|after-scoring, princess=may|must,
                        fairy=next-to-follower|on-tile, barn_placement=not-occupied|occupied,
-                       wagon_move=C2|C1, pig_herd=true|false
+                       wagon_move=C2|C1, pig_herd=true|false,
+                       river2_lakes=one-turn|two-turns, fairy_final_bonus=true|false
   --abbot 0|1          whether each player has the abbot (default 1)
   --bots LIST          random, greedy or mcts:<budget>, one for all seats or one per
                        seat (default random); greedy takes the action with the best

@@ -1,14 +1,13 @@
 //! Game configurations from command-line options.
 //!
 //! The options are gathered into a record `setup` object and read by
-//! [`record::config_from_setup`], so the engine checks every field; its errors, which name
+//! [`GameConfig::from_json`], so the engine checks every field; its errors, which name
 //! the setup field (`setup.rules.fairy`), are reported under the option that set it
 //! (`--rule fairy`).
 
 use crate::args::{OptSpec, Parsed};
 use crate::CliError;
 use carcassonne::{GameConfig, TileSet};
-use carcassonne_session::record;
 use serde_json::{json, Map, Value};
 
 /// The options that describe a game.
@@ -54,7 +53,7 @@ pub struct SetupDefaults {
 
 /// Every set the engine supports, as a `--sets` value.
 pub fn all_sets() -> Vec<TileSet> {
-    TileSet::ALL.to_vec()
+    TileSet::ALL.into_iter().filter(|s| s.playable()).collect()
 }
 
 fn parse_int(flag: &str, text: &str) -> Result<i64, CliError> {
@@ -134,13 +133,12 @@ pub fn config_from_options(
         })?;
         setup.insert("seed".into(), json!(seed));
     }
-    record::config_from_setup(&Value::Object(setup))
-        .map_err(|e| CliError::Usage(format!("{}: {}", option_of(&e.path), e.message)))
+    GameConfig::from_json(&Value::Object(setup))
+        .map_err(|e| CliError::Usage(format!("{}: {}", option_of(&e.field), e.message)))
 }
 
-/// The option that sets a `setup` field.
-fn option_of(path: &str) -> String {
-    let field = path.strip_prefix("setup.").unwrap_or(path);
+/// The option that sets a configuration field.
+fn option_of(field: &str) -> String {
     if let Some(rule) = field.strip_prefix("rules.") {
         return format!("--rule {rule}");
     }
@@ -196,7 +194,7 @@ mod tests {
     fn defaults_give_every_set_and_their_figures() {
         let c = config("").unwrap();
         assert_eq!(c.players, 4);
-        assert_eq!(c.sets, TileSet::ALL.to_vec());
+        assert_eq!(c.sets, all_sets());
         let f = c.figures;
         assert_eq!(
             (f.follower, f.abbot, f.mayor, f.wagon, f.barn, f.abbey),

@@ -115,7 +115,9 @@ fn default_play_uses_every_set_and_figure() {
             "river1",
             "river2",
             "princess-and-dragon",
-            "abbey-and-mayor"
+            "abbey-and-mayor",
+            "king-and-robber",
+            "cult"
         ])
     );
     assert_eq!(
@@ -150,6 +152,41 @@ fn bench_ends_with_the_rates_line() {
         text.lines().count() >= 2,
         "a summary line comes first: {text}"
     );
+}
+
+/// R6: with River II (`river2_lakes: one-turn`, the default) the record holds one turn
+/// in which the same player places both lakes, the city lake naming itself.
+#[test]
+fn play_with_river2_places_both_lakes_in_one_turn() {
+    let dir = scratch("lakes");
+    let out = dir.join("lakes.json");
+    let run = carcassonne(&[
+        "play",
+        "--players",
+        "3",
+        "--sets",
+        "base,river2",
+        "--seed",
+        "5",
+        "--out",
+        path_str(&out),
+    ]);
+    assert_eq!(run.status.code(), Some(0), "{}", stderr(&run));
+    let record: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(&out).unwrap()).unwrap();
+    let turns = record["turns"].as_array().unwrap();
+    let lake_turns: Vec<&serde_json::Value> = turns
+        .iter()
+        .filter(|t| t["draw"] == "RIV2-LAKE-VOLCANO")
+        .collect();
+    assert_eq!(lake_turns.len(), 1);
+    let actions = lake_turns[0]["actions"].as_array().unwrap();
+    assert_eq!(actions[0]["type"], "place_tile");
+    assert_eq!(actions[1]["type"], "place_tile");
+    assert_eq!(actions[1]["tile"], "RIV2-LAKE-CITY");
+    assert!(turns.iter().all(|t| t["draw"] != "RIV2-LAKE-CITY"));
+    let replay = carcassonne(&["replay", path_str(&out)]);
+    assert_eq!(replay.status.code(), Some(0), "{}", stdout(&replay));
 }
 
 #[test]

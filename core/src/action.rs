@@ -1,10 +1,207 @@
 //! Structured actions: one per decision, in absolute board coordinates. They match the
-//! record format's action types one to one (`game-record.md`).
+//! record format's action types one to one (`docs/record-format.md`).
+//!
+//! Every action kind is declared once, here: its variant of [`Action`], its entry in
+//! [`SCHEMA`] (the record type name and its fields in order, each with a
+//! [`FieldKind`]), and its two conversions [`Action::values`] / [`Action::from_values`].
+//! The record format, the C ABI and the Python package read and write actions through
+//! the schema only, so a new kind needs no code in them; their tests check their own
+//! declarations (C enum, Python classes) against it.
+//!
+//! ```
+//! use carcassonne::action::{Action, ActionKind, FieldValue};
+//! use carcassonne::{Pos, Rotation};
+//! let a = Action::PlaceTile { pos: Pos::new(1, 0), rot: Rotation::new(2).unwrap() };
+//! let spec = a.kind().spec();
+//! assert_eq!(spec.name, "place_tile");
+//! let names: Vec<_> = spec.fields.iter().map(|f| f.name).collect();
+//! assert_eq!(names, ["x", "y", "rot"]);
+//! let values = a.values();
+//! assert_eq!(values.as_slice()[0], FieldValue::Int(1));
+//! assert_eq!(Action::from_values(ActionKind::PlaceTile, values.as_slice()), Ok(a));
+//! ```
 
 use crate::config::Figure;
 use crate::geometry::{Corner, Pos, Rotation};
 use crate::tiles::TileKind;
 use std::fmt;
+
+macro_rules! action_kinds {
+    ($($(#[$m:meta])* $kind:ident = $name:literal, player: $player:literal, fields: [$($field:literal: $fk:ident),* $(,)?];)+) => {
+        /// The kind of an [`Action`], in a fixed order (the C ABI numbers kinds by it).
+        #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+        #[repr(u8)]
+        pub enum ActionKind {
+            $($(#[$m])* $kind),+
+        }
+
+        impl ActionKind {
+            /// Every kind, in order.
+            pub const ALL: &'static [ActionKind] = &[$(ActionKind::$kind),+];
+        }
+
+        /// The schema of every action kind, in [`ActionKind`] order.
+        pub const SCHEMA: &[KindSpec] = &[$(KindSpec {
+            kind: ActionKind::$kind,
+            name: $name,
+            names_player: $player,
+            fields: &[$(FieldSpec { name: $field, kind: FieldKind::$fk }),*],
+        }),+];
+    };
+}
+
+action_kinds! {
+    /// [`Action::PlaceTile`].
+    PlaceTile = "place_tile", player: false, fields: ["x": X, "y": Y, "rot": Rot];
+    /// [`Action::PlaceAbbey`].
+    PlaceAbbey = "place_abbey", player: false, fields: ["x": X, "y": Y];
+    /// [`Action::Deploy`].
+    Deploy = "deploy", player: false, fields: ["figure": Figure, "x": X, "y": Y, "feature": Feature];
+    /// [`Action::DeployBarn`].
+    DeployBarn = "deploy_barn", player: false, fields: ["x": X, "y": Y, "corner": Corner];
+    /// [`Action::MoveFairy`].
+    MoveFairy = "move_fairy", player: false, fields: ["x": X, "y": Y, "feature": OptFeature];
+    /// [`Action::Princess`].
+    Princess = "princess", player: false, fields: ["x": X, "y": Y, "feature": Feature];
+    /// [`Action::ReturnAbbot`].
+    ReturnAbbot = "return_abbot", player: false, fields: ["x": X, "y": Y, "feature": Feature];
+    /// [`Action::Pass`].
+    Pass = "pass", player: false, fields: [];
+    /// [`Action::MoveDragon`].
+    MoveDragon = "move_dragon", player: true, fields: ["x": X, "y": Y];
+    /// [`Action::MoveWagon`].
+    MoveWagon = "move_wagon", player: true, fields: ["x": X, "y": Y, "feature": Feature];
+    /// [`Action::Draw`].
+    Draw = "draw", player: false, fields: ["tile": Tile];
+}
+
+/// How a field is written by every codec.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
+pub enum FieldKind {
+    /// A board column (`x`), an integer.
+    X,
+    /// A board row (`y`), an integer.
+    Y,
+    /// A rotation, 0..=3 clockwise quarter turns.
+    Rot,
+    /// A figure kind by name (`follower`, `abbot`, `mayor`, `wagon`).
+    Figure,
+    /// A feature of the tile at the action's `(x, y)`: its catalogue id in records, its
+    /// local index elsewhere.
+    Feature,
+    /// As [`FieldKind::Feature`], or absent (the on-tile fairy).
+    OptFeature,
+    /// A barn corner by name (`NW`, `NE`, `SE`, `SW`).
+    Corner,
+    /// A tile kind by catalogue id.
+    Tile,
+}
+
+/// One field of an action kind.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
+pub struct FieldSpec {
+    /// The field's name (record key, C struct member, Python attribute).
+    pub name: &'static str,
+    /// What it holds.
+    pub kind: FieldKind,
+}
+
+/// The schema of one action kind.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
+pub struct KindSpec {
+    /// The kind.
+    pub kind: ActionKind,
+    /// The record format's `type`.
+    pub name: &'static str,
+    /// Whether records name the deciding `player` (a player other than the turn player
+    /// may take it).
+    pub names_player: bool,
+    /// The fields, in record and tuple order.
+    pub fields: &'static [FieldSpec],
+}
+
+impl ActionKind {
+    /// The schema of this kind.
+    pub const fn spec(self) -> &'static KindSpec {
+        &SCHEMA[self as usize]
+    }
+
+    /// The record format's `type` name.
+    pub const fn name(self) -> &'static str {
+        self.spec().name
+    }
+
+    /// The kind with record type `name`.
+    pub fn from_name(name: &str) -> Option<ActionKind> {
+        SCHEMA.iter().find(|s| s.name == name).map(|s| s.kind)
+    }
+}
+
+/// The value of one action field.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
+pub enum FieldValue {
+    /// [`FieldKind::X`], [`FieldKind::Y`].
+    Int(i32),
+    /// [`FieldKind::Rot`].
+    Rot(Rotation),
+    /// [`FieldKind::Figure`].
+    Figure(Figure),
+    /// [`FieldKind::Feature`]: a local feature index.
+    Feature(u8),
+    /// [`FieldKind::OptFeature`].
+    OptFeature(Option<u8>),
+    /// [`FieldKind::Corner`].
+    Corner(Corner),
+    /// [`FieldKind::Tile`].
+    Tile(TileKind),
+}
+
+/// Most fields an action kind has.
+pub const MAX_FIELDS: usize = 4;
+
+/// The field values of one action, in schema order.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
+pub struct Values {
+    len: u8,
+    values: [FieldValue; MAX_FIELDS],
+}
+
+impl Values {
+    fn of(values: &[FieldValue]) -> Values {
+        let mut v = Values {
+            len: values.len() as u8,
+            values: [FieldValue::Int(0); MAX_FIELDS],
+        };
+        v.values[..values.len()].copy_from_slice(values);
+        v
+    }
+
+    /// The values, in schema order.
+    pub fn as_slice(&self) -> &[FieldValue] {
+        &self.values[..self.len as usize]
+    }
+}
+
+/// Why field values do not make an action of a kind.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct FieldError {
+    /// The field (schema name), or empty for the field count.
+    pub field: &'static str,
+    /// What is wrong.
+    pub message: String,
+}
+
+impl fmt::Display for FieldError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        if self.field.is_empty() {
+            write!(f, "{}", self.message)
+        } else {
+            write!(f, "{}: {}", self.field, self.message)
+        }
+    }
+}
+
+impl std::error::Error for FieldError {}
 
 /// One decision (or, in explicit-chance mode, the tile drawn).
 ///
@@ -84,79 +281,180 @@ pub enum Action {
 }
 
 impl Action {
-    /// The record format's `type` for this action.
-    pub const fn type_name(&self) -> &'static str {
+    /// The kind of this action.
+    pub const fn kind(&self) -> ActionKind {
         match self {
-            Action::PlaceTile { .. } => "place_tile",
-            Action::PlaceAbbey { .. } => "place_abbey",
-            Action::Deploy { .. } => "deploy",
-            Action::DeployBarn { .. } => "deploy_barn",
-            Action::MoveFairy { .. } => "move_fairy",
-            Action::Princess { .. } => "princess",
-            Action::ReturnAbbot { .. } => "return_abbot",
-            Action::Pass => "pass",
-            Action::MoveDragon { .. } => "move_dragon",
-            Action::MoveWagon { .. } => "move_wagon",
-            Action::Draw { .. } => "draw",
+            Action::PlaceTile { .. } => ActionKind::PlaceTile,
+            Action::PlaceAbbey { .. } => ActionKind::PlaceAbbey,
+            Action::Deploy { .. } => ActionKind::Deploy,
+            Action::DeployBarn { .. } => ActionKind::DeployBarn,
+            Action::MoveFairy { .. } => ActionKind::MoveFairy,
+            Action::Princess { .. } => ActionKind::Princess,
+            Action::ReturnAbbot { .. } => ActionKind::ReturnAbbot,
+            Action::Pass => ActionKind::Pass,
+            Action::MoveDragon { .. } => ActionKind::MoveDragon,
+            Action::MoveWagon { .. } => ActionKind::MoveWagon,
+            Action::Draw { .. } => ActionKind::Draw,
         }
     }
-}
 
-impl fmt::Display for Action {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+    /// The record format's `type` for this action.
+    pub const fn type_name(&self) -> &'static str {
+        self.kind().name()
+    }
+
+    /// The field values, in the order of the kind's schema.
+    pub fn values(&self) -> Values {
+        use FieldValue::{Corner as C, Feature as F, Int, OptFeature as O, Rot as R, Tile as T};
+        let xy = |p: Pos| [Int(p.x), Int(p.y)];
         match *self {
-            Action::PlaceTile { pos, rot } => write!(
-                f,
-                "PlaceTile(x={}, y={}, rot={})",
-                pos.x,
-                pos.y,
-                rot.quarter_turns()
-            ),
-            Action::PlaceAbbey { pos } => write!(f, "PlaceAbbey(x={}, y={})", pos.x, pos.y),
+            Action::PlaceTile { pos, rot } => Values::of(&[Int(pos.x), Int(pos.y), R(rot)]),
+            Action::PlaceAbbey { pos } | Action::MoveDragon { pos } => Values::of(&xy(pos)),
             Action::Deploy {
                 figure,
                 pos,
                 feature,
-            } => {
-                write!(
-                    f,
-                    "Deploy(figure={}, x={}, y={}, feature={})",
-                    figure.name(),
-                    pos.x,
-                    pos.y,
-                    feature
-                )
+            } => Values::of(&[
+                FieldValue::Figure(figure),
+                Int(pos.x),
+                Int(pos.y),
+                F(feature),
+            ]),
+            Action::DeployBarn { pos, corner } => Values::of(&[Int(pos.x), Int(pos.y), C(corner)]),
+            Action::MoveFairy { pos, feature } => Values::of(&[Int(pos.x), Int(pos.y), O(feature)]),
+            Action::Princess { pos, feature }
+            | Action::ReturnAbbot { pos, feature }
+            | Action::MoveWagon { pos, feature } => {
+                Values::of(&[Int(pos.x), Int(pos.y), F(feature)])
             }
-            Action::DeployBarn { pos, corner } => write!(
-                f,
-                "DeployBarn(x={}, y={}, corner={})",
-                pos.x,
-                pos.y,
-                corner.name()
+            Action::Pass => Values::of(&[]),
+            Action::Draw { tile } => Values::of(&[T(tile)]),
+        }
+    }
+
+    /// The action of `kind` with these field values (in schema order); an error names
+    /// the first field whose value has the wrong type.
+    pub fn from_values(kind: ActionKind, values: &[FieldValue]) -> Result<Action, FieldError> {
+        let spec = kind.spec();
+        if values.len() != spec.fields.len() {
+            return Err(FieldError {
+                field: "",
+                message: format!(
+                    "{} takes {} fields, got {}",
+                    spec.name,
+                    spec.fields.len(),
+                    values.len()
+                ),
+            });
+        }
+        let bad = |i: usize| FieldError {
+            field: spec.fields[i].name,
+            message: format!(
+                "expected a {:?} value, got {:?}",
+                spec.fields[i].kind, values[i]
             ),
-            Action::MoveFairy {
-                pos,
-                feature: Some(feat),
-            } => write!(f, "MoveFairy(x={}, y={}, feature={})", pos.x, pos.y, feat),
-            Action::MoveFairy { pos, feature: None } => {
-                write!(f, "MoveFairy(x={}, y={})", pos.x, pos.y)
+        };
+        let int = |i: usize| match values[i] {
+            FieldValue::Int(v) => Ok(v),
+            _ => Err(bad(i)),
+        };
+        let pos = |i: usize| Ok::<Pos, FieldError>(Pos::new(int(i)?, int(i + 1)?));
+        let feature = |i: usize| match values[i] {
+            FieldValue::Feature(f) => Ok(f),
+            _ => Err(bad(i)),
+        };
+        Ok(match kind {
+            ActionKind::PlaceTile => Action::PlaceTile {
+                pos: pos(0)?,
+                rot: match values[2] {
+                    FieldValue::Rot(r) => r,
+                    _ => return Err(bad(2)),
+                },
+            },
+            ActionKind::PlaceAbbey => Action::PlaceAbbey { pos: pos(0)? },
+            ActionKind::Deploy => Action::Deploy {
+                figure: match values[0] {
+                    FieldValue::Figure(f) => f,
+                    _ => return Err(bad(0)),
+                },
+                pos: pos(1)?,
+                feature: feature(3)?,
+            },
+            ActionKind::DeployBarn => Action::DeployBarn {
+                pos: pos(0)?,
+                corner: match values[2] {
+                    FieldValue::Corner(c) => c,
+                    _ => return Err(bad(2)),
+                },
+            },
+            ActionKind::MoveFairy => Action::MoveFairy {
+                pos: pos(0)?,
+                feature: match values[2] {
+                    FieldValue::OptFeature(f) => f,
+                    _ => return Err(bad(2)),
+                },
+            },
+            ActionKind::Princess => Action::Princess {
+                pos: pos(0)?,
+                feature: feature(2)?,
+            },
+            ActionKind::ReturnAbbot => Action::ReturnAbbot {
+                pos: pos(0)?,
+                feature: feature(2)?,
+            },
+            ActionKind::Pass => Action::Pass,
+            ActionKind::MoveDragon => Action::MoveDragon { pos: pos(0)? },
+            ActionKind::MoveWagon => Action::MoveWagon {
+                pos: pos(0)?,
+                feature: feature(2)?,
+            },
+            ActionKind::Draw => Action::Draw {
+                tile: match values[0] {
+                    FieldValue::Tile(t) => t,
+                    _ => return Err(bad(0)),
+                },
+            },
+        })
+    }
+}
+
+impl fmt::Display for FieldValue {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match *self {
+            FieldValue::Int(v) => write!(f, "{v}"),
+            FieldValue::Rot(r) => write!(f, "{}", r.quarter_turns()),
+            FieldValue::Figure(fig) => f.write_str(fig.name()),
+            FieldValue::Feature(local) | FieldValue::OptFeature(Some(local)) => {
+                write!(f, "{local}")
             }
-            Action::Princess { pos, feature } => {
-                write!(f, "Princess(x={}, y={}, feature={})", pos.x, pos.y, feature)
-            }
-            Action::ReturnAbbot { pos, feature } => write!(
-                f,
-                "ReturnAbbot(x={}, y={}, feature={})",
-                pos.x, pos.y, feature
-            ),
-            Action::Pass => write!(f, "Pass"),
-            Action::MoveDragon { pos } => write!(f, "MoveDragon(x={}, y={})", pos.x, pos.y),
-            Action::MoveWagon { pos, feature } => write!(
-                f,
-                "MoveWagon(x={}, y={}, feature={})",
-                pos.x, pos.y, feature
-            ),
-            Action::Draw { tile } => write!(f, "Draw(tile={})", tile.id()),
+            FieldValue::OptFeature(None) => f.write_str("none"),
+            FieldValue::Corner(c) => f.write_str(c.name()),
+            FieldValue::Tile(t) => f.write_str(t.id()),
+        }
+    }
+}
+
+/// `Kind(field=value, ...)`, e.g. `PlaceTile(x=1, y=0, rot=2)`; an absent optional
+/// field is left out.
+impl fmt::Display for Action {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let kind = self.kind();
+        write!(f, "{kind:?}")?;
+        let values = self.values();
+        let shown = kind
+            .spec()
+            .fields
+            .iter()
+            .zip(values.as_slice())
+            .filter(|(_, v)| **v != FieldValue::OptFeature(None));
+        for (i, (field, value)) in shown.enumerate() {
+            let sep = if i == 0 { "(" } else { ", " };
+            write!(f, "{sep}{}={value}", field.name)?;
+        }
+        if kind.spec().fields.is_empty() {
+            Ok(())
+        } else {
+            f.write_str(")")
         }
     }
 }

@@ -1,8 +1,16 @@
 //! Game configuration: players, edition, tile sets, rule switches, figures and seed,
 //! validated on creation.
 //!
-//! Every rule switch of `rules.md` §9 is a field of [`Rules`]; [`GameConfig::validate`]
-//! reports a bad configuration as a [`ConfigError`] naming the field and the reason.
+//! Every rule switch of the rules reference (`docs/rules.md` §9) is a field of [`Rules`];
+//! [`GameConfig::validate`] reports a bad configuration as a [`ConfigError`] naming the
+//! field and the reason.
+//!
+//! One JSON schema for every front end: [`GameConfig::from_json`] reads a configuration
+//! object (the record format's `setup`: `players`, `edition`, `sets`, `rules`, `figures`,
+//! `start`, `seed`) and [`GameConfig::to_json`] writes one. Its errors name the field by
+//! its path inside that object (`players`, `sets[1]`, `rules.fairy`, `start.rot`); the
+//! record loader prefixes them with `setup.`, the C ABI and Python pass them through.
+//! Unknown keys are errors at every level, numbers are never clamped or truncated.
 //!
 //! ```
 //! use carcassonne::config::{GameConfig, Edition};
@@ -17,40 +25,27 @@
 
 use crate::geometry::Rotation;
 use crate::tiles::{catalogue, TileKind, TileSet};
+use serde_json::{json, Map, Value};
 use std::fmt;
 
 /// Most players a game accepts (B1).
 pub const MAX_PLAYERS: usize = 6;
 
-/// The tile edition (`edition` switch).
-#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, Default)]
-pub enum Edition {
-    /// First edition: no gardens.
-    C1,
-    /// Second edition, gardens (default).
-    #[default]
-    C2,
-    /// Third edition: the C2 content; sets without a C3 count use their C2 counts.
-    C3,
+crate::named_enum! {
+    /// The tile edition (`edition` switch).
+    #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, Default)]
+    pub enum Edition {
+        /// First edition: no gardens.
+        C1 = "C1",
+        /// Second edition, gardens (default).
+        #[default]
+        C2 = "C2",
+        /// Third edition: the C2 content; sets without a C3 count use their C2 counts.
+        C3 = "C3",
+    }
 }
 
 impl Edition {
-    /// The name used in records.
-    pub const fn name(self) -> &'static str {
-        match self {
-            Edition::C1 => "C1",
-            Edition::C2 => "C2",
-            Edition::C3 => "C3",
-        }
-    }
-
-    /// Parses `C1`, `C2` or `C3`.
-    pub fn from_name(s: &str) -> Option<Edition> {
-        [Edition::C1, Edition::C2, Edition::C3]
-            .into_iter()
-            .find(|e| e.name() == s)
-    }
-
     /// Copies of `kind` in this edition.
     pub fn count(self, kind: TileKind) -> u8 {
         let def = kind.def();
@@ -63,80 +58,77 @@ impl Edition {
     }
 }
 
-macro_rules! switch_enum {
-    ($(#[$m:meta])* $name:ident { $($(#[$vm:meta])* $variant:ident = $text:literal),+ $(,)? }) => {
-        $(#[$m])*
-        #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, Default)]
-        pub enum $name {
-            $($(#[$vm])* $variant),+
-        }
-        impl $name {
-            /// Every value, default first.
-            pub const ALL: &'static [$name] = &[$($name::$variant),+];
-            /// The value's name in records and configs.
-            pub const fn name(self) -> &'static str {
-                match self { $($name::$variant => $text),+ }
-            }
-            /// Parses a value name.
-            pub fn from_name(s: &str) -> Option<$name> {
-                Self::ALL.iter().copied().find(|v| v.name() == s)
-            }
-        }
-    };
-}
-
-switch_enum!(
+crate::named_enum! {
     /// When the dragon flies on a dragon-tile turn (PD4).
-    DragonMove {
+    #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, Default)]
+    pub enum DragonMove {
         /// After deployment, before the turn's scoring (default).
         #[default]
         BeforeScoring = "before-scoring",
         /// After the turn's scoring and wagon moves.
         AfterScoring = "after-scoring",
     }
-);
-switch_enum!(
+}
+crate::named_enum! {
     /// Whether the princess removal is optional (PD9).
-    PrincessRule {
+    #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, Default)]
+    pub enum PrincessRule {
         /// The player may remove a knight (default).
         #[default]
         May = "may",
         /// The player must remove a knight when one is there.
         Must = "must",
     }
-);
-switch_enum!(
+}
+crate::named_enum! {
     /// Where the fairy stands (PD15).
-    FairyRule {
+    #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, Default)]
+    pub enum FairyRule {
         /// Next to one follower, which it belongs to (default).
         #[default]
         NextToFollower = "next-to-follower",
         /// On a tile where the player has a follower (first edition).
         OnTile = "on-tile",
     }
-);
-switch_enum!(
+}
+crate::named_enum! {
     /// Whether a barn may go into a field that already holds one (AM6).
-    BarnPlacement {
+    #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, Default)]
+    pub enum BarnPlacement {
         /// Not into a field with a barn (default).
         #[default]
         NotOccupied = "not-occupied",
         /// Also into a field with a barn.
         Occupied = "occupied",
     }
-);
-switch_enum!(
+}
+crate::named_enum! {
     /// Where a wagon may move after scoring (AM11).
-    WagonMove {
+    #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, Default)]
+    pub enum WagonMove {
         /// Same tile or one of the 8 surrounding tiles (default).
         #[default]
         C2 = "C2",
         /// A feature connected to the scored one.
         C1 = "C1",
     }
-);
+}
 
-/// The rule switches (`rules.md` §9).
+crate::named_enum! {
+    /// How the two River II lakes are placed (R6).
+    #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, Default)]
+    pub enum RiverLakes {
+        /// After the last river tile, one player places the volcano lake and then the
+        /// city lake in the same turn (default, the River II rulebook).
+        #[default]
+        OneTurn = "one-turn",
+        /// The lakes are the last river tiles, drawn in random order by successive
+        /// players as ordinary turns (the reading of the reference engine).
+        TwoTurns = "two-turns",
+    }
+}
+
+/// The rule switches (`docs/rules.md` §9).
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
 pub struct Rules {
     /// Farmers and field scoring (B16); `false` forbids followers on fields.
@@ -154,9 +146,13 @@ pub struct Rules {
     /// AM11.
     pub wagon_move: WagonMove,
     /// R5: the pig herd adds 1 point per city to its field's farmers (default `true`, as
-    /// the River II rules say). An engine extension beyond `rules.md` §9: `false`
-    /// reproduces engines that ignore the pig herd (see `tests/data/known-divergences.md`).
+    /// the River II rules say); `false` is the reading of engines that ignore it.
     pub pig_herd: bool,
+    /// R6.
+    pub river2_lakes: RiverLakes,
+    /// PD16c: the fairy's bonus also at final scoring (default `true`); `false`: only
+    /// when a completed feature scores during play.
+    pub fairy_final_bonus: bool,
 }
 
 impl Default for Rules {
@@ -170,52 +166,31 @@ impl Default for Rules {
             barn_placement: BarnPlacement::default(),
             wagon_move: WagonMove::default(),
             pig_herd: true,
+            river2_lakes: RiverLakes::default(),
+            fairy_final_bonus: true,
         }
     }
 }
 
-/// A kind of figure a player owns.
-#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
-#[repr(u8)]
-pub enum Figure {
-    /// An ordinary follower (meeple).
-    Follower = 0,
-    /// The abbot (A1).
-    Abbot = 1,
-    /// The mayor (AM5).
-    Mayor = 2,
-    /// The wagon (AM10).
-    Wagon = 3,
-    /// The barn (AM6).
-    Barn = 4,
+crate::named_enum! {
+    /// A kind of figure a player owns.
+    #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+    #[repr(u8)]
+    pub enum Figure {
+        /// An ordinary follower (meeple).
+        Follower(0) = "follower",
+        /// The abbot (A1).
+        Abbot(1) = "abbot",
+        /// The mayor (AM5).
+        Mayor(2) = "mayor",
+        /// The wagon (AM10).
+        Wagon(3) = "wagon",
+        /// The barn (AM6).
+        Barn(4) = "barn",
+    }
 }
 
 impl Figure {
-    /// Every figure kind, in supply order.
-    pub const ALL: [Figure; 5] = [
-        Figure::Follower,
-        Figure::Abbot,
-        Figure::Mayor,
-        Figure::Wagon,
-        Figure::Barn,
-    ];
-
-    /// The name used in records.
-    pub const fn name(self) -> &'static str {
-        match self {
-            Figure::Follower => "follower",
-            Figure::Abbot => "abbot",
-            Figure::Mayor => "mayor",
-            Figure::Wagon => "wagon",
-            Figure::Barn => "barn",
-        }
-    }
-
-    /// Parses a figure name.
-    pub fn from_name(s: &str) -> Option<Figure> {
-        Figure::ALL.into_iter().find(|f| f.name() == s)
-    }
-
     /// Index into supplies.
     pub const fn index(self) -> usize {
         self as usize
@@ -281,10 +256,19 @@ pub struct ConfigError {
 }
 
 impl ConfigError {
-    pub(crate) fn new(field: impl Into<String>, message: impl Into<String>) -> ConfigError {
+    /// An error on `field`.
+    pub fn new(field: impl Into<String>, message: impl Into<String>) -> ConfigError {
         ConfigError {
             field: field.into(),
             message: message.into(),
+        }
+    }
+
+    /// The same error with its field path under `prefix` (`setup` gives `setup.players`).
+    pub fn under(self, prefix: &str) -> ConfigError {
+        ConfigError {
+            field: format!("{prefix}.{}", self.field),
+            message: self.message,
         }
     }
 }
@@ -365,6 +349,12 @@ impl GameConfig {
         if !self.has(TileSet::Base) {
             return Err(ConfigError::new("sets", "the base set is required"));
         }
+        if let Some(s) = self.sets.iter().find(|s| !s.playable()) {
+            return Err(ConfigError::new(
+                "sets",
+                format!("the set {} cannot be played yet", s.key()),
+            ));
+        }
         for (i, s) in self.sets.iter().enumerate() {
             if self.sets[..i].contains(s) {
                 return Err(ConfigError::new(
@@ -421,5 +411,301 @@ impl GameConfig {
             }
         }
         Ok(())
+    }
+}
+
+// ----- the JSON schema ------------------------------------------------------------------
+
+/// The keys of a configuration object.
+pub const CONFIG_KEYS: [&str; 7] = [
+    "players", "edition", "sets", "rules", "figures", "start", "seed",
+];
+
+/// Switch values written by the reference engine's records that name its only supported
+/// readings (`count_move`, `king_robber_scoring`, `bazaar_auction`): accepted when they
+/// have this value, refused otherwise.
+const FIXED_SETTINGS: [(&str, &str); 3] = [
+    ("count_move", "by-player"),
+    ("king_robber_scoring", "end"),
+    ("bazaar_auction", "true"),
+];
+
+fn object<'a>(v: &'a Value, path: &str) -> Result<&'a Map<String, Value>, ConfigError> {
+    v.as_object()
+        .ok_or_else(|| ConfigError::new(path, format!("expected an object, found {}", kind_of(v))))
+}
+
+/// A short description of a JSON value for messages (never the whole value).
+fn kind_of(v: &Value) -> String {
+    match v {
+        Value::Null => "null".into(),
+        Value::Bool(b) => b.to_string(),
+        Value::Number(n) => n.to_string(),
+        Value::String(s) if s.chars().count() <= 40 => format!("{s:?}"),
+        Value::String(_) => "a long string".into(),
+        Value::Array(_) => "an array".into(),
+        Value::Object(_) => "an object".into(),
+    }
+}
+
+fn text<'a>(v: &'a Value, path: &str) -> Result<&'a str, ConfigError> {
+    v.as_str()
+        .ok_or_else(|| ConfigError::new(path, format!("expected a string, found {}", kind_of(v))))
+}
+
+/// An integer in `range`; anything else (a float, a string, a number out of range) is
+/// an error naming `path`.
+fn int_in(v: &Value, path: &str, range: std::ops::RangeInclusive<i64>) -> Result<i64, ConfigError> {
+    let n = v.as_i64().filter(|n| range.contains(n)).ok_or_else(|| {
+        ConfigError::new(
+            path,
+            format!(
+                "expected an integer in {}..={}, found {}",
+                range.start(),
+                range.end(),
+                kind_of(v)
+            ),
+        )
+    })?;
+    Ok(n)
+}
+
+fn check_keys(o: &Map<String, Value>, allowed: &[&str], path: &str) -> Result<(), ConfigError> {
+    match o.keys().find(|k| !allowed.contains(&k.as_str())) {
+        None => Ok(()),
+        Some(k) => {
+            let at = if path.is_empty() {
+                k.clone()
+            } else {
+                format!("{path}.{k}")
+            };
+            Err(ConfigError::new(
+                at,
+                format!("unknown key (allowed: {})", allowed.join(", ")),
+            ))
+        }
+    }
+}
+
+impl GameConfig {
+    /// Reads a configuration object (the record format's `setup`); validated. Errors
+    /// name the field by its path in the object.
+    ///
+    /// ```
+    /// use carcassonne::GameConfig;
+    /// let v = serde_json::json!({"players": 3, "sets": ["base", "river1"], "rules": {"fairy": "on-tile"}});
+    /// assert_eq!(GameConfig::from_json(&v).unwrap().players, 3);
+    /// let bad = serde_json::json!({"players": 3, "sets": ["base", "moon"]});
+    /// assert_eq!(GameConfig::from_json(&bad).unwrap_err().field, "sets[1]");
+    /// ```
+    pub fn from_json(v: &Value) -> Result<GameConfig, ConfigError> {
+        let o = object(v, "config")?;
+        check_keys(o, &CONFIG_KEYS, "")?;
+        let players = o
+            .get("players")
+            .ok_or_else(|| ConfigError::new("players", "missing"))?;
+        let n = players.as_i64().ok_or_else(|| {
+            ConfigError::new(
+                "players",
+                format!("expected an integer, found {}", kind_of(players)),
+            )
+        })?;
+        if !(2..=MAX_PLAYERS as i64).contains(&n) {
+            return Err(ConfigError::new(
+                "players",
+                format!("{n} players; 2 to {MAX_PLAYERS} are allowed (B1)"),
+            ));
+        }
+        let mut config = GameConfig::new(n as u8);
+        if let Some(e) = o.get("edition") {
+            let name = text(e, "edition")?;
+            config.edition = Edition::from_name(name).ok_or_else(|| {
+                ConfigError::new(
+                    "edition",
+                    format!("unknown edition {} (C1, C2, C3)", kind_of(e)),
+                )
+            })?;
+        }
+        let sets = o
+            .get("sets")
+            .ok_or_else(|| ConfigError::new("sets", "missing"))?;
+        let sets = sets.as_array().ok_or_else(|| {
+            ConfigError::new(
+                "sets",
+                format!("expected an array, found {}", kind_of(sets)),
+            )
+        })?;
+        config.sets = sets
+            .iter()
+            .enumerate()
+            .map(|(i, v)| {
+                let p = format!("sets[{i}]");
+                let key = text(v, &p)?;
+                TileSet::from_key(key).ok_or_else(|| {
+                    let known: Vec<&str> = TileSet::ALL.iter().map(|s| s.key()).collect();
+                    ConfigError::new(
+                        p,
+                        format!(
+                            "unknown or unsupported set {} (known: {})",
+                            kind_of(v),
+                            known.join(", ")
+                        ),
+                    )
+                })
+            })
+            .collect::<Result<_, _>>()?;
+        if let Some(r) = o.get("rules") {
+            config.rules = Rules::from_json(r, "rules")?;
+        }
+        config.figures = Figures::default_for(&config.sets);
+        if let Some(f) = o.get("figures") {
+            let fo = object(f, "figures")?;
+            check_keys(fo, &Figures::KEYS, "figures")?;
+            for (k, v) in fo {
+                let n = int_in(v, &format!("figures.{k}"), 0..=255)? as u8;
+                config.figures.set(k, n);
+            }
+        }
+        if let Some(st) = o.get("start") {
+            let so = object(st, "start")?;
+            check_keys(so, &["tile", "rot"], "start")?;
+            let id = text(
+                so.get("tile")
+                    .ok_or_else(|| ConfigError::new("start.tile", "missing"))?,
+                "start.tile",
+            )?;
+            let kind = catalogue().by_id(id).ok_or_else(|| {
+                ConfigError::new(
+                    "start.tile",
+                    format!("unknown tile id {}", kind_of(&so["tile"])),
+                )
+            })?;
+            let rot = match so.get("rot") {
+                Some(v) => Rotation::new(int_in(v, "start.rot", 0..=3)? as u8).expect("checked"),
+                None => Rotation::default(),
+            };
+            config.start = Some((kind, rot));
+        }
+        if let Some(seed) = o.get("seed") {
+            config.seed = seed.as_u64().ok_or_else(|| {
+                ConfigError::new(
+                    "seed",
+                    format!("expected an integer in 0..=2^64-1, found {}", kind_of(seed)),
+                )
+            })?;
+        }
+        config.validate()?;
+        Ok(config)
+    }
+
+    /// The configuration object of this configuration (every switch and figure).
+    pub fn to_json(&self) -> Value {
+        let (start, rot) = self.start_tile();
+        let f = &self.figures;
+        json!({
+            "players": self.players,
+            "edition": self.edition.name(),
+            "sets": self.sets.iter().map(|s| s.key()).collect::<Vec<_>>(),
+            "rules": self.rules.to_json(),
+            "figures": {"follower": f.follower, "abbot": f.abbot, "mayor": f.mayor, "wagon": f.wagon, "barn": f.barn, "abbey": f.abbey},
+            "start": {"tile": start.id(), "rot": rot.quarter_turns()},
+            "seed": self.seed,
+        })
+    }
+}
+
+impl Figures {
+    /// The keys of a `figures` object.
+    pub const KEYS: [&'static str; 6] = ["follower", "abbot", "mayor", "wagon", "barn", "abbey"];
+
+    fn set(&mut self, key: &str, n: u8) {
+        match key {
+            "follower" => self.follower = n,
+            "abbot" => self.abbot = n,
+            "mayor" => self.mayor = n,
+            "wagon" => self.wagon = n,
+            "barn" => self.barn = n,
+            "abbey" => self.abbey = n,
+            _ => unreachable!("keys checked against Figures::KEYS"),
+        }
+    }
+}
+
+impl Rules {
+    /// Reads a `rules` object (absent switches keep their defaults); `path` names it in
+    /// errors (`rules`).
+    pub fn from_json(v: &Value, path: &str) -> Result<Rules, ConfigError> {
+        let mut rules = Rules::default();
+        for (k, v) in object(v, path)? {
+            let p = format!("{path}.{k}");
+            let t = match v {
+                Value::String(s) => s.clone(),
+                Value::Number(n) => n.to_string(),
+                Value::Bool(b) => b.to_string(),
+                _ => {
+                    return Err(ConfigError::new(
+                        &p,
+                        format!("unexpected value {}", kind_of(v)),
+                    ))
+                }
+            };
+            let bad = |allowed: &str| {
+                ConfigError::new(
+                    &p,
+                    format!("unknown value {} (allowed: {allowed})", kind_of(v)),
+                )
+            };
+            let boolean = || v.as_bool().ok_or_else(|| bad("true, false"));
+            macro_rules! switch {
+                ($ty:ident) => {
+                    $ty::from_name(&t).ok_or_else(|| bad(&$ty::ALL.map($ty::name).join(", ")))?
+                };
+            }
+            match k.as_str() {
+                "farmers" => rules.farmers = boolean()?,
+                "tiny_city" => {
+                    rules.tiny_city = match t.as_str() {
+                        "4" => 4,
+                        "2" => 2,
+                        _ => return Err(bad("4, 2")),
+                    }
+                }
+                "dragon_move" => rules.dragon_move = switch!(DragonMove),
+                "princess" => rules.princess = switch!(PrincessRule),
+                "fairy" => rules.fairy = switch!(FairyRule),
+                "barn_placement" => rules.barn_placement = switch!(BarnPlacement),
+                "wagon_move" => rules.wagon_move = switch!(WagonMove),
+                "pig_herd" => rules.pig_herd = boolean()?,
+                "river2_lakes" => rules.river2_lakes = switch!(RiverLakes),
+                "fairy_final_bonus" => rules.fairy_final_bonus = boolean()?,
+                fixed if FIXED_SETTINGS.iter().any(|(key, _)| *key == fixed) => {
+                    let (_, only) = FIXED_SETTINGS
+                        .iter()
+                        .find(|(key, _)| *key == fixed)
+                        .expect("found");
+                    if t != *only {
+                        return Err(bad(&format!("{only}, the only reading implemented")));
+                    }
+                }
+                _ => return Err(ConfigError::new(p, "unknown rule switch")),
+            }
+        }
+        Ok(rules)
+    }
+
+    /// The `rules` object of these switches (every switch).
+    pub fn to_json(&self) -> Value {
+        json!({
+            "farmers": self.farmers,
+            "tiny_city": self.tiny_city,
+            "dragon_move": self.dragon_move.name(),
+            "princess": self.princess.name(),
+            "fairy": self.fairy.name(),
+            "barn_placement": self.barn_placement.name(),
+            "wagon_move": self.wagon_move.name(),
+            "pig_herd": self.pig_herd,
+            "river2_lakes": self.river2_lakes.name(),
+            "fairy_final_bonus": self.fairy_final_bonus,
+        })
     }
 }

@@ -6,7 +6,7 @@
 //! a sampled draw is one random index and a swap-remove; the counts per kind are kept
 //! beside it for chance outcomes and observations.
 
-use crate::config::{Edition, GameConfig};
+use crate::config::{Edition, GameConfig, RiverLakes};
 use crate::rng::Rng;
 use crate::tiles::{catalogue, FeatureKind, RoadEnd, Symbols, TileKind, TileSet};
 use std::sync::OnceLock;
@@ -15,6 +15,10 @@ use std::sync::OnceLock;
 const STAGES: usize = 4;
 /// The stage of everything that is not a River tile.
 const LAST: usize = STAGES - 1;
+/// The stage of the lakes.
+const LAKES: usize = 2;
+/// The River II city lake, held back under `river2_lakes: one-turn` (R6).
+const CITY_LAKE: &str = "RIV2-LAKE-CITY";
 
 /// What the pile needs to know of a kind, computed once from the catalogue.
 #[derive(Copy, Clone, Debug)]
@@ -27,7 +31,7 @@ struct KindInfo {
     /// players' hands, AM1).
     never_drawn: bool,
     /// Bit of the kind's set (`TileSet::bit`).
-    set_bit: u8,
+    set_bit: u16,
     /// Copies in editions C1, C2, C3 (`Edition::count`).
     counts: [u8; 3],
 }
@@ -67,6 +71,9 @@ pub struct Deck {
     piles: [Vec<TileKind>; STAGES],
     /// Dragon tiles, drawn with the last stage.
     dragons: Vec<TileKind>,
+    /// A tile kept out of the draws but still to be placed: the River II city lake under
+    /// `river2_lakes: one-turn`, placed right after the volcano lake (R6).
+    held: Option<TileKind>,
 }
 
 impl Deck {
@@ -76,7 +83,7 @@ impl Deck {
     pub fn new(config: &GameConfig) -> Deck {
         let cat = catalogue();
         let info = kind_info();
-        let sets = config.sets.iter().fold(0u8, |acc, s| acc | s.bit());
+        let sets = config.sets.iter().fold(0u16, |acc, s| acc | s.bit());
         let edition = match config.edition {
             Edition::C1 => 0,
             Edition::C2 => 1,
@@ -109,10 +116,35 @@ impl Deck {
             };
             pile.extend(std::iter::repeat(kind).take(counts[i] as usize));
         }
+        let mut held = None;
+        if config.has(TileSet::River2) && config.rules.river2_lakes == RiverLakes::OneTurn {
+            let lake = cat
+                .by_id(CITY_LAKE)
+                .expect("River II city lake in catalogue");
+            if let Some(k) = piles[LAKES].iter().position(|t| *t == lake) {
+                held = Some(piles[LAKES].swap_remove(k));
+            }
+        }
         Deck {
             counts,
             piles,
             dragons,
+            held,
+        }
+    }
+
+    /// Takes the held tile (R6: the city lake after the volcano lake), if any.
+    pub fn take_held(&mut self) -> Option<TileKind> {
+        let tile = self.held.take()?;
+        self.counts[tile.index()] -= 1;
+        Some(tile)
+    }
+
+    /// Puts the held tile back among the draws of its stage (R6: the volcano lake fitted
+    /// nowhere and was discarded, so the city lake is drawn like any river tile).
+    pub fn release_held(&mut self) {
+        if let Some(tile) = self.held.take() {
+            self.piles[LAKES].push(tile);
         }
     }
 
@@ -123,7 +155,9 @@ impl Deck {
 
     /// Tiles left.
     pub fn total(&self) -> u32 {
-        (self.piles.iter().map(Vec::len).sum::<usize>() + self.dragons.len()) as u32
+        (self.piles.iter().map(Vec::len).sum::<usize>()
+            + self.dragons.len()
+            + usize::from(self.held.is_some())) as u32
     }
 
     fn current_stage(&self) -> Option<usize> {
@@ -138,6 +172,11 @@ impl Deck {
         !dragon_on_board && !self.piles[LAST].is_empty()
     }
 
+    /// Tiles of kind `i` that a draw may give (the held tile is not drawn).
+    fn drawable_count(&self, i: usize) -> u8 {
+        self.counts[i] - u8::from(self.held.is_some_and(|h| h.index() == i))
+    }
+
     /// Catalogue indices of the kinds that may be drawn now (PD3, river stages).
     fn drawable(&self, dragon_on_board: bool) -> impl Iterator<Item = usize> + '_ {
         let stage = self.current_stage();
@@ -145,7 +184,7 @@ impl Deck {
         let hold = stage == Some(LAST) && self.holds_dragons(dragon_on_board);
         (0..self.counts.len()).filter(move |&i| {
             let k = info[i];
-            self.counts[i] > 0 && Some(k.stage as usize) == stage && !(hold && k.dragon)
+            self.drawable_count(i) > 0 && Some(k.stage as usize) == stage && !(hold && k.dragon)
         })
     }
 
@@ -153,10 +192,13 @@ impl Deck {
     pub fn outcomes(&self, dragon_on_board: bool) -> Vec<(TileKind, f64)> {
         let total: u32 = self
             .drawable(dragon_on_board)
-            .map(|i| self.counts[i] as u32)
+            .map(|i| self.drawable_count(i) as u32)
             .sum();
         self.drawable(dragon_on_board)
-            .map(|i| (TileKind(i as u8), self.counts[i] as f64 / total as f64))
+            .map(|i| {
+                let p = self.drawable_count(i) as f64 / total as f64;
+                (TileKind(i as u8), p)
+            })
             .collect()
     }
 

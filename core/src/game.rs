@@ -40,24 +40,26 @@ pub enum ChanceMode {
     Explicit,
 }
 
-/// What kind of decision the game waits for.
-#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
-pub enum Phase {
-    /// Place the abbey instead of drawing, or pass and draw (AM1), also the end-of-game
-    /// abbey round (AM4).
-    Abbey,
-    /// Explicit chance: the tile drawn.
-    Draw,
-    /// Place the drawn tile.
-    PlaceTile,
-    /// Deploy a figure, move the fairy, use the princess, take the abbot back, or pass.
-    Deploy,
-    /// One step of the dragon's flight.
-    DragonFlight,
-    /// Move a wagon after scoring, or pass.
-    WagonMove,
-    /// The game is over.
-    GameOver,
+crate::named_enum! {
+    /// What kind of decision the game waits for.
+    #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
+    pub enum Phase {
+        /// Place the abbey instead of drawing, or pass and draw (AM1), also the end-of-game
+        /// abbey round (AM4).
+        Abbey = "abbey",
+        /// Explicit chance: the tile drawn.
+        Draw = "draw",
+        /// Place the drawn tile.
+        PlaceTile = "place_tile",
+        /// Deploy a figure, move the fairy, use the princess, take the abbot back, or pass.
+        Deploy = "deploy",
+        /// One step of the dragon's flight.
+        DragonFlight = "dragon_flight",
+        /// Move a wagon after scoring, or pass.
+        WagonMove = "wagon_move",
+        /// The game is over.
+        GameOver = "game_over",
+    }
 }
 
 /// Where the turn pipeline stands (`rules.md` §8).
@@ -92,52 +94,40 @@ pub struct BoardFigure {
     pub node: NodeId,
 }
 
-/// What a score event was for.
-#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
-pub enum ScoreKind {
-    /// A completed city (B12).
-    City,
-    /// A completed road.
-    Road,
-    /// A completed monastery or abbey.
-    Monastery,
-    /// A completed garden (A2).
-    Garden,
-    /// A monastery or garden scored when the abbot is taken back (A3).
-    AbbotReturn,
-    /// The fairy's start-of-turn point (PD16b).
-    FairyTurn,
-    /// The fairy's bonus when its follower's feature scores (PD16c).
-    FairyScored,
-    /// A field scored when a barn is placed (AM7).
-    BarnPlaced,
-    /// A field scored when it joins a barn's field (AM8).
-    BarnConnected,
-    /// End of game: an incomplete city, road, monastery or garden (B15).
-    Incomplete,
-    /// End of game: farmers (B16).
-    Farmers,
-    /// End of game: a barn (AM9).
-    Barn,
-}
-
-impl ScoreKind {
-    /// A short name for people.
-    pub const fn name(self) -> &'static str {
-        match self {
-            ScoreKind::City => "city",
-            ScoreKind::Road => "road",
-            ScoreKind::Monastery => "monastery",
-            ScoreKind::Garden => "garden",
-            ScoreKind::AbbotReturn => "abbot-return",
-            ScoreKind::FairyTurn => "fairy.turn",
-            ScoreKind::FairyScored => "fairy.completed",
-            ScoreKind::BarnPlaced => "field.barn-placed",
-            ScoreKind::BarnConnected => "field.barn-connected",
-            ScoreKind::Incomplete => "incomplete",
-            ScoreKind::Farmers => "farmers",
-            ScoreKind::Barn => "barn",
-        }
+crate::named_enum! {
+    /// What a score event was for (named as in records' `events`).
+    #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
+    pub enum ScoreKind {
+        /// A completed city (B12).
+        City = "city",
+        /// A completed road.
+        Road = "road",
+        /// A completed monastery or abbey.
+        Monastery = "monastery",
+        /// A completed garden (A2).
+        Garden = "garden",
+        /// A completed shrine (CU1).
+        Shrine = "shrine",
+        /// A monastery or garden scored when the abbot is taken back (A3).
+        AbbotReturn = "abbot-return",
+        /// The fairy's start-of-turn point (PD16b).
+        FairyTurn = "fairy.turn",
+        /// The fairy's bonus when its follower's feature scores (PD16c).
+        FairyScored = "fairy.completed",
+        /// A field scored when a barn is placed (AM7).
+        BarnPlaced = "field.barn-placed",
+        /// A field scored when it joins a barn's field (AM8).
+        BarnConnected = "field.barn-connected",
+        /// End of game: an incomplete city, road, monastery or garden (B15).
+        Incomplete = "incomplete",
+        /// End of game: farmers (B16).
+        Farmers = "farmers",
+        /// End of game: a barn (AM9).
+        Barn = "barn",
+        /// End of game: the King's completed cities (KR3).
+        King = "king",
+        /// End of game: the Robber Baron's completed roads (KR3).
+        RobberBaron = "robber-baron",
     }
 }
 
@@ -163,6 +153,9 @@ pub struct TurnLog {
     pub draw: Option<TileKind>,
     /// Whether the drawn tile was discarded (B5).
     pub discarded: bool,
+    /// A second tile placed in the same turn, without a draw: the River II city lake
+    /// after the volcano lake (R6, `river2_lakes: one-turn`).
+    pub second: Option<TileKind>,
     /// Range of this turn's decisions in [`Game::history_actions`].
     pub actions: (u32, u32),
     /// Range of this turn's score events in [`Game::events`].
@@ -213,8 +206,11 @@ impl std::error::Error for ActionError {}
 /// Per-turn state.
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, Default)]
 pub(crate) struct TurnState {
-    /// Placement index of the tile (or abbey) placed this turn.
+    /// Placement index of the tile (or abbey) placed this turn (the last one when the
+    /// turn places two, R6).
     pub placed: Option<u8>,
+    /// Placement index of the first tile of a turn that places two (R6).
+    pub first_placed: Option<u8>,
     /// Tile drawn this turn.
     pub drawn: Option<TileKind>,
 }
@@ -225,7 +221,7 @@ pub struct Game {
     pub(crate) config: Arc<GameConfig>,
     pub(crate) rules: Rules,
     pub(crate) players: u8,
-    pub(crate) sets: u8,
+    pub(crate) sets: u16,
     pub(crate) board: Board,
     pub(crate) features: Features,
     pub(crate) figures: Vec<BoardFigure>,
@@ -269,7 +265,7 @@ impl Game {
         let deck = Deck::new(&config);
         let total_tiles =
             deck.total() as usize + 1 + config.players as usize * config.figures.abbey as usize;
-        let sets = config.sets.iter().fold(0u8, |acc, s| acc | s.bit());
+        let sets = config.sets.iter().fold(0u16, |acc, s| acc | s.bit());
         let mut supply = [[0u8; 5]; MAX_PLAYERS];
         for seat in supply.iter_mut().take(config.players as usize) {
             for f in Figure::ALL {
@@ -781,6 +777,7 @@ impl Game {
             player: self.turn_player,
             draw,
             discarded: false,
+            second: None,
             actions: (a, a),
             events: (e, e),
             scores: self.scores,
@@ -832,6 +829,7 @@ impl Game {
             if let Some(t) = self.turns.last_mut() {
                 t.discarded = true;
             }
+            self.on_tile_discarded(tile);
             self.close_turn();
             self.open_turn(None);
             self.step = Step::Draw;
@@ -901,6 +899,27 @@ impl Game {
         self.turn.placed = Some(index);
         self.on_tile_placed(index);
         self.step = Step::Deploy;
+        if let Some(next) = self.second_tile_after(index) {
+            // R6: a second tile in the same turn, placed before the deployment step.
+            self.turn.first_placed = Some(index);
+            self.turn.drawn = Some(next);
+            if let Some(t) = self.turns.last_mut() {
+                t.second = Some(next);
+            }
+            let mut legal = std::mem::take(&mut self.legal);
+            legal.clear();
+            self.placements_into(next, &mut legal);
+            self.legal = legal;
+            if !self.legal.is_empty() {
+                self.step = Step::Place;
+            }
+            // A second tile that fits nowhere is out of the game (B5); the turn goes on.
+        }
+    }
+
+    /// The tiles placed this turn: the first of two (R6), then the last.
+    pub(crate) fn placed_this_turn_indices(&self) -> impl Iterator<Item = u8> {
+        self.turn.first_placed.into_iter().chain(self.turn.placed)
     }
 
     /// Whether the tile placed this turn is an abbey (AM1: no princess, barn or dragon
@@ -928,7 +947,7 @@ impl Game {
     /// 0..3. A tile with no placement is discarded (B5).
     pub(crate) fn placements_into(&self, tile: TileKind, out: &mut Vec<Action>) {
         let def = tile.def();
-        let river = def.has(Symbols::RIVER);
+        let restricted = self.placement_restricted(tile);
         let packed_rot = Rotation::ALL.map(|r| def.oriented(r).packed_sides);
         out.reserve(4 * self.board.frontier().len());
         // Rotations that give the same sides (symmetric tiles) are still distinct actions.
@@ -946,7 +965,7 @@ impl Game {
             while fits != 0 {
                 let rot = Rotation::ALL[fits.trailing_zeros() as usize];
                 fits &= fits - 1;
-                if !river || self.placement_allowed(tile, pos, rot) {
+                if !restricted || self.placement_allowed(tile, pos, rot) {
                     out.push(Action::PlaceTile { pos, rot });
                 }
             }
@@ -959,16 +978,18 @@ impl Game {
     pub(crate) fn figure_fits(&self, figure: Figure, kind: FeatureKind) -> bool {
         match figure {
             Figure::Follower => match kind {
-                FeatureKind::City | FeatureKind::Road | FeatureKind::Monastery => true,
+                FeatureKind::City
+                | FeatureKind::Road
+                | FeatureKind::Monastery
+                | FeatureKind::Shrine => true,
                 FeatureKind::Field => self.rules.farmers,
                 FeatureKind::Garden | FeatureKind::River => false,
             },
             Figure::Abbot => kind.is_cloister(),
             Figure::Mayor => kind == FeatureKind::City,
-            Figure::Wagon => matches!(
-                kind,
-                FeatureKind::City | FeatureKind::Road | FeatureKind::Monastery
-            ),
+            Figure::Wagon => {
+                kind.is_monastery_like() || kind == FeatureKind::City || kind == FeatureKind::Road
+            }
             Figure::Barn => false,
         }
     }
@@ -1075,7 +1096,7 @@ impl Game {
         let node = self.features.node(root);
         match node.kind {
             FeatureKind::City | FeatureKind::Road | FeatureKind::River => node.open == 0,
-            FeatureKind::Monastery | FeatureKind::Garden => {
+            FeatureKind::Monastery | FeatureKind::Shrine | FeatureKind::Garden => {
                 self.board.placement(node.placement as usize).surrounded_by == 8
             }
             FeatureKind::Field => false,

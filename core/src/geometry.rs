@@ -155,24 +155,23 @@ impl Rotation {
     }
 }
 
-/// A corner of a square, in the board frame (barn corners, AM6).
-#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
-#[repr(u8)]
-pub enum Corner {
-    /// North-west.
-    NW = 0,
-    /// North-east.
-    NE = 1,
-    /// South-east.
-    SE = 2,
-    /// South-west.
-    SW = 3,
+crate::named_enum! {
+    /// A corner of a square, in the board frame (barn corners, AM6), named as in records.
+    #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+    #[repr(u8)]
+    pub enum Corner {
+        /// North-west.
+        NW(0) = "NW",
+        /// North-east.
+        NE(1) = "NE",
+        /// South-east.
+        SE(2) = "SE",
+        /// South-west.
+        SW(3) = "SW",
+    }
 }
 
 impl Corner {
-    /// The four corners clockwise from north-west.
-    pub const ALL: [Corner; 4] = [Corner::NW, Corner::NE, Corner::SE, Corner::SW];
-
     /// Index 0..4 clockwise from north-west.
     pub const fn index(self) -> usize {
         self as usize
@@ -186,21 +185,6 @@ impl Corner {
             2 => Corner::SE,
             _ => Corner::SW,
         }
-    }
-
-    /// The name used in the record format.
-    pub const fn name(self) -> &'static str {
-        match self {
-            Corner::NW => "NW",
-            Corner::NE => "NE",
-            Corner::SE => "SE",
-            Corner::SW => "SW",
-        }
-    }
-
-    /// Parses `NW`, `NE`, `SE` or `SW`.
-    pub fn from_name(s: &str) -> Option<Corner> {
-        Corner::ALL.into_iter().find(|c| c.name() == s)
     }
 
     /// The four squares that meet at this corner of `pos`, each with the corner of that

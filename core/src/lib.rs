@@ -36,6 +36,7 @@ pub mod deck;
 pub mod features;
 pub mod game;
 pub mod geometry;
+pub mod names;
 pub mod rng;
 pub mod rules;
 pub mod scoring;

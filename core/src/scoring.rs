@@ -7,6 +7,39 @@ use crate::features::NodeId;
 use crate::game::{Game, ScoreKind};
 use crate::tiles::FeatureKind;
 
+/// The points a city, road or cloister is worth (B12 when complete, B15 and A2 at the end
+/// when not): `tiles` distinct tiles of a city or road, its `pennants`, and for an
+/// incomplete feature `Some(n)` with `n` tiles around a cloister (`None`: complete).
+/// Fields and rivers are worth nothing by themselves.
+///
+/// ```
+/// use carcassonne::scoring::feature_value;
+/// use carcassonne::tiles::FeatureKind;
+/// use carcassonne::Rules;
+/// let rules = Rules::default();
+/// assert_eq!(feature_value(FeatureKind::City, 3, 1, None, &rules), 8);
+/// assert_eq!(feature_value(FeatureKind::City, 3, 1, Some(0), &rules), 4);
+/// assert_eq!(feature_value(FeatureKind::Monastery, 0, 0, Some(5), &rules), 6);
+/// ```
+pub fn feature_value(
+    kind: FeatureKind,
+    tiles: u32,
+    pennants: u32,
+    incomplete: Option<u8>,
+    rules: &crate::config::Rules,
+) -> i32 {
+    let (tiles, pennants) = (tiles as i32, pennants as i32);
+    match (kind, incomplete) {
+        (FeatureKind::City, None) if tiles == 2 && rules.tiny_city == 2 => tiles + pennants,
+        (FeatureKind::City, None) => 2 * tiles + 2 * pennants,
+        (FeatureKind::City, Some(_)) => tiles + pennants,
+        (FeatureKind::Road, _) => tiles,
+        (k, None) if k.is_cloister() => 9,
+        (k, Some(around)) if k.is_cloister() => 1 + around as i32,
+        _ => 0,
+    }
+}
+
 impl Game {
     /// A fresh mark for the scratch stamp array.
     pub(crate) fn next_mark(&mut self) -> u32 {
@@ -72,51 +105,44 @@ impl Game {
     /// Points of a completed feature (B12).
     pub(crate) fn completed_value(&mut self, root: NodeId) -> i32 {
         let node = self.features.node(root);
-        let (kind, pennants) = (node.kind, node.pennants as i32);
-        match kind {
-            FeatureKind::City => {
-                let tiles = self.feature_tiles(root) as i32;
-                if tiles == 2 && self.rules.tiny_city == 2 {
-                    tiles + pennants
-                } else {
-                    2 * tiles + 2 * pennants
-                }
-            }
-            FeatureKind::Road => self.feature_tiles(root) as i32,
-            FeatureKind::Monastery | FeatureKind::Garden => 9,
-            FeatureKind::Field | FeatureKind::River => 0,
-        }
+        let (kind, pennants) = (node.kind, node.pennants as u32);
+        let tiles = match kind {
+            FeatureKind::City | FeatureKind::Road => self.feature_tiles(root),
+            _ => 0,
+        };
+        feature_value(kind, tiles, pennants, None, &self.rules)
     }
 
     /// Points of an incomplete feature at the end of the game (B15, A2).
     pub(crate) fn incomplete_value(&mut self, root: NodeId) -> i32 {
         let node = self.features.node(root);
-        let (kind, pennants, placement) = (node.kind, node.pennants as i32, node.placement);
-        match kind {
-            FeatureKind::City => self.feature_tiles(root) as i32 + pennants,
-            FeatureKind::Road => self.feature_tiles(root) as i32,
-            FeatureKind::Monastery | FeatureKind::Garden => {
-                1 + self.board.placement(placement as usize).surrounded_by as i32
-            }
-            FeatureKind::Field | FeatureKind::River => 0,
-        }
+        let (kind, pennants, placement) = (node.kind, node.pennants as u32, node.placement);
+        let tiles = match kind {
+            FeatureKind::City | FeatureKind::Road => self.feature_tiles(root),
+            _ => 0,
+        };
+        let around = self.board.placement(placement as usize).surrounded_by;
+        feature_value(kind, tiles, pennants, Some(around), &self.rules)
     }
 
-    /// Scores a feature that this turn completed, if it holds figures (B12–B14, PD16c).
-    pub(crate) fn score_completed(&mut self, root: NodeId) {
+    /// Scores a feature that this turn completed, if it holds figures (B12–B14, PD16c);
+    /// whether it did.
+    pub(crate) fn score_completed(&mut self, root: NodeId) -> bool {
         if self.features.node(root).figures == 0 {
-            return;
+            return false;
         }
         let points = self.completed_value(root);
         let kind = match self.features.node(root).kind {
             FeatureKind::City => ScoreKind::City,
             FeatureKind::Road => ScoreKind::Road,
             FeatureKind::Garden => ScoreKind::Garden,
+            FeatureKind::Shrine => ScoreKind::Shrine,
             _ => ScoreKind::Monastery,
         };
         self.award_majority(root, points, kind);
-        self.on_feature_scored(root);
+        self.on_feature_scored(root, false);
         self.return_figures_of(root, true);
+        true
     }
 
     /// The completed cities that the field of `root` touches, and whether it holds the
@@ -159,18 +185,40 @@ impl Game {
         let (cities, pig) = self.field_cities(root);
         let points = cities * (per_city + i32::from(pig && self.rules.pig_herd));
         self.award_majority(root, points, kind);
-        self.on_feature_scored(root);
+        self.on_feature_scored(root, kind == ScoreKind::Farmers);
         self.return_figures_of(root, false);
     }
 
-    /// Scores everything the turn's placement completed (B8–B14, AM3, AM8).
+    /// Scores everything the turn's placements completed (B8–B14, AM3, AM8).
     pub(crate) fn score_turn(&mut self) {
-        let Some(placed) = self.turn.placed else {
-            return;
-        };
-        let mut roots: [NodeId; 40] = [0; 40];
+        let mut roots: [NodeId; 48] = [0; 48];
         let mut n = 0;
-        let push = |roots: &mut [NodeId; 40], n: &mut usize, r: NodeId| {
+        let mut placed_tiles = [0u8; 2];
+        let mut placed_len = 0;
+        for placed in self.placed_this_turn_indices() {
+            placed_tiles[placed_len] = placed;
+            placed_len += 1;
+            self.completed_by(placed, &mut roots, &mut n);
+        }
+        let mut scored: [NodeId; 48] = [0; 48];
+        let mut s = 0;
+        for &r in &roots[..n] {
+            if self.score_completed(r) {
+                scored[s] = r;
+                s += 1;
+            }
+        }
+        for &placed in &placed_tiles[..placed_len] {
+            self.after_turn_scoring(placed);
+        }
+        self.on_turn_scored(&roots[..n], &scored[..s]);
+    }
+
+    /// Pushes (once each) the roots of the features that placing the tile `placed`
+    /// completed: its cities and roads, those an abbey closes (AM3), and the cloisters
+    /// around it.
+    fn completed_by(&mut self, placed: u8, roots: &mut [NodeId; 48], n: &mut usize) {
+        let mut push = |r: NodeId| {
             if !roots[..*n].contains(&r) && *n < roots.len() {
                 roots[*n] = r;
                 *n += 1;
@@ -182,11 +230,11 @@ impl Game {
             if matches!(f.kind, FeatureKind::City | FeatureKind::Road) {
                 let r = self.features.find(p.node_base + i as NodeId);
                 if self.features.node(r).open == 0 {
-                    push(&mut roots, &mut n, r);
+                    push(r);
                 }
             }
         }
-        if self.placed_abbey() {
+        if def.has(crate::tiles::Symbols::ABBEY) {
             // AM3: the abbey closes its neighbours' roads and cities.
             for side in crate::geometry::Side::ALL {
                 let Some(q) = self.board.at(p.pos.step(side)) else {
@@ -200,7 +248,7 @@ impl Game {
                 let r = self.features.find(q.node_base + local as NodeId);
                 let node = self.features.node(r);
                 if matches!(node.kind, FeatureKind::City | FeatureKind::Road) && node.open == 0 {
-                    push(&mut roots, &mut n, r);
+                    push(r);
                 }
             }
         }
@@ -215,14 +263,10 @@ impl Game {
             }
             for (i, f) in q.kind.def().features.iter().enumerate() {
                 if f.kind.is_cloister() {
-                    push(&mut roots, &mut n, q.node_base + i as NodeId);
+                    push(q.node_base + i as NodeId);
                 }
             }
         }
-        for &r in &roots[..n] {
-            self.score_completed(r);
-        }
-        self.after_turn_scoring(placed);
     }
 
     /// End of game: incomplete features (B15), farmers (B16), barns (AM9).
@@ -252,7 +296,7 @@ impl Game {
             } else {
                 let points = self.incomplete_value(root);
                 self.award_majority(root, points, ScoreKind::Incomplete);
-                self.on_feature_scored(root);
+                self.on_feature_scored(root, true);
                 self.return_figures_of(root, false);
             }
             // The figure list shrank; start over from the first remaining figure.

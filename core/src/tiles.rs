@@ -55,50 +55,51 @@ impl fmt::Display for TileKind {
     }
 }
 
-/// A tile set, by the `key` of `tiles.json`. A set brings its tiles and its rules.
-#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
-pub enum TileSet {
-    /// The base game (`base`).
-    Base,
-    /// The River (`river1`).
-    River1,
-    /// River II (`river2`).
-    River2,
-    /// The Princess & the Dragon (`princess-and-dragon`).
-    PrincessDragon,
-    /// Abbey & Mayor (`abbey-and-mayor`).
-    AbbeyMayor,
+crate::named_enum! {
+    /// A tile set, by the `key` of `tiles.json`. A set brings its tiles and its rules.
+    #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+    pub enum TileSet {
+        /// The base game (`base`).
+        Base = "base",
+        /// The River (`river1`).
+        River1 = "river1",
+        /// River II (`river2`).
+        River2 = "river2",
+        /// The Princess & the Dragon (`princess-and-dragon`).
+        PrincessDragon = "princess-and-dragon",
+        /// Abbey & Mayor (`abbey-and-mayor`).
+        AbbeyMayor = "abbey-and-mayor",
+        /// The Count of Carcassonne (`count`).
+        Count = "count",
+        /// King & Robber Baron (`king-and-robber`).
+        KingRobber = "king-and-robber",
+        /// The Cult (`cult`).
+        Cult = "cult",
+        /// Bridges, Castles & Bazaars (`bridges-castles-and-bazaars`).
+        BridgesCastlesBazaars = "bridges-castles-and-bazaars",
+    }
 }
 
 impl TileSet {
-    /// Every supported set.
-    pub const ALL: [TileSet; 5] = [
-        TileSet::Base,
-        TileSet::River1,
-        TileSet::River2,
-        TileSet::PrincessDragon,
-        TileSet::AbbeyMayor,
-    ];
-
-    /// The key used in `tiles.json` and in records.
+    /// The key used in `tiles.json` and in records (the set's name).
     pub const fn key(self) -> &'static str {
-        match self {
-            TileSet::Base => "base",
-            TileSet::River1 => "river1",
-            TileSet::River2 => "river2",
-            TileSet::PrincessDragon => "princess-and-dragon",
-            TileSet::AbbeyMayor => "abbey-and-mayor",
-        }
+        self.name()
     }
 
     /// Parses a set key.
     pub fn from_key(key: &str) -> Option<TileSet> {
-        TileSet::ALL.into_iter().find(|s| s.key() == key)
+        TileSet::from_name(key)
+    }
+
+    /// Whether the engine plays this set's rules (its tiles are in the catalogue either
+    /// way).
+    pub const fn playable(self) -> bool {
+        !matches!(self, TileSet::Count | TileSet::BridgesCastlesBazaars)
     }
 
     /// Bit of this set in a set mask.
-    pub const fn bit(self) -> u8 {
-        1 << self as u8
+    pub const fn bit(self) -> u16 {
+        1 << self as u16
     }
 }
 
@@ -116,6 +117,9 @@ pub enum Terrain {
     River = 3,
     /// The abbey tile: fits anything (AM1).
     Abbey = 4,
+    /// The walled City of Carcassonne between the Count's squares (CC2): never on the
+    /// outside of the block, no feature.
+    Carcassonne = 5,
 }
 
 impl Terrain {
@@ -126,6 +130,7 @@ impl Terrain {
             'c' => Terrain::City,
             'w' => Terrain::River,
             'a' => Terrain::Abbey,
+            'k' => Terrain::Carcassonne,
             _ => return None,
         })
     }
@@ -136,37 +141,30 @@ impl Terrain {
     }
 }
 
-/// The kind of a feature on a tile.
-#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
-#[repr(u8)]
-pub enum FeatureKind {
-    /// A city (knights).
-    City = 0,
-    /// A road (thieves).
-    Road = 1,
-    /// A field (farmers).
-    Field = 2,
-    /// A monastery, or the abbey (monks).
-    Monastery = 3,
-    /// A garden (abbot only, A1).
-    Garden = 4,
-    /// A river (no figure, R3).
-    River = 5,
+crate::named_enum! {
+    /// The kind of a feature on a tile (named as the catalogue's feature types).
+    #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
+    #[repr(u8)]
+    pub enum FeatureKind {
+        /// A city (knights).
+        City(0) = "city",
+        /// A road (thieves).
+        Road(1) = "road",
+        /// A field (farmers).
+        Field(2) = "field",
+        /// A monastery, or the abbey (monks).
+        Monastery(3) = "monastery",
+        /// A garden (abbot only, A1).
+        Garden(4) = "garden",
+        /// A river (no figure, R3).
+        River(5) = "river",
+        /// A shrine (the Cult, CU1): scores like a monastery; a follower on it is a
+        /// heretic.
+        Shrine(6) = "shrine",
+    }
 }
 
 impl FeatureKind {
-    /// The catalogue's type name.
-    pub const fn name(self) -> &'static str {
-        match self {
-            FeatureKind::City => "city",
-            FeatureKind::Road => "road",
-            FeatureKind::Field => "field",
-            FeatureKind::Monastery => "monastery",
-            FeatureKind::Garden => "garden",
-            FeatureKind::River => "river",
-        }
-    }
-
     /// Whether features of this kind join across tile sides (cities, roads, fields, rivers).
     pub const fn is_edge_feature(self) -> bool {
         matches!(
@@ -175,9 +173,19 @@ impl FeatureKind {
         )
     }
 
-    /// Whether this is a monastery or a garden: complete when surrounded by 8 tiles.
+    /// Whether this is a monastery, a shrine or a garden: complete when surrounded by 8
+    /// tiles.
     pub const fn is_cloister(self) -> bool {
-        matches!(self, FeatureKind::Monastery | FeatureKind::Garden)
+        matches!(
+            self,
+            FeatureKind::Monastery | FeatureKind::Shrine | FeatureKind::Garden
+        )
+    }
+
+    /// Whether this is a monastery or a shrine (CU1: a shrine counts as a monastery
+    /// everywhere but in the challenge, CU2–CU3).
+    pub const fn is_monastery_like(self) -> bool {
+        matches!(self, FeatureKind::Monastery | FeatureKind::Shrine)
     }
 }
 
@@ -200,6 +208,10 @@ pub enum RoadEnd {
     Volcano,
     /// A dead end (small house).
     DeadEnd,
+    /// At a bazaar (Bridges, Castles & Bazaars).
+    Bazaar,
+    /// At the walls of the City of Carcassonne (the Count).
+    Carcassonne,
 }
 
 /// Symbols printed on a tile (bit flags).
@@ -231,8 +243,14 @@ impl Symbols {
     pub const WELL: Symbols = Symbols(1 << 10);
     /// The abbey tile (AM1).
     pub const ABBEY: Symbols = Symbols(1 << 11);
+    /// A shrine (the Cult, CU1).
+    pub const SHRINE: Symbols = Symbols(1 << 12);
+    /// A bazaar (BZ1).
+    pub const BAZAAR: Symbols = Symbols(1 << 13);
+    /// The four quarters of the City of Carcassonne (the Count, CC2).
+    pub const COUNT_QUARTERS: Symbols = Symbols(1 << 14);
 
-    const NAMES: [(&'static str, Symbols); 12] = [
+    const NAMES: [(&'static str, Symbols); 15] = [
         ("monastery", Symbols::MONASTERY),
         ("garden", Symbols::GARDEN),
         ("river", Symbols::RIVER),
@@ -245,6 +263,9 @@ impl Symbols {
         ("pig_herd", Symbols::PIG_HERD),
         ("well", Symbols::WELL),
         ("abbey", Symbols::ABBEY),
+        ("shrine", Symbols::SHRINE),
+        ("bazaar", Symbols::BAZAAR),
+        ("count_quarters", Symbols::COUNT_QUARTERS),
     ];
 
     /// Whether every flag of `other` is set.
@@ -440,6 +461,7 @@ fn parse_feature(
         "monastery" | "abbey" => FeatureKind::Monastery,
         "garden" => FeatureKind::Garden,
         "river" => FeatureKind::River,
+        "shrine" => FeatureKind::Shrine,
         other => return Err(err(&format!("unknown feature type {other:?}"))),
     };
     let mut segments = 0u16;
@@ -547,13 +569,17 @@ pub fn parse_table(text: &str) -> Result<Catalogue, String> {
                     "lake" => RoadEnd::Lake,
                     "volcano" => RoadEnd::Volcano,
                     "deadend" => RoadEnd::DeadEnd,
+                    "bazaar" => RoadEnd::Bazaar,
+                    "carcassonne" => RoadEnd::Carcassonne,
                     other => {
                         let j = def
                             .feature_by_id(other)
                             .ok_or_else(|| format!("tile {}: unknown road end {other}", def.id))?;
                         match def.features[j].kind {
                             FeatureKind::City => RoadEnd::CityGate(j as u8),
-                            FeatureKind::Monastery => RoadEnd::Monastery(j as u8),
+                            FeatureKind::Monastery | FeatureKind::Shrine => {
+                                RoadEnd::Monastery(j as u8)
+                            }
                             _ => return Err(format!("tile {}: road ends at {other}", def.id)),
                         }
                     }
@@ -657,7 +683,7 @@ mod tests {
     #[test]
     fn table_parses_and_orients() {
         let c = catalogue();
-        assert_eq!(c.len(), 101);
+        assert_eq!(c.len(), 137);
         let d = c.by_id("BASE-D").unwrap().def();
         let r1 = d.oriented(Rotation::new(1).unwrap());
         // BASE-D: city north; after a quarter turn the city faces east.

@@ -139,7 +139,10 @@ fn follower_targets(game: &Game, farmers: bool) -> BTreeSet<(i32, i32, u8)> {
     let mut targets = BTreeSet::new();
     for (local, f) in placed.kind.def().features.iter().enumerate() {
         let allowed = match f.kind {
-            FeatureKind::City | FeatureKind::Road | FeatureKind::Monastery => true,
+            FeatureKind::City
+            | FeatureKind::Road
+            | FeatureKind::Monastery
+            | FeatureKind::Shrine => true,
             FeatureKind::Field => farmers,
             FeatureKind::Garden | FeatureKind::River => false,
         };

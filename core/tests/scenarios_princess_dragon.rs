@@ -6,7 +6,7 @@ mod common;
 use carcassonne::config::{DragonMove, FairyRule, PrincessRule};
 use carcassonne::game::tile;
 use carcassonne::tiles::Symbols;
-use carcassonne::{Action, Corner, Figure, Game, Phase, Rules, ScoreKind, TileSet};
+use carcassonne::{Action, Corner, Figure, Game, Phase, Pos, Rules, ScoreKind, TileSet};
 use common::*;
 
 const FOLLOWER: Figure = Figure::Follower;
@@ -603,4 +603,151 @@ fn pd19_monastery_in_a_city_is_separate() {
         vec![(0, 9, ScoreKind::Monastery)]
     );
     assert_eq!(on_board(&game, 1, FOLLOWER), 1, "the city is still open");
+}
+
+// ----- rule readings made explicit (PD1 after the dragon left, PD15 on-tile, PD16c) ------
+
+/// PD1: no figure ever stands on a volcano tile but the dragon, also after the dragon has
+/// left it for another volcano (PD2): a magic portal may not target the old volcano's
+/// free field, while the other free fields stay targets.
+#[test]
+fn pd1_no_portal_deployment_onto_an_old_volcano() {
+    let mut game = pd_game(2);
+    // Seat 0: a volcano closes the start city from the north; the dragon lands there.
+    place(&mut game, "PD-VOLCANO-CITYCAP", (0, -1), 2);
+    // Seat 1: a second volcano east of the start, its road meeting the start's road; the
+    // dragon moves on (PD2).
+    place(&mut game, "PD-VOLCANO-ROAD", (1, 0), 1);
+    assert_eq!(game.dragon(), Some(pos((1, 0))));
+    // Seat 0: a portal west of the start (its roads meet the start's road).
+    play(&mut game, "PD-PORTAL-CITYCAP-CURVE-SW", (-1, 0), 2);
+    assert_legal(&game, deploy_action(&game, FOLLOWER, (0, 0), "f2"));
+    assert_not_legal(&game, deploy_action(&game, FOLLOWER, (0, -1), "f1"));
+    assert_not_legal(&game, deploy_action(&game, FOLLOWER, (1, 0), "f1"));
+}
+
+/// PD1 with Abbey & Mayor: a wagon moving on after its city scored (AM11) may not go to
+/// the free city of an old volcano on a neighbouring tile, while the other free features
+/// around stay targets.
+#[test]
+fn pd1_no_wagon_move_onto_an_old_volcano() {
+    let mut game = pd_am_game();
+    // Seat 0: a road-and-city tile east of the start.
+    place(&mut game, "BASE-D", (1, 0), 0);
+    // Seat 1: a two-caps volcano north of it, one cap closing its city, the other facing
+    // east, open; the dragon lands there.
+    place(&mut game, "PD-VOLCANO-TWO-CAPS", (1, -1), 1);
+    assert_eq!(game.dragon(), Some(pos((1, -1))));
+    // Seat 0: a field volcano south of the start: the dragon leaves (1, -1) (PD2).
+    place(&mut game, "PD-VOLCANO-FIELD", (0, 1), 0);
+    assert_eq!(game.dragon(), Some(pos((0, 1))));
+    // Seat 1: a cap closing the start city, with the wagon: the city scores, the wagon
+    // may move on.
+    play(&mut game, "BASE-E", (0, -1), 2);
+    let wagon = deploy_action(&game, Figure::Wagon, (0, -1), "c1");
+    apply(&mut game, wagon);
+    assert_eq!(game.phase(), Phase::WagonMove);
+    let old_volcano_city = Action::MoveWagon {
+        pos: pos((1, -1)),
+        feature: local(&game, (1, -1), "c1"),
+    };
+    assert_not_legal(&game, old_volcano_city);
+    assert_legal(
+        &game,
+        Action::MoveWagon {
+            pos: pos((0, 0)),
+            feature: local(&game, (0, 0), "r1"),
+        },
+    );
+}
+
+/// PD16c and the switch `fairy_final_bonus`: the fairy's follower on a road that is still
+/// open at the end scores it (B15) and, with the switch on (default), the owner gets the
+/// 3 bonus points too; with it off, only completed features scored during play give them.
+#[test]
+fn pd16c_fairy_bonus_at_final_scoring_by_switch() {
+    for bonus in [true, false] {
+        let mut game = pd_game_with(Rules {
+            fairy_final_bonus: bonus,
+            ..Rules::default()
+        });
+        // Seat 0: a thief on the road east of the start (open at both ends).
+        place_follower(&mut game, "BASE-U", (1, 0), 0, "r1");
+        place(&mut game, "BASE-B", (0, 1), 0); // seat 1
+        play(&mut game, "BASE-B", (1, 1), 0); // seat 0 moves the fairy to its thief
+        let to_thief = fairy_to(&game, (1, 0), "r1");
+        apply(&mut game, to_thief);
+        let since = game.events().len();
+        // The rest of the pile north of the start, away from the road's open ends.
+        finish_game(&mut game, |p: Pos| p.y <= -1);
+        let road: Vec<_> = points_since(&game, since)
+            .into_iter()
+            .filter(|(p, _, k)| {
+                *p == 0 && matches!(k, ScoreKind::FairyScored | ScoreKind::Incomplete)
+            })
+            .collect();
+        // B15: the road of two tiles, open at both ends, scores 2.
+        assert!(road.contains(&(0, 2, ScoreKind::Incomplete)), "{road:?}");
+        assert_eq!(
+            road.contains(&(0, 3, ScoreKind::FairyScored)),
+            bonus,
+            "fairy_final_bonus {bonus}: {road:?}"
+        );
+    }
+}
+
+/// PD15 (`on-tile`): the fairy belongs to the player who moved it. Seat 0 moves it onto a
+/// tile where seat 0 has a thief and seat 1 a knight (through a portal): only seat 0 gets
+/// the point at the start of his turns (PD16b); seat 1's city scores without a bonus, and
+/// seat 0's road with one (PD16c).
+#[test]
+fn pd15_on_tile_fairy_belongs_to_the_player_who_moved_it() {
+    let mut game = pd_game_with(Rules {
+        fairy: FairyRule::OnTile,
+        ..Rules::default()
+    });
+    // Seat 0: a road-and-city tile east of the start with a thief on its road.
+    place_follower(&mut game, "BASE-D", (1, 0), 0, "r1");
+    // Seat 1: a portal west of the start; its knight goes onto (1, 0)'s open city.
+    play(&mut game, "PD-PORTAL-CITYCAP-CURVE-SW", (-1, 0), 2);
+    let knight = deploy_action(&game, FOLLOWER, (1, 0), "c1");
+    apply(&mut game, knight);
+    // Seat 0: the fairy onto (1, 0), where both have a figure.
+    play(&mut game, "BASE-B", (0, 1), 0);
+    let on_tile = Action::MoveFairy {
+        pos: pos((1, 0)),
+        feature: None,
+    };
+    let since = game.events().len();
+    apply(&mut game, on_tile);
+    // Seat 1's turn begins: his knight stands on the fairy's tile, but he did not move
+    // it: no point (PD16b).
+    assert_eq!(game.turn_player(), 1);
+    assert_eq!(points_since(&game, since), vec![]);
+    // Seat 1 closes (1, 0)'s city with a cap from the north: his knight scores 4 and
+    // there is no fairy bonus (PD16c, the fairy is seat 0's); then seat 0's turn begins
+    // with his point (PD16b: his thief is on the fairy's tile).
+    let since = game.events().len();
+    place(&mut game, "BASE-E", (1, -1), 2);
+    assert_eq!(
+        points_since(&game, since),
+        vec![(1, 4, ScoreKind::City), (0, 1, ScoreKind::FairyTurn)]
+    );
+    // The road runs from the portal's curve, which turns it north at (-1, 0), through
+    // the start to (1, 0). Seat 0 ends it at a monastery east of (1, 0); seat 1 ends it at
+    // a monastery north of (-1, 0): the road (5 tiles) scores for seat 0's thief, and the
+    // fairy standing on the thief's tile gives seat 0 the bonus (PD16c).
+    place(&mut game, "BASE-A", (2, 0), 1);
+    let since = game.events().len();
+    place(&mut game, "BASE-A", (-1, -1), 0);
+    let points = points_since(&game, since);
+    assert!(points.contains(&(0, 5, ScoreKind::Road)), "{points:?}");
+    assert!(
+        points.contains(&(0, 3, ScoreKind::FairyScored)),
+        "{points:?}"
+    );
+    assert!(
+        points.iter().all(|(p, _, _)| *p == 0),
+        "nothing for seat 1: {points:?}"
+    );
 }

@@ -1,13 +1,15 @@
-//! Rule-by-rule scenarios of the River and River II (R1–R5 of `rules.md`).
+//! Rule-by-rule scenarios of the River and River II (R1–R6 of `docs/rules.md`).
 //!
 //! The rivers are laid by hand with the layouts [`common::RIVER1`] and
 //! [`common::RIVER2`]; each tile's sides are worked out in those layouts' comments.
 
 mod common;
 
+use carcassonne::config::RiverLakes;
 use carcassonne::game::tile;
 use carcassonne::tiles::Symbols;
 use carcassonne::{Action, Figure, Game, Phase, Pos, Rules, ScoreKind, TileSet};
+use carcassonne_session::record;
 use common::*;
 
 const FOLLOWER: Figure = Figure::Follower;
@@ -181,15 +183,22 @@ fn r4_both_rivers_one_spring_no_river1_lake_fork_first() {
 /// play, and nobody may deploy on it (PD1); without that set it is an ordinary lake.
 #[test]
 fn r5_volcano_lake_brings_the_dragon_with_princess_and_dragon() {
+    // The lakes as ordinary last river tiles (R6 `two-turns`), the city lake first: the
+    // volcano lake is then a turn of its own.
+    let two_turns = |sets: &[TileSet]| {
+        let mut c = config(2, sets);
+        c.rules.river2_lakes = RiverLakes::TwoTurns;
+        c
+    };
     let lake = pos((7, 2));
-    let mut game = start(config(2, &[TileSet::Base, TileSet::River2]));
+    let mut game = start(two_turns(&[TileSet::Base, TileSet::River2]));
     lay(&mut game, &RIVER2[..10]);
     play(&mut game, "RIV2-LAKE-VOLCANO", (7, 2), 0);
     assert_eq!(game.dragon(), None);
     assert_legal(&game, deploy_action(&game, FOLLOWER, (7, 2), "f1"));
 
     let sets = [TileSet::Base, TileSet::River2, TileSet::PrincessDragon];
-    let mut game = start(config(2, &sets));
+    let mut game = start(two_turns(&sets));
     lay(&mut game, &RIVER2[..10]);
     play(&mut game, "RIV2-LAKE-VOLCANO", (7, 2), 0);
     assert_eq!(game.dragon(), Some(lake));
@@ -206,6 +215,8 @@ fn r5_pig_herd_adds_one_per_city() {
         let mut config = config(2, &[TileSet::Base, TileSet::River2]);
         config.rules = Rules {
             pig_herd,
+            // The layout lays the city lake before the volcano lake (R6 `two-turns`).
+            river2_lakes: RiverLakes::TwoTurns,
             ..Rules::default()
         };
         let mut game = start(config);
@@ -236,4 +247,91 @@ fn r5_pig_herd_adds_one_per_city() {
             "pig_herd {pig_herd}"
         );
     }
+}
+
+/// R6 `one-turn` (default): after the last river tile the next player draws the volcano
+/// lake (the only tile that can be drawn), places it, and at once, in the same turn,
+/// places the city lake (PlaceTile again, no draw); no figure on the volcano lake (PD1),
+/// the deployment is on the city lake; one deployment step, one turn in the record.
+/// With The Princess & the Dragon the dragon lands on the volcano lake (R5, PD2).
+#[test]
+fn r6_both_lakes_in_one_turn_by_one_player() {
+    for with_dragon in [false, true] {
+        let mut sets = vec![TileSet::Base, TileSet::River2];
+        if with_dragon {
+            sets.push(TileSet::PrincessDragon);
+        }
+        let mut game = start(config(2, &sets));
+        lay(&mut game, &RIVER2[..9]);
+        assert_eq!(
+            outcome_ids(&game),
+            vec!["RIV2-LAKE-VOLCANO"],
+            "only the volcano lake"
+        );
+        let player = game.turn_player();
+        // The turn in progress (its entry is open, waiting for the draw).
+        let turn = game.turns().len() - 1;
+        play(&mut game, "RIV2-LAKE-VOLCANO", (7, 2), 0);
+        // Same player, same turn, the city lake in hand without a draw.
+        assert_eq!(game.phase(), Phase::PlaceTile);
+        assert_eq!(game.to_play(), player);
+        assert_eq!(game.tile_in_hand(), Some(tile("RIV2-LAKE-CITY")));
+        assert_eq!(game.turns().len(), turn + 1);
+        assert_eq!(game.dragon(), with_dragon.then(|| pos((7, 2))));
+        apply(&mut game, at((1, -2), 3));
+        // PD1: nothing on the volcano lake; the city lake takes a figure.
+        assert!(legal(&game)
+            .iter()
+            .all(|a| !matches!(a, Action::Deploy { pos: p, .. } if *p == pos((7, 2)))));
+        let on_lake = deploy_action(&game, FOLLOWER, (1, -2), "c1");
+        apply(&mut game, on_lake);
+        assert_eq!(
+            game.turns().len(),
+            turn + 2,
+            "both lakes in one turn, then the next"
+        );
+        assert_ne!(game.turn_player(), player, "the next player's turn");
+        let pd_tiles = if with_dragon { 30 } else { 0 };
+        assert_eq!(
+            game.tiles_left(),
+            72 + pd_tiles,
+            "every river tile is placed"
+        );
+        let log = &game.turns()[turn];
+        assert_eq!(log.draw, Some(tile("RIV2-LAKE-VOLCANO")));
+        assert_eq!(log.second, Some(tile("RIV2-LAKE-CITY")));
+        // The record holds both placements in that turn and replays.
+        let text = record::to_json(&game, "r6");
+        let v: serde_json::Value = serde_json::from_str(&text).unwrap();
+        let actions = &v["turns"][turn]["actions"];
+        assert_eq!(actions[0]["type"], "place_tile");
+        assert_eq!(actions[1]["type"], "place_tile");
+        assert_eq!(actions[1]["tile"], "RIV2-LAKE-CITY");
+        assert_eq!(actions[2]["type"], "deploy");
+        let back = record::replay_json(&text).unwrap();
+        assert_eq!(back.state_hash(), game.state_hash());
+    }
+}
+
+/// R6 `two-turns`: the two lakes are the last river tiles, drawn in either order by
+/// successive players as ordinary turns; a figure may go on the volcano lake without
+/// The Princess & the Dragon.
+#[test]
+fn r6_two_turns_lakes_are_ordinary_tiles() {
+    let mut c = config(2, &[TileSet::Base, TileSet::River2]);
+    c.rules.river2_lakes = RiverLakes::TwoTurns;
+    let mut game = start(c);
+    lay(&mut game, &RIVER2[..9]);
+    let mut lakes = outcome_ids(&game);
+    lakes.sort();
+    assert_eq!(lakes, vec!["RIV2-LAKE-CITY", "RIV2-LAKE-VOLCANO"]);
+    let first = game.turn_player();
+    play(&mut game, "RIV2-LAKE-VOLCANO", (7, 2), 0);
+    assert_eq!(game.phase(), Phase::Deploy);
+    let farmer = deploy_action(&game, FOLLOWER, (7, 2), "f1");
+    apply(&mut game, farmer);
+    assert_ne!(game.turn_player(), first);
+    assert_eq!(outcome_ids(&game), vec!["RIV2-LAKE-CITY"]);
+    place(&mut game, "RIV2-LAKE-CITY", (1, -2), 3);
+    assert_eq!(game.tiles_left(), 72);
 }

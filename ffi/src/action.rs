@@ -3,7 +3,8 @@
 
 use crate::guard::{check_out, with_game, with_game_mut, write_array, write_iter, CarcGame};
 use crate::status::{CallResult, CarcStatus, Failure};
-use carcassonne_core::{catalogue, Action, ActionError, Corner, Figure, Pos, Rotation, TileKind};
+use carcassonne_core::action::{ActionKind, FieldKind, FieldValue, MAX_FIELDS};
+use carcassonne_core::{catalogue, Action, ActionError, Corner, Figure, Rotation, TileKind};
 
 /// What a `CarcAction` does (its `kind` field). Stable numbers; they match the record
 /// format's action types one to one.
@@ -36,6 +37,8 @@ pub enum CarcActionKind {
 }
 
 impl CarcActionKind {
+    /// Every kind in number order; a test checks it against the engine's action kinds.
+    #[cfg(test)]
     const ALL: [CarcActionKind; 11] = [
         CarcActionKind::PlaceTile,
         CarcActionKind::PlaceAbbey,
@@ -115,139 +118,78 @@ pub struct CarcAction {
     pub y: i32,
 }
 
-impl CarcAction {
-    fn blank(kind: CarcActionKind) -> CarcAction {
-        CarcAction {
-            kind: kind as u8,
+impl From<Action> for CarcAction {
+    /// Every field is written as the action schema (`carcassonne::action::SCHEMA`)
+    /// declares it; fields the kind does not use stay 0 (`feature`: `CARC_NO_FEATURE`).
+    fn from(action: Action) -> CarcAction {
+        let mut c = CarcAction {
+            kind: action.kind() as u8,
             feature: CARC_NO_FEATURE,
             ..CarcAction::default()
-        }
-    }
-
-    fn at(kind: CarcActionKind, pos: Pos) -> CarcAction {
-        CarcAction {
-            x: pos.x,
-            y: pos.y,
-            ..CarcAction::blank(kind)
-        }
-    }
-
-    fn at_feature(kind: CarcActionKind, pos: Pos, feature: u8) -> CarcAction {
-        CarcAction {
-            feature,
-            ..CarcAction::at(kind, pos)
-        }
-    }
-}
-
-impl From<Action> for CarcAction {
-    fn from(action: Action) -> CarcAction {
-        use CarcActionKind as K;
-        match action {
-            Action::PlaceTile { pos, rot } => CarcAction {
-                rot: rot.quarter_turns(),
-                ..CarcAction::at(K::PlaceTile, pos)
-            },
-            Action::PlaceAbbey { pos } => CarcAction::at(K::PlaceAbbey, pos),
-            Action::Deploy {
-                figure,
-                pos,
-                feature,
-            } => CarcAction {
-                figure: figure as u8,
-                ..CarcAction::at_feature(K::Deploy, pos, feature)
-            },
-            Action::DeployBarn { pos, corner } => CarcAction {
-                corner: corner.index() as u8,
-                ..CarcAction::at(K::DeployBarn, pos)
-            },
-            Action::MoveFairy { pos, feature } => {
-                CarcAction::at_feature(K::MoveFairy, pos, feature.unwrap_or(CARC_NO_FEATURE))
+        };
+        let spec = action.kind().spec();
+        for (f, value) in spec.fields.iter().zip(action.values().as_slice()) {
+            match (f.kind, *value) {
+                (FieldKind::X, FieldValue::Int(x)) => c.x = x,
+                (FieldKind::Y, FieldValue::Int(y)) => c.y = y,
+                (_, FieldValue::Int(_)) => unreachable!("only coordinates are plain integers"),
+                (_, FieldValue::Rot(r)) => c.rot = r.quarter_turns(),
+                (_, FieldValue::Figure(fig)) => c.figure = fig as u8,
+                (_, FieldValue::Feature(local)) => c.feature = local,
+                (_, FieldValue::OptFeature(local)) => c.feature = local.unwrap_or(CARC_NO_FEATURE),
+                (_, FieldValue::Corner(corner)) => c.corner = corner.index() as u8,
+                (_, FieldValue::Tile(t)) => c.tile = t.index() as u16,
             }
-            Action::Princess { pos, feature } => CarcAction::at_feature(K::Princess, pos, feature),
-            Action::ReturnAbbot { pos, feature } => {
-                CarcAction::at_feature(K::ReturnAbbot, pos, feature)
-            }
-            Action::Pass => CarcAction::blank(K::Pass),
-            Action::MoveDragon { pos } => CarcAction::at(K::MoveDragon, pos),
-            Action::MoveWagon { pos, feature } => {
-                CarcAction::at_feature(K::MoveWagon, pos, feature)
-            }
-            Action::Draw { tile } => CarcAction {
-                tile: tile.index() as u16,
-                ..CarcAction::blank(K::Draw)
-            },
         }
+        c
     }
 }
 
 /// Reads a caller's action; fields with values no action can have are an error naming
-/// the field.
+/// the field. Every field is read as the action schema declares it.
 pub(crate) fn action_from_c(a: &CarcAction) -> Result<Action, Failure> {
-    use CarcActionKind as K;
-    let kind = *K::ALL.get(a.kind as usize).ok_or_else(|| {
+    let kind = *ActionKind::ALL.get(a.kind as usize).ok_or_else(|| {
         Failure::invalid(format!(
             "action.kind {} is not a CarcActionKind (0..={})",
             a.kind,
-            K::ALL.len() - 1
+            ActionKind::ALL.len() - 1
         ))
     })?;
-    let pos = Pos::new(a.x, a.y);
-    let figure = || {
-        Figure::ALL.get(a.figure as usize).copied().ok_or_else(|| {
-            Failure::invalid(format!(
-                "action.figure {} is not a CarcFigure (0..=4)",
-                a.figure
-            ))
-        })
-    };
-    Ok(match kind {
-        K::PlaceTile => Action::PlaceTile {
-            pos,
-            rot: Rotation::new(a.rot).ok_or_else(|| {
+    let mut values = [FieldValue::Int(0); MAX_FIELDS];
+    let fields = kind.spec().fields;
+    for (f, value) in fields.iter().zip(values.iter_mut()) {
+        *value = match f.kind {
+            FieldKind::X => FieldValue::Int(a.x),
+            FieldKind::Y => FieldValue::Int(a.y),
+            FieldKind::Rot => FieldValue::Rot(Rotation::new(a.rot).ok_or_else(|| {
                 Failure::invalid(format!("action.rot {} is not a rotation (0..=3)", a.rot))
-            })?,
-        },
-        K::PlaceAbbey => Action::PlaceAbbey { pos },
-        K::Deploy => Action::Deploy {
-            figure: figure()?,
-            pos,
-            feature: a.feature,
-        },
-        K::DeployBarn => {
-            if a.corner > 3 {
-                return Err(Failure::invalid(format!(
-                    "action.corner {} is not a CarcCorner (0..=3)",
-                    a.corner
-                )));
+            })?),
+            FieldKind::Figure => FieldValue::Figure(
+                Figure::ALL.get(a.figure as usize).copied().ok_or_else(|| {
+                    Failure::invalid(format!(
+                        "action.figure {} is not a CarcFigure (0..=4)",
+                        a.figure
+                    ))
+                })?,
+            ),
+            FieldKind::Feature => FieldValue::Feature(a.feature),
+            FieldKind::OptFeature => {
+                FieldValue::OptFeature((a.feature != CARC_NO_FEATURE).then_some(a.feature))
             }
-            Action::DeployBarn {
-                pos,
-                corner: Corner::from_index(a.corner as usize),
+            FieldKind::Corner => {
+                if a.corner > 3 {
+                    return Err(Failure::invalid(format!(
+                        "action.corner {} is not a CarcCorner (0..=3)",
+                        a.corner
+                    )));
+                }
+                FieldValue::Corner(Corner::from_index(a.corner as usize))
             }
-        }
-        K::MoveFairy => Action::MoveFairy {
-            pos,
-            feature: (a.feature != CARC_NO_FEATURE).then_some(a.feature),
-        },
-        K::Princess => Action::Princess {
-            pos,
-            feature: a.feature,
-        },
-        K::ReturnAbbot => Action::ReturnAbbot {
-            pos,
-            feature: a.feature,
-        },
-        K::Pass => Action::Pass,
-        K::MoveDragon => Action::MoveDragon { pos },
-        K::MoveWagon => Action::MoveWagon {
-            pos,
-            feature: a.feature,
-        },
-        K::Draw => Action::Draw {
-            tile: tile_kind(u32::from(a.tile), "action.tile")?,
-        },
-    })
+            FieldKind::Tile => FieldValue::Tile(tile_kind(u32::from(a.tile), "action.tile")?),
+        };
+    }
+    Action::from_values(kind, &values[..fields.len()])
+        .map_err(|e| Failure::invalid(format!("action.{e}")))
 }
 
 /// The tile kind with catalogue index `index`, or an error naming `what`.
@@ -402,7 +344,18 @@ pub extern "C" fn carc_game_is_legal(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use carcassonne_core::{Game, GameConfig};
+    use carcassonne_core::{Game, GameConfig, Pos};
+
+    /// The C kinds are the engine's action kinds, same numbers, same names.
+    #[test]
+    fn kinds_follow_the_engine_schema() {
+        assert_eq!(CarcActionKind::ALL.len(), ActionKind::ALL.len());
+        for (i, (c, k)) in CarcActionKind::ALL.iter().zip(ActionKind::ALL).enumerate() {
+            assert_eq!(*c as usize, i);
+            assert_eq!(*k as usize, i);
+            assert_eq!(format!("{c:?}"), format!("{k:?}"));
+        }
+    }
 
     #[test]
     fn action_struct_is_sixteen_bytes_without_padding() {

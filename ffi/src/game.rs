@@ -6,9 +6,10 @@ use crate::guard::{
     CarcGame,
 };
 use crate::status::{CarcStatus, Failure};
+use carcassonne_core::config::{GameConfig, CONFIG_KEYS};
 use carcassonne_core::{ChanceMode, Game};
 use carcassonne_session::encode::EncoderSpec;
-use carcassonne_session::record::{self, config_from_setup, ReplayError};
+use carcassonne_session::record::{self, ReplayError};
 use serde_json::{Map, Value};
 use std::ffi::c_char;
 use std::panic::{catch_unwind, AssertUnwindSafe};
@@ -27,15 +28,14 @@ pub enum CarcChance {
 /// Default side of the observation window when a configuration does not give `window`.
 pub const CARC_DEFAULT_WINDOW: u32 = 32;
 
-/// Keys a configuration object may have.
-const CONFIG_KEYS: [&str; 9] = [
-    "players", "edition", "sets", "rules", "figures", "start", "seed", "chance", "window",
-];
+/// Keys of a configuration object that belong to this API (the others are the engine's
+/// configuration keys, `carcassonne::config::CONFIG_KEYS`).
+const API_KEYS: [&str; 2] = ["chance", "window"];
 
 /// A configuration read from JSON: the engine's, the chance mode and the window.
 #[derive(Debug)]
 pub(crate) struct ParsedConfig {
-    pub config: carcassonne_core::GameConfig,
+    pub config: GameConfig,
     pub chance: ChanceMode,
     pub spec: EncoderSpec,
 }
@@ -52,10 +52,12 @@ pub(crate) fn parse_config(text: &str) -> Result<ParsedConfig, Failure> {
     let Value::Object(map) = value else {
         return Err(bad_config("config: expected a JSON object"));
     };
-    if let Some(key) = map.keys().find(|k| !CONFIG_KEYS.contains(&k.as_str())) {
+    let allowed = || CONFIG_KEYS.iter().chain(&API_KEYS);
+    if let Some(key) = map.keys().find(|k| !allowed().any(|a| a == k)) {
+        let names: Vec<&str> = allowed().copied().collect();
         return Err(bad_config(format!(
             "{key}: unknown configuration key (allowed: {})",
-            CONFIG_KEYS.join(", ")
+            names.join(", ")
         )));
     }
     let chance = match map.get("chance") {
@@ -83,11 +85,8 @@ pub(crate) fn parse_config(text: &str) -> Result<ParsedConfig, Failure> {
         .into_iter()
         .filter(|(k, _)| k != "chance" && k != "window")
         .collect();
-    let config = config_from_setup(&Value::Object(setup)).map_err(|e| {
-        let path = e.path.strip_prefix("setup.").unwrap_or(&e.path);
-        let path = if path == "setup" { "config" } else { path };
-        bad_config(format!("{path}: {}", e.message))
-    })?;
+    let config =
+        GameConfig::from_json(&Value::Object(setup)).map_err(|e| bad_config(e.to_string()))?;
     Ok(ParsedConfig {
         config,
         chance,

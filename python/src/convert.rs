@@ -3,10 +3,10 @@
 //! numpy buffers checked for dtype, shape and contiguity.
 
 use crate::errors::{illegal, invalid_argument, invalid_config};
+use carcassonne::action::{ActionKind, FieldKind, FieldValue};
 use carcassonne::config::Figure;
 use carcassonne::geometry::{Corner, Pos, Rotation};
 use carcassonne::{Action, Game, GameConfig};
-use carcassonne_session::record;
 use numpy::{Element, PyArrayDyn, PyArrayMethods, PyReadwriteArrayDyn, PyUntypedArrayMethods};
 use pyo3::prelude::*;
 use pyo3::types::{PyBool, PyDict, PyFloat, PyInt, PyList, PyString, PyTuple};
@@ -170,15 +170,12 @@ pub fn config_from_args(args: ConfigArgs<'_, '_>) -> PyResult<GameConfig> {
         None => Value::from(0),
     };
     setup.insert("seed".into(), seed);
-    record::config_from_setup(&Value::Object(setup)).map_err(|e| {
-        let path = e.path.strip_prefix("setup.").unwrap_or(&e.path);
-        invalid_config(format!("{path}: {}", e.message))
-    })
+    GameConfig::from_json(&Value::Object(setup)).map_err(|e| invalid_config(e.to_string()))
 }
 
 /// A configuration as a Python dict (the record format's `setup` object).
 pub fn config_to_py<'py>(py: Python<'py>, config: &GameConfig) -> PyResult<Bound<'py, PyAny>> {
-    from_json(py, &record::setup_to_json(config))
+    from_json(py, &config.to_json())
 }
 
 fn int_in(item: &Bound<'_, PyAny>, what: &str, lo: i64, hi: i64) -> PyResult<i64> {
@@ -227,11 +224,12 @@ fn feature(game: &Game, pos: Pos, item: &Bound<'_, PyAny>) -> PyResult<u8> {
     Ok(int_in(item, "feature", 0, 255)? as u8)
 }
 
-/// A structured action from its tuple form: `("place_tile", x, y, rot)`,
-/// `("place_abbey", x, y)`, `("deploy", figure, x, y, feature)`,
-/// `("deploy_barn", x, y, corner)`, `("move_fairy", x, y, feature | None)`,
-/// `("princess", x, y, feature)`, `("return_abbot", x, y, feature)`, `("pass",)`,
-/// `("move_dragon", x, y)`, `("move_wagon", x, y, feature)`, `("draw", tile_id)`.
+/// A structured action from its tuple form: the record type name, then the fields in
+/// the order of the action schema (`carcassonne::action::SCHEMA`), e.g.
+/// `("place_tile", x, y, rot)`, `("deploy", figure, x, y, feature)`,
+/// `("deploy_barn", x, y, corner)`, `("move_fairy", x, y, feature | None)`, `("pass",)`,
+/// `("draw", tile_id)`. Features are local indices or catalogue ids (`"c1"`); a last
+/// optional field may be left out.
 pub fn action_from_py(game: &Game, obj: &Bound<'_, PyAny>) -> PyResult<Action> {
     let items: Vec<Bound<'_, PyAny>> = if let Ok(t) = obj.cast::<PyTuple>() {
         t.iter().collect()
@@ -243,126 +241,109 @@ pub fn action_from_py(game: &Game, obj: &Bound<'_, PyAny>) -> PyResult<Action> {
             obj.get_type().name()?
         )));
     };
-    let kind = match items.first() {
+    let name = match items.first() {
         Some(k) => text(k, "type")?,
         None => return Err(illegal("empty action tuple")),
     };
-    let arity = |n: usize| -> PyResult<()> {
-        if items.len() == n + 1 {
-            Ok(())
-        } else {
-            Err(illegal(format!(
-                "action {kind:?} takes {n} fields, got {}",
-                items.len() - 1
-            )))
-        }
-    };
-    let pos = |i: usize| -> PyResult<Pos> {
-        Ok(Pos::new(coord(&items[i], "x")?, coord(&items[i + 1], "y")?))
-    };
-    Ok(match kind.as_str() {
-        "place_tile" => {
-            arity(3)?;
-            let rot = Rotation::new(int_in(&items[3], "rot", 0, 3)? as u8).unwrap_or_default();
-            Action::PlaceTile { pos: pos(1)?, rot }
-        }
-        "place_abbey" => {
-            arity(2)?;
-            Action::PlaceAbbey { pos: pos(1)? }
-        }
-        "deploy" => {
-            arity(4)?;
-            let name = text(&items[1], "figure")?;
-            let figure = Figure::from_name(&name)
-                .ok_or_else(|| illegal(format!("unknown figure {name:?}")))?;
-            let p = pos(2)?;
-            Action::Deploy {
-                figure,
-                pos: p,
-                feature: feature(game, p, &items[4])?,
+    let kind = ActionKind::from_name(&name)
+        .ok_or_else(|| illegal(format!("unknown action type {name:?}")))?;
+    let fields = kind.spec().fields;
+    let given = items.len() - 1;
+    let optional_last = fields
+        .last()
+        .is_some_and(|f| f.kind == FieldKind::OptFeature);
+    if given != fields.len() && !(optional_last && given + 1 == fields.len()) {
+        return Err(illegal(format!(
+            "action {name:?} takes {} fields, got {given}",
+            fields.len()
+        )));
+    }
+    let mut values = Vec::with_capacity(fields.len());
+    let mut pos = Pos::default();
+    for (i, f) in fields.iter().enumerate() {
+        let item = items.get(i + 1);
+        let value = match (f.kind, item) {
+            (FieldKind::OptFeature, None) => FieldValue::OptFeature(None),
+            (FieldKind::OptFeature, Some(it)) if it.is_none() => FieldValue::OptFeature(None),
+            (_, None) => unreachable!("arity checked"),
+            (FieldKind::X, Some(it)) => {
+                pos.x = coord(it, f.name)?;
+                FieldValue::Int(pos.x)
             }
-        }
-        "deploy_barn" => {
-            arity(3)?;
-            let name = text(&items[3], "corner")?;
-            let corner = Corner::from_name(&name)
-                .ok_or_else(|| illegal(format!("unknown corner {name:?} (NW, NE, SE, SW)")))?;
-            Action::DeployBarn {
-                pos: pos(1)?,
-                corner,
+            (FieldKind::Y, Some(it)) => {
+                pos.y = coord(it, f.name)?;
+                FieldValue::Int(pos.y)
             }
-        }
-        "move_fairy" => {
-            if items.len() == 3 {
-                Action::MoveFairy {
-                    pos: pos(1)?,
-                    feature: None,
-                }
-            } else {
-                arity(3)?;
-                let p = pos(1)?;
-                let f = if items[3].is_none() {
-                    None
-                } else {
-                    Some(feature(game, p, &items[3])?)
-                };
-                Action::MoveFairy { pos: p, feature: f }
+            (FieldKind::Rot, Some(it)) => FieldValue::Rot(
+                Rotation::new(int_in(it, f.name, 0, 3)? as u8).expect("checked range"),
+            ),
+            (FieldKind::Figure, Some(it)) => {
+                let n = text(it, f.name)?;
+                FieldValue::Figure(
+                    Figure::from_name(&n)
+                        .ok_or_else(|| illegal(format!("unknown figure {n:?}")))?,
+                )
             }
-        }
-        "princess" | "return_abbot" | "move_wagon" => {
-            arity(3)?;
-            let p = pos(1)?;
-            let f = feature(game, p, &items[3])?;
-            match kind.as_str() {
-                "princess" => Action::Princess { pos: p, feature: f },
-                "return_abbot" => Action::ReturnAbbot { pos: p, feature: f },
-                _ => Action::MoveWagon { pos: p, feature: f },
+            (FieldKind::Feature, Some(it)) => FieldValue::Feature(feature(game, pos, it)?),
+            (FieldKind::OptFeature, Some(it)) => {
+                FieldValue::OptFeature(Some(feature(game, pos, it)?))
             }
-        }
-        "pass" => {
-            arity(0)?;
-            Action::Pass
-        }
-        "move_dragon" => {
-            arity(2)?;
-            Action::MoveDragon { pos: pos(1)? }
-        }
-        "draw" => {
-            arity(1)?;
-            let id = text(&items[1], "tile")?;
-            let tile = carcassonne::catalogue()
-                .by_id(&id)
-                .ok_or_else(|| illegal(format!("unknown tile id {id:?}")))?;
-            Action::Draw { tile }
-        }
-        other => return Err(illegal(format!("unknown action type {other:?}"))),
-    })
+            (FieldKind::Corner, Some(it)) => {
+                let n = text(it, f.name)?;
+                FieldValue::Corner(
+                    Corner::from_name(&n)
+                        .ok_or_else(|| illegal(format!("unknown corner {n:?} (NW, NE, SE, SW)")))?,
+                )
+            }
+            (FieldKind::Tile, Some(it)) => {
+                let id = text(it, f.name)?;
+                FieldValue::Tile(
+                    carcassonne::catalogue()
+                        .by_id(&id)
+                        .ok_or_else(|| illegal(format!("unknown tile id {id:?}")))?,
+                )
+            }
+        };
+        values.push(value);
+    }
+    Action::from_values(kind, &values).map_err(|e| illegal(format!("action field {e}")))
 }
 
-/// The tuple form of a structured action (see [`action_from_py`]).
+/// The tuple form of a structured action (see [`action_from_py`]): features as local
+/// indices, an absent optional feature as `None`.
 pub fn action_to_py<'py>(py: Python<'py>, action: Action) -> PyResult<Bound<'py, PyTuple>> {
-    let kind = action.type_name();
-    macro_rules! tuple {
-        ($($e:expr),* $(,)?) => {
-            PyTuple::new(py, [kind.into_pyobject(py)?.into_any() $(, $e.into_pyobject(py)?.into_any())*])
-        };
+    let mut items = vec![action.type_name().into_pyobject(py)?.into_any()];
+    for value in action.values().as_slice() {
+        items.push(match *value {
+            FieldValue::Int(v) => v.into_pyobject(py)?.into_any(),
+            FieldValue::Rot(r) => r.quarter_turns().into_pyobject(py)?.into_any(),
+            FieldValue::Figure(f) => f.name().into_pyobject(py)?.into_any(),
+            FieldValue::Feature(local) => local.into_pyobject(py)?.into_any(),
+            FieldValue::OptFeature(f) => f.into_pyobject(py)?.into_any(),
+            FieldValue::Corner(c) => c.name().into_pyobject(py)?.into_any(),
+            FieldValue::Tile(t) => t.id().into_pyobject(py)?.into_any(),
+        });
     }
-    match action {
-        Action::PlaceTile { pos, rot } => tuple!(pos.x, pos.y, rot.quarter_turns()),
-        Action::PlaceAbbey { pos } | Action::MoveDragon { pos } => tuple!(pos.x, pos.y),
-        Action::Deploy {
-            figure,
-            pos,
-            feature,
-        } => tuple!(figure.name(), pos.x, pos.y, feature),
-        Action::DeployBarn { pos, corner } => tuple!(pos.x, pos.y, corner.name()),
-        Action::MoveFairy { pos, feature } => tuple!(pos.x, pos.y, feature),
-        Action::Princess { pos, feature }
-        | Action::ReturnAbbot { pos, feature }
-        | Action::MoveWagon { pos, feature } => tuple!(pos.x, pos.y, feature),
-        Action::Pass => tuple!(),
-        Action::Draw { tile } => tuple!(tile.id()),
-    }
+    PyTuple::new(py, items)
+}
+
+/// One action kind for Python: `(type name, [(field name, field kind), ...], names
+/// player)`.
+pub type KindSchema = (&'static str, Vec<(&'static str, String)>, bool);
+
+/// The action schema for Python, one [`KindSchema`] per action kind in kind order.
+pub fn action_schema() -> Vec<KindSchema> {
+    carcassonne::action::SCHEMA
+        .iter()
+        .map(|k| {
+            let fields = k
+                .fields
+                .iter()
+                .map(|f| (f.name, format!("{:?}", f.kind).to_lowercase()))
+                .collect();
+            (k.name, fields, k.names_player)
+        })
+        .collect()
 }
 
 /// A writable, C-contiguous numpy array of element type `T` and shape `shape`, borrowed

@@ -20,19 +20,6 @@ use numpy::{IntoPyArray, PyArray1};
 use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyList, PyTuple};
 
-/// The name of a phase in Python.
-pub fn phase_name(phase: Phase) -> &'static str {
-    match phase {
-        Phase::Abbey => "abbey",
-        Phase::Draw => "draw",
-        Phase::PlaceTile => "place_tile",
-        Phase::Deploy => "deploy",
-        Phase::DragonFlight => "dragon_flight",
-        Phase::WagonMove => "wagon_move",
-        Phase::GameOver => "game_over",
-    }
-}
-
 /// A window spec from a Python argument.
 pub fn spec_from(window: i64) -> PyResult<EncoderSpec> {
     let w = u16::try_from(window)
@@ -179,7 +166,7 @@ impl PyGame {
     /// `abbey`, `draw`, `place_tile`, `deploy`, `dragon_flight`, `wagon_move` or `game_over`.
     #[getter]
     fn phase(&self) -> &'static str {
-        phase_name(self.game().phase())
+        self.game().phase().name()
     }
 
     #[getter]
@@ -424,7 +411,7 @@ impl PyGame {
         format!(
             "<Game players={} phase={} turn={} scores={:?} tiles_left={}>",
             g.num_players(),
-            phase_name(g.phase()),
+            g.phase().name(),
             g.turns().len(),
             g.scores(),
             g.tiles_left()

@@ -40,6 +40,14 @@ mod _core {
         Ok(())
     }
 
+    /// The action schema: `(type name, ((field name, field kind), ...), names player)`
+    /// for every action kind, in kind order. The classes of `carcassonne.actions` are
+    /// checked against it.
+    #[pyfunction]
+    fn action_schema() -> Vec<crate::convert::KindSchema> {
+        crate::convert::action_schema()
+    }
+
     /// Catalogue tile ids in catalogue order (the order of the tile blocks of the globals).
     #[pyfunction]
     fn tile_ids() -> Vec<&'static str> {

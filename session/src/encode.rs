@@ -82,6 +82,7 @@ use carcassonne::features::NodeId;
 use carcassonne::game::{Game, Phase};
 use carcassonne::geometry::{Corner, Pos, Rotation};
 use carcassonne::rules::princess_dragon::DRAGON_STEPS;
+use carcassonne::scoring::feature_value;
 use carcassonne::tiles::{catalogue, FeatureKind, Symbols, Terrain, TileKind, TileSet, NO_FEATURE};
 use std::cell::RefCell;
 use std::fmt;
@@ -363,7 +364,7 @@ pub fn feature_slot(kind: TileKind, rot: Rotation, local: u8) -> Option<u8> {
         return Some(slot::rotate(canonical, rot.quarter_turns()));
     }
     match f.kind {
-        FeatureKind::Monastery => Some(slot::CLOISTER),
+        FeatureKind::Monastery | FeatureKind::Shrine => Some(slot::CLOISTER),
         FeatureKind::Garden => Some(slot::GARDEN),
         FeatureKind::Field => {
             let nth = def.features[..local as usize]
@@ -382,51 +383,30 @@ pub fn slot_feature(kind: TileKind, rot: Rotation, slot: u8) -> Option<u8> {
     (0..n).find(|&i| feature_slot(kind, rot, i) == Some(slot))
 }
 
-/// What a `SLOT` id does on the focus tile.
-#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
-#[repr(u8)]
-pub enum Channel {
-    /// Deploy a follower.
-    Follower = 0,
-    /// Deploy the abbot.
-    Abbot = 1,
-    /// Deploy the mayor.
-    Mayor = 2,
-    /// Deploy the wagon, or move it there after scoring.
-    Wagon = 3,
-    /// Move the fairy next to the figure on this feature (or onto the tile: whole-tile slot).
-    Fairy = 4,
-    /// Remove the knight on this feature with the princess.
-    Princess = 5,
-    /// Take the abbot on this feature back.
-    AbbotReturn = 6,
+carcassonne::named_enum! {
+    /// What a `SLOT` id does on the focus tile.
+    #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
+    #[repr(u8)]
+    pub enum Channel {
+        /// Deploy a follower.
+        Follower(0) = "follower",
+        /// Deploy the abbot.
+        Abbot(1) = "abbot",
+        /// Deploy the mayor.
+        Mayor(2) = "mayor",
+        /// Deploy the wagon, or move it there after scoring.
+        Wagon(3) = "wagon",
+        /// Move the fairy next to the figure on this feature (or onto the tile: whole-tile
+        /// slot).
+        Fairy(4) = "fairy",
+        /// Remove the knight on this feature with the princess.
+        Princess(5) = "princess",
+        /// Take the abbot on this feature back.
+        AbbotReturn(6) = "abbot-return",
+    }
 }
 
 impl Channel {
-    /// Every channel in id order.
-    pub const ALL: [Channel; CHANNEL_COUNT] = [
-        Channel::Follower,
-        Channel::Abbot,
-        Channel::Mayor,
-        Channel::Wagon,
-        Channel::Fairy,
-        Channel::Princess,
-        Channel::AbbotReturn,
-    ];
-
-    /// A short name.
-    pub const fn name(self) -> &'static str {
-        match self {
-            Channel::Follower => "follower",
-            Channel::Abbot => "abbot",
-            Channel::Mayor => "mayor",
-            Channel::Wagon => "wagon",
-            Channel::Fairy => "fairy",
-            Channel::Princess => "princess",
-            Channel::AbbotReturn => "abbot-return",
-        }
-    }
-
     fn of_figure(figure: Figure) -> Option<Channel> {
         match figure {
             Figure::Follower => Some(Channel::Follower),
@@ -1283,22 +1263,22 @@ pub mod global {
     pub const FAIRY_ON_BOARD: usize = 72;
     /// Dragon steps left in the current flight / 6 (0 outside a flight).
     pub const DRAGON_STEPS_LEFT: usize = 73;
-    /// Offset by set (base, river1, river2, princess-and-dragon, abbey-and-mayor): 1 if in play.
+    /// Offset by set (in `TileSet::ALL` order): 1 if in play.
     pub const SETS: usize = 74;
     /// 1 if farmers are in play.
-    pub const FARMERS: usize = 79;
+    pub const FARMERS: usize = SETS + carcassonne::TileSet::ALL.len();
     /// Offset by rotation: one-hot of the focus tile's rotation.
-    pub const FOCUS_ROTATION: usize = 80;
+    pub const FOCUS_ROTATION: usize = FARMERS + 1;
     /// 1 if the focus tile lies inside the window.
-    pub const FOCUS_IN_WINDOW: usize = 84;
+    pub const FOCUS_IN_WINDOW: usize = FOCUS_ROTATION + 4;
     /// Window origin x (board column of window column 0), raw.
-    pub const ORIGIN_X: usize = 85;
+    pub const ORIGIN_X: usize = FOCUS_IN_WINDOW + 1;
     /// Window origin y, raw.
-    pub const ORIGIN_Y: usize = 86;
+    pub const ORIGIN_Y: usize = ORIGIN_X + 1;
 
     /// Offset by catalogue index: one-hot of the tile in hand.
     pub const fn tile_in_hand() -> usize {
-        87
+        ORIGIN_Y + 1
     }
     /// Offset by catalogue index: one-hot of the focus tile's kind.
     pub fn focus_tile() -> usize {
@@ -1341,7 +1321,7 @@ pub fn global_table() -> Vec<GlobalInfo> {
         (global::DRAGON_ON_BOARD, 1, "dragon-on-board", "1 if the dragon is on the board"),
         (global::FAIRY_ON_BOARD, 1, "fairy-on-board", "1 if the fairy is on the board"),
         (global::DRAGON_STEPS_LEFT, 1, "dragon-steps-left", "steps left in the current flight / 6 (0 outside a flight)"),
-        (global::SETS, 5, "sets", "per set (base, river1, river2, princess-and-dragon, abbey-and-mayor): 1 if in play"),
+        (global::SETS, TileSet::ALL.len(), "sets", "per set, in the order of the set keys (base, river1, river2, princess-and-dragon, abbey-and-mayor, count, king-and-robber, cult, bridges-castles-and-bazaars): 1 if in play"),
         (global::FARMERS, 1, "farmers", "1 if farmers are in play"),
         (global::FOCUS_ROTATION, 4, "focus-rotation", "one-hot of the focus tile's rotation"),
         (global::FOCUS_IN_WINDOW, 1, "focus-in-window", "1 if the focus tile lies inside the window"),
@@ -1472,19 +1452,14 @@ impl FeatureStats {
         } else {
             0
         };
-        let pennants = node.pennants as i32;
-        let v = match node.kind {
-            FeatureKind::City if node.open == 0 => {
-                if tiles == 2 && game.rules().tiny_city == 2 {
-                    tiles + pennants
-                } else {
-                    2 * tiles + 2 * pennants
-                }
-            }
-            FeatureKind::City => tiles + pennants,
-            FeatureKind::Road => tiles,
-            _ => 0,
-        };
+        let incomplete = (node.open != 0).then_some(0);
+        let v = feature_value(
+            node.kind,
+            tiles as u32,
+            node.pennants as u32,
+            incomplete,
+            game.rules(),
+        );
         v.clamp(0, 255) as u8
     }
 }
@@ -1576,7 +1551,7 @@ pub fn encode_observation_with(
                 Terrain::City => set(plane::CITY + s, c, 1),
                 Terrain::Road => set(plane::ROAD + s, c, 1),
                 Terrain::River => set(plane::RIVER + s, c, 1),
-                Terrain::Field | Terrain::Abbey => {}
+                Terrain::Field | Terrain::Abbey | Terrain::Carcassonne => {}
             }
             let here = oriented.segment_feature[s * 3 + 1];
             if here == NO_FEATURE {
@@ -1618,12 +1593,10 @@ pub fn encode_observation_with(
                 let (own, best) = stats.strengths(root, player);
                 c_own = c_own.max(own);
                 c_best = c_best.max(best);
-                let value = if placement.surrounded_by == 8 {
-                    9
-                } else {
-                    1 + placement.surrounded_by
-                };
-                c_value = c_value.max(value);
+                let around = placement.surrounded_by;
+                let incomplete = (around < 8).then_some(around);
+                let value = feature_value(f.kind, 0, 0, incomplete, game.rules());
+                c_value = c_value.max(value.clamp(0, 255) as u8);
             }
         }
         set(plane::PENNANTS, c, pennants);
@@ -1741,39 +1714,18 @@ pub fn encode_observation_with(
 
 // ----- rewards ----------------------------------------------------------------------------
 
-/// How rewards are computed (`interfaces.md` §5).
-#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, Default)]
-pub enum RewardMode {
-    /// Points gained in the step (final scoring counts in the last step).
-    #[default]
-    Score,
-    /// Own points gained minus the mean of the opponents' points gained.
-    ScoreDiff,
-    /// At the end only: rank-based in [-1, 1] (first 1, last -1, ties share the mean of
-    /// their ranks' values); 0 before the end.
-    Outcome,
-}
-
-impl RewardMode {
-    /// Every mode.
-    pub const ALL: [RewardMode; 3] = [
-        RewardMode::Score,
-        RewardMode::ScoreDiff,
-        RewardMode::Outcome,
-    ];
-
-    /// The mode's name: `score`, `score-diff`, `outcome`.
-    pub const fn name(self) -> &'static str {
-        match self {
-            RewardMode::Score => "score",
-            RewardMode::ScoreDiff => "score-diff",
-            RewardMode::Outcome => "outcome",
-        }
-    }
-
-    /// Parses a mode name.
-    pub fn from_name(s: &str) -> Option<RewardMode> {
-        RewardMode::ALL.into_iter().find(|m| m.name() == s)
+carcassonne::named_enum! {
+    /// How rewards are computed (`docs/interfaces.md`, rewards).
+    #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, Default)]
+    pub enum RewardMode {
+        /// Points gained in the step (final scoring counts in the last step).
+        #[default]
+        Score = "score",
+        /// Own points gained minus the mean of the opponents' points gained.
+        ScoreDiff = "score-diff",
+        /// At the end only: rank-based in [-1, 1] (first 1, last -1, ties share the mean
+        /// of their ranks' values); 0 before the end.
+        Outcome = "outcome",
     }
 }
 

@@ -20,14 +20,11 @@
 //! assert_eq!(replayed.scores(), game.scores());
 //! ```
 
-use carcassonne::action::Action;
-use carcassonne::config::{
-    BarnPlacement, DragonMove, Edition, FairyRule, Figure, Figures, GameConfig, PrincessRule,
-    Rules, WagonMove,
-};
+use carcassonne::action::{Action, ActionKind, FieldKind, FieldValue};
+use carcassonne::config::{Figure, GameConfig};
 use carcassonne::game::{ChanceMode, Game, Phase};
 use carcassonne::geometry::{Corner, Pos, Rotation};
-use carcassonne::tiles::{catalogue, TileKind, TileSet};
+use carcassonne::tiles::{catalogue, TileKind};
 use serde_json::{json, Map, Value};
 use std::fmt;
 
@@ -75,6 +72,8 @@ pub struct Divergence {
     pub expected: String,
     /// What the engine did or allows.
     pub actual: String,
+    /// For a score mismatch: the record's scores and the engine's.
+    pub scores: Option<(Vec<i32>, Vec<i32>)>,
 }
 
 impl fmt::Display for Divergence {
@@ -172,156 +171,18 @@ fn tile_by_id(id: &str, path: &str) -> Result<TileKind, RecordError> {
         .ok_or_else(|| err(path, format!("unknown tile id {id:?}")))
 }
 
-/// Reads a `setup` object into a configuration (validated).
+/// Reads a `setup` object into a configuration (validated); errors name the field
+/// under `setup` (`setup.rules.fairy`).
 pub fn config_from_setup(setup: &Value) -> Result<GameConfig, RecordError> {
-    let path = "setup";
-    let s = as_object(setup, path)?;
-    let players = small_int(s, "players", path, 0..=255)? as u8;
-    let mut config = GameConfig::new(players);
-    if let Some(e) = s.get("edition") {
-        let name = as_str(e, "setup.edition")?;
-        config.edition = Edition::from_name(name).ok_or_else(|| {
-            err(
-                "setup.edition",
-                format!("unknown edition {name:?} (C1, C2, C3)"),
-            )
-        })?;
-    }
-    let sets = field(s, "sets", path)?
-        .as_array()
-        .ok_or_else(|| err("setup.sets", "expected an array"))?;
-    config.sets = sets
-        .iter()
-        .enumerate()
-        .map(|(i, v)| {
-            let p = format!("setup.sets[{i}]");
-            let key = as_str(v, &p)?;
-            TileSet::from_key(key)
-                .ok_or_else(|| err(p, format!("unknown or unsupported set {key:?}")))
-        })
-        .collect::<Result<_, _>>()?;
-    if let Some(r) = s.get("rules") {
-        config.rules = rules_from_json(r, "setup.rules")?;
-    }
-    config.figures = Figures::default_for(&config.sets);
-    if let Some(f) = s.get("figures") {
-        for (k, v) in as_object(f, "setup.figures")? {
-            let p = format!("setup.figures.{k}");
-            let n = as_int(v, &p)?;
-            let n = u8::try_from(n).map_err(|_| err(&p, format!("{n} is out of range 0..=255")))?;
-            match k.as_str() {
-                "follower" => config.figures.follower = n,
-                "abbot" => config.figures.abbot = n,
-                "mayor" => config.figures.mayor = n,
-                "wagon" => config.figures.wagon = n,
-                "barn" => config.figures.barn = n,
-                "abbey" => config.figures.abbey = n,
-                _ => return Err(err(p, "unknown figure")),
-            }
-        }
-    }
-    if let Some(st) = s.get("start") {
-        let o = as_object(st, "setup.start")?;
-        let id = as_str(field(o, "tile", "setup.start")?, "setup.start.tile")?;
-        let kind = tile_by_id(id, "setup.start.tile")?;
-        let rot = match o.get("rot") {
-            Some(v) => Rotation::new(as_int(v, "setup.start.rot")?.clamp(0, 255) as u8)
-                .ok_or_else(|| err("setup.start.rot", "expected 0..=3"))?,
-            None => Rotation::default(),
-        };
-        config.start = Some((kind, rot));
-    }
-    if let Some(seed) = s.get("seed") {
-        config.seed = seed
-            .as_u64()
-            .ok_or_else(|| err("setup.seed", "expected a non-negative integer"))?;
-    }
-    config
-        .validate()
-        .map_err(|e| err(format!("setup.{}", e.field), e.message))?;
-    Ok(config)
-}
-
-/// Reads a `rules` object (every switch of `rules.md` §9; absent ones keep defaults).
-pub fn rules_from_json(v: &Value, path: &str) -> Result<Rules, RecordError> {
-    let mut rules = Rules::default();
-    for (k, v) in as_object(v, path)? {
-        let p = format!("{path}.{k}");
-        let text = |v: &Value| -> Result<String, RecordError> {
-            match v {
-                Value::String(s) => Ok(s.clone()),
-                Value::Number(n) => Ok(n.to_string()),
-                Value::Bool(b) => Ok(b.to_string()),
-                _ => Err(err(&p, format!("unexpected value {v}"))),
-            }
-        };
-        let t = text(v)?;
-        let bad = |allowed: &str| err(&p, format!("unknown value {t:?} (allowed: {allowed})"));
-        match k.as_str() {
-            "farmers" => rules.farmers = v.as_bool().ok_or_else(|| bad("true, false"))?,
-            "tiny_city" => {
-                rules.tiny_city = match t.as_str() {
-                    "4" => 4,
-                    "2" => 2,
-                    _ => return Err(bad("4, 2")),
-                }
-            }
-            "dragon_move" => {
-                rules.dragon_move =
-                    DragonMove::from_name(&t).ok_or_else(|| bad("before-scoring, after-scoring"))?
-            }
-            "princess" => {
-                rules.princess = PrincessRule::from_name(&t).ok_or_else(|| bad("may, must"))?
-            }
-            "fairy" => {
-                rules.fairy =
-                    FairyRule::from_name(&t).ok_or_else(|| bad("next-to-follower, on-tile"))?
-            }
-            "barn_placement" => {
-                rules.barn_placement =
-                    BarnPlacement::from_name(&t).ok_or_else(|| bad("not-occupied, occupied"))?
-            }
-            "pig_herd" => rules.pig_herd = v.as_bool().ok_or_else(|| bad("true, false"))?,
-            "wagon_move" => {
-                rules.wagon_move = WagonMove::from_name(&t).ok_or_else(|| bad("C2, C1"))?
-            }
-            _ => return Err(err(p, "unknown rule switch")),
-        }
-    }
-    Ok(rules)
-}
-
-/// The `rules` object of a configuration (every switch).
-pub fn rules_to_json(rules: &Rules) -> Value {
-    json!({
-        "farmers": rules.farmers,
-        "tiny_city": rules.tiny_city,
-        "dragon_move": rules.dragon_move.name(),
-        "princess": rules.princess.name(),
-        "fairy": rules.fairy.name(),
-        "barn_placement": rules.barn_placement.name(),
-        "wagon_move": rules.wagon_move.name(),
-        "pig_herd": rules.pig_herd,
-    })
-}
-
-/// The `setup` object of a configuration.
-pub fn setup_to_json(config: &GameConfig) -> Value {
-    let (start, rot) = config.start_tile();
-    let f = &config.figures;
-    json!({
-        "players": config.players,
-        "edition": config.edition.name(),
-        "sets": config.sets.iter().map(|s| s.key()).collect::<Vec<_>>(),
-        "rules": rules_to_json(&config.rules),
-        "figures": {"follower": f.follower, "abbot": f.abbot, "mayor": f.mayor, "wagon": f.wagon, "barn": f.barn, "abbey": f.abbey},
-        "start": {"tile": start.id(), "rot": rot.quarter_turns()},
-        "seed": config.seed,
+    GameConfig::from_json(setup).map_err(|e| {
+        let e = e.under("setup");
+        err(e.field, e.message)
     })
 }
 
 /// Reads one record action, resolving feature ids against the game's current board
-/// (the tile in hand for the placement).
+/// (the tile in hand for the placement). Every field is read as the action schema
+/// ([`carcassonne::action::SCHEMA`]) declares it.
 fn action_from_json(
     game: &Game,
     v: &Value,
@@ -329,152 +190,130 @@ fn action_from_json(
 ) -> Result<(Action, Option<u8>), RecordError> {
     let o = as_object(v, path)?;
     let ty = as_str(field(o, "type", path)?, &format!("{path}.type"))?;
-    let pos = |o: &Map<String, Value>| -> Result<Pos, RecordError> {
-        Ok(Pos::new(
-            small_int(o, "x", path, -10_000..=10_000)? as i32,
-            small_int(o, "y", path, -10_000..=10_000)? as i32,
-        ))
-    };
-    let feature_at = |pos: Pos, o: &Map<String, Value>| -> Result<u8, RecordError> {
-        let p = format!("{path}.feature");
-        let id = as_str(field(o, "feature", path)?, &p)?;
-        let tile = game
-            .board()
-            .at(pos)
-            .ok_or_else(|| err(&p, format!("no tile at {pos} to hold feature {id:?}")))?;
-        tile.kind
-            .def()
-            .feature_by_id(id)
-            .map(|i| i as u8)
-            .ok_or_else(|| {
-                err(
-                    &p,
-                    format!("tile {} at {pos} has no feature {id:?}", tile.kind.id()),
+    let kind = ActionKind::from_name(ty).ok_or_else(|| {
+        err(
+            format!("{path}.type"),
+            format!("unknown action type {ty:?}"),
+        )
+    })?;
+    let spec = kind.spec();
+    let mut values = Vec::with_capacity(spec.fields.len());
+    let mut pos = Pos::default();
+    for f in spec.fields {
+        let p = format!("{path}.{}", f.name);
+        let value = match f.kind {
+            FieldKind::X => {
+                pos.x = small_int(o, f.name, path, -10_000..=10_000)? as i32;
+                FieldValue::Int(pos.x)
+            }
+            FieldKind::Y => {
+                pos.y = small_int(o, f.name, path, -10_000..=10_000)? as i32;
+                FieldValue::Int(pos.y)
+            }
+            FieldKind::Rot => FieldValue::Rot(
+                Rotation::new(small_int(o, f.name, path, 0..=3)? as u8).expect("checked range"),
+            ),
+            FieldKind::Figure => {
+                let name = as_str(field(o, f.name, path)?, &p)?;
+                FieldValue::Figure(
+                    Figure::from_name(name)
+                        .filter(|f| *f != Figure::Barn)
+                        .ok_or_else(|| err(&p, format!("unknown figure {name:?}")))?,
                 )
-            })
-    };
+            }
+            FieldKind::Feature => FieldValue::Feature(feature_at(game, pos, o, f.name, &p)?),
+            FieldKind::OptFeature => FieldValue::OptFeature(if o.contains_key(f.name) {
+                Some(feature_at(game, pos, o, f.name, &p)?)
+            } else {
+                None
+            }),
+            FieldKind::Corner => {
+                let name = as_str(field(o, f.name, path)?, &p)?;
+                FieldValue::Corner(
+                    Corner::from_name(name)
+                        .ok_or_else(|| err(&p, format!("unknown corner {name:?}")))?,
+                )
+            }
+            FieldKind::Tile => {
+                FieldValue::Tile(tile_by_id(as_str(field(o, f.name, path)?, &p)?, &p)?)
+            }
+        };
+        values.push(value);
+    }
+    let action = Action::from_values(kind, &values)
+        .map_err(|e| err(format!("{path}.{}", e.field), e.message))?;
     let player = match o.get("player") {
         Some(v) => Some(as_int(v, &format!("{path}.player"))?.clamp(0, 255) as u8),
         None => None,
     };
-    let action = match ty {
-        "place_tile" => Action::PlaceTile {
-            pos: pos(o)?,
-            rot: Rotation::new(small_int(o, "rot", path, 0..=3)? as u8).expect("checked range"),
-        },
-        "place_abbey" => Action::PlaceAbbey { pos: pos(o)? },
-        "deploy" => {
-            let p = pos(o)?;
-            let fp = format!("{path}.figure");
-            let name = as_str(field(o, "figure", path)?, &fp)?;
-            let figure = Figure::from_name(name)
-                .filter(|f| *f != Figure::Barn)
-                .ok_or_else(|| err(fp, format!("unknown figure {name:?}")))?;
-            Action::Deploy {
-                figure,
-                pos: p,
-                feature: feature_at(p, o)?,
-            }
-        }
-        "deploy_barn" => {
-            let cp = format!("{path}.corner");
-            let name = as_str(field(o, "corner", path)?, &cp)?;
-            Action::DeployBarn {
-                pos: pos(o)?,
-                corner: Corner::from_name(name)
-                    .ok_or_else(|| err(cp, format!("unknown corner {name:?}")))?,
-            }
-        }
-        "move_fairy" => {
-            let p = pos(o)?;
-            let feature = if o.contains_key("feature") {
-                Some(feature_at(p, o)?)
-            } else {
-                None
-            };
-            Action::MoveFairy { pos: p, feature }
-        }
-        "princess" => {
-            let p = pos(o)?;
-            Action::Princess {
-                pos: p,
-                feature: feature_at(p, o)?,
-            }
-        }
-        "return_abbot" => {
-            let p = pos(o)?;
-            Action::ReturnAbbot {
-                pos: p,
-                feature: feature_at(p, o)?,
-            }
-        }
-        "pass" => Action::Pass,
-        "move_dragon" => Action::MoveDragon { pos: pos(o)? },
-        "move_wagon" => {
-            let p = pos(o)?;
-            Action::MoveWagon {
-                pos: p,
-                feature: feature_at(p, o)?,
-            }
-        }
-        other => {
-            return Err(err(
-                format!("{path}.type"),
-                format!("unknown action type {other:?}"),
-            ))
-        }
-    };
     Ok((action, player))
 }
 
+/// The local index of the feature named by `key` on the tile at `pos`.
+fn feature_at(
+    game: &Game,
+    pos: Pos,
+    o: &Map<String, Value>,
+    key: &str,
+    p: &str,
+) -> Result<u8, RecordError> {
+    let id = as_str(o.get(key).ok_or_else(|| err(p, "missing"))?, p)?;
+    let tile = game
+        .board()
+        .at(pos)
+        .ok_or_else(|| err(p, format!("no tile at {pos} to hold feature {id:?}")))?;
+    tile.kind
+        .def()
+        .feature_by_id(id)
+        .map(|i| i as u8)
+        .ok_or_else(|| {
+            err(
+                p,
+                format!("tile {} at {pos} has no feature {id:?}", tile.kind.id()),
+            )
+        })
+}
+
 /// The record form of an action taken by `player` in `game` (before or after it; only
-/// the board's tiles are read, to name features).
+/// the board's tiles are read, to name features). Every field is written as the action
+/// schema declares it.
 pub fn action_to_json(game: &Game, player: u8, action: &Action) -> Value {
+    let spec = action.kind().spec();
+    let mut o = Map::new();
+    o.insert("type".into(), json!(spec.name));
+    if spec.names_player {
+        o.insert("player".into(), json!(player));
+    }
+    let mut pos = Pos::default();
     let feature_id = |pos: Pos, local: u8| -> String {
         game.board()
             .at(pos)
             .map(|t| t.kind.def().features[local as usize].id.clone())
             .unwrap_or_else(|| format!("#{local}"))
     };
-    match *action {
-        Action::PlaceTile { pos, rot } => {
-            json!({"type": "place_tile", "x": pos.x, "y": pos.y, "rot": rot.quarter_turns()})
-        }
-        Action::PlaceAbbey { pos } => json!({"type": "place_abbey", "x": pos.x, "y": pos.y}),
-        Action::Deploy {
-            figure,
-            pos,
-            feature,
-        } => {
-            json!({"type": "deploy", "figure": figure.name(), "x": pos.x, "y": pos.y, "feature": feature_id(pos, feature)})
-        }
-        Action::DeployBarn { pos, corner } => {
-            json!({"type": "deploy_barn", "x": pos.x, "y": pos.y, "corner": corner.name()})
-        }
-        Action::MoveFairy {
-            pos,
-            feature: Some(f),
-        } => {
-            json!({"type": "move_fairy", "x": pos.x, "y": pos.y, "feature": feature_id(pos, f)})
-        }
-        Action::MoveFairy { pos, feature: None } => {
-            json!({"type": "move_fairy", "x": pos.x, "y": pos.y})
-        }
-        Action::Princess { pos, feature } => {
-            json!({"type": "princess", "x": pos.x, "y": pos.y, "feature": feature_id(pos, feature)})
-        }
-        Action::ReturnAbbot { pos, feature } => {
-            json!({"type": "return_abbot", "x": pos.x, "y": pos.y, "feature": feature_id(pos, feature)})
-        }
-        Action::Pass => json!({"type": "pass"}),
-        Action::MoveDragon { pos } => {
-            json!({"type": "move_dragon", "player": player, "x": pos.x, "y": pos.y})
-        }
-        Action::MoveWagon { pos, feature } => {
-            json!({"type": "move_wagon", "player": player, "x": pos.x, "y": pos.y, "feature": feature_id(pos, feature)})
-        }
-        Action::Draw { tile } => json!({"type": "draw", "tile": tile.id()}),
+    for (f, value) in spec.fields.iter().zip(action.values().as_slice()) {
+        let v = match (f.kind, *value) {
+            (FieldKind::X, FieldValue::Int(x)) => {
+                pos.x = x;
+                json!(x)
+            }
+            (FieldKind::Y, FieldValue::Int(y)) => {
+                pos.y = y;
+                json!(y)
+            }
+            (_, FieldValue::Int(n)) => json!(n),
+            (_, FieldValue::Rot(r)) => json!(r.quarter_turns()),
+            (_, FieldValue::Figure(fig)) => json!(fig.name()),
+            (_, FieldValue::Feature(local)) | (_, FieldValue::OptFeature(Some(local))) => {
+                json!(feature_id(pos, local))
+            }
+            (_, FieldValue::OptFeature(None)) => continue,
+            (_, FieldValue::Corner(c)) => json!(c.name()),
+            (_, FieldValue::Tile(t)) => json!(t.id()),
+        };
+        o.insert(f.name.into(), v);
     }
+    Value::Object(o)
 }
 
 /// The record of a game (finished or not) as a JSON value.
@@ -507,9 +346,20 @@ pub fn to_value(game: &Game, id: &str) -> Value {
                     t.scores[..players].to_vec(),
                 )
             };
+            let mut placements = 0;
             let actions: Vec<Value> = game.history_actions()[t.actions.0 as usize..actions_end]
                 .iter()
-                .map(|d| action_to_json(game, d.player, &d.action))
+                .map(|d| {
+                    let mut v = action_to_json(game, d.player, &d.action);
+                    if let Action::PlaceTile { .. } = d.action {
+                        placements += 1;
+                        // R6: the second tile of a turn that places two names itself.
+                        if let (2, Some(second)) = (placements, t.second) {
+                            v["tile"] = json!(second.id());
+                        }
+                    }
+                    v
+                })
                 .collect();
             let events: Vec<Value> = game.events()[t.events.0 as usize..events_end]
                 .iter()
@@ -545,7 +395,7 @@ pub fn to_value(game: &Game, id: &str) -> Value {
         "format": FORMAT,
         "version": VERSION,
         "id": id,
-        "setup": setup_to_json(game.config()),
+        "setup": game.config().to_json(),
         "turns": turns,
         "notes": "written by the carcassonne engine",
     });
@@ -590,6 +440,19 @@ fn diverged(
         action,
         expected: expected.into(),
         actual: actual.into(),
+        scores: None,
+    }))
+}
+
+/// A score mismatch after turn `turn` (`usize::MAX`: the final scores).
+fn scores_diverged(turn: usize, expected: &[i32], engine: &[i32], detail: String) -> ReplayError {
+    let what = if turn == usize::MAX { "" } else { "scores " };
+    ReplayError::Diverged(Box::new(Divergence {
+        turn,
+        action: None,
+        expected: format!("{what}{expected:?}"),
+        actual: format!("{what}{engine:?}{detail}"),
+        scores: Some((expected.to_vec(), engine.to_vec())),
     }))
 }
 
@@ -622,8 +485,10 @@ pub fn replay(record: &Value) -> Result<Game, ReplayError> {
     }
     let config = config_from_setup(field(top, "setup", "")?)?;
     let players = config.players as usize;
-    let mut game = Game::with_chance(config, ChanceMode::Explicit)
-        .map_err(|e| err(format!("setup.{}", e.field), e.message))?;
+    let mut game = Game::with_chance(config, ChanceMode::Explicit).map_err(|e| {
+        let e = e.under("setup");
+        err(e.field, e.message)
+    })?;
     let turns = field(top, "turns", "")?
         .as_array()
         .ok_or_else(|| err("turns", "expected an array"))?;
@@ -702,6 +567,22 @@ pub fn replay(record: &Value) -> Result<Game, ReplayError> {
         for (a, av) in actions.iter().enumerate() {
             let apath = format!("{path}.actions[{a}]");
             let (action, decider) = action_from_json(&game, av, &apath)?;
+            if let (Action::PlaceTile { .. }, Some(named)) = (action, av.get("tile")) {
+                // R6: a second placement in the turn names the tile it places.
+                let tpath = format!("{apath}.tile");
+                let tile = tile_by_id(as_str(named, &tpath)?, &tpath)?;
+                if game.tile_in_hand() != Some(tile) {
+                    return Err(diverged(
+                        t,
+                        Some(a),
+                        format!("place {} ({action})", tile.id()),
+                        format!(
+                            "the tile in hand is {}",
+                            game.tile_in_hand().map_or("none", |k| k.id())
+                        ),
+                    ));
+                }
+            }
             let open = game.turns().len() == t + 1 && game.turn_in_progress();
             if action == Action::Pass && (!open || !game.is_legal(Action::Pass)) {
                 // A forced decision the engine took by itself.
@@ -738,12 +619,7 @@ pub fn replay(record: &Value) -> Result<Game, ReplayError> {
         if game.turn_in_progress() && game.turns().len() == t + 1 && unfinished {
             // The record of an unfinished game ends inside this turn.
             if game.scores() != scores.as_slice() {
-                return Err(diverged(
-                    t,
-                    None,
-                    format!("scores {scores:?}"),
-                    format!("scores {:?}", game.scores()),
-                ));
+                return Err(scores_diverged(t, &scores, game.scores(), String::new()));
             }
             return Ok(game);
         }
@@ -769,12 +645,8 @@ pub fn replay(record: &Value) -> Result<Game, ReplayError> {
                     .map(|e| format!("p{}+{} {}", e.player, e.points, e.kind.name()))
                     .collect()
             };
-            return Err(diverged(
-                t,
-                None,
-                format!("scores {scores:?}"),
-                format!("scores {actual:?} (events: {})", events.join(", ")),
-            ));
+            let detail = format!(" (events: {})", events.join(", "));
+            return Err(scores_diverged(t, &scores, actual, detail));
         }
     }
     // Declines of an end-of-game abbey that the record does not list.
@@ -798,11 +670,11 @@ pub fn replay(record: &Value) -> Result<Game, ReplayError> {
             ));
         }
         if game.scores() != expected.as_slice() {
-            return Err(diverged(
+            return Err(scores_diverged(
                 usize::MAX,
-                None,
-                format!("{expected:?}"),
-                format!("{:?}", game.scores()),
+                &expected,
+                game.scores(),
+                String::new(),
             ));
         }
     }
@@ -839,8 +711,8 @@ mod tests {
     #[test]
     fn records_of_unfinished_games_load_back() {
         let mut config = GameConfig::new(3);
-        config.sets = TileSet::ALL.to_vec();
-        config.figures = Figures::default_for(&config.sets);
+        config.sets = TileSet::ALL.into_iter().filter(|s| s.playable()).collect();
+        config.figures = carcassonne::config::Figures::default_for(&config.sets);
         config.figures.abbot = 1;
         let mut game = Game::new(config).unwrap();
         let mut rng = Rng::new(3);

@@ -21,7 +21,9 @@
 //! About 2,200 games. Run with `cargo test -p carcassonne-session --test conformance` (about 20 s
 //! in a debug build on two cores; `--release` is much faster).
 
-use carcassonne::config::{BarnPlacement, DragonMove, FairyRule, PrincessRule, WagonMove};
+use carcassonne::config::{
+    BarnPlacement, DragonMove, FairyRule, PrincessRule, RiverLakes, WagonMove,
+};
 use carcassonne::{
     Action, ChanceMode, Corner, Edition, Figure, Figures, Game, GameConfig, Phase, Pos, Rng, Rules,
     TileKind, TileSet,
@@ -358,6 +360,18 @@ fn rivers() {
             &[TileSet::Base, TileSet::River1, TileSet::River2],
             |_| {},
         ),
+        case(
+            "river2, lakes in two turns",
+            3,
+            &[TileSet::Base, TileSet::River2],
+            |c| c.rules.river2_lakes = RiverLakes::TwoTurns,
+        ),
+        explicit(case(
+            "river2, lakes in one turn",
+            2,
+            &[TileSet::Base, TileSet::River2],
+            |_| {},
+        )),
     ]);
 }
 
@@ -367,6 +381,9 @@ fn princess_and_dragon_every_switch() {
         case("pd", 2, PD, |_| {}),
         explicit(case("pd", 3, PD, |_| {})),
     ];
+    cases.push(case("pd, no fairy bonus at the end", 3, PD, |c| {
+        c.rules.fairy_final_bonus = false
+    }));
     for dragon_move in DragonMove::ALL {
         for princess in PrincessRule::ALL {
             for fairy in FairyRule::ALL {
@@ -378,9 +395,9 @@ fn princess_and_dragon_every_switch() {
                 );
                 cases.push(few(case(&name, 4, PD, |c| {
                     c.rules = Rules {
-                        dragon_move: *dragon_move,
-                        princess: *princess,
-                        fairy: *fairy,
+                        dragon_move,
+                        princess,
+                        fairy,
                         ..Rules::default()
                     }
                 })));
@@ -398,8 +415,8 @@ fn abbey_and_mayor_every_switch() {
             let name = format!("am {} {}", barn_placement.name(), wagon_move.name());
             cases.push(case(&name, 3, AM, |c| {
                 c.rules = Rules {
-                    barn_placement: *barn_placement,
-                    wagon_move: *wagon_move,
+                    barn_placement,
+                    wagon_move,
                     ..Rules::default()
                 }
             }));
@@ -430,6 +447,8 @@ fn every_set_two_to_six_players() {
                 barn_placement: BarnPlacement::Occupied,
                 wagon_move: WagonMove::C1,
                 pig_herd: false,
+                river2_lakes: RiverLakes::TwoTurns,
+                fairy_final_bonus: false,
             }
         },
     )));

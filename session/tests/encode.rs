@@ -632,3 +632,18 @@ fn session_cache_agrees_with_a_fresh_computation() {
         }
     }
 }
+
+/// Prints the documentation's tables (run with `--ignored --nocapture` to regenerate
+/// the rows of `docs/observations.md`).
+#[test]
+#[ignore]
+fn print_documentation_tables() {
+    for g in global_table() {
+        let range = if g.len == 1 {
+            format!("{}", g.start)
+        } else {
+            format!("{}..{}", g.start, g.start + g.len)
+        };
+        println!("| {range} | `{}` | {} |", g.name, g.meaning);
+    }
+}

@@ -1,11 +1,17 @@
 #!/usr/bin/env bash
 # Every test of the C ABI, from a clean clone:
 #   * the header drift check and the ffi crate's Rust tests (unit, random-call fuzz);
+#   * `make install` into a temporary prefix (tools/install.sh): SONAME, links, pkg-config
+#     and CMake files, uninstall; every program below is built against that installed copy;
 #   * the C programs of tests/c built with -Wall -Wextra -Wpedantic -Werror, run plainly,
-#     under AddressSanitizer + UndefinedBehaviorSanitizer, and under valgrind;
-#   * a C++ program linked against the static library;
-#   * the C# binding's console test (Mono);
-#   * the example of the README's "Using the C library", compiled exactly as written there.
+#     under AddressSanitizer + UndefinedBehaviorSanitizer, and under valgrind with the
+#     installed suppression file;
+#   * a C++ program linked against the static library (pkg-config carcassonne-static);
+#   * the C++ example examples/cpp built with CMake (find_package) against the shared and
+#     the static library, and the CMake package's version rules;
+#   * the C# binding: its enums and constants against the header, the Unity package
+#     layout, the console test and the usage guide's example (Mono);
+#   * the example of the README's "Using the C library", compiled as written there.
 # Installs the tools it needs with apt-get when they are missing.
 #
 # Usage: tests/c/run.sh        (CARGO_TARGET_DIR is honoured; CARGO passes through)
@@ -15,8 +21,12 @@ ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
 cd "$ROOT"
 CARGO=${CARGO:-cargo}
 TARGET_DIR=${CARGO_TARGET_DIR:-$ROOT/target}
-LIB_DIR=$TARGET_DIR/release
+BUILD_DIR=$TARGET_DIR/release
 OUT=$(mktemp -d "${TMPDIR:-/tmp}/carc-c-abi.XXXXXX")
+# Everything is built against the library as `make install` lays it out.
+PREFIX=$OUT/prefix
+LIB_DIR=$PREFIX/lib
+export PKG_CONFIG_PATH=$LIB_DIR/pkgconfig
 trap 'rm -rf "$OUT"' EXIT
 START=$(date +%s)
 
@@ -27,6 +37,11 @@ command -v g++ >/dev/null || missing+=(g++)
 command -v valgrind >/dev/null || missing+=(valgrind)
 command -v mcs >/dev/null || missing+=(mono-mcs)
 command -v mono >/dev/null || missing+=(mono-runtime)
+command -v cmake >/dev/null || missing+=(cmake)
+command -v make >/dev/null || missing+=(make)
+command -v pkg-config >/dev/null || missing+=(pkg-config)
+command -v readelf >/dev/null || missing+=(binutils)
+command -v python3 >/dev/null || missing+=(python3)
 if [ ${#missing[@]} -gt 0 ]; then
     echo "== installing ${missing[*]}"
     if [ "$(id -u)" -eq 0 ]; then
@@ -59,16 +74,19 @@ step() {
     fi
 }
 
-CFLAGS=(-std=c11 -Wall -Wextra -Wpedantic -Werror -Iinclude)
-CXXFLAGS=(-std=c++17 -Wall -Wextra -Wpedantic -Werror -Iinclude)
+CFLAGS=(-std=c11 -Wall -Wextra -Wpedantic -Werror -I"$PREFIX/include")
+CXXFLAGS=(-std=c++17 -Wall -Wextra -Wpedantic -Werror)
 SAN=(-g -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer)
 LINK_SHARED=(-L"$LIB_DIR" -lcarcassonne -Wl,-rpath,"$LIB_DIR")
-# What a Rust static library needs from the system on Linux (rustc --print native-static-libs).
-STATIC_DEPS=(-lgcc_s -lutil -lrt -lpthread -lm -ldl -lc)
-VALGRIND=(valgrind -q --error-exitcode=1 --leak-check=full
-    --suppressions="$ROOT/tests/c/valgrind.supp")
 DATA=tests/data
-RECORDS=("$DATA"/*.jsonl)
+# Every reference game of a set the engine plays (the Royal Gift files join as their sets do).
+RECORDS=()
+for f in "$DATA"/*.jsonl; do
+    case "$(basename "$f")" in
+        count.jsonl | bcb.jsonl | royal-gift.jsonl) ;;
+        *) RECORDS+=("$f") ;;
+    esac
+done
 
 # The version every layer must report: [workspace.package] version in Cargo.toml.
 VERSION=$(awk -F'"' '/^\[workspace\.package\]/{w=1; next} /^\[/{w=0} w && /^version *=/{print $2; exit}' Cargo.toml)
@@ -80,6 +98,57 @@ step "header drift (include/carcassonne.h vs pinned cbindgen)" \
 step "ffi Rust tests (unit, random-call fuzz)" \
     "$CARGO" test -q -p carcassonne-ffi --lib -- --skip tests::header
 step "build libcarcassonne (release)" "$CARGO" build -q --release -p carcassonne-ffi
+
+# ----- install ---------------------------------------------------------------------------
+ABI=$(awk '$1 == "#define" && $2 == "CARC_ABI_VERSION" {print $3; exit}' include/carcassonne.h)
+SONAME=libcarcassonne.so.$ABI
+install_prefix() {
+    PREFIX="$PREFIX" BUILD_DIR="$BUILD_DIR" bash tools/install.sh install
+}
+check_install() {
+    local f missing=0
+    for f in include/carcassonne.h lib/"$SONAME" lib/libcarcassonne.a lib/pkgconfig/carcassonne.pc \
+        lib/pkgconfig/carcassonne-static.pc lib/cmake/carcassonne/carcassonneConfig.cmake \
+        lib/cmake/carcassonne/carcassonneConfigVersion.cmake share/carcassonne/carcassonne.supp \
+        share/doc/carcassonne/LICENSE-MIT share/doc/carcassonne/LICENSE-APACHE; do
+        [ -f "$PREFIX/$f" ] || { echo "not installed: $f"; missing=1; }
+    done
+    [ "$missing" -eq 0 ] &&
+        cmp include/carcassonne.h "$PREFIX/include/carcassonne.h" &&
+        [ "$(readlink "$LIB_DIR/libcarcassonne.so")" = "$SONAME" ] &&
+        echo "libcarcassonne.so -> $(readlink "$LIB_DIR/libcarcassonne.so")"
+}
+check_soname() { # the SONAME names the header's CARC_ABI_VERSION
+    local soname
+    soname=$(readelf -d "$LIB_DIR/$SONAME" | sed -n 's/.*Library soname: \[\(.*\)\].*/\1/p')
+    echo "SONAME: ${soname:-none}, header CARC_ABI_VERSION $ABI"
+    [ "$soname" = "$SONAME" ]
+}
+check_pkg_config() {
+    local version supp
+    version=$(pkg-config --modversion carcassonne) &&
+        supp=$(pkg-config --variable=valgrind_suppressions carcassonne) &&
+        echo "pkg-config: carcassonne $version; $(pkg-config --cflags --libs carcassonne)" &&
+        echo "pkg-config: carcassonne-static $(pkg-config --libs carcassonne-static)" &&
+        [ "$version" = "$VERSION" ] && [ "$(pkg-config --modversion carcassonne-static)" = "$VERSION" ] &&
+        [ "$(pkg-config --variable=abi_version carcassonne)" = "$ABI" ] &&
+        cmp "$supp" ffi/pkg/carcassonne.supp
+}
+check_uninstall() { # install into a second prefix with DESTDIR staging, then remove it all
+    local stage=$OUT/stage
+    DESTDIR="$stage" PREFIX=/opt/carcassonne BUILD_DIR="$BUILD_DIR" bash tools/install.sh install &&
+        grep -q '^prefix=/opt/carcassonne$' "$stage/opt/carcassonne/lib/pkgconfig/carcassonne.pc" &&
+        DESTDIR="$stage" PREFIX=/opt/carcassonne bash tools/install.sh uninstall &&
+        left=$(find "$stage" -type f -o -type l) &&
+        { [ -z "$left" ] || { echo "left after uninstall: $left"; false; }; }
+}
+step "install into a temporary prefix (tools/install.sh)" install_prefix
+step "installed files, header and development link" check_install
+step "SONAME of the installed shared library" check_soname
+step "pkg-config files" check_pkg_config
+step "DESTDIR install and uninstall" check_uninstall
+VALGRIND=(valgrind -q --error-exitcode=1 --leak-check=full
+    --suppressions="$PREFIX/share/carcassonne/carcassonne.supp")
 
 # ----- C --------------------------------------------------------------------------------
 build_c() { # name source extra-flags...
@@ -101,11 +170,21 @@ extract_example() {
         README.md >"$OUT/example.c"
     [ -s "$OUT/example.c" ] && echo "README.md example: $(wc -l <"$OUT/example.c") lines"
 }
+# The README's build command: the compiler line with pkg-config, run in $OUT.
+build_readme_example() {
+    local line
+    line=$(awk '/^## /{s=($0 ~ /^## Using the C library/)} s && /^```sh$/{c=1; next} c && /^```$/{c=0}
+        s && c && /^cc /{print; exit}' README.md)
+    [ -n "$line" ] || { echo "no 'cc ...' line in a sh block of the README's C section"; return 1; }
+    echo "$line"
+    (cd "$OUT" && bash -c "set -e; $line")
+}
 run_example() {
     "$OUT/$1" >"$OUT/example.out" && grep -q "player 1:" "$OUT/example.out" && cat "$OUT/example.out"
 }
 
 step "extract the README example" extract_example
+step "README build command (pkg-config)" build_readme_example
 step "compile C tests (-Wall -Wextra -Wpedantic -Werror)" build_all_c ""
 step "C: status codes and versions" "$OUT/test_status"
 step "C: complete games with every set" "$OUT/test_games" 4
@@ -129,17 +208,66 @@ step "valgrind: built-in players" "${VALGRIND[@]}" "$OUT/test_bots" 3
 
 # ----- C++ against the static library ---------------------------------------------------
 build_cpp() {
-    g++ "${CXXFLAGS[@]}" tests/c/test_cpp.cpp "$LIB_DIR/libcarcassonne.a" "${STATIC_DEPS[@]}" \
-        -o "$OUT/test_cpp"
+    local flags
+    flags=$(pkg-config --cflags --libs carcassonne-static) &&
+        # shellcheck disable=SC2086 # pkg-config's output is a list of words
+        g++ "${CXXFLAGS[@]}" tests/c/test_cpp.cpp $flags -o "$OUT/test_cpp" &&
+        ! readelf -d "$OUT/test_cpp" | grep -q "libcarcassonne"
 }
-step "compile C++ test against libcarcassonne.a" build_cpp
+step "compile C++ test against libcarcassonne.a (pkg-config carcassonne-static)" build_cpp
 step "C++: game through the static library" "$OUT/test_cpp"
 
+# ----- C++ example with CMake against the installed package -----------------------------
+CMAKE_BUILD=$OUT/cmake-example
+build_cmake_example() {
+    cmake -S examples/cpp -B "$CMAKE_BUILD" -DCMAKE_PREFIX_PATH="$PREFIX" -DCMAKE_BUILD_TYPE=Release \
+        >"$OUT/cmake.log" 2>&1 &&
+        cmake --build "$CMAKE_BUILD" >>"$OUT/cmake.log" 2>&1 &&
+        grep "carcassonne $VERSION (ABI $ABI)" "$OUT/cmake.log" || { cat "$OUT/cmake.log"; false; }
+}
+check_cmake_linkage() { # the shared build needs the SONAME, the static one no library of ours
+    readelf -d "$CMAKE_BUILD/play" | grep -q "Shared library: \[$SONAME\]" &&
+        ! readelf -d "$CMAKE_BUILD/play_static" | grep -q "libcarcassonne"
+}
+run_cmake_example() { # both builds play the same game to the same scores
+    "$CMAKE_BUILD/play" >"$OUT/play.out" && "$CMAKE_BUILD/play_static" >"$OUT/play_static.out" &&
+        cat "$OUT/play.out" && grep -q "^player 2: " "$OUT/play.out" &&
+        cmp "$OUT/play.out" "$OUT/play_static.out"
+}
+check_cmake_versions() {
+    cmake -S tests/c/cmake_version -B "$OUT/cmake-version" -DCMAKE_PREFIX_PATH="$PREFIX" \
+        -DEXPECTED_VERSION="$VERSION" >"$OUT/cmake-version.log" 2>&1 &&
+        grep "find_package" "$OUT/cmake-version.log" || { cat "$OUT/cmake-version.log"; false; }
+}
+step "CMake: build examples/cpp against the installed package" build_cmake_example
+step "CMake: shared target needs $SONAME, static target no shared library" check_cmake_linkage
+step "CMake: C++ example, shared and static give the same game" run_cmake_example
+step "valgrind: C++ example (shared library)" "${VALGRIND[@]}" "$CMAKE_BUILD/play"
+step "CMake: package version rules" check_cmake_versions
+
 # ----- C# -------------------------------------------------------------------------------
+CS_BINDING=bindings/csharp/Runtime/Carcassonne.cs
+extract_csharp_guide() {
+    awk '/^## A first game/{s=1} s && /^```csharp$/{c=1; next} c && /^```$/{exit} c{print}' \
+        bindings/csharp/README.md >"$OUT/FirstGame.cs"
+    [ -s "$OUT/FirstGame.cs" ] && echo "bindings/csharp/README.md example: $(wc -l <"$OUT/FirstGame.cs") lines"
+}
+run_csharp_guide() {
+    env LD_LIBRARY_PATH="$LIB_DIR" mono "$OUT/FirstGame.exe" >"$OUT/first-game.out" &&
+        cat "$OUT/first-game.out" && grep -q "^player 1: " "$OUT/first-game.out" &&
+        grep -q "^reloaded: same state$" "$OUT/first-game.out"
+}
+step "C#: compile the enum and constant check (mcs)" \
+    mcs -warnaserror -nologo -out:"$OUT/CheckEnums.exe" "$CS_BINDING" tests/csharp/CheckEnums.cs
+step "C#: enums and constants equal the header's" mono "$OUT/CheckEnums.exe" "$PREFIX/include/carcassonne.h"
+step "C#: Unity package layout" python3 tests/csharp/check_package.py
 step "compile C# binding and test (mcs)" \
-    mcs -warnaserror -nologo -out:"$OUT/PlayGame.exe" bindings/csharp/Carcassonne.cs \
-    bindings/csharp/tests/PlayGame.cs
+    mcs -warnaserror -nologo -out:"$OUT/PlayGame.exe" "$CS_BINDING" tests/csharp/PlayGame.cs
 step "C#: game through P/Invoke (mono)" env LD_LIBRARY_PATH="$LIB_DIR" mono "$OUT/PlayGame.exe"
+step "extract the C# guide's example" extract_csharp_guide
+step "compile the C# guide's example (mcs)" \
+    mcs -warnaserror -nologo -out:"$OUT/FirstGame.exe" "$CS_BINDING" "$OUT/FirstGame.cs"
+step "C#: the guide's example" run_csharp_guide
 
 # ----- summary --------------------------------------------------------------------------
 echo

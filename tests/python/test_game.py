@@ -107,3 +107,17 @@ def test_observation_tables_and_sizes() -> None:
     board = np.zeros_like(obs["board"])
     out = game._g.observation(0, board=board)
     assert out["board"] is board and board[names.index("occupied")].sum() == 1
+
+
+def test_action_classes_follow_the_engine_schema() -> None:
+    """Every action kind of the engine's schema has one class in carcassonne.actions with
+    the same type name and the same fields in the same order, and nothing more."""
+    from dataclasses import fields
+
+    from carcassonne import actions
+
+    schema = carcassonne._core.action_schema()
+    classes = {cls.type: cls for cls in actions._BY_TYPE.values()}
+    assert sorted(classes) == sorted(name for name, _, _ in schema)
+    for name, field_specs, _ in schema:
+        assert [f.name for f in fields(classes[name])] == [f for f, _ in field_specs], name

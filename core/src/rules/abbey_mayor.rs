@@ -19,7 +19,8 @@ use crate::config::{BarnPlacement, Figure, GameConfig, WagonMove, MAX_PLAYERS};
 use crate::features::NodeId;
 use crate::game::{BoardFigure, Game, Phase, ScoreKind, Step};
 use crate::geometry::{Corner, Pos, Rotation, Side};
-use crate::tiles::{catalogue, FeatureKind, RoadEnd, Symbols, TileSet, NO_FEATURE};
+use crate::tiles::{catalogue, FeatureKind, RoadEnd, Symbols, TileKind, TileSet, NO_FEATURE};
+use std::sync::OnceLock;
 
 /// The state of Abbey & Mayor: abbey tiles in hand, the end-of-game abbey round, and
 /// this turn's barn and wagons waiting to move.
@@ -67,8 +68,20 @@ impl Game {
         am.barn = None;
     }
 
+    /// The abbey tile of the catalogue.
+    fn abbey_tile() -> TileKind {
+        static ABBEY: OnceLock<TileKind> = OnceLock::new();
+        *ABBEY.get_or_init(|| {
+            catalogue()
+                .by_id("AM-ABBEY")
+                .expect("abbey tile in catalogue")
+        })
+    }
+
+    /// AM1: a hole (four orthogonal neighbours) where the abbey may lie (CU2: it is a
+    /// monastery).
     fn is_hole(&self, pos: Pos) -> bool {
-        self.board.orthogonal_neighbours(pos) == 4
+        self.board.orthogonal_neighbours(pos) == 4 && self.cult_allows(Game::abbey_tile(), pos)
     }
 
     /// AM1: whether `player` may place an abbey now (he holds one and a hole exists).
@@ -94,10 +107,7 @@ impl Game {
     pub(crate) fn place_abbey(&mut self, pos: Pos) {
         let player = self.to_play as usize;
         self.ext.abbey.abbeys[player] -= 1;
-        let abbey = catalogue()
-            .by_id("AM-ABBEY")
-            .expect("abbey tile in catalogue");
-        let index = self.put_tile(abbey, pos, Rotation::default());
+        let index = self.put_tile(Game::abbey_tile(), pos, Rotation::default());
         self.turn.placed = Some(index);
         self.turn.drawn = None;
         self.step = Step::Deploy;
@@ -283,10 +293,7 @@ impl Game {
         }
         let p = self.board.placement(index);
         let kind = p.kind.def().features[local as usize].kind;
-        if !matches!(
-            kind,
-            FeatureKind::Road | FeatureKind::City | FeatureKind::Monastery
-        ) {
+        if !(kind.is_monastery_like() || matches!(kind, FeatureKind::Road | FeatureKind::City)) {
             return;
         }
         let root = self.features.root(p.node_base + local as NodeId);
@@ -355,12 +362,11 @@ impl Game {
                                 FeatureKind::Road,
                                 Some(RoadEnd::CityGate(c)),
                             ) => c == me,
-                            (
-                                FeatureKind::Monastery,
-                                _,
-                                FeatureKind::Road,
-                                Some(RoadEnd::Monastery(m)),
-                            ) => m == me,
+                            (k, _, FeatureKind::Road, Some(RoadEnd::Monastery(m)))
+                                if k.is_monastery_like() =>
+                            {
+                                m == me
+                            }
                             _ => false,
                         };
                         if linked {

@@ -2,13 +2,15 @@
 //! by the sets in the configuration (`GameConfig::sets`) and the figures in the supply.
 //!
 //! * [`abbot`]: the Abbot and gardens (A1–A3), active when players have an abbot.
-//! * [`river`]: the River and River II placement rules (R1–R6).
+//! * [`river`]: the River and River II: placement (R1–R4) and the lakes (R5, R6).
 //! * [`princess_dragon`]: The Princess & the Dragon (PD1–PD23).
 //! * [`abbey_mayor`]: Abbey & Mayor (AM1–AM11).
+//! * [`king_robber`]: King & Robber Baron (KR1–KR3).
+//! * [`cult`]: the Cult (CU1–CU3).
 //!
 //! The base game's rules (B1–B17) are the turn pipeline in [`crate::game`] and the
 //! scoring in [`crate::scoring`]. An expansion's state is a struct of its module with
-//! private fields ([`Expansions`] holds one of each); the pipeline calls into the
+//! private fields (`Expansions` holds one of each); the pipeline calls into the
 //! expansions only through the hooks below (events) and through the steps and actions
 //! that an expansion owns (its decisions: a dragon step, a wagon move, ...).
 //!
@@ -16,7 +18,7 @@
 //!
 //! 1. Its tiles in `data/tiles.txt` (generated from the catalogue) and its set in
 //!    [`crate::tiles::TileSet`]; its switches in [`crate::config::Rules`].
-//! 2. A module here with its state struct (a field of [`Expansions`]) and its rules as
+//! 2. A module here with its state struct (a field of `Expansions`) and its rules as
 //!    methods; it reads and changes the kernel (board, features, figures, scores)
 //!    through the game and its own state only.
 //! 3. Its calls in the hooks below, and, for a new decision, a [`crate::game::Phase`],
@@ -25,6 +27,8 @@
 
 pub mod abbey_mayor;
 pub mod abbot;
+pub mod cult;
+pub mod king_robber;
 pub mod princess_dragon;
 pub mod river;
 
@@ -41,6 +45,7 @@ pub(crate) struct Expansions {
     pub(crate) river: river::River,
     pub(crate) dragon: princess_dragon::PrincessDragon,
     pub(crate) abbey: abbey_mayor::AbbeyMayor,
+    pub(crate) king: king_robber::KingRobber,
 }
 
 impl Expansions {
@@ -51,6 +56,7 @@ impl Expansions {
             river: river::River::with_capacity(tiles),
             dragon: princess_dragon::PrincessDragon::default(),
             abbey: abbey_mayor::AbbeyMayor::new(config),
+            king: king_robber::KingRobber::default(),
         }
     }
 }
@@ -64,10 +70,16 @@ impl Game {
         self.fairy_turn_point();
     }
 
+    /// Whether placements of `tile` are checked by [`Game::placement_allowed`] beyond the
+    /// side match (a river tile, a cloister with the Cult).
+    pub(crate) fn placement_restricted(&self, tile: TileKind) -> bool {
+        tile.def().has(crate::tiles::Symbols::RIVER) || self.cult_restricts(tile)
+    }
+
     /// Whether `tile` may lie at `pos` turned by `rot` beyond the side match (B4): the
-    /// river's course (R2).
+    /// river's course (R2), no shrine or monastery with two rivals (CU2).
     pub(crate) fn placement_allowed(&self, tile: TileKind, pos: Pos, rot: Rotation) -> bool {
-        self.river_allows(tile, pos, rot)
+        self.river_allows(tile, pos, rot) && self.cult_allows(tile, pos)
     }
 
     /// The turn's tile (not an abbey) was placed at placement `index`.
@@ -76,9 +88,21 @@ impl Game {
         self.volcano_placed(index);
     }
 
-    /// Whether no figure may be put on placement `index` (PD13b).
+    /// A tile that fits nowhere was discarded (B5).
+    pub(crate) fn on_tile_discarded(&mut self, tile: TileKind) {
+        self.river_tile_discarded(tile);
+    }
+
+    /// A second tile that the turn player places right after the tile at placement
+    /// `index`, in the same turn (R6: the city lake after the volcano lake).
+    pub(crate) fn second_tile_after(&mut self, index: u8) -> Option<TileKind> {
+        self.lake_after(index)
+    }
+
+    /// Whether no figure may be put on placement `index`: the dragon's tile (PD13b), a
+    /// volcano tile (PD1, R6).
     pub(crate) fn figure_barred_on(&self, index: usize) -> bool {
-        self.dragon_bars(index)
+        self.dragon_bars(index) || self.volcano_bars(index) || self.volcano_lake_bars(index)
     }
 
     /// Deployment choices that replace all others when present (the princess under
@@ -101,10 +125,10 @@ impl Game {
         self.fairy_figure_left(figure);
     }
 
-    /// A feature of root `root` was scored during play or at the end (before its
-    /// figures return): the fairy's bonus (PD16c).
-    pub(crate) fn on_feature_scored(&mut self, root: NodeId) {
-        self.fairy_bonus(root);
+    /// A feature of root `root` was scored during play or, with `final_scoring`, at the
+    /// end (before its figures return): the fairy's bonus (PD16c).
+    pub(crate) fn on_feature_scored(&mut self, root: NodeId, final_scoring: bool) {
+        self.fairy_bonus(root, final_scoring);
     }
 
     /// A figure returned from a feature that scored during play: a wagon may move on
@@ -115,9 +139,23 @@ impl Game {
         }
     }
 
-    /// After the completed features of the turn scored: barn fields (AM7, AM8).
+    /// After the completed features of the turn scored: barn fields (AM7, AM8) of the
+    /// tile at placement `placed`.
     pub(crate) fn after_turn_scoring(&mut self, placed: u8) {
         self.barn_joins(placed);
+    }
+
+    /// The turn's scoring is done: `roots` were completed by the turn, `scored` of them
+    /// held figures and scored. Shrine challenges (CU3), then the King and the Robber
+    /// Baron (KR1, KR2).
+    pub(crate) fn on_turn_scored(&mut self, roots: &[NodeId], scored: &[NodeId]) {
+        self.resolve_challenges(roots, scored);
+        self.award_titles(roots);
+    }
+
+    /// Whether the city of root `root` was turned into a castle (CA1: no city any more).
+    pub(crate) fn is_castle(&self, _root: NodeId) -> bool {
+        false
     }
 
     /// The last tile was placed: the expansions' end-of-game rounds begin (AM4).
@@ -125,8 +163,10 @@ impl Game {
         self.begin_abbey_round();
     }
 
-    /// Final scoring, after incomplete features and farmers: barns (AM9).
+    /// Final scoring, after incomplete features and farmers: barns (AM9), the King and
+    /// the Robber Baron (KR3).
     pub(crate) fn final_scoring_extras(&mut self) {
         self.barn_final_scoring();
+        self.title_final_scoring();
     }
 }

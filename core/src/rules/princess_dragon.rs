@@ -35,6 +35,8 @@ struct Fairy {
     /// The figure it stands next to (owner, local feature) under `next-to-follower`;
     /// `None` when unattached or under `on-tile`.
     follower: Option<(u8, u8)>,
+    /// The player who moved it there: under `on-tile` the fairy belongs to him (PD15).
+    mover: u8,
 }
 
 /// The dragon's flight in progress.
@@ -105,6 +107,12 @@ impl Game {
         self.ext.dragon.dragon == Some(index as u8)
     }
 
+    /// PD1: no figure but the dragon ever stands on a volcano tile (also after the dragon
+    /// has left it).
+    pub(crate) fn volcano_bars(&self, index: usize) -> bool {
+        self.pd() && self.board.placement(index).kind.def().has(Symbols::VOLCANO)
+    }
+
     /// The dragon's part of the state hash.
     pub(crate) fn hash_dragon(&self, h: &mut crate::game::Fnv) {
         let d = &self.ext.dragon;
@@ -114,6 +122,7 @@ impl Game {
                 f.placement,
                 f.follower.map_or(255, |x| x.0),
                 f.follower.map_or(255, |x| x.1),
+                f.mover,
             ]);
         }
     }
@@ -141,9 +150,14 @@ impl Game {
         let player = self.turn_player;
         let earns = match self.rules.fairy {
             FairyRule::NextToFollower => fairy.follower.is_some_and(|(owner, _)| owner == player),
-            FairyRule::OnTile => self.figures.iter().any(|f| {
-                f.owner == player && f.placement == fairy.placement && f.figure != Figure::Barn
-            }),
+            FairyRule::OnTile => {
+                fairy.mover == player
+                    && self.figures.iter().any(|f| {
+                        f.owner == player
+                            && f.placement == fairy.placement
+                            && f.figure != Figure::Barn
+                    })
+            }
         };
         if earns {
             let at = fairy
@@ -154,11 +168,16 @@ impl Game {
     }
 
     /// PD16c: 3 points to the owner of the fairy's follower when the feature of `root`
-    /// scores, whoever has the majority (once per feature).
-    pub(crate) fn fairy_bonus(&mut self, root: NodeId) {
+    /// scores, whoever has the majority (once per feature); under `on-tile`, to the
+    /// player who moved the fairy, for one of his own followers on its tile (PD15). At
+    /// final scoring only with `fairy_final_bonus`.
+    pub(crate) fn fairy_bonus(&mut self, root: NodeId, final_scoring: bool) {
         let Some(fairy) = self.ext.dragon.fairy else {
             return;
         };
+        if final_scoring && !self.rules.fairy_final_bonus {
+            return;
+        }
         let mut winner = None;
         for f in &self.figures {
             if f.figure == Figure::Barn || f.placement != fairy.placement {
@@ -166,7 +185,7 @@ impl Game {
             }
             let matches = match self.rules.fairy {
                 FairyRule::NextToFollower => fairy.follower == Some((f.owner, f.local)),
-                FairyRule::OnTile => true,
+                FairyRule::OnTile => f.owner == fairy.mover,
             };
             if matches && self.features.root(f.node) == root {
                 winner = Some((f.owner, f.local));
@@ -250,7 +269,7 @@ impl Game {
             return;
         }
         for i in 0..self.board.len() {
-            if i == placed as usize || self.dragon_bars(i) {
+            if i == placed as usize || self.figure_barred_on(i) {
                 continue;
             }
             let n = self.board.placement(i).kind.def().features.len();
@@ -306,6 +325,7 @@ impl Game {
         self.ext.dragon.fairy = Some(Fairy {
             placement,
             follower: feature.map(|local| (player, local)),
+            mover: player,
         });
     }
 

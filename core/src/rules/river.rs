@@ -9,10 +9,15 @@
 //! * R4: with River I and II, one spring (River II's) and no River I lake ([`crate::deck`]).
 //! * R5: the pig herd adds 1 per city to its field's farmers ([`crate::scoring`]); the
 //!   volcano lake brings the dragon ([`super::princess_dragon`]).
+//! * R6 (`river2_lakes`): `one-turn`, the player who places the volcano lake places the
+//!   city lake at once, in the same turn (the pile holds the city lake back until then,
+//!   [`crate::deck`]), and no figure ever stands on the volcano lake (PD1); `two-turns`,
+//!   the lakes are ordinary last river tiles.
 
+use crate::config::RiverLakes;
 use crate::game::Game;
 use crate::geometry::{Pos, Rotation, Side};
-use crate::tiles::{FeatureKind, Symbols, Terrain, TileKind};
+use crate::tiles::{FeatureKind, Symbols, Terrain, TileKind, TileSet};
 
 /// The River's state: the direction of travel into each placed river tile (R2).
 #[derive(Clone, Debug, Default, PartialEq, Eq, Hash)]
@@ -118,5 +123,39 @@ impl Game {
                 }
             }
         }
+    }
+}
+
+impl Game {
+    /// Whether `tile` is River II's volcano lake.
+    fn is_volcano_lake(tile: TileKind) -> bool {
+        let def = tile.def();
+        def.set == TileSet::River2 && def.has(Symbols::VOLCANO)
+    }
+
+    /// R6 (`one-turn`): the city lake, taken from the pile, after the volcano lake at
+    /// placement `index`.
+    pub(crate) fn lake_after(&mut self, index: u8) -> Option<TileKind> {
+        if self.rules.river2_lakes != RiverLakes::OneTurn
+            || !Game::is_volcano_lake(self.board.placement(index as usize).kind)
+        {
+            return None;
+        }
+        self.deck.take_held()
+    }
+
+    /// R6: a discarded volcano lake leaves the city lake to be drawn like any river tile.
+    pub(crate) fn river_tile_discarded(&mut self, tile: TileKind) {
+        if Game::is_volcano_lake(tile) {
+            self.deck.release_held();
+        }
+    }
+
+    /// PD1, R6 (`one-turn`): no figure on the volcano lake, with or without The Princess
+    /// & the Dragon. Under `two-turns` it is an ordinary tile unless The Princess & the
+    /// Dragon makes it a volcano (PD1 in [`super::princess_dragon`]).
+    pub(crate) fn volcano_lake_bars(&self, index: usize) -> bool {
+        self.rules.river2_lakes == RiverLakes::OneTurn
+            && Game::is_volcano_lake(self.board.placement(index).kind)
     }
 }

@@ -1,5 +1,5 @@
 //! Tests of the C ABI that call the exports from Rust (the C, C++ and C# programs of
-//! `tests/c` and `bindings/csharp/tests` call them from their own languages). They live
+//! `tests/c` and `tests/csharp` call them from their own languages). They live
 //! inside the crate because the library is built only as `cdylib` and `staticlib`.
 
 mod abi_fuzz;

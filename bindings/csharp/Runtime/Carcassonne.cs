@@ -2,7 +2,10 @@
 // project uses: [DllImport("carcassonne")], blittable structs laid out exactly like the C
 // ones, a SafeHandle that frees the game, and exceptions that carry the status and the
 // library's detailed message. Put libcarcassonne.so / carcassonne.dll / libcarcassonne.dylib
-// where the runtime finds native plugins (LD_LIBRARY_PATH, Assets/Plugins, ...).
+// where the runtime finds native plugins (the package's Plugins/ folder in Unity, see
+// Plugins/README.md; LD_LIBRARY_PATH or the program's folder elsewhere). The usage guide is
+// README.md beside this folder. The enums and constants are checked against the header by
+// tests/csharp/CheckEnums.cs.
 //
 // Ownership: a Game (a Bot) owns its native handle and frees it when disposed or finalized. Every
 // buffer passed to the library is a managed array pinned for the duration of the call;
@@ -72,6 +75,15 @@ namespace Carcassonne
         Mayor = 2,
         Wagon = 3,
         Barn = 4,
+    }
+
+    /// <summary>A corner of a tile, for barns (CarcCorner).</summary>
+    public enum Corner : byte
+    {
+        NW = 0,
+        NE = 1,
+        SE = 2,
+        SW = 3,
     }
 
     /// <summary>One decision (CarcAction, 16 bytes).</summary>
@@ -230,12 +242,25 @@ namespace Carcassonne
     /// <summary>The raw entry points, one per C function.</summary>
     public static class Native
     {
+#if UNITY_IOS && !UNITY_EDITOR
+        // iOS links native code statically into the player.
+        const string Lib = "__Internal";
+#else
         const string Lib = "carcassonne";
+#endif
 
         public const uint NoPlayer = 0xFFFFFFFF;
         public const ushort NoTile = 0xFFFF;
         public const byte NoFeature = 255;
         public const uint NoActionId = 0xFFFFFFFF;
+        /// <summary>The default side of the observation window.</summary>
+        public const uint DefaultWindow = 32;
+        /// <summary>The library version this binding was written for (see Game.Version).</summary>
+        public const uint VersionMajor = 0;
+        public const uint VersionMinor = 1;
+        public const uint VersionPatch = 0;
+        /// <summary>The ABI this binding was written for; compare with carc_abi_version().</summary>
+        public const uint AbiVersion = 1;
 
         [DllImport(Lib)] public static extern IntPtr carc_version();
         [DllImport(Lib)] public static extern uint carc_abi_version();

@@ -48,7 +48,7 @@ static class PlayGame
         Check(Marshal.SizeOf(typeof(CarcFairy)) == 12, "CarcFairy is 12 bytes");
         Check(Marshal.SizeOf(typeof(CarcObservationSizes)) == 28, "CarcObservationSizes is 28 bytes");
         Check(Marshal.SizeOf(typeof(CarcMaskInfo)) == 12, "CarcMaskInfo is 12 bytes");
-        Check(Native.carc_abi_version() == 1, "ABI version 1");
+        Check(Native.carc_abi_version() == Native.AbiVersion, "the library has the binding's ABI version");
         Check(Game.Version.Split('.').Length == 3, "version MAJOR.MINOR.PATCH: " + Game.Version);
         Check(Native.Message(Status.GameOver) == "the game is over", "status message");
         Check(Game.TileKindId(0).Length > 0, "tile kind id");

@@ -1,0 +1,55 @@
+//! [`named_enum!`](crate::named_enum): the one way every enum of the crates gets its name table.
+//!
+//! Records, configurations, command-line options, C messages and Python all spell the
+//! values of these enums by name; the macro declares each value once with its name and
+//! generates `ALL` (every value, in declaration order), `name()` and `from_name()`.
+//!
+//! ```
+//! carcassonne::named_enum! {
+//!     /// A colour.
+//!     #[derive(Copy, Clone, Debug, PartialEq, Eq)]
+//!     pub enum Colour {
+//!         /// Red.
+//!         Red = "red",
+//!         /// Blue.
+//!         Blue = "blue",
+//!     }
+//! }
+//! assert_eq!(Colour::ALL, [Colour::Red, Colour::Blue]);
+//! assert_eq!(Colour::Blue.name(), "blue");
+//! assert_eq!(Colour::from_name("red"), Some(Colour::Red));
+//! assert_eq!(Colour::from_name("green"), None);
+//! ```
+
+/// Declares an enum whose values have names; see the [module docs](crate::names).
+#[macro_export]
+macro_rules! named_enum {
+    (
+        $(#[$m:meta])*
+        $vis:vis enum $name:ident {
+            $($(#[$vm:meta])* $variant:ident $(($disc:expr))? = $text:literal),+ $(,)?
+        }
+    ) => {
+        $(#[$m])*
+        $vis enum $name {
+            $($(#[$vm])* $variant $(= $disc)?),+
+        }
+
+        impl $name {
+            /// Every value, in declaration order.
+            pub const ALL: [$name; [$($text),+].len()] = [$($name::$variant),+];
+
+            /// The value's name (in records, configurations, options and messages).
+            pub const fn name(self) -> &'static str {
+                match self {
+                    $($name::$variant => $text),+
+                }
+            }
+
+            /// The value with this name.
+            pub fn from_name(name: &str) -> ::core::option::Option<$name> {
+                Self::ALL.into_iter().find(|v| v.name() == name)
+            }
+        }
+    };
+}

@@ -1,0 +1,124 @@
+//! The Cult (CU1–CU3), active with the `cult` set.
+//!
+//! * CU1: a shrine is a cloister that completes, scores and counts at the end like a
+//!   monastery ([`crate::scoring`]); a follower on it is a heretic. Everywhere else a
+//!   shrine counts as a monastery (abbot, wagon, portal, the City's cathedral, castles).
+//! * CU2: after every placement each shrine has at most one monastery among its 8
+//!   surrounding tiles and each monastery at most one shrine: a placement breaking this is
+//!   illegal (the abbey and the monastery in a city are monasteries).
+//! * CU3: a monastery and a shrine on neighbouring tiles challenge each other: when one is
+//!   completed and scores for a player while the other is incomplete, every figure on the
+//!   other returns to its owner with no points. Both completed in the same turn both score
+//!   normally; a completed one without figures removes nothing.
+
+use crate::features::NodeId;
+use crate::game::Game;
+use crate::geometry::Pos;
+use crate::tiles::{FeatureKind, TileKind, TileSet};
+
+impl Game {
+    fn cult(&self) -> bool {
+        self.has_set(TileSet::Cult)
+    }
+
+    /// The monastery or shrine of the tile at `pos` (local index and kind), if any.
+    fn cloister_at(&self, pos: Pos) -> Option<(usize, FeatureKind)> {
+        let p = self.board.at(pos)?;
+        let f = p
+            .kind
+            .def()
+            .features
+            .iter()
+            .position(|f| f.kind.is_monastery_like())?;
+        Some((f, p.kind.def().features[f].kind))
+    }
+
+    /// The monastery-or-shrine rival kind of `kind`.
+    fn rival(kind: FeatureKind) -> FeatureKind {
+        if kind == FeatureKind::Shrine {
+            FeatureKind::Monastery
+        } else {
+            FeatureKind::Shrine
+        }
+    }
+
+    /// Tiles around `pos` whose cloister is of kind `kind` (not counting `pos` itself).
+    fn cloisters_around(&self, pos: Pos, kind: FeatureKind) -> impl Iterator<Item = Pos> + '_ {
+        pos.surrounding()
+            .into_iter()
+            .filter(move |q| self.cloister_at(*q).is_some_and(|(_, k)| k == kind))
+    }
+
+    /// CU2: whether `tile` may lie at `pos` without a shrine or a monastery ending up
+    /// with two rivals around it.
+    pub(crate) fn cult_allows(&self, tile: TileKind, pos: Pos) -> bool {
+        if !self.cult() {
+            return true;
+        }
+        let Some(mine) = tile
+            .def()
+            .features
+            .iter()
+            .find(|f| f.kind.is_monastery_like())
+            .map(|f| f.kind)
+        else {
+            return true;
+        };
+        let rival = Game::rival(mine);
+        let mut rivals = 0;
+        for q in self.cloisters_around(pos, rival) {
+            rivals += 1;
+            // The rival must not have a rival of its own already.
+            if self.cloisters_around(q, mine).next().is_some() {
+                return false;
+            }
+        }
+        rivals <= 1
+    }
+
+    /// Whether tiles of `tile` need the CU2 check at all.
+    pub(crate) fn cult_restricts(&self, tile: TileKind) -> bool {
+        self.cult()
+            && tile
+                .def()
+                .features
+                .iter()
+                .any(|f| f.kind.is_monastery_like())
+    }
+
+    /// CU3: after the turn's features scored, each monastery or shrine completed this turn
+    /// (`roots`) that scored challenges its incomplete rival: every figure on the rival
+    /// returns with no points.
+    pub(crate) fn resolve_challenges(&mut self, roots: &[NodeId], scored: &[NodeId]) {
+        if !self.cult() {
+            return;
+        }
+        for &r in roots {
+            if !scored.contains(&r) {
+                continue; // completed without figures: removes nothing
+            }
+            let node = self.features.node(r);
+            if !node.kind.is_monastery_like() {
+                continue;
+            }
+            let kind = node.kind;
+            let pos = self.board.placement(node.placement as usize).pos;
+            // CU2 leaves at most one rival; collected first, as returning figures changes
+            // the game.
+            let mut rivals = [Pos::default(); 8];
+            let mut n = 0;
+            for q in self.cloisters_around(pos, Game::rival(kind)) {
+                rivals[n] = q;
+                n += 1;
+            }
+            for &q in &rivals[..n] {
+                let (local, _) = self.cloister_at(q).expect("a rival cloister");
+                let base = self.board.at(q).expect("a tile").node_base;
+                let rival = self.features.find(base + local as NodeId);
+                if !self.is_complete(rival) {
+                    self.return_figures_of(rival, false);
+                }
+            }
+        }
+    }
+}
