@@ -695,8 +695,8 @@ CarcStatus carc_game_is_legal(const struct CarcGame *game,
  * `"mcts[:<budget>][:<option>=<value>]..."`: Monte Carlo tree search over the hidden
  * order of the pile with a budget of iterations (`"mcts:2000"`) or milliseconds per
  * decision (`"mcts:100ms"`) and the options `threads=N` (root-parallel search threads,
- * 1 to 64), `c=X` (exploration constant, 0 to 10, default 0.7) and `deploy=P` (percent
- * of deployments in playouts, default 50). `seed` seeds the bot's random sequence: the
+ * 1 to 64), `c=X` (exploration constant), `deploy=P`, `margin=P` and `widen=W` (see
+ * `carcassonne match --help`). `seed` seeds the bot's random sequence: the
  * same seed and the same calls give the same choices (with an iteration budget).
  * A spec that cannot be read returns `CARC_STATUS_INVALID_ARGUMENT`; the message
  * (`carc_last_error`) says what was wrong.
