@@ -4,7 +4,7 @@
 CARGO ?= cargo
 OUT ?= out
 
-.PHONY: run test build install uninstall rust-checks rust-tests c-tests python-tests bench bench-bots clean
+.PHONY: run test build install uninstall rust-checks rust-tests c-tests html-tests python-tests docs-tests bench bench-bots notebook screenshots clean
 
 # Where `make install` puts the C library (DESTDIR, LIBDIR, INCLUDEDIR, DATADIR also apply).
 PREFIX ?= /usr/local
@@ -29,8 +29,9 @@ uninstall:
 	PREFIX="$(PREFIX)" bash tools/install.sh uninstall
 
 ## Every test: formatting, lints, docs, Rust tests (reference games included), the C ABI
-## from C, C++ and C#, and the Python package.
-test: rust-checks rust-tests c-tests python-tests
+## from C, C++ and C#, the HTML replay in headless Chromium, the Python package (the
+## example notebook included), and every command and program of the READMEs and docs.
+test: rust-checks rust-tests c-tests html-tests python-tests docs-tests
 
 rust-checks:
 	$(CARGO) fmt --all --check
@@ -46,8 +47,24 @@ rust-tests:
 c-tests:
 	bash tests/c/run.sh
 
+html-tests:
+	bash tests/html/run.sh
+
 python-tests:
 	bash python/build_and_test.sh
+
+docs-tests:
+	bash tests/docs/run.sh
+
+## Run examples/analysis.ipynb and store it with its outputs (needs the Python package:
+## the virtual environment of python/build_and_test.sh is used when present).
+notebook:
+	bash examples/make_notebook.sh
+
+## The pictures of the README: docs/board.png (the SVG of a finished game) and
+## docs/replay.png (the HTML replay at its middle turn), taken with headless Chromium.
+screenshots:
+	bash tools/screenshots.sh
 
 ## Benchmarks (figures in the README come from these).
 bench:

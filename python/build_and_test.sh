@@ -21,7 +21,7 @@ PYTHON="${PYTHON:-python3}"
 VENV="${CARC_VENV:-$ROOT/target/python-venv}"
 WHEEL_VENV="${CARC_WHEEL_VENV:-$ROOT/target/python-wheel-venv}"
 WHEELS="${CARGO_TARGET_DIR:-$ROOT/target}/wheels"
-TEST_DEPS=(numpy gymnasium pettingzoo pytest nbclient nbformat ipykernel)
+TEST_DEPS=(numpy gymnasium pettingzoo pytest nbclient nbformat ipykernel matplotlib)
 
 echo "== development environment: $VENV"
 "$PYTHON" -m venv "$VENV"

@@ -1,30 +1,87 @@
-//! `carcassonne render`: replays a record and draws its board.
+//! `carcassonne render`: replays a record and draws its board, at its end or after a
+//! chosen turn, as text, as an SVG picture, or as an animated HTML replay.
 
 use crate::args::{self, OptSpec};
 use crate::{emit, CliError, Outcome};
+use carcassonne::Game;
 use carcassonne_session::record;
-use carcassonne_session::render::{board_svg, board_text};
+use carcassonne_session::render::{board_svg, board_text, replay_html};
+use serde_json::Value;
 use std::fmt::Write as _;
 
 /// Help text.
 pub const HELP: &str = "\
 carcassonne render: draw the board of a game record
 
-usage: carcassonne render FILE [--svg OUT.svg] [--id ID]
+usage: carcassonne render FILE [--turn N] [--svg OUT.svg] [--html OUT.html] [--id ID]
 
 options:
+  --turn N             draw the board after the record's first N turns (0: the start
+                       tile only; default: the whole record)
   --svg OUT.svg        also write the board as an SVG picture
+  --html OUT.html      also write an animated replay: one self-contained HTML page with
+                       the board after every turn and a slider to choose the turn
   --id ID              the record to draw when FILE holds several (JSON Lines)
   -h, --help           show this text
 
 Replays the record (every action is checked) and prints the board as text, followed by
-the scores. Exit status: 0 on success, 1 when the record diverges or the SVG cannot be
-written, 2 for a bad command line or an unreadable file.
+the scores. A finished game is drawn with its figures as they stood at the end of the
+last turn, before final scoring returned them. Exit status: 0 on success, 1 when the
+record diverges or an output cannot be written, 2 for a bad command line or an
+unreadable file.
 ";
+
+/// The record's turns.
+fn turns_of(record: &Value) -> usize {
+    record
+        .get("turns")
+        .and_then(Value::as_array)
+        .map_or(0, Vec::len)
+}
+
+/// The record cut after its first `n` turns, as the record of an unfinished game.
+fn first_turns(record: &Value, n: usize) -> Value {
+    let mut cut = record.clone();
+    if let Some(top) = cut.as_object_mut() {
+        if let Some(turns) = top.get_mut("turns").and_then(Value::as_array_mut) {
+            if n < turns.len() {
+                turns.truncate(n);
+                top.remove("final_scores");
+            }
+        }
+    }
+    cut
+}
+
+/// The game after each of the record's turns: `[0]` the start, the last the whole record.
+pub fn states_after_each_turn(record: &Value, id: &str) -> Result<Vec<Game>, CliError> {
+    let turns = turns_of(record);
+    (0..=turns)
+        .map(|n| {
+            record::replay(&first_turns(record, n))
+                .map_err(|e| CliError::Failed(format!("{id}: after turn {n}: {e}")))
+        })
+        .collect()
+}
+
+fn write_file(option: &str, path: &str, text: &str) -> Result<(), CliError> {
+    if path.is_empty() {
+        return Err(CliError::Usage(format!("--{option}: empty file name")));
+    }
+    std::fs::write(path, text).map_err(|e| CliError::Failed(format!("cannot write {path}: {e}")))
+}
 
 /// Runs the subcommand.
 pub fn run(words: &[String]) -> Result<Outcome, CliError> {
-    let parsed = args::parse(words, &[OptSpec::once("svg"), OptSpec::once("id")])?;
+    let parsed = args::parse(
+        words,
+        &[
+            OptSpec::once("svg"),
+            OptSpec::once("html"),
+            OptSpec::once("id"),
+            OptSpec::once("turn"),
+        ],
+    )?;
     if parsed.help {
         emit(HELP);
         return Ok(Outcome::Success);
@@ -37,6 +94,19 @@ pub fn run(words: &[String]) -> Result<Outcome, CliError> {
                 "unexpected argument {extra:?} (one record file at a time)"
             )))
         }
+    };
+    for option in ["svg", "html"] {
+        if parsed.value(option) == Some("") {
+            return Err(CliError::Usage(format!("--{option}: empty file name")));
+        }
+    }
+    let turn = match parsed.value("turn") {
+        None => None,
+        Some(text) => Some(text.trim().parse::<usize>().map_err(|_| {
+            CliError::Usage(format!(
+                "--turn: expected a whole number of turns (0 or more), found {text:?}"
+            ))
+        })?),
     };
     let text = std::fs::read_to_string(path)
         .map_err(|e| CliError::Usage(format!("cannot read {path}: {e}")))?;
@@ -68,7 +138,17 @@ pub fn run(words: &[String]) -> Result<Outcome, CliError> {
     let id = record::record_id(chosen)
         .unwrap_or(path.as_str())
         .to_string();
-    let game = record::replay(chosen).map_err(|e| CliError::Failed(format!("{id}: {e}")))?;
+    let turns = turns_of(chosen);
+    if let Some(n) = turn {
+        if n > turns {
+            return Err(CliError::Usage(format!(
+                "--turn: {id} has {turns} turns, so N is at most {turns}, found {n}"
+            )));
+        }
+    }
+    let shown = turn.unwrap_or(turns);
+    let game = record::replay(&first_turns(chosen, shown))
+        .map_err(|e| CliError::Failed(format!("{id}: {e}")))?;
     let mut out = board_text(&game);
     let scores: Vec<String> = game
         .scores()
@@ -77,18 +157,25 @@ pub fn run(words: &[String]) -> Result<Outcome, CliError> {
         .map(|(seat, s)| format!("seat {seat}: {s}"))
         .collect();
     let state = if game.is_terminal() {
-        "final scores"
+        "final scores".to_string()
+    } else if shown < turns {
+        format!("scores after turn {shown} of {turns}")
     } else {
-        "scores (game not finished)"
+        "scores (game not finished)".to_string()
     };
     let _ = writeln!(out, "\n{id}: {state}: {}", scores.join(", "));
     if let Some(svg_path) = parsed.value("svg") {
-        if svg_path.is_empty() {
-            return Err(CliError::Usage("--svg: empty file name".into()));
-        }
-        std::fs::write(svg_path, board_svg(&game))
-            .map_err(|e| CliError::Failed(format!("cannot write {svg_path}: {e}")))?;
+        write_file("svg", svg_path, &board_svg(&game))?;
         let _ = writeln!(out, "svg written to {svg_path}");
+    }
+    if let Some(html_path) = parsed.value("html") {
+        let states = states_after_each_turn(chosen, &id)?;
+        write_file("html", html_path, &replay_html(&id, &states))?;
+        let _ = writeln!(
+            out,
+            "html replay of {} turns written to {html_path}",
+            states.len() - 1
+        );
     }
     emit(&out);
     Ok(Outcome::Success)

@@ -1,22 +1,41 @@
 //! `carcassonne replay`: checks game records against the engine.
+//!
+//! Every record is replayed with its draws, optionally under other rule readings
+//! (`--rule key=value`, set on top of each record's `setup.rules`). Divergences of records
+//! that a list of known divergences names (by default `known-divergences.md` beside each
+//! record file) are labelled with the list's reason and do not fail the command.
 
-use crate::args;
+use crate::args::{self, OptSpec};
+use crate::setup::{option_of, rule_options};
 use crate::{emit, CliError, Outcome};
 use carcassonne_session::record::{self, ReplayError};
+use serde_json::{Map, Value};
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
 
 /// Help text.
 pub const HELP: &str = "\
 carcassonne replay: check game records against the engine
 
-usage: carcassonne replay FILE...
+usage: carcassonne replay FILE... [--rule key=value]... [--known LIST.md]
+
+options:
+  --rule key=value     replay under this rule reading, set on top of each record's
+                       setup.rules (repeatable; keys and values as in `play --help`)
+  --known LIST.md      the list of known divergences (default: known-divergences.md
+                       beside each record file, when there is one); `--known none`
+                       uses no list
+  -h, --help           show this text
 
 Each FILE holds JSON Lines (one record per line) or a single JSON record. Every record
 is replayed with its draws: every action must be legal and every turn's scores and the
 final scores must match. One line is printed for each record that diverges or cannot be
-read (`ID: turn T ...: what differed`), then a last line `N reproduced, M diverged`.
+read (`ID: turn T ...: what differed`); a record that the list of known divergences
+names (a line `- id: ID (reason)`) is printed as `ID: known divergence (reason): ...`.
+The last line is `N reproduced, K known divergences, M diverged`.
 
-Exit status: 0 when every record reproduced, 1 when any diverged or was malformed,
-2 for a bad command line or a file that cannot be read.
+Exit status: 0 when every record reproduced or diverged as listed, 1 when any other
+diverged or was malformed, 2 for a bad command line or a file that cannot be read.
 ";
 
 /// The outcome of checking one file's text.
@@ -24,15 +43,97 @@ Exit status: 0 when every record reproduced, 1 when any diverged or was malforme
 pub struct Tally {
     /// Records the engine reproduced.
     pub reproduced: usize,
-    /// Records that diverged or could not be read.
+    /// Records that diverged as their entry in the list of known divergences says.
+    pub known: usize,
+    /// Records that diverged (unlisted) or could not be read.
     pub diverged: usize,
 }
 
-/// Checks every record of one file's `text`, writing a line for each problem.
-pub fn check_text(name: &str, text: &str, report: &mut impl FnMut(&str)) -> Tally {
+impl Tally {
+    fn add(&mut self, other: &Tally) {
+        self.reproduced += other.reproduced;
+        self.known += other.known;
+        self.diverged += other.diverged;
+    }
+
+    fn is_empty(&self) -> bool {
+        *self == Tally::default()
+    }
+}
+
+/// Known divergences: record id → the reason given in the list.
+pub type KnownDivergences = BTreeMap<String, String>;
+
+/// Reads a list of known divergences: every line `- id: ID (reason)` (Markdown list
+/// items); other lines are prose. An entry without a reason in parentheses is an error
+/// that names its line, as is an id listed twice.
+///
+/// ```text
+/// - id: river2-2p-0011 (R5, pig_herd: false)
+/// ```
+pub fn parse_known(name: &str, text: &str) -> Result<KnownDivergences, String> {
+    let mut known = KnownDivergences::new();
+    for (n, line) in text.lines().enumerate() {
+        let Some(rest) = line.trim_start().strip_prefix("- id:") else {
+            continue;
+        };
+        let rest = rest.trim();
+        let (id, reason) = rest
+            .split_once(char::is_whitespace)
+            .map(|(id, r)| (id, r.trim()))
+            .unwrap_or((rest, ""));
+        let reason = reason
+            .strip_prefix('(')
+            .and_then(|r| r.strip_suffix(')'))
+            .filter(|r| !r.trim().is_empty());
+        let Some(reason) = reason.filter(|_| !id.is_empty()) else {
+            return Err(format!(
+                "{name}: line {}: expected `- id: ID (reason)`, found {line:?}",
+                n + 1
+            ));
+        };
+        if known
+            .insert(id.to_string(), reason.trim().to_string())
+            .is_some()
+        {
+            return Err(format!("{name}: line {}: id {id} listed twice", n + 1));
+        }
+    }
+    Ok(known)
+}
+
+/// Sets every rule of `rules` in the record's `setup.rules` (creating the object when the
+/// record has none). A record whose `setup` or `setup.rules` is not an object is left as
+/// it is: the replay then reports it as malformed.
+pub fn override_rules(record: &mut Value, rules: &Map<String, Value>) {
+    if rules.is_empty() {
+        return;
+    }
+    let Some(setup) = record.get_mut("setup").and_then(Value::as_object_mut) else {
+        return;
+    };
+    let target = setup
+        .entry("rules")
+        .or_insert_with(|| Value::Object(Map::new()));
+    if let Some(target) = target.as_object_mut() {
+        for (k, v) in rules {
+            target.insert(k.clone(), v.clone());
+        }
+    }
+}
+
+/// Checks every record of one file's `text`, with `rules` set on top of each record's
+/// rules, writing a line for each problem; `known` labels expected divergences.
+pub fn check_text(
+    name: &str,
+    text: &str,
+    rules: &Map<String, Value>,
+    known: &KnownDivergences,
+    report: &mut impl FnMut(&str),
+) -> Tally {
     let mut tally = Tally::default();
     for (index, parsed) in record::parse_records(text).into_iter().enumerate() {
-        let value = match parsed {
+        let mut value = match parsed {
             Ok(v) => v,
             Err(e) => {
                 tally.diverged += 1;
@@ -40,15 +141,22 @@ pub fn check_text(name: &str, text: &str, report: &mut impl FnMut(&str)) -> Tall
                 continue;
             }
         };
+        override_rules(&mut value, rules);
         let id = record::record_id(&value)
             .map(str::to_string)
             .unwrap_or_else(|| format!("{name} record {}", index + 1));
         match record::replay(&value) {
             Ok(_) => tally.reproduced += 1,
-            Err(ReplayError::Diverged(d)) => {
-                tally.diverged += 1;
-                report(&format!("{id}: {d}"));
-            }
+            Err(ReplayError::Diverged(d)) => match known.get(&id) {
+                Some(reason) => {
+                    tally.known += 1;
+                    report(&format!("{id}: known divergence ({reason}): {d}"));
+                }
+                None => {
+                    tally.diverged += 1;
+                    report(&format!("{id}: {d}"));
+                }
+            },
             Err(ReplayError::Bad(e)) => {
                 tally.diverged += 1;
                 report(&format!("{id}: malformed record: {e}"));
@@ -58,9 +166,25 @@ pub fn check_text(name: &str, text: &str, report: &mut impl FnMut(&str)) -> Tall
     tally
 }
 
+/// Where the list of known divergences for a record file is: `--known`, else
+/// `known-divergences.md` beside the file when it exists.
+fn known_list_for(path: &str, option: Option<&str>) -> Option<PathBuf> {
+    match option {
+        Some("none") => None,
+        Some(list) => Some(PathBuf::from(list)),
+        None => {
+            let beside = Path::new(path)
+                .parent()
+                .unwrap_or(Path::new(""))
+                .join("known-divergences.md");
+            beside.is_file().then_some(beside)
+        }
+    }
+}
+
 /// Runs the subcommand.
 pub fn run(words: &[String]) -> Result<Outcome, CliError> {
-    let parsed = args::parse(words, &[])?;
+    let parsed = args::parse(words, &[OptSpec::many("rule"), OptSpec::once("known")])?;
     if parsed.help {
         emit(HELP);
         return Ok(Outcome::Success);
@@ -68,26 +192,48 @@ pub fn run(words: &[String]) -> Result<Outcome, CliError> {
     if parsed.positionals.is_empty() {
         return Err(CliError::Usage("no record file given".into()));
     }
+    let rules = rule_options(&parsed)?;
+    // The engine checks rule names and values once, before any record is replayed.
+    carcassonne::Rules::from_json(&Value::Object(rules.clone()), "rules")
+        .map_err(|e| CliError::Usage(format!("{}: {}", option_of(&e.field), e.message)))?;
+    let known_option = parsed.value("known");
+    if known_option == Some("") {
+        return Err(CliError::Usage("--known: empty file name".into()));
+    }
     // Every file is read before any is checked, so that a missing file stops the command
     // before it prints a partial result.
+    let mut lists: BTreeMap<PathBuf, KnownDivergences> = BTreeMap::new();
     let mut files = Vec::with_capacity(parsed.positionals.len());
     for path in &parsed.positionals {
         let text = std::fs::read_to_string(path)
             .map_err(|e| CliError::Usage(format!("cannot read {path}: {e}")))?;
-        files.push((path, text));
+        let list = known_list_for(path, known_option);
+        if let Some(list) = &list {
+            if !lists.contains_key(list) {
+                let shown = list.display().to_string();
+                let text = std::fs::read_to_string(list)
+                    .map_err(|e| CliError::Usage(format!("--known: cannot read {shown}: {e}")))?;
+                let entries = parse_known(&shown, &text).map_err(CliError::Usage)?;
+                lists.insert(list.clone(), entries);
+            }
+        }
+        files.push((path, text, list));
     }
+    let empty = KnownDivergences::new();
     let mut total = Tally::default();
-    for (path, text) in &files {
-        let tally = check_text(path, text, &mut |line| emit(&format!("{line}\n")));
-        if tally == Tally::default() {
+    for (path, text, list) in &files {
+        let known = list.as_ref().and_then(|l| lists.get(l)).unwrap_or(&empty);
+        let tally = check_text(path, text, &rules, known, &mut |line| {
+            emit(&format!("{line}\n"))
+        });
+        if tally.is_empty() {
             eprintln!("carcassonne replay: warning: {path} holds no records");
         }
-        total.reproduced += tally.reproduced;
-        total.diverged += tally.diverged;
+        total.add(&tally);
     }
     emit(&format!(
-        "{} reproduced, {} diverged\n",
-        total.reproduced, total.diverged
+        "{} reproduced, {} known divergences, {} diverged\n",
+        total.reproduced, total.known, total.diverged
     ));
     Ok(if total.diverged > 0 {
         Outcome::Problems
@@ -100,8 +246,9 @@ pub fn run(words: &[String]) -> Result<Outcome, CliError> {
 mod tests {
     use super::*;
     use carcassonne::{Game, GameConfig};
+    use serde_json::json;
 
-    fn finished_record() -> serde_json::Value {
+    fn finished_record() -> Value {
         let mut game = Game::new(GameConfig::new(2)).unwrap();
         while !game.is_terminal() {
             let first = game.legal_actions()[0];
@@ -110,20 +257,32 @@ mod tests {
         record::to_value(&game, "first-moves")
     }
 
+    fn check(
+        text: &str,
+        rules: &Map<String, Value>,
+        known: &KnownDivergences,
+    ) -> (Tally, Vec<String>) {
+        let mut lines = Vec::new();
+        let tally = check_text("games.jsonl", text, rules, known, &mut |l| {
+            lines.push(l.to_string())
+        });
+        (tally, lines)
+    }
+
     #[test]
     fn counts_reproduced_diverged_and_unreadable_records() {
         let good = finished_record();
         let mut bad = good.clone();
         let score = bad["final_scores"][0].as_i64().unwrap();
-        bad["final_scores"][0] = serde_json::json!(score + 1);
+        bad["final_scores"][0] = json!(score + 1);
         let text = format!("{good}\n{bad}\n{{not json\n");
-        let mut lines = Vec::new();
-        let tally = check_text("games.jsonl", &text, &mut |l| lines.push(l.to_string()));
+        let (tally, lines) = check(&text, &Map::new(), &KnownDivergences::new());
         assert_eq!(
             tally,
             Tally {
                 reproduced: 1,
-                diverged: 2
+                known: 0,
+                diverged: 2,
             }
         );
         assert!(
@@ -131,5 +290,79 @@ mod tests {
             "{lines:?}"
         );
         assert!(lines[1].starts_with("games.jsonl: line 3"), "{lines:?}");
+    }
+
+    #[test]
+    fn listed_divergences_are_labelled_with_their_reason() {
+        let mut bad = finished_record();
+        bad["id"] = json!("listed");
+        let score = bad["final_scores"][1].as_i64().unwrap();
+        bad["final_scores"][1] = json!(score + 2);
+        let known = parse_known(
+            "list.md",
+            "# Known\nprose\n- id: listed (B16, farmers: false)\n- id: absent (X1)\n",
+        )
+        .unwrap();
+        let (tally, lines) = check(&bad.to_string(), &Map::new(), &known);
+        assert_eq!(
+            tally,
+            Tally {
+                reproduced: 0,
+                known: 1,
+                diverged: 0,
+            }
+        );
+        assert!(
+            lines[0].starts_with("listed: known divergence (B16, farmers: false): final scores"),
+            "{lines:?}"
+        );
+    }
+
+    #[test]
+    fn known_lists_are_checked() {
+        assert!(parse_known("l.md", "- id: a (R5)\n- id: a (R5)\n")
+            .unwrap_err()
+            .contains("line 2: id a listed twice"));
+        assert!(parse_known("l.md", "- id: a\n")
+            .unwrap_err()
+            .contains("l.md: line 1"));
+        assert!(parse_known("l.md", "- id: (R5)\n").is_err());
+        assert_eq!(parse_known("l.md", "no entries\n").unwrap().len(), 0);
+    }
+
+    #[test]
+    fn rule_options_replace_the_record_reading() {
+        // B16: with farmers switched off, fields score nothing at the end, so a record
+        // of a game whose farmers scored diverges under `farmers=false`.
+        let game_with_farmers = (0..40u64)
+            .map(|seed| {
+                let mut config = GameConfig::new(2);
+                config.seed = seed;
+                let mut game = Game::new(config).unwrap();
+                let mut rng = carcassonne::Rng::new(seed);
+                while !game.is_terminal() {
+                    let legal = game.legal_actions();
+                    game.apply(legal[rng.below(legal.len() as u32) as usize])
+                        .unwrap();
+                }
+                game
+            })
+            .find(|g| {
+                g.events()
+                    .iter()
+                    .any(|e| e.kind == carcassonne::ScoreKind::Farmers && e.points > 0)
+            })
+            .expect("a random game in which farmers score");
+        let text = record::to_value(&game_with_farmers, "farmers").to_string();
+        let known = KnownDivergences::new();
+        assert_eq!(check(&text, &Map::new(), &known).0.reproduced, 1);
+        let mut off = Map::new();
+        off.insert("farmers".into(), Value::Bool(false));
+        let (tally, lines) = check(&text, &off, &known);
+        assert_eq!(tally.diverged, 1, "{lines:?}");
+        // A record without a `rules` object gets one.
+        let mut bare = json!({"setup": {"players": 2}});
+        override_rules(&mut bare, &off);
+        assert_eq!(bare["setup"]["rules"]["farmers"], json!(false));
     }
 }

@@ -53,7 +53,7 @@ pub struct SetupDefaults {
 
 /// Every set the engine supports, as a `--sets` value.
 pub fn all_sets() -> Vec<TileSet> {
-    TileSet::ALL.into_iter().filter(|s| s.playable()).collect()
+    TileSet::ALL.to_vec()
 }
 
 fn parse_int(flag: &str, text: &str) -> Result<i64, CliError> {
@@ -94,6 +94,32 @@ pub fn config_from_options(
     if let Some(edition) = parsed.value("edition") {
         setup.insert("edition".into(), json!(edition));
     }
+    let rules = rule_options(parsed)?;
+    if !rules.is_empty() {
+        setup.insert("rules".into(), Value::Object(rules));
+    }
+    let abbot = match parsed.value("abbot") {
+        Some(text) => parse_int("abbot", text)?,
+        None => i64::from(defaults.abbot),
+    };
+    setup.insert("figures".into(), json!({ "abbot": abbot }));
+    if let Some(text) = parsed.value("seed") {
+        let seed = text.trim().parse::<u64>().map_err(|_| {
+            CliError::Usage(format!(
+                "--seed: expected a whole number from 0 to {}, found {text:?}",
+                u64::MAX
+            ))
+        })?;
+        setup.insert("seed".into(), json!(seed));
+    }
+    GameConfig::from_json(&Value::Object(setup))
+        .map_err(|e| CliError::Usage(format!("{}: {}", option_of(&e.field), e.message)))
+}
+
+/// The `--rule key=value` options of `parsed` as a configuration's `rules` object
+/// (`true` and `false` become booleans, other values strings). Only the form is checked
+/// here; the engine checks names and values when it reads the object.
+pub fn rule_options(parsed: &Parsed) -> Result<Map<String, Value>, CliError> {
     let mut rules = Map::new();
     for rule in parsed.values("rule") {
         let (key, value) = rule.split_once('=').ok_or_else(|| {
@@ -116,29 +142,11 @@ pub fn config_from_options(
             )));
         }
     }
-    if !rules.is_empty() {
-        setup.insert("rules".into(), Value::Object(rules));
-    }
-    let abbot = match parsed.value("abbot") {
-        Some(text) => parse_int("abbot", text)?,
-        None => i64::from(defaults.abbot),
-    };
-    setup.insert("figures".into(), json!({ "abbot": abbot }));
-    if let Some(text) = parsed.value("seed") {
-        let seed = text.trim().parse::<u64>().map_err(|_| {
-            CliError::Usage(format!(
-                "--seed: expected a whole number from 0 to {}, found {text:?}",
-                u64::MAX
-            ))
-        })?;
-        setup.insert("seed".into(), json!(seed));
-    }
-    GameConfig::from_json(&Value::Object(setup))
-        .map_err(|e| CliError::Usage(format!("{}: {}", option_of(&e.field), e.message)))
+    Ok(rules)
 }
 
 /// The option that sets a configuration field.
-fn option_of(field: &str) -> String {
+pub fn option_of(field: &str) -> String {
     if let Some(rule) = field.strip_prefix("rules.") {
         return format!("--rule {rule}");
     }

@@ -82,7 +82,10 @@ fn play_writes_a_record_that_replay_reproduces() {
 
     let replayed = carcassonne(&["replay", path_str(&out)]);
     assert_eq!(replayed.status.code(), Some(0), "{}", stdout(&replayed));
-    assert_eq!(last_line(&stdout(&replayed)), "1 reproduced, 0 diverged");
+    assert_eq!(
+        last_line(&stdout(&replayed)),
+        "1 reproduced, 0 known divergences, 0 diverged"
+    );
 
     // The same seed and bots play the same game.
     let again = dir.join("again.json");
@@ -116,8 +119,10 @@ fn default_play_uses_every_set_and_figure() {
             "river2",
             "princess-and-dragon",
             "abbey-and-mayor",
+            "count",
             "king-and-robber",
-            "cult"
+            "cult",
+            "bridges-castles-and-bazaars"
         ])
     );
     assert_eq!(
@@ -126,7 +131,10 @@ fn default_play_uses_every_set_and_figure() {
     );
     assert_eq!(record["final_scores"].as_array().unwrap().len(), 4);
     let replayed = carcassonne(&["replay", path_str(&path)]);
-    assert_eq!(last_line(&stdout(&replayed)), "1 reproduced, 0 diverged");
+    assert_eq!(
+        last_line(&stdout(&replayed)),
+        "1 reproduced, 0 known divergences, 0 diverged"
+    );
 }
 
 #[test]
@@ -194,7 +202,7 @@ fn replay_reproduces_the_reference_games() {
     let run = carcassonne(&["replay", path_str(&reference("base-c2.jsonl"))]);
     let text = stdout(&run);
     assert_eq!(run.status.code(), Some(0), "{text}");
-    assert_eq!(text, "28 reproduced, 0 diverged\n");
+    assert_eq!(text, "28 reproduced, 0 known divergences, 0 diverged\n");
 }
 
 #[test]
@@ -233,7 +241,140 @@ fn corrupted_records_are_reported_as_diverged() {
         "{text}"
     );
     assert!(lines[1].contains("line 3"), "{text}");
-    assert_eq!(lines[2], "1 reproduced, 2 diverged");
+    assert_eq!(lines[2], "1 reproduced, 0 known divergences, 2 diverged");
+}
+
+/// Every reference game reproduces, or diverges as `known-divergences.md` (beside the
+/// records) lists it, labelled with its reason; the command then succeeds.
+#[test]
+fn replay_labels_the_listed_divergences() {
+    let data = reference("");
+    let mut files: Vec<String> = std::fs::read_dir(&data)
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .filter(|p| p.extension().and_then(|e| e.to_str()) == Some("jsonl"))
+        .map(|p| p.to_str().unwrap().to_string())
+        .collect();
+    files.sort();
+    let mut args = vec!["replay"];
+    args.extend(files.iter().map(String::as_str));
+    let run = carcassonne(&args);
+    let text = stdout(&run);
+    assert_eq!(run.status.code(), Some(0), "{text}");
+    let listed: Vec<String> = std::fs::read_to_string(data.join("known-divergences.md"))
+        .unwrap()
+        .lines()
+        .filter_map(|l| l.strip_prefix("- id: "))
+        .map(|l| l.split_whitespace().next().unwrap().to_string())
+        .collect();
+    let labelled: Vec<&str> = text
+        .lines()
+        .filter(|l| l.contains(": known divergence ("))
+        .collect();
+    assert_eq!(labelled.len(), listed.len(), "{text}");
+    for line in &labelled {
+        let id = line.split(':').next().unwrap();
+        assert!(listed.iter().any(|l| l == id), "{line}");
+    }
+    let last = last_line(&text);
+    assert!(
+        last.contains(&format!(
+            " reproduced, {} known divergences, 0 diverged",
+            listed.len()
+        )),
+        "{last}"
+    );
+    // Besides the labels, only the summary line.
+    assert_eq!(text.lines().count(), labelled.len() + 1, "{text}");
+}
+
+/// A record listed in a `known-divergences.md` beside it is labelled with the list's
+/// reason; `--known none` reads no list, `--known FILE` another one.
+#[test]
+fn replay_reads_the_list_beside_the_records_or_the_one_given() {
+    let dir = scratch("known");
+    let original = std::fs::read_to_string(reference("base-c2.jsonl")).unwrap();
+    let mut record: Value = serde_json::from_str(original.lines().next().unwrap()).unwrap();
+    let id = record["id"].as_str().unwrap().to_string();
+    let s = record["final_scores"][0].as_i64().unwrap();
+    record["final_scores"][0] = serde_json::json!(s + 1);
+    let records = dir.join("games.jsonl");
+    std::fs::write(&records, format!("{record}\n")).unwrap();
+    std::fs::write(
+        dir.join("known-divergences.md"),
+        format!("# Known\n\n- id: {id} (B15, a test reading)\n"),
+    )
+    .unwrap();
+    let run = carcassonne(&["replay", path_str(&records)]);
+    let text = stdout(&run);
+    assert_eq!(run.status.code(), Some(0), "{text}");
+    assert!(
+        text.starts_with(&format!(
+            "{id}: known divergence (B15, a test reading): final scores: expected"
+        )),
+        "{text}"
+    );
+    assert_eq!(
+        last_line(&text),
+        "0 reproduced, 1 known divergences, 0 diverged"
+    );
+
+    let run = carcassonne(&["replay", path_str(&records), "--known", "none"]);
+    assert_eq!(run.status.code(), Some(1));
+    assert_eq!(
+        last_line(&stdout(&run)),
+        "0 reproduced, 0 known divergences, 1 diverged"
+    );
+
+    let other = dir.join("other.md");
+    std::fs::write(&other, "- id: someone-else (R5)\n").unwrap();
+    let run = carcassonne(&["replay", path_str(&records), "--known", path_str(&other)]);
+    assert_eq!(run.status.code(), Some(1));
+    let bad = dir.join("bad.md");
+    std::fs::write(&bad, "- id: x\n").unwrap();
+    let run = carcassonne(&["replay", path_str(&records), "--known", path_str(&bad)]);
+    assert_eq!(run.status.code(), Some(2));
+    assert!(stderr(&run).contains("line 1"), "{}", stderr(&run));
+}
+
+/// `--rule key=value` replays under another reading: a game whose players placed
+/// farmers (B16) no longer replays with `farmers=false`, where fields take no followers.
+#[test]
+fn replay_rule_options_override_the_records_rules() {
+    let dir = scratch("rule");
+    let out = dir.join("game.json");
+    let played = carcassonne(&[
+        "play",
+        "--players",
+        "2",
+        "--sets",
+        "base",
+        "--seed",
+        "3",
+        "--bots",
+        "greedy,greedy",
+        "--out",
+        path_str(&out),
+    ]);
+    assert!(played.status.success(), "{}", stderr(&played));
+    let text = std::fs::read_to_string(&out).unwrap();
+    assert!(
+        text.contains(r#""feature":"f"#) || text.contains(r#""feature": "f"#),
+        "the greedy players place a farmer in this game"
+    );
+    let run = carcassonne(&["replay", path_str(&out), "--rule", "farmers=true"]);
+    assert_eq!(run.status.code(), Some(0), "{}", stdout(&run));
+    let run = carcassonne(&["replay", path_str(&out), "--rule", "farmers=false"]);
+    assert_eq!(run.status.code(), Some(1), "{}", stdout(&run));
+    assert!(stdout(&run).contains("action"), "{}", stdout(&run));
+    for (rule, option) in [
+        ("colour=red", "--rule colour"),
+        ("tiny_city=3", "--rule tiny_city"),
+    ] {
+        let run = carcassonne(&["replay", path_str(&out), "--rule", rule]);
+        assert_eq!(run.status.code(), Some(2), "{rule}");
+        assert!(stderr(&run).contains(option), "{rule}: {}", stderr(&run));
+    }
 }
 
 #[test]
@@ -273,9 +414,85 @@ fn render_draws_a_record_and_writes_svg() {
     assert!(stderr(&ambiguous).contains("--id"));
 }
 
+/// `--turn N` draws the board after the record's first N turns: turn 0 is the start
+/// tile alone (B2), and each turn places at most one tile (B3); `--html` writes the
+/// replay page with one frame per turn.
+#[test]
+fn render_at_a_turn_and_as_an_html_replay() {
+    let dir = scratch("render-turn");
+    let file = reference("base-c2.jsonl");
+    let id = "base-c2-2p-0006";
+    let record: Value = std::fs::read_to_string(&file)
+        .unwrap()
+        .lines()
+        .map(|l| serde_json::from_str::<Value>(l).unwrap())
+        .find(|r| r["id"] == id)
+        .unwrap();
+    let turns = record["turns"].as_array().unwrap().len();
+    let tiles_after = |n: usize| -> usize {
+        let run = carcassonne(&[
+            "render",
+            path_str(&file),
+            "--id",
+            id,
+            "--turn",
+            &n.to_string(),
+        ]);
+        assert!(run.status.success(), "{}", stderr(&run));
+        let text = stdout(&run);
+        if n < turns {
+            assert!(
+                text.contains(&format!("{id}: scores after turn {n} of {turns}: seat 0:")),
+                "{text}"
+            );
+        }
+        text.lines()
+            .find_map(|l| l.strip_prefix("tiles: "))
+            .and_then(|l| l.split(' ').next())
+            .and_then(|n| n.parse().ok())
+            .expect("a tiles line")
+    };
+    assert_eq!(tiles_after(0), 1);
+    let mut previous = 1;
+    for n in [1, 2, turns / 2, turns] {
+        let tiles = tiles_after(n);
+        assert!(
+            tiles >= previous && tiles <= n + 1,
+            "turn {n}: {tiles} tiles"
+        );
+        previous = tiles;
+    }
+    let too_far = carcassonne(&[
+        "render",
+        path_str(&file),
+        "--id",
+        id,
+        "--turn",
+        &(turns + 1).to_string(),
+    ]);
+    assert_eq!(too_far.status.code(), Some(2));
+    assert!(stderr(&too_far).contains("--turn"), "{}", stderr(&too_far));
+
+    let html = dir.join("replay.html");
+    let run = carcassonne(&[
+        "render",
+        path_str(&file),
+        "--id",
+        id,
+        "--html",
+        path_str(&html),
+    ]);
+    assert!(run.status.success(), "{}", stderr(&run));
+    assert!(stdout(&run).contains(&format!("html replay of {turns} turns written to")));
+    let page = std::fs::read_to_string(&html).unwrap();
+    assert!(page.starts_with("<!DOCTYPE html>"));
+    assert_eq!(page.matches(r#"<g class="frame""#).count(), turns + 1);
+    assert!(page.contains(&format!(r#"data-turns="{turns}""#)));
+}
+
 #[test]
 fn bad_command_lines_exit_2_naming_the_option() {
-    let cases: [(&[&str], &str); 19] = [
+    let cases: [(&[&str], &str); 21] = [
         (&["play", "--players", "9"], "--players"),
         (&["play", "--players", "many"], "--players"),
         (&["play", "--sets", "base,moon"], "--sets"),
@@ -288,6 +505,8 @@ fn bad_command_lines_exit_2_naming_the_option() {
         (&["bench", "--seconds", "0"], "--seconds"),
         (&["bench", "--players"], "--players"),
         (&["render", "--svg"], "--svg"),
+        (&["render", "x.json", "--turn", "-1"], "--turn"),
+        (&["replay", "x.jsonl", "--rule", "farmers"], "--rule"),
         (&["play", "--bots", "mcts:0"], "--bots"),
         (&["match", "--games", "4"], "--bots"),
         (&["match", "--bots", "mcts:soon,greedy"], "--bots"),

@@ -11,11 +11,11 @@
 //! ```
 //! use carcassonne::action::{Action, ActionKind, FieldValue};
 //! use carcassonne::{Pos, Rotation};
-//! let a = Action::PlaceTile { pos: Pos::new(1, 0), rot: Rotation::new(2).unwrap() };
+//! let a = Action::PlaceTile { pos: Pos::new(1, 0), rot: Rotation::new(2).unwrap(), bridge: None };
 //! let spec = a.kind().spec();
 //! assert_eq!(spec.name, "place_tile");
 //! let names: Vec<_> = spec.fields.iter().map(|f| f.name).collect();
-//! assert_eq!(names, ["x", "y", "rot"]);
+//! assert_eq!(names, ["x", "y", "rot", "bridge"]);
 //! let values = a.values();
 //! assert_eq!(values.as_slice()[0], FieldValue::Int(1));
 //! assert_eq!(Action::from_values(ActionKind::PlaceTile, values.as_slice()), Ok(a));
@@ -23,6 +23,8 @@
 
 use crate::config::Figure;
 use crate::geometry::{Corner, Pos, Rotation};
+use crate::rules::bcb::{Axis, BazaarChoice, Bridge};
+use crate::rules::count::{Quarter, QuarterStep};
 use crate::tiles::TileKind;
 use std::fmt;
 
@@ -52,7 +54,7 @@ macro_rules! action_kinds {
 
 action_kinds! {
     /// [`Action::PlaceTile`].
-    PlaceTile = "place_tile", player: false, fields: ["x": X, "y": Y, "rot": Rot];
+    PlaceTile = "place_tile", player: false, fields: ["x": X, "y": Y, "rot": Rot, "bridge": OptBridge];
     /// [`Action::PlaceAbbey`].
     PlaceAbbey = "place_abbey", player: false, fields: ["x": X, "y": Y];
     /// [`Action::Deploy`].
@@ -73,6 +75,28 @@ action_kinds! {
     MoveWagon = "move_wagon", player: true, fields: ["x": X, "y": Y, "feature": Feature];
     /// [`Action::Draw`].
     Draw = "draw", player: false, fields: ["tile": Tile];
+    /// [`Action::LeaveQuarter`].
+    LeaveQuarter = "leave_quarter", player: true, fields: ["step": Step, "quarter": Quarter, "figure": Figure, "x": X, "y": Y, "feature": Feature];
+    /// [`Action::QuarterPass`].
+    QuarterPass = "quarter_pass", player: true, fields: ["step": Step];
+    /// [`Action::DeployQuarter`].
+    DeployQuarter = "deploy_quarter", player: true, fields: ["figure": Figure, "quarter": Quarter];
+    /// [`Action::MoveCount`].
+    MoveCount = "move_count", player: true, fields: ["quarter": Quarter];
+    /// [`Action::PlaceBridge`].
+    PlaceBridge = "place_bridge", player: false, fields: ["x": X, "y": Y, "axis": Axis];
+    /// [`Action::BuildCastle`].
+    BuildCastle = "build_castle", player: true, fields: ["x": X, "y": Y, "feature": Feature];
+    /// [`Action::CastlePass`].
+    CastlePass = "castle_pass", player: true, fields: [];
+    /// [`Action::BazaarSelect`].
+    BazaarSelect = "bazaar_select", player: true, fields: ["tile": Tile, "bid": Bid];
+    /// [`Action::BazaarBid`].
+    BazaarBid = "bazaar_bid", player: true, fields: ["bid": Bid];
+    /// [`Action::BazaarPass`].
+    BazaarPass = "bazaar_pass", player: true, fields: [];
+    /// [`Action::BazaarBuyOrSell`].
+    BazaarBuyOrSell = "bazaar_buy_or_sell", player: true, fields: ["choice": Choice];
 }
 
 /// How a field is written by every codec.
@@ -95,6 +119,20 @@ pub enum FieldKind {
     Corner,
     /// A tile kind by catalogue id.
     Tile,
+    /// A quarter of the City of Carcassonne by name (`castle`, `blacksmith`,
+    /// `cathedral`, `market`).
+    Quarter,
+    /// When a player acts on the City of Carcassonne (`before-scoring`, `deploy`,
+    /// `final`, `count`).
+    Step,
+    /// A bridge placed with a tile, or none: `{x, y, axis}` in records.
+    OptBridge,
+    /// A bridge's direction by name (`NS`, `WE`).
+    Axis,
+    /// A bid in points, 0 to [`crate::rules::bcb::MAX_BID`].
+    Bid,
+    /// A bazaar decision by name (`buy`, `sell`).
+    Choice,
 }
 
 /// One field of an action kind.
@@ -154,10 +192,22 @@ pub enum FieldValue {
     Corner(Corner),
     /// [`FieldKind::Tile`].
     Tile(TileKind),
+    /// [`FieldKind::Quarter`].
+    Quarter(Quarter),
+    /// [`FieldKind::Step`].
+    Step(QuarterStep),
+    /// [`FieldKind::OptBridge`].
+    Bridge(Option<Bridge>),
+    /// [`FieldKind::Axis`].
+    Axis(Axis),
+    /// [`FieldKind::Bid`].
+    Bid(u32),
+    /// [`FieldKind::Choice`].
+    Choice(BazaarChoice),
 }
 
 /// Most fields an action kind has.
-pub const MAX_FIELDS: usize = 4;
+pub const MAX_FIELDS: usize = 6;
 
 /// The field values of one action, in schema order.
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
@@ -209,12 +259,15 @@ impl std::error::Error for FieldError {}
 /// catalogue ids `c1`, `r2`, ... name them; see [`crate::tiles::TileDef::features`]).
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
 pub enum Action {
-    /// Place the drawn tile at `pos` turned by `rot` (B4).
+    /// Place the tile in hand at `pos` turned by `rot` (B4), with the bridge it needs to
+    /// fit there, if any (BR2).
     PlaceTile {
         /// Square.
         pos: Pos,
         /// Rotation.
         rot: Rotation,
+        /// The bridge placed with the tile (on it or on a neighbour), if it fits only so.
+        bridge: Option<Bridge>,
     },
     /// Place the abbey tile into a hole instead of drawing (AM1, AM4).
     PlaceAbbey {
@@ -278,6 +331,74 @@ pub enum Action {
         /// The tile.
         tile: TileKind,
     },
+    /// Move a figure out of a quarter of the City of Carcassonne onto a feature, named by
+    /// one of its parts (CC4 before the turn's scoring, CC6 before final scoring).
+    LeaveQuarter {
+        /// When (`before-scoring` or `final`).
+        step: QuarterStep,
+        /// The quarter it leaves.
+        quarter: Quarter,
+        /// The figure.
+        figure: Figure,
+        /// A tile of the target feature.
+        pos: Pos,
+        /// The feature on that tile.
+        feature: u8,
+    },
+    /// Decline a move of the City of Carcassonne: moving figures out (CC4, CC6), putting
+    /// one in (CC3) or moving the count (CC3).
+    QuarterPass {
+        /// Which move is declined.
+        step: QuarterStep,
+    },
+    /// Put a figure from the supply into a quarter of the City (CC3).
+    DeployQuarter {
+        /// The figure.
+        figure: Figure,
+        /// The quarter.
+        quarter: Quarter,
+    },
+    /// Move the count to another quarter (CC3).
+    MoveCount {
+        /// The quarter.
+        quarter: Quarter,
+    },
+    /// Put a bridge on the placed tile or an orthogonal neighbour (BR1).
+    PlaceBridge {
+        /// The tile that carries it.
+        pos: Pos,
+        /// Its direction.
+        axis: Axis,
+    },
+    /// Turn the just completed two-tile city at `(pos, feature)` (any part names it) into
+    /// a castle instead of scoring it (CA1).
+    BuildCastle {
+        /// A tile of the city.
+        pos: Pos,
+        /// The city on that tile.
+        feature: u8,
+    },
+    /// Decline to build a castle (CA1).
+    CastlePass,
+    /// Pick a tile of the bazaar's offer and open the bidding (BZ2).
+    BazaarSelect {
+        /// The tile.
+        tile: TileKind,
+        /// The opening bid, in points.
+        bid: u32,
+    },
+    /// Raise the bid on the picked tile (BZ2).
+    BazaarBid {
+        /// The new bid, in points.
+        bid: u32,
+    },
+    /// Do not raise (BZ2).
+    BazaarPass,
+    /// After being outbid: buy the tile or sell it to the highest bidder (BZ3).
+    BazaarBuyOrSell {
+        /// Buy or sell.
+        choice: BazaarChoice,
+    },
 }
 
 impl Action {
@@ -295,6 +416,17 @@ impl Action {
             Action::MoveDragon { .. } => ActionKind::MoveDragon,
             Action::MoveWagon { .. } => ActionKind::MoveWagon,
             Action::Draw { .. } => ActionKind::Draw,
+            Action::LeaveQuarter { .. } => ActionKind::LeaveQuarter,
+            Action::QuarterPass { .. } => ActionKind::QuarterPass,
+            Action::DeployQuarter { .. } => ActionKind::DeployQuarter,
+            Action::MoveCount { .. } => ActionKind::MoveCount,
+            Action::PlaceBridge { .. } => ActionKind::PlaceBridge,
+            Action::BuildCastle { .. } => ActionKind::BuildCastle,
+            Action::CastlePass => ActionKind::CastlePass,
+            Action::BazaarSelect { .. } => ActionKind::BazaarSelect,
+            Action::BazaarBid { .. } => ActionKind::BazaarBid,
+            Action::BazaarPass => ActionKind::BazaarPass,
+            Action::BazaarBuyOrSell { .. } => ActionKind::BazaarBuyOrSell,
         }
     }
 
@@ -308,7 +440,9 @@ impl Action {
         use FieldValue::{Corner as C, Feature as F, Int, OptFeature as O, Rot as R, Tile as T};
         let xy = |p: Pos| [Int(p.x), Int(p.y)];
         match *self {
-            Action::PlaceTile { pos, rot } => Values::of(&[Int(pos.x), Int(pos.y), R(rot)]),
+            Action::PlaceTile { pos, rot, bridge } => {
+                Values::of(&[Int(pos.x), Int(pos.y), R(rot), FieldValue::Bridge(bridge)])
+            }
             Action::PlaceAbbey { pos } | Action::MoveDragon { pos } => Values::of(&xy(pos)),
             Action::Deploy {
                 figure,
@@ -329,6 +463,35 @@ impl Action {
             }
             Action::Pass => Values::of(&[]),
             Action::Draw { tile } => Values::of(&[T(tile)]),
+            Action::LeaveQuarter {
+                step,
+                quarter,
+                figure,
+                pos,
+                feature,
+            } => Values::of(&[
+                FieldValue::Step(step),
+                FieldValue::Quarter(quarter),
+                FieldValue::Figure(figure),
+                Int(pos.x),
+                Int(pos.y),
+                F(feature),
+            ]),
+            Action::QuarterPass { step } => Values::of(&[FieldValue::Step(step)]),
+            Action::DeployQuarter { figure, quarter } => {
+                Values::of(&[FieldValue::Figure(figure), FieldValue::Quarter(quarter)])
+            }
+            Action::MoveCount { quarter } => Values::of(&[FieldValue::Quarter(quarter)]),
+            Action::PlaceBridge { pos, axis } => {
+                Values::of(&[Int(pos.x), Int(pos.y), FieldValue::Axis(axis)])
+            }
+            Action::BuildCastle { pos, feature } => {
+                Values::of(&[Int(pos.x), Int(pos.y), F(feature)])
+            }
+            Action::CastlePass | Action::BazaarPass => Values::of(&[]),
+            Action::BazaarSelect { tile, bid } => Values::of(&[T(tile), FieldValue::Bid(bid)]),
+            Action::BazaarBid { bid } => Values::of(&[FieldValue::Bid(bid)]),
+            Action::BazaarBuyOrSell { choice } => Values::of(&[FieldValue::Choice(choice)]),
         }
     }
 
@@ -363,6 +526,22 @@ impl Action {
             FieldValue::Feature(f) => Ok(f),
             _ => Err(bad(i)),
         };
+        let figure = |i: usize| match values[i] {
+            FieldValue::Figure(f) => Ok(f),
+            _ => Err(bad(i)),
+        };
+        let quarter = |i: usize| match values[i] {
+            FieldValue::Quarter(q) => Ok(q),
+            _ => Err(bad(i)),
+        };
+        let step = |i: usize| match values[i] {
+            FieldValue::Step(s) => Ok(s),
+            _ => Err(bad(i)),
+        };
+        let bid = |i: usize| match values[i] {
+            FieldValue::Bid(b) => Ok(b),
+            _ => Err(bad(i)),
+        };
         Ok(match kind {
             ActionKind::PlaceTile => Action::PlaceTile {
                 pos: pos(0)?,
@@ -370,13 +549,14 @@ impl Action {
                     FieldValue::Rot(r) => r,
                     _ => return Err(bad(2)),
                 },
+                bridge: match values[3] {
+                    FieldValue::Bridge(b) => b,
+                    _ => return Err(bad(3)),
+                },
             },
             ActionKind::PlaceAbbey => Action::PlaceAbbey { pos: pos(0)? },
             ActionKind::Deploy => Action::Deploy {
-                figure: match values[0] {
-                    FieldValue::Figure(f) => f,
-                    _ => return Err(bad(0)),
-                },
+                figure: figure(0)?,
                 pos: pos(1)?,
                 feature: feature(3)?,
             },
@@ -414,6 +594,48 @@ impl Action {
                     _ => return Err(bad(0)),
                 },
             },
+            ActionKind::LeaveQuarter => Action::LeaveQuarter {
+                step: step(0)?,
+                quarter: quarter(1)?,
+                figure: figure(2)?,
+                pos: pos(3)?,
+                feature: feature(5)?,
+            },
+            ActionKind::QuarterPass => Action::QuarterPass { step: step(0)? },
+            ActionKind::DeployQuarter => Action::DeployQuarter {
+                figure: figure(0)?,
+                quarter: quarter(1)?,
+            },
+            ActionKind::MoveCount => Action::MoveCount {
+                quarter: quarter(0)?,
+            },
+            ActionKind::PlaceBridge => Action::PlaceBridge {
+                pos: pos(0)?,
+                axis: match values[2] {
+                    FieldValue::Axis(a) => a,
+                    _ => return Err(bad(2)),
+                },
+            },
+            ActionKind::BuildCastle => Action::BuildCastle {
+                pos: pos(0)?,
+                feature: feature(2)?,
+            },
+            ActionKind::CastlePass => Action::CastlePass,
+            ActionKind::BazaarSelect => Action::BazaarSelect {
+                tile: match values[0] {
+                    FieldValue::Tile(t) => t,
+                    _ => return Err(bad(0)),
+                },
+                bid: bid(1)?,
+            },
+            ActionKind::BazaarBid => Action::BazaarBid { bid: bid(0)? },
+            ActionKind::BazaarPass => Action::BazaarPass,
+            ActionKind::BazaarBuyOrSell => Action::BazaarBuyOrSell {
+                choice: match values[0] {
+                    FieldValue::Choice(c) => c,
+                    _ => return Err(bad(0)),
+                },
+            },
         })
     }
 }
@@ -430,6 +652,15 @@ impl fmt::Display for FieldValue {
             FieldValue::OptFeature(None) => f.write_str("none"),
             FieldValue::Corner(c) => f.write_str(c.name()),
             FieldValue::Tile(t) => f.write_str(t.id()),
+            FieldValue::Quarter(q) => f.write_str(q.name()),
+            FieldValue::Step(s) => f.write_str(s.name()),
+            FieldValue::Bridge(None) => f.write_str("none"),
+            FieldValue::Bridge(Some(b)) => {
+                write!(f, "({}, {}, {})", b.pos.x, b.pos.y, b.axis.name())
+            }
+            FieldValue::Axis(a) => f.write_str(a.name()),
+            FieldValue::Bid(b) => write!(f, "{b}"),
+            FieldValue::Choice(c) => f.write_str(c.name()),
         }
     }
 }
@@ -446,7 +677,7 @@ impl fmt::Display for Action {
             .fields
             .iter()
             .zip(values.as_slice())
-            .filter(|(_, v)| **v != FieldValue::OptFeature(None));
+            .filter(|(_, v)| !matches!(v, FieldValue::OptFeature(None) | FieldValue::Bridge(None)));
         for (i, (field, value)) in shown.enumerate() {
             let sep = if i == 0 { "(" } else { ", " };
             write!(f, "{sep}{}={value}", field.name)?;

@@ -216,6 +216,19 @@ impl Board {
         (packed, mask)
     }
 
+    /// Changes the terrain of side `side` of placement `index` (a bridge makes a field
+    /// side a road side, BR2) and the requirement of the empty square it faces.
+    pub fn set_side(&mut self, index: usize, side: Side, terrain: Terrain) {
+        self.placements[index].sides[side.index()] = terrain;
+        let facing = self.placements[index].pos.step(side);
+        if let Some(c) = self.cell(facing) {
+            if self.slots[c] != 0 {
+                let k = self.slots[c] as usize - 1;
+                self.frontier_requirements[k] = self.requirements(facing);
+            }
+        }
+    }
+
     /// Puts a tile on an empty square and updates the frontier and surround counts.
     /// Returns its placement index.
     pub fn place(&mut self, pos: Pos, kind: TileKind, rot: Rotation, node_base: u16) -> usize {

@@ -23,7 +23,7 @@
 //! assert_eq!(config.validate().unwrap_err().field, "players");
 //! ```
 
-use crate::geometry::Rotation;
+use crate::geometry::{Pos, Rotation};
 use crate::tiles::{catalogue, TileKind, TileSet};
 use serde_json::{json, Map, Value};
 use std::fmt;
@@ -128,6 +128,33 @@ crate::named_enum! {
     }
 }
 
+crate::named_enum! {
+    /// Which figures may leave the City of Carcassonne before final scoring (CC6).
+    #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, Default)]
+    pub enum CountFinal {
+        /// Only from the market, onto a field without a barn (default, second edition).
+        #[default]
+        MarketOnly = "market-only",
+        /// From every quarter onto an incomplete feature of its kind (first edition).
+        AnyQuarter = "any-quarter",
+    }
+}
+
+crate::named_enum! {
+    /// Which of the City of Carcassonne's twelve squares are closed to figures and the
+    /// dragon (CC8).
+    #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, Default)]
+    pub enum CountLandscape {
+        /// All twelve (default).
+        #[default]
+        Closed = "closed",
+        /// Only the two squares of the walled city (`COUNT-06`, `COUNT-07`); the landscape
+        /// of the other ten is ordinary (the publisher's clarification, the reference
+        /// engine's reading).
+        Open = "open",
+    }
+}
+
 /// The rule switches (`docs/rules.md` §9).
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
 pub struct Rules {
@@ -153,6 +180,10 @@ pub struct Rules {
     /// PD16c: the fairy's bonus also at final scoring (default `true`); `false`: only
     /// when a completed feature scores during play.
     pub fairy_final_bonus: bool,
+    /// CC6.
+    pub count_final: CountFinal,
+    /// CC8.
+    pub count_landscape: CountLandscape,
 }
 
 impl Default for Rules {
@@ -168,6 +199,8 @@ impl Default for Rules {
             pig_herd: true,
             river2_lakes: RiverLakes::default(),
             fairy_final_bonus: true,
+            count_final: CountFinal::default(),
+            count_landscape: CountLandscape::default(),
         }
     }
 }
@@ -319,13 +352,16 @@ impl GameConfig {
         self.sets.contains(&set)
     }
 
-    /// The start tile and rotation: the given one, else River II's spring with River II,
-    /// River I's spring with River I alone, else `BASE-D` (B2, R1, R4).
+    /// The start tile at `(0, 0)` and its rotation: the given one, else with the Count
+    /// the square of the quarters (`COUNT-07`, CC1), else River II's spring with River
+    /// II, River I's spring with River I alone, else `BASE-D` (B2, R1, R4).
     pub fn start_tile(&self) -> (TileKind, Rotation) {
         if let Some(s) = self.start {
             return s;
         }
-        let id = if self.has(TileSet::River2) {
+        let id = if self.has(TileSet::Count) {
+            "COUNT-07"
+        } else if self.has(TileSet::River2) {
             "RIV2-SPRING"
         } else if self.has(TileSet::River1) {
             "RIV1-SPRING"
@@ -338,6 +374,40 @@ impl GameConfig {
         )
     }
 
+    /// The spring of the sets in play, if a river is.
+    fn spring(&self) -> Option<TileKind> {
+        let id = if self.has(TileSet::River2) {
+            "RIV2-SPRING"
+        } else if self.has(TileSet::River1) {
+            "RIV1-SPRING"
+        } else {
+            return None;
+        };
+        catalogue().by_id(id)
+    }
+
+    /// Every tile on the board when the game begins, in the order they are laid: the
+    /// start tile at `(0, 0)`, or with the Count the twelve squares of the City of
+    /// Carcassonne (rows north to south, `COUNT-01` at `(-2, -1)`, `COUNT-07` at `(0, 0)`,
+    /// CC1) followed, with a river, by the spring at `(2, -1)` (CC9).
+    pub fn start_tiles(&self) -> Vec<(TileKind, Pos, Rotation)> {
+        if !self.has(TileSet::Count) {
+            let (tile, rot) = self.start_tile();
+            return vec![(tile, Pos::new(0, 0), rot)];
+        }
+        let mut tiles: Vec<(TileKind, Pos, Rotation)> = (0..12)
+            .map(|i| {
+                let id = format!("COUNT-{:02}", i + 1);
+                let kind = catalogue().by_id(&id).expect("the Count's squares");
+                (kind, Pos::new(i % 4 - 2, i / 4 - 1), Rotation::default())
+            })
+            .collect();
+        if let Some(spring) = self.spring() {
+            tiles.push((spring, Pos::new(2, -1), Rotation::default()));
+        }
+        tiles
+    }
+
     /// Checks every field; the first problem found is returned.
     pub fn validate(&self) -> Result<(), ConfigError> {
         if !(2..=MAX_PLAYERS as u8).contains(&self.players) {
@@ -348,12 +418,6 @@ impl GameConfig {
         }
         if !self.has(TileSet::Base) {
             return Err(ConfigError::new("sets", "the base set is required"));
-        }
-        if let Some(s) = self.sets.iter().find(|s| !s.playable()) {
-            return Err(ConfigError::new(
-                "sets",
-                format!("the set {} cannot be played yet", s.key()),
-            ));
         }
         for (i, s) in self.sets.iter().enumerate() {
             if self.sets[..i].contains(s) {
@@ -402,7 +466,13 @@ impl GameConfig {
                 ));
             }
         }
-        if let Some((kind, _)) = self.start {
+        if let Some((kind, rot)) = self.start {
+            if self.has(TileSet::Count) && (kind.id() != "COUNT-07" || rot != Rotation::default()) {
+                return Err(ConfigError::new(
+                    "start.tile",
+                    "with the Count the game starts with the City of Carcassonne, COUNT-07 at rotation 0 at (0, 0) (CC1)",
+                ));
+            }
             if !self.has(kind.def().set) {
                 return Err(ConfigError::new(
                     "start.tile",
@@ -566,9 +636,10 @@ impl GameConfig {
                 config.figures.set(k, n);
             }
         }
+        let mut start_tiles = None;
         if let Some(st) = o.get("start") {
             let so = object(st, "start")?;
-            check_keys(so, &["tile", "rot"], "start")?;
+            check_keys(so, &["tile", "rot", "tiles"], "start")?;
             let id = text(
                 so.get("tile")
                     .ok_or_else(|| ConfigError::new("start.tile", "missing"))?,
@@ -585,6 +656,9 @@ impl GameConfig {
                 None => Rotation::default(),
             };
             config.start = Some((kind, rot));
+            if let Some(tiles) = so.get("tiles") {
+                start_tiles = Some(read_start_tiles(tiles)?);
+            }
         }
         if let Some(seed) = o.get("seed") {
             config.seed = seed.as_u64().ok_or_else(|| {
@@ -595,6 +669,14 @@ impl GameConfig {
             })?;
         }
         config.validate()?;
+        if let Some(tiles) = start_tiles {
+            if tiles != config.start_tiles() {
+                return Err(ConfigError::new(
+                    "start.tiles",
+                    "not the start layout of the sets in play (the City of Carcassonne at (-2, -1)..(1, 1), a spring at (2, -1), all at rotation 0, CC1, CC9)",
+                ));
+            }
+        }
         Ok(config)
     }
 
@@ -602,16 +684,57 @@ impl GameConfig {
     pub fn to_json(&self) -> Value {
         let (start, rot) = self.start_tile();
         let f = &self.figures;
+        let mut start_json = json!({"tile": start.id(), "rot": rot.quarter_turns()});
+        let layout = self.start_tiles();
+        if layout.len() > 1 {
+            start_json["tiles"] = layout
+                .iter()
+                .map(|(t, p, r)| json!({"tile": t.id(), "x": p.x, "y": p.y, "rot": r.quarter_turns()}))
+                .collect();
+        }
         json!({
             "players": self.players,
             "edition": self.edition.name(),
             "sets": self.sets.iter().map(|s| s.key()).collect::<Vec<_>>(),
             "rules": self.rules.to_json(),
             "figures": {"follower": f.follower, "abbot": f.abbot, "mayor": f.mayor, "wagon": f.wagon, "barn": f.barn, "abbey": f.abbey},
-            "start": {"tile": start.id(), "rot": rot.quarter_turns()},
+            "start": start_json,
             "seed": self.seed,
         })
     }
+}
+
+/// Reads a `start.tiles` list: `[{"tile", "x", "y", "rot"}, ...]`.
+fn read_start_tiles(v: &Value) -> Result<Vec<(TileKind, Pos, Rotation)>, ConfigError> {
+    let list = v.as_array().ok_or_else(|| {
+        ConfigError::new(
+            "start.tiles",
+            format!("expected an array, found {}", kind_of(v)),
+        )
+    })?;
+    list.iter()
+        .enumerate()
+        .map(|(i, t)| {
+            let p = format!("start.tiles[{i}]");
+            let o = object(t, &p)?;
+            check_keys(o, &["tile", "x", "y", "rot"], &p)?;
+            let get = |k: &str| {
+                o.get(k)
+                    .ok_or_else(|| ConfigError::new(format!("{p}.{k}"), "missing"))
+            };
+            let id = text(get("tile")?, &format!("{p}.tile"))?;
+            let kind = catalogue().by_id(id).ok_or_else(|| {
+                ConfigError::new(
+                    format!("{p}.tile"),
+                    format!("unknown tile id {}", kind_of(get("tile").expect("present"))),
+                )
+            })?;
+            let x = int_in(get("x")?, &format!("{p}.x"), -1000..=1000)? as i32;
+            let y = int_in(get("y")?, &format!("{p}.y"), -1000..=1000)? as i32;
+            let rot = int_in(get("rot")?, &format!("{p}.rot"), 0..=3)? as u8;
+            Ok((kind, Pos::new(x, y), Rotation::new(rot).expect("checked")))
+        })
+        .collect()
 }
 
 impl Figures {
@@ -678,6 +801,8 @@ impl Rules {
                 "pig_herd" => rules.pig_herd = boolean()?,
                 "river2_lakes" => rules.river2_lakes = switch!(RiverLakes),
                 "fairy_final_bonus" => rules.fairy_final_bonus = boolean()?,
+                "count_final" => rules.count_final = switch!(CountFinal),
+                "count_landscape" => rules.count_landscape = switch!(CountLandscape),
                 fixed if FIXED_SETTINGS.iter().any(|(key, _)| *key == fixed) => {
                     let (_, only) = FIXED_SETTINGS
                         .iter()
@@ -706,6 +831,8 @@ impl Rules {
             "pig_herd": self.pig_herd,
             "river2_lakes": self.river2_lakes.name(),
             "fairy_final_bonus": self.fairy_final_bonus,
+            "count_final": self.count_final.name(),
+            "count_landscape": self.count_landscape.name(),
         })
     }
 }

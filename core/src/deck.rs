@@ -27,8 +27,8 @@ struct KindInfo {
     stage: u8,
     /// A dragon tile (PD3).
     dragon: bool,
-    /// Never in the pile: a spring (only ever the start tile) or an abbey (in the
-    /// players' hands, AM1).
+    /// Never in the pile: a spring (only ever a start tile), an abbey (in the players'
+    /// hands, AM1) or a square of the City of Carcassonne (the start, CC1).
     never_drawn: bool,
     /// Bit of the kind's set (`TileSet::bit`).
     set_bit: u16,
@@ -54,7 +54,7 @@ fn kind_info() -> &'static [KindInfo] {
                 KindInfo {
                     stage,
                     dragon: def.has(Symbols::DRAGON),
-                    never_drawn: spring || def.has(Symbols::ABBEY),
+                    never_drawn: spring || def.has(Symbols::ABBEY) || def.set == TileSet::Count,
                     set_bit: def.set.bit(),
                     counts: [Edition::C1, Edition::C2, Edition::C3].map(|e| e.count(kind)),
                 }

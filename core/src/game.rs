@@ -25,6 +25,7 @@ use crate::deck::Deck;
 use crate::features::{Features, NodeId};
 use crate::geometry::{Pos, Rotation, Side};
 use crate::rng::Rng;
+use crate::rules::count::QuarterStep;
 use crate::rules::Expansions;
 use crate::tiles::{catalogue, FeatureKind, Symbols, TileKind, TileSet, NO_FEATURE};
 use std::fmt;
@@ -59,6 +60,21 @@ crate::named_enum! {
         WagonMove = "wagon_move",
         /// The game is over.
         GameOver = "game_over",
+        /// Move a figure out of the City of Carcassonne onto a feature, or pass (CC4 before
+        /// the turn's scoring, CC6 before final scoring).
+        LeaveQuarter = "leave_quarter",
+        /// Put a figure into a quarter of the City of Carcassonne, or pass (CC3).
+        EnterQuarter = "enter_quarter",
+        /// Move the count to another quarter, or pass (CC3).
+        MoveCount = "move_count",
+        /// Turn a just completed two-tile city into a castle, or pass (CA1).
+        Castle = "castle",
+        /// Pick a tile of the bazaar's offer and open the bidding (BZ2).
+        BazaarSelect = "bazaar_select",
+        /// Raise the bid on the picked bazaar tile, or pass (BZ2).
+        BazaarBid = "bazaar_bid",
+        /// Buy the outbid tile or sell it to the highest bidder (BZ3).
+        BazaarBuyOrSell = "bazaar_buy_or_sell",
     }
 }
 
@@ -71,11 +87,22 @@ pub(crate) enum Step {
     Place,
     Deploy,
     FlightBefore,
+    /// The turn's completed features are known.
+    Resolve,
+    Castles,
+    LeaveQuarters,
     Score,
     Wagons,
+    EnterQuarter,
+    MoveCount,
     FlightAfter,
+    /// BZ1: whether a bazaar starts.
+    Bazaar,
+    /// BZ1–BZ3: the offer is drawn, then the auctions.
+    Auction,
     End,
     EndRound,
+    FinalMoves,
     Over,
 }
 
@@ -128,6 +155,31 @@ crate::named_enum! {
         King = "king",
         /// End of game: the Robber Baron's completed roads (KR3).
         RobberBaron = "robber-baron",
+        /// A castle scored the feature completed in its neighbourhood (CA3).
+        Castle = "castle",
+        /// Points paid or received for a bazaar tile the selector bought (BZ3).
+        BazaarBuy = "bazaar-buy",
+        /// Points paid or received for a bazaar tile the selector sold (BZ3).
+        BazaarSell = "bazaar-sell",
+    }
+}
+
+impl ScoreKind {
+    /// Whether these are points for a feature during play (B12–B13, barns): the points
+    /// that let the turn player into the City of Carcassonne when only others score them
+    /// (CC3). Castles count (CA3); fairy points and bazaar payments do not.
+    pub const fn is_feature_scoring(self) -> bool {
+        matches!(
+            self,
+            ScoreKind::City
+                | ScoreKind::Road
+                | ScoreKind::Monastery
+                | ScoreKind::Garden
+                | ScoreKind::Shrine
+                | ScoreKind::Castle
+                | ScoreKind::BarnPlaced
+                | ScoreKind::BarnConnected
+        )
     }
 }
 
@@ -156,6 +208,12 @@ pub struct TurnLog {
     /// A second tile placed in the same turn, without a draw: the River II city lake
     /// after the volcano lake (R6, `river2_lakes: one-turn`).
     pub second: Option<TileKind>,
+    /// The tile in `draw` is the one the player got at a bazaar, not one from the pile
+    /// (BZ4).
+    pub from_bazaar: bool,
+    /// Range of the tiles laid out at a bazaar held at the end of this turn, in
+    /// [`Game::bazaar_log`] (BZ1; empty: no bazaar).
+    pub bazaar: (u32, u32),
     /// Range of this turn's decisions in [`Game::history_actions`].
     pub actions: (u32, u32),
     /// Range of this turn's score events in [`Game::events`].
@@ -204,15 +262,35 @@ impl fmt::Display for ActionError {
 impl std::error::Error for ActionError {}
 
 /// Per-turn state.
-#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, Default)]
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
 pub(crate) struct TurnState {
     /// Placement index of the tile (or abbey) placed this turn (the last one when the
     /// turn places two, R6).
     pub placed: Option<u8>,
     /// Placement index of the first tile of a turn that places two (R6).
     pub first_placed: Option<u8>,
+    /// Seats that scored points for features this turn (bit per seat; CC3).
+    pub feature_scorers: u8,
+    /// Roots of the features the turn's placements completed (known from the resolve
+    /// step on).
+    pub completed: [NodeId; 48],
+    /// How many of `completed` are set.
+    pub completed_len: u8,
     /// Tile drawn this turn.
     pub drawn: Option<TileKind>,
+}
+
+impl Default for TurnState {
+    fn default() -> TurnState {
+        TurnState {
+            placed: None,
+            first_placed: None,
+            drawn: None,
+            feature_scorers: 0,
+            completed: [0; 48],
+            completed_len: 0,
+        }
+    }
 }
 
 /// A game in progress.
@@ -251,6 +329,9 @@ pub struct Game {
     /// it (empty when the game is over).
     pub(crate) legal: Vec<Action>,
     pub(crate) final_scored: bool,
+    /// The figures on the board when final scoring began (empty before), kept for
+    /// views of the finished board; sized at creation like `figures`.
+    pub(crate) figures_at_final_scoring: Vec<BoardFigure>,
 }
 
 impl Game {
@@ -263,8 +344,10 @@ impl Game {
     pub fn with_chance(config: GameConfig, chance: ChanceMode) -> Result<Game, ConfigError> {
         config.validate()?;
         let deck = Deck::new(&config);
-        let total_tiles =
-            deck.total() as usize + 1 + config.players as usize * config.figures.abbey as usize;
+        let start_tiles = config.start_tiles();
+        let total_tiles = deck.total() as usize
+            + start_tiles.len()
+            + config.players as usize * config.figures.abbey as usize;
         let sets = config.sets.iter().fold(0u16, |acc, s| acc | s.bit());
         let mut supply = [[0u8; 5]; MAX_PLAYERS];
         for seat in supply.iter_mut().take(config.players as usize) {
@@ -272,7 +355,21 @@ impl Game {
                 seat[f.index()] = config.figures.of(f);
             }
         }
+        // At most 9 catalogue features per tile, and a bridge (BR3).
         let max_nodes = total_tiles * 10;
+        // Bazaars add decisions and payments (BZ2, BZ3): at most one per bazaar tile, each
+        // with a selection, a bid and a choice per player per auction.
+        let bazaar_room = if config.sets.contains(&TileSet::BridgesCastlesBazaars) {
+            let bazaars: usize = catalogue()
+                .kinds()
+                .filter(|k| k.def().has(Symbols::BAZAAR))
+                .map(|k| deck.counts()[k.index()] as usize)
+                .sum();
+            let p = config.players as usize;
+            bazaars * p * (p + 2)
+        } else {
+            0
+        };
         let mut game = Game {
             rules: config.rules,
             players: config.players,
@@ -293,19 +390,21 @@ impl Game {
             ext: Expansions::new(&config, total_tiles),
             end_from: 0,
             ending: false,
-            events: Vec::with_capacity(total_tiles * 4),
+            events: Vec::with_capacity(total_tiles * 4 + bazaar_room),
             turns: Vec::with_capacity(total_tiles + 16),
-            decisions: Vec::with_capacity(total_tiles * 4),
+            decisions: Vec::with_capacity(total_tiles * 4 + bazaar_room),
             turn_open: false,
             stamp: vec![0; max_nodes.max(total_tiles)],
             stamp_value: 0,
             // The frontier of n tiles has at most 2n + 2 squares, 4 rotations each.
             legal: Vec::with_capacity(4 * (2 * total_tiles + 2)),
             final_scored: false,
+            figures_at_final_scoring: Vec::with_capacity(MAX_PLAYERS * 12),
             config: Arc::new(config),
         };
-        let (start, rot) = game.config.start_tile();
-        game.put_tile(start, Pos::new(0, 0), rot);
+        for (tile, pos, rot) in start_tiles {
+            game.put_tile(tile, pos, rot);
+        }
         game.advance();
         Ok(game)
     }
@@ -392,6 +491,17 @@ impl Game {
     /// Figures on the board.
     pub fn board_figures(&self) -> &[BoardFigure] {
         &self.figures
+    }
+
+    /// The figures as they stood when play ended, before final scoring returned them
+    /// (B15): for a finished game, the figures of the end of its last turn; before the
+    /// end, the same as [`Game::board_figures`].
+    pub fn figures_before_final_scoring(&self) -> &[BoardFigure] {
+        if self.final_scored {
+            &self.figures_at_final_scoring
+        } else {
+            &self.figures
+        }
     }
 
     /// The rule switches in force.
@@ -513,9 +623,20 @@ impl Game {
         &self.legal
     }
 
-    /// Whether `action` is legal now.
+    /// Whether `action` is legal now (an action naming a feature by any of its parts
+    /// counts as the listed one, [`Game::normalize`]).
     pub fn is_legal(&self, action: Action) -> bool {
-        self.legal.contains(&action)
+        self.legal.contains(&self.normalize(action))
+    }
+
+    /// The listed form of an action that names a feature by any of its parts (a quarter
+    /// move's target, CC4; a castle's city, CA1); other actions are unchanged.
+    pub fn normalize(&self, action: Action) -> Action {
+        match action {
+            Action::LeaveQuarter { .. } => self.normalize_leave(action),
+            Action::BuildCastle { .. } => self.normalize_castle(action),
+            _ => action,
+        }
     }
 
     /// Applies a legal action; an illegal one is refused with an error and the game is
@@ -524,13 +645,14 @@ impl Game {
         if self.phase == Phase::GameOver {
             return Err(ActionError::GameOver);
         }
-        if !self.is_legal(action) {
+        let listed = self.normalize(action);
+        if !self.legal.contains(&listed) {
             return Err(ActionError::Illegal {
                 action,
                 phase: self.phase,
             });
         }
-        self.apply_unchecked(action);
+        self.apply_unchecked(listed);
         Ok(())
     }
 
@@ -554,7 +676,16 @@ impl Game {
                 self.legal = legal;
             }
             Phase::WagonMove => self.legal.push(Action::Pass),
-            Phase::PlaceTile | Phase::Deploy | Phase::DragonFlight => {}
+            Phase::PlaceTile
+            | Phase::Deploy
+            | Phase::DragonFlight
+            | Phase::LeaveQuarter
+            | Phase::EnterQuarter
+            | Phase::MoveCount
+            | Phase::Castle
+            | Phase::BazaarSelect
+            | Phase::BazaarBid
+            | Phase::BazaarBuyOrSell => {}
         }
     }
 
@@ -566,12 +697,16 @@ impl Game {
         match action {
             Action::Draw { tile } => {
                 self.deck.take(tile);
-                self.start_drawn_tile(tile);
+                if self.step == Step::Auction {
+                    self.bazaar_drawn(tile);
+                } else {
+                    self.start_drawn_tile(tile);
+                }
             }
-            Action::PlaceTile { pos, rot } => {
+            Action::PlaceTile { pos, rot, bridge } => {
                 self.record(player, action);
                 let tile = self.turn.drawn.expect("a tile in hand");
-                self.place_turn_tile(tile, pos, rot);
+                self.place_turn_tile(tile, pos, rot, bridge);
             }
             Action::PlaceAbbey { pos } => {
                 self.record(player, action);
@@ -642,6 +777,59 @@ impl Game {
                 self.record(player, action);
                 self.move_wagon(player, pos, feature);
             }
+            Action::LeaveQuarter {
+                quarter,
+                figure,
+                pos,
+                feature,
+                ..
+            } => {
+                self.record(player, action);
+                self.leave_quarter(player, quarter, figure, pos, feature);
+            }
+            Action::QuarterPass { step } => {
+                self.record(player, action);
+                match step {
+                    QuarterStep::BeforeScoring => self.leave_round_passed(),
+                    QuarterStep::Final => self.final_passed(player),
+                    QuarterStep::Deploy | QuarterStep::Count => self.step = Step::FlightAfter,
+                }
+            }
+            Action::DeployQuarter { figure, quarter } => {
+                self.record(player, action);
+                self.enter_quarter(figure, quarter);
+                self.step = Step::MoveCount;
+            }
+            Action::MoveCount { quarter } => {
+                self.record(player, action);
+                self.move_count(quarter);
+                self.step = Step::FlightAfter;
+            }
+            Action::PlaceBridge { pos, axis } => {
+                self.record(player, action);
+                self.place_bridge(player, crate::rules::bcb::Bridge { pos, axis });
+            }
+            Action::BuildCastle { pos, feature } => {
+                self.record(player, action);
+                self.build_castle(player, pos, feature);
+            }
+            Action::CastlePass => {
+                self.record(player, action);
+                self.castle_passed();
+            }
+            Action::BazaarSelect { tile, bid } => {
+                self.record(player, action);
+                self.bazaar_select(tile, bid);
+            }
+            Action::BazaarBid { bid } => {
+                self.record(player, action);
+                self.bazaar_raise(player, bid);
+            }
+            Action::BazaarPass => self.record(player, action),
+            Action::BazaarBuyOrSell { choice } => {
+                self.record(player, action);
+                self.bazaar_buy_or_sell(choice);
+            }
         }
         self.advance();
     }
@@ -664,12 +852,17 @@ impl Game {
         loop {
             match self.step {
                 Step::Start => {
-                    if self.deck.total() == 0 {
+                    if self.deck.total() == 0 && !self.bazaar_tiles_held() {
                         self.begin_end_round();
                         continue;
                     }
                     self.open_turn(None);
                     self.on_turn_start();
+                    if let Some(tile) = self.take_bazaar_tile() {
+                        // BZ4: the tile got at a bazaar, instead of drawing.
+                        self.start_drawn_tile(tile);
+                        continue;
+                    }
                     if self.abbey_possible(self.turn_player) {
                         self.step = Step::Abbey;
                         self.phase = Phase::Abbey;
@@ -686,6 +879,12 @@ impl Game {
                     if self.deck.total() == 0 {
                         // Every remaining tile was discarded: the turn ends empty.
                         self.discard_open_turn_if_empty();
+                        if self.bazaar_tiles_held() {
+                            // BZ4: the others still place their bazaar tiles.
+                            self.turn_player = (self.turn_player + 1) % self.players;
+                            self.step = Step::Start;
+                            continue;
+                        }
                         self.begin_end_round();
                         continue;
                     }
@@ -720,10 +919,26 @@ impl Game {
                     return;
                 }
                 Step::FlightBefore => {
-                    self.step = Step::Score;
+                    self.step = Step::Resolve;
                     if self.flight_starts(crate::config::DragonMove::BeforeScoring) {
                         return;
                     }
+                }
+                Step::Resolve => {
+                    self.collect_completed();
+                    self.step = Step::Castles;
+                }
+                Step::Castles => {
+                    if self.next_castle_decision() {
+                        return;
+                    }
+                    self.step = Step::LeaveQuarters;
+                }
+                Step::LeaveQuarters => {
+                    if self.next_leave_decision() {
+                        return;
+                    }
+                    self.step = Step::Score;
                 }
                 Step::Score => {
                     self.score_turn();
@@ -733,13 +948,67 @@ impl Game {
                     if self.next_wagon_decision() {
                         return;
                     }
+                    self.step = Step::EnterQuarter;
+                }
+                Step::EnterQuarter => {
                     self.step = Step::FlightAfter;
+                    if self.may_enter_city() {
+                        let mut legal = std::mem::take(&mut self.legal);
+                        legal.clear();
+                        self.enter_actions(&mut legal);
+                        legal.push(Action::QuarterPass {
+                            step: QuarterStep::Deploy,
+                        });
+                        self.legal = legal;
+                        self.phase = Phase::EnterQuarter;
+                        self.to_play = self.turn_player;
+                        return;
+                    }
+                }
+                Step::MoveCount => {
+                    let mut legal = std::mem::take(&mut self.legal);
+                    legal.clear();
+                    self.count_moves(&mut legal);
+                    legal.push(Action::QuarterPass {
+                        step: QuarterStep::Count,
+                    });
+                    self.legal = legal;
+                    self.phase = Phase::MoveCount;
+                    self.to_play = self.turn_player;
+                    return;
                 }
                 Step::FlightAfter => {
-                    self.step = Step::End;
+                    self.step = Step::Bazaar;
                     if self.flight_starts(crate::config::DragonMove::AfterScoring) {
                         return;
                     }
+                }
+                Step::Bazaar => {
+                    if !self.bazaar_starts() {
+                        self.step = Step::End;
+                        continue;
+                    }
+                    self.step = Step::Auction;
+                }
+                Step::Auction => {
+                    if self.bazaar_drawing() {
+                        match self.chance {
+                            ChanceMode::Explicit => {
+                                self.phase = Phase::Draw;
+                                return;
+                            }
+                            ChanceMode::Sampled => {
+                                let dragon = self.dragon_on_board();
+                                let tile = self.deck.draw(&mut self.rng, dragon);
+                                self.bazaar_drawn(tile);
+                                continue;
+                            }
+                        }
+                    }
+                    if self.next_bazaar_decision() {
+                        return;
+                    }
+                    self.step = Step::End;
                 }
                 Step::End => {
                     self.close_turn();
@@ -747,7 +1016,7 @@ impl Game {
                         self.step = Step::EndRound;
                         continue;
                     }
-                    if self.deck.total() == 0 {
+                    if self.deck.total() == 0 && !self.bazaar_tiles_held() {
                         self.begin_end_round();
                         continue;
                     }
@@ -757,6 +1026,13 @@ impl Game {
                 }
                 Step::EndRound => {
                     if self.next_end_round_turn() {
+                        return;
+                    }
+                    self.begin_final_moves();
+                    self.step = Step::FinalMoves;
+                }
+                Step::FinalMoves => {
+                    if self.next_final_move() {
                         return;
                     }
                     self.final_scoring();
@@ -778,6 +1054,11 @@ impl Game {
             draw,
             discarded: false,
             second: None,
+            from_bazaar: false,
+            bazaar: (
+                self.bazaar_log().len() as u32,
+                self.bazaar_log().len() as u32,
+            ),
             actions: (a, a),
             events: (e, e),
             scores: self.scores,
@@ -838,6 +1119,32 @@ impl Game {
 
     /// Puts a tile on the board and joins its features with its neighbours'.
     pub(crate) fn put_tile(&mut self, kind: TileKind, pos: Pos, rot: Rotation) -> u8 {
+        self.put_tile_bridged(kind, pos, rot, None)
+    }
+
+    /// The feature node on third `third` of side `side` of placement `index` (a bridge
+    /// crossing that side on the middle third, BR3), if any.
+    #[inline]
+    pub(crate) fn segment_node(&self, index: usize, side: Side, third: usize) -> Option<NodeId> {
+        if third == 1 {
+            if let Some(node) = self.bridge_node(index, side) {
+                return Some(node);
+            }
+        }
+        let p = self.board.placement(index);
+        let local = p.kind.def().oriented(p.rot).segment_feature[side.index() * 3 + third];
+        (local != NO_FEATURE).then(|| p.node_base + local as NodeId)
+    }
+
+    /// [`Game::put_tile`] with a bridge of its own along `bridge` (BR2), laid before the
+    /// tile joins its neighbours.
+    pub(crate) fn put_tile_bridged(
+        &mut self,
+        kind: TileKind,
+        pos: Pos,
+        rot: Rotation,
+        bridge: Option<crate::rules::bcb::Axis>,
+    ) -> u8 {
         let def = kind.def();
         let node_base = self.features.len() as NodeId;
         let index = self.board.place(pos, kind, rot, node_base) as u8;
@@ -853,6 +1160,10 @@ impl Game {
             };
             self.features.add(f.kind, index, i as u8, open, f.pennants);
         }
+        self.add_bridge_node(index);
+        if let Some(axis) = bridge {
+            self.set_bridge(index as usize, axis);
+        }
         let abbey = def.has(Symbols::ABBEY);
         for side in Side::ALL {
             let Some(ni) = self.board.index_at(pos.step(side)) else {
@@ -863,10 +1174,9 @@ impl Game {
             let n_base = n.node_base;
             let opp = side.opposite().index();
             if abbey {
-                // AM3: the abbey closes the neighbour's road, city or river side.
-                let nf = n_oriented.segment_feature[opp * 3 + 1];
-                if nf != NO_FEATURE {
-                    let root = self.features.find(n_base + nf as NodeId);
+                // AM3: the abbey closes the neighbour's road, city, river or bridge side.
+                if let Some(nf) = self.segment_node(ni, side.opposite(), 1) {
+                    let root = self.features.find(nf);
                     let node = self.features.node_mut(root);
                     if node.kind != FeatureKind::Field {
                         node.open -= 1;
@@ -875,14 +1185,24 @@ impl Game {
                 continue;
             }
             for third in 0..3 {
-                let mine = oriented.segment_feature[side.index() * 3 + third];
-                let theirs = n_oriented.segment_feature[opp * 3 + (2 - third)];
-                if mine == NO_FEATURE || theirs == NO_FEATURE {
-                    continue;
-                }
-                let root = self
-                    .features
-                    .union(node_base + mine as NodeId, n_base + theirs as NodeId);
+                let (mine, theirs) = if third == 1 {
+                    // The middle third: a bridge end, if there is one (BR3).
+                    match (
+                        self.segment_node(index as usize, side, 1),
+                        self.segment_node(ni, side.opposite(), 1),
+                    ) {
+                        (Some(a), Some(b)) => (a, b),
+                        _ => continue,
+                    }
+                } else {
+                    let mine = oriented.segment_feature[side.index() * 3 + third];
+                    let theirs = n_oriented.segment_feature[opp * 3 + (2 - third)];
+                    if mine == NO_FEATURE || theirs == NO_FEATURE {
+                        continue;
+                    }
+                    (node_base + mine as NodeId, n_base + theirs as NodeId)
+                };
+                let root = self.features.union(mine, theirs);
                 if third == 1 {
                     let node = self.features.node_mut(root);
                     if node.kind != FeatureKind::Field {
@@ -894,8 +1214,15 @@ impl Game {
         index
     }
 
-    fn place_turn_tile(&mut self, tile: TileKind, pos: Pos, rot: Rotation) {
-        let index = self.put_tile(tile, pos, rot);
+    fn place_turn_tile(
+        &mut self,
+        tile: TileKind,
+        pos: Pos,
+        rot: Rotation,
+        bridge: Option<crate::rules::bcb::Bridge>,
+    ) {
+        let own = self.bridge_with_tile(pos, bridge);
+        let index = self.put_tile_bridged(tile, pos, rot, own);
         self.turn.placed = Some(index);
         self.on_tile_placed(index);
         self.step = Step::Deploy;
@@ -948,6 +1275,7 @@ impl Game {
     pub(crate) fn placements_into(&self, tile: TileKind, out: &mut Vec<Action>) {
         let def = tile.def();
         let restricted = self.placement_restricted(tile);
+        let bridges = self.may_bridge_placement();
         let packed_rot = Rotation::ALL.map(|r| def.oriented(r).packed_sides);
         out.reserve(4 * self.board.frontier().len());
         // Rotations that give the same sides (symmetric tiles) are still distinct actions.
@@ -962,11 +1290,26 @@ impl Game {
             for (r, sides) in packed_rot.iter().enumerate() {
                 fits |= u8::from((sides ^ packed) & mask == 0) << r;
             }
+            // BR2: where a rotation does not fit, it may fit with a bridge.
+            let mut misfits = if bridges { !fits & 0xF } else { 0 };
             while fits != 0 {
                 let rot = Rotation::ALL[fits.trailing_zeros() as usize];
                 fits &= fits - 1;
                 if !restricted || self.placement_allowed(tile, pos, rot) {
-                    out.push(Action::PlaceTile { pos, rot });
+                    out.push(Action::PlaceTile {
+                        pos,
+                        rot,
+                        bridge: None,
+                    });
+                }
+            }
+            while misfits != 0 {
+                let rot = Rotation::ALL[misfits.trailing_zeros() as usize];
+                misfits &= misfits - 1;
+                let start = out.len();
+                self.bridge_placements(tile, pos, rot, (packed, mask), out);
+                if out.len() > start && restricted && !self.placement_allowed(tile, pos, rot) {
+                    out.truncate(start);
                 }
             }
         }
@@ -1046,8 +1389,7 @@ impl Game {
         }
         let placed = placed as usize;
         if !self.figure_barred_on(placed) {
-            let n = self.board.placement(placed).kind.def().features.len();
-            for local in 0..n as u8 {
+            for local in 0..self.tile_features(placed) {
                 self.push_deploys(player, placed, local, false, out);
             }
         }
@@ -1130,6 +1472,9 @@ impl Game {
         at: Option<(Pos, u8)>,
     ) {
         self.scores[player as usize] += points;
+        if kind.is_feature_scoring() && points > 0 {
+            self.turn.feature_scorers |= 1 << player;
+        }
         self.events.push(ScoreEvent {
             player,
             points,
@@ -1172,6 +1517,8 @@ impl Game {
         h.write(self.deck.counts());
         h.write(&[self.phase as u8, self.to_play, self.turn_player]);
         self.hash_dragon(&mut h);
+        self.hash_count(&mut h);
+        self.hash_bcb(&mut h);
         if let Some(t) = self.turn.drawn {
             h.write(&[t.index() as u8]);
         }

@@ -40,6 +40,17 @@ pub fn feature_value(
     }
 }
 
+/// What a field touches, for its scoring (B16, R5, CA4).
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub(crate) struct FieldCities {
+    /// Completed cities (the City of Carcassonne counts as one, CC2).
+    pub(crate) cities: i32,
+    /// Castles (CA4).
+    pub(crate) castles: i32,
+    /// The field holds the pig herd (R5).
+    pub(crate) pig: bool,
+}
+
 impl Game {
     /// A fresh mark for the scratch stamp array.
     pub(crate) fn next_mark(&mut self) -> u32 {
@@ -145,11 +156,12 @@ impl Game {
         true
     }
 
-    /// The completed cities that the field of `root` touches, and whether it holds the
-    /// pig herd (B16, R5).
-    pub(crate) fn field_cities(&mut self, root: NodeId) -> (i32, bool) {
+    /// The completed cities and castles that the field of `root` touches, and whether it
+    /// holds the pig herd (B16, R5, CA4).
+    pub(crate) fn field_cities(&mut self, root: NodeId) -> FieldCities {
         let mark = self.next_mark();
         let mut cities = 0;
+        let mut castles = 0;
         let mut pig = false;
         let mut id = root;
         loop {
@@ -166,7 +178,9 @@ impl Game {
                 let c = self.features.find(base + j);
                 if self.stamp[c as usize] != mark {
                     self.stamp[c as usize] = mark;
-                    if self.is_complete(c) {
+                    if self.is_castle(c) {
+                        castles += 1;
+                    } else if self.is_complete(c) {
                         cities += 1;
                     }
                 }
@@ -176,21 +190,30 @@ impl Game {
                 break;
             }
         }
-        (cities, pig)
+        // CC2: the City of Carcassonne counts as one completed city for a field with a
+        // part on its squares.
+        cities += i32::from(self.field_touches_the_city(root));
+        FieldCities {
+            cities,
+            castles,
+            pig,
+        }
     }
 
     /// Scores the field of `root` for its farmers at `per_city` points per completed
-    /// city (+1 with the pig herd) and returns them (B16, AM7, AM8).
+    /// city (+1 with the pig herd, +1 for a castle) and returns them (B16, AM7, AM8, CA4).
     pub(crate) fn score_field_farmers(&mut self, root: NodeId, per_city: i32, kind: ScoreKind) {
-        let (cities, pig) = self.field_cities(root);
-        let points = cities * (per_city + i32::from(pig && self.rules.pig_herd));
+        let fc = self.field_cities(root);
+        let per_city = per_city + i32::from(fc.pig && self.rules.pig_herd);
+        let points = fc.cities * per_city + fc.castles * (per_city + 1);
         self.award_majority(root, points, kind);
         self.on_feature_scored(root, kind == ScoreKind::Farmers);
         self.return_figures_of(root, false);
     }
 
-    /// Scores everything the turn's placements completed (B8–B14, AM3, AM8).
-    pub(crate) fn score_turn(&mut self) {
+    /// Notes the roots of every feature the turn's placements completed (before anyone
+    /// acts on them: castles, moves out of the City of Carcassonne, scoring).
+    pub(crate) fn collect_completed(&mut self) {
         let mut roots: [NodeId; 48] = [0; 48];
         let mut n = 0;
         let mut placed_tiles = [0u8; 2];
@@ -198,7 +221,36 @@ impl Game {
         for placed in self.placed_this_turn_indices() {
             placed_tiles[placed_len] = placed;
             placed_len += 1;
+        }
+        for &placed in &placed_tiles[..placed_len] {
             self.completed_by(placed, &mut roots, &mut n);
+        }
+        // BR1: a bridge laid on a neighbour between abbeys closes its road by itself.
+        if let Some(r) = self.bridge_completed_this_turn() {
+            if !roots[..n].contains(&r) && n < roots.len() {
+                roots[n] = r;
+                n += 1;
+            }
+        }
+        self.turn.completed = roots;
+        self.turn.completed_len = n as u8;
+    }
+
+    /// The roots of the features the turn's placements completed (from the resolve step
+    /// on; empty before).
+    pub(crate) fn turn_completed(&self) -> &[NodeId] {
+        &self.turn.completed[..self.turn.completed_len as usize]
+    }
+
+    /// Scores everything the turn's placements completed (B8–B14, AM3, AM8).
+    pub(crate) fn score_turn(&mut self) {
+        let roots = self.turn.completed;
+        let n = self.turn.completed_len as usize;
+        let mut placed_tiles = [0u8; 2];
+        let mut placed_len = 0;
+        for placed in self.placed_this_turn_indices() {
+            placed_tiles[placed_len] = placed;
+            placed_len += 1;
         }
         let mut scored: [NodeId; 48] = [0; 48];
         let mut s = 0;
@@ -226,26 +278,24 @@ impl Game {
         };
         let p = self.board.placement(placed as usize).clone();
         let def = p.kind.def();
-        for (i, f) in def.features.iter().enumerate() {
-            if matches!(f.kind, FeatureKind::City | FeatureKind::Road) {
-                let r = self.features.find(p.node_base + i as NodeId);
-                if self.features.node(r).open == 0 {
-                    push(r);
-                }
+        // Its cities and roads, its bridge included (BR3).
+        for i in 0..self.tile_features(placed as usize) {
+            let r = self.features.find(p.node_base + i as NodeId);
+            let node = self.features.node(r);
+            if matches!(node.kind, FeatureKind::City | FeatureKind::Road) && node.open == 0 {
+                push(r);
             }
         }
         if def.has(crate::tiles::Symbols::ABBEY) {
-            // AM3: the abbey closes its neighbours' roads and cities.
+            // AM3: the abbey closes its neighbours' roads, cities and bridges.
             for side in crate::geometry::Side::ALL {
-                let Some(q) = self.board.at(p.pos.step(side)) else {
+                let Some(q) = self.board.index_at(p.pos.step(side)) else {
                     continue;
                 };
-                let local =
-                    q.kind.def().oriented(q.rot).segment_feature[side.opposite().index() * 3 + 1];
-                if local == crate::tiles::NO_FEATURE {
+                let Some(part) = self.segment_node(q, side.opposite(), 1) else {
                     continue;
-                }
-                let r = self.features.find(q.node_base + local as NodeId);
+                };
+                let r = self.features.find(part);
                 let node = self.features.node(r);
                 if matches!(node.kind, FeatureKind::City | FeatureKind::Road) && node.open == 0 {
                     push(r);
@@ -275,6 +325,9 @@ impl Game {
             return;
         }
         self.final_scored = true;
+        self.figures_at_final_scoring.clear();
+        self.figures_at_final_scoring
+            .extend_from_slice(&self.figures);
         let mut k = 0;
         while k < self.figures.len() {
             let f = self.figures[k];

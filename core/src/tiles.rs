@@ -91,12 +91,6 @@ impl TileSet {
         TileSet::from_name(key)
     }
 
-    /// Whether the engine plays this set's rules (its tiles are in the catalogue either
-    /// way).
-    pub const fn playable(self) -> bool {
-        !matches!(self, TileSet::Count | TileSet::BridgesCastlesBazaars)
-    }
-
     /// Bit of this set in a set mask.
     pub const fn bit(self) -> u16 {
         1 << self as u16

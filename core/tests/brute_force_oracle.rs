@@ -190,7 +190,11 @@ fn play(config: GameConfig, seed: u64) -> usize {
                 let engine: BTreeSet<_> = legal
                     .iter()
                     .map(|a| match a {
-                        Action::PlaceTile { pos, rot } => (pos.x, pos.y, rot.quarter_turns()),
+                        Action::PlaceTile {
+                            pos,
+                            rot,
+                            bridge: None,
+                        } => (pos.x, pos.y, rot.quarter_turns()),
                         other => panic!("{other} while placing"),
                     })
                     .collect();

@@ -84,6 +84,7 @@ fn b4_every_shared_side_must_match() {
     let at = |xy, r| Action::PlaceTile {
         pos: pos(xy),
         rot: rot(r),
+        bridge: None,
     };
     assert_legal(&game, at((0, -1), 2));
     assert_not_legal(&game, at((0, -1), 0));

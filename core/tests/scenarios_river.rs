@@ -30,6 +30,7 @@ fn at(xy: Xy, r: u8) -> Action {
     Action::PlaceTile {
         pos: pos(xy),
         rot: rot(r),
+        bridge: None,
     }
 }
 

@@ -4,7 +4,9 @@
 use crate::guard::{check_out, with_game, with_game_mut, write_array, write_iter, CarcGame};
 use crate::status::{CallResult, CarcStatus, Failure};
 use carcassonne_core::action::{ActionKind, FieldKind, FieldValue, MAX_FIELDS};
-use carcassonne_core::{catalogue, Action, ActionError, Corner, Figure, Rotation, TileKind};
+use carcassonne_core::rules::bcb::{Axis, BazaarChoice, Bridge, MAX_BID};
+use carcassonne_core::rules::count::{Quarter, QuarterStep};
+use carcassonne_core::{catalogue, Action, ActionError, Corner, Figure, Pos, Rotation, TileKind};
 
 /// What a `CarcAction` does (its `kind` field). Stable numbers; they match the record
 /// format's action types one to one.
@@ -34,12 +36,36 @@ pub enum CarcActionKind {
     MoveWagon = 9,
     /// Explicit chance: the tile of kind `tile` is drawn.
     Draw = 10,
+    /// Move a `figure` out of `quarter` of the City of Carcassonne onto `feature` of the
+    /// tile at (`x`, `y`); `step` is `CARC_QUARTER_STEP_BEFORE_SCORING` or
+    /// `CARC_QUARTER_STEP_FINAL`.
+    LeaveQuarter = 11,
+    /// Decline a move of the City of Carcassonne (`step` says which).
+    QuarterPass = 12,
+    /// Put a `figure` from the supply into `quarter`.
+    DeployQuarter = 13,
+    /// Move the count to `quarter`.
+    MoveCount = 14,
+    /// Put a bridge along `axis` on the tile at (`x`, `y`).
+    PlaceBridge = 15,
+    /// Turn the just completed city at `feature` of the tile at (`x`, `y`) into a castle.
+    BuildCastle = 16,
+    /// Decline to build a castle.
+    CastlePass = 17,
+    /// At a bazaar: pick the offered tile of kind `tile` and open with `bid` points.
+    BazaarSelect = 18,
+    /// At a bazaar: raise the bid to `bid` points.
+    BazaarBid = 19,
+    /// At a bazaar: do not raise.
+    BazaarPass = 20,
+    /// At a bazaar: buy the outbid tile or sell it (`choice`, a `CarcBazaarChoice`).
+    BazaarBuyOrSell = 21,
 }
 
 impl CarcActionKind {
     /// Every kind in number order; a test checks it against the engine's action kinds.
     #[cfg(test)]
-    const ALL: [CarcActionKind; 11] = [
+    const ALL: [CarcActionKind; 22] = [
         CarcActionKind::PlaceTile,
         CarcActionKind::PlaceAbbey,
         CarcActionKind::Deploy,
@@ -51,6 +77,17 @@ impl CarcActionKind {
         CarcActionKind::MoveDragon,
         CarcActionKind::MoveWagon,
         CarcActionKind::Draw,
+        CarcActionKind::LeaveQuarter,
+        CarcActionKind::QuarterPass,
+        CarcActionKind::DeployQuarter,
+        CarcActionKind::MoveCount,
+        CarcActionKind::PlaceBridge,
+        CarcActionKind::BuildCastle,
+        CarcActionKind::CastlePass,
+        CarcActionKind::BazaarSelect,
+        CarcActionKind::BazaarBid,
+        CarcActionKind::BazaarPass,
+        CarcActionKind::BazaarBuyOrSell,
     ];
 }
 
@@ -84,11 +121,60 @@ pub enum CarcCorner {
     Sw = 3,
 }
 
+/// A quarter of the City of Carcassonne (the `quarter` field of a `CarcAction`).
+#[repr(u8)]
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
+pub enum CarcQuarter {
+    /// Cities.
+    Castle = 0,
+    /// Roads.
+    Blacksmith = 1,
+    /// Monasteries and shrines.
+    Cathedral = 2,
+    /// Fields.
+    Market = 3,
+}
+
+/// When a player acts on the City of Carcassonne (the `step` field of a `CarcAction`).
+#[repr(u8)]
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
+pub enum CarcQuarterStep {
+    /// Before the turn's completed features score.
+    BeforeScoring = 0,
+    /// Putting a figure into a quarter.
+    Deploy = 1,
+    /// Before final scoring.
+    Final = 2,
+    /// Moving the count.
+    Count = 3,
+}
+
+/// The direction of a bridge, board frame (the `axis` field of a `CarcAction`).
+#[repr(u8)]
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
+pub enum CarcAxis {
+    /// From the north side to the south side.
+    Ns = 0,
+    /// From the west side to the east side.
+    We = 1,
+}
+
+/// What the player who picked an outbid bazaar tile does (the `choice` field of a
+/// `CarcAction`).
+#[repr(u8)]
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
+pub enum CarcBazaarChoice {
+    /// Take the tile and pay the highest bid to its bidder.
+    Buy = 0,
+    /// Let the highest bidder take it and pay the bid.
+    Sell = 1,
+}
+
 /// The `feature` value meaning "no feature" (a fairy placed on a tile under the on-tile
 /// rule; every action kind without a feature).
 pub const CARC_NO_FEATURE: u8 = 255;
 
-/// One decision as plain data (16 bytes, no padding, blittable).
+/// One decision as plain data (32 bytes, no padding, blittable).
 ///
 /// `kind` is a `CarcActionKind`. Coordinates are absolute board squares (the start tile is
 /// at 0, 0; `y` grows southwards). A `feature` is the local index of a feature in its
@@ -108,14 +194,31 @@ pub struct CarcAction {
     pub feature: u8,
     /// `DEPLOY_BARN`: a `CarcCorner`.
     pub corner: u8,
-    /// Always 0.
-    pub reserved: u8,
+    /// `LEAVE_QUARTER`, `DEPLOY_QUARTER`, `MOVE_COUNT`: a `CarcQuarter`.
+    pub quarter: u8,
     /// `DRAW`: the tile kind index (see `carc_tile_kind_id`).
     pub tile: u16,
     /// Square, x (east).
     pub x: i32,
     /// Square, y (south).
     pub y: i32,
+    /// `LEAVE_QUARTER`, `QUARTER_PASS`: a `CarcQuarterStep`.
+    pub step: u8,
+    /// `PLACE_BRIDGE`, and `PLACE_TILE` with `has_bridge`: a `CarcAxis`.
+    pub axis: u8,
+    /// `BAZAAR_BUY_OR_SELL`: a `CarcBazaarChoice`.
+    pub choice: u8,
+    /// `PLACE_TILE`: 1 if the placement comes with the bridge at (`bridge_x`, `bridge_y`)
+    /// along `axis` (it fits only so), else 0.
+    pub has_bridge: u8,
+    /// `BAZAAR_SELECT`, `BAZAAR_BID`: the bid in points.
+    pub bid: u16,
+    /// Always 0.
+    pub reserved: u16,
+    /// `PLACE_TILE` with `has_bridge`: the square of the tile carrying the bridge, x.
+    pub bridge_x: i32,
+    /// `PLACE_TILE` with `has_bridge`: the square of the tile carrying the bridge, y.
+    pub bridge_y: i32,
 }
 
 impl From<Action> for CarcAction {
@@ -139,6 +242,19 @@ impl From<Action> for CarcAction {
                 (_, FieldValue::OptFeature(local)) => c.feature = local.unwrap_or(CARC_NO_FEATURE),
                 (_, FieldValue::Corner(corner)) => c.corner = corner.index() as u8,
                 (_, FieldValue::Tile(t)) => c.tile = t.index() as u16,
+                (_, FieldValue::Quarter(q)) => c.quarter = q as u8,
+                (_, FieldValue::Step(s)) => c.step = s as u8,
+                (_, FieldValue::Bridge(b)) => {
+                    if let Some(b) = b {
+                        c.has_bridge = 1;
+                        c.axis = b.axis as u8;
+                        c.bridge_x = b.pos.x;
+                        c.bridge_y = b.pos.y;
+                    }
+                }
+                (_, FieldValue::Axis(axis)) => c.axis = axis as u8,
+                (_, FieldValue::Bid(bid)) => c.bid = bid as u16,
+                (_, FieldValue::Choice(choice)) => c.choice = choice as u8,
             }
         }
         c
@@ -186,10 +302,64 @@ pub(crate) fn action_from_c(a: &CarcAction) -> Result<Action, Failure> {
                 FieldValue::Corner(Corner::from_index(a.corner as usize))
             }
             FieldKind::Tile => FieldValue::Tile(tile_kind(u32::from(a.tile), "action.tile")?),
+            FieldKind::Quarter => {
+                FieldValue::Quarter(*Quarter::ALL.get(a.quarter as usize).ok_or_else(|| {
+                    Failure::invalid(format!(
+                        "action.quarter {} is not a CarcQuarter (0..=3)",
+                        a.quarter
+                    ))
+                })?)
+            }
+            FieldKind::Step => {
+                FieldValue::Step(*QuarterStep::ALL.get(a.step as usize).ok_or_else(|| {
+                    Failure::invalid(format!(
+                        "action.step {} is not a CarcQuarterStep (0..=3)",
+                        a.step
+                    ))
+                })?)
+            }
+            FieldKind::OptBridge => FieldValue::Bridge(match a.has_bridge {
+                0 => None,
+                1 => Some(Bridge {
+                    pos: Pos::new(a.bridge_x, a.bridge_y),
+                    axis: axis_of(a.axis)?,
+                }),
+                n => {
+                    return Err(Failure::invalid(format!(
+                        "action.has_bridge {n} is not 0 or 1"
+                    )))
+                }
+            }),
+            FieldKind::Axis => FieldValue::Axis(axis_of(a.axis)?),
+            FieldKind::Bid => {
+                if u32::from(a.bid) > MAX_BID {
+                    return Err(Failure::invalid(format!(
+                        "action.bid {} is above the highest bid ({MAX_BID})",
+                        a.bid
+                    )));
+                }
+                FieldValue::Bid(u32::from(a.bid))
+            }
+            FieldKind::Choice => {
+                FieldValue::Choice(*BazaarChoice::ALL.get(a.choice as usize).ok_or_else(|| {
+                    Failure::invalid(format!(
+                        "action.choice {} is not a CarcBazaarChoice (0..=1)",
+                        a.choice
+                    ))
+                })?)
+            }
         };
     }
     Action::from_values(kind, &values[..fields.len()])
         .map_err(|e| Failure::invalid(format!("action.{e}")))
+}
+
+/// The bridge axis numbered `n` (a `CarcAxis`).
+fn axis_of(n: u8) -> Result<Axis, Failure> {
+    Axis::ALL
+        .get(n as usize)
+        .copied()
+        .ok_or_else(|| Failure::invalid(format!("action.axis {n} is not a CarcAxis (0..=1)")))
 }
 
 /// The tile kind with catalogue index `index`, or an error naming `what`.
@@ -358,8 +528,8 @@ mod tests {
     }
 
     #[test]
-    fn action_struct_is_sixteen_bytes_without_padding() {
-        assert_eq!(std::mem::size_of::<CarcAction>(), 16);
+    fn action_struct_is_twenty_bytes_without_padding() {
+        assert_eq!(std::mem::size_of::<CarcAction>(), 32);
         assert_eq!(std::mem::align_of::<CarcAction>(), 4);
         assert_eq!(std::mem::size_of::<CarcChanceOutcome>(), 16);
     }
@@ -372,6 +542,15 @@ mod tests {
             Action::PlaceTile {
                 pos,
                 rot: Rotation::new(3).unwrap(),
+                bridge: None,
+            },
+            Action::PlaceTile {
+                pos,
+                rot: Rotation::new(1).unwrap(),
+                bridge: Some(Bridge {
+                    pos: Pos::new(-2, 4),
+                    axis: Axis::NS,
+                }),
             },
             Action::PlaceAbbey { pos },
             Action::Deploy {
@@ -394,6 +573,35 @@ mod tests {
             Action::MoveDragon { pos },
             Action::MoveWagon { pos, feature: 3 },
             Action::Draw { tile },
+            Action::LeaveQuarter {
+                step: QuarterStep::Final,
+                quarter: Quarter::Market,
+                figure: Figure::Follower,
+                pos,
+                feature: 2,
+            },
+            Action::QuarterPass {
+                step: QuarterStep::Count,
+            },
+            Action::DeployQuarter {
+                figure: Figure::Mayor,
+                quarter: Quarter::Castle,
+            },
+            Action::MoveCount {
+                quarter: Quarter::Cathedral,
+            },
+            Action::PlaceBridge {
+                pos,
+                axis: Axis::WE,
+            },
+            Action::BuildCastle { pos, feature: 1 },
+            Action::CastlePass,
+            Action::BazaarSelect { tile, bid: 7 },
+            Action::BazaarBid { bid: MAX_BID },
+            Action::BazaarPass,
+            Action::BazaarBuyOrSell {
+                choice: BazaarChoice::Sell,
+            },
         ];
         for a in actions {
             let c = CarcAction::from(a);
@@ -405,7 +613,7 @@ mod tests {
     #[test]
     fn malformed_fields_are_named() {
         let bad_kind = CarcAction {
-            kind: 11,
+            kind: CarcActionKind::ALL.len() as u8,
             ..CarcAction::default()
         };
         assert!(action_from_c(&bad_kind)
@@ -416,6 +624,24 @@ mod tests {
             rot: 4,
             ..CarcAction::default()
         };
+        let bad_quarter = CarcAction {
+            kind: CarcActionKind::MoveCount as u8,
+            quarter: 4,
+            ..CarcAction::default()
+        };
+        assert!(action_from_c(&bad_quarter)
+            .unwrap_err()
+            .message
+            .contains("action.quarter"));
+        let bad_step = CarcAction {
+            kind: CarcActionKind::QuarterPass as u8,
+            step: 9,
+            ..CarcAction::default()
+        };
+        assert!(action_from_c(&bad_step)
+            .unwrap_err()
+            .message
+            .contains("action.step"));
         assert!(action_from_c(&bad_rot)
             .unwrap_err()
             .message

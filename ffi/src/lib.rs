@@ -48,7 +48,8 @@ pub mod version;
 mod tests;
 
 pub use action::{
-    CarcAction, CarcActionKind, CarcChanceOutcome, CarcCorner, CarcFigure, CARC_NO_FEATURE,
+    CarcAction, CarcActionKind, CarcChanceOutcome, CarcCorner, CarcFigure, CarcQuarter,
+    CarcQuarterStep, CARC_NO_FEATURE,
 };
 pub use bot::CarcBot;
 pub use game::{CarcChance, CARC_DEFAULT_WINDOW};

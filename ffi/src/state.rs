@@ -24,6 +24,21 @@ pub enum CarcPhase {
     WagonMove = 5,
     /// The game is over.
     GameOver = 6,
+    /// Move a figure out of the City of Carcassonne onto a feature, or pass (before the
+    /// turn's scoring and before final scoring).
+    LeaveQuarter = 7,
+    /// Put a figure into a quarter of the City of Carcassonne, or pass.
+    EnterQuarter = 8,
+    /// Move the count to another quarter, or pass.
+    MoveCount = 9,
+    /// Turn a just completed two-tile city into a castle, or pass.
+    Castle = 10,
+    /// Pick a tile of the bazaar's offer and open the bidding.
+    BazaarSelect = 11,
+    /// Raise the bid on the picked bazaar tile, or pass.
+    BazaarBid = 12,
+    /// Buy the outbid bazaar tile or sell it.
+    BazaarBuyOrSell = 13,
 }
 
 impl From<Phase> for CarcPhase {
@@ -36,6 +51,13 @@ impl From<Phase> for CarcPhase {
             Phase::DragonFlight => CarcPhase::DragonFlight,
             Phase::WagonMove => CarcPhase::WagonMove,
             Phase::GameOver => CarcPhase::GameOver,
+            Phase::LeaveQuarter => CarcPhase::LeaveQuarter,
+            Phase::EnterQuarter => CarcPhase::EnterQuarter,
+            Phase::MoveCount => CarcPhase::MoveCount,
+            Phase::Castle => CarcPhase::Castle,
+            Phase::BazaarSelect => CarcPhase::BazaarSelect,
+            Phase::BazaarBid => CarcPhase::BazaarBid,
+            Phase::BazaarBuyOrSell => CarcPhase::BazaarBuyOrSell,
         }
     }
 }

@@ -14,7 +14,7 @@ pub const CARC_VERSION_MINOR: u32 = 1;
 pub const CARC_VERSION_PATCH: u32 = 0;
 /// Version of the ABI: raised whenever a function, struct or constant changes in a way
 /// that breaks callers compiled against an older header.
-pub const CARC_ABI_VERSION: u32 = 1;
+pub const CARC_ABI_VERSION: u32 = 2;
 
 const VERSION_STRING: &str = concat!(env!("CARGO_PKG_VERSION"), "\0");
 

@@ -27,6 +27,10 @@ __all__ = [
     "MoveDragon",
     "MoveWagon",
     "Draw",
+    "LeaveQuarter",
+    "QuarterPass",
+    "DeployQuarter",
+    "MoveCount",
     "Focus",
     "action_from_tuple",
 ]
@@ -151,6 +155,48 @@ class Draw(_ActionBase):
 
 
 @dataclass(frozen=True)
+class LeaveQuarter(_ActionBase):
+    """Move ``figure`` out of ``quarter`` of the City of Carcassonne onto ``feature`` of
+    the tile at ``(x, y)`` (any part of the feature names it); ``step`` is
+    ``"before-scoring"`` (CC4) or ``"final"`` (CC6)."""
+
+    step: str
+    quarter: str
+    figure: str
+    x: int
+    y: int
+    feature: Union[int, str]
+    type: ClassVar[str] = "leave_quarter"
+
+
+@dataclass(frozen=True)
+class QuarterPass(_ActionBase):
+    """Decline a move of the City of Carcassonne: ``step`` ``"before-scoring"`` or
+    ``"final"`` (moving figures out, CC4, CC6), ``"deploy"`` (putting one in, CC3),
+    ``"count"`` (moving the count, CC3)."""
+
+    step: str
+    type: ClassVar[str] = "quarter_pass"
+
+
+@dataclass(frozen=True)
+class DeployQuarter(_ActionBase):
+    """Put ``figure`` from the supply into ``quarter`` of the City of Carcassonne (CC3)."""
+
+    figure: str
+    quarter: str
+    type: ClassVar[str] = "deploy_quarter"
+
+
+@dataclass(frozen=True)
+class MoveCount(_ActionBase):
+    """Move the count to ``quarter`` (CC3)."""
+
+    quarter: str
+    type: ClassVar[str] = "move_count"
+
+
+@dataclass(frozen=True)
 class Focus:
     """Not an action: a flat ``CELL`` id picked the tile at ``(x, y)`` as the focus of a
     two-step decision; a ``SLOT`` id follows."""
@@ -171,6 +217,10 @@ Action = Union[
     MoveDragon,
     MoveWagon,
     Draw,
+    LeaveQuarter,
+    QuarterPass,
+    DeployQuarter,
+    MoveCount,
 ]
 
 _BY_TYPE = {
@@ -187,6 +237,10 @@ _BY_TYPE = {
         MoveDragon,
         MoveWagon,
         Draw,
+        LeaveQuarter,
+        QuarterPass,
+        DeployQuarter,
+        MoveCount,
     )
 }
 

@@ -6,6 +6,8 @@ use crate::errors::{illegal, invalid_argument, invalid_config};
 use carcassonne::action::{ActionKind, FieldKind, FieldValue};
 use carcassonne::config::Figure;
 use carcassonne::geometry::{Corner, Pos, Rotation};
+use carcassonne::rules::bcb::{Axis, BazaarChoice, Bridge, MAX_BID};
+use carcassonne::rules::count::{Quarter, QuarterStep};
 use carcassonne::{Action, Game, GameConfig};
 use numpy::{Element, PyArrayDyn, PyArrayMethods, PyReadwriteArrayDyn, PyUntypedArrayMethods};
 use pyo3::prelude::*;
@@ -203,32 +205,35 @@ fn text(item: &Bound<'_, PyAny>, what: &str) -> PyResult<String> {
 /// at `pos`.
 fn feature(game: &Game, pos: Pos, item: &Bound<'_, PyAny>) -> PyResult<u8> {
     if let Ok(id) = item.extract::<String>() {
-        let tile = game
+        let index = game
             .board()
-            .at(pos)
+            .index_at(pos)
             .ok_or_else(|| illegal(format!("no tile at ({}, {})", pos.x, pos.y)))?;
-        return tile
-            .kind
-            .def()
-            .feature_by_id(&id)
-            .map(|i| i as u8)
-            .ok_or_else(|| {
-                illegal(format!(
-                    "tile {} at ({}, {}) has no feature {id:?}",
-                    tile.kind.id(),
-                    pos.x,
-                    pos.y
-                ))
-            });
+        let tile = game.board().placement(index);
+        return game.feature_named(index, &id).ok_or_else(|| {
+            illegal(format!(
+                "tile {} at ({}, {}) has no feature {id:?}",
+                tile.kind.id(),
+                pos.x,
+                pos.y
+            ))
+        });
     }
     Ok(int_in(item, "feature", 0, 255)? as u8)
+}
+
+/// A bridge axis by name (`NS`, `WE`).
+fn axis_named(item: &Bound<'_, PyAny>) -> PyResult<Axis> {
+    let n = text(item, "axis")?;
+    Axis::from_name(&n).ok_or_else(|| illegal(format!("unknown axis {n:?} (NS, WE)")))
 }
 
 /// A structured action from its tuple form: the record type name, then the fields in
 /// the order of the action schema (`carcassonne::action::SCHEMA`), e.g.
 /// `("place_tile", x, y, rot)`, `("deploy", figure, x, y, feature)`,
 /// `("deploy_barn", x, y, corner)`, `("move_fairy", x, y, feature | None)`, `("pass",)`,
-/// `("draw", tile_id)`. Features are local indices or catalogue ids (`"c1"`); a last
+/// `("draw", tile_id)`, `("place_tile", x, y, rot, (bx, by, "NS"))` (a placement with a
+/// bridge). Features are local indices or catalogue ids (`"c1"`, `"bridge"`); a last
 /// optional field may be left out.
 pub fn action_from_py(game: &Game, obj: &Bound<'_, PyAny>) -> PyResult<Action> {
     let items: Vec<Bound<'_, PyAny>> = if let Ok(t) = obj.cast::<PyTuple>() {
@@ -251,7 +256,7 @@ pub fn action_from_py(game: &Game, obj: &Bound<'_, PyAny>) -> PyResult<Action> {
     let given = items.len() - 1;
     let optional_last = fields
         .last()
-        .is_some_and(|f| f.kind == FieldKind::OptFeature);
+        .is_some_and(|f| matches!(f.kind, FieldKind::OptFeature | FieldKind::OptBridge));
     if given != fields.len() && !(optional_last && given + 1 == fields.len()) {
         return Err(illegal(format!(
             "action {name:?} takes {} fields, got {given}",
@@ -265,6 +270,8 @@ pub fn action_from_py(game: &Game, obj: &Bound<'_, PyAny>) -> PyResult<Action> {
         let value = match (f.kind, item) {
             (FieldKind::OptFeature, None) => FieldValue::OptFeature(None),
             (FieldKind::OptFeature, Some(it)) if it.is_none() => FieldValue::OptFeature(None),
+            (FieldKind::OptBridge, None) => FieldValue::Bridge(None),
+            (FieldKind::OptBridge, Some(it)) if it.is_none() => FieldValue::Bridge(None),
             (_, None) => unreachable!("arity checked"),
             (FieldKind::X, Some(it)) => {
                 pos.x = coord(it, f.name)?;
@@ -303,6 +310,42 @@ pub fn action_from_py(game: &Game, obj: &Bound<'_, PyAny>) -> PyResult<Action> {
                         .ok_or_else(|| illegal(format!("unknown tile id {id:?}")))?,
                 )
             }
+            (FieldKind::Quarter, Some(it)) => {
+                let n = text(it, f.name)?;
+                FieldValue::Quarter(Quarter::from_name(&n).ok_or_else(|| {
+                    illegal(format!(
+                        "unknown quarter {n:?} (castle, blacksmith, cathedral, market)"
+                    ))
+                })?)
+            }
+            (FieldKind::Step, Some(it)) => {
+                let n = text(it, f.name)?;
+                FieldValue::Step(QuarterStep::from_name(&n).ok_or_else(|| {
+                    illegal(format!(
+                        "unknown step {n:?} (before-scoring, deploy, final, count)"
+                    ))
+                })?)
+            }
+            (FieldKind::OptBridge, Some(it)) => {
+                let (bx, by, axis): (Bound<'_, PyAny>, Bound<'_, PyAny>, Bound<'_, PyAny>) = it
+                    .extract()
+                    .map_err(|_| illegal("bridge: expected (x, y, axis) or None".to_string()))?;
+                FieldValue::Bridge(Some(Bridge {
+                    pos: Pos::new(coord(&bx, "bridge x")?, coord(&by, "bridge y")?),
+                    axis: axis_named(&axis)?,
+                }))
+            }
+            (FieldKind::Axis, Some(it)) => FieldValue::Axis(axis_named(it)?),
+            (FieldKind::Bid, Some(it)) => {
+                FieldValue::Bid(int_in(it, f.name, 0, MAX_BID as i64)? as u32)
+            }
+            (FieldKind::Choice, Some(it)) => {
+                let n = text(it, f.name)?;
+                FieldValue::Choice(
+                    BazaarChoice::from_name(&n)
+                        .ok_or_else(|| illegal(format!("unknown choice {n:?} (buy, sell)")))?,
+                )
+            }
         };
         values.push(value);
     }
@@ -322,6 +365,15 @@ pub fn action_to_py<'py>(py: Python<'py>, action: Action) -> PyResult<Bound<'py,
             FieldValue::OptFeature(f) => f.into_pyobject(py)?.into_any(),
             FieldValue::Corner(c) => c.name().into_pyobject(py)?.into_any(),
             FieldValue::Tile(t) => t.id().into_pyobject(py)?.into_any(),
+            FieldValue::Quarter(q) => q.name().into_pyobject(py)?.into_any(),
+            FieldValue::Step(s) => s.name().into_pyobject(py)?.into_any(),
+            FieldValue::Bridge(None) => py.None().into_bound(py),
+            FieldValue::Bridge(Some(b)) => (b.pos.x, b.pos.y, b.axis.name())
+                .into_pyobject(py)?
+                .into_any(),
+            FieldValue::Axis(a) => a.name().into_pyobject(py)?.into_any(),
+            FieldValue::Bid(b) => b.into_pyobject(py)?.into_any(),
+            FieldValue::Choice(c) => c.name().into_pyobject(py)?.into_any(),
         });
     }
     PyTuple::new(py, items)

@@ -94,7 +94,10 @@ mod _core {
     }
 
     /// A flat id taken apart: `("tile", rot, wx, wy)`, `("cell", wx, wy)`,
-    /// `("slot", slot_name, channel_name)`, `("corner", name)` or `("pass",)`.
+    /// `("slot", slot_name, channel_name)`, `("corner", name)`,
+    /// `("enter_quarter", figure, quarter)`, `("move_count", quarter)`,
+    /// `("bridge", rot, variant)`, `("bazaar_select", place, bid)`, `("bazaar_bid", bid)`,
+    /// `("bazaar_choice", buy|sell)` or `("pass",)`.
     #[pyfunction]
     #[pyo3(signature = (id, window=32))]
     fn describe_action_id(id: Int, window: i64) -> PyResult<(String, Vec<String>)> {
@@ -121,6 +124,21 @@ mod _core {
                 vec![encode::slot::name(slot), channel.name().to_string()],
             ),
             FlatAction::Corner(c) => ("corner".into(), vec![c.name().to_string()]),
+            FlatAction::EnterQuarter { figure, quarter } => (
+                "enter_quarter".into(),
+                vec![figure.name().to_string(), quarter.name().to_string()],
+            ),
+            FlatAction::MoveCount(q) => ("move_count".into(), vec![q.name().to_string()]),
+            FlatAction::Bridge { rot, variant } => (
+                "bridge".into(),
+                vec![rot.quarter_turns().to_string(), variant.to_string()],
+            ),
+            FlatAction::BazaarSelect { place, bid } => (
+                "bazaar_select".into(),
+                vec![place.to_string(), bid.to_string()],
+            ),
+            FlatAction::Bid(bid) => ("bazaar_bid".into(), vec![bid.to_string()]),
+            FlatAction::Choice(c) => ("bazaar_choice".into(), vec![c.name().to_string()]),
             FlatAction::Pass => ("pass".into(), vec![]),
         })
     }

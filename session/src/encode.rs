@@ -13,7 +13,12 @@
 //! | `CELL`   | W²     | `4·W² + wy·W + wx`                       |
 //! | `SLOT`   | S·F    | `5·W² + slot·F + channel`                |
 //! | `CORNER` | 4      | `5·W² + S·F + corner` (NW, NE, SE, SW)   |
-//! | `PASS`   | 1      | `5·W² + S·F + 4`                         |
+//! | `QUARTER`| 20     | `… + 4·figure + quarter`, then `… + 16 + quarter` (count moves) |
+//! | `BRIDGE` | 24     | `… + 6·rot + variant`: the bridge of a placement that needs one |
+//! | `BAZAAR` | 6·31   | `… + 31·place + bid`: pick the tile at that place of the offer and open with `bid` |
+//! | `BID`    | 31     | `… + bid`: raise to `bid`                 |
+//! | `CHOICE` | 2      | `… + choice` (buy, sell)                 |
+//! | `PASS`   | 1      | the last id                              |
 //!
 //! with `S` = [`SLOT_COUNT`] feature slots and `F` = [`CHANNEL_COUNT`] channels
 //! ([`Channel`]). A slot is a location on a tile in the **board frame** ([`slot`]): the
@@ -37,6 +42,10 @@
 //! | `Deploy`          | `SLOT` on the placed tile, or `CELL` then `SLOT`; barn `CORNER`; `PASS` |
 //! | `MoveDragon`      | `CELL`                                                      |
 //! | `MoveWagon`       | `CELL` then `SLOT` (channel wagon); declining is `PASS`     |
+//! | `PlaceTile` with a bridge (BR2) | `CELL` (the square), then `BRIDGE`           |
+//! | `PlaceBridge` (BR1) | `SLOT` bridge on the placed tile (channel `bridge-ns`/`bridge-we`), or `CELL` then `SLOT` |
+//! | `BuildCastle`     | `SLOT` (channel castle) on the placed tile; `castle_pass` is `PASS` |
+//! | bazaar            | `BAZAAR`, `BID`, `CHOICE`; `bazaar_pass` is `PASS`          |
 //! | `Draw` (chance)   | none: chance outcomes are not agent decisions; the mask is empty |
 //!
 //! Legal moves whose square lies outside the window are not offered; [`MaskInfo`] counts
@@ -80,7 +89,10 @@ use carcassonne::action::Action;
 use carcassonne::config::{ConfigError, Figure, MAX_PLAYERS};
 use carcassonne::features::NodeId;
 use carcassonne::game::{Game, Phase};
+use carcassonne::geometry::Side;
 use carcassonne::geometry::{Corner, Pos, Rotation};
+use carcassonne::rules::bcb::{Axis, BazaarChoice, Bridge, MAX_BID};
+use carcassonne::rules::count::Quarter;
 use carcassonne::rules::princess_dragon::DRAGON_STEPS;
 use carcassonne::scoring::feature_value;
 use carcassonne::tiles::{catalogue, FeatureKind, Symbols, Terrain, TileKind, TileSet, NO_FEATURE};
@@ -91,9 +103,21 @@ use std::sync::OnceLock;
 // ----- spec -----------------------------------------------------------------------------
 
 /// Feature slots per tile (`S`): 4 sides, 8 field half-edges, 4 centre slots, the whole tile.
-pub const SLOT_COUNT: usize = 17;
+pub const SLOT_COUNT: usize = 18;
 /// Channels per slot (`F`), see [`Channel`].
-pub const CHANNEL_COUNT: usize = 7;
+pub const CHANNEL_COUNT: usize = 14;
+/// Ids of the `QUARTER` block: 4 figures × 4 quarters, then 4 count moves.
+pub const QUARTER_IDS: usize = 20;
+/// Bridge variants of a placement that needs one (BR2): on the tile itself (NS, WE), or
+/// on the neighbour at side N, E, S, W (the neighbour's bridge runs across the side
+/// it shares).
+pub const BRIDGE_VARIANTS: usize = 6;
+/// Ids of the `BRIDGE` block: 4 rotations × [`BRIDGE_VARIANTS`].
+pub const BRIDGE_IDS: usize = 4 * BRIDGE_VARIANTS;
+/// Bids offered at a bazaar: 0 to [`MAX_BID`].
+pub const BIDS: usize = MAX_BID as usize + 1;
+/// Ids of the `BAZAAR` block: a place of the offer (one per seat) × a bid.
+pub const BAZAAR_IDS: usize = MAX_PLAYERS * BIDS;
 /// Figure kinds in the observation (follower, abbot, mayor, wagon, barn).
 pub const FIGURE_KINDS: usize = 5;
 
@@ -152,12 +176,12 @@ impl EncoderSpec {
 
     /// Number of globals `G` (depends on the number of tile kinds in the catalogue).
     pub fn num_globals(self) -> usize {
-        global::tile_in_hand() + 3 * catalogue().len()
+        global::tile_in_hand() + 6 * catalogue().len()
     }
 
     /// Size `A` of the flat action space: `4·W² + W² + S·F + 4 + 1`.
     pub fn num_actions(self) -> usize {
-        5 * self.w() * self.w() + SLOT_COUNT * CHANNEL_COUNT + 5
+        self.pass_id() as usize + 1
     }
 
     /// First id of the `TILE` block (always 0).
@@ -180,9 +204,36 @@ impl EncoderSpec {
         self.slot_base() + (SLOT_COUNT * CHANNEL_COUNT) as u32
     }
 
+    /// First id of the `QUARTER` block: a figure into a quarter of the City of
+    /// Carcassonne (`4·figure + quarter`, figures follower, abbot, mayor, wagon), then the
+    /// count's moves (`16 + quarter`).
+    pub fn quarter_base(self) -> u32 {
+        self.corner_base() + 4
+    }
+
+    /// First id of the `BRIDGE` block (the second id of a placement with a bridge).
+    pub fn bridge_base(self) -> u32 {
+        self.quarter_base() + QUARTER_IDS as u32
+    }
+
+    /// First id of the `BAZAAR` block (`BIDS·place + bid`).
+    pub fn bazaar_base(self) -> u32 {
+        self.bridge_base() + BRIDGE_IDS as u32
+    }
+
+    /// First id of the `BID` block.
+    pub fn bid_base(self) -> u32 {
+        self.bazaar_base() + BAZAAR_IDS as u32
+    }
+
+    /// First id of the `CHOICE` block (buy, sell).
+    pub fn choice_base(self) -> u32 {
+        self.bid_base() + BIDS as u32
+    }
+
     /// The `PASS` id (the last one).
     pub fn pass_id(self) -> u32 {
-        self.corner_base() + 4
+        self.choice_base() + 2
     }
 }
 
@@ -293,6 +344,7 @@ impl WindowOrigin {
 /// * `12` [`slot::CLOISTER`]: a monastery or the abbey; `13` [`slot::GARDEN`];
 ///   `14`, `15` [`slot::INNER_FIELD`]: fields enclosed inside the tile, in catalogue order.
 /// * `16` [`slot::WHOLE_TILE`]: the tile itself (the fairy under the `on-tile` rule).
+/// * `17` [`slot::BRIDGE`]: the tile's bridge (BR3), or where one goes (BR1).
 ///
 /// A feature's slot is the first of the side and half-edge slots that it covers, taken
 /// in the tile's canonical orientation and then turned with the tile, so the slot of a
@@ -310,6 +362,8 @@ pub mod slot {
     pub const INNER_FIELD: u8 = 14;
     /// The whole tile.
     pub const WHOLE_TILE: u8 = 16;
+    /// The tile's bridge.
+    pub const BRIDGE: u8 = 17;
 
     /// The slot after `quarter_turns` clockwise quarter turns of the board.
     pub const fn rotate(slot: u8, quarter_turns: u8) -> u8 {
@@ -341,14 +395,19 @@ pub mod slot {
             GARDEN => "garden".into(),
             14 | 15 => format!("inner{}", slot - INNER_FIELD + 1),
             WHOLE_TILE => "tile".into(),
+            BRIDGE => "bridge".into(),
             _ => format!("slot{slot}"),
         }
     }
 }
 
-/// The slot of local feature `local` of `kind` turned by `rot` (see [`slot`]).
+/// The slot of local feature `local` of `kind` turned by `rot` (see [`slot`]); the local
+/// feature after the catalogue's is the tile's bridge (BR3).
 pub fn feature_slot(kind: TileKind, rot: Rotation, local: u8) -> Option<u8> {
     let def = kind.def();
+    if local as usize == def.features.len() {
+        return Some(slot::BRIDGE);
+    }
     let f = def.features.get(local as usize)?;
     if f.segments != 0 {
         let canonical = (0..4u8)
@@ -377,10 +436,11 @@ pub fn feature_slot(kind: TileKind, rot: Rotation, local: u8) -> Option<u8> {
     }
 }
 
-/// The local feature of `kind` turned by `rot` whose slot is `slot`.
+/// The local feature of `kind` turned by `rot` whose slot is `slot` (the bridge slot
+/// names the local feature after the catalogue's).
 pub fn slot_feature(kind: TileKind, rot: Rotation, slot: u8) -> Option<u8> {
     let n = kind.def().features.len() as u8;
-    (0..n).find(|&i| feature_slot(kind, rot, i) == Some(slot))
+    (0..=n).find(|&i| feature_slot(kind, rot, i) == Some(slot))
 }
 
 carcassonne::named_enum! {
@@ -403,6 +463,21 @@ carcassonne::named_enum! {
         Princess(5) = "princess",
         /// Take the abbot on this feature back.
         AbbotReturn(6) = "abbot-return",
+        /// Move a follower out of the City of Carcassonne onto this feature (the quarter
+        /// of the feature's kind, CC4, CC6).
+        LeaveFollower(7) = "leave-follower",
+        /// Move the abbot out of the cathedral onto this monastery or shrine.
+        LeaveAbbot(8) = "leave-abbot",
+        /// Move the mayor out of the castle onto this city.
+        LeaveMayor(9) = "leave-mayor",
+        /// Move the wagon out of the City onto this feature.
+        LeaveWagon(10) = "leave-wagon",
+        /// Turn this completed city into a castle (CA1).
+        Castle(11) = "castle",
+        /// Put a bridge from north to south on this tile (BR1; bridge slot).
+        BridgeNS(12) = "bridge-ns",
+        /// Put a bridge from west to east on this tile (BR1; bridge slot).
+        BridgeWE(13) = "bridge-we",
     }
 }
 
@@ -415,6 +490,28 @@ impl Channel {
             Figure::Wagon => Some(Channel::Wagon),
             Figure::Barn => None,
         }
+    }
+
+    /// The channel that moves `figure` out of the City of Carcassonne.
+    fn leaving(figure: Figure) -> Option<Channel> {
+        match figure {
+            Figure::Follower => Some(Channel::LeaveFollower),
+            Figure::Abbot => Some(Channel::LeaveAbbot),
+            Figure::Mayor => Some(Channel::LeaveMayor),
+            Figure::Wagon => Some(Channel::LeaveWagon),
+            Figure::Barn => None,
+        }
+    }
+}
+
+/// Position of a figure kind in the `QUARTER` block (follower, abbot, mayor, wagon).
+fn quarter_figure(figure: Figure) -> Option<u32> {
+    match figure {
+        Figure::Follower => Some(0),
+        Figure::Abbot => Some(1),
+        Figure::Mayor => Some(2),
+        Figure::Wagon => Some(3),
+        Figure::Barn => None,
     }
 }
 
@@ -446,8 +543,48 @@ pub enum FlatAction {
     },
     /// `CORNER`: a barn on this corner of the placed tile.
     Corner(Corner),
+    /// `QUARTER`: put a figure into a quarter of the City of Carcassonne.
+    EnterQuarter {
+        /// The figure (follower, abbot, mayor or wagon).
+        figure: Figure,
+        /// The quarter.
+        quarter: Quarter,
+    },
+    /// `QUARTER`: move the count to a quarter.
+    MoveCount(Quarter),
+    /// `BRIDGE`: after a `CELL` id picked the square, the placement turned by `rot` with
+    /// its bridge: `variant` 0 and 1 on the tile itself (NS, WE), 2 + side on the
+    /// neighbour at that side (N, E, S, W; across the side it shares).
+    Bridge {
+        /// The rotation of the placement.
+        rot: Rotation,
+        /// Which bridge.
+        variant: u8,
+    },
+    /// `BAZAAR`: pick the tile at `place` of the offer and open with `bid`.
+    BazaarSelect {
+        /// Place in the offer (draw order).
+        place: u8,
+        /// Opening bid.
+        bid: u32,
+    },
+    /// `BID`: raise to this bid.
+    Bid(u32),
+    /// `CHOICE`: buy or sell the outbid tile.
+    Choice(BazaarChoice),
     /// `PASS`.
     Pass,
+}
+
+/// The `BRIDGE` variant of a bridge placed with a tile at `pos`.
+fn bridge_variant(pos: Pos, bridge: Bridge) -> Option<u8> {
+    if bridge.pos == pos {
+        return Some(bridge.axis as u8);
+    }
+    Side::ALL
+        .iter()
+        .position(|s| pos.step(*s) == bridge.pos)
+        .map(|k| 2 + k as u8)
 }
 
 impl FlatAction {
@@ -463,6 +600,20 @@ impl FlatAction {
                 spec.slot_base() + slot as u32 * CHANNEL_COUNT as u32 + channel as u32
             }
             FlatAction::Corner(c) => spec.corner_base() + c.index() as u32,
+            FlatAction::EnterQuarter { figure, quarter } => {
+                spec.quarter_base() + 4 * quarter_figure(figure).unwrap_or(0) + quarter as u32
+            }
+            FlatAction::MoveCount(quarter) => spec.quarter_base() + 16 + quarter as u32,
+            FlatAction::Bridge { rot, variant } => {
+                spec.bridge_base()
+                    + BRIDGE_VARIANTS as u32 * rot.quarter_turns() as u32
+                    + variant as u32
+            }
+            FlatAction::BazaarSelect { place, bid } => {
+                spec.bazaar_base() + BIDS as u32 * place as u32 + bid
+            }
+            FlatAction::Bid(bid) => spec.bid_base() + bid,
+            FlatAction::Choice(c) => spec.choice_base() + c as u32,
             FlatAction::Pass => spec.pass_id(),
         }
     }
@@ -491,8 +642,39 @@ impl FlatAction {
                 slot: (k / CHANNEL_COUNT as u32) as u8,
                 channel: Channel::ALL[(k % CHANNEL_COUNT as u32) as usize],
             }
-        } else if id < spec.pass_id() {
+        } else if id < spec.quarter_base() {
             FlatAction::Corner(Corner::from_index((id - spec.corner_base()) as usize))
+        } else if id < spec.bridge_base() {
+            let k = id - spec.quarter_base();
+            if k < 16 {
+                FlatAction::EnterQuarter {
+                    figure: [
+                        Figure::Follower,
+                        Figure::Abbot,
+                        Figure::Mayor,
+                        Figure::Wagon,
+                    ][(k / 4) as usize],
+                    quarter: Quarter::ALL[(k % 4) as usize],
+                }
+            } else {
+                FlatAction::MoveCount(Quarter::ALL[(k - 16) as usize])
+            }
+        } else if id < spec.bazaar_base() {
+            let k = id - spec.bridge_base();
+            FlatAction::Bridge {
+                rot: Rotation::new((k / BRIDGE_VARIANTS as u32) as u8)?,
+                variant: (k % BRIDGE_VARIANTS as u32) as u8,
+            }
+        } else if id < spec.bid_base() {
+            let k = id - spec.bazaar_base();
+            FlatAction::BazaarSelect {
+                place: (k / BIDS as u32) as u8,
+                bid: k % BIDS as u32,
+            }
+        } else if id < spec.choice_base() {
+            FlatAction::Bid(id - spec.bid_base())
+        } else if id < spec.pass_id() {
+            FlatAction::Choice(BazaarChoice::ALL[(id - spec.choice_base()) as usize])
         } else if id == spec.pass_id() {
             FlatAction::Pass
         } else {
@@ -528,7 +710,7 @@ struct Frame {
 impl Frame {
     fn new(game: &Game, spec: EncoderSpec) -> Frame {
         let placed = match game.phase() {
-            Phase::Deploy => game.placed_this_turn(),
+            Phase::Deploy | Phase::Castle => game.placed_this_turn(),
             _ => None,
         };
         Frame {
@@ -547,9 +729,20 @@ impl Frame {
     fn route(&self, game: &Game, action: Action) -> Route {
         let spec = self.spec;
         match action {
-            Action::PlaceTile { pos, rot } => match self.origin.cell_index(spec, pos) {
+            Action::PlaceTile { pos, rot, bridge } => match self.origin.cell_index(spec, pos) {
                 Some(c) => {
-                    Route::Direct((rot.quarter_turns() as usize * spec.w() * spec.w() + c) as u32)
+                    let tile = (rot.quarter_turns() as usize * spec.w() * spec.w() + c) as u32;
+                    // A placement with a bridge: the square's CELL id, then the BRIDGE
+                    // id naming the rotation and the bridge.
+                    match bridge.and_then(|b| bridge_variant(pos, b)) {
+                        None if bridge.is_some() => Route::Unencodable,
+                        None => Route::Direct(tile),
+                        Some(variant) => Route::Pointer {
+                            cell: spec.cell_base() + c as u32,
+                            focus: pos,
+                            slot: FlatAction::Bridge { rot, variant }.id(spec),
+                        },
+                    }
                 }
                 None => Route::Outside,
             },
@@ -579,6 +772,54 @@ impl Frame {
                 self.targeted(game, pos, Some(feature), Channel::Wagon)
             }
             Action::Draw { .. } => Route::Unencodable,
+            Action::LeaveQuarter {
+                figure,
+                pos,
+                feature,
+                ..
+            } => match Channel::leaving(figure) {
+                Some(ch) => self.targeted(game, pos, Some(feature), ch),
+                None => Route::Unencodable,
+            },
+            Action::QuarterPass { .. } => Route::Direct(spec.pass_id()),
+            Action::DeployQuarter { figure, quarter } => match quarter_figure(figure) {
+                Some(_) => Route::Direct(FlatAction::EnterQuarter { figure, quarter }.id(spec)),
+                None => Route::Unencodable,
+            },
+            Action::MoveCount { quarter } => Route::Direct(FlatAction::MoveCount(quarter).id(spec)),
+            Action::PlaceBridge { pos, axis } => {
+                let ch = match axis {
+                    Axis::NS => Channel::BridgeNS,
+                    Axis::WE => Channel::BridgeWE,
+                };
+                match game.board().at(pos) {
+                    Some(p) => {
+                        let local = p.kind.def().features.len() as u8;
+                        self.targeted(game, pos, Some(local), ch)
+                    }
+                    None => Route::Unencodable,
+                }
+            }
+            Action::BuildCastle { pos, feature } => {
+                self.targeted(game, pos, Some(feature), Channel::Castle)
+            }
+            Action::CastlePass | Action::BazaarPass => Route::Direct(spec.pass_id()),
+            Action::BazaarSelect { tile, bid } => {
+                match game.bazaar_offer().iter().position(|t| *t == Some(tile)) {
+                    Some(place) => Route::Direct(
+                        FlatAction::BazaarSelect {
+                            place: place as u8,
+                            bid,
+                        }
+                        .id(spec),
+                    ),
+                    None => Route::Unencodable,
+                }
+            }
+            Action::BazaarBid { bid } => Route::Direct(FlatAction::Bid(bid).id(spec)),
+            Action::BazaarBuyOrSell { choice } => {
+                Route::Direct(FlatAction::Choice(choice).id(spec))
+            }
         }
     }
 
@@ -954,6 +1195,9 @@ pub const fn plane_after_turn(p: usize) -> usize {
     if p >= LINK_OPPOSITE && p < LINK_OPPOSITE + 2 {
         return LINK_OPPOSITE + (p - LINK_OPPOSITE + 1) % 2;
     }
+    if p >= BRIDGE && p < BRIDGE + 2 {
+        return BRIDGE + (p - BRIDGE + 1) % 2;
+    }
     p
 }
 
@@ -1010,10 +1254,28 @@ pub fn rotate_action_id(spec: EncoderSpec, id: u32, quarter_turns: u8) -> Option
         }
         FlatAction::Slot { slot: s, channel } => FlatAction::Slot {
             slot: slot::rotate(s, q),
-            channel,
+            // A bridge's axis is in the board frame: an odd quarter turn swaps it.
+            channel: match channel {
+                Channel::BridgeNS if q & 1 == 1 => Channel::BridgeWE,
+                Channel::BridgeWE if q & 1 == 1 => Channel::BridgeNS,
+                c => c,
+            },
         },
         FlatAction::Corner(c) => FlatAction::Corner(Corner::from_index(c.index() + q as usize)),
-        FlatAction::Pass => FlatAction::Pass,
+        FlatAction::Bridge { rot, variant } => FlatAction::Bridge {
+            rot: Rotation::new((rot.quarter_turns() + q) & 3)?,
+            variant: if variant < 2 {
+                variant ^ (q & 1)
+            } else {
+                2 + (variant - 2 + q) % 4
+            },
+        },
+        other @ (FlatAction::EnterQuarter { .. }
+        | FlatAction::MoveCount(_)
+        | FlatAction::BazaarSelect { .. }
+        | FlatAction::Bid(_)
+        | FlatAction::Choice(_)
+        | FlatAction::Pass) => other,
     };
     Some(turned.id(spec))
 }
@@ -1103,8 +1365,20 @@ pub mod plane {
     pub const CENTRE_BEST_OPPONENT: usize = 85;
     /// Points the tile's monastery or garden would score now.
     pub const CENTRE_VALUE: usize = 86;
+    /// Offset by axis (NS, WE): the tile carries a bridge along it (BR3).
+    pub const BRIDGE: usize = 87;
+    /// A castle of the observing player that has not scored lies on the tile (CA1).
+    pub const CASTLE_OWN: usize = 89;
+    /// An opponent's castle that has not scored lies on the tile.
+    pub const CASTLE_OPPONENT: usize = 90;
+    /// The tile has a shrine (CU1).
+    pub const SHRINE: usize = 91;
+    /// The tile shows a bazaar (BZ1).
+    pub const BAZAAR: usize = 92;
+    /// The square belongs to the City of Carcassonne (CC1).
+    pub const CITY_OF_CARCASSONNE: usize = 93;
     /// Number of planes `C`.
-    pub const COUNT: usize = 87;
+    pub const COUNT: usize = 94;
 }
 
 /// One row of the plane table.
@@ -1225,6 +1499,22 @@ pub fn plane_table() -> &'static [PlaneInfo] {
             "centre-value".into(),
             "points the tile's monastery or garden would score now (9 when complete, else 1 + neighbours)",
         );
+        push("bridge.NS".into(), "1 if the tile carries a bridge from north to south");
+        push("bridge.WE".into(), "1 if the tile carries a bridge from west to east");
+        push(
+            "castle-own".into(),
+            "1 on the two tiles of a castle of the observing player that has not scored yet",
+        );
+        push(
+            "castle-opponent".into(),
+            "1 on the two tiles of an opponent's castle that has not scored yet",
+        );
+        push("shrine".into(), "1 if the tile has a shrine");
+        push("bazaar".into(), "1 if the tile shows a bazaar");
+        push(
+            "city-of-carcassonne".into(),
+            "1 on the twelve squares of the City of Carcassonne",
+        );
         t
     })
 }
@@ -1235,36 +1525,36 @@ pub fn plane_table() -> &'static [PlaneInfo] {
 pub mod global {
     use carcassonne::tiles::catalogue;
 
-    /// Offset by phase (Abbey, Draw, PlaceTile, Deploy, DragonFlight, WagonMove, GameOver): one-hot.
+    /// Offset by phase (in the order of `Phase::ALL`): one-hot.
     pub const PHASE: usize = 0;
     /// 1 while a focus tile picked by a `CELL` id waits for its `SLOT` id.
-    pub const FOCUS_PENDING: usize = 7;
+    pub const FOCUS_PENDING: usize = PHASE + carcassonne::Phase::ALL.len();
     /// 1 if the observing player decides now.
-    pub const IS_TO_PLAY: usize = 8;
+    pub const IS_TO_PLAY: usize = FOCUS_PENDING + 1;
     /// Offset by relative seat: 1 if the seat is in the game.
-    pub const SEAT_PRESENT: usize = 9;
+    pub const SEAT_PRESENT: usize = IS_TO_PLAY + 1;
     /// Offset by relative seat: one-hot of the turn player.
-    pub const TURN_PLAYER: usize = 15;
+    pub const TURN_PLAYER: usize = SEAT_PRESENT + 6;
     /// Offset by relative seat: one-hot of the deciding player.
-    pub const TO_PLAY: usize = 21;
+    pub const TO_PLAY: usize = TURN_PLAYER + 6;
     /// Offset by relative seat: score / 100.
-    pub const SCORE: usize = 27;
+    pub const SCORE: usize = TO_PLAY + 6;
     /// (own score − best opponent score) / 100.
-    pub const SCORE_LEAD: usize = 33;
+    pub const SCORE_LEAD: usize = SCORE + 6;
     /// Offset by 5·relative seat + figure kind: figures in supply.
-    pub const SUPPLY: usize = 34;
+    pub const SUPPLY: usize = SCORE_LEAD + 1;
     /// Offset by relative seat: abbey tiles held.
-    pub const ABBEYS: usize = 64;
+    pub const ABBEYS: usize = SUPPLY + 30;
     /// Tiles left to draw / 100.
-    pub const TILES_LEFT: usize = 70;
+    pub const TILES_LEFT: usize = ABBEYS + 6;
     /// 1 if the dragon is on the board.
-    pub const DRAGON_ON_BOARD: usize = 71;
+    pub const DRAGON_ON_BOARD: usize = TILES_LEFT + 1;
     /// 1 if the fairy is on the board.
-    pub const FAIRY_ON_BOARD: usize = 72;
+    pub const FAIRY_ON_BOARD: usize = DRAGON_ON_BOARD + 1;
     /// Dragon steps left in the current flight / 6 (0 outside a flight).
-    pub const DRAGON_STEPS_LEFT: usize = 73;
+    pub const DRAGON_STEPS_LEFT: usize = FAIRY_ON_BOARD + 1;
     /// Offset by set (in `TileSet::ALL` order): 1 if in play.
-    pub const SETS: usize = 74;
+    pub const SETS: usize = DRAGON_STEPS_LEFT + 1;
     /// 1 if farmers are in play.
     pub const FARMERS: usize = SETS + carcassonne::TileSet::ALL.len();
     /// Offset by rotation: one-hot of the focus tile's rotation.
@@ -1275,10 +1565,32 @@ pub mod global {
     pub const ORIGIN_X: usize = FOCUS_IN_WINDOW + 1;
     /// Window origin y, raw.
     pub const ORIGIN_Y: usize = ORIGIN_X + 1;
+    /// Offset by quarter (castle, blacksmith, cathedral, market): one-hot of the count's
+    /// quarter (all 0 without the Count).
+    pub const COUNT_QUARTER: usize = ORIGIN_Y + 1;
+    /// Offset by 4·relative seat + quarter: that seat's figures in that quarter.
+    pub const QUARTER_FIGURES: usize = COUNT_QUARTER + 4;
+    /// Offset by relative seat: one-hot of the King's holder (KR1).
+    pub const KING: usize = QUARTER_FIGURES + 24;
+    /// Offset by relative seat: one-hot of the Robber Baron's holder (KR2).
+    pub const ROBBER: usize = KING + 6;
+    /// Offset by relative seat: bridges left (BR1).
+    pub const BRIDGES_LEFT: usize = ROBBER + 6;
+    /// Offset by relative seat: castles left (CA1).
+    pub const CASTLES_LEFT: usize = BRIDGES_LEFT + 6;
+    /// Offset by relative seat: 1 if the seat holds a bazaar tile to place (BZ4).
+    pub const BAZAAR_HOLDS: usize = CASTLES_LEFT + 6;
+    /// Offset by relative seat: one-hot of the bazaar's selector (BZ2).
+    pub const BAZAAR_SELECTOR: usize = BAZAAR_HOLDS + 6;
+    /// Offset by relative seat: one-hot of the highest bidder (the selector while nobody
+    /// outbid him).
+    pub const BAZAAR_BIDDER: usize = BAZAAR_SELECTOR + 6;
+    /// The current bid, in points (raw).
+    pub const BAZAAR_BID: usize = BAZAAR_BIDDER + 6;
 
     /// Offset by catalogue index: one-hot of the tile in hand.
     pub const fn tile_in_hand() -> usize {
-        ORIGIN_Y + 1
+        BAZAAR_BID + 1
     }
     /// Offset by catalogue index: one-hot of the focus tile's kind.
     pub fn focus_tile() -> usize {
@@ -1287,6 +1599,18 @@ pub mod global {
     /// Offset by catalogue index: tiles of that kind left to draw.
     pub fn remaining() -> usize {
         tile_in_hand() + 2 * catalogue().len()
+    }
+    /// Offset by catalogue index: tiles of that kind in the bazaar's offer (BZ1).
+    pub fn bazaar_offer() -> usize {
+        tile_in_hand() + 3 * catalogue().len()
+    }
+    /// Offset by catalogue index: one-hot of the picked bazaar tile (BZ2).
+    pub fn bazaar_picked() -> usize {
+        tile_in_hand() + 4 * catalogue().len()
+    }
+    /// Offset by catalogue index: one-hot of the bazaar tile the observing player holds.
+    pub fn bazaar_own() -> usize {
+        tile_in_hand() + 5 * catalogue().len()
     }
 }
 
@@ -1306,8 +1630,8 @@ pub struct GlobalInfo {
 /// Every global block in index order.
 pub fn global_table() -> Vec<GlobalInfo> {
     let k = catalogue().len();
-    let rows: [(usize, usize, &'static str, &'static str); 23] = [
-        (global::PHASE, 7, "phase", "one-hot: Abbey, Draw, PlaceTile, Deploy, DragonFlight, WagonMove, GameOver"),
+    let rows: [(usize, usize, &'static str, &'static str); 36] = [
+        (global::PHASE, Phase::ALL.len(), "phase", "one-hot: abbey, draw, place_tile, deploy, dragon_flight, wagon_move, game_over, leave_quarter, enter_quarter, move_count, castle, bazaar_select, bazaar_bid, bazaar_buy_or_sell"),
         (global::FOCUS_PENDING, 1, "focus-pending", "1 while a CELL id has picked a focus tile and a SLOT id must follow"),
         (global::IS_TO_PLAY, 1, "is-to-play", "1 if the observing player decides now"),
         (global::SEAT_PRESENT, 6, "seat-present", "per relative seat: 1 if the seat is in the game"),
@@ -1327,9 +1651,22 @@ pub fn global_table() -> Vec<GlobalInfo> {
         (global::FOCUS_IN_WINDOW, 1, "focus-in-window", "1 if the focus tile lies inside the window"),
         (global::ORIGIN_X, 1, "origin-x", "board column of window column 0 (raw)"),
         (global::ORIGIN_Y, 1, "origin-y", "board row of window row 0 (raw)"),
+        (global::COUNT_QUARTER, 4, "count-quarter", "one-hot of the count's quarter (castle, blacksmith, cathedral, market); 0 without the Count"),
+        (global::QUARTER_FIGURES, 24, "quarter-figures", "per relative seat x quarter: figures of that seat in that quarter of the City of Carcassonne"),
+        (global::KING, 6, "king", "per relative seat: 1 if the seat holds the King (KR1)"),
+        (global::ROBBER, 6, "robber-baron", "per relative seat: 1 if the seat holds the Robber Baron (KR2)"),
+        (global::BRIDGES_LEFT, 6, "bridges-left", "per relative seat: bridges left (BR1)"),
+        (global::CASTLES_LEFT, 6, "castles-left", "per relative seat: castles left (CA1)"),
+        (global::BAZAAR_HOLDS, 6, "bazaar-holds", "per relative seat: 1 if the seat holds a bazaar tile to place (BZ4)"),
+        (global::BAZAAR_SELECTOR, 6, "bazaar-selector", "per relative seat: one-hot of the player who picks at the bazaar (BZ2); 0 outside a bazaar"),
+        (global::BAZAAR_BIDDER, 6, "bazaar-bidder", "per relative seat: one-hot of the highest bidder on the picked tile (the selector while nobody outbid him)"),
+        (global::BAZAAR_BID, 1, "bazaar-bid", "the current bid on the picked tile, in points (raw)"),
         (global::tile_in_hand(), k, "tile-in-hand", "per catalogue tile kind: one-hot of the tile in hand (PlaceTile only)"),
         (global::focus_tile(), k, "focus-tile", "per catalogue tile kind: one-hot of the focus tile's kind"),
         (global::remaining(), k, "remaining", "per catalogue tile kind: tiles of that kind left to draw"),
+        (global::bazaar_offer(), k, "bazaar-offer", "per catalogue tile kind: tiles of that kind in the bazaar's offer (BZ1)"),
+        (global::bazaar_picked(), k, "bazaar-picked", "per catalogue tile kind: one-hot of the bazaar tile being auctioned (BZ2)"),
+        (global::bazaar_own(), k, "bazaar-own", "per catalogue tile kind: one-hot of the bazaar tile the observing player holds (BZ4)"),
     ];
     rows.into_iter()
         .map(|(start, len, name, meaning)| GlobalInfo {
@@ -1342,15 +1679,10 @@ pub fn global_table() -> Vec<GlobalInfo> {
 }
 
 fn phase_index(phase: Phase) -> usize {
-    match phase {
-        Phase::Abbey => 0,
-        Phase::Draw => 1,
-        Phase::PlaceTile => 2,
-        Phase::Deploy => 3,
-        Phase::DragonFlight => 4,
-        Phase::WagonMove => 5,
-        Phase::GameOver => 6,
-    }
+    Phase::ALL
+        .iter()
+        .position(|p| *p == phase)
+        .expect("every phase is listed")
 }
 
 // ----- feature statistics -----------------------------------------------------------------
@@ -1610,8 +1942,39 @@ pub fn encode_observation_with(
             (Symbols::MAGIC_PORTAL, plane::MAGIC_PORTAL),
             (Symbols::PRINCESS, plane::PRINCESS),
             (Symbols::PIG_HERD, plane::PIG_HERD),
+            (Symbols::SHRINE, plane::SHRINE),
+            (Symbols::BAZAAR, plane::BAZAAR),
         ] {
             if def.has(sym) {
+                set(p, c, 1);
+            }
+        }
+    }
+    for (i, placement) in board.placements().iter().enumerate() {
+        let Some(c) = origin.cell_index(spec, placement.pos) else {
+            continue;
+        };
+        if let Some(axis) = game.bridge_at(i) {
+            set(plane::BRIDGE + axis as usize, c, 1);
+        }
+        if placement.kind.def().set == TileSet::Count {
+            set(plane::CITY_OF_CARCASSONNE, c, 1);
+        }
+    }
+    for (owner, (pos, local), scored) in game.castles() {
+        if scored {
+            continue;
+        }
+        let p = if owner as usize == player {
+            plane::CASTLE_OWN
+        } else {
+            plane::CASTLE_OPPONENT
+        };
+        let index = board.index_at(pos).expect("a castle on a tile");
+        let root = features.root(board.placement(index).node_base + local as NodeId);
+        for part in features.parts(root) {
+            let on = board.placement(features.node(part).placement as usize).pos;
+            if let Some(c) = origin.cell_index(spec, on) {
                 set(p, c, 1);
             }
         }
@@ -1702,12 +2065,49 @@ pub fn encode_observation_with(
     }
     g[global::ORIGIN_X] = origin.x as f32;
     g[global::ORIGIN_Y] = origin.y as f32;
+    if let Some(q) = game.count_quarter() {
+        g[global::COUNT_QUARTER + q as usize] = 1.0;
+    }
+    for &(q, owner, _) in game.quarter_figures() {
+        g[global::QUARTER_FIGURES + 4 * rel(owner as usize) + q as usize] += 1.0;
+    }
+    let (king, robber) = game.titles();
+    if let Some(p) = king {
+        g[global::KING + rel(p)] = 1.0;
+    }
+    if let Some(p) = robber {
+        g[global::ROBBER + rel(p)] = 1.0;
+    }
     if let Some(t) = game.tile_in_hand() {
         g[global::tile_in_hand() + t.index()] = 1.0;
     }
     let rem = global::remaining();
     for (i, &count) in game.remaining_tiles().iter().enumerate() {
         g[rem + i] = count as f32;
+    }
+    if game.has_set(TileSet::BridgesCastlesBazaars) {
+        for seat in 0..n {
+            let r = rel(seat);
+            g[global::BRIDGES_LEFT + r] = game.bridges_left(seat) as f32;
+            g[global::CASTLES_LEFT + r] = game.castles_left(seat) as f32;
+            if let Some(t) = game.bazaar_tile_of(seat) {
+                g[global::BAZAAR_HOLDS + r] = 1.0;
+                if seat == player {
+                    g[global::bazaar_own() + t.index()] = 1.0;
+                }
+            }
+        }
+        for t in game.bazaar_offer().iter().flatten() {
+            g[global::bazaar_offer() + t.index()] += 1.0;
+        }
+        if let Some((tile, bid, bidder, selector)) = game.bazaar_auction() {
+            g[global::bazaar_picked() + tile.index()] = 1.0;
+            g[global::BAZAAR_BID] = bid as f32;
+            g[global::BAZAAR_BIDDER + rel(bidder as usize)] = 1.0;
+            g[global::BAZAAR_SELECTOR + rel(selector as usize)] = 1.0;
+        } else if matches!(game.phase(), Phase::BazaarSelect) {
+            g[global::BAZAAR_SELECTOR + rel(game.to_play())] = 1.0;
+        }
     }
     Ok(origin)
 }

@@ -24,6 +24,8 @@ use carcassonne::action::{Action, ActionKind, FieldKind, FieldValue};
 use carcassonne::config::{Figure, GameConfig};
 use carcassonne::game::{ChanceMode, Game, Phase};
 use carcassonne::geometry::{Corner, Pos, Rotation};
+use carcassonne::rules::bcb::{Axis, BazaarChoice, Bridge, MAX_BID};
+use carcassonne::rules::count::{Quarter, QuarterStep};
 use carcassonne::tiles::{catalogue, TileKind};
 use serde_json::{json, Map, Value};
 use std::fmt;
@@ -74,6 +76,34 @@ pub struct Divergence {
     pub actual: String,
     /// For a score mismatch: the record's scores and the engine's.
     pub scores: Option<(Vec<i32>, Vec<i32>)>,
+    /// For a divergence at a decision: what the engine was waiting for there.
+    pub waiting: Option<Waiting>,
+}
+
+/// The decision a replayed game waited for where it diverged from its record.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Waiting {
+    /// The kind of decision.
+    pub phase: Phase,
+    /// The seat to decide.
+    pub player: usize,
+    /// The legal actions.
+    pub legal: Vec<Action>,
+}
+
+/// Adds to a divergence the decision `game` waits for.
+fn waiting_in(game: &Game, e: ReplayError) -> ReplayError {
+    match e {
+        ReplayError::Diverged(mut d) if !game.is_terminal() => {
+            d.waiting = Some(Waiting {
+                phase: game.phase(),
+                player: game.to_play(),
+                legal: game.legal().to_vec(),
+            });
+            ReplayError::Diverged(d)
+        }
+        other => other,
+    }
 }
 
 impl fmt::Display for Divergence {
@@ -237,6 +267,48 @@ fn action_from_json(
             FieldKind::Tile => {
                 FieldValue::Tile(tile_by_id(as_str(field(o, f.name, path)?, &p)?, &p)?)
             }
+            FieldKind::Quarter => {
+                let name = as_str(field(o, f.name, path)?, &p)?;
+                FieldValue::Quarter(Quarter::from_name(name).ok_or_else(|| {
+                    err(
+                        &p,
+                        format!("unknown quarter {name:?} (castle, blacksmith, cathedral, market)"),
+                    )
+                })?)
+            }
+            FieldKind::Step => {
+                let name = as_str(field(o, f.name, path)?, &p)?;
+                FieldValue::Step(QuarterStep::from_name(name).ok_or_else(|| {
+                    err(
+                        &p,
+                        format!("unknown step {name:?} (before-scoring, deploy, final, count)"),
+                    )
+                })?)
+            }
+            FieldKind::OptBridge => FieldValue::Bridge(match o.get(f.name) {
+                None | Some(Value::Null) => None,
+                Some(b) => {
+                    let bo = as_object(b, &p)?;
+                    Some(Bridge {
+                        pos: Pos::new(
+                            small_int(bo, "x", &p, -10_000..=10_000)? as i32,
+                            small_int(bo, "y", &p, -10_000..=10_000)? as i32,
+                        ),
+                        axis: axis_field(bo, "axis", &p)?,
+                    })
+                }
+            }),
+            FieldKind::Axis => FieldValue::Axis(axis_field(o, f.name, path)?),
+            FieldKind::Bid => {
+                FieldValue::Bid(small_int(o, f.name, path, 0..=MAX_BID as i64)? as u32)
+            }
+            FieldKind::Choice => {
+                let name = as_str(field(o, f.name, path)?, &p)?;
+                FieldValue::Choice(
+                    BazaarChoice::from_name(name)
+                        .ok_or_else(|| err(&p, format!("unknown choice {name:?} (buy, sell)")))?,
+                )
+            }
         };
         values.push(value);
     }
@@ -249,6 +321,22 @@ fn action_from_json(
     Ok((action, player))
 }
 
+/// The bridge axis named by `key` (`NS` or `WE`).
+fn axis_field(o: &Map<String, Value>, key: &str, path: &str) -> Result<Axis, RecordError> {
+    let p = format!("{path}.{key}");
+    let name = as_str(field(o, key, path)?, &p)?;
+    Axis::from_name(name).ok_or_else(|| err(&p, format!("unknown axis {name:?} (NS, WE)")))
+}
+
+/// The record name of local feature `local` of the tile at `pos` (`bridge` for its
+/// bridge, BR3), `#local` if there is no such tile.
+fn feature_name(game: &Game, pos: Pos, local: u8) -> String {
+    match game.board().index_at(pos) {
+        Some(i) => game.feature_name(i, local).to_string(),
+        None => format!("#{local}"),
+    }
+}
+
 /// The local index of the feature named by `key` on the tile at `pos`.
 fn feature_at(
     game: &Game,
@@ -258,20 +346,17 @@ fn feature_at(
     p: &str,
 ) -> Result<u8, RecordError> {
     let id = as_str(o.get(key).ok_or_else(|| err(p, "missing"))?, p)?;
-    let tile = game
+    let index = game
         .board()
-        .at(pos)
+        .index_at(pos)
         .ok_or_else(|| err(p, format!("no tile at {pos} to hold feature {id:?}")))?;
-    tile.kind
-        .def()
-        .feature_by_id(id)
-        .map(|i| i as u8)
-        .ok_or_else(|| {
-            err(
-                p,
-                format!("tile {} at {pos} has no feature {id:?}", tile.kind.id()),
-            )
-        })
+    let tile = game.board().placement(index);
+    game.feature_named(index, id).ok_or_else(|| {
+        err(
+            p,
+            format!("tile {} at {pos} has no feature {id:?}", tile.kind.id()),
+        )
+    })
 }
 
 /// The record form of an action taken by `player` in `game` (before or after it; only
@@ -285,12 +370,6 @@ pub fn action_to_json(game: &Game, player: u8, action: &Action) -> Value {
         o.insert("player".into(), json!(player));
     }
     let mut pos = Pos::default();
-    let feature_id = |pos: Pos, local: u8| -> String {
-        game.board()
-            .at(pos)
-            .map(|t| t.kind.def().features[local as usize].id.clone())
-            .unwrap_or_else(|| format!("#{local}"))
-    };
     for (f, value) in spec.fields.iter().zip(action.values().as_slice()) {
         let v = match (f.kind, *value) {
             (FieldKind::X, FieldValue::Int(x)) => {
@@ -305,11 +384,20 @@ pub fn action_to_json(game: &Game, player: u8, action: &Action) -> Value {
             (_, FieldValue::Rot(r)) => json!(r.quarter_turns()),
             (_, FieldValue::Figure(fig)) => json!(fig.name()),
             (_, FieldValue::Feature(local)) | (_, FieldValue::OptFeature(Some(local))) => {
-                json!(feature_id(pos, local))
+                json!(feature_name(game, pos, local))
             }
             (_, FieldValue::OptFeature(None)) => continue,
             (_, FieldValue::Corner(c)) => json!(c.name()),
             (_, FieldValue::Tile(t)) => json!(t.id()),
+            (_, FieldValue::Quarter(q)) => json!(q.name()),
+            (_, FieldValue::Step(s)) => json!(s.name()),
+            (_, FieldValue::Bridge(None)) => continue,
+            (_, FieldValue::Bridge(Some(b))) => {
+                json!({"x": b.pos.x, "y": b.pos.y, "axis": b.axis.name()})
+            }
+            (_, FieldValue::Axis(a)) => json!(a.name()),
+            (_, FieldValue::Bid(b)) => json!(b),
+            (_, FieldValue::Choice(c)) => json!(c.name()),
         };
         o.insert(f.name.into(), v);
     }
@@ -367,11 +455,7 @@ pub fn to_value(game: &Game, id: &str) -> Value {
                     let mut v =
                         json!({"player": e.player, "points": e.points, "what": e.kind.name()});
                     if let Some((pos, local)) = e.at {
-                        let id = game
-                            .board()
-                            .at(pos)
-                            .map(|p| p.kind.def().features[local as usize].id.clone());
-                        v["at"] = json!([pos.x, pos.y, id]);
+                        v["at"] = json!([pos.x, pos.y, feature_name(game, pos, local)]);
                     }
                     v
                 })
@@ -384,6 +468,10 @@ pub fn to_value(game: &Game, id: &str) -> Value {
             });
             if t.discarded {
                 v["discarded"] = json!(true);
+            }
+            let offer = &game.bazaar_log()[t.bazaar.0 as usize..t.bazaar.1 as usize];
+            if !offer.is_empty() {
+                v["bazaar"] = offer.iter().map(|k| k.id()).collect();
             }
             if !events.is_empty() {
                 v["events"] = json!(events);
@@ -399,10 +487,27 @@ pub fn to_value(game: &Game, id: &str) -> Value {
         "turns": turns,
         "notes": "written by the carcassonne engine",
     });
+    let finals = final_decisions(game);
+    if !finals.is_empty() {
+        record["final_actions"] = finals
+            .iter()
+            .map(|d| action_to_json(game, d.player, &d.action))
+            .collect();
+    }
     if game.is_terminal() {
         record["final_scores"] = json!(game.scores());
     }
     record
+}
+
+/// The decisions taken after the last turn, before final scoring (CC6): the record's
+/// `final_actions`.
+fn final_decisions(game: &Game) -> &[carcassonne::game::Decision] {
+    if game.turn_in_progress() {
+        return &[];
+    }
+    let start = game.turns().last().map_or(0, |t| t.actions.1 as usize);
+    &game.history_actions()[start..]
 }
 
 /// The record of a game as one line of JSON.
@@ -441,6 +546,7 @@ fn diverged(
         expected: expected.into(),
         actual: actual.into(),
         scores: None,
+        waiting: None,
     }))
 }
 
@@ -453,6 +559,7 @@ fn scores_diverged(turn: usize, expected: &[i32], engine: &[i32], detail: String
         expected: format!("{what}{expected:?}"),
         actual: format!("{what}{engine:?}{detail}"),
         scores: Some((expected.to_vec(), engine.to_vec())),
+        waiting: None,
     }))
 }
 
@@ -518,7 +625,43 @@ pub fn replay(record: &Value) -> Result<Game, ReplayError> {
         if game.is_terminal() {
             return Err(diverged(t, None, "another turn", "the game is over"));
         }
-        if let Some(tile) = draw {
+        let bazaar: Vec<TileKind> = match o.get("bazaar") {
+            None => Vec::new(),
+            Some(v) => v
+                .as_array()
+                .ok_or_else(|| err(format!("{path}.bazaar"), "expected an array of tile ids"))?
+                .iter()
+                .enumerate()
+                .map(|(i, id)| {
+                    let p = format!("{path}.bazaar[{i}]");
+                    tile_by_id(as_str(id, &p)?, &p)
+                })
+                .collect::<Result<_, _>>()?,
+        };
+        let mut offer = bazaar.iter();
+        // BZ4: the tile the player got at a bazaar is in his hand without a draw.
+        let from_bazaar = game
+            .turns()
+            .get(t)
+            .is_some_and(|l| l.from_bazaar && game.turns().len() == t + 1);
+        if from_bazaar {
+            let got = game.turns()[t].draw;
+            if draw != got || game.turn_player() != player {
+                return Err(diverged(
+                    t,
+                    None,
+                    format!(
+                        "player {player} draws {}",
+                        draw.map_or("nothing (an abbey)", |k| k.id())
+                    ),
+                    format!(
+                        "player {} places the bazaar tile {}",
+                        game.turn_player(),
+                        got.map_or("?", |k| k.id())
+                    ),
+                ));
+            }
+        } else if let Some(tile) = draw {
             if game.phase() == Phase::Abbey && game.to_play() == player && !game.in_end_round() {
                 game.apply(Action::Pass)
                     .map_err(|e| diverged(t, None, "decline the abbey", e.to_string()))?;
@@ -566,6 +709,7 @@ pub fn replay(record: &Value) -> Result<Game, ReplayError> {
         }
         for (a, av) in actions.iter().enumerate() {
             let apath = format!("{path}.actions[{a}]");
+            lay_out_bazaar(&mut game, t, &mut offer)?;
             let (action, decider) = action_from_json(&game, av, &apath)?;
             if let (Action::PlaceTile { .. }, Some(named)) = (action, av.get("tile")) {
                 // R6: a second placement in the turn names the tile it places.
@@ -598,22 +742,37 @@ pub fn replay(record: &Value) -> Result<Game, ReplayError> {
             }
             if let Some(d) = decider {
                 if d as usize != game.to_play() {
-                    return Err(diverged(
-                        t,
-                        Some(a),
-                        format!("player {d} decides {action}"),
-                        format!("player {} decides", game.to_play()),
+                    return Err(waiting_in(
+                        &game,
+                        diverged(
+                            t,
+                            Some(a),
+                            format!("player {d} decides {action}"),
+                            format!("player {} decides", game.to_play()),
+                        ),
                     ));
                 }
             }
             if let Err(e) = game.apply(action) {
-                return Err(diverged(
-                    t,
-                    Some(a),
-                    format!("{action}"),
-                    format!("{e}; legal: [{}]", legal_summary(&game, 12)),
+                return Err(waiting_in(
+                    &game,
+                    diverged(
+                        t,
+                        Some(a),
+                        format!("{action}"),
+                        format!("{e}; legal: [{}]", legal_summary(&game, 12)),
+                    ),
                 ));
             }
+        }
+        lay_out_bazaar(&mut game, t, &mut offer)?;
+        if offer.len() > 0 {
+            return Err(diverged(
+                t,
+                None,
+                format!("a bazaar with {} more tiles", offer.len()),
+                "no more bazaar tiles are drawn",
+            ));
         }
         let unfinished = t + 1 == turns.len() && !top.contains_key("final_scores");
         if game.turn_in_progress() && game.turns().len() == t + 1 && unfinished {
@@ -624,15 +783,18 @@ pub fn replay(record: &Value) -> Result<Game, ReplayError> {
             return Ok(game);
         }
         if game.turn_in_progress() && game.turns().len() == t + 1 {
-            return Err(diverged(
-                t,
-                None,
-                "the turn ends",
-                format!(
-                    "waits for {:?} by player {}: [{}]",
-                    game.phase(),
-                    game.to_play(),
-                    legal_summary(&game, 8)
+            return Err(waiting_in(
+                &game,
+                diverged(
+                    t,
+                    None,
+                    "the turn ends",
+                    format!(
+                        "waits for {:?} by player {}: [{}]",
+                        game.phase(),
+                        game.to_play(),
+                        legal_summary(&game, 8)
+                    ),
                 ),
             ));
         }
@@ -653,6 +815,43 @@ pub fn replay(record: &Value) -> Result<Game, ReplayError> {
     while game.phase() == Phase::Abbey && game.in_end_round() {
         game.apply(Action::Pass)
             .map_err(|e| diverged(turns.len(), None, "the game ends", e.to_string()))?;
+    }
+    if let Some(finals) = top.get("final_actions") {
+        let finals = finals
+            .as_array()
+            .ok_or_else(|| err("final_actions", "expected an array"))?;
+        // Divergences in final actions are reported after the last turn.
+        let t = turns.len();
+        for (a, av) in finals.iter().enumerate() {
+            let apath = format!("final_actions[{a}]");
+            let (action, decider) = action_from_json(&game, av, &apath)?;
+            if game.is_terminal() {
+                return Err(diverged(
+                    t,
+                    Some(a),
+                    format!("{action}"),
+                    "the game is over",
+                ));
+            }
+            if let Some(d) = decider {
+                if d as usize != game.to_play() {
+                    return Err(diverged(
+                        t,
+                        Some(a),
+                        format!("player {d} decides {action}"),
+                        format!("player {} decides", game.to_play()),
+                    ));
+                }
+            }
+            if let Err(e) = game.apply(action) {
+                return Err(diverged(
+                    t,
+                    Some(a),
+                    format!("{action}"),
+                    format!("{e}; legal: [{}]", legal_summary(&game, 12)),
+                ));
+            }
+        }
     }
     if let Some(fs) = top.get("final_scores") {
         let expected = scores_of(fs, "final_scores")?;
@@ -679,6 +878,34 @@ pub fn replay(record: &Value) -> Result<Game, ReplayError> {
         }
     }
     Ok(game)
+}
+
+/// BZ1: while turn `t` waits for the tiles of a bazaar's offer, draws them from the
+/// record's `bazaar` list.
+fn lay_out_bazaar(
+    game: &mut Game,
+    t: usize,
+    offer: &mut std::slice::Iter<'_, TileKind>,
+) -> Result<(), ReplayError> {
+    while game.phase() == Phase::Draw && game.turns().len() == t + 1 && game.turn_in_progress() {
+        let Some(&tile) = offer.next() else {
+            return Err(diverged(
+                t,
+                None,
+                "no bazaar",
+                "a bazaar is held: the record lists no tiles for its offer",
+            ));
+        };
+        game.apply(Action::Draw { tile }).map_err(|_| {
+            diverged(
+                t,
+                None,
+                format!("lay out {} at the bazaar", tile.id()),
+                "that tile cannot be drawn now",
+            )
+        })?;
+    }
+    Ok(())
 }
 
 /// Splits a file's text into records: JSON Lines, or a single JSON object.
@@ -711,7 +938,7 @@ mod tests {
     #[test]
     fn records_of_unfinished_games_load_back() {
         let mut config = GameConfig::new(3);
-        config.sets = TileSet::ALL.into_iter().filter(|s| s.playable()).collect();
+        config.sets = TileSet::ALL.to_vec();
         config.figures = carcassonne::config::Figures::default_for(&config.sets);
         config.figures.abbot = 1;
         let mut game = Game::new(config).unwrap();

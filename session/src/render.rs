@@ -9,7 +9,14 @@
 //!   coordinates above and below the grid, the y coordinates left and right of it, a
 //!   legend and the list of figures. [`tile_block`] is the block of one tile.
 //! * [`board_svg`]: a self-contained SVG picture sized to the board's bounds: one group
-//!   per tile, figures as circles in their owner's colour, the dragon and the fairy.
+//!   per tile, each city its own outlined shape, figures as meeples in their owner's
+//!   colour (never a terrain colour), the dragon and the fairy, the scores with the
+//!   winner marked, and a legend.
+//! * [`replay_html`]: an animated replay, one self-contained HTML page with the board
+//!   after every turn and a turn slider.
+//!
+//! A finished game is drawn with its figures as they stood at the end of its last turn,
+//! before final scoring returned them ([`Game::figures_before_final_scoring`]).
 //!
 //! Output depends only on the game state, so the same game always renders the same bytes.
 //!
@@ -25,6 +32,7 @@
 //! assert!(svg.starts_with("<svg") && svg.trim_end().ends_with("</svg>"));
 //! ```
 
+use carcassonne::board::Placement;
 use carcassonne::config::Figure;
 use carcassonne::game::{BoardFigure, Game};
 use carcassonne::geometry::{Corner, Pos, Rotation, Side};
@@ -53,6 +61,17 @@ pub fn anchor_segment(oriented: &Oriented, local: u8) -> Option<usize> {
         .map(|side| side * 3 + 1)
         .find(|&s| oriented.segment_feature[s] == local);
     middle.or_else(|| oriented.segment_feature.iter().position(|&f| f == local))
+}
+
+/// The kind and record name of local feature `local` of placement `index` (its bridge,
+/// a road named `bridge`, after the catalogue's features; BR3).
+fn feature_label(game: &Game, index: usize, local: u8) -> (FeatureKind, &str) {
+    let def = game.board().placement(index).kind.def();
+    let kind = def
+        .features
+        .get(local as usize)
+        .map_or(FeatureKind::Road, |f| f.kind);
+    (kind, game.feature_name(index, local))
 }
 
 /// The feature kind shown on one segment (`None`: the abbey's walls, which fit anything).
@@ -126,9 +145,10 @@ fn centre_of(kind: TileKind, rot: Rotation) -> Centre {
     }
 }
 
-/// The colour of each seat's figures in the SVG picture.
+/// The colour of each seat's figures in the SVG picture: saturated colours, each far
+/// from every terrain and symbol colour of the picture.
 pub const PLAYER_COLOURS: [&str; 6] = [
-    "#d62728", "#1f4fd6", "#f2c318", "#222222", "#9b4dca", "#ff7f0e",
+    "#d62728", "#1f3fbf", "#f7e11a", "#222222", "#9b4dca", "#ff7f0e",
 ];
 
 /// The English name of a seat's colour in the SVG picture.
@@ -271,7 +291,8 @@ fn seat_digit(seat: u8) -> char {
 /// The board as text: a grid with one 5×3 block per placed tile ([`tile_block`]), figures
 /// drawn over their feature as their owner's seat digit (`0`–`5`, the seats of the record),
 /// the dragon as `D`, the fairy as `F`, x coordinates above and below, y coordinates left
-/// and right (x grows east, y grows south), then a legend and the list of figures.
+/// and right (x grows east, y grows south), then a legend and the list of figures. A
+/// finished game shows its figures as they stood before final scoring returned them.
 ///
 /// ```
 /// use carcassonne::{Game, GameConfig};
@@ -310,7 +331,7 @@ pub fn board_text(game: &Game) -> String {
             taken[index][l][k] = true;
         }
     };
-    for f in game.board_figures() {
+    for f in game.figures_before_final_scoring() {
         let p = board.placement(f.placement as usize);
         mark(
             f.placement as usize,
@@ -390,17 +411,22 @@ fn text_legend(game: &Game) -> String {
         board.len(),
         game.tiles_left()
     );
-    let figures = game.board_figures();
+    let figures = game.figures_before_final_scoring();
     let mut order: Vec<usize> = (0..figures.len()).collect();
     order.sort_by_key(|&k| {
         let f = &figures[k];
         let p = board.placement(f.placement as usize).pos;
         (f.owner, f.figure, p.y, p.x, f.local)
     });
-    if order.is_empty() {
-        out.push_str("figures: none on the board\n");
+    let when = if game.is_terminal() {
+        " (as they stood before final scoring)"
     } else {
-        out.push_str("figures:\n");
+        ""
+    };
+    if order.is_empty() {
+        let _ = writeln!(out, "figures{when}: none on the board");
+    } else {
+        let _ = writeln!(out, "figures{when}:");
     }
     for k in order {
         let f = &figures[k];
@@ -408,8 +434,8 @@ fn text_legend(game: &Game) -> String {
         let what = if f.figure == Figure::Barn {
             format!("corner {}", Corner::from_index(f.local as usize).name())
         } else {
-            let feature = &p.kind.def().features[f.local as usize];
-            format!("{} {}", feature.kind.name(), feature.id)
+            let (kind, id) = feature_label(game, f.placement as usize, f.local);
+            format!("{} {id}", kind.name())
         };
         let _ = writeln!(
             out,
@@ -428,8 +454,8 @@ fn text_legend(game: &Game) -> String {
         match follower {
             Some((owner, local)) => {
                 let feature = board
-                    .at(pos)
-                    .map(|p| p.kind.def().features[local as usize].id.as_str())
+                    .index_at(pos)
+                    .map(|i| game.feature_name(i, local))
                     .unwrap_or("?");
                 let _ = writeln!(
                     out,
@@ -450,28 +476,74 @@ fn text_legend(game: &Game) -> String {
 const TILE: f64 = 60.0;
 /// Room for the coordinate labels around the board.
 const MARGIN: f64 = 28.0;
+/// Height of the status line above the board.
+const HEADER: f64 = 22.0;
 /// Height of one score line under the board.
-const SCORE_LINE: f64 = 16.0;
-/// Width the score lines need.
-const SCORE_WIDTH: f64 = 170.0;
+const SCORE_LINE: f64 = 18.0;
+/// Width of one legend entry.
+const LEGEND_ITEM: f64 = 136.0;
+/// Height of one row of legend entries.
+const LEGEND_ROW: f64 = 20.0;
+/// The narrowest picture: three legend entries side by side.
+const MIN_WIDTH: f64 = 2.0 * MARGIN + 3.0 * LEGEND_ITEM;
 
-const FIELD_COLOUR: &str = "#8fbf5a";
-const CITY_COLOUR: &str = "#c9955a";
+// Terrain and symbols are drawn in muted or light tones, seats in saturated ones: no
+// seat colour is near any of these fills (a test measures the distances), so figures
+// never blend into the ground, and no symbol has a figure's shape.
+const FIELD_COLOUR: &str = "#9cc56a";
+const CITY_COLOUR: &str = "#d2b48c";
+const CITY_EDGE_COLOUR: &str = "#6e4b27";
 const ROAD_COLOUR: &str = "#f6f2e4";
-const ROAD_EDGE_COLOUR: &str = "#6b6256";
-const RIVER_COLOUR: &str = "#3f87d6";
-const ABBEY_COLOUR: &str = "#d8c39a";
-const MONASTERY_COLOUR: &str = "#a8452f";
-const GARDEN_COLOUR: &str = "#2f6f2a";
-const PENNANT_COLOUR: &str = "#2255aa";
+const ROAD_EDGE_COLOUR: &str = "#7d7466";
+const RIVER_COLOUR: &str = "#a9def5";
+const RIVER_EDGE_COLOUR: &str = "#5aa9cf";
+const ABBEY_COLOUR: &str = "#e3d3b0";
+const MONASTERY_COLOUR: &str = "#f3ead8";
+const MONASTERY_EDGE_COLOUR: &str = "#5b3a1a";
+const GARDEN_COLOUR: &str = "#3d7a35";
+const PENNANT_COLOUR: &str = "#fffaf0";
+const VOLCANO_COLOUR: &str = "#6b4a3a";
+const PORTAL_COLOUR: &str = "#19a7a0";
+const HIGHLIGHT_COLOUR: &str = "#ffffff";
+const BRIDGE_EDGE_COLOUR: &str = "#5b3a1a";
+const CASTLE_COLOUR: &str = "#9a9a9a";
 
-fn fill_of(kind: Option<FeatureKind>) -> &'static str {
-    match kind {
-        None => ABBEY_COLOUR,
-        Some(FeatureKind::City) => CITY_COLOUR,
-        // Roads and rivers are drawn as strokes over the field they cross.
-        Some(_) => FIELD_COLOUR,
+/// Every fill that shows terrain or a tile symbol (for the palette test).
+#[cfg(test)]
+const TERRAIN_FILLS: [&str; 11] = [
+    FIELD_COLOUR,
+    CITY_COLOUR,
+    ROAD_COLOUR,
+    RIVER_COLOUR,
+    RIVER_EDGE_COLOUR,
+    ABBEY_COLOUR,
+    MONASTERY_COLOUR,
+    GARDEN_COLOUR,
+    PENNANT_COLOUR,
+    VOLCANO_COLOUR,
+    PORTAL_COLOUR,
+];
+
+/// The colour of a seat's figures.
+fn seat_colour(seat: usize) -> &'static str {
+    PLAYER_COLOURS[seat % PLAYER_COLOURS.len()]
+}
+
+/// The colour of letters drawn on a seat's figures: white on dark colours, black on
+/// light ones.
+fn seat_ink(seat: usize) -> &'static str {
+    match seat % PLAYER_COLOURS.len() {
+        2 | 5 => "#000000",
+        _ => "#ffffff",
     }
+}
+
+/// A seat as people read it: `seat 1 (blue)`.
+fn seat_name(seat: usize) -> String {
+    format!(
+        "seat {seat} ({})",
+        PLAYER_COLOUR_NAMES[seat % PLAYER_COLOUR_NAMES.len()]
+    )
 }
 
 /// A number for SVG output: integers without a fraction, else one decimal (deterministic).
@@ -484,6 +556,26 @@ fn num(v: f64) -> String {
     }
 }
 
+/// A point as `x y` for path data and `points` lists.
+fn pt(p: (f64, f64)) -> String {
+    format!("{} {}", num(p.0), num(p.1))
+}
+
+/// Text for SVG and HTML: `&`, `<`, `>` and `"` escaped.
+fn escape(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    for c in text.chars() {
+        match c {
+            '&' => out.push_str("&amp;"),
+            '<' => out.push_str("&lt;"),
+            '>' => out.push_str("&gt;"),
+            '"' => out.push_str("&quot;"),
+            c => out.push(c),
+        }
+    }
+    out
+}
+
 /// Corner `i` of a tile square (0 = NW, clockwise), in tile coordinates.
 fn square_corner(i: usize) -> (f64, f64) {
     match i & 3 {
@@ -494,13 +586,22 @@ fn square_corner(i: usize) -> (f64, f64) {
     }
 }
 
+/// The point at `t` thirds along the tile's border, clockwise from the north-west corner
+/// (`t` in 0..12; whole numbers are the ends of the segments).
+fn border_point(t: f64) -> (f64, f64) {
+    let t = t.rem_euclid(12.0);
+    let side = ((t / 3.0).floor() as usize).min(3);
+    let f = (t - side as f64 * 3.0) / 3.0;
+    let (a, b) = (square_corner(side), square_corner(side + 1));
+    (a.0 + (b.0 - a.0) * f, a.1 + (b.1 - a.1) * f)
+}
+
 /// The two ends of segment `side * 3 + third` along the tile's border, clockwise.
 fn segment_ends(segment: usize) -> ((f64, f64), (f64, f64)) {
-    let side = segment / 3;
-    let third = (segment % 3) as f64;
-    let (a, b) = (square_corner(side), square_corner(side + 1));
-    let at = |t: f64| (a.0 + (b.0 - a.0) * t, a.1 + (b.1 - a.1) * t);
-    (at(third / 3.0), at((third + 1.0) / 3.0))
+    (
+        border_point(segment as f64),
+        border_point(segment as f64 + 1.0),
+    )
 }
 
 /// The centroid of segment `segment`'s triangle (border third and tile centre).
@@ -512,8 +613,96 @@ fn segment_point(segment: usize) -> (f64, f64) {
 
 /// The middle of a side's border.
 fn side_middle(side: usize) -> (f64, f64) {
-    let (p, q) = segment_ends(side * 3 + 1);
-    ((p.0 + q.0) / 2.0, (p.1 + q.1) / 2.0)
+    border_point(side as f64 * 3.0 + 1.5)
+}
+
+/// One step of an outline: a straight line or a quadratic curve (control, end).
+#[derive(Copy, Clone, Debug, PartialEq)]
+enum Step {
+    Line((f64, f64)),
+    Curve((f64, f64), (f64, f64)),
+}
+
+/// The outline of one city on a tile: its start and steps. The city's border thirds are
+/// joined by curves that bow toward the tile's centre wherever the city leaves the
+/// border; `None` when the feature covers no border third.
+///
+/// Separate cities of one tile are separate shapes: a curve between two border points
+/// stays inside the wedges (border to centre) of the sides it bows over, so two cities
+/// never overlap (a test samples the shapes of every catalogue tile).
+fn city_outline(
+    oriented: &Oriented,
+    local: u8,
+    kinds: impl Fn(u8) -> FeatureKind,
+) -> Option<((f64, f64), Vec<Step>)> {
+    let covered: [bool; 12] = std::array::from_fn(|s| oriented.segment_feature[s] == local);
+    if !covered.iter().any(|&c| c) {
+        return None;
+    }
+    if covered.iter().all(|&c| c) {
+        let steps = (1..=4).map(|i| Step::Line(square_corner(i))).collect();
+        return Some((square_corner(0), steps));
+    }
+    let runs: Vec<(usize, usize)> = (0..12)
+        .filter(|&s| covered[s] && !covered[(s + 11) % 12])
+        .map(|first| {
+            let len = (0..12).take_while(|k| covered[(first + k) % 12]).count();
+            (first, len)
+        })
+        .collect();
+    let c = TILE / 2.0;
+    let mut steps = Vec::with_capacity(16);
+    for (i, &(first, len)) in runs.iter().enumerate() {
+        for k in 1..=len {
+            steps.push(Step::Line(border_point((first + k) as f64)));
+        }
+        let end = first + len;
+        let next = runs[(i + 1) % runs.len()].0;
+        let gap = (next + 12 - end % 12) % 12;
+        // The curve's control point: the middle of the uncovered border, pulled to the
+        // centre. A city across a corner keeps some of the corner's field (the curve
+        // bows out) unless another city lies along that border: then the curve is the
+        // diagonal, and the other city stays on its own side of it.
+        let middle = end as f64 + gap as f64 / 2.0;
+        let m = border_point(middle);
+        let other_city = (end..end + gap).any(|s| {
+            let f = oriented.segment_feature[s % 12];
+            f != local && f != NO_FEATURE && kinds(f) == FeatureKind::City
+        });
+        let pull = if middle % 3.0 == 0.0 && !other_city {
+            0.6
+        } else {
+            1.0
+        };
+        let control = (m.0 + (c - m.0) * pull, m.1 + (c - m.1) * pull);
+        steps.push(Step::Curve(control, border_point(next as f64)));
+    }
+    Some((border_point(runs[0].0 as f64), steps))
+}
+
+/// The SVG paths of one city ([`city_outline`]): the closed area, and apart its inner
+/// edges (the border itself is shared with the next tile, so only the curves are
+/// outlined).
+fn city_paths(kind: TileKind, oriented: &Oriented, local: u8) -> Option<(String, String)> {
+    let (start, steps) = city_outline(oriented, local, |f| kind.def().features[f as usize].kind)?;
+    let mut area = format!("M {}", pt(start));
+    let mut edges = String::new();
+    let mut at = start;
+    for step in steps {
+        match step {
+            Step::Line(to) => {
+                let _ = write!(area, " L {}", pt(to));
+                at = to;
+            }
+            Step::Curve(control, to) => {
+                let _ = write!(area, " Q {} {}", pt(control), pt(to));
+                let _ = write!(edges, "M {} Q {} {} ", pt(at), pt(control), pt(to));
+                at = to;
+            }
+        }
+    }
+    area.push_str(" Z");
+    Some((area, edges.trim_end().to_string()))
 }
 
 /// Where a figure is drawn on its tile, in tile coordinates.
@@ -528,6 +717,10 @@ fn figure_point(kind: TileKind, rot: Rotation, figure: &BoardFigure) -> (f64, f6
         );
     }
     let def = kind.def();
+    if figure.local as usize >= def.features.len() {
+        // On the tile's bridge (BR3), just off the centre where the bridge runs.
+        return (c + TILE * 0.12, c - TILE * 0.12);
+    }
     let oriented = def.oriented(rot);
     match anchor_segment(oriented, figure.local) {
         Some(s) => segment_point(s),
@@ -549,14 +742,192 @@ fn figure_point(kind: TileKind, rot: Rotation, figure: &BoardFigure) -> (f64, f6
     }
 }
 
-/// One tile as an SVG group at its board square.
-fn svg_tile(out: &mut String, kind: TileKind, rot: Rotation, pos: Pos, origin: (f64, f64)) {
+/// The outline of a follower (a meeple) of height about `2.2 * s`, standing on `(x, y)`.
+fn meeple(x: f64, y: f64, s: f64) -> (String, (f64, f64), f64) {
+    const BODY: [(f64, f64); 11] = [
+        (-0.5, 0.6),
+        (-0.17, 0.05),
+        (-0.55, -0.1),
+        (-0.48, -0.32),
+        (0.48, -0.32),
+        (0.55, -0.1),
+        (0.17, 0.05),
+        (0.5, 0.6),
+        (0.12, 0.6),
+        (0.0, 0.36),
+        (-0.12, 0.6),
+    ];
+    let points: Vec<String> = BODY
+        .iter()
+        .map(|(u, v)| format!("{},{}", num(x + u * s * 2.0), num(y + v * s * 2.0)))
+        .collect();
+    (points.join(" "), (x, y - 1.1 * s), 0.44 * s)
+}
+
+/// One figure: a meeple in its owner's colour (abbot, mayor and wagon with their
+/// initial), a barn as a square on its corner. `class` is `figure` on the board,
+/// `swatch` in the legend and the score lines.
+fn svg_figure(
+    out: &mut String,
+    class: &str,
+    at: (f64, f64),
+    seat: Option<usize>,
+    figure: Figure,
+    title: &str,
+) {
+    // No seat: the legend's white figure.
+    let (colour, ink) = seat.map_or(("#ffffff", "#000000"), |s| (seat_colour(s), seat_ink(s)));
+    let (x, y) = at;
+    let s = TILE * 0.11;
+    let _ = write!(
+        out,
+        r#"<g class="{class} {}"{}><title>{}</title>"#,
+        figure.name(),
+        seat.map_or(String::new(), |s| format!(r#" data-seat="{s}""#)),
+        escape(title)
+    );
+    if figure == Figure::Barn {
+        let _ = write!(
+            out,
+            r##"<rect x="{}" y="{}" width="{2}" height="{2}" fill="{colour}" stroke="#111111" stroke-width="1"/>"##,
+            num(x - s),
+            num(y - s),
+            num(2.0 * s)
+        );
+    } else {
+        let (body, head, r) = meeple(x, y, s);
+        let _ = write!(
+            out,
+            r##"<polygon points="{body}" fill="{colour}" stroke="#111111" stroke-width="0.9" stroke-linejoin="round"/><circle cx="{}" cy="{}" r="{}" fill="{colour}" stroke="#111111" stroke-width="0.9"/>"##,
+            num(head.0),
+            num(head.1),
+            num(r)
+        );
+    }
+    let initial = match figure {
+        Figure::Follower => None,
+        Figure::Abbot => Some('A'),
+        Figure::Mayor => Some('M'),
+        Figure::Wagon => Some('W'),
+        Figure::Barn => Some('B'),
+    };
+    if let Some(letter) = initial {
+        let _ = write!(
+            out,
+            r#"<text x="{}" y="{}" font-size="7" font-weight="bold" fill="{ink}" text-anchor="middle">{letter}</text>"#,
+            num(x),
+            num(y + 3.0)
+        );
+    }
+    out.push_str("</g>\n");
+}
+
+/// A river end (lake or spring): a pond, never round like a figure's head.
+fn svg_pond(out: &mut String, centre: (f64, f64)) {
+    let _ = writeln!(
+        out,
+        r#"<ellipse class="lake" cx="{}" cy="{}" rx="{}" ry="{}" fill="{RIVER_COLOUR}" stroke="{RIVER_EDGE_COLOUR}" stroke-width="1.5"/>"#,
+        num(centre.0),
+        num(centre.1),
+        num(TILE * 0.2),
+        num(TILE * 0.12)
+    );
+}
+
+/// A pennant (B12): a small light shield with a dark edge.
+fn svg_pennant(out: &mut String, at: (f64, f64)) {
+    let (x, y) = at;
+    let w = TILE * 0.075;
+    let _ = writeln!(
+        out,
+        r#"<polygon class="pennant" points="{},{} {},{} {},{} {},{} {},{}" fill="{PENNANT_COLOUR}" stroke="{CITY_EDGE_COLOUR}" stroke-width="1"/>"#,
+        num(x - w),
+        num(y - w),
+        num(x + w),
+        num(y - w),
+        num(x + w),
+        num(y + w * 0.4),
+        num(x),
+        num(y + w * 1.5),
+        num(x - w),
+        num(y + w * 0.4)
+    );
+}
+
+/// A monastery or abbey (a chapel) with its centre at `(c, c)` and size `s`.
+fn svg_chapel(out: &mut String, at: (f64, f64), s: f64) {
+    let (x, y) = at;
+    let _ = writeln!(
+        out,
+        r#"<polygon class="monastery" points="{},{} {},{} {},{} {},{} {},{}" fill="{MONASTERY_COLOUR}" stroke="{MONASTERY_EDGE_COLOUR}" stroke-width="1.5"/>"#,
+        num(x - s / 2.0),
+        num(y + s / 2.0),
+        num(x - s / 2.0),
+        num(y - s / 6.0),
+        num(x),
+        num(y - s / 1.6),
+        num(x + s / 2.0),
+        num(y - s / 6.0),
+        num(x + s / 2.0),
+        num(y + s / 2.0)
+    );
+}
+
+/// A volcano (PD1) centred at `at`, size `s`.
+fn svg_volcano(out: &mut String, at: (f64, f64), s: f64) {
+    let (x, y) = at;
+    let _ = writeln!(
+        out,
+        r##"<polygon class="volcano" points="{},{} {},{} {},{} {},{}" fill="{VOLCANO_COLOUR}" stroke="#f0d9c0" stroke-width="1"/>"##,
+        num(x - s / 1.6),
+        num(y + s / 2.0),
+        num(x - s / 5.0),
+        num(y - s / 2.0),
+        num(x + s / 5.0),
+        num(y - s / 2.0),
+        num(x + s / 1.6),
+        num(y + s / 2.0)
+    );
+}
+
+/// A magic portal (PD17) centred at `at`, size `s`.
+fn svg_portal(out: &mut String, at: (f64, f64), s: f64) {
+    let _ = writeln!(
+        out,
+        r#"<rect class="portal" x="{}" y="{}" width="{2}" height="{2}" rx="{3}" fill="none" stroke="{PORTAL_COLOUR}" stroke-width="3"/>"#,
+        num(at.0 - s / 2.0),
+        num(at.1 - s / 2.0),
+        num(s),
+        num(s / 4.0)
+    );
+}
+
+/// A garden (A1) centred at `at`, size `s`: a clover of three leaves.
+fn svg_garden(out: &mut String, at: (f64, f64), s: f64) {
+    let (x, y) = at;
+    let r = s / 4.0;
+    let _ = write!(out, r#"<g class="garden" fill="{GARDEN_COLOUR}">"#);
+    for (dx, dy) in [(0.0, -r), (-r, r * 0.6), (r, r * 0.6)] {
+        let _ = write!(
+            out,
+            r#"<circle cx="{}" cy="{}" r="{}"/>"#,
+            num(x + dx),
+            num(y + dy),
+            num(r * 1.05)
+        );
+    }
+    out.push_str("</g>\n");
+}
+
+/// One tile as an SVG group at its board square; `order` is its placement index.
+fn svg_tile(out: &mut String, placement: &Placement, order: usize, origin: (f64, f64)) {
+    let (kind, rot, pos) = (placement.kind, placement.rot, placement.pos);
     let def = kind.def();
     let oriented = def.oriented(rot);
     let c = TILE / 2.0;
     let _ = writeln!(
         out,
-        r#"<g class="tile" data-x="{}" data-y="{}" data-tile="{}" data-rot="{}" transform="translate({} {})">"#,
+        r#"<g class="tile" data-x="{}" data-y="{}" data-tile="{}" data-rot="{}" data-order="{order}" transform="translate({} {})">"#,
         pos.x,
         pos.y,
         def.id,
@@ -571,12 +942,20 @@ fn svg_tile(out: &mut String, kind: TileKind, rot: Rotation, pos: Pos, origin: (
         pos,
         rot.quarter_turns()
     );
+    let _ = writeln!(
+        out,
+        r#"<rect width="{0}" height="{0}" fill="{FIELD_COLOUR}"/>"#,
+        num(TILE)
+    );
+    // Abbey walls: thirds that belong to no feature (AM1).
     for segment in 0..12 {
+        if segment_kind(kind, oriented, segment).is_some() {
+            continue;
+        }
         let (p, q) = segment_ends(segment);
-        let fill = fill_of(segment_kind(kind, oriented, segment));
         let _ = writeln!(
             out,
-            r#"<polygon points="{},{} {},{} {},{}" fill="{fill}" stroke="{fill}" stroke-width="0.5"/>"#,
+            r#"<polygon points="{},{} {},{} {},{}" fill="{ABBEY_COLOUR}" stroke="{ABBEY_COLOUR}" stroke-width="0.5"/>"#,
             num(p.0),
             num(p.1),
             num(q.0),
@@ -584,6 +963,25 @@ fn svg_tile(out: &mut String, kind: TileKind, rot: Rotation, pos: Pos, origin: (
             num(c),
             num(c)
         );
+    }
+    // Cities, each its own shape with its own outline.
+    for (i, f) in def.features.iter().enumerate() {
+        if f.kind != FeatureKind::City {
+            continue;
+        }
+        if let Some((area, edges)) = city_paths(kind, oriented, i as u8) {
+            let _ = writeln!(
+                out,
+                r#"<path class="city" data-feature="{}" d="{area}" fill="{CITY_COLOUR}"/>"#,
+                escape(&f.id)
+            );
+            if !edges.is_empty() {
+                let _ = writeln!(
+                    out,
+                    r#"<path class="city-edge" d="{edges}" fill="none" stroke="{CITY_EDGE_COLOUR}" stroke-width="1.6"/>"#
+                );
+            }
+        }
     }
     // Rivers, then roads (bridges cross rivers): a through feature joining two sides is
     // a curve through the centre; any other part runs from its side to the centre.
@@ -599,8 +997,8 @@ fn svg_tile(out: &mut String, kind: TileKind, rot: Rotation, pos: Pos, origin: (
         .filter(|(_, f)| f.kind == FeatureKind::Road);
     for (i, f) in rivers.chain(roads) {
         let (colour, width, edge) = match f.kind {
-            FeatureKind::Road => (ROAD_COLOUR, TILE * 0.1, Some(ROAD_EDGE_COLOUR)),
-            FeatureKind::River => (RIVER_COLOUR, TILE * 0.14, None),
+            FeatureKind::Road => (ROAD_COLOUR, TILE * 0.1, ROAD_EDGE_COLOUR),
+            FeatureKind::River => (RIVER_COLOUR, TILE * 0.14, RIVER_EDGE_COLOUR),
             _ => continue,
         };
         let sides: Vec<usize> = (0..4)
@@ -609,30 +1007,18 @@ fn svg_tile(out: &mut String, kind: TileKind, rot: Rotation, pos: Pos, origin: (
         let mut d = String::new();
         if sides.len() == 2 {
             let (a, b) = (side_middle(sides[0]), side_middle(sides[1]));
-            let _ = write!(
-                d,
-                "M {} {} Q {} {} {} {}",
-                num(a.0),
-                num(a.1),
-                num(c),
-                num(c),
-                num(b.0),
-                num(b.1)
-            );
+            let _ = write!(d, "M {} Q {c} {c} {}", pt(a), pt(b), c = num(c));
         } else {
             for s in sides {
-                let a = side_middle(s);
-                let _ = write!(d, "M {} {} L {} {} ", num(a.0), num(a.1), num(c), num(c));
+                let _ = write!(d, "M {} L {} ", pt(side_middle(s)), pt((c, c)));
             }
         }
         let d = d.trim_end();
-        if let Some(edge) = edge {
-            let _ = writeln!(
-                out,
-                r#"<path d="{d}" fill="none" stroke="{edge}" stroke-width="{}" stroke-linecap="butt"/>"#,
-                num(width + 3.0)
-            );
-        }
+        let _ = writeln!(
+            out,
+            r#"<path d="{d}" fill="none" stroke="{edge}" stroke-width="{}" stroke-linecap="butt"/>"#,
+            num(width + 3.0)
+        );
         let _ = writeln!(
             out,
             r#"<path class="{}" d="{d}" fill="none" stroke="{colour}" stroke-width="{}" stroke-linecap="butt"/>"#,
@@ -640,19 +1026,12 @@ fn svg_tile(out: &mut String, kind: TileKind, rot: Rotation, pos: Pos, origin: (
             num(width)
         );
         match f.road_end {
-            Some(RoadEnd::Lake) | Some(RoadEnd::Spring) => {
-                let _ = writeln!(
-                    out,
-                    r#"<circle cx="{0}" cy="{0}" r="{1}" fill="{RIVER_COLOUR}"/>"#,
-                    num(c),
-                    num(TILE * 0.16)
-                );
-            }
+            Some(RoadEnd::Lake) | Some(RoadEnd::Spring) => svg_pond(out, (c, c)),
             Some(RoadEnd::Junction) | Some(RoadEnd::DeadEnd) => {
                 let s = TILE * 0.12;
                 let _ = writeln!(
                     out,
-                    r#"<rect x="{0}" y="{0}" width="{1}" height="{1}" fill="{ROAD_EDGE_COLOUR}"/>"#,
+                    r#"<rect class="junction" x="{0}" y="{0}" width="{1}" height="{1}" fill="{ROAD_EDGE_COLOUR}"/>"#,
                     num(c - s / 2.0),
                     num(s)
                 );
@@ -660,89 +1039,31 @@ fn svg_tile(out: &mut String, kind: TileKind, rot: Rotation, pos: Pos, origin: (
             _ => {}
         }
     }
-    // Pennants (B12): a small shield on the city's anchor third.
+    // Pennants (B12): a shield on the city's anchor third, inside the city.
     for (i, f) in def.features.iter().enumerate() {
         if f.kind != FeatureKind::City || f.pennants == 0 {
             continue;
         }
         if let Some(s) = anchor_segment(oriented, i as u8) {
             let (p, q) = segment_ends(s);
-            let (x, y) = ((p.0 + q.0) * 0.35 + c * 0.3, (p.1 + q.1) * 0.35 + c * 0.3);
-            let w = TILE * 0.07;
-            let _ = writeln!(
-                out,
-                r#"<polygon class="pennant" points="{},{} {},{} {},{} {},{}" fill="{PENNANT_COLOUR}"/>"#,
-                num(x - w),
-                num(y - w),
-                num(x + w),
-                num(y - w),
-                num(x + w),
-                num(y + w * 0.4),
-                num(x),
-                num(y + w * 1.4)
-            );
+            let at = ((p.0 + q.0) * 0.38 + c * 0.24, (p.1 + q.1) * 0.38 + c * 0.24);
+            svg_pennant(out, at);
         }
     }
     // Centre symbols.
     let s = TILE * 0.28;
     match centre_of(kind, rot) {
-        Centre::Monastery | Centre::Abbey => {
-            let _ = writeln!(
-                out,
-                r##"<polygon class="monastery" points="{},{} {},{} {},{} {},{} {},{}" fill="{MONASTERY_COLOUR}" stroke="#3a1a10" stroke-width="1"/>"##,
-                num(c - s / 2.0),
-                num(c + s / 2.0),
-                num(c - s / 2.0),
-                num(c - s / 6.0),
-                num(c),
-                num(c - s / 1.6),
-                num(c + s / 2.0),
-                num(c - s / 6.0),
-                num(c + s / 2.0),
-                num(c + s / 2.0)
-            );
-        }
-        Centre::Garden => {
-            let _ = writeln!(
-                out,
-                r#"<circle class="garden" cx="{0}" cy="{0}" r="{1}" fill="{GARDEN_COLOUR}"/>"#,
-                num(c),
-                num(s / 2.0)
-            );
-        }
-        Centre::Volcano => {
-            let _ = writeln!(
-                out,
-                r##"<polygon class="volcano" points="{},{} {},{} {},{}" fill="#7a2a12" stroke="#ff5a1f" stroke-width="1.5"/>"##,
-                num(c - s / 1.6),
-                num(c + s / 2.0),
-                num(c),
-                num(c - s / 1.6),
-                num(c + s / 1.6),
-                num(c + s / 2.0)
-            );
-        }
-        Centre::Portal => {
-            let _ = writeln!(
-                out,
-                r##"<circle class="portal" cx="{0}" cy="{0}" r="{1}" fill="none" stroke="#8a2be2" stroke-width="3"/>"##,
-                num(c),
-                num(s / 2.0)
-            );
-        }
+        Centre::Monastery | Centre::Abbey => svg_chapel(out, (c, c), s),
+        Centre::Garden => svg_garden(out, (c, c), s),
+        Centre::Volcano => svg_volcano(out, (c, c), s),
+        Centre::Portal => svg_portal(out, (c, c), s * 0.9),
         Centre::Feature(_) => {}
     }
     // A garden on a tile with another centre (it never shares one, but draw it if so).
     if def.features.iter().any(|f| f.kind == FeatureKind::Garden)
         && centre_of(kind, rot) != Centre::Garden
     {
-        let _ = writeln!(
-            out,
-            r#"<circle class="garden" cx="{}" cy="{}" r="{}" fill="{GARDEN_COLOUR}"/>"#,
-            num(c + s),
-            num(c + s),
-            num(s / 3.0)
-        );
+        svg_garden(out, (c + s, c + s), s * 0.6);
     }
     let _ = writeln!(
         out,
@@ -752,80 +1073,329 @@ fn svg_tile(out: &mut String, kind: TileKind, rot: Rotation, pos: Pos, origin: (
     out.push_str("</g>\n");
 }
 
-/// The board as a self-contained SVG picture.
-///
-/// One `<g class="tile">` per placed tile (with `data-x`, `data-y`, `data-tile`,
-/// `data-rot`), each third of a side filled by its feature's terrain (fields green,
-/// cities brown, abbey walls beige), roads and rivers drawn across, monasteries, gardens,
-/// volcanoes, magic portals and pennants marked. Each figure is one element of class
-/// `figure` in its owner's colour ([`PLAYER_COLOURS`]; abbot, mayor and wagon carry
-/// their initial, barns are squares on their corner). The dragon and the fairy are marked
-/// `D` and `F`. Coordinates label the columns and rows; the scores are written below.
-///
-/// ```
-/// use carcassonne::{Game, GameConfig};
-/// use carcassonne_session::render;
-/// let game = Game::new(GameConfig::new(3)).unwrap();
-/// let svg = render::board_svg(&game);
-/// assert_eq!(svg.matches(r#"<g class="tile""#).count(), 1);
-/// assert!(svg.contains(r#"data-tile="BASE-D""#));
-/// ```
-pub fn board_svg(game: &Game) -> String {
-    let board = game.board();
-    let (min, max) = board.bounds();
-    let cols = (max.x - min.x + 1) as f64;
-    let rows = (max.y - min.y + 1) as f64;
-    let width = (MARGIN * 2.0 + cols * TILE).max(MARGIN + SCORE_WIDTH);
-    let height = MARGIN * 2.0 + rows * TILE + 4.0 + SCORE_LINE * game.num_players() as f64;
-    let origin_of = |pos: Pos| {
-        (
-            MARGIN + (pos.x - min.x) as f64 * TILE,
-            MARGIN + (pos.y - min.y) as f64 * TILE,
-        )
+/// The entries of the legend, in order (the last one only in replays).
+const LEGEND: [&str; 17] = [
+    "field",
+    "city",
+    "road",
+    "river",
+    "abbey walls",
+    "monastery, abbey",
+    "garden",
+    "pennant",
+    "lake, spring",
+    "volcano",
+    "magic portal",
+    "follower",
+    "abbot, mayor, wagon",
+    "barn",
+    "dragon",
+    "fairy",
+    "tile of this turn",
+];
+
+/// The swatch of legend entry `index`, in a 16×16 box at `(x, y)`.
+fn legend_swatch(out: &mut String, index: usize, x: f64, y: f64) {
+    let (cx, cy) = (x + 8.0, y + 8.0);
+    let square = |out: &mut String, fill: &str, stroke: &str| {
+        let _ = write!(
+            out,
+            r#"<rect x="{}" y="{}" width="16" height="16" fill="{fill}" stroke="{stroke}" stroke-width="1"/>"#,
+            num(x),
+            num(y)
+        );
     };
-    let mut out = String::with_capacity(4096 + board.len() * 2048);
+    let line = |out: &mut String, colour: &str, edge: &str, width: f64| {
+        let _ = write!(
+            out,
+            r#"<rect x="{}" y="{}" width="16" height="16" fill="{FIELD_COLOUR}"/><path d="M {} {} H {}" stroke="{edge}" stroke-width="{}"/><path d="M {} {} H {}" stroke="{colour}" stroke-width="{}"/>"#,
+            num(x),
+            num(y),
+            num(x),
+            num(cy),
+            num(x + 16.0),
+            num(width + 2.0),
+            num(x),
+            num(cy),
+            num(x + 16.0),
+            num(width)
+        );
+    };
+    match index {
+        0 => square(out, FIELD_COLOUR, "#00000055"),
+        1 => square(out, CITY_COLOUR, CITY_EDGE_COLOUR),
+        2 => line(out, ROAD_COLOUR, ROAD_EDGE_COLOUR, 5.0),
+        3 => line(out, RIVER_COLOUR, RIVER_EDGE_COLOUR, 7.0),
+        4 => square(out, ABBEY_COLOUR, "#00000055"),
+        5 => svg_chapel(out, (cx, cy + 1.0), 13.0),
+        6 => svg_garden(out, (cx, cy), 14.0),
+        7 => svg_pennant(out, (cx, cy - 2.0)),
+        8 => svg_pond(out, (cx, cy)),
+        9 => svg_volcano(out, (cx, cy), 14.0),
+        10 => svg_portal(out, (cx, cy), 12.0),
+        11 => svg_figure(
+            out,
+            "swatch",
+            (cx, cy + 2.0),
+            None,
+            Figure::Follower,
+            "a follower",
+        ),
+        12 => svg_figure(
+            out,
+            "swatch",
+            (cx, cy + 2.0),
+            None,
+            Figure::Abbot,
+            "an abbot (A), mayor (M) or wagon (W)",
+        ),
+        13 => svg_figure(out, "swatch", (cx, cy), None, Figure::Barn, "a barn"),
+        14 => svg_dragon(out, "swatch dragon", (cx, cy), "the dragon"),
+        15 => svg_fairy(out, "swatch fairy", (cx, cy), "the fairy"),
+        _ => {
+            let _ = write!(
+                out,
+                r##"<rect x="{}" y="{}" width="14" height="14" fill="{FIELD_COLOUR}" stroke="{HIGHLIGHT_COLOUR}" stroke-width="2.5" stroke-dasharray="4 2"/>"##,
+                num(x + 1.0),
+                num(y + 1.0)
+            );
+        }
+    }
+}
+
+/// The dragon (PD1) at `at`.
+fn svg_dragon(out: &mut String, class: &str, at: (f64, f64), title: &str) {
     let _ = writeln!(
         out,
-        r#"<svg xmlns="http://www.w3.org/2000/svg" width="{w}" height="{h}" viewBox="0 0 {w} {h}" font-family="sans-serif" font-size="11">"#,
-        w = num(width),
-        h = num(height)
+        r##"<g class="{class}"><title>{}</title><circle cx="{}" cy="{}" r="{}" fill="#5a0f0f" stroke="#ffcc00" stroke-width="1.5"/><text x="{}" y="{}" font-size="10" font-weight="bold" fill="#ffcc00" text-anchor="middle">D</text></g>"##,
+        escape(title),
+        num(at.0),
+        num(at.1),
+        num(TILE * 0.14),
+        num(at.0),
+        num(at.1 + 3.5)
     );
+}
+
+/// The fairy (PD15) at `at`.
+fn svg_fairy(out: &mut String, class: &str, at: (f64, f64), title: &str) {
     let _ = writeln!(
         out,
-        "<title>Carcassonne board: {} tiles, x {}..{}, y {}..{}</title>",
-        board.len(),
-        min.x,
-        max.x,
-        min.y,
-        max.y
+        r##"<g class="{class}"><title>{}</title><circle cx="{}" cy="{}" r="{}" fill="#ff8fd0" stroke="#7a1f5c" stroke-width="1"/><text x="{}" y="{}" font-size="8" font-weight="bold" fill="#7a1f5c" text-anchor="middle">F</text></g>"##,
+        escape(title),
+        num(at.0),
+        num(at.1),
+        num(TILE * 0.1),
+        num(at.0),
+        num(at.1 + 3.0)
     );
+}
+
+/// Where everything goes in a picture of a board with bounds `(min, max)`.
+#[derive(Copy, Clone, Debug)]
+struct Layout {
+    min: Pos,
+    max: Pos,
+    width: f64,
+    /// Top of the board's first row.
+    top: f64,
+    /// Top of the score lines.
+    scores_top: f64,
+    /// Top of the legend.
+    legend_top: f64,
+    height: f64,
+    legend_columns: usize,
+}
+
+impl Layout {
+    fn new((min, max): (Pos, Pos), players: usize, replay: bool) -> Layout {
+        let cols = (max.x - min.x + 1) as f64;
+        let rows = (max.y - min.y + 1) as f64;
+        let width = (MARGIN * 2.0 + cols * TILE).max(MIN_WIDTH);
+        let top = HEADER + MARGIN;
+        let scores_top = top + rows * TILE + MARGIN;
+        let legend_top = scores_top + SCORE_LINE * players as f64 + 8.0;
+        let legend_columns = (((width - 2.0 * MARGIN) / LEGEND_ITEM).floor() as usize).max(1);
+        let entries = if replay {
+            LEGEND.len()
+        } else {
+            LEGEND.len() - 1
+        };
+        let legend_rows = entries.div_ceil(legend_columns);
+        Layout {
+            min,
+            max,
+            width,
+            top,
+            scores_top,
+            legend_top,
+            height: legend_top + legend_rows as f64 * LEGEND_ROW + 8.0,
+            legend_columns,
+        }
+    }
+
+    /// The top-left corner of square `pos`.
+    fn origin(&self, pos: Pos) -> (f64, f64) {
+        (
+            MARGIN + (pos.x - self.min.x) as f64 * TILE,
+            self.top + (pos.y - self.min.y) as f64 * TILE,
+        )
+    }
+}
+
+/// The opening of the picture, its background and coordinates.
+fn svg_open(out: &mut String, layout: &Layout, title: &str) {
+    let (w, h) = (num(layout.width), num(layout.height));
     let _ = writeln!(
         out,
-        r##"<rect class="background" width="{}" height="{}" fill="#f7f5ee"/>"##,
-        num(width),
-        num(height)
+        r#"<svg xmlns="http://www.w3.org/2000/svg" width="{w}" height="{h}" viewBox="0 0 {w} {h}" font-family="sans-serif" font-size="11">"#
     );
+    let _ = writeln!(out, "<title>{}</title>", escape(title));
+    let _ = writeln!(
+        out,
+        r##"<rect class="background" width="{w}" height="{h}" fill="#f7f5ee"/>"##
+    );
+    let (min, max) = (layout.min, layout.max);
+    let board_bottom = layout.top + (max.y - min.y + 1) as f64 * TILE;
+    let board_right = MARGIN + (max.x - min.x + 1) as f64 * TILE;
     out.push_str("<g class=\"coordinates\" fill=\"#555555\" text-anchor=\"middle\">\n");
     for x in min.x..=max.x {
-        let cx = MARGIN + (x - min.x) as f64 * TILE + TILE / 2.0;
-        for y in [MARGIN - 9.0, MARGIN + rows * TILE + 18.0] {
+        let cx = layout.origin(Pos::new(x, min.y)).0 + TILE / 2.0;
+        for y in [layout.top - 9.0, board_bottom + 18.0] {
             let _ = writeln!(out, r#"<text x="{}" y="{}">{x}</text>"#, num(cx), num(y));
         }
     }
     for y in min.y..=max.y {
-        let cy = MARGIN + (y - min.y) as f64 * TILE + TILE / 2.0 + 4.0;
-        for x in [MARGIN / 2.0, MARGIN * 1.5 + cols * TILE] {
+        let cy = layout.origin(Pos::new(min.x, y)).1 + TILE / 2.0 + 4.0;
+        for x in [MARGIN / 2.0, board_right + MARGIN / 2.0] {
             let _ = writeln!(out, r#"<text x="{}" y="{}">{y}</text>"#, num(x), num(cy));
         }
     }
     out.push_str("</g>\n");
-    for p in board.placements() {
-        svg_tile(&mut out, p.kind, p.rot, p.pos, origin_of(p.pos));
-    }
+}
 
+/// The legend: every terrain, symbol and figure with its name.
+fn svg_legend(out: &mut String, layout: &Layout, replay: bool) {
+    out.push_str("<g class=\"legend\">\n");
+    let entries = if replay {
+        LEGEND.len()
+    } else {
+        LEGEND.len() - 1
+    };
+    for (i, label) in LEGEND.iter().enumerate().take(entries) {
+        let x = MARGIN + (i % layout.legend_columns) as f64 * LEGEND_ITEM;
+        let y = layout.legend_top + (i / layout.legend_columns) as f64 * LEGEND_ROW;
+        legend_swatch(out, i, x, y);
+        let _ = writeln!(
+            out,
+            r##"<text x="{}" y="{}" fill="#222222">{label}</text>"##,
+            num(x + 22.0),
+            num(y + 12.0)
+        );
+    }
+    out.push_str("</g>\n");
+}
+
+/// The parts of a picture that change from turn to turn: the status line, the figures,
+/// the dragon and the fairy, the scores (the winner marked), and a frame around the
+/// tiles placed in the turn shown (`new_tiles`, placement indices).
+fn svg_state(out: &mut String, game: &Game, layout: &Layout, new_tiles: std::ops::Range<usize>) {
+    let board = game.board();
+    // Status line.
+    let status = if game.is_terminal() {
+        let winners = game.winners();
+        let best = game.scores().iter().copied().max().unwrap_or(0);
+        let who = match winners.as_slice() {
+            [one] => format!("{} wins with {best} points", seat_name(*one)),
+            many => format!(
+                "{} tie with {best} points",
+                many.iter()
+                    .map(|&s| seat_name(s))
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            ),
+        };
+        format!(
+            "Game over after {} turns: {who}. Figures as they stood before final scoring.",
+            game.turns().len()
+        )
+    } else {
+        let played = game.turns().len() - usize::from(game.turn_in_progress());
+        format!(
+            "After {played} turns: {} tiles placed, {} left to draw.",
+            board.len(),
+            game.tiles_left()
+        )
+    };
+    let _ = writeln!(
+        out,
+        r##"<text class="status" x="{}" y="{}" font-size="12" font-weight="bold" fill="#222222">{}</text>"##,
+        num(MARGIN),
+        num(HEADER - 6.0),
+        escape(&status)
+    );
+    for i in new_tiles {
+        if i >= board.len() {
+            break;
+        }
+        let (x, y) = layout.origin(board.placement(i).pos);
+        let _ = writeln!(
+            out,
+            r#"<rect class="new-tile" x="{}" y="{}" width="{}" height="{}" fill="none" stroke="{HIGHLIGHT_COLOUR}" stroke-width="2.5" stroke-dasharray="6 3"/>"#,
+            num(x + 1.5),
+            num(y + 1.5),
+            num(TILE - 3.0),
+            num(TILE - 3.0)
+        );
+    }
+    // Bridges (BR3) across their tiles, and castles (CA1) on their cities.
+    for i in 0..board.len() {
+        let Some(axis) = game.bridge_at(i) else {
+            continue;
+        };
+        let (x, y) = layout.origin(board.placement(i).pos);
+        let [a, b] = axis.sides();
+        let (p, q) = (side_middle(a.index()), side_middle(b.index()));
+        let d = format!("M {} L {}", pt((x + p.0, y + p.1)), pt((x + q.0, y + q.1)));
+        let _ = writeln!(
+            out,
+            r#"<g class="bridge"><title>bridge {} at {}</title><path d="{d}" stroke="{BRIDGE_EDGE_COLOUR}" stroke-width="{}"/><path d="{d}" stroke="{ROAD_COLOUR}" stroke-width="{}" stroke-dasharray="3 2"/></g>"#,
+            axis.name(),
+            board.placement(i).pos,
+            num(TILE * 0.2),
+            num(TILE * 0.12)
+        );
+    }
+    for (owner, (pos, local), scored) in game.castles() {
+        let Some(i) = board.index_at(pos) else {
+            continue;
+        };
+        let p = board.placement(i);
+        let (x, y) = layout.origin(pos);
+        let (cx, cy) = anchor_segment(p.kind.def().oriented(p.rot), local)
+            .map_or((TILE / 2.0, TILE / 2.0), segment_point);
+        let (cx, cy) = (x + (cx + TILE / 2.0) / 2.0, y + (cy + TILE / 2.0) / 2.0);
+        let s = TILE * 0.1;
+        let _ = writeln!(
+            out,
+            r#"<g class="castle"><title>castle of {}{}</title><path d="M {} L {} L {} L {} L {} L {} L {} L {} L {} Z" fill="{CASTLE_COLOUR}" stroke="{}" stroke-width="2"/></g>"#,
+            seat_name(owner as usize),
+            if scored { " (scored)" } else { "" },
+            pt((cx - s, cy + s)),
+            pt((cx - s, cy - s)),
+            pt((cx - s / 2.0, cy - s)),
+            pt((cx - s / 2.0, cy - s / 2.0)),
+            pt((cx + s / 2.0, cy - s / 2.0)),
+            pt((cx + s / 2.0, cy - s)),
+            pt((cx + s, cy - s)),
+            pt((cx + s, cy + s)),
+            pt((cx - s, cy + s)),
+            seat_colour(owner as usize)
+        );
+    }
     // Figures, in a fixed order so that the output does not depend on the figure list's
-    // internal order.
-    let figures = game.board_figures();
+    // internal order. A finished game shows them as they stood before final scoring.
+    let figures = game.figures_before_final_scoring();
     let mut order: Vec<usize> = (0..figures.len()).collect();
     order.sort_by_key(|&k| {
         let f = &figures[k];
@@ -836,107 +1406,274 @@ pub fn board_svg(game: &Game) -> String {
     for k in order {
         let f = &figures[k];
         let p = board.placement(f.placement as usize);
-        let (ox, oy) = origin_of(p.pos);
+        let (ox, oy) = layout.origin(p.pos);
         let (fx, fy) = figure_point(p.kind, p.rot, f);
         let (x, y) = (ox + fx, oy + fy);
-        let colour = PLAYER_COLOURS[f.owner as usize % PLAYER_COLOURS.len()];
         let what = if f.figure == Figure::Barn {
             format!("corner {}", Corner::from_index(f.local as usize).name())
         } else {
-            p.kind.def().features[f.local as usize].id.clone()
+            feature_label(game, f.placement as usize, f.local)
+                .1
+                .to_string()
         };
         let title = format!(
-            "<title>seat {} {} at {} {}</title>",
-            f.owner,
+            "{} {} at {} {}",
+            seat_name(f.owner as usize),
             f.figure.name(),
             p.pos,
             what
         );
-        let r = TILE * 0.11;
-        if f.figure == Figure::Barn {
-            let _ = writeln!(
-                out,
-                r##"<rect class="figure barn" data-seat="{}" x="{}" y="{}" width="{}" height="{}" fill="{colour}" stroke="#ffffff" stroke-width="1.5">{title}</rect>"##,
-                f.owner,
-                num(x - r),
-                num(y - r),
-                num(2.0 * r),
-                num(2.0 * r)
-            );
-        } else {
-            let _ = writeln!(
-                out,
-                r##"<circle class="figure {}" data-seat="{}" cx="{}" cy="{}" r="{}" fill="{colour}" stroke="#ffffff" stroke-width="1.5">{title}</circle>"##,
-                f.figure.name(),
-                f.owner,
-                num(x),
-                num(y),
-                num(r)
-            );
-        }
-        let initial = match f.figure {
-            Figure::Follower => None,
-            Figure::Abbot => Some('A'),
-            Figure::Mayor => Some('M'),
-            Figure::Wagon => Some('W'),
-            Figure::Barn => Some('B'),
-        };
-        if let Some(letter) = initial {
-            let _ = writeln!(
-                out,
-                r##"<text x="{}" y="{}" font-size="8" font-weight="bold" fill="#ffffff" text-anchor="middle">{letter}</text>"##,
-                num(x),
-                num(y + 3.0)
-            );
-        }
+        svg_figure(
+            out,
+            "figure",
+            (x, y),
+            Some(f.owner as usize),
+            f.figure,
+            &title,
+        );
         if let Some((fpos, Some((owner, local)))) = fairy {
             if fpos == p.pos && owner == f.owner && local == f.local && f.figure != Figure::Barn {
-                fairy_point = Some((x + r * 1.3, y - r * 1.3));
+                fairy_point = Some((x + TILE * 0.15, y - TILE * 0.15));
             }
         }
     }
     if let Some((pos, _)) = fairy {
-        let (ox, oy) = origin_of(pos);
-        let (x, y) = fairy_point.unwrap_or((ox + TILE * 0.8, oy + TILE * 0.2));
-        let _ = writeln!(
-            out,
-            r##"<g class="fairy"><title>fairy at {pos}</title><circle cx="{0}" cy="{1}" r="{2}" fill="#ff8fd0" stroke="#7a1f5c" stroke-width="1"/><text x="{0}" y="{3}" font-size="8" font-weight="bold" fill="#7a1f5c" text-anchor="middle">F</text></g>"##,
-            num(x),
-            num(y),
-            num(TILE * 0.09),
-            num(y + 3.0)
-        );
+        let (ox, oy) = layout.origin(pos);
+        let at = fairy_point.unwrap_or((ox + TILE * 0.8, oy + TILE * 0.2));
+        svg_fairy(out, "fairy", at, &format!("fairy at {pos}"));
     }
     if let Some(pos) = game.dragon() {
-        let (ox, oy) = origin_of(pos);
-        let (x, y) = (ox + TILE * 0.72, oy + TILE * 0.72);
-        let _ = writeln!(
+        let (ox, oy) = layout.origin(pos);
+        svg_dragon(
             out,
-            r##"<g class="dragon"><title>dragon at {pos}</title><circle cx="{0}" cy="{1}" r="{2}" fill="#5a0f0f" stroke="#ffcc00" stroke-width="1.5"/><text x="{0}" y="{3}" font-size="10" font-weight="bold" fill="#ffcc00" text-anchor="middle">D</text></g>"##,
-            num(x),
-            num(y),
-            num(TILE * 0.14),
-            num(y + 3.5)
+            "dragon",
+            (ox + TILE * 0.72, oy + TILE * 0.72),
+            &format!("dragon at {pos}"),
         );
     }
-
-    // Scores.
+    // Scores, the winner marked.
+    let winners = game.winners();
     out.push_str("<g class=\"scores\">\n");
     for (seat, score) in game.scores().iter().enumerate() {
         let x = MARGIN;
-        let base = MARGIN * 2.0 + rows * TILE + 6.0 + SCORE_LINE * seat as f64;
-        let colour = PLAYER_COLOURS[seat % PLAYER_COLOURS.len()];
+        let base = layout.scores_top + SCORE_LINE * seat as f64 + 12.0;
+        let won = winners.contains(&seat);
+        let _ = write!(
+            out,
+            r#"<g class="score{}" data-seat="{seat}">"#,
+            if won { " winner" } else { "" }
+        );
+        svg_figure(
+            out,
+            "swatch",
+            (x + 6.0, base - 4.0),
+            Some(seat),
+            Figure::Follower,
+            &seat_name(seat),
+        );
         let _ = writeln!(
             out,
-            r##"<circle cx="{}" cy="{}" r="6" fill="{colour}" stroke="#333333" stroke-width="0.5"/><text x="{}" y="{}" fill="#222222">seat {seat} ({}): {score}</text>"##,
-            num(x),
-            num(base - 4.0),
-            num(x + 10.0),
+            r##"<text x="{}" y="{}" fill="#222222"{}>{}: {score}{}</text></g>"##,
+            num(x + 16.0),
             num(base),
-            PLAYER_COLOUR_NAMES[seat % PLAYER_COLOUR_NAMES.len()]
+            if won { r#" font-weight="bold""# } else { "" },
+            seat_name(seat),
+            if won { " \u{2605} winner" } else { "" }
         );
     }
-    out.push_str("</g>\n</svg>\n");
+    out.push_str("</g>\n");
+}
+
+/// The board as a self-contained SVG picture.
+///
+/// A status line on top (the turn, or the final result with the winner). One
+/// `<g class="tile">` per placed tile (with `data-x`, `data-y`, `data-tile`, `data-rot`,
+/// `data-order`): fields green, each city its own shape with its own outline (two
+/// cities on one tile stay visibly apart), roads and rivers across, monasteries,
+/// gardens, volcanoes, magic portals, lakes and pennants marked. Each figure is one
+/// element of class `figure` in its owner's colour ([`PLAYER_COLOURS`], chosen apart
+/// from every terrain colour): a meeple (abbot, mayor and wagon with their initial) or
+/// a barn's square on its corner. A finished game shows its figures as they stood at the
+/// end of the last turn, before final scoring returned them. The dragon and the fairy
+/// are marked `D` and `F`. Coordinates label the columns and rows; the scores are
+/// written below (the winner marked `★ winner`), then a legend of every symbol.
+///
+/// ```
+/// use carcassonne::{Game, GameConfig};
+/// use carcassonne_session::render;
+/// let game = Game::new(GameConfig::new(3)).unwrap();
+/// let svg = render::board_svg(&game);
+/// assert_eq!(svg.matches(r#"<g class="tile""#).count(), 1);
+/// assert!(svg.contains(r#"data-tile="BASE-D""#));
+/// assert!(svg.contains(r#"<g class="legend">"#));
+/// ```
+pub fn board_svg(game: &Game) -> String {
+    let board = game.board();
+    let layout = Layout::new(board.bounds(), game.num_players(), false);
+    let (min, max) = (layout.min, layout.max);
+    let mut out = String::with_capacity(8192 + board.len() * 2048);
+    svg_open(
+        &mut out,
+        &layout,
+        &format!(
+            "Carcassonne board: {} tiles, x {}..{}, y {}..{}",
+            board.len(),
+            min.x,
+            max.x,
+            min.y,
+            max.y
+        ),
+    );
+    for (i, p) in board.placements().iter().enumerate() {
+        svg_tile(&mut out, p, i, layout.origin(p.pos));
+    }
+    svg_state(&mut out, game, &layout, 0..0);
+    svg_legend(&mut out, &layout, false);
+    out.push_str("</svg>\n");
+    out
+}
+
+/// An animated replay of one game as a single self-contained HTML page (no external
+/// file, script or font): the board after every turn, a slider to choose the turn,
+/// buttons to step and to play, the scores and the legend.
+///
+/// `states[k]` is the game after its first `k` turns (`states[0]`: the start tile
+/// only), all of one game, so that every state's tiles are the first tiles of the last
+/// state's board. The page draws every tile of the last state once and shows, for the
+/// turn chosen, the tiles placed by then, the figures, the dragon, the fairy and the
+/// scores of that turn (the tiles placed in it framed). The element `#turn-count` shows
+/// the number of turns, `#turn-shown` the turn shown and `#tiles-shown` its tiles; the
+/// page opens on the last turn, or on turn `k` with the address fragment `#turn=k`.
+///
+/// ```
+/// use carcassonne::{Game, GameConfig};
+/// use carcassonne_session::render;
+/// let mut game = Game::new(GameConfig::new(2)).unwrap();
+/// let mut states = vec![game.clone()];
+/// while states.len() < 4 {
+///     let first = game.legal_actions()[0];
+///     game.apply(first).unwrap();
+///     // Turns ended so far (in sampled chance, the next turn opens at once).
+///     let done = game.turns().len() - usize::from(game.turn_in_progress());
+///     if done == states.len() {
+///         states.push(game.clone());
+///     }
+/// }
+/// let html = render::replay_html("three turns", &states);
+/// assert!(html.starts_with("<!DOCTYPE html>"));
+/// assert_eq!(html.matches(r#"<g class="frame""#).count(), states.len());
+/// assert!(html.contains(r#"data-turns="3""#));
+/// ```
+pub fn replay_html(title: &str, states: &[Game]) -> String {
+    let Some(last) = states.last() else {
+        return format!(
+            "<!DOCTYPE html>\n<html><head><meta charset=\"utf-8\"><title>{0}</title></head><body><p>{0}: no game to show</p></body></html>\n",
+            escape(title)
+        );
+    };
+    let board = last.board();
+    let layout = Layout::new(board.bounds(), last.num_players(), true);
+    let mut svg = String::with_capacity(16384 + board.len() * 2048 + states.len() * 4096);
+    svg_open(&mut svg, &layout, title);
+    for (i, p) in board.placements().iter().enumerate() {
+        svg_tile(&mut svg, p, i, layout.origin(p.pos));
+    }
+    let mut before = 1;
+    for (turn, state) in states.iter().enumerate() {
+        let placed = state.board().len().min(board.len());
+        let _ = writeln!(
+            svg,
+            r#"<g class="frame" data-turn="{turn}" data-tiles="{placed}">"#
+        );
+        svg_state(&mut svg, state, &layout, before.min(placed)..placed);
+        svg.push_str("</g>\n");
+        before = placed;
+    }
+    svg_legend(&mut svg, &layout, true);
+    svg.push_str("</svg>\n");
+    let turns = states.len() - 1;
+    let mut out = String::with_capacity(svg.len() + 4096);
+    let _ = write!(
+        out,
+        r#"<!DOCTYPE html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<title>{title}</title>
+<style>
+body {{ font-family: sans-serif; background: #f7f5ee; color: #222222; margin: 16px; }}
+h1 {{ font-size: 18px; margin: 0 0 8px 0; }}
+#controls {{ display: flex; align-items: center; gap: 10px; margin-bottom: 8px; }}
+#turn {{ width: min(55vw, 600px); }}
+#controls span {{ white-space: nowrap; }}
+svg {{ max-width: 100%; height: auto; }}
+button {{ font-size: 14px; min-width: 4em; }}
+g.frame {{ display: none; }}
+g.frame.shown {{ display: inline; }}
+g.tile.hidden {{ display: none; }}
+</style>
+</head>
+<body>
+<h1>{title}</h1>
+<div id="controls" data-turns="{turns}">
+<button id="back" type="button" title="previous turn">&#9664;</button>
+<button id="play" type="button">Play</button>
+<button id="next" type="button" title="next turn">&#9654;</button>
+<input id="turn" type="range" min="0" max="{turns}" step="1" value="{turns}" aria-label="turn">
+<span>turn <span id="turn-shown"></span> of <span id="turn-count"></span>, <span id="tiles-shown"></span> tiles</span>
+</div>
+{svg}<script>
+(function () {{
+  "use strict";
+  var frames = Array.prototype.slice.call(document.querySelectorAll("g.frame"));
+  var tiles = Array.prototype.slice.call(document.querySelectorAll("g.tile"));
+  var slider = document.getElementById("turn");
+  var play = document.getElementById("play");
+  var last = frames.length - 1;
+  var timer = null;
+  document.getElementById("turn-count").textContent = String(last);
+  slider.max = String(last);
+  function show(k) {{
+    k = Math.max(0, Math.min(last, Math.round(Number(k)) || 0));
+    frames.forEach(function (f, i) {{ f.classList.toggle("shown", i === k); }});
+    var placed = Number(frames[k].getAttribute("data-tiles"));
+    tiles.forEach(function (t) {{
+      t.classList.toggle("hidden", Number(t.getAttribute("data-order")) >= placed);
+    }});
+    slider.value = String(k);
+    document.getElementById("turn-shown").textContent = String(k);
+    document.getElementById("tiles-shown").textContent = String(placed);
+    return k;
+  }}
+  function stop() {{
+    if (timer !== null) {{ clearInterval(timer); timer = null; }}
+    play.textContent = "Play";
+  }}
+  slider.addEventListener("input", function () {{ stop(); show(slider.value); }});
+  document.getElementById("back").addEventListener("click", function () {{ stop(); show(Number(slider.value) - 1); }});
+  document.getElementById("next").addEventListener("click", function () {{ stop(); show(Number(slider.value) + 1); }});
+  play.addEventListener("click", function () {{
+    if (timer !== null) {{ stop(); return; }}
+    if (Number(slider.value) >= last) {{ show(0); }}
+    play.textContent = "Pause";
+    timer = setInterval(function () {{
+      if (show(Number(slider.value) + 1) >= last) {{ stop(); }}
+    }}, 500);
+  }});
+  document.addEventListener("keydown", function (e) {{
+    if (e.key === "ArrowLeft") {{ stop(); show(Number(slider.value) - 1); }}
+    if (e.key === "ArrowRight") {{ stop(); show(Number(slider.value) + 1); }}
+  }});
+  var wanted = /(?:^#|&)turn=(\d+)/.exec(window.location.hash);
+  show(wanted ? Number(wanted[1]) : last);
+}})();
+</script>
+</body>
+</html>
+"#,
+        title = escape(title),
+    );
     out
 }
 
@@ -964,7 +1701,7 @@ mod tests {
 
     fn every_set(players: u8) -> GameConfig {
         let mut config = GameConfig::new(players);
-        config.sets = TileSet::ALL.into_iter().filter(|s| s.playable()).collect();
+        config.sets = TileSet::ALL.to_vec();
         config.figures = carcassonne::config::Figures::default_for(&config.sets);
         config.figures.abbot = 1;
         config
@@ -1137,7 +1874,7 @@ mod tests {
         );
         // Sized to the bounds: every column and row of the bounding box is one tile.
         let (min, max) = board.bounds();
-        let width = (MARGIN * 2.0 + (max.x - min.x + 1) as f64 * TILE).max(MARGIN + SCORE_WIDTH);
+        let width = (MARGIN * 2.0 + (max.x - min.x + 1) as f64 * TILE).max(MIN_WIDTH);
         assert!(svg.starts_with(&format!(
             r#"<svg xmlns="http://www.w3.org/2000/svg" width="{}""#,
             num(width)
@@ -1176,6 +1913,215 @@ mod tests {
         assert_eq!(board_svg(&a), board_svg(&b));
         assert_eq!(board_text(&a), board_text(&b));
         assert_eq!(board_svg(&a.clone()), board_svg(&a));
+    }
+
+    fn rgb(hex: &str) -> [f64; 3] {
+        let v = u32::from_str_radix(hex.trim_start_matches('#'), 16).unwrap();
+        [(v >> 16) as f64, ((v >> 8) & 255) as f64, (v & 255) as f64]
+    }
+
+    fn distance(a: &str, b: &str) -> f64 {
+        let (a, b) = (rgb(a), rgb(b));
+        ((a[0] - b[0]).powi(2) + (a[1] - b[1]).powi(2) + (a[2] - b[2]).powi(2)).sqrt()
+    }
+
+    #[test]
+    fn seat_colours_stand_apart_from_terrain_and_each_other() {
+        for (seat, colour) in PLAYER_COLOURS.iter().enumerate() {
+            for terrain in TERRAIN_FILLS {
+                let d = distance(colour, terrain);
+                assert!(
+                    d >= 80.0,
+                    "seat {seat} {colour} is only {d:.0} from terrain {terrain}"
+                );
+            }
+            for other in &PLAYER_COLOURS[seat + 1..] {
+                let d = distance(colour, other);
+                assert!(d >= 80.0, "seats {colour} and {other}: {d:.0}");
+            }
+        }
+    }
+
+    /// The points of a city outline, its curves flattened.
+    fn flatten(start: (f64, f64), steps: &[Step]) -> Vec<(f64, f64)> {
+        let mut points = vec![start];
+        for step in steps {
+            match *step {
+                Step::Line(to) => points.push(to),
+                Step::Curve(c, to) => {
+                    let from = *points.last().unwrap();
+                    for i in 1..=32 {
+                        let t = i as f64 / 32.0;
+                        let u = 1.0 - t;
+                        points.push((
+                            u * u * from.0 + 2.0 * u * t * c.0 + t * t * to.0,
+                            u * u * from.1 + 2.0 * u * t * c.1 + t * t * to.1,
+                        ));
+                    }
+                }
+            }
+        }
+        points
+    }
+
+    fn inside(polygon: &[(f64, f64)], p: (f64, f64)) -> bool {
+        let mut inside = false;
+        let n = polygon.len();
+        for i in 0..n {
+            let (a, b) = (polygon[i], polygon[(i + 1) % n]);
+            if (a.1 > p.1) != (b.1 > p.1) && p.0 < a.0 + (p.1 - a.1) / (b.1 - a.1) * (b.0 - a.0) {
+                inside = !inside;
+            }
+        }
+        inside
+    }
+
+    /// Every city of every catalogue tile is a shape that holds the figure points of its
+    /// thirds; two cities of one tile never share a point of the tile (they are drawn as
+    /// separate shapes, each with its own outline).
+    #[test]
+    fn cities_of_one_tile_are_separate_shapes() {
+        let mut tiles_with_several = 0;
+        for kind in catalogue().kinds() {
+            let def = kind.def();
+            for rot in 0..4 {
+                let oriented = def.oriented(Rotation::new(rot).unwrap());
+                let mut shapes = Vec::new();
+                for (i, f) in def.features.iter().enumerate() {
+                    if f.kind != FeatureKind::City {
+                        continue;
+                    }
+                    let kinds = |f: u8| def.features[f as usize].kind;
+                    let Some((start, steps)) = city_outline(oriented, i as u8, kinds) else {
+                        continue;
+                    };
+                    let polygon = flatten(start, &steps);
+                    for s in (0..12).filter(|&s| oriented.segment_feature[s] == i as u8) {
+                        assert!(
+                            inside(&polygon, segment_point(s)),
+                            "{} rot {rot}: {} misses its third {s}",
+                            kind.id(),
+                            f.id
+                        );
+                    }
+                    shapes.push((f.id.clone(), polygon));
+                }
+                if shapes.len() < 2 {
+                    continue;
+                }
+                tiles_with_several += 1;
+                // Cities whose thirds alternate around the border (A B A B) cross: one
+                // bridges the other (AM-CROSSED-CITIES), so their shapes must overlap.
+                let mut order: Vec<u8> = Vec::new();
+                for s in 0..12 {
+                    let f = oriented.segment_feature[s];
+                    if f != NO_FEATURE
+                        && def.features[f as usize].kind == FeatureKind::City
+                        && order.last() != Some(&f)
+                    {
+                        order.push(f);
+                    }
+                }
+                while order.len() > 1 && order.first() == order.last() {
+                    order.pop();
+                }
+                if order.len() >= 4 {
+                    continue;
+                }
+                for y in 1..TILE as usize - 1 {
+                    for x in 1..TILE as usize - 1 {
+                        let p = (x as f64 + 0.5, y as f64 + 0.5);
+                        let holders: Vec<&str> = shapes
+                            .iter()
+                            .filter(|(_, poly)| inside(poly, p))
+                            .map(|(id, _)| id.as_str())
+                            .collect();
+                        assert!(
+                            holders.len() <= 1,
+                            "{} rot {rot}: {holders:?} overlap at {p:?}",
+                            kind.id()
+                        );
+                    }
+                }
+            }
+        }
+        assert!(
+            tiles_with_several > 0,
+            "the catalogue has tiles with two cities"
+        );
+    }
+
+    /// A finished game shows its figures as they stood before final scoring returned
+    /// them (B15), and marks the winner.
+    #[test]
+    fn finished_games_show_their_last_figures_and_winner() {
+        let game = played(every_set(4), 21, 0);
+        assert!(game.is_terminal());
+        let before = game.figures_before_final_scoring();
+        assert!(!before.is_empty(), "figures stood on the board at the end");
+        // Final scoring returns every figure but barns (AM9 keeps them).
+        for f in game.board_figures() {
+            assert!(before.contains(f), "{f:?} appeared during final scoring");
+        }
+        let svg = board_svg(&game);
+        assert_eq!(svg.matches(r#"<g class="figure "#).count(), before.len());
+        let winners = game.winners();
+        assert!(!winners.is_empty());
+        assert_eq!(
+            svg.matches(r#"<g class="score winner""#).count(),
+            winners.len()
+        );
+        for seat in &winners {
+            assert!(svg.contains(&format!(
+                "{}: {} \u{2605} winner",
+                seat_name(*seat),
+                game.scores()[*seat]
+            )));
+        }
+        assert!(svg.contains("Game over after"));
+        // The legend names every symbol once.
+        for label in &LEGEND[..LEGEND.len() - 1] {
+            assert!(svg.contains(&format!(">{label}</text>")), "{label}");
+        }
+    }
+
+    /// The replay page has one frame per state, each naming its tiles; tiles are drawn
+    /// once, from the last state.
+    #[test]
+    fn replay_pages_hold_every_turn() {
+        let mut config = every_set(3);
+        config.seed = 8;
+        let mut game = Game::new(config).unwrap();
+        let mut rng = Rng::new(8);
+        let mut states = vec![game.clone()];
+        let mut legal = Vec::new();
+        while !game.is_terminal() {
+            game.legal_actions_into(&mut legal);
+            game.apply(legal[rng.below(legal.len() as u32) as usize])
+                .unwrap();
+            let done = game.turns().len() - usize::from(game.turn_in_progress());
+            if done == states.len() || game.is_terminal() {
+                states.push(game.clone());
+            }
+        }
+        let html = replay_html("a <test> game", &states);
+        assert!(html.contains("<title>a &lt;test&gt; game</title>"));
+        assert_eq!(
+            html.matches(r#"<g class="tile""#).count(),
+            game.board().len()
+        );
+        assert!(html.contains(&format!(r#"data-turns="{}""#, states.len() - 1)));
+        for (k, state) in states.iter().enumerate() {
+            assert!(
+                html.contains(&format!(
+                    r#"<g class="frame" data-turn="{k}" data-tiles="{}">"#,
+                    state.board().len()
+                )),
+                "frame {k}"
+            );
+        }
+        assert_eq!(html.matches("<script>").count(), 1);
+        assert!(!html.contains("src=\"http") && !html.contains("href=\"http"));
     }
 
     #[test]

@@ -22,7 +22,8 @@
 //! in a debug build on two cores; `--release` is much faster).
 
 use carcassonne::config::{
-    BarnPlacement, DragonMove, FairyRule, PrincessRule, RiverLakes, WagonMove,
+    BarnPlacement, CountFinal, CountLandscape, DragonMove, FairyRule, PrincessRule, RiverLakes,
+    WagonMove,
 };
 use carcassonne::{
     Action, ChanceMode, Corner, Edition, Figure, Figures, Game, GameConfig, Phase, Pos, Rng, Rules,
@@ -84,6 +85,16 @@ const ALL: &[TileSet] = &[
     TileSet::River2,
     TileSet::PrincessDragon,
     TileSet::AbbeyMayor,
+    TileSet::Count,
+    TileSet::KingRobber,
+    TileSet::Cult,
+];
+/// The Count, King & Robber and the Cult on the base game.
+const CKC: &[TileSet] = &[
+    TileSet::Base,
+    TileSet::Count,
+    TileSet::KingRobber,
+    TileSet::Cult,
 ];
 
 /// Actions that are never legal in any state of `game` (off the board, features that do
@@ -97,6 +108,7 @@ fn never_legal(game: &Game) -> Vec<Action> {
         Action::PlaceTile {
             pos: far,
             rot: carcassonne::Rotation::new(1).unwrap(),
+            bridge: None,
         },
         Action::PlaceAbbey { pos: far },
         Action::Deploy {
@@ -147,6 +159,10 @@ fn figure_totals(game: &Game) -> Vec<[u32; 5]> {
     }
     for f in game.board_figures() {
         totals[f.owner as usize][f.figure.index()] += 1;
+    }
+    // CC2: figures in the quarters of the City of Carcassonne.
+    for &(_, owner, f) in game.quarter_figures() {
+        totals[owner as usize][f.index()] += 1;
     }
     totals
 }
@@ -427,6 +443,30 @@ fn abbey_and_mayor_every_switch() {
 }
 
 #[test]
+fn count_king_and_cult_every_switch() {
+    let mut cases = vec![
+        case("count, king & cult", 2, CKC, |_| {}),
+        explicit(case("count, king & cult", 3, CKC, |_| {})),
+        case(
+            "count with abbey & mayor",
+            4,
+            &[TileSet::Base, TileSet::Count, TileSet::AbbeyMayor],
+            |c| c.figures.abbot = 1,
+        ),
+    ];
+    for count_final in CountFinal::ALL {
+        for count_landscape in CountLandscape::ALL {
+            let name = format!("count {} {}", count_final.name(), count_landscape.name());
+            cases.push(few(case(&name, 5, CKC, |c| {
+                c.rules.count_final = count_final;
+                c.rules.count_landscape = count_landscape;
+            })));
+        }
+    }
+    run(cases);
+}
+
+#[test]
 fn every_set_two_to_six_players() {
     let mut cases: Vec<Case> = (2..=6)
         .map(|p| few(case("all sets", p, ALL, |c| c.figures.abbot = 1)))
@@ -449,6 +489,8 @@ fn every_set_two_to_six_players() {
                 pig_herd: false,
                 river2_lakes: RiverLakes::TwoTurns,
                 fairy_final_bonus: false,
+                count_final: CountFinal::AnyQuarter,
+                count_landscape: CountLandscape::Open,
             }
         },
     )));

@@ -42,25 +42,45 @@ fn variety() -> Vec<GameConfig> {
     let mut c1 = config(3, &[Base, AbbeyMayor, River2], 8);
     c1.rules.wagon_move = WagonMove::C1;
     v.push(c1);
+    v.push(config(4, &[Base, Count, KingRobber, Cult], 9));
+    v.push(config(3, &[Base, BridgesCastlesBazaars], 11));
+    v.push(config(5, &TileSet::ALL, 12));
+    let mut open = config(3, &[Base, Count, River1, PrincessDragon, AbbeyMayor], 10);
+    open.rules.count_landscape = carcassonne::config::CountLandscape::Open;
+    open.rules.count_final = carcassonne::config::CountFinal::AnyQuarter;
+    v.push(open);
     v
 }
 
 /// The board square an action needs to see in the window (`None`: none needed, as
 /// for passes, barns and actions on the placed tile while deploying).
 fn square_needed(game: &Game, action: Action) -> Option<Pos> {
-    let placed = (game.phase() == Phase::Deploy)
+    let placed = matches!(game.phase(), Phase::Deploy | Phase::Castle)
         .then(|| game.placed_this_turn())
         .flatten();
     let pos = match action {
         Action::PlaceTile { pos, .. }
+        | Action::PlaceBridge { pos, .. }
+        | Action::BuildCastle { pos, .. }
         | Action::PlaceAbbey { pos }
         | Action::MoveDragon { pos }
         | Action::Deploy { pos, .. }
         | Action::MoveFairy { pos, .. }
         | Action::Princess { pos, .. }
         | Action::ReturnAbbot { pos, .. }
-        | Action::MoveWagon { pos, .. } => pos,
-        Action::Pass | Action::DeployBarn { .. } | Action::Draw { .. } => return None,
+        | Action::MoveWagon { pos, .. }
+        | Action::LeaveQuarter { pos, .. } => pos,
+        Action::Pass
+        | Action::DeployBarn { .. }
+        | Action::Draw { .. }
+        | Action::QuarterPass { .. }
+        | Action::DeployQuarter { .. }
+        | Action::MoveCount { .. }
+        | Action::CastlePass
+        | Action::BazaarSelect { .. }
+        | Action::BazaarBid { .. }
+        | Action::BazaarPass
+        | Action::BazaarBuyOrSell { .. } => return None,
     };
     (Some(pos) != placed).then_some(pos)
 }
@@ -101,7 +121,9 @@ fn check_decision(game: &Game, spec: EncoderSpec, rng: &mut Rng) -> usize {
                     FlatAction::from_id(spec, id),
                     Some(FlatAction::Cell { .. })
                 ));
-                assert!(game.board().is_placed(pos));
+                // A focus is a tile, or the empty square of a placement with a bridge.
+                let placing = game.phase() == Phase::PlaceTile;
+                assert_eq!(game.board().is_placed(pos), !placing);
                 let mut second = vec![0i8; spec.num_actions()];
                 let info2 = legal_mask_at(game, spec, Some(pos), &mut second).unwrap();
                 assert!(info2.offered > 0, "a focus with nothing to do");
@@ -109,10 +131,12 @@ fn check_decision(game: &Game, spec: EncoderSpec, rng: &mut Rng) -> usize {
                     if second[id2 as usize] == 0 {
                         continue;
                     }
-                    assert!(matches!(
-                        FlatAction::from_id(spec, id2),
-                        Some(FlatAction::Slot { .. })
-                    ));
+                    let second = FlatAction::from_id(spec, id2);
+                    if placing {
+                        assert!(matches!(second, Some(FlatAction::Bridge { .. })));
+                    } else {
+                        assert!(matches!(second, Some(FlatAction::Slot { .. })));
+                    }
                     let Some(FlatDecision::Action(a)) = decode_flat(game, spec, Some(pos), id2)
                     else {
                         panic!("second id {id2} does not complete an action");
@@ -387,6 +411,7 @@ fn observation_is_egocentric_and_matches_the_state() {
     let place = Action::PlaceTile {
         pos: Pos::new(1, 0),
         rot: Rotation::default(),
+        bridge: None,
     };
     let mut planes = vec![0u8; spec.planes_len()];
     let mut globals = vec![0f32; spec.num_globals()];
@@ -490,7 +515,16 @@ fn flat_ids_take_apart_and_back() {
     let spec = EncoderSpec::new(5).unwrap();
     assert_eq!(
         spec.num_actions(),
-        4 * 25 + 25 + SLOT_COUNT * CHANNEL_COUNT + 4 + 1
+        4 * 25
+            + 25
+            + SLOT_COUNT * CHANNEL_COUNT
+            + 4
+            + QUARTER_IDS
+            + BRIDGE_IDS
+            + BAZAAR_IDS
+            + BIDS
+            + 2
+            + 1
     );
     for id in 0..spec.num_actions() as u32 {
         assert_eq!(FlatAction::from_id(spec, id).unwrap().id(spec), id);
@@ -638,6 +672,17 @@ fn session_cache_agrees_with_a_fresh_computation() {
 #[test]
 #[ignore]
 fn print_documentation_tables() {
+    let spec = EncoderSpec::default();
+    println!(
+        "W = {}: C = {}, G = {}, A = {}",
+        spec.window,
+        spec.num_planes(),
+        spec.num_globals(),
+        spec.num_actions()
+    );
+    for p in plane_table() {
+        println!("| {} | `{}` | {} |", p.index, p.name, p.meaning);
+    }
     for g in global_table() {
         let range = if g.len == 1 {
             format!("{}", g.start)

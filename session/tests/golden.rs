@@ -4,8 +4,12 @@
 //! `tests/data/known-divergences.md` are excluded, each with its argued rule id and the
 //! kind of its first divergence, which a separate test checks.
 
+use carcassonne::action::Action;
 use carcassonne::catalogue;
+use carcassonne::config::Figure;
+use carcassonne::rules::count::Quarter;
 use carcassonne::tiles::Symbols;
+use carcassonne::{Phase, Pos};
 use carcassonne_session::record::{parse_records, record_id, replay, ReplayError};
 use serde_json::Value;
 use std::path::PathBuf;
@@ -129,6 +133,18 @@ fn king_and_robber() {
 fn cult() {
     replay_file("cult.jsonl", 28);
 }
+#[test]
+fn count() {
+    replay_file("count.jsonl", 28);
+}
+#[test]
+fn bridges_castles_and_bazaars() {
+    replay_file("bcb.jsonl", 28);
+}
+#[test]
+fn royal_gift() {
+    replay_file("royal-gift.jsonl", 28);
+}
 
 /// The tile id placed at `(x, y)` before turn `turn` action `action` of a record.
 fn tile_at(record: &Value, turn: usize, action: usize, x: i64, y: i64) -> Option<String> {
@@ -163,6 +179,15 @@ fn tile_at(record: &Value, turn: usize, action: usize, x: i64, y: i64) -> Option
         }
     }
     found
+}
+
+/// The square of the tile placed in turn `turn` of a record.
+fn placed_square(record: &Value, turn: usize) -> Option<Pos> {
+    let a = record["turns"][turn]["actions"]
+        .as_array()?
+        .iter()
+        .find(|a| a["type"] == "place_tile")?;
+    Some(Pos::new(a["x"].as_i64()? as i32, a["y"].as_i64()? as i32))
 }
 
 /// Every excluded record diverges, and its first divergence is of the kind its entry
@@ -215,6 +240,46 @@ fn known_divergences_are_what_their_rule_says() {
                         diffs.iter().all(|x| [0, 1, 3].contains(x))
                             && diffs.iter().any(|x| *x != 0),
                         "{id}: score differences {diffs:?} are not fairy points"
+                    );
+                }
+                "asks: a bridge on a neighbouring tile" => {
+                    // BR1: the engine offers only bridges on a neighbour of the placed tile
+                    // (and passing); the reference engine offers none there.
+                    let w = d.waiting.as_ref().unwrap_or_else(|| panic!("{id}: {d}"));
+                    assert_eq!(w.phase, Phase::Deploy, "{id}: {d}");
+                    let placed = placed_square(&r, d.turn);
+                    assert!(
+                        w.legal.iter().all(|a| match a {
+                            Action::PlaceBridge { pos, .. } => Some(*pos) != placed,
+                            other => *other == Action::Pass,
+                        }) && w.legal.len() > 1,
+                        "{id}: {d}"
+                    );
+                }
+                "asks: the abbot into the cathedral" => {
+                    // CC7: the only way into the City is the abbot into the cathedral.
+                    let w = d.waiting.as_ref().unwrap_or_else(|| panic!("{id}: {d}"));
+                    assert_eq!(w.phase, Phase::EnterQuarter, "{id}: {d}");
+                    assert!(
+                        w.legal.iter().all(|a| matches!(
+                            a,
+                            Action::DeployQuarter {
+                                figure: Figure::Abbot,
+                                quarter: Quarter::Cathedral
+                            } | Action::QuarterPass { .. }
+                        )) && w.legal.len() > 1,
+                        "{id}: {d}"
+                    );
+                }
+                "asks: a castle" => {
+                    // CA1: the engine offers a castle on a city of two caps with one figure.
+                    let w = d.waiting.as_ref().unwrap_or_else(|| panic!("{id}: {d}"));
+                    assert_eq!(w.phase, Phase::Castle, "{id}: {d}");
+                    assert!(
+                        w.legal
+                            .iter()
+                            .any(|a| matches!(a, Action::BuildCastle { .. })),
+                        "{id}: {d}"
                     );
                 }
                 other => panic!("{id}: unknown divergence kind {other:?}"),

@@ -54,7 +54,7 @@ std::string record(const CarcGame *game) {
 }  // namespace
 
 int main() {
-    static_assert(sizeof(CarcAction) == 16, "CarcAction is 16 bytes");
+    static_assert(sizeof(CarcAction) == 32, "CarcAction is 32 bytes");
     static_assert(sizeof(CarcPlacedTile) == 12, "CarcPlacedTile is 12 bytes");
     static_assert(CARC_STATUS_OK == 0, "OK is 0");
     CHECK(carc_abi_version() == CARC_ABI_VERSION);

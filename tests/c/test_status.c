@@ -204,7 +204,9 @@ static void test_buffers(CarcGame *game) {
         CHECK(np == sizes.planes_len && ng == sizes.globals_len);
         CHECK(sizes.planes_len == sizes.planes * sizes.window * sizes.window);
         CHECK(sizes.window == CARC_DEFAULT_WINDOW);
-        CHECK(sizes.actions == 5 * sizes.window * sizes.window + sizes.slots * sizes.channels + 5);
+        /* TILE 4·W², CELL W², SLOT slots × channels, CORNER 4, QUARTER 20, PASS 1. */
+        CHECK(sizes.actions ==
+              5 * sizes.window * sizes.window + sizes.slots * sizes.channels + 4 + 20 + 1);
         EXPECT_STATUS(carc_game_observe(game, 0, planes, 4, &np, globals, 4, &ng),
                       CARC_STATUS_BUFFER_TOO_SMALL);
         CHECK(planes[0] == 9);

@@ -39,7 +39,7 @@ static class PlayGame
 
     static void Layouts()
     {
-        Check(Marshal.SizeOf(typeof(CarcAction)) == 16, "CarcAction is 16 bytes");
+        Check(Marshal.SizeOf(typeof(CarcAction)) == 32, "CarcAction is 32 bytes");
         Check(Marshal.SizeOf(typeof(CarcChanceOutcome)) == 16, "CarcChanceOutcome is 16 bytes");
         Check(Marshal.SizeOf(typeof(CarcSupply)) == 6, "CarcSupply is 6 bytes");
         Check(Marshal.SizeOf(typeof(CarcPlacedTile)) == 12, "CarcPlacedTile is 12 bytes");

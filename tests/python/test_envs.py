@@ -53,6 +53,21 @@ def test_gymnasium_episode_with_masks_and_opponents() -> None:
     assert -1.0 <= total <= 1.0
 
 
+def test_masks_are_reachable_through_gymnasium_wrappers() -> None:
+    # gymnasium.make wraps the env (OrderEnforcing, PassiveEnvChecker): wrappers do not
+    # forward attributes, so the documented ways are env.unwrapped.action_masks() and
+    # env.get_wrapper_attr("action_masks")() (what sb3-contrib's MaskablePPO calls).
+    env = gym.make("Carcassonne-v0", players=2, opponents="greedy", reward="score-diff")
+    assert env is not env.unwrapped
+    obs, _ = env.reset(seed=3)
+    for _ in range(5):
+        by_wrapper = env.get_wrapper_attr("action_masks")()
+        np.testing.assert_array_equal(by_wrapper, env.unwrapped.action_masks())
+        np.testing.assert_array_equal(by_wrapper, obs["action_mask"].astype(bool))
+        obs, _, terminated, truncated, _ = env.step(int(np.flatnonzero(by_wrapper)[0]))
+        assert not (terminated or truncated)
+
+
 def test_gymnasium_illegal_actions_are_penalised_raised_or_replaced() -> None:
     env = gym.make("Carcassonne-v0")
     obs, _ = env.reset(seed=1)

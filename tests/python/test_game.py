@@ -91,7 +91,8 @@ def test_rendering() -> None:
 
 def test_observation_tables_and_sizes() -> None:
     info = carcassonne.encoder_info()
-    assert info["num_actions"] == 5 * 32 * 32 + 17 * 7 + 5
+    # TILE 4·W², CELL W², SLOT 17 slots × 11 channels, CORNER 4, QUARTER 20, PASS 1.
+    assert info["num_actions"] == 5 * 32 * 32 + 17 * 11 + 4 + 20 + 1
     names = carcassonne.plane_names()
     assert len(names) == info["num_planes"] and names[0] == "occupied"
     blocks = carcassonne.global_blocks()

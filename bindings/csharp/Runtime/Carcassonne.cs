@@ -42,6 +42,13 @@ namespace Carcassonne
         DragonFlight = 4,
         WagonMove = 5,
         GameOver = 6,
+        LeaveQuarter = 7,
+        EnterQuarter = 8,
+        MoveCount = 9,
+        Castle = 10,
+        BazaarSelect = 11,
+        BazaarBid = 12,
+        BazaarBuyOrSell = 13,
     }
 
     /// <summary>How tile draws are decided (CarcChance).</summary>
@@ -65,6 +72,17 @@ namespace Carcassonne
         MoveDragon = 8,
         MoveWagon = 9,
         Draw = 10,
+        LeaveQuarter = 11,
+        QuarterPass = 12,
+        DeployQuarter = 13,
+        MoveCount = 14,
+        PlaceBridge = 15,
+        BuildCastle = 16,
+        CastlePass = 17,
+        BazaarSelect = 18,
+        BazaarBid = 19,
+        BazaarPass = 20,
+        BazaarBuyOrSell = 21,
     }
 
     /// <summary>A figure kind (CarcFigure).</summary>
@@ -86,7 +104,39 @@ namespace Carcassonne
         SW = 3,
     }
 
-    /// <summary>One decision (CarcAction, 16 bytes).</summary>
+    /// <summary>A quarter of the City of Carcassonne (CarcQuarter).</summary>
+    public enum Quarter : byte
+    {
+        Castle = 0,
+        Blacksmith = 1,
+        Cathedral = 2,
+        Market = 3,
+    }
+
+    /// <summary>When a player acts on the City of Carcassonne (CarcQuarterStep).</summary>
+    public enum QuarterStep : byte
+    {
+        BeforeScoring = 0,
+        Deploy = 1,
+        Final = 2,
+        Count = 3,
+    }
+
+    /// <summary>A bridge's direction, board frame (CarcAxis).</summary>
+    public enum Axis : byte
+    {
+        NS = 0,
+        WE = 1,
+    }
+
+    /// <summary>Buy or sell an outbid bazaar tile (CarcBazaarChoice).</summary>
+    public enum BazaarChoice : byte
+    {
+        Buy = 0,
+        Sell = 1,
+    }
+
+    /// <summary>One decision (CarcAction, 32 bytes).</summary>
     [StructLayout(LayoutKind.Sequential)]
     public struct CarcAction
     {
@@ -95,10 +145,18 @@ namespace Carcassonne
         public byte Figure;
         public byte Feature;
         public byte Corner;
-        public byte Reserved;
+        public byte Quarter;
         public ushort Tile;
         public int X;
         public int Y;
+        public byte Step;
+        public byte Axis;
+        public byte Choice;
+        public byte HasBridge;
+        public ushort Bid;
+        public ushort Reserved;
+        public int BridgeX;
+        public int BridgeY;
 
         public ActionKind ActionKind { get { return (ActionKind)Kind; } }
 
@@ -260,7 +318,7 @@ namespace Carcassonne
         public const uint VersionMinor = 1;
         public const uint VersionPatch = 0;
         /// <summary>The ABI this binding was written for; compare with carc_abi_version().</summary>
-        public const uint AbiVersion = 1;
+        public const uint AbiVersion = 2;
 
         [DllImport(Lib)] public static extern IntPtr carc_version();
         [DllImport(Lib)] public static extern uint carc_abi_version();

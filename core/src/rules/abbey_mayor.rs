@@ -238,6 +238,36 @@ impl Game {
         }
     }
 
+    /// The fields that a barn scores this turn (AM7: the new barn's; AM8: fields of the
+    /// turn's tiles that hold a barn), at most 8 distinct roots written into `out`.
+    pub(crate) fn barn_scored_fields<'a>(
+        &self,
+        out: &'a mut [NodeId; 8],
+    ) -> impl Iterator<Item = NodeId> + 'a {
+        let mut n = 0;
+        if self.am() {
+            let mut push = |r: NodeId, out: &mut [NodeId; 8]| {
+                if !out[..n].contains(&r) && n < out.len() {
+                    out[n] = r;
+                    n += 1;
+                }
+            };
+            if let Some(b) = self.ext.abbey.barn {
+                push(self.features.root(b), out);
+            }
+            for placed in self.placed_this_turn_indices() {
+                let p = self.board.placement(placed as usize);
+                for (i, f) in p.kind.def().features.iter().enumerate() {
+                    let root = self.features.root(p.node_base + i as NodeId);
+                    if f.kind == FeatureKind::Field && self.features.node(root).barns > 0 {
+                        push(root, out);
+                    }
+                }
+            }
+        }
+        out[..n].iter().copied()
+    }
+
     /// AM9: each barn scores 4 per completed city of its field.
     pub(crate) fn barn_final_scoring(&mut self) {
         for k in 0..self.figures.len() {
@@ -246,10 +276,12 @@ impl Game {
                 continue;
             }
             let root = self.features.find(f.node);
-            let (cities, _) = self.field_cities(root);
-            if cities > 0 {
+            let fc = self.field_cities(root);
+            // CA4: a castle counts as a city worth one point more.
+            let points = 4 * (fc.cities + fc.castles) + fc.castles;
+            if points > 0 {
                 let at = Some(self.node_name(root));
-                self.add_score(f.owner, 4 * cities, ScoreKind::Barn, at);
+                self.add_score(f.owner, points, ScoreKind::Barn, at);
             }
         }
     }
@@ -292,7 +324,7 @@ impl Game {
             return;
         }
         let p = self.board.placement(index);
-        let kind = p.kind.def().features[local as usize].kind;
+        let kind = self.features.node(p.node_base + local as NodeId).kind;
         if !(kind.is_monastery_like() || matches!(kind, FeatureKind::Road | FeatureKind::City)) {
             return;
         }
@@ -324,8 +356,7 @@ impl Game {
                     let Some(i) = self.board.index_at(pos) else {
                         continue;
                     };
-                    let n = self.board.placement(i).kind.def().features.len();
-                    for l in 0..n as u8 {
+                    for l in 0..self.tile_features(i) {
                         self.push_wagon_target(i, l, out);
                     }
                 }
@@ -337,7 +368,10 @@ impl Game {
                     let i = node.placement as usize;
                     let def = self.board.placement(i).kind.def();
                     let me = node.local;
-                    let here = &def.features[me as usize];
+                    // A bridge part (BR3) links nothing on its tile.
+                    let Some(here) = def.features.get(me as usize) else {
+                        continue;
+                    };
                     for (j, f) in def.features.iter().enumerate() {
                         let j8 = j as u8;
                         if j8 == me {

@@ -5,8 +5,10 @@
 //! * [`river`]: the River and River II: placement (R1–R4) and the lakes (R5, R6).
 //! * [`princess_dragon`]: The Princess & the Dragon (PD1–PD23).
 //! * [`abbey_mayor`]: Abbey & Mayor (AM1–AM11).
+//! * [`count`]: the Count of Carcassonne (CC1–CC9).
 //! * [`king_robber`]: King & Robber Baron (KR1–KR3).
 //! * [`cult`]: the Cult (CU1–CU3).
+//! * [`bcb`]: Bridges, Castles & Bazaars (BR1–BR3, CA1–CA4, BZ1–BZ4).
 //!
 //! The base game's rules (B1–B17) are the turn pipeline in [`crate::game`] and the
 //! scoring in [`crate::scoring`]. An expansion's state is a struct of its module with
@@ -27,6 +29,8 @@
 
 pub mod abbey_mayor;
 pub mod abbot;
+pub mod bcb;
+pub mod count;
 pub mod cult;
 pub mod king_robber;
 pub mod princess_dragon;
@@ -46,6 +50,8 @@ pub(crate) struct Expansions {
     pub(crate) dragon: princess_dragon::PrincessDragon,
     pub(crate) abbey: abbey_mayor::AbbeyMayor,
     pub(crate) king: king_robber::KingRobber,
+    pub(crate) count: count::Count,
+    pub(crate) bcb: bcb::Bcb,
 }
 
 impl Expansions {
@@ -57,6 +63,8 @@ impl Expansions {
             dragon: princess_dragon::PrincessDragon::default(),
             abbey: abbey_mayor::AbbeyMayor::new(config),
             king: king_robber::KingRobber::default(),
+            count: count::Count::new(config.players),
+            bcb: bcb::Bcb::new(config, tiles),
         }
     }
 }
@@ -67,6 +75,8 @@ impl Game {
     /// state reset.
     pub(crate) fn on_turn_start(&mut self) {
         self.abbey_mayor_turn_start();
+        self.count_turn_start();
+        self.bcb_turn_start();
         self.fairy_turn_point();
     }
 
@@ -86,6 +96,7 @@ impl Game {
     pub(crate) fn on_tile_placed(&mut self, index: u8) {
         self.river_placed(index);
         self.volcano_placed(index);
+        self.bazaar_tile_placed(index);
     }
 
     /// A tile that fits nowhere was discarded (B5).
@@ -100,9 +111,12 @@ impl Game {
     }
 
     /// Whether no figure may be put on placement `index`: the dragon's tile (PD13b), a
-    /// volcano tile (PD1, R6).
+    /// volcano tile (PD1, R6), a closed square of the City of Carcassonne (CC8).
     pub(crate) fn figure_barred_on(&self, index: usize) -> bool {
-        self.dragon_bars(index) || self.volcano_bars(index) || self.volcano_lake_bars(index)
+        self.dragon_bars(index)
+            || self.volcano_bars(index)
+            || self.volcano_lake_bars(index)
+            || self.count_bars(index)
     }
 
     /// Deployment choices that replace all others when present (the princess under
@@ -111,13 +125,14 @@ impl Game {
         self.princess_actions(out)
     }
 
-    /// The expansions' deployment choices beside a figure on the placed tile: portal
-    /// targets (PD12), barns (AM6), fairy moves (PD15), abbot retrievals (A3).
+    /// The expansions' choices beside a figure on the placed tile: portal targets
+    /// (PD12), barns (AM6), fairy moves (PD15), abbot retrievals (A3), a bridge (BR1).
     pub(crate) fn deploy_options(&self, out: &mut Vec<Action>) {
         self.portal_deploys(out);
         self.barn_actions(out);
         self.fairy_moves(out);
         self.abbot_returns(out);
+        self.bridge_actions(out);
     }
 
     /// A figure left the board (returned to its supply by any rule).
@@ -146,16 +161,17 @@ impl Game {
     }
 
     /// The turn's scoring is done: `roots` were completed by the turn, `scored` of them
-    /// held figures and scored. Shrine challenges (CU3), then the King and the Robber
-    /// Baron (KR1, KR2).
+    /// held figures and scored. Shrine challenges (CU3), castles (CA3), then the King and
+    /// the Robber Baron (KR1, KR2).
     pub(crate) fn on_turn_scored(&mut self, roots: &[NodeId], scored: &[NodeId]) {
         self.resolve_challenges(roots, scored);
+        self.castles_score(roots);
         self.award_titles(roots);
     }
 
     /// Whether the city of root `root` was turned into a castle (CA1: no city any more).
-    pub(crate) fn is_castle(&self, _root: NodeId) -> bool {
-        false
+    pub(crate) fn is_castle(&self, root: NodeId) -> bool {
+        !self.ext.bcb.castles.is_empty() && self.castle_on(root)
     }
 
     /// The last tile was placed: the expansions' end-of-game rounds begin (AM4).

@@ -272,8 +272,7 @@ impl Game {
             if i == placed as usize || self.figure_barred_on(i) {
                 continue;
             }
-            let n = self.board.placement(i).kind.def().features.len();
-            for local in 0..n as u8 {
+            for local in 0..self.tile_features(i) {
                 self.push_deploys(self.turn_player, i, local, true, out);
             }
         }
@@ -399,14 +398,20 @@ impl Game {
                 continue;
             };
             let i = i as u8;
-            if visited.contains(&i) || d.fairy.is_some_and(|f| f.placement == i) {
+            // PD6: never twice in a flight, never onto the fairy's tile, never onto a
+            // closed square of the City of Carcassonne (CC8).
+            if visited.contains(&i)
+                || d.fairy.is_some_and(|f| f.placement == i)
+                || self.count_bars(i as usize)
+            {
                 continue;
             }
             out.push(Action::MoveDragon { pos: target });
         }
     }
 
-    /// One dragon step: every figure but barns on the entered tile returns (PD7).
+    /// One dragon step: every figure on the entered tile returns (PD7), but barns and
+    /// figures on a castle (CA4).
     pub(crate) fn dragon_step(&mut self, pos: Pos) {
         let i = self.board.index_at(pos).expect("dragon onto a tile") as u8;
         self.ext.dragon.dragon = Some(i);
@@ -417,7 +422,7 @@ impl Game {
         let mut k = 0;
         while k < self.figures.len() {
             let fig = self.figures[k];
-            if fig.placement == i && fig.figure != Figure::Barn {
+            if fig.placement == i && fig.figure != Figure::Barn && !self.on_castle(fig.node) {
                 self.return_figure(k);
             } else {
                 k += 1;

@@ -130,6 +130,7 @@ pub fn play(game: &mut Game, id: &str, xy: Xy, r: u8) {
         Action::PlaceTile {
             pos: pos(xy),
             rot: rot(r),
+            bridge: None,
         },
     );
 }
@@ -324,6 +325,27 @@ pub fn play_out(game: &mut Game, zone: impl Fn(Pos) -> bool) {
                     .copied()
                     .unwrap_or(legal[0]);
                 apply(game, action);
+            }
+            Phase::LeaveQuarter | Phase::EnterQuarter | Phase::MoveCount => {
+                // Decline every move of the City of Carcassonne.
+                let pass = *game
+                    .legal_actions()
+                    .iter()
+                    .find(|a| matches!(a, Action::QuarterPass { .. }))
+                    .expect("a pass is always offered");
+                apply(game, pass);
+            }
+            Phase::Castle | Phase::BazaarBid => {
+                let pass = *game
+                    .legal_actions()
+                    .iter()
+                    .find(|a| matches!(a, Action::CastlePass | Action::BazaarPass))
+                    .expect("a pass is always offered");
+                apply(game, pass);
+            }
+            Phase::BazaarSelect | Phase::BazaarBuyOrSell => {
+                let first = game.legal_actions()[0];
+                apply(game, first);
             }
         }
     }

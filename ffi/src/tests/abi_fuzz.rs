@@ -119,26 +119,42 @@ fn small_len() -> impl Strategy<Value = u32> {
 
 fn raw_action() -> impl Strategy<Value = CarcAction> {
     (
-        0u8..14,
-        -4i32..5,
-        -4i32..5,
-        0u8..6,
-        0u8..7,
-        prop_oneof![0u8..6, Just(255u8), any::<u8>()],
-        0u8..6,
-        prop_oneof![0u16..100, any::<u16>()],
+        (
+            0u8..24,
+            -4i32..5,
+            -4i32..5,
+            0u8..6,
+            0u8..7,
+            prop_oneof![0u8..6, Just(255u8), any::<u8>()],
+            0u8..6,
+            prop_oneof![0u16..100, any::<u16>()],
+        ),
+        (
+            0u8..3,
+            prop_oneof![0u16..40, any::<u16>()],
+            -4i32..5,
+            -4i32..5,
+        ),
     )
         .prop_map(
-            |(kind, x, y, rot, figure, feature, corner, tile)| CarcAction {
+            |((kind, x, y, rot, figure, feature, corner, tile), (flag, bid, bx, by))| CarcAction {
                 kind,
                 rot,
                 figure,
                 feature,
                 corner,
-                reserved: 0,
+                quarter: corner,
                 tile,
                 x,
                 y,
+                step: figure,
+                axis: rot,
+                choice: flag,
+                has_bridge: flag,
+                bid,
+                reserved: 0,
+                bridge_x: bx,
+                bridge_y: by,
             },
         )
 }

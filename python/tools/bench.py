@@ -6,7 +6,7 @@ observations, the bytes of one observation, and how long writing observations ta
 compared with a plain numpy copy of the same bytes.
 
 Only ``env.step`` is timed: the random legal ids are drawn with numpy outside the timed
-region. Run: ``python python/bench.py [--batch 256] [--steps 400] [--threads 1]``.
+region. Run: ``python python/tools/bench.py [--batch 256] [--steps 400] [--threads 1]``.
 """
 
 from __future__ import annotations

@@ -7,7 +7,7 @@ legal moves that need a square outside a ``W × W`` window are counted for sever
 decisions with at least one legal move outside, the share of decisions where nothing
 at all could be offered, and the share of games with any such decision.
 
-Run: ``python python/measure_window.py [--games 50] [--player random]``.
+Run: ``python python/tools/measure_window.py [--games 50] [--player random]``.
 """
 
 from __future__ import annotations

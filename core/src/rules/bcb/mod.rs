@@ -1,0 +1,144 @@
+//! Bridges, Castles & Bazaars (BR1–BR3, CA1–CA4, BZ1–BZ4), active with the
+//! `bridges-castles-and-bazaars` set. The state of the set is one struct, `Bcb`; its
+//! three parts have a module each:
+//!
+//! * [`bridges`]: a bridge is an extra road segment of its tile across two field sides
+//!   (BR1–BR3); a tile may be placed where it fits only with a bridge.
+//! * [`castles`]: a completed two-tile city of caps with one figure may become a castle
+//!   (CA1), which scores the next feature completed in its neighbourhood (CA2, CA3) and
+//!   counts for farmers (CA4).
+//! * [`bazaars`]: after a bazaar tile, the tiles of the pile are auctioned one per player
+//!   (BZ1–BZ3) and placed instead of drawing (BZ4).
+
+pub mod bazaars;
+pub mod bridges;
+pub mod castles;
+
+use crate::config::{GameConfig, MAX_PLAYERS};
+use crate::geometry::Pos;
+
+crate::named_enum! {
+    /// The direction of a bridge across its tile, in the board frame (BR1).
+    #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+    #[repr(u8)]
+    pub enum Axis {
+        /// From the north side to the south side.
+        NS(0) = "NS",
+        /// From the west side to the east side.
+        WE(1) = "WE",
+    }
+}
+
+impl Axis {
+    /// The axis through `side`.
+    pub const fn through(side: crate::geometry::Side) -> Axis {
+        match side {
+            crate::geometry::Side::N | crate::geometry::Side::S => Axis::NS,
+            crate::geometry::Side::E | crate::geometry::Side::W => Axis::WE,
+        }
+    }
+
+    /// The two sides the bridge joins.
+    pub const fn sides(self) -> [crate::geometry::Side; 2] {
+        match self {
+            Axis::NS => [crate::geometry::Side::N, crate::geometry::Side::S],
+            Axis::WE => [crate::geometry::Side::W, crate::geometry::Side::E],
+        }
+    }
+}
+
+/// A bridge placed together with a tile (BR2): on the tile itself or on a neighbour.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct Bridge {
+    /// The tile that carries the bridge.
+    pub pos: Pos,
+    /// Its direction.
+    pub axis: Axis,
+}
+
+crate::named_enum! {
+    /// What the player who picked a bazaar tile does when it was outbid (BZ3).
+    #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
+    #[repr(u8)]
+    pub enum BazaarChoice {
+        /// Take the tile and pay the highest bid to its bidder.
+        Buy(0) = "buy",
+        /// Let the highest bidder take it, for his bid paid to the player who picked it.
+        Sell(1) = "sell",
+    }
+}
+
+/// The highest bid the engine offers at a bazaar (BZ2): bids are points, 0 to this.
+pub const MAX_BID: u32 = 30;
+
+/// The state of Bridges, Castles & Bazaars.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Hash)]
+pub(crate) struct Bcb {
+    /// Bridges and castles each seat still has (BR1, CA1).
+    pub(crate) bridges_left: [u8; MAX_PLAYERS],
+    pub(crate) castles_left: [u8; MAX_PLAYERS],
+    /// The bridge on each placement, by placement index (`None` beyond the end).
+    pub(crate) bridge_on: Vec<Option<Axis>>,
+    /// The placement that got a bridge this turn (one per turn, BR1).
+    pub(crate) bridge_this_turn: Option<u8>,
+    pub(crate) castles: Vec<castles::Castle>,
+    /// CA1: the castle candidate asked now, by index into the turn's completed roots.
+    pub(crate) castle_next: u8,
+    pub(crate) bazaar: bazaars::Bazaar,
+}
+
+impl crate::game::Game {
+    /// A turn begins: one bridge per turn (BR1), castle decisions from the active player
+    /// (CA1).
+    pub(crate) fn bcb_turn_start(&mut self) {
+        self.ext.bcb.bridge_this_turn = None;
+        self.ext.bcb.castle_next = 0;
+    }
+
+    /// Hashes the set's state (bridges, castles, bazaar).
+    pub(crate) fn hash_bcb(&self, h: &mut crate::game::Fnv) {
+        if !self.bcb_on() {
+            return;
+        }
+        let b = &self.ext.bcb;
+        h.write(&b.bridges_left);
+        h.write(&b.castles_left);
+        for (i, axis) in b.bridge_on.iter().enumerate() {
+            if let Some(axis) = axis {
+                h.write(&[i as u8, *axis as u8]);
+            }
+        }
+        for c in &b.castles {
+            h.write(&[c.owner, u8::from(c.scored.is_some())]);
+            h.write(&c.root.to_le_bytes());
+        }
+        let z = &b.bazaar;
+        for t in z.offer.iter().chain(&z.held) {
+            h.write(&[t.map_or(u8::MAX, |t| t.index() as u8)]);
+        }
+        h.write(&[z.selector, z.high.unwrap_or(u8::MAX), z.asked, z.drawn]);
+        h.write(&z.bid.to_le_bytes());
+        h.write(&[z.picked.map_or(u8::MAX, |t| t.index() as u8)]);
+    }
+}
+
+impl Bcb {
+    /// The state at the start of a game of `config`: 3 bridges and 3 castles each with
+    /// 2–4 players, 2 and 2 with 5–6 (BR1, CA1).
+    pub(crate) fn new(config: &GameConfig, tiles: usize) -> Bcb {
+        let each = if config.players <= 4 { 3 } else { 2 };
+        let mut left = [0; MAX_PLAYERS];
+        left[..config.players as usize].fill(each);
+        Bcb {
+            bridges_left: left,
+            castles_left: left,
+            bridge_on: Vec::with_capacity(tiles),
+            castles: Vec::with_capacity(config.players as usize * 3),
+            bazaar: bazaars::Bazaar {
+                log: Vec::with_capacity(tiles),
+                ..bazaars::Bazaar::default()
+            },
+            ..Bcb::default()
+        }
+    }
+}

@@ -1,0 +1,105 @@
+#!/usr/bin/env bash
+# The animated replay page (`carcassonne render --html`) in a real browser: headless
+# Chromium loads the page, its script runs, and the DOM it leaves must show the record's
+# number of turns, the turn asked for in the address (`#turn=N`) and the tiles placed by
+# then, as `carcassonne render --turn N` counts them. Installs Chromium with apt-get when
+# it is missing.
+#
+# Usage: tests/html/run.sh        (CARGO_TARGET_DIR is honoured; CARGO passes through)
+set -euo pipefail
+
+ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
+cd "$ROOT"
+CARGO=${CARGO:-cargo}
+TARGET_DIR=${CARGO_TARGET_DIR:-$ROOT/target}
+OUT=$(mktemp -d "${TMPDIR:-/tmp}/carc-html.XXXXXX")
+trap 'rm -rf "$OUT"' EXIT
+
+# ----- tools ------------------------------------------------------------------------
+CHROMIUM=""
+for candidate in chromium chromium-browser; do
+    if command -v "$candidate" >/dev/null; then
+        CHROMIUM=$(command -v "$candidate")
+        break
+    fi
+done
+if [ -z "$CHROMIUM" ]; then
+    echo "== installing chromium"
+    if [ "$(id -u)" -eq 0 ]; then
+        SUDO=""
+    elif command -v sudo >/dev/null; then
+        SUDO="sudo"
+    else
+        echo "chromium is missing and cannot be installed (not root, no sudo)" >&2
+        exit 1
+    fi
+    export DEBIAN_FRONTEND=noninteractive
+    $SUDO apt-get update -qq
+    $SUDO apt-get install -y -qq --no-install-recommends chromium >/dev/null
+    CHROMIUM=$(command -v chromium)
+fi
+
+# Headless, offline, with a fresh profile each time.
+browser() {
+    "$CHROMIUM" --headless --no-sandbox --disable-gpu --disable-background-networking \
+        --disable-component-update --disable-sync --no-first-run --disable-extensions \
+        --user-data-dir="$OUT/profile-$RANDOM$RANDOM" "$@" 2>"$OUT/chromium.log"
+}
+
+"$CARGO" build -q -p carcassonne-cli
+CARC="$TARGET_DIR/debug/carcassonne"
+
+passed=0
+failed=0
+check() { # name expected actual
+    if [ "$2" = "$3" ]; then
+        passed=$((passed + 1))
+        echo "ok: $1 = $3"
+    else
+        failed=$((failed + 1))
+        echo "!! FAILED: $1: expected $2, the page shows ${3:-nothing}"
+    fi
+}
+
+# The text inside <span id="NAME">...</span> of a DOM dump.
+span() {
+    sed -n "s/.*<span id=\"$1\">\\([^<]*\\)<\\/span>.*/\\1/p" "$2" | head -n 1
+}
+
+# A game played by the command line, and a reference game with every set.
+"$CARC" play --players 3 --seed 11 --bots greedy,random,greedy --out "$OUT/played.json" >/dev/null
+cases=("$OUT/played.json|" "tests/data/all.jsonl|all-3p-0002")
+
+for case in "${cases[@]}"; do
+    file=${case%%|*}
+    id=${case#*|}
+    id_args=()
+    [ -n "$id" ] && id_args=(--id "$id")
+    name=$(basename "$file")${id:+ $id}
+    "$CARC" render "$file" "${id_args[@]}" --html "$OUT/replay.html" >"$OUT/render.txt"
+    turns=$(sed -n 's/^html replay of \([0-9]*\) turns written to .*/\1/p' "$OUT/render.txt")
+    [ -n "$turns" ] || { echo "no turn count in: $(cat "$OUT/render.txt")" >&2; exit 1; }
+    for shown in "" $((turns / 2)); do
+        url="file://$OUT/replay.html"
+        want=$turns
+        if [ -n "$shown" ]; then
+            url="$url#turn=$shown"
+            want=$shown
+        fi
+        "$CARC" render "$file" "${id_args[@]}" --turn "$want" >"$OUT/turn.txt"
+        tiles=$(sed -n 's/^tiles: \([0-9]*\) placed.*/\1/p' "$OUT/turn.txt")
+        browser --virtual-time-budget=5000 --dump-dom "$url" >"$OUT/dom.html" || true
+        check "$name${shown:+ #turn=$shown}: turn count" "$turns" "$(span turn-count "$OUT/dom.html")"
+        check "$name${shown:+ #turn=$shown}: turn shown" "$want" "$(span turn-shown "$OUT/dom.html")"
+        check "$name${shown:+ #turn=$shown}: tiles shown" "$tiles" "$(span tiles-shown "$OUT/dom.html")"
+        frames=$(grep -o 'class="frame shown"' "$OUT/dom.html" | wc -l)
+        check "$name${shown:+ #turn=$shown}: frames shown" 1 "$frames"
+    done
+done
+
+if [ "$failed" -gt 0 ]; then
+    echo "chromium log:"
+    tail -n 20 "$OUT/chromium.log"
+fi
+echo "html: $passed passed, $failed failed"
+[ "$failed" -eq 0 ]
