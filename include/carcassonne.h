@@ -975,8 +975,9 @@ CarcStatus carc_bot_spec(const struct CarcBot *bot, char *buf, uint32_t len, uin
  * "figures": {"abbot": 1}, "seed": 7, "chance": "sampled", "window": 32}`. Only
  * `players` and `sets` are required; `chance` is `"sampled"` (default: the engine draws
  * with its seeded generator) or `"explicit"` (the caller applies draws); `window` is the
- * side of the observation window, 3 to 512 (default 32). Unknown keys and bad values return
- * `CARC_STATUS_INVALID_CONFIG`; the message (`carc_last_error`) names the field.
+ * side of the observation window, 3 to 512 (default 32). Unknown keys, duplicate keys and
+ * bad values return `CARC_STATUS_INVALID_CONFIG`; the message (`carc_last_error`) names
+ * the field.
  *
  * Ownership: `config_json` (NUL-terminated UTF-8) is read during the call and stays the
  * caller's. On success the caller owns `*out` and must release it with `carc_game_free`;
@@ -1011,8 +1012,10 @@ CarcStatus carc_game_clone(const struct CarcGame *game, struct CarcGame **out);
  * default (32).
  *
  * Returns `CARC_STATUS_BAD_RECORD` when the record cannot be read (the message names
- * the field, e.g. `turns[3].actions[0].x`) and `CARC_STATUS_RECORD_MISMATCH` when the
- * engine does not reproduce it (an illegal action, different scores).
+ * the field, e.g. `turns[3].actions[0].x`; unknown and duplicate keys, numbers out of
+ * range, more than 4 MiB of JSON or 4096 turns are refused) and
+ * `CARC_STATUS_RECORD_MISMATCH` when the engine does not reproduce it (an illegal
+ * action, different scores).
  *
  * Ownership: `record_json` (NUL-terminated UTF-8) is read during the call and stays the
  * caller's. On success the caller owns `*out` (release with `carc_game_free`); on

@@ -108,33 +108,52 @@ pub fn run(words: &[String]) -> Result<Outcome, CliError> {
             ))
         })?),
     };
-    let text = std::fs::read_to_string(path)
+    let file = std::fs::File::open(path)
         .map_err(|e| CliError::Usage(format!("cannot read {path}: {e}")))?;
-    let records = record::parse_records(&text)
-        .into_iter()
-        .collect::<Result<Vec<_>, _>>()
-        .map_err(|e| CliError::Usage(format!("{path}: {e}")))?;
-    let chosen = match parsed.value("id") {
-        Some(id) => records
-            .iter()
-            .find(|r| record::record_id(r) == Some(id))
-            .ok_or_else(|| CliError::Usage(format!("--id: {path} has no record with id {id:?}")))?,
-        None => match records.as_slice() {
-            [one] => one,
-            [] => return Err(CliError::Usage(format!("{path} holds no record"))),
-            many => {
-                return Err(CliError::Usage(format!(
-                    "{path} holds {} records; choose one with --id (first ids: {})",
-                    many.len(),
-                    many.iter()
-                        .take(3)
-                        .map(|r| record::record_id(r).unwrap_or("?"))
-                        .collect::<Vec<_>>()
-                        .join(", ")
-                )))
+    // Read one record at a time: keep the one asked for (or the first), count the others.
+    let wanted = parsed.value("id");
+    let mut chosen = None;
+    let mut count = 0;
+    let mut first_ids = Vec::new();
+    for read in record::RecordReader::new(std::io::BufReader::new(file)) {
+        let value = read
+            .map_err(|e| CliError::Usage(format!("{path}: {e}")))?
+            .value;
+        count += 1;
+        if first_ids.len() < 3 {
+            first_ids.push(record::record_id(&value).unwrap_or("?").to_string());
+        }
+        match wanted {
+            Some(id) if record::record_id(&value) == Some(id) => {
+                chosen = Some(value);
+                break;
             }
-        },
+            Some(_) => {}
+            None if chosen.is_none() => chosen = Some(value),
+            None => {}
+        }
+    }
+    let chosen = match (wanted, chosen) {
+        (Some(id), None) => {
+            return Err(CliError::Usage(format!(
+                "--id: {path} has no record with id {}",
+                carcassonne_session::json::echo(id)
+            )))
+        }
+        (_, None) => return Err(CliError::Usage(format!("{path} holds no record"))),
+        (None, Some(_)) if count > 1 => {
+            return Err(CliError::Usage(format!(
+                "{path} holds {count} records; choose one with --id (first ids: {})",
+                first_ids
+                    .iter()
+                    .map(|id| record::shown_id(id))
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            )))
+        }
+        (_, Some(value)) => value,
     };
+    let chosen = &chosen;
     let id = record::record_id(chosen)
         .unwrap_or(path.as_str())
         .to_string();

@@ -8,9 +8,10 @@
 use crate::args::{self, OptSpec};
 use crate::setup::{option_of, rule_options};
 use crate::{emit, CliError, Outcome};
-use carcassonne_session::record::{self, ReplayError};
+use carcassonne_session::record::{self, RecordReader, ReplayError};
 use serde_json::{Map, Value};
 use std::collections::BTreeMap;
+use std::io::{BufRead, BufReader};
 use std::path::{Path, PathBuf};
 
 /// Help text.
@@ -34,11 +35,17 @@ read (`ID: turn T ...: what differed`); a record that the list of known divergen
 names (a line `- id: ID (reason)`) is printed as `ID: known divergence (reason): ...`.
 The last line is `N reproduced, K known divergences, M diverged`.
 
+Files are read one record at a time (memory is bounded by the largest record). A record
+holds at most 4 MiB of JSON and 4096 turns. A file with no record, or that is not a
+record file (its first record is not a JSON object of format carcassonne-record), is a
+problem and stops at once.
+
 Exit status: 0 when every record reproduced or diverged as listed, 1 when any other
-diverged or was malformed, 2 for a bad command line or a file that cannot be read.
+diverged or was malformed or a file held no record, 2 for a bad command line or a file
+that cannot be opened.
 ";
 
-/// The outcome of checking one file's text.
+/// The outcome of checking one file.
 #[derive(Debug, Default, PartialEq, Eq)]
 pub struct Tally {
     /// Records the engine reproduced.
@@ -54,10 +61,6 @@ impl Tally {
         self.reproduced += other.reproduced;
         self.known += other.known;
         self.diverged += other.diverged;
-    }
-
-    fn is_empty(&self) -> bool {
-        *self == Tally::default()
     }
 }
 
@@ -122,8 +125,8 @@ pub fn override_rules(record: &mut Value, rules: &Map<String, Value>) {
     }
 }
 
-/// Checks every record of one file's `text`, with `rules` set on top of each record's
-/// rules, writing a line for each problem; `known` labels expected divergences.
+/// Checks every record of one file's `text` (see [`check_reader`]).
+#[cfg(test)]
 pub fn check_text(
     name: &str,
     text: &str,
@@ -131,10 +134,22 @@ pub fn check_text(
     known: &KnownDivergences,
     report: &mut impl FnMut(&str),
 ) -> Tally {
+    check_reader(name, text.as_bytes(), rules, known, report)
+}
+
+/// Checks every record read from `input`, one at a time, with `rules` set on top of each
+/// record's rules, writing a line for each problem; `known` labels expected divergences.
+pub fn check_reader(
+    name: &str,
+    input: impl BufRead,
+    rules: &Map<String, Value>,
+    known: &KnownDivergences,
+    report: &mut impl FnMut(&str),
+) -> Tally {
     let mut tally = Tally::default();
-    for (index, parsed) in record::parse_records(text).into_iter().enumerate() {
-        let mut value = match parsed {
-            Ok(v) => v,
+    for (index, read) in RecordReader::new(input).enumerate() {
+        let mut value = match read {
+            Ok(r) => r.value,
             Err(e) => {
                 tally.diverged += 1;
                 report(&format!("{name}: {e}"));
@@ -143,7 +158,7 @@ pub fn check_text(
         };
         override_rules(&mut value, rules);
         let id = record::record_id(&value)
-            .map(str::to_string)
+            .map(record::shown_id)
             .unwrap_or_else(|| format!("{name} record {}", index + 1));
         match record::replay(&value) {
             Ok(_) => tally.reproduced += 1,
@@ -200,12 +215,12 @@ pub fn run(words: &[String]) -> Result<Outcome, CliError> {
     if known_option == Some("") {
         return Err(CliError::Usage("--known: empty file name".into()));
     }
-    // Every file is read before any is checked, so that a missing file stops the command
-    // before it prints a partial result.
+    // Every file is opened before any is checked, so that a missing file stops the
+    // command before it prints a partial result; each is then read as a stream.
     let mut lists: BTreeMap<PathBuf, KnownDivergences> = BTreeMap::new();
     let mut files = Vec::with_capacity(parsed.positionals.len());
     for path in &parsed.positionals {
-        let text = std::fs::read_to_string(path)
+        let file = std::fs::File::open(path)
             .map_err(|e| CliError::Usage(format!("cannot read {path}: {e}")))?;
         let list = known_list_for(path, known_option);
         if let Some(list) = &list {
@@ -217,17 +232,19 @@ pub fn run(words: &[String]) -> Result<Outcome, CliError> {
                 lists.insert(list.clone(), entries);
             }
         }
-        files.push((path, text, list));
+        files.push((path, file, list));
     }
     let empty = KnownDivergences::new();
     let mut total = Tally::default();
-    for (path, text, list) in &files {
+    for (path, file, list) in files {
         let known = list.as_ref().and_then(|l| lists.get(l)).unwrap_or(&empty);
-        let tally = check_text(path, text, &rules, known, &mut |line| {
+        let input = BufReader::with_capacity(1 << 16, file);
+        let mut tally = check_reader(path, input, &rules, known, &mut |line| {
             emit(&format!("{line}\n"))
         });
-        if tally.is_empty() {
-            eprintln!("carcassonne replay: warning: {path} holds no records");
+        if tally == Tally::default() {
+            emit(&format!("{path}: no record in the file\n"));
+            tally.diverged = 1;
         }
         total.add(&tally);
     }

@@ -618,3 +618,102 @@ fn bench_reports_search_speed_for_an_mcts_player() {
     assert!(rate > 0.0);
     assert!(text.contains("player mcts:10"));
 }
+
+/// Files that hold no record, or are no record files at all, are problems (exit 1), and
+/// fail at once: an empty file, `/dev/zero`, a line longer than any record, a JSON
+/// array, a record of another format.
+#[test]
+fn files_without_records_fail_fast() {
+    let dir = scratch("hostile-files");
+    let empty = dir.join("empty.jsonl");
+    std::fs::write(&empty, "").unwrap();
+    let long = dir.join("long.jsonl");
+    std::fs::write(
+        &long,
+        format!("{{\"notes\":\"{}\"}}\n", "x".repeat(5 << 20)),
+    )
+    .unwrap();
+    let array = dir.join("array.json");
+    std::fs::write(&array, "[{\"format\":\"carcassonne-record\"}]\n").unwrap();
+    let chess = dir.join("chess.jsonl");
+    std::fs::write(&chess, "{\"format\":\"chess\"}\n".repeat(1000)).unwrap();
+    let mut cases = vec![
+        (path_str(&empty).to_string(), "no record in the file"),
+        (path_str(&long).to_string(), "longer than 4194304 bytes"),
+        (path_str(&array).to_string(), "a record is a JSON object"),
+        (path_str(&chess).to_string(), "not a game record"),
+    ];
+    if Path::new("/dev/zero").exists() {
+        cases.push(("/dev/zero".into(), "a record is a JSON object"));
+    }
+    for (path, message) in cases {
+        let run = carcassonne(&["replay", &path]);
+        let text = stdout(&run);
+        assert_eq!(run.status.code(), Some(1), "{path}: {text}");
+        let lines: Vec<&str> = text.lines().collect();
+        assert_eq!(
+            lines.len(),
+            2,
+            "{path}: one problem, then the tally: {text}"
+        );
+        assert!(lines[0].contains(message), "{path}: {text}");
+        assert_eq!(
+            lines[1], "0 reproduced, 0 known divergences, 1 diverged",
+            "{path}"
+        );
+    }
+}
+
+/// Each bad record of a file is one problem naming the field; the others replay.
+#[test]
+fn malformed_records_name_the_field_and_the_others_replay() {
+    let dir = scratch("hostile-records");
+    let original = std::fs::read_to_string(reference("base-c2.jsonl")).unwrap();
+    let good = original.lines().next().unwrap();
+    let record: Value = serde_json::from_str(good).unwrap();
+    let mut bad = Vec::new();
+    let mut r = record.clone();
+    r["final_scores"][0] = serde_json::json!(r["final_scores"][0].as_i64().unwrap() + (1 << 32));
+    bad.push((r.to_string(), "final_scores[0]"));
+    let mut r = record.clone();
+    r["turns"][0]["discarded"] = serde_json::json!("yes");
+    bad.push((r.to_string(), "turns[0].discarded"));
+    let mut r = record.clone();
+    r["turns"][0]["actions"][0]["player"] = serde_json::json!(-7);
+    bad.push((r.to_string(), "turns[0].actions[0].player"));
+    let mut r = record.clone();
+    r["setup"]["playrs"] = serde_json::json!(3);
+    bad.push((r.to_string(), "setup.playrs"));
+    let mut r = record.clone();
+    r["comment"] = serde_json::json!("hi");
+    bad.push((r.to_string(), "comment: unknown key"));
+    bad.push((
+        good.replacen("{", "{\"format\":\"chess\",", 1),
+        "format: duplicate key",
+    ));
+    let mut text = String::new();
+    for (line, _) in &bad {
+        text.push_str(good);
+        text.push('\n');
+        text.push_str(line);
+        text.push('\n');
+    }
+    let path = dir.join("mixed.jsonl");
+    std::fs::write(&path, text).unwrap();
+    let run = carcassonne(&["replay", path_str(&path)]);
+    let out = stdout(&run);
+    assert_eq!(run.status.code(), Some(1), "{out}");
+    let lines: Vec<&str> = out.lines().collect();
+    assert_eq!(lines.len(), bad.len() + 1, "{out}");
+    for (line, (_, field)) in lines.iter().zip(&bad) {
+        assert!(line.contains(field), "{field}: {line}");
+    }
+    assert_eq!(
+        *lines.last().unwrap(),
+        format!(
+            "{} reproduced, 0 known divergences, {} diverged",
+            bad.len(),
+            bad.len()
+        )
+    );
+}

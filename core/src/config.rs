@@ -540,14 +540,27 @@ fn int_in(v: &Value, path: &str, range: std::ops::RangeInclusive<i64>) -> Result
     Ok(n)
 }
 
+/// A key as written in a field path: plain when short and simple, else quoted and cut
+/// after 40 characters (a key is never echoed whole into a message).
+fn key_in_path(k: &str) -> String {
+    let simple = k
+        .chars()
+        .all(|c| c.is_ascii_alphanumeric() || c == '_' || c == '-');
+    match k.char_indices().nth(40) {
+        None if simple && !k.is_empty() => k.to_string(),
+        None => format!("{k:?}"),
+        Some((cut, _)) => format!("{:?}... ({} bytes)", &k[..cut], k.len()),
+    }
+}
+
 fn check_keys(o: &Map<String, Value>, allowed: &[&str], path: &str) -> Result<(), ConfigError> {
     match o.keys().find(|k| !allowed.contains(&k.as_str())) {
         None => Ok(()),
         Some(k) => {
             let at = if path.is_empty() {
-                k.clone()
+                key_in_path(k)
             } else {
-                format!("{path}.{k}")
+                format!("{path}.{}", key_in_path(k))
             };
             Err(ConfigError::new(
                 at,
@@ -760,7 +773,7 @@ impl Rules {
     pub fn from_json(v: &Value, path: &str) -> Result<Rules, ConfigError> {
         let mut rules = Rules::default();
         for (k, v) in object(v, path)? {
-            let p = format!("{path}.{k}");
+            let p = format!("{path}.{}", key_in_path(k));
             let t = match v {
                 Value::String(s) => s.clone(),
                 Value::Number(n) => n.to_string(),

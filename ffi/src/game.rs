@@ -9,6 +9,7 @@ use crate::status::{CarcStatus, Failure};
 use carcassonne_core::config::{GameConfig, CONFIG_KEYS};
 use carcassonne_core::{ChanceMode, Game};
 use carcassonne_session::encode::EncoderSpec;
+use carcassonne_session::json;
 use carcassonne_session::record::{self, ReplayError};
 use serde_json::{Map, Value};
 use std::ffi::c_char;
@@ -45,10 +46,16 @@ fn bad_config(message: impl Into<String>) -> Failure {
 }
 
 /// Reads a configuration: the record format's `setup` object plus `chance` and `window`.
-/// Unknown keys are an error (nothing is silently ignored).
+/// Unknown keys, duplicate keys and nesting deeper than 32 levels are errors (nothing is
+/// silently ignored); values quoted in messages are cut short.
 pub(crate) fn parse_config(text: &str) -> Result<ParsedConfig, Failure> {
-    let value: Value = serde_json::from_str(text)
-        .map_err(|e| bad_config(format!("config is not valid JSON: {e}")))?;
+    let value: Value = json::parse_strict(text).map_err(|e| {
+        if e.path.is_empty() {
+            bad_config(format!("config is not valid JSON: {}", e.message))
+        } else {
+            bad_config(e.to_string())
+        }
+    })?;
     let Value::Object(map) = value else {
         return Err(bad_config("config: expected a JSON object"));
     };
@@ -56,7 +63,8 @@ pub(crate) fn parse_config(text: &str) -> Result<ParsedConfig, Failure> {
     if let Some(key) = map.keys().find(|k| !allowed().any(|a| a == k)) {
         let names: Vec<&str> = allowed().copied().collect();
         return Err(bad_config(format!(
-            "{key}: unknown configuration key (allowed: {})",
+            "{}: unknown configuration key (allowed: {})",
+            json::echo_key(key),
             names.join(", ")
         )));
     }
@@ -66,7 +74,8 @@ pub(crate) fn parse_config(text: &str) -> Result<ParsedConfig, Failure> {
         Some(Value::String(s)) if s == "explicit" => ChanceMode::Explicit,
         Some(v) => {
             return Err(bad_config(format!(
-                "chance: unknown value {v} (allowed: \"sampled\", \"explicit\")"
+                "chance: unknown value {} (allowed: \"sampled\", \"explicit\")",
+                json::describe(v)
             )))
         }
     };
@@ -77,7 +86,12 @@ pub(crate) fn parse_config(text: &str) -> Result<ParsedConfig, Failure> {
             let side = v
                 .as_u64()
                 .and_then(|w| u16::try_from(w).ok())
-                .ok_or_else(|| bad_config(format!("window: {v} is not an integer in {range}")))?;
+                .ok_or_else(|| {
+                    bad_config(format!(
+                        "window: {} is not an integer in {range}",
+                        json::describe(v)
+                    ))
+                })?;
             EncoderSpec::new(side).map_err(|e| bad_config(e.to_string()))?
         }
     };
@@ -101,8 +115,9 @@ pub(crate) fn parse_config(text: &str) -> Result<ParsedConfig, Failure> {
 /// "figures": {"abbot": 1}, "seed": 7, "chance": "sampled", "window": 32}`. Only
 /// `players` and `sets` are required; `chance` is `"sampled"` (default: the engine draws
 /// with its seeded generator) or `"explicit"` (the caller applies draws); `window` is the
-/// side of the observation window, 3 to 512 (default 32). Unknown keys and bad values return
-/// `CARC_STATUS_INVALID_CONFIG`; the message (`carc_last_error`) names the field.
+/// side of the observation window, 3 to 512 (default 32). Unknown keys, duplicate keys and
+/// bad values return `CARC_STATUS_INVALID_CONFIG`; the message (`carc_last_error`) names
+/// the field.
 ///
 /// Ownership: `config_json` (NUL-terminated UTF-8) is read during the call and stays the
 /// caller's. On success the caller owns `*out` and must release it with `carc_game_free`;
@@ -169,8 +184,10 @@ fn chance_from_u32(chance: u32) -> Result<ChanceMode, Failure> {
 /// default (32).
 ///
 /// Returns `CARC_STATUS_BAD_RECORD` when the record cannot be read (the message names
-/// the field, e.g. `turns[3].actions[0].x`) and `CARC_STATUS_RECORD_MISMATCH` when the
-/// engine does not reproduce it (an illegal action, different scores).
+/// the field, e.g. `turns[3].actions[0].x`; unknown and duplicate keys, numbers out of
+/// range, more than 4 MiB of JSON or 4096 turns are refused) and
+/// `CARC_STATUS_RECORD_MISMATCH` when the engine does not reproduce it (an illegal
+/// action, different scores).
 ///
 /// Ownership: `record_json` (NUL-terminated UTF-8) is read during the call and stays the
 /// caller's. On success the caller owns `*out` (release with `carc_game_free`); on
@@ -318,6 +335,14 @@ mod tests {
             ),
             (r#"[1]"#, "config:"),
             (r#"{"players":"#, "not valid JSON"),
+            (
+                r#"{"players":2,"players":3,"sets":["base"]}"#,
+                "players: duplicate key",
+            ),
+            (
+                r#"{"players":2,"sets":["base"],"rules":{"farmers":true,"farmers":false}}"#,
+                "rules.farmers: duplicate key",
+            ),
         ] {
             let e = parse_config(text).unwrap_err();
             assert_eq!(e.status, CarcStatus::InvalidConfig, "{text}");

@@ -63,9 +63,12 @@ pub extern "C" fn carc_tile_kind_index(id: *const c_char, out: *mut u16) -> Carc
     call("carc_tile_kind_index", || {
         check_out(out, "out")?;
         let id = read_str(id, "id")?;
-        let kind = catalogue()
-            .by_id(id)
-            .ok_or_else(|| Failure::invalid(format!("{id:?} is not a tile id")))?;
+        let kind = catalogue().by_id(id).ok_or_else(|| {
+            Failure::invalid(format!(
+                "{} is not a tile id",
+                carcassonne_session::json::echo(id)
+            ))
+        })?;
         write_out(out, kind.index() as u16);
         Ok(())
     })

@@ -38,6 +38,7 @@ from .actions import (
 )
 from .errors import (
     CarcassonneError,
+    ConcurrentUseError,
     IllegalActionError,
     InvalidArgumentError,
     InvalidConfigError,
@@ -61,6 +62,7 @@ __all__ = [
     "Action",
     "BuiltinPlayer",
     "CarcassonneError",
+    "ConcurrentUseError",
     "Deploy",
     "DeployBarn",
     "DeployQuarter",

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 __all__ = [
     "CarcassonneError",
+    "ConcurrentUseError",
     "IllegalActionError",
     "InvalidArgumentError",
     "InvalidConfigError",
@@ -36,3 +37,13 @@ class InvalidRecordError(CarcassonneError, ValueError):
 
 class InvalidArgumentError(CarcassonneError, ValueError):
     """A bad argument: a seat, a buffer of the wrong dtype or shape, an id out of range."""
+
+
+class ConcurrentUseError(CarcassonneError, RuntimeError):
+    """A :class:`~carcassonne.VectorEnv` used from a second thread.
+
+    A ``VectorEnv`` belongs to the first thread that calls its ``reset`` or ``step``: the
+    arrays it returns are its own buffers, rewritten by every call. Another thread gets
+    this error (and so does a call of ``carcassonne._core.VectorEnv`` made while another
+    thread's call on it runs); give each thread its own ``VectorEnv``.
+    """

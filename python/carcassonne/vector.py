@@ -5,10 +5,22 @@
 and writes observations, masks, rewards, seats and episode flags in place. The arrays
 returned by :meth:`VectorEnv.reset` and :meth:`VectorEnv.step` are those buffers: the
 next call overwrites them (copy what you keep).
+
+A ``VectorEnv`` belongs to the first thread that calls its :meth:`~VectorEnv.reset` or
+:meth:`~VectorEnv.step`; a call from another thread raises
+:class:`~carcassonne.errors.ConcurrentUseError` (so no thread reads buffers that another
+thread's call rewrites). Separate ``VectorEnv`` objects on separate threads run in
+parallel. Ctrl-C stops a long ``reset`` or ``step`` within about 20 ms; the games are
+then partly stepped and only :meth:`~VectorEnv.reset` is accepted.
+
+A batch is refused (:class:`~carcassonne.errors.InvalidConfigError`) before anything is
+allocated when its estimated memory (128 KiB per game for the engine, plus its buffers)
+exceeds 8 GiB or the memory available.
 """
 
 from __future__ import annotations
 
+import threading
 from typing import Any, Dict, Mapping, Optional, Sequence, Tuple, Union
 
 import numpy as np
@@ -16,7 +28,7 @@ import numpy.typing as npt
 
 from . import _core
 from ._config import game_config
-from .errors import InvalidArgumentError
+from .errors import ConcurrentUseError, InvalidArgumentError
 from .players import BuiltinPlayer
 
 __all__ = ["VectorEnv"]
@@ -102,6 +114,22 @@ class VectorEnv:
         self.final_scores: npt.NDArray[np.int32] = np.zeros((n, p), dtype=np.int32)
         self.outside_window: npt.NDArray[np.uint32] = np.zeros(n, dtype=np.uint32)
         self._actions: npt.NDArray[np.int64] = np.zeros(n, dtype=np.int64)
+        self._owner: Optional[int] = None
+        self._owner_lock = threading.Lock()
+
+    def _claim(self) -> None:
+        """Binds the env to the calling thread on first use; refuses other threads."""
+        me = threading.get_ident()
+        if self._owner == me:
+            return
+        with self._owner_lock:
+            if self._owner is None:
+                self._owner = me
+                return
+        raise ConcurrentUseError(
+            "VectorEnv: this VectorEnv belongs to another thread (its arrays are "
+            "rewritten by every call); give each thread its own VectorEnv"
+        )
 
     @property
     def num_actions(self) -> int:
@@ -145,6 +173,7 @@ class VectorEnv:
     def reset(self, seed: Seeds = None) -> Tuple[Dict[str, Any], Dict[str, Any]]:
         """Starts a new episode in every game: ``seed`` ``None`` continues each game's seed
         sequence, an int ``s`` gives game ``i`` seed ``s + i``, a list one seed per game."""
+        self._claim()
         self._env.reset(
             self.action_mask,
             self.to_play,
@@ -169,6 +198,7 @@ class VectorEnv:
     ]:
         """Steps every game with its flat id; returns ``(obs, rewards, terminated,
         truncated, info)`` (the buffers, overwritten by the next call)."""
+        self._claim()
         a = np.asarray(actions)
         if a.shape != (self.num_envs,) or not np.issubdtype(a.dtype, np.integer):
             raise InvalidArgumentError(

@@ -9,6 +9,7 @@ use carcassonne::geometry::{Corner, Pos, Rotation};
 use carcassonne::rules::bcb::{Axis, BazaarChoice, Bridge, MAX_BID};
 use carcassonne::rules::count::{Quarter, QuarterStep};
 use carcassonne::{Action, Game, GameConfig};
+use carcassonne_session::json::{echo, echo_key};
 use numpy::{Element, PyArrayDyn, PyArrayMethods, PyReadwriteArrayDyn, PyUntypedArrayMethods};
 use pyo3::prelude::*;
 use pyo3::types::{PyBool, PyDict, PyFloat, PyInt, PyList, PyString, PyTuple};
@@ -31,18 +32,88 @@ impl<'a, 'py> FromPyObject<'a, 'py> for Int {
             }
             return Err(invalid_argument(format!(
                 "expected an integer, got {}",
-                obj.get_type().name()?
+                type_name(&obj)
             )));
         }
         obj.extract::<i64>().map(Int).map_err(|_| {
-            invalid_argument(format!("integer {} does not fit in 64 bits", obj.as_any()))
+            let bits = obj
+                .call_method0("bit_length")
+                .and_then(|b| b.extract::<u64>())
+                .unwrap_or(0);
+            invalid_argument(format!("an integer of {bits} bits does not fit in 64 bits"))
         })
     }
 }
 
+/// Deepest nesting of lists and dicts in a keyword argument read as JSON: 32, the limit
+/// of every JSON input ([`carcassonne_session::json::MAX_DEPTH`]); a configuration uses 3.
+pub const MAX_DEPTH: usize = carcassonne_session::json::MAX_DEPTH;
+
 /// A Python value as JSON (`None`, bools, ints, floats, strings, lists, tuples and dicts
-/// with string keys); anything else is an error naming `path`.
+/// with string keys); anything else is an error naming `path`. Nesting deeper than
+/// [`MAX_DEPTH`] and a list or dict that contains itself are errors (never a crash); the
+/// path of an error is only written out when there is one.
 pub fn to_json(obj: &Bound<'_, PyAny>, path: &str) -> PyResult<Value> {
+    let mut at = JsonPath {
+        root: path,
+        steps: Vec::new(),
+        open: Vec::new(),
+    };
+    json_value(obj, &mut at)
+}
+
+/// One step of a path inside a keyword argument.
+enum Step {
+    Key(String),
+    Index(usize),
+}
+
+/// Where the conversion is: the steps from the argument, and the containers being read
+/// (to find a list or dict that contains itself).
+struct JsonPath<'a> {
+    root: &'a str,
+    steps: Vec<Step>,
+    open: Vec<usize>,
+}
+
+impl JsonPath<'_> {
+    fn error(&self, message: impl std::fmt::Display) -> PyErr {
+        let mut path = self.root.to_string();
+        for step in &self.steps {
+            match step {
+                Step::Key(k) => {
+                    path.push('.');
+                    path.push_str(&echo_key(k));
+                }
+                Step::Index(i) => path.push_str(&format!("[{i}]")),
+            }
+        }
+        invalid_config(format!("{path}: {message}"))
+    }
+
+    /// Enters a list or dict: refused when too deep or already open.
+    fn enter(&mut self, obj: &Bound<'_, PyAny>) -> PyResult<()> {
+        let id = obj.as_ptr() as usize;
+        if self.open.contains(&id) {
+            return Err(self.error("the value contains itself"));
+        }
+        if self.open.len() >= MAX_DEPTH {
+            return Err(self.error(format!("nested deeper than {MAX_DEPTH} levels")));
+        }
+        self.open.push(id);
+        Ok(())
+    }
+}
+
+/// A type's name for a message, cut short.
+pub fn type_name(obj: &Bound<'_, PyAny>) -> String {
+    obj.get_type()
+        .name()
+        .map(|n| echo(&n.to_string_lossy()))
+        .unwrap_or_else(|_| "?".into())
+}
+
+fn json_value(obj: &Bound<'_, PyAny>, at: &mut JsonPath<'_>) -> PyResult<Value> {
     if obj.is_none() {
         return Ok(Value::Null);
     }
@@ -56,38 +127,45 @@ pub fn to_json(obj: &Bound<'_, PyAny>, path: &str) -> PyResult<Value> {
         if let Ok(v) = obj.extract::<u64>() {
             return Ok(Value::Number(v.into()));
         }
-        return Err(invalid_config(format!("{path}: integer out of range")));
+        return Err(at.error("integer out of range (64 bits)"));
     }
     if let Ok(f) = obj.cast::<PyFloat>() {
         return Number::from_f64(f.value())
             .map(Value::Number)
-            .ok_or_else(|| invalid_config(format!("{path}: not a finite number")));
+            .ok_or_else(|| at.error("not a finite number"));
     }
     if let Ok(s) = obj.cast::<PyString>() {
         return Ok(Value::String(s.to_str()?.to_owned()));
     }
     if obj.is_instance_of::<PyList>() || obj.is_instance_of::<PyTuple>() {
+        at.enter(obj)?;
         let mut out = Vec::new();
         for (i, item) in obj.try_iter()?.enumerate() {
-            out.push(to_json(&item?, &format!("{path}[{i}]"))?);
+            at.steps.push(Step::Index(i));
+            out.push(json_value(&item?, at)?);
+            at.steps.pop();
         }
+        at.open.pop();
         return Ok(Value::Array(out));
     }
     if let Ok(d) = obj.cast::<PyDict>() {
+        at.enter(obj)?;
         let mut out = Map::new();
         for (k, v) in d.iter() {
             let key: String = k
                 .extract()
-                .map_err(|_| invalid_config(format!("{path}: keys must be strings")))?;
-            let value = to_json(&v, &format!("{path}.{key}"))?;
+                .map_err(|_| at.error(format!("keys must be strings, found {}", type_name(&k))))?;
+            at.steps.push(Step::Key(key));
+            let value = json_value(&v, at)?;
+            let Some(Step::Key(key)) = at.steps.pop() else {
+                unreachable!("the step pushed above")
+            };
             out.insert(key, value);
         }
+        at.open.pop();
         return Ok(Value::Object(out));
     }
-    Err(invalid_config(format!(
-        "{path}: unsupported value of type {}",
-        obj.get_type().name()?
-    )))
+    Err(at.error(format!("unsupported value of type {}", type_name(obj))))
 }
 
 /// A JSON value as a Python object.
@@ -212,10 +290,11 @@ fn feature(game: &Game, pos: Pos, item: &Bound<'_, PyAny>) -> PyResult<u8> {
         let tile = game.board().placement(index);
         return game.feature_named(index, &id).ok_or_else(|| {
             illegal(format!(
-                "tile {} at ({}, {}) has no feature {id:?}",
+                "tile {} at ({}, {}) has no feature {}",
                 tile.kind.id(),
                 pos.x,
-                pos.y
+                pos.y,
+                echo(&id)
             ))
         });
     }
@@ -243,7 +322,7 @@ pub fn action_from_py(game: &Game, obj: &Bound<'_, PyAny>) -> PyResult<Action> {
     } else {
         return Err(illegal(format!(
             "expected an action (a tuple such as (\"pass\",)), got {}",
-            obj.get_type().name()?
+            type_name(obj)
         )));
     };
     let name = match items.first() {
@@ -251,7 +330,7 @@ pub fn action_from_py(game: &Game, obj: &Bound<'_, PyAny>) -> PyResult<Action> {
         None => return Err(illegal("empty action tuple")),
     };
     let kind = ActionKind::from_name(&name)
-        .ok_or_else(|| illegal(format!("unknown action type {name:?}")))?;
+        .ok_or_else(|| illegal(format!("unknown action type {}", echo(&name))))?;
     let fields = kind.spec().fields;
     let given = items.len() - 1;
     let optional_last = fields
@@ -259,7 +338,8 @@ pub fn action_from_py(game: &Game, obj: &Bound<'_, PyAny>) -> PyResult<Action> {
         .is_some_and(|f| matches!(f.kind, FieldKind::OptFeature | FieldKind::OptBridge));
     if given != fields.len() && !(optional_last && given + 1 == fields.len()) {
         return Err(illegal(format!(
-            "action {name:?} takes {} fields, got {given}",
+            "action {} takes {} fields, got {given}",
+            echo(&name),
             fields.len()
         )));
     }
@@ -288,7 +368,7 @@ pub fn action_from_py(game: &Game, obj: &Bound<'_, PyAny>) -> PyResult<Action> {
                 let n = text(it, f.name)?;
                 FieldValue::Figure(
                     Figure::from_name(&n)
-                        .ok_or_else(|| illegal(format!("unknown figure {n:?}")))?,
+                        .ok_or_else(|| illegal(format!("unknown figure {}", echo(&n))))?,
                 )
             }
             (FieldKind::Feature, Some(it)) => FieldValue::Feature(feature(game, pos, it)?),
@@ -297,24 +377,24 @@ pub fn action_from_py(game: &Game, obj: &Bound<'_, PyAny>) -> PyResult<Action> {
             }
             (FieldKind::Corner, Some(it)) => {
                 let n = text(it, f.name)?;
-                FieldValue::Corner(
-                    Corner::from_name(&n)
-                        .ok_or_else(|| illegal(format!("unknown corner {n:?} (NW, NE, SE, SW)")))?,
-                )
+                FieldValue::Corner(Corner::from_name(&n).ok_or_else(|| {
+                    illegal(format!("unknown corner {} (NW, NE, SE, SW)", echo(&n)))
+                })?)
             }
             (FieldKind::Tile, Some(it)) => {
                 let id = text(it, f.name)?;
                 FieldValue::Tile(
                     carcassonne::catalogue()
                         .by_id(&id)
-                        .ok_or_else(|| illegal(format!("unknown tile id {id:?}")))?,
+                        .ok_or_else(|| illegal(format!("unknown tile id {}", echo(&id))))?,
                 )
             }
             (FieldKind::Quarter, Some(it)) => {
                 let n = text(it, f.name)?;
                 FieldValue::Quarter(Quarter::from_name(&n).ok_or_else(|| {
                     illegal(format!(
-                        "unknown quarter {n:?} (castle, blacksmith, cathedral, market)"
+                        "unknown quarter {} (castle, blacksmith, cathedral, market)",
+                        echo(&n)
                     ))
                 })?)
             }
@@ -322,7 +402,8 @@ pub fn action_from_py(game: &Game, obj: &Bound<'_, PyAny>) -> PyResult<Action> {
                 let n = text(it, f.name)?;
                 FieldValue::Step(QuarterStep::from_name(&n).ok_or_else(|| {
                     illegal(format!(
-                        "unknown step {n:?} (before-scoring, deploy, final, count)"
+                        "unknown step {} (before-scoring, deploy, final, count)",
+                        echo(&n)
                     ))
                 })?)
             }

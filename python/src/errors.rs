@@ -8,6 +8,7 @@ pyo3::import_exception!(carcassonne.errors, IllegalActionError);
 pyo3::import_exception!(carcassonne.errors, InvalidConfigError);
 pyo3::import_exception!(carcassonne.errors, InvalidRecordError);
 pyo3::import_exception!(carcassonne.errors, InvalidArgumentError);
+pyo3::import_exception!(carcassonne.errors, ConcurrentUseError);
 
 /// An action that is not legal now, or is malformed.
 pub fn illegal(message: impl Into<String>) -> PyErr {
@@ -32,4 +33,9 @@ pub fn invalid_argument(message: impl Into<String>) -> PyErr {
 /// A call that the game's state does not allow (e.g. a flat step at a chance node).
 pub fn state_error(message: impl Into<String>) -> PyErr {
     CarcassonneError::new_err(message.into())
+}
+
+/// A `VectorEnv` called while another thread's call on it runs.
+pub fn concurrent_use_error(message: impl Into<String>) -> PyErr {
+    ConcurrentUseError::new_err(message.into())
 }

@@ -12,6 +12,7 @@ use carcassonne::game::ActionError;
 use carcassonne::{ChanceMode, Game as CoreGame, Phase, Rng};
 use carcassonne_session::bots::Bot;
 use carcassonne_session::encode::{EncoderSpec, FlatDecision, RewardMode};
+use carcassonne_session::json::echo;
 use carcassonne_session::record;
 use carcassonne_session::render;
 use carcassonne_session::session::Session;
@@ -31,7 +32,8 @@ pub fn spec_from(window: i64) -> PyResult<EncoderSpec> {
 pub fn reward_from(name: &str) -> PyResult<RewardMode> {
     RewardMode::from_name(name).ok_or_else(|| {
         invalid_config(format!(
-            "reward: unknown mode {name:?} (score, score-diff, outcome)"
+            "reward: unknown mode {} (score, score-diff, outcome)",
+            echo(name)
         ))
     })
 }
@@ -75,7 +77,7 @@ impl PyGame {
 #[pymethods]
 impl PyGame {
     #[new]
-    #[pyo3(signature = (players=None, sets=None, edition=None, rules=None, figures=None, seed=None, chance="sampled", window=32, start=None))]
+    #[pyo3(signature = (players=None, sets=None, edition=None, rules=None, figures=None, seed=None, chance="sampled", window=Int(32), start=None), text_signature = "(players=None, sets=None, edition=None, rules=None, figures=None, seed=None, chance='sampled', window=32, start=None)")]
     #[allow(clippy::too_many_arguments)]
     fn new(
         players: Option<&Bound<'_, PyAny>>,
@@ -85,7 +87,7 @@ impl PyGame {
         figures: Option<&Bound<'_, PyAny>>,
         seed: Option<&Bound<'_, PyAny>>,
         chance: &str,
-        window: i64,
+        window: Int,
         start: Option<&Bound<'_, PyAny>>,
     ) -> PyResult<PyGame> {
         let config = config_from_args(ConfigArgs {
@@ -102,11 +104,12 @@ impl PyGame {
             "explicit" => ChanceMode::Explicit,
             other => {
                 return Err(invalid_config(format!(
-                    "chance: unknown mode {other:?} (sampled, explicit)"
+                    "chance: unknown mode {} (sampled, explicit)",
+                    echo(other)
                 )))
             }
         };
-        let spec = spec_from(window)?;
+        let spec = spec_from(window.0)?;
         let game = CoreGame::with_chance(config, mode)
             .map_err(|e| invalid_config(format!("{}: {}", e.field, e.message)))?;
         Ok(PyGame {
@@ -114,13 +117,16 @@ impl PyGame {
         })
     }
 
-    /// A game replayed from a record (one JSON object, `game-record.md`); the record's
-    /// draws are followed and its scores checked.
+    /// A game replayed from a record (one JSON object, `docs/record-format.md`); the
+    /// record's draws are followed and its scores checked. Read strictly and within the
+    /// record limits (4 MiB, 4096 turns), with the interpreter released.
     #[staticmethod]
-    #[pyo3(signature = (text, window=32))]
-    fn from_record(text: &str, window: i64) -> PyResult<PyGame> {
-        let spec = spec_from(window)?;
-        let game = record::replay_json(text).map_err(|e| invalid_record(e.to_string()))?;
+    #[pyo3(signature = (text, window=Int(32)), text_signature = "(text, window=32)")]
+    fn from_record(py: Python<'_>, text: &str, window: Int) -> PyResult<PyGame> {
+        let spec = spec_from(window.0)?;
+        let game = py
+            .detach(|| record::replay_json(text))
+            .map_err(|e| invalid_record(e.to_string()))?;
         Ok(PyGame {
             session: Session::new(game, spec),
         })
@@ -240,7 +246,8 @@ impl PyGame {
         }
         let f = Figure::from_name(figure).ok_or_else(|| {
             invalid_argument(format!(
-                "unknown figure {figure:?} (follower, abbot, mayor, wagon, barn, abbey)"
+                "unknown figure {} (follower, abbot, mayor, wagon, barn, abbey)",
+                echo(figure)
             ))
         })?;
         Ok(self.game().supply(p, f))

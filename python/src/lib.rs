@@ -9,6 +9,7 @@
 mod convert;
 mod errors;
 mod game;
+mod signals;
 mod vector;
 
 use pyo3::prelude::*;
@@ -21,13 +22,17 @@ mod _core {
     use crate::convert::Int;
     use crate::errors::{invalid_argument, invalid_config};
     use crate::game::{reward_from, spec_from};
+    use crate::signals::SignalWatch;
     use carcassonne::{catalogue, Game, Rng};
     use carcassonne_session::bots::Bot;
-    use carcassonne_session::encode::{self, EncoderSpec, FlatAction};
-    use carcassonne_session::matches::{run_match, MatchSpec};
+    use carcassonne_session::encode::{self, FlatAction};
+    use carcassonne_session::matches::{run_match_until, MatchSpec};
     use numpy::ndarray::{Array2, Array3};
-    use numpy::{IntoPyArray, PyArray2, PyArray3, PyReadonlyArrayDyn, PyUntypedArrayMethods};
+    use numpy::{
+        IntoPyArray, PyArray2, PyArray3, PyArrayMethods, PyReadonlyArrayDyn, PyUntypedArrayMethods,
+    };
     use pyo3::types::{PyDict, PyList};
+    use std::time::Instant;
 
     #[pymodule_export]
     use crate::game::PyGame;
@@ -76,9 +81,9 @@ mod _core {
     /// `num_globals`, `num_actions`, and the first ids of the `cell`, `slot`, `corner`
     /// blocks and the `pass` id.
     #[pyfunction]
-    #[pyo3(signature = (window=32))]
-    fn encoder_info<'py>(py: Python<'py>, window: i64) -> PyResult<Bound<'py, PyDict>> {
-        let spec = spec_from(window)?;
+    #[pyo3(signature = (window=Int(32)), text_signature = "(window=32)")]
+    fn encoder_info<'py>(py: Python<'py>, window: Int) -> PyResult<Bound<'py, PyDict>> {
+        let spec = spec_from(window.0)?;
         let d = PyDict::new(py);
         d.set_item("window", spec.window)?;
         d.set_item("num_planes", spec.num_planes())?;
@@ -99,9 +104,9 @@ mod _core {
     /// `("bridge", rot, variant)`, `("bazaar_select", place, bid)`, `("bazaar_bid", bid)`,
     /// `("bazaar_choice", buy|sell)` or `("pass",)`.
     #[pyfunction]
-    #[pyo3(signature = (id, window=32))]
-    fn describe_action_id(id: Int, window: i64) -> PyResult<(String, Vec<String>)> {
-        let spec = spec_from(window)?;
+    #[pyo3(signature = (id, window=Int(32)), text_signature = "(id, window=32)")]
+    fn describe_action_id(id: Int, window: Int) -> PyResult<(String, Vec<String>)> {
+        let spec = spec_from(window.0)?;
         let id = id.0;
         let parts = u32::try_from(id)
             .ok()
@@ -175,9 +180,9 @@ mod _core {
 
     /// The flat id of the same move after `quarter_turns` clockwise quarter turns.
     #[pyfunction]
-    #[pyo3(signature = (id, quarter_turns, window=32))]
-    fn rotate_action_id(id: Int, quarter_turns: Int, window: i64) -> PyResult<u32> {
-        let spec = spec_from(window)?;
+    #[pyo3(signature = (id, quarter_turns, window=Int(32)), text_signature = "(id, quarter_turns, window=32)")]
+    fn rotate_action_id(id: Int, quarter_turns: Int, window: Int) -> PyResult<u32> {
+        let spec = spec_from(window.0)?;
         let (id, quarter_turns) = (id.0, quarter_turns.0);
         u32::try_from(id)
             .ok()
@@ -202,16 +207,17 @@ mod _core {
 
     /// Plays `num_games` games natively between built-in players (`players`: one spec
     /// per seat, `random`, `greedy` or `mcts:<budget>...`) and returns the final scores,
-    /// int32 [num_games, P].
-    /// Game `g` uses seed `seed + g`. Other keywords as for `Game`.
+    /// int32 [num_games, P]. Game `g` uses seed `seed + g`. Other keywords as for `Game`.
+    /// Runs without the interpreter; Ctrl-C stops it within 20 ms of a game's end
+    /// (`KeyboardInterrupt`).
     #[pyfunction]
-    #[pyo3(signature = (num_games, players, seed=0, sets=None, edition=None, rules=None, figures=None))]
+    #[pyo3(signature = (num_games, players, seed=None, sets=None, edition=None, rules=None, figures=None), text_signature = "(num_games, players, seed=0, sets=None, edition=None, rules=None, figures=None)")]
     #[allow(clippy::too_many_arguments)]
     fn play_games<'py>(
         py: Python<'py>,
         num_games: Int,
         players: Vec<String>,
-        seed: u64,
+        seed: Option<&Bound<'py, PyAny>>,
         sets: Option<&Bound<'py, PyAny>>,
         edition: Option<&Bound<'py, PyAny>>,
         rules: Option<&Bound<'py, PyAny>>,
@@ -227,38 +233,50 @@ mod _core {
             .filter(|n| *n <= 1_000_000)
             .ok_or_else(|| invalid_config(format!("num_games: {num_games}; 0 to 1000000")))?;
         let count = (kinds.len() as i64).into_pyobject(py)?.into_any();
-        let seed_obj = seed.into_pyobject(py)?.into_any();
+        let zero = 0u64.into_pyobject(py)?.into_any();
         let config = crate::convert::config_from_args(crate::convert::ConfigArgs {
             players: Some(&count),
             sets,
             edition,
             rules,
             figures,
-            seed: Some(&seed_obj),
+            seed: Some(seed.unwrap_or(&zero)),
             start: None,
         })?;
+        let seed = config.seed;
         let p = kinds.len();
-        let scores = py.detach(|| {
-            let mut scores = Array2::<i32>::zeros((n, p));
-            let mut legal = Vec::new();
-            for g in 0..n {
-                let mut c = config.clone();
-                c.seed = seed.wrapping_add(g as u64);
-                let mut game = Game::new(c).expect("validated configuration");
-                let mut rng = Rng::new(c_seed(seed, g));
-                while !game.is_terminal() {
-                    game.legal_actions_into(&mut legal);
-                    let a = kinds[game.to_play()].choose(&game, &legal, &mut rng);
-                    game.apply_unchecked(a);
+        // The result array is made before the interpreter is released: this also loads
+        // numpy's API, which must not be first loaded while a KeyboardInterrupt is
+        // pending.
+        let out = PyArray2::<i32>::zeros(py, [n, p], false);
+        {
+            let mut rw = out.readwrite();
+            let scores = rw
+                .as_slice_mut()
+                .map_err(|e| invalid_argument(format!("scores: {e}")))?;
+            let watch = SignalWatch::new();
+            py.detach(|| {
+                let mut legal = Vec::new();
+                let mut last = Instant::now();
+                for (g, row) in scores.chunks_mut(p.max(1)).enumerate().take(n) {
+                    if !watch.poll(&mut last) {
+                        break;
+                    }
+                    let mut c = config.clone();
+                    c.seed = seed.wrapping_add(g as u64);
+                    let mut game = Game::new(c).expect("validated configuration");
+                    let mut rng = Rng::new(c_seed(seed, g));
+                    while !game.is_terminal() {
+                        game.legal_actions_into(&mut legal);
+                        let a = kinds[game.to_play()].choose(&game, &legal, &mut rng);
+                        game.apply_unchecked(a);
+                    }
+                    row.copy_from_slice(game.scores());
                 }
-                for (k, s) in game.scores().iter().enumerate() {
-                    scores[[g, k]] = *s;
-                }
-            }
-            scores
-        });
-        let _ = EncoderSpec::default();
-        Ok(scores.into_pyarray(py))
+            });
+            watch.into_result()?;
+        }
+        Ok(out)
     }
 
     /// The canonical spec of a built-in player (`random`, `greedy`,
@@ -273,7 +291,8 @@ mod _core {
 
     /// Plays a match natively (`carcassonne_session::matches`): `games` games between
     /// `bots` (one spec per seat), seats rotated, deal `g` of seed `seed + g / P`, on
-    /// `threads` threads, with the interpreter released. Returns a dict: `bots` (the
+    /// `threads` threads, with the interpreter released (Ctrl-C stops it at the end of a
+    /// game of the calling thread: `KeyboardInterrupt`). Returns a dict: `bots` (the
     /// specs), `seeds` uint64 [G], `seating` int32 [G, P] (the player at each seat),
     /// `scores` int32 [G, P] (per seat), `decisions` int32 [G, P], `think_seconds`
     /// float64 [G, P], `summaries` (one dict per player), `text` and `elapsed`.
@@ -319,9 +338,13 @@ mod _core {
             threads,
         };
         spec.validate().map_err(invalid_config)?;
-        let report = py
-            .detach(|| run_match(&spec, &|_, _| {}))
-            .map_err(invalid_config)?;
+        let watch = SignalWatch::new();
+        let report = py.detach(|| {
+            let mut last = Instant::now();
+            run_match_until(&spec, &|_, _| {}, &mut || watch.poll(&mut last))
+        });
+        watch.into_result()?;
+        let report = report.map_err(invalid_config)?;
         let n = report.games.len();
         let mut seeds = Vec::with_capacity(n);
         let mut seating = Array2::<i32>::zeros((n, players));

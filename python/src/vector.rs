@@ -16,16 +16,21 @@
 //! written is the first one of the next episode.
 
 use crate::convert::{config_from_args, slice_mut, writable, ConfigArgs, Int};
-use crate::errors::{illegal, invalid_argument, invalid_config, state_error};
+use crate::errors::{concurrent_use_error, illegal, invalid_argument, invalid_config, state_error};
 use crate::game::{reward_from, spec_from, PyGame};
+use crate::signals::{SignalWatch, SIGNAL_CHECK_INTERVAL};
 use carcassonne::config::MAX_PLAYERS;
 use carcassonne::{Game, GameConfig, Rng};
 use carcassonne_session::bots::Bot;
 use carcassonne_session::encode::{self, EncoderSpec, MaskInfo, RewardMode};
+use carcassonne_session::json::echo;
 use carcassonne_session::session::Session;
 use numpy::ndarray::Array1;
 use numpy::{IntoPyArray, PyArray1, PyArrayMethods};
 use pyo3::prelude::*;
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::{Mutex, MutexGuard, TryLockError};
+use std::time::Instant;
 
 /// What to do with legal moves outside the window.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
@@ -314,11 +319,86 @@ impl Slot {
 }
 
 /// A batch of games stepped natively.
-#[pyclass(module = "carcassonne._core", name = "VectorEnv")]
+///
+/// One call at a time: a call made while another thread's call is running raises
+/// `ConcurrentUseError` at once (the games are behind a lock that is never waited for).
+#[pyclass(module = "carcassonne._core", name = "VectorEnv", frozen)]
 pub struct VectorEnv {
-    slots: Vec<Slot>,
     settings: Settings,
     threads: usize,
+    num_envs: usize,
+    state: Mutex<Batch>,
+}
+
+/// The games of a batch.
+struct Batch {
+    slots: Vec<Slot>,
+    /// A step or reset stopped part way (Ctrl-C): only `reset` may follow.
+    interrupted: bool,
+}
+
+/// Estimated memory of one game of a batch besides its buffers: the engine's state
+/// through a whole game (about 30 KB at the start, 45 KB after 60 decisions, measured
+/// with two players and the base set), with room to spare: 128 KiB.
+pub const ENGINE_BYTES_PER_ENV: usize = 128 << 10;
+
+/// Most memory a batch may need, its buffers and those of `carcassonne.VectorEnv`
+/// included (estimated before anything is allocated): 8 GiB, and never more than the
+/// memory the system says is available.
+pub const MAX_BATCH_BYTES: usize = 8 << 30;
+
+/// Estimated bytes of one game of a batch: the engine's state, and one row of every
+/// buffer of a step (observation, mask, rewards, flags, scores, actions).
+fn bytes_per_env(spec: EncoderSpec, players: usize) -> usize {
+    ENGINE_BYTES_PER_ENV
+        + spec.planes_len()
+        + 4 * spec.num_globals()
+        + spec.num_actions()
+        + 4 * players * 2
+        + 4
+        + 2
+        + 4
+        + 8
+}
+
+/// Memory the system says is available (Linux `MemAvailable`), if known.
+fn available_memory() -> Option<usize> {
+    let text = std::fs::read_to_string("/proc/meminfo").ok()?;
+    let line = text.lines().find(|l| l.starts_with("MemAvailable:"))?;
+    let kb: usize = line.split_whitespace().nth(1)?.parse().ok()?;
+    kb.checked_mul(1024)
+}
+
+/// Refuses a batch whose estimated memory exceeds [`MAX_BATCH_BYTES`] or the memory
+/// available, before anything is allocated.
+fn check_batch_memory(num_envs: usize, spec: EncoderSpec, players: usize) -> PyResult<()> {
+    let per = bytes_per_env(spec, players);
+    let need = per.saturating_mul(num_envs);
+    let (limit, what) = match available_memory() {
+        Some(avail) if avail < MAX_BATCH_BYTES => (avail, "the memory available"),
+        _ => (MAX_BATCH_BYTES, "the limit of a batch"),
+    };
+    if need > limit {
+        let mib = |b: usize| b >> 20;
+        return Err(invalid_config(format!(
+            "num_envs: {num_envs} games need about {} MiB ({} KiB each with window {}); \
+             {what} is {} MiB: at most {} games",
+            mib(need),
+            per >> 10,
+            spec.window,
+            mib(limit),
+            limit / per
+        )));
+    }
+    Ok(())
+}
+
+/// The error of a call made while another thread's call on the same batch runs.
+fn concurrent_use() -> PyErr {
+    concurrent_use_error(
+        "VectorEnv: another thread is using this VectorEnv (a call is running); \
+         give each thread its own VectorEnv",
+    )
 }
 
 /// Buffers of one call, borrowed as slices.
@@ -336,15 +416,26 @@ struct Buffers<'a> {
 
 impl VectorEnv {
     fn num_envs(&self) -> usize {
-        self.slots.len()
+        self.num_envs
     }
 
     fn players(&self) -> usize {
         self.settings.config.players as usize
     }
 
-    /// Runs `f(slot, index, out)` for every game, on `threads` threads.
-    fn run<F>(&mut self, bufs: Buffers<'_>, f: F)
+    /// The games, for one call; `ConcurrentUseError` if another thread's call runs.
+    fn batch(&self) -> PyResult<MutexGuard<'_, Batch>> {
+        match self.state.try_lock() {
+            Ok(guard) => Ok(guard),
+            Err(TryLockError::WouldBlock) => Err(concurrent_use()),
+            Err(TryLockError::Poisoned(p)) => Ok(p.into_inner()),
+        }
+    }
+
+    /// Runs `f(slot, index, out)` for every game of `slots`, on `threads` threads, with
+    /// the interpreter released; Ctrl-C stops it (`watch`, checked every 20 ms by the
+    /// calling thread; the other threads stop at their next game).
+    fn run<F>(&self, slots: &mut [Slot], bufs: Buffers<'_>, watch: &SignalWatch, f: F)
     where
         F: Fn(&mut Slot, usize, Out<'_>, &Settings) + Sync,
     {
@@ -352,8 +443,11 @@ impl VectorEnv {
         let p = self.players();
         let (pl, gl, al) = (spec.planes_len(), spec.num_globals(), spec.num_actions());
         let settings = &self.settings;
-        let n = self.slots.len();
+        let n = slots.len();
         let threads = self.threads.clamp(1, n.max(1));
+        let caller = std::thread::current();
+        let running = AtomicUsize::new(0);
+        let running = &running;
         let per = n.div_ceil(threads);
         let Buffers {
             mut board,
@@ -373,7 +467,7 @@ impl VectorEnv {
         let terminated: &mut [bool] = terminated.take().unwrap_or(&mut scratch_term);
         let truncated: &mut [bool] = truncated.take().unwrap_or(&mut scratch_trunc);
         std::thread::scope(|scope| {
-            let mut slots = self.slots.as_mut_slice();
+            let mut slots = slots;
             let mut board = board.take();
             let mut globals = globals.take();
             let mut mask = mask;
@@ -420,12 +514,21 @@ impl VectorEnv {
                 });
                 let f = &f;
                 let base = start;
-                let work = move || {
+                let work = move |calling_thread: bool| {
                     let mut b_now = b_now;
                     let mut g_now = g_now;
                     let mut f_now = f_now;
                     let mut o_now = o_now;
+                    let mut last = Instant::now();
                     for (j, slot) in s_now.iter_mut().enumerate() {
+                        let go_on = if calling_thread {
+                            watch.poll(&mut last)
+                        } else {
+                            !watch.stopped()
+                        };
+                        if !go_on {
+                            break;
+                        }
                         let out = Out {
                             board: b_now.as_deref_mut().map(|b| &mut b[j * pl..(j + 1) * pl]),
                             globals: g_now.as_deref_mut().map(|g| &mut g[j * gl..(j + 1) * gl]),
@@ -441,11 +544,23 @@ impl VectorEnv {
                     }
                 };
                 if start + k >= n {
-                    work();
+                    work(true);
                 } else {
-                    scope.spawn(work);
+                    running.fetch_add(1, Ordering::AcqRel);
+                    let caller = caller.clone();
+                    scope.spawn(move || {
+                        work(false);
+                        running.fetch_sub(1, Ordering::AcqRel);
+                        caller.unpark();
+                    });
                 }
                 start += k;
+            }
+            // Wait for the other threads, still looking for Ctrl-C.
+            let mut last = Instant::now();
+            while running.load(Ordering::Acquire) > 0 {
+                std::thread::park_timeout(SIGNAL_CHECK_INTERVAL);
+                watch.poll(&mut last);
             }
         });
     }
@@ -457,26 +572,28 @@ type Rw<'py, T> = numpy::PyReadwriteArrayDyn<'py, T>;
 #[pymethods]
 impl VectorEnv {
     #[new]
-    #[pyo3(signature = (num_envs, players=None, sets=None, edition=None, rules=None, figures=None, seed=None, window=32, reward="score", opponents=None, learner_seat=Some(0), outside_window="mask", illegal_action="raise", illegal_penalty=-1.0, autoreset="same-step", threads=1), text_signature = "(num_envs, players=None, sets=None, edition=None, rules=None, figures=None, seed=None, window=32, reward='score', opponents=None, learner_seat=0, outside_window='mask', illegal_action='raise', illegal_penalty=-1.0, autoreset='same-step', threads=1)")]
+    #[pyo3(signature = (num_envs, players=None, sets=None, edition=None, rules=None, figures=None, seed=None, window=Int(32), reward="score", opponents=None, learner_seat=Some(Int(0)), outside_window="mask", illegal_action="raise", illegal_penalty=-1.0, autoreset="same-step", threads=Int(1)), text_signature = "(num_envs, players=None, sets=None, edition=None, rules=None, figures=None, seed=None, window=32, reward='score', opponents=None, learner_seat=0, outside_window='mask', illegal_action='raise', illegal_penalty=-1.0, autoreset='same-step', threads=1)")]
     #[allow(clippy::too_many_arguments)]
     fn new(
-        num_envs: i64,
+        num_envs: Int,
         players: Option<&Bound<'_, PyAny>>,
         sets: Option<&Bound<'_, PyAny>>,
         edition: Option<&Bound<'_, PyAny>>,
         rules: Option<&Bound<'_, PyAny>>,
         figures: Option<&Bound<'_, PyAny>>,
         seed: Option<&Bound<'_, PyAny>>,
-        window: i64,
+        window: Int,
         reward: &str,
         opponents: Option<&str>,
-        learner_seat: Option<i64>,
+        learner_seat: Option<Int>,
         outside_window: &str,
         illegal_action: &str,
         illegal_penalty: f64,
         autoreset: &str,
-        threads: i64,
+        threads: Int,
     ) -> PyResult<VectorEnv> {
+        let (num_envs, window, threads) = (num_envs.0, window.0, threads.0);
+        let learner_seat = learner_seat.map(|s| s.0);
         if !(1..=1 << 20).contains(&num_envs) {
             return Err(invalid_config(format!(
                 "num_envs: {num_envs}; 1 to 1048576 games"
@@ -514,7 +631,8 @@ impl VectorEnv {
             "truncate" => OutsidePolicy::Truncate,
             other => {
                 return Err(invalid_config(format!(
-                    "outside_window: unknown policy {other:?} (mask, truncate)"
+                    "outside_window: unknown policy {} (mask, truncate)",
+                    echo(other)
                 )))
             }
         };
@@ -527,7 +645,8 @@ impl VectorEnv {
             "random" => IllegalPolicy::Random,
             other => {
                 return Err(invalid_config(format!(
-                    "illegal_action: unknown policy {other:?} (raise, penalize, random)"
+                    "illegal_action: unknown policy {} (raise, penalize, random)",
+                    echo(other)
                 )))
             }
         };
@@ -537,13 +656,15 @@ impl VectorEnv {
             "disabled" => Autoreset::Disabled,
             other => {
                 return Err(invalid_config(format!(
-                    "autoreset: unknown mode {other:?} (same-step, next-step, disabled)"
+                    "autoreset: unknown mode {} (same-step, next-step, disabled)",
+                    echo(other)
                 )))
             }
         };
         if !(1..=256).contains(&threads) {
             return Err(invalid_config(format!("threads: {threads}; 1 to 256")));
         }
+        check_batch_memory(num_envs as usize, spec, config.players as usize)?;
         let base = config.seed;
         let settings = Settings {
             config,
@@ -560,9 +681,13 @@ impl VectorEnv {
             .map(|i| Slot::new(&settings, base.wrapping_add(i)))
             .collect();
         Ok(VectorEnv {
-            slots,
             settings,
             threads: threads as usize,
+            num_envs: num_envs as usize,
+            state: Mutex::new(Batch {
+                slots,
+                interrupted: false,
+            }),
         })
     }
 
@@ -603,8 +728,9 @@ impl VectorEnv {
     }
 
     /// The learner's seat in each game (single-agent mode; 0 in self-play).
-    fn learner_seats<'py>(&self, py: Python<'py>) -> Bound<'py, PyArray1<i32>> {
-        Array1::from_iter(self.slots.iter().map(|s| s.learner as i32)).into_pyarray(py)
+    fn learner_seats<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyArray1<i32>>> {
+        let batch = self.batch()?;
+        Ok(Array1::from_iter(batch.slots.iter().map(|s| s.learner as i32)).into_pyarray(py))
     }
 
     /// A copy of game `index` (with its pending focus).
@@ -616,7 +742,7 @@ impl VectorEnv {
             .ok_or_else(|| {
                 invalid_argument(format!("index {index}: envs are 0..{}", self.num_envs()))
             })?;
-        Ok(PyGame::from_session(self.slots[i].session.clone()))
+        Ok(PyGame::from_session(self.batch()?.slots[i].session.clone()))
     }
 
     /// Starts a new episode in every game and writes the first observations. `seeds`:
@@ -625,7 +751,7 @@ impl VectorEnv {
     #[pyo3(signature = (action_mask, to_play, board=None, globals=None, seeds=None, outside_window=None))]
     #[allow(clippy::too_many_arguments)]
     fn reset<'py>(
-        &mut self,
+        &self,
         py: Python<'py>,
         action_mask: &Bound<'py, PyAny>,
         to_play: &Bound<'py, PyAny>,
@@ -635,6 +761,7 @@ impl VectorEnv {
         outside_window: Option<&Bound<'py, PyAny>>,
     ) -> PyResult<()> {
         let n = self.num_envs();
+        let mut batch = self.batch()?;
         if let Some(s) = seeds {
             if !s.is_none() {
                 let list: Vec<u64> = if let Ok(base) = s.extract::<u64>() {
@@ -652,7 +779,7 @@ impl VectorEnv {
                         list.len()
                     )));
                 }
-                for (slot, seed) in self.slots.iter_mut().zip(list) {
+                for (slot, seed) in batch.slots.iter_mut().zip(list) {
                     slot.next_seed = seed;
                 }
             }
@@ -671,13 +798,16 @@ impl VectorEnv {
             outside_window,
         )?;
         let bufs = arrays.slices()?;
+        let watch = SignalWatch::new();
+        let slots = &mut batch.slots;
         py.detach(|| {
-            self.run(bufs, |slot, _, mut out, settings| {
+            self.run(slots, bufs, &watch, |slot, _, mut out, settings| {
                 slot.start_playable_episode(settings, out.mask);
                 slot.write_observation(settings, &mut out);
             })
         });
-        Ok(())
+        batch.interrupted = watch.stopped();
+        watch.into_result()
     }
 
     /// Steps every game with its flat id from `actions` (int64 [N]) and writes the
@@ -685,7 +815,7 @@ impl VectorEnv {
     #[pyo3(signature = (actions, action_mask, rewards, to_play, terminated, truncated, board=None, globals=None, final_scores=None, outside_window=None))]
     #[allow(clippy::too_many_arguments)]
     fn step<'py>(
-        &mut self,
+        &self,
         py: Python<'py>,
         actions: &Bound<'py, PyAny>,
         action_mask: &Bound<'py, PyAny>,
@@ -699,6 +829,13 @@ impl VectorEnv {
         outside_window: Option<&Bound<'py, PyAny>>,
     ) -> PyResult<()> {
         let n = self.num_envs();
+        let mut batch = self.batch()?;
+        if batch.interrupted {
+            return Err(state_error(
+                "VectorEnv: the last step or reset was interrupted and left the games \
+                 partly stepped; call reset()",
+            ));
+        }
         let ids: Vec<u32> = {
             let a = actions
                 .cast::<numpy::PyArrayDyn<i64>>()
@@ -714,7 +851,7 @@ impl VectorEnv {
             let a_max = self.settings.spec.num_actions() as i64;
             let mut ids = Vec::with_capacity(n);
             for (i, &id) in view.iter().enumerate() {
-                if self.slots[i].done {
+                if batch.slots[i].done {
                     if self.settings.autoreset == Autoreset::Disabled {
                         return Err(state_error(format!(
                             "env {i}: the episode is over; call reset()"
@@ -723,7 +860,7 @@ impl VectorEnv {
                     ids.push(0);
                     continue;
                 }
-                let legal = (0..a_max).contains(&id) && self.slots[i].offers(id as u32);
+                let legal = (0..a_max).contains(&id) && batch.slots[i].offers(id as u32);
                 if !legal && self.settings.illegal == IllegalPolicy::Raise {
                     return Err(illegal(format!("env {i}: action id {id} is not legal now")));
                 }
@@ -750,12 +887,15 @@ impl VectorEnv {
         )?;
         let bufs = arrays.slices()?;
         let ids = &ids;
+        let watch = SignalWatch::new();
+        let slots = &mut batch.slots;
         py.detach(|| {
-            self.run(bufs, |slot, i, out, settings| {
+            self.run(slots, bufs, &watch, |slot, i, out, settings| {
                 slot.step(settings, ids[i], out);
             })
         });
-        Ok(())
+        batch.interrupted = watch.stopped();
+        watch.into_result()
     }
 }
 

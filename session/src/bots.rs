@@ -21,6 +21,7 @@
 //! }
 //! ```
 
+use crate::json::echo;
 use crate::mcts::MctsConfig;
 use carcassonne::config::MAX_PLAYERS;
 use carcassonne::{Action, Game, Phase, Rng};
@@ -71,11 +72,12 @@ impl Bot {
             if rest.is_empty() || rest.starts_with(':') {
                 return MctsConfig::parse(rest)
                     .map(Bot::Mcts)
-                    .map_err(|m| format!("bot {spec:?}: {m}"));
+                    .map_err(|m| format!("bot {}: {m}", echo(spec)));
             }
         }
         Err(format!(
-            "unknown bot {spec:?} (known: {})",
+            "unknown bot {} (known: {})",
+            echo(spec),
             Bot::known_names()
         ))
     }

@@ -3,7 +3,9 @@
 //! Everything a front end needs on top of the rules kernel (crate [`carcassonne`]),
 //! written against its public API only:
 //!
-//! * [`record`]: the game record format (save, load, replay, first divergence);
+//! * [`record`]: the game record format (save, load, replay, first divergence), read
+//!   as a stream of records with bounded memory;
+//! * [`json`]: strict JSON (duplicate keys refused, bounded nesting, short echoes);
 //! * [`render`]: the board as text and SVG;
 //! * [`encode`]: observation tensors, flat action ids, masks and rewards for learning;
 //! * [`bots`]: the built-in players, one definition each for every front end, with
@@ -19,6 +21,7 @@
 
 pub mod bots;
 pub mod encode;
+pub mod json;
 pub mod matches;
 pub mod mcts;
 pub mod record;

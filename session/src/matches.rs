@@ -23,7 +23,7 @@
 use crate::bots::Bot;
 use carcassonne::{Game, GameConfig, Rng};
 use std::fmt::Write as _;
-use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::Mutex;
 use std::time::{Duration, Instant};
 
@@ -326,31 +326,60 @@ pub fn run_match(
     spec: &MatchSpec,
     progress: &(dyn Fn(u32, &GameResult) + Sync),
 ) -> Result<MatchReport, String> {
+    run_match_until(spec, progress, &mut || true)
+}
+
+/// [`run_match`] that can be stopped: the calling thread plays games too and asks
+/// `keep_going` before each of its games; once it answers `false` no thread starts
+/// another game, and the match ends with an error saying how many games were played.
+/// (Python uses it to answer Ctrl-C: signal handlers run on the calling thread only.)
+pub fn run_match_until(
+    spec: &MatchSpec,
+    progress: &(dyn Fn(u32, &GameResult) + Sync),
+    keep_going: &mut dyn FnMut() -> bool,
+) -> Result<MatchReport, String> {
     spec.validate()?;
     let started = Instant::now();
     let next = AtomicUsize::new(0);
+    let stop = AtomicBool::new(false);
     let done = Mutex::new((0u32, vec![None; spec.games as usize]));
-    let worker = || loop {
+    // Takes the next game and plays it; false when no game is left or the match stops.
+    let play_next = || {
+        if stop.load(Ordering::Relaxed) {
+            return false;
+        }
         let g = next.fetch_add(1, Ordering::Relaxed);
         if g >= spec.games as usize {
-            break;
+            return false;
         }
         let result = play_game(spec, g as u32);
         let mut lock = done.lock().unwrap_or_else(|e| e.into_inner());
         lock.0 += 1;
         progress(lock.0, &result);
         lock.1[g] = Some(result);
+        true
     };
-    if spec.threads <= 1 {
-        worker();
-    } else {
-        std::thread::scope(|scope| {
-            for _ in 0..spec.threads {
-                scope.spawn(worker);
+    std::thread::scope(|scope| {
+        for _ in 1..spec.threads {
+            scope.spawn(|| while play_next() {});
+        }
+        loop {
+            if !keep_going() {
+                stop.store(true, Ordering::Relaxed);
+                break;
             }
-        });
+            if !play_next() {
+                break;
+            }
+        }
+    });
+    let (played, games) = done.into_inner().unwrap_or_else(|e| e.into_inner());
+    if played < spec.games {
+        return Err(format!(
+            "the match was stopped after {played} of {} games",
+            spec.games
+        ));
     }
-    let (_, games) = done.into_inner().unwrap_or_else(|e| e.into_inner());
     Ok(MatchReport {
         spec: spec.clone(),
         games: games

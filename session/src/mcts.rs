@@ -50,6 +50,7 @@
 //! assert_eq!(report.iterations, 200);
 //! ```
 
+use crate::json::echo;
 use carcassonne::config::MAX_PLAYERS;
 use carcassonne::{Action, ChanceMode, Game, Phase, Rng};
 use std::fmt;
@@ -158,7 +159,7 @@ impl MctsConfig {
             return Ok(config);
         }
         let Some(rest) = rest.strip_prefix(':') else {
-            return Err(format!("expected ':' after mcts, found {rest:?}"));
+            return Err(format!("expected ':' after mcts, found {}", echo(rest)));
         };
         let mut fields = rest.split(':');
         let budget = fields.next().unwrap_or("").trim();
@@ -167,7 +168,8 @@ impl MctsConfig {
             let field = field.trim();
             let Some((name, value)) = field.split_once('=') else {
                 return Err(format!(
-                    "option {field:?}: expected name=value (threads, c, deploy, margin, widen)"
+                    "option {}: expected name=value (threads, c, deploy, margin, widen)",
+                    echo(field)
                 ));
             };
             let (name, value) = (name.trim(), value.trim());
@@ -179,8 +181,9 @@ impl MctsConfig {
                         .filter(|t| (1..=Self::MAX_THREADS).contains(t))
                         .ok_or_else(|| {
                             format!(
-                                "threads: expected 1 to {}, found {value:?}",
-                                Self::MAX_THREADS
+                                "threads: expected 1 to {}, found {}",
+                                Self::MAX_THREADS,
+                                echo(value)
                             )
                         })?;
                 }
@@ -190,7 +193,7 @@ impl MctsConfig {
                         .ok()
                         .filter(|c| c.is_finite() && (0.0..=10.0).contains(c))
                         .ok_or_else(|| {
-                            format!("c: expected a number from 0 to 10, found {value:?}")
+                            format!("c: expected a number from 0 to 10, found {}", echo(value))
                         })?;
                     config.exploration_centi = (c * 100.0).round() as u16;
                 }
@@ -200,7 +203,10 @@ impl MctsConfig {
                         .ok()
                         .filter(|w| w.is_finite() && (0.0..=100.0).contains(w))
                         .ok_or_else(|| {
-                            format!("widen: expected a number from 0 (off) to 100, found {value:?}")
+                            format!(
+                                "widen: expected a number from 0 (off) to 100, found {}",
+                                echo(value)
+                            )
                         })?;
                     config.widen_tenths = (w * 10.0).round() as u16;
                 }
@@ -210,7 +216,10 @@ impl MctsConfig {
                         .ok()
                         .filter(|p| *p <= 100)
                         .ok_or_else(|| {
-                            format!("margin: expected a percentage 0 to 100, found {value:?}")
+                            format!(
+                                "margin: expected a percentage 0 to 100, found {}",
+                                echo(value)
+                            )
                         })?;
                 }
                 "deploy" => {
@@ -219,12 +228,16 @@ impl MctsConfig {
                         .ok()
                         .filter(|p| *p <= 100)
                         .ok_or_else(|| {
-                            format!("deploy: expected a percentage 0 to 100, found {value:?}")
+                            format!(
+                                "deploy: expected a percentage 0 to 100, found {}",
+                                echo(value)
+                            )
                         })?;
                 }
                 _ => {
                     return Err(format!(
-                        "unknown option {name:?} (known: threads, c, deploy, margin, widen)"
+                        "unknown option {} (known: threads, c, deploy, margin, widen)",
+                        echo(name)
                     ))
                 }
             }
@@ -368,7 +381,8 @@ fn parse_budget(text: &str) -> Result<Budget, String> {
             .map(Budget::Millis)
             .ok_or_else(|| {
                 format!(
-                    "budget {text:?}: {expected}; milliseconds from 1 to {}",
+                    "budget {}: {expected}; milliseconds from 1 to {}",
+                    echo(text),
                     Budget::MAX_MILLIS
                 )
             });
@@ -379,7 +393,8 @@ fn parse_budget(text: &str) -> Result<Budget, String> {
         .map(Budget::Iterations)
         .ok_or_else(|| {
             format!(
-                "budget {text:?}: {expected}; iterations from 1 to {}",
+                "budget {}: {expected}; iterations from 1 to {}",
+                echo(text),
                 Budget::MAX_ITERATIONS
             )
         })

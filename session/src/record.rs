@@ -4,8 +4,15 @@
 //! A record says how a game was set up, which tiles were drawn in which order, every
 //! decision, and the scores after every turn. Replaying forces the record's draws
 //! (explicit chance), applies every action, and compares every turn's scores and the
-//! final scores. Bad input is an error that names the field (`turns[3].actions[1].x`),
-//! never a panic.
+//! final scores. Bad input is an error that names the field (`turns[3].actions[1].x`)
+//! and the value (cut short, [`json::echo`]), never a panic: duplicate keys, unknown keys
+//! at every level, numbers out of range (never clamped or truncated) and values of the
+//! wrong type are refused.
+//!
+//! Limits, with their values: a record holds at most [`MAX_RECORD_BYTES`] (4 MiB) of
+//! JSON text and [`MAX_TURNS`] (4096) turns, nested at most [`json::MAX_DEPTH`] (32)
+//! levels. [`RecordReader`] reads a file one record at a time, so memory is bounded by
+//! the largest record, whatever the file's size.
 //!
 //! ```
 //! use carcassonne::{Game, GameConfig};
@@ -29,11 +36,55 @@ use carcassonne::rules::count::{Quarter, QuarterStep};
 use carcassonne::tiles::{catalogue, TileKind};
 use serde_json::{json, Map, Value};
 use std::fmt;
+use std::io::BufRead;
+
+use crate::json::{self, describe, echo, parse_strict};
 
 /// The `format` field of every record.
 pub const FORMAT: &str = "carcassonne-record";
 /// The supported record version.
 pub const VERSION: u64 = 1;
+
+/// Largest record accepted, in bytes of JSON text: 4 MiB (the record of a game with
+/// every set is about 40 KB on one line).
+pub const MAX_RECORD_BYTES: usize = 4 << 20;
+
+/// Most turns a record may list: 4096 (a game with every set has under 300).
+pub const MAX_TURNS: usize = 4096;
+
+// The keys of each object of a record. A key that is not listed is refused; adding an
+// optional key to the format is one line here (and its reading in `replay`).
+
+/// Keys of the record object.
+const RECORD_KEYS: &[&str] = &[
+    "format",
+    "version",
+    "id",
+    "setup",
+    "turns",
+    "final_actions",
+    "final_scores",
+    "notes",
+];
+/// Keys of a turn.
+const TURN_KEYS: &[&str] = &[
+    "player",
+    "draw",
+    "discarded",
+    "actions",
+    "scores",
+    "events",
+    // BZ1: the offer of a bazaar held at the end of the turn.
+    "bazaar",
+];
+/// Keys of a score event (informative: read for their keys only).
+const EVENT_KEYS: &[&str] = &["player", "points", "what", "at"];
+/// Keys of an action besides `type`, `player` (who decides) and the fields of its kind
+/// in the action schema: `(record type, keys)`.
+const ACTION_EXTRA_KEYS: &[(&str, &[&str])] = &[
+    // R6: the second tile placed in a turn names itself.
+    ("place_tile", &["tile"]),
+];
 
 /// A record that could not be read: where, and what is wrong.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -162,17 +213,58 @@ fn field<'a>(obj: &'a Map<String, Value>, key: &str, path: &str) -> Result<&'a V
 }
 
 fn as_object<'a>(v: &'a Value, path: &str) -> Result<&'a Map<String, Value>, RecordError> {
-    v.as_object().ok_or_else(|| err(path, "expected an object"))
+    v.as_object()
+        .ok_or_else(|| err(path, format!("expected an object, found {}", describe(v))))
 }
 
 fn as_int(v: &Value, path: &str) -> Result<i64, RecordError> {
     v.as_i64()
-        .ok_or_else(|| err(path, format!("expected an integer, found {v}")))
+        .ok_or_else(|| err(path, format!("expected an integer, found {}", describe(v))))
 }
 
 fn as_str<'a>(v: &'a Value, path: &str) -> Result<&'a str, RecordError> {
     v.as_str()
-        .ok_or_else(|| err(path, format!("expected a string, found {v}")))
+        .ok_or_else(|| err(path, format!("expected a string, found {}", describe(v))))
+}
+
+fn as_array<'a>(v: &'a Value, path: &str) -> Result<&'a Vec<Value>, RecordError> {
+    v.as_array()
+        .ok_or_else(|| err(path, format!("expected an array, found {}", describe(v))))
+}
+
+/// `path.key`, or `key` at the top level.
+fn child(path: &str, key: &str) -> String {
+    if path.is_empty() {
+        key.to_string()
+    } else {
+        format!("{path}.{key}")
+    }
+}
+
+/// Refuses a key of `o` that `allowed` does not list.
+fn check_keys(
+    o: &Map<String, Value>,
+    allowed: impl Fn(&str) -> bool,
+    names: impl Fn() -> Vec<String>,
+    path: &str,
+) -> Result<(), RecordError> {
+    match o.keys().find(|k| !allowed(k)) {
+        None => Ok(()),
+        Some(k) => Err(err(
+            child(path, &json::echo_key(k)),
+            format!("unknown key (allowed: {})", names().join(", ")),
+        )),
+    }
+}
+
+/// Refuses a key of `o` that is not in `keys`.
+fn check_table(o: &Map<String, Value>, keys: &[&str], path: &str) -> Result<(), RecordError> {
+    check_keys(
+        o,
+        |k| keys.contains(&k),
+        || keys.iter().map(|k| k.to_string()).collect(),
+        path,
+    )
 }
 
 fn int_field(obj: &Map<String, Value>, key: &str, path: &str) -> Result<i64, RecordError> {
@@ -198,7 +290,7 @@ fn small_int(
 fn tile_by_id(id: &str, path: &str) -> Result<TileKind, RecordError> {
     catalogue()
         .by_id(id)
-        .ok_or_else(|| err(path, format!("unknown tile id {id:?}")))
+        .ok_or_else(|| err(path, format!("unknown tile id {}", echo(id))))
 }
 
 /// Reads a `setup` object into a configuration (validated); errors name the field
@@ -223,10 +315,32 @@ fn action_from_json(
     let kind = ActionKind::from_name(ty).ok_or_else(|| {
         err(
             format!("{path}.type"),
-            format!("unknown action type {ty:?}"),
+            format!("unknown action type {}", echo(ty)),
         )
     })?;
     let spec = kind.spec();
+    let extra: &[&str] = ACTION_EXTRA_KEYS
+        .iter()
+        .find(|(name, _)| *name == spec.name)
+        .map_or(&[], |(_, keys)| keys);
+    check_keys(
+        o,
+        |k| {
+            k == "type"
+                || k == "player"
+                || spec.fields.iter().any(|f| f.name == k)
+                || extra.contains(&k)
+        },
+        || {
+            ["type", "player"]
+                .into_iter()
+                .chain(spec.fields.iter().map(|f| f.name))
+                .chain(extra.iter().copied())
+                .map(String::from)
+                .collect()
+        },
+        path,
+    )?;
     let mut values = Vec::with_capacity(spec.fields.len());
     let mut pos = Pos::default();
     for f in spec.fields {
@@ -248,7 +362,7 @@ fn action_from_json(
                 FieldValue::Figure(
                     Figure::from_name(name)
                         .filter(|f| *f != Figure::Barn)
-                        .ok_or_else(|| err(&p, format!("unknown figure {name:?}")))?,
+                        .ok_or_else(|| err(&p, format!("unknown figure {}", echo(name))))?,
                 )
             }
             FieldKind::Feature => FieldValue::Feature(feature_at(game, pos, o, f.name, &p)?),
@@ -261,7 +375,7 @@ fn action_from_json(
                 let name = as_str(field(o, f.name, path)?, &p)?;
                 FieldValue::Corner(
                     Corner::from_name(name)
-                        .ok_or_else(|| err(&p, format!("unknown corner {name:?}")))?,
+                        .ok_or_else(|| err(&p, format!("unknown corner {}", echo(name))))?,
                 )
             }
             FieldKind::Tile => {
@@ -272,7 +386,10 @@ fn action_from_json(
                 FieldValue::Quarter(Quarter::from_name(name).ok_or_else(|| {
                     err(
                         &p,
-                        format!("unknown quarter {name:?} (castle, blacksmith, cathedral, market)"),
+                        format!(
+                            "unknown quarter {} (castle, blacksmith, cathedral, market)",
+                            echo(name)
+                        ),
                     )
                 })?)
             }
@@ -281,7 +398,10 @@ fn action_from_json(
                 FieldValue::Step(QuarterStep::from_name(name).ok_or_else(|| {
                     err(
                         &p,
-                        format!("unknown step {name:?} (before-scoring, deploy, final, count)"),
+                        format!(
+                            "unknown step {} (before-scoring, deploy, final, count)",
+                            echo(name)
+                        ),
                     )
                 })?)
             }
@@ -315,7 +435,18 @@ fn action_from_json(
     let action = Action::from_values(kind, &values)
         .map_err(|e| err(format!("{path}.{}", e.field), e.message))?;
     let player = match o.get("player") {
-        Some(v) => Some(as_int(v, &format!("{path}.player"))?.clamp(0, 255) as u8),
+        Some(v) => {
+            let p = format!("{path}.player");
+            let n = as_int(v, &p)?;
+            let seats = game.num_players() as i64;
+            if !(0..seats).contains(&n) {
+                return Err(err(
+                    p,
+                    format!("{n} is out of range 0..={} (the seats)", seats - 1),
+                ));
+            }
+            Some(n as u8)
+        }
         None => None,
     };
     Ok((action, player))
@@ -349,12 +480,16 @@ fn feature_at(
     let index = game
         .board()
         .index_at(pos)
-        .ok_or_else(|| err(p, format!("no tile at {pos} to hold feature {id:?}")))?;
+        .ok_or_else(|| err(p, format!("no tile at {pos} to hold feature {}", echo(id))))?;
     let tile = game.board().placement(index);
     game.feature_named(index, id).ok_or_else(|| {
         err(
             p,
-            format!("tile {} at {pos} has no feature {id:?}", tile.kind.id()),
+            format!(
+                "tile {} at {pos} has no feature {}",
+                tile.kind.id(),
+                echo(id)
+            ),
         )
     })
 }
@@ -515,12 +650,27 @@ pub fn to_json(game: &Game, id: &str) -> String {
     to_value(game, id).to_string()
 }
 
-fn scores_of(v: &Value, path: &str) -> Result<Vec<i32>, RecordError> {
-    v.as_array()
-        .ok_or_else(|| err(path, "expected an array of scores"))?
-        .iter()
+/// A score vector of `players` scores, each a 32-bit integer (never truncated).
+fn scores_of(v: &Value, path: &str, players: usize) -> Result<Vec<i32>, RecordError> {
+    let list = as_array(v, path)?;
+    if list.len() != players {
+        return Err(err(
+            path,
+            format!("{} scores for {players} players", list.len()),
+        ));
+    }
+    list.iter()
         .enumerate()
-        .map(|(i, s)| Ok(as_int(s, &format!("{path}[{i}]"))? as i32))
+        .map(|(i, s)| {
+            let p = format!("{path}[{i}]");
+            let n = as_int(s, &p)?;
+            i32::try_from(n).map_err(|_| {
+                err(
+                    p,
+                    format!("{n} is out of range {}..={}", i32::MIN, i32::MAX),
+                )
+            })
+        })
         .collect()
 }
 
@@ -563,15 +713,38 @@ fn scores_diverged(turn: usize, expected: &[i32], engine: &[i32], detail: String
     }))
 }
 
-/// Replays a record given as JSON text.
+/// Reads one record's JSON text strictly: at most [`MAX_RECORD_BYTES`], duplicate keys
+/// refused, nesting bounded ([`json::parse_strict`]).
+pub fn parse_record_text(text: &str) -> Result<Value, RecordError> {
+    if text.len() > MAX_RECORD_BYTES {
+        return Err(err(
+            "",
+            format!(
+                "the record is {} bytes long; at most {MAX_RECORD_BYTES} are accepted",
+                text.len()
+            ),
+        ));
+    }
+    parse_strict(text).map_err(|e| err(e.path, e.message))
+}
+
+/// Replays a record given as JSON text (read by [`parse_record_text`]).
 pub fn replay_json(text: &str) -> Result<Game, ReplayError> {
-    let v: Value = serde_json::from_str(text).map_err(|e| err("", format!("invalid JSON: {e}")))?;
-    replay(&v)
+    replay(&parse_record_text(text)?)
 }
 
 /// The record's `id`, if it has one.
 pub fn record_id(record: &Value) -> Option<&str> {
     record.get("id").and_then(Value::as_str)
+}
+
+/// A record's `id` for messages: cut short ([`json::echo`]) when it is long.
+pub fn shown_id(id: &str) -> String {
+    if id.chars().count() <= json::MAX_ECHO_CHARS {
+        id.to_string()
+    } else {
+        echo(id)
+    }
 }
 
 /// Replays a record: forces its draws, applies its actions, compares every turn's
@@ -580,7 +753,17 @@ pub fn replay(record: &Value) -> Result<Game, ReplayError> {
     let top = as_object(record, "")?;
     let format = as_str(field(top, "format", "")?, "format")?;
     if format != FORMAT {
-        return Err(err("format", format!("expected {FORMAT:?}, found {format:?}")).into());
+        return Err(err(
+            "format",
+            format!("expected {FORMAT:?}, found {}", echo(format)),
+        )
+        .into());
+    }
+    check_table(top, RECORD_KEYS, "")?;
+    for key in ["id", "notes"] {
+        if let Some(v) = top.get(key) {
+            as_str(v, key)?;
+        }
     }
     let version = int_field(top, "version", "")?;
     if version != VERSION as i64 {
@@ -596,12 +779,22 @@ pub fn replay(record: &Value) -> Result<Game, ReplayError> {
         let e = e.under("setup");
         err(e.field, e.message)
     })?;
-    let turns = field(top, "turns", "")?
-        .as_array()
-        .ok_or_else(|| err("turns", "expected an array"))?;
+    let turns = as_array(field(top, "turns", "")?, "turns")?;
+    if turns.len() > MAX_TURNS {
+        return Err(err(
+            "turns",
+            format!("{} turns; a record holds at most {MAX_TURNS}", turns.len()),
+        )
+        .into());
+    }
+    let final_scores = match top.get("final_scores") {
+        Some(fs) => Some(scores_of(fs, "final_scores", players)?),
+        None => None,
+    };
     for (t, turn) in turns.iter().enumerate() {
         let path = format!("turns[{t}]");
         let o = as_object(turn, &path)?;
+        check_table(o, TURN_KEYS, &path)?;
         let player = small_int(o, "player", &path, 0..=players as i64 - 1)? as usize;
         let draw = match field(o, "draw", &path)? {
             Value::Null => None,
@@ -610,17 +803,29 @@ pub fn replay(record: &Value) -> Result<Game, ReplayError> {
                 &format!("{path}.draw"),
             )?),
         };
-        let discarded = o.get("discarded").and_then(Value::as_bool).unwrap_or(false);
-        let actions = field(o, "actions", &path)?
-            .as_array()
-            .ok_or_else(|| err(format!("{path}.actions"), "expected an array"))?;
-        let scores = scores_of(field(o, "scores", &path)?, &format!("{path}.scores"))?;
-        if scores.len() != players {
-            return Err(err(
-                format!("{path}.scores"),
-                format!("{} scores for {players} players", scores.len()),
-            )
-            .into());
+        let discarded = match o.get("discarded") {
+            None => false,
+            Some(Value::Bool(b)) => *b,
+            Some(v) => {
+                return Err(err(
+                    format!("{path}.discarded"),
+                    format!("expected true or false, found {}", describe(v)),
+                )
+                .into())
+            }
+        };
+        let actions = as_array(field(o, "actions", &path)?, &format!("{path}.actions"))?;
+        let scores = scores_of(
+            field(o, "scores", &path)?,
+            &format!("{path}.scores"),
+            players,
+        )?;
+        if let Some(events) = o.get("events") {
+            let epath = format!("{path}.events");
+            for (i, e) in as_array(events, &epath)?.iter().enumerate() {
+                let p = format!("{epath}[{i}]");
+                check_table(as_object(e, &p)?, EVENT_KEYS, &p)?;
+            }
         }
         if game.is_terminal() {
             return Err(diverged(t, None, "another turn", "the game is over"));
@@ -774,7 +979,7 @@ pub fn replay(record: &Value) -> Result<Game, ReplayError> {
                 "no more bazaar tiles are drawn",
             ));
         }
-        let unfinished = t + 1 == turns.len() && !top.contains_key("final_scores");
+        let unfinished = t + 1 == turns.len() && final_scores.is_none();
         if game.turn_in_progress() && game.turns().len() == t + 1 && unfinished {
             // The record of an unfinished game ends inside this turn.
             if game.scores() != scores.as_slice() {
@@ -811,15 +1016,20 @@ pub fn replay(record: &Value) -> Result<Game, ReplayError> {
             return Err(scores_diverged(t, &scores, actual, detail));
         }
     }
-    // Declines of an end-of-game abbey that the record does not list.
-    while game.phase() == Phase::Abbey && game.in_end_round() {
-        game.apply(Action::Pass)
-            .map_err(|e| diverged(turns.len(), None, "the game ends", e.to_string()))?;
+    let finals = match top.get("final_actions") {
+        Some(v) => Some(as_array(v, "final_actions")?),
+        None => None,
+    };
+    if final_scores.is_some() || finals.is_some_and(|f| !f.is_empty()) {
+        // Declines of an end-of-game abbey that the record does not list, when the
+        // record goes on after the last turn (the record of an unfinished game stops
+        // where it was written: AM4).
+        while game.phase() == Phase::Abbey && game.in_end_round() {
+            game.apply(Action::Pass)
+                .map_err(|e| diverged(turns.len(), None, "the game ends", e.to_string()))?;
+        }
     }
-    if let Some(finals) = top.get("final_actions") {
-        let finals = finals
-            .as_array()
-            .ok_or_else(|| err("final_actions", "expected an array"))?;
+    if let Some(finals) = finals {
         // Divergences in final actions are reported after the last turn.
         let t = turns.len();
         for (a, av) in finals.iter().enumerate() {
@@ -853,8 +1063,7 @@ pub fn replay(record: &Value) -> Result<Game, ReplayError> {
             }
         }
     }
-    if let Some(fs) = top.get("final_scores") {
-        let expected = scores_of(fs, "final_scores")?;
+    if let Some(expected) = final_scores {
         if !game.is_terminal() {
             return Err(diverged(
                 usize::MAX,
@@ -908,22 +1117,234 @@ fn lay_out_bazaar(
     Ok(())
 }
 
-/// Splits a file's text into records: JSON Lines, or a single JSON object.
+/// Splits a file's text into records: JSON Lines, or a single JSON object (see
+/// [`RecordReader`], which reads a file of any size with bounded memory).
 pub fn parse_records(text: &str) -> Vec<Result<Value, RecordError>> {
-    let trimmed = text.trim_start();
-    if trimmed.starts_with('{') {
-        if let Ok(v) = serde_json::from_str::<Value>(text) {
-            return vec![Ok(v)];
+    RecordReader::new(text.as_bytes())
+        .map(|r| r.map(|r| r.value))
+        .collect()
+}
+
+/// One record read by a [`RecordReader`]: the line it starts on (from 1) and its JSON.
+#[derive(Clone, Debug, PartialEq)]
+pub struct RawRecord {
+    /// The line of the file where the record starts.
+    pub line: usize,
+    /// The record's JSON value (read strictly, [`parse_record_text`]).
+    pub value: Value,
+}
+
+/// Reads the records of a file one at a time: JSON Lines (one record per line, blank
+/// lines skipped), or a single record written over several lines (when the first line
+/// is not a whole JSON value). Memory is bounded by the largest record.
+///
+/// An error names the line (`line 3: invalid JSON: ...`). A bad line of JSON Lines is
+/// reported and reading goes on with the next line. Reading stops after the error when
+/// a line (or the one record) is longer than [`MAX_RECORD_BYTES`], when the file cannot
+/// be read, and when the file's first record is not a game record at all (text that
+/// does not start with `{`, invalid JSON, or another `format`), so that a file that is
+/// not a record file fails at once: `/dev/zero` fails after its first byte.
+///
+/// ```
+/// use carcassonne_session::record::RecordReader;
+/// let text = "{\"format\":\"carcassonne-record\"}\n\n{oops\n";
+/// let read: Vec<_> = RecordReader::new(text.as_bytes()).collect();
+/// assert_eq!(read[0].as_ref().unwrap().line, 1);
+/// assert_eq!(read[1].as_ref().unwrap_err().path, "line 3");
+/// assert!(RecordReader::new(&b"\0\0\0"[..]).next().unwrap().is_err());
+/// ```
+pub struct RecordReader<R> {
+    input: R,
+    /// Lines consumed so far.
+    line: usize,
+    /// Records (and errors) yielded so far.
+    yielded: usize,
+    done: bool,
+    buf: Vec<u8>,
+}
+
+/// How reading one line ended.
+enum LineEnd {
+    /// A whole line (or the last one, without its newline) is in the buffer.
+    Line,
+    /// The end of the input, nothing read.
+    Eof,
+    /// The line is longer than the limit (what was read is dropped).
+    TooLong,
+    /// The first record of the file does not start with `{`.
+    NotObject(u8),
+}
+
+impl<R: BufRead> RecordReader<R> {
+    /// A reader of the records in `input`.
+    pub fn new(input: R) -> RecordReader<R> {
+        RecordReader {
+            input,
+            line: 0,
+            yielded: 0,
+            done: false,
+            buf: Vec::new(),
         }
     }
-    text.lines()
-        .enumerate()
-        .filter(|(_, l)| !l.trim().is_empty())
-        .map(|(i, l)| {
-            serde_json::from_str(l)
-                .map_err(|e| err(format!("line {}", i + 1), format!("invalid JSON: {e}")))
-        })
-        .collect()
+
+    /// Appends the next line to `buf` (without its newline), reading at most `limit`
+    /// bytes in all into `buf`.
+    fn read_line(&mut self, limit: usize, first: bool) -> std::io::Result<LineEnd> {
+        let mut any = false;
+        let mut check_start = first;
+        loop {
+            let avail = match self.input.fill_buf() {
+                Ok(a) => a,
+                Err(e) if e.kind() == std::io::ErrorKind::Interrupted => continue,
+                Err(e) => return Err(e),
+            };
+            if avail.is_empty() {
+                if any {
+                    self.line += 1;
+                    return Ok(LineEnd::Line);
+                }
+                return Ok(LineEnd::Eof);
+            }
+            any = true;
+            let (chunk, newline) = match avail.iter().position(|b| *b == b'\n') {
+                Some(i) => (&avail[..i], true),
+                None => (avail, false),
+            };
+            if check_start {
+                if let Some(&b) = chunk.iter().find(|b| !b.is_ascii_whitespace()) {
+                    if b != b'{' {
+                        return Ok(LineEnd::NotObject(b));
+                    }
+                    check_start = false;
+                }
+            }
+            if self.buf.len() + chunk.len() > limit {
+                return Ok(LineEnd::TooLong);
+            }
+            self.buf.extend_from_slice(chunk);
+            let used = chunk.len() + usize::from(newline);
+            self.input.consume(used);
+            if newline {
+                self.line += 1;
+                return Ok(LineEnd::Line);
+            }
+        }
+    }
+
+    /// The error that ends the reading.
+    fn fatal(
+        &mut self,
+        line: usize,
+        message: impl Into<String>,
+    ) -> Option<Result<RawRecord, RecordError>> {
+        self.done = true;
+        self.buf = Vec::new();
+        Some(Err(err(format!("line {line}"), message)))
+    }
+}
+
+impl<R: BufRead> Iterator for RecordReader<R> {
+    type Item = Result<RawRecord, RecordError>;
+
+    fn next(&mut self) -> Option<Self::Item> {
+        if self.done {
+            return None;
+        }
+        let first = self.yielded == 0;
+        // The next non-blank line.
+        let start = loop {
+            self.buf.clear();
+            let end = match self.read_line(MAX_RECORD_BYTES, first) {
+                Ok(end) => end,
+                Err(e) => return self.fatal(self.line + 1, format!("cannot read: {e}")),
+            };
+            let line = self.line + 1;
+            match end {
+                LineEnd::Eof => {
+                    self.done = true;
+                    return None;
+                }
+                LineEnd::TooLong => {
+                    return self.fatal(
+                        line,
+                        format!("longer than {MAX_RECORD_BYTES} bytes, the largest record accepted"),
+                    )
+                }
+                LineEnd::NotObject(b) => {
+                    return self.fatal(
+                        line,
+                        format!(
+                            "not a game record: a record is a JSON object, which starts with '{{', not {}",
+                            echo(&String::from_utf8_lossy(&[b]))
+                        ),
+                    )
+                }
+                LineEnd::Line if self.buf.iter().all(u8::is_ascii_whitespace) => continue,
+                LineEnd::Line => break self.line,
+            }
+        };
+        self.yielded += 1;
+        let mut parsed = parse_bytes(&self.buf);
+        if first && parsed.is_err() && incomplete(&self.buf) {
+            // The first line begins a value it does not finish: the file is one record
+            // written over several lines.
+            loop {
+                self.buf.push(b'\n');
+                let end = match self.read_line(MAX_RECORD_BYTES, false) {
+                    Ok(end) => end,
+                    Err(e) => return self.fatal(self.line + 1, format!("cannot read: {e}")),
+                };
+                match end {
+                    LineEnd::Line | LineEnd::NotObject(_) => {}
+                    LineEnd::Eof => break,
+                    LineEnd::TooLong => {
+                        return self.fatal(
+                            start,
+                            format!(
+                            "a record longer than {MAX_RECORD_BYTES} bytes, the largest accepted"
+                        ),
+                        )
+                    }
+                }
+            }
+            parsed = parse_bytes(&self.buf);
+            self.done = true;
+        }
+        let value = match parsed {
+            Ok(v) => v,
+            // Not JSON at all (a strictness error, with its path, is not fatal).
+            Err(e) if first && e.path.is_empty() => {
+                return self.fatal(start, format!("not a game record: {}", e.message));
+            }
+            Err(e) => {
+                let at = if e.path.is_empty() {
+                    format!("line {start}")
+                } else {
+                    format!("line {start}: {}", e.path)
+                };
+                return Some(Err(err(at, e.message)));
+            }
+        };
+        if first && value.get("format").and_then(Value::as_str) != Some(FORMAT) {
+            let found = value.get("format").map_or("no format".into(), describe);
+            return self.fatal(
+                start,
+                format!("not a game record (format {found}, expected {FORMAT:?})"),
+            );
+        }
+        Some(Ok(RawRecord { line: start, value }))
+    }
+}
+
+/// One record's bytes read strictly.
+fn parse_bytes(bytes: &[u8]) -> Result<Value, RecordError> {
+    let text = std::str::from_utf8(bytes).map_err(|e| err("", format!("not UTF-8 text ({e})")))?;
+    parse_record_text(text)
+}
+
+/// Whether `bytes` are the beginning of a JSON value that they do not finish.
+fn incomplete(bytes: &[u8]) -> bool {
+    serde_json::from_slice::<serde::de::IgnoredAny>(bytes).is_err_and(|e| e.is_eof())
 }
 
 #[cfg(test)]
@@ -965,6 +1386,233 @@ mod tests {
             replay_json(&to_json(&game, "done")).unwrap().scores(),
             game.scores()
         );
+    }
+
+    fn base_record() -> Value {
+        let mut game = Game::new(GameConfig::new(2)).unwrap();
+        while !game.is_terminal() {
+            let a = game.legal_actions()[0];
+            game.apply(a).unwrap();
+        }
+        to_value(&game, "base")
+    }
+
+    fn bad(record: &Value) -> RecordError {
+        match replay(record) {
+            Err(ReplayError::Bad(e)) => e,
+            other => panic!("expected a bad record, got {other:?}"),
+        }
+    }
+
+    /// AM4: a record written during the end-of-game abbey round of an unfinished game
+    /// loads back at that point, not as a finished game with final scoring applied.
+    #[test]
+    fn unfinished_records_of_the_end_of_game_abbey_round_stay_unfinished() {
+        let mut checked = 0;
+        for seed in 0..4 {
+            let mut config = GameConfig::new(3);
+            config.sets = vec![TileSet::Base, TileSet::AbbeyMayor];
+            config.figures = carcassonne::config::Figures::default_for(&config.sets);
+            config.seed = seed;
+            let mut game = Game::new(config).unwrap();
+            while !(game.phase() == Phase::Abbey && game.tiles_left() == 0) {
+                if game.is_terminal() {
+                    break; // nowhere to place an abbey at the end of this game
+                }
+                let a = if game.phase() == Phase::Abbey {
+                    Action::Pass
+                } else {
+                    game.legal_actions()[0]
+                };
+                game.apply(a).unwrap();
+            }
+            if game.is_terminal() {
+                continue;
+            }
+            checked += 1;
+            assert!(game.in_end_round());
+            let back = replay_json(&to_json(&game, "end-round")).unwrap();
+            assert!(!back.is_terminal(), "seed {seed}: reloaded as finished");
+            assert_eq!(back.phase(), Phase::Abbey);
+            assert_eq!(back.to_play(), game.to_play());
+            assert_eq!(back.scores(), game.scores());
+            assert_eq!(back.legal_actions(), game.legal_actions());
+            // One declined abbey later, still the same point.
+            game.apply(Action::Pass).unwrap();
+            if !game.is_terminal() {
+                let back = replay_json(&to_json(&game, "end-round")).unwrap();
+                assert_eq!(back.to_play(), game.to_play());
+                assert_eq!(back.scores(), game.scores());
+            }
+        }
+        assert!(checked >= 2);
+    }
+
+    /// Numbers are never truncated or clamped: scores beyond 32 bits, seats out of
+    /// range, negative rotations.
+    #[test]
+    fn numbers_out_of_range_are_refused() {
+        let good = base_record();
+        assert!(replay(&good).is_ok());
+        let mut r = good.clone();
+        r["final_scores"][0] = json!(good["final_scores"][0].as_i64().unwrap() + (1i64 << 32));
+        assert_eq!(bad(&r).path, "final_scores[0]");
+        let mut r = good.clone();
+        r["turns"][0]["scores"][1] = json!(1i64 << 32);
+        assert_eq!(bad(&r).path, "turns[0].scores[1]");
+        for v in [json!(-1), json!(i64::MIN), json!(4), json!(1.0)] {
+            let mut r = good.clone();
+            r["turns"][0]["actions"][0]["rot"] = v.clone();
+            assert_eq!(bad(&r).path, "turns[0].actions[0].rot", "{v}");
+        }
+        for v in [json!(-7), json!(1000), json!(2), json!("0")] {
+            let mut r = good.clone();
+            r["turns"][0]["actions"][0]["player"] = v.clone();
+            let e = bad(&r);
+            assert_eq!(e.path, "turns[0].actions[0].player", "{v}");
+            assert!(e.message.contains(&v.to_string()), "{e}");
+        }
+        let mut r = good.clone();
+        r["turns"][0]["player"] = json!(-7);
+        assert_eq!(bad(&r).path, "turns[0].player");
+    }
+
+    /// Unknown keys are refused at every level, duplicate keys anywhere, values of the
+    /// wrong type everywhere.
+    #[test]
+    fn unknown_duplicate_and_mistyped_fields_are_refused() {
+        let good = base_record();
+        let cases: [(&[&str], &str); 5] = [
+            (&[], "extra"),
+            (&["setup"], "setup.playrs"),
+            (&["turns", "0"], "turns[0].extra"),
+            (&["turns", "0", "actions", "0"], "turns[0].actions[0].extra"),
+            (&["turns", "1", "actions", "0"], "turns[1].actions[0].tiel"),
+        ];
+        for (at, path) in cases {
+            let mut r = good.clone();
+            let mut v = &mut r;
+            for step in at {
+                v = match step.parse::<usize>() {
+                    Ok(i) => &mut v[i],
+                    Err(_) => &mut v[*step],
+                };
+            }
+            let key = path.rsplit('.').next().unwrap();
+            v[key] = json!(1);
+            assert_eq!(bad(&r).path, path);
+        }
+        let mut r = good.clone();
+        r["turns"][0]["events"] = json!([{"player": 0, "points": 1, "what": "road", "bonus": 1}]);
+        assert_eq!(bad(&r).path, "turns[0].events[0].bonus");
+        let mut r = good.clone();
+        r["turns"][0]["discarded"] = json!("yes");
+        let e = bad(&r);
+        assert_eq!(e.path, "turns[0].discarded");
+        assert!(e.message.contains("\"yes\""), "{e}");
+        for key in ["id", "notes"] {
+            let mut r = good.clone();
+            r[key] = json!(7);
+            assert_eq!(bad(&r).path, key);
+        }
+        // The second tile of an R6 turn names itself: `tile` is a key of `place_tile`.
+        let mut r = good.clone();
+        r["turns"][0]["actions"][0]["tile"] = json!("BASE-A");
+        assert!(matches!(replay(&r), Err(ReplayError::Diverged(_))));
+        // Duplicate keys, even with a first value that is refused.
+        let text = good.to_string();
+        let dup = text.replacen('{', r#"{"format":"chess","#, 1);
+        match replay_json(&dup) {
+            Err(ReplayError::Bad(e)) => assert_eq!(
+                (e.path.as_str(), e.message.as_str()),
+                ("format", "duplicate key")
+            ),
+            other => panic!("{other:?}"),
+        }
+        let dup = text.replacen(r#""rot":"#, r#""rot":0,"rot":"#, 1);
+        match replay_json(&dup) {
+            Err(ReplayError::Bad(e)) => assert!(e.path.ends_with(".rot"), "{e}"),
+            other => panic!("{other:?}"),
+        }
+    }
+
+    /// Limits: turns per record, record size, and values echoed in messages are cut.
+    #[test]
+    fn limits_are_enforced_and_echoes_are_short() {
+        let good = base_record();
+        let mut r = good.clone();
+        let turn = r["turns"][0].clone();
+        r["turns"] = Value::Array(vec![turn; MAX_TURNS + 1]);
+        assert_eq!(bad(&r).path, "turns");
+        let mut r = good.clone();
+        let id = "X".repeat(1 << 20);
+        r["turns"][0]["draw"] = json!(id);
+        let e = bad(&r);
+        assert_eq!(e.path, "turns[0].draw");
+        assert!(e.to_string().len() < 200, "{} bytes", e.to_string().len());
+        let mut r = good.clone();
+        r["turns"][0]["actions"][0]["type"] = json!(id);
+        assert!(bad(&r).to_string().len() < 200);
+        let mut r = good.clone();
+        r["turns"][0]["actions"][0]["x"] = json!(vec![0; 100_000]);
+        assert!(bad(&r).to_string().len() < 200);
+        let mut r = good.clone();
+        r["notes"] = json!("n".repeat(MAX_RECORD_BYTES));
+        match replay_json(&r.to_string()) {
+            Err(ReplayError::Bad(e)) => assert!(e.message.contains("at most 4194304"), "{e}"),
+            other => panic!("{other:?}"),
+        }
+        assert!(matches!(replay_json(""), Err(ReplayError::Bad(_))));
+    }
+
+    /// Files: JSON Lines go on after a bad line, a file that is no record file stops at
+    /// once, any input (endless, without newlines) is read with bounded memory.
+    #[test]
+    fn reader_streams_and_fails_fast() {
+        let good = base_record().to_string();
+        let text = format!("{good}\n\n{{not json\n{good}\n");
+        let read: Vec<_> = RecordReader::new(text.as_bytes()).collect();
+        assert_eq!(read.len(), 3);
+        assert_eq!(read[0].as_ref().unwrap().line, 1);
+        assert_eq!(read[1].as_ref().unwrap_err().path, "line 3");
+        assert_eq!(read[2].as_ref().unwrap().line, 4);
+        // A pretty-printed record.
+        let pretty = serde_json::to_string_pretty(&base_record()).unwrap();
+        let read: Vec<_> = RecordReader::new(pretty.as_bytes()).collect();
+        assert_eq!(read.len(), 1);
+        assert!(replay(&read[0].as_ref().unwrap().value).is_ok());
+        // Endless inputs: zeros, a line that never ends, an object that never closes.
+        for (name, input) in [
+            (
+                "zeros",
+                Box::new(std::io::repeat(0)) as Box<dyn std::io::Read>,
+            ),
+            ("spaces", Box::new(std::io::repeat(b' '))),
+            ("braces", Box::new(std::io::repeat(b'{'))),
+            (
+                "lines",
+                Box::new(std::io::Read::chain(&b"{\n"[..], std::io::repeat(b'\n'))),
+            ),
+        ] {
+            let reader = std::io::BufReader::new(input);
+            let read: Vec<_> = RecordReader::new(reader).take(3).collect();
+            assert_eq!(read.len(), 1, "{name}");
+            assert!(read[0].is_err(), "{name}");
+        }
+        // Not records: another JSON value, another format, text.
+        for text in [
+            "[1, 2]\n",
+            "{\"format\": \"chess\"}\n",
+            "hello\n",
+            "{oops\n",
+        ] {
+            let file = format!("{text}{good}\n");
+            let read: Vec<_> = RecordReader::new(file.as_bytes()).collect();
+            assert_eq!(read.len(), 1, "{text}");
+            assert_eq!(read[0].as_ref().unwrap_err().path, "line 1", "{text}");
+        }
+        assert_eq!(RecordReader::new(&b""[..]).count(), 0);
+        assert_eq!(RecordReader::new(&b"\n  \n"[..]).count(), 0);
     }
 
     /// Bad input names the field.

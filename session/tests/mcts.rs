@@ -3,7 +3,7 @@
 
 use carcassonne::{ChanceMode, Figures, Game, GameConfig, Phase, Rng, TileSet};
 use carcassonne_session::bots::{parse_bots, Bot};
-use carcassonne_session::matches::{run_match, MatchSpec};
+use carcassonne_session::matches::{run_match, run_match_until, MatchSpec};
 use carcassonne_session::mcts::{Budget, MctsConfig};
 use std::time::Duration;
 
@@ -256,6 +256,16 @@ fn matches_rotate_seats_and_check_their_spec() {
     // Shares of the win add up to one game each.
     let wins: f64 = report.summaries().iter().map(|s| s.wins).sum();
     assert!((wins - 6.0).abs() < 1e-9);
+    // A match stopped by its caller ends with an error that says how far it went.
+    let mut asked = 0;
+    let stopped = run_match_until(&spec, &|_, _| {}, &mut || {
+        asked += 1;
+        asked <= 2
+    });
+    assert_eq!(
+        stopped.unwrap_err(),
+        "the match was stopped after 2 of 6 games"
+    );
     let mut bad = spec.clone();
     bad.bots.pop();
     assert!(run_match(&bad, &|_, _| {}).unwrap_err().contains("bots"));

@@ -445,9 +445,16 @@ static void test_records_and_game_over(void) {
     /* Well formed but not reproduced: other final scores, an illegal placement. */
     EXPECT_OK(carc_game_scores(game, scores, 2, &n));
     strcpy(bad, record);
-    CHECK(replace(bad, "\"final_scores\":[", "\"final_scores\":[1000,"));
+    /* The first final score gains leading digits (a score list of another length is
+       malformed: CARC_STATUS_BAD_RECORD). */
+    CHECK(replace(bad, "\"final_scores\":[", "\"final_scores\":[1000"));
     EXPECT_STATUS(carc_game_from_record(bad, CARC_CHANCE_SAMPLED, &loaded),
                   CARC_STATUS_RECORD_MISMATCH);
+    strcpy(bad, record);
+    CHECK(replace(bad, "\"final_scores\":[", "\"final_scores\":[1000,"));
+    EXPECT_STATUS(carc_game_from_record(bad, CARC_CHANCE_SAMPLED, &loaded),
+                  CARC_STATUS_BAD_RECORD);
+    CHECK(contains(last_error_text(), "final_scores"));
     strcpy(bad, record);
     CHECK(replace(bad, "\"type\":\"place_tile\",\"x\":", "\"type\":\"place_tile\",\"x\":40"));
     EXPECT_STATUS(carc_game_from_record(bad, CARC_CHANCE_SAMPLED, &loaded),

@@ -2,7 +2,12 @@
 //! ids, NULL pointers, tiny and oversized buffers, mangled configurations and records.
 //! Whatever the calls, no call panics (no `CARC_STATUS_PANIC`), every status is one of the
 //! documented values, output parameters keep their sentinel values on failure, a refused
-//! action leaves the state unchanged, and the handle stays usable.
+//! action leaves the state unchanged, and the handle stays usable. Coordinates reach the
+//! ends of `int32_t`; hostile texts (duplicate keys, deep nesting, huge values) are
+//! refused with short messages.
+//!
+//! The number of sequences is 256, or `CARC_ABI_FUZZ_CASES` when set (e.g.
+//! `CARC_ABI_FUZZ_CASES=20000 cargo test -p carcassonne-ffi --lib abi_fuzz`).
 
 use crate::action::{
     carc_game_apply, carc_game_apply_draw, carc_game_chance_outcomes, carc_game_is_legal,
@@ -107,6 +112,9 @@ enum Call {
         cut: u16,
         junk: Vec<u8>,
     },
+    HostileText {
+        which: usize,
+    },
     Catalogue {
         kind: u32,
         feature: u32,
@@ -117,12 +125,61 @@ fn small_len() -> impl Strategy<Value = u32> {
     prop_oneof![0u32..4, 4u32..64, Just(1 << 20)]
 }
 
+/// Sequences run by `random_call_sequences_never_crash`: 256, or `CARC_ABI_FUZZ_CASES`.
+fn fuzz_cases() -> u32 {
+    std::env::var("CARC_ABI_FUZZ_CASES")
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(256)
+}
+
+/// A coordinate: near the board mostly, else at or near the ends of `int32_t`.
+fn coordinate() -> impl Strategy<Value = i32> {
+    prop_oneof![
+        6 => -4i32..5,
+        1 => prop_oneof![
+            Just(i32::MIN),
+            Just(i32::MAX),
+            Just(i32::MIN + 1),
+            Just(i32::MAX - 1),
+            Just(-10_001),
+            Just(10_001),
+            any::<i32>(),
+        ],
+    ]
+}
+
+/// Texts no configuration or record may be: each is refused with a short message.
+fn hostile_texts() -> Vec<String> {
+    let deep = "[".repeat(100_000);
+    let nested = format!(
+        r#"{{"players":2,"sets":["base"],"rules":{}1{}}}"#,
+        "[".repeat(40),
+        "]".repeat(40)
+    );
+    let long_id = "X".repeat(1 << 20);
+    vec![
+        r#"{"players":2,"players":3,"sets":["base"]}"#.to_string(),
+        r#"{"players":2,"sets":["base"],"seed":1e400}"#.to_string(),
+        r#"{"players":2,"sets":["base"],"seed":-1}"#.to_string(),
+        r#"{"players":4294967298,"sets":["base"]}"#.to_string(),
+        r#"{"players":2,"sets":["base"],"start":{"tile":"BASE-D","rot":-1}}"#.to_string(),
+        format!(r#"{{"players":2,"sets":["base"],"start":{{"tile":"{long_id}"}}}}"#),
+        format!(r#"{{"players":2,"sets":["base"],"chance":"{long_id}"}}"#),
+        format!(r#"{{"players":2,"sets":["base"],"{long_id}":1}}"#),
+        deep,
+        nested,
+        String::new(),
+        "{".to_string(),
+    ]
+}
+
 fn raw_action() -> impl Strategy<Value = CarcAction> {
     (
         (
             0u8..24,
-            -4i32..5,
-            -4i32..5,
+            coordinate(),
+            coordinate(),
             0u8..6,
             0u8..7,
             prop_oneof![0u8..6, Just(255u8), any::<u8>()],
@@ -132,8 +189,8 @@ fn raw_action() -> impl Strategy<Value = CarcAction> {
         (
             0u8..3,
             prop_oneof![0u16..40, any::<u16>()],
-            -4i32..5,
-            -4i32..5,
+            coordinate(),
+            coordinate(),
         ),
     )
         .prop_map(
@@ -194,6 +251,7 @@ fn call() -> impl Strategy<Value = Call> {
             .prop_map(|(base, cut, junk)| Call::MangledConfig { base, cut, junk }),
         1 => (prop_oneof![0u32..300, any::<u32>()], 0u32..20)
             .prop_map(|(kind, feature)| Call::Catalogue { kind, feature }),
+        1 => (0..hostile_texts().len()).prop_map(|which| Call::HostileText { which }),
     ]
 }
 
@@ -638,6 +696,19 @@ fn run(game: &mut *mut CarcGame, call: &Call) {
                 assert_eq!(made, 0x10 as *mut CarcGame);
             }
         }
+        Call::HostileText { which } => {
+            let text = CString::new(hostile_texts()[*which].clone()).unwrap();
+            let mut made = 0x10 as *mut CarcGame;
+            let s = carc_game_new(text.as_ptr(), &mut made);
+            assert_eq!(s, CarcStatus::InvalidConfig, "text {which}");
+            assert_eq!(made, 0x10 as *mut CarcGame);
+            let message = thread_message();
+            assert!(message.len() < 600, "text {which}: {} bytes", message.len());
+            let s = carc_game_from_record(text.as_ptr(), 0, &mut made);
+            assert_eq!(s, CarcStatus::BadRecord, "text {which}");
+            assert_eq!(made, 0x10 as *mut CarcGame);
+            assert!(thread_message().len() < 600, "text {which}");
+        }
         Call::Catalogue { kind, feature } => {
             let mut id: *const c_char = null();
             ok_status(carc_tile_kind_id(*kind, &mut id), "tile_kind_id");
@@ -650,7 +721,7 @@ fn run(game: &mut *mut CarcGame, call: &Call) {
 }
 
 proptest! {
-    #![proptest_config(ProptestConfig { cases: 256, ..ProptestConfig::default() })]
+    #![proptest_config(ProptestConfig { cases: fuzz_cases(), ..ProptestConfig::default() })]
 
     #[test]
     fn random_call_sequences_never_crash(
