@@ -897,6 +897,18 @@ typedef uint8_t CarcRoadEnd;
 #endif // __cplusplus
 
 /**
+ * A built-in player with its own random sequence, owned by the caller through an opaque
+ * pointer.
+ *
+ * Created by `carc_bot_new`, released by `carc_bot_free`. It keeps no state of any game:
+ * one bot may choose for several games and seats. A handle may be moved between threads
+ * but must not be used by two threads at the same time. Failures on a bot are reported
+ * through `carc_last_error`; a panic inside a bot call poisons the bot (and the game
+ * handle of the call).
+ */
+typedef struct CarcBot CarcBot;
+
+/**
  * A game in progress, owned by the caller through an opaque pointer.
  *
  * Created by `carc_game_new`, `carc_game_clone`, `carc_game_from_record` or
@@ -1497,6 +1509,61 @@ CarcStatus carc_game_event_parts(const struct CarcGame *game,
                                  struct CarcFeaturePart *buf,
                                  uint32_t len,
                                  uint32_t *needed);
+
+/**
+ * Creates a built-in player from its spec and writes its handle to `*out`.
+ *
+ * `spec` is one of `"random"` (a uniformly random legal action), `"greedy"` (the action
+ * with the best points this turn minus the most points an opponent gains) or
+ * `"mcts[:<budget>][:<option>=<value>]..."`: Monte Carlo tree search over the hidden
+ * order of the pile with a budget of iterations (`"mcts:2000"`) or milliseconds per
+ * decision (`"mcts:100ms"`) and the options `threads=N` (root-parallel search threads,
+ * 1 to 64), `c=X` (exploration constant), `deploy=P`, `margin=P` and `widen=W` (see
+ * `carcassonne match --help`). `seed` seeds the bot's random sequence: the
+ * same seed and the same calls give the same choices (with an iteration budget).
+ * A spec that cannot be read returns `CARC_STATUS_INVALID_ARGUMENT`; the message
+ * (`carc_last_error`) says what was wrong.
+ *
+ * Ownership: `spec` (NUL-terminated UTF-8) is read during the call and stays the
+ * caller's. On success the caller owns `*out` and must release it with `carc_bot_free`;
+ * on failure `*out` is not written.
+ */
+CarcStatus carc_bot_new(const char *spec, uint64_t seed, struct CarcBot **out);
+
+/**
+ * Releases a bot handle. NULL is accepted and does nothing; poisoned handles are
+ * released too.
+ *
+ * Ownership: takes back ownership of `bot`, which must come from `carc_bot_new` and must
+ * not be used afterwards.
+ */
+void carc_bot_free(struct CarcBot *bot);
+
+/**
+ * Chooses an action for the player who decides now in `game` and writes it to `*out`;
+ * the game is not changed (apply the action with `carc_game_apply`). The action is one of
+ * `carc_game_legal_actions`. When the game waits for a draw (explicit chance) the bot
+ * samples a tile from the pile's counts. An MCTS bot searches for its budget (the call
+ * takes that long); its search cannot see the order of the pile. A finished game
+ * returns `CARC_STATUS_GAME_OVER`.
+ *
+ * Ownership: `bot` is borrowed for the call (its random sequence advances); `game` is
+ * borrowed read-only; `out` belongs to the caller and is written only on success.
+ */
+CarcStatus carc_bot_choose(struct CarcBot *bot,
+                           const struct CarcGame *game,
+                           struct CarcAction *out);
+
+/**
+ * Writes the bot's spec (NUL-terminated, in the form `carc_bot_new` reads, with every
+ * setting that differs from its default: `"mcts:2000"`, `"greedy"`) into `buf` (`len`
+ * bytes); `needed` receives its size including the NUL.
+ *
+ * Ownership: `bot` is borrowed; `buf` (may be NULL with `len == 0` to ask for the size)
+ * and `needed` belong to the caller. On `CARC_STATUS_BUFFER_TOO_SMALL` only `needed` is
+ * written.
+ */
+CarcStatus carc_bot_spec(const struct CarcBot *bot, char *buf, uint32_t len, uint32_t *needed);
 
 /**
  * Creates a game from a JSON configuration and writes its handle to `*out`.

@@ -878,6 +878,33 @@ impl Game {
         }
     }
 
+    /// Replaces the generator that samples the future draws (sampled-chance mode) by one
+    /// seeded with `seed`; nothing else changes. A search uses it on copies of a game so
+    /// that they draw other, equally likely tile orders than the game itself (the order
+    /// of the pile is hidden from the players).
+    ///
+    /// ```
+    /// use carcassonne::{Game, GameConfig};
+    /// // Plays every decision with its first legal action; returns the tiles drawn.
+    /// fn draws(mut game: Game) -> Vec<String> {
+    ///     while !game.is_terminal() {
+    ///         let first = game.legal()[0];
+    ///         game.apply_unchecked(first);
+    ///     }
+    ///     game.turns().iter().filter_map(|t| t.draw).map(|k| k.id().to_string()).collect()
+    /// }
+    /// let game = Game::new(GameConfig::new(2)).unwrap();
+    /// let (mut a, mut b, mut c) = (game.clone(), game.clone(), game.clone());
+    /// a.reseed_draws(1);
+    /// b.reseed_draws(1);
+    /// c.reseed_draws(2);
+    /// assert_eq!(draws(a.clone()), draws(b));
+    /// assert_ne!(draws(a), draws(c));
+    /// ```
+    pub fn reseed_draws(&mut self, seed: u64) {
+        self.rng = Rng::new(seed);
+    }
+
     /// Draw outcomes with their probabilities (count / remaining of the tiles that may be
     /// drawn now), when the game waits for a draw in explicit-chance mode; else empty.
     pub fn chance_outcomes(&self) -> Vec<(TileKind, f64)> {

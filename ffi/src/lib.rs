@@ -8,7 +8,8 @@
 //!
 //! * Opaque handles ([`CarcGame`]) are created by `carc_game_new`, `carc_game_clone`,
 //!   `carc_game_from_record` and `carc_game_from_record_ex` and released by
-//!   `carc_game_free` (which accepts NULL).
+//!   `carc_game_free` (which accepts NULL); bot handles ([`CarcBot`], the built-in players)
+//!   by `carc_bot_new` and `carc_bot_free`.
 //! * Every function that can fail returns a [`CarcStatus`] with stable numbers;
 //!   `carc_status_message` gives its static text, `carc_game_last_error` and
 //!   `carc_last_error` the detailed message of a failure.
@@ -35,6 +36,7 @@
 
 pub mod action;
 pub mod events;
+pub mod bot;
 pub mod game;
 mod guard;
 pub mod learn;
@@ -55,6 +57,7 @@ pub use events::{
     CarcEvent, CarcEventKind, CarcFeatureKind, CarcFeaturePart, CarcReturnCause, CarcScoreKind,
     CARC_NO_TURN,
 };
+pub use bot::CarcBot;
 pub use game::{CarcChance, CARC_DEFAULT_WINDOW};
 pub use guard::CarcGame;
 pub use learn::{

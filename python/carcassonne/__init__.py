@@ -6,7 +6,10 @@
 * :class:`VectorEnv`: a native batch of games stepped in one call.
 * ``gymnasium.make("Carcassonne-v0")`` (:mod:`carcassonne.env`; registered when
   Gymnasium is installed) and :func:`carcassonne.pettingzoo.env`.
-* :func:`play_games`, :class:`BuiltinPlayer`: the built-in ``random`` and ``greedy`` players.
+* :mod:`carcassonne.players`: the built-in players (``random``, ``greedy``, ``mcts:<budget>``)
+  as :class:`BuiltinPlayer` (for a game, a PettingZoo agent, or as the opponents of the
+  Gymnasium envs), :func:`match` (many games, seats rotated, win rates with 95 %
+  intervals) and :func:`play_games`.
 
 The observation layout is documented in the project's ``docs/observations.md``.
 """
@@ -49,7 +52,7 @@ from .errors import (
     InvalidRecordError,
 )
 from .game import Game
-from .players import BuiltinPlayer, play_games
+from .players import BuiltinPlayer, MatchResult, PlayerResult, match, play_games
 from .vector import VectorEnv
 
 __version__: str = _core.__version__
@@ -86,6 +89,7 @@ __all__ = [
     "InvalidConfigError",
     "InvalidRecordError",
     "LeaveQuarter",
+    "MatchResult",
     "MoveCount",
     "MoveDragon",
     "MoveFairy",
@@ -94,6 +98,7 @@ __all__ = [
     "PlaceAbbey",
     "PlaceBridge",
     "PlaceTile",
+    "PlayerResult",
     "Princess",
     "QuarterPass",
     "ReturnAbbot",
@@ -101,6 +106,7 @@ __all__ = [
     "describe_action_id",
     "encoder_info",
     "global_blocks",
+    "match",
     "plane_names",
     "play_games",
     "rotate_action_id",

@@ -28,6 +28,8 @@ __all__ = [
     "tile_symbols",
     "_game_from_record",
     "_vector_env_from_state",
+    "play_match",
+    "bot_spec",
     "__version__",
 ]
 
@@ -204,3 +206,15 @@ def play_games(
     rules: Optional[Mapping[str, Any]] = None,
     figures: Optional[Mapping[str, int]] = None,
 ) -> npt.NDArray[np.int32]: ...
+def bot_spec(spec: str) -> str: ...
+def play_match(
+    bots: Sequence[str],
+    games: int = 100,
+    seed: int = 0,
+    players: Optional[int] = None,
+    sets: Optional[Sequence[str]] = None,
+    edition: Optional[str] = None,
+    rules: Optional[Mapping[str, Any]] = None,
+    figures: Optional[Mapping[str, int]] = None,
+    threads: int = 1,
+) -> Dict[str, Any]: ...

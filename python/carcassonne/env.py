@@ -1,6 +1,11 @@
 """Gymnasium environments: ``Carcassonne-v0`` (one learning seat against built-in
 opponents) and its native vector version (``gymnasium.make_vec``).
 
+``opponents`` is a built-in player for every other seat: a spec (``"random"``,
+``"greedy"``, ``"mcts:200"``, ``"mcts:50ms"``; see :mod:`carcassonne.players`) or a
+:class:`~carcassonne.players.BuiltinPlayer` (its spec is used; the opponents draw their
+random choices from the episode's seed). They play natively between the learner's steps.
+
 Observations are dicts of ``board`` uint8 [C, W, W], ``globals`` float32 [G] and
 ``action_mask`` int8 [A] (``docs/observations.md``); actions are flat ids
 (``Discrete(A)``); :meth:`CarcassonneEnv.action_masks` gives the mask as booleans for
@@ -34,6 +39,7 @@ from . import _core
 from ._config import GameConfig, checked_render_mode, game_config
 from .errors import IllegalActionError, InvalidConfigError
 from .game import Game
+from .players import PlayerSpec, player_spec
 from .render import rgb_array
 from .vector import VectorEnv
 
@@ -59,18 +65,21 @@ def observation_space(window: int = 32) -> spaces.Dict:
 
 
 def _native(
-    num_envs: int, config: GameConfig, opponents: str, autoreset: str, **options: Any
+    num_envs: int, config: GameConfig, opponents: PlayerSpec, autoreset: str, **options: Any
 ) -> VectorEnv:
     """The native vector env (and its buffers) behind both environments: ``options`` are
     the environment keywords (``learner_seat``, ``window``, ``reward``,
     ``outside_window``, ``illegal_action``, ``illegal_penalty``)."""
-    if opponents not in ("random", "greedy"):
-        raise InvalidConfigError(f"opponents: unknown built-in player {opponents!r} (random, greedy)")
-    return VectorEnv(num_envs, **config, opponents=opponents, autoreset=autoreset, **options)
+    try:
+        spec = player_spec(opponents)
+    except ValueError as e:
+        raise InvalidConfigError(f"opponents: {e}") from None
+    return VectorEnv(num_envs, **config, opponents=spec, autoreset=autoreset, **options)
 
 
 class CarcassonneEnv(gym.Env[Obs, np.int64]):
-    """One learning seat against built-in opponents (``random`` or ``greedy``).
+    """One learning seat against built-in opponents (a player spec such as ``"random"``,
+    ``"greedy"`` or ``"mcts:200"``, or a :class:`~carcassonne.players.BuiltinPlayer`).
 
     ``learner_seat`` is the learner's seat (``None``: a random seat per episode). Other
     keywords configure the game as for :class:`carcassonne.Game`.
@@ -86,7 +95,7 @@ class CarcassonneEnv(gym.Env[Obs, np.int64]):
         rules: Optional[Mapping[str, Any]] = None,
         figures: Optional[Mapping[str, int]] = None,
         *,
-        opponents: str = "random",
+        opponents: PlayerSpec = "random",
         learner_seat: Optional[int] = 0,
         window: int = 32,
         reward: str = "score",
@@ -205,7 +214,7 @@ class CarcassonneVectorEnv(gym.vector.VectorEnv[Obs, npt.NDArray[np.int64], npt.
         rules: Optional[Mapping[str, Any]] = None,
         figures: Optional[Mapping[str, int]] = None,
         *,
-        opponents: str = "random",
+        opponents: PlayerSpec = "random",
         learner_seat: Optional[int] = 0,
         window: int = 32,
         reward: str = "score",

@@ -243,7 +243,8 @@ class Game:
         return self._g.chance_outcomes()
 
     def builtin_action(self, kind: str, seed: int = 0) -> Action:
-        """The action the built-in player ``kind`` (``random`` or ``greedy``) picks now."""
+        """The action the built-in player ``kind`` (a spec: ``"random"``, ``"greedy"``,
+        ``"mcts:500"``, ...; see :mod:`carcassonne.players`) picks now."""
         return action_from_tuple(self._g.builtin_action(kind, seed))
 
     # ----- learning interface ---------------------------------------------------------

@@ -29,6 +29,7 @@ import numpy.typing as npt
 from . import _core
 from ._config import game_config
 from .errors import ConcurrentUseError, InvalidArgumentError
+from .players import BuiltinPlayer
 
 __all__ = ["VectorEnv"]
 
@@ -40,7 +41,9 @@ class VectorEnv:
 
     Modes: self-play (``opponents=None``; every decision is returned, the observation is
     that of the player to play, ``rewards`` are per seat) or single agent
-    (``opponents="random"`` or ``"greedy"``; one learning seat per game, ``learner_seat``
+    (``opponents``: a built-in player spec such as ``"random"``, ``"greedy"`` or
+    ``"mcts:200"``, or a :class:`~carcassonne.players.BuiltinPlayer`; one learning seat
+    per game, ``learner_seat``
     fixed or ``None`` for a random seat per episode; the other seats are played natively).
 
     Episode ``k`` of game ``i`` uses seed ``seed + i + k * num_envs``. With
@@ -69,7 +72,7 @@ class VectorEnv:
         *,
         window: int = 32,
         reward: str = "score",
-        opponents: Optional[str] = None,
+        opponents: Optional[Union[str, BuiltinPlayer]] = None,
         learner_seat: Optional[int] = 0,
         outside_window: str = "mask",
         illegal_action: str = "raise",
@@ -84,7 +87,7 @@ class VectorEnv:
             seed=seed,
             window=window,
             reward=reward,
-            opponents=opponents,
+            opponents=opponents.spec if isinstance(opponents, BuiltinPlayer) else opponents,
             learner_seat=learner_seat,
             outside_window=outside_window,
             illegal_action=illegal_action,

@@ -496,8 +496,9 @@ impl PyGame {
             .collect()
     }
 
-    /// The action a built-in player (`random` or `greedy`) picks now, drawing its random
-    /// choices from `seed`.
+    /// The action a built-in player picks now (`kind`: a player spec, `random`, `greedy`
+    /// or `mcts:<budget>[:<option>=<value>]...`), drawing its random choices from `seed`.
+    /// The interpreter is released while an MCTS player searches.
     #[pyo3(signature = (kind, seed=Int(0)), text_signature = "($self, kind, seed=0)")]
     fn builtin_action<'py>(
         &self,
@@ -505,22 +506,22 @@ impl PyGame {
         kind: &str,
         seed: Int,
     ) -> PyResult<Bound<'py, PyTuple>> {
-        let player = Bot::from_name(kind).ok_or_else(|| {
-            invalid_argument(format!(
-                "unknown built-in player {} (known: {})",
-                echo(kind),
-                Bot::known_names()
-            ))
-        })?;
-        let legal = self.game().legal_actions();
-        if legal.is_empty() {
+        let player = Bot::parse(kind).map_err(|m| invalid_argument(format!("kind: {m}")))?;
+        if self.game().is_terminal() {
             return Err(state_error("the game is over"));
         }
         if self.game().phase() == Phase::Draw {
             return Err(state_error("the game waits for a chance outcome"));
         }
         let mut rng = Rng::new(seed.0 as u64);
-        action_to_py(py, player.choose(self.game(), &legal, &mut rng))
+        let action = match player {
+            Bot::Mcts(_) => {
+                let game = self.game().clone();
+                py.detach(move || player.choose(&game, game.legal(), &mut rng))
+            }
+            _ => player.choose(self.game(), self.game().legal(), &mut rng),
+        };
+        action_to_py(py, action)
     }
 
     /// The board as text.

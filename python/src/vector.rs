@@ -810,13 +810,9 @@ impl VectorEnv {
         let reward = reward_from(reward)?;
         let opponent = match opponents {
             None => None,
-            Some(name) => Some(Bot::from_name(name).ok_or_else(|| {
-                invalid_config(format!(
-                    "opponents: unknown built-in player {} (known: {})",
-                    echo(name),
-                    Bot::known_names()
-                ))
-            })?),
+            Some(name) => {
+                Some(Bot::parse(name).map_err(|m| invalid_config(format!("opponents: {m}")))?)
+            }
         };
         let learner_seat = match learner_seat {
             None => None,

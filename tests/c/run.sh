@@ -159,6 +159,7 @@ build_all_c() { # suffix extra-flags...
         build_c "test_games$suffix" tests/c/test_games.c "$@" &&
         build_c "test_records$suffix" tests/c/test_records.c "$@" &&
         build_c "test_clients$suffix" tests/c/test_clients.c "$@" &&
+        build_c "test_bots$suffix" tests/c/test_bots.c "$@" &&
         build_c "example$suffix" "$OUT/example.c" "$@"
 }
 extract_example() {
@@ -205,6 +206,7 @@ step "C: status codes and versions" "$OUT/test_status"
 step "C: complete games with every set" "$OUT/test_games" 4
 step "C: reference games through the API" "$OUT/test_records" "$DATA/known-divergences.md" "${RECORDS[@]}"
 step "C: save and resume, events, tile geometry, focus" "$OUT/test_clients" 4
+step "C: built-in players (MCTS, greedy, random)" "$OUT/test_bots" 20
 step "C: README example" run_example example
 
 step "compile C tests with -fsanitize=address,undefined" build_all_c _asan "${SAN[@]}"
@@ -214,12 +216,14 @@ step "ASan+UBSan: status codes" "$OUT/test_status_asan"
 step "ASan+UBSan: complete games" "$OUT/test_games_asan" 2
 step "ASan+UBSan: reference games" "$OUT/test_records_asan" "$DATA/known-divergences.md" "${RECORDS[@]}"
 step "ASan+UBSan: client features" "$OUT/test_clients_asan" 2
+step "ASan+UBSan: built-in players" "$OUT/test_bots_asan" 8
 step "ASan+UBSan: docs example" run_example example_asan
 unset ASAN_OPTIONS UBSAN_OPTIONS
 
 step "valgrind: status codes" "${VALGRIND[@]}" "$OUT/test_status"
 step "valgrind: complete games" "${VALGRIND[@]}" "$OUT/test_games" 1
 step "valgrind: client features" "${VALGRIND[@]}" "$OUT/test_clients" 1
+step "valgrind: built-in players" "${VALGRIND[@]}" "$OUT/test_bots" 3
 
 # ----- C++ against the static library ---------------------------------------------------
 build_cpp() {

@@ -1,5 +1,6 @@
 // Console test of the C# binding: struct layouts, a complete game (structured actions and
-// flat ids), a record round trip, explicit chance, observations and error statuses.
+// flat ids), a record round trip, explicit chance, observations, error statuses, and
+// built-in players (an MCTS bot against a greedy one).
 // Built with Mono's mcs and run with mono (see tests/c/run.sh).
 using System;
 using System.Runtime.InteropServices;
@@ -315,6 +316,41 @@ static class PlayGame
                 if (!game.IsTerminal) Step(game, rng.Next(1000));
             }
             Check(cancelled, "a focus was cancelled");
+    static void Bots()
+    {
+        using (Game game = Game.Create("{\"players\":2,\"sets\":[\"base\",\"abbey-and-mayor\"],\"seed\":4}"))
+        using (Bot mcts = Bot.Create("mcts:20", 1))
+        using (Bot greedy = Bot.Create("greedy", 2))
+        {
+            Check(mcts.Spec == "mcts:20", "the bot's spec: " + mcts.Spec);
+            int decisions = 0;
+            while (!game.IsTerminal)
+            {
+                Bot bot = game.ToPlay == 0 ? mcts : greedy;
+                CarcAction action = bot.Choose(game);
+                Check(game.TryApply(action) == Status.Ok, "a bot's action applies: " + action);
+                decisions++;
+            }
+            Check(decisions > 20, "a whole game of bot decisions");
+            Check(StatusOf(delegate { mcts.Choose(game); }) == Status.GameOver, "no choice after the end");
+        }
+        using (Game a = Game.Create("{\"players\":2,\"sets\":[\"base\"],\"seed\":8}"))
+        using (Game b = a.Clone())
+        using (Bot x = Bot.Create("mcts:30", 7))
+        using (Bot y = Bot.Create("mcts:30", 7))
+        {
+            CarcAction ax = x.Choose(a), ay = y.Choose(b);
+            Check(ax.ToString() == ay.ToString(), "the same seed gives the same choice");
+        }
+        try
+        {
+            Bot.Create("mcts:lots", 0).Dispose();
+            Check(false, "a bad spec is refused");
+        }
+        catch (CarcassonneException e)
+        {
+            Check(e.Status == Status.InvalidArgument, "InvalidArgument for a bad spec");
+            Check(e.Message.Contains("lots"), "the message names the budget: " + e.Message);
         }
     }
 
@@ -327,6 +363,7 @@ static class PlayGame
         SaveAndResume();
         Events();
         Geometry();
+        Bots();
         // Handles left to the finalizer are released too.
         Game.Create("{\"players\":3,\"sets\":[\"base\"]}");
         GC.Collect();

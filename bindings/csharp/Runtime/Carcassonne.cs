@@ -7,7 +7,7 @@
 // README.md beside this folder. The enums and constants are checked against the header by
 // tests/csharp/CheckEnums.cs.
 //
-// Ownership: a Game owns its native handle and frees it when disposed or finalized. Every
+// Ownership: a Game (a Bot) owns its native handle and frees it when disposed or finalized. Every
 // buffer passed to the library is a managed array pinned for the duration of the call;
 // strings returned by the library are copied into managed strings.
 using System;
@@ -419,6 +419,20 @@ namespace Carcassonne
         }
     }
 
+    /// <summary>The native bot handle; released with carc_bot_free.</summary>
+    public sealed class BotHandle : SafeHandle
+    {
+        public BotHandle() : base(IntPtr.Zero, true) { }
+
+        public override bool IsInvalid { get { return handle == IntPtr.Zero; } }
+
+        protected override bool ReleaseHandle()
+        {
+            Native.carc_bot_free(handle);
+            return true;
+        }
+    }
+
     /// <summary>The raw entry points, one per C function.</summary>
     public static class Native
     {
@@ -519,6 +533,11 @@ namespace Carcassonne
 
         [DllImport(Lib)] public static extern Status carc_game_render_text(GameHandle game, byte[] buf, uint len, out uint needed);
         [DllImport(Lib)] public static extern Status carc_game_render_svg(GameHandle game, byte[] buf, uint len, out uint needed);
+
+        [DllImport(Lib)] public static extern Status carc_bot_new(byte[] spec, ulong seed, out BotHandle bot);
+        [DllImport(Lib)] public static extern void carc_bot_free(IntPtr bot);
+        [DllImport(Lib)] public static extern Status carc_bot_choose(BotHandle bot, GameHandle game, out CarcAction action);
+        [DllImport(Lib)] public static extern Status carc_bot_spec(BotHandle bot, byte[] buf, uint len, out uint needed);
 
         [DllImport(Lib)] public static extern Status carc_tile_kind_count(out uint count);
         [DllImport(Lib)] public static extern Status carc_tile_kind_id(uint index, out IntPtr id);
@@ -879,6 +898,54 @@ namespace Carcassonne
             uint s;
             Native.Check(Native.carc_tile_symbols(kind, out s));
             return s;
+        }
+    }
+
+    /// <summary>A built-in player ("random", "greedy", "mcts:2000", "mcts:100ms", ...; see
+    /// docs/c-api.md) with its own random sequence. Not thread-safe: use one Bot from one
+    /// thread at a time. An MCTS bot's Choose takes its whole budget.</summary>
+    public sealed class Bot : IDisposable
+    {
+        readonly BotHandle handle;
+
+        Bot(BotHandle handle)
+        {
+            this.handle = handle;
+        }
+
+        /// <summary>A bot from its spec; the same seed gives the same choices.</summary>
+        public static Bot Create(string spec, ulong seed)
+        {
+            BotHandle h;
+            Native.Check(Native.carc_bot_new(Native.Utf8(spec), seed, out h));
+            return new Bot(h);
+        }
+
+        public void Dispose()
+        {
+            handle.Dispose();
+        }
+
+        /// <summary>The action the bot chooses for the player who decides now; the game is
+        /// not changed.</summary>
+        public CarcAction Choose(Game game)
+        {
+            CarcAction action;
+            Native.Check(Native.carc_bot_choose(handle, game.Handle, out action));
+            return action;
+        }
+
+        /// <summary>The bot's spec, with every setting that differs from its default.</summary>
+        public string Spec
+        {
+            get
+            {
+                uint n;
+                Native.Check(Native.carc_bot_spec(handle, null, 0, out n));
+                byte[] buf = new byte[n];
+                Native.Check(Native.carc_bot_spec(handle, buf, n, out n));
+                return Encoding.UTF8.GetString(buf, 0, (int)n - 1);
+            }
         }
     }
 }
