@@ -4,7 +4,7 @@
 CARGO ?= cargo
 OUT ?= out
 
-.PHONY: run test build install uninstall rust-checks rust-tests c-tests html-tests python-tests docs-tests bench notebook screenshots clean
+.PHONY: run test build install uninstall rust-checks rust-tests c-tests html-tests python-tests docs-tests bench bench-bots notebook screenshots clean
 
 # Where `make install` puts the C library (DESTDIR, LIBDIR, INCLUDEDIR, DATADIR also apply).
 PREFIX ?= /usr/local
@@ -72,6 +72,22 @@ bench:
 	$(CARGO) run --release -q -p carcassonne-cli -- bench --players 2 --sets base,river1,river2 --abbot 1 --seconds 10
 	$(CARGO) run --release -q -p carcassonne-cli -- bench --players 2 --sets base,princess-and-dragon --seconds 10
 	$(CARGO) run --release -q -p carcassonne-cli -- bench --players 4 --sets base,river1,river2,princess-and-dragon,abbey-and-mayor --abbot 1 --seconds 10
+
+## The built-in players (README "Strong: built-in players"): MCTS search speed per set,
+## then the matches of the strength table (long: hours on two cores).
+PLAYABLE = base,river1,river2,princess-and-dragon,abbey-and-mayor,king-and-robber,cult
+CARC = $(CARGO) run --release -q -p carcassonne-cli --
+bench-bots:
+	for sets in base base,river1 base,river2 base,princess-and-dragon base,abbey-and-mayor \
+	    base,king-and-robber base,cult; do \
+	    $(CARC) bench --bot mcts:1000 --players 2 --sets $$sets --seconds 30 | tail -1; done
+	$(CARC) bench --bot mcts:1000 --players 2 --sets $(PLAYABLE) --abbot 1 --seconds 30 | tail -1
+	$(CARC) match --bots mcts:1500,greedy --games 400 --players 2 --sets base --threads 2
+	$(CARC) match --bots mcts:150,greedy --games 400 --players 2 --sets base --threads 2
+	$(CARC) match --bots mcts:1500,mcts:150 --games 200 --players 2 --sets base --threads 2
+	$(CARC) match --bots mcts:150,greedy --games 100 --players 2 --sets $(PLAYABLE) --abbot 1 --threads 2
+	$(CARC) match --bots mcts:1500,greedy --games 40 --players 2 --sets $(PLAYABLE) --abbot 1 --threads 2
+	$(CARC) match --bots mcts:1500,mcts:150 --games 40 --players 2 --sets $(PLAYABLE) --abbot 1 --threads 2
 
 clean:
 	$(CARGO) clean

@@ -14,6 +14,11 @@
 #define CARC_NO_FEATURE 255
 
 /**
+ * The `turn` of an event of the final scoring (after the last turn).
+ */
+#define CARC_NO_TURN 4294967295
+
+/**
  * Default side of the observation window when a configuration does not give `window`.
  */
 #define CARC_DEFAULT_WINDOW 32
@@ -33,6 +38,111 @@
  * The tile value meaning "no tile" (`carc_game_tile_in_hand` outside `CARC_PHASE_PLACE_TILE`).
  */
 #define CARC_NO_TILE 65535
+
+/**
+ * `flags` of a `CarcFeatureGeometry`: the princess city of a princess tile (PD9).
+ */
+#define CARC_FEATURE_PRINCESS 1
+
+/**
+ * `flags`: a road through a tunnel.
+ */
+#define CARC_FEATURE_TUNNEL 2
+
+/**
+ * `flags`: a field enclosed inside the tile (it touches no side).
+ */
+#define CARC_FEATURE_INNER 4
+
+/**
+ * `flags`: a road with an inn.
+ */
+#define CARC_FEATURE_INN 8
+
+/**
+ * `flags`: the field with the pig herd (R5).
+ */
+#define CARC_FEATURE_PIG_HERD 16
+
+/**
+ * `flags`: a road with a well.
+ */
+#define CARC_FEATURE_WELL 32
+
+/**
+ * `carc_tile_symbols`: a monastery.
+ */
+#define CARC_SYMBOL_MONASTERY 1
+
+/**
+ * A garden.
+ */
+#define CARC_SYMBOL_GARDEN 2
+
+/**
+ * A river tile.
+ */
+#define CARC_SYMBOL_RIVER 4
+
+/**
+ * A volcano (PD1).
+ */
+#define CARC_SYMBOL_VOLCANO 8
+
+/**
+ * The dragon symbol (PD4).
+ */
+#define CARC_SYMBOL_DRAGON 16
+
+/**
+ * A magic portal (PD12).
+ */
+#define CARC_SYMBOL_MAGIC_PORTAL 32
+
+/**
+ * A princess (PD9).
+ */
+#define CARC_SYMBOL_PRINCESS 64
+
+/**
+ * A tunnel.
+ */
+#define CARC_SYMBOL_TUNNEL 128
+
+/**
+ * An inn.
+ */
+#define CARC_SYMBOL_INN 256
+
+/**
+ * A pig herd (R5).
+ */
+#define CARC_SYMBOL_PIG_HERD 512
+
+/**
+ * A well.
+ */
+#define CARC_SYMBOL_WELL 1024
+
+/**
+ * The abbey tile (AM1).
+ */
+#define CARC_SYMBOL_ABBEY 2048
+
+/**
+ * A shrine (the Cult, CU1).
+ */
+#define CARC_SYMBOL_SHRINE 4096
+
+/**
+ * A bazaar.
+ */
+#define CARC_SYMBOL_BAZAAR 8192
+
+/**
+ * The four quarters of the City of Carcassonne (the Count).
+ */
+#define CARC_SYMBOL_COUNT_QUARTERS 16384
 
 /**
  * Major version of the library.
@@ -523,9 +633,286 @@ typedef uint32_t CarcChance;
 #endif // __cplusplus
 
 /**
+ * What a `CarcEvent` reports (its `kind` field). Stable numbers.
+ */
+enum CarcEventKind
+#if defined(__cplusplus) || __STDC_VERSION__ >= 202311L
+  : uint8_t
+#endif // defined(__cplusplus) || __STDC_VERSION__ >= 202311L
+ {
+    /**
+     * `player` scored `points` (`score_kind` says why).
+     */
+    CARC_EVENT_KIND_SCORE = 0,
+    /**
+     * A figure of `player` left the board for its supply (`cause` says why).
+     */
+    CARC_EVENT_KIND_FIGURE_RETURNED = 1,
+};
+#ifndef __cplusplus
+#if __STDC_VERSION__ >= 202311L
+typedef enum CarcEventKind CarcEventKind;
+#else
+typedef uint8_t CarcEventKind;
+#endif // __STDC_VERSION__ >= 202311L
+#endif // __cplusplus
+
+/**
+ * Why points were scored (`score_kind` of a `CarcEvent`). Stable numbers; the names are
+ * those of the record format's `events`.
+ */
+enum CarcScoreKind
+#if defined(__cplusplus) || __STDC_VERSION__ >= 202311L
+  : uint8_t
+#endif // defined(__cplusplus) || __STDC_VERSION__ >= 202311L
+ {
+    /**
+     * A completed city (`city`).
+     */
+    CARC_SCORE_KIND_CITY = 0,
+    /**
+     * A completed road (`road`).
+     */
+    CARC_SCORE_KIND_ROAD = 1,
+    /**
+     * A completed monastery or abbey (`monastery`).
+     */
+    CARC_SCORE_KIND_MONASTERY = 2,
+    /**
+     * A completed garden (`garden`).
+     */
+    CARC_SCORE_KIND_GARDEN = 3,
+    /**
+     * A monastery or garden scored when its abbot is taken back (`abbot-return`).
+     */
+    CARC_SCORE_KIND_ABBOT_RETURN = 4,
+    /**
+     * The fairy's point at the start of its owner's turn (`fairy.turn`).
+     */
+    CARC_SCORE_KIND_FAIRY_TURN = 5,
+    /**
+     * The fairy's bonus when its follower's feature scores (`fairy.completed`).
+     */
+    CARC_SCORE_KIND_FAIRY_SCORED = 6,
+    /**
+     * A field scored when a barn is placed (`field.barn-placed`).
+     */
+    CARC_SCORE_KIND_BARN_PLACED = 7,
+    /**
+     * A field scored when it joins a barn's field (`field.barn-connected`).
+     */
+    CARC_SCORE_KIND_BARN_CONNECTED = 8,
+    /**
+     * End of game: an incomplete city, road, monastery or garden (`incomplete`).
+     */
+    CARC_SCORE_KIND_INCOMPLETE = 9,
+    /**
+     * End of game: farmers (`farmers`).
+     */
+    CARC_SCORE_KIND_FARMERS = 10,
+    /**
+     * End of game: a barn (`barn`).
+     */
+    CARC_SCORE_KIND_BARN = 11,
+    /**
+     * A completed shrine (`shrine`).
+     */
+    CARC_SCORE_KIND_SHRINE = 12,
+    /**
+     * End of game: the King's completed cities (`king`).
+     */
+    CARC_SCORE_KIND_KING = 13,
+    /**
+     * End of game: the Robber Baron's completed roads (`robber-baron`).
+     */
+    CARC_SCORE_KIND_ROBBER_BARON = 14,
+    /**
+     * A castle (`castle`).
+     */
+    CARC_SCORE_KIND_CASTLE = 15,
+    /**
+     * A bazaar tile bought: the points paid (`bazaar-buy`, negative for the payer).
+     */
+    CARC_SCORE_KIND_BAZAAR_BUY = 16,
+    /**
+     * A bazaar tile sold: the points received and paid (`bazaar-sell`).
+     */
+    CARC_SCORE_KIND_BAZAAR_SELL = 17,
+};
+#ifndef __cplusplus
+#if __STDC_VERSION__ >= 202311L
+typedef enum CarcScoreKind CarcScoreKind;
+#else
+typedef uint8_t CarcScoreKind;
+#endif // __STDC_VERSION__ >= 202311L
+#endif // __cplusplus
+
+/**
+ * Why a figure left the board (`cause` of a `CarcEvent`). Stable numbers; the names are
+ * those of the record format's `events`.
+ */
+enum CarcReturnCause
+#if defined(__cplusplus) || __STDC_VERSION__ >= 202311L
+  : uint8_t
+#endif // defined(__cplusplus) || __STDC_VERSION__ >= 202311L
+ {
+    /**
+     * Its feature was completed and scored during play (`scored`).
+     */
+    CARC_RETURN_CAUSE_SCORED = 0,
+    /**
+     * Final scoring (`final-scoring`).
+     */
+    CARC_RETURN_CAUSE_FINAL_SCORING = 1,
+    /**
+     * Removed with the princess (`princess`).
+     */
+    CARC_RETURN_CAUSE_PRINCESS = 2,
+    /**
+     * Eaten by the dragon (`dragon`).
+     */
+    CARC_RETURN_CAUSE_DRAGON = 3,
+    /**
+     * The abbot taken back by its owner (`abbot-taken`).
+     */
+    CARC_RETURN_CAUSE_ABBOT_TAKEN = 4,
+    /**
+     * On a monastery or shrine that lost a challenge (`challenged`).
+     */
+    CARC_RETURN_CAUSE_CHALLENGED = 5,
+};
+#ifndef __cplusplus
+#if __STDC_VERSION__ >= 202311L
+typedef enum CarcReturnCause CarcReturnCause;
+#else
+typedef uint8_t CarcReturnCause;
+#endif // __STDC_VERSION__ >= 202311L
+#endif // __cplusplus
+
+/**
+ * The kind of a feature (`carc_tile_feature_geometry`, events, parts). Stable numbers.
+ */
+enum CarcFeatureKind
+#if defined(__cplusplus) || __STDC_VERSION__ >= 202311L
+  : uint8_t
+#endif // defined(__cplusplus) || __STDC_VERSION__ >= 202311L
+ {
+    /**
+     * A city.
+     */
+    CARC_FEATURE_KIND_CITY = 0,
+    /**
+     * A road.
+     */
+    CARC_FEATURE_KIND_ROAD = 1,
+    /**
+     * A field.
+     */
+    CARC_FEATURE_KIND_FIELD = 2,
+    /**
+     * A monastery, or the abbey.
+     */
+    CARC_FEATURE_KIND_MONASTERY = 3,
+    /**
+     * A garden.
+     */
+    CARC_FEATURE_KIND_GARDEN = 4,
+    /**
+     * A river.
+     */
+    CARC_FEATURE_KIND_RIVER = 5,
+    /**
+     * A shrine.
+     */
+    CARC_FEATURE_KIND_SHRINE = 6,
+};
+#ifndef __cplusplus
+#if __STDC_VERSION__ >= 202311L
+typedef enum CarcFeatureKind CarcFeatureKind;
+#else
+typedef uint8_t CarcFeatureKind;
+#endif // __STDC_VERSION__ >= 202311L
+#endif // __cplusplus
+
+/**
+ * Where a road or river that leaves its tile on one side ends on the tile
+ * (`road_end` of a `CarcFeatureGeometry`). Stable numbers.
+ */
+enum CarcRoadEnd
+#if defined(__cplusplus) || __STDC_VERSION__ >= 202311L
+  : uint8_t
+#endif // defined(__cplusplus) || __STDC_VERSION__ >= 202311L
+ {
+    /**
+     * Not a road or river.
+     */
+    CARC_ROAD_END_NONE = 0,
+    /**
+     * It crosses the tile (two sides).
+     */
+    CARC_ROAD_END_THROUGH = 1,
+    /**
+     * At a junction or crossing.
+     */
+    CARC_ROAD_END_JUNCTION = 2,
+    /**
+     * At the monastery `road_end_feature`.
+     */
+    CARC_ROAD_END_MONASTERY = 3,
+    /**
+     * At the gate of the city `road_end_feature`.
+     */
+    CARC_ROAD_END_CITY_GATE = 4,
+    /**
+     * At a river spring.
+     */
+    CARC_ROAD_END_SPRING = 5,
+    /**
+     * In a lake.
+     */
+    CARC_ROAD_END_LAKE = 6,
+    /**
+     * At a volcano.
+     */
+    CARC_ROAD_END_VOLCANO = 7,
+    /**
+     * A dead end (a small house).
+     */
+    CARC_ROAD_END_DEAD_END = 8,
+    /**
+     * At a bazaar.
+     */
+    CARC_ROAD_END_BAZAAR = 9,
+    /**
+     * At the walls of the City of Carcassonne (the Count).
+     */
+    CARC_ROAD_END_CARCASSONNE = 10,
+};
+#ifndef __cplusplus
+#if __STDC_VERSION__ >= 202311L
+typedef enum CarcRoadEnd CarcRoadEnd;
+#else
+typedef uint8_t CarcRoadEnd;
+#endif // __STDC_VERSION__ >= 202311L
+#endif // __cplusplus
+
+/**
+ * A built-in player with its own random sequence, owned by the caller through an opaque
+ * pointer.
+ *
+ * Created by `carc_bot_new`, released by `carc_bot_free`. It keeps no state of any game:
+ * one bot may choose for several games and seats. A handle may be moved between threads
+ * but must not be used by two threads at the same time. Failures on a bot are reported
+ * through `carc_last_error`; a panic inside a bot call poisons the bot (and the game
+ * handle of the call).
+ */
+typedef struct CarcBot CarcBot;
+
+/**
  * A game in progress, owned by the caller through an opaque pointer.
  *
- * Created by `carc_game_new`, `carc_game_clone` or `carc_game_from_record`, released by
+ * Created by `carc_game_new`, `carc_game_clone`, `carc_game_from_record` or
+ * `carc_game_from_record_ex`, released by
  * `carc_game_free`. A handle may be moved between threads but must not be used by two
  * threads at the same time (not even for queries: every call may record an error
  * message on the handle).
@@ -637,6 +1024,95 @@ typedef struct CarcChanceOutcome {
 } CarcChanceOutcome;
 
 /**
+ * One event (28 bytes, blittable). Fields the kind does not use are 0, `feature` is
+ * `CARC_NO_FEATURE` when the event names no place.
+ */
+typedef struct CarcEvent {
+    /**
+     * The turn it happened in (index into the record's `turns`), or `CARC_NO_TURN` for
+     * the final scoring.
+     */
+    uint32_t turn;
+    /**
+     * `SCORE`: the points.
+     */
+    int32_t points;
+    /**
+     * Square of the place (`has_place`): a part of the scored feature, or where the
+     * figure stood.
+     */
+    int32_t x;
+    /**
+     * Square of the place, y (south).
+     */
+    int32_t y;
+    /**
+     * `SCORE`: the number of parts of the scored feature (`carc_game_event_parts`), 0 for
+     * the fairy's start-of-turn point.
+     */
+    uint32_t parts;
+    /**
+     * A `CarcEventKind`.
+     */
+    uint8_t kind;
+    /**
+     * The player who scored, or the figure's owner.
+     */
+    uint8_t player;
+    /**
+     * `SCORE`: a `CarcScoreKind`.
+     */
+    uint8_t score_kind;
+    /**
+     * Local feature index of the place (`carc_tile_feature_id` names it), or
+     * `CARC_NO_FEATURE`.
+     */
+    uint8_t feature;
+    /**
+     * The `CarcFeatureKind` of that feature (0 without a place).
+     */
+    uint8_t feature_kind;
+    /**
+     * `FIGURE_RETURNED`: a `CarcFigure`.
+     */
+    uint8_t figure;
+    /**
+     * `FIGURE_RETURNED`: a `CarcReturnCause`.
+     */
+    uint8_t cause;
+    /**
+     * 1 when `x`, `y` and `feature` name a place.
+     */
+    uint8_t has_place;
+} CarcEvent;
+
+/**
+ * One part of a scored feature: a feature of one tile (12 bytes, blittable).
+ */
+typedef struct CarcFeaturePart {
+    /**
+     * Square of the tile, x.
+     */
+    int32_t x;
+    /**
+     * Square of the tile, y.
+     */
+    int32_t y;
+    /**
+     * Local feature index on that tile.
+     */
+    uint8_t feature;
+    /**
+     * Its `CarcFeatureKind`.
+     */
+    uint8_t feature_kind;
+    /**
+     * Always 0.
+     */
+    uint16_t reserved;
+} CarcFeaturePart;
+
+/**
  * Shapes of the learning interface for a game (28 bytes, blittable). They depend on the
  * window `W` of the game's configuration and on the tile catalogue, not on the state.
  */
@@ -670,6 +1146,46 @@ typedef struct CarcObservationSizes {
      */
     uint32_t channels;
 } CarcObservationSizes;
+
+/**
+ * The pending focus of a two-step flat decision (12 bytes, blittable).
+ */
+typedef struct CarcFocus {
+    /**
+     * Square of the focus tile, x (0 when none is pending).
+     */
+    int32_t x;
+    /**
+     * Square of the focus tile, y (0 when none is pending).
+     */
+    int32_t y;
+    /**
+     * 1 when a `CELL` id picked the focus tile and a `SLOT` id must follow.
+     */
+    uint8_t pending;
+    /**
+     * Always 0.
+     */
+    uint8_t reserved8;
+    /**
+     * Always 0.
+     */
+    uint16_t reserved16;
+} CarcFocus;
+
+/**
+ * The board square shown in window cell (0, 0) (8 bytes, blittable).
+ */
+typedef struct CarcWindowOrigin {
+    /**
+     * Board column of window column 0.
+     */
+    int32_t x;
+    /**
+     * Board row of window row 0.
+     */
+    int32_t y;
+} CarcWindowOrigin;
 
 /**
  * What a legal-move mask covered (12 bytes, blittable).
@@ -836,6 +1352,59 @@ typedef struct CarcFairy {
     uint8_t feature;
 } CarcFairy;
 
+/**
+ * One feature of a tile kind as a client draws it (12 bytes, blittable). Masks are in
+ * the board frame of the tile turned by the `rot` asked for (0: the catalogue's
+ * canonical frame).
+ */
+typedef struct CarcFeatureGeometry {
+    /**
+     * Edge thirds the feature covers: bit `side*3 + third`, sides N, E, S, W, thirds
+     * numbered clockwise around the tile from its north-west corner (`N0` is bit 0, `N1`
+     * bit 1, ..., `W2` bit 11). 0 for monasteries, gardens and inner fields.
+     */
+    uint16_t segments;
+    /**
+     * A field: the local indices of the cities it borders on the tile (bit per index).
+     */
+    uint16_t adjacent_cities;
+    /**
+     * A `CarcFeatureKind`.
+     */
+    uint8_t kind;
+    /**
+     * Pennants (cities).
+     */
+    uint8_t pennants;
+    /**
+     * Corners the feature covers, bit per `CarcCorner` (NW, NE, SE, SW): both edge thirds
+     * at the corner belong to it (a barn's corner, AM6, is one covered by a field).
+     */
+    uint8_t corners;
+    /**
+     * Sides the feature leaves the tile through, bit per side (N, E, S, W): a road or
+     * river by the middle third, a city by the whole side, a field by any third.
+     */
+    uint8_t sides;
+    /**
+     * `CARC_FEATURE_*` flags.
+     */
+    uint8_t flags;
+    /**
+     * Roads and rivers: a `CarcRoadEnd`.
+     */
+    uint8_t road_end;
+    /**
+     * The monastery or city the road ends at (`road_end` `MONASTERY` or `CITY_GATE`), else
+     * `CARC_NO_FEATURE`.
+     */
+    uint8_t road_end_feature;
+    /**
+     * Always 0.
+     */
+    uint8_t reserved;
+} CarcFeatureGeometry;
+
 #ifdef __cplusplus
 extern "C" {
 #endif // __cplusplus
@@ -901,6 +1470,102 @@ CarcStatus carc_game_is_legal(const struct CarcGame *game,
                               uint8_t *out);
 
 /**
+ * Creates a built-in player from its spec and writes its handle to `*out`.
+ *
+ * `spec` is one of `"random"` (a uniformly random legal action), `"greedy"` (the action
+ * with the best points this turn minus the most points an opponent gains) or
+ * `"mcts[:<budget>][:<option>=<value>]..."`: Monte Carlo tree search over the hidden
+ * order of the pile with a budget of iterations (`"mcts:2000"`) or milliseconds per
+ * decision (`"mcts:100ms"`) and the options `threads=N` (root-parallel search threads,
+ * 1 to 64), `c=X` (exploration constant), `deploy=P`, `margin=P` and `widen=W` (see
+ * `carcassonne match --help`). `seed` seeds the bot's random sequence: the
+ * same seed and the same calls give the same choices (with an iteration budget).
+ * A spec that cannot be read returns `CARC_STATUS_INVALID_ARGUMENT`; the message
+ * (`carc_last_error`) says what was wrong.
+ *
+ * Ownership: `spec` (NUL-terminated UTF-8) is read during the call and stays the
+ * caller's. On success the caller owns `*out` and must release it with `carc_bot_free`;
+ * on failure `*out` is not written.
+ */
+CarcStatus carc_bot_new(const char *spec, uint64_t seed, struct CarcBot **out);
+
+/**
+ * Releases a bot handle. NULL is accepted and does nothing; poisoned handles are
+ * released too.
+ *
+ * Ownership: takes back ownership of `bot`, which must come from `carc_bot_new` and must
+ * not be used afterwards.
+ */
+void carc_bot_free(struct CarcBot *bot);
+
+/**
+ * Chooses an action for the player who decides now in `game` and writes it to `*out`;
+ * the game is not changed (apply the action with `carc_game_apply`). The action is one of
+ * `carc_game_legal_actions`. When the game waits for a draw (explicit chance) the bot
+ * samples a tile from the pile's counts. An MCTS bot searches for its budget (the call
+ * takes that long); its search cannot see the order of the pile. A finished game
+ * returns `CARC_STATUS_GAME_OVER`.
+ *
+ * Ownership: `bot` is borrowed for the call (its random sequence advances); `game` is
+ * borrowed read-only; `out` belongs to the caller and is written only on success.
+ */
+CarcStatus carc_bot_choose(struct CarcBot *bot,
+                           const struct CarcGame *game,
+                           struct CarcAction *out);
+
+/**
+ * Writes the bot's spec (NUL-terminated, in the form `carc_bot_new` reads, with every
+ * setting that differs from its default: `"mcts:2000"`, `"greedy"`) into `buf` (`len`
+ * bytes); `needed` receives its size including the NUL.
+ *
+ * Ownership: `bot` is borrowed; `buf` (may be NULL with `len == 0` to ask for the size)
+ * and `needed` belong to the caller. On `CARC_STATUS_BUFFER_TOO_SMALL` only `needed` is
+ * written.
+ */
+CarcStatus carc_bot_spec(const struct CarcBot *bot, char *buf, uint32_t len, uint32_t *needed);
+
+/**
+ * The number of events so far (score events and figures returned) to `*out`.
+ *
+ * Ownership: `game` is borrowed; `out` belongs to the caller.
+ */
+CarcStatus carc_game_event_count(const struct CarcGame *game, uint32_t *out);
+
+/**
+ * Writes the events numbered `first` and later, in the order they happened, into `buf`
+ * (`len` elements); `needed` receives their number (the event count less `first`).
+ * Events are numbered from 0 at the start of the game and keep their numbers: a
+ * client passes the count it has already shown. `first` past the count is
+ * `CARC_STATUS_INVALID_ARGUMENT`.
+ *
+ * Ownership: `game` is borrowed; `buf` (may be NULL with `len == 0` to ask for the
+ * count) and `needed` belong to the caller. On `CARC_STATUS_BUFFER_TOO_SMALL` only
+ * `needed` is written.
+ */
+CarcStatus carc_game_events(const struct CarcGame *game,
+                            uint32_t first,
+                            struct CarcEvent *buf,
+                            uint32_t len,
+                            uint32_t *needed);
+
+/**
+ * Writes the parts of the feature that score event `index` was for, as it was when it
+ * scored (every feature of every tile it covered, in the order the tiles were placed),
+ * into `buf` (`len` elements); `needed` receives their number. The list is empty for a
+ * figure returned and for the fairy's start-of-turn point. `index` not below the event
+ * count is `CARC_STATUS_INVALID_ARGUMENT`.
+ *
+ * Ownership: `game` is borrowed; `buf` (may be NULL with `len == 0` to ask for the
+ * count) and `needed` belong to the caller. On `CARC_STATUS_BUFFER_TOO_SMALL` only
+ * `needed` is written.
+ */
+CarcStatus carc_game_event_parts(const struct CarcGame *game,
+                                 uint32_t index,
+                                 struct CarcFeaturePart *buf,
+                                 uint32_t len,
+                                 uint32_t *needed);
+
+/**
  * Creates a game from a JSON configuration and writes its handle to `*out`.
  *
  * The configuration is the record format's `setup` object plus three keys of this API:
@@ -926,7 +1591,8 @@ CarcStatus carc_game_new(const char *config_json, struct CarcGame **out);
  * released too.
  *
  * Ownership: takes back ownership of `game`, which must come from `carc_game_new`,
- * `carc_game_clone` or `carc_game_from_record` and must not be used afterwards.
+ * `carc_game_clone`, `carc_game_from_record` or `carc_game_from_record_ex` and must not
+ * be used afterwards.
  */
 void carc_game_free(struct CarcGame *game);
 
@@ -942,10 +1608,13 @@ CarcStatus carc_game_clone(const struct CarcGame *game, struct CarcGame **out);
 /**
  * Loads a game record (JSON, the project's record format): replays every draw and
  * action and checks every score it lists, then writes the handle of the resulting game
- * to `*out`. `chance` (a `CarcChance`) chooses how the loaded game draws from then on;
- * in sampled mode it draws from a generator seeded with the record's seed, so later
- * draws are not those of the game that wrote the record. The observation window is the
- * default (32).
+ * to `*out`. `chance` (a `CarcChance`) chooses how the loaded game draws from then on.
+ * In sampled mode it continues with the generator state saved in the record's `resume`
+ * object, so a record written by this library goes on with the draws the saved game
+ * would have made (a record without `resume` draws from a generator seeded with
+ * `setup.seed`). The observation window is the default (32); the saved pending focus is
+ * restored only when the record was saved with that window. `carc_game_from_record_ex`
+ * restores the saved window and chance mode too.
  *
  * Returns `CARC_STATUS_BAD_RECORD` when the record cannot be read (the message names
  * the field, e.g. `turns[3].actions[0].x`; unknown and duplicate keys, numbers out of
@@ -960,10 +1629,35 @@ CarcStatus carc_game_clone(const struct CarcGame *game, struct CarcGame **out);
 CarcStatus carc_game_from_record(const char *record_json, uint32_t chance, struct CarcGame **out);
 
 /**
+ * Loads a game record like `carc_game_from_record` and restores everything its `resume`
+ * object saved: the generator state (a sampled game continues with the same draws), the
+ * chance mode, the observation window and a pending focus (a `CELL` id taken, its
+ * `SLOT` id not yet). `options_json` (NUL-terminated UTF-8, or NULL for none) may
+ * override two of them: `{"chance": "sampled" | "explicit", "window": 3..512}`. Without
+ * an override the record's value is used, else the defaults (sampled, 32). The pending
+ * focus is restored only with the record's own window.
+ *
+ * Returns `CARC_STATUS_INVALID_ARGUMENT` for bad options (the message names the key),
+ * `CARC_STATUS_BAD_RECORD` when the record cannot be read (a saved focus that no
+ * decision offers included) and `CARC_STATUS_RECORD_MISMATCH` when the engine does not
+ * reproduce it.
+ *
+ * Ownership: `record_json` and `options_json` are read during the call and stay the
+ * caller's. On success the caller owns `*out` (release with `carc_game_free`); on
+ * failure `*out` is not written.
+ */
+CarcStatus carc_game_from_record_ex(const char *record_json,
+                                    const char *options_json,
+                                    struct CarcGame **out);
+
+/**
  * Writes the game's record (JSON, one line, NUL-terminated) into `buf` (`len` bytes);
  * `needed` receives the size in bytes including the NUL. `id` is the record's `id`
  * (NUL-terminated UTF-8; NULL gives `"game"`). Works for finished and unfinished games;
- * `carc_game_from_record` loads either back (an unfinished one to the same point).
+ * `carc_game_from_record` loads either back (an unfinished one to the same point), and
+ * `carc_game_from_record_ex` resumes it exactly: the record's `resume` object holds the
+ * generator state, the chance mode, the observation window and a pending focus. The
+ * record's `events` and `final_events` list what scored and which figures returned.
  *
  * Ownership: `game` is borrowed; `id` is read during the call; `buf` (may be NULL with
  * `len == 0` to ask for the size) and `needed` belong to the caller. On
@@ -1022,6 +1716,32 @@ CarcStatus carc_game_observation_sizes(const struct CarcGame *game,
  * Ownership: `game` is borrowed; `out` belongs to the caller.
  */
 CarcStatus carc_game_num_actions(const struct CarcGame *game, uint32_t *out);
+
+/**
+ * Writes the pending focus (the tile a `CELL` id picked, waiting for its `SLOT` id) to
+ * `*out`; `pending` is 0 when there is none.
+ *
+ * Ownership: `game` is borrowed; `out` belongs to the caller.
+ */
+CarcStatus carc_game_pending_focus(const struct CarcGame *game, struct CarcFocus *out);
+
+/**
+ * Takes back the `CELL` id of a pending focus: the mask offers the first ids of the
+ * decision again (the game itself never changed). `cancelled` (optional, may be NULL)
+ * receives 1 when a focus was pending, else 0; without one nothing changes.
+ *
+ * Ownership: `game` is borrowed mutably; `cancelled` belongs to the caller.
+ */
+CarcStatus carc_game_cancel_focus(struct CarcGame *game, uint8_t *cancelled);
+
+/**
+ * Writes the window origin of the current decision (the board square of window cell
+ * (0, 0); see `docs/observations.md`) to `*out`: window cell `(wx, wy)` shows board
+ * square `(x + wx, y + wy)`.
+ *
+ * Ownership: `game` is borrowed; `out` belongs to the caller.
+ */
+CarcStatus carc_game_window_origin(const struct CarcGame *game, struct CarcWindowOrigin *out);
 
 /**
  * Writes the legal-move mask of the current step into `buf` (`int8_t [A]`, 1 = the id is
@@ -1224,6 +1944,14 @@ CarcStatus carc_game_placed_tiles(const struct CarcGame *game,
                                   uint32_t *needed);
 
 /**
+ * Writes the tile placed last (the start tile before any placement; an abbey placed by
+ * AM1 is a tile too) to `*out`.
+ *
+ * Ownership: `game` is borrowed; `out` belongs to the caller.
+ */
+CarcStatus carc_game_last_placed(const struct CarcGame *game, struct CarcPlacedTile *out);
+
+/**
  * Writes the figures on the board into `buf` (`len` elements); `needed` receives their
  * number.
  *
@@ -1308,6 +2036,25 @@ CarcStatus carc_tile_feature_count(uint32_t kind, uint32_t *out);
  * the process; the caller must not free or modify it.
  */
 CarcStatus carc_tile_feature_id(uint32_t kind, uint32_t feature, const char **out);
+
+/**
+ * Writes the geometry of local feature `feature` of tile kind `kind`, on the tile turned
+ * by `rot` clockwise quarter turns (0..=3; 0 is the catalogue's frame), to `*out`. A
+ * kind, feature or rotation out of range is `CARC_STATUS_INVALID_ARGUMENT`.
+ *
+ * Ownership: `out` belongs to the caller.
+ */
+CarcStatus carc_tile_feature_geometry(uint32_t kind,
+                                      uint32_t feature,
+                                      uint32_t rot,
+                                      struct CarcFeatureGeometry *out);
+
+/**
+ * Writes the symbols printed on tile kind `kind` (`CARC_SYMBOL_*` bits) to `*out`.
+ *
+ * Ownership: `out` belongs to the caller.
+ */
+CarcStatus carc_tile_symbols(uint32_t kind, uint32_t *out);
 
 /**
  * The library version as `"MAJOR.MINOR.PATCH"` (NUL-terminated), equal to the

@@ -1,10 +1,12 @@
-//! `carcassonne bench`: random games on one thread for a fixed time, reported as games
-//! and decisions per second.
+//! `carcassonne bench`: games on one thread for a fixed time, reported as games and
+//! decisions per second; random play by default, or a built-in player's (an MCTS player's
+//! search speed is reported in iterations per second).
 
 use crate::args::OptSpec;
 use crate::setup::{self, SetupDefaults};
 use crate::{emit, CliError, Outcome};
 use carcassonne::{Game, Rng, TileSet};
+use carcassonne_session::bots::Bot;
 use std::time::{Duration, Instant};
 
 /// Help text.
@@ -21,11 +23,16 @@ options:
   --seed S             seed of the first game; game k uses S + k (default 0)
   --edition E          tile edition C1, C2 or C3 (default C2)
   --rule KEY=VALUE     a rule switch, repeatable (see `carcassonne play --help`)
+  --bot SPEC           the player of every seat (default random: a uniformly random
+                       legal action); greedy, or mcts:<budget>[:<option>=<value>...]
+                       (see `carcassonne match --help`)
   -h, --help           show this text
 
-Plays complete games one after another on one thread, each decision a uniformly random
-legal action, until the time is up (the last game is finished). Prints a summary line,
-then a last line `games/s: G decisions/s: D`.
+Plays complete games one after another on one thread, each decision chosen by the
+player, until the time is up (the last game is finished). Prints a summary line, then a
+last line `games/s: G decisions/s: D`, and for an MCTS player a line
+`iterations/s: I` (search iterations per second of search time, over every decision that
+was searched).
 ";
 
 /// Seeds the move picker apart from the tile draws.
@@ -36,7 +43,8 @@ const MAX_SECONDS: f64 = 86_400.0;
 
 /// Runs the subcommand.
 pub fn run(words: &[String]) -> Result<Outcome, CliError> {
-    let Some(parsed) = setup::parse_setup_command(words, &[OptSpec::once("seconds")], HELP)? else {
+    let options = [OptSpec::once("seconds"), OptSpec::once("bot")];
+    let Some(parsed) = setup::parse_setup_command(words, &options, HELP)? else {
         return Ok(Outcome::Success);
     };
     let seconds = match parsed.value("seconds") {
@@ -52,6 +60,10 @@ pub fn run(words: &[String]) -> Result<Outcome, CliError> {
                 ))
             })?,
     };
+    let bot = match parsed.value("bot") {
+        None => Bot::Random,
+        Some(text) => Bot::parse(text).map_err(|m| CliError::Usage(format!("--bot: {m}")))?,
+    };
     let defaults = SetupDefaults {
         players: 2,
         sets: vec![TileSet::Base],
@@ -65,6 +77,7 @@ pub fn run(words: &[String]) -> Result<Outcome, CliError> {
     let mut legal = Vec::with_capacity(512);
     let mut games = 0u64;
     let mut decisions = 0u64;
+    let (mut iterations, mut searched, mut search_time) = (0u64, 0u64, Duration::ZERO);
     let start = Instant::now();
     loop {
         config.seed = first_seed.wrapping_add(games);
@@ -78,7 +91,19 @@ pub fn run(words: &[String]) -> Result<Outcome, CliError> {
                     config.seed
                 )));
             }
-            let pick = legal[rng.below(legal.len() as u32) as usize];
+            let pick = match bot {
+                Bot::Random => legal[rng.below(legal.len() as u32) as usize],
+                Bot::Mcts(mcts) => {
+                    let report = mcts.search(&game, &mut rng);
+                    if report.iterations > 0 {
+                        iterations += report.iterations;
+                        searched += 1;
+                        search_time += report.elapsed;
+                    }
+                    report.action
+                }
+                other => other.choose(&game, &legal, &mut rng),
+            };
             game.apply_unchecked(pick);
             decisions += 1;
         }
@@ -88,12 +113,22 @@ pub fn run(words: &[String]) -> Result<Outcome, CliError> {
         }
     }
     let elapsed = start.elapsed().as_secs_f64();
-    emit(&format!(
-        "bench: {games} games, {decisions} decisions ({:.1} per game) in {elapsed:.2} s on one thread; {description}\n\
+    let mut text = format!(
+        "bench: {games} games, {decisions} decisions ({:.1} per game) in {elapsed:.2} s on one thread; {description}; player {bot}\n\
          games/s: {:.1} decisions/s: {:.0}\n",
         decisions as f64 / games as f64,
         games as f64 / elapsed,
         decisions as f64 / elapsed
-    ));
+    );
+    if let Bot::Mcts(_) = bot {
+        let secs = search_time.as_secs_f64();
+        text.push_str(&format!(
+            "{searched} searches, {iterations} iterations in {secs:.2} s of search, {:.1} ms per search\n\
+             iterations/s: {:.0}\n",
+            secs * 1000.0 / searched.max(1) as f64,
+            iterations as f64 / secs.max(1e-9)
+        ));
+    }
+    emit(&text);
     Ok(Outcome::Success)
 }

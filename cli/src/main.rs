@@ -1,11 +1,12 @@
-//! The `carcassonne` command: play games between built-in bots, check game records,
-//! measure the engine's speed, and draw the board of a record.
+//! The `carcassonne` command: play games between built-in bots, run matches between
+//! them, check game records, measure the engine's speed, and draw the board of a record.
 //!
 //! Exit status: 0 on success, 1 when a record diverged or an output could not be
 //! written, 2 for a bad command line (the message names the option).
 
 mod args;
 mod bench;
+mod matches;
 mod play;
 mod render;
 mod replay;
@@ -56,6 +57,7 @@ usage: carcassonne <command> [options]
 
 commands:
   play     play a game between built-in bots and write its record
+  match    play many games between built-in bots; win rates with 95% intervals
   replay   check game records against the engine
   bench    measure games and decisions per second with random play
   render   draw the board of a game record as text (and SVG)
@@ -70,6 +72,7 @@ Exit status: 0 success, 1 a record diverged or a file could not be written,
 fn help_of(command: &str) -> Option<&'static str> {
     match command {
         "play" => Some(play::HELP),
+        "match" => Some(matches::HELP),
         "replay" => Some(replay::HELP),
         "bench" => Some(bench::HELP),
         "render" => Some(render::HELP),
@@ -84,6 +87,7 @@ fn run(words: &[String]) -> Result<Outcome, CliError> {
     let rest = &words[1..];
     match command.as_str() {
         "play" => play::run(rest),
+        "match" => matches::run(rest),
         "replay" => replay::run(rest),
         "bench" => bench::run(rest),
         "render" => render::run(rest),
@@ -102,7 +106,7 @@ fn run(words: &[String]) -> Result<Outcome, CliError> {
             Ok(Outcome::Success)
         }
         other => Err(CliError::Usage(format!(
-            "unknown command {other:?} (commands: play, replay, bench, render, help)"
+            "unknown command {other:?} (commands: play, match, replay, bench, render, help)"
         ))),
     }
 }

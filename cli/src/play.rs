@@ -29,9 +29,11 @@ options:
                        wagon_move=C2|C1, pig_herd=true|false,
                        river2_lakes=one-turn|two-turns, fairy_final_bonus=true|false
   --abbot 0|1          whether each player has the abbot (default 1)
-  --bots LIST          random or greedy, one for all seats or one per seat (default random);
-                       greedy takes the action with the best points gained this turn
-                       minus the most points an opponent gains
+  --bots LIST          random, greedy or mcts:<budget>, one for all seats or one per
+                       seat (default random); greedy takes the action with the best
+                       points gained this turn minus the most points an opponent gains;
+                       mcts:2000 searches 2000 iterations per decision, mcts:100ms a
+                       tenth of a second (`carcassonne match --help` lists its options)
   --out FILE           where to write the game record (default game-record.json)
   -h, --help           show this text
 
@@ -93,7 +95,7 @@ pub fn run(words: &[String]) -> Result<Outcome, CliError> {
     let game = session.into_game();
 
     let mut text = String::new();
-    let names: Vec<&str> = bots.iter().map(|b| b.name()).collect();
+    let names: Vec<String> = bots.iter().map(|b| b.to_string()).collect();
     let _ = writeln!(text, "game: {description}; bots {}", names.join(","));
     text.push('\n');
     text.push_str(&render::board_text(&game));

@@ -492,7 +492,7 @@ fn render_at_a_turn_and_as_an_html_replay() {
 
 #[test]
 fn bad_command_lines_exit_2_naming_the_option() {
-    let cases: [(&[&str], &str); 14] = [
+    let cases: [(&[&str], &str); 21] = [
         (&["play", "--players", "9"], "--players"),
         (&["play", "--players", "many"], "--players"),
         (&["play", "--sets", "base,moon"], "--sets"),
@@ -507,6 +507,19 @@ fn bad_command_lines_exit_2_naming_the_option() {
         (&["render", "--svg"], "--svg"),
         (&["render", "x.json", "--turn", "-1"], "--turn"),
         (&["replay", "x.jsonl", "--rule", "farmers"], "--rule"),
+        (&["play", "--bots", "mcts:0"], "--bots"),
+        (&["match", "--games", "4"], "--bots"),
+        (&["match", "--bots", "mcts:soon,greedy"], "--bots"),
+        (
+            &["match", "--bots", "greedy,random,random", "--players", "2"],
+            "--bots",
+        ),
+        (&["match", "--bots", "greedy", "--games", "0"], "--games"),
+        (
+            &["match", "--bots", "greedy", "--threads", "x"],
+            "--threads",
+        ),
+        (&["bench", "--bot", "mcts:1:threads=99"], "--bot"),
     ];
     for (args, option) in cases {
         let run = carcassonne(args);
@@ -528,6 +541,7 @@ fn bad_command_lines_exit_2_naming_the_option() {
 fn every_command_has_help() {
     for (command, option) in [
         ("play", "--bots"),
+        ("match", "mcts:100ms"),
         ("replay", "reproduced"),
         ("bench", "--seconds"),
         ("render", "--svg"),
@@ -544,6 +558,65 @@ fn every_command_has_help() {
     let run = carcassonne(&["--help"]);
     assert!(run.status.success());
     assert!(stdout(&run).contains("commands:"));
+}
+
+#[test]
+fn match_rotates_seats_and_reports_win_rates() {
+    let run = carcassonne(&[
+        "match",
+        "--bots",
+        "mcts:20,random",
+        "--games",
+        "4",
+        "--seed",
+        "3",
+        "--threads",
+        "2",
+    ]);
+    assert_eq!(run.status.code(), Some(0), "{}", stderr(&run));
+    let text = stdout(&run);
+    assert!(
+        text.starts_with("match: 4 games of 2 players, sets base"),
+        "{text}"
+    );
+    let row = |name: &str| {
+        text.lines()
+            .find(|l| l.starts_with(name))
+            .unwrap_or_else(|| panic!("no row for {name}: {text}"))
+            .split_whitespace()
+            .map(String::from)
+            .collect::<Vec<_>>()
+    };
+    // player, games, wins, win rate, interval low, "-", interval high, score, margin, ms
+    let mcts = row("mcts:20 ");
+    assert_eq!(mcts[1], "4");
+    assert_eq!(
+        mcts[2], "4.0",
+        "MCTS wins every game against random: {text}"
+    );
+    assert_eq!(mcts[3], "100.0%");
+    let random = row("random ");
+    assert_eq!(random[2], "0.0");
+    // Every player sat twice at each seat.
+    assert!(
+        text.contains("seat 0 100.0% (2)  seat 1 100.0% (2)"),
+        "{text}"
+    );
+    assert!(stderr(&run).contains("match: 4/4 games"));
+}
+
+#[test]
+fn bench_reports_search_speed_for_an_mcts_player() {
+    let run = carcassonne(&["bench", "--bot", "mcts:10", "--seconds", "0.01"]);
+    assert_eq!(run.status.code(), Some(0), "{}", stderr(&run));
+    let text = stdout(&run);
+    let last = last_line(&text);
+    let rate: f64 = last
+        .strip_prefix("iterations/s: ")
+        .and_then(|r| r.parse().ok())
+        .unwrap_or_else(|| panic!("last line {last:?}"));
+    assert!(rate > 0.0);
+    assert!(text.contains("player mcts:10"));
 }
 
 /// Files that hold no record, or are no record files at all, are problems (exit 1), and

@@ -312,7 +312,8 @@ pub enum Action {
         /// Its feature.
         feature: u8,
     },
-    /// Do nothing (deploy nothing, decline an abbey, princess or wagon move).
+    /// Do nothing (deploy nothing, decline an abbey, princess or wagon move), or discard a
+    /// drawn tile that fits only with a bridge (BR2).
     Pass,
     /// One dragon step onto `pos` (PD5).
     MoveDragon {

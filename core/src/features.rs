@@ -117,9 +117,15 @@ impl Features {
     /// Joins the features of `a` and `b`; returns the new root. Open sides, pennants,
     /// figures and barns add up.
     pub fn union(&mut self, a: NodeId, b: NodeId) -> NodeId {
+        self.join(a, b).0
+    }
+
+    /// Joins the features of `a` and `b` like [`Features::union`]; returns the root and
+    /// whether they were two features before.
+    pub fn join(&mut self, a: NodeId, b: NodeId) -> (NodeId, bool) {
         let (ra, rb) = (self.find(a), self.find(b));
         if ra == rb {
-            return ra;
+            return (ra, false);
         }
         let (big, small) = if self.nodes[ra as usize].size >= self.nodes[rb as usize].size {
             (ra, rb)
@@ -138,7 +144,7 @@ impl Features {
         n.next = s.next;
         self.nodes[small as usize].next = big_next;
         self.nodes[small as usize].parent = big;
-        big
+        (big, true)
     }
 
     /// The next part in `id`'s circular part list.

@@ -194,6 +194,186 @@ pub struct ScoreEvent {
     pub kind: ScoreKind,
     /// A part of the scored feature: tile and local feature index.
     pub at: Option<(Pos, u8)>,
+    /// The scored feature as it was when it scored (its parts: [`Game::scored_parts`]);
+    /// `None` for the fairy's start-of-turn point. The fairy's bonus names the feature
+    /// of the fairy's follower.
+    pub feature: Option<ScoredFeature>,
+}
+
+/// A feature as it was at one moment of the game: one of its parts and the number of
+/// joins of features made until then. Features only grow (a field scored for a barn may
+/// join others later), so the parts of a scored feature are those joined to this part
+/// by the first `joins` joins ([`Game::scored_parts`]).
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
+pub struct ScoredFeature {
+    /// A part of the feature.
+    pub node: NodeId,
+    /// Joins of features made before it scored.
+    pub joins: u32,
+}
+
+crate::named_enum! {
+    /// Why a figure left the board (named as in records' `events`).
+    #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
+    pub enum ReturnCause {
+        /// Its feature was completed and scored during play (B14); a wagon may then move
+        /// on (AM11).
+        Scored = "scored",
+        /// Final scoring: incomplete features (B15), farmers (B16), farmers of a barn's
+        /// field (AM9), figures left on completed features.
+        FinalScoring = "final-scoring",
+        /// Removed with the princess (PD9).
+        Princess = "princess",
+        /// Eaten by the dragon (PD7).
+        Dragon = "dragon",
+        /// The abbot taken back (A3).
+        AbbotTaken = "abbot-taken",
+        /// On a monastery or shrine that lost a challenge (CU3).
+        Challenged = "challenged",
+    }
+}
+
+/// A figure that left the board and went back to its owner's supply.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
+pub struct FigureReturn {
+    /// Owner's seat.
+    pub owner: u8,
+    /// Kind.
+    pub figure: Figure,
+    /// Square of the tile it stood on.
+    pub pos: Pos,
+    /// Local feature index on that tile.
+    pub local: u8,
+    /// Why it left.
+    pub cause: ReturnCause,
+    /// Number of score events ([`Game::events`]) logged before it: it came after those,
+    /// and before the next one.
+    pub after: u32,
+}
+
+/// One thing that happened, as a client shows it: points scored, or a figure returned.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum Event<'a> {
+    /// Points for one player.
+    Score(&'a ScoreEvent),
+    /// A figure back in its owner's supply.
+    FigureReturned(&'a FigureReturn),
+}
+
+/// The events of a stretch of the game in the order they happened (score events and
+/// figure returns merged); see [`Game::turn_events`].
+#[derive(Clone, Debug)]
+pub struct Events<'a> {
+    scores: &'a [ScoreEvent],
+    returns: &'a [FigureReturn],
+    /// Next score event and end (indices into `scores`).
+    e: (u32, u32),
+    /// Next return and end (indices into `returns`).
+    r: (u32, u32),
+}
+
+impl<'a> Iterator for Events<'a> {
+    type Item = Event<'a>;
+
+    fn next(&mut self) -> Option<Event<'a>> {
+        let return_first = self.r.0 < self.r.1
+            && (self.e.0 >= self.e.1 || self.returns[self.r.0 as usize].after <= self.e.0);
+        if return_first {
+            self.r.0 += 1;
+            Some(Event::FigureReturned(&self.returns[self.r.0 as usize - 1]))
+        } else if self.e.0 < self.e.1 {
+            self.e.0 += 1;
+            Some(Event::Score(&self.scores[self.e.0 as usize - 1]))
+        } else {
+            None
+        }
+    }
+
+    fn size_hint(&self) -> (usize, Option<usize>) {
+        let n = (self.e.1 - self.e.0 + self.r.1 - self.r.0) as usize;
+        (n, Some(n))
+    }
+}
+
+impl ExactSizeIterator for Events<'_> {}
+
+/// Lists the parts of scored features as they were when they scored
+/// ([`Game::scored_parts`]): it replays the game's joins of features in order, so
+/// listing the features of a whole game in order costs one pass over its joins.
+#[derive(Clone, Debug)]
+pub struct ScoredParts<'a> {
+    game: &'a Game,
+    parent: Vec<NodeId>,
+    next: Vec<NodeId>,
+    applied: usize,
+    ids: Vec<NodeId>,
+}
+
+impl ScoredParts<'_> {
+    fn find(&mut self, mut id: NodeId) -> NodeId {
+        while self.parent[id as usize] != id {
+            let grand = self.parent[self.parent[id as usize] as usize];
+            self.parent[id as usize] = grand;
+            id = grand;
+        }
+        id
+    }
+
+    fn restart(&mut self) {
+        let n = self.game.features.len();
+        self.parent.clear();
+        self.parent.extend(0..n as NodeId);
+        self.next.clear();
+        self.next.extend(0..n as NodeId);
+        self.applied = 0;
+    }
+
+    /// Writes the parts of `feature` (tile square and local feature index, in the order
+    /// of their tiles' placement) into `out` (cleared first). Cheapest when asked in the
+    /// order the features scored.
+    pub fn parts_into(&mut self, feature: ScoredFeature, out: &mut Vec<(Pos, u8)>) {
+        out.clear();
+        if feature.joins as usize > self.game.joins.len()
+            || feature.node as usize >= self.game.features.len()
+        {
+            return;
+        }
+        if (feature.joins as usize) < self.applied {
+            self.restart();
+        }
+        while self.applied < feature.joins as usize {
+            let (a, b) = self.game.joins[self.applied];
+            self.applied += 1;
+            let (ra, rb) = (self.find(a), self.find(b));
+            if ra != rb {
+                self.parent[rb as usize] = ra;
+                self.next.swap(ra as usize, rb as usize);
+            }
+        }
+        // Nodes are numbered in placement order, each tile's in local order.
+        self.ids.clear();
+        let start = feature.node;
+        let mut id = start;
+        loop {
+            self.ids.push(id);
+            id = self.next[id as usize];
+            if id == start {
+                break;
+            }
+        }
+        self.ids.sort_unstable();
+        out.extend(self.ids.iter().map(|&id| {
+            let n = self.game.features.node(id);
+            (self.game.board.placement(n.placement as usize).pos, n.local)
+        }));
+    }
+
+    /// The parts of `feature` (see [`ScoredParts::parts_into`]).
+    pub fn parts(&mut self, feature: ScoredFeature) -> Vec<(Pos, u8)> {
+        let mut out = Vec::new();
+        self.parts_into(feature, &mut out);
+        out
+    }
 }
 
 /// One turn of the history (a discarded tile is a turn of its own, as in records).
@@ -218,6 +398,8 @@ pub struct TurnLog {
     pub actions: (u32, u32),
     /// Range of this turn's score events in [`Game::events`].
     pub events: (u32, u32),
+    /// Range of this turn's figure returns in [`Game::figure_returns`].
+    pub returns: (u32, u32),
     /// Scores after the turn.
     pub scores: [i32; MAX_PLAYERS],
 }
@@ -278,6 +460,8 @@ pub(crate) struct TurnState {
     pub completed_len: u8,
     /// Tile drawn this turn.
     pub drawn: Option<TileKind>,
+    /// The turn player declined to place an abbey before drawing (AM1).
+    pub abbey_declined: bool,
 }
 
 impl Default for TurnState {
@@ -289,6 +473,7 @@ impl Default for TurnState {
             feature_scorers: 0,
             completed: [0; 48],
             completed_len: 0,
+            abbey_declined: false,
         }
     }
 }
@@ -320,6 +505,10 @@ pub struct Game {
     /// The pile is empty: the game is in its end-of-game rounds (AM4).
     pub(crate) ending: bool,
     pub(crate) events: Vec<ScoreEvent>,
+    /// Figures that left the board, in order.
+    pub(crate) returns: Vec<FigureReturn>,
+    /// Every join of two features, in order (for [`Game::scored_parts`]).
+    pub(crate) joins: Vec<(NodeId, NodeId)>,
     pub(crate) turns: Vec<TurnLog>,
     pub(crate) decisions: Vec<Decision>,
     pub(crate) turn_open: bool,
@@ -391,6 +580,9 @@ impl Game {
             end_from: 0,
             ending: false,
             events: Vec::with_capacity(total_tiles * 4 + bazaar_room),
+            returns: Vec::with_capacity(total_tiles * 2),
+            // A join makes two features one: at most one fewer than the nodes.
+            joins: Vec::with_capacity(max_nodes),
             turns: Vec::with_capacity(total_tiles + 16),
             decisions: Vec::with_capacity(total_tiles * 4 + bazaar_room),
             turn_open: false,
@@ -522,6 +714,13 @@ impl Game {
         self.turn_open
     }
 
+    /// Whether the turn player declined to place an abbey (AM1) and the game waits for his
+    /// draw (explicit chance): the record of the game then ends with that decline, which
+    /// a draw would otherwise imply.
+    pub fn abbey_declined_before_draw(&self) -> bool {
+        self.phase == Phase::Draw && self.turn.abbey_declined && self.turn.drawn.is_none()
+    }
+
     /// Whether the game is in its end-of-game abbey round (AM4).
     pub fn in_end_round(&self) -> bool {
         self.ending
@@ -540,6 +739,120 @@ impl Game {
     /// Every score event so far.
     pub fn events(&self) -> &[ScoreEvent] {
         &self.events
+    }
+
+    /// Every figure that left the board so far, in order.
+    pub fn figure_returns(&self) -> &[FigureReturn] {
+        &self.returns
+    }
+
+    /// The end of turn `t`'s ranges: the current lengths for the turn in progress.
+    fn turn_ends(&self, t: usize) -> (u32, u32) {
+        let log = &self.turns[t];
+        if t + 1 == self.turns.len() && self.turn_open {
+            (self.events.len() as u32, self.returns.len() as u32)
+        } else {
+            (log.events.1, log.returns.1)
+        }
+    }
+
+    /// The events of turn `t` ([`Game::turns`]) so far, in the order they happened:
+    /// points scored and figures returned. Empty for a turn that does not exist.
+    pub fn turn_events(&self, t: usize) -> Events<'_> {
+        let (e, r) = match self.turns.get(t) {
+            Some(log) => {
+                let (e_end, r_end) = self.turn_ends(t);
+                ((log.events.0, e_end), (log.returns.0, r_end))
+            }
+            None => ((0, 0), (0, 0)),
+        };
+        self.events_in(e, r)
+    }
+
+    /// The events of final scoring (after the last turn; B15, B16, AM9): empty until the
+    /// game is over.
+    pub fn final_events(&self) -> Events<'_> {
+        if !self.final_scored {
+            return self.events_in((0, 0), (0, 0));
+        }
+        let (e, r) = match self.turns.len() {
+            0 => (0, 0),
+            n => self.turn_ends(n - 1),
+        };
+        self.events_in(
+            (e, self.events.len() as u32),
+            (r, self.returns.len() as u32),
+        )
+    }
+
+    /// Every event of the game so far, in the order they happened.
+    pub fn all_events(&self) -> Events<'_> {
+        self.events_in(
+            (0, self.events.len() as u32),
+            (0, self.returns.len() as u32),
+        )
+    }
+
+    fn events_in(&self, e: (u32, u32), r: (u32, u32)) -> Events<'_> {
+        Events {
+            scores: &self.events,
+            returns: &self.returns,
+            e,
+            r,
+        }
+    }
+
+    /// Lists the parts of scored features ([`ScoreEvent::feature`]) as they were when
+    /// they scored.
+    ///
+    /// ```
+    /// use carcassonne::{Game, GameConfig};
+    /// let mut game = Game::new(GameConfig::new(2)).unwrap();
+    /// while !game.is_terminal() {
+    ///     let a = game.legal_actions()[0];
+    ///     game.apply(a).unwrap();
+    /// }
+    /// let mut parts = game.scored_parts();
+    /// for e in game.events() {
+    ///     if let (Some(f), Some(at)) = (e.feature, e.at) {
+    ///         assert!(parts.parts(f).contains(&at));
+    ///     }
+    /// }
+    /// ```
+    pub fn scored_parts(&self) -> ScoredParts<'_> {
+        let mut p = ScoredParts {
+            game: self,
+            parent: Vec::new(),
+            next: Vec::new(),
+            applied: 0,
+            ids: Vec::new(),
+        };
+        p.restart();
+        p
+    }
+
+    /// The kind of local feature `local` of the tile at `pos`, if there is one (a bridge,
+    /// the local feature after the tile's own, BR1, is a road).
+    pub fn feature_kind_at(&self, pos: Pos, local: u8) -> Option<FeatureKind> {
+        let i = self.board.index_at(pos)?;
+        let features = &self.board.placement(i).kind.def().features;
+        match features.get(local as usize) {
+            Some(f) => Some(f.kind),
+            None => (local as usize == features.len() && self.bridge_at(i).is_some())
+                .then_some(FeatureKind::Road),
+        }
+    }
+
+    /// The generator the game draws its tiles from in sampled-chance mode (its state
+    /// saves the future draws: [`Rng::to_hex`]).
+    pub fn rng(&self) -> &Rng {
+        &self.rng
+    }
+
+    /// Replaces the generator: a game restored from its record continues with the saved
+    /// state, and so with the draws of the game that was saved.
+    pub fn set_rng(&mut self, rng: Rng) {
+        self.rng = rng;
     }
 
     /// Completed turns (and the current one, when open).
@@ -563,6 +876,33 @@ impl Game {
         if self.step == Step::Draw {
             self.advance();
         }
+    }
+
+    /// Replaces the generator that samples the future draws (sampled-chance mode) by one
+    /// seeded with `seed`; nothing else changes. A search uses it on copies of a game so
+    /// that they draw other, equally likely tile orders than the game itself (the order
+    /// of the pile is hidden from the players).
+    ///
+    /// ```
+    /// use carcassonne::{Game, GameConfig};
+    /// // Plays every decision with its first legal action; returns the tiles drawn.
+    /// fn draws(mut game: Game) -> Vec<String> {
+    ///     while !game.is_terminal() {
+    ///         let first = game.legal()[0];
+    ///         game.apply_unchecked(first);
+    ///     }
+    ///     game.turns().iter().filter_map(|t| t.draw).map(|k| k.id().to_string()).collect()
+    /// }
+    /// let game = Game::new(GameConfig::new(2)).unwrap();
+    /// let (mut a, mut b, mut c) = (game.clone(), game.clone(), game.clone());
+    /// a.reseed_draws(1);
+    /// b.reseed_draws(1);
+    /// c.reseed_draws(2);
+    /// assert_eq!(draws(a.clone()), draws(b));
+    /// assert_ne!(draws(a), draws(c));
+    /// ```
+    pub fn reseed_draws(&mut self, seed: u64) {
+        self.rng = Rng::new(seed);
     }
 
     /// Draw outcomes with their probabilities (count / remaining of the tiles that may be
@@ -649,8 +989,12 @@ impl Game {
                 self.legal = legal;
             }
             Phase::WagonMove => self.legal.push(Action::Pass),
-            Phase::PlaceTile
-            | Phase::Deploy
+            Phase::PlaceTile => {
+                if self.may_discard_bridge_only_tile() {
+                    self.legal.push(Action::Pass);
+                }
+            }
+            Phase::Deploy
             | Phase::DragonFlight
             | Phase::LeaveQuarter
             | Phase::EnterQuarter
@@ -695,7 +1039,15 @@ impl Game {
                     }
                     Phase::Abbey => {
                         // Declining the abbey before drawing is implied by the draw.
+                        self.turn.abbey_declined = true;
                         self.step = Step::Draw;
+                    }
+                    Phase::PlaceTile => {
+                        // BR2: a tile that fits only with a bridge is discarded (B5);
+                        // implied by the turn's `discarded` mark, as a tile that fits
+                        // nowhere.
+                        let tile = self.turn.drawn.expect("a tile in hand");
+                        self.discard_drawn_tile(tile);
                     }
                     Phase::Deploy => {
                         self.record(player, action);
@@ -1022,6 +1374,7 @@ impl Game {
     pub(crate) fn open_turn(&mut self, draw: Option<TileKind>) {
         let a = self.decisions.len() as u32;
         let e = self.events.len() as u32;
+        let r = self.returns.len() as u32;
         self.turns.push(TurnLog {
             player: self.turn_player,
             draw,
@@ -1034,6 +1387,7 @@ impl Game {
             ),
             actions: (a, a),
             events: (e, e),
+            returns: (r, r),
             scores: self.scores,
         });
         self.turn_open = true;
@@ -1044,6 +1398,7 @@ impl Game {
         if let Some(t) = self.turns.last_mut() {
             t.actions.1 = self.decisions.len() as u32;
             t.events.1 = self.events.len() as u32;
+            t.returns.1 = self.returns.len() as u32;
             t.scores = self.scores;
         }
         self.turn_open = false;
@@ -1056,6 +1411,7 @@ impl Game {
                 if t.draw.is_none()
                     && t.actions.0 == self.decisions.len() as u32
                     && t.events.0 == self.events.len() as u32
+                    && t.returns.0 == self.returns.len() as u32
                 {
                     self.turns.pop();
                 }
@@ -1079,15 +1435,20 @@ impl Game {
             self.phase = Phase::PlaceTile;
             self.to_play = self.turn_player;
         } else {
-            // B5: discarded; the same player draws again, in a new record entry.
-            if let Some(t) = self.turns.last_mut() {
-                t.discarded = true;
-            }
-            self.on_tile_discarded(tile);
-            self.close_turn();
-            self.open_turn(None);
-            self.step = Step::Draw;
+            self.discard_drawn_tile(tile);
         }
+    }
+
+    /// B5: the tile in hand leaves the game; the same player draws again, in a new
+    /// record entry.
+    fn discard_drawn_tile(&mut self, tile: TileKind) {
+        if let Some(t) = self.turns.last_mut() {
+            t.discarded = true;
+        }
+        self.on_tile_discarded(tile);
+        self.close_turn();
+        self.open_turn(None);
+        self.step = Step::Draw;
     }
 
     /// Puts a tile on the board and joins its features with its neighbours'.
@@ -1175,7 +1536,7 @@ impl Game {
                     }
                     (node_base + mine as NodeId, n_base + theirs as NodeId)
                 };
-                let root = self.features.union(mine, theirs);
+                let root = self.join_features(mine, theirs);
                 if third == 1 {
                     let node = self.features.node_mut(root);
                     if node.kind != FeatureKind::Field {
@@ -1385,14 +1746,22 @@ impl Game {
         });
     }
 
-    /// Returns the figure at `k` in the figure list to its owner's supply.
-    pub(crate) fn return_figure(&mut self, k: usize) -> BoardFigure {
+    /// Returns the figure at `k` in the figure list to its owner's supply, and logs why.
+    pub(crate) fn return_figure(&mut self, k: usize, cause: ReturnCause) -> BoardFigure {
         let f = self.figures.swap_remove(k);
         if f.figure != Figure::Barn {
             let root = self.features.find(f.node);
             self.features.node_mut(root).figures -= 1;
         }
         self.supply[f.owner as usize][f.figure.index()] += 1;
+        self.returns.push(FigureReturn {
+            owner: f.owner,
+            figure: f.figure,
+            pos: self.board.placement(f.placement as usize).pos,
+            local: f.local,
+            cause,
+            after: self.events.len() as u32,
+        });
         self.on_figure_left(&f);
         f
     }
@@ -1436,15 +1805,27 @@ impl Game {
         self.features.next(id)
     }
 
-    /// Adds points and logs the event.
+    /// Joins the features of `a` and `b` (see [`Features::union`]) and logs the join for
+    /// [`Game::scored_parts`]; returns the root.
+    pub(crate) fn join_features(&mut self, a: NodeId, b: NodeId) -> NodeId {
+        let (root, joined) = self.features.join(a, b);
+        if joined {
+            self.joins.push((a, b));
+        }
+        root
+    }
+
+    /// Adds points and logs the event; `feature` is a part of the scored feature.
     pub(crate) fn add_score(
         &mut self,
         player: u8,
         points: i32,
         kind: ScoreKind,
         at: Option<(Pos, u8)>,
+        feature: Option<NodeId>,
     ) {
         self.scores[player as usize] += points;
+        let joins = self.joins.len() as u32;
         if kind.is_feature_scoring() && points > 0 {
             self.turn.feature_scorers |= 1 << player;
         }
@@ -1453,6 +1834,7 @@ impl Game {
             points,
             kind,
             at,
+            feature: feature.map(|node| ScoredFeature { node, joins }),
         });
     }
 

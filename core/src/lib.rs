@@ -44,7 +44,10 @@ pub mod tiles;
 
 pub use action::Action;
 pub use config::{ConfigError, Edition, Figure, Figures, GameConfig, Rules};
-pub use game::{ActionError, ChanceMode, Game, Phase, ScoreEvent, ScoreKind};
+pub use game::{
+    ActionError, ChanceMode, Event, FigureReturn, Game, Phase, ReturnCause, ScoreEvent, ScoreKind,
+    ScoredFeature,
+};
 pub use geometry::{Corner, Pos, Rotation, Side};
 pub use rng::Rng;
 pub use tiles::{catalogue, TileKind, TileSet};

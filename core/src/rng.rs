@@ -1,7 +1,16 @@
 //! A small, fast, seeded random number generator (xoshiro256**, seeded by SplitMix64).
 //!
 //! The engine owns its generator so that a game is reproducible from its seed on every
-//! platform. Not for cryptography.
+//! platform. Its whole state is four 64-bit words ([`Rng::state`], [`Rng::to_hex`]):
+//! saved with a game, it lets the game continue with the same draws. Not for cryptography.
+//!
+//! ```
+//! use carcassonne::Rng;
+//! let mut a = Rng::new(7);
+//! a.next_u64();
+//! let mut b = Rng::from_hex(&a.to_hex()).unwrap();
+//! assert_eq!(a.next_u64(), b.next_u64());
+//! ```
 
 /// Seeded pseudo-random generator.
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
@@ -29,6 +38,40 @@ impl Rng {
                 splitmix64(&mut st),
             ],
         }
+    }
+
+    /// The generator's whole state: four 64-bit words, never all zero.
+    pub const fn state(&self) -> [u64; 4] {
+        self.s
+    }
+
+    /// The generator at a saved [`Rng::state`]; `None` for the all-zero state, which
+    /// xoshiro256** never reaches (it would only ever give zeros).
+    pub fn from_state(s: [u64; 4]) -> Option<Rng> {
+        (s != [0; 4]).then_some(Rng { s })
+    }
+
+    /// The state as 64 lowercase hexadecimal digits (the four words in order, each
+    /// written most significant digit first), as records save it.
+    pub fn to_hex(&self) -> String {
+        self.s.iter().map(|w| format!("{w:016x}")).collect()
+    }
+
+    /// The generator from the text of [`Rng::to_hex`] (upper or lower case); an error
+    /// says what is wrong with the text.
+    pub fn from_hex(text: &str) -> Result<Rng, String> {
+        if text.len() != 64 || !text.bytes().all(|b| b.is_ascii_hexdigit()) {
+            return Err(format!(
+                "expected 64 hexadecimal digits, found {:?}",
+                text.chars().take(80).collect::<String>()
+            ));
+        }
+        let mut s = [0u64; 4];
+        for (i, w) in s.iter_mut().enumerate() {
+            *w = u64::from_str_radix(&text[i * 16..(i + 1) * 16], 16)
+                .map_err(|e| format!("word {i}: {e}"))?;
+        }
+        Rng::from_state(s).ok_or_else(|| "the all-zero state is not a generator state".into())
     }
 
     /// The next 64 random bits.
@@ -70,5 +113,27 @@ mod tests {
             assert!(x < 13);
         }
         assert_ne!(Rng::new(1).next_u64(), Rng::new(2).next_u64());
+    }
+
+    #[test]
+    fn a_saved_state_continues_the_same_stream() {
+        let mut a = Rng::new(11);
+        for _ in 0..5 {
+            a.next_u64();
+        }
+        let hex = a.to_hex();
+        assert_eq!(hex.len(), 64);
+        let mut b = Rng::from_hex(&hex).unwrap();
+        let mut c = Rng::from_hex(&hex.to_uppercase()).unwrap();
+        assert_eq!(Rng::from_state(a.state()), Some(a.clone()));
+        for _ in 0..100 {
+            let x = a.next_u64();
+            assert_eq!(x, b.next_u64());
+            assert_eq!(x, c.next_u64());
+        }
+        assert!(Rng::from_hex(&"0".repeat(64)).is_err());
+        assert!(Rng::from_hex("12ab").is_err());
+        assert!(Rng::from_hex(&"g".repeat(64)).is_err());
+        assert!(Rng::from_hex(&"+1".repeat(32)).is_err());
     }
 }

@@ -4,7 +4,7 @@
 
 use crate::config::{Figure, MAX_PLAYERS};
 use crate::features::NodeId;
-use crate::game::{Game, ScoreKind};
+use crate::game::{Game, ReturnCause, ScoreKind};
 use crate::tiles::FeatureKind;
 
 /// The points a city, road or cloister is worth (B12 when complete, B15 and A2 at the end
@@ -91,20 +91,20 @@ impl Game {
         let at = Some(self.node_name(root));
         for p in 0..self.players {
             if s[p as usize] == best {
-                self.add_score(p, points, kind, at);
+                self.add_score(p, points, kind, at, Some(root));
             }
         }
     }
 
-    /// Returns every figure on the feature of `root` except barns (B14). Wagons that
-    /// may move are noted for the wagon step (AM11).
-    pub(crate) fn return_figures_of(&mut self, root: NodeId, wagons_may_move: bool) {
+    /// Returns every figure on the feature of `root` except barns (B14). Wagons of a
+    /// feature scored during play are noted for the wagon step (AM11).
+    pub(crate) fn return_figures_of(&mut self, root: NodeId, cause: ReturnCause) {
         let mut k = 0;
         while k < self.figures.len() {
             let f = self.figures[k];
             if f.figure != Figure::Barn && self.features.find(f.node) == root {
-                self.return_figure(k);
-                if wagons_may_move {
+                self.return_figure(k, cause);
+                if cause == ReturnCause::Scored {
                     self.on_figure_scored(f);
                 }
             } else {
@@ -152,7 +152,7 @@ impl Game {
         };
         self.award_majority(root, points, kind);
         self.on_feature_scored(root, false);
-        self.return_figures_of(root, true);
+        self.return_figures_of(root, ReturnCause::Scored);
         true
     }
 
@@ -207,8 +207,16 @@ impl Game {
         let per_city = per_city + i32::from(fc.pig && self.rules.pig_herd);
         let points = fc.cities * per_city + fc.castles * (per_city + 1);
         self.award_majority(root, points, kind);
-        self.on_feature_scored(root, kind == ScoreKind::Farmers);
-        self.return_figures_of(root, false);
+        let final_scoring = kind == ScoreKind::Farmers;
+        self.on_feature_scored(root, final_scoring);
+        self.return_figures_of(
+            root,
+            if final_scoring {
+                ReturnCause::FinalScoring
+            } else {
+                ReturnCause::Scored
+            },
+        );
     }
 
     /// Notes the roots of every feature the turn's placements completed (before anyone
@@ -340,17 +348,17 @@ impl Game {
             if kind == FeatureKind::Field {
                 if self.features.node(root).barns > 0 {
                     // AM9: farmers no longer score a barn's field.
-                    self.return_figures_of(root, false);
+                    self.return_figures_of(root, ReturnCause::FinalScoring);
                 } else {
                     self.score_field_farmers(root, 3, ScoreKind::Farmers);
                 }
             } else if self.is_complete(root) {
-                self.return_figures_of(root, false);
+                self.return_figures_of(root, ReturnCause::FinalScoring);
             } else {
                 let points = self.incomplete_value(root);
                 self.award_majority(root, points, ScoreKind::Incomplete);
                 self.on_feature_scored(root, true);
-                self.return_figures_of(root, false);
+                self.return_figures_of(root, ReturnCause::FinalScoring);
             }
             // The figure list shrank; start over from the first remaining figure.
             k = 0;

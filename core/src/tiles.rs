@@ -330,6 +330,40 @@ impl FeatureDef {
     }
 }
 
+impl FeatureDef {
+    /// Corners of the tile that the feature covers (bit per [`crate::geometry::Corner`]
+    /// index: NW, NE, SE, SW; canonical frame): both half-edges at the corner (e.g. `W2`
+    /// and `N0` for NW) belong to it. Only fields and cities cover corners; a barn's
+    /// corner (AM6) is one covered by a field.
+    pub fn corners(&self) -> u8 {
+        let mut mask = 0;
+        for corner in crate::geometry::Corner::ALL {
+            let covered = corner
+                .half_edges()
+                .iter()
+                .all(|(side, third)| self.segments & (1 << (side.index() * 3 + third)) != 0);
+            if covered {
+                mask |= 1 << corner.index();
+            }
+        }
+        mask
+    }
+}
+
+/// A segment mask (bit `side*3 + third`) of a tile turned by `rot`, in the board frame:
+/// each side moves `rot` quarter turns clockwise and keeps its thirds.
+pub const fn rotate_segments(segments: u16, rot: Rotation) -> u16 {
+    let r = rot.quarter_turns() as u32 * 3;
+    ((segments << r) | (segments >> (12 - r))) & 0xFFF
+}
+
+/// A mask of one bit per side or per corner (N/NW lowest, clockwise) of a tile turned by
+/// `rot`, in the board frame.
+pub const fn rotate_quarters(mask: u8, rot: Rotation) -> u8 {
+    let r = rot.quarter_turns() as u32;
+    (((mask as u32) << r | (mask as u32) >> (4 - r)) & 0xF) as u8
+}
+
 /// A tile kind seen in one rotation, in the board frame.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Oriented {
@@ -688,5 +722,31 @@ mod tests {
         let city = d.feature_by_id("c1").unwrap() as u8;
         assert_eq!(r1.segment_feature[3..6], [city; 3]);
         assert_eq!(r1.feature_sides[city as usize], 0b0010);
+    }
+
+    /// Turning a tile moves segments, sides and corners with it, as `Oriented` does.
+    #[test]
+    fn rotations_of_masks_follow_the_oriented_tile() {
+        for kind in catalogue().kinds() {
+            let def = kind.def();
+            for rot in Rotation::ALL {
+                let o = def.oriented(rot);
+                for (i, f) in def.features.iter().enumerate() {
+                    let segs = rotate_segments(f.segments, rot);
+                    for (seg, local) in o.segment_feature.iter().enumerate() {
+                        assert_eq!(segs & (1 << seg) != 0, *local == i as u8, "{} {i}", def.id);
+                    }
+                    assert_eq!(rotate_quarters(f.side_mask(), rot), o.feature_sides[i]);
+                }
+            }
+        }
+        let d = catalogue().by_id("BASE-D").unwrap().def();
+        let field_at = |c: u8| d.features.iter().filter(|f| f.corners() & c != 0).count();
+        // BASE-D: a cap on the north side (N0..N2) and a road west–east. The cap and the
+        // field beside it meet at NW and NE, so nothing covers those corners; the field
+        // south of the road covers SE and SW.
+        assert_eq!(d.features[d.feature_by_id("c1").unwrap()].corners(), 0);
+        assert_eq!([1, 2, 4, 8].map(field_at), [0, 0, 1, 1]);
+        assert_eq!(rotate_quarters(0b0001, Rotation::new(3).unwrap()), 0b1000);
     }
 }

@@ -2,15 +2,15 @@
 //! error messages of failed calls.
 
 use crate::guard::{
-    call, check_out, put, quietly, read_str, thread_last_error, with_game, write_out, write_text,
-    CarcGame,
+    call, check_out, non_null, put, quietly, read_str, thread_last_error, with_game, write_out,
+    write_text, CarcGame,
 };
 use crate::status::{CarcStatus, Failure};
 use carcassonne_core::config::{GameConfig, CONFIG_KEYS};
 use carcassonne_core::{ChanceMode, Game};
 use carcassonne_session::encode::{EncoderSpec, Layout, Preset};
 use carcassonne_session::json;
-use carcassonne_session::record::{self, ReplayError};
+use carcassonne_session::record::{self, RecordError, ReplayError};
 use carcassonne_session::session::Session;
 use serde_json::{Map, Value};
 use std::ffi::c_char;
@@ -142,6 +142,7 @@ pub(crate) fn parse_config(text: &str) -> Result<ParsedConfig, Failure> {
 #[no_mangle]
 pub extern "C" fn carc_game_new(config_json: *const c_char, out: *mut *mut CarcGame) -> CarcStatus {
     call("carc_game_new", || {
+        let config_json = non_null(config_json, "config_json")?;
         check_out(out, "out")?;
         let text = read_str(config_json, "config_json")?;
         let parsed = parse_config(text)?;
@@ -158,7 +159,8 @@ pub extern "C" fn carc_game_new(config_json: *const c_char, out: *mut *mut CarcG
 /// released too.
 ///
 /// Ownership: takes back ownership of `game`, which must come from `carc_game_new`,
-/// `carc_game_clone` or `carc_game_from_record` and must not be used afterwards.
+/// `carc_game_clone`, `carc_game_from_record` or `carc_game_from_record_ex` and must not
+/// be used afterwards.
 #[no_mangle]
 pub extern "C" fn carc_game_free(game: *mut CarcGame) {
     if game.is_null() {
@@ -195,12 +197,37 @@ fn chance_from_u32(chance: u32) -> Result<ChanceMode, Failure> {
     }
 }
 
+fn replay_failure(e: ReplayError) -> Failure {
+    match e {
+        ReplayError::Bad(e) => Failure::new(CarcStatus::BadRecord, e.to_string()),
+        ReplayError::Diverged(d) => Failure::new(CarcStatus::RecordMismatch, d.to_string()),
+    }
+}
+
+fn bad_record(e: RecordError) -> Failure {
+    Failure::new(CarcStatus::BadRecord, e.to_string())
+}
+
+/// Replays a record and restores its saved state (`record::load`, `Session::resume`).
+fn load_record(
+    text: &str,
+    chance: Option<ChanceMode>,
+    spec: Option<EncoderSpec>,
+) -> Result<CarcGame, Failure> {
+    let loaded = record::load_json(text, chance).map_err(replay_failure)?;
+    let session = Session::resume(loaded, spec).map_err(bad_record)?;
+    Ok(CarcGame::from_session(session))
+}
+
 /// Loads a game record (JSON, the project's record format): replays every draw and
 /// action and checks every score it lists, then writes the handle of the resulting game
-/// to `*out`. `chance` (a `CarcChance`) chooses how the loaded game draws from then on;
-/// in sampled mode it draws from a generator seeded with the record's seed, so later
-/// draws are not those of the game that wrote the record. The observation window is the
-/// default (32).
+/// to `*out`. `chance` (a `CarcChance`) chooses how the loaded game draws from then on.
+/// In sampled mode it continues with the generator state saved in the record's `resume`
+/// object, so a record written by this library goes on with the draws the saved game
+/// would have made (a record without `resume` draws from a generator seeded with
+/// `setup.seed`). The observation window is the default (32); the saved pending focus is
+/// restored only when the record was saved with that window. `carc_game_from_record_ex`
+/// restores the saved window and chance mode too.
 ///
 /// Returns `CARC_STATUS_BAD_RECORD` when the record cannot be read (the message names
 /// the field, e.g. `turns[3].actions[0].x`; unknown and duplicate keys, numbers out of
@@ -218,15 +245,103 @@ pub extern "C" fn carc_game_from_record(
     out: *mut *mut CarcGame,
 ) -> CarcStatus {
     call("carc_game_from_record", || {
+        let record_json = non_null(record_json, "record_json")?;
+        check_out(out, "out")?;
+        let mode = chance_from_u32(chance)?;
+        let text = read_str(record_json, "record_json")?;
+        let game = load_record(text, Some(mode), Some(EncoderSpec::default()))?;
+        write_out(out, game.into_raw());
+        Ok(())
+    })
+}
+
+/// Options of `carc_game_from_record_ex`: a JSON object with `chance` and `window`.
+const LOAD_OPTION_KEYS: [&str; 2] = ["chance", "window"];
+
+/// Reads the options of `carc_game_from_record_ex`; errors name the key.
+fn load_options(text: &str) -> Result<(Option<ChanceMode>, Option<EncoderSpec>), Failure> {
+    let value: Value = json::parse_strict(text).map_err(|e| {
+        if e.path.is_empty() {
+            Failure::invalid(format!("options are not valid JSON: {}", e.message))
+        } else {
+            Failure::invalid(format!("options.{e}"))
+        }
+    })?;
+    let Value::Object(map) = value else {
+        return Err(Failure::invalid("options: expected a JSON object"));
+    };
+    if let Some(key) = map.keys().find(|k| !LOAD_OPTION_KEYS.contains(&k.as_str())) {
+        return Err(Failure::invalid(format!(
+            "options.{}: unknown option (allowed: {})",
+            json::echo_key(key),
+            LOAD_OPTION_KEYS.join(", ")
+        )));
+    }
+    let chance = match map.get("chance") {
+        None => None,
+        Some(v) => Some(
+            v.as_str()
+                .and_then(record::chance_from_name)
+                .ok_or_else(|| {
+                    Failure::invalid(format!(
+                        "options.chance: unknown value {v} (allowed: \"sampled\", \"explicit\")"
+                    ))
+                })?,
+        ),
+    };
+    let spec = match map.get("window") {
+        None => None,
+        Some(v) => {
+            let range = format!("{}..={}", EncoderSpec::MIN_WINDOW, EncoderSpec::MAX_WINDOW);
+            let spec = v
+                .as_u64()
+                .and_then(|w| u16::try_from(w).ok())
+                .and_then(|w| EncoderSpec::new(w).ok())
+                .ok_or_else(|| {
+                    Failure::invalid(format!(
+                        "options.window: {} is not an integer in {range}",
+                        json::describe(v)
+                    ))
+                })?;
+            Some(spec)
+        }
+    };
+    Ok((chance, spec))
+}
+
+/// Loads a game record like `carc_game_from_record` and restores everything its `resume`
+/// object saved: the generator state (a sampled game continues with the same draws), the
+/// chance mode, the observation window and a pending focus (a `CELL` id taken, its
+/// `SLOT` id not yet). `options_json` (NUL-terminated UTF-8, or NULL for none) may
+/// override two of them: `{"chance": "sampled" | "explicit", "window": 3..512}`. Without
+/// an override the record's value is used, else the defaults (sampled, 32). The pending
+/// focus is restored only with the record's own window.
+///
+/// Returns `CARC_STATUS_INVALID_ARGUMENT` for bad options (the message names the key),
+/// `CARC_STATUS_BAD_RECORD` when the record cannot be read (a saved focus that no
+/// decision offers included) and `CARC_STATUS_RECORD_MISMATCH` when the engine does not
+/// reproduce it.
+///
+/// Ownership: `record_json` and `options_json` are read during the call and stay the
+/// caller's. On success the caller owns `*out` (release with `carc_game_free`); on
+/// failure `*out` is not written.
+#[no_mangle]
+pub extern "C" fn carc_game_from_record_ex(
+    record_json: *const c_char,
+    options_json: *const c_char,
+    out: *mut *mut CarcGame,
+) -> CarcStatus {
+    call("carc_game_from_record_ex", || {
+        let record_json = non_null(record_json, "record_json")?;
         check_out(out, "out")?;
         let text = read_str(record_json, "record_json")?;
-        let mode = chance_from_u32(chance)?;
-        let mut game = record::replay_json(text).map_err(|e| match e {
-            ReplayError::Bad(e) => Failure::new(CarcStatus::BadRecord, e.to_string()),
-            ReplayError::Diverged(d) => Failure::new(CarcStatus::RecordMismatch, d.to_string()),
-        })?;
-        game.set_chance_mode(mode);
-        write_out(out, CarcGame::new(game, EncoderSpec::default()).into_raw());
+        let (chance, spec) = if options_json.is_null() {
+            (None, None)
+        } else {
+            load_options(read_str(options_json, "options_json")?)?
+        };
+        let game = load_record(text, chance, spec)?;
+        write_out(out, game.into_raw());
         Ok(())
     })
 }
@@ -234,7 +349,10 @@ pub extern "C" fn carc_game_from_record(
 /// Writes the game's record (JSON, one line, NUL-terminated) into `buf` (`len` bytes);
 /// `needed` receives the size in bytes including the NUL. `id` is the record's `id`
 /// (NUL-terminated UTF-8; NULL gives `"game"`). Works for finished and unfinished games;
-/// `carc_game_from_record` loads either back (an unfinished one to the same point).
+/// `carc_game_from_record` loads either back (an unfinished one to the same point), and
+/// `carc_game_from_record_ex` resumes it exactly: the record's `resume` object holds the
+/// generator state, the chance mode, the observation window and a pending focus. The
+/// record's `events` and `final_events` list what scored and which figures returned.
 ///
 /// Ownership: `game` is borrowed; `id` is read during the call; `buf` (may be NULL with
 /// `len == 0` to ask for the size) and `needed` belong to the caller. On
@@ -248,13 +366,13 @@ pub extern "C" fn carc_game_to_record(
     needed: *mut u32,
 ) -> CarcStatus {
     with_game("carc_game_to_record", game, |h| {
+        crate::guard::check_buffer(buf, len, needed)?;
         let id = if id.is_null() {
             "game"
         } else {
             read_str(id, "id")?
         };
-        crate::guard::check_buffer(buf, len, needed)?;
-        let text = record::to_json(&h.game(), id);
+        let text = h.session().record_json(id);
         write_text(&text, buf, len, needed, "the record")
     })
 }

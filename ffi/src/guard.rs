@@ -19,7 +19,8 @@ use std::panic::{catch_unwind, AssertUnwindSafe};
 
 /// A game in progress, owned by the caller through an opaque pointer.
 ///
-/// Created by `carc_game_new`, `carc_game_clone` or `carc_game_from_record`, released by
+/// Created by `carc_game_new`, `carc_game_clone`, `carc_game_from_record` or
+/// `carc_game_from_record_ex`, released by
 /// `carc_game_free`. A handle may be moved between threads but must not be used by two
 /// threads at the same time (not even for queries: every call may record an error
 /// message on the handle).
@@ -34,10 +35,6 @@ pub struct CarcGame {
 }
 
 impl CarcGame {
-    pub(crate) fn new(game: Game, spec: EncoderSpec) -> CarcGame {
-        CarcGame::from_session(Session::new(game, spec))
-    }
-
     /// A handle on a session (a game with its observation window or preset).
     pub(crate) fn from_session(session: Session) -> CarcGame {
         CarcGame {
@@ -260,6 +257,15 @@ pub(crate) fn put<T>(ptr: *mut T, name: &str, value: T) -> CallResult {
     check_out(ptr, name)?;
     write_out(ptr, value);
     Ok(())
+}
+
+/// Checks a pointer argument that must not be NULL (its contents are read later).
+pub(crate) fn non_null<T>(ptr: *const T, name: &str) -> Result<*const T, Failure> {
+    if ptr.is_null() {
+        Err(Failure::null(name))
+    } else {
+        Ok(ptr)
+    }
 }
 
 /// Reads a NUL-terminated UTF-8 string argument.

@@ -52,6 +52,32 @@ pub struct CarcMaskInfo {
 /// The id value meaning "no second id" (`carc_game_action_to_flat` for a one-step action).
 pub const CARC_NO_ACTION_ID: u32 = 0xFFFF_FFFF;
 
+/// The pending focus of a two-step flat decision (12 bytes, blittable).
+#[repr(C)]
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, Default)]
+pub struct CarcFocus {
+    /// Square of the focus tile, x (0 when none is pending).
+    pub x: i32,
+    /// Square of the focus tile, y (0 when none is pending).
+    pub y: i32,
+    /// 1 when a `CELL` id picked the focus tile and a `SLOT` id must follow.
+    pub pending: u8,
+    /// Always 0.
+    pub reserved8: u8,
+    /// Always 0.
+    pub reserved16: u16,
+}
+
+/// The board square shown in window cell (0, 0) (8 bytes, blittable).
+#[repr(C)]
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, Default)]
+pub struct CarcWindowOrigin {
+    /// Board column of window column 0.
+    pub x: i32,
+    /// Board row of window row 0.
+    pub y: i32,
+}
+
 fn encode_failure(e: EncodeError) -> Failure {
     match e {
         EncodeError::BufferSize { .. } => Failure::new(CarcStatus::BufferTooSmall, e.to_string()),
@@ -94,6 +120,68 @@ pub extern "C" fn carc_game_observation_sizes(
 pub extern "C" fn carc_game_num_actions(game: *const CarcGame, out: *mut u32) -> CarcStatus {
     with_game("carc_game_num_actions", game, |h| {
         crate::guard::put(out, "out", h.sizes().3 as u32)
+    })
+}
+
+/// Writes the pending focus (the tile a `CELL` id picked, waiting for its `SLOT` id) to
+/// `*out`; `pending` is 0 when there is none.
+///
+/// Ownership: `game` is borrowed; `out` belongs to the caller.
+#[no_mangle]
+pub extern "C" fn carc_game_pending_focus(
+    game: *const CarcGame,
+    out: *mut CarcFocus,
+) -> CarcStatus {
+    with_game("carc_game_pending_focus", game, |h| {
+        check_out(out, "out")?;
+        let focus = h
+            .session()
+            .pending_focus()
+            .map_or(CarcFocus::default(), |p| CarcFocus {
+                x: p.x,
+                y: p.y,
+                pending: 1,
+                ..CarcFocus::default()
+            });
+        write_out(out, focus);
+        Ok(())
+    })
+}
+
+/// Takes back the `CELL` id of a pending focus: the mask offers the first ids of the
+/// decision again (the game itself never changed). `cancelled` (optional, may be NULL)
+/// receives 1 when a focus was pending, else 0; without one nothing changes.
+///
+/// Ownership: `game` is borrowed mutably; `cancelled` belongs to the caller.
+#[no_mangle]
+pub extern "C" fn carc_game_cancel_focus(game: *mut CarcGame, cancelled: *mut u8) -> CarcStatus {
+    with_game_mut("carc_game_cancel_focus", game, |h| {
+        if !cancelled.is_null() {
+            check_out(cancelled, "cancelled")?;
+        }
+        let was = h.session().cancel_focus();
+        if !cancelled.is_null() {
+            write_out(cancelled, u8::from(was));
+        }
+        Ok(())
+    })
+}
+
+/// Writes the window origin of the current decision (the board square of window cell
+/// (0, 0); see `docs/observations.md`) to `*out`: window cell `(wx, wy)` shows board
+/// square `(x + wx, y + wy)`.
+///
+/// Ownership: `game` is borrowed; `out` belongs to the caller.
+#[no_mangle]
+pub extern "C" fn carc_game_window_origin(
+    game: *const CarcGame,
+    out: *mut CarcWindowOrigin,
+) -> CarcStatus {
+    with_game("carc_game_window_origin", game, |h| {
+        check_out(out, "out")?;
+        let o = h.session().window_origin();
+        write_out(out, CarcWindowOrigin { x: o.x, y: o.y });
+        Ok(())
     })
 }
 
@@ -319,6 +407,8 @@ mod tests {
     fn struct_sizes() {
         assert_eq!(std::mem::size_of::<CarcObservationSizes>(), 28);
         assert_eq!(std::mem::size_of::<CarcMaskInfo>(), 12);
+        assert_eq!(std::mem::size_of::<CarcFocus>(), 12);
+        assert_eq!(std::mem::size_of::<CarcWindowOrigin>(), 8);
     }
 
     /// A game made with `"preset": "compact"` reports the preset's sizes and plays a

@@ -6,8 +6,10 @@
 //!
 //! ## Conventions
 //!
-//! * Opaque handles ([`CarcGame`]) are created by `carc_game_new`, `carc_game_clone` and
-//!   `carc_game_from_record` and released by `carc_game_free` (which accepts NULL).
+//! * Opaque handles ([`CarcGame`]) are created by `carc_game_new`, `carc_game_clone`,
+//!   `carc_game_from_record` and `carc_game_from_record_ex` and released by
+//!   `carc_game_free` (which accepts NULL); bot handles ([`CarcBot`], the built-in players)
+//!   by `carc_bot_new` and `carc_bot_free`.
 //! * Every function that can fail returns a [`CarcStatus`] with stable numbers;
 //!   `carc_status_message` gives its static text, `carc_game_last_error` and
 //!   `carc_last_error` the detailed message of a failure.
@@ -33,6 +35,8 @@
 #![allow(clippy::not_unsafe_ptr_arg_deref)]
 
 pub mod action;
+pub mod bot;
+pub mod events;
 pub mod game;
 mod guard;
 pub mod learn;
@@ -49,12 +53,20 @@ pub use action::{
     CarcAction, CarcActionKind, CarcChanceOutcome, CarcCorner, CarcFigure, CarcQuarter,
     CarcQuarterStep, CARC_NO_FEATURE,
 };
+pub use bot::CarcBot;
+pub use events::{
+    CarcEvent, CarcEventKind, CarcFeatureKind, CarcFeaturePart, CarcReturnCause, CarcScoreKind,
+    CARC_NO_TURN,
+};
 pub use game::{CarcChance, CARC_DEFAULT_WINDOW};
 pub use guard::CarcGame;
-pub use learn::{CarcMaskInfo, CarcObservationSizes, CARC_NO_ACTION_ID};
+pub use learn::{
+    CarcFocus, CarcMaskInfo, CarcObservationSizes, CarcWindowOrigin, CARC_NO_ACTION_ID,
+};
 pub use state::{
     CarcBoardFigure, CarcDragon, CarcFairy, CarcPhase, CarcPlacedTile, CarcSupply, CARC_NO_PLAYER,
     CARC_NO_TILE,
 };
 pub use status::CarcStatus;
+pub use tiles::{CarcFeatureGeometry, CarcRoadEnd};
 pub use version::{CARC_ABI_VERSION, CARC_VERSION_MAJOR, CARC_VERSION_MINOR, CARC_VERSION_PATCH};

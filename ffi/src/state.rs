@@ -346,6 +346,37 @@ pub extern "C" fn carc_game_placed_tiles(
     })
 }
 
+/// Writes the tile placed last (the start tile before any placement; an abbey placed by
+/// AM1 is a tile too) to `*out`.
+///
+/// Ownership: `game` is borrowed; `out` belongs to the caller.
+#[no_mangle]
+pub extern "C" fn carc_game_last_placed(
+    game: *const CarcGame,
+    out: *mut CarcPlacedTile,
+) -> CarcStatus {
+    with_game("carc_game_last_placed", game, |h| {
+        check_out(out, "out")?;
+        let game = h.game();
+        let p = game
+            .board()
+            .placements()
+            .last()
+            .expect("the start tile is always on the board");
+        write_out(
+            out,
+            CarcPlacedTile {
+                x: p.pos.x,
+                y: p.pos.y,
+                kind: p.kind.index() as u16,
+                rot: p.rot.quarter_turns(),
+                reserved: 0,
+            },
+        );
+        Ok(())
+    })
+}
+
 /// Writes the figures on the board into `buf` (`len` elements); `needed` receives their
 /// number.
 ///

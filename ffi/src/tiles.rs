@@ -1,9 +1,14 @@
-//! The tile catalogue: kind indices, catalogue ids and feature ids.
+//! The tile catalogue: kind indices, catalogue ids and feature ids, and the geometry a
+//! client draws tiles from: each feature's kind, segments (edge thirds), sides, corners,
+//! pennants and flags, and each tile's symbols.
 
-use crate::action::tile_kind;
-use crate::guard::{call, check_out, put, read_str, write_out};
+use crate::action::{tile_kind, CARC_NO_FEATURE};
+use crate::events::CarcFeatureKind;
+use crate::guard::{call, check_out, non_null, put, read_str, write_out};
 use crate::status::{CarcStatus, Failure};
 use carcassonne_core::catalogue;
+use carcassonne_core::tiles::{rotate_quarters, rotate_segments, FeatureDef, RoadEnd, Symbols};
+use carcassonne_core::Rotation;
 use std::ffi::{c_char, CString};
 use std::sync::OnceLock;
 
@@ -61,6 +66,7 @@ pub extern "C" fn carc_tile_kind_id(index: u32, out: *mut *const c_char) -> Carc
 #[no_mangle]
 pub extern "C" fn carc_tile_kind_index(id: *const c_char, out: *mut u16) -> CarcStatus {
     call("carc_tile_kind_index", || {
+        let id = non_null(id, "id")?;
         check_out(out, "out")?;
         let id = read_str(id, "id")?;
         let kind = catalogue().by_id(id).ok_or_else(|| {
@@ -113,4 +119,253 @@ pub extern "C" fn carc_tile_feature_id(
         write_out(out, id.as_ptr());
         Ok(())
     })
+}
+
+/// Where a road or river that leaves its tile on one side ends on the tile
+/// (`road_end` of a `CarcFeatureGeometry`). Stable numbers.
+#[repr(u8)]
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
+pub enum CarcRoadEnd {
+    /// Not a road or river.
+    None = 0,
+    /// It crosses the tile (two sides).
+    Through = 1,
+    /// At a junction or crossing.
+    Junction = 2,
+    /// At the monastery `road_end_feature`.
+    Monastery = 3,
+    /// At the gate of the city `road_end_feature`.
+    CityGate = 4,
+    /// At a river spring.
+    Spring = 5,
+    /// In a lake.
+    Lake = 6,
+    /// At a volcano.
+    Volcano = 7,
+    /// A dead end (a small house).
+    DeadEnd = 8,
+    /// At a bazaar.
+    Bazaar = 9,
+    /// At the walls of the City of Carcassonne (the Count).
+    Carcassonne = 10,
+}
+
+/// `flags` of a `CarcFeatureGeometry`: the princess city of a princess tile (PD9).
+pub const CARC_FEATURE_PRINCESS: u8 = 1;
+/// `flags`: a road through a tunnel.
+pub const CARC_FEATURE_TUNNEL: u8 = 2;
+/// `flags`: a field enclosed inside the tile (it touches no side).
+pub const CARC_FEATURE_INNER: u8 = 4;
+/// `flags`: a road with an inn.
+pub const CARC_FEATURE_INN: u8 = 8;
+/// `flags`: the field with the pig herd (R5).
+pub const CARC_FEATURE_PIG_HERD: u8 = 16;
+/// `flags`: a road with a well.
+pub const CARC_FEATURE_WELL: u8 = 32;
+
+/// `carc_tile_symbols`: a monastery.
+pub const CARC_SYMBOL_MONASTERY: u32 = 1;
+/// A garden.
+pub const CARC_SYMBOL_GARDEN: u32 = 2;
+/// A river tile.
+pub const CARC_SYMBOL_RIVER: u32 = 4;
+/// A volcano (PD1).
+pub const CARC_SYMBOL_VOLCANO: u32 = 8;
+/// The dragon symbol (PD4).
+pub const CARC_SYMBOL_DRAGON: u32 = 16;
+/// A magic portal (PD12).
+pub const CARC_SYMBOL_MAGIC_PORTAL: u32 = 32;
+/// A princess (PD9).
+pub const CARC_SYMBOL_PRINCESS: u32 = 64;
+/// A tunnel.
+pub const CARC_SYMBOL_TUNNEL: u32 = 128;
+/// An inn.
+pub const CARC_SYMBOL_INN: u32 = 256;
+/// A pig herd (R5).
+pub const CARC_SYMBOL_PIG_HERD: u32 = 512;
+/// A well.
+pub const CARC_SYMBOL_WELL: u32 = 1024;
+/// The abbey tile (AM1).
+pub const CARC_SYMBOL_ABBEY: u32 = 2048;
+/// A shrine (the Cult, CU1).
+pub const CARC_SYMBOL_SHRINE: u32 = 4096;
+/// A bazaar.
+pub const CARC_SYMBOL_BAZAAR: u32 = 8192;
+/// The four quarters of the City of Carcassonne (the Count).
+pub const CARC_SYMBOL_COUNT_QUARTERS: u32 = 16384;
+
+/// The symbol bits of the header with their catalogue names (a test checks them against
+/// the engine's symbols).
+const SYMBOLS: [(&str, u32); 15] = [
+    ("monastery", CARC_SYMBOL_MONASTERY),
+    ("garden", CARC_SYMBOL_GARDEN),
+    ("river", CARC_SYMBOL_RIVER),
+    ("volcano", CARC_SYMBOL_VOLCANO),
+    ("dragon", CARC_SYMBOL_DRAGON),
+    ("magic_portal", CARC_SYMBOL_MAGIC_PORTAL),
+    ("princess", CARC_SYMBOL_PRINCESS),
+    ("tunnel", CARC_SYMBOL_TUNNEL),
+    ("inn", CARC_SYMBOL_INN),
+    ("pig_herd", CARC_SYMBOL_PIG_HERD),
+    ("well", CARC_SYMBOL_WELL),
+    ("abbey", CARC_SYMBOL_ABBEY),
+    ("shrine", CARC_SYMBOL_SHRINE),
+    ("bazaar", CARC_SYMBOL_BAZAAR),
+    ("count_quarters", CARC_SYMBOL_COUNT_QUARTERS),
+];
+
+fn symbol_bits(symbols: Symbols) -> u32 {
+    symbols
+        .names()
+        .map(|n| {
+            SYMBOLS
+                .iter()
+                .find(|(name, _)| *name == n)
+                .map_or(0, |s| s.1)
+        })
+        .fold(0, |acc, b| acc | b)
+}
+
+/// One feature of a tile kind as a client draws it (12 bytes, blittable). Masks are in
+/// the board frame of the tile turned by the `rot` asked for (0: the catalogue's
+/// canonical frame).
+#[repr(C)]
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, Default)]
+pub struct CarcFeatureGeometry {
+    /// Edge thirds the feature covers: bit `side*3 + third`, sides N, E, S, W, thirds
+    /// numbered clockwise around the tile from its north-west corner (`N0` is bit 0, `N1`
+    /// bit 1, ..., `W2` bit 11). 0 for monasteries, gardens and inner fields.
+    pub segments: u16,
+    /// A field: the local indices of the cities it borders on the tile (bit per index).
+    pub adjacent_cities: u16,
+    /// A `CarcFeatureKind`.
+    pub kind: u8,
+    /// Pennants (cities).
+    pub pennants: u8,
+    /// Corners the feature covers, bit per `CarcCorner` (NW, NE, SE, SW): both edge thirds
+    /// at the corner belong to it (a barn's corner, AM6, is one covered by a field).
+    pub corners: u8,
+    /// Sides the feature leaves the tile through, bit per side (N, E, S, W): a road or
+    /// river by the middle third, a city by the whole side, a field by any third.
+    pub sides: u8,
+    /// `CARC_FEATURE_*` flags.
+    pub flags: u8,
+    /// Roads and rivers: a `CarcRoadEnd`.
+    pub road_end: u8,
+    /// The monastery or city the road ends at (`road_end` `MONASTERY` or `CITY_GATE`), else
+    /// `CARC_NO_FEATURE`.
+    pub road_end_feature: u8,
+    /// Always 0.
+    pub reserved: u8,
+}
+
+fn geometry(f: &FeatureDef, rot: Rotation) -> CarcFeatureGeometry {
+    let (road_end, road_end_feature) = match f.road_end {
+        None => (CarcRoadEnd::None, CARC_NO_FEATURE),
+        Some(RoadEnd::Through) => (CarcRoadEnd::Through, CARC_NO_FEATURE),
+        Some(RoadEnd::Junction) => (CarcRoadEnd::Junction, CARC_NO_FEATURE),
+        Some(RoadEnd::Monastery(i)) => (CarcRoadEnd::Monastery, i),
+        Some(RoadEnd::CityGate(i)) => (CarcRoadEnd::CityGate, i),
+        Some(RoadEnd::Spring) => (CarcRoadEnd::Spring, CARC_NO_FEATURE),
+        Some(RoadEnd::Lake) => (CarcRoadEnd::Lake, CARC_NO_FEATURE),
+        Some(RoadEnd::Volcano) => (CarcRoadEnd::Volcano, CARC_NO_FEATURE),
+        Some(RoadEnd::DeadEnd) => (CarcRoadEnd::DeadEnd, CARC_NO_FEATURE),
+        Some(RoadEnd::Bazaar) => (CarcRoadEnd::Bazaar, CARC_NO_FEATURE),
+        Some(RoadEnd::Carcassonne) => (CarcRoadEnd::Carcassonne, CARC_NO_FEATURE),
+    };
+    let flags = [
+        (f.princess, CARC_FEATURE_PRINCESS),
+        (f.tunnel, CARC_FEATURE_TUNNEL),
+        (f.inner, CARC_FEATURE_INNER),
+        (f.inn, CARC_FEATURE_INN),
+        (f.pig_herd, CARC_FEATURE_PIG_HERD),
+        (f.well, CARC_FEATURE_WELL),
+    ]
+    .iter()
+    .filter(|(set, _)| *set)
+    .fold(0, |acc, (_, bit)| acc | bit);
+    CarcFeatureGeometry {
+        segments: rotate_segments(f.segments, rot),
+        adjacent_cities: f.adjacent_cities,
+        kind: CarcFeatureKind::from(f.kind) as u8,
+        pennants: f.pennants,
+        corners: rotate_quarters(f.corners(), rot),
+        sides: rotate_quarters(f.side_mask(), rot),
+        flags,
+        road_end: road_end as u8,
+        road_end_feature,
+        reserved: 0,
+    }
+}
+
+/// Writes the geometry of local feature `feature` of tile kind `kind`, on the tile turned
+/// by `rot` clockwise quarter turns (0..=3; 0 is the catalogue's frame), to `*out`. A
+/// kind, feature or rotation out of range is `CARC_STATUS_INVALID_ARGUMENT`.
+///
+/// Ownership: `out` belongs to the caller.
+#[no_mangle]
+pub extern "C" fn carc_tile_feature_geometry(
+    kind: u32,
+    feature: u32,
+    rot: u32,
+    out: *mut CarcFeatureGeometry,
+) -> CarcStatus {
+    call("carc_tile_feature_geometry", || {
+        check_out(out, "out")?;
+        let k = tile_kind(kind, "kind")?;
+        let features = &k.def().features;
+        let f = features.get(feature as usize).ok_or_else(|| {
+            Failure::invalid(format!(
+                "feature {feature} is not a feature of {} (0..{})",
+                k.id(),
+                features.len()
+            ))
+        })?;
+        let rot = u8::try_from(rot)
+            .ok()
+            .and_then(Rotation::new)
+            .ok_or_else(|| Failure::invalid(format!("rot {rot} is not a rotation (0..=3)")))?;
+        write_out(out, geometry(f, rot));
+        Ok(())
+    })
+}
+
+/// Writes the symbols printed on tile kind `kind` (`CARC_SYMBOL_*` bits) to `*out`.
+///
+/// Ownership: `out` belongs to the caller.
+#[no_mangle]
+pub extern "C" fn carc_tile_symbols(kind: u32, out: *mut u32) -> CarcStatus {
+    call("carc_tile_symbols", || {
+        check_out(out, "out")?;
+        let k = tile_kind(kind, "kind")?;
+        write_out(out, symbol_bits(k.def().symbols));
+        Ok(())
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn symbol_bits_name_the_engines_symbols() {
+        assert_eq!(std::mem::size_of::<CarcFeatureGeometry>(), 12);
+        for (i, (_, bit)) in SYMBOLS.iter().enumerate() {
+            assert_eq!(*bit, 1 << i);
+        }
+        let mut seen = 0;
+        for t in &catalogue().tiles {
+            let bits = symbol_bits(t.symbols);
+            let names: Vec<&str> = t.symbols.names().collect();
+            for (name, bit) in SYMBOLS {
+                assert_eq!(bits & bit != 0, names.contains(&name), "{} {name}", t.id);
+            }
+            seen |= bits;
+        }
+        assert_eq!(
+            seen,
+            (1 << SYMBOLS.len()) - 1,
+            "every symbol is on some tile"
+        );
+    }
 }

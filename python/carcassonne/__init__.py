@@ -6,7 +6,10 @@
 * :class:`VectorEnv`: a native batch of games stepped in one call.
 * ``gymnasium.make("Carcassonne-v0")`` (:mod:`carcassonne.env`; registered when
   Gymnasium is installed) and :func:`carcassonne.pettingzoo.env`.
-* :func:`play_games`, :class:`BuiltinPlayer`: the built-in ``random`` and ``greedy`` players.
+* :mod:`carcassonne.players`: the built-in players (``random``, ``greedy``, ``mcts:<budget>``)
+  as :class:`BuiltinPlayer` (for a game, a PettingZoo agent, or as the opponents of the
+  Gymnasium envs), :func:`match` (many games, seats rotated, win rates with 95 %
+  intervals) and :func:`play_games`.
 
 The observation layout is documented in the project's ``docs/observations.md``.
 """
@@ -16,6 +19,12 @@ from __future__ import annotations
 from . import _core
 from .actions import (
     Action,
+    BazaarBid,
+    BazaarBuyOrSell,
+    BazaarPass,
+    BazaarSelect,
+    BuildCastle,
+    CastlePass,
     Deploy,
     DeployBarn,
     DeployQuarter,
@@ -28,6 +37,7 @@ from .actions import (
     MoveWagon,
     Pass,
     PlaceAbbey,
+    PlaceBridge,
     PlaceTile,
     Princess,
     QuarterPass,
@@ -42,7 +52,7 @@ from .errors import (
     InvalidRecordError,
 )
 from .game import Game
-from .players import BuiltinPlayer, play_games
+from .players import BuiltinPlayer, MatchResult, PlayerResult, match, play_games
 from .vector import VectorEnv
 
 __version__: str = _core.__version__
@@ -55,10 +65,18 @@ describe_action_id = _core.describe_action_id
 rotate_board = _core.rotate_board
 rotate_action_id = _core.rotate_action_id
 episode_seed = _core.episode_seed
+tile_geometry = _core.tile_geometry
+tile_symbols = _core.tile_symbols
 
 __all__ = [
     "Action",
+    "BazaarBid",
+    "BazaarBuyOrSell",
+    "BazaarPass",
+    "BazaarSelect",
+    "BuildCastle",
     "BuiltinPlayer",
+    "CastlePass",
     "CarcassonneError",
     "ConcurrentUseError",
     "Deploy",
@@ -72,13 +90,16 @@ __all__ = [
     "InvalidConfigError",
     "InvalidRecordError",
     "LeaveQuarter",
+    "MatchResult",
     "MoveCount",
     "MoveDragon",
     "MoveFairy",
     "MoveWagon",
     "Pass",
     "PlaceAbbey",
+    "PlaceBridge",
     "PlaceTile",
+    "PlayerResult",
     "Princess",
     "QuarterPass",
     "ReturnAbbot",
@@ -87,11 +108,14 @@ __all__ = [
     "encoder_info",
     "episode_seed",
     "global_blocks",
+    "match",
     "plane_names",
     "play_games",
     "rotate_action_id",
     "rotate_board",
+    "tile_geometry",
     "tile_ids",
+    "tile_symbols",
 ]
 
 

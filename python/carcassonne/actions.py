@@ -56,13 +56,14 @@ class _ActionBase:
 
 @dataclass(frozen=True)
 class PlaceTile(_ActionBase):
-    """Place the drawn tile at ``(x, y)`` turned ``rot`` clockwise quarter turns (B4)."""
+    """Place the drawn tile at ``(x, y)`` turned ``rot`` clockwise quarter turns (B4);
+    ``bridge`` is ``(x, y, axis)`` of the bridge a placement legal only with one brings
+    (BR2, axis ``"NS"`` or ``"WE"``), else ``None``."""
 
     x: int
     y: int
     rot: int
     bridge: Optional[Tuple[int, int, str]] = None
-    """A bridge placed with the tile so that it fits (BR2): ``(x, y, axis)``."""
     type: ClassVar[str] = "place_tile"
 
     def __repr__(self) -> str:
@@ -211,7 +212,8 @@ class MoveCount(_ActionBase):
 
 @dataclass(frozen=True)
 class PlaceBridge(_ActionBase):
-    """Put a bridge along ``axis`` (``"NS"``, ``"WE"``) on the tile at ``(x, y)`` (BR1)."""
+    """Put a bridge from the supply on the tile at ``(x, y)`` along ``axis`` (``"NS"`` or
+    ``"WE"``) after placing the tile (BR1)."""
 
     x: int
     y: int
@@ -221,7 +223,8 @@ class PlaceBridge(_ActionBase):
 
 @dataclass(frozen=True)
 class BuildCastle(_ActionBase):
-    """Turn the completed city ``feature`` of the tile at ``(x, y)`` into a castle (CA1)."""
+    """Turn the two-tile city just completed at ``feature`` of the tile at ``(x, y)`` into
+    a castle instead of having it scored (CA1)."""
 
     x: int
     y: int
@@ -231,14 +234,14 @@ class BuildCastle(_ActionBase):
 
 @dataclass(frozen=True)
 class CastlePass(_ActionBase):
-    """Decline to build a castle."""
+    """Decline to build a castle (CA1)."""
 
     type: ClassVar[str] = "castle_pass"
 
 
 @dataclass(frozen=True)
 class BazaarSelect(_ActionBase):
-    """Pick ``tile`` of the bazaar's offer and open the auction with ``bid`` (BZ2)."""
+    """Pick ``tile`` of the bazaar's offer and open the bidding at ``bid`` (BZ2)."""
 
     tile: str
     bid: int
@@ -247,7 +250,7 @@ class BazaarSelect(_ActionBase):
 
 @dataclass(frozen=True)
 class BazaarBid(_ActionBase):
-    """Raise the bid on the picked bazaar tile to ``bid`` points (BZ2)."""
+    """Raise the bid on the picked bazaar tile to ``bid`` (BZ2)."""
 
     bid: int
     type: ClassVar[str] = "bazaar_bid"
@@ -255,14 +258,14 @@ class BazaarBid(_ActionBase):
 
 @dataclass(frozen=True)
 class BazaarPass(_ActionBase):
-    """Do not raise the bid."""
+    """Do not raise the bid (BZ2)."""
 
     type: ClassVar[str] = "bazaar_pass"
 
 
 @dataclass(frozen=True)
 class BazaarBuyOrSell(_ActionBase):
-    """Buy (``"buy"``) or sell (``"sell"``) the outbid tile (BZ3)."""
+    """The selector ``"buy"``s the tile or ``"sell"``s it to the highest bidder (BZ3)."""
 
     choice: str
     type: ClassVar[str] = "bazaar_buy_or_sell"

@@ -1,8 +1,11 @@
 """Gymnasium environments: ``Carcassonne-v0`` (one learning seat against opponents) and
 its native vector version (``gymnasium.make_vec``).
 
-**Opponents** (:mod:`carcassonne.opponents`): ``"random"`` or ``"greedy"`` play
-natively; a callable ``f(game) -> Action``, a trained policy
+**Opponents** (:mod:`carcassonne.opponents`): built-in players play natively between
+the learner's steps: a spec (``"random"``, ``"greedy"``, ``"mcts:200"``,
+``"mcts:50ms"``; see :mod:`carcassonne.players`) or a
+:class:`~carcassonne.players.BuiltinPlayer` (its spec is used; the opponents draw their
+random choices from the episode's seed). A callable ``f(game) -> Action``, a trained policy
 (:func:`carcassonne.opponents.policy`) or a pool of them
 (:class:`carcassonne.opponents.OpponentPool`, or a list) play from Python, one pool
 member drawn per episode and seat (``info["opponents"]`` names them).
@@ -51,6 +54,7 @@ from ._ids import action_id, action_ids
 from .errors import IllegalActionError, InvalidConfigError
 from .game import Game
 from .opponents import Opponent, OpponentPool, as_opponent
+from .players import BuiltinPlayer, PlayerSpec, player_spec
 from .render import rgb_array
 from .vector import VectorEnv
 
@@ -79,24 +83,23 @@ def observation_space(window: int = 32, info: Optional[Dict[str, Any]] = None) -
 
 
 def _native(
-    num_envs: int, config: GameConfig, opponents: str, autoreset: str, **options: Any
+    num_envs: int, config: GameConfig, opponents: PlayerSpec, autoreset: str, **options: Any
 ) -> VectorEnv:
     """The native vector env (and its buffers) behind both environments: ``options`` are
     the environment keywords (``learner_seat``, ``window``, ``reward``,
     ``outside_window``, ``illegal_action``, ``illegal_penalty``)."""
-    if opponents not in NATIVE:
-        raise InvalidConfigError(f"opponents: unknown built-in player {opponents!r} (random, greedy)")
-    return VectorEnv(num_envs, **config, opponents=opponents, autoreset=autoreset, **options)
-
-
-#: Built-in players that the native environment plays itself.
-NATIVE = ("random", "greedy")
+    try:
+        spec = player_spec(opponents)
+    except ValueError as e:
+        raise InvalidConfigError(f"opponents: {e}") from None
+    return VectorEnv(num_envs, **config, opponents=spec, autoreset=autoreset, **options)
 
 
 class CarcassonneEnv(gym.Env[Obs, np.int64]):
-    """One learning seat against opponents: built-in players by name (``"random"``,
-    ``"greedy"``; played natively), callables, policies or a pool
-    (:mod:`carcassonne.opponents`).
+    """One learning seat against opponents: built-in players (a spec such as
+    ``"random"``, ``"greedy"`` or ``"mcts:200"``, or a
+    :class:`~carcassonne.players.BuiltinPlayer`; played natively), callables, policies or
+    a pool (:mod:`carcassonne.opponents`).
 
     ``learner_seat`` is the learner's seat (``None``: a random seat per episode).
     ``preset`` and ``window`` choose the observation preset and window. Other keywords
@@ -125,7 +128,7 @@ class CarcassonneEnv(gym.Env[Obs, np.int64]):
     ) -> None:
         self.render_mode = checked_render_mode(render_mode, self.metadata["render_modes"])
         config = game_config(players, sets, edition, rules, figures)
-        self._native = isinstance(opponents, str) and opponents in NATIVE
+        self._native = isinstance(opponents, (str, BuiltinPlayer))
         # The native env validates every keyword (and plays built-in opponents).
         self._env = _native(
             1,
@@ -350,7 +353,7 @@ class CarcassonneVectorEnv(gym.vector.VectorEnv[Obs, npt.NDArray[np.int64], npt.
         rules: Optional[Mapping[str, Any]] = None,
         figures: Optional[Mapping[str, int]] = None,
         *,
-        opponents: str = "random",
+        opponents: PlayerSpec = "random",
         learner_seat: Optional[int] = 0,
         window: int = 32,
         reward: str = "score",

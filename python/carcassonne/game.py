@@ -80,15 +80,26 @@ class Game:
     # ----- records and copies ---------------------------------------------------------
 
     @classmethod
-    def from_record(cls, text: str, *, window: int = 32, preset: str = "full") -> "Game":
-        """The game replayed from a record (one JSON object); scores are checked.
+    def from_record(
+        cls,
+        text: str,
+        *,
+        window: Optional[int] = None,
+        chance: Optional[str] = None,
+        preset: str = "full",
+    ) -> "Game":
+        """The game replayed from a record (one JSON object); scores are checked. What
+        the record's ``resume`` object saved is restored: the generator state (a sampled
+        game goes on with the same draws), the chance mode, the window and a pending
+        focus; ``window`` and ``chance`` override them. ``preset`` is the observation
+        preset of the loaded game.
 
         Raises :class:`~carcassonne.errors.InvalidRecordError`.
         """
-        return cls._wrap(_core.Game.from_record(text, window=window, preset=preset))
+        return cls._wrap(_core.Game.from_record(text, window=window, chance=chance, preset=preset))
 
     def to_record(self, id: str = "game") -> str:
-        """The record of the game so far, one line of JSON."""
+        """The record of the game so far, one line of JSON, with what resumes it exactly."""
         return self._g.to_record(id)
 
     def clone(self) -> "Game":
@@ -100,6 +111,13 @@ class Game:
 
     def __deepcopy__(self, memo: Dict[int, Any]) -> "Game":
         return self.clone()
+
+    def __getstate__(self) -> Dict[str, Any]:
+        # The compiled game pickles as its record, which resumes it exactly.
+        return {"game": self._g}
+
+    def __setstate__(self, state: Dict[str, Any]) -> None:
+        self._g = state["game"]
 
     # ----- state ----------------------------------------------------------------------
 
@@ -167,6 +185,11 @@ class Game:
         info: Dict[str, Any] = self._g.encoder_info()
         return info
 
+    @property
+    def chance(self) -> str:
+        """How tiles are drawn: ``"sampled"`` or ``"explicit"``."""
+        return self._g.chance
+
     def supply(self, player: int, figure: str) -> int:
         """Figures of kind ``figure`` in ``player``'s supply (``abbey``: abbey tiles held)."""
         return self._g.supply(player, figure)
@@ -195,6 +218,28 @@ class Game:
         """Score events so far: ``(player, points, kind, (x, y, feature) or None)``."""
         return self._g.score_events()
 
+    @property
+    def event_count(self) -> int:
+        """The number of events so far (see :meth:`events`)."""
+        return self._g.event_count
+
+    def events(self, since: int = 0) -> List[Dict[str, Any]]:
+        """The events numbered ``since`` and later, in the order they happened, as a
+        client animates them. Each is a dict with ``type`` (``"score"`` or
+        ``"figure-returned"``), ``turn`` (``None`` for the final scoring), ``player``,
+        ``at`` (``(x, y, feature)``) and ``feature`` (its kind, ``"city"``, ...). A score
+        has ``points``, ``what`` (``city``, ``fairy.turn``, ``farmers``, ...) and
+        ``parts`` (every ``(x, y, feature)`` of the scored feature as it was when it
+        scored); a figure returned has ``figure`` and ``cause`` (``scored``,
+        ``final-scoring``, ``princess``, ``dragon``, ``abbot-taken``). Events keep their
+        numbers: pass the count already shown."""
+        return self._g.events(since)
+
+    @property
+    def last_placed(self) -> Tuple[int, int, str, int]:
+        """The tile placed last: ``(x, y, tile_id, rot)``."""
+        return self._g.last_placed
+
     def state_hash(self) -> int:
         return self._g.state_hash()
 
@@ -220,7 +265,8 @@ class Game:
         return self._g.chance_outcomes()
 
     def builtin_action(self, kind: str, seed: int = 0) -> Action:
-        """The action the built-in player ``kind`` (``random`` or ``greedy``) picks now."""
+        """The action the built-in player ``kind`` (a spec: ``"random"``, ``"greedy"``,
+        ``"mcts:500"``, ...; see :mod:`carcassonne.players`) picks now."""
         return action_from_tuple(self._g.builtin_action(kind, seed))
 
     # ----- learning interface ---------------------------------------------------------
@@ -243,7 +289,12 @@ class Game:
         """The focus tile picked by a ``CELL`` id, waiting for its ``SLOT`` id."""
         return self._g.pending_focus
 
+    def cancel_focus(self) -> bool:
+        """Takes back the ``CELL`` id of a pending focus; whether one was pending."""
+        return self._g.cancel_focus()
+
     def window_origin(self) -> Tuple[int, int]:
+        """The board square ``(x, y)`` of window cell ``(0, 0)``."""
         return self._g.window_origin()
 
     def step_flat(self, action_id: int) -> Union[Action, Focus]:

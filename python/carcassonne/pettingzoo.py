@@ -21,7 +21,9 @@ non-integer raises :class:`~carcassonne.errors.InvalidArgumentError`
 ``outside_window="truncate"``, when one lies outside), every agent is truncated. Once
 every agent has finished, ``step`` changes nothing (no error).
 
-``preset`` and ``window`` choose the observation preset and window.
+``preset`` and ``window`` choose the observation preset and window. ``render_mode``:
+``"human"`` prints the board as text, ``"ansi"`` returns that text, ``"rgb_array"`` an
+image.
 """
 
 from __future__ import annotations
@@ -32,6 +34,7 @@ import numpy as np
 import numpy.typing as npt
 from gymnasium import spaces
 from pettingzoo import AECEnv  # type: ignore[import-untyped]
+from pettingzoo.utils.wrappers import BaseWrapper  # type: ignore[import-untyped]
 
 from . import _core
 from ._config import checked_render_mode, game_config
@@ -49,7 +52,7 @@ class raw_env(AECEnv):  # type: ignore[misc]
     """The AEC environment (see the module documentation)."""
 
     metadata: Dict[str, Any] = {
-        "render_modes": ["ansi", "rgb_array"],
+        "render_modes": ["human", "ansi", "rgb_array"],
         "name": "carcassonne_v0",
         "is_parallelizable": False,
         "render_fps": 2,
@@ -165,6 +168,9 @@ class raw_env(AECEnv):  # type: ignore[misc]
         self._accumulate_rewards()
 
     def render(self) -> Any:
+        if self.render_mode == "human":
+            print(self._game.render_text())
+            return None
         if self.render_mode == "ansi":
             return self._game.render_text()
         if self.render_mode == "rgb_array":
@@ -173,6 +179,18 @@ class raw_env(AECEnv):  # type: ignore[misc]
 
     def close(self) -> None:
         pass
+
+
+class _IntegerIds(BaseWrapper):  # type: ignore[misc]
+    """Applies the package's rule for ids before the classic wrappers see them: a
+    non-integer raises :class:`~carcassonne.errors.InvalidArgumentError` (``None``
+    passes, for finished agents)."""
+
+    def step(self, action: Any) -> None:
+        super().step(None if action is None else action_id(action))
+
+    def __str__(self) -> str:
+        return str(self.env)
 
 
 def env(illegal_reward: float = -1.0, **kwargs: Any) -> AECEnv:
@@ -184,4 +202,4 @@ def env(illegal_reward: float = -1.0, **kwargs: Any) -> AECEnv:
     e: AECEnv = raw_env(**kwargs)
     e = wrappers.TerminateIllegalWrapper(e, illegal_reward=illegal_reward)
     e = wrappers.AssertOutOfBoundsWrapper(e)
-    return wrappers.OrderEnforcingWrapper(e)
+    return wrappers.OrderEnforcingWrapper(_IntegerIds(e))

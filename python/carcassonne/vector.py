@@ -30,6 +30,7 @@ from . import _core
 from ._config import game_config
 from ._ids import action_ids
 from .errors import ConcurrentUseError
+from .players import BuiltinPlayer
 
 __all__ = ["VectorEnv"]
 
@@ -41,7 +42,9 @@ class VectorEnv:
 
     Modes: self-play (``opponents=None``; every decision is returned, the observation is
     that of the player to play, ``rewards`` are per seat) or single agent
-    (``opponents="random"`` or ``"greedy"``; one learning seat per game, ``learner_seat``
+    (``opponents``: a built-in player spec such as ``"random"``, ``"greedy"`` or
+    ``"mcts:200"``, or a :class:`~carcassonne.players.BuiltinPlayer`; one learning seat
+    per game, ``learner_seat``
     fixed or ``None`` for a random seat per episode; the other seats are played natively).
 
     Each game draws the seeds of its episodes from its own stream: episode ``k`` of game
@@ -83,7 +86,7 @@ class VectorEnv:
         *,
         window: int = 32,
         reward: str = "score",
-        opponents: Optional[str] = None,
+        opponents: Optional[Union[str, BuiltinPlayer]] = None,
         learner_seat: Optional[int] = 0,
         outside_window: str = "mask",
         illegal_action: str = "raise",
@@ -100,7 +103,7 @@ class VectorEnv:
             seed=seed,
             window=window,
             reward=reward,
-            opponents=opponents,
+            opponents=opponents.spec if isinstance(opponents, BuiltinPlayer) else opponents,
             learner_seat=learner_seat,
             outside_window=outside_window,
             illegal_action=illegal_action,
@@ -138,6 +141,18 @@ class VectorEnv:
         )
         self._actions: npt.NDArray[np.int64] = np.zeros(n, dtype=np.int64)
         self._owner: Optional[int] = None
+        self._owner_lock = threading.Lock()
+
+    def __getstate__(self) -> Dict[str, Any]:
+        # Pickles and deep copies: the compiled batch through its state, the buffers as
+        # arrays; a copy belongs to the first thread that uses it.
+        state = dict(self.__dict__)
+        del state["_owner_lock"]
+        state["_owner"] = None
+        return state
+
+    def __setstate__(self, state: Dict[str, Any]) -> None:
+        self.__dict__.update(state)
         self._owner_lock = threading.Lock()
 
     def _claim(self) -> None:

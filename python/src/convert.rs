@@ -516,3 +516,95 @@ pub fn slice_mut<'a, T: Element>(
         .as_slice_mut()
         .map_err(|e| invalid_argument(format!("{name}: {e}")))
 }
+
+/// The geometry of tile `tile_id`'s features turned by `rot` (see
+/// `carcassonne._core.tile_geometry`).
+pub fn tile_geometry<'py>(
+    py: Python<'py>,
+    tile_id: &str,
+    rot: i64,
+) -> PyResult<Bound<'py, PyList>> {
+    use carcassonne::tiles::{catalogue, rotate_quarters, rotate_segments, RoadEnd};
+    let kind = catalogue()
+        .by_id(tile_id)
+        .ok_or_else(|| invalid_argument(format!("unknown tile id {tile_id:?}")))?;
+    let rot = u8::try_from(rot)
+        .ok()
+        .and_then(Rotation::new)
+        .ok_or_else(|| invalid_argument(format!("rot: {rot} is not a rotation (0..=3)")))?;
+    let def = kind.def();
+    let sides = ["N", "E", "S", "W"];
+    let list = PyList::empty(py);
+    for f in &def.features {
+        let segments = rotate_segments(f.segments, rot);
+        let segment_names: Vec<String> = (0..12)
+            .filter(|i| segments & (1 << i) != 0)
+            .map(|i| format!("{}{}", sides[i / 3], i % 3))
+            .collect();
+        let side_mask = rotate_quarters(f.side_mask(), rot);
+        let corner_mask = rotate_quarters(f.corners(), rot);
+        let d = PyDict::new(py);
+        d.set_item("id", &f.id)?;
+        d.set_item("kind", f.kind.name())?;
+        d.set_item("segments", segment_names)?;
+        d.set_item(
+            "sides",
+            (0..4)
+                .filter(|s| side_mask & (1 << s) != 0)
+                .map(|s| sides[s])
+                .collect::<Vec<_>>(),
+        )?;
+        d.set_item(
+            "corners",
+            Corner::ALL
+                .iter()
+                .filter(|c| corner_mask & (1 << c.index()) != 0)
+                .map(|c| c.name())
+                .collect::<Vec<_>>(),
+        )?;
+        d.set_item("pennants", f.pennants)?;
+        d.set_item(
+            "adjacent_cities",
+            def.features
+                .iter()
+                .enumerate()
+                .filter(|(i, _)| f.adjacent_cities & (1 << i) != 0)
+                .map(|(_, c)| c.id.clone())
+                .collect::<Vec<_>>(),
+        )?;
+        let flags: Vec<&str> = [
+            (f.princess, "princess"),
+            (f.tunnel, "tunnel"),
+            (f.inner, "inner"),
+            (f.inn, "inn"),
+            (f.pig_herd, "pig_herd"),
+            (f.well, "well"),
+        ]
+        .iter()
+        .filter(|(set, _)| *set)
+        .map(|(_, n)| *n)
+        .collect();
+        d.set_item("flags", flags)?;
+        let (end, end_feature) = match f.road_end {
+            None => (None, None),
+            Some(RoadEnd::Through) => (Some("through"), None),
+            Some(RoadEnd::Junction) => (Some("junction"), None),
+            Some(RoadEnd::Monastery(i)) => {
+                (Some("monastery"), Some(def.features[i as usize].id.clone()))
+            }
+            Some(RoadEnd::CityGate(i)) => {
+                (Some("city-gate"), Some(def.features[i as usize].id.clone()))
+            }
+            Some(RoadEnd::Spring) => (Some("spring"), None),
+            Some(RoadEnd::Lake) => (Some("lake"), None),
+            Some(RoadEnd::Volcano) => (Some("volcano"), None),
+            Some(RoadEnd::DeadEnd) => (Some("dead-end"), None),
+            Some(RoadEnd::Bazaar) => (Some("bazaar"), None),
+            Some(RoadEnd::Carcassonne) => (Some("carcassonne"), None),
+        };
+        d.set_item("road_end", end)?;
+        d.set_item("road_end_feature", end_feature)?;
+        list.append(d)?;
+    }
+    Ok(list)
+}

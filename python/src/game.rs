@@ -8,7 +8,7 @@ use crate::convert::{
 };
 use crate::errors::{illegal, invalid_argument, invalid_config, invalid_record, state_error};
 use carcassonne::config::Figure;
-use carcassonne::game::ActionError;
+use carcassonne::game::{ActionError, Event};
 use carcassonne::{ChanceMode, Game as CoreGame, Phase, Rng};
 use carcassonne_session::bots::Bot;
 use carcassonne_session::encode::{EncoderSpec, FlatDecision, Layout, Preset, RewardMode};
@@ -42,6 +42,15 @@ pub fn layout_from(
         ))
     })?;
     Ok(std::sync::Arc::new(Layout::new(spec, preset, config)))
+}
+
+/// `session` speaking observation preset `preset` (its window and game kept).
+pub fn with_preset(mut session: Session, preset: &str) -> PyResult<Session> {
+    let layout = layout_from(session.spec(), preset, session.game().config())?;
+    session
+        .set_layout(layout)
+        .map_err(|_| invalid_argument("preset: the layout's window differs from the game's"))?;
+    Ok(session)
 }
 
 /// The sizes and names of a layout, as `carcassonne.encoder_info` returns them.
@@ -93,6 +102,73 @@ pub fn reward_from(name: &str) -> PyResult<RewardMode> {
 
 /// A score event for Python: `(player, points, kind, (x, y, feature) | None)`.
 type ScoreEventTuple = (u8, i32, &'static str, Option<(i32, i32, u8)>);
+
+/// The chance mode named `name`, or an error naming the field.
+pub fn chance_from(name: &str) -> PyResult<ChanceMode> {
+    record::chance_from_name(name).ok_or_else(|| {
+        invalid_config(format!(
+            "chance: unknown mode {} (sampled, explicit)",
+            echo(name)
+        ))
+    })
+}
+
+/// Loads a record and resumes it (`record::load`, `Session::resume`) with the
+/// interpreter released: the saved generator state, chance mode, window and pending focus,
+/// unless `chance` or `spec` override them.
+pub fn session_from_record(
+    py: Python<'_>,
+    text: &str,
+    spec: Option<EncoderSpec>,
+    chance: Option<ChanceMode>,
+) -> PyResult<Session> {
+    py.detach(|| {
+        let loaded = record::load_json(text, chance).map_err(|e| e.to_string())?;
+        Session::resume(loaded, spec).map_err(|e| e.to_string())
+    })
+    .map_err(invalid_record)
+}
+
+/// One event as a dict (see `PyGame::events`).
+fn event_to_py<'py>(
+    py: Python<'py>,
+    game: &CoreGame,
+    scored: &mut carcassonne::game::ScoredParts<'_>,
+    turn: Option<usize>,
+    event: Event<'_>,
+) -> PyResult<Bound<'py, PyDict>> {
+    let d = PyDict::new(py);
+    d.set_item("turn", turn)?;
+    let kind_at =
+        |pos: carcassonne::Pos, local: u8| game.feature_kind_at(pos, local).map(|k| k.name());
+    match event {
+        Event::Score(e) => {
+            d.set_item("type", "score")?;
+            d.set_item("player", e.player)?;
+            d.set_item("points", e.points)?;
+            d.set_item("what", e.kind.name())?;
+            d.set_item("at", e.at.map(|(p, f)| (p.x, p.y, f)))?;
+            d.set_item("feature", e.at.and_then(|(p, f)| kind_at(p, f)))?;
+            let parts: Vec<(i32, i32, u8)> = e
+                .feature
+                .map(|f| scored.parts(f))
+                .unwrap_or_default()
+                .into_iter()
+                .map(|(p, f)| (p.x, p.y, f))
+                .collect();
+            d.set_item("parts", parts)?;
+        }
+        Event::FigureReturned(r) => {
+            d.set_item("type", "figure-returned")?;
+            d.set_item("player", r.owner)?;
+            d.set_item("figure", r.figure.name())?;
+            d.set_item("at", (r.pos.x, r.pos.y, r.local))?;
+            d.set_item("feature", kind_at(r.pos, r.local))?;
+            d.set_item("cause", r.cause.name())?;
+        }
+    }
+    Ok(d)
+}
 
 fn action_error(e: ActionError) -> PyErr {
     illegal(e.to_string())
@@ -153,16 +229,7 @@ impl PyGame {
             seed,
             start,
         })?;
-        let mode = match chance {
-            "sampled" => ChanceMode::Sampled,
-            "explicit" => ChanceMode::Explicit,
-            other => {
-                return Err(invalid_config(format!(
-                    "chance: unknown mode {} (sampled, explicit)",
-                    echo(other)
-                )))
-            }
-        };
+        let mode = chance_from(chance)?;
         let spec = spec_from(window.0)?;
         let layout = layout_from(spec, preset, &config)?;
         let game = CoreGame::with_chance(config, mode)
@@ -173,25 +240,49 @@ impl PyGame {
     }
 
     /// A game replayed from a record (one JSON object, `docs/record-format.md`); the
-    /// record's draws are followed and its scores checked. Read strictly and within the
-    /// record limits (4 MiB, 4096 turns), with the interpreter released.
+    /// record's draws are followed and its scores checked, then what its `resume` object
+    /// saved is restored: the generator state (a sampled game goes on with the same draws),
+    /// the chance mode, the window and a pending focus. `window` and `chance` override
+    /// them. Read strictly and within the record limits (4 MiB, 4096 turns), with the
+    /// interpreter released.
     #[staticmethod]
-    #[pyo3(signature = (text, window=Int(32), preset="full"), text_signature = "(text, window=32, preset='full')")]
-    fn from_record(py: Python<'_>, text: &str, window: Int, preset: &str) -> PyResult<PyGame> {
-        let spec = spec_from(window.0)?;
-        let game = py
-            .detach(|| record::replay_json(text))
-            .map_err(|e| invalid_record(e.to_string()))?;
-        let layout = layout_from(spec, preset, game.config())?;
+    #[pyo3(signature = (text, window=None, chance=None, preset="full"), text_signature = "(text, window=None, chance=None, preset='full')")]
+    fn from_record(
+        py: Python<'_>,
+        text: &str,
+        window: Option<Int>,
+        chance: Option<&str>,
+        preset: &str,
+    ) -> PyResult<PyGame> {
+        let spec = window.map(|w| spec_from(w.0)).transpose()?;
+        let chance = chance.map(chance_from).transpose()?;
+        let session = session_from_record(py, text, spec, chance)?;
         Ok(PyGame {
-            session: Session::with_layout(game, layout),
+            session: with_preset(session, preset)?,
         })
     }
 
-    /// The record of the game so far as one line of JSON.
+    /// The record of the game so far as one line of JSON, with what resumes it exactly
+    /// (`resume`: generator state, chance mode, window, pending focus).
     #[pyo3(signature = (id="game"))]
     fn to_record(&self, id: &str) -> String {
-        record::to_json(self.game(), id)
+        self.session.record_json(id)
+    }
+
+    /// Pickling: the game is rebuilt from its record (`from_record`) and observation
+    /// preset, exactly.
+    #[allow(clippy::type_complexity)]
+    fn __reduce__<'py>(
+        &self,
+        py: Python<'py>,
+    ) -> PyResult<(Bound<'py, PyAny>, (String, &'static str))> {
+        let restore = py
+            .import("carcassonne._core")?
+            .getattr("_game_from_record")?;
+        Ok((
+            restore,
+            (self.session.record_json("pickled"), self.preset()),
+        ))
     }
 
     /// An independent copy (including a pending focus tile).
@@ -312,6 +403,54 @@ impl PyGame {
     #[getter]
     fn pending_focus(&self) -> Option<(i32, i32)> {
         self.session.pending_focus().map(|p| (p.x, p.y))
+    }
+
+    /// Takes back the `CELL` id of a pending focus (the game never changed); whether
+    /// one was pending.
+    fn cancel_focus(&mut self) -> bool {
+        self.session.cancel_focus()
+    }
+
+    /// The tile placed last: `(x, y, tile_id, rot)` (the start tile before any placement).
+    #[getter]
+    fn last_placed(&self) -> (i32, i32, &'static str, u8) {
+        let p = self
+            .game()
+            .board()
+            .placements()
+            .last()
+            .expect("the start tile is always on the board");
+        (p.pos.x, p.pos.y, p.kind.id(), p.rot.quarter_turns())
+    }
+
+    /// The number of events so far (scores and figures returned).
+    #[getter]
+    fn event_count(&self) -> usize {
+        self.game().events().len() + self.game().figure_returns().len()
+    }
+
+    /// The events numbered `since` and later, in the order they happened: dicts with
+    /// `type` (`score` or `figure-returned`), `turn` (`None` for final scoring),
+    /// `player`, `at` (`(x, y, feature)`) and `feature` (its kind); a score has
+    /// `points`, `what` and `parts` (every `(x, y, feature)` of the scored feature as it
+    /// was then); a figure returned has `figure` and `cause`.
+    #[pyo3(signature = (since=Int(0)), text_signature = "($self, since=0)")]
+    fn events<'py>(&self, py: Python<'py>, since: Int) -> PyResult<Bound<'py, PyList>> {
+        let g = self.game();
+        let count = g.events().len() + g.figure_returns().len();
+        let since = usize::try_from(since.0)
+            .ok()
+            .filter(|s| *s <= count)
+            .ok_or_else(|| invalid_argument(format!("since: {} is not in 0..={count}", since.0)))?;
+        let list = PyList::empty(py);
+        let mut scored = g.scored_parts();
+        let all = (0..g.turns().len())
+            .flat_map(|t| g.turn_events(t).map(move |e| (Some(t), e)))
+            .chain(g.final_events().map(|e| (None, e)));
+        for (turn, e) in all.skip(since) {
+            list.append(event_to_py(py, g, &mut scored, turn, e)?)?;
+        }
+        Ok(list)
     }
 
     /// Figures of kind `figure` in `player`'s supply (`abbey`: abbey tiles held).
@@ -451,8 +590,9 @@ impl PyGame {
             .collect()
     }
 
-    /// The action a built-in player (`random` or `greedy`) picks now, drawing its random
-    /// choices from `seed`.
+    /// The action a built-in player picks now (`kind`: a player spec, `random`, `greedy`
+    /// or `mcts:<budget>[:<option>=<value>]...`), drawing its random choices from `seed`.
+    /// The interpreter is released while an MCTS player searches.
     #[pyo3(signature = (kind, seed=Int(0)), text_signature = "($self, kind, seed=0)")]
     fn builtin_action<'py>(
         &self,
@@ -460,22 +600,22 @@ impl PyGame {
         kind: &str,
         seed: Int,
     ) -> PyResult<Bound<'py, PyTuple>> {
-        let player = Bot::from_name(kind).ok_or_else(|| {
-            invalid_argument(format!(
-                "unknown built-in player {} (known: {})",
-                echo(kind),
-                Bot::known_names()
-            ))
-        })?;
-        let legal = self.game().legal_actions();
-        if legal.is_empty() {
+        let player = Bot::parse(kind).map_err(|m| invalid_argument(format!("kind: {m}")))?;
+        if self.game().is_terminal() {
             return Err(state_error("the game is over"));
         }
         if self.game().phase() == Phase::Draw {
             return Err(state_error("the game waits for a chance outcome"));
         }
         let mut rng = Rng::new(seed.0 as u64);
-        action_to_py(py, player.choose(self.game(), &legal, &mut rng))
+        let action = match player {
+            Bot::Mcts(_) => {
+                let game = self.game().clone();
+                py.detach(move || player.choose(&game, game.legal(), &mut rng))
+            }
+            _ => player.choose(self.game(), self.game().legal(), &mut rng),
+        };
+        action_to_py(py, action)
     }
 
     /// The board as text.

@@ -26,11 +26,12 @@ mod _core {
     use carcassonne::{catalogue, Game, Rng};
     use carcassonne_session::bots::Bot;
     use carcassonne_session::encode::{self, FlatAction};
-    use numpy::ndarray::Array3;
+    use carcassonne_session::matches::{run_match_until, MatchSpec};
+    use numpy::ndarray::{Array2, Array3};
     use numpy::{
         IntoPyArray, PyArray2, PyArray3, PyArrayMethods, PyReadonlyArrayDyn, PyUntypedArrayMethods,
     };
-    use pyo3::types::PyDict;
+    use pyo3::types::{PyDict, PyList};
     use std::time::Instant;
 
     #[pymodule_export]
@@ -50,6 +51,54 @@ mod _core {
     #[pyfunction]
     fn action_schema() -> Vec<crate::convert::KindSchema> {
         crate::convert::action_schema()
+    }
+
+    /// A game from its record and observation preset, resumed exactly (unpickling
+    /// `Game`).
+    #[pyfunction]
+    #[pyo3(signature = (text, preset="full"))]
+    fn _game_from_record(
+        py: Python<'_>,
+        text: &str,
+        preset: &str,
+    ) -> PyResult<crate::game::PyGame> {
+        let session = crate::game::session_from_record(py, text, None, None)?;
+        Ok(crate::game::PyGame::from_session(crate::game::with_preset(
+            session, preset,
+        )?))
+    }
+
+    /// A batch from its pickled state (unpickling `VectorEnv`).
+    #[pyfunction]
+    fn _vector_env_from_state(state: &str) -> PyResult<crate::vector::VectorEnv> {
+        crate::vector::VectorEnv::from_state_text(state)
+    }
+
+    /// The geometry of every feature of tile `tile_id` turned by `rot` clockwise quarter
+    /// turns (0: the catalogue's frame), in catalogue order: dicts with `id`, `kind`,
+    /// `segments` (edge thirds `N0`..`W2`), `sides`, `corners` (`NW`, ...: both edge
+    /// thirds at the corner belong to it), `pennants`, `adjacent_cities` (ids),
+    /// `flags` (`princess`, `tunnel`, `inner`, `inn`, `pig_herd`, `well`), `road_end`
+    /// and `road_end_feature`.
+    #[pyfunction]
+    #[pyo3(signature = (tile_id, rot=Int(0)), text_signature = "(tile_id, rot=0)")]
+    fn tile_geometry<'py>(
+        py: Python<'py>,
+        tile_id: &str,
+        rot: Int,
+    ) -> PyResult<Bound<'py, pyo3::types::PyList>> {
+        crate::convert::tile_geometry(py, tile_id, rot.0)
+    }
+
+    /// The symbols printed on tile `tile_id` (catalogue names: `monastery`, `garden`,
+    /// `river`, `volcano`, `dragon`, `magic_portal`, `princess`, `tunnel`, `inn`,
+    /// `pig_herd`, `well`, `abbey`).
+    #[pyfunction]
+    fn tile_symbols(tile_id: &str) -> PyResult<Vec<&'static str>> {
+        let kind = catalogue()
+            .by_id(tile_id)
+            .ok_or_else(|| invalid_argument(format!("unknown tile id {tile_id:?}")))?;
+        Ok(kind.def().symbols.names().collect())
     }
 
     /// Catalogue tile ids in catalogue order (the order of the tile blocks of the globals).
@@ -232,10 +281,11 @@ mod _core {
         Ok(out)
     }
 
-    /// Plays `num_games` games natively between built-in players (`players`: one of
-    /// `random`, `greedy` per seat) and returns the final scores, int32 [num_games, P].
-    /// Game `g` uses seed `seed + g`. Other keywords as for `Game`. Runs without the
-    /// interpreter; Ctrl-C stops it within 20 ms of a game's end (`KeyboardInterrupt`).
+    /// Plays `num_games` games natively between built-in players (`players`: one spec
+    /// per seat, `random`, `greedy` or `mcts:<budget>...`) and returns the final scores,
+    /// int32 [num_games, P]. Game `g` uses seed `seed + g`. Other keywords as for `Game`.
+    /// Runs without the interpreter; Ctrl-C stops it within 20 ms of a game's end
+    /// (`KeyboardInterrupt`).
     #[pyfunction]
     #[pyo3(signature = (num_games, players, seed=None, sets=None, edition=None, rules=None, figures=None), text_signature = "(num_games, players, seed=0, sets=None, edition=None, rules=None, figures=None)")]
     #[allow(clippy::too_many_arguments)]
@@ -251,15 +301,7 @@ mod _core {
     ) -> PyResult<Bound<'py, PyArray2<i32>>> {
         let kinds: Vec<Bot> = players
             .iter()
-            .map(|name| {
-                Bot::from_name(name).ok_or_else(|| {
-                    invalid_config(format!(
-                        "players: unknown built-in player {} (known: {})",
-                        carcassonne_session::json::echo(name),
-                        Bot::known_names()
-                    ))
-                })
-            })
+            .map(|name| Bot::parse(name).map_err(|m| invalid_config(format!("players: {m}"))))
             .collect::<PyResult<_>>()?;
         let num_games = num_games.0;
         let n = usize::try_from(num_games)
@@ -310,6 +352,124 @@ mod _core {
             });
             watch.into_result()?;
         }
+        Ok(out)
+    }
+
+    /// The canonical spec of a built-in player (`random`, `greedy`,
+    /// `mcts:<budget>[:<option>=<value>]...`); `InvalidArgumentError` saying what is wrong
+    /// for anything else.
+    #[pyfunction]
+    fn bot_spec(spec: &str) -> PyResult<String> {
+        Bot::parse(spec)
+            .map(|b| b.to_string())
+            .map_err(|m| invalid_argument(format!("spec: {m}")))
+    }
+
+    /// Plays a match natively (`carcassonne_session::matches`): `games` games between
+    /// `bots` (one spec per seat), seats rotated, deal `g` of seed `seed + g / P`, on
+    /// `threads` threads, with the interpreter released (Ctrl-C stops it at the end of a
+    /// game of the calling thread: `KeyboardInterrupt`). Returns a dict: `bots` (the
+    /// specs), `seeds` uint64 [G], `seating` int32 [G, P] (the player at each seat),
+    /// `scores` int32 [G, P] (per seat), `decisions` int32 [G, P], `think_seconds`
+    /// float64 [G, P], `summaries` (one dict per player), `text` and `elapsed`.
+    #[pyfunction]
+    #[pyo3(signature = (bots, games=Int(100), seed=0, players=None, sets=None, edition=None, rules=None, figures=None, threads=Int(1)), text_signature = "(bots, games=100, seed=0, players=None, sets=None, edition=None, rules=None, figures=None, threads=1)")]
+    #[allow(clippy::too_many_arguments)]
+    fn play_match<'py>(
+        py: Python<'py>,
+        bots: Vec<String>,
+        games: Int,
+        seed: u64,
+        players: Option<&Bound<'py, PyAny>>,
+        sets: Option<&Bound<'py, PyAny>>,
+        edition: Option<&Bound<'py, PyAny>>,
+        rules: Option<&Bound<'py, PyAny>>,
+        figures: Option<&Bound<'py, PyAny>>,
+        threads: Int,
+    ) -> PyResult<Bound<'py, PyDict>> {
+        let parsed: Vec<Bot> = bots
+            .iter()
+            .map(|b| Bot::parse(b).map_err(|m| invalid_config(format!("bots: {m}"))))
+            .collect::<PyResult<_>>()?;
+        let count = (parsed.len() as i64).into_pyobject(py)?.into_any();
+        let seed_obj = seed.into_pyobject(py)?.into_any();
+        let config = crate::convert::config_from_args(crate::convert::ConfigArgs {
+            players: Some(players.unwrap_or(&count)),
+            sets,
+            edition,
+            rules,
+            figures,
+            seed: Some(&seed_obj),
+            start: None,
+        })?;
+        let games = u32::try_from(games.0)
+            .map_err(|_| invalid_config(format!("games: {} is out of range", games.0)))?;
+        let threads = usize::try_from(threads.0)
+            .map_err(|_| invalid_config(format!("threads: {} is out of range", threads.0)))?;
+        let players = config.players as usize;
+        let spec = MatchSpec {
+            config,
+            bots: parsed,
+            games,
+            threads,
+        };
+        spec.validate().map_err(invalid_config)?;
+        let watch = SignalWatch::new();
+        let report = py.detach(|| {
+            let mut last = Instant::now();
+            run_match_until(&spec, &|_, _| {}, &mut || watch.poll(&mut last))
+        });
+        watch.into_result()?;
+        let report = report.map_err(invalid_config)?;
+        let n = report.games.len();
+        let mut seeds = Vec::with_capacity(n);
+        let mut seating = Array2::<i32>::zeros((n, players));
+        let mut scores = Array2::<i32>::zeros((n, players));
+        let mut decisions = Array2::<i32>::zeros((n, players));
+        let mut think = Array2::<f64>::zeros((n, players));
+        for (g, game) in report.games.iter().enumerate() {
+            seeds.push(game.seed);
+            for seat in 0..players {
+                seating[[g, seat]] = game.seating[seat] as i32;
+                scores[[g, seat]] = game.scores[seat];
+                decisions[[g, seat]] = game.decisions[seat] as i32;
+                think[[g, seat]] = game.think[seat].as_secs_f64();
+            }
+        }
+        let summaries = PyList::empty(py);
+        for s in report.summaries() {
+            let d = PyDict::new(py);
+            d.set_item("bot", s.bot.to_string())?;
+            d.set_item("games", s.games)?;
+            d.set_item("wins", s.wins)?;
+            d.set_item("win_rate", s.win_rate)?;
+            d.set_item("interval", s.interval)?;
+            d.set_item("mean_score", s.mean_score)?;
+            d.set_item("mean_margin", s.mean_margin)?;
+            d.set_item("ms_per_decision", s.ms_per_decision)?;
+            d.set_item(
+                "seat_games",
+                s.per_seat.iter().map(|r| r.games).collect::<Vec<_>>(),
+            )?;
+            d.set_item(
+                "seat_wins",
+                s.per_seat.iter().map(|r| r.wins).collect::<Vec<_>>(),
+            )?;
+            summaries.append(d)?;
+        }
+        let out = PyDict::new(py);
+        out.set_item(
+            "bots",
+            spec.bots.iter().map(|b| b.to_string()).collect::<Vec<_>>(),
+        )?;
+        out.set_item("seeds", seeds.into_pyarray(py))?;
+        out.set_item("seating", seating.into_pyarray(py))?;
+        out.set_item("scores", scores.into_pyarray(py))?;
+        out.set_item("decisions", decisions.into_pyarray(py))?;
+        out.set_item("think_seconds", think.into_pyarray(py))?;
+        out.set_item("summaries", summaries)?;
+        out.set_item("text", report.to_text())?;
+        out.set_item("elapsed", report.elapsed.as_secs_f64())?;
         Ok(out)
     }
 

@@ -19,6 +19,12 @@
 //! observation if asked; the observation written is the first one of the next episode.
 //!
 //! Observations, masks and ids are those of an observation preset ([`Layout`]).
+//!
+//! A batch pickles (and deep-copies) as its state in JSON: the settings, and per game its
+//! record (which resumes the game exactly: generator, window, pending focus), the built-in
+//! players' generator, the learner's seat, the episode counter of its seed stream, the
+//! episode's statistics so far, the scores the next
+//! rewards count from, and whether it waits for a reset. The copy continues identically.
 
 use crate::convert::{config_from_args, slice_mut, writable, ConfigArgs, Int};
 use crate::errors::{concurrent_use_error, illegal, invalid_argument, invalid_config, state_error};
@@ -29,10 +35,12 @@ use carcassonne::{Game, GameConfig, Rng};
 use carcassonne_session::bots::Bot;
 use carcassonne_session::encode::{self, EncoderSpec, Layout, MaskInfo, RewardMode};
 use carcassonne_session::json::echo;
+use carcassonne_session::record;
 use carcassonne_session::session::Session;
 use numpy::ndarray::Array1;
 use numpy::{IntoPyArray, PyArray1, PyArrayMethods};
 use pyo3::prelude::*;
+use serde_json::{json, Value};
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex, MutexGuard, TryLockError};
 use std::time::Instant;
@@ -698,6 +706,229 @@ impl VectorEnv {
     }
 }
 
+/// A field of a pickled state, or an error naming it.
+fn state_field<'a>(v: &'a Value, key: &str) -> PyResult<&'a Value> {
+    v.get(key)
+        .ok_or_else(|| invalid_argument(format!("state: missing {key}")))
+}
+
+fn state_u64(v: &Value, key: &str) -> PyResult<u64> {
+    state_field(v, key)?
+        .as_u64()
+        .ok_or_else(|| invalid_argument(format!("state.{key}: expected an integer")))
+}
+
+fn state_str<'a>(v: &'a Value, key: &str) -> PyResult<&'a str> {
+    state_field(v, key)?
+        .as_str()
+        .ok_or_else(|| invalid_argument(format!("state.{key}: expected a string")))
+}
+
+impl Slot {
+    /// The game's part of a pickled batch.
+    fn state(&self) -> Value {
+        json!({
+            "record": self.session.record_value("vector-env"),
+            "rng": self.rng.to_hex(),
+            "learner": self.learner,
+            "stream": self.stream,
+            "next_episode": self.next_episode,
+            "explicit_seed": self.explicit_seed,
+            "seed": self.seed,
+            "returns": self.returns.to_vec(),
+            "length": self.length,
+            "scores_before": self.scores_before.to_vec(),
+            "done": self.done,
+        })
+    }
+
+    /// A game of a batch from its pickled state.
+    fn from_state(v: &Value, layout: &Arc<Layout>) -> PyResult<Slot> {
+        let record = state_field(v, "record")?;
+        let loaded = record::load(record, None)
+            .map_err(|e| invalid_argument(format!("state.record: {e}")))?;
+        let mut session = Session::resume(loaded, Some(layout.spec()))
+            .map_err(|e| invalid_argument(format!("state.record: {e}")))?;
+        session
+            .set_layout(layout.clone())
+            .map_err(|_| invalid_argument("state.window: not the layout's window"))?;
+        let rng = Rng::from_hex(state_str(v, "rng")?)
+            .map_err(|e| invalid_argument(format!("state.rng: {e}")))?;
+        let mut scores_before = [0i32; MAX_PLAYERS];
+        let list = state_field(v, "scores_before")?
+            .as_array()
+            .filter(|a| a.len() == MAX_PLAYERS)
+            .ok_or_else(|| invalid_argument("state.scores_before: expected a list"))?;
+        for (out, s) in scores_before.iter_mut().zip(list) {
+            *out = s
+                .as_i64()
+                .and_then(|s| i32::try_from(s).ok())
+                .ok_or_else(|| invalid_argument("state.scores_before: expected integers"))?;
+        }
+        let mut returns = [0f32; MAX_PLAYERS];
+        let list = state_field(v, "returns")?
+            .as_array()
+            .filter(|a| a.len() == MAX_PLAYERS)
+            .ok_or_else(|| invalid_argument("state.returns: expected a list"))?;
+        for (out, r) in returns.iter_mut().zip(list) {
+            *out = r
+                .as_f64()
+                .ok_or_else(|| invalid_argument("state.returns: expected numbers"))?
+                as f32;
+        }
+        let done = state_field(v, "done")?
+            .as_bool()
+            .ok_or_else(|| invalid_argument("state.done: expected a bool"))?;
+        let learner = u8::try_from(state_u64(v, "learner")?)
+            .ok()
+            .filter(|l| (*l as usize) < session.game().num_players())
+            .ok_or_else(|| invalid_argument("state.learner: not a seat"))?;
+        let explicit_seed = match state_field(v, "explicit_seed")? {
+            Value::Null => None,
+            _ => Some(state_u64(v, "explicit_seed")?),
+        };
+        let length = u32::try_from(state_u64(v, "length")?)
+            .map_err(|_| invalid_argument("state.length: out of range"))?;
+        let mut scratch = vec![0i8; layout.num_actions()];
+        let info = session
+            .legal_mask(&mut scratch)
+            .expect("mask buffer sized by the layout");
+        Ok(Slot {
+            session,
+            rng,
+            learner,
+            stream: state_u64(v, "stream")?,
+            next_episode: state_u64(v, "next_episode")?,
+            explicit_seed,
+            seed: state_u64(v, "seed")?,
+            returns,
+            length,
+            scores_before,
+            info,
+            done,
+        })
+    }
+}
+
+impl VectorEnv {
+    /// The batch as JSON (see the module documentation); `ConcurrentUseError` while
+    /// another thread's call runs.
+    fn state(&self) -> PyResult<Value> {
+        let batch = self.batch()?;
+        let s = &self.settings;
+        let (illegal, penalty) = match s.illegal {
+            IllegalPolicy::Raise => ("raise", -1.0),
+            IllegalPolicy::Penalize(p) => ("penalize", p),
+            IllegalPolicy::Random => ("random", -1.0),
+        };
+        Ok(json!({
+            "config": s.config.to_json(),
+            "window": s.spec.window,
+            "preset": s.layout.preset().name(),
+            "reward": s.reward.name(),
+            "opponent": s.opponent.map(|b| b.to_string()),
+            "learner_seat": s.learner_seat,
+            "outside_window": match s.outside {
+                OutsidePolicy::Mask => "mask",
+                OutsidePolicy::Truncate => "truncate",
+            },
+            "illegal_action": illegal,
+            "illegal_penalty": penalty,
+            "autoreset": match s.autoreset {
+                Autoreset::SameStep => "same-step",
+                Autoreset::NextStep => "next-step",
+                Autoreset::Disabled => "disabled",
+            },
+            "threads": self.threads,
+            "slots": batch.slots.iter().map(Slot::state).collect::<Vec<_>>(),
+            "interrupted": batch.interrupted,
+        }))
+    }
+
+    /// A batch from its state (see [`VectorEnv::state`]).
+    fn from_state(v: &Value) -> PyResult<VectorEnv> {
+        let config = GameConfig::from_json(state_field(v, "config")?)
+            .map_err(|e| invalid_argument(format!("state.config: {e}")))?;
+        let window = i64::try_from(state_u64(v, "window")?).unwrap_or(i64::MAX);
+        let spec = spec_from(window)?;
+        let layout = layout_from(spec, state_str(v, "preset")?, &config)?;
+        let opponent = match state_field(v, "opponent")? {
+            Value::Null => None,
+            o => Some(
+                o.as_str()
+                    .and_then(Bot::from_name)
+                    .ok_or_else(|| invalid_argument("state.opponent: unknown player"))?,
+            ),
+        };
+        let learner_seat = match state_field(v, "learner_seat")? {
+            Value::Null => None,
+            s => Some(
+                s.as_u64()
+                    .and_then(|s| u8::try_from(s).ok())
+                    .ok_or_else(|| invalid_argument("state.learner_seat: not a seat"))?,
+            ),
+        };
+        let outside = match state_str(v, "outside_window")? {
+            "mask" => OutsidePolicy::Mask,
+            "truncate" => OutsidePolicy::Truncate,
+            other => return Err(invalid_argument(format!("state.outside_window: {other:?}"))),
+        };
+        let penalty = state_field(v, "illegal_penalty")?
+            .as_f64()
+            .ok_or_else(|| invalid_argument("state.illegal_penalty: expected a number"))?;
+        let illegal = match state_str(v, "illegal_action")? {
+            "raise" => IllegalPolicy::Raise,
+            "penalize" => IllegalPolicy::Penalize(penalty as f32),
+            "random" => IllegalPolicy::Random,
+            other => return Err(invalid_argument(format!("state.illegal_action: {other:?}"))),
+        };
+        let autoreset = match state_str(v, "autoreset")? {
+            "same-step" => Autoreset::SameStep,
+            "next-step" => Autoreset::NextStep,
+            "disabled" => Autoreset::Disabled,
+            other => return Err(invalid_argument(format!("state.autoreset: {other:?}"))),
+        };
+        let slots = state_field(v, "slots")?
+            .as_array()
+            .filter(|a| !a.is_empty())
+            .ok_or_else(|| invalid_argument("state.slots: expected a list of games"))?
+            .iter()
+            .map(|slot| Slot::from_state(slot, &layout))
+            .collect::<PyResult<Vec<Slot>>>()?;
+        let threads = usize::try_from(state_u64(v, "threads")?)
+            .ok()
+            .filter(|t| (1..=256).contains(t))
+            .ok_or_else(|| invalid_argument("state.threads: 1 to 256"))?;
+        let interrupted = state_field(v, "interrupted")?
+            .as_bool()
+            .ok_or_else(|| invalid_argument("state.interrupted: expected a bool"))?;
+        let num_envs = slots.len();
+        Ok(VectorEnv {
+            num_envs,
+            state: Mutex::new(Batch { slots, interrupted }),
+            settings: Settings {
+                config,
+                spec,
+                layout,
+                reward: reward_from(state_str(v, "reward")?)?,
+                opponent,
+                learner_seat,
+                outside,
+                illegal,
+                autoreset,
+            },
+            threads,
+        })
+    }
+
+    /// A batch from the text of its state (pickling).
+    pub fn from_state_text(text: &str) -> PyResult<VectorEnv> {
+        let v: Value = serde_json::from_str(text)
+            .map_err(|e| invalid_argument(format!("state: invalid JSON: {e}")))?;
+        VectorEnv::from_state(&v)
+    }
+}
+
 /// Borrowed writable arrays of one call (kept alive while slices are in use).
 type Rw<'py, T> = numpy::PyReadwriteArrayDyn<'py, T>;
 
@@ -746,13 +977,9 @@ impl VectorEnv {
         let reward = reward_from(reward)?;
         let opponent = match opponents {
             None => None,
-            Some(name) => Some(Bot::from_name(name).ok_or_else(|| {
-                invalid_config(format!(
-                    "opponents: unknown built-in player {} (known: {})",
-                    echo(name),
-                    Bot::known_names()
-                ))
-            })?),
+            Some(name) => {
+                Some(Bot::parse(name).map_err(|m| invalid_config(format!("opponents: {m}")))?)
+            }
         };
         let learner_seat = match learner_seat {
             None => None,
@@ -946,6 +1173,15 @@ impl VectorEnv {
     fn learner_seats<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyArray1<i32>>> {
         let batch = self.batch()?;
         Ok(Array1::from_iter(batch.slots.iter().map(|s| s.learner as i32)).into_pyarray(py))
+    }
+
+    /// Pickling and deep copies: the batch is rebuilt from its state (see the module
+    /// documentation) and continues identically.
+    fn __reduce__<'py>(&self, py: Python<'py>) -> PyResult<(Bound<'py, PyAny>, (String,))> {
+        let restore = py
+            .import("carcassonne._core")?
+            .getattr("_vector_env_from_state")?;
+        Ok((restore, (self.state()?.to_string(),)))
     }
 
     /// A copy of game `index` (with its pending focus).

@@ -5,6 +5,8 @@
 //! * `greedy`: the legal action with the best immediate score difference
 //!   ([`immediate_gain`]: own points gained minus the most points gained by an opponent,
 //!   with the rest of the player's own turn settled by passing), ties broken at random.
+//! * `mcts:<budget>`: Monte Carlo tree search over the hidden draw order
+//!   ([`crate::mcts`]), e.g. `mcts:2000` (iterations) or `mcts:100ms` (time per decision).
 //!
 //! ```
 //! use carcassonne::{Game, GameConfig, Rng};
@@ -19,53 +21,98 @@
 //! }
 //! ```
 
+use crate::json::echo;
+use crate::mcts::MctsConfig;
 use carcassonne::config::MAX_PLAYERS;
 use carcassonne::{Action, Game, Phase, Rng};
 use std::fmt;
 
-/// A built-in player.
-#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+/// A built-in player. Plain data: a player is its settings, and [`Bot::choose`] keeps no
+/// state between decisions.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
 pub enum Bot {
     /// Picks a legal action uniformly at random.
     Random,
     /// Picks the action with the best [`immediate_gain`]; ties are broken at random.
     Greedy,
+    /// Monte Carlo tree search ([`crate::mcts`]).
+    Mcts(MctsConfig),
 }
 
 impl Bot {
-    /// Every bot, for messages.
-    pub const ALL: [Bot; 2] = [Bot::Random, Bot::Greedy];
-
-    /// The name used on the command line, in configurations and in Python.
+    /// The kind of player: `random`, `greedy` or `mcts` (the spec without settings;
+    /// `to_string()` gives the whole spec).
     pub const fn name(self) -> &'static str {
         match self {
             Bot::Random => "random",
             Bot::Greedy => "greedy",
+            Bot::Mcts(_) => "mcts",
         }
     }
 
-    /// Parses a bot name.
-    pub fn from_name(name: &str) -> Option<Bot> {
-        Bot::ALL.into_iter().find(|b| b.name() == name)
+    /// Reads a bot spec: `random`, `greedy`, or `mcts[:<budget>][:<option>=<value>]...`
+    /// (see [`MctsConfig::parse`]). The message of an error says what was wrong.
+    ///
+    /// ```
+    /// use carcassonne_session::bots::Bot;
+    /// use carcassonne_session::mcts::{Budget, MctsConfig};
+    /// assert_eq!(Bot::parse("greedy"), Ok(Bot::Greedy));
+    /// assert_eq!(Bot::parse("mcts:500"), Ok(Bot::Mcts(MctsConfig::new(Budget::Iterations(500)))));
+    /// assert_eq!(Bot::parse("mcts:100ms").unwrap().to_string(), "mcts:100ms");
+    /// assert!(Bot::parse("mcts:lots").unwrap_err().contains("lots"));
+    /// ```
+    pub fn parse(spec: &str) -> Result<Bot, String> {
+        let spec = spec.trim();
+        match spec {
+            "random" => return Ok(Bot::Random),
+            "greedy" => return Ok(Bot::Greedy),
+            _ => {}
+        }
+        if let Some(rest) = spec.strip_prefix("mcts") {
+            if rest.is_empty() || rest.starts_with(':') {
+                return MctsConfig::parse(rest)
+                    .map(Bot::Mcts)
+                    .map_err(|m| format!("bot {}: {m}", echo(spec)));
+            }
+        }
+        Err(format!(
+            "unknown bot {} (known: {})",
+            echo(spec),
+            Bot::known_names()
+        ))
     }
 
-    /// The known names, comma-separated, for error messages.
+    /// Reads a bot spec, `None` if it is not one (see [`Bot::parse`] for the reason).
+    pub fn from_name(spec: &str) -> Option<Bot> {
+        Bot::parse(spec).ok()
+    }
+
+    /// The known specs, for messages.
     pub fn known_names() -> String {
-        Bot::ALL.map(Bot::name).join(", ")
+        "random, greedy, mcts[:<iterations>|:<milliseconds>ms][:<option>=<value>...] \
+         (options threads, c, deploy, margin, widen)"
+            .to_string()
     }
 
-    /// Chooses one of `legal` (the legal actions of `game`, not empty).
+    /// Chooses one of `legal` (the legal actions of `game`, not empty). The MCTS player
+    /// searches `game` itself (whose legal list is `legal`) and takes one draw of `rng`
+    /// as its seed.
     pub fn choose(self, game: &Game, legal: &[Action], rng: &mut Rng) -> Action {
         match self {
             Bot::Random => legal[rng.below(legal.len() as u32) as usize],
             Bot::Greedy => greedy_choice(game, legal, rng),
+            Bot::Mcts(config) => config.choose(game, rng),
         }
     }
 }
 
 impl fmt::Display for Bot {
+    /// The spec that [`Bot::parse`] reads back.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(self.name())
+        match self {
+            Bot::Mcts(config) => config.fmt(f),
+            _ => f.write_str(self.name()),
+        }
     }
 }
 
@@ -127,16 +174,12 @@ fn greedy_choice(game: &Game, legal: &[Action], rng: &mut Rng) -> Action {
     pick
 }
 
-/// Reads a per-seat bot list: one name for every seat, or one name per seat,
-/// comma-separated (`"greedy"`, `"random,greedy"`).
+/// Reads a per-seat bot list: one spec for every seat, or one spec per seat,
+/// comma-separated (`"greedy"`, `"random,greedy"`, `"mcts:2000,greedy"`).
 pub fn parse_bots(text: &str, players: usize) -> Result<Vec<Bot>, String> {
     let bots = text
         .split(',')
-        .map(|name| {
-            let name = name.trim();
-            Bot::from_name(name)
-                .ok_or_else(|| format!("unknown bot {name:?} (known: {})", Bot::known_names()))
-        })
+        .map(Bot::parse)
         .collect::<Result<Vec<_>, _>>()?;
     match bots.len() {
         1 => Ok(vec![bots[0]; players]),

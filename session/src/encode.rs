@@ -981,6 +981,11 @@ impl DecisionTable {
         self.frame.origin
     }
 
+    /// Whether a `CELL` id of this decision picks the tile at `pos` as focus.
+    pub fn offers_focus(&self, pos: Pos) -> bool {
+        self.pointers.iter().any(|(_, f, _)| *f == pos)
+    }
+
     /// Writes the mask of the current step into `mask` (`i8 [A]`, 1 = offered): with
     /// `focus` `None` the ids that start a legal action, with `focus` `Some(pos)` (a
     /// `CELL` id picked that tile) the `SLOT` ids that complete one there.

@@ -8,7 +8,9 @@
 //! * [`json`]: strict JSON (duplicate keys refused, bounded nesting, short echoes);
 //! * [`render`]: the board as text and SVG;
 //! * [`encode`]: observation tensors, flat action ids, masks and rewards for learning;
-//! * [`bots`]: the built-in players, one definition each for every front end;
+//! * [`bots`]: the built-in players, one definition each for every front end, with
+//!   [`mcts`], Monte Carlo tree search over the hidden draw order, and [`matches`], a
+//!   match runner between them;
 //! * [`session`]: a game with its encoder settings and a per-decision cache, the type
 //!   that the command line, the C ABI and Python wrap.
 //!
@@ -20,6 +22,8 @@
 pub mod bots;
 pub mod encode;
 pub mod json;
+pub mod matches;
+pub mod mcts;
 pub mod record;
 pub mod render;
 pub mod session;

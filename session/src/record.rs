@@ -14,6 +14,12 @@
 //! levels. [`RecordReader`] reads a file one record at a time, so memory is bounded by
 //! the largest record, whatever the file's size.
 //!
+//! The engine also writes what a client needs beside the game: what each turn scored and
+//! which figures returned (`events`, `final_events`), and what resumes the game exactly
+//! (`resume`: the generator's state, the chance mode, the observation window and a
+//! pending focus). [`load`] replays a record and restores that state, so a saved game in
+//! sampled-chance mode goes on with the very draws the original would have made.
+//!
 //! ```
 //! use carcassonne::{Game, GameConfig};
 //! use carcassonne_session::record;
@@ -27,13 +33,15 @@
 //! assert_eq!(replayed.scores(), game.scores());
 //! ```
 
+use crate::encode::EncoderSpec;
 use carcassonne::action::{Action, ActionKind, FieldKind, FieldValue};
 use carcassonne::config::{Figure, GameConfig};
-use carcassonne::game::{ChanceMode, Game, Phase};
+use carcassonne::game::{ChanceMode, Event, Game, Phase, ScoredParts};
 use carcassonne::geometry::{Corner, Pos, Rotation};
 use carcassonne::rules::bcb::{Axis, BazaarChoice, Bridge, MAX_BID};
 use carcassonne::rules::count::{Quarter, QuarterStep};
 use carcassonne::tiles::{catalogue, TileKind};
+use carcassonne::Rng;
 use serde_json::{json, Map, Value};
 use std::fmt;
 use std::io::BufRead;
@@ -65,6 +73,9 @@ const RECORD_KEYS: &[&str] = &[
     "final_actions",
     "final_scores",
     "notes",
+    // For clients: the final scoring's events, and what resumes the game exactly.
+    "final_events",
+    "resume",
 ];
 /// Keys of a turn.
 const TURN_KEYS: &[&str] = &[
@@ -77,14 +88,152 @@ const TURN_KEYS: &[&str] = &[
     // BZ1: the offer of a bazaar held at the end of the turn.
     "bazaar",
 ];
-/// Keys of a score event (informative: read for their keys only).
-const EVENT_KEYS: &[&str] = &["player", "points", "what", "at"];
+/// Keys of an event (informative: read for their keys only): a score (`points`, `what`,
+/// `at`, `parts`) or a figure returned (`returned`, `at`, `cause`).
+const EVENT_KEYS: &[&str] = &[
+    "player", "points", "what", "at", // a score
+    "parts", "returned", "cause", // for clients
+];
 /// Keys of an action besides `type`, `player` (who decides) and the fields of its kind
 /// in the action schema: `(record type, keys)`.
 const ACTION_EXTRA_KEYS: &[(&str, &[&str])] = &[
     // R6: the second tile placed in a turn names itself.
     ("place_tile", &["tile"]),
 ];
+
+/// Keys of the `resume` object (what resumes a game exactly, for clients).
+const RESUME_KEYS: &[&str] = &["rng", "chance", "window", "focus"];
+
+/// What a record saves beside the game to resume it exactly (its `resume` object).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Resume {
+    /// The state of the game's generator: the draws to come in sampled-chance mode.
+    pub rng: Rng,
+    /// How the game draws its tiles.
+    pub chance: ChanceMode,
+    /// The side of the observation window of the session that saved the game.
+    pub window: Option<u16>,
+    /// The focus tile picked by a flat `CELL` id, waiting for its `SLOT` id.
+    pub focus: Option<Pos>,
+}
+
+impl Resume {
+    /// What resumes `game` alone (no window, no focus).
+    pub fn of(game: &Game) -> Resume {
+        Resume {
+            rng: game.rng().clone(),
+            chance: game.chance_mode(),
+            window: None,
+            focus: None,
+        }
+    }
+
+    /// The `resume` object.
+    pub fn to_json(&self) -> Value {
+        let mut v = json!({"rng": self.rng.to_hex(), "chance": chance_name(self.chance)});
+        if let Some(w) = self.window {
+            v["window"] = json!(w);
+        }
+        if let Some(p) = self.focus {
+            v["focus"] = json!([p.x, p.y]);
+        }
+        v
+    }
+
+    /// Reads a `resume` object; errors name the field (`resume.rng`), unknown keys
+    /// included.
+    pub fn from_json(v: &Value) -> Result<Resume, RecordError> {
+        let o = as_object(v, "resume")?;
+        check_table(o, RESUME_KEYS, "resume")?;
+        let hex = as_str(field(o, "rng", "resume")?, "resume.rng")?;
+        let rng = Rng::from_hex(hex).map_err(|e| err("resume.rng", e))?;
+        let chance = match o.get("chance") {
+            None => ChanceMode::Sampled,
+            Some(c) => {
+                let name = as_str(c, "resume.chance")?;
+                chance_from_name(name).ok_or_else(|| {
+                    err(
+                        "resume.chance",
+                        format!("unknown chance mode {name:?} (sampled, explicit)"),
+                    )
+                })?
+            }
+        };
+        let window = match o.get("window") {
+            None => None,
+            Some(w) => {
+                let range = EncoderSpec::MIN_WINDOW..=EncoderSpec::MAX_WINDOW;
+                let side = w
+                    .as_u64()
+                    .and_then(|w| u16::try_from(w).ok())
+                    .filter(|w| range.contains(w))
+                    .ok_or_else(|| {
+                        err(
+                            "resume.window",
+                            format!(
+                                "{w} is not a window side ({}..={})",
+                                range.start(),
+                                range.end()
+                            ),
+                        )
+                    })?;
+                Some(side)
+            }
+        };
+        let focus = match o.get("focus") {
+            None => None,
+            Some(f) => {
+                let xy = f
+                    .as_array()
+                    .filter(|a| a.len() == 2)
+                    .ok_or_else(|| err("resume.focus", format!("expected [x, y], found {f}")))?;
+                let coord = |i: usize| -> Result<i32, RecordError> {
+                    let path = format!("resume.focus[{i}]");
+                    let n = as_int(&xy[i], &path)?;
+                    i32::try_from(n)
+                        .ok()
+                        .filter(|n| (-10_000..=10_000).contains(n))
+                        .ok_or_else(|| err(path, format!("{n} is out of range -10000..=10000")))
+                };
+                Some(Pos::new(coord(0)?, coord(1)?))
+            }
+        };
+        Ok(Resume {
+            rng,
+            chance,
+            window,
+            focus,
+        })
+    }
+}
+
+/// The name of a chance mode in records and configurations.
+pub fn chance_name(mode: ChanceMode) -> &'static str {
+    match mode {
+        ChanceMode::Sampled => "sampled",
+        ChanceMode::Explicit => "explicit",
+    }
+}
+
+/// The chance mode named `name` (`sampled`, `explicit`).
+pub fn chance_from_name(name: &str) -> Option<ChanceMode> {
+    match name {
+        "sampled" => Some(ChanceMode::Sampled),
+        "explicit" => Some(ChanceMode::Explicit),
+        _ => None,
+    }
+}
+
+/// A record loaded to be played on: the replayed game, its generator state and chance
+/// mode restored, and the record's `resume` object (window and focus are the session's;
+/// see [`crate::session::Session::resume`]).
+#[derive(Clone, Debug)]
+pub struct Loaded {
+    /// The game, ready to go on.
+    pub game: Game,
+    /// The record's `resume` object, if it has one.
+    pub resume: Option<Resume>,
+}
 
 /// A record that could not be read: where, and what is wrong.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -539,9 +688,46 @@ pub fn action_to_json(game: &Game, player: u8, action: &Action) -> Value {
     Value::Object(o)
 }
 
-/// The record of a game (finished or not) as a JSON value.
+/// One entry of `events` / `final_events`: a score, with the parts of the scored
+/// feature, or a figure returned, with its cause.
+fn event_to_json(game: &Game, event: Event<'_>, scored: &mut ScoredParts<'_>) -> Value {
+    let place = |pos: Pos, local: u8| json!([pos.x, pos.y, feature_name(game, pos, local)]);
+    match event {
+        Event::Score(e) => {
+            let mut v = json!({"player": e.player, "points": e.points, "what": e.kind.name()});
+            if let Some((pos, local)) = e.at {
+                v["at"] = place(pos, local);
+            }
+            if let Some(f) = e.feature {
+                let parts: Vec<Value> = scored
+                    .parts(f)
+                    .into_iter()
+                    .map(|(pos, local)| place(pos, local))
+                    .collect();
+                v["parts"] = json!(parts);
+            }
+            v
+        }
+        Event::FigureReturned(r) => json!({
+            "player": r.owner,
+            "returned": r.figure.name(),
+            "at": place(r.pos, r.local),
+            "cause": r.cause.name(),
+        }),
+    }
+}
+
+/// The record of a game (finished or not) as a JSON value, with the `resume` object of
+/// the game alone ([`Resume::of`]).
 pub fn to_value(game: &Game, id: &str) -> Value {
+    to_value_with(game, id, &Resume::of(game))
+}
+
+/// The record of a game (finished or not) as a JSON value, with `resume` as its
+/// `resume` object.
+pub fn to_value_with(game: &Game, id: &str, resume: &Resume) -> Value {
     let players = game.num_players();
+    let mut scored = game.scored_parts();
     let last = game.turns().len().saturating_sub(1);
     // A turn just begun, before its draw or abbey, is left out: replaying the record
     // reaches the same point (its fairy point included).
@@ -549,28 +735,23 @@ pub fn to_value(game: &Game, id: &str) -> Value {
         && game.turns().last().is_some_and(|t| {
             t.draw.is_none() && t.actions.0 as usize == game.history_actions().len()
         });
+    // Unless its player declined an abbey and the game waits for his draw (explicit
+    // chance): the turn is then written with that decline, `draw: null` and a `pass`.
+    let declined = begun_only && game.abbey_declined_before_draw();
     let turns: Vec<Value> = game
         .turns()
         .iter()
         .enumerate()
-        .filter(|(i, _)| !(begun_only && *i == last))
+        .filter(|(i, _)| !(begun_only && !declined && *i == last))
         .map(|(i, t)| {
             // The turn in progress of an unfinished game: everything so far.
-            let (actions_end, events_end, scores) = if i == last && game.turn_in_progress() {
-                (
-                    game.history_actions().len(),
-                    game.events().len(),
-                    game.scores().to_vec(),
-                )
+            let (actions_end, scores) = if i == last && game.turn_in_progress() {
+                (game.history_actions().len(), game.scores().to_vec())
             } else {
-                (
-                    t.actions.1 as usize,
-                    t.events.1 as usize,
-                    t.scores[..players].to_vec(),
-                )
+                (t.actions.1 as usize, t.scores[..players].to_vec())
             };
             let mut placements = 0;
-            let actions: Vec<Value> = game.history_actions()[t.actions.0 as usize..actions_end]
+            let mut actions: Vec<Value> = game.history_actions()[t.actions.0 as usize..actions_end]
                 .iter()
                 .map(|d| {
                     let mut v = action_to_json(game, d.player, &d.action);
@@ -584,16 +765,12 @@ pub fn to_value(game: &Game, id: &str) -> Value {
                     v
                 })
                 .collect();
-            let events: Vec<Value> = game.events()[t.events.0 as usize..events_end]
-                .iter()
-                .map(|e| {
-                    let mut v =
-                        json!({"player": e.player, "points": e.points, "what": e.kind.name()});
-                    if let Some((pos, local)) = e.at {
-                        v["at"] = json!([pos.x, pos.y, feature_name(game, pos, local)]);
-                    }
-                    v
-                })
+            if declined && i == last {
+                actions.push(action_to_json(game, t.player, &Action::Pass));
+            }
+            let events: Vec<Value> = game
+                .turn_events(i)
+                .map(|e| event_to_json(game, e, &mut scored))
                 .collect();
             let mut v = json!({
                 "player": t.player,
@@ -629,9 +806,17 @@ pub fn to_value(game: &Game, id: &str) -> Value {
             .map(|d| action_to_json(game, d.player, &d.action))
             .collect();
     }
+    let final_events: Vec<Value> = game
+        .final_events()
+        .map(|e| event_to_json(game, e, &mut scored))
+        .collect();
+    if !final_events.is_empty() {
+        record["final_events"] = json!(final_events);
+    }
     if game.is_terminal() {
         record["final_scores"] = json!(game.scores());
     }
+    record["resume"] = resume.to_json();
     record
 }
 
@@ -733,6 +918,45 @@ pub fn replay_json(text: &str) -> Result<Game, ReplayError> {
     replay(&parse_record_text(text)?)
 }
 
+/// Loads a record given as JSON text to play on (see [`load`]).
+pub fn load_json(text: &str, chance: Option<ChanceMode>) -> Result<Loaded, ReplayError> {
+    load(&parse_record_text(text)?, chance)
+}
+
+/// Replays a record ([`replay`]) and restores the state its `resume` object saved: the
+/// game draws from then on with the generator of the game that wrote the record, so a
+/// game in sampled-chance mode continues with the same draws. `chance` chooses the
+/// chance mode; `None` keeps the record's (sampled when it has no `resume` object, the
+/// generator then seeded with `setup.seed`).
+///
+/// ```
+/// use carcassonne::{Game, GameConfig};
+/// use carcassonne_session::record;
+/// let mut game = Game::new(GameConfig::new(2)).unwrap();
+/// for _ in 0..10 {
+///     let a = game.legal_actions()[0];
+///     game.apply(a).unwrap();
+/// }
+/// let mut loaded = record::load_json(&record::to_json(&game, "saved"), None).unwrap().game;
+/// while !game.is_terminal() {
+///     let a = game.legal_actions()[0];
+///     game.apply(a).unwrap();
+///     loaded.apply(a).unwrap();
+///     assert_eq!(loaded.state_hash(), game.state_hash());
+/// }
+/// ```
+pub fn load(record: &Value, chance: Option<ChanceMode>) -> Result<Loaded, ReplayError> {
+    let (mut game, resume) = replay_with_resume(record)?;
+    if let Some(r) = &resume {
+        game.set_rng(r.rng.clone());
+    }
+    let mode = chance
+        .or(resume.as_ref().map(|r| r.chance))
+        .unwrap_or(ChanceMode::Sampled);
+    game.set_chance_mode(mode);
+    Ok(Loaded { game, resume })
+}
+
 /// The record's `id`, if it has one.
 pub fn record_id(record: &Value) -> Option<&str> {
     record.get("id").and_then(Value::as_str)
@@ -748,8 +972,13 @@ pub fn shown_id(id: &str) -> String {
 }
 
 /// Replays a record: forces its draws, applies its actions, compares every turn's
-/// scores and the final scores. Returns the replayed game.
+/// scores and the final scores. Returns the replayed game, in explicit-chance mode (a
+/// `resume` object is checked, not applied: see [`load`]).
 pub fn replay(record: &Value) -> Result<Game, ReplayError> {
+    replay_with_resume(record).map(|(game, _)| game)
+}
+
+fn replay_with_resume(record: &Value) -> Result<(Game, Option<Resume>), ReplayError> {
     let top = as_object(record, "")?;
     let format = as_str(field(top, "format", "")?, "format")?;
     if format != FORMAT {
@@ -774,6 +1003,7 @@ pub fn replay(record: &Value) -> Result<Game, ReplayError> {
         .into());
     }
     let config = config_from_setup(field(top, "setup", "")?)?;
+    let resume = top.get("resume").map(Resume::from_json).transpose()?;
     let players = config.players as usize;
     let mut game = Game::with_chance(config, ChanceMode::Explicit).map_err(|e| {
         let e = e.under("setup");
@@ -791,6 +1021,12 @@ pub fn replay(record: &Value) -> Result<Game, ReplayError> {
         Some(fs) => Some(scores_of(fs, "final_scores", players)?),
         None => None,
     };
+    if let Some(events) = top.get("final_events") {
+        for (i, e) in as_array(events, "final_events")?.iter().enumerate() {
+            let p = format!("final_events[{i}]");
+            check_table(as_object(e, &p)?, EVENT_KEYS, &p)?;
+        }
+    }
     for (t, turn) in turns.iter().enumerate() {
         let path = format!("turns[{t}]");
         let o = as_object(turn, &path)?;
@@ -887,6 +1123,11 @@ pub fn replay(record: &Value) -> Result<Game, ReplayError> {
                     "that tile cannot be drawn now (pile stage or PD3)",
                 )
             })?;
+            if discarded && game.phase() == Phase::PlaceTile && game.is_legal(Action::Pass) {
+                // BR2: the player discarded a tile that fitted only with a bridge.
+                game.apply(Action::Pass)
+                    .map_err(|e| diverged(t, None, "discard the tile", e.to_string()))?;
+            }
             let engine_discarded = game.turns().get(t).is_some_and(|l| l.discarded);
             if discarded != engine_discarded {
                 return Err(diverged(
@@ -985,7 +1226,7 @@ pub fn replay(record: &Value) -> Result<Game, ReplayError> {
             if game.scores() != scores.as_slice() {
                 return Err(scores_diverged(t, &scores, game.scores(), String::new()));
             }
-            return Ok(game);
+            return Ok((game, resume));
         }
         if game.turn_in_progress() && game.turns().len() == t + 1 {
             return Err(waiting_in(
@@ -1086,7 +1327,7 @@ pub fn replay(record: &Value) -> Result<Game, ReplayError> {
             ));
         }
     }
-    Ok(game)
+    Ok((game, resume))
 }
 
 /// BZ1: while turn `t` waits for the tiles of a bazaar's offer, draws them from the
@@ -1096,7 +1337,12 @@ fn lay_out_bazaar(
     t: usize,
     offer: &mut std::slice::Iter<'_, TileKind>,
 ) -> Result<(), ReplayError> {
-    while game.phase() == Phase::Draw && game.turns().len() == t + 1 && game.turn_in_progress() {
+    // (Not the turn's own draw after a declined abbey, AM1.)
+    while game.phase() == Phase::Draw
+        && game.turns().len() == t + 1
+        && game.turn_in_progress()
+        && !game.abbey_declined_before_draw()
+    {
         let Some(&tile) = offer.next() else {
             return Err(diverged(
                 t,
@@ -1388,6 +1634,150 @@ mod tests {
         );
     }
 
+    /// A sampled game saved at any point and loaded back continues with the same draws:
+    /// played on with the same choices, both games write the same record.
+    #[test]
+    fn a_saved_sampled_game_continues_with_the_same_draws() {
+        let mut config = GameConfig::new(3);
+        config.sets = TileSet::ALL.to_vec();
+        config.figures = carcassonne::config::Figures::default_for(&config.sets);
+        config.seed = 77;
+        for stop in [0usize, 1, 17, 60, 150] {
+            let mut game = Game::new(config.clone()).unwrap();
+            let mut rng = Rng::new(5);
+            let mut legal = Vec::new();
+            for _ in 0..stop {
+                if game.is_terminal() {
+                    break;
+                }
+                game.legal_actions_into(&mut legal);
+                game.apply(legal[rng.below(legal.len() as u32) as usize])
+                    .unwrap();
+            }
+            let saved = to_json(&game, "saved");
+            let loaded = load_json(&saved, None).unwrap();
+            assert_eq!(
+                loaded.resume.as_ref().map(|r| r.chance),
+                Some(ChanceMode::Sampled)
+            );
+            let mut back = loaded.game;
+            assert_eq!(back.chance_mode(), ChanceMode::Sampled);
+            assert_eq!(back.rng(), game.rng());
+            while !game.is_terminal() {
+                game.legal_actions_into(&mut legal);
+                let a = legal[rng.below(legal.len() as u32) as usize];
+                game.apply(a).unwrap();
+                back.apply(a).unwrap();
+                assert_eq!(back.state_hash(), game.state_hash(), "stop {stop}");
+            }
+            assert_eq!(to_json(&back, "x"), to_json(&game, "x"), "stop {stop}");
+            // Without the generator state, the loaded game draws from `setup.seed`.
+            let mut v: Value = serde_json::from_str(&saved).unwrap();
+            v.as_object_mut().unwrap().remove("resume");
+            let fresh = load(&v, None).unwrap();
+            assert_eq!(fresh.game.rng(), &Rng::new(77));
+            assert!(fresh.resume.is_none());
+            // A chance mode asked for wins over the record's.
+            let explicit = load_json(&saved, Some(ChanceMode::Explicit)).unwrap();
+            assert_eq!(explicit.game.chance_mode(), ChanceMode::Explicit);
+        }
+    }
+
+    /// AM1: an explicit-chance game saved after its player declined the abbey and before
+    /// the draw loads back waiting for that draw, not for the abbey decision.
+    #[test]
+    fn a_declined_abbey_before_the_draw_is_saved() {
+        let mut config = GameConfig::new(2);
+        config.sets = vec![TileSet::Base, TileSet::AbbeyMayor];
+        config.figures = carcassonne::config::Figures::default_for(&config.sets);
+        let mut checked = 0;
+        for seed in 0..6 {
+            config.seed = seed;
+            let mut game = Game::with_chance(config.clone(), ChanceMode::Explicit).unwrap();
+            let mut rng = Rng::new(seed);
+            let mut legal = Vec::new();
+            while !game.is_terminal() {
+                if game.phase() == Phase::Abbey && !game.in_end_round() {
+                    let mut declined = game.clone();
+                    declined.apply(Action::Pass).unwrap();
+                    assert!(declined.abbey_declined_before_draw());
+                    let back = load_json(&to_json(&declined, "declined"), None)
+                        .unwrap()
+                        .game;
+                    assert_eq!(back.phase(), Phase::Draw);
+                    assert_eq!(back.state_hash(), declined.state_hash());
+                    assert_eq!(back.legal_actions(), declined.legal_actions());
+                    checked += 1;
+                }
+                game.legal_actions_into(&mut legal);
+                game.apply(legal[rng.below(legal.len() as u32) as usize])
+                    .unwrap();
+                assert!(!game.abbey_declined_before_draw() || game.phase() == Phase::Draw);
+            }
+        }
+        assert!(checked > 5, "{checked} abbey decisions");
+    }
+
+    /// The record's events add up to the score changes of every turn and of the final
+    /// scoring, and list the figures that returned.
+    #[test]
+    fn record_events_add_up_to_the_scores() {
+        let mut config = GameConfig::new(4);
+        config.sets = TileSet::ALL.to_vec();
+        config.figures = carcassonne::config::Figures::default_for(&config.sets);
+        for seed in 0..5 {
+            config.seed = seed;
+            let mut game = Game::new(config.clone()).unwrap();
+            let mut rng = Rng::new(seed);
+            let mut legal = Vec::new();
+            while !game.is_terminal() {
+                game.legal_actions_into(&mut legal);
+                game.apply(legal[rng.below(legal.len() as u32) as usize])
+                    .unwrap();
+            }
+            let record = to_value(&game, "events");
+            let sum = |events: Option<&Value>, into: &mut Vec<i64>| {
+                let mut returned = 0;
+                for e in events.and_then(Value::as_array).into_iter().flatten() {
+                    if let Some(points) = e.get("points") {
+                        into[e["player"].as_u64().unwrap() as usize] += points.as_i64().unwrap();
+                        let whole_game = [
+                            "fairy.turn",
+                            "king",
+                            "robber-baron",
+                            "bazaar-buy",
+                            "bazaar-sell",
+                        ];
+                        assert!(
+                            e["parts"].as_array().is_some()
+                                || whole_game.contains(&e["what"].as_str().unwrap())
+                        );
+                    } else {
+                        assert!(Figure::from_name(e["returned"].as_str().unwrap()).is_some());
+                        returned += 1;
+                    }
+                }
+                returned
+            };
+            let mut scores = vec![0i64; 4];
+            let mut returned = 0;
+            for t in record["turns"].as_array().unwrap() {
+                returned += sum(t.get("events"), &mut scores);
+                let expected: Vec<i64> = t["scores"]
+                    .as_array()
+                    .unwrap()
+                    .iter()
+                    .map(|s| s.as_i64().unwrap())
+                    .collect();
+                assert_eq!(scores, expected);
+            }
+            returned += sum(record.get("final_events"), &mut scores);
+            let finals: Vec<i64> = game.scores().iter().map(|s| *s as i64).collect();
+            assert_eq!(scores, finals);
+            assert_eq!(returned, game.figure_returns().len());
+        }
+    }
+
     fn base_record() -> Value {
         let mut game = Game::new(GameConfig::new(2)).unwrap();
         while !game.is_terminal() {
@@ -1652,5 +2042,26 @@ mod tests {
             e(&ok.replace(r#""sets""#, r#""rules":{"fairy":"big"},"sets""#)),
             "setup.rules.fairy"
         );
+        let rng = Rng::new(1).to_hex();
+        let resume = |r: &str| ok.replace(r#""turns":[]"#, &format!(r#""turns":[],"resume":{r}"#));
+        assert!(replay_json(&resume(&format!(r#"{{"rng":"{rng}"}}"#))).is_ok());
+        for (bad, path) in [
+            (r#"[]"#.to_string(), "resume"),
+            (r#"{}"#.to_string(), "resume.rng"),
+            (r#"{"rng":"00"}"#.to_string(), "resume.rng"),
+            (
+                format!(r#"{{"rng":"{rng}","chance":"dice"}}"#),
+                "resume.chance",
+            ),
+            (format!(r#"{{"rng":"{rng}","window":2}}"#), "resume.window"),
+            (format!(r#"{{"rng":"{rng}","focus":[1]}}"#), "resume.focus"),
+            (
+                format!(r#"{{"rng":"{rng}","focus":[1,"a"]}}"#),
+                "resume.focus[1]",
+            ),
+            (format!(r#"{{"rng":"{rng}","seed":1}}"#), "resume.seed"),
+        ] {
+            assert_eq!(e(&resume(&bad)), path, "{bad}");
+        }
     }
 }

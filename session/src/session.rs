@@ -33,7 +33,9 @@ use crate::encode::{
     encode_observation_with, DecisionTable, EncodeError, EncoderSpec, FlatDecision, FlatError,
     FlatPath, Layout, MaskInfo, WindowOrigin,
 };
+use crate::record::{self, Loaded, RecordError, Resume};
 use carcassonne::{Action, ActionError, Game, Phase, Pos};
+use serde_json::Value;
 use std::sync::Arc;
 
 /// A game with its encoder settings, pending focus and per-decision cache.
@@ -70,6 +72,30 @@ impl Session {
             session.layout = Some(layout);
         }
         session
+    }
+
+    /// Makes the session speak `layout` (a resumed session keeps its game and pending
+    /// focus). `layout` must have the session's window; otherwise it is refused and
+    /// returned.
+    ///
+    /// ```
+    /// use carcassonne::{Game, GameConfig};
+    /// use carcassonne_session::encode::{EncoderSpec, Layout, Preset};
+    /// use carcassonne_session::session::Session;
+    /// use std::sync::Arc;
+    /// let config = GameConfig::new(2);
+    /// let spec = EncoderSpec::new(12).unwrap();
+    /// let mut session = Session::new(Game::new(config.clone()).unwrap(), spec);
+    /// let full = session.num_actions();
+    /// session.set_layout(Arc::new(Layout::new(spec, Preset::Compact, &config))).unwrap();
+    /// assert!(session.num_actions() < full);
+    /// ```
+    pub fn set_layout(&mut self, layout: Arc<Layout>) -> Result<(), Arc<Layout>> {
+        if layout.spec() != self.spec() {
+            return Err(layout);
+        }
+        self.layout = if layout.is_full() { None } else { Some(layout) };
+        Ok(())
     }
 
     /// The layout the session speaks, if not the full encoding.
@@ -140,6 +166,79 @@ impl Session {
     /// Whether there was one.
     pub fn cancel_focus(&mut self) -> bool {
         self.focus.take().is_some()
+    }
+
+    /// Picks the tile at `pos` as the pending focus, as the `CELL` id of that square
+    /// would: only when a two-step action of the current decision has its focus there
+    /// and no focus is pending. Whether it was picked (nothing changes otherwise).
+    pub fn set_focus(&mut self, pos: Pos) -> bool {
+        if self.focus.is_some() || !self.table().offers_focus(pos) {
+            return false;
+        }
+        self.focus = Some(pos);
+        true
+    }
+
+    /// What resumes this session exactly: the game's generator state and chance mode,
+    /// the window and the pending focus.
+    pub fn resume_state(&self) -> Resume {
+        Resume {
+            window: Some(self.spec().window),
+            focus: self.focus,
+            ..Resume::of(&self.game)
+        }
+    }
+
+    /// The record of the game with [`Session::resume_state`] as its `resume` object.
+    pub fn record_value(&self, id: &str) -> Value {
+        record::to_value_with(&self.game, id, &self.resume_state())
+    }
+
+    /// The record of the game as one line of JSON (see [`Session::record_value`]).
+    pub fn record_json(&self, id: &str) -> String {
+        self.record_value(id).to_string()
+    }
+
+    /// The session of a loaded record ([`record::load`]): the window is `spec` if given,
+    /// else the record's (`resume.window`), else the default; the record's pending focus
+    /// is restored when the window is the record's. A focus that no decision of the game
+    /// offers is an error naming `resume.focus`.
+    ///
+    /// ```
+    /// use carcassonne::{Game, GameConfig};
+    /// use carcassonne_session::encode::EncoderSpec;
+    /// use carcassonne_session::record;
+    /// use carcassonne_session::session::Session;
+    /// let spec = EncoderSpec::new(9).unwrap();
+    /// let session = Session::new(Game::new(GameConfig::new(2)).unwrap(), spec);
+    /// let text = session.record_json("saved");
+    /// let loaded = record::load_json(&text, None).unwrap();
+    /// let back = Session::resume(loaded, None).unwrap();
+    /// assert_eq!(back.spec(), spec);
+    /// ```
+    pub fn resume(loaded: Loaded, spec: Option<EncoderSpec>) -> Result<Session, RecordError> {
+        let saved = loaded.resume.as_ref().and_then(|r| r.window);
+        let spec = match (spec, saved) {
+            (Some(s), _) => s,
+            (None, Some(w)) => EncoderSpec::new(w).map_err(|e| RecordError {
+                path: "resume.window".into(),
+                message: e.message,
+            })?,
+            (None, None) => EncoderSpec::default(),
+        };
+        let focus = loaded.resume.as_ref().and_then(|r| r.focus);
+        let mut session = Session::new(loaded.game, spec);
+        if let Some(pos) = focus {
+            if saved == Some(spec.window) && !session.set_focus(pos) {
+                return Err(RecordError {
+                    path: "resume.focus".into(),
+                    message: format!(
+                        "no two-step action of the current decision has its focus tile at {pos}"
+                    ),
+                });
+            }
+        }
+        Ok(session)
     }
 
     /// The flat ids of the current decision, computed if the game changed since they

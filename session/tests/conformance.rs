@@ -13,10 +13,18 @@
 //! * scores never decrease;
 //! * the dragon never stands on the fairy's tile; a flight never enters a tile twice and
 //!   takes at most 6 steps;
-//! * the game ends within a bound on the number of decisions.
+//! * the game ends within a bound on the number of decisions;
+//! * the board's figures change by the figures an action put on the board less the
+//!   figures logged as returned.
 //!
 //! At the end, the game's record written by `record::to_json` replays with
-//! `record::replay_json` to the same final scores and state.
+//! `record::replay_json` to the same final scores and state; the score events of every
+//! turn, and of the final scoring, add up to its score changes, in the game and in its
+//! record; every figure put on the board but barns is logged as returned once. At a
+//! random decision of each game (drawn from about two per tile, so from its whole
+//! length), its record is saved and loaded (`record::load_json`); the
+//! loaded game, given the same decisions, writes the same record at the end: a sampled
+//! game continues with the same draws.
 //!
 //! About 2,200 games. Run with `cargo test -p carcassonne-session --test conformance` (about 20 s
 //! in a debug build on two cores; `--release` is much faster).
@@ -26,10 +34,11 @@ use carcassonne::config::{
     WagonMove,
 };
 use carcassonne::{
-    Action, ChanceMode, Corner, Edition, Figure, Figures, Game, GameConfig, Phase, Pos, Rng, Rules,
-    TileKind, TileSet,
+    Action, ChanceMode, Corner, Edition, Event, Figure, Figures, Game, GameConfig, Phase, Pos, Rng,
+    Rules, TileKind, TileSet,
 };
 use carcassonne_session::record;
+use serde_json::Value;
 
 /// Games of an ordinary configuration.
 const GAMES: u64 = 80;
@@ -238,6 +247,82 @@ fn check_clone_and_refusals(game: &Game, legal: &[Action], ctx: &str) {
     assert_eq!(copy.legal_actions(), legal, "{ctx}");
 }
 
+/// Figures an action puts on the board (from the supply, or out of a quarter of the City
+/// of Carcassonne, CC4, CC6).
+fn figures_placed(action: Action) -> usize {
+    match action {
+        Action::Deploy { .. }
+        | Action::DeployBarn { .. }
+        | Action::MoveWagon { .. }
+        | Action::LeaveQuarter { .. } => 1,
+        _ => 0,
+    }
+}
+
+/// The score events of every turn and of the final scoring add up to the score changes,
+/// in the game and in its record; every figure put on the board but barns returned once.
+fn check_events(game: &Game, record: &Value, ctx: &str) {
+    let players = game.num_players();
+    let add = |scores: &mut Vec<i32>, events: &mut dyn Iterator<Item = Event<'_>>| {
+        for e in events {
+            if let Event::Score(s) = e {
+                scores[s.player as usize] += s.points;
+            }
+        }
+    };
+    let mut scores = vec![0; players];
+    for (t, log) in game.turns().iter().enumerate() {
+        add(&mut scores, &mut game.turn_events(t));
+        assert_eq!(scores, log.scores[..players], "{ctx}: events of turn {t}");
+    }
+    add(&mut scores, &mut game.final_events());
+    assert_eq!(scores, game.scores(), "{ctx}: events of the final scoring");
+    let mut placed = vec![[0usize; 5]; players];
+    for d in game.history_actions() {
+        match d.action {
+            Action::Deploy { figure, .. } | Action::LeaveQuarter { figure, .. } => {
+                placed[d.player as usize][figure.index()] += 1;
+            }
+            Action::MoveWagon { .. } => placed[d.player as usize][Figure::Wagon.index()] += 1,
+            _ => {}
+        }
+    }
+    let mut returned = vec![[0usize; 5]; players];
+    for r in game.figure_returns() {
+        returned[r.owner as usize][r.figure.index()] += 1;
+    }
+    assert_eq!(placed, returned, "{ctx}: figures placed and returned");
+    // The record's `events` and `final_events` say the same.
+    let mut scores = vec![0i64; players];
+    let mut returns = 0;
+    let mut add_record = |events: Option<&Value>, scores: &mut Vec<i64>| {
+        for e in events.and_then(Value::as_array).into_iter().flatten() {
+            match e.get("points") {
+                Some(p) => scores[e["player"].as_u64().unwrap() as usize] += p.as_i64().unwrap(),
+                None => returns += 1,
+            }
+        }
+    };
+    for (t, turn) in record["turns"].as_array().unwrap().iter().enumerate() {
+        add_record(turn.get("events"), &mut scores);
+        let expected: Vec<i64> = turn["scores"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|s| s.as_i64().unwrap())
+            .collect();
+        assert_eq!(scores, expected, "{ctx}: record events of turn {t}");
+    }
+    add_record(record.get("final_events"), &mut scores);
+    let finals: Vec<i64> = game.scores().iter().map(|s| i64::from(*s)).collect();
+    assert_eq!(scores, finals, "{ctx}: record's final events");
+    assert_eq!(
+        returns,
+        game.figure_returns().len(),
+        "{ctx}: record's returns"
+    );
+}
+
 /// A draw chosen by the outcome probabilities (explicit chance).
 fn sample_outcome(outcomes: &[(TileKind, f64)], rng: &mut Rng) -> Action {
     let total: f64 = outcomes.iter().map(|(_, p)| p).sum();
@@ -270,7 +355,26 @@ fn play_checked(case: &Case, seed: u64, full: bool) -> usize {
     let mut legal = Vec::new();
     let mut steps = 0;
     let mut last_scores = game.scores().to_vec();
+    // Saved and loaded back at this step; then given the same decisions.
+    // About two decisions per tile: the save point falls anywhere in the game.
+    let save_at = rng.below(2 * tiles as u32 + 1) as usize;
+    let mut resumed: Option<Game> = None;
     while !game.is_terminal() {
+        if steps == save_at {
+            let text = record::to_json(&game, "saved");
+            let loaded = record::load_json(&text, None).unwrap_or_else(|e| {
+                panic!("{} seed {seed}: saved at step {steps}: {e}", case.name)
+            });
+            assert_eq!(
+                loaded.game.state_hash(),
+                game.state_hash(),
+                "{} seed {seed}: loaded at step {steps} ({:?} by {}) differs",
+                case.name,
+                game.phase(),
+                game.to_play()
+            );
+            resumed = Some(loaded.game);
+        }
         let ctx = format!("{} seed {seed} step {steps}", case.name);
         check_state(&game, &config, &ctx);
         game.legal_actions_into(&mut legal);
@@ -299,8 +403,18 @@ fn play_checked(case: &Case, seed: u64, full: bool) -> usize {
         } else {
             legal[rng.below(legal.len() as u32) as usize]
         };
+        let (figures, returns) = (game.board_figures().len(), game.figure_returns().len());
         game.apply(action)
             .unwrap_or_else(|e| panic!("{ctx}: {action} refused: {e}"));
+        assert_eq!(
+            game.board_figures().len() + (game.figure_returns().len() - returns),
+            figures + figures_placed(action),
+            "{ctx}: {action}: figures on the board and figures returned"
+        );
+        if let Some(r) = resumed.as_mut() {
+            r.apply(action)
+                .unwrap_or_else(|e| panic!("{ctx}: the resumed game refuses {action}: {e}"));
+        }
         for (p, (a, b)) in last_scores.iter().zip(game.scores()).enumerate() {
             assert!(b >= a, "{ctx}: {action} lowered seat {p}'s score");
         }
@@ -319,6 +433,14 @@ fn play_checked(case: &Case, seed: u64, full: bool) -> usize {
         .iter()
         .all(|f| f.figure == Figure::Barn));
     let text = record::to_json(&game, &format!("conformance-{seed}"));
+    if let Some(r) = resumed {
+        assert_eq!(
+            record::to_json(&r, &format!("conformance-{seed}")),
+            text,
+            "{ctx}: the game saved at step {save_at} went on differently"
+        );
+    }
+    check_events(&game, &serde_json::from_str(&text).unwrap(), &ctx);
     let replayed =
         record::replay_json(&text).unwrap_or_else(|e| panic!("{ctx}: record does not replay: {e}"));
     assert_eq!(replayed.scores(), game.scores(), "{ctx}: replayed scores");

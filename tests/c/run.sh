@@ -5,13 +5,15 @@
 #     and CMake files, uninstall; every program below is built against that installed copy;
 #   * the C programs of tests/c built with -Wall -Wextra -Wpedantic -Werror, run plainly,
 #     under AddressSanitizer + UndefinedBehaviorSanitizer, and under valgrind with the
-#     installed suppression file;
+#     installed suppression file (test_clients.c: save and resume, events, tile geometry,
+#     the flat focus);
 #   * a C++ program linked against the static library (pkg-config carcassonne-static);
 #   * the C++ example examples/cpp built with CMake (find_package) against the shared and
 #     the static library, and the CMake package's version rules;
 #   * the C# binding: its enums and constants against the header, the Unity package
 #     layout, the console test and the usage guide's example (Mono);
-#   * the example of the README's "Using the C library", compiled as written there.
+#   * the example of the README's "Using the C library", compiled as written there, and
+#     the examples of its "Game clients" sections (C, C++ against the static library, C#).
 # Installs the tools it needs with apt-get when they are missing.
 #
 # Usage: tests/c/run.sh        (CARGO_TARGET_DIR is honoured; CARGO passes through)
@@ -79,14 +81,8 @@ CXXFLAGS=(-std=c++17 -Wall -Wextra -Wpedantic -Werror)
 SAN=(-g -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer)
 LINK_SHARED=(-L"$LIB_DIR" -lcarcassonne -Wl,-rpath,"$LIB_DIR")
 DATA=tests/data
-# Every reference game of a set the engine plays (the Royal Gift files join as their sets do).
-RECORDS=()
-for f in "$DATA"/*.jsonl; do
-    case "$(basename "$f")" in
-        bcb.jsonl | royal-gift.jsonl) ;;
-        *) RECORDS+=("$f") ;;
-    esac
-done
+# Every reference game.
+RECORDS=("$DATA"/*.jsonl)
 
 # The version every layer must report: [workspace.package] version in Cargo.toml.
 VERSION=$(awk -F'"' '/^\[workspace\.package\]/{w=1; next} /^\[/{w=0} w && /^version *=/{print $2; exit}' Cargo.toml)
@@ -162,6 +158,8 @@ build_all_c() { # suffix extra-flags...
     build_c "test_status$suffix" tests/c/test_status.c -DCARC_EXPECTED_VERSION="\"$VERSION\"" "$@" &&
         build_c "test_games$suffix" tests/c/test_games.c "$@" &&
         build_c "test_records$suffix" tests/c/test_records.c "$@" &&
+        build_c "test_clients$suffix" tests/c/test_clients.c "$@" &&
+        build_c "test_bots$suffix" tests/c/test_bots.c "$@" &&
         build_c "example$suffix" "$OUT/example.c" "$@"
 }
 extract_example() {
@@ -178,6 +176,25 @@ build_readme_example() {
     echo "$line"
     (cd "$OUT" && bash -c "set -e; $line")
 }
+# The first code block of the README's section `heading` in language `lang`, into `out`.
+extract_block() { # heading lang out
+    awk -v h="## $1" -v l="$2" '$0 == h {s=1; next} s && /^## /{exit} s && $0 == "```" l {c=1; next} c && /^```$/{exit} c{print}' \
+        README.md >"$3"
+    [ -s "$3" ] && echo "README.md, $1: $(wc -l <"$3") lines"
+}
+client_examples() {
+    extract_block "Game clients in C" c "$OUT/client.c" &&
+        extract_block "Game clients in C++" cpp "$OUT/client.cpp" &&
+        extract_block "Game clients in C# (Unity)" csharp "$OUT/Client.cs" &&
+        gcc "${CFLAGS[@]}" "$OUT/client.c" -o "$OUT/client_c" "${LINK_SHARED[@]}" &&
+        "$OUT/client_c" | grep -q "same game after resuming: yes" &&
+        # shellcheck disable=SC2046 # pkg-config's output is a list of words
+        g++ "${CXXFLAGS[@]}" "$OUT/client.cpp" $(pkg-config --cflags --libs carcassonne-static) \
+            -o "$OUT/client_cpp" &&
+        "$OUT/client_cpp" | grep -q "resumed game identical: yes" &&
+        mcs -warnaserror -nologo -out:"$OUT/Client.exe" "$CS_BINDING" "$OUT/Client.cs" &&
+        env LD_LIBRARY_PATH="$LIB_DIR" mono "$OUT/Client.exe" | grep -q "resumed identical: True"
+}
 run_example() {
     "$OUT/$1" >"$OUT/example.out" && grep -q "player 1:" "$OUT/example.out" && cat "$OUT/example.out"
 }
@@ -188,6 +205,8 @@ step "compile C tests (-Wall -Wextra -Wpedantic -Werror)" build_all_c ""
 step "C: status codes and versions" "$OUT/test_status"
 step "C: complete games with every set" "$OUT/test_games" 4
 step "C: reference games through the API" "$OUT/test_records" "$DATA/known-divergences.md" "${RECORDS[@]}"
+step "C: save and resume, events, tile geometry, focus" "$OUT/test_clients" 4
+step "C: built-in players (MCTS, greedy, random)" "$OUT/test_bots" 20
 step "C: README example" run_example example
 
 step "compile C tests with -fsanitize=address,undefined" build_all_c _asan "${SAN[@]}"
@@ -196,11 +215,15 @@ export UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1
 step "ASan+UBSan: status codes" "$OUT/test_status_asan"
 step "ASan+UBSan: complete games" "$OUT/test_games_asan" 2
 step "ASan+UBSan: reference games" "$OUT/test_records_asan" "$DATA/known-divergences.md" "${RECORDS[@]}"
+step "ASan+UBSan: client features" "$OUT/test_clients_asan" 2
+step "ASan+UBSan: built-in players" "$OUT/test_bots_asan" 8
 step "ASan+UBSan: docs example" run_example example_asan
 unset ASAN_OPTIONS UBSAN_OPTIONS
 
 step "valgrind: status codes" "${VALGRIND[@]}" "$OUT/test_status"
 step "valgrind: complete games" "${VALGRIND[@]}" "$OUT/test_games" 1
+step "valgrind: client features" "${VALGRIND[@]}" "$OUT/test_clients" 1
+step "valgrind: built-in players" "${VALGRIND[@]}" "$OUT/test_bots" 3
 
 # ----- C++ against the static library ---------------------------------------------------
 build_cpp() {
@@ -264,6 +287,7 @@ step "extract the C# guide's example" extract_csharp_guide
 step "compile the C# guide's example (mcs)" \
     mcs -warnaserror -nologo -out:"$OUT/FirstGame.exe" "$CS_BINDING" "$OUT/FirstGame.cs"
 step "C#: the guide's example" run_csharp_guide
+step "README client examples (C, C++ static, C#)" client_examples
 
 # ----- summary --------------------------------------------------------------------------
 echo

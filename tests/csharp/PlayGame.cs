@@ -1,5 +1,6 @@
 // Console test of the C# binding: struct layouts, a complete game (structured actions and
-// flat ids), a record round trip, explicit chance, observations and error statuses.
+// flat ids), a record round trip, explicit chance, observations, error statuses, and
+// built-in players (an MCTS bot against a greedy one).
 // Built with Mono's mcs and run with mono (see tests/c/run.sh).
 using System;
 using System.Runtime.InteropServices;
@@ -48,6 +49,11 @@ static class PlayGame
         Check(Marshal.SizeOf(typeof(CarcObservationSizes)) == 28, "CarcObservationSizes is 28 bytes");
         Check(Marshal.SizeOf(typeof(CarcMaskInfo)) == 12, "CarcMaskInfo is 12 bytes");
         Check(Native.carc_abi_version() == Native.AbiVersion, "the library has the binding's ABI version");
+        Check(Marshal.SizeOf(typeof(CarcEvent)) == 28, "CarcEvent is 28 bytes");
+        Check(Marshal.SizeOf(typeof(CarcFeaturePart)) == 12, "CarcFeaturePart is 12 bytes");
+        Check(Marshal.SizeOf(typeof(CarcFeatureGeometry)) == 12, "CarcFeatureGeometry is 12 bytes");
+        Check(Marshal.SizeOf(typeof(CarcFocus)) == 12, "CarcFocus is 12 bytes");
+        Check(Marshal.SizeOf(typeof(CarcWindowOrigin)) == 8, "CarcWindowOrigin is 8 bytes");
         Check(Game.Version.Split('.').Length == 3, "version MAJOR.MINOR.PATCH: " + Game.Version);
         Check(Native.Message(Status.GameOver) == "the game is over", "status message");
         Check(Game.TileKindId(0).Length > 0, "tile kind id");
@@ -183,12 +189,181 @@ static class PlayGame
         }
     }
 
+    /// One decision: a random legal structured action (picked by `pick`).
+    static void Step(Game game, int pick)
+    {
+        ArraySegment<CarcAction> legal = game.LegalActions();
+        game.Apply(legal.Array[legal.Offset + pick % legal.Count]);
+    }
+
+    /// A sampled game saved in the middle and resumed: same draws, same end.
+    static void SaveAndResume()
+    {
+        foreach (int stop in new int[] { 0, 25, 70 })
+        {
+            using (Game game = Game.Create(
+                "{\"players\":3,\"sets\":[\"base\",\"princess-and-dragon\",\"abbey-and-mayor\"],\"seed\":17,\"window\":9}"))
+            {
+                Random rng = new Random(stop);
+                for (int i = 0; i < stop && !game.IsTerminal; i++) Step(game, rng.Next(1000));
+                string saved = game.ToRecord("saved");
+                using (Game back = Game.FromRecordEx(saved, null))
+                {
+                    Check(back.StateHash == game.StateHash, "the resumed game is the saved one");
+                    Check(back.ObservationSizes().Window == 9, "the saved window");
+                    bool same = true;
+                    while (!game.IsTerminal)
+                    {
+                        int pick = rng.Next(1000);
+                        Step(game, pick);
+                        Step(back, pick);
+                        same = same && back.StateHash == game.StateHash;
+                    }
+                    Check(same, "the resumed game draws the same tiles");
+                    Check(back.IsTerminal, "the resumed game ends with the saved one");
+                    Check(back.ToRecord("x") == game.ToRecord("x"), "same record at the end");
+                }
+                using (Game overridden = Game.FromRecordEx(saved, "{\"window\":5,\"chance\":\"explicit\"}"))
+                {
+                    Check(overridden.ObservationSizes().Window == 5, "the window asked for");
+                }
+                Check(StatusOf(delegate { Game.FromRecordEx(saved, "{\"colour\":1}").Dispose(); })
+                    == Status.InvalidArgument, "unknown option");
+            }
+        }
+    }
+
+    /// Events read with a cursor add up to the scores; scored features list their parts.
+    static void Events()
+    {
+        using (Game game = Game.Create(
+            "{\"players\":4,\"sets\":[\"base\",\"princess-and-dragon\",\"abbey-and-mayor\"],\"figures\":{\"abbot\":1},\"seed\":23}"))
+        {
+            Random rng = new Random(3);
+            uint shown = 0;
+            int[] sum = new int[4];
+            int returned = 0;
+            bool partsOk = true;
+            while (!game.IsTerminal)
+            {
+                Step(game, rng.Next(1000));
+                CarcEvent[] events = game.Events(shown);
+                for (int i = 0; i < events.Length; i++)
+                {
+                    CarcEvent e = events[i];
+                    if (e.EventKind == EventKind.Score)
+                    {
+                        sum[e.Player] += e.Points;
+                        CarcFeaturePart[] parts = game.EventParts(shown + (uint)i);
+                        partsOk = partsOk && parts.Length == e.Parts;
+                    }
+                    else
+                    {
+                        returned++;
+                        partsOk = partsOk && e.Figure != (byte)Figure.Barn
+                            && Enum.IsDefined(typeof(ReturnCause), e.Cause);
+                    }
+                }
+                shown += (uint)events.Length;
+            }
+            Check(shown == game.EventCount, "the cursor reached the count");
+            Check(SameScores(sum, game.Scores()), "events add up to the scores");
+            Check(returned > 0, "figures returned");
+            Check(partsOk, "parts and causes");
+        }
+    }
+
+    /// Tile geometry, the last placed tile, a pending focus and its cancelling.
+    static void Geometry()
+    {
+        ushort d = Game.TileKindIndex("BASE-D");
+        CarcFeatureGeometry city = Game.FeatureGeometry(d, 0, 0);
+        Check(city.Kind == (byte)FeatureKind.City && city.Segments == 0x7, "BASE-D's cap covers N0..N2");
+        Check(Game.FeatureGeometry(d, 0, 1).Segments == 0x38, "turned once it covers E0..E2");
+        Check(Game.TileSymbols(Game.TileKindIndex("BASE-B")) == Native.SymbolMonastery, "a monastery");
+        uint total = 0;
+        for (uint f = 0; f < Game.FeatureCount(d); f++) total |= Game.FeatureGeometry(d, f, 0).Segments;
+        Check(total == 0xFFF, "every edge third belongs to a feature");
+        using (Game game = Game.Create(
+            "{\"players\":2,\"sets\":[\"base\",\"princess-and-dragon\"],\"seed\":5,\"window\":11}"))
+        {
+            Random rng = new Random(9);
+            CarcObservationSizes sizes = game.ObservationSizes();
+            sbyte[] mask = new sbyte[sizes.Actions];
+            bool cancelled = false;
+            for (int step = 0; step < 400 && !game.IsTerminal; step++)
+            {
+                CarcPlacedTile[] tiles = game.PlacedTiles();
+                CarcPlacedTile last = game.LastPlaced();
+                Check(last.X == tiles[tiles.Length - 1].X && last.Y == tiles[tiles.Length - 1].Y,
+                    "the last placed tile");
+                CarcWindowOrigin origin = game.WindowOrigin();
+                game.LegalMask(mask);
+                uint cellBase = 4 * sizes.Window * sizes.Window;
+                for (uint id = cellBase; id < cellBase + sizes.Window * sizes.Window; id++)
+                {
+                    if (mask[id] != 1) continue;
+                    if (game.ApplyFlat(id)) break;
+                    CarcFocus focus = game.PendingFocus();
+                    uint cell = id - cellBase;
+                    Check(focus.Pending == 1 && focus.X == origin.X + (int)(cell % sizes.Window)
+                        && focus.Y == origin.Y + (int)(cell / sizes.Window), "the focus tile");
+                    Check(game.CancelFocus(), "cancelled");
+                    Check(game.PendingFocus().Pending == 0, "no focus after cancelling");
+                    cancelled = true;
+                    break;
+                }
+                if (!game.IsTerminal) Step(game, rng.Next(1000));
+            }
+            Check(cancelled, "a focus was cancelled");
+    static void Bots()
+    {
+        using (Game game = Game.Create("{\"players\":2,\"sets\":[\"base\",\"abbey-and-mayor\"],\"seed\":4}"))
+        using (Bot mcts = Bot.Create("mcts:20", 1))
+        using (Bot greedy = Bot.Create("greedy", 2))
+        {
+            Check(mcts.Spec == "mcts:20", "the bot's spec: " + mcts.Spec);
+            int decisions = 0;
+            while (!game.IsTerminal)
+            {
+                Bot bot = game.ToPlay == 0 ? mcts : greedy;
+                CarcAction action = bot.Choose(game);
+                Check(game.TryApply(action) == Status.Ok, "a bot's action applies: " + action);
+                decisions++;
+            }
+            Check(decisions > 20, "a whole game of bot decisions");
+            Check(StatusOf(delegate { mcts.Choose(game); }) == Status.GameOver, "no choice after the end");
+        }
+        using (Game a = Game.Create("{\"players\":2,\"sets\":[\"base\"],\"seed\":8}"))
+        using (Game b = a.Clone())
+        using (Bot x = Bot.Create("mcts:30", 7))
+        using (Bot y = Bot.Create("mcts:30", 7))
+        {
+            CarcAction ax = x.Choose(a), ay = y.Choose(b);
+            Check(ax.ToString() == ay.ToString(), "the same seed gives the same choice");
+        }
+        try
+        {
+            Bot.Create("mcts:lots", 0).Dispose();
+            Check(false, "a bad spec is refused");
+        }
+        catch (CarcassonneException e)
+        {
+            Check(e.Status == Status.InvalidArgument, "InvalidArgument for a bad spec");
+            Check(e.Message.Contains("lots"), "the message names the budget: " + e.Message);
+        }
+    }
+
     static int Main()
     {
         Layouts();
         CompleteGame();
         ExplicitChance();
         Errors();
+        SaveAndResume();
+        Events();
+        Geometry();
+        Bots();
         // Handles left to the finalizer are released too.
         Game.Create("{\"players\":3,\"sets\":[\"base\"]}");
         GC.Collect();

@@ -81,7 +81,7 @@ def test_gymnasium_illegal_actions_are_penalised_raised_or_replaced() -> None:
     strict.reset(seed=1)
     with pytest.raises(carcassonne.IllegalActionError):
         strict.step(bad)
-    with pytest.raises(carcassonne.IllegalActionError):
+    with pytest.raises(carcassonne.InvalidArgumentError):  # not an integer id
         strict.step("north")
     lenient = gym.make("Carcassonne-v0", illegal_action="random")
     lenient.reset(seed=1)

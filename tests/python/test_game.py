@@ -91,8 +91,10 @@ def test_rendering() -> None:
 
 def test_observation_tables_and_sizes() -> None:
     info = carcassonne.encoder_info()
-    # TILE 4·W², CELL W², SLOT 17 slots × 11 channels, CORNER 4, QUARTER 20, PASS 1.
-    assert info["num_actions"] == 5 * 32 * 32 + 17 * 11 + 4 + 20 + 1
+    # TILE 4·W², CELL W², SLOT 18 slots × 14 channels, CORNER 4, QUARTER 20, BRIDGE 24,
+    # BAZAAR 6 places × 31 bids, BID 31, CHOICE 2, PASS 1 (docs/observations.md).
+    assert (info["num_slots"], info["num_channels"]) == (18, 14)
+    assert info["num_actions"] == 5 * 32 * 32 + 18 * 14 + 4 + 20 + 24 + 6 * 31 + 31 + 2 + 1
     names = carcassonne.plane_names()
     assert len(names) == info["num_planes"] and names[0] == "occupied"
     blocks = carcassonne.global_blocks()

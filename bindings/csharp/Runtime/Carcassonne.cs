@@ -7,7 +7,7 @@
 // README.md beside this folder. The enums and constants are checked against the header by
 // tests/csharp/CheckEnums.cs.
 //
-// Ownership: a Game owns its native handle and frees it when disposed or finalized. Every
+// Ownership: a Game (a Bot) owns its native handle and frees it when disposed or finalized. Every
 // buffer passed to the library is a managed array pinned for the duration of the call;
 // strings returned by the library are copied into managed strings.
 using System;
@@ -258,6 +258,142 @@ namespace Carcassonne
         public uint OutsideWindow;
     }
 
+    /// <summary>What a CarcEvent reports (CarcEventKind).</summary>
+    public enum EventKind : byte
+    {
+        Score = 0,
+        FigureReturned = 1,
+    }
+
+    /// <summary>Why points were scored (CarcScoreKind).</summary>
+    public enum ScoreKind : byte
+    {
+        City = 0,
+        Road = 1,
+        Monastery = 2,
+        Garden = 3,
+        AbbotReturn = 4,
+        FairyTurn = 5,
+        FairyScored = 6,
+        BarnPlaced = 7,
+        BarnConnected = 8,
+        Incomplete = 9,
+        Farmers = 10,
+        Barn = 11,
+        Shrine = 12,
+        King = 13,
+        RobberBaron = 14,
+        Castle = 15,
+        BazaarBuy = 16,
+        BazaarSell = 17,
+    }
+
+    /// <summary>Why a figure left the board (CarcReturnCause).</summary>
+    public enum ReturnCause : byte
+    {
+        Scored = 0,
+        FinalScoring = 1,
+        Princess = 2,
+        Dragon = 3,
+        AbbotTaken = 4,
+        Challenged = 5,
+    }
+
+    /// <summary>The kind of a feature (CarcFeatureKind).</summary>
+    public enum FeatureKind : byte
+    {
+        City = 0,
+        Road = 1,
+        Field = 2,
+        Monastery = 3,
+        Garden = 4,
+        River = 5,
+        Shrine = 6,
+    }
+
+    /// <summary>Where a road or river ends on its tile (CarcRoadEnd).</summary>
+    public enum RoadEnd : byte
+    {
+        None = 0,
+        Through = 1,
+        Junction = 2,
+        Monastery = 3,
+        CityGate = 4,
+        Spring = 5,
+        Lake = 6,
+        Volcano = 7,
+        DeadEnd = 8,
+        Bazaar = 9,
+        Carcassonne = 10,
+    }
+
+    /// <summary>A score or a figure returned (CarcEvent, 28 bytes).</summary>
+    [StructLayout(LayoutKind.Sequential)]
+    public struct CarcEvent
+    {
+        public uint Turn;
+        public int Points;
+        public int X;
+        public int Y;
+        public uint Parts;
+        public byte Kind;
+        public byte Player;
+        public byte ScoreKind;
+        public byte Feature;
+        public byte FeatureKind;
+        public byte Figure;
+        public byte Cause;
+        public byte HasPlace;
+
+        public EventKind EventKind { get { return (EventKind)Kind; } }
+    }
+
+    /// <summary>One part of a scored feature (CarcFeaturePart, 12 bytes).</summary>
+    [StructLayout(LayoutKind.Sequential)]
+    public struct CarcFeaturePart
+    {
+        public int X;
+        public int Y;
+        public byte Feature;
+        public byte FeatureKind;
+        public ushort Reserved;
+    }
+
+    /// <summary>One feature of a tile kind as drawn (CarcFeatureGeometry, 12 bytes).</summary>
+    [StructLayout(LayoutKind.Sequential)]
+    public struct CarcFeatureGeometry
+    {
+        public ushort Segments;
+        public ushort AdjacentCities;
+        public byte Kind;
+        public byte Pennants;
+        public byte Corners;
+        public byte Sides;
+        public byte Flags;
+        public byte RoadEnd;
+        public byte RoadEndFeature;
+        public byte Reserved;
+    }
+
+    /// <summary>The pending focus of a two-step flat decision (CarcFocus, 12 bytes).</summary>
+    [StructLayout(LayoutKind.Sequential)]
+    public struct CarcFocus
+    {
+        public int X;
+        public int Y;
+        public byte Pending;
+        public byte Reserved8;
+        public ushort Reserved16;
+    }
+
+    /// <summary>The board square of window cell (0, 0) (CarcWindowOrigin, 8 bytes).</summary>
+    [StructLayout(LayoutKind.Sequential)]
+    public struct CarcWindowOrigin
+    {
+        public int X;
+        public int Y;
+    }
+
     /// <summary>A failed call: the status and the library's detailed message.</summary>
     public class CarcassonneException : Exception
     {
@@ -283,6 +419,20 @@ namespace Carcassonne
         }
     }
 
+    /// <summary>The native bot handle; released with carc_bot_free.</summary>
+    public sealed class BotHandle : SafeHandle
+    {
+        public BotHandle() : base(IntPtr.Zero, true) { }
+
+        public override bool IsInvalid { get { return handle == IntPtr.Zero; } }
+
+        protected override bool ReleaseHandle()
+        {
+            Native.carc_bot_free(handle);
+            return true;
+        }
+    }
+
     /// <summary>The raw entry points, one per C function.</summary>
     public static class Native
     {
@@ -297,6 +447,30 @@ namespace Carcassonne
         public const ushort NoTile = 0xFFFF;
         public const byte NoFeature = 255;
         public const uint NoActionId = 0xFFFFFFFF;
+        public const uint NoTurn = 0xFFFFFFFF;
+        /// <summary>CarcFeatureGeometry.Flags bits.</summary>
+        public const byte FeaturePrincess = 1;
+        public const byte FeatureTunnel = 2;
+        public const byte FeatureInner = 4;
+        public const byte FeatureInn = 8;
+        public const byte FeaturePigHerd = 16;
+        public const byte FeatureWell = 32;
+        /// <summary>carc_tile_symbols bits.</summary>
+        public const uint SymbolMonastery = 1;
+        public const uint SymbolGarden = 2;
+        public const uint SymbolRiver = 4;
+        public const uint SymbolVolcano = 8;
+        public const uint SymbolDragon = 16;
+        public const uint SymbolMagicPortal = 32;
+        public const uint SymbolPrincess = 64;
+        public const uint SymbolTunnel = 128;
+        public const uint SymbolInn = 256;
+        public const uint SymbolPigHerd = 512;
+        public const uint SymbolWell = 1024;
+        public const uint SymbolAbbey = 2048;
+        public const uint SymbolShrine = 4096;
+        public const uint SymbolBazaar = 8192;
+        public const uint SymbolCountQuarters = 16384;
         /// <summary>The default side of the observation window.</summary>
         public const uint DefaultWindow = 32;
         /// <summary>The library version this binding was written for (see Game.Version).</summary>
@@ -315,6 +489,7 @@ namespace Carcassonne
         [DllImport(Lib)] public static extern void carc_game_free(IntPtr game);
         [DllImport(Lib)] public static extern Status carc_game_clone(GameHandle game, out GameHandle copy);
         [DllImport(Lib)] public static extern Status carc_game_from_record(byte[] recordJson, uint chance, out GameHandle game);
+        [DllImport(Lib)] public static extern Status carc_game_from_record_ex(byte[] recordJson, byte[] optionsJson, out GameHandle game);
         [DllImport(Lib)] public static extern Status carc_game_to_record(GameHandle game, byte[] id, byte[] buf, uint len, out uint needed);
         [DllImport(Lib)] public static extern Status carc_game_last_error(GameHandle game, byte[] buf, uint len, out uint needed);
         [DllImport(Lib)] public static extern Status carc_game_is_poisoned(GameHandle game, out byte poisoned);
@@ -334,6 +509,11 @@ namespace Carcassonne
         [DllImport(Lib)] public static extern Status carc_game_dragon(GameHandle game, out CarcDragon dragon);
         [DllImport(Lib)] public static extern Status carc_game_fairy(GameHandle game, out CarcFairy fairy);
         [DllImport(Lib)] public static extern Status carc_game_state_hash(GameHandle game, out ulong hash);
+        [DllImport(Lib)] public static extern Status carc_game_last_placed(GameHandle game, out CarcPlacedTile tile);
+
+        [DllImport(Lib)] public static extern Status carc_game_event_count(GameHandle game, out uint count);
+        [DllImport(Lib)] public static extern Status carc_game_events(GameHandle game, uint first, [In, Out] CarcEvent[] buf, uint len, out uint needed);
+        [DllImport(Lib)] public static extern Status carc_game_event_parts(GameHandle game, uint index, [In, Out] CarcFeaturePart[] buf, uint len, out uint needed);
 
         [DllImport(Lib)] public static extern Status carc_game_legal_actions(GameHandle game, [In, Out] CarcAction[] buf, uint len, out uint needed);
         [DllImport(Lib)] public static extern Status carc_game_apply(GameHandle game, ref CarcAction action);
@@ -343,6 +523,9 @@ namespace Carcassonne
 
         [DllImport(Lib)] public static extern Status carc_game_observation_sizes(GameHandle game, out CarcObservationSizes sizes);
         [DllImport(Lib)] public static extern Status carc_game_num_actions(GameHandle game, out uint actions);
+        [DllImport(Lib)] public static extern Status carc_game_pending_focus(GameHandle game, out CarcFocus focus);
+        [DllImport(Lib)] public static extern Status carc_game_cancel_focus(GameHandle game, out byte cancelled);
+        [DllImport(Lib)] public static extern Status carc_game_window_origin(GameHandle game, out CarcWindowOrigin origin);
         [DllImport(Lib)] public static extern Status carc_game_legal_mask(GameHandle game, sbyte[] buf, uint len, out uint needed, out CarcMaskInfo info);
         [DllImport(Lib)] public static extern Status carc_game_apply_flat(GameHandle game, uint id, out byte completed);
         [DllImport(Lib)] public static extern Status carc_game_action_to_flat(GameHandle game, ref CarcAction action, out uint first, out uint second);
@@ -351,11 +534,18 @@ namespace Carcassonne
         [DllImport(Lib)] public static extern Status carc_game_render_text(GameHandle game, byte[] buf, uint len, out uint needed);
         [DllImport(Lib)] public static extern Status carc_game_render_svg(GameHandle game, byte[] buf, uint len, out uint needed);
 
+        [DllImport(Lib)] public static extern Status carc_bot_new(byte[] spec, ulong seed, out BotHandle bot);
+        [DllImport(Lib)] public static extern void carc_bot_free(IntPtr bot);
+        [DllImport(Lib)] public static extern Status carc_bot_choose(BotHandle bot, GameHandle game, out CarcAction action);
+        [DllImport(Lib)] public static extern Status carc_bot_spec(BotHandle bot, byte[] buf, uint len, out uint needed);
+
         [DllImport(Lib)] public static extern Status carc_tile_kind_count(out uint count);
         [DllImport(Lib)] public static extern Status carc_tile_kind_id(uint index, out IntPtr id);
         [DllImport(Lib)] public static extern Status carc_tile_kind_index(byte[] id, out ushort index);
         [DllImport(Lib)] public static extern Status carc_tile_feature_count(uint kind, out uint count);
         [DllImport(Lib)] public static extern Status carc_tile_feature_id(uint kind, uint feature, out IntPtr id);
+        [DllImport(Lib)] public static extern Status carc_tile_feature_geometry(uint kind, uint feature, uint rot, out CarcFeatureGeometry geometry);
+        [DllImport(Lib)] public static extern Status carc_tile_symbols(uint kind, out uint symbols);
 
         /// <summary>A NUL-terminated UTF-8 string for the library.</summary>
         public static byte[] Utf8(string text)
@@ -424,6 +614,17 @@ namespace Carcassonne
         {
             GameHandle h;
             Native.Check(Native.carc_game_from_record(Native.Utf8(recordJson), (uint)chance, out h));
+            return new Game(h);
+        }
+
+        /// <summary>A game loaded from a record and resumed exactly: the saved generator
+        /// state (same draws), chance mode, window and pending focus. `optionsJson` (or
+        /// null) may override "chance" and "window".</summary>
+        public static Game FromRecordEx(string recordJson, string optionsJson)
+        {
+            GameHandle h;
+            byte[] options = optionsJson == null ? null : Native.Utf8(optionsJson);
+            Native.Check(Native.carc_game_from_record_ex(Native.Utf8(recordJson), options, out h));
             return new Game(h);
         }
 
@@ -500,6 +701,64 @@ namespace Carcassonne
             CarcBoardFigure[] figures = new CarcBoardFigure[n];
             Native.Check(Native.carc_game_board_figures(handle, figures, n, out n));
             return figures;
+        }
+
+        /// <summary>The tile placed last (the start tile before any placement).</summary>
+        public CarcPlacedTile LastPlaced()
+        {
+            CarcPlacedTile t;
+            Native.Check(Native.carc_game_last_placed(handle, out t));
+            return t;
+        }
+
+        /// <summary>The number of events so far (a client's cursor counts up to it).</summary>
+        public uint EventCount
+        {
+            get { uint n; Native.Check(Native.carc_game_event_count(handle, out n)); return n; }
+        }
+
+        /// <summary>The events numbered `first` and later, in order.</summary>
+        public CarcEvent[] Events(uint first)
+        {
+            uint n;
+            Native.Check(Native.carc_game_events(handle, first, null, 0, out n));
+            CarcEvent[] list = new CarcEvent[n];
+            Native.Check(Native.carc_game_events(handle, first, list, n, out n));
+            return list;
+        }
+
+        /// <summary>The parts of the feature that score event `index` was for.</summary>
+        public CarcFeaturePart[] EventParts(uint index)
+        {
+            uint n;
+            Native.Check(Native.carc_game_event_parts(handle, index, null, 0, out n));
+            CarcFeaturePart[] list = new CarcFeaturePart[n];
+            Native.Check(Native.carc_game_event_parts(handle, index, list, n, out n));
+            return list;
+        }
+
+        /// <summary>The focus tile a CELL id picked (Pending = 0 when none).</summary>
+        public CarcFocus PendingFocus()
+        {
+            CarcFocus f;
+            Native.Check(Native.carc_game_pending_focus(handle, out f));
+            return f;
+        }
+
+        /// <summary>Takes the CELL id back; true when a focus was pending.</summary>
+        public bool CancelFocus()
+        {
+            byte cancelled;
+            Native.Check(Native.carc_game_cancel_focus(handle, out cancelled));
+            return cancelled != 0;
+        }
+
+        /// <summary>The board square of window cell (0, 0).</summary>
+        public CarcWindowOrigin WindowOrigin()
+        {
+            CarcWindowOrigin o;
+            Native.Check(Native.carc_game_window_origin(handle, out o));
+            return o;
         }
 
         /// <summary>The legal actions; the returned array is reused by the next call.</summary>
@@ -607,6 +866,86 @@ namespace Carcassonne
             IntPtr p;
             Native.Check(Native.carc_tile_kind_id(index, out p));
             return Native.FromUtf8(p);
+        }
+
+        /// <summary>The tile kind index of a catalogue id.</summary>
+        public static ushort TileKindIndex(string id)
+        {
+            ushort k;
+            Native.Check(Native.carc_tile_kind_index(Native.Utf8(id), out k));
+            return k;
+        }
+
+        /// <summary>The number of features of a tile kind.</summary>
+        public static uint FeatureCount(uint kind)
+        {
+            uint n;
+            Native.Check(Native.carc_tile_feature_count(kind, out n));
+            return n;
+        }
+
+        /// <summary>A feature of a tile kind turned by `rot` quarter turns, as drawn.</summary>
+        public static CarcFeatureGeometry FeatureGeometry(uint kind, uint feature, uint rot)
+        {
+            CarcFeatureGeometry g;
+            Native.Check(Native.carc_tile_feature_geometry(kind, feature, rot, out g));
+            return g;
+        }
+
+        /// <summary>The symbols of a tile kind (CARC_SYMBOL_* bits).</summary>
+        public static uint TileSymbols(uint kind)
+        {
+            uint s;
+            Native.Check(Native.carc_tile_symbols(kind, out s));
+            return s;
+        }
+    }
+
+    /// <summary>A built-in player ("random", "greedy", "mcts:2000", "mcts:100ms", ...; see
+    /// docs/c-api.md) with its own random sequence. Not thread-safe: use one Bot from one
+    /// thread at a time. An MCTS bot's Choose takes its whole budget.</summary>
+    public sealed class Bot : IDisposable
+    {
+        readonly BotHandle handle;
+
+        Bot(BotHandle handle)
+        {
+            this.handle = handle;
+        }
+
+        /// <summary>A bot from its spec; the same seed gives the same choices.</summary>
+        public static Bot Create(string spec, ulong seed)
+        {
+            BotHandle h;
+            Native.Check(Native.carc_bot_new(Native.Utf8(spec), seed, out h));
+            return new Bot(h);
+        }
+
+        public void Dispose()
+        {
+            handle.Dispose();
+        }
+
+        /// <summary>The action the bot chooses for the player who decides now; the game is
+        /// not changed.</summary>
+        public CarcAction Choose(Game game)
+        {
+            CarcAction action;
+            Native.Check(Native.carc_bot_choose(handle, game.Handle, out action));
+            return action;
+        }
+
+        /// <summary>The bot's spec, with every setting that differs from its default.</summary>
+        public string Spec
+        {
+            get
+            {
+                uint n;
+                Native.Check(Native.carc_bot_spec(handle, null, 0, out n));
+                byte[] buf = new byte[n];
+                Native.Check(Native.carc_bot_spec(handle, buf, n, out n));
+                return Encoding.UTF8.GetString(buf, 0, (int)n - 1);
+            }
         }
     }
 }

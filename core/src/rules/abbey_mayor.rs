@@ -281,7 +281,7 @@ impl Game {
             let points = 4 * (fc.cities + fc.castles) + fc.castles;
             if points > 0 {
                 let at = Some(self.node_name(root));
-                self.add_score(f.owner, points, ScoreKind::Barn, at);
+                self.add_score(f.owner, points, ScoreKind::Barn, at, Some(root));
             }
         }
     }

@@ -8,7 +8,7 @@
 
 use crate::action::Action;
 use crate::config::Figure;
-use crate::game::{Game, ScoreKind};
+use crate::game::{Game, ReturnCause, ScoreKind};
 use crate::geometry::Pos;
 
 impl Game {
@@ -42,7 +42,8 @@ impl Game {
             points,
             ScoreKind::AbbotReturn,
             Some((pos, feature)),
+            Some(root),
         );
-        self.return_figure(k);
+        self.return_figure(k, ReturnCause::AbbotTaken);
     }
 }

@@ -12,7 +12,7 @@
 //!   normally; a completed one without figures removes nothing.
 
 use crate::features::NodeId;
-use crate::game::Game;
+use crate::game::{Game, ReturnCause};
 use crate::geometry::Pos;
 use crate::tiles::{FeatureKind, TileKind, TileSet};
 
@@ -116,7 +116,7 @@ impl Game {
                 let base = self.board.at(q).expect("a tile").node_base;
                 let rival = self.features.find(base + local as NodeId);
                 if !self.is_complete(rival) {
-                    self.return_figures_of(rival, false);
+                    self.return_figures_of(rival, ReturnCause::Challenged);
                 }
             }
         }

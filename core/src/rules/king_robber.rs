@@ -99,10 +99,10 @@ impl Game {
         let kr = &self.ext.king;
         let (king, robber) = (kr.king.holder, kr.robber.holder);
         if let Some(p) = king.filter(|_| cities > 0) {
-            self.add_score(p, cities, ScoreKind::King, None);
+            self.add_score(p, cities, ScoreKind::King, None, None);
         }
         if let Some(p) = robber.filter(|_| roads > 0) {
-            self.add_score(p, roads, ScoreKind::RobberBaron, None);
+            self.add_score(p, roads, ScoreKind::RobberBaron, None, None);
         }
     }
 }

@@ -20,7 +20,7 @@
 use crate::action::Action;
 use crate::config::{DragonMove, FairyRule, Figure, PrincessRule};
 use crate::features::NodeId;
-use crate::game::{BoardFigure, Game, Phase, ScoreKind};
+use crate::game::{BoardFigure, Game, Phase, ReturnCause, ScoreKind};
 use crate::geometry::{Pos, Side};
 use crate::tiles::{Symbols, TileSet};
 
@@ -163,7 +163,7 @@ impl Game {
             let at = fairy
                 .follower
                 .map(|(_, local)| (self.board.placement(fairy.placement as usize).pos, local));
-            self.add_score(player, 1, ScoreKind::FairyTurn, at);
+            self.add_score(player, 1, ScoreKind::FairyTurn, at, None);
         }
     }
 
@@ -194,7 +194,13 @@ impl Game {
         }
         if let Some((owner, local)) = winner {
             let pos = self.board.placement(fairy.placement as usize).pos;
-            self.add_score(owner, 3, ScoreKind::FairyScored, Some((pos, local)));
+            self.add_score(
+                owner,
+                3,
+                ScoreKind::FairyScored,
+                Some((pos, local)),
+                Some(root),
+            );
         }
     }
 
@@ -247,7 +253,7 @@ impl Game {
     pub(crate) fn princess_remove(&mut self, pos: Pos, feature: u8) {
         let index = self.board.index_at(pos).expect("knight on a tile") as u8;
         let k = self.figure_at(index, feature).expect("a knight there");
-        self.return_figure(k);
+        self.return_figure(k, ReturnCause::Princess);
     }
 
     /// PD12–PD14: deployments through the magic portal onto free, incomplete features of
@@ -423,7 +429,7 @@ impl Game {
         while k < self.figures.len() {
             let fig = self.figures[k];
             if fig.placement == i && fig.figure != Figure::Barn && !self.on_castle(fig.node) {
-                self.return_figure(k);
+                self.return_figure(k, ReturnCause::Dragon);
             } else {
                 k += 1;
             }

@@ -14,9 +14,13 @@
 #![allow(dead_code)]
 
 use carcassonne::game::tile;
+use carcassonne::rules::bcb::{Axis, Bridge};
+use carcassonne::rules::count::QuarterStep;
+use carcassonne::tiles::{FeatureKind, TileKind};
 use carcassonne::{
     Action, ChanceMode, Figure, Figures, Game, GameConfig, Phase, Pos, Rotation, ScoreKind, TileSet,
 };
+use std::collections::{BTreeSet, HashMap, VecDeque};
 
 /// A square as `(x, y)`.
 pub type Xy = (i32, i32);
@@ -237,16 +241,23 @@ pub fn north_of_start(p: Pos) -> bool {
     p.y <= -1
 }
 
-/// Whether `a` is a placement inside `zone`.
+/// Whether `a` is a placement inside `zone` (with its bridge, if it carries one, BR2).
 fn placement_in(a: &Action, zone: &dyn Fn(Pos) -> bool) -> bool {
-    matches!(a, Action::PlaceTile { pos, .. } if zone(*pos))
+    matches!(a, Action::PlaceTile { pos, bridge, .. }
+        if zone(*pos) && bridge.map_or(true, |b| zone(b.pos)))
 }
 
 /// Chooses the next tile to draw: one that fits nowhere (it is discarded, B5) or the one
-/// with the fewest placements inside `zone`, so that hard tiles go first.
-fn choose_draw(game: &Game, zone: &dyn Fn(Pos) -> bool) -> Action {
+/// with the fewest placements inside `zone`, so that hard tiles go first. Kinds in `keep`
+/// are drawn only when nothing else can be.
+fn choose_draw(game: &Game, zone: &dyn Fn(Pos) -> bool, keep: &[TileKind]) -> Action {
+    let outcomes = game.chance_outcomes();
+    let only_kept = outcomes.iter().all(|(k, _)| keep.contains(k));
     let mut best: Option<(usize, Action)> = None;
-    for (kind, _) in game.chance_outcomes() {
+    for (kind, _) in outcomes {
+        if !only_kept && keep.contains(&kind) {
+            continue;
+        }
         let action = Action::Draw { tile: kind };
         let mut trial = game.clone();
         apply(&mut trial, action);
@@ -291,16 +302,33 @@ fn choose_placement(game: &Game, zone: &dyn Fn(Pos) -> bool) -> Action {
 }
 
 /// Plays every remaining tile inside `zone` (no deployment, no abbey, no wagon move, the
-/// dragon steered inside the zone when it can be) and stops at the end of the game or at
-/// the first decision of the end-of-game abbey round (AM4).
+/// dragon steered inside the zone when it can be) and stops at the end of the game, at
+/// the first decision of the end-of-game abbey round (AM4) or at the first final move out
+/// of the City of Carcassonne (CC6).
 pub fn play_out(game: &mut Game, zone: impl Fn(Pos) -> bool) {
+    play_out_until(game, zone, &[], 0);
+}
+
+/// [`play_out`] that stops at the first draw from the pile once `stop_at` tiles or fewer
+/// are left, and that draws the kinds in `keep` only when nothing else can be drawn (so
+/// that they are still in the pile when it stops).
+pub fn play_out_until(
+    game: &mut Game,
+    zone: impl Fn(Pos) -> bool,
+    keep: &[TileKind],
+    stop_at: u32,
+) {
     loop {
         match game.phase() {
             Phase::GameOver => return,
             Phase::Abbey if game.tiles_left() == 0 => return,
+            Phase::Abbey if game.tiles_left() <= stop_at => return,
             Phase::Abbey | Phase::WagonMove => apply(game, Action::Pass),
             Phase::Draw => {
-                let action = choose_draw(game, &zone);
+                if game.tiles_left() <= stop_at && game.placed_this_turn().is_none() {
+                    return;
+                }
+                let action = choose_draw(game, &zone, keep);
                 apply(game, action);
             }
             Phase::PlaceTile => {
@@ -325,6 +353,14 @@ pub fn play_out(game: &mut Game, zone: impl Fn(Pos) -> bool) {
                     .copied()
                     .unwrap_or(legal[0]);
                 apply(game, action);
+            }
+            Phase::LeaveQuarter
+                if game.legal_actions().contains(&Action::QuarterPass {
+                    step: QuarterStep::Final,
+                }) =>
+            {
+                // The final moves out of the City of Carcassonne (CC6) are the test's.
+                return;
             }
             Phase::LeaveQuarter | Phase::EnterQuarter | Phase::MoveCount => {
                 // Decline every move of the City of Carcassonne.
@@ -352,11 +388,20 @@ pub fn play_out(game: &mut Game, zone: impl Fn(Pos) -> bool) {
 }
 
 /// Plays the game to its end with [`play_out`] inside `zone`, declining every abbey of the
-/// end-of-game round.
+/// end-of-game round and every final move out of the City of Carcassonne (CC6).
 pub fn finish_game(game: &mut Game, zone: impl Fn(Pos) -> bool) {
     play_out(game, zone);
-    while game.phase() == Phase::Abbey {
-        apply(game, Action::Pass);
+    loop {
+        match game.phase() {
+            Phase::Abbey => apply(game, Action::Pass),
+            Phase::LeaveQuarter => apply(
+                game,
+                Action::QuarterPass {
+                    step: QuarterStep::Final,
+                },
+            ),
+            _ => break,
+        }
     }
     assert!(game.is_terminal(), "the game should be over");
 }
@@ -406,4 +451,94 @@ pub fn lay(game: &mut Game, tiles: &[(&str, Xy, u8)]) {
     for (id, xy, r) in tiles {
         place(game, id, *xy, *r);
     }
+}
+
+/// Draws `id` and places it at `xy` turned by `r` with `bridge` (a bridge the placement
+/// needs, BR2); the placement must be legal.
+#[track_caller]
+pub fn play_bridged(game: &mut Game, id: &str, xy: Xy, r: u8, bridge: Option<(Xy, Axis)>) {
+    draw(game, id);
+    apply(
+        game,
+        Action::PlaceTile {
+            pos: pos(xy),
+            rot: rot(r),
+            bridge: bridge.map(|(b, axis)| Bridge { pos: pos(b), axis }),
+        },
+    );
+}
+
+// ----- a naive count of completed cities and roads (KR3) ----------------------------------
+
+const DELTAS: [(i32, i32); 4] = [(0, -1), (1, 0), (0, 1), (-1, 0)];
+
+/// Local feature of `kind` turned by `rot` holding third `third` of board side `side`.
+fn feature_at(kind: TileKind, rot: Rotation, side: usize, third: usize) -> Option<usize> {
+    let canonical = (side + 4 - rot.quarter_turns() as usize) % 4;
+    let bit = 1u16 << (canonical * 3 + third);
+    kind.def()
+        .features
+        .iter()
+        .position(|f| f.segments & bit != 0)
+}
+
+/// The completed cities and roads on the board, counted from scratch: every city and road
+/// made of catalogue segments joined across sides, complete when none of its parts has a
+/// side facing an empty square (B8, B9). Shares nothing with the engine's feature
+/// structure; ignores bridges and abbeys (the tests that use it have none). Each
+/// feature is returned as the sorted list of its parts `(x, y, local)`.
+pub fn naive_completed(game: &Game) -> (Vec<Vec<(i32, i32, usize)>>, Vec<Vec<(i32, i32, usize)>>) {
+    let board: HashMap<(i32, i32), (TileKind, Rotation)> = game
+        .board()
+        .placements()
+        .iter()
+        .map(|p| ((p.pos.x, p.pos.y), (p.kind, p.rot)))
+        .collect();
+    let mut seen = BTreeSet::new();
+    let (mut cities, mut roads) = (Vec::new(), Vec::new());
+    let mut squares: Vec<_> = board.keys().copied().collect();
+    squares.sort();
+    for (x, y) in squares {
+        let (kind, _) = board[&(x, y)];
+        for (local, f) in kind.def().features.iter().enumerate() {
+            if !matches!(f.kind, FeatureKind::City | FeatureKind::Road)
+                || seen.contains(&(x, y, local))
+            {
+                continue;
+            }
+            let mut parts = BTreeSet::from([(x, y, local)]);
+            let mut queue = VecDeque::from([(x, y, local)]);
+            let mut open = false;
+            while let Some((px, py, pl)) = queue.pop_front() {
+                let (pk, pr) = board[&(px, py)];
+                for (side, (dx, dy)) in DELTAS.iter().enumerate() {
+                    for third in 0..3 {
+                        if feature_at(pk, pr, side, third) != Some(pl) {
+                            continue;
+                        }
+                        let n = (px + dx, py + dy);
+                        let Some(&(nk, nr)) = board.get(&n) else {
+                            open = true;
+                            continue;
+                        };
+                        if let Some(other) = feature_at(nk, nr, (side + 2) % 4, 2 - third) {
+                            if parts.insert((n.0, n.1, other)) {
+                                queue.push_back((n.0, n.1, other));
+                            }
+                        }
+                    }
+                }
+            }
+            seen.extend(parts.iter().copied());
+            if !open {
+                let list: Vec<_> = parts.into_iter().collect();
+                if f.kind == FeatureKind::City {
+                    cities.push(list);
+                } else {
+                    roads.push(list);
+                }
+            }
+        }
+    }
+    (cities, roads)
 }

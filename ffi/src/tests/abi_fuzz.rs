@@ -36,13 +36,15 @@ use proptest::prelude::*;
 use std::ffi::{c_char, CStr, CString};
 use std::ptr::{null, null_mut};
 
-const CONFIGS: [&str; 6] = [
+const CONFIGS: [&str; 8] = [
     r#"{"players":2,"sets":["base"],"seed":1}"#,
     r#"{"players":3,"sets":["base","river1","river2"],"figures":{"abbot":1},"seed":2}"#,
     r#"{"players":4,"sets":["base","princess-and-dragon"],"seed":3}"#,
     r#"{"players":2,"sets":["base","princess-and-dragon"],"chance":"explicit","rules":{"fairy":"on-tile"},"seed":4}"#,
     r#"{"players":5,"sets":["base","abbey-and-mayor"],"window":7,"seed":5}"#,
     r#"{"players":6,"sets":["base","river1","river2","princess-and-dragon","abbey-and-mayor"],"chance":"explicit","seed":6}"#,
+    r#"{"players":3,"sets":["base","bridges-castles-and-bazaars"],"seed":7}"#,
+    r#"{"players":4,"sets":["base","river1","river2","princess-and-dragon","count","king-and-robber","cult","bridges-castles-and-bazaars"],"chance":"explicit","figures":{"abbot":1},"seed":8}"#,
 ];
 
 /// One call with its arguments.
@@ -177,7 +179,7 @@ fn hostile_texts() -> Vec<String> {
 fn raw_action() -> impl Strategy<Value = CarcAction> {
     (
         (
-            0u8..24,
+            0u8..25,
             coordinate(),
             coordinate(),
             0u8..6,
@@ -261,13 +263,35 @@ fn same_action(a: &CarcAction, b: &CarcAction) -> bool {
     let at = a.x == b.x && a.y == b.y;
     a.kind == b.kind
         && match a.kind {
-            0 => at && a.rot == b.rot,
+            // A placement names its bridge, if it has one (BR2).
+            0 => {
+                at && a.rot == b.rot
+                    && a.has_bridge == b.has_bridge
+                    && (a.has_bridge != 1
+                        || (a.axis == b.axis
+                            && a.bridge_x == b.bridge_x
+                            && a.bridge_y == b.bridge_y))
+            }
             1 | 8 => at,
             2 => at && a.figure == b.figure && a.feature == b.feature,
             3 => at && a.corner == b.corner,
             4..=6 | 9 => at && a.feature == b.feature,
-            7 => true,
+            7 | 17 | 20 => true,
             10 => a.tile == b.tile,
+            11 => {
+                at && a.step == b.step
+                    && a.quarter == b.quarter
+                    && a.figure == b.figure
+                    && a.feature == b.feature
+            }
+            12 => a.step == b.step,
+            13 => a.figure == b.figure && a.quarter == b.quarter,
+            14 => a.quarter == b.quarter,
+            15 => at && a.axis == b.axis,
+            16 => at && a.feature == b.feature,
+            18 => a.tile == b.tile && a.bid == b.bid,
+            19 => a.bid == b.bid,
+            21 => a.choice == b.choice,
             _ => false,
         }
 }
@@ -369,7 +393,7 @@ fn run(game: &mut *mut CarcGame, call: &Call) {
             ok_status(s, "legal_actions");
             match s {
                 CarcStatus::Ok if !*null_buf => {
-                    assert!(buf[..n as usize].iter().all(|a| a.kind <= 10));
+                    assert!(buf[..n as usize].iter().all(|a| a.kind <= 21));
                 }
                 CarcStatus::Ok => assert_eq!(len, 0),
                 CarcStatus::BufferTooSmall => {

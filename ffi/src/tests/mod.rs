@@ -3,4 +3,5 @@
 //! inside the crate because the library is built only as `cdylib` and `staticlib`.
 
 mod abi_fuzz;
+mod clients;
 mod header;

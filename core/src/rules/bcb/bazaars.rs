@@ -231,7 +231,7 @@ impl Game {
                 // Nobody outbid the selector: he takes the tile for his bid.
                 self.legal = legal;
                 if bid > 0 {
-                    self.add_score(selector, -(bid as i32), ScoreKind::BazaarBuy, None);
+                    self.add_score(selector, -(bid as i32), ScoreKind::BazaarBuy, None, None);
                 }
                 self.bazaar_assign(selector, picked);
                 continue;
@@ -275,8 +275,8 @@ impl Game {
             BazaarChoice::Buy => (selector, bidder, ScoreKind::BazaarBuy),
             BazaarChoice::Sell => (bidder, selector, ScoreKind::BazaarSell),
         };
-        self.add_score(payee, bid, kind, None);
-        self.add_score(taker, -bid, kind, None);
+        self.add_score(payee, bid, kind, None, None);
+        self.add_score(taker, -bid, kind, None, None);
         self.bazaar_assign(taker, tile);
     }
 }

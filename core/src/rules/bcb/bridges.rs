@@ -6,7 +6,8 @@
 //! * BR2: the bridged sides become road sides and every side must still fit, so a bridge
 //!   end faces an empty square (or, placed with a tile, the road it meets). A tile may be
 //!   placed where it fits only with a bridge (on itself, or on the neighbour whose field
-//!   side its road meets); the bridge is then part of the placement.
+//!   side its road meets); the bridge is then part of the placement. A tile that fits
+//!   only with a bridge may be discarded instead (`pass`, B5).
 //! * BR3: a bridge is a road segment of its tile (the feature `bridge`): it continues the
 //!   roads at its ends, counts its tile once, divides nothing beneath it. A follower may
 //!   be deployed on the bridge of the tile just placed. Bridges stay; the dragon does not
@@ -107,7 +108,7 @@ impl Game {
                 // A road end meets it (legal placements leave no other case).
                 let theirs_root = self.features.find(theirs);
                 if self.features.node(theirs_root).kind == FeatureKind::Road {
-                    let root = self.features.union(node, theirs);
+                    let root = self.join_features(node, theirs);
                     self.features.node_mut(root).open -= 2;
                 }
             }
@@ -153,6 +154,23 @@ impl Game {
         self.bcb_on()
             && self.ext.bcb.bridge_this_turn.is_none()
             && self.bridges_left(self.turn_player as usize) > 0
+    }
+
+    /// BR2: whether the tile in hand may be discarded instead of placed: every legal
+    /// placement of it needs a bridge (the turn's first tile; B5 as in JCloisterZone).
+    pub(crate) fn may_discard_bridge_only_tile(&self) -> bool {
+        self.bcb_on()
+            && self.turn.placed.is_none()
+            && !self.legal.is_empty()
+            && self.legal.iter().all(|a| {
+                matches!(
+                    a,
+                    Action::PlaceTile {
+                        bridge: Some(_),
+                        ..
+                    }
+                )
+            })
     }
 
     /// Whether placement `index` may take a bridge along `axis` after it lies: no bridge

@@ -9,13 +9,14 @@
 //! * CA3: in a later turn, the first feature completed with a tile in the neighbourhood
 //!   (a cloister by its own tile), or another castle scoring with a tile there, gives the
 //!   castle's owner that feature's value (the highest of several); his figure returns.
-//!   Castles scoring so trigger castles around them in the same turn.
+//!   Castles scoring so trigger castles around them in the same turn, in waves: the
+//!   turn's features first, then the castles that scored in the wave before.
 //! * CA4: a castle is no city; it separates fields; its figure is safe from the dragon;
 //!   every field scoring counts it as a completed city worth one point more.
 
 use crate::action::Action;
 use crate::features::NodeId;
-use crate::game::{Game, Phase, ScoreKind};
+use crate::game::{Game, Phase, ReturnCause, ScoreKind};
 use crate::geometry::Pos;
 use crate::tiles::FeatureKind;
 
@@ -225,30 +226,39 @@ impl Game {
     }
 
     /// CA3: the castles built in earlier turns score the most valuable of the turn's
-    /// completed features `roots` with a tile in their neighbourhood; then castles that
-    /// scored this turn trigger the castles around them, until none is left.
+    /// completed features `roots` with a tile in their neighbourhood; then, wave after
+    /// wave, the castles that scored in the previous wave trigger the castles around them
+    /// (the most valuable if several do), until none is left. A castle scores at its first
+    /// trigger: a feature counts before any castle it makes score, whatever the order in
+    /// which the castles were built.
     pub(crate) fn castles_score(&mut self, roots: &[NodeId]) {
         if self.ext.bcb.castles.is_empty() {
             return;
         }
         let this_turn = self.turns.len() as u32;
+        // At most 3 castles for each of 4 players, 2 for each of 6: one bit each.
+        debug_assert!(self.ext.bcb.castles.len() <= 32);
+        // The castles that scored in the previous wave (none before the first).
+        let mut previous = 0u32;
+        let mut first_wave = true;
         loop {
-            let mut scored_any = false;
+            let mut this_wave = 0u32;
             for k in 0..self.ext.bcb.castles.len() {
                 let castle = self.ext.bcb.castles[k];
                 if castle.scored.is_some() || castle.built >= this_turn {
                     continue;
                 }
                 let mut best = None;
-                for &root in roots {
-                    if self.reaches(&castle, root) {
-                        best = best.max(Some(self.completed_value(root)));
+                if first_wave {
+                    for &root in roots {
+                        if self.reaches(&castle, root) {
+                            best = best.max(Some(self.completed_value(root)));
+                        }
                     }
-                }
-                for other in &self.ext.bcb.castles {
-                    if let Some((turn, points)) = other.scored {
-                        if turn == this_turn && self.reaches(&castle, other.root) {
-                            best = best.max(Some(points));
+                } else {
+                    for (j, other) in self.ext.bcb.castles.iter().enumerate() {
+                        if previous & (1 << j) != 0 && self.reaches(&castle, other.root) {
+                            best = best.max(other.scored.map(|(_, points)| points));
                         }
                     }
                 }
@@ -256,15 +266,23 @@ impl Game {
                     continue;
                 };
                 self.ext.bcb.castles[k].scored = Some((this_turn, points));
-                scored_any = true;
+                this_wave |= 1 << k;
                 let at = Some(self.node_name(castle.root));
-                self.add_score(castle.owner, points, ScoreKind::Castle, at);
+                self.add_score(
+                    castle.owner,
+                    points,
+                    ScoreKind::Castle,
+                    at,
+                    Some(castle.root),
+                );
                 self.on_feature_scored(castle.root, false);
-                self.return_figures_of(castle.root, true);
+                self.return_figures_of(castle.root, ReturnCause::Scored);
             }
-            if !scored_any {
+            if this_wave == 0 {
                 break;
             }
+            previous = this_wave;
+            first_wave = false;
         }
     }
 }

@@ -1,0 +1,192 @@
+/* The built-in players through the C API: bots made from spec strings play whole games
+ * with every set (every chosen action is one of the legal list and applies), the same
+ * seed gives the same choices, MCTS beats random play, and mistakes are reported with
+ * their status and message.
+ *
+ * Usage: test_bots [iterations]   (MCTS iterations per decision in the games with every
+ *                                  set and the seed check, default 20) */
+#include "check.h"
+
+static const char *const CONFIGS[] = {
+    "{\"players\":2,\"sets\":[\"base\"],\"seed\":1}",
+    "{\"players\":2,\"sets\":[\"base\",\"river1\",\"river2\"],\"figures\":{\"abbot\":1},"
+    "\"seed\":2}",
+    "{\"players\":3,\"sets\":[\"base\",\"princess-and-dragon\"],\"chance\":\"explicit\","
+    "\"seed\":3}",
+    "{\"players\":4,\"sets\":[\"base\",\"river1\",\"river2\",\"princess-and-dragon\","
+    "\"abbey-and-mayor\"],\"figures\":{\"abbot\":1},\"seed\":4}",
+    "{\"players\":3,\"sets\":[\"base\",\"king-and-robber\",\"cult\"],\"seed\":5}",
+};
+#define NUM_CONFIGS (sizeof CONFIGS / sizeof CONFIGS[0])
+
+#define MAX_ACTIONS 4096
+static CarcAction legal[MAX_ACTIONS];
+
+static int same_action(const CarcAction *a, const CarcAction *b) {
+    return a->kind == b->kind && a->rot == b->rot && a->figure == b->figure &&
+           a->feature == b->feature && a->corner == b->corner && a->tile == b->tile &&
+           a->x == b->x && a->y == b->y;
+}
+
+static int is_listed(const CarcGame *game, const CarcAction *action) {
+    uint32_t n = 0, i;
+    EXPECT_OK(carc_game_legal_actions(game, legal, MAX_ACTIONS, &n));
+    for (i = 0; i < n; i++) {
+        if (same_action(&legal[i], action)) {
+            return 1;
+        }
+    }
+    return 0;
+}
+
+static CarcBot *new_bot(const char *spec, uint64_t seed) {
+    CarcBot *bot = NULL;
+    EXPECT_OK(carc_bot_new(spec, seed, &bot));
+    CHECK(bot != NULL);
+    return bot;
+}
+
+/* Plays `config` to the end, seat s choosing with bots[s % nbots]; writes the scores. */
+static void play(const char *config, CarcBot **bots, uint32_t nbots, int32_t *scores) {
+    CarcGame *game = NULL;
+    uint8_t over = 0;
+    uint32_t n = 0, decisions = 0, illegal = 0;
+    EXPECT_OK(carc_game_new(config, &game));
+    if (game == NULL) {
+        return;
+    }
+    while (carc_game_is_terminal(game, &over) == CARC_STATUS_OK && !over) {
+        uint32_t seat = 0;
+        CarcAction action;
+        CarcPhase phase;
+        EXPECT_OK(carc_game_phase(game, &phase));
+        if (phase != CARC_PHASE_DRAW) {
+            EXPECT_OK(carc_game_to_play(game, &seat));
+        }
+        if (carc_bot_choose(bots[seat % nbots], game, &action) != CARC_STATUS_OK) {
+            CHECK(!"carc_bot_choose failed");
+            fprintf(stderr, "  %s\n", last_error_text());
+            break;
+        }
+        illegal += !is_listed(game, &action);
+        if (carc_game_apply(game, &action) != CARC_STATUS_OK) {
+            CHECK(!"a bot's action was refused");
+            break;
+        }
+        decisions++;
+    }
+    CHECK(over == 1);
+    CHECK(illegal == 0);
+    CHECK(decisions > 20);
+    EXPECT_OK(carc_game_scores(game, scores, 6, &n));
+    carc_game_free(game);
+}
+
+static void every_set(const char *mcts) {
+    size_t c;
+    for (c = 0; c < NUM_CONFIGS; c++) {
+        CarcBot *bots[3];
+        int32_t scores[6];
+        bots[0] = new_bot(mcts, c);
+        bots[1] = new_bot("greedy", c);
+        bots[2] = new_bot("random", c);
+        play(CONFIGS[c], bots, 3, scores);
+        carc_bot_free(bots[0]);
+        carc_bot_free(bots[1]);
+        carc_bot_free(bots[2]);
+    }
+}
+
+static void same_seed_same_choice(const char *mcts) {
+    CarcGame *game = NULL, *copy = NULL;
+    CarcBot *a = new_bot(mcts, 42), *b = new_bot(mcts, 42);
+    CarcAction x, y;
+    int step;
+    EXPECT_OK(carc_game_new("{\"players\":2,\"sets\":[\"base\"],\"seed\":5}", &game));
+    EXPECT_OK(carc_game_clone(game, &copy));
+    for (step = 0; step < 6; step++) {
+        EXPECT_OK(carc_bot_choose(a, game, &x));
+        EXPECT_OK(carc_bot_choose(b, copy, &y));
+        CHECK(same_action(&x, &y));
+        EXPECT_OK(carc_game_apply(game, &x));
+        EXPECT_OK(carc_game_apply(copy, &y));
+    }
+    carc_bot_free(a);
+    carc_bot_free(b);
+    carc_game_free(game);
+    carc_game_free(copy);
+}
+
+/* Two games against random play with 20 iterations per decision, whatever the budget of
+ * the other checks (a budget of a few iterations is too small to judge strength). */
+static void mcts_beats_random(void) {
+    const char *mcts = "mcts:20";
+    int g, wins = 0;
+    for (g = 0; g < 2; g++) {
+        char config[128];
+        CarcBot *bots[2];
+        int32_t scores[6];
+        int me = g % 2;
+        snprintf(config, sizeof config, "{\"players\":2,\"sets\":[\"base\"],\"seed\":%d}", 70 + g);
+        bots[me] = new_bot(mcts, (uint64_t)g);
+        bots[1 - me] = new_bot("random", (uint64_t)g);
+        play(config, bots, 2, scores);
+        wins += scores[me] > scores[1 - me];
+        carc_bot_free(bots[0]);
+        carc_bot_free(bots[1]);
+    }
+    CHECK(wins == 2);
+}
+
+static void mistakes(void) {
+    CarcBot *bot = (CarcBot *)&checks_passed; /* a sentinel that must not change */
+    CarcBot *sentinel = bot;
+    CarcGame *game = NULL;
+    CarcAction action = {0};
+    char spec[32];
+    uint32_t needed = 0;
+    uint8_t over = 0;
+
+    EXPECT_STATUS(carc_bot_new("mcts:lots", 1, &bot), CARC_STATUS_INVALID_ARGUMENT);
+    CHECK(bot == sentinel);
+    CHECK(strstr(last_error_text(), "\"lots\"") != NULL);
+    EXPECT_STATUS(carc_bot_new("clever", 1, &bot), CARC_STATUS_INVALID_ARGUMENT);
+    CHECK(strstr(last_error_text(), "unknown bot") != NULL);
+    EXPECT_STATUS(carc_bot_new(NULL, 1, &bot), CARC_STATUS_NULL_ARGUMENT);
+    EXPECT_STATUS(carc_bot_new("random", 1, NULL), CARC_STATUS_NULL_ARGUMENT);
+    EXPECT_STATUS(carc_bot_choose(NULL, NULL, &action), CARC_STATUS_NULL_ARGUMENT);
+
+    bot = new_bot("mcts:5:threads=2", 1);
+    EXPECT_STATUS(carc_bot_choose(bot, NULL, &action), CARC_STATUS_NULL_ARGUMENT);
+    EXPECT_OK(carc_bot_spec(bot, NULL, 0, &needed));
+    CHECK(needed == strlen("mcts:5:threads=2") + 1);
+    EXPECT_STATUS(carc_bot_spec(bot, spec, 4, &needed), CARC_STATUS_BUFFER_TOO_SMALL);
+    EXPECT_OK(carc_bot_spec(bot, spec, sizeof spec, &needed));
+    CHECK(strcmp(spec, "mcts:5:threads=2") == 0);
+
+    /* A finished game: GAME_OVER, and the action is not written. */
+    EXPECT_OK(carc_game_new("{\"players\":2,\"sets\":[\"base\"],\"seed\":9}", &game));
+    while (carc_game_is_terminal(game, &over) == CARC_STATUS_OK && !over) {
+        uint32_t n = 0;
+        EXPECT_OK(carc_game_legal_actions(game, legal, MAX_ACTIONS, &n));
+        EXPECT_OK(carc_game_apply(game, &legal[0]));
+    }
+    action.x = 1234;
+    EXPECT_STATUS(carc_bot_choose(bot, game, &action), CARC_STATUS_GAME_OVER);
+    CHECK(action.x == 1234);
+    CHECK(strstr(last_error_text(), "carc_bot_choose") != NULL);
+    carc_game_free(game);
+    carc_bot_free(bot);
+    carc_bot_free(NULL);
+}
+
+int main(int argc, char **argv) {
+    long iterations = argc > 1 ? strtol(argv[1], NULL, 10) : 20;
+    char mcts[32];
+    snprintf(mcts, sizeof mcts, "mcts:%ld", iterations < 1 ? 1 : iterations);
+    every_set(mcts);
+    same_seed_same_choice(mcts);
+    mcts_beats_random();
+    mistakes();
+    return finish("test_bots");
+}
