@@ -115,6 +115,10 @@ def _vector_buffers(env: carcassonne.VectorEnv) -> Dict[str, Any]:
         "terminated": env.terminated,
         "truncated": env.truncated,
         "final_scores": env.final_scores,
+        "episode_returns": env.episode_returns,
+        "episode_lengths": env.episode_lengths,
+        "episode_seeds": env.episode_seeds(),
+        "final_board": env.final_board if env.final_board is not None else np.zeros(0),
     }
 
 
@@ -124,6 +128,8 @@ def _vector_buffers(env: carcassonne.VectorEnv) -> Dict[str, Any]:
         dict(),
         dict(opponents="random", learner_seat=None, autoreset="next-step", illegal_action="random"),
         dict(opponents="greedy", reward="outcome", illegal_action="penalize", illegal_penalty=-2.5),
+        dict(opponents="mcts:8:c=0.7", preset="compact", learner_seat=None, final_observations=True),
+        dict(preset="in-play", reward="score-diff"),
     ],
 )
 def test_vector_env_pickles_and_continues_identically(options: Dict[str, Any]) -> None:
@@ -155,11 +161,17 @@ def test_vector_env_pickles_and_continues_identically(options: Dict[str, Any]) -
     assert done > 0, "episodes ended and restarted identically"
     for i in range(3):
         assert copies[0].game(i).board() == env.game(i).board()
+    assert copies[0].preset == env.preset == options.get("preset", "full")
 
 
-def test_gymnasium_envs_pickle_and_continue_identically() -> None:
+@pytest.mark.parametrize("opponents", ["greedy", "pool"])
+def test_gymnasium_envs_pickle_and_continue_identically(opponents: str) -> None:
     gym = pytest.importorskip("gymnasium")
-    env = gym.make("Carcassonne-v0", players=3, opponents="greedy", learner_seat=None)
+    from carcassonne.opponents import OpponentPool
+
+    # A pool is played from Python: its members' generators are pickled with the env.
+    opp: Any = OpponentPool([carcassonne.BuiltinPlayer("greedy", seed=1), "random"]) if opponents == "pool" else opponents
+    env = gym.make("Carcassonne-v0", players=3, opponents=opp, learner_seat=None, preset="compact")
     obs, _ = env.reset(seed=3)
     r = np.random.default_rng(2)
     for _ in range(15):
