@@ -136,10 +136,12 @@ def evaluate(model: Policy, opponents: str, games: int, seed: int, window: int) 
     return p, math.sqrt(max(p * (1 - p), 1e-12) / len(r)), float(r[:, 1].mean())
 
 
-def imitate(model: Policy, opt: torch.optim.Optimizer, decisions: int, args: argparse.Namespace) -> None:
-    """Behaviour cloning of the greedy player on ``decisions`` learner decisions."""
+def imitate(model: Policy, decisions: int, args: argparse.Namespace) -> None:
+    """Behaviour cloning of the greedy player on ``decisions`` learner decisions (its own
+    Adam optimizer, learning rate ``--bc-lr``)."""
     if decisions <= 0:
         return
+    opt = torch.optim.Adam(model.parameters(), lr=args.bc_lr, eps=1e-5)
     env = make_env(args.envs, args.opponents, args.seed + 7, args.threads, args.window)
     obs, _ = env.reset()
     boards, globs, masks, ids = [], [], [], []
@@ -184,9 +186,10 @@ def main() -> None:
     parser.add_argument("--win-bonus", type=float, default=1.0)
     parser.add_argument("--opponents", default="greedy")
     parser.add_argument("--window", type=int, default=24)
-    parser.add_argument("--bc-decisions", type=int, default=20000)
+    parser.add_argument("--bc-decisions", type=int, default=32000)
     parser.add_argument("--bc-epochs", type=int, default=2)
-    parser.add_argument("--eval-every", type=float, default=10.0, help="minutes between evaluations")
+    parser.add_argument("--bc-lr", type=float, default=1e-3)
+    parser.add_argument("--eval-every", type=float, default=5.0, help="minutes between evaluations")
     parser.add_argument("--eval-games", type=int, default=200)
     parser.add_argument("--final-games", type=int, default=400, help="games per opponent of the last evaluation")
     parser.add_argument("--threads", type=int, default=1, help="threads of the vector env")
@@ -230,7 +233,7 @@ def main() -> None:
                                     f"{wg:.4f}", f"{sg:.4f}", f"{mg:.2f}"])
 
     report(min(args.eval_games, 100))
-    imitate(model, opt, args.bc_decisions, args)
+    imitate(model, args.bc_decisions, args)
     if args.bc_decisions > 0:
         report()
     next_eval = (time.monotonic() - start) / 60 + args.eval_every

@@ -8,11 +8,19 @@
 #      installed from binaries only, an import smoke test, then pytest tests/python with
 #      warnings as errors, so the tests exercise the wheel as a user installs it,
 #   4. mypy.stubtest of carcassonne._core against _core.pyi and mypy --strict of the
-#      package, in the development environment with the same wheel installed.
+#      package, in the development environment with the same wheel installed,
+#   5. the tests that need heavy packages (PyTorch, sb3-contrib, Ray RLlib, OpenSpiel:
+#      tests/python/test_rl.py, which also runs a short smoke run of
+#      examples/train_ppo.py, the RLlib example for two iterations and the OpenSpiel
+#      example), in a reinforcement-learning environment kept between runs (created and
+#      filled on the first run, several minutes and about 6 GB; then only the wheel is
+#      reinstalled). CARC_RL_TESTS=0 skips this step and says so.
 #
 # Usage: python/build_and_test.sh            (from anywhere)
 # Environment: PYTHON (default python3), CARC_VENV (default <repo>/target/python-venv),
 #              CARC_WHEEL_VENV (default <repo>/target/python-wheel-venv, recreated each run),
+#              CARC_RL_VENV (default <repo>/target/rl-venv, kept between runs),
+#              CARC_RL_TESTS (1 by default; 0 skips step 5),
 #              CARGO_TARGET_DIR (cargo's build directory, default <repo>/target).
 set -euo pipefail
 
@@ -22,6 +30,9 @@ VENV="${CARC_VENV:-$ROOT/target/python-venv}"
 WHEEL_VENV="${CARC_WHEEL_VENV:-$ROOT/target/python-wheel-venv}"
 WHEELS="${CARGO_TARGET_DIR:-$ROOT/target}/wheels"
 TEST_DEPS=(numpy gymnasium pettingzoo pytest nbclient nbformat ipykernel matplotlib)
+RL_VENV="${CARC_RL_VENV:-$ROOT/target/rl-venv}"
+# What the rl, openspiel and rllib extras bring (python/pyproject.toml).
+RL_DEPS=(numpy gymnasium pettingzoo pytest torch "sb3-contrib>=2.4" "ray[rllib]>=2.40" "open-spiel>=1.5")
 
 echo "== development environment: $VENV"
 "$PYTHON" -m venv "$VENV"
@@ -98,3 +109,18 @@ echo "== stubtest"
 
 echo "== mypy --strict"
 (cd "$ROOT/python" && "$VENV/bin/python" -m mypy --strict --cache-dir "$VENV/.mypy_cache" carcassonne)
+
+if [ "${CARC_RL_TESTS:-1}" = 0 ]; then
+    echo "== reinforcement-learning tests SKIPPED (CARC_RL_TESTS=0): tests/python/test_rl.py ran without PyTorch, RLlib and OpenSpiel"
+    exit 0
+fi
+echo "== reinforcement-learning environment: $RL_VENV"
+start=$SECONDS
+[ -x "$RL_VENV/bin/python" ] || "$PYTHON" -m venv "$RL_VENV"
+"$RL_VENV/bin/python" -m pip install --quiet --upgrade pip
+# Nothing to do when everything is there already.
+"$RL_VENV/bin/python" -m pip install --quiet "${RL_DEPS[@]}"
+"$RL_VENV/bin/python" -m pip install --quiet --force-reinstall --no-deps "$WHEEL"
+echo "ready in $((SECONDS - start)) s"
+echo "== pytest tests/python/test_rl.py (PyTorch, sb3-contrib, Ray RLlib, OpenSpiel)"
+(cd "$RL_VENV" && CARC_RL_REQUIRED=1 "$RL_VENV/bin/python" -m pytest -q -p no:cacheprovider -rs "$ROOT/tests/python/test_rl.py")

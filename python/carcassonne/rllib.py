@@ -11,7 +11,11 @@ truncated.
 
 ``env_config`` keys: ``players`` (2), ``sets`` (``["base"]``), ``edition``, ``rules``,
 ``figures``, ``window`` (24), ``preset`` (``"compact"``), ``reward`` (``"score-diff"``,
-``"score"`` or ``"outcome"``), ``seed``. Register it with
+``"score"`` or ``"outcome"``), ``illegal_action`` (``"penalize"``: an id the mask does
+not offer changes nothing, the agent gets ``illegal_penalty``, default -1, and decides
+again, with ``infos[agent]["illegal_action"]``; ``"raise"``:
+:class:`~carcassonne.errors.IllegalActionError`), ``seed``. RLlib's environment check
+steps random ids of the action space, which the default policy accepts. Register it with
 ``ray.tune.registry.register_env("carcassonne", lambda c: CarcassonneMultiAgentEnv(c))``
 (``examples/rllib_ppo.py`` trains PPO on it with several env runners).
 """
@@ -26,6 +30,8 @@ from gymnasium import spaces
 from ray.rllib.env.multi_agent_env import MultiAgentEnv  # type: ignore[import-not-found, unused-ignore]
 
 from . import _core
+from ._ids import action_id
+from .errors import InvalidConfigError
 from .game import Game
 
 __all__ = ["CarcassonneMultiAgentEnv"]
@@ -49,6 +55,10 @@ class CarcassonneMultiAgentEnv(MultiAgentEnv):  # type: ignore[misc]
             "preset": c.get("preset", "compact"),
         }
         self._reward = str(c.get("reward", "score-diff"))
+        self._illegal = str(c.get("illegal_action", "penalize"))
+        if self._illegal not in ("penalize", "raise"):
+            raise InvalidConfigError(f"illegal_action: {self._illegal!r}; one of penalize, raise")
+        self._penalty = float(c.get("illegal_penalty", -1.0))
         _core.step_rewards(self._reward, [0, 0], [0, 0], False)  # validates the mode
         self._rng = np.random.default_rng(c.get("seed"))
         self._game = Game(**self._kwargs)
@@ -98,8 +108,12 @@ class CarcassonneMultiAgentEnv(MultiAgentEnv):  # type: ignore[misc]
         seat = self._game.to_play
         assert seat is not None, "the episode is over: call reset()"
         agent = self.possible_agents[seat]
+        a = action_id(action_dict[agent])
+        if self._illegal == "penalize" and not (0 <= a < self._num_actions and self._game.legal_mask()[a] == 1):
+            penalty = {x: (self._penalty if x == agent else 0.0) for x in self.possible_agents}
+            return self._to_play(), penalty, {"__all__": False}, {"__all__": False}, {agent: {"illegal_action": True}}
         before = self._game.scores
-        self._game.step_flat(action_dict[agent])
+        self._game.step_flat(a)
         after = self._game.scores
         terminal = self._game.is_terminal
         r = _core.step_rewards(self._reward, before, after, terminal)
