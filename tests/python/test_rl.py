@@ -219,6 +219,7 @@ def test_sb3_vec_env_trains_maskable_ppo() -> None:
     from carcassonne.sb3 import make_vec_env, policy_kwargs
 
     env = make_vec_env(4, opponents="random", preset="compact", window=24, seed=1)
+    env.reset()
     masks = get_action_masks(env)
     assert masks.shape == (4, env.action_space.n) and masks.any(axis=1).all()
     model = MaskablePPO("MultiInputPolicy", env, policy_kwargs=policy_kwargs(), n_steps=64, batch_size=64,
@@ -247,7 +248,16 @@ def test_training_example_smoke_run(tmp_path: Path) -> None:
     assert done.returncode == 0, done.stderr
     rows = (tmp_path / "curve.csv").read_text().splitlines()
     assert rows[0].startswith("minutes,env_steps") and len(rows) >= 3
+    assert int(rows[-1].split(",")[1]) == 8 * 16, "one PPO update of 8 envs x 16 steps"
     assert (tmp_path / "policy.pt").stat().st_size > 10_000
+    # The saved weights play through Carcassonne-v0.
+    done = subprocess.run(
+        [sys.executable, str(ROOT / "examples" / "train_ppo.py"), "--evaluate", str(tmp_path / "policy.pt"),
+         "--final-games", "2", "--opponents", "random"],
+        capture_output=True, text=True, timeout=600,
+    )
+    assert done.returncode == 0, done.stderr
+    assert "against random over 2 games" in done.stdout
 
 
 # ----- Ray RLlib ------------------------------------------------------------------------------
