@@ -12,14 +12,15 @@ decisions, cross-entropy on its ids, which the vector env gives with
 ``builtin_actions``), then PPO trains on the rewards ``score-diff`` / 10 plus ±1 for a
 win or a loss at the end. Every ``--eval-every`` minutes the greedy (arg-max) policy
 plays ``--eval-games`` games against ``random`` and against ``greedy`` (fresh seeds,
-seats alternating) and a line of the learning curve is printed and appended to
-``OUT/curve.csv``: minutes of training, environment steps, win rate (ties count half)
-with its standard error, and the mean score margin. The weights are saved to
-``OUT/policy.pt``.
+the learner's seat drawn per game) and a line of the learning curve is printed and
+appended to ``OUT/curve.csv``: minutes of training, environment steps, win rate (ties
+count half) with its standard error, and the mean score margin. The last weights are
+saved to ``OUT/policy.pt``; those that did best against greedy in the evaluations to
+``OUT/best.pt``, which the end of the run evaluates again on fresh games.
 
 Run (from the repository's root, with the package and the ``rl`` extra installed)::
 
-    python examples/train_ppo.py --minutes 60 --out runs/ppo
+    python examples/train_ppo.py --minutes 30 --out runs/ppo
 
 ``--minutes 0.2 --eval-games 4`` is a smoke run of a few seconds.
 
@@ -216,11 +217,11 @@ def main() -> None:
     parser.add_argument("--steps", type=int, default=64, help="rollout steps per env")
     parser.add_argument("--epochs", type=int, default=3)
     parser.add_argument("--minibatch", type=int, default=512)
-    parser.add_argument("--lr", type=float, default=2.5e-4)
+    parser.add_argument("--lr", type=float, default=5e-5, help="PPO's learning rate")
     parser.add_argument("--gamma", type=float, default=1.0)
     parser.add_argument("--lam", type=float, default=0.95)
     parser.add_argument("--clip", type=float, default=0.2)
-    parser.add_argument("--ent", type=float, default=0.01)
+    parser.add_argument("--ent", type=float, default=0.001)
     parser.add_argument("--win-bonus", type=float, default=1.0)
     parser.add_argument("--opponents", default="greedy")
     parser.add_argument("--window", type=int, default=24)
@@ -265,8 +266,11 @@ def main() -> None:
     env_steps, games = 0, 0
     eval_seed = 10_000
 
+    best = -1.0
+    best_path = os.path.join(args.out, "best.pt")
+
     def report(games_per_opponent: int = args.eval_games) -> None:
-        nonlocal eval_seed
+        nonlocal eval_seed, best
         minutes = (time.monotonic() - start) / 60
         rows = []
         for opp in ("random", "greedy"):
@@ -279,6 +283,9 @@ def main() -> None:
         with open(curve_path, "a", newline="") as f:
             csv.writer(f).writerow([f"{minutes:.2f}", env_steps, games, f"{wr:.4f}", f"{sr:.4f}", f"{mr:.2f}",
                                     f"{wg:.4f}", f"{sg:.4f}", f"{mg:.2f}"])
+        if wg > best:
+            best = wg
+            torch.save(model.state_dict(), best_path)
 
     report(min(args.eval_games, 100))
     imitate(model, args.bc_decisions, args)
@@ -366,7 +373,14 @@ def main() -> None:
             next_eval += args.eval_every
     report(args.final_games)
     torch.save(model.state_dict(), os.path.join(args.out, "policy.pt"))
-    print(f"curve: {curve_path}; weights: {os.path.join(args.out, 'policy.pt')}")
+    # The weights that did best against greedy in the evaluations, evaluated again on
+    # games none of those evaluations played.
+    model.load_state_dict(torch.load(best_path))
+    for opp in ("random", "greedy"):
+        p, se, margin = evaluate(model, opp, args.final_games, 999_999, args.window)
+        print(f"best evaluated weights against {opp} over {args.final_games} fresh games: "
+              f"{100 * p:.1f}% ± {100 * se:.1f} (margin {margin:+.1f})", flush=True)
+    print(f"curve: {curve_path}; weights: {os.path.join(args.out, 'policy.pt')} (last), {best_path} (best)")
 
 
 if __name__ == "__main__":
