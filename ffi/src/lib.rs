@@ -35,8 +35,8 @@
 #![allow(clippy::not_unsafe_ptr_arg_deref)]
 
 pub mod action;
-pub mod events;
 pub mod bot;
+pub mod events;
 pub mod game;
 mod guard;
 pub mod learn;
@@ -53,11 +53,11 @@ pub use action::{
     CarcAction, CarcActionKind, CarcChanceOutcome, CarcCorner, CarcFigure, CarcQuarter,
     CarcQuarterStep, CARC_NO_FEATURE,
 };
+pub use bot::CarcBot;
 pub use events::{
     CarcEvent, CarcEventKind, CarcFeatureKind, CarcFeaturePart, CarcReturnCause, CarcScoreKind,
     CARC_NO_TURN,
 };
-pub use bot::CarcBot;
 pub use game::{CarcChance, CARC_DEFAULT_WINDOW};
 pub use guard::CarcGame;
 pub use learn::{
