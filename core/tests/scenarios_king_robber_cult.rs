@@ -87,8 +87,11 @@ fn kr2_the_robber_baron_goes_to_each_longer_completed_road() {
     assert_eq!(game.scores(), &[0, 0]);
 }
 
+/// Scoring events as `(player, points)`.
+type Payments = Vec<(u8, i32)>;
+
 /// The final King and Robber Baron events: `(holder, points)` of each.
-fn title_events(game: &Game) -> (Vec<(u8, i32)>, Vec<(u8, i32)>) {
+fn title_events(game: &Game) -> (Payments, Payments) {
     let of = |kind| {
         game.events()
             .iter()
