@@ -1,5 +1,5 @@
 //! Rule-by-rule scenarios of Bridges, Castles & Bazaars (BR1–BR3, CA1–CA4, BZ1–BZ4 of
-//! `rules.md`), with the base game, and with The Princess & the Dragon, King & Robber
+//! `docs/rules.md`), with the base game, and with The Princess & the Dragon, King & Robber
 //! Baron and the Count where a rule names them.
 //!
 //! The start tile `BASE-D` at (0, 0) has its city cap on the north side, its road from

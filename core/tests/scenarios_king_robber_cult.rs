@@ -1,5 +1,5 @@
 //! Rule-by-rule scenarios of King & Robber Baron (KR1–KR3) and of the Cult (CU1–CU3) of
-//! `rules.md`, with the base game (and The Princess & the Dragon, the Count or the abbot
+//! `docs/rules.md`, with the base game (and The Princess & the Dragon, the Count or the abbot
 //! where a scenario needs them).
 
 mod common;
