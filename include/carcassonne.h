@@ -1470,47 +1470,6 @@ CarcStatus carc_game_is_legal(const struct CarcGame *game,
                               uint8_t *out);
 
 /**
- * The number of events so far (score events and figures returned) to `*out`.
- *
- * Ownership: `game` is borrowed; `out` belongs to the caller.
- */
-CarcStatus carc_game_event_count(const struct CarcGame *game, uint32_t *out);
-
-/**
- * Writes the events numbered `first` and later, in the order they happened, into `buf`
- * (`len` elements); `needed` receives their number (the event count less `first`).
- * Events are numbered from 0 at the start of the game and keep their numbers: a
- * client passes the count it has already shown. `first` past the count is
- * `CARC_STATUS_INVALID_ARGUMENT`.
- *
- * Ownership: `game` is borrowed; `buf` (may be NULL with `len == 0` to ask for the
- * count) and `needed` belong to the caller. On `CARC_STATUS_BUFFER_TOO_SMALL` only
- * `needed` is written.
- */
-CarcStatus carc_game_events(const struct CarcGame *game,
-                            uint32_t first,
-                            struct CarcEvent *buf,
-                            uint32_t len,
-                            uint32_t *needed);
-
-/**
- * Writes the parts of the feature that score event `index` was for, as it was when it
- * scored (every feature of every tile it covered, in the order the tiles were placed),
- * into `buf` (`len` elements); `needed` receives their number. The list is empty for a
- * figure returned and for the fairy's start-of-turn point. `index` not below the event
- * count is `CARC_STATUS_INVALID_ARGUMENT`.
- *
- * Ownership: `game` is borrowed; `buf` (may be NULL with `len == 0` to ask for the
- * count) and `needed` belong to the caller. On `CARC_STATUS_BUFFER_TOO_SMALL` only
- * `needed` is written.
- */
-CarcStatus carc_game_event_parts(const struct CarcGame *game,
-                                 uint32_t index,
-                                 struct CarcFeaturePart *buf,
-                                 uint32_t len,
-                                 uint32_t *needed);
-
-/**
  * Creates a built-in player from its spec and writes its handle to `*out`.
  *
  * `spec` is one of `"random"` (a uniformly random legal action), `"greedy"` (the action
@@ -1564,6 +1523,47 @@ CarcStatus carc_bot_choose(struct CarcBot *bot,
  * written.
  */
 CarcStatus carc_bot_spec(const struct CarcBot *bot, char *buf, uint32_t len, uint32_t *needed);
+
+/**
+ * The number of events so far (score events and figures returned) to `*out`.
+ *
+ * Ownership: `game` is borrowed; `out` belongs to the caller.
+ */
+CarcStatus carc_game_event_count(const struct CarcGame *game, uint32_t *out);
+
+/**
+ * Writes the events numbered `first` and later, in the order they happened, into `buf`
+ * (`len` elements); `needed` receives their number (the event count less `first`).
+ * Events are numbered from 0 at the start of the game and keep their numbers: a
+ * client passes the count it has already shown. `first` past the count is
+ * `CARC_STATUS_INVALID_ARGUMENT`.
+ *
+ * Ownership: `game` is borrowed; `buf` (may be NULL with `len == 0` to ask for the
+ * count) and `needed` belong to the caller. On `CARC_STATUS_BUFFER_TOO_SMALL` only
+ * `needed` is written.
+ */
+CarcStatus carc_game_events(const struct CarcGame *game,
+                            uint32_t first,
+                            struct CarcEvent *buf,
+                            uint32_t len,
+                            uint32_t *needed);
+
+/**
+ * Writes the parts of the feature that score event `index` was for, as it was when it
+ * scored (every feature of every tile it covered, in the order the tiles were placed),
+ * into `buf` (`len` elements); `needed` receives their number. The list is empty for a
+ * figure returned and for the fairy's start-of-turn point. `index` not below the event
+ * count is `CARC_STATUS_INVALID_ARGUMENT`.
+ *
+ * Ownership: `game` is borrowed; `buf` (may be NULL with `len == 0` to ask for the
+ * count) and `needed` belong to the caller. On `CARC_STATUS_BUFFER_TOO_SMALL` only
+ * `needed` is written.
+ */
+CarcStatus carc_game_event_parts(const struct CarcGame *game,
+                                 uint32_t index,
+                                 struct CarcFeaturePart *buf,
+                                 uint32_t len,
+                                 uint32_t *needed);
 
 /**
  * Creates a game from a JSON configuration and writes its handle to `*out`.
