@@ -72,22 +72,25 @@ bench:
 	$(CARGO) run --release -q -p carcassonne-cli -- bench --players 2 --sets base,river1,river2 --abbot 1 --seconds 10
 	$(CARGO) run --release -q -p carcassonne-cli -- bench --players 2 --sets base,princess-and-dragon --seconds 10
 	$(CARGO) run --release -q -p carcassonne-cli -- bench --players 4 --sets base,river1,river2,princess-and-dragon,abbey-and-mayor --abbot 1 --seconds 10
+	$(CARGO) run --release -q -p carcassonne-cli -- bench --players 4 --sets base,count,king-and-robber,cult --seconds 10
+	$(CARGO) run --release -q -p carcassonne-cli -- bench --players 4 --sets base,bridges-castles-and-bazaars --seconds 10
+	$(CARGO) run --release -q -p carcassonne-cli -- bench --players 4 --sets $(EVERY_SET) --abbot 1 --seconds 10
 
 ## The built-in players (README "Strong: built-in players"): MCTS search speed per set,
 ## then the matches of the strength table (long: hours on two cores).
-PLAYABLE = base,river1,river2,princess-and-dragon,abbey-and-mayor,king-and-robber,cult
+EVERY_SET = base,river1,river2,princess-and-dragon,abbey-and-mayor,count,king-and-robber,cult,bridges-castles-and-bazaars
 CARC = $(CARGO) run --release -q -p carcassonne-cli --
 bench-bots:
 	for sets in base base,river1 base,river2 base,princess-and-dragon base,abbey-and-mayor \
-	    base,king-and-robber base,cult; do \
+	    base,count base,king-and-robber base,cult base,bridges-castles-and-bazaars; do \
 	    $(CARC) bench --bot mcts:1000 --players 2 --sets $$sets --seconds 30 | tail -1; done
-	$(CARC) bench --bot mcts:1000 --players 2 --sets $(PLAYABLE) --abbot 1 --seconds 30 | tail -1
+	$(CARC) bench --bot mcts:1000 --players 2 --sets $(EVERY_SET) --abbot 1 --seconds 30 | tail -1
 	$(CARC) match --bots mcts:1500,greedy --games 400 --players 2 --sets base --threads 2
 	$(CARC) match --bots mcts:150,greedy --games 400 --players 2 --sets base --threads 2
 	$(CARC) match --bots mcts:1500,mcts:150 --games 200 --players 2 --sets base --threads 2
-	$(CARC) match --bots mcts:150,greedy --games 100 --players 2 --sets $(PLAYABLE) --abbot 1 --threads 2
-	$(CARC) match --bots mcts:1500,greedy --games 40 --players 2 --sets $(PLAYABLE) --abbot 1 --threads 2
-	$(CARC) match --bots mcts:1500,mcts:150 --games 40 --players 2 --sets $(PLAYABLE) --abbot 1 --threads 2
+	$(CARC) match --bots mcts:150,greedy --games 100 --players 2 --sets $(EVERY_SET) --abbot 1 --threads 2
+	$(CARC) match --bots mcts:1500,greedy --games 40 --players 2 --sets $(EVERY_SET) --abbot 1 --threads 2
+	$(CARC) match --bots mcts:1500,mcts:150 --games 40 --players 2 --sets $(EVERY_SET) --abbot 1 --threads 2
 
 clean:
 	$(CARGO) clean

@@ -1473,7 +1473,8 @@ CarcStatus carc_game_is_legal(const struct CarcGame *game,
  * Creates a built-in player from its spec and writes its handle to `*out`.
  *
  * `spec` is one of `"random"` (a uniformly random legal action), `"greedy"` (the action
- * with the best points this turn minus the most points an opponent gains) or
+ * with the best points this turn minus the most points an opponent gains, a bazaar bid
+ * counted as its cost) or
  * `"mcts[:<budget>][:<option>=<value>]..."`: Monte Carlo tree search over the hidden
  * order of the pile with a budget of iterations (`"mcts:2000"`) or milliseconds per
  * decision (`"mcts:100ms"`) and the options `threads=N` (root-parallel search threads,

@@ -31,7 +31,8 @@ options:
   --abbot 0|1          whether each player has the abbot (default 1)
   --bots LIST          random, greedy or mcts:<budget>, one for all seats or one per
                        seat (default random); greedy takes the action with the best
-                       points gained this turn minus the most points an opponent gains;
+                       points gained this turn minus the most points an opponent gains
+                       (a bazaar bid counts as its cost);
                        mcts:2000 searches 2000 iterations per decision, mcts:100ms a
                        tenth of a second (`carcassonne match --help` lists its options)
   --out FILE           where to write the game record (default game-record.json)

@@ -3,7 +3,7 @@
 //! A game advances by decisions. At any point it is terminal, waiting for a decision of
 //! one player ([`Game::to_play`]), or, in explicit-chance mode, waiting for the tile drawn.
 //! Steps with no choice (nothing to deploy, a wagon with nowhere to go) are taken by the
-//! engine itself. The turn order of `rules.md` §8 is the engine's internal turn pipeline; each
+//! engine itself. The turn order of `docs/rules.md` §8 is the engine's internal turn pipeline; each
 //! expansion's rules live in their own module under `rules/` and are switched on by the
 //! sets in the configuration.
 //!
@@ -78,7 +78,7 @@ crate::named_enum! {
     }
 }
 
-/// Where the turn pipeline stands (`rules.md` §8).
+/// Where the turn pipeline stands (`docs/rules.md` §8).
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
 pub(crate) enum Step {
     Start,

@@ -1,4 +1,4 @@
-//! Rule-by-rule scenarios of Abbey & Mayor (AM1–AM11 of `rules.md`): base game with one
+//! Rule-by-rule scenarios of Abbey & Mayor (AM1–AM11 of `docs/rules.md`): base game with one
 //! abbey tile, mayor, barn and wagon per player.
 
 mod common;

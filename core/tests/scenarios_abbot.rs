@@ -1,4 +1,4 @@
-//! Rule-by-rule scenarios of the Abbot and gardens (A1–A3 of `rules.md`): base game,
+//! Rule-by-rule scenarios of the Abbot and gardens (A1–A3 of `docs/rules.md`): base game,
 //! edition C2 (gardens), one abbot per player.
 
 mod common;

@@ -1,4 +1,4 @@
-//! Rule-by-rule scenarios of the base game (B1–B17 of `rules.md`).
+//! Rule-by-rule scenarios of the base game (B1–B17 of `docs/rules.md`).
 //!
 //! Every position is built with the engine in explicit-chance mode and every expected
 //! value is worked out from the rule text in the comments. Board orientation: `x` grows

@@ -1,5 +1,5 @@
 //! Rule-by-rule scenarios of Bridges, Castles & Bazaars (BR1–BR3, CA1–CA4, BZ1–BZ4 of
-//! `rules.md`), with the base game, and with The Princess & the Dragon, King & Robber
+//! `docs/rules.md`), with the base game, and with The Princess & the Dragon, King & Robber
 //! Baron and the Count where a rule names them.
 //!
 //! The start tile `BASE-D` at (0, 0) has its city cap on the north side, its road from
@@ -155,8 +155,11 @@ fn br1_one_bridge_on_field_sides_facing_empty_squares() {
     assert_eq!(game.bridges_left(1), 3);
 }
 
-/// The placements in the legal list as `(x, y, rot, bridge)`.
-fn placements(game: &Game) -> BTreeSet<(i32, i32, u8, Option<(i32, i32, Axis)>)> {
+/// A placement as `(x, y, rot, bridge)`, the bridge as `(x, y, axis)`.
+type Placement = (i32, i32, u8, Option<(i32, i32, Axis)>);
+
+/// The placements in the legal list.
+fn placements(game: &Game) -> BTreeSet<Placement> {
     legal(game)
         .iter()
         .filter_map(|a| match a {

@@ -1,4 +1,4 @@
-//! Rule-by-rule scenarios of the Count of Carcassonne (CC1–CC9 of `rules.md`), with the
+//! Rule-by-rule scenarios of the Count of Carcassonne (CC1–CC9 of `docs/rules.md`), with the
 //! base game, and with The Princess & the Dragon, Abbey & Mayor and the River where a rule
 //! names them.
 //!

@@ -1,5 +1,5 @@
 //! Rule-by-rule scenarios of King & Robber Baron (KR1–KR3) and of the Cult (CU1–CU3) of
-//! `rules.md`, with the base game (and The Princess & the Dragon, the Count or the abbot
+//! `docs/rules.md`, with the base game (and The Princess & the Dragon, the Count or the abbot
 //! where a scenario needs them).
 
 mod common;
@@ -87,8 +87,11 @@ fn kr2_the_robber_baron_goes_to_each_longer_completed_road() {
     assert_eq!(game.scores(), &[0, 0]);
 }
 
+/// Scoring events as `(player, points)`.
+type Payments = Vec<(u8, i32)>;
+
 /// The final King and Robber Baron events: `(holder, points)` of each.
-fn title_events(game: &Game) -> (Vec<(u8, i32)>, Vec<(u8, i32)>) {
+fn title_events(game: &Game) -> (Payments, Payments) {
     let of = |kind| {
         game.events()
             .iter()

@@ -1,4 +1,4 @@
-//! Rule-by-rule scenarios of The Princess & the Dragon (PD1–PD23 of `rules.md`), with the
+//! Rule-by-rule scenarios of The Princess & the Dragon (PD1–PD23 of `docs/rules.md`), with the
 //! base game, and with Abbey & Mayor and the abbot for the interaction rules.
 
 mod common;

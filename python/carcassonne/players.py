@@ -6,7 +6,7 @@ here:
 * ``"random"``: a uniformly random legal action;
 * ``"greedy"``: the action with the best immediate score difference (own points gained
   minus the most points an opponent gained, with the rest of the turn settled by
-  passing), ties at random;
+  passing and a bazaar bid counted as its cost), ties at random;
 * ``"mcts:<budget>[:<option>=<value>]..."``: Monte Carlo tree search over the hidden
   order of the pile, with a budget of iterations (``"mcts:2000"``) or milliseconds per
   decision (``"mcts:100ms"``) and the options ``threads=N`` (root-parallel search

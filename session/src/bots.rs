@@ -4,7 +4,8 @@
 //! * `random`: a uniformly random legal action.
 //! * `greedy`: the legal action with the best immediate score difference
 //!   ([`immediate_gain`]: own points gained minus the most points gained by an opponent,
-//!   with the rest of the player's own turn settled by passing), ties broken at random.
+//!   with the rest of the player's own turn settled by passing, and a bazaar bid counted
+//!   as its cost), ties broken at random.
 //! * `mcts:<budget>`: Monte Carlo tree search over the hidden draw order
 //!   ([`crate::mcts`]), e.g. `mcts:2000` (iterations) or `mcts:100ms` (time per decision).
 //!
@@ -120,7 +121,9 @@ impl fmt::Display for Bot {
 /// most points any opponent gains. The action is applied to a copy of the game and the
 /// rest of the player's own turn is settled by passing where passing is allowed (deploy
 /// nothing more, move no wagon), so that the features a placement completes are scored.
-/// `i32::MIN` for an action that is not legal.
+/// A bid at a bazaar (BZ2) counts as the points it may cost: it is paid at a later
+/// decision, if at all, so it would otherwise look free. `i32::MIN` for an action that
+/// is not legal.
 pub fn immediate_gain(game: &Game, action: Action) -> i32 {
     let me = game.to_play();
     let n = game.num_players();
@@ -146,7 +149,11 @@ pub fn immediate_gain(game: &Game, action: Action) -> i32 {
         .map(|p| after[p] - before[p])
         .max()
         .unwrap_or(0);
-    after[me] - before[me] - best_opponent
+    let bid = match action {
+        Action::BazaarSelect { bid, .. } | Action::BazaarBid { bid } => bid as i32,
+        _ => 0,
+    };
+    after[me] - before[me] - best_opponent - bid
 }
 
 /// The action with the highest [`immediate_gain`]; ties broken uniformly by `rng`.

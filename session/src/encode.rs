@@ -1,4 +1,4 @@
-//! Observation tensors, flat action ids and rewards for learning (`interfaces.md` §3–§5).
+//! Observation tensors, flat action ids and rewards for learning (`docs/interfaces.md` §3–§5, `docs/observations.md`).
 //!
 //! The board is seen through a `W × W` window ([`EncoderSpec::window`], default 32) whose
 //! origin is recomputed at every decision so that the bounding box of the placed tiles,

@@ -9,7 +9,7 @@
 //! * [`render`]: the board as text and SVG;
 //! * [`encode`]: observation tensors, flat action ids, masks and rewards for learning;
 //! * [`bots`]: the built-in players, one definition each for every front end, with
-//!   [`mcts`], Monte Carlo tree search over the hidden draw order, and [`matches`], a
+//!   [`mcts`], Monte Carlo tree search over the hidden draw order, and [`matches`](mod@matches), a
 //!   match runner between them;
 //! * [`session`]: a game with its encoder settings and a per-decision cache, the type
 //!   that the command line, the C ABI and Python wrap.

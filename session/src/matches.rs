@@ -180,7 +180,8 @@ pub fn wilson_interval(p: f64, n: u32) -> (f64, f64) {
     let z2n = z * z / n;
     let centre = (p + z2n / 2.0) / (1.0 + z2n);
     let half = z * (p * (1.0 - p) / n + z2n / (4.0 * n)).sqrt() / (1.0 + z2n);
-    ((centre - half).max(0.0), (centre + half).min(1.0))
+    // At p = 0 or 1 a bound equals p exactly; rounding must not leave p outside.
+    ((centre - half).clamp(0.0, p), (centre + half).clamp(p, 1.0))
 }
 
 impl MatchReport {

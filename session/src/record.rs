@@ -1080,11 +1080,9 @@ fn replay_with_resume(record: &Value) -> Result<(Game, Option<Resume>), ReplayEr
                 .collect::<Result<_, _>>()?,
         };
         let mut offer = bazaar.iter();
-        // BZ4: the tile the player got at a bazaar is in his hand without a draw.
-        let from_bazaar = game
-            .turns()
-            .get(t)
-            .is_some_and(|l| l.from_bazaar && game.turns().len() == t + 1);
+        // BZ4: the tile the player got at a bazaar is in his hand without a draw (and is
+        // already discarded when it fits nowhere, B5).
+        let from_bazaar = game.turns().get(t).is_some_and(|l| l.from_bazaar);
         if from_bazaar {
             let got = game.turns()[t].draw;
             if draw != got || game.turn_player() != player {
@@ -1102,6 +1100,7 @@ fn replay_with_resume(record: &Value) -> Result<(Game, Option<Resume>), ReplayEr
                     ),
                 ));
             }
+            check_discard(&mut game, t, discarded)?;
         } else if let Some(tile) = draw {
             if game.phase() == Phase::Abbey && game.to_play() == player && !game.in_end_round() {
                 game.apply(Action::Pass)
@@ -1123,28 +1122,7 @@ fn replay_with_resume(record: &Value) -> Result<(Game, Option<Resume>), ReplayEr
                     "that tile cannot be drawn now (pile stage or PD3)",
                 )
             })?;
-            if discarded && game.phase() == Phase::PlaceTile && game.is_legal(Action::Pass) {
-                // BR2: the player discarded a tile that fitted only with a bridge.
-                game.apply(Action::Pass)
-                    .map_err(|e| diverged(t, None, "discard the tile", e.to_string()))?;
-            }
-            let engine_discarded = game.turns().get(t).is_some_and(|l| l.discarded);
-            if discarded != engine_discarded {
-                return Err(diverged(
-                    t,
-                    None,
-                    if discarded {
-                        "the tile is discarded"
-                    } else {
-                        "the tile is placed"
-                    },
-                    if engine_discarded {
-                        "it fits nowhere (B5)"
-                    } else {
-                        "it fits somewhere"
-                    },
-                ));
-            }
+            check_discard(&mut game, t, discarded)?;
         } else if game.phase() != Phase::Abbey || game.to_play() != player {
             return Err(diverged(
                 t,
@@ -1155,7 +1133,7 @@ fn replay_with_resume(record: &Value) -> Result<(Game, Option<Resume>), ReplayEr
         }
         for (a, av) in actions.iter().enumerate() {
             let apath = format!("{path}.actions[{a}]");
-            lay_out_bazaar(&mut game, t, &mut offer)?;
+            lay_out_bazaar(&mut game, t, &mut offer, false)?;
             let (action, decider) = action_from_json(&game, av, &apath)?;
             if let (Action::PlaceTile { .. }, Some(named)) = (action, av.get("tile")) {
                 // R6: a second placement in the turn names the tile it places.
@@ -1211,7 +1189,10 @@ fn replay_with_resume(record: &Value) -> Result<(Game, Option<Resume>), ReplayEr
                 ));
             }
         }
-        lay_out_bazaar(&mut game, t, &mut offer)?;
+        let unfinished = t + 1 == turns.len() && final_scores.is_none();
+        // An unfinished game saved while its bazaar's offer was being drawn (explicit
+        // chance) waits for the next of those draws.
+        lay_out_bazaar(&mut game, t, &mut offer, unfinished)?;
         if offer.len() > 0 {
             return Err(diverged(
                 t,
@@ -1220,7 +1201,6 @@ fn replay_with_resume(record: &Value) -> Result<(Game, Option<Resume>), ReplayEr
                 "no more bazaar tiles are drawn",
             ));
         }
-        let unfinished = t + 1 == turns.len() && final_scores.is_none();
         if game.turn_in_progress() && game.turns().len() == t + 1 && unfinished {
             // The record of an unfinished game ends inside this turn.
             if game.scores() != scores.as_slice() {
@@ -1331,11 +1311,13 @@ fn replay_with_resume(record: &Value) -> Result<(Game, Option<Resume>), ReplayEr
 }
 
 /// BZ1: while turn `t` waits for the tiles of a bazaar's offer, draws them from the
-/// record's `bazaar` list.
+/// record's `bazaar` list; when the list runs out, stops there if `may_stop` (the end of
+/// an unfinished game), else diverges.
 fn lay_out_bazaar(
     game: &mut Game,
     t: usize,
     offer: &mut std::slice::Iter<'_, TileKind>,
+    may_stop: bool,
 ) -> Result<(), ReplayError> {
     // (Not the turn's own draw after a declined abbey, AM1.)
     while game.phase() == Phase::Draw
@@ -1344,6 +1326,9 @@ fn lay_out_bazaar(
         && !game.abbey_declined_before_draw()
     {
         let Some(&tile) = offer.next() else {
+            if may_stop {
+                return Ok(());
+            }
             return Err(diverged(
                 t,
                 None,
@@ -1591,6 +1576,35 @@ fn parse_bytes(bytes: &[u8]) -> Result<Value, RecordError> {
 /// Whether `bytes` are the beginning of a JSON value that they do not finish.
 fn incomplete(bytes: &[u8]) -> bool {
     serde_json::from_slice::<serde::de::IgnoredAny>(bytes).is_err_and(|e| e.is_eof())
+}
+
+/// The tile in hand at turn `t` is discarded exactly when the record says so: a tile that
+/// fits only with a bridge is discarded by the player (BR2, the `pass` offered then), one
+/// that fits nowhere by the engine (B5).
+fn check_discard(game: &mut Game, t: usize, discarded: bool) -> Result<(), ReplayError> {
+    if discarded && game.phase() == Phase::PlaceTile && game.is_legal(Action::Pass) {
+        // BR2: the player discarded a tile that fitted only with a bridge.
+        game.apply(Action::Pass)
+            .map_err(|e| diverged(t, None, "discard the tile", e.to_string()))?;
+    }
+    let engine_discarded = game.turns().get(t).is_some_and(|l| l.discarded);
+    if discarded != engine_discarded {
+        return Err(diverged(
+            t,
+            None,
+            if discarded {
+                "the tile is discarded"
+            } else {
+                "the tile is placed"
+            },
+            if engine_discarded {
+                "it fits nowhere (B5)"
+            } else {
+                "it fits somewhere"
+            },
+        ));
+    }
+    Ok(())
 }
 
 #[cfg(test)]

@@ -78,3 +78,41 @@ fn greedy_beats_random_in_most_games() {
     }
     assert!(wins >= games * 6 / 10, "greedy won {wins} of {games}");
 }
+
+/// A bazaar bid is paid later, if at all (BZ3); the greedy player counts it as its cost,
+/// so it opens at 0 and does not raise (BZ2).
+#[test]
+fn greedy_opens_bazaars_at_zero_and_does_not_raise() {
+    use carcassonne::{Phase, TileSet};
+    let mut seen = [false; 2];
+    for seed in 0..100 {
+        let mut config = GameConfig::new(3);
+        config.sets = vec![TileSet::Base, TileSet::BridgesCastlesBazaars];
+        config.seed = seed;
+        let mut game = Game::new(config).unwrap();
+        let mut rng = Rng::new(seed);
+        let mut legal = Vec::new();
+        while !game.is_terminal() && seen != [true; 2] {
+            game.legal_actions_into(&mut legal);
+            let phase = game.phase();
+            let action = Bot::Greedy.choose(&game, &legal, &mut rng);
+            match (phase, action) {
+                (Phase::BazaarSelect, Action::BazaarSelect { bid, .. }) => {
+                    assert_eq!(bid, 0, "seed {seed}");
+                    seen[0] = true;
+                }
+                (Phase::BazaarBid, a) => {
+                    assert_eq!(a, Action::BazaarPass, "seed {seed}");
+                    seen[1] = true;
+                }
+                (Phase::BazaarSelect, a) => panic!("seed {seed}: {a} at a bazaar selection"),
+                _ => {}
+            }
+            game.apply(action).unwrap();
+        }
+        if seen == [true; 2] {
+            return;
+        }
+    }
+    panic!("no bazaar selection and bid met: {seen:?}");
+}

@@ -33,6 +33,7 @@ use carcassonne::config::{
     BarnPlacement, CountFinal, CountLandscape, DragonMove, FairyRule, PrincessRule, RiverLakes,
     WagonMove,
 };
+use carcassonne::rules::bcb::MAX_BID;
 use carcassonne::{
     Action, ChanceMode, Corner, Edition, Event, Figure, Figures, Game, GameConfig, Phase, Pos, Rng,
     Rules, TileKind, TileSet,
@@ -97,7 +98,10 @@ const ALL: &[TileSet] = &[
     TileSet::Count,
     TileSet::KingRobber,
     TileSet::Cult,
+    TileSet::BridgesCastlesBazaars,
 ];
+/// Bridges, Castles & Bazaars on the base game.
+const BCB: &[TileSet] = &[TileSet::Base, TileSet::BridgesCastlesBazaars];
 /// The Count, King & Robber and the Cult on the base game.
 const CKC: &[TileSet] = &[
     TileSet::Base,
@@ -185,12 +189,21 @@ fn check_state(game: &Game, config: &GameConfig, ctx: &str) {
     for p in 0..game.num_players() {
         assert!(game.abbeys_left(p) <= config.figures.abbey, "{ctx}");
     }
-    if let (Some(dragon), Some((fairy, _))) = (game.dragon(), game.fairy()) {
-        assert_ne!(
-            dragon, fairy,
-            "{ctx}: the dragon stands on the fairy's tile"
-        );
+    if let (Some(dragon), Some((fairy, by))) = (game.dragon(), game.fairy()) {
+        // PD16a: the dragon never enters the fairy's tile. The fairy may join the dragon
+        // only by a figure that the dragon spares: one on a castle that has not scored
+        // (CA4), whose city's two tiles are the fairy's and a neighbour.
+        if dragon == fairy {
+            let owner = by.map(|(owner, _)| owner);
+            let near = |p: Pos| (p.x - fairy.x).abs() + (p.y - fairy.y).abs() <= 1;
+            assert!(
+                game.castles()
+                    .any(|(o, (p, _), scored)| Some(o) == owner && !scored && near(p)),
+                "{ctx}: the dragon stands on the fairy's tile"
+            );
+        }
     }
+
     if let Some(steps) = game.flight_steps() {
         let visited: Vec<_> = game.flight_visited().collect();
         assert!(steps < DRAGON_STEPS, "{ctx}: a flight asks for a 7th step");
@@ -210,13 +223,36 @@ fn check_state(game: &Game, config: &GameConfig, ctx: &str) {
 
 /// Applies `action` on a clone: it must be accepted and leave a consistent state.
 fn check_applies(game: &Game, action: Action, config: &GameConfig, ctx: &str) {
+    if let (Action::MoveDragon { pos }, Some((fairy, _))) = (action, game.fairy()) {
+        assert_ne!(
+            pos, fairy,
+            "{ctx}: the dragon may not enter the fairy's tile (PD16a)"
+        );
+    }
     let mut copy = game.clone();
     if let Err(e) = copy.apply(action) {
         panic!("{ctx}: listed action {action} refused: {e}");
     }
     check_state(&copy, config, ctx);
-    for (p, (a, b)) in game.scores().iter().zip(copy.scores()).enumerate() {
-        assert!(b >= a, "{ctx}: {action} lowered seat {p}'s score");
+    check_scores(game.scores(), copy.scores(), action, ctx);
+}
+
+/// Scores never go down (B12-B16), but by a bazaar's payments (BZ3): a seat pays at most
+/// the highest bid, at the decision that closes an auction.
+fn check_scores(before: &[i32], after: &[i32], action: Action, ctx: &str) {
+    let auction = matches!(
+        action,
+        Action::BazaarSelect { .. }
+            | Action::BazaarBid { .. }
+            | Action::BazaarPass
+            | Action::BazaarBuyOrSell { .. }
+    );
+    for (p, (a, b)) in before.iter().zip(after).enumerate() {
+        let lowest = if auction { a - MAX_BID as i32 } else { *a };
+        assert!(
+            *b >= lowest,
+            "{ctx}: {action} lowered seat {p}'s score from {a} to {b}"
+        );
     }
 }
 
@@ -415,9 +451,7 @@ fn play_checked(case: &Case, seed: u64, full: bool) -> usize {
             r.apply(action)
                 .unwrap_or_else(|e| panic!("{ctx}: the resumed game refuses {action}: {e}"));
         }
-        for (p, (a, b)) in last_scores.iter().zip(game.scores()).enumerate() {
-            assert!(b >= a, "{ctx}: {action} lowered seat {p}'s score");
-        }
+        check_scores(&last_scores, game.scores(), action, &ctx);
         last_scores = game.scores().to_vec();
         steps += 1;
         assert!(
@@ -585,6 +619,15 @@ fn count_king_and_cult_every_switch() {
             })));
         }
     }
+    run(cases);
+}
+
+#[test]
+fn bridges_castles_and_bazaars_two_to_six_players() {
+    // Bazaars (BZ1-BZ4) with every table size; a save point may fall in an auction or
+    // between the placements of the bought tiles.
+    let mut cases: Vec<Case> = (2..=6).map(|p| few(case("bcb", p, BCB, |_| {}))).collect();
+    cases.push(explicit(case("bcb", 3, BCB, |_| {})));
     run(cases);
 }
 

@@ -273,3 +273,48 @@ fn matches_rotate_seats_and_check_their_spec() {
     bad.games = 0;
     assert!(run_match(&bad, &|_, _| {}).unwrap_err().contains("games"));
 }
+
+/// The first bazaar decision of a random game with Bridges, Castles & Bazaars (BZ2).
+fn at_a_bazaar(phase: Phase) -> Game {
+    for seed in 0..200 {
+        let mut game = Game::new(config(
+            3,
+            &[TileSet::Base, TileSet::BridgesCastlesBazaars],
+            0,
+            seed,
+        ))
+        .unwrap();
+        let mut rng = Rng::new(seed);
+        while !game.is_terminal() {
+            if game.phase() == phase {
+                return game;
+            }
+            let legal = game.legal();
+            let a = legal[rng.below(legal.len() as u32) as usize];
+            game.apply(a).unwrap();
+        }
+    }
+    panic!("no {phase:?} decision in 200 games");
+}
+
+/// At a bazaar the search opens and raises by at most `MAX_SEARCHED_BID` points (BZ2),
+/// though higher bids are legal, and the root report still lists every legal action.
+#[test]
+fn the_search_bids_within_its_bound() {
+    use carcassonne::Action;
+    use carcassonne_session::mcts::MAX_SEARCHED_BID;
+    for phase in [Phase::BazaarSelect, Phase::BazaarBid] {
+        let game = at_a_bazaar(phase);
+        assert!(game.legal().iter().any(|a| matches!(
+            a,
+            Action::BazaarSelect { bid, .. } | Action::BazaarBid { bid } if *bid > MAX_SEARCHED_BID
+        )));
+        for seed in 0..4 {
+            let report = mcts(300).search(&game, &mut Rng::new(seed));
+            assert!(game.is_legal(report.action));
+            if let Action::BazaarSelect { bid, .. } | Action::BazaarBid { bid } = report.action {
+                assert!(bid <= MAX_SEARCHED_BID, "{phase:?}: bid {bid}");
+            }
+        }
+    }
+}

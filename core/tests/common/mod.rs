@@ -482,12 +482,15 @@ fn feature_at(kind: TileKind, rot: Rotation, side: usize, third: usize) -> Optio
         .position(|f| f.segments & bit != 0)
 }
 
+/// A feature as the sorted list of its parts `(x, y, local feature index)`.
+pub type FeatureParts = Vec<(i32, i32, usize)>;
+
 /// The completed cities and roads on the board, counted from scratch: every city and road
 /// made of catalogue segments joined across sides, complete when none of its parts has a
 /// side facing an empty square (B8, B9). Shares nothing with the engine's feature
 /// structure; ignores bridges and abbeys (the tests that use it have none). Each
 /// feature is returned as the sorted list of its parts `(x, y, local)`.
-pub fn naive_completed(game: &Game) -> (Vec<Vec<(i32, i32, usize)>>, Vec<Vec<(i32, i32, usize)>>) {
+pub fn naive_completed(game: &Game) -> (Vec<FeatureParts>, Vec<FeatureParts>) {
     let board: HashMap<(i32, i32), (TileKind, Rotation)> = game
         .board()
         .placements()
