@@ -1,15 +1,15 @@
 """Thread scaling of the native vector environment.
 
 Prints decisions per second of ``carcassonne.VectorEnv`` stepped with 1 and with 2
-threads (2-player base game, batch 1024 by default, random legal actions, full
-observations written), for the ``full`` and ``compact`` observation presets, and the
-speed-up of 2 threads over 1. Runs alternate between the thread counts (``--rounds``
+threads (2-player base game, batch 1024 by default, random legal actions), writing
+observations of the ``full`` or the ``compact`` preset or masks and rewards only
+(``masks``), and the speed-up of 2 threads over 1. Runs alternate between the thread counts (``--rounds``
 rounds of ``--steps`` steps each) so that a change in the machine's load hits both; the
 median and the best round are printed, with the load average when the run started.
 
 Only ``env.step`` is timed: the random legal ids are drawn with numpy outside the timed
 region. Run: ``python python/tools/bench_threads.py [--batch 1024] [--steps 60]
-[--rounds 5] [--threads 1,2] [--presets full,compact]``.
+[--rounds 5] [--threads 1,2] [--modes full,compact,masks]``.
 """
 
 from __future__ import annotations
@@ -52,19 +52,21 @@ def main() -> None:
     parser.add_argument("--rounds", type=int, default=5)
     parser.add_argument("--window", type=int, default=32)
     parser.add_argument("--threads", default="1,2", help="thread counts, comma-separated")
-    parser.add_argument("--presets", default="full,compact", help="observation presets, comma-separated")
+    parser.add_argument("--modes", default="full,compact,masks",
+                        help="what is written: an observation preset's observations, or masks only")
     args = parser.parse_args()
     counts = [int(t) for t in args.threads.split(",")]
-    presets = args.presets.split(",")
+    modes = args.modes.split(",")
 
     print(f"VectorEnv, 2-player base game, batch {args.batch}, window {args.window}, "
           f"{args.rounds} alternating rounds of {args.steps} steps; {os.cpu_count()} CPUs, "
           f"load average {os.getloadavg()[0]:.2f} at the start")
-    for preset in presets:
+    for mode in modes:
         envs, obs = {}, {}
         for t in counts:
             envs[t] = carcassonne.VectorEnv(args.batch, players=2, sets=["base"], seed=1, window=args.window,
-                                            threads=t, preset=preset)
+                                            threads=t, preset="full" if mode == "masks" else mode,
+                                            observations=mode != "masks")
             obs[t], _ = envs[t].reset()
             # Warm up: page in the buffers and the games' boards.
             _, obs[t] = timed_steps(envs[t], obs[t], 5, np.random.default_rng(t))
@@ -77,7 +79,7 @@ def main() -> None:
         base = statistics.median(rates[counts[0]])
         for t in counts:
             med = statistics.median(rates[t])
-            print(f"preset {preset:8} threads {t}: {med:>11,.0f} decisions/s median, "
+            print(f"{mode:8} threads {t}: {med:>11,.0f} decisions/s median, "
                   f"{max(rates[t]):>11,.0f} best; x{med / base:.2f} of {counts[0]} thread(s)")
 
 
