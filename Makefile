@@ -88,9 +88,9 @@ bench-bots:
 	$(CARC) match --bots mcts:1500,greedy --games 400 --players 2 --sets base --threads 2
 	$(CARC) match --bots mcts:150,greedy --games 400 --players 2 --sets base --threads 2
 	$(CARC) match --bots mcts:1500,mcts:150 --games 200 --players 2 --sets base --threads 2
-	$(CARC) match --bots mcts:150,greedy --games 100 --players 2 --sets $(EVERY_SET) --abbot 1 --threads 2
-	$(CARC) match --bots mcts:1500,greedy --games 40 --players 2 --sets $(EVERY_SET) --abbot 1 --threads 2
-	$(CARC) match --bots mcts:1500,mcts:150 --games 40 --players 2 --sets $(EVERY_SET) --abbot 1 --threads 2
+	$(CARC) match --bots mcts:150,greedy --games 40 --players 2 --sets $(EVERY_SET) --abbot 1 --threads 1
+	$(CARC) match --bots mcts:50,greedy --games 40 --players 2 --sets $(EVERY_SET) --abbot 1 --threads 1
+	$(CARC) match --bots mcts:150,mcts:50 --games 20 --players 2 --sets $(EVERY_SET) --abbot 1 --threads 1
 
 clean:
 	$(CARGO) clean

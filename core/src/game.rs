@@ -25,6 +25,7 @@ use crate::deck::Deck;
 use crate::features::{Features, NodeId};
 use crate::geometry::{Pos, Rotation, Side};
 use crate::rng::Rng;
+use crate::rules::bcb::bridges::bridge_may_fit;
 use crate::rules::count::QuarterStep;
 use crate::rules::Expansions;
 use crate::tiles::{catalogue, FeatureKind, Symbols, TileKind, TileSet, NO_FEATURE};
@@ -1624,12 +1625,22 @@ impl Game {
             for (r, sides) in packed_rot.iter().enumerate() {
                 fits |= u8::from((sides ^ packed) & mask == 0) << r;
             }
-            // BR2: where a rotation does not fit, it may fit with a bridge.
-            let mut misfits = if bridges { !fits & 0xF } else { 0 };
+            // BR2: where a rotation does not fit, it may fit with a bridge, if every side
+            // that does not match is a road against a field or a field against a road.
+            let mut misfits = 0u8;
+            if bridges {
+                for (r, &sides) in packed_rot.iter().enumerate() {
+                    let misfit = fits & (1 << r) == 0;
+                    misfits |= u8::from(misfit && bridge_may_fit(sides, packed, mask)) << r;
+                }
+            }
+            if restricted && fits | misfits != 0 && !self.placement_allowed_at(tile, pos) {
+                continue;
+            }
             while fits != 0 {
                 let rot = Rotation::ALL[fits.trailing_zeros() as usize];
                 fits &= fits - 1;
-                if !restricted || self.placement_allowed(tile, pos, rot) {
+                if !restricted || self.placement_allowed_turned(tile, pos, rot) {
                     out.push(Action::PlaceTile {
                         pos,
                         rot,
@@ -1640,10 +1651,8 @@ impl Game {
             while misfits != 0 {
                 let rot = Rotation::ALL[misfits.trailing_zeros() as usize];
                 misfits &= misfits - 1;
-                let start = out.len();
-                self.bridge_placements(tile, pos, rot, (packed, mask), out);
-                if out.len() > start && restricted && !self.placement_allowed(tile, pos, rot) {
-                    out.truncate(start);
+                if !restricted || self.placement_allowed_turned(tile, pos, rot) {
+                    self.bridge_placements(tile, pos, rot, (packed, mask), out);
                 }
             }
         }

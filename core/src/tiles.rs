@@ -399,6 +399,9 @@ pub struct TileDef {
     pub features: Vec<FeatureDef>,
     /// The tile in each rotation.
     pub oriented: [Oriented; 4],
+    /// The local index of its monastery or shrine ([`FeatureKind::is_monastery_like`]),
+    /// or [`NO_FEATURE`].
+    pub cloister: u8,
 }
 
 impl TileDef {
@@ -616,6 +619,11 @@ pub fn parse_table(text: &str) -> Result<Catalogue, String> {
             }
         }
         def.oriented = Rotation::ALL.map(|r| orient(&def.edges, &def.features, r));
+        def.cloister = def
+            .features
+            .iter()
+            .position(|f| f.kind.is_monastery_like())
+            .map_or(NO_FEATURE, |i| i as u8);
         Ok(def)
     }
 
@@ -686,6 +694,7 @@ pub fn parse_table(text: &str) -> Result<Catalogue, String> {
                 symbols,
                 features: Vec::new(),
                 oriented: [empty.clone(), empty.clone(), empty.clone(), empty],
+                cloister: NO_FEATURE,
             },
             links: Vec::new(),
         });

@@ -316,6 +316,9 @@ static class PlayGame
                 if (!game.IsTerminal) Step(game, rng.Next(1000));
             }
             Check(cancelled, "a focus was cancelled");
+        }
+    }
+
     static void Bots()
     {
         using (Game game = Game.Create("{\"players\":2,\"sets\":[\"base\",\"abbey-and-mayor\"],\"seed\":4}"))

@@ -14,7 +14,7 @@
 use crate::features::NodeId;
 use crate::game::{Game, ReturnCause};
 use crate::geometry::Pos;
-use crate::tiles::{FeatureKind, TileKind, TileSet};
+use crate::tiles::{FeatureKind, TileKind, TileSet, NO_FEATURE};
 
 impl Game {
     fn cult(&self) -> bool {
@@ -23,14 +23,9 @@ impl Game {
 
     /// The monastery or shrine of the tile at `pos` (local index and kind), if any.
     fn cloister_at(&self, pos: Pos) -> Option<(usize, FeatureKind)> {
-        let p = self.board.at(pos)?;
-        let f = p
-            .kind
-            .def()
-            .features
-            .iter()
-            .position(|f| f.kind.is_monastery_like())?;
-        Some((f, p.kind.def().features[f].kind))
+        let def = self.board.at(pos)?.kind.def();
+        let f = def.cloister as usize;
+        (def.cloister != NO_FEATURE).then(|| (f, def.features[f].kind))
     }
 
     /// The monastery-or-shrine rival kind of `kind`.
@@ -55,15 +50,11 @@ impl Game {
         if !self.cult() {
             return true;
         }
-        let Some(mine) = tile
-            .def()
-            .features
-            .iter()
-            .find(|f| f.kind.is_monastery_like())
-            .map(|f| f.kind)
-        else {
+        let def = tile.def();
+        if def.cloister == NO_FEATURE {
             return true;
-        };
+        }
+        let mine = def.features[def.cloister as usize].kind;
         let rival = Game::rival(mine);
         let mut rivals = 0;
         for q in self.cloisters_around(pos, rival) {
@@ -78,12 +69,7 @@ impl Game {
 
     /// Whether tiles of `tile` need the CU2 check at all.
     pub(crate) fn cult_restricts(&self, tile: TileKind) -> bool {
-        self.cult()
-            && tile
-                .def()
-                .features
-                .iter()
-                .any(|f| f.kind.is_monastery_like())
+        self.cult() && tile.def().cloister != NO_FEATURE
     }
 
     /// CU3: after the turn's features scored, each monastery or shrine completed this turn

@@ -80,16 +80,22 @@ impl Game {
         self.fairy_turn_point();
     }
 
-    /// Whether placements of `tile` are checked by [`Game::placement_allowed`] beyond the
+    /// Whether placements of `tile` are checked by [`Game::placement_allowed_at`] and [`Game::placement_allowed_turned`] beyond the
     /// side match (a river tile, a cloister with the Cult).
     pub(crate) fn placement_restricted(&self, tile: TileKind) -> bool {
         tile.def().has(crate::tiles::Symbols::RIVER) || self.cult_restricts(tile)
     }
 
-    /// Whether `tile` may lie at `pos` turned by `rot` beyond the side match (B4): the
-    /// river's course (R2), no shrine or monastery with two rivals (CU2).
-    pub(crate) fn placement_allowed(&self, tile: TileKind, pos: Pos, rot: Rotation) -> bool {
-        self.river_allows(tile, pos, rot) && self.cult_allows(tile, pos)
+    /// Whether `tile` may lie at `pos` beyond the side match (B4), whatever its rotation:
+    /// no shrine or monastery with two rivals (CU2).
+    pub(crate) fn placement_allowed_at(&self, tile: TileKind, pos: Pos) -> bool {
+        self.cult_allows(tile, pos)
+    }
+
+    /// Whether `tile` may lie at `pos` turned by `rot`, once [`Game::placement_allowed_at`]
+    /// holds: the river's course (R2).
+    pub(crate) fn placement_allowed_turned(&self, tile: TileKind, pos: Pos, rot: Rotation) -> bool {
+        self.river_allows(tile, pos, rot)
     }
 
     /// The turn's tile (not an abbey) was placed at placement `index`.

@@ -26,6 +26,24 @@ use crate::tiles::{FeatureKind, Terrain, TileKind, TileSet};
 /// The record name of a bridge feature.
 pub const BRIDGE_FEATURE: &str = "bridge";
 
+/// BR2: whether a bridge could make a tile with packed sides `sides` fit where the
+/// frontier requires `packed` on the sides of `mask`: every side that does not match is a
+/// field facing a road (a bridge on the tile) or a road facing a field (a bridge on the
+/// neighbour). A quick test before [`Game::bridge_placements`] looks for the bridge.
+pub(crate) fn bridge_may_fit(sides: u16, packed: u16, mask: u16) -> bool {
+    let field = Terrain::Field as u16;
+    let road = Terrain::Road as u16;
+    let diff = (sides ^ packed) & mask;
+    (0..4).all(|i| {
+        let shift = i * 4;
+        if (diff >> shift) & 0xF == 0 {
+            return true;
+        }
+        let (mine, theirs) = ((sides >> shift) & 0xF, (packed >> shift) & 0xF);
+        (mine == field && theirs == road) || (mine == road && theirs == field)
+    })
+}
+
 impl Game {
     pub(crate) fn bcb_on(&self) -> bool {
         self.has_set(TileSet::BridgesCastlesBazaars)
