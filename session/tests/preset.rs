@@ -161,7 +161,14 @@ fn layouts_agree_with_the_full_encoding_in_random_games() {
     for (k, config) in variety().iter().enumerate() {
         for preset in Preset::ALL {
             for (window, seed) in [(32, 0), (11, 1)] {
-                play_checked(config, preset, window, 100 * k as u64 + seed, false, |_, _, _| {});
+                play_checked(
+                    config,
+                    preset,
+                    window,
+                    100 * k as u64 + seed,
+                    false,
+                    |_, _, _| {},
+                );
             }
         }
     }
