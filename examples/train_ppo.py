@@ -22,7 +22,8 @@ Run (from the repository's root, with the package and the ``rl`` extra installed
 
     python examples/train_ppo.py --minutes 30 --out runs/ppo
 
-``--minutes 0.2 --eval-games 4`` is a smoke run of a few seconds.
+``--minutes 0.05 --envs 8 --steps 16 --eval-games 4 --final-games 4 --bc-decisions 64``
+is a smoke run (one PPO update, under a minute on a free machine).
 
 ``--evaluate WEIGHTS`` trains nothing: it plays the saved policy (arg-max) through
 Gymnasium's ``Carcassonne-v0``, one game at a time, against ``--opponents`` for
