@@ -1108,7 +1108,7 @@ impl VectorEnv {
     /// (int64 [N]; -1 where nothing is offered). With a pending focus, the second id of
     /// the player's action if it goes through that focus, else the first offered id.
     /// `seed` seeds the players' tie-breaks.
-    #[pyo3(signature = (kind, seed=Int(0)))]
+    #[pyo3(signature = (kind, seed=Int(0)), text_signature = "($self, kind, seed=0)")]
     fn builtin_actions<'py>(
         &self,
         py: Python<'py>,
