@@ -159,11 +159,11 @@ class raw_env(AECEnv):  # type: ignore[misc]
         after = self._game.scores
         terminal = self._game.is_terminal
         rewards = _core.step_rewards(self._reward, before, after, terminal)
-        self.rewards = {a: float(rewards[i]) for i, a in enumerate(self.possible_agents) if a in self.agents}
+        self.rewards = {x: float(rewards[i]) for i, x in enumerate(self.possible_agents) if x in self.agents}
         if terminal:
-            self.terminations = {a: True for a in self.agents}
-            for a in self.agents:
-                self.infos[a] = {"final_scores": after}
+            self.terminations = {x: True for x in self.agents}
+            for x in self.agents:
+                self.infos[x] = {"final_scores": after}
         self._select()
         self._accumulate_rewards()
 

@@ -161,10 +161,12 @@ class BoardExtractor(BaseFeaturesExtractor):  # type: ignore[misc]
 
     def __init__(self, observation_space: spaces.Dict, width: int = 32, features_dim: int = 128) -> None:
         super().__init__(observation_space, features_dim)
-        board = observation_space["board"]
-        g = observation_space["globals"].shape[0]
+        board_shape = observation_space["board"].shape
+        globals_shape = observation_space["globals"].shape
+        assert board_shape is not None and globals_shape is not None
+        g = globals_shape[0]
         self.convs = nn.Sequential(
-            nn.Conv2d(board.shape[0], width, 1), nn.ReLU(),
+            nn.Conv2d(board_shape[0], width, 1), nn.ReLU(),
             nn.Conv2d(width, width, 3, padding=1), nn.ReLU(),
             nn.Conv2d(width, width, 3, padding=1), nn.ReLU(),
         )
