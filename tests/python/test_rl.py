@@ -248,7 +248,8 @@ def test_training_example_smoke_run(tmp_path: Path) -> None:
     assert done.returncode == 0, done.stderr
     rows = (tmp_path / "curve.csv").read_text().splitlines()
     assert rows[0].startswith("minutes,env_steps") and len(rows) >= 3
-    assert int(rows[-1].split(",")[1]) == 8 * 16, "one PPO update of 8 envs x 16 steps"
+    steps = int(rows[-1].split(",")[1])
+    assert steps >= 8 * 16 and steps % (8 * 16) == 0, "whole PPO updates of 8 envs x 16 steps, at least one"
     assert (tmp_path / "policy.pt").stat().st_size > 10_000
     # The saved weights play through Carcassonne-v0.
     done = subprocess.run(
