@@ -91,6 +91,8 @@ bench-bots:
 	$(CARC) match --bots mcts:150,greedy --games 40 --players 2 --sets $(EVERY_SET) --abbot 1 --threads 1
 	$(CARC) match --bots mcts:50,greedy --games 40 --players 2 --sets $(EVERY_SET) --abbot 1 --threads 1
 	$(CARC) match --bots mcts:150,mcts:50 --games 20 --players 2 --sets $(EVERY_SET) --abbot 1 --threads 1
+	$(CARC) match --bots mcts:500,greedy --games 40 --players 2 --sets $(EVERY_SET) --abbot 1 --threads 2
+	$(CARC) match --bots mcts:500,mcts:150 --games 20 --players 2 --sets $(EVERY_SET) --abbot 1 --threads 2
 
 clean:
 	$(CARGO) clean
