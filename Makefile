@@ -67,19 +67,19 @@ screenshots:
 	bash tools/screenshots.sh
 
 ## Benchmarks (figures in the README come from these).
+CARC = $(CARGO) run --release -q -p carcassonne-cli --
 bench:
-	$(CARGO) run --release -q -p carcassonne-cli -- bench --players 2 --sets base --seconds 10
-	$(CARGO) run --release -q -p carcassonne-cli -- bench --players 2 --sets base,river1,river2 --abbot 1 --seconds 10
-	$(CARGO) run --release -q -p carcassonne-cli -- bench --players 2 --sets base,princess-and-dragon --seconds 10
-	$(CARGO) run --release -q -p carcassonne-cli -- bench --players 4 --sets base,river1,river2,princess-and-dragon,abbey-and-mayor --abbot 1 --seconds 10
-	$(CARGO) run --release -q -p carcassonne-cli -- bench --players 4 --sets base,count,king-and-robber,cult --seconds 10
-	$(CARGO) run --release -q -p carcassonne-cli -- bench --players 4 --sets base,bridges-castles-and-bazaars --seconds 10
-	$(CARGO) run --release -q -p carcassonne-cli -- bench --players 4 --sets $(EVERY_SET) --abbot 1 --seconds 10
+	$(CARC) bench --players 2 --sets base --seconds 10
+	$(CARC) bench --players 2 --sets base,river1,river2 --abbot 1 --seconds 10
+	$(CARC) bench --players 2 --sets base,princess-and-dragon --seconds 10
+	$(CARC) bench --players 4 --sets base,river1,river2,princess-and-dragon,abbey-and-mayor --abbot 1 --seconds 10
+	$(CARC) bench --players 4 --sets base,count,king-and-robber,cult --seconds 10
+	$(CARC) bench --players 4 --sets base,bridges-castles-and-bazaars --seconds 10
+	$(CARC) bench --players 4 --sets $(EVERY_SET) --abbot 1 --seconds 10
 
 ## The built-in players (README "Strong: built-in players"): MCTS search speed per set,
 ## then the matches of the strength table (long: hours on two cores).
 EVERY_SET = base,river1,river2,princess-and-dragon,abbey-and-mayor,count,king-and-robber,cult,bridges-castles-and-bazaars
-CARC = $(CARGO) run --release -q -p carcassonne-cli --
 bench-bots:
 	for sets in base base,river1 base,river2 base,princess-and-dragon base,abbey-and-mayor \
 	    base,count base,king-and-robber base,cult base,bridges-castles-and-bazaars; do \

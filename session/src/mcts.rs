@@ -755,14 +755,12 @@ impl<'a> Tree<'a> {
             let legal = game.legal();
             let action = if game.phase() == Phase::BazaarSelect {
                 // A random tile of the offer, opened at 0 (the first bid of each tile).
-                let tiles = legal
-                    .iter()
-                    .filter(|a| matches!(a, Action::BazaarSelect { bid: 0, .. }))
-                    .count();
+                let opened_at_zero = |a: &&Action| matches!(a, Action::BazaarSelect { bid: 0, .. });
+                let tiles = legal.iter().filter(opened_at_zero).count();
                 let k = self.rng.below(tiles as u32) as usize;
                 *legal
                     .iter()
-                    .filter(|a| matches!(a, Action::BazaarSelect { bid: 0, .. }))
+                    .filter(opened_at_zero)
                     .nth(k)
                     .expect("a tile opened at 0")
             } else if game.phase() == Phase::BazaarBid {

@@ -96,7 +96,7 @@ enum Centre {
 fn centre_of(kind: TileKind, rot: Rotation) -> Centre {
     let def = kind.def();
     let oriented = def.oriented(rot);
-    if def.features.iter().any(|f| f.kind.is_monastery_like()) {
+    if def.cloister != NO_FEATURE {
         return if def.has(Symbols::ABBEY) {
             Centre::Abbey
         } else {
