@@ -23,7 +23,7 @@
 
 use crate::config::Figure;
 use crate::geometry::{Corner, Pos, Rotation};
-use crate::rules::bcb::{Axis, BazaarChoice, Bridge};
+use crate::rules::bcb::{Axis, BazaarChoice, Bridge, TileBridge};
 use crate::rules::count::{Quarter, QuarterStep};
 use crate::tiles::TileKind;
 use std::fmt;
@@ -267,7 +267,7 @@ pub enum Action {
         /// Rotation.
         rot: Rotation,
         /// The bridge placed with the tile (on it or on a neighbour), if it fits only so.
-        bridge: Option<Bridge>,
+        bridge: Option<TileBridge>,
     },
     /// Place the abbey tile into a hole instead of drawing (AM1, AM4).
     PlaceAbbey {
@@ -442,6 +442,7 @@ impl Action {
         let xy = |p: Pos| [Int(p.x), Int(p.y)];
         match *self {
             Action::PlaceTile { pos, rot, bridge } => {
+                let bridge = bridge.map(|b| b.at(pos));
                 Values::of(&[Int(pos.x), Int(pos.y), R(rot), FieldValue::Bridge(bridge)])
             }
             Action::PlaceAbbey { pos } | Action::MoveDragon { pos } => Values::of(&xy(pos)),
@@ -551,7 +552,18 @@ impl Action {
                     _ => return Err(bad(2)),
                 },
                 bridge: match values[3] {
-                    FieldValue::Bridge(b) => b,
+                    FieldValue::Bridge(None) => None,
+                    FieldValue::Bridge(Some(b)) => {
+                        Some(b.relative_to(pos(0)?).ok_or_else(|| FieldError {
+                            field: spec.fields[3].name,
+                            message: format!(
+                                "the bridge at {} ({}) is neither on the tile nor on a \
+                                 neighbour across the side it runs through",
+                                b.pos,
+                                b.axis.name()
+                            ),
+                        })?)
+                    }
                     _ => return Err(bad(3)),
                 },
             },

@@ -1500,6 +1500,7 @@ impl Game {
             self.set_bridge(index as usize, axis);
         }
         let abbey = def.has(Symbols::ABBEY);
+        let bridges = self.bcb_on();
         for side in Side::ALL {
             let Some(ni) = self.board.index_at(pos.step(side)) else {
                 continue;
@@ -1520,7 +1521,7 @@ impl Game {
                 continue;
             }
             for third in 0..3 {
-                let (mine, theirs) = if third == 1 {
+                let (mine, theirs) = if third == 1 && bridges {
                     // The middle third: a bridge end, if there is one (BR3).
                     match (
                         self.segment_node(index as usize, side, 1),
@@ -1554,7 +1555,7 @@ impl Game {
         tile: TileKind,
         pos: Pos,
         rot: Rotation,
-        bridge: Option<crate::rules::bcb::Bridge>,
+        bridge: Option<crate::rules::bcb::TileBridge>,
     ) {
         let own = self.bridge_with_tile(pos, bridge);
         let index = self.put_tile_bridged(tile, pos, rot, own);
@@ -1608,9 +1609,21 @@ impl Game {
     /// Every legal placement of `tile` (B4, R2): squares in frontier order, rotations
     /// 0..3. A tile with no placement is discarded (B5).
     pub(crate) fn placements_into(&self, tile: TileKind, out: &mut Vec<Action>) {
+        // The common case (no placement rule of an expansion, no bridge) gets its own
+        // copy of the loop, compiled without the checks.
+        if self.placement_restricted(tile) || self.may_bridge_placement() {
+            self.placements_checked_into::<true>(tile, out);
+        } else {
+            self.placements_checked_into::<false>(tile, out);
+        }
+    }
+
+    /// [`Game::placements_into`], with the expansions' placement checks compiled in when
+    /// `CHECKED`.
+    fn placements_checked_into<const CHECKED: bool>(&self, tile: TileKind, out: &mut Vec<Action>) {
         let def = tile.def();
-        let restricted = self.placement_restricted(tile);
-        let bridges = self.may_bridge_placement();
+        let restricted = CHECKED && self.placement_restricted(tile);
+        let bridges = CHECKED && self.may_bridge_placement();
         let packed_rot = Rotation::ALL.map(|r| def.oriented(r).packed_sides);
         out.reserve(4 * self.board.frontier().len());
         // Rotations that give the same sides (symmetric tiles) are still distinct actions.

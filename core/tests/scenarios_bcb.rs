@@ -51,7 +51,12 @@ fn placement(xy: Xy, r: u8, bridge: Option<(Xy, Axis)>) -> Action {
     Action::PlaceTile {
         pos: pos(xy),
         rot: rot(r),
-        bridge: bridge.map(|(b, axis)| Bridge { pos: pos(b), axis }),
+        bridge: bridge.map(|(b, axis)| {
+            let bridge = Bridge { pos: pos(b), axis };
+            bridge
+                .relative_to(pos(xy))
+                .expect("a bridge next to the tile")
+        }),
     }
 }
 
@@ -167,7 +172,10 @@ fn placements(game: &Game) -> BTreeSet<Placement> {
                 pos.x,
                 pos.y,
                 rot.quarter_turns(),
-                bridge.map(|b| (b.pos.x, b.pos.y, b.axis)),
+                bridge.map(|b| {
+                    let b = b.at(*pos);
+                    (b.pos.x, b.pos.y, b.axis)
+                }),
             )),
             _ => None,
         })
@@ -251,6 +259,67 @@ fn br2_br3_tile_that_fits_with_a_bridge_on_its_neighbour() {
     let since = game.events().len();
     place(&mut game, "BASE-W", (-1, 1), 0); // seat 1
     assert_eq!(points_since(&game, since), vec![(1, 4, ScoreKind::Road)]);
+}
+
+/// BR2: a placement names its bridge by square and axis in records and front ends (the
+/// action schema's `bridge` field); every bridged placement offered survives the round
+/// trip, and a bridge that is neither on the tile nor on the neighbour across the side it
+/// runs through is refused with the field named.
+#[test]
+fn br2_bridged_placements_through_the_action_schema() {
+    let mut game = bcb_game(2);
+    place_follower(&mut game, "BASE-B", (0, 1), 0, "f1"); // seat 0
+    draw(&mut game, "BASE-U"); // seat 1
+    let bridged: Vec<Action> = legal(&game)
+        .into_iter()
+        .filter(|a| {
+            matches!(
+                a,
+                Action::PlaceTile {
+                    bridge: Some(_),
+                    ..
+                }
+            )
+        })
+        .collect();
+    assert!(!bridged.is_empty());
+    for a in &bridged {
+        assert_eq!(
+            Action::from_values(a.kind(), a.values().as_slice()).as_ref(),
+            Ok(a)
+        );
+    }
+    let values = |bridge: Bridge| {
+        let mut v = placement((1, 1), 0, None).values().as_slice().to_vec();
+        v[3] = carcassonne::action::FieldValue::Bridge(Some(bridge));
+        v
+    };
+    let kind = placement((1, 1), 0, None).kind();
+    let neighbour = Bridge {
+        pos: pos((0, 1)),
+        axis: Axis::WE,
+    };
+    assert_eq!(
+        Action::from_values(kind, &values(neighbour)),
+        Ok(placement((1, 1), 0, Some(((0, 1), Axis::WE))))
+    );
+    for wrong in [
+        Bridge {
+            pos: pos((0, 1)),
+            axis: Axis::NS,
+        },
+        Bridge {
+            pos: pos((-1, 1)),
+            axis: Axis::WE,
+        },
+        Bridge {
+            pos: pos((0, 0)),
+            axis: Axis::WE,
+        },
+    ] {
+        let err = Action::from_values(kind, &values(wrong)).expect_err("not this tile's bridge");
+        assert_eq!(err.field, "bridge");
+    }
 }
 
 /// BR1, BR2: a tile carries one bridge at most, and a bridge end may not face a field.

@@ -514,6 +514,8 @@ pub extern "C" fn carc_game_is_legal(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use carcassonne_core::geometry::Side;
+    use carcassonne_core::rules::bcb::TileBridge;
     use carcassonne_core::{Game, GameConfig, Pos};
 
     /// The C kinds are the engine's action kinds, same numbers, same names.
@@ -547,10 +549,7 @@ mod tests {
             Action::PlaceTile {
                 pos,
                 rot: Rotation::new(1).unwrap(),
-                bridge: Some(Bridge {
-                    pos: Pos::new(-2, 4),
-                    axis: Axis::NS,
-                }),
+                bridge: Some(TileBridge::Neighbour(Side::N)),
             },
             Action::PlaceAbbey { pos },
             Action::Deploy {

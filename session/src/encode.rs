@@ -96,9 +96,8 @@ use carcassonne::action::Action;
 use carcassonne::config::{ConfigError, Figure, MAX_PLAYERS};
 use carcassonne::features::NodeId;
 use carcassonne::game::{Game, Phase};
-use carcassonne::geometry::Side;
 use carcassonne::geometry::{Corner, Pos, Rotation};
-use carcassonne::rules::bcb::{Axis, BazaarChoice, Bridge, MAX_BID};
+use carcassonne::rules::bcb::{Axis, BazaarChoice, TileBridge, MAX_BID};
 use carcassonne::rules::count::Quarter;
 use carcassonne::rules::princess_dragon::DRAGON_STEPS;
 use carcassonne::scoring::feature_value;
@@ -590,15 +589,12 @@ pub enum FlatAction {
     Pass,
 }
 
-/// The `BRIDGE` variant of a bridge placed with a tile at `pos`.
-fn bridge_variant(pos: Pos, bridge: Bridge) -> Option<u8> {
-    if bridge.pos == pos {
-        return Some(bridge.axis as u8);
+/// The `BRIDGE` variant of the bridge a placement carries.
+fn bridge_variant(bridge: TileBridge) -> u8 {
+    match bridge {
+        TileBridge::OnTile(axis) => axis as u8,
+        TileBridge::Neighbour(side) => 2 + side.index() as u8,
     }
-    Side::ALL
-        .iter()
-        .position(|s| pos.step(*s) == bridge.pos)
-        .map(|k| 2 + k as u8)
 }
 
 impl FlatAction {
@@ -748,8 +744,7 @@ impl Frame {
                     let tile = (rot.quarter_turns() as usize * spec.w() * spec.w() + c) as u32;
                     // A placement with a bridge: the square's CELL id, then the BRIDGE
                     // id naming the rotation and the bridge.
-                    match bridge.and_then(|b| bridge_variant(pos, b)) {
-                        None if bridge.is_some() => Route::Unencodable,
+                    match bridge.map(bridge_variant) {
                         None => Route::Direct(tile),
                         Some(variant) => Route::Pointer {
                             cell: spec.cell_base() + c as u32,

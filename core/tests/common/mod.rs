@@ -244,7 +244,7 @@ pub fn north_of_start(p: Pos) -> bool {
 /// Whether `a` is a placement inside `zone` (with its bridge, if it carries one, BR2).
 fn placement_in(a: &Action, zone: &dyn Fn(Pos) -> bool) -> bool {
     matches!(a, Action::PlaceTile { pos, bridge, .. }
-        if zone(*pos) && bridge.map_or(true, |b| zone(b.pos)))
+        if zone(*pos) && bridge.map_or(true, |b| zone(b.at(*pos).pos)))
 }
 
 /// Chooses the next tile to draw: one that fits nowhere (it is discarded, B5) or the one
@@ -463,7 +463,12 @@ pub fn play_bridged(game: &mut Game, id: &str, xy: Xy, r: u8, bridge: Option<(Xy
         Action::PlaceTile {
             pos: pos(xy),
             rot: rot(r),
-            bridge: bridge.map(|(b, axis)| Bridge { pos: pos(b), axis }),
+            bridge: bridge.map(|(b, axis)| {
+                let bridge = Bridge { pos: pos(b), axis };
+                bridge
+                    .relative_to(pos(xy))
+                    .expect("a bridge next to the tile")
+            }),
         },
     );
 }

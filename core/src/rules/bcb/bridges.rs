@@ -16,7 +16,7 @@
 //! Every tile of a game with this set has one more feature node than its catalogue
 //! features, its bridge, unused until a bridge is placed on it.
 
-use super::{Axis, Bridge};
+use super::{Axis, Bridge, TileBridge};
 use crate::action::Action;
 use crate::features::NodeId;
 use crate::game::Game;
@@ -154,16 +154,23 @@ impl Game {
 
     /// BR2: the bridge placed with the turn player's tile at `pos`: a neighbour's is laid
     /// now, before the tile; the tile's own axis is returned, to be laid as it is put.
-    pub(crate) fn bridge_with_tile(&mut self, pos: Pos, bridge: Option<Bridge>) -> Option<Axis> {
-        let bridge = bridge?;
-        if bridge.pos != pos {
-            self.place_bridge(self.turn_player, bridge);
-            return None;
+    pub(crate) fn bridge_with_tile(
+        &mut self,
+        pos: Pos,
+        bridge: Option<TileBridge>,
+    ) -> Option<Axis> {
+        match bridge? {
+            TileBridge::Neighbour(_) => {
+                self.place_bridge(self.turn_player, bridge?.at(pos));
+                None
+            }
+            TileBridge::OnTile(axis) => {
+                self.ext.bcb.bridges_left[self.turn_player as usize] -= 1;
+                let next = self.board.len() as u8;
+                self.ext.bcb.bridge_this_turn = Some(next);
+                Some(axis)
+            }
         }
-        self.ext.bcb.bridges_left[self.turn_player as usize] -= 1;
-        let next = self.board.len() as u8;
-        self.ext.bcb.bridge_this_turn = Some(next);
-        Some(bridge.axis)
     }
 
     /// Whether the turn player may place a tile with a bridge (BR2): he has one left and
@@ -263,7 +270,7 @@ impl Game {
                 out.push(Action::PlaceTile {
                     pos,
                     rot,
-                    bridge: Some(Bridge { pos, axis }),
+                    bridge: Some(TileBridge::OnTile(axis)),
                 });
             }
         }
@@ -276,7 +283,6 @@ impl Game {
             let Some(ni) = self.board.index_at(q) else {
                 continue;
             };
-            let axis = Axis::through(side);
             if self.board.placement(ni).sides[side.opposite().index()] != Terrain::Field {
                 continue;
             }
@@ -297,7 +303,7 @@ impl Game {
                 out.push(Action::PlaceTile {
                     pos,
                     rot,
-                    bridge: Some(Bridge { pos: q, axis }),
+                    bridge: Some(TileBridge::Neighbour(side)),
                 });
             }
         }

@@ -15,7 +15,7 @@ pub mod bridges;
 pub mod castles;
 
 use crate::config::{GameConfig, MAX_PLAYERS};
-use crate::geometry::Pos;
+use crate::geometry::{Pos, Side};
 
 crate::named_enum! {
     /// The direction of a bridge across its tile, in the board frame (BR1).
@@ -31,29 +31,80 @@ crate::named_enum! {
 
 impl Axis {
     /// The axis through `side`.
-    pub const fn through(side: crate::geometry::Side) -> Axis {
+    pub const fn through(side: Side) -> Axis {
         match side {
-            crate::geometry::Side::N | crate::geometry::Side::S => Axis::NS,
-            crate::geometry::Side::E | crate::geometry::Side::W => Axis::WE,
+            Side::N | Side::S => Axis::NS,
+            Side::E | Side::W => Axis::WE,
         }
     }
 
     /// The two sides the bridge joins.
-    pub const fn sides(self) -> [crate::geometry::Side; 2] {
+    pub const fn sides(self) -> [Side; 2] {
         match self {
-            Axis::NS => [crate::geometry::Side::N, crate::geometry::Side::S],
-            Axis::WE => [crate::geometry::Side::W, crate::geometry::Side::E],
+            Axis::NS => [Side::N, Side::S],
+            Axis::WE => [Side::W, Side::E],
         }
     }
 }
 
-/// A bridge placed together with a tile (BR2): on the tile itself or on a neighbour.
+/// A bridge on the board: the tile that carries it and its direction (BR1, BR2).
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub struct Bridge {
     /// The tile that carries the bridge.
     pub pos: Pos,
     /// Its direction.
     pub axis: Axis,
+}
+
+impl Bridge {
+    /// The same bridge seen from a tile placed at `tile` ([`TileBridge`]); `None` unless
+    /// it lies on that tile or on the neighbour across one of its sides, in the direction
+    /// through that side.
+    pub fn relative_to(self, tile: Pos) -> Option<TileBridge> {
+        if self.pos == tile {
+            return Some(TileBridge::OnTile(self.axis));
+        }
+        Side::ALL
+            .into_iter()
+            .find(|&side| tile.step(side) == self.pos && Axis::through(side) == self.axis)
+            .map(TileBridge::Neighbour)
+    }
+}
+
+/// The bridge a tile placement carries (BR2), relative to the placed tile: on the tile
+/// itself, or on the neighbour across one of its sides (that bridge runs through the
+/// side). Two bytes wide, it keeps [`crate::action::Action`] small; [`TileBridge::at`]
+/// gives the [`Bridge`] on the board.
+///
+/// ```
+/// use carcassonne::geometry::{Pos, Side};
+/// use carcassonne::rules::bcb::{Axis, Bridge, TileBridge};
+///
+/// let east = TileBridge::Neighbour(Side::E).at(Pos::new(2, 5));
+/// assert_eq!(east, Bridge { pos: Pos::new(3, 5), axis: Axis::WE });
+/// assert_eq!(east.relative_to(Pos::new(2, 5)), Some(TileBridge::Neighbour(Side::E)));
+/// // A bridge that does not run through the shared side is no placement's bridge.
+/// assert_eq!(Bridge { axis: Axis::NS, ..east }.relative_to(Pos::new(2, 5)), None);
+/// ```
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum TileBridge {
+    /// On the placed tile, in this direction.
+    OnTile(Axis),
+    /// On the neighbour across this side of the placed tile.
+    Neighbour(Side),
+}
+
+impl TileBridge {
+    /// The bridge on the board for a tile placed at `tile`.
+    pub const fn at(self, tile: Pos) -> Bridge {
+        match self {
+            TileBridge::OnTile(axis) => Bridge { pos: tile, axis },
+            TileBridge::Neighbour(side) => Bridge {
+                pos: tile.step(side),
+                axis: Axis::through(side),
+            },
+        }
+    }
 }
 
 crate::named_enum! {
