@@ -31,6 +31,13 @@ use std::fmt;
 /// Most players a game accepts (B1).
 pub const MAX_PLAYERS: usize = 6;
 
+// Each expansion declares its rule switches in its module; the configuration gathers
+// them here.
+pub use crate::rules::abbey_mayor::{BarnPlacement, WagonMove};
+pub use crate::rules::count::{CountFinal, CountLandscape};
+pub use crate::rules::princess_dragon::{DragonMove, FairyRule, PrincessRule};
+pub use crate::rules::river::RiverLakes;
+
 crate::named_enum! {
     /// The tile edition (`edition` switch).
     #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, Default)]
@@ -55,103 +62,6 @@ impl Edition {
             Edition::C3 if def.has_c3_count => def.counts[2],
             Edition::C3 => def.counts[1],
         }
-    }
-}
-
-crate::named_enum! {
-    /// When the dragon flies on a dragon-tile turn (PD4).
-    #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, Default)]
-    pub enum DragonMove {
-        /// After deployment, before the turn's scoring (default).
-        #[default]
-        BeforeScoring = "before-scoring",
-        /// After the turn's scoring and wagon moves.
-        AfterScoring = "after-scoring",
-    }
-}
-crate::named_enum! {
-    /// Whether the princess removal is optional (PD9).
-    #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, Default)]
-    pub enum PrincessRule {
-        /// The player may remove a knight (default).
-        #[default]
-        May = "may",
-        /// The player must remove a knight when one is there.
-        Must = "must",
-    }
-}
-crate::named_enum! {
-    /// Where the fairy stands (PD15).
-    #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, Default)]
-    pub enum FairyRule {
-        /// Next to one follower, which it belongs to (default).
-        #[default]
-        NextToFollower = "next-to-follower",
-        /// On a tile where the player has a follower (first edition).
-        OnTile = "on-tile",
-    }
-}
-crate::named_enum! {
-    /// Whether a barn may go into a field that already holds one (AM6).
-    #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, Default)]
-    pub enum BarnPlacement {
-        /// Not into a field with a barn (default).
-        #[default]
-        NotOccupied = "not-occupied",
-        /// Also into a field with a barn.
-        Occupied = "occupied",
-    }
-}
-crate::named_enum! {
-    /// Where a wagon may move after scoring (AM11).
-    #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, Default)]
-    pub enum WagonMove {
-        /// Same tile or one of the 8 surrounding tiles (default).
-        #[default]
-        C2 = "C2",
-        /// A feature connected to the scored one.
-        C1 = "C1",
-    }
-}
-
-crate::named_enum! {
-    /// How the two River II lakes are placed (R6).
-    #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, Default)]
-    pub enum RiverLakes {
-        /// After the last river tile, one player places the volcano lake and then the
-        /// city lake in the same turn (default, the River II rulebook).
-        #[default]
-        OneTurn = "one-turn",
-        /// The lakes are the last river tiles, drawn in random order by successive
-        /// players as ordinary turns (the reading of the reference engine).
-        TwoTurns = "two-turns",
-    }
-}
-
-crate::named_enum! {
-    /// Which figures may leave the City of Carcassonne before final scoring (CC6).
-    #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, Default)]
-    pub enum CountFinal {
-        /// Only from the market, onto a field without a barn (default, second edition).
-        #[default]
-        MarketOnly = "market-only",
-        /// From every quarter onto an incomplete feature of its kind (first edition).
-        AnyQuarter = "any-quarter",
-    }
-}
-
-crate::named_enum! {
-    /// Which of the City of Carcassonne's twelve squares are closed to figures and the
-    /// dragon (CC8).
-    #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, Default)]
-    pub enum CountLandscape {
-        /// All twelve (default).
-        #[default]
-        Closed = "closed",
-        /// Only the two squares of the walled city (`COUNT-06`, `COUNT-07`); the landscape
-        /// of the other ten is ordinary (the publisher's clarification, the reference
-        /// engine's reading).
-        Open = "open",
     }
 }
 

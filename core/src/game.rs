@@ -83,7 +83,8 @@ crate::named_enum! {
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
 pub(crate) enum Step {
     Start,
-    Abbey,
+    /// A decision before the draw (an abbey, AM1), if an expansion offers one.
+    BeforeDraw,
     Draw,
     Place,
     Deploy,
@@ -93,7 +94,8 @@ pub(crate) enum Step {
     Castles,
     LeaveQuarters,
     Score,
-    Wagons,
+    /// Decisions after the turn's scoring (wagon moves, AM11), one at a time.
+    AfterScoring,
     EnterQuarter,
     MoveCount,
     FlightAfter,
@@ -461,8 +463,6 @@ pub(crate) struct TurnState {
     pub completed_len: u8,
     /// Tile drawn this turn.
     pub drawn: Option<TileKind>,
-    /// The turn player declined to place an abbey before drawing (AM1).
-    pub abbey_declined: bool,
 }
 
 impl Default for TurnState {
@@ -474,7 +474,6 @@ impl Default for TurnState {
             feature_scorers: 0,
             completed: [0; 48],
             completed_len: 0,
-            abbey_declined: false,
         }
     }
 }
@@ -713,13 +712,6 @@ impl Game {
     /// last, unfinished turn).
     pub fn turn_in_progress(&self) -> bool {
         self.turn_open
-    }
-
-    /// Whether the turn player declined to place an abbey (AM1) and the game waits for his
-    /// draw (explicit chance): the record of the game then ends with that decline, which
-    /// a draw would otherwise imply.
-    pub fn abbey_declined_before_draw(&self) -> bool {
-        self.phase == Phase::Draw && self.turn.abbey_declined && self.turn.drawn.is_none()
     }
 
     /// Whether the game is in its end-of-game abbey round (AM4).
@@ -973,7 +965,7 @@ impl Game {
     /// Fills the legal list of the decision the game now waits for. The placement,
     /// deployment, dragon and wagon lists are already there (their steps compute them to
     /// know whether to ask at all).
-    fn complete_legal(&mut self) {
+    pub(crate) fn complete_legal(&mut self) {
         match self.phase {
             Phase::GameOver => self.legal.clear(),
             Phase::Draw => {
@@ -982,28 +974,13 @@ impl Game {
                 self.deck.drawable_into(self.dragon_on_board(), &mut legal);
                 self.legal = legal;
             }
-            Phase::Abbey => {
-                let mut legal = std::mem::take(&mut self.legal);
-                legal.clear();
-                self.abbey_actions(&mut legal);
-                legal.push(Action::Pass);
-                self.legal = legal;
-            }
-            Phase::WagonMove => self.legal.push(Action::Pass),
             Phase::PlaceTile => {
                 if self.may_discard_bridge_only_tile() {
                     self.legal.push(Action::Pass);
                 }
             }
-            Phase::Deploy
-            | Phase::DragonFlight
-            | Phase::LeaveQuarter
-            | Phase::EnterQuarter
-            | Phase::MoveCount
-            | Phase::Castle
-            | Phase::BazaarSelect
-            | Phase::BazaarBid
-            | Phase::BazaarBuyOrSell => {}
+            Phase::Deploy => {}
+            phase => self.complete_expansion_legal(phase),
         }
     }
 
@@ -1026,40 +1003,15 @@ impl Game {
                 let tile = self.turn.drawn.expect("a tile in hand");
                 self.place_turn_tile(tile, pos, rot, bridge);
             }
-            Action::PlaceAbbey { pos } => {
-                self.record(player, action);
-                self.place_abbey(pos);
+            Action::Pass if matches!(self.phase, Phase::PlaceTile) => {
+                // BR2: a tile that fits only with a bridge is discarded (B5); implied by
+                // the turn's `discarded` mark, as a tile that fits nowhere.
+                let tile = self.turn.drawn.expect("a tile in hand");
+                self.discard_drawn_tile(tile);
             }
-            Action::Pass => {
-                match self.phase {
-                    Phase::Abbey if self.step == Step::EndRound => {
-                        // Declining the end-of-game abbey is recorded as a pass.
-                        self.record(player, action);
-                        self.close_turn();
-                        self.step = Step::EndRound;
-                    }
-                    Phase::Abbey => {
-                        // Declining the abbey before drawing is implied by the draw.
-                        self.turn.abbey_declined = true;
-                        self.step = Step::Draw;
-                    }
-                    Phase::PlaceTile => {
-                        // BR2: a tile that fits only with a bridge is discarded (B5);
-                        // implied by the turn's `discarded` mark, as a tile that fits
-                        // nowhere.
-                        let tile = self.turn.drawn.expect("a tile in hand");
-                        self.discard_drawn_tile(tile);
-                    }
-                    Phase::Deploy => {
-                        self.record(player, action);
-                        self.step = Step::FlightBefore;
-                    }
-                    Phase::WagonMove => {
-                        self.record(player, action);
-                        self.wagon_declined(player);
-                    }
-                    _ => {}
-                }
+            Action::Pass if matches!(self.phase, Phase::Deploy) => {
+                self.record(player, action);
+                self.step = Step::FlightBefore;
             }
             Action::Deploy {
                 figure,
@@ -1071,96 +1023,17 @@ impl Game {
                 self.deploy(player, figure, i, feature);
                 self.step = Step::FlightBefore;
             }
-            Action::DeployBarn { pos, corner } => {
-                self.record(player, action);
-                self.deploy_barn(player, pos, corner);
-                self.step = Step::FlightBefore;
-            }
-            Action::MoveFairy { pos, feature } => {
-                self.record(player, action);
-                self.move_fairy(player, pos, feature);
-                self.step = Step::FlightBefore;
-            }
-            Action::Princess { pos, feature } => {
-                self.record(player, action);
-                self.princess_remove(pos, feature);
-                self.step = Step::FlightBefore;
-            }
-            Action::ReturnAbbot { pos, feature } => {
-                self.record(player, action);
-                self.return_abbot(pos, feature);
-                self.step = Step::FlightBefore;
-            }
-            Action::MoveDragon { pos } => {
-                self.record(player, action);
-                self.dragon_step(pos);
-                if self.flight_continues() {
-                    self.complete_legal();
+            _ => {
+                if !self.apply_expansion_action(player, action) {
                     return;
                 }
-            }
-            Action::MoveWagon { pos, feature } => {
-                self.record(player, action);
-                self.move_wagon(player, pos, feature);
-            }
-            Action::LeaveQuarter {
-                quarter,
-                figure,
-                pos,
-                feature,
-                ..
-            } => {
-                self.record(player, action);
-                self.leave_quarter(player, quarter, figure, pos, feature);
-            }
-            Action::QuarterPass { step } => {
-                self.record(player, action);
-                match step {
-                    QuarterStep::BeforeScoring => self.leave_round_passed(),
-                    QuarterStep::Final => self.final_passed(player),
-                    QuarterStep::Deploy | QuarterStep::Count => self.step = Step::FlightAfter,
-                }
-            }
-            Action::DeployQuarter { figure, quarter } => {
-                self.record(player, action);
-                self.enter_quarter(figure, quarter);
-                self.step = Step::MoveCount;
-            }
-            Action::MoveCount { quarter } => {
-                self.record(player, action);
-                self.move_count(quarter);
-                self.step = Step::FlightAfter;
-            }
-            Action::PlaceBridge { pos, axis } => {
-                self.record(player, action);
-                self.place_bridge(player, crate::rules::bcb::Bridge { pos, axis });
-            }
-            Action::BuildCastle { pos, feature } => {
-                self.record(player, action);
-                self.build_castle(player, pos, feature);
-            }
-            Action::CastlePass => {
-                self.record(player, action);
-                self.castle_passed();
-            }
-            Action::BazaarSelect { tile, bid } => {
-                self.record(player, action);
-                self.bazaar_select(tile, bid);
-            }
-            Action::BazaarBid { bid } => {
-                self.record(player, action);
-                self.bazaar_raise(player, bid);
-            }
-            Action::BazaarPass => self.record(player, action),
-            Action::BazaarBuyOrSell { choice } => {
-                self.record(player, action);
-                self.bazaar_buy_or_sell(choice);
             }
         }
         self.advance();
     }
 
-    fn record(&mut self, player: u8, action: Action) {
+    /// Logs a decision of `player` (the game's record, [`Game::decisions`]).
+    pub(crate) fn record(&mut self, player: u8, action: Action) {
         self.decisions.push(Decision { player, action });
     }
 
@@ -1189,17 +1062,13 @@ impl Game {
                         self.start_drawn_tile(tile);
                         continue;
                     }
-                    if self.abbey_possible(self.turn_player) {
-                        self.step = Step::Abbey;
-                        self.phase = Phase::Abbey;
-                        self.to_play = self.turn_player;
+                    self.step = Step::BeforeDraw;
+                }
+                Step::BeforeDraw => {
+                    if self.decision_before_draw() {
                         return;
                     }
                     self.step = Step::Draw;
-                }
-                Step::Abbey => {
-                    self.phase = Phase::Abbey;
-                    return;
                 }
                 Step::Draw => {
                     if self.deck.total() == 0 {
@@ -1268,10 +1137,10 @@ impl Game {
                 }
                 Step::Score => {
                     self.score_turn();
-                    self.step = Step::Wagons;
+                    self.step = Step::AfterScoring;
                 }
-                Step::Wagons => {
-                    if self.next_wagon_decision() {
+                Step::AfterScoring => {
+                    if self.decision_after_scoring() {
                         return;
                     }
                     self.step = Step::EnterQuarter;
@@ -1684,12 +1553,7 @@ impl Game {
                 FeatureKind::Field => self.rules.farmers,
                 FeatureKind::Garden | FeatureKind::River => false,
             },
-            Figure::Abbot => kind.is_cloister(),
-            Figure::Mayor => kind == FeatureKind::City,
-            Figure::Wagon => {
-                kind.is_monastery_like() || kind == FeatureKind::City || kind == FeatureKind::Road
-            }
-            Figure::Barn => false,
+            other => self.expansion_figure_fits(other, kind),
         }
     }
 
@@ -1716,12 +1580,7 @@ impl Game {
         if require_incomplete && self.is_complete(root) {
             return;
         }
-        for figure in [
-            Figure::Follower,
-            Figure::Abbot,
-            Figure::Mayor,
-            Figure::Wagon,
-        ] {
+        for figure in Figure::ALL.into_iter().filter(|f| f.is_follower_like()) {
             if self.supply[player as usize][figure.index()] > 0
                 && self.figure_fits(figure, node.kind)
             {
@@ -1771,7 +1630,7 @@ impl Game {
     /// Returns the figure at `k` in the figure list to its owner's supply, and logs why.
     pub(crate) fn return_figure(&mut self, k: usize, cause: ReturnCause) -> BoardFigure {
         let f = self.figures.swap_remove(k);
-        if f.figure != Figure::Barn {
+        if f.figure.is_follower_like() {
             let root = self.features.find(f.node);
             self.features.node_mut(root).figures -= 1;
         }
@@ -1788,11 +1647,12 @@ impl Game {
         f
     }
 
-    /// Index in the figure list of the figure standing at `(placement, local)` (not a barn).
+    /// Index in the figure list of the follower-like figure standing at
+    /// `(placement, local)`.
     pub(crate) fn figure_at(&self, placement: u8, local: u8) -> Option<usize> {
-        self.figures
-            .iter()
-            .position(|f| f.placement == placement && f.local == local && f.figure != Figure::Barn)
+        self.figures.iter().position(|f| {
+            f.placement == placement && f.local == local && f.figure.is_follower_like()
+        })
     }
 
     // ----- completion --------------------------------------------------------------------

@@ -2,7 +2,7 @@
 //! majorities with figure strengths (B13, AM5), and the walks over a feature's parts that
 //! scoring needs (distinct tiles, adjacent completed cities).
 
-use crate::config::{Figure, MAX_PLAYERS};
+use crate::config::MAX_PLAYERS;
 use crate::features::NodeId;
 use crate::game::{Game, ReturnCause, ScoreKind};
 use crate::tiles::FeatureKind;
@@ -62,21 +62,16 @@ impl Game {
         self.stamp_value
     }
 
-    /// Strength of every player on the feature of `root` (B13; a mayor counts the city's
-    /// pennants, AM5). Barns do not count.
+    /// Strength of every player on the feature of `root` (B13): one per follower-like
+    /// figure, or what its expansion says it weighs ([`Game::figure_strength`]).
     pub(crate) fn strengths(&mut self, root: NodeId) -> [u32; MAX_PLAYERS] {
-        let pennants = self.features.node(root).pennants as u32;
         let mut s = [0u32; MAX_PLAYERS];
         for k in 0..self.figures.len() {
             let f = self.figures[k];
-            if f.figure == Figure::Barn || self.features.find(f.node) != root {
+            if !f.figure.is_follower_like() || self.features.find(f.node) != root {
                 continue;
             }
-            s[f.owner as usize] += if f.figure == Figure::Mayor {
-                pennants
-            } else {
-                1
-            };
+            s[f.owner as usize] += self.figure_strength(f.figure, root);
         }
         s
     }
@@ -96,13 +91,13 @@ impl Game {
         }
     }
 
-    /// Returns every figure on the feature of `root` except barns (B14). Wagons of a
-    /// feature scored during play are noted for the wagon step (AM11).
+    /// Returns every follower-like figure on the feature of `root` (B14), telling the
+    /// expansions of those of a feature scored during play.
     pub(crate) fn return_figures_of(&mut self, root: NodeId, cause: ReturnCause) {
         let mut k = 0;
         while k < self.figures.len() {
             let f = self.figures[k];
-            if f.figure != Figure::Barn && self.features.find(f.node) == root {
+            if f.figure.is_follower_like() && self.features.find(f.node) == root {
                 self.return_figure(k, cause);
                 if cause == ReturnCause::Scored {
                     self.on_figure_scored(f);
@@ -339,7 +334,7 @@ impl Game {
         let mut k = 0;
         while k < self.figures.len() {
             let f = self.figures[k];
-            if f.figure == Figure::Barn {
+            if !f.figure.is_follower_like() {
                 k += 1;
                 continue;
             }
@@ -362,7 +357,7 @@ impl Game {
             }
             // The figure list shrank; start over from the first remaining figure.
             k = 0;
-            while k < self.figures.len() && self.figures[k].figure == Figure::Barn {
+            while k < self.figures.len() && !self.figures[k].figure.is_follower_like() {
                 k += 1;
             }
         }

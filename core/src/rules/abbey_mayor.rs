@@ -15,12 +15,35 @@
 //!   (C1), in seat order from the turn player.
 
 use crate::action::Action;
-use crate::config::{BarnPlacement, Figure, GameConfig, WagonMove, MAX_PLAYERS};
+use crate::config::{Figure, GameConfig, MAX_PLAYERS};
 use crate::features::NodeId;
 use crate::game::{BoardFigure, Game, Phase, ScoreKind, Step};
 use crate::geometry::{Corner, Pos, Rotation, Side};
 use crate::tiles::{catalogue, FeatureKind, RoadEnd, Symbols, TileKind, TileSet, NO_FEATURE};
 use std::sync::OnceLock;
+
+crate::named_enum! {
+    /// Whether a barn may go into a field that already holds one (AM6).
+    #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, Default)]
+    pub enum BarnPlacement {
+        /// Not into a field with a barn (default).
+        #[default]
+        NotOccupied = "not-occupied",
+        /// Also into a field with a barn.
+        Occupied = "occupied",
+    }
+}
+crate::named_enum! {
+    /// Where a wagon may move after scoring (AM11).
+    #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, Default)]
+    pub enum WagonMove {
+        /// Same tile or one of the 8 surrounding tiles (default).
+        #[default]
+        C2 = "C2",
+        /// A feature connected to the scored one.
+        C1 = "C1",
+    }
+}
 
 /// The state of Abbey & Mayor: abbey tiles in hand, the end-of-game abbey round, and
 /// this turn's barn and wagons waiting to move.
@@ -37,6 +60,9 @@ pub(crate) struct AbbeyMayor {
     wagon_from: [(u8, u8); MAX_PLAYERS],
     /// Field node of the barn placed this turn (scored in the scoring step, AM7).
     barn: Option<NodeId>,
+    /// The turn (index in the game's turn log) whose player declined to place his abbey
+    /// before drawing (AM1).
+    declined_in_turn: Option<usize>,
 }
 
 impl AbbeyMayor {
@@ -51,7 +77,95 @@ impl AbbeyMayor {
     }
 }
 
+/// Where a figure of Abbey & Mayor may stand: the mayor in a city (AM5), the wagon on a
+/// road, city or monastery-like feature (AM10); the barn is not deployed on a feature.
+pub(crate) fn figure_fits(figure: Figure, kind: FeatureKind) -> bool {
+    match figure {
+        Figure::Mayor => kind == FeatureKind::City,
+        Figure::Wagon => {
+            kind.is_monastery_like() || kind == FeatureKind::City || kind == FeatureKind::Road
+        }
+        _ => false,
+    }
+}
+
 impl Game {
+    /// AM5: a mayor weighs as many followers as its city has pennants.
+    #[inline]
+    pub(crate) fn mayor_strength(&self, root: NodeId) -> u32 {
+        self.features.node(root).pennants as u32
+    }
+
+    /// Whether the turn player declined to place an abbey (AM1) and the game waits for his
+    /// draw (explicit chance): the record of the game then ends with that decline, which
+    /// a draw would otherwise imply.
+    pub fn abbey_declined_before_draw(&self) -> bool {
+        self.phase == Phase::Draw
+            && self.ext.abbey.declined_in_turn == Some(self.turns.len())
+            && self.turn.drawn.is_none()
+    }
+
+    /// AM1: asks the turn player whether he places his abbey instead of drawing, if he
+    /// may.
+    pub(crate) fn abbey_decision(&mut self) -> bool {
+        if self.ext.abbey.declined_in_turn != Some(self.turns.len())
+            && self.abbey_possible(self.turn_player)
+        {
+            self.phase = Phase::Abbey;
+            self.to_play = self.turn_player;
+            return true;
+        }
+        false
+    }
+
+    /// The legal list of an abbey decision (the holes, then declining) or a wagon
+    /// decision (its targets are listed by its step; declining is added here).
+    pub(crate) fn abbey_mayor_legal(&mut self, phase: Phase) {
+        if phase == Phase::Abbey {
+            let mut legal = std::mem::take(&mut self.legal);
+            legal.clear();
+            self.abbey_actions(&mut legal);
+            self.legal = legal;
+        }
+        self.legal.push(Action::Pass);
+    }
+
+    /// Applies a decision of Abbey & Mayor: an abbey placed (AM1, AM4) or declined, a
+    /// barn (AM6), a wagon move (AM11) or its refusal.
+    pub(crate) fn apply_abbey_mayor(&mut self, player: u8, action: Action) {
+        match action {
+            Action::PlaceAbbey { pos } => {
+                self.record(player, action);
+                self.place_abbey(pos);
+            }
+            Action::Pass if self.phase == Phase::WagonMove => {
+                self.record(player, action);
+                self.wagon_declined(player);
+            }
+            Action::Pass if self.step == Step::EndRound => {
+                // Declining the end-of-game abbey is recorded as a pass.
+                self.record(player, action);
+                self.close_turn();
+                self.step = Step::EndRound;
+            }
+            Action::Pass => {
+                // Declining the abbey before drawing is implied by the draw.
+                self.ext.abbey.declined_in_turn = Some(self.turns.len());
+                self.step = Step::Draw;
+            }
+            Action::DeployBarn { pos, corner } => {
+                self.record(player, action);
+                self.deploy_barn(player, pos, corner);
+                self.step = Step::FlightBefore;
+            }
+            Action::MoveWagon { pos, feature } => {
+                self.record(player, action);
+                self.move_wagon(player, pos, feature);
+            }
+            _ => unreachable!("not an Abbey & Mayor decision"),
+        }
+    }
+
     fn am(&self) -> bool {
         self.has_set(TileSet::AbbeyMayor)
     }

@@ -8,10 +8,20 @@
 
 use crate::action::Action;
 use crate::config::Figure;
-use crate::game::{Game, ReturnCause, ScoreKind};
+use crate::game::{Game, ReturnCause, ScoreKind, Step};
 use crate::geometry::Pos;
 
 impl Game {
+    /// Applies `ReturnAbbot` (A3).
+    pub(crate) fn apply_abbot(&mut self, player: u8, action: Action) {
+        let Action::ReturnAbbot { pos, feature } = action else {
+            unreachable!("not an Abbot decision")
+        };
+        self.record(player, action);
+        self.return_abbot(pos, feature);
+        self.step = Step::FlightBefore;
+    }
+
     /// `ReturnAbbot` actions of the turn player (A3): each of his abbots on an incomplete
     /// monastery or garden.
     pub(crate) fn abbot_returns(&self, out: &mut Vec<Action>) {

@@ -24,11 +24,37 @@
 //! move ([`Game::normalize`] turns it into the listed one).
 
 use crate::action::Action;
-use crate::config::{CountFinal, CountLandscape, Figure};
+use crate::config::Figure;
 use crate::features::NodeId;
-use crate::game::{BoardFigure, Game, Phase};
+use crate::game::{BoardFigure, Game, Phase, Step};
 use crate::geometry::Pos;
 use crate::tiles::{FeatureKind, Symbols, TileSet};
+
+crate::named_enum! {
+    /// Which figures may leave the City of Carcassonne before final scoring (CC6).
+    #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, Default)]
+    pub enum CountFinal {
+        /// Only from the market, onto a field without a barn (default, second edition).
+        #[default]
+        MarketOnly = "market-only",
+        /// From every quarter onto an incomplete feature of its kind (first edition).
+        AnyQuarter = "any-quarter",
+    }
+}
+crate::named_enum! {
+    /// Which of the City of Carcassonne's twelve squares are closed to figures and the
+    /// dragon (CC8).
+    #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, Default)]
+    pub enum CountLandscape {
+        /// All twelve (default).
+        #[default]
+        Closed = "closed",
+        /// Only the two squares of the walled city (`COUNT-06`, `COUNT-07`); the landscape
+        /// of the other ten is ordinary (the publisher's clarification, the reference
+        /// engine's reading).
+        Open = "open",
+    }
+}
 
 crate::named_enum! {
     /// A quarter of the City of Carcassonne (CC2), with the kind of feature its figures
@@ -117,6 +143,35 @@ impl Count {
 }
 
 impl Game {
+    /// Applies a decision of the Count of Carcassonne: a figure leaving a quarter (CC4,
+    /// CC6), entering one or the count moved (CC3), or one of them declined.
+    pub(crate) fn apply_count(&mut self, player: u8, action: Action) {
+        self.record(player, action);
+        match action {
+            Action::LeaveQuarter {
+                quarter,
+                figure,
+                pos,
+                feature,
+                ..
+            } => self.leave_quarter(player, quarter, figure, pos, feature),
+            Action::QuarterPass { step } => match step {
+                QuarterStep::BeforeScoring => self.leave_round_passed(),
+                QuarterStep::Final => self.final_passed(player),
+                QuarterStep::Deploy | QuarterStep::Count => self.step = Step::FlightAfter,
+            },
+            Action::DeployQuarter { figure, quarter } => {
+                self.enter_quarter(figure, quarter);
+                self.step = Step::MoveCount;
+            }
+            Action::MoveCount { quarter } => {
+                self.move_count(quarter);
+                self.step = Step::FlightAfter;
+            }
+            _ => unreachable!("not a Count decision"),
+        }
+    }
+
     fn count_on(&self) -> bool {
         self.has_set(TileSet::Count)
     }

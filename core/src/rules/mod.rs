@@ -37,11 +37,11 @@ pub mod princess_dragon;
 pub mod river;
 
 use crate::action::Action;
-use crate::config::GameConfig;
+use crate::config::{Figure, GameConfig};
 use crate::features::NodeId;
-use crate::game::{BoardFigure, Game};
+use crate::game::{BoardFigure, Game, Phase};
 use crate::geometry::{Pos, Rotation};
-use crate::tiles::TileKind;
+use crate::tiles::{FeatureKind, TileKind};
 
 /// The state of every expansion, each owned by its module.
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
@@ -71,6 +71,81 @@ impl Expansions {
 
 /// The hooks: where the turn pipeline and the scoring call into the expansions.
 impl Game {
+    /// Applies a decision that an expansion owns: its actions, and a pass in one of its
+    /// phases (the kernel applies draws, placements and deployments). Returns whether the
+    /// pipeline moves on; `false` while the same decision continues (a dragon flight's
+    /// next step, PD5).
+    pub(crate) fn apply_expansion_action(&mut self, player: u8, action: Action) -> bool {
+        match action {
+            Action::PlaceAbbey { .. } | Action::DeployBarn { .. } | Action::MoveWagon { .. } => {
+                self.apply_abbey_mayor(player, action)
+            }
+            Action::Pass if matches!(self.phase, Phase::Abbey | Phase::WagonMove) => {
+                self.apply_abbey_mayor(player, action)
+            }
+            Action::MoveFairy { .. } | Action::Princess { .. } | Action::MoveDragon { .. } => {
+                return self.apply_princess_dragon(player, action);
+            }
+            Action::ReturnAbbot { .. } => self.apply_abbot(player, action),
+            Action::LeaveQuarter { .. }
+            | Action::QuarterPass { .. }
+            | Action::DeployQuarter { .. }
+            | Action::MoveCount { .. } => self.apply_count(player, action),
+            Action::PlaceBridge { .. }
+            | Action::BuildCastle { .. }
+            | Action::CastlePass
+            | Action::BazaarSelect { .. }
+            | Action::BazaarBid { .. }
+            | Action::BazaarPass
+            | Action::BazaarBuyOrSell { .. } => self.apply_bcb(player, action),
+            Action::Draw { .. }
+            | Action::PlaceTile { .. }
+            | Action::Deploy { .. }
+            | Action::Pass => {}
+        }
+        true
+    }
+
+    /// Whether an expansion's follower-like `figure` may stand on a feature of `kind`
+    /// (the follower's own test is the kernel's, [`Game::figure_fits`]).
+    pub(crate) fn expansion_figure_fits(&self, figure: Figure, kind: FeatureKind) -> bool {
+        match figure {
+            Figure::Abbot => kind.is_cloister(),
+            Figure::Mayor | Figure::Wagon | Figure::Barn => abbey_mayor::figure_fits(figure, kind),
+            Figure::Follower => false,
+        }
+    }
+
+    /// What a follower-like `figure` weighs in the majority on the feature of `root`
+    /// (B13): 1, or the city's pennants for a mayor (AM5).
+    #[inline]
+    pub(crate) fn figure_strength(&self, figure: Figure, root: NodeId) -> u32 {
+        match figure {
+            Figure::Mayor => self.mayor_strength(root),
+            _ => 1,
+        }
+    }
+
+    /// Whether the turn player has a decision before drawing (the abbey, AM1); the
+    /// game then waits for it.
+    pub(crate) fn decision_before_draw(&mut self) -> bool {
+        self.abbey_decision()
+    }
+
+    /// Whether a decision follows the turn's scoring (a wagon move, AM11); the game then
+    /// waits for it. Called again after each such decision.
+    pub(crate) fn decision_after_scoring(&mut self) -> bool {
+        self.next_wagon_decision()
+    }
+
+    /// Completes the legal list of a decision of an expansion's `phase` (see
+    /// [`Game::complete_legal`]).
+    pub(crate) fn complete_expansion_legal(&mut self, phase: Phase) {
+        if matches!(phase, Phase::Abbey | Phase::WagonMove) {
+            self.abbey_mayor_legal(phase);
+        }
+    }
+
     /// A turn begins (before the tile is drawn): the fairy's point (PD16b), per-turn
     /// state reset.
     pub(crate) fn on_turn_start(&mut self) {

@@ -18,11 +18,45 @@
 //!   dragon off its tile and stays there when its follower leaves.
 
 use crate::action::Action;
-use crate::config::{DragonMove, FairyRule, Figure, PrincessRule};
+use crate::config::Figure;
 use crate::features::NodeId;
-use crate::game::{BoardFigure, Game, Phase, ReturnCause, ScoreKind};
+use crate::game::{BoardFigure, Game, Phase, ReturnCause, ScoreKind, Step};
 use crate::geometry::{Pos, Side};
 use crate::tiles::{Symbols, TileSet};
+
+crate::named_enum! {
+    /// When the dragon flies on a dragon-tile turn (PD4).
+    #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, Default)]
+    pub enum DragonMove {
+        /// After deployment, before the turn's scoring (default).
+        #[default]
+        BeforeScoring = "before-scoring",
+        /// After the turn's scoring and wagon moves.
+        AfterScoring = "after-scoring",
+    }
+}
+crate::named_enum! {
+    /// Whether the princess removal is optional (PD9).
+    #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, Default)]
+    pub enum PrincessRule {
+        /// The player may remove a knight (default).
+        #[default]
+        May = "may",
+        /// The player must remove a knight when one is there.
+        Must = "must",
+    }
+}
+crate::named_enum! {
+    /// Where the fairy stands (PD15).
+    #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, Default)]
+    pub enum FairyRule {
+        /// Next to one follower, which it belongs to (default).
+        #[default]
+        NextToFollower = "next-to-follower",
+        /// On a tile where the player has a follower (first edition).
+        OnTile = "on-tile",
+    }
+}
 
 /// Steps of a full flight (PD5).
 pub const DRAGON_STEPS: u8 = 6;
@@ -57,6 +91,32 @@ pub(crate) struct PrincessDragon {
 }
 
 impl Game {
+    /// Applies a decision of The Princess & the Dragon: the fairy moved (PD15), a knight
+    /// removed by the princess (PD9), one dragon step (PD5). Returns whether the pipeline
+    /// moves on (`false` while the flight goes on).
+    pub(crate) fn apply_princess_dragon(&mut self, player: u8, action: Action) -> bool {
+        self.record(player, action);
+        match action {
+            Action::MoveFairy { pos, feature } => {
+                self.move_fairy(player, pos, feature);
+                self.step = Step::FlightBefore;
+            }
+            Action::Princess { pos, feature } => {
+                self.princess_remove(pos, feature);
+                self.step = Step::FlightBefore;
+            }
+            Action::MoveDragon { pos } => {
+                self.dragon_step(pos);
+                if self.flight_continues() {
+                    self.complete_legal();
+                    return false;
+                }
+            }
+            _ => unreachable!("not a Princess & Dragon decision"),
+        }
+        true
+    }
+
     fn pd(&self) -> bool {
         self.has_set(TileSet::PrincessDragon)
     }

@@ -14,10 +14,23 @@
 //!   [`crate::deck`]), and no figure ever stands on the volcano lake (PD1); `two-turns`,
 //!   the lakes are ordinary last river tiles.
 
-use crate::config::RiverLakes;
 use crate::game::Game;
 use crate::geometry::{Pos, Rotation, Side};
 use crate::tiles::{FeatureKind, Symbols, Terrain, TileKind, TileSet};
+
+crate::named_enum! {
+    /// How the two River II lakes are placed (R6).
+    #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, Default)]
+    pub enum RiverLakes {
+        /// After the last river tile, one player places the volcano lake and then the
+        /// city lake in the same turn (default, the River II rulebook).
+        #[default]
+        OneTurn = "one-turn",
+        /// The lakes are the last river tiles, drawn in random order by successive
+        /// players as ordinary turns (the reading of the reference engine).
+        TwoTurns = "two-turns",
+    }
+}
 
 /// The River's state: the direction of travel into each placed river tile (R2).
 #[derive(Clone, Debug, Default, PartialEq, Eq, Hash)]

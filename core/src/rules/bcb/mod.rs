@@ -193,3 +193,22 @@ impl Bcb {
         }
     }
 }
+
+impl crate::game::Game {
+    /// Applies a decision of Bridges, Castles & Bazaars: a bridge (BR1), a castle built
+    /// or declined (CA1), a bazaar pick, bid, pass or buy-or-sell choice (BZ2, BZ3).
+    pub(crate) fn apply_bcb(&mut self, player: u8, action: crate::action::Action) {
+        use crate::action::Action;
+        self.record(player, action);
+        match action {
+            Action::PlaceBridge { pos, axis } => self.place_bridge(player, Bridge { pos, axis }),
+            Action::BuildCastle { pos, feature } => self.build_castle(player, pos, feature),
+            Action::CastlePass => self.castle_passed(),
+            Action::BazaarSelect { tile, bid } => self.bazaar_select(tile, bid),
+            Action::BazaarBid { bid } => self.bazaar_raise(player, bid),
+            Action::BazaarPass => {}
+            Action::BazaarBuyOrSell { choice } => self.bazaar_buy_or_sell(choice),
+            _ => unreachable!("not a Bridges, Castles & Bazaars decision"),
+        }
+    }
+}
