@@ -23,7 +23,7 @@ use crate::board::Board;
 use crate::config::{ConfigError, Figure, GameConfig, Rules, MAX_PLAYERS};
 use crate::deck::Deck;
 use crate::features::{Features, NodeId};
-use crate::geometry::{Pos, Rotation, Side};
+use crate::geometry::{Corner, Pos, Rotation, Side};
 use crate::rng::Rng;
 use crate::rules::bcb::bridges::bridge_may_fit;
 use crate::rules::count::QuarterStep;
@@ -122,6 +122,14 @@ pub struct BoardFigure {
     pub local: u8,
     /// Feature node it stands on (barns: the field at the corner).
     pub node: NodeId,
+}
+
+impl BoardFigure {
+    /// The corner of its tile the figure stands on, for a figure that stands on a corner
+    /// rather than on a feature (a barn, AM6).
+    pub fn corner(&self) -> Option<Corner> {
+        (!self.figure.is_follower_like()).then(|| Corner::from_index(self.local as usize))
+    }
 }
 
 crate::named_enum! {

@@ -12,7 +12,7 @@ PlaceTile(x=2, y=-1, rot=3)
 from __future__ import annotations
 
 from dataclasses import dataclass, fields
-from typing import ClassVar, Optional, Tuple, Union
+from typing import Callable, ClassVar, Dict, Optional, Tuple, Union, get_args
 
 __all__ = [
     "Action",
@@ -305,36 +305,10 @@ Action = Union[
     BazaarBuyOrSell,
 ]
 
-_BY_TYPE = {
-    cls.type: cls
-    for cls in (
-        PlaceTile,
-        PlaceAbbey,
-        Deploy,
-        DeployBarn,
-        MoveFairy,
-        Princess,
-        ReturnAbbot,
-        Pass,
-        MoveDragon,
-        MoveWagon,
-        Draw,
-        LeaveQuarter,
-        QuarterPass,
-        DeployQuarter,
-        MoveCount,
-        PlaceBridge,
-        BuildCastle,
-        CastlePass,
-        BazaarSelect,
-        BazaarBid,
-        BazaarPass,
-        BazaarBuyOrSell,
-    )
-}
+# Every action class by its record type, from the union above (one list of the kinds).
+_BY_TYPE: Dict[str, Callable[..., Action]] = {cls.type: cls for cls in get_args(Action)}
 
 
 def action_from_tuple(t: Tuple[object, ...]) -> Action:
     """The action object of the tuple form used by ``carcassonne._core``."""
-    cls = _BY_TYPE[str(t[0])]
-    return cls(*t[1:])  # type: ignore[arg-type]
+    return _BY_TYPE[str(t[0])](*t[1:])

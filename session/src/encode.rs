@@ -495,37 +495,40 @@ carcassonne::named_enum! {
 }
 
 impl Channel {
-    fn of_figure(figure: Figure) -> Option<Channel> {
-        match figure {
-            Figure::Follower => Some(Channel::Follower),
-            Figure::Abbot => Some(Channel::Abbot),
-            Figure::Mayor => Some(Channel::Mayor),
-            Figure::Wagon => Some(Channel::Wagon),
-            Figure::Barn => None,
-        }
+    /// The channel that deploys `figure` (and moves a wagon there): the first channels
+    /// follow the follower-like figures' order; `None` for a figure that stands on a
+    /// corner (a `CORNER` id).
+    pub fn deploying(figure: Figure) -> Option<Channel> {
+        figure
+            .is_follower_like()
+            .then(|| Channel::ALL[Channel::Follower as usize + figure.index()])
     }
 
-    /// The channel that moves `figure` out of the City of Carcassonne.
-    fn leaving(figure: Figure) -> Option<Channel> {
-        match figure {
-            Figure::Follower => Some(Channel::LeaveFollower),
-            Figure::Abbot => Some(Channel::LeaveAbbot),
-            Figure::Mayor => Some(Channel::LeaveMayor),
-            Figure::Wagon => Some(Channel::LeaveWagon),
-            Figure::Barn => None,
-        }
+    /// The channel that moves `figure` out of the City of Carcassonne (the leaving
+    /// channels, in the same order).
+    pub fn leaving(figure: Figure) -> Option<Channel> {
+        figure
+            .is_follower_like()
+            .then(|| Channel::ALL[Channel::LeaveFollower as usize + figure.index()])
+    }
+
+    /// The figure a deploying channel puts down, or a leaving channel moves.
+    fn figure(self) -> Option<(Figure, bool)> {
+        Figure::ALL.into_iter().find_map(|f| {
+            if Channel::deploying(f) == Some(self) {
+                Some((f, false))
+            } else if Channel::leaving(f) == Some(self) {
+                Some((f, true))
+            } else {
+                None
+            }
+        })
     }
 }
 
-/// Position of a figure kind in the `QUARTER` block (follower, abbot, mayor, wagon).
+/// Position of a figure kind in the `QUARTER` block (the follower-like figures, in order).
 fn quarter_figure(figure: Figure) -> Option<u32> {
-    match figure {
-        Figure::Follower => Some(0),
-        Figure::Abbot => Some(1),
-        Figure::Mayor => Some(2),
-        Figure::Wagon => Some(3),
-        Figure::Barn => None,
-    }
+    figure.is_follower_like().then_some(figure.index() as u32)
 }
 
 /// A flat id taken apart into its block and coordinates.
@@ -658,12 +661,7 @@ impl FlatAction {
             let k = id - spec.quarter_base();
             if k < 16 {
                 FlatAction::EnterQuarter {
-                    figure: [
-                        Figure::Follower,
-                        Figure::Abbot,
-                        Figure::Mayor,
-                        Figure::Wagon,
-                    ][(k / 4) as usize],
+                    figure: Figure::ALL[(k / 4) as usize],
                     quarter: Quarter::ALL[(k % 4) as usize],
                 }
             } else {
@@ -766,7 +764,7 @@ impl Frame {
                 figure,
                 pos,
                 feature,
-            } => match Channel::of_figure(figure) {
+            } => match Channel::deploying(figure) {
                 Some(ch) => self.targeted(game, pos, Some(feature), ch),
                 None => Route::Unencodable,
             },
@@ -1750,15 +1748,11 @@ impl FeatureStats {
             }
         }
         for f in game.board_figures() {
-            if f.figure == Figure::Barn {
+            if !f.figure.is_follower_like() {
                 continue;
             }
             let root = features.root(f.node);
-            let strength = if f.figure == Figure::Mayor {
-                features.node(root).pennants
-            } else {
-                1
-            };
+            let strength = u8::try_from(game.figure_weight(f.figure, f.node)).unwrap_or(u8::MAX);
             let k = match s.occupied[..s.occupied_len]
                 .iter()
                 .position(|(r, _)| *r == root)

@@ -510,7 +510,7 @@ fn action_from_json(
                 let name = as_str(field(o, f.name, path)?, &p)?;
                 FieldValue::Figure(
                     Figure::from_name(name)
-                        .filter(|f| *f != Figure::Barn)
+                        .filter(|f| f.is_follower_like())
                         .ok_or_else(|| err(&p, format!("unknown figure {}", echo(name))))?,
                 )
             }

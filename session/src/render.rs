@@ -266,8 +266,8 @@ pub fn tile_block(kind: TileKind, rot: Rotation) -> TileBlock {
 /// tile is drawn.
 fn figure_cells(kind: TileKind, rot: Rotation, figure: &BoardFigure) -> Vec<(usize, usize)> {
     let mut cells = Vec::with_capacity(16);
-    if figure.figure == Figure::Barn {
-        cells.push(corner_cell(Corner::from_index(figure.local as usize)));
+    if let Some(corner) = figure.corner() {
+        cells.push(corner_cell(corner));
     } else {
         let oriented = kind.def().oriented(rot);
         if let Some(s) = anchor_segment(oriented, figure.local) {
@@ -431,8 +431,8 @@ fn text_legend(game: &Game) -> String {
     for k in order {
         let f = &figures[k];
         let p = board.placement(f.placement as usize);
-        let what = if f.figure == Figure::Barn {
-            format!("corner {}", Corner::from_index(f.local as usize).name())
+        let what = if let Some(corner) = f.corner() {
+            format!("corner {}", corner.name())
         } else {
             let (kind, id) = feature_label(game, f.placement as usize, f.local);
             format!("{} {id}", kind.name())
@@ -708,9 +708,9 @@ fn city_paths(kind: TileKind, oriented: &Oriented, local: u8) -> Option<(String,
 /// Where a figure is drawn on its tile, in tile coordinates.
 fn figure_point(kind: TileKind, rot: Rotation, figure: &BoardFigure) -> (f64, f64) {
     let c = TILE / 2.0;
-    if figure.figure == Figure::Barn {
+    if let Some(corner) = figure.corner() {
         let inset = TILE * 0.14;
-        let (x, y) = square_corner(figure.local as usize);
+        let (x, y) = square_corner(corner.index());
         return (
             if x == 0.0 { inset } else { TILE - inset },
             if y == 0.0 { inset } else { TILE - inset },
@@ -786,7 +786,7 @@ fn svg_figure(
         seat.map_or(String::new(), |s| format!(r#" data-seat="{s}""#)),
         escape(title)
     );
-    if figure == Figure::Barn {
+    if !figure.is_follower_like() {
         let _ = write!(
             out,
             r##"<rect x="{}" y="{}" width="{2}" height="{2}" fill="{colour}" stroke="#111111" stroke-width="1"/>"##,
@@ -804,13 +804,10 @@ fn svg_figure(
             num(r)
         );
     }
-    let initial = match figure {
-        Figure::Follower => None,
-        Figure::Abbot => Some('A'),
-        Figure::Mayor => Some('M'),
-        Figure::Wagon => Some('W'),
-        Figure::Barn => Some('B'),
-    };
+    // Every figure but the follower carries the initial of its name.
+    let initial = (figure != Figure::Follower)
+        .then(|| figure.name().chars().next().map(|c| c.to_ascii_uppercase()))
+        .flatten();
     if let Some(letter) = initial {
         let _ = write!(
             out,
@@ -1409,8 +1406,8 @@ fn svg_state(out: &mut String, game: &Game, layout: &Layout, new_tiles: std::ops
         let (ox, oy) = layout.origin(p.pos);
         let (fx, fy) = figure_point(p.kind, p.rot, f);
         let (x, y) = (ox + fx, oy + fy);
-        let what = if f.figure == Figure::Barn {
-            format!("corner {}", Corner::from_index(f.local as usize).name())
+        let what = if let Some(corner) = f.corner() {
+            format!("corner {}", corner.name())
         } else {
             feature_label(game, f.placement as usize, f.local)
                 .1
@@ -1432,7 +1429,7 @@ fn svg_state(out: &mut String, game: &Game, layout: &Layout, new_tiles: std::ops
             &title,
         );
         if let Some((fpos, Some((owner, local)))) = fairy {
-            if fpos == p.pos && owner == f.owner && local == f.local && f.figure != Figure::Barn {
+            if fpos == p.pos && owner == f.owner && local == f.local && f.corner().is_none() {
                 fairy_point = Some((x + TILE * 0.15, y - TILE * 0.15));
             }
         }

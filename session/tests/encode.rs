@@ -692,3 +692,23 @@ fn print_documentation_tables() {
         println!("| {range} | `{}` | {} |", g.name, g.meaning);
     }
 }
+
+/// Every follower-like figure has its deploying channel and its channel for leaving the
+/// City of Carcassonne (CC4, CC6), named after it; a figure on a corner (the barn, AM6)
+/// has neither (a `CORNER` id places it).
+#[test]
+fn channels_of_the_figures() {
+    for figure in Figure::ALL {
+        let deploying = Channel::deploying(figure);
+        let leaving = Channel::leaving(figure);
+        if figure.is_follower_like() {
+            assert_eq!(deploying.map(Channel::name), Some(figure.name()));
+            assert_eq!(
+                leaving.map(Channel::name),
+                Some(format!("leave-{}", figure.name()).as_str())
+            );
+        } else {
+            assert_eq!((deploying, leaving), (None, None), "{figure:?}");
+        }
+    }
+}

@@ -13,19 +13,26 @@
 //! The base game's rules (B1–B17) are the turn pipeline in [`crate::game`] and the
 //! scoring in [`crate::scoring`]. An expansion's state is a struct of its module with
 //! private fields (`Expansions` holds one of each); the pipeline calls into the
-//! expansions only through the hooks below (events) and through the steps and actions
-//! that an expansion owns (its decisions: a dragon step, a wagon move, ...).
+//! expansions only through the hooks below: events (a turn starts, a tile is placed, a
+//! feature is scored, ...), questions (may this tile lie here, what may this figure
+//! stand on, what does it weigh in a majority) and decisions (one before the draw, those
+//! after scoring). The kernel applies draws, placements and deployments; every other
+//! decision is applied and listed by the module that owns it
+//! (`Game::apply_expansion_action`, `Game::complete_expansion_legal`). Its rule
+//! switches are declared in the module too and gathered in [`crate::config::Rules`].
 //!
 //! # Adding an expansion
 //!
 //! 1. Its tiles in `data/tiles.txt` (generated from the catalogue) and its set in
-//!    [`crate::tiles::TileSet`]; its switches in [`crate::config::Rules`].
+//!    [`crate::tiles::TileSet`]; its switches as enums in its module, fields of
+//!    [`crate::config::Rules`].
 //! 2. A module here with its state struct (a field of `Expansions`) and its rules as
 //!    methods; it reads and changes the kernel (board, features, figures, scores)
 //!    through the game and its own state only.
 //! 3. Its calls in the hooks below, and, for a new decision, a [`crate::game::Phase`],
-//!    its [`crate::action::Action`] variants (declared once in the action schema) and a
-//!    pipeline step.
+//!    its [`crate::action::Action`] variants (declared once in the action schema), its
+//!    arm in `Game::apply_expansion_action` and, if the pipeline must stop for it, a
+//!    hook at the step where it is asked.
 
 pub mod abbey_mayor;
 pub mod abbot;
@@ -116,8 +123,13 @@ impl Game {
         }
     }
 
-    /// What a follower-like `figure` weighs in the majority on the feature of `root`
-    /// (B13): 1, or the city's pennants for a mayor (AM5).
+    /// What a follower-like `figure` standing on feature node `node` weighs in the
+    /// majority on its feature (B13): 1, or the city's pennants for a mayor (AM5).
+    pub fn figure_weight(&self, figure: Figure, node: NodeId) -> u32 {
+        self.figure_strength(figure, self.features().root(node))
+    }
+
+    /// [`Game::figure_weight`] on the feature of `root`.
     #[inline]
     pub(crate) fn figure_strength(&self, figure: Figure, root: NodeId) -> u32 {
         match figure {

@@ -154,17 +154,15 @@ impl InPlay {
     }
 
     fn channel(&self, c: Channel) -> bool {
+        if let Some((figure, leaving)) = c.figure() {
+            return (figure == Figure::Follower || self.figure(figure))
+                && (!leaving || self.count());
+        }
         match c {
-            Channel::Follower => true,
-            Channel::Abbot | Channel::AbbotReturn => self.figure(Figure::Abbot),
-            Channel::Mayor => self.figure(Figure::Mayor),
-            Channel::Wagon => self.figure(Figure::Wagon),
+            Channel::AbbotReturn => self.figure(Figure::Abbot),
             Channel::Fairy | Channel::Princess => self.dragon_and_fairy(),
-            Channel::LeaveFollower => self.count(),
-            Channel::LeaveAbbot => self.count() && self.figure(Figure::Abbot),
-            Channel::LeaveMayor => self.count() && self.figure(Figure::Mayor),
-            Channel::LeaveWagon => self.count() && self.figure(Figure::Wagon),
             Channel::Castle | Channel::BridgeNS | Channel::BridgeWE => self.bcb(),
+            _ => unreachable!("a figure's channel"),
         }
     }
 
