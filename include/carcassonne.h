@@ -1634,9 +1634,11 @@ CarcStatus carc_game_from_record(const char *record_json, uint32_t chance, struc
  * object saved: the generator state (a sampled game continues with the same draws), the
  * chance mode, the observation window and a pending focus (a `CELL` id taken, its
  * `SLOT` id not yet). `options_json` (NUL-terminated UTF-8, or NULL for none) may
- * override two of them: `{"chance": "sampled" | "explicit", "window": 3..512}`. Without
- * an override the record's value is used, else the defaults (sampled, 32). The pending
- * focus is restored only with the record's own window.
+ * override two of them and choose the observation preset: `{"chance": "sampled" |
+ * "explicit", "window": 3..512, "preset": "full" | "in-play" | "compact"}`. Without an
+ * override the record's value is used, else the defaults (sampled, 32); records do not
+ * save the preset, which is `"full"` unless given (as in `carc_game_new_ex`). The
+ * pending focus is restored only with the record's own window.
  *
  * Returns `CARC_STATUS_INVALID_ARGUMENT` for bad options (the message names the key),
  * `CARC_STATUS_BAD_RECORD` when the record cannot be read (a saved focus that no

@@ -209,13 +209,15 @@ fn bad_record(e: RecordError) -> Failure {
 }
 
 /// Replays a record and restores its saved state (`record::load`, `Session::resume`).
-fn load_record(
-    text: &str,
-    chance: Option<ChanceMode>,
-    spec: Option<EncoderSpec>,
-) -> Result<CarcGame, Failure> {
-    let loaded = record::load_json(text, chance).map_err(replay_failure)?;
-    let session = Session::resume(loaded, spec).map_err(bad_record)?;
+fn load_record(text: &str, options: LoadOptions) -> Result<CarcGame, Failure> {
+    let loaded = record::load_json(text, options.chance).map_err(replay_failure)?;
+    let mut session = Session::resume(loaded, options.spec).map_err(bad_record)?;
+    if let Some(preset) = options.preset {
+        let layout = Layout::new(session.spec(), preset, session.game().config());
+        session
+            .set_layout(std::sync::Arc::new(layout))
+            .expect("a layout made for the session's own window");
+    }
     Ok(CarcGame::from_session(session))
 }
 
@@ -249,17 +251,32 @@ pub extern "C" fn carc_game_from_record(
         check_out(out, "out")?;
         let mode = chance_from_u32(chance)?;
         let text = read_str(record_json, "record_json")?;
-        let game = load_record(text, Some(mode), Some(EncoderSpec::default()))?;
+        let options = LoadOptions {
+            chance: Some(mode),
+            spec: Some(EncoderSpec::default()),
+            preset: None,
+        };
+        let game = load_record(text, options)?;
         write_out(out, game.into_raw());
         Ok(())
     })
 }
 
 /// Options of `carc_game_from_record_ex`: a JSON object with `chance` and `window`.
-const LOAD_OPTION_KEYS: [&str; 2] = ["chance", "window"];
+const LOAD_OPTION_KEYS: [&str; 3] = ["chance", "window", "preset"];
+
+/// The options of `carc_game_from_record_ex`; `None` keeps what the record saved (or the
+/// default).
+#[derive(Copy, Clone, Debug, Default, PartialEq, Eq)]
+struct LoadOptions {
+    chance: Option<ChanceMode>,
+    spec: Option<EncoderSpec>,
+    /// The observation preset (records do not save it: the full encoding by default).
+    preset: Option<Preset>,
+}
 
 /// Reads the options of `carc_game_from_record_ex`; errors name the key.
-fn load_options(text: &str) -> Result<(Option<ChanceMode>, Option<EncoderSpec>), Failure> {
+fn load_options(text: &str) -> Result<LoadOptions, Failure> {
     let value: Value = json::parse_strict(text).map_err(|e| {
         if e.path.is_empty() {
             Failure::invalid(format!("options are not valid JSON: {}", e.message))
@@ -306,16 +323,31 @@ fn load_options(text: &str) -> Result<(Option<ChanceMode>, Option<EncoderSpec>),
             Some(spec)
         }
     };
-    Ok((chance, spec))
+    let preset = match map.get("preset") {
+        None => None,
+        Some(v) => Some(v.as_str().and_then(Preset::from_name).ok_or_else(|| {
+            Failure::invalid(format!(
+                "options.preset: unknown value {} (allowed: \"full\", \"in-play\", \"compact\")",
+                json::describe(v)
+            ))
+        })?),
+    };
+    Ok(LoadOptions {
+        chance,
+        spec,
+        preset,
+    })
 }
 
 /// Loads a game record like `carc_game_from_record` and restores everything its `resume`
 /// object saved: the generator state (a sampled game continues with the same draws), the
 /// chance mode, the observation window and a pending focus (a `CELL` id taken, its
 /// `SLOT` id not yet). `options_json` (NUL-terminated UTF-8, or NULL for none) may
-/// override two of them: `{"chance": "sampled" | "explicit", "window": 3..512}`. Without
-/// an override the record's value is used, else the defaults (sampled, 32). The pending
-/// focus is restored only with the record's own window.
+/// override two of them and choose the observation preset: `{"chance": "sampled" |
+/// "explicit", "window": 3..512, "preset": "full" | "in-play" | "compact"}`. Without an
+/// override the record's value is used, else the defaults (sampled, 32); records do not
+/// save the preset, which is `"full"` unless given (as in `carc_game_new_ex`). The
+/// pending focus is restored only with the record's own window.
 ///
 /// Returns `CARC_STATUS_INVALID_ARGUMENT` for bad options (the message names the key),
 /// `CARC_STATUS_BAD_RECORD` when the record cannot be read (a saved focus that no
@@ -335,12 +367,12 @@ pub extern "C" fn carc_game_from_record_ex(
         let record_json = non_null(record_json, "record_json")?;
         check_out(out, "out")?;
         let text = read_str(record_json, "record_json")?;
-        let (chance, spec) = if options_json.is_null() {
-            (None, None)
+        let options = if options_json.is_null() {
+            LoadOptions::default()
         } else {
             load_options(read_str(options_json, "options_json")?)?
         };
-        let game = load_record(text, chance, spec)?;
+        let game = load_record(text, options)?;
         write_out(out, game.into_raw());
         Ok(())
     })
@@ -432,6 +464,37 @@ pub extern "C" fn carc_game_is_poisoned(game: *const CarcGame, out: *mut u8) -> 
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// `carc_game_from_record_ex` takes the observation preset, which records do not
+    /// save: a compact game saved and loaded with `"preset": "compact"` offers the same
+    /// ids; loaded without it, the full encoding.
+    #[test]
+    fn records_load_with_a_preset() {
+        let compact = parse_config(r#"{"players":2,"sets":["base"],"preset":"compact"}"#).unwrap();
+        let layout = Layout::new(compact.spec, compact.preset, &compact.config);
+        let mut session = Session::with_layout(
+            carcassonne_core::Game::new(compact.config.clone()).unwrap(),
+            std::sync::Arc::new(layout),
+        );
+        let mask = |s: &mut Session| {
+            let mut m = vec![0i8; s.num_actions()];
+            s.legal_mask(&mut m).unwrap();
+            m
+        };
+        let first = mask(&mut session).iter().position(|m| *m == 1).unwrap() as u32;
+        session.step(first).unwrap();
+        let text = session.record_json("g");
+        let options = load_options(r#"{"preset":"compact"}"#).unwrap();
+        assert_eq!(options.preset, Some(Preset::Compact));
+        let back = load_record(&text, options).unwrap();
+        assert_eq!(mask(&mut back.session()), mask(&mut session));
+        let full = load_record(&text, LoadOptions::default()).unwrap();
+        assert!(full.session().num_actions() > session.num_actions());
+        for bad in [r#"{"preset":"tiny"}"#, r#"{"preset":1}"#] {
+            let err = load_options(bad).unwrap_err();
+            assert!(err.message.contains("options.preset"), "{}", err.message);
+        }
+    }
 
     #[test]
     fn config_keys_and_errors_name_the_field() {

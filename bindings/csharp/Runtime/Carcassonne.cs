@@ -619,7 +619,8 @@ namespace Carcassonne
 
         /// <summary>A game loaded from a record and resumed exactly: the saved generator
         /// state (same draws), chance mode, window and pending focus. `optionsJson` (or
-        /// null) may override "chance" and "window".</summary>
+        /// null) may override "chance" and "window" and choose the observation "preset"
+        /// (records do not save it).</summary>
         public static Game FromRecordEx(string recordJson, string optionsJson)
         {
             GameHandle h;
