@@ -346,7 +346,7 @@ fn load_options(text: &str) -> Result<LoadOptions, Failure> {
 /// override two of them and choose the observation preset: `{"chance": "sampled" |
 /// "explicit", "window": 3..512, "preset": "full" | "in-play" | "compact"}`. Without an
 /// override the record's value is used, else the defaults (sampled, 32); records do not
-/// save the preset, which is `"full"` unless given (as in `carc_game_new_ex`). The
+/// save the preset, which is `"full"` unless given (as in `carc_game_new`). The
 /// pending focus is restored only with the record's own window.
 ///
 /// Returns `CARC_STATUS_INVALID_ARGUMENT` for bad options (the message names the key),

@@ -261,6 +261,31 @@ static void getters(void) {
     carc_game_free(game);
 }
 
+/* Records do not save the observation preset: a compact game loads back compact with
+ * the "preset" option of carc_game_from_record_ex, and in the full encoding without. */
+static void resume_with_preset(void) {
+    CarcGame *game = NULL, *back = NULL, *full = NULL;
+    uint32_t n_game = 0, n_back = 0, n_full = 0;
+    char *saved;
+    EXPECT_OK(carc_game_new("{\"players\":2,\"sets\":[\"base\"],\"seed\":5,"
+                            "\"preset\":\"compact\"}",
+                            &game));
+    flat_step(game, 3);
+    saved = record_of(game);
+    EXPECT_OK(carc_game_from_record_ex(saved, "{\"preset\":\"compact\"}", &back));
+    EXPECT_OK(carc_game_from_record_ex(saved, NULL, &full));
+    EXPECT_OK(carc_game_num_actions(game, &n_game));
+    EXPECT_OK(carc_game_num_actions(back, &n_back));
+    EXPECT_OK(carc_game_num_actions(full, &n_full));
+    CHECK(n_back == n_game && n_full > n_game);
+    CHECK(carc_game_from_record_ex(saved, "{\"preset\":\"tiny\"}", &full) ==
+          CARC_STATUS_INVALID_ARGUMENT);
+    free(saved);
+    carc_game_free(game);
+    carc_game_free(back);
+    carc_game_free(full);
+}
+
 int main(int argc, char **argv) {
     uint32_t games = argc > 1 ? (uint32_t)atoi(argv[1]) : 3, g;
     CHECK(carc_abi_version() == CARC_ABI_VERSION && CARC_ABI_VERSION >= 2);
@@ -270,5 +295,6 @@ int main(int argc, char **argv) {
     }
     draw_tiles();
     getters();
+    resume_with_preset();
     return finish("test_clients");
 }
