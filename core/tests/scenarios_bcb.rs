@@ -320,6 +320,18 @@ fn br2_bridged_placements_through_the_action_schema() {
         let err = Action::from_values(kind, &values(wrong)).expect_err("not this tile's bridge");
         assert_eq!(err.field, "bridge");
     }
+    // Squares at the ends of the coordinate range are compared without overflow.
+    let far = Bridge {
+        pos: Pos::new(0, i32::MAX),
+        axis: Axis::NS,
+    };
+    assert_eq!(far.relative_to(Pos::new(0, i32::MIN)), None);
+    assert_eq!(
+        far.relative_to(Pos::new(0, i32::MAX - 1)),
+        Some(carcassonne::rules::bcb::TileBridge::Neighbour(
+            carcassonne::Side::S
+        ))
+    );
 }
 
 /// BR1, BR2: a tile carries one bridge at most, and a bridge end may not face a field.

@@ -64,9 +64,17 @@ impl Bridge {
         if self.pos == tile {
             return Some(TileBridge::OnTile(self.axis));
         }
+        // In i64: positions come from records and front ends, any i32 is possible.
+        let d = (
+            i64::from(self.pos.x) - i64::from(tile.x),
+            i64::from(self.pos.y) - i64::from(tile.y),
+        );
         Side::ALL
             .into_iter()
-            .find(|&side| tile.step(side) == self.pos && Axis::through(side) == self.axis)
+            .find(|&side| {
+                let (dx, dy) = side.delta();
+                d == (i64::from(dx), i64::from(dy)) && Axis::through(side) == self.axis
+            })
             .map(TileBridge::Neighbour)
     }
 }
@@ -99,10 +107,15 @@ impl TileBridge {
     pub const fn at(self, tile: Pos) -> Bridge {
         match self {
             TileBridge::OnTile(axis) => Bridge { pos: tile, axis },
-            TileBridge::Neighbour(side) => Bridge {
-                pos: tile.step(side),
-                axis: Axis::through(side),
-            },
+            TileBridge::Neighbour(side) => {
+                // Wrapping: an action built by hand at the edge of the i32 range names a
+                // square no game reaches (it is never legal) rather than overflowing.
+                let (dx, dy) = side.delta();
+                Bridge {
+                    pos: Pos::new(tile.x.wrapping_add(dx), tile.y.wrapping_add(dy)),
+                    axis: Axis::through(side),
+                }
+            }
         }
     }
 }
