@@ -165,27 +165,42 @@ pub struct Figures {
 impl Figures {
     /// Supply of a figure kind.
     pub fn of(&self, f: Figure) -> u8 {
-        match f {
-            Figure::Follower => self.follower,
-            Figure::Abbot => self.abbot,
-            Figure::Mayor => self.mayor,
-            Figure::Wagon => self.wagon,
-            Figure::Barn => self.barn,
+        self.counts()[f.index()]
+    }
+
+    /// Every count in key order ([`Figures::KEYS`]: the figures in [`Figure::ALL`] order,
+    /// then the abbey tiles).
+    fn counts(&self) -> [u8; 6] {
+        let Figures {
+            follower,
+            abbot,
+            mayor,
+            wagon,
+            barn,
+            abbey,
+        } = *self;
+        [follower, abbot, mayor, wagon, barn, abbey]
+    }
+
+    /// The counts given in key order.
+    fn from_counts([follower, abbot, mayor, wagon, barn, abbey]: [u8; 6]) -> Figures {
+        Figures {
+            follower,
+            abbot,
+            mayor,
+            wagon,
+            barn,
+            abbey,
         }
     }
 
-    /// The default figures for a set selection: 7 followers, no abbot, and one mayor,
-    /// wagon, barn and abbey with Abbey & Mayor.
+    /// The default figures for a set selection: 7 followers (B1), no abbot, and the
+    /// figures of the expansions in play.
     pub fn default_for(sets: &[TileSet]) -> Figures {
-        let am = u8::from(sets.contains(&TileSet::AbbeyMayor));
-        Figures {
-            follower: 7,
-            abbot: 0,
-            mayor: am,
-            wagon: am,
-            barn: am,
-            abbey: am,
-        }
+        let mut counts = [0; 6];
+        counts[Figure::Follower.index()] = 7;
+        crate::rules::abbey_mayor::default_figures(sets, &mut counts);
+        Figures::from_counts(counts)
     }
 }
 
@@ -356,26 +371,7 @@ impl GameConfig {
                 format!("{}; 0 or 1 abbot (A1)", f.abbot),
             ));
         }
-        let am = self.has(TileSet::AbbeyMayor);
-        for (name, n) in [
-            ("mayor", f.mayor),
-            ("wagon", f.wagon),
-            ("barn", f.barn),
-            ("abbey", f.abbey),
-        ] {
-            if n > 1 {
-                return Err(ConfigError::new(
-                    format!("figures.{name}"),
-                    format!("{n}; at most 1"),
-                ));
-            }
-            if n > 0 && !am {
-                return Err(ConfigError::new(
-                    format!("figures.{name}"),
-                    "needs the abbey-and-mayor set",
-                ));
-            }
-        }
+        crate::rules::abbey_mayor::check_figures(self)?;
         if let Some((kind, rot)) = self.start {
             if self.has(TileSet::Count) && (kind.id() != "COUNT-07" || rot != Rotation::default()) {
                 return Err(ConfigError::new(
@@ -620,7 +616,7 @@ impl GameConfig {
             "edition": self.edition.name(),
             "sets": self.sets.iter().map(|s| s.key()).collect::<Vec<_>>(),
             "rules": self.rules.to_json(),
-            "figures": {"follower": f.follower, "abbot": f.abbot, "mayor": f.mayor, "wagon": f.wagon, "barn": f.barn, "abbey": f.abbey},
+            "figures": Figures::KEYS.iter().zip(f.counts()).map(|(k, n)| (k.to_string(), json!(n))).collect::<serde_json::Map<_, _>>(),
             "start": start_json,
             "seed": self.seed,
         })
@@ -662,18 +658,24 @@ fn read_start_tiles(v: &Value) -> Result<Vec<(TileKind, Pos, Rotation)>, ConfigE
 
 impl Figures {
     /// The keys of a `figures` object.
-    pub const KEYS: [&'static str; 6] = ["follower", "abbot", "mayor", "wagon", "barn", "abbey"];
+    pub const KEYS: [&'static str; 6] = {
+        let mut keys = ["abbey"; 6];
+        let mut i = 0;
+        while i < Figure::ALL.len() {
+            keys[i] = Figure::ALL[i].name();
+            i += 1;
+        }
+        keys
+    };
 
     fn set(&mut self, key: &str, n: u8) {
-        match key {
-            "follower" => self.follower = n,
-            "abbot" => self.abbot = n,
-            "mayor" => self.mayor = n,
-            "wagon" => self.wagon = n,
-            "barn" => self.barn = n,
-            "abbey" => self.abbey = n,
-            _ => unreachable!("keys checked against Figures::KEYS"),
-        }
+        let i = Figures::KEYS
+            .iter()
+            .position(|k| *k == key)
+            .expect("keys checked against Figures::KEYS");
+        let mut counts = self.counts();
+        counts[i] = n;
+        *self = Figures::from_counts(counts);
     }
 }
 

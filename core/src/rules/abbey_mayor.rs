@@ -77,6 +77,43 @@ impl AbbeyMayor {
     }
 }
 
+/// AM1, AM5, AM6, AM10: with the set, each player has one mayor, wagon, barn and abbey
+/// tile by default (`counts` in [`crate::config::Figures::KEYS`] order).
+pub(crate) fn default_figures(sets: &[TileSet], counts: &mut [u8; 6]) {
+    if sets.contains(&TileSet::AbbeyMayor) {
+        for figure in [Figure::Mayor, Figure::Wagon, Figure::Barn] {
+            counts[figure.index()] = 1;
+        }
+        counts[Figure::ALL.len()] = 1; // the abbey tiles, after the figures
+    }
+}
+
+/// The figures and abbey tiles of the set: at most one each, and none without the set.
+pub(crate) fn check_figures(config: &GameConfig) -> Result<(), crate::config::ConfigError> {
+    let f = &config.figures;
+    let am = config.sets.contains(&TileSet::AbbeyMayor);
+    for (name, n) in [
+        ("mayor", f.mayor),
+        ("wagon", f.wagon),
+        ("barn", f.barn),
+        ("abbey", f.abbey),
+    ] {
+        if n > 1 {
+            return Err(crate::config::ConfigError::new(
+                format!("figures.{name}"),
+                format!("{n}; at most 1"),
+            ));
+        }
+        if n > 0 && !am {
+            return Err(crate::config::ConfigError::new(
+                format!("figures.{name}"),
+                "needs the abbey-and-mayor set",
+            ));
+        }
+    }
+    Ok(())
+}
+
 /// Where a figure of Abbey & Mayor may stand: the mayor in a city (AM5), the wagon on a
 /// road, city or monastery-like feature (AM10); the barn is not deployed on a feature.
 pub(crate) fn figure_fits(figure: Figure, kind: FeatureKind) -> bool {
