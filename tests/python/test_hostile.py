@@ -184,6 +184,9 @@ def test_ctrl_c_stops_play_games_of_a_fresh_process() -> None:
     code = """
         import os, signal, threading, time
         import carcassonne._core as core
+        # Python's own Ctrl-C handler, even when the test runs where SIGINT is ignored
+        # (a background job inherits that, and Python then installs no handler).
+        signal.signal(signal.SIGINT, signal.default_int_handler)
         threading.Timer(0.5, lambda: os.kill(os.getpid(), signal.SIGINT)).start()
         start = time.perf_counter()
         try:
@@ -207,6 +210,7 @@ def test_ctrl_c_stops_a_large_vector_reset_and_reset_recovers() -> None:
         import os, signal, threading, time
         import numpy as np
         from carcassonne import VectorEnv, CarcassonneError
+        signal.signal(signal.SIGINT, signal.default_int_handler)  # as above
         sets = ["base", "river1", "river2", "princess-and-dragon", "abbey-and-mayor"]
         env = VectorEnv(5000, players=6, sets=sets, opponents="greedy", learner_seat=5,
                         observations=False)
