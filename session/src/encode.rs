@@ -512,7 +512,8 @@ impl Channel {
             .then(|| Channel::ALL[Channel::LeaveFollower as usize + figure.index()])
     }
 
-    /// The figure a deploying channel puts down, or a leaving channel moves.
+    /// The figure a deploying channel puts down or a leaving channel moves, and whether
+    /// the channel is a leaving one; `None` for the other channels.
     fn figure(self) -> Option<(Figure, bool)> {
         Figure::ALL.into_iter().find_map(|f| {
             if Channel::deploying(f) == Some(self) {

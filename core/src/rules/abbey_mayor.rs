@@ -217,6 +217,7 @@ impl Game {
         let am = &mut self.ext.abbey;
         am.wagons = 0;
         am.barn = None;
+        am.declined_in_turn = None;
     }
 
     /// The abbey tile of the catalogue.
