@@ -26,7 +26,6 @@ use crate::features::{Features, NodeId};
 use crate::geometry::{Corner, Pos, Rotation, Side};
 use crate::rng::Rng;
 use crate::rules::bcb::bridges::bridge_may_fit;
-use crate::rules::count::QuarterStep;
 use crate::rules::Expansions;
 use crate::tiles::{catalogue, FeatureKind, Symbols, TileKind, TileSet, NO_FEATURE};
 use std::fmt;
@@ -88,17 +87,22 @@ pub(crate) enum Step {
     Draw,
     Place,
     Deploy,
-    FlightBefore,
+    /// A decision after the deployment (the dragon's flight, PD4), if an expansion has one.
+    AfterDeployment,
     /// The turn's completed features are known.
     Resolve,
-    Castles,
-    LeaveQuarters,
+    /// Decisions on completed features before they score (castles, CA1; figures leaving
+    /// the City of Carcassonne, CC4), one at a time.
+    BeforeScoring,
     Score,
     /// Decisions after the turn's scoring (wagon moves, AM11), one at a time.
     AfterScoring,
+    /// CC3: a figure into the City of Carcassonne, then the count's move.
     EnterQuarter,
     MoveCount,
-    FlightAfter,
+    /// A decision at the end of the turn (the dragon's flight under
+    /// `dragon_move: after-scoring`, PD4).
+    EndOfTurn,
     /// BZ1: whether a bazaar starts.
     Bazaar,
     /// BZ1–BZ3: the offer is drawn, then the auctions.
@@ -1019,7 +1023,7 @@ impl Game {
             }
             Action::Pass if matches!(self.phase, Phase::Deploy) => {
                 self.record(player, action);
-                self.step = Step::FlightBefore;
+                self.step = Step::AfterDeployment;
             }
             Action::Deploy {
                 figure,
@@ -1029,7 +1033,7 @@ impl Game {
                 self.record(player, action);
                 let i = self.board.index_at(pos).expect("deploy on a tile") as u8;
                 self.deploy(player, figure, i, feature);
-                self.step = Step::FlightBefore;
+                self.step = Step::AfterDeployment;
             }
             _ => {
                 if !self.apply_expansion_action(player, action) {
@@ -1114,31 +1118,25 @@ impl Game {
                     let only_pass = legal.as_slice() == [Action::Pass];
                     self.legal = legal;
                     if only_pass {
-                        self.step = Step::FlightBefore;
+                        self.step = Step::AfterDeployment;
                         continue;
                     }
                     self.phase = Phase::Deploy;
                     self.to_play = self.turn_player;
                     return;
                 }
-                Step::FlightBefore => {
+                Step::AfterDeployment => {
                     self.step = Step::Resolve;
-                    if self.flight_starts(crate::config::DragonMove::BeforeScoring) {
+                    if self.decision_after_deployment() {
                         return;
                     }
                 }
                 Step::Resolve => {
                     self.collect_completed();
-                    self.step = Step::Castles;
+                    self.step = Step::BeforeScoring;
                 }
-                Step::Castles => {
-                    if self.next_castle_decision() {
-                        return;
-                    }
-                    self.step = Step::LeaveQuarters;
-                }
-                Step::LeaveQuarters => {
-                    if self.next_leave_decision() {
+                Step::BeforeScoring => {
+                    if self.decision_before_scoring() {
                         return;
                     }
                     self.step = Step::Score;
@@ -1154,35 +1152,18 @@ impl Game {
                     self.step = Step::EnterQuarter;
                 }
                 Step::EnterQuarter => {
-                    self.step = Step::FlightAfter;
-                    if self.may_enter_city() {
-                        let mut legal = std::mem::take(&mut self.legal);
-                        legal.clear();
-                        self.enter_actions(&mut legal);
-                        legal.push(Action::QuarterPass {
-                            step: QuarterStep::Deploy,
-                        });
-                        self.legal = legal;
-                        self.phase = Phase::EnterQuarter;
-                        self.to_play = self.turn_player;
+                    self.step = Step::EndOfTurn;
+                    if self.enter_city_decision() {
                         return;
                     }
                 }
                 Step::MoveCount => {
-                    let mut legal = std::mem::take(&mut self.legal);
-                    legal.clear();
-                    self.count_moves(&mut legal);
-                    legal.push(Action::QuarterPass {
-                        step: QuarterStep::Count,
-                    });
-                    self.legal = legal;
-                    self.phase = Phase::MoveCount;
-                    self.to_play = self.turn_player;
+                    self.count_move_decision();
                     return;
                 }
-                Step::FlightAfter => {
+                Step::EndOfTurn => {
                     self.step = Step::Bazaar;
-                    if self.flight_starts(crate::config::DragonMove::AfterScoring) {
+                    if self.decision_at_end_of_turn() {
                         return;
                     }
                 }

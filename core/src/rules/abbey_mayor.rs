@@ -193,7 +193,7 @@ impl Game {
             Action::DeployBarn { pos, corner } => {
                 self.record(player, action);
                 self.deploy_barn(player, pos, corner);
-                self.step = Step::FlightBefore;
+                self.step = Step::AfterDeployment;
             }
             Action::MoveWagon { pos, feature } => {
                 self.record(player, action);

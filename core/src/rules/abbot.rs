@@ -19,7 +19,7 @@ impl Game {
         };
         self.record(player, action);
         self.return_abbot(pos, feature);
-        self.step = Step::FlightBefore;
+        self.step = Step::AfterDeployment;
     }
 
     /// `ReturnAbbot` actions of the turn player (A3): each of his abbots on an incomplete

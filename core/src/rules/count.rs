@@ -158,7 +158,7 @@ impl Game {
             Action::QuarterPass { step } => match step {
                 QuarterStep::BeforeScoring => self.leave_round_passed(),
                 QuarterStep::Final => self.final_passed(player),
-                QuarterStep::Deploy | QuarterStep::Count => self.step = Step::FlightAfter,
+                QuarterStep::Deploy | QuarterStep::Count => self.step = Step::EndOfTurn,
             },
             Action::DeployQuarter { figure, quarter } => {
                 self.enter_quarter(figure, quarter);
@@ -166,7 +166,7 @@ impl Game {
             }
             Action::MoveCount { quarter } => {
                 self.move_count(quarter);
-                self.step = Step::FlightAfter;
+                self.step = Step::EndOfTurn;
             }
             _ => unreachable!("not a Count decision"),
         }
@@ -410,6 +410,36 @@ impl Game {
             self.ext.count.leave_round += 1;
         }
         false
+    }
+
+    /// CC3: asks the turn player whether he puts a figure into the City, if he may.
+    pub(crate) fn enter_city_decision(&mut self) -> bool {
+        if !self.may_enter_city() {
+            return false;
+        }
+        let mut legal = std::mem::take(&mut self.legal);
+        legal.clear();
+        self.enter_actions(&mut legal);
+        legal.push(Action::QuarterPass {
+            step: QuarterStep::Deploy,
+        });
+        self.legal = legal;
+        self.phase = Phase::EnterQuarter;
+        self.to_play = self.turn_player;
+        true
+    }
+
+    /// CC3: after a figure went into the City, asks the turn player where the count goes.
+    pub(crate) fn count_move_decision(&mut self) {
+        let mut legal = std::mem::take(&mut self.legal);
+        legal.clear();
+        self.count_moves(&mut legal);
+        legal.push(Action::QuarterPass {
+            step: QuarterStep::Count,
+        });
+        self.legal = legal;
+        self.phase = Phase::MoveCount;
+        self.to_play = self.turn_player;
     }
 
     /// CC4: the asked seat is done moving figures out this turn.

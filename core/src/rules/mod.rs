@@ -44,7 +44,7 @@ pub mod princess_dragon;
 pub mod river;
 
 use crate::action::Action;
-use crate::config::{Figure, GameConfig};
+use crate::config::{DragonMove, Figure, GameConfig};
 use crate::features::NodeId;
 use crate::game::{BoardFigure, Game, Phase};
 use crate::geometry::{Pos, Rotation};
@@ -142,6 +142,25 @@ impl Game {
     /// game then waits for it.
     pub(crate) fn decision_before_draw(&mut self) -> bool {
         self.abbey_decision()
+    }
+
+    /// Whether a decision follows the deployment: the dragon's flight (PD4, by default);
+    /// the game then waits for it.
+    pub(crate) fn decision_after_deployment(&mut self) -> bool {
+        self.flight_starts(DragonMove::BeforeScoring)
+    }
+
+    /// Whether a decision on the turn's completed features comes before they score:
+    /// castles (CA1), then figures leaving the City of Carcassonne (CC4); the game then
+    /// waits for it. Called again after each such decision.
+    pub(crate) fn decision_before_scoring(&mut self) -> bool {
+        self.next_castle_decision() || self.next_leave_decision()
+    }
+
+    /// Whether a decision ends the turn: the dragon's flight under
+    /// `dragon_move: after-scoring` (PD4).
+    pub(crate) fn decision_at_end_of_turn(&mut self) -> bool {
+        self.flight_starts(DragonMove::AfterScoring)
     }
 
     /// Whether a decision follows the turn's scoring (a wagon move, AM11); the game then

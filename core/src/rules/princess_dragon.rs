@@ -99,11 +99,11 @@ impl Game {
         match action {
             Action::MoveFairy { pos, feature } => {
                 self.move_fairy(player, pos, feature);
-                self.step = Step::FlightBefore;
+                self.step = Step::AfterDeployment;
             }
             Action::Princess { pos, feature } => {
                 self.princess_remove(pos, feature);
-                self.step = Step::FlightBefore;
+                self.step = Step::AfterDeployment;
             }
             Action::MoveDragon { pos } => {
                 self.dragon_step(pos);
