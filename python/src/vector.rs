@@ -508,6 +508,24 @@ struct Buffers<'a> {
     final_globals: Option<&'a mut [f32]>,
 }
 
+/// Splits the first `n` items off `rest` (the rows of one thread's games).
+fn split_rows<'a, T>(rest: &mut &'a mut [T], n: usize) -> &'a mut [T] {
+    let (now, later) = std::mem::take(rest).split_at_mut(n);
+    *rest = later;
+    now
+}
+
+/// [`split_rows`] of a buffer the call may not have been given.
+fn split_rows_opt<'a, T>(rest: &mut Option<&'a mut [T]>, n: usize) -> Option<&'a mut [T]> {
+    rest.as_mut().map(|r| split_rows(r, n))
+}
+
+/// Row `j` (of `width` items) of a buffer the call may not have been given.
+fn row_opt<'b, T>(rows: &'b mut Option<&mut [T]>, j: usize, width: usize) -> Option<&'b mut [T]> {
+    rows.as_deref_mut()
+        .map(|x| &mut x[j * width..(j + 1) * width])
+}
+
 impl VectorEnv {
     fn num_envs(&self) -> usize {
         self.num_envs
@@ -586,58 +604,20 @@ impl VectorEnv {
             let mut start = 0;
             while start < n {
                 let k = per.min(n - start);
-                let (s_now, s_rest) = slots.split_at_mut(k);
-                slots = s_rest;
-                let b_now = board.take().map(|b| {
-                    let (a, r) = b.split_at_mut(k * pl);
-                    board = Some(r);
-                    a
-                });
-                let g_now = globals.take().map(|g| {
-                    let (a, r) = g.split_at_mut(k * gl);
-                    globals = Some(r);
-                    a
-                });
-                let (m_now, m_rest) = mask.split_at_mut(k * al);
-                mask = m_rest;
-                let (r_now, r_rest) = rewards.split_at_mut(k * p);
-                rewards = r_rest;
-                let (t_now, t_rest) = to_play.split_at_mut(k);
-                to_play = t_rest;
-                let (te_now, te_rest) = terminated.split_at_mut(k);
-                terminated = te_rest;
-                let (tr_now, tr_rest) = truncated.split_at_mut(k);
-                truncated = tr_rest;
-                let f_now = final_scores.take().map(|f| {
-                    let (a, r) = f.split_at_mut(k * p);
-                    final_scores = Some(r);
-                    a
-                });
-                let o_now = outside.take().map(|o| {
-                    let (a, r) = o.split_at_mut(k);
-                    outside = Some(r);
-                    a
-                });
-                let er_now = episode_returns.take().map(|x| {
-                    let (a, r) = x.split_at_mut(k * p);
-                    episode_returns = Some(r);
-                    a
-                });
-                let el_now = episode_lengths.take().map(|x| {
-                    let (a, r) = x.split_at_mut(k);
-                    episode_lengths = Some(r);
-                    a
-                });
-                let fb_now = final_board.take().map(|x| {
-                    let (a, r) = x.split_at_mut(k * pl);
-                    final_board = Some(r);
-                    a
-                });
-                let fg_now = final_globals.take().map(|x| {
-                    let (a, r) = x.split_at_mut(k * gl);
-                    final_globals = Some(r);
-                    a
-                });
+                let s_now = split_rows(&mut slots, k);
+                let b_now = split_rows_opt(&mut board, k * pl);
+                let g_now = split_rows_opt(&mut globals, k * gl);
+                let m_now = split_rows(&mut mask, k * al);
+                let r_now = split_rows(&mut rewards, k * p);
+                let t_now = split_rows(&mut to_play, k);
+                let te_now = split_rows(&mut terminated, k);
+                let tr_now = split_rows(&mut truncated, k);
+                let f_now = split_rows_opt(&mut final_scores, k * p);
+                let o_now = split_rows_opt(&mut outside, k);
+                let er_now = split_rows_opt(&mut episode_returns, k * p);
+                let el_now = split_rows_opt(&mut episode_lengths, k);
+                let fb_now = split_rows_opt(&mut final_board, k * pl);
+                let fg_now = split_rows_opt(&mut final_globals, k * gl);
                 let f = &f;
                 let base = start;
                 let work = move |calling_thread: bool| {
@@ -660,25 +640,19 @@ impl VectorEnv {
                             break;
                         }
                         let out = Out {
-                            board: b_now.as_deref_mut().map(|b| &mut b[j * pl..(j + 1) * pl]),
-                            globals: g_now.as_deref_mut().map(|g| &mut g[j * gl..(j + 1) * gl]),
+                            board: row_opt(&mut b_now, j, pl),
+                            globals: row_opt(&mut g_now, j, gl),
                             mask: &mut m_now[j * al..(j + 1) * al],
                             rewards: &mut r_now[j * p..(j + 1) * p],
                             to_play: &mut t_now[j],
                             terminated: &mut te_now[j],
                             truncated: &mut tr_now[j],
-                            final_scores: f_now.as_deref_mut().map(|x| &mut x[j * p..(j + 1) * p]),
+                            final_scores: row_opt(&mut f_now, j, p),
                             outside: o_now.as_deref_mut().map(|o| &mut o[j]),
-                            episode_returns: er_now
-                                .as_deref_mut()
-                                .map(|x| &mut x[j * p..(j + 1) * p]),
+                            episode_returns: row_opt(&mut er_now, j, p),
                             episode_length: el_now.as_deref_mut().map(|x| &mut x[j]),
-                            final_board: fb_now
-                                .as_deref_mut()
-                                .map(|x| &mut x[j * pl..(j + 1) * pl]),
-                            final_globals: fg_now
-                                .as_deref_mut()
-                                .map(|x| &mut x[j * gl..(j + 1) * gl]),
+                            final_board: row_opt(&mut fb_now, j, pl),
+                            final_globals: row_opt(&mut fg_now, j, gl),
                         };
                         f(slot, base + j, out, settings);
                     }
@@ -724,6 +698,25 @@ fn state_str<'a>(v: &'a Value, key: &str) -> PyResult<&'a str> {
         .ok_or_else(|| invalid_argument(format!("state.{key}: expected a string")))
 }
 
+/// A per-seat list of a pickled game's state (`MAX_PLAYERS` values, each read by `read`;
+/// `what` names them in the error).
+fn state_per_seat<T: Copy + Default>(
+    v: &Value,
+    key: &str,
+    what: &str,
+    read: impl Fn(&Value) -> Option<T>,
+) -> PyResult<[T; MAX_PLAYERS]> {
+    let list = state_field(v, key)?
+        .as_array()
+        .filter(|a| a.len() == MAX_PLAYERS)
+        .ok_or_else(|| invalid_argument(format!("state.{key}: expected a list")))?;
+    let mut out = [T::default(); MAX_PLAYERS];
+    for (o, x) in out.iter_mut().zip(list) {
+        *o = read(x).ok_or_else(|| invalid_argument(format!("state.{key}: expected {what}")))?;
+    }
+    Ok(out)
+}
+
 impl Slot {
     /// The game's part of a pickled batch.
     fn state(&self) -> Value {
@@ -754,28 +747,10 @@ impl Slot {
             .map_err(|_| invalid_argument("state.window: not the layout's window"))?;
         let rng = Rng::from_hex(state_str(v, "rng")?)
             .map_err(|e| invalid_argument(format!("state.rng: {e}")))?;
-        let mut scores_before = [0i32; MAX_PLAYERS];
-        let list = state_field(v, "scores_before")?
-            .as_array()
-            .filter(|a| a.len() == MAX_PLAYERS)
-            .ok_or_else(|| invalid_argument("state.scores_before: expected a list"))?;
-        for (out, s) in scores_before.iter_mut().zip(list) {
-            *out = s
-                .as_i64()
-                .and_then(|s| i32::try_from(s).ok())
-                .ok_or_else(|| invalid_argument("state.scores_before: expected integers"))?;
-        }
-        let mut returns = [0f32; MAX_PLAYERS];
-        let list = state_field(v, "returns")?
-            .as_array()
-            .filter(|a| a.len() == MAX_PLAYERS)
-            .ok_or_else(|| invalid_argument("state.returns: expected a list"))?;
-        for (out, r) in returns.iter_mut().zip(list) {
-            *out = r
-                .as_f64()
-                .ok_or_else(|| invalid_argument("state.returns: expected numbers"))?
-                as f32;
-        }
+        let scores_before = state_per_seat(v, "scores_before", "integers", |s| {
+            s.as_i64().and_then(|s| i32::try_from(s).ok())
+        })?;
+        let returns = state_per_seat(v, "returns", "numbers", |r| r.as_f64().map(|r| r as f32))?;
         let done = state_field(v, "done")?
             .as_bool()
             .ok_or_else(|| invalid_argument("state.done: expected a bool"))?;
