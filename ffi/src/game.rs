@@ -48,6 +48,16 @@ fn bad_config(message: impl Into<String>) -> Failure {
     Failure::new(CarcStatus::InvalidConfig, message)
 }
 
+/// The observation preset named by `v` (a `preset` key), or what is wrong with it.
+fn preset_named(v: &Value) -> Result<Preset, String> {
+    v.as_str().and_then(Preset::from_name).ok_or_else(|| {
+        format!(
+            "unknown value {} (allowed: \"full\", \"in-play\", \"compact\")",
+            json::describe(v)
+        )
+    })
+}
+
 /// Reads a configuration: the record format's `setup` object plus `chance`, `window`
 /// and `preset`.
 /// Unknown keys, duplicate keys and nesting deeper than 32 levels are errors (nothing is
@@ -101,12 +111,7 @@ pub(crate) fn parse_config(text: &str) -> Result<ParsedConfig, Failure> {
     };
     let preset = match map.get("preset") {
         None => Preset::Full,
-        Some(v) => v.as_str().and_then(Preset::from_name).ok_or_else(|| {
-            bad_config(format!(
-                "preset: unknown value {} (allowed: \"full\", \"in-play\", \"compact\")",
-                json::describe(v)
-            ))
-        })?,
+        Some(v) => preset_named(v).map_err(|e| bad_config(format!("preset: {e}")))?,
     };
     let setup: Map<String, Value> = map
         .into_iter()
@@ -325,12 +330,9 @@ fn load_options(text: &str) -> Result<LoadOptions, Failure> {
     };
     let preset = match map.get("preset") {
         None => None,
-        Some(v) => Some(v.as_str().and_then(Preset::from_name).ok_or_else(|| {
-            Failure::invalid(format!(
-                "options.preset: unknown value {} (allowed: \"full\", \"in-play\", \"compact\")",
-                json::describe(v)
-            ))
-        })?),
+        Some(v) => {
+            Some(preset_named(v).map_err(|e| Failure::invalid(format!("options.preset: {e}")))?)
+        }
     };
     Ok(LoadOptions {
         chance,
