@@ -1,20 +1,14 @@
 //! The MCTS player: only legal actions in every set, reproducible from its seed, blind
 //! to the real order of the pile, within its budget, and stronger than random play.
 
-use carcassonne::{ChanceMode, Figures, Game, GameConfig, Phase, Rng, TileSet};
+mod common;
+
+use carcassonne::{ChanceMode, Game, GameConfig, Phase, Rng, TileSet};
 use carcassonne_session::bots::{parse_bots, Bot};
 use carcassonne_session::matches::{run_match, run_match_until, MatchSpec};
 use carcassonne_session::mcts::{Budget, MctsConfig};
+use common::config;
 use std::time::Duration;
-
-fn config(players: u8, sets: &[TileSet], abbot: u8, seed: u64) -> GameConfig {
-    let mut c = GameConfig::new(players);
-    c.sets = sets.to_vec();
-    c.figures = Figures::default_for(sets);
-    c.figures.abbot = abbot;
-    c.seed = seed;
-    c
-}
 
 fn mcts(iterations: u32) -> MctsConfig {
     MctsConfig::new(Budget::Iterations(iterations))

@@ -4,22 +4,16 @@
 //! planes and globals the in-play preset leaves out stay zero in whole games of every
 //! set; ids and planes turn like the full ones; and the documentation's size table is
 //! the one computed here.
-use carcassonne::config::{FairyRule, Figures, GameConfig, PrincessRule};
+mod common;
+
+use carcassonne::config::{FairyRule, GameConfig, PrincessRule};
 use carcassonne::rng::Rng;
 use carcassonne::tiles::TileSet;
 use carcassonne::Game;
 use carcassonne_session::encode::*;
 use carcassonne_session::session::Session;
+use common::config;
 use std::sync::Arc;
-
-fn config(players: u8, sets: &[TileSet], abbot: u8, seed: u64) -> GameConfig {
-    let mut c = GameConfig::new(players);
-    c.sets = sets.to_vec();
-    c.figures = Figures::default_for(sets);
-    c.figures.abbot = abbot;
-    c.seed = seed;
-    c
-}
 
 /// Configurations that reach every kind of decision between them, with and without
 /// farmers and the abbot.

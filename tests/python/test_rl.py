@@ -30,6 +30,14 @@ def need(module: str) -> Any:
     return pytest.importorskip(module)
 
 
+def run_example(script: str, *args: str, timeout: float) -> "subprocess.CompletedProcess[str]":
+    """Runs ``examples/<script>`` with ``args`` in this interpreter; the finished process."""
+    return subprocess.run(
+        [sys.executable, str(ROOT / "examples" / script), *args],
+        capture_output=True, text=True, timeout=timeout,
+    )
+
+
 # ----- presets ---------------------------------------------------------------------------
 
 
@@ -199,10 +207,7 @@ def test_openspiel_game_passes_random_simulation_checks() -> None:
 
 def test_openspiel_example_runs() -> None:
     need("pyspiel")
-    done = subprocess.run(
-        [sys.executable, str(ROOT / "examples" / "openspiel_mcts.py"), "--games", "1", "--simulations", "2"],
-        capture_output=True, text=True, timeout=600,
-    )
+    done = run_example("openspiel_mcts.py", "--games", "1", "--simulations", "2", timeout=600)
     assert done.returncode == 0, done.stderr
     assert "MCTS (2 simulations) against random:" in done.stdout
 
@@ -239,11 +244,10 @@ def test_sb3_vec_env_trains_maskable_ppo() -> None:
 
 def test_training_example_smoke_run(tmp_path: Path) -> None:
     need("torch")
-    done = subprocess.run(
-        [sys.executable, str(ROOT / "examples" / "train_ppo.py"), "--minutes", "0.05", "--envs", "8",
-         "--steps", "16", "--eval-games", "4", "--final-games", "4", "--bc-decisions", "64", "--bc-epochs", "1",
-         "--out", str(tmp_path)],
-        capture_output=True, text=True, timeout=900,
+    done = run_example(
+        "train_ppo.py", "--minutes", "0.05", "--envs", "8", "--steps", "16", "--eval-games", "4",
+        "--final-games", "4", "--bc-decisions", "64", "--bc-epochs", "1", "--out", str(tmp_path),
+        timeout=900,
     )
     assert done.returncode == 0, done.stderr
     rows = (tmp_path / "curve.csv").read_text().splitlines()
@@ -252,10 +256,9 @@ def test_training_example_smoke_run(tmp_path: Path) -> None:
     assert steps >= 8 * 16 and steps % (8 * 16) == 0, "whole PPO updates of 8 envs x 16 steps, at least one"
     assert (tmp_path / "policy.pt").stat().st_size > 10_000
     # The saved weights play through Carcassonne-v0.
-    done = subprocess.run(
-        [sys.executable, str(ROOT / "examples" / "train_ppo.py"), "--evaluate", str(tmp_path / "policy.pt"),
-         "--final-games", "2", "--opponents", "random"],
-        capture_output=True, text=True, timeout=600,
+    done = run_example(
+        "train_ppo.py", "--evaluate", str(tmp_path / "policy.pt"), "--final-games", "2", "--opponents", "random",
+        timeout=600,
     )
     assert done.returncode == 0, done.stderr
     assert "against random over 2 games" in done.stdout
@@ -295,10 +298,6 @@ def test_rllib_env_and_a_few_training_iterations() -> None:
         if terminateds["__all__"] or truncateds["__all__"]:
             break
     assert steps > 20
-    done = subprocess.run(
-        [sys.executable, str(ROOT / "examples" / "rllib_ppo.py"), "--iterations", "2", "--env-runners", "1",
-         "--window", "16"],
-        capture_output=True, text=True, timeout=1200,
-    )
+    done = run_example("rllib_ppo.py", "--iterations", "2", "--env-runners", "1", "--window", "16", timeout=1200)
     assert done.returncode == 0, done.stderr[-3000:]
     assert "iteration 2" in done.stdout
