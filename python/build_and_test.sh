@@ -13,8 +13,9 @@
 #      tests/python/test_rl.py, which also runs a short smoke run of
 #      examples/train_ppo.py, the RLlib example for two iterations and the OpenSpiel
 #      example), in a reinforcement-learning environment kept between runs (created and
-#      filled on the first run, several minutes and about 6 GB; then only the wheel is
-#      reinstalled). CARC_RL_TESTS=0 skips this step and says so.
+#      filled on the first run, several minutes and about 6 GB, with about 10 GB free
+#      needed while it downloads, checked first; then only the wheel is reinstalled).
+#      CARC_RL_TESTS=0 skips this step and says so.
 #
 # Usage: python/build_and_test.sh            (from anywhere)
 # Environment: PYTHON (default python3), CARC_VENV (default <repo>/target/python-venv),
@@ -116,6 +117,19 @@ if [ "${CARC_RL_TESTS:-1}" = 0 ]; then
 fi
 echo "== reinforcement-learning environment: $RL_VENV"
 start=$SECONDS
+# A first fill downloads and unpacks about 10 GB (PyTorch's CUDA libraries); pip's own
+# "No space left on device" comes late and names no figure, so check first.
+if ! "$RL_VENV/bin/python" -c "import torch, ray, sb3_contrib, pyspiel" 2>/dev/null; then
+    mkdir -p "$(dirname "$RL_VENV")"
+    need_kib=$((10 * 1024 * 1024))
+    free_kib=$(df -Pk "$(dirname "$RL_VENV")" | awk 'NR == 2 { print $4 }')
+    if [ "$free_kib" -lt "$need_kib" ]; then
+        echo "the reinforcement-learning environment needs about 10 GB free on the disk of $RL_VENV;" \
+            "$((free_kib / 1024)) MB are free. Free some space, point CARC_RL_VENV at a larger disk," \
+            "or skip these tests with CARC_RL_TESTS=0." >&2
+        exit 1
+    fi
+fi
 [ -x "$RL_VENV/bin/python" ] || "$PYTHON" -m venv "$RL_VENV"
 "$RL_VENV/bin/python" -m pip install --quiet --upgrade pip
 # Nothing to do when everything is there already.
