@@ -2,11 +2,12 @@
 //! record format's action types one to one (`docs/record-format.md`).
 //!
 //! Every action kind is declared once, here: its variant of [`Action`], its entry in
-//! [`SCHEMA`] (the record type name and its fields in order, each with a
-//! [`FieldKind`]), and its two conversions [`Action::values`] / [`Action::from_values`].
-//! The record format, the C ABI and the Python package read and write actions through
-//! the schema only, so a new kind needs no code in them; their tests check their own
-//! declarations (C enum, Python classes) against it.
+//! [`SCHEMA`] (the record type name, its documentation and its fields in order, each
+//! with a [`FieldKind`]), and its two conversions [`Action::values`] /
+//! [`Action::from_values`]. The record format, the C ABI and the Python package read and
+//! write actions through the schema only, so a new kind needs no code in them. The
+//! Python classes are generated from the schema (`python/tools/gen_actions.py`, checked
+//! by a test); the C ABI's test checks its enum of kinds against it.
 //!
 //! ```
 //! use carcassonne::action::{Action, ActionKind, FieldValue};
@@ -29,12 +30,12 @@ use crate::tiles::TileKind;
 use std::fmt;
 
 macro_rules! action_kinds {
-    ($($(#[$m:meta])* $kind:ident = $name:literal, player: $player:literal, fields: [$($field:literal: $fk:ident),* $(,)?];)+) => {
+    ($($kind:ident = $name:literal, player: $player:literal, doc: $doc:literal, fields: [$($field:literal: $fk:ident),* $(,)?];)+) => {
         /// The kind of an [`Action`], in a fixed order (the C ABI numbers kinds by it).
         #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
         #[repr(u8)]
         pub enum ActionKind {
-            $($(#[$m])* $kind),+
+            $(#[doc = $doc] $kind),+
         }
 
         impl ActionKind {
@@ -47,56 +48,91 @@ macro_rules! action_kinds {
             kind: ActionKind::$kind,
             name: $name,
             names_player: $player,
+            doc: $doc,
             fields: &[$(FieldSpec { name: $field, kind: FieldKind::$fk }),*],
         }),+];
     };
 }
 
 action_kinds! {
-    /// [`Action::PlaceTile`].
-    PlaceTile = "place_tile", player: false, fields: ["x": X, "y": Y, "rot": Rot, "bridge": OptBridge];
-    /// [`Action::PlaceAbbey`].
-    PlaceAbbey = "place_abbey", player: false, fields: ["x": X, "y": Y];
-    /// [`Action::Deploy`].
-    Deploy = "deploy", player: false, fields: ["figure": Figure, "x": X, "y": Y, "feature": Feature];
-    /// [`Action::DeployBarn`].
-    DeployBarn = "deploy_barn", player: false, fields: ["x": X, "y": Y, "corner": Corner];
-    /// [`Action::MoveFairy`].
-    MoveFairy = "move_fairy", player: false, fields: ["x": X, "y": Y, "feature": OptFeature];
-    /// [`Action::Princess`].
-    Princess = "princess", player: false, fields: ["x": X, "y": Y, "feature": Feature];
-    /// [`Action::ReturnAbbot`].
-    ReturnAbbot = "return_abbot", player: false, fields: ["x": X, "y": Y, "feature": Feature];
-    /// [`Action::Pass`].
-    Pass = "pass", player: false, fields: [];
-    /// [`Action::MoveDragon`].
-    MoveDragon = "move_dragon", player: true, fields: ["x": X, "y": Y];
-    /// [`Action::MoveWagon`].
-    MoveWagon = "move_wagon", player: true, fields: ["x": X, "y": Y, "feature": Feature];
-    /// [`Action::Draw`].
-    Draw = "draw", player: false, fields: ["tile": Tile];
-    /// [`Action::LeaveQuarter`].
-    LeaveQuarter = "leave_quarter", player: true, fields: ["step": Step, "quarter": Quarter, "figure": Figure, "x": X, "y": Y, "feature": Feature];
-    /// [`Action::QuarterPass`].
-    QuarterPass = "quarter_pass", player: true, fields: ["step": Step];
-    /// [`Action::DeployQuarter`].
-    DeployQuarter = "deploy_quarter", player: true, fields: ["figure": Figure, "quarter": Quarter];
-    /// [`Action::MoveCount`].
-    MoveCount = "move_count", player: true, fields: ["quarter": Quarter];
-    /// [`Action::PlaceBridge`].
-    PlaceBridge = "place_bridge", player: false, fields: ["x": X, "y": Y, "axis": Axis];
-    /// [`Action::BuildCastle`].
-    BuildCastle = "build_castle", player: true, fields: ["x": X, "y": Y, "feature": Feature];
-    /// [`Action::CastlePass`].
-    CastlePass = "castle_pass", player: true, fields: [];
-    /// [`Action::BazaarSelect`].
-    BazaarSelect = "bazaar_select", player: true, fields: ["tile": Tile, "bid": Bid];
-    /// [`Action::BazaarBid`].
-    BazaarBid = "bazaar_bid", player: true, fields: ["bid": Bid];
-    /// [`Action::BazaarPass`].
-    BazaarPass = "bazaar_pass", player: true, fields: [];
-    /// [`Action::BazaarBuyOrSell`].
-    BazaarBuyOrSell = "bazaar_buy_or_sell", player: true, fields: ["choice": Choice];
+    PlaceTile = "place_tile", player: false,
+        doc: "Place the drawn tile at `(x, y)` turned `rot` clockwise quarter turns (B4); `bridge` \
+              is `(x, y, axis)` of the bridge a placement legal only with one brings (BR2, axis \
+              `NS` or `WE`), else absent.",
+        fields: ["x": X, "y": Y, "rot": Rot, "bridge": OptBridge];
+    PlaceAbbey = "place_abbey", player: false,
+        doc: "Place the abbey tile into the hole at `(x, y)` instead of drawing (AM1).",
+        fields: ["x": X, "y": Y];
+    Deploy = "deploy", player: false,
+        doc: "Put a `figure` (follower, abbot, mayor, wagon) from the supply on `feature` of the \
+              tile at `(x, y)` (B6).",
+        fields: ["figure": Figure, "x": X, "y": Y, "feature": Feature];
+    DeployBarn = "deploy_barn", player: false,
+        doc: "Put the barn on `corner` (NW, NE, SE, SW) of the tile just placed (AM6).",
+        fields: ["x": X, "y": Y, "corner": Corner];
+    MoveFairy = "move_fairy", player: false,
+        doc: "Move the fairy next to the player's figure on `feature` at `(x, y)` (PD15); \
+              `feature` is absent under the on-tile fairy rule.",
+        fields: ["x": X, "y": Y, "feature": OptFeature];
+    Princess = "princess", player: false,
+        doc: "Remove the knight on `feature` at `(x, y)` with the princess (PD9).",
+        fields: ["x": X, "y": Y, "feature": Feature];
+    ReturnAbbot = "return_abbot", player: false,
+        doc: "Take the abbot on `feature` at `(x, y)` back and score it (A3).",
+        fields: ["x": X, "y": Y, "feature": Feature];
+    Pass = "pass", player: false,
+        doc: "Do nothing: deploy nothing, decline the abbey, the princess or a wagon move, or \
+              discard a drawn tile that fits only with a bridge (BR2).",
+        fields: [];
+    MoveDragon = "move_dragon", player: true,
+        doc: "One step of the dragon onto the tile at `(x, y)` (PD5).",
+        fields: ["x": X, "y": Y];
+    MoveWagon = "move_wagon", player: true,
+        doc: "Move the wagon onto `feature` of the tile at `(x, y)` after scoring (AM11).",
+        fields: ["x": X, "y": Y, "feature": Feature];
+    Draw = "draw", player: false,
+        doc: "The chance outcome: the tile drawn (explicit-chance mode).",
+        fields: ["tile": Tile];
+    LeaveQuarter = "leave_quarter", player: true,
+        doc: "Move `figure` out of `quarter` of the City of Carcassonne onto `feature` of the tile \
+              at `(x, y)` (any part of the feature names it); `step` is `before-scoring` (CC4) or \
+              `final` (CC6).",
+        fields: ["step": Step, "quarter": Quarter, "figure": Figure, "x": X, "y": Y, "feature": Feature];
+    QuarterPass = "quarter_pass", player: true,
+        doc: "Decline a move of the City of Carcassonne: `step` `before-scoring` or `final` \
+              (moving figures out, CC4, CC6), `deploy` (putting one in, CC3), `count` (moving the \
+              count, CC3).",
+        fields: ["step": Step];
+    DeployQuarter = "deploy_quarter", player: true,
+        doc: "Put `figure` from the supply into `quarter` of the City of Carcassonne (CC3).",
+        fields: ["figure": Figure, "quarter": Quarter];
+    MoveCount = "move_count", player: true,
+        doc: "Move the count to `quarter` (CC3).",
+        fields: ["quarter": Quarter];
+    PlaceBridge = "place_bridge", player: false,
+        doc: "Put a bridge from the supply on the tile at `(x, y)` along `axis` (`NS` or `WE`) \
+              after placing the tile (BR1).",
+        fields: ["x": X, "y": Y, "axis": Axis];
+    BuildCastle = "build_castle", player: true,
+        doc: "Turn the two-tile city just completed at `feature` of the tile at `(x, y)` into a \
+              castle instead of having it scored (CA1).",
+        fields: ["x": X, "y": Y, "feature": Feature];
+    CastlePass = "castle_pass", player: true,
+        doc: "Decline to build a castle (CA1).",
+        fields: [];
+    BazaarSelect = "bazaar_select", player: true,
+        doc: "Pick `tile` of the bazaar's offer and open the bidding at `bid` points (BZ2).",
+        fields: ["tile": Tile, "bid": Bid];
+    BazaarBid = "bazaar_bid", player: true,
+        doc: "Raise the bid on the picked bazaar tile to `bid` points (BZ2).",
+        fields: ["bid": Bid];
+    BazaarPass = "bazaar_pass", player: true,
+        doc: "Do not raise the bid (BZ2).",
+        fields: [];
+    BazaarBuyOrSell = "bazaar_buy_or_sell", player: true,
+        doc: "The selector buys the outbid tile or sells it to the highest bidder: `choice` `buy` \
+              or `sell` (BZ3).",
+        fields: ["choice": Choice];
 }
 
 /// How a field is written by every codec.
@@ -154,6 +190,9 @@ pub struct KindSpec {
     /// Whether records name the deciding `player` (a player other than the turn player
     /// may take it).
     pub names_player: bool,
+    /// What the action does, in the terms of its fields (the bindings' documentation of
+    /// the kind is generated from it).
+    pub doc: &'static str,
     /// The fields, in record and tuple order.
     pub fields: &'static [FieldSpec],
 }

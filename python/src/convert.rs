@@ -461,8 +461,13 @@ pub fn action_to_py<'py>(py: Python<'py>, action: Action) -> PyResult<Bound<'py,
 }
 
 /// One action kind for Python: `(type name, [(field name, field kind), ...], names
-/// player)`.
-pub type KindSchema = (&'static str, Vec<(&'static str, String)>, bool);
+/// player, doc)`.
+pub type KindSchema = (
+    &'static str,
+    Vec<(&'static str, String)>,
+    bool,
+    &'static str,
+);
 
 /// The action schema for Python, one [`KindSchema`] per action kind in kind order.
 pub fn action_schema() -> Vec<KindSchema> {
@@ -474,7 +479,7 @@ pub fn action_schema() -> Vec<KindSchema> {
                 .iter()
                 .map(|f| (f.name, format!("{:?}", f.kind).to_lowercase()))
                 .collect();
-            (k.name, fields, k.names_player)
+            (k.name, fields, k.names_player, k.doc)
         })
         .collect()
 }

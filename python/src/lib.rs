@@ -45,9 +45,9 @@ mod _core {
         Ok(())
     }
 
-    /// The action schema: `(type name, ((field name, field kind), ...), names player)`
-    /// for every action kind, in kind order. The classes of `carcassonne.actions` are
-    /// checked against it.
+    /// The action schema: `(type name, [(field name, field kind), ...], names player,
+    /// doc)` for every action kind, in kind order. The classes of `carcassonne.actions`
+    /// are generated from it (`python/tools/gen_actions.py`).
     #[pyfunction]
     fn action_schema() -> Vec<crate::convert::KindSchema> {
         crate::convert::action_schema()

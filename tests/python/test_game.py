@@ -113,14 +113,27 @@ def test_observation_tables_and_sizes() -> None:
 
 
 def test_action_classes_follow_the_engine_schema() -> None:
-    """Every action kind of the engine's schema has one class in carcassonne.actions with
-    the same type name and the same fields in the same order, and nothing more."""
+    """carcassonne/_actions.py is what python/tools/gen_actions.py writes from the engine's
+    action schema now (a schema change without regenerating fails here), and every kind
+    of the schema has one class with the same type name, the same fields in the same
+    order and the kind's documentation, and nothing more."""
+    import importlib.util
     from dataclasses import fields
+    from pathlib import Path
 
     from carcassonne import actions
 
+    tool = Path(__file__).resolve().parents[2] / "python" / "tools" / "gen_actions.py"
+    spec = importlib.util.spec_from_file_location("gen_actions", tool)
+    assert spec is not None and spec.loader is not None
+    gen = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(gen)
     schema = carcassonne._core.action_schema()
+    assert gen.TARGET.read_text() == gen.render(schema), "run python/tools/gen_actions.py"
+
     classes = {cls.type: cls for cls in actions._BY_TYPE.values()}
-    assert sorted(classes) == sorted(name for name, _, _ in schema)
-    for name, field_specs, _ in schema:
+    assert sorted(classes) == sorted(name for name, _, _, _ in schema)
+    for name, field_specs, _, doc in schema:
         assert [f.name for f in fields(classes[name])] == [f for f, _ in field_specs], name
+        first_words = " ".join(doc.replace("`", "").split()[:4])
+        assert first_words in " ".join((classes[name].__doc__ or "").replace("`", "").split()), name

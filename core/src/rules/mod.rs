@@ -31,9 +31,10 @@
 //!    methods; it reads and changes the kernel (board, features, figures, scores)
 //!    through the game and its own state only.
 //! 3. Its calls in the hooks below, and, for a new decision, a [`crate::game::Phase`],
-//!    its [`crate::action::Action`] variants (declared once in the action schema), its
-//!    arm in `Game::apply_expansion_action` and, if the pipeline must stop for it, a
-//!    hook at the step where it is asked.
+//!    its [`crate::action::Action`] variants (declared once in the action schema, from
+//!    which `python/tools/gen_actions.py` regenerates the Python classes), its arm in
+//!    `Game::apply_expansion_action` and, if the pipeline must stop for it, a hook at the
+//!    step where it is asked.
 
 pub mod abbey_mayor;
 pub mod abbot;
