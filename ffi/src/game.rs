@@ -58,6 +58,35 @@ fn preset_named(v: &Value) -> Result<Preset, String> {
     })
 }
 
+/// The chance mode named by `v` (`"sampled"`, `"explicit"`); the error quotes `v` cut
+/// short.
+fn chance_named(v: &Value) -> Result<ChanceMode, String> {
+    v.as_str()
+        .and_then(record::chance_from_name)
+        .ok_or_else(|| {
+            format!(
+                "unknown value {} (allowed: \"sampled\", \"explicit\")",
+                json::describe(v)
+            )
+        })
+}
+
+/// The observation window of side `v`, an integer in the encoder's range; the error
+/// quotes `v` cut short.
+fn window_named(v: &Value) -> Result<EncoderSpec, String> {
+    v.as_u64()
+        .and_then(|w| u16::try_from(w).ok())
+        .and_then(|w| EncoderSpec::new(w).ok())
+        .ok_or_else(|| {
+            format!(
+                "{} is not an integer in {}..={}",
+                json::describe(v),
+                EncoderSpec::MIN_WINDOW,
+                EncoderSpec::MAX_WINDOW
+            )
+        })
+}
+
 /// Reads a configuration: the record format's `setup` object plus `chance`, `window`
 /// and `preset`.
 /// Unknown keys, duplicate keys and nesting deeper than 32 levels are errors (nothing is
@@ -84,30 +113,11 @@ pub(crate) fn parse_config(text: &str) -> Result<ParsedConfig, Failure> {
     }
     let chance = match map.get("chance") {
         None => ChanceMode::Sampled,
-        Some(Value::String(s)) if s == "sampled" => ChanceMode::Sampled,
-        Some(Value::String(s)) if s == "explicit" => ChanceMode::Explicit,
-        Some(v) => {
-            return Err(bad_config(format!(
-                "chance: unknown value {} (allowed: \"sampled\", \"explicit\")",
-                json::describe(v)
-            )))
-        }
+        Some(v) => chance_named(v).map_err(|e| bad_config(format!("chance: {e}")))?,
     };
     let spec = match map.get("window") {
         None => EncoderSpec::default(),
-        Some(v) => {
-            let range = format!("{}..={}", EncoderSpec::MIN_WINDOW, EncoderSpec::MAX_WINDOW);
-            let side = v
-                .as_u64()
-                .and_then(|w| u16::try_from(w).ok())
-                .ok_or_else(|| {
-                    bad_config(format!(
-                        "window: {} is not an integer in {range}",
-                        json::describe(v)
-                    ))
-                })?;
-            EncoderSpec::new(side).map_err(|e| bad_config(e.to_string()))?
-        }
+        Some(v) => window_named(v).map_err(|e| bad_config(format!("window: {e}")))?,
     };
     let preset = match map.get("preset") {
         None => Preset::Full,
@@ -301,31 +311,14 @@ fn load_options(text: &str) -> Result<LoadOptions, Failure> {
     }
     let chance = match map.get("chance") {
         None => None,
-        Some(v) => Some(
-            v.as_str()
-                .and_then(record::chance_from_name)
-                .ok_or_else(|| {
-                    Failure::invalid(format!(
-                        "options.chance: unknown value {v} (allowed: \"sampled\", \"explicit\")"
-                    ))
-                })?,
-        ),
+        Some(v) => {
+            Some(chance_named(v).map_err(|e| Failure::invalid(format!("options.chance: {e}")))?)
+        }
     };
     let spec = match map.get("window") {
         None => None,
         Some(v) => {
-            let range = format!("{}..={}", EncoderSpec::MIN_WINDOW, EncoderSpec::MAX_WINDOW);
-            let spec = v
-                .as_u64()
-                .and_then(|w| u16::try_from(w).ok())
-                .and_then(|w| EncoderSpec::new(w).ok())
-                .ok_or_else(|| {
-                    Failure::invalid(format!(
-                        "options.window: {} is not an integer in {range}",
-                        json::describe(v)
-                    ))
-                })?;
-            Some(spec)
+            Some(window_named(v).map_err(|e| Failure::invalid(format!("options.window: {e}")))?)
         }
     };
     let preset = match map.get("preset") {
@@ -495,6 +488,41 @@ mod tests {
         for bad in [r#"{"preset":"tiny"}"#, r#"{"preset":1}"#] {
             let err = load_options(bad).unwrap_err();
             assert!(err.message.contains("options.preset"), "{}", err.message);
+        }
+    }
+
+    #[test]
+    fn both_readers_of_chance_and_window_say_the_same_and_cut_hostile_values_short() {
+        let long = format!("\"{}\"", "x".repeat(100_000));
+        for (key, value) in [
+            ("chance", "\"dice\""),
+            ("chance", long.as_str()),
+            ("chance", "[1,2,3]"),
+            ("window", "2"),
+            ("window", "70000"),
+            ("window", "\"big\""),
+            ("window", long.as_str()),
+        ] {
+            let config = parse_config(&format!(
+                r#"{{"players":2,"sets":["base"],"{key}":{value}}}"#
+            ))
+            .unwrap_err()
+            .message;
+            let option = load_options(&format!(r#"{{"{key}":{value}}}"#))
+                .unwrap_err()
+                .message;
+            let named = |message: &str, prefix: String| {
+                message
+                    .strip_prefix(&prefix)
+                    .unwrap_or_else(|| panic!("{message:.80}"))
+                    .to_string()
+            };
+            assert_eq!(
+                named(&config, format!("{key}: ")),
+                named(&option, format!("options.{key}: ")),
+                "{key}={value:.20}"
+            );
+            assert!(option.len() < 200, "{key}: {} bytes", option.len());
         }
     }
 
