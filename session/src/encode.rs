@@ -1645,11 +1645,27 @@ pub struct GlobalInfo {
     pub meaning: &'static str,
 }
 
+/// A meaning that lists an enum's names, built once: `before`, the names joined by
+/// commas, `after`.
+fn listed<const N: usize>(
+    cell: &'static OnceLock<String>,
+    before: &str,
+    names: [&'static str; N],
+    after: &str,
+) -> &'static str {
+    cell.get_or_init(|| format!("{before}{}{after}", names.join(", ")))
+}
+
+static PHASES: OnceLock<String> = OnceLock::new();
+static FIGURES: OnceLock<String> = OnceLock::new();
+static SETS: OnceLock<String> = OnceLock::new();
+static QUARTERS: OnceLock<String> = OnceLock::new();
+
 /// Every global block in index order.
 pub fn global_table() -> Vec<GlobalInfo> {
     let k = catalogue().len();
     let rows: [(usize, usize, &'static str, &'static str); 36] = [
-        (global::PHASE, Phase::ALL.len(), "phase", "one-hot: abbey, draw, place_tile, deploy, dragon_flight, wagon_move, game_over, leave_quarter, enter_quarter, move_count, castle, bazaar_select, bazaar_bid, bazaar_buy_or_sell"),
+        (global::PHASE, Phase::ALL.len(), "phase", listed(&PHASES, "one-hot: ", Phase::ALL.map(Phase::name), "")),
         (global::FOCUS_PENDING, 1, "focus-pending", "1 while a CELL id has picked a focus tile and a SLOT id must follow"),
         (global::IS_TO_PLAY, 1, "is-to-play", "1 if the observing player decides now"),
         (global::SEAT_PRESENT, 6, "seat-present", "per relative seat: 1 if the seat is in the game"),
@@ -1657,19 +1673,19 @@ pub fn global_table() -> Vec<GlobalInfo> {
         (global::TO_PLAY, 6, "to-play", "per relative seat: one-hot of the deciding player (0 when terminal or at a chance node)"),
         (global::SCORE, 6, "score", "per relative seat: score / 100"),
         (global::SCORE_LEAD, 1, "score-lead", "(own score - best opponent score) / 100"),
-        (global::SUPPLY, 30, "supply", "per relative seat x figure (follower, abbot, mayor, wagon, barn): figures in supply"),
+        (global::SUPPLY, 30, "supply", listed(&FIGURES, "per relative seat x figure (", Figure::ALL.map(Figure::name), "): figures in supply")),
         (global::ABBEYS, 6, "abbeys", "per relative seat: abbey tiles held"),
         (global::TILES_LEFT, 1, "tiles-left", "tiles left to draw / 100"),
         (global::DRAGON_ON_BOARD, 1, "dragon-on-board", "1 if the dragon is on the board"),
         (global::FAIRY_ON_BOARD, 1, "fairy-on-board", "1 if the fairy is on the board"),
         (global::DRAGON_STEPS_LEFT, 1, "dragon-steps-left", "steps left in the current flight / 6 (0 outside a flight)"),
-        (global::SETS, TileSet::ALL.len(), "sets", "per set, in the order of the set keys (base, river1, river2, princess-and-dragon, abbey-and-mayor, count, king-and-robber, cult, bridges-castles-and-bazaars): 1 if in play"),
+        (global::SETS, TileSet::ALL.len(), "sets", listed(&SETS, "per set, in the order of the set keys (", TileSet::ALL.map(TileSet::name), "): 1 if in play")),
         (global::FARMERS, 1, "farmers", "1 if farmers are in play"),
         (global::FOCUS_ROTATION, 4, "focus-rotation", "one-hot of the focus tile's rotation"),
         (global::FOCUS_IN_WINDOW, 1, "focus-in-window", "1 if the focus tile lies inside the window"),
         (global::ORIGIN_X, 1, "origin-x", "board column of window column 0 (raw)"),
         (global::ORIGIN_Y, 1, "origin-y", "board row of window row 0 (raw)"),
-        (global::COUNT_QUARTER, 4, "count-quarter", "one-hot of the count's quarter (castle, blacksmith, cathedral, market); 0 without the Count"),
+        (global::COUNT_QUARTER, 4, "count-quarter", listed(&QUARTERS, "one-hot of the count's quarter (", Quarter::ALL.map(Quarter::name), "); 0 without the Count")),
         (global::QUARTER_FIGURES, 24, "quarter-figures", "per relative seat x quarter: figures of that seat in that quarter of the City of Carcassonne"),
         (global::KING, 6, "king", "per relative seat: 1 if the seat holds the King (KR1)"),
         (global::ROBBER, 6, "robber-baron", "per relative seat: 1 if the seat holds the Robber Baron (KR2)"),
