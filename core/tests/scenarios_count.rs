@@ -705,3 +705,59 @@ fn cc8_portal_and_the_squares_of_the_city() {
         }
     }
 }
+
+// ----- with Abbey & Mayor: the end-of-game abbey round (AM4) ---------------------------------
+
+/// AM4 with CC4 and CC3: an abbey placed in the end-of-game round completes features
+/// (AM3) that go through the turn's steps like any tile's, so figures in the City are
+/// offered to leave for them before they score (CC4), and a player whose abbey made only
+/// others score may enter the City (CC3). The per-turn state of the Count (who has been
+/// asked this turn) starts afresh in each such turn.
+///
+/// Seeded three-player games with random choices, except that a player keeps his abbey
+/// for the end round and places it there whenever he can, and enters the City whenever
+/// he may; across them, some end-round abbey completes a feature whose quarter holds
+/// someone's figure.
+#[test]
+fn am4_end_round_abbeys_offer_the_city_moves_of_any_turn() {
+    let mut rng = carcassonne::Rng::new(11);
+    let mut leave_offers = 0;
+    let mut end_round_turns = 0;
+    for seed in 0..400 {
+        let mut config = config(3, &[TileSet::Base, TileSet::AbbeyMayor, TileSet::Count]);
+        config.seed = seed;
+        let mut game = start(config);
+        while !game.is_terminal() {
+            let legal = legal(&game);
+            let end_round = game.in_end_round();
+            if end_round && game.phase() == Phase::LeaveQuarter {
+                leave_offers += legal.iter().any(|a| {
+                    matches!(
+                        a,
+                        Action::LeaveQuarter {
+                            step: QuarterStep::BeforeScoring,
+                            ..
+                        }
+                    )
+                }) as usize;
+            }
+            let wanted = |a: &Action| {
+                matches!(a, Action::DeployQuarter { .. })
+                    || (end_round && matches!(a, Action::PlaceAbbey { .. }))
+            };
+            let action = match legal.iter().copied().find(wanted) {
+                Some(a) => a,
+                // The abbey is kept for the end round.
+                None if game.phase() == Phase::Abbey => Action::Pass,
+                None => legal[rng.below(legal.len() as u32) as usize],
+            };
+            end_round_turns += (end_round && matches!(action, Action::PlaceAbbey { .. })) as usize;
+            apply(&mut game, action);
+        }
+    }
+    assert!(end_round_turns > 50, "{end_round_turns} end-round abbeys");
+    assert!(
+        leave_offers > 0,
+        "no figure was offered to leave the City in {end_round_turns} end-round abbey turns"
+    );
+}

@@ -283,6 +283,7 @@ impl Game {
                 self.turn_player = seat;
                 self.to_play = seat;
                 self.open_turn(None);
+                self.reset_turn_state();
                 self.phase = Phase::Abbey;
                 self.step = Step::EndRound;
                 return true;

@@ -179,13 +179,21 @@ impl Game {
         }
     }
 
-    /// A turn begins (before the tile is drawn): the fairy's point (PD16b), per-turn
-    /// state reset.
+    /// A turn begins (before the tile is drawn): per-turn state reset, the fairy's point
+    /// (PD16b).
     pub(crate) fn on_turn_start(&mut self) {
+        self.reset_turn_state();
+        self.fairy_turn_point();
+    }
+
+    /// Every expansion's per-turn state is reset: at the start of a turn, and at each turn
+    /// of the end-of-game abbey round (AM4), whose abbey completes features that then go
+    /// through the turn's steps like any tile's (castles CA1, leaving the City CC4,
+    /// wagons AM11, entering the City CC3).
+    pub(crate) fn reset_turn_state(&mut self) {
         self.abbey_mayor_turn_start();
         self.count_turn_start();
         self.bcb_turn_start();
-        self.fairy_turn_point();
     }
 
     /// Whether placements of `tile` are checked by [`Game::placement_allowed_at`] and [`Game::placement_allowed_turned`] beyond the
