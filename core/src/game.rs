@@ -95,11 +95,9 @@ pub(crate) enum Step {
     /// the City of Carcassonne, CC4), one at a time.
     BeforeScoring,
     Score,
-    /// Decisions after the turn's scoring (wagon moves, AM11), one at a time.
+    /// Decisions after the turn's scoring (wagon moves, AM11; entering the City of
+    /// Carcassonne, CC3), one at a time.
     AfterScoring,
-    /// CC3: a figure into the City of Carcassonne, then the count's move.
-    EnterQuarter,
-    MoveCount,
     /// A decision at the end of the turn (the dragon's flight under
     /// `dragon_move: after-scoring`, PD4).
     EndOfTurn,
@@ -1149,17 +1147,7 @@ impl Game {
                     if self.decision_after_scoring() {
                         return;
                     }
-                    self.step = Step::EnterQuarter;
-                }
-                Step::EnterQuarter => {
                     self.step = Step::EndOfTurn;
-                    if self.enter_city_decision() {
-                        return;
-                    }
-                }
-                Step::MoveCount => {
-                    self.count_move_decision();
-                    return;
                 }
                 Step::EndOfTurn => {
                     self.step = Step::Bazaar;

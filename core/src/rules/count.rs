@@ -26,7 +26,7 @@
 use crate::action::Action;
 use crate::config::Figure;
 use crate::features::NodeId;
-use crate::game::{BoardFigure, Game, Phase, Step};
+use crate::game::{BoardFigure, Game, Phase};
 use crate::geometry::Pos;
 use crate::tiles::{FeatureKind, Symbols, TileSet};
 
@@ -130,6 +130,21 @@ pub(crate) struct Count {
     /// ask, and the seats that passed (bit per seat).
     final_next: u8,
     final_out: u8,
+    /// CC3: how far the turn's entry into the City has gone.
+    entry: CityEntry,
+}
+
+/// CC3, once per turn after the scoring and the wagons: the turn player may put a figure
+/// into the City, and then move the count.
+#[derive(Copy, Clone, Debug, Default, PartialEq, Eq, Hash)]
+enum CityEntry {
+    /// Not asked yet this turn.
+    #[default]
+    Open,
+    /// A figure went in: the count's move is asked next.
+    CountToMove,
+    /// Asked (or nothing to ask) this turn.
+    Done,
 }
 
 impl Count {
@@ -158,16 +173,13 @@ impl Game {
             Action::QuarterPass { step } => match step {
                 QuarterStep::BeforeScoring => self.leave_round_passed(),
                 QuarterStep::Final => self.final_passed(player),
-                QuarterStep::Deploy | QuarterStep::Count => self.step = Step::EndOfTurn,
+                QuarterStep::Deploy | QuarterStep::Count => {}
             },
             Action::DeployQuarter { figure, quarter } => {
                 self.enter_quarter(figure, quarter);
-                self.step = Step::MoveCount;
+                self.ext.count.entry = CityEntry::CountToMove;
             }
-            Action::MoveCount { quarter } => {
-                self.move_count(quarter);
-                self.step = Step::EndOfTurn;
-            }
+            Action::MoveCount { quarter } => self.move_count(quarter),
             _ => unreachable!("not a Count decision"),
         }
     }
@@ -381,9 +393,10 @@ impl Game {
         });
     }
 
-    /// CC4: a new turn; nobody has been asked yet.
+    /// CC3, CC4: a new turn; nobody has been asked yet.
     pub(crate) fn count_turn_start(&mut self) {
         self.ext.count.leave_round = 1;
+        self.ext.count.entry = CityEntry::Open;
     }
 
     /// CC4: asks the next seat (from the left of the turn player, the turn player last)
@@ -412,8 +425,26 @@ impl Game {
         false
     }
 
+    /// CC3, after the turn's scoring and wagon moves: asks the turn player whether he
+    /// puts a figure into the City, if he may, and then, if he did, where the count goes;
+    /// `false` when there is nothing (more) to ask this turn.
+    pub(crate) fn next_city_entry_decision(&mut self) -> bool {
+        match self.ext.count.entry {
+            CityEntry::Open => {
+                self.ext.count.entry = CityEntry::Done;
+                self.enter_city_decision()
+            }
+            CityEntry::CountToMove => {
+                self.ext.count.entry = CityEntry::Done;
+                self.count_move_decision();
+                true
+            }
+            CityEntry::Done => false,
+        }
+    }
+
     /// CC3: asks the turn player whether he puts a figure into the City, if he may.
-    pub(crate) fn enter_city_decision(&mut self) -> bool {
+    fn enter_city_decision(&mut self) -> bool {
         if !self.may_enter_city() {
             return false;
         }
@@ -430,7 +461,7 @@ impl Game {
     }
 
     /// CC3: after a figure went into the City, asks the turn player where the count goes.
-    pub(crate) fn count_move_decision(&mut self) {
+    fn count_move_decision(&mut self) {
         let mut legal = std::mem::take(&mut self.legal);
         legal.clear();
         self.count_moves(&mut legal);

@@ -165,10 +165,11 @@ impl Game {
         self.flight_starts(DragonMove::AfterScoring)
     }
 
-    /// Whether a decision follows the turn's scoring (a wagon move, AM11); the game then
-    /// waits for it. Called again after each such decision.
+    /// Whether a decision follows the turn's scoring: wagon moves (AM11), then a figure
+    /// into the City of Carcassonne and the count's move (CC3); the game then waits for
+    /// it. Called again after each such decision.
     pub(crate) fn decision_after_scoring(&mut self) -> bool {
-        self.next_wagon_decision()
+        self.next_wagon_decision() || self.next_city_entry_decision()
     }
 
     /// Completes the legal list of a decision of an expansion's `phase` (see
