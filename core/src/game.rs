@@ -26,7 +26,7 @@ use crate::features::{Features, NodeId};
 use crate::geometry::{Corner, Pos, Rotation, Side};
 use crate::rng::Rng;
 use crate::rules::bcb::bridges::bridge_may_fit;
-use crate::rules::Expansions;
+use crate::rules::{Expansions, TurnEnd};
 use crate::tiles::{catalogue, FeatureKind, Symbols, TileKind, TileSet, NO_FEATURE};
 use std::fmt;
 use std::sync::Arc;
@@ -98,13 +98,9 @@ pub(crate) enum Step {
     /// Decisions after the turn's scoring (wagon moves, AM11; entering the City of
     /// Carcassonne, CC3), one at a time.
     AfterScoring,
-    /// A decision at the end of the turn (the dragon's flight under
-    /// `dragon_move: after-scoring`, PD4).
+    /// Decisions and draws at the end of the turn (the dragon's flight under
+    /// `dragon_move: after-scoring`, PD4; a bazaar, BZ1–BZ3), one at a time.
     EndOfTurn,
-    /// BZ1: whether a bazaar starts.
-    Bazaar,
-    /// BZ1–BZ3: the offer is drawn, then the auctions.
-    Auction,
     End,
     EndRound,
     FinalMoves,
@@ -874,9 +870,11 @@ impl Game {
     }
 
     /// Switches the chance mode (e.g. to explicit for a search that enumerates draws).
+    /// A game waiting for a tile (the turn's or a bazaar's) draws it at once when it
+    /// switches to sampled draws.
     pub fn set_chance_mode(&mut self, mode: ChanceMode) {
         self.chance = mode;
-        if self.step == Step::Draw {
+        if self.phase == Phase::Draw && mode == ChanceMode::Sampled {
             self.advance();
         }
     }
@@ -1002,8 +1000,8 @@ impl Game {
         match action {
             Action::Draw { tile } => {
                 self.deck.take(tile);
-                if self.step == Step::Auction {
-                    self.bazaar_drawn(tile);
+                if self.step == Step::EndOfTurn {
+                    self.drawn_at_end_of_turn(tile);
                 } else {
                     self.start_drawn_tile(tile);
                 }
@@ -1149,39 +1147,21 @@ impl Game {
                     }
                     self.step = Step::EndOfTurn;
                 }
-                Step::EndOfTurn => {
-                    self.step = Step::Bazaar;
-                    if self.decision_at_end_of_turn() {
-                        return;
-                    }
-                }
-                Step::Bazaar => {
-                    if !self.bazaar_starts() {
-                        self.step = Step::End;
-                        continue;
-                    }
-                    self.step = Step::Auction;
-                }
-                Step::Auction => {
-                    if self.bazaar_drawing() {
-                        match self.chance {
-                            ChanceMode::Explicit => {
-                                self.phase = Phase::Draw;
-                                return;
-                            }
-                            ChanceMode::Sampled => {
-                                let dragon = self.dragon_on_board();
-                                let tile = self.deck.draw(&mut self.rng, dragon);
-                                self.bazaar_drawn(tile);
-                                continue;
-                            }
+                Step::EndOfTurn => match self.at_end_of_turn() {
+                    TurnEnd::Decide => return,
+                    TurnEnd::Draw => match self.chance {
+                        ChanceMode::Explicit => {
+                            self.phase = Phase::Draw;
+                            return;
                         }
-                    }
-                    if self.next_bazaar_decision() {
-                        return;
-                    }
-                    self.step = Step::End;
-                }
+                        ChanceMode::Sampled => {
+                            let dragon = self.dragon_on_board();
+                            let tile = self.deck.draw(&mut self.rng, dragon);
+                            self.drawn_at_end_of_turn(tile);
+                        }
+                    },
+                    TurnEnd::Done => self.step = Step::End,
+                },
                 Step::End => {
                     self.close_turn();
                     if self.ending {

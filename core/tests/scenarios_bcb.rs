@@ -960,3 +960,44 @@ fn bz1_bz4_the_game_waits_for_the_bazaar_tiles() {
         vec![(next, true), ((seat + 2) % 3, true), (seat, true)]
     );
 }
+
+/// BZ1 with explicit chance: a game waiting for a tile of a bazaar's offer switches to
+/// sampled draws like a game waiting for the turn's tile: the tile is drawn at once and
+/// the game goes on (a search switches a copy's chance mode at any draw).
+#[test]
+fn bz1_switching_to_sampled_draws_at_a_bazaar_draw_too() {
+    use carcassonne::game::ChanceMode;
+    let mut rng = carcassonne::Rng::new(3);
+    let mut bazaar_draws = 0;
+    for seed in 0..40 {
+        let mut config = config(3, &BCB);
+        config.seed = seed;
+        let mut game = Game::with_chance(config, ChanceMode::Explicit).unwrap();
+        while !game.is_terminal() {
+            if game.phase() == Phase::Draw {
+                // A bazaar's draws come after the turn's tile is placed.
+                let at_bazaar = game.placed_this_turn().is_some();
+                if at_bazaar {
+                    bazaar_draws += 1;
+                    let mut sampled = game.clone();
+                    sampled.set_chance_mode(ChanceMode::Sampled);
+                    assert_ne!(sampled.phase(), Phase::Draw, "seed {seed}: still waiting");
+                    assert!(!sampled.legal_actions().is_empty() || sampled.is_terminal());
+                }
+                let outcomes = game.chance_outcomes();
+                let pick = rng.below(outcomes.len() as u32) as usize;
+                apply(
+                    &mut game,
+                    Action::Draw {
+                        tile: outcomes[pick].0,
+                    },
+                );
+                continue;
+            }
+            let legal = legal(&game);
+            let action = legal[rng.below(legal.len() as u32) as usize];
+            apply(&mut game, action);
+        }
+    }
+    assert!(bazaar_draws > 10, "{bazaar_draws} bazaar draws");
+}

@@ -78,6 +78,18 @@ impl Expansions {
     }
 }
 
+/// What the end-of-turn hook ([`Game::at_end_of_turn`]) asks of the pipeline.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub(crate) enum TurnEnd {
+    /// A decision: the game waits for it.
+    Decide,
+    /// A tile from the pile for an expansion: sampled, or asked for as a chance outcome
+    /// in explicit-chance mode; it goes to [`Game::drawn_at_end_of_turn`].
+    Draw,
+    /// Nothing (more) before the next turn.
+    Done,
+}
+
 /// The hooks: where the turn pipeline and the scoring call into the expansions.
 impl Game {
     /// Applies a decision that an expansion owns: its actions, and a pass in one of its
@@ -159,10 +171,19 @@ impl Game {
         self.next_castle_decision() || self.next_leave_decision()
     }
 
-    /// Whether a decision ends the turn: the dragon's flight under
-    /// `dragon_move: after-scoring` (PD4).
-    pub(crate) fn decision_at_end_of_turn(&mut self) -> bool {
-        self.flight_starts(DragonMove::AfterScoring)
+    /// What ends the turn: the dragon's flight under `dragon_move: after-scoring` (PD4),
+    /// then a bazaar (BZ1–BZ3): its offer drawn tile by tile, then its auctions. Called
+    /// again after each decision and each draw until it says [`TurnEnd::Done`].
+    pub(crate) fn at_end_of_turn(&mut self) -> TurnEnd {
+        if self.flight_starts(DragonMove::AfterScoring) {
+            return TurnEnd::Decide;
+        }
+        self.bazaar_at_end_of_turn()
+    }
+
+    /// The tile drawn for [`TurnEnd::Draw`] (a bazaar's offer, BZ1).
+    pub(crate) fn drawn_at_end_of_turn(&mut self, tile: crate::tiles::TileKind) {
+        self.bazaar_drawn(tile);
     }
 
     /// Whether a decision follows the turn's scoring: wagon moves (AM11), then a figure

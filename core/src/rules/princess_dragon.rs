@@ -88,6 +88,8 @@ pub(crate) struct PrincessDragon {
     dragon: Option<u8>,
     fairy: Option<Fairy>,
     flight: Flight,
+    /// The turn (index in the turn log) whose flight has started: one flight per turn.
+    flown_in_turn: Option<usize>,
 }
 
 impl Game {
@@ -397,7 +399,11 @@ impl Game {
     /// Whether a dragon flight is due now (PD4): a dragon tile was placed this turn, the
     /// dragon is on the board, and `when` is the configured moment.
     fn flight_due(&self, when: DragonMove) -> bool {
-        if !self.pd() || self.rules.dragon_move != when || !self.dragon_on_board() {
+        if !self.pd()
+            || self.rules.dragon_move != when
+            || !self.dragon_on_board()
+            || self.ext.dragon.flown_in_turn == Some(self.turns.len())
+        {
             return false;
         }
         match self.turn.placed {
@@ -423,6 +429,7 @@ impl Game {
     /// Starts a flight from the dragon's square.
     fn start_flight(&mut self) {
         let start = self.ext.dragon.dragon.expect("dragon on the board");
+        self.ext.dragon.flown_in_turn = Some(self.turns.len());
         let mut visited = [0u8; 8];
         visited[0] = start;
         self.ext.dragon.flight = Flight {

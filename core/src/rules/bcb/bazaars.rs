@@ -21,6 +21,7 @@ use super::{BazaarChoice, MAX_BID};
 use crate::action::Action;
 use crate::config::MAX_PLAYERS;
 use crate::game::{Game, Phase, ScoreKind};
+use crate::rules::TurnEnd;
 use crate::tiles::{Symbols, TileKind};
 
 /// The state of bazaars.
@@ -48,6 +49,8 @@ pub(crate) struct Bazaar {
     pub(crate) asked: u8,
     /// A bazaar tile placed this turn starts a bazaar after the turn.
     pub(crate) pending: bool,
+    /// A bazaar is under way (from its start to its last tile given).
+    pub(crate) under_way: bool,
 }
 
 impl Game {
@@ -111,9 +114,28 @@ impl Game {
         }
     }
 
+    /// BZ1–BZ3 at the end of the turn: a bazaar starts if one is due, draws its offer,
+    /// then asks its auction decisions one at a time.
+    pub(crate) fn bazaar_at_end_of_turn(&mut self) -> TurnEnd {
+        if !self.ext.bcb.bazaar.under_way {
+            if !self.bazaar_starts() {
+                return TurnEnd::Done;
+            }
+            self.ext.bcb.bazaar.under_way = true;
+        }
+        if self.bazaar_drawing() {
+            return TurnEnd::Draw;
+        }
+        if self.next_bazaar_decision() {
+            return TurnEnd::Decide;
+        }
+        self.ext.bcb.bazaar.under_way = false;
+        TurnEnd::Done
+    }
+
     /// BZ1: whether a bazaar is held now (a bazaar tile was placed this turn and the pile
     /// holds a tile per player); starts it.
-    pub(crate) fn bazaar_starts(&mut self) -> bool {
+    fn bazaar_starts(&mut self) -> bool {
         let b = &mut self.ext.bcb.bazaar;
         if !std::mem::take(&mut b.pending) || self.deck.total() < self.players as u32 {
             return false;
@@ -127,7 +149,7 @@ impl Game {
     }
 
     /// Whether the offer still misses tiles (one per player).
-    pub(crate) fn bazaar_drawing(&self) -> bool {
+    fn bazaar_drawing(&self) -> bool {
         self.ext.bcb.bazaar.drawn < self.players
     }
 
@@ -168,7 +190,7 @@ impl Game {
 
     /// BZ2, BZ3: asks for the next auction decision; `false` when the bazaar is over
     /// (every player has a tile). Takes the decisions that are no choice itself.
-    pub(crate) fn next_bazaar_decision(&mut self) -> bool {
+    fn next_bazaar_decision(&mut self) -> bool {
         loop {
             let b = &self.ext.bcb.bazaar;
             let players = self.players;
