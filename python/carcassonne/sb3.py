@@ -72,8 +72,10 @@ class CarcassonneVecEnv(VecEnv):  # type: ignore[misc]
                 "globals": spaces.Box(-GLOBALS_BOUND, GLOBALS_BOUND, shape=(e.num_globals,), dtype=np.float32),
             }
         )
-        super().__init__(num_envs, obs_space, spaces.Discrete(e.num_actions))
+        # Set before VecEnv's constructor, which reads it through get_attr (and warns
+        # when it is missing).
         self.render_mode = None
+        super().__init__(num_envs, obs_space, spaces.Discrete(e.num_actions))
         self._actions = np.zeros(num_envs, dtype=np.int64)
         self._start = time.monotonic()
         self._seed: Optional[int] = None

@@ -10,6 +10,7 @@ import importlib
 import os
 import subprocess
 import sys
+import warnings
 from pathlib import Path
 from typing import Any, List
 
@@ -223,7 +224,9 @@ def test_sb3_vec_env_trains_maskable_ppo() -> None:
 
     from carcassonne.sb3 import make_vec_env, policy_kwargs
 
-    env = make_vec_env(4, opponents="random", preset="compact", window=24, seed=1)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")  # e.g. SB3's warning for a VecEnv without render_mode
+        env = make_vec_env(4, opponents="random", preset="compact", window=24, seed=1)
     env.reset()
     masks = get_action_masks(env)
     assert masks.shape == (4, env.action_space.n) and masks.any(axis=1).all()
