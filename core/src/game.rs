@@ -1059,14 +1059,13 @@ impl Game {
         loop {
             match self.step {
                 Step::Start => {
-                    if self.deck.total() == 0 && !self.bazaar_tiles_held() {
+                    if self.deck.total() == 0 && !self.tiles_held_to_place() {
                         self.begin_end_round();
                         continue;
                     }
                     self.open_turn(None);
                     self.on_turn_start();
-                    if let Some(tile) = self.take_bazaar_tile() {
-                        // BZ4: the tile got at a bazaar, instead of drawing.
+                    if let Some(tile) = self.tile_instead_of_draw() {
                         self.start_drawn_tile(tile);
                         continue;
                     }
@@ -1082,8 +1081,8 @@ impl Game {
                     if self.deck.total() == 0 {
                         // Every remaining tile was discarded: the turn ends empty.
                         self.discard_open_turn_if_empty();
-                        if self.bazaar_tiles_held() {
-                            // BZ4: the others still place their bazaar tiles.
+                        if self.tiles_held_to_place() {
+                            // The others still place the tiles they hold.
                             self.turn_player = (self.turn_player + 1) % self.players;
                             self.step = Step::Start;
                             continue;
@@ -1168,7 +1167,7 @@ impl Game {
                         self.step = Step::EndRound;
                         continue;
                     }
-                    if self.deck.total() == 0 && !self.bazaar_tiles_held() {
+                    if self.deck.total() == 0 && !self.tiles_held_to_place() {
                         self.begin_end_round();
                         continue;
                     }

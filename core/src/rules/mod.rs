@@ -152,6 +152,18 @@ impl Game {
         }
     }
 
+    /// The tile the turn player places instead of drawing, taken into his hand: his
+    /// bazaar tile (BZ4).
+    pub(crate) fn tile_instead_of_draw(&mut self) -> Option<crate::tiles::TileKind> {
+        self.take_bazaar_tile()
+    }
+
+    /// Whether players still hold tiles to place when the pile is empty (bazaar tiles,
+    /// BZ4): the game does not end before they are placed.
+    pub(crate) fn tiles_held_to_place(&self) -> bool {
+        self.bazaar_tiles_held()
+    }
+
     /// Whether the turn player has a decision before drawing (the abbey, AM1); the
     /// game then waits for it.
     pub(crate) fn decision_before_draw(&mut self) -> bool {
