@@ -304,7 +304,7 @@ fn feature(game: &Game, pos: Pos, item: &Bound<'_, PyAny>) -> PyResult<u8> {
 /// A bridge axis by name (`NS`, `WE`).
 fn axis_named(item: &Bound<'_, PyAny>) -> PyResult<Axis> {
     let n = text(item, "axis")?;
-    Axis::from_name(&n).ok_or_else(|| illegal(format!("unknown axis {n:?} (NS, WE)")))
+    Axis::from_name(&n).ok_or_else(|| illegal(format!("unknown axis {} (NS, WE)", echo(&n))))
 }
 
 /// A structured action from its tuple form: the record type name, then the fields in
@@ -423,8 +423,9 @@ pub fn action_from_py(game: &Game, obj: &Bound<'_, PyAny>) -> PyResult<Action> {
             (FieldKind::Choice, Some(it)) => {
                 let n = text(it, f.name)?;
                 FieldValue::Choice(
-                    BazaarChoice::from_name(&n)
-                        .ok_or_else(|| illegal(format!("unknown choice {n:?} (buy, sell)")))?,
+                    BazaarChoice::from_name(&n).ok_or_else(|| {
+                        illegal(format!("unknown choice {} (buy, sell)", echo(&n)))
+                    })?,
                 )
             }
         };
@@ -532,7 +533,7 @@ pub fn tile_geometry<'py>(
     use carcassonne::tiles::{catalogue, rotate_quarters, rotate_segments, RoadEnd};
     let kind = catalogue()
         .by_id(tile_id)
-        .ok_or_else(|| invalid_argument(format!("unknown tile id {tile_id:?}")))?;
+        .ok_or_else(|| invalid_argument(format!("unknown tile id {}", echo(tile_id))))?;
     let rot = u8::try_from(rot)
         .ok()
         .and_then(Rotation::new)

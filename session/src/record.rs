@@ -154,7 +154,7 @@ impl Resume {
                 chance_from_name(name).ok_or_else(|| {
                     err(
                         "resume.chance",
-                        format!("unknown chance mode {name:?} (sampled, explicit)"),
+                        format!("unknown chance mode {} (sampled, explicit)", echo(name)),
                     )
                 })?
             }
@@ -494,91 +494,91 @@ fn action_from_json(
     let mut pos = Pos::default();
     for f in spec.fields {
         let p = format!("{path}.{}", f.name);
-        let value = match f.kind {
-            FieldKind::X => {
-                pos.x = small_int(o, f.name, path, -10_000..=10_000)? as i32;
-                FieldValue::Int(pos.x)
-            }
-            FieldKind::Y => {
-                pos.y = small_int(o, f.name, path, -10_000..=10_000)? as i32;
-                FieldValue::Int(pos.y)
-            }
-            FieldKind::Rot => FieldValue::Rot(
-                Rotation::new(small_int(o, f.name, path, 0..=3)? as u8).expect("checked range"),
-            ),
-            FieldKind::Figure => {
-                let name = as_str(field(o, f.name, path)?, &p)?;
-                FieldValue::Figure(
-                    Figure::from_name(name)
-                        .filter(|f| f.is_follower_like())
-                        .ok_or_else(|| err(&p, format!("unknown figure {}", echo(name))))?,
-                )
-            }
-            FieldKind::Feature => FieldValue::Feature(feature_at(game, pos, o, f.name, &p)?),
-            FieldKind::OptFeature => FieldValue::OptFeature(if o.contains_key(f.name) {
-                Some(feature_at(game, pos, o, f.name, &p)?)
-            } else {
-                None
-            }),
-            FieldKind::Corner => {
-                let name = as_str(field(o, f.name, path)?, &p)?;
-                FieldValue::Corner(
-                    Corner::from_name(name)
-                        .ok_or_else(|| err(&p, format!("unknown corner {}", echo(name))))?,
-                )
-            }
-            FieldKind::Tile => {
-                FieldValue::Tile(tile_by_id(as_str(field(o, f.name, path)?, &p)?, &p)?)
-            }
-            FieldKind::Quarter => {
-                let name = as_str(field(o, f.name, path)?, &p)?;
-                FieldValue::Quarter(Quarter::from_name(name).ok_or_else(|| {
-                    err(
-                        &p,
-                        format!(
-                            "unknown quarter {} (castle, blacksmith, cathedral, market)",
-                            echo(name)
-                        ),
-                    )
-                })?)
-            }
-            FieldKind::Step => {
-                let name = as_str(field(o, f.name, path)?, &p)?;
-                FieldValue::Step(QuarterStep::from_name(name).ok_or_else(|| {
-                    err(
-                        &p,
-                        format!(
-                            "unknown step {} (before-scoring, deploy, final, count)",
-                            echo(name)
-                        ),
-                    )
-                })?)
-            }
-            FieldKind::OptBridge => FieldValue::Bridge(match o.get(f.name) {
-                None | Some(Value::Null) => None,
-                Some(b) => {
-                    let bo = as_object(b, &p)?;
-                    Some(Bridge {
-                        pos: Pos::new(
-                            small_int(bo, "x", &p, -10_000..=10_000)? as i32,
-                            small_int(bo, "y", &p, -10_000..=10_000)? as i32,
-                        ),
-                        axis: axis_field(bo, "axis", &p)?,
-                    })
+        let value =
+            match f.kind {
+                FieldKind::X => {
+                    pos.x = small_int(o, f.name, path, -10_000..=10_000)? as i32;
+                    FieldValue::Int(pos.x)
                 }
-            }),
-            FieldKind::Axis => FieldValue::Axis(axis_field(o, f.name, path)?),
-            FieldKind::Bid => {
-                FieldValue::Bid(small_int(o, f.name, path, 0..=MAX_BID as i64)? as u32)
-            }
-            FieldKind::Choice => {
-                let name = as_str(field(o, f.name, path)?, &p)?;
-                FieldValue::Choice(
-                    BazaarChoice::from_name(name)
-                        .ok_or_else(|| err(&p, format!("unknown choice {name:?} (buy, sell)")))?,
-                )
-            }
-        };
+                FieldKind::Y => {
+                    pos.y = small_int(o, f.name, path, -10_000..=10_000)? as i32;
+                    FieldValue::Int(pos.y)
+                }
+                FieldKind::Rot => FieldValue::Rot(
+                    Rotation::new(small_int(o, f.name, path, 0..=3)? as u8).expect("checked range"),
+                ),
+                FieldKind::Figure => {
+                    let name = as_str(field(o, f.name, path)?, &p)?;
+                    FieldValue::Figure(
+                        Figure::from_name(name)
+                            .filter(|f| f.is_follower_like())
+                            .ok_or_else(|| err(&p, format!("unknown figure {}", echo(name))))?,
+                    )
+                }
+                FieldKind::Feature => FieldValue::Feature(feature_at(game, pos, o, f.name, &p)?),
+                FieldKind::OptFeature => FieldValue::OptFeature(if o.contains_key(f.name) {
+                    Some(feature_at(game, pos, o, f.name, &p)?)
+                } else {
+                    None
+                }),
+                FieldKind::Corner => {
+                    let name = as_str(field(o, f.name, path)?, &p)?;
+                    FieldValue::Corner(
+                        Corner::from_name(name)
+                            .ok_or_else(|| err(&p, format!("unknown corner {}", echo(name))))?,
+                    )
+                }
+                FieldKind::Tile => {
+                    FieldValue::Tile(tile_by_id(as_str(field(o, f.name, path)?, &p)?, &p)?)
+                }
+                FieldKind::Quarter => {
+                    let name = as_str(field(o, f.name, path)?, &p)?;
+                    FieldValue::Quarter(Quarter::from_name(name).ok_or_else(|| {
+                        err(
+                            &p,
+                            format!(
+                                "unknown quarter {} (castle, blacksmith, cathedral, market)",
+                                echo(name)
+                            ),
+                        )
+                    })?)
+                }
+                FieldKind::Step => {
+                    let name = as_str(field(o, f.name, path)?, &p)?;
+                    FieldValue::Step(QuarterStep::from_name(name).ok_or_else(|| {
+                        err(
+                            &p,
+                            format!(
+                                "unknown step {} (before-scoring, deploy, final, count)",
+                                echo(name)
+                            ),
+                        )
+                    })?)
+                }
+                FieldKind::OptBridge => FieldValue::Bridge(match o.get(f.name) {
+                    None | Some(Value::Null) => None,
+                    Some(b) => {
+                        let bo = as_object(b, &p)?;
+                        Some(Bridge {
+                            pos: Pos::new(
+                                small_int(bo, "x", &p, -10_000..=10_000)? as i32,
+                                small_int(bo, "y", &p, -10_000..=10_000)? as i32,
+                            ),
+                            axis: axis_field(bo, "axis", &p)?,
+                        })
+                    }
+                }),
+                FieldKind::Axis => FieldValue::Axis(axis_field(o, f.name, path)?),
+                FieldKind::Bid => {
+                    FieldValue::Bid(small_int(o, f.name, path, 0..=MAX_BID as i64)? as u32)
+                }
+                FieldKind::Choice => {
+                    let name = as_str(field(o, f.name, path)?, &p)?;
+                    FieldValue::Choice(BazaarChoice::from_name(name).ok_or_else(|| {
+                        err(&p, format!("unknown choice {} (buy, sell)", echo(name)))
+                    })?)
+                }
+            };
         values.push(value);
     }
     let action = Action::from_values(kind, &values)
@@ -605,7 +605,7 @@ fn action_from_json(
 fn axis_field(o: &Map<String, Value>, key: &str, path: &str) -> Result<Axis, RecordError> {
     let p = format!("{path}.{key}");
     let name = as_str(field(o, key, path)?, &p)?;
-    Axis::from_name(name).ok_or_else(|| err(&p, format!("unknown axis {name:?} (NS, WE)")))
+    Axis::from_name(name).ok_or_else(|| err(&p, format!("unknown axis {} (NS, WE)", echo(name))))
 }
 
 /// The record name of local feature `local` of the tile at `pos` (`bridge` for its

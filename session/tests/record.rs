@@ -355,6 +355,32 @@ fn limits_are_enforced_and_echoes_are_short() {
     let mut r = good.clone();
     r["turns"][0]["actions"][0]["x"] = json!(vec![0; 100_000]);
     assert!(bad(&r).to_string().len() < 200);
+    // A name that is no value of its field is quoted cut short too.
+    for (at, value) in [
+        (
+            "axis",
+            json!({"type": "place_bridge", "x": 0, "y": 0, "axis": id}),
+        ),
+        (
+            "choice",
+            json!({"type": "bazaar_buy_or_sell", "player": 0, "choice": id}),
+        ),
+    ] {
+        let mut r = good.clone();
+        r["turns"][0]["actions"][0] = value;
+        let e = bad(&r);
+        assert!(e.path.ends_with(at), "{}", e.path);
+        assert!(
+            e.to_string().len() < 200,
+            "{at}: {} bytes",
+            e.to_string().len()
+        );
+    }
+    let mut r = good.clone();
+    r["resume"] = json!({"rng": format!("{}1", "0".repeat(63)), "chance": id});
+    let e = bad(&r);
+    assert_eq!(e.path, "resume.chance");
+    assert!(e.to_string().len() < 200, "{} bytes", e.to_string().len());
     let mut r = good.clone();
     r["notes"] = json!("n".repeat(MAX_RECORD_BYTES));
     match replay_json(&r.to_string()) {

@@ -99,6 +99,16 @@ def test_nesting_limit_and_short_messages() -> None:
     with pytest.raises(CarcassonneError) as big:
         Game(seed=10**100000)
     assert len(str(big.value)) < 200
+    # Names that are no value of their kind are quoted cut short too.
+    for call in (
+        lambda: carcassonne.tile_geometry(long),
+        lambda: carcassonne.tile_symbols(long),
+        lambda: Game(sets=["base", "bridges-castles-and-bazaars"]).apply(("place_bridge", 0, 0, long)),
+        lambda: Game(sets=["base", "bridges-castles-and-bazaars"]).apply(("bazaar_buy_or_sell", long)),
+    ):
+        with pytest.raises(CarcassonneError) as e:
+            call()
+        assert len(str(e.value)) < 400, len(str(e.value))
     with pytest.raises(InvalidConfigError, match="start.rot"):
         Game(start={"tile": "BASE-D", "rot": -1})
 
