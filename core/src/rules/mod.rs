@@ -17,7 +17,8 @@
 //! feature is scored, ...), questions (may this tile lie here, what may this figure
 //! stand on, what does it weigh in a majority) and decisions the pipeline stops for
 //! (before the draw, after the deployment, before and after scoring, at the end of the
-//! turn). The kernel applies draws, placements and deployments; every other
+//! turn, where an expansion may also ask for tiles from the pile: `TurnEnd`). The
+//! kernel applies draws, placements and deployments; every other
 //! decision is applied and listed by the module that owns it
 //! (`Game::apply_expansion_action`, `Game::complete_expansion_legal`). Its rule
 //! switches are declared in the module too and gathered in [`crate::config::Rules`].
