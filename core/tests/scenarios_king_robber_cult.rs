@@ -1,10 +1,10 @@
 //! Rule-by-rule scenarios of King & Robber Baron (KR1–KR3) and of the Cult (CU1–CU3) of
-//! `docs/rules.md`, with the base game (and The Princess & the Dragon, the Count or the abbot
-//! where a scenario needs them).
+//! `docs/rules.md`, with the base game (and The Princess & the Dragon, the Count, Abbey &
+//! Mayor or the abbot where a scenario needs them).
 
 mod common;
 
-use carcassonne::{Action, Figure, Game, ScoreKind, TileSet};
+use carcassonne::{Action, Figure, Game, Phase, ScoreKind, TileSet};
 use common::*;
 
 const FOLLOWER: Figure = Figure::Follower;
@@ -237,6 +237,44 @@ fn cu2_one_rival_at_most() {
     );
     assert!(squares.contains(&(3, 1)), "M2 has none");
     apply_placement(&mut game, (3, 1), 0);
+}
+
+/// CU1, CU2 with Abbey & Mayor: the abbey is a monastery, so it may not go into a hole
+/// where a shrine would end up with two monasteries (AM1 offers holes, CU2 rules some
+/// out).
+///
+/// The hole at (0, 1) touches the shrine at (1, 1), which has the monastery at (1, 2)
+/// already: with the Cult no abbey decision comes (the only hole is ruled out). Without
+/// the Cult, with a monastery at (1, 1) instead, the same hole is offered.
+#[test]
+fn cu2_an_abbey_is_a_monastery_for_the_shrines_around_it() {
+    for cult in [true, false] {
+        let mut sets = vec![TileSet::Base, TileSet::AbbeyMayor];
+        if cult {
+            sets.push(TileSet::Cult);
+        }
+        let mut game = start(config(2, &sets));
+        let next_to_the_hole = if cult { "CULT-SHRINE" } else { "BASE-B" };
+        lay(
+            &mut game,
+            &[
+                ("BASE-U", (-1, 0), 0),
+                ("BASE-U", (1, 0), 0),
+                ("BASE-U", (-1, 1), 0),
+                (next_to_the_hole, (1, 1), 0),
+                ("BASE-B", (1, 2), 0),
+                ("BASE-U", (0, 2), 1), // closes the hole at (0, 1)
+            ],
+        );
+        let abbey_at_the_hole = Action::PlaceAbbey { pos: pos((0, 1)) };
+        if cult {
+            assert_eq!(game.phase(), Phase::Draw, "no hole takes the abbey");
+            assert!(!legal(&game).contains(&abbey_at_the_hole));
+        } else {
+            assert_eq!(game.phase(), Phase::Abbey);
+            assert_legal(&game, abbey_at_the_hole);
+        }
+    }
 }
 
 #[track_caller]

@@ -230,10 +230,11 @@ impl Game {
         })
     }
 
-    /// AM1: a hole (four orthogonal neighbours) where the abbey may lie (CU2: it is a
-    /// monastery).
+    /// AM1: a hole (four orthogonal neighbours) where the abbey may lie by the other
+    /// expansions' placement rules (CU2: it is a monastery).
     fn is_hole(&self, pos: Pos) -> bool {
-        self.board.orthogonal_neighbours(pos) == 4 && self.cult_allows(Game::abbey_tile(), pos)
+        self.board.orthogonal_neighbours(pos) == 4
+            && self.placement_allowed_at(Game::abbey_tile(), pos)
     }
 
     /// AM1: whether `player` may place an abbey now (he holds one and a hole exists).
