@@ -171,7 +171,8 @@ impl Resume {
                         err(
                             "resume.window",
                             format!(
-                                "{w} is not a window side ({}..={})",
+                                "{} is not a window side ({}..={})",
+                                describe(w),
                                 range.start(),
                                 range.end()
                             ),
@@ -183,10 +184,12 @@ impl Resume {
         let focus = match o.get("focus") {
             None => None,
             Some(f) => {
-                let xy = f
-                    .as_array()
-                    .filter(|a| a.len() == 2)
-                    .ok_or_else(|| err("resume.focus", format!("expected [x, y], found {f}")))?;
+                let xy = f.as_array().filter(|a| a.len() == 2).ok_or_else(|| {
+                    err(
+                        "resume.focus",
+                        format!("expected [x, y], found {}", describe(f)),
+                    )
+                })?;
                 let coord = |i: usize| -> Result<i32, RecordError> {
                     let path = format!("resume.focus[{i}]");
                     let n = as_int(&xy[i], &path)?;

@@ -376,11 +376,23 @@ fn limits_are_enforced_and_echoes_are_short() {
             e.to_string().len()
         );
     }
-    let mut r = good.clone();
-    r["resume"] = json!({"rng": format!("{}1", "0".repeat(63)), "chance": id});
-    let e = bad(&r);
-    assert_eq!(e.path, "resume.chance");
-    assert!(e.to_string().len() < 200, "{} bytes", e.to_string().len());
+    let rng = format!("{}1", "0".repeat(63));
+    for (at, value) in [
+        ("chance", json!(id)),
+        ("window", json!({"x": id})),
+        ("focus", json!([id])),
+    ] {
+        let mut r = good.clone();
+        r["resume"] = json!({"rng": rng});
+        r["resume"][at] = value;
+        let e = bad(&r);
+        assert_eq!(e.path, format!("resume.{at}"));
+        assert!(
+            e.to_string().len() < 200,
+            "{at}: {} bytes",
+            e.to_string().len()
+        );
+    }
     let mut r = good.clone();
     r["notes"] = json!("n".repeat(MAX_RECORD_BYTES));
     match replay_json(&r.to_string()) {
