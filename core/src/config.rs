@@ -145,21 +145,50 @@ impl Figure {
     }
 }
 
-/// Figures (and abbey tiles) each player starts with.
-#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
-pub struct Figures {
+/// Declares [`Figures`] from its fields, once: the struct, its counts in field order and
+/// back, and the keys of a `figures` object (the field names).
+macro_rules! figure_counts {
+    ($($(#[$doc:meta])* $field:ident),+ $(,)?) => {
+        /// Figures (and abbey tiles) each player starts with.
+        #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
+        pub struct Figures {
+            $($(#[$doc])* pub $field: u8,)+
+        }
+
+        impl Figures {
+            /// The keys of a `figures` object: the figures in [`Figure::ALL`] order (a
+            /// test checks it), then the abbey tiles.
+            pub const KEYS: [&'static str; [$(stringify!($field)),+].len()] = [$(stringify!($field)),+];
+
+            /// Every count in key order.
+            fn counts(&self) -> [u8; Figures::KEYS.len()] {
+                [$(self.$field),+]
+            }
+
+            /// The counts given in key order.
+            fn from_counts(counts: [u8; Figures::KEYS.len()]) -> Figures {
+                let mut counts = counts.into_iter();
+                Figures {
+                    $($field: counts.next().expect("one count per key"),)+
+                }
+            }
+        }
+    };
+}
+
+figure_counts! {
     /// Followers (B1: 7).
-    pub follower: u8,
+    follower,
     /// Abbots (A1: 0 or 1).
-    pub abbot: u8,
+    abbot,
     /// Mayors (Abbey & Mayor).
-    pub mayor: u8,
+    mayor,
     /// Wagons (Abbey & Mayor).
-    pub wagon: u8,
+    wagon,
     /// Barns (Abbey & Mayor).
-    pub barn: u8,
+    barn,
     /// Abbey tiles (Abbey & Mayor).
-    pub abbey: u8,
+    abbey,
 }
 
 impl Figures {
@@ -168,36 +197,10 @@ impl Figures {
         self.counts()[f.index()]
     }
 
-    /// Every count in key order ([`Figures::KEYS`]: the figures in [`Figure::ALL`] order,
-    /// then the abbey tiles).
-    fn counts(&self) -> [u8; 6] {
-        let Figures {
-            follower,
-            abbot,
-            mayor,
-            wagon,
-            barn,
-            abbey,
-        } = *self;
-        [follower, abbot, mayor, wagon, barn, abbey]
-    }
-
-    /// The counts given in key order.
-    fn from_counts([follower, abbot, mayor, wagon, barn, abbey]: [u8; 6]) -> Figures {
-        Figures {
-            follower,
-            abbot,
-            mayor,
-            wagon,
-            barn,
-            abbey,
-        }
-    }
-
     /// The default figures for a set selection: 7 followers (B1), no abbot, and the
     /// figures of the expansions in play.
     pub fn default_for(sets: &[TileSet]) -> Figures {
-        let mut counts = [0; 6];
+        let mut counts = [0; Figures::KEYS.len()];
         counts[Figure::Follower.index()] = 7;
         crate::rules::abbey_mayor::default_figures(sets, &mut counts);
         Figures::from_counts(counts)
@@ -657,17 +660,6 @@ fn read_start_tiles(v: &Value) -> Result<Vec<(TileKind, Pos, Rotation)>, ConfigE
 }
 
 impl Figures {
-    /// The keys of a `figures` object.
-    pub const KEYS: [&'static str; 6] = {
-        let mut keys = ["abbey"; 6];
-        let mut i = 0;
-        while i < Figure::ALL.len() {
-            keys[i] = Figure::ALL[i].name();
-            i += 1;
-        }
-        keys
-    };
-
     fn set(&mut self, key: &str, n: u8) {
         let i = Figures::KEYS
             .iter()

@@ -128,3 +128,28 @@ fn fixed_settings_have_one_value() {
         "rules.count_move"
     );
 }
+
+/// The keys of a `figures` object are the figure names in figure order, then `abbey` (the
+/// abbey tiles, AM1); each key reads into its own count and writes back under its name.
+#[test]
+fn figure_keys_follow_the_figures() {
+    use carcassonne::config::{Figure, Figures};
+    let names: Vec<&str> = Figure::ALL.iter().map(|f| f.name()).collect();
+    assert_eq!(Figures::KEYS[..names.len()], names[..]);
+    assert_eq!(Figures::KEYS[names.len()..], ["abbey"]);
+    for (i, key) in Figures::KEYS.iter().enumerate() {
+        let mut figures = json!({});
+        figures[*key] = json!(if *key == "follower" { 3 } else { 1 });
+        let config = GameConfig::from_json(&json!({
+            "players": 2, "sets": ["base", "abbey-and-mayor"], "figures": figures
+        }))
+        .unwrap_or_else(|e| panic!("{key}: {e}"));
+        if let Some(&figure) = Figure::ALL.get(i) {
+            let expected = if figure == Figure::Follower { 3 } else { 1 };
+            assert_eq!(config.figures.of(figure), expected, "{key}");
+        } else {
+            assert_eq!(config.figures.abbey, 1);
+        }
+        assert_eq!(config.to_json()["figures"][*key], figures[*key], "{key}");
+    }
+}

@@ -79,7 +79,10 @@ impl AbbeyMayor {
 
 /// AM1, AM5, AM6, AM10: with the set, each player has one mayor, wagon, barn and abbey
 /// tile by default (`counts` in [`crate::config::Figures::KEYS`] order).
-pub(crate) fn default_figures(sets: &[TileSet], counts: &mut [u8; 6]) {
+pub(crate) fn default_figures(
+    sets: &[TileSet],
+    counts: &mut [u8; crate::config::Figures::KEYS.len()],
+) {
     if sets.contains(&TileSet::AbbeyMayor) {
         for figure in [Figure::Mayor, Figure::Wagon, Figure::Barn] {
             counts[figure.index()] = 1;
