@@ -4,8 +4,9 @@
 // library's detailed message. Put libcarcassonne.so / carcassonne.dll / libcarcassonne.dylib
 // where the runtime finds native plugins (the package's Plugins/ folder in Unity, see
 // Plugins/README.md; LD_LIBRARY_PATH or the program's folder elsewhere). The usage guide is
-// README.md beside this folder. The enums and constants are checked against the header by
-// tests/csharp/CheckEnums.cs.
+// README.md beside this folder. The enums are generated from the header by
+// tools/gen_csharp_enums.py (between the GENERATED ENUMS lines); the constants are checked
+// against it by tests/csharp/CheckEnums.cs.
 //
 // Ownership: a Game (a Bot) owns its native handle and frees it when disposed or finalized. Every
 // buffer passed to the library is a managed array pinned for the duration of the call;
@@ -16,125 +17,312 @@ using System.Text;
 
 namespace Carcassonne
 {
-    /// <summary>Status codes of the C ABI (CarcStatus), with stable numbers.</summary>
+    // BEGIN GENERATED ENUMS: tools/gen_csharp_enums.py writes them from include/carcassonne.h; do not edit.
+
+    /// <summary>The result of every `carc_*` call that can fail. The numbers are stable: a value keeps its meaning in every later version of the ABI, and new values are only ever appended. (CarcStatus)</summary>
     public enum Status : uint
     {
+        /// <summary>Success.</summary>
         Ok = 0,
+        /// <summary>A pointer argument that must not be NULL was NULL.</summary>
         NullArgument = 1,
+        /// <summary>The game configuration was rejected (bad JSON, unknown key, value out of range).</summary>
         InvalidConfig = 2,
+        /// <summary>The action is well formed but not legal in the current state; the game is unchanged.</summary>
         IllegalAction = 3,
+        /// <summary>The caller's buffer is too small; the needed size was written to the size out-parameter and nothing else was written.</summary>
         BufferTooSmall = 4,
+        /// <summary>The game record could not be read (bad JSON, missing or malformed field).</summary>
         BadRecord = 5,
+        /// <summary>The game record was read but the engine does not reproduce it (an action it lists is illegal, or the scores it lists differ).</summary>
         RecordMismatch = 6,
+        /// <summary>The game is over: no action can be applied.</summary>
         GameOver = 7,
+        /// <summary>The engine panicked inside the call. The game handle, if any, is poisoned.</summary>
         Panic = 8,
+        /// <summary>The game handle was poisoned by an earlier panic; only `carc_game_free` and `carc_game_last_error` may be used with it.</summary>
         HandlePoisoned = 9,
+        /// <summary>An argument is out of range or malformed (a player seat, an enum value, a field of an action, a string that is not UTF-8).</summary>
         InvalidArgument = 10,
     }
 
-    /// <summary>What the game waits for (CarcPhase).</summary>
+    /// <summary>What the game waits for (`carc_game_phase`). Stable numbers. (CarcPhase)</summary>
     public enum Phase : uint
     {
+        /// <summary>Place an abbey instead of drawing, or pass and draw; also the end-of-game abbey round.</summary>
         Abbey = 0,
+        /// <summary>Explicit chance: the tile drawn (`carc_game_chance_outcomes`).</summary>
         Draw = 1,
+        /// <summary>Place the drawn tile.</summary>
         PlaceTile = 2,
+        /// <summary>Deploy a figure, move the fairy, use the princess, take the abbot back, or pass.</summary>
         Deploy = 3,
+        /// <summary>One step of the dragon's flight.</summary>
         DragonFlight = 4,
+        /// <summary>Move a wagon after scoring, or pass.</summary>
         WagonMove = 5,
+        /// <summary>The game is over.</summary>
         GameOver = 6,
+        /// <summary>Move a figure out of the City of Carcassonne onto a feature, or pass (before the turn's scoring and before final scoring).</summary>
         LeaveQuarter = 7,
+        /// <summary>Put a figure into a quarter of the City of Carcassonne, or pass.</summary>
         EnterQuarter = 8,
+        /// <summary>Move the count to another quarter, or pass.</summary>
         MoveCount = 9,
+        /// <summary>Turn a just completed two-tile city into a castle, or pass.</summary>
         Castle = 10,
+        /// <summary>Pick a tile of the bazaar's offer and open the bidding.</summary>
         BazaarSelect = 11,
+        /// <summary>Raise the bid on the picked bazaar tile, or pass.</summary>
         BazaarBid = 12,
+        /// <summary>Buy the outbid bazaar tile or sell it.</summary>
         BazaarBuyOrSell = 13,
     }
 
-    /// <summary>How tile draws are decided (CarcChance).</summary>
-    public enum Chance : uint
-    {
-        Sampled = 0,
-        Explicit = 1,
-    }
-
-    /// <summary>The kind of a structured action (CarcActionKind).</summary>
+    /// <summary>What a `CarcAction` does (its `kind` field). Stable numbers; they match the record format's action types one to one. (CarcActionKind)</summary>
     public enum ActionKind : byte
     {
+        /// <summary>Place the drawn tile at (`x`, `y`) turned by `rot` quarter turns clockwise.</summary>
         PlaceTile = 0,
+        /// <summary>Place an abbey tile at (`x`, `y`) instead of drawing.</summary>
         PlaceAbbey = 1,
+        /// <summary>Put a `figure` from the supply on `feature` of the tile at (`x`, `y`).</summary>
         Deploy = 2,
+        /// <summary>Put the barn on `corner` of the tile at (`x`, `y`).</summary>
         DeployBarn = 3,
+        /// <summary>Move the fairy to the tile at (`x`, `y`), next to the figure on `feature` (`CARC_NO_FEATURE` under the on-tile fairy rule).</summary>
         MoveFairy = 4,
+        /// <summary>Remove the knight on `feature` of the tile at (`x`, `y`) with the princess.</summary>
         Princess = 5,
+        /// <summary>Take the abbot on `feature` of the tile at (`x`, `y`) back and score it.</summary>
         ReturnAbbot = 6,
+        /// <summary>Do nothing (deploy nothing, decline an abbey, a princess or a wagon move).</summary>
         Pass = 7,
+        /// <summary>One step of the dragon onto (`x`, `y`).</summary>
         MoveDragon = 8,
+        /// <summary>Move a wagon to `feature` of the tile at (`x`, `y`).</summary>
         MoveWagon = 9,
+        /// <summary>Explicit chance: the tile of kind `tile` is drawn.</summary>
         Draw = 10,
+        /// <summary>Move a `figure` out of `quarter` of the City of Carcassonne onto `feature` of the tile at (`x`, `y`); `step` is `CARC_QUARTER_STEP_BEFORE_SCORING` or `CARC_QUARTER_STEP_FINAL`.</summary>
         LeaveQuarter = 11,
+        /// <summary>Decline a move of the City of Carcassonne (`step` says which).</summary>
         QuarterPass = 12,
+        /// <summary>Put a `figure` from the supply into `quarter`.</summary>
         DeployQuarter = 13,
+        /// <summary>Move the count to `quarter`.</summary>
         MoveCount = 14,
+        /// <summary>Put a bridge along `axis` on the tile at (`x`, `y`).</summary>
         PlaceBridge = 15,
+        /// <summary>Turn the just completed city at `feature` of the tile at (`x`, `y`) into a castle.</summary>
         BuildCastle = 16,
+        /// <summary>Decline to build a castle.</summary>
         CastlePass = 17,
+        /// <summary>At a bazaar: pick the offered tile of kind `tile` and open with `bid` points.</summary>
         BazaarSelect = 18,
+        /// <summary>At a bazaar: raise the bid to `bid` points.</summary>
         BazaarBid = 19,
+        /// <summary>At a bazaar: do not raise.</summary>
         BazaarPass = 20,
+        /// <summary>At a bazaar: buy the outbid tile or sell it (`choice`, a `CarcBazaarChoice`).</summary>
         BazaarBuyOrSell = 21,
     }
 
-    /// <summary>A figure kind (CarcFigure).</summary>
+    /// <summary>A kind of figure (the `figure` field of a `CarcAction` and of a `CarcBoardFigure`). (CarcFigure)</summary>
     public enum Figure : byte
     {
+        /// <summary>An ordinary follower.</summary>
         Follower = 0,
+        /// <summary>The abbot.</summary>
         Abbot = 1,
+        /// <summary>The mayor.</summary>
         Mayor = 2,
+        /// <summary>The wagon.</summary>
         Wagon = 3,
+        /// <summary>The barn.</summary>
         Barn = 4,
     }
 
-    /// <summary>A corner of a tile, for barns (CarcCorner).</summary>
+    /// <summary>Barn corners, board frame (the `corner` field of a `CarcAction`). (CarcCorner)</summary>
     public enum Corner : byte
     {
+        /// <summary>North-west.</summary>
         NW = 0,
+        /// <summary>North-east.</summary>
         NE = 1,
+        /// <summary>South-east.</summary>
         SE = 2,
+        /// <summary>South-west.</summary>
         SW = 3,
     }
 
-    /// <summary>A quarter of the City of Carcassonne (CarcQuarter).</summary>
+    /// <summary>A quarter of the City of Carcassonne (the `quarter` field of a `CarcAction`). (CarcQuarter)</summary>
     public enum Quarter : byte
     {
+        /// <summary>Cities.</summary>
         Castle = 0,
+        /// <summary>Roads.</summary>
         Blacksmith = 1,
+        /// <summary>Monasteries and shrines.</summary>
         Cathedral = 2,
+        /// <summary>Fields.</summary>
         Market = 3,
     }
 
-    /// <summary>When a player acts on the City of Carcassonne (CarcQuarterStep).</summary>
+    /// <summary>When a player acts on the City of Carcassonne (the `step` field of a `CarcAction`). (CarcQuarterStep)</summary>
     public enum QuarterStep : byte
     {
+        /// <summary>Before the turn's completed features score.</summary>
         BeforeScoring = 0,
+        /// <summary>Putting a figure into a quarter.</summary>
         Deploy = 1,
+        /// <summary>Before final scoring.</summary>
         Final = 2,
+        /// <summary>Moving the count.</summary>
         Count = 3,
     }
 
-    /// <summary>A bridge's direction, board frame (CarcAxis).</summary>
+    /// <summary>The direction of a bridge, board frame (the `axis` field of a `CarcAction`). (CarcAxis)</summary>
     public enum Axis : byte
     {
+        /// <summary>From the north side to the south side.</summary>
         NS = 0,
+        /// <summary>From the west side to the east side.</summary>
         WE = 1,
     }
 
-    /// <summary>Buy or sell an outbid bazaar tile (CarcBazaarChoice).</summary>
+    /// <summary>What the player who picked an outbid bazaar tile does (the `choice` field of a `CarcAction`). (CarcBazaarChoice)</summary>
     public enum BazaarChoice : byte
     {
+        /// <summary>Take the tile and pay the highest bid to its bidder.</summary>
         Buy = 0,
+        /// <summary>Let the highest bidder take it and pay the bid.</summary>
         Sell = 1,
     }
+
+    /// <summary>How tile draws are decided (`chance` of a configuration; argument of `carc_game_from_record`). (CarcChance)</summary>
+    public enum Chance : uint
+    {
+        /// <summary>The engine draws from its seeded generator.</summary>
+        Sampled = 0,
+        /// <summary>The caller applies the draws (`carc_game_chance_outcomes`, `carc_game_apply_draw`).</summary>
+        Explicit = 1,
+    }
+
+    /// <summary>What a `CarcEvent` reports (its `kind` field). Stable numbers. (CarcEventKind)</summary>
+    public enum EventKind : byte
+    {
+        /// <summary>`player` scored `points` (`score_kind` says why).</summary>
+        Score = 0,
+        /// <summary>A figure of `player` left the board for its supply (`cause` says why).</summary>
+        FigureReturned = 1,
+    }
+
+    /// <summary>Why points were scored (`score_kind` of a `CarcEvent`). Stable numbers; the names are those of the record format's `events`. (CarcScoreKind)</summary>
+    public enum ScoreKind : byte
+    {
+        /// <summary>A completed city (`city`).</summary>
+        City = 0,
+        /// <summary>A completed road (`road`).</summary>
+        Road = 1,
+        /// <summary>A completed monastery or abbey (`monastery`).</summary>
+        Monastery = 2,
+        /// <summary>A completed garden (`garden`).</summary>
+        Garden = 3,
+        /// <summary>A monastery or garden scored when its abbot is taken back (`abbot-return`).</summary>
+        AbbotReturn = 4,
+        /// <summary>The fairy's point at the start of its owner's turn (`fairy.turn`).</summary>
+        FairyTurn = 5,
+        /// <summary>The fairy's bonus when its follower's feature scores (`fairy.completed`).</summary>
+        FairyScored = 6,
+        /// <summary>A field scored when a barn is placed (`field.barn-placed`).</summary>
+        BarnPlaced = 7,
+        /// <summary>A field scored when it joins a barn's field (`field.barn-connected`).</summary>
+        BarnConnected = 8,
+        /// <summary>End of game: an incomplete city, road, monastery or garden (`incomplete`).</summary>
+        Incomplete = 9,
+        /// <summary>End of game: farmers (`farmers`).</summary>
+        Farmers = 10,
+        /// <summary>End of game: a barn (`barn`).</summary>
+        Barn = 11,
+        /// <summary>A completed shrine (`shrine`).</summary>
+        Shrine = 12,
+        /// <summary>End of game: the King's completed cities (`king`).</summary>
+        King = 13,
+        /// <summary>End of game: the Robber Baron's completed roads (`robber-baron`).</summary>
+        RobberBaron = 14,
+        /// <summary>A castle (`castle`).</summary>
+        Castle = 15,
+        /// <summary>A bazaar tile bought: the points paid (`bazaar-buy`, negative for the payer).</summary>
+        BazaarBuy = 16,
+        /// <summary>A bazaar tile sold: the points received and paid (`bazaar-sell`).</summary>
+        BazaarSell = 17,
+    }
+
+    /// <summary>Why a figure left the board (`cause` of a `CarcEvent`). Stable numbers; the names are those of the record format's `events`. (CarcReturnCause)</summary>
+    public enum ReturnCause : byte
+    {
+        /// <summary>Its feature was completed and scored during play (`scored`).</summary>
+        Scored = 0,
+        /// <summary>Final scoring (`final-scoring`).</summary>
+        FinalScoring = 1,
+        /// <summary>Removed with the princess (`princess`).</summary>
+        Princess = 2,
+        /// <summary>Eaten by the dragon (`dragon`).</summary>
+        Dragon = 3,
+        /// <summary>The abbot taken back by its owner (`abbot-taken`).</summary>
+        AbbotTaken = 4,
+        /// <summary>On a monastery or shrine that lost a challenge (`challenged`).</summary>
+        Challenged = 5,
+    }
+
+    /// <summary>The kind of a feature (`carc_tile_feature_geometry`, events, parts). Stable numbers. (CarcFeatureKind)</summary>
+    public enum FeatureKind : byte
+    {
+        /// <summary>A city.</summary>
+        City = 0,
+        /// <summary>A road.</summary>
+        Road = 1,
+        /// <summary>A field.</summary>
+        Field = 2,
+        /// <summary>A monastery, or the abbey.</summary>
+        Monastery = 3,
+        /// <summary>A garden.</summary>
+        Garden = 4,
+        /// <summary>A river.</summary>
+        River = 5,
+        /// <summary>A shrine.</summary>
+        Shrine = 6,
+    }
+
+    /// <summary>Where a road or river that leaves its tile on one side ends on the tile (`road_end` of a `CarcFeatureGeometry`). Stable numbers. (CarcRoadEnd)</summary>
+    public enum RoadEnd : byte
+    {
+        /// <summary>Not a road or river.</summary>
+        None = 0,
+        /// <summary>It crosses the tile (two sides).</summary>
+        Through = 1,
+        /// <summary>At a junction or crossing.</summary>
+        Junction = 2,
+        /// <summary>At the monastery `road_end_feature`.</summary>
+        Monastery = 3,
+        /// <summary>At the gate of the city `road_end_feature`.</summary>
+        CityGate = 4,
+        /// <summary>At a river spring.</summary>
+        Spring = 5,
+        /// <summary>In a lake.</summary>
+        Lake = 6,
+        /// <summary>At a volcano.</summary>
+        Volcano = 7,
+        /// <summary>A dead end (a small house).</summary>
+        DeadEnd = 8,
+        /// <summary>At a bazaar.</summary>
+        Bazaar = 9,
+        /// <summary>At the walls of the City of Carcassonne (the Count).</summary>
+        Carcassonne = 10,
+    }
+
+    // END GENERATED ENUMS
 
     /// <summary>One decision (CarcAction, 32 bytes).</summary>
     [StructLayout(LayoutKind.Sequential)]
@@ -256,75 +444,6 @@ namespace Carcassonne
         public uint Legal;
         public uint Offered;
         public uint OutsideWindow;
-    }
-
-    /// <summary>What a CarcEvent reports (CarcEventKind).</summary>
-    public enum EventKind : byte
-    {
-        Score = 0,
-        FigureReturned = 1,
-    }
-
-    /// <summary>Why points were scored (CarcScoreKind).</summary>
-    public enum ScoreKind : byte
-    {
-        City = 0,
-        Road = 1,
-        Monastery = 2,
-        Garden = 3,
-        AbbotReturn = 4,
-        FairyTurn = 5,
-        FairyScored = 6,
-        BarnPlaced = 7,
-        BarnConnected = 8,
-        Incomplete = 9,
-        Farmers = 10,
-        Barn = 11,
-        Shrine = 12,
-        King = 13,
-        RobberBaron = 14,
-        Castle = 15,
-        BazaarBuy = 16,
-        BazaarSell = 17,
-    }
-
-    /// <summary>Why a figure left the board (CarcReturnCause).</summary>
-    public enum ReturnCause : byte
-    {
-        Scored = 0,
-        FinalScoring = 1,
-        Princess = 2,
-        Dragon = 3,
-        AbbotTaken = 4,
-        Challenged = 5,
-    }
-
-    /// <summary>The kind of a feature (CarcFeatureKind).</summary>
-    public enum FeatureKind : byte
-    {
-        City = 0,
-        Road = 1,
-        Field = 2,
-        Monastery = 3,
-        Garden = 4,
-        River = 5,
-        Shrine = 6,
-    }
-
-    /// <summary>Where a road or river ends on its tile (CarcRoadEnd).</summary>
-    public enum RoadEnd : byte
-    {
-        None = 0,
-        Through = 1,
-        Junction = 2,
-        Monastery = 3,
-        CityGate = 4,
-        Spring = 5,
-        Lake = 6,
-        Volcano = 7,
-        DeadEnd = 8,
-        Bazaar = 9,
-        Carcassonne = 10,
     }
 
     /// <summary>A score or a figure returned (CarcEvent, 28 bytes).</summary>
