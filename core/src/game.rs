@@ -1090,16 +1090,9 @@ impl Game {
                         self.begin_end_round();
                         continue;
                     }
-                    match self.chance {
-                        ChanceMode::Explicit => {
-                            self.phase = Phase::Draw;
-                            return;
-                        }
-                        ChanceMode::Sampled => {
-                            let dragon = self.dragon_on_board();
-                            let tile = self.deck.draw(&mut self.rng, dragon);
-                            self.start_drawn_tile(tile);
-                        }
+                    match self.draw_from_pile() {
+                        Some(tile) => self.start_drawn_tile(tile),
+                        None => return,
                     }
                 }
                 Step::Place => {
@@ -1148,16 +1141,9 @@ impl Game {
                 }
                 Step::EndOfTurn => match self.at_end_of_turn() {
                     TurnEnd::Decide => return,
-                    TurnEnd::Draw => match self.chance {
-                        ChanceMode::Explicit => {
-                            self.phase = Phase::Draw;
-                            return;
-                        }
-                        ChanceMode::Sampled => {
-                            let dragon = self.dragon_on_board();
-                            let tile = self.deck.draw(&mut self.rng, dragon);
-                            self.drawn_at_end_of_turn(tile);
-                        }
+                    TurnEnd::Draw => match self.draw_from_pile() {
+                        Some(tile) => self.drawn_at_end_of_turn(tile),
+                        None => return,
                     },
                     TurnEnd::Done => self.step = Step::End,
                 },
@@ -1193,6 +1179,21 @@ impl Game {
                     self.phase = Phase::GameOver;
                     return;
                 }
+            }
+        }
+    }
+
+    /// A tile from the pile, sampled now (PD3: dragon tiles only once the dragon is on the
+    /// board); `None` in explicit-chance mode, where the game then waits for the draw.
+    fn draw_from_pile(&mut self) -> Option<TileKind> {
+        match self.chance {
+            ChanceMode::Explicit => {
+                self.phase = Phase::Draw;
+                None
+            }
+            ChanceMode::Sampled => {
+                let dragon = self.dragon_on_board();
+                Some(self.deck.draw(&mut self.rng, dragon))
             }
         }
     }
