@@ -523,6 +523,14 @@ pub fn slice_mut<'a, T: Element>(
         .map_err(|e| invalid_argument(format!("{name}: {e}")))
 }
 
+/// The tile kind with catalogue id `tile_id` (`InvalidArgumentError` naming it, cut short,
+/// if there is none).
+pub fn tile_kind(tile_id: &str) -> PyResult<carcassonne::tiles::TileKind> {
+    carcassonne::catalogue()
+        .by_id(tile_id)
+        .ok_or_else(|| invalid_argument(format!("unknown tile id {}", echo(tile_id))))
+}
+
 /// The geometry of tile `tile_id`'s features turned by `rot` (see
 /// `carcassonne._core.tile_geometry`).
 pub fn tile_geometry<'py>(
@@ -530,10 +538,8 @@ pub fn tile_geometry<'py>(
     tile_id: &str,
     rot: i64,
 ) -> PyResult<Bound<'py, PyList>> {
-    use carcassonne::tiles::{catalogue, rotate_quarters, rotate_segments, RoadEnd};
-    let kind = catalogue()
-        .by_id(tile_id)
-        .ok_or_else(|| invalid_argument(format!("unknown tile id {}", echo(tile_id))))?;
+    use carcassonne::tiles::{rotate_quarters, rotate_segments, RoadEnd};
+    let kind = tile_kind(tile_id)?;
     let rot = u8::try_from(rot)
         .ok()
         .and_then(Rotation::new)

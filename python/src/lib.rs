@@ -95,12 +95,7 @@ mod _core {
     /// `pig_herd`, `well`, `abbey`).
     #[pyfunction]
     fn tile_symbols(tile_id: &str) -> PyResult<Vec<&'static str>> {
-        let kind = catalogue().by_id(tile_id).ok_or_else(|| {
-            invalid_argument(format!(
-                "unknown tile id {}",
-                carcassonne_session::json::echo(tile_id)
-            ))
-        })?;
+        let kind = crate::convert::tile_kind(tile_id)?;
         Ok(kind.def().symbols.names().collect())
     }
 
