@@ -432,44 +432,39 @@ impl Game {
         match self.ext.count.entry {
             CityEntry::Open => {
                 self.ext.count.entry = CityEntry::Done;
-                self.enter_city_decision()
+                if !self.may_enter_city() {
+                    return false;
+                }
+                self.ask_turn_player(
+                    Phase::EnterQuarter,
+                    Game::enter_actions,
+                    QuarterStep::Deploy,
+                );
+                true
             }
             CityEntry::CountToMove => {
                 self.ext.count.entry = CityEntry::Done;
-                self.count_move_decision();
+                self.ask_turn_player(Phase::MoveCount, Game::count_moves, QuarterStep::Count);
                 true
             }
             CityEntry::Done => false,
         }
     }
 
-    /// CC3: asks the turn player whether he puts a figure into the City, if he may.
-    fn enter_city_decision(&mut self) -> bool {
-        if !self.may_enter_city() {
-            return false;
-        }
+    /// CC3: asks the turn player a decision of `phase` on the City: the actions `list`
+    /// gives, or declining at `step`.
+    fn ask_turn_player(
+        &mut self,
+        phase: Phase,
+        list: fn(&Game, &mut Vec<Action>),
+        step: QuarterStep,
+    ) {
         let mut legal = std::mem::take(&mut self.legal);
         legal.clear();
-        self.enter_actions(&mut legal);
-        legal.push(Action::QuarterPass {
-            step: QuarterStep::Deploy,
-        });
+        list(self, &mut legal);
+        legal.push(Action::QuarterPass { step });
         self.legal = legal;
-        self.phase = Phase::EnterQuarter;
-        self.to_play = self.turn_player;
-        true
-    }
-
-    /// CC3: after a figure went into the City, asks the turn player where the count goes.
-    fn count_move_decision(&mut self) {
-        let mut legal = std::mem::take(&mut self.legal);
-        legal.clear();
-        self.count_moves(&mut legal);
-        legal.push(Action::QuarterPass {
-            step: QuarterStep::Count,
-        });
-        self.legal = legal;
-        self.phase = Phase::MoveCount;
+        self.phase = phase;
         self.to_play = self.turn_player;
     }
 
@@ -502,7 +497,7 @@ impl Game {
     }
 
     /// CC3: `DeployQuarter` actions of the turn player.
-    pub(crate) fn enter_actions(&self, out: &mut Vec<Action>) {
+    fn enter_actions(&self, out: &mut Vec<Action>) {
         out.extend(
             self.entries()
                 .map(|(figure, quarter)| Action::DeployQuarter { figure, quarter }),
@@ -517,7 +512,7 @@ impl Game {
     }
 
     /// CC3: `MoveCount` actions: every other quarter.
-    pub(crate) fn count_moves(&self, out: &mut Vec<Action>) {
+    fn count_moves(&self, out: &mut Vec<Action>) {
         for quarter in Quarter::ALL {
             if quarter != self.ext.count.count_at {
                 out.push(Action::MoveCount { quarter });

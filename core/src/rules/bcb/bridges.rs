@@ -160,8 +160,8 @@ impl Game {
         bridge: Option<TileBridge>,
     ) -> Option<Axis> {
         match bridge? {
-            TileBridge::Neighbour(_) => {
-                self.place_bridge(self.turn_player, bridge?.at(pos));
+            neighbour @ TileBridge::Neighbour(_) => {
+                self.place_bridge(self.turn_player, neighbour.at(pos));
                 None
             }
             TileBridge::OnTile(axis) => {
