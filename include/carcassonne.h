@@ -14,6 +14,83 @@
 #define CARC_NO_FEATURE 255
 
 /**
+ * `carc_tile_symbols` (bits):
+ *
+ * A monastery.
+ */
+#define CARC_SYMBOL_MONASTERY 1
+
+/**
+ * A garden (Abbot).
+ */
+#define CARC_SYMBOL_GARDEN 2
+
+/**
+ * A river tile.
+ */
+#define CARC_SYMBOL_RIVER 4
+
+/**
+ * A volcano (PD1).
+ */
+#define CARC_SYMBOL_VOLCANO 8
+
+/**
+ * The dragon symbol (PD4).
+ */
+#define CARC_SYMBOL_DRAGON 16
+
+/**
+ * A magic portal (PD12).
+ */
+#define CARC_SYMBOL_MAGIC_PORTAL 32
+
+/**
+ * A princess (PD9).
+ */
+#define CARC_SYMBOL_PRINCESS 64
+
+/**
+ * A tunnel (PD18).
+ */
+#define CARC_SYMBOL_TUNNEL 128
+
+/**
+ * An inn (Inns & Cathedrals; no rule here).
+ */
+#define CARC_SYMBOL_INN 256
+
+/**
+ * A pig herd (R5).
+ */
+#define CARC_SYMBOL_PIG_HERD 512
+
+/**
+ * A well (decoration of a junction).
+ */
+#define CARC_SYMBOL_WELL 1024
+
+/**
+ * The abbey tile (AM1).
+ */
+#define CARC_SYMBOL_ABBEY 2048
+
+/**
+ * A shrine (the Cult, CU1).
+ */
+#define CARC_SYMBOL_SHRINE 4096
+
+/**
+ * A bazaar (BZ1).
+ */
+#define CARC_SYMBOL_BAZAAR 8192
+
+/**
+ * The four quarters of the City of Carcassonne (the Count, CC2).
+ */
+#define CARC_SYMBOL_COUNT_QUARTERS 16384
+
+/**
  * The `turn` of an event of the final scoring (after the last turn).
  */
 #define CARC_NO_TURN 4294967295
@@ -68,81 +145,6 @@
  * `flags`: a road with a well.
  */
 #define CARC_FEATURE_WELL 32
-
-/**
- * `carc_tile_symbols`: a monastery.
- */
-#define CARC_SYMBOL_MONASTERY 1
-
-/**
- * A garden.
- */
-#define CARC_SYMBOL_GARDEN 2
-
-/**
- * A river tile.
- */
-#define CARC_SYMBOL_RIVER 4
-
-/**
- * A volcano (PD1).
- */
-#define CARC_SYMBOL_VOLCANO 8
-
-/**
- * The dragon symbol (PD4).
- */
-#define CARC_SYMBOL_DRAGON 16
-
-/**
- * A magic portal (PD12).
- */
-#define CARC_SYMBOL_MAGIC_PORTAL 32
-
-/**
- * A princess (PD9).
- */
-#define CARC_SYMBOL_PRINCESS 64
-
-/**
- * A tunnel.
- */
-#define CARC_SYMBOL_TUNNEL 128
-
-/**
- * An inn.
- */
-#define CARC_SYMBOL_INN 256
-
-/**
- * A pig herd (R5).
- */
-#define CARC_SYMBOL_PIG_HERD 512
-
-/**
- * A well.
- */
-#define CARC_SYMBOL_WELL 1024
-
-/**
- * The abbey tile (AM1).
- */
-#define CARC_SYMBOL_ABBEY 2048
-
-/**
- * A shrine (the Cult, CU1).
- */
-#define CARC_SYMBOL_SHRINE 4096
-
-/**
- * A bazaar.
- */
-#define CARC_SYMBOL_BAZAAR 8192
-
-/**
- * The four quarters of the City of Carcassonne (the Count).
- */
-#define CARC_SYMBOL_COUNT_QUARTERS 16384
 
 /**
  * Major version of the library.
@@ -244,12 +246,12 @@ enum CarcPhase
 #endif // defined(__cplusplus) || __STDC_VERSION__ >= 202311L
  {
     /**
-     * Place an abbey instead of drawing, or pass and draw; also the end-of-game abbey
-     * round.
+     * Place the abbey instead of drawing, or pass and draw (AM1), also the end-of-game abbey round
+     * (AM4).
      */
     CARC_PHASE_ABBEY = 0,
     /**
-     * Explicit chance: the tile drawn (`carc_game_chance_outcomes`).
+     * Explicit chance: the tile drawn.
      */
     CARC_PHASE_DRAW = 1,
     /**
@@ -273,32 +275,32 @@ enum CarcPhase
      */
     CARC_PHASE_GAME_OVER = 6,
     /**
-     * Move a figure out of the City of Carcassonne onto a feature, or pass (before the
-     * turn's scoring and before final scoring).
+     * Move a figure out of the City of Carcassonne onto a feature, or pass (CC4 before the turn's
+     * scoring, CC6 before final scoring).
      */
     CARC_PHASE_LEAVE_QUARTER = 7,
     /**
-     * Put a figure into a quarter of the City of Carcassonne, or pass.
+     * Put a figure into a quarter of the City of Carcassonne, or pass (CC3).
      */
     CARC_PHASE_ENTER_QUARTER = 8,
     /**
-     * Move the count to another quarter, or pass.
+     * Move the count to another quarter, or pass (CC3).
      */
     CARC_PHASE_MOVE_COUNT = 9,
     /**
-     * Turn a just completed two-tile city into a castle, or pass.
+     * Turn a just completed two-tile city into a castle, or pass (CA1).
      */
     CARC_PHASE_CASTLE = 10,
     /**
-     * Pick a tile of the bazaar's offer and open the bidding.
+     * Pick a tile of the bazaar's offer and open the bidding (BZ2).
      */
     CARC_PHASE_BAZAAR_SELECT = 11,
     /**
-     * Raise the bid on the picked bazaar tile, or pass.
+     * Raise the bid on the picked bazaar tile, or pass (BZ2).
      */
     CARC_PHASE_BAZAAR_BID = 12,
     /**
-     * Buy the outbid bazaar tile or sell it.
+     * Buy the outbid tile or sell it to the highest bidder (BZ3).
      */
     CARC_PHASE_BAZAAR_BUY_OR_SELL = 13,
 };
@@ -311,8 +313,8 @@ typedef uint32_t CarcPhase;
 #endif // __cplusplus
 
 /**
- * What a `CarcAction` does (its `kind` field). Stable numbers; they match the record
- * format's action types one to one.
+ * What a `CarcAction` does (its `kind` field); the record format's action types, one to one. A
+ * field the kind does not have is ignored; an absent feature is `CARC_NO_FEATURE`. Stable numbers.
  */
 enum CarcActionKind
 #if defined(__cplusplus) || __STDC_VERSION__ >= 202311L
@@ -320,94 +322,101 @@ enum CarcActionKind
 #endif // defined(__cplusplus) || __STDC_VERSION__ >= 202311L
  {
     /**
-     * Place the drawn tile at (`x`, `y`) turned by `rot` quarter turns clockwise.
+     * Place the drawn tile at `(x, y)` turned `rot` clockwise quarter turns (B4); `bridge` is `(x,
+     * y, axis)` of the bridge a placement legal only with one brings (BR2, axis `NS` or `WE`),
+     * else absent.
      */
     CARC_ACTION_KIND_PLACE_TILE = 0,
     /**
-     * Place an abbey tile at (`x`, `y`) instead of drawing.
+     * Place the abbey tile into the hole at `(x, y)` instead of drawing (AM1).
      */
     CARC_ACTION_KIND_PLACE_ABBEY = 1,
     /**
-     * Put a `figure` from the supply on `feature` of the tile at (`x`, `y`).
+     * Put a `figure` (follower, abbot, mayor, wagon) from the supply on `feature` of the tile at
+     * `(x, y)` (B6).
      */
     CARC_ACTION_KIND_DEPLOY = 2,
     /**
-     * Put the barn on `corner` of the tile at (`x`, `y`).
+     * Put the barn on `corner` (NW, NE, SE, SW) of the tile just placed (AM6).
      */
     CARC_ACTION_KIND_DEPLOY_BARN = 3,
     /**
-     * Move the fairy to the tile at (`x`, `y`), next to the figure on `feature`
-     * (`CARC_NO_FEATURE` under the on-tile fairy rule).
+     * Move the fairy next to the player's figure on `feature` at `(x, y)` (PD15); `feature` is
+     * absent under the on-tile fairy rule.
      */
     CARC_ACTION_KIND_MOVE_FAIRY = 4,
     /**
-     * Remove the knight on `feature` of the tile at (`x`, `y`) with the princess.
+     * Remove the knight on `feature` at `(x, y)` with the princess (PD9).
      */
     CARC_ACTION_KIND_PRINCESS = 5,
     /**
-     * Take the abbot on `feature` of the tile at (`x`, `y`) back and score it.
+     * Take the abbot on `feature` at `(x, y)` back and score it (A3).
      */
     CARC_ACTION_KIND_RETURN_ABBOT = 6,
     /**
-     * Do nothing (deploy nothing, decline an abbey, a princess or a wagon move).
+     * Do nothing: deploy nothing, decline the abbey, the princess or a wagon move, or discard a
+     * drawn tile that fits only with a bridge (BR2).
      */
     CARC_ACTION_KIND_PASS = 7,
     /**
-     * One step of the dragon onto (`x`, `y`).
+     * One step of the dragon onto the tile at `(x, y)` (PD5).
      */
     CARC_ACTION_KIND_MOVE_DRAGON = 8,
     /**
-     * Move a wagon to `feature` of the tile at (`x`, `y`).
+     * Move the wagon onto `feature` of the tile at `(x, y)` after scoring (AM11).
      */
     CARC_ACTION_KIND_MOVE_WAGON = 9,
     /**
-     * Explicit chance: the tile of kind `tile` is drawn.
+     * The chance outcome: the tile drawn (explicit-chance mode).
      */
     CARC_ACTION_KIND_DRAW = 10,
     /**
-     * Move a `figure` out of `quarter` of the City of Carcassonne onto `feature` of the
-     * tile at (`x`, `y`); `step` is `CARC_QUARTER_STEP_BEFORE_SCORING` or
-     * `CARC_QUARTER_STEP_FINAL`.
+     * Move `figure` out of `quarter` of the City of Carcassonne onto `feature` of the tile at `(x,
+     * y)` (any part of the feature names it); `step` is `before-scoring` (CC4) or `final` (CC6).
      */
     CARC_ACTION_KIND_LEAVE_QUARTER = 11,
     /**
-     * Decline a move of the City of Carcassonne (`step` says which).
+     * Decline a move of the City of Carcassonne: `step` `before-scoring` or `final` (moving
+     * figures out, CC4, CC6), `deploy` (putting one in, CC3), `count` (moving the count, CC3).
      */
     CARC_ACTION_KIND_QUARTER_PASS = 12,
     /**
-     * Put a `figure` from the supply into `quarter`.
+     * Put `figure` from the supply into `quarter` of the City of Carcassonne (CC3).
      */
     CARC_ACTION_KIND_DEPLOY_QUARTER = 13,
     /**
-     * Move the count to `quarter`.
+     * Move the count to `quarter` (CC3).
      */
     CARC_ACTION_KIND_MOVE_COUNT = 14,
     /**
-     * Put a bridge along `axis` on the tile at (`x`, `y`).
+     * Put a bridge from the supply on the tile at `(x, y)` along `axis` (`NS` or `WE`) after
+     * placing the tile (BR1).
      */
     CARC_ACTION_KIND_PLACE_BRIDGE = 15,
     /**
-     * Turn the just completed city at `feature` of the tile at (`x`, `y`) into a castle.
+     * Turn the two-tile city just completed at `feature` of the tile at `(x, y)` into a castle
+     * instead of having it scored (CA1).
      */
     CARC_ACTION_KIND_BUILD_CASTLE = 16,
     /**
-     * Decline to build a castle.
+     * Decline to build a castle (CA1).
      */
     CARC_ACTION_KIND_CASTLE_PASS = 17,
     /**
-     * At a bazaar: pick the offered tile of kind `tile` and open with `bid` points.
+     * Pick `tile` of the bazaar's offer and open the bidding at `bid` points (BZ2).
      */
     CARC_ACTION_KIND_BAZAAR_SELECT = 18,
     /**
-     * At a bazaar: raise the bid to `bid` points.
+     * Raise the bid on the picked bazaar tile to `bid` points (BZ2).
      */
     CARC_ACTION_KIND_BAZAAR_BID = 19,
     /**
-     * At a bazaar: do not raise.
+     * Do not raise the bid (BZ2).
      */
     CARC_ACTION_KIND_BAZAAR_PASS = 20,
     /**
-     * At a bazaar: buy the outbid tile or sell it (`choice`, a `CarcBazaarChoice`).
+     * The selector buys the outbid tile or sells it to the highest bidder: `choice` `buy` or
+     * `sell` (BZ3).
      */
     CARC_ACTION_KIND_BAZAAR_BUY_OR_SELL = 21,
 };
@@ -420,7 +429,8 @@ typedef uint8_t CarcActionKind;
 #endif // __cplusplus
 
 /**
- * A kind of figure (the `figure` field of a `CarcAction` and of a `CarcBoardFigure`).
+ * A kind of figure (the `figure` field of a `CarcAction` and of a `CarcBoardFigure`). Stable
+ * numbers.
  */
 enum CarcFigure
 #if defined(__cplusplus) || __STDC_VERSION__ >= 202311L
@@ -428,23 +438,23 @@ enum CarcFigure
 #endif // defined(__cplusplus) || __STDC_VERSION__ >= 202311L
  {
     /**
-     * An ordinary follower.
+     * An ordinary follower (meeple).
      */
     CARC_FIGURE_FOLLOWER = 0,
     /**
-     * The abbot.
+     * The abbot (A1).
      */
     CARC_FIGURE_ABBOT = 1,
     /**
-     * The mayor.
+     * The mayor (AM5).
      */
     CARC_FIGURE_MAYOR = 2,
     /**
-     * The wagon.
+     * The wagon (AM10).
      */
     CARC_FIGURE_WAGON = 3,
     /**
-     * The barn.
+     * The barn (AM6).
      */
     CARC_FIGURE_BARN = 4,
 };
@@ -457,7 +467,7 @@ typedef uint8_t CarcFigure;
 #endif // __cplusplus
 
 /**
- * Barn corners, board frame (the `corner` field of a `CarcAction`).
+ * Barn corners, board frame (the `corner` field of a `CarcAction`). Stable numbers.
  */
 enum CarcCorner
 #if defined(__cplusplus) || __STDC_VERSION__ >= 202311L
@@ -490,7 +500,7 @@ typedef uint8_t CarcCorner;
 #endif // __cplusplus
 
 /**
- * A quarter of the City of Carcassonne (the `quarter` field of a `CarcAction`).
+ * A quarter of the City of Carcassonne (the `quarter` field of a `CarcAction`). Stable numbers.
  */
 enum CarcQuarter
 #if defined(__cplusplus) || __STDC_VERSION__ >= 202311L
@@ -523,7 +533,8 @@ typedef uint8_t CarcQuarter;
 #endif // __cplusplus
 
 /**
- * When a player acts on the City of Carcassonne (the `step` field of a `CarcAction`).
+ * When a player acts on the City of Carcassonne (the `step` field of a `CarcAction`). Stable
+ * numbers.
  */
 enum CarcQuarterStep
 #if defined(__cplusplus) || __STDC_VERSION__ >= 202311L
@@ -531,19 +542,19 @@ enum CarcQuarterStep
 #endif // defined(__cplusplus) || __STDC_VERSION__ >= 202311L
  {
     /**
-     * Before the turn's completed features score.
+     * Before the turn's completed features score (CC4).
      */
     CARC_QUARTER_STEP_BEFORE_SCORING = 0,
     /**
-     * Putting a figure into a quarter.
+     * Putting a figure into a quarter (CC3).
      */
     CARC_QUARTER_STEP_DEPLOY = 1,
     /**
-     * Before final scoring.
+     * Before final scoring (CC6).
      */
     CARC_QUARTER_STEP_FINAL = 2,
     /**
-     * Moving the count.
+     * Moving the count (CC3).
      */
     CARC_QUARTER_STEP_COUNT = 3,
 };
@@ -556,7 +567,7 @@ typedef uint8_t CarcQuarterStep;
 #endif // __cplusplus
 
 /**
- * The direction of a bridge, board frame (the `axis` field of a `CarcAction`).
+ * The direction of a bridge, board frame (the `axis` field of a `CarcAction`). Stable numbers.
  */
 enum CarcAxis
 #if defined(__cplusplus) || __STDC_VERSION__ >= 202311L
@@ -581,8 +592,8 @@ typedef uint8_t CarcAxis;
 #endif // __cplusplus
 
 /**
- * What the player who picked an outbid bazaar tile does (the `choice` field of a
- * `CarcAction`).
+ * What the player who picked an outbid bazaar tile does (the `choice` field of a `CarcAction`).
+ * Stable numbers.
  */
 enum CarcBazaarChoice
 #if defined(__cplusplus) || __STDC_VERSION__ >= 202311L
@@ -594,7 +605,7 @@ enum CarcBazaarChoice
      */
     CARC_BAZAAR_CHOICE_BUY = 0,
     /**
-     * Let the highest bidder take it and pay the bid.
+     * Let the highest bidder take it, for his bid paid to the player who picked it.
      */
     CARC_BAZAAR_CHOICE_SELL = 1,
 };
@@ -658,8 +669,7 @@ typedef uint8_t CarcEventKind;
 #endif // __cplusplus
 
 /**
- * Why points were scored (`score_kind` of a `CarcEvent`). Stable numbers; the names are
- * those of the record format's `events`.
+ * Why points were scored (`score_kind` of a `CarcEvent`). Stable numbers.
  */
 enum CarcScoreKind
 #if defined(__cplusplus) || __STDC_VERSION__ >= 202311L
@@ -667,75 +677,75 @@ enum CarcScoreKind
 #endif // defined(__cplusplus) || __STDC_VERSION__ >= 202311L
  {
     /**
-     * A completed city (`city`).
+     * A completed city (B12).
      */
     CARC_SCORE_KIND_CITY = 0,
     /**
-     * A completed road (`road`).
+     * A completed road.
      */
     CARC_SCORE_KIND_ROAD = 1,
     /**
-     * A completed monastery or abbey (`monastery`).
+     * A completed monastery or abbey.
      */
     CARC_SCORE_KIND_MONASTERY = 2,
     /**
-     * A completed garden (`garden`).
+     * A completed garden (A2).
      */
     CARC_SCORE_KIND_GARDEN = 3,
     /**
-     * A monastery or garden scored when its abbot is taken back (`abbot-return`).
+     * A monastery or garden scored when the abbot is taken back (A3).
      */
     CARC_SCORE_KIND_ABBOT_RETURN = 4,
     /**
-     * The fairy's point at the start of its owner's turn (`fairy.turn`).
+     * The fairy's start-of-turn point (PD16b).
      */
     CARC_SCORE_KIND_FAIRY_TURN = 5,
     /**
-     * The fairy's bonus when its follower's feature scores (`fairy.completed`).
+     * The fairy's bonus when its follower's feature scores (PD16c).
      */
     CARC_SCORE_KIND_FAIRY_SCORED = 6,
     /**
-     * A field scored when a barn is placed (`field.barn-placed`).
+     * A field scored when a barn is placed (AM7).
      */
     CARC_SCORE_KIND_BARN_PLACED = 7,
     /**
-     * A field scored when it joins a barn's field (`field.barn-connected`).
+     * A field scored when it joins a barn's field (AM8).
      */
     CARC_SCORE_KIND_BARN_CONNECTED = 8,
     /**
-     * End of game: an incomplete city, road, monastery or garden (`incomplete`).
+     * End of game: an incomplete city, road, monastery or garden (B15).
      */
     CARC_SCORE_KIND_INCOMPLETE = 9,
     /**
-     * End of game: farmers (`farmers`).
+     * End of game: farmers (B16).
      */
     CARC_SCORE_KIND_FARMERS = 10,
     /**
-     * End of game: a barn (`barn`).
+     * End of game: a barn (AM9).
      */
     CARC_SCORE_KIND_BARN = 11,
     /**
-     * A completed shrine (`shrine`).
+     * A completed shrine (CU1).
      */
     CARC_SCORE_KIND_SHRINE = 12,
     /**
-     * End of game: the King's completed cities (`king`).
+     * End of game: the King's completed cities (KR3).
      */
     CARC_SCORE_KIND_KING = 13,
     /**
-     * End of game: the Robber Baron's completed roads (`robber-baron`).
+     * End of game: the Robber Baron's completed roads (KR3).
      */
     CARC_SCORE_KIND_ROBBER_BARON = 14,
     /**
-     * A castle (`castle`).
+     * A castle scored the feature completed in its neighbourhood (CA3).
      */
     CARC_SCORE_KIND_CASTLE = 15,
     /**
-     * A bazaar tile bought: the points paid (`bazaar-buy`, negative for the payer).
+     * Points paid or received for a bazaar tile the selector bought (BZ3).
      */
     CARC_SCORE_KIND_BAZAAR_BUY = 16,
     /**
-     * A bazaar tile sold: the points received and paid (`bazaar-sell`).
+     * Points paid or received for a bazaar tile the selector sold (BZ3).
      */
     CARC_SCORE_KIND_BAZAAR_SELL = 17,
 };
@@ -748,8 +758,7 @@ typedef uint8_t CarcScoreKind;
 #endif // __cplusplus
 
 /**
- * Why a figure left the board (`cause` of a `CarcEvent`). Stable numbers; the names are
- * those of the record format's `events`.
+ * Why a figure left the board (`cause` of a `CarcEvent`). Stable numbers.
  */
 enum CarcReturnCause
 #if defined(__cplusplus) || __STDC_VERSION__ >= 202311L
@@ -757,27 +766,28 @@ enum CarcReturnCause
 #endif // defined(__cplusplus) || __STDC_VERSION__ >= 202311L
  {
     /**
-     * Its feature was completed and scored during play (`scored`).
+     * Its feature was completed and scored during play (B14); a wagon may then move on (AM11).
      */
     CARC_RETURN_CAUSE_SCORED = 0,
     /**
-     * Final scoring (`final-scoring`).
+     * Final scoring: incomplete features (B15), farmers (B16), farmers of a barn's field (AM9),
+     * figures left on completed features.
      */
     CARC_RETURN_CAUSE_FINAL_SCORING = 1,
     /**
-     * Removed with the princess (`princess`).
+     * Removed with the princess (PD9).
      */
     CARC_RETURN_CAUSE_PRINCESS = 2,
     /**
-     * Eaten by the dragon (`dragon`).
+     * Eaten by the dragon (PD7).
      */
     CARC_RETURN_CAUSE_DRAGON = 3,
     /**
-     * The abbot taken back by its owner (`abbot-taken`).
+     * The abbot taken back (A3).
      */
     CARC_RETURN_CAUSE_ABBOT_TAKEN = 4,
     /**
-     * On a monastery or shrine that lost a challenge (`challenged`).
+     * On a monastery or shrine that lost a challenge (CU3).
      */
     CARC_RETURN_CAUSE_CHALLENGED = 5,
 };
@@ -798,31 +808,31 @@ enum CarcFeatureKind
 #endif // defined(__cplusplus) || __STDC_VERSION__ >= 202311L
  {
     /**
-     * A city.
+     * A city (knights).
      */
     CARC_FEATURE_KIND_CITY = 0,
     /**
-     * A road.
+     * A road (thieves).
      */
     CARC_FEATURE_KIND_ROAD = 1,
     /**
-     * A field.
+     * A field (farmers).
      */
     CARC_FEATURE_KIND_FIELD = 2,
     /**
-     * A monastery, or the abbey.
+     * A monastery, or the abbey (monks).
      */
     CARC_FEATURE_KIND_MONASTERY = 3,
     /**
-     * A garden.
+     * A garden (abbot only, A1).
      */
     CARC_FEATURE_KIND_GARDEN = 4,
     /**
-     * A river.
+     * A river (no figure, R3).
      */
     CARC_FEATURE_KIND_RIVER = 5,
     /**
-     * A shrine.
+     * A shrine (the Cult, CU1): scores like a monastery; a follower on it is a heretic.
      */
     CARC_FEATURE_KIND_SHRINE = 6,
 };
@@ -1207,31 +1217,32 @@ typedef struct CarcMaskInfo {
 } CarcMaskInfo;
 
 /**
- * A player's supply (6 bytes, blittable): figures not on the board, and abbey tiles left.
+ * A player's holdings (6 bytes, blittable; `carc_game_supply`): figures not on the board, and
+ * tiles of the expansions not yet placed.
  */
 typedef struct CarcSupply {
     /**
-     * Followers.
+     * Followers (B1: 7).
      */
     uint8_t follower;
     /**
-     * Abbots.
+     * Abbots (A1: 0 or 1).
      */
     uint8_t abbot;
     /**
-     * Mayors.
+     * Mayors (Abbey & Mayor).
      */
     uint8_t mayor;
     /**
-     * Wagons.
+     * Wagons (Abbey & Mayor).
      */
     uint8_t wagon;
     /**
-     * Barns.
+     * Barns (Abbey & Mayor).
      */
     uint8_t barn;
     /**
-     * Abbey tiles.
+     * Abbey tiles (Abbey & Mayor).
      */
     uint8_t abbey;
 } CarcSupply;

@@ -95,7 +95,7 @@ fn run(words: &[String]) -> Result<Outcome, CliError> {
             match rest.first() {
                 None => emit(USAGE),
                 Some(c) => match help_of(c) {
-                    Some(h) => emit(h),
+                    Some(h) => emit(&setup::help_text(h)),
                     None => return Err(CliError::Usage(format!("unknown command {c:?}"))),
                 },
             }

@@ -20,14 +20,10 @@ usage: carcassonne play [options]
 options:
   --players N          number of players, 2 to 6 (default 4)
   --sets LIST          comma-separated tile sets, base required (default: every set:
-                       base,river1,river2,princess-and-dragon,abbey-and-mayor)
+                       {sets})
   --edition E          tile edition C1, C2 or C3 (default C2)
   --seed S             seed of the tile draws and of the bots (default 0)
-  --rule KEY=VALUE     a rule switch, repeatable: farmers=true|false, tiny_city=4|2,
-                       dragon_move=before-scoring|after-scoring, princess=may|must,
-                       fairy=next-to-follower|on-tile, barn_placement=not-occupied|occupied,
-                       wagon_move=C2|C1, pig_herd=true|false,
-                       river2_lakes=one-turn|two-turns, fairy_final_bonus=true|false
+  --rule KEY=VALUE     a rule switch, repeatable: {rules}
   --abbot 0|1          whether each player has the abbot (default 1)
   --bots LIST          random, greedy or mcts:<budget>, one for all seats or one per
                        seat (default random); greedy takes the action with the best
@@ -38,8 +34,8 @@ options:
   --out FILE           where to write the game record (default game-record.json)
   -h, --help           show this text
 
-Each player has 7 followers, and with abbey-and-mayor a mayor, a wagon, a barn and an
-abbey tile. Prints the final board, the scores and the record's path.
+Each player has 7 followers and the figures and tiles of the sets in play (the record's
+`setup.figures` lists them). Prints the final board, the scores and the record's path.
 ";
 
 /// Seeds the bots' generator from the game seed, apart from the tile draws.

@@ -31,7 +31,7 @@ pub fn parse_setup_command(
     specs.extend_from_slice(extra);
     let parsed = crate::args::parse(words, &specs)?;
     if parsed.help {
-        crate::emit(help);
+        crate::emit(&help_text(help));
         return Ok(None);
     }
     if let Some(extra) = parsed.positionals.first() {
@@ -54,6 +54,47 @@ pub struct SetupDefaults {
 /// Every set the engine supports, as a `--sets` value.
 pub fn all_sets() -> Vec<TileSet> {
     TileSet::ALL.to_vec()
+}
+
+/// Column where the description of an option starts in the help texts.
+const HELP_INDENT: usize = 23;
+/// Width of the help texts.
+const HELP_WIDTH: usize = 88;
+
+/// A help text with its lists filled in from the engine's tables: `{sets}` becomes
+/// every tile set, `{rules}` every rule switch with its values.
+pub fn help_text(template: &str) -> String {
+    let sets: Vec<String> = TileSet::ALL.iter().map(|s| s.name().to_string()).collect();
+    let rules: Vec<String> = carcassonne::config::Rules::switches()
+        .into_iter()
+        .map(|(key, values)| format!("{key}={}", values.join("|")))
+        .collect();
+    template
+        .replace("{sets}", &wrap_list(&sets, ","))
+        .replace("{rules}", &wrap_list(&rules, ", "))
+}
+
+/// `items` joined by `sep` on lines of [`HELP_WIDTH`] columns: the first continues a
+/// line at [`HELP_INDENT`], the others are indented to it.
+fn wrap_list(items: &[String], sep: &str) -> String {
+    let mut out = String::new();
+    let mut column = HELP_INDENT;
+    for (i, item) in items.iter().enumerate() {
+        if i > 0 {
+            if column + sep.len() + item.len() > HELP_WIDTH {
+                out.push_str(sep.trim_end());
+                out.push('\n');
+                out.push_str(&" ".repeat(HELP_INDENT));
+                column = HELP_INDENT;
+            } else {
+                out.push_str(sep);
+                column += sep.len();
+            }
+        }
+        out.push_str(item);
+        column += item.len();
+    }
+    out
 }
 
 fn parse_int(flag: &str, text: &str) -> Result<i64, CliError> {

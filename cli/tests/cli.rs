@@ -560,6 +560,30 @@ fn every_command_has_help() {
     assert!(stdout(&run).contains("commands:"));
 }
 
+/// The help of `play` lists every tile set and every rule switch with its values (§9 of
+/// docs/rules.md), in both ways of asking for it.
+#[test]
+fn play_help_lists_every_set_and_rule_switch() {
+    for words in [&["play", "--help"][..], &["help", "play"][..]] {
+        let run = carcassonne(words);
+        assert_eq!(run.status.code(), Some(0));
+        // Lists are wrapped: compare without the line breaks and indentation.
+        let text: String = stdout(&run).split_whitespace().collect();
+        for set in carcassonne::TileSet::ALL {
+            assert!(
+                text.contains(set.name()),
+                "{words:?} lacks the set {}",
+                set.name()
+            );
+        }
+        for (key, values) in carcassonne::config::Rules::switches() {
+            let listed = format!("{key}={}", values.join("|"));
+            assert!(text.contains(&listed), "{words:?} lacks {listed}");
+        }
+        assert!(!text.contains('{'), "{words:?}: a placeholder is left");
+    }
+}
+
 #[test]
 fn match_rotates_seats_and_reports_win_rates() {
     let run = carcassonne(&[

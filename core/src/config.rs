@@ -65,53 +65,133 @@ impl Edition {
     }
 }
 
-/// The rule switches (`docs/rules.md` §9).
-#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
-pub struct Rules {
-    /// Farmers and field scoring (B16); `false` forbids followers on fields.
-    pub farmers: bool,
-    /// Points per tile of a completed 2-tile city: 2 (4 in all, default) or 1 (legacy `2`).
-    pub tiny_city: u8,
-    /// PD4.
-    pub dragon_move: DragonMove,
-    /// PD9.
-    pub princess: PrincessRule,
-    /// PD15.
-    pub fairy: FairyRule,
-    /// AM6.
-    pub barn_placement: BarnPlacement,
-    /// AM11.
-    pub wagon_move: WagonMove,
-    /// R5: the pig herd adds 1 point per city to its field's farmers (default `true`, as
-    /// the River II rules say); `false` is the reading of engines that ignore it.
-    pub pig_herd: bool,
-    /// R6.
-    pub river2_lakes: RiverLakes,
-    /// PD16c: the fairy's bonus also at final scoring (default `true`); `false`: only
-    /// when a completed feature scores during play.
-    pub fairy_final_bonus: bool,
-    /// CC6.
-    pub count_final: CountFinal,
-    /// CC8.
-    pub count_landscape: CountLandscape,
+/// Declares [`Rules`] from its switches, once: the struct, its default, the reader and
+/// writer of a `rules` object, and the list of switches with their values.
+macro_rules! rule_switches {
+    ($($(#[doc = $doc:literal])* $key:ident: $ty:ty = $default:expr,)+) => {
+        /// The rule switches (`docs/rules.md` §9).
+        #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
+        pub struct Rules {
+            $($(#[doc = $doc])* pub $key: $ty,)+
+        }
+
+        impl Default for Rules {
+            fn default() -> Rules {
+                Rules {
+                    $($key: $default,)+
+                }
+            }
+        }
+
+        impl Rules {
+            /// Every switch: its key in a `rules` object and its values, as written there
+            /// (the first is the default's unless noted in the switch's docs).
+            pub fn switches() -> Vec<(&'static str, Vec<String>)> {
+                vec![$((stringify!($key), <$ty as SwitchValue>::allowed()),)+]
+            }
+
+            /// Sets switch `key` from `v` (`text`: `v` as text); `None` if there is no such
+            /// switch, `Some(Err(allowed values))` if the value is not one of them.
+            fn set(&mut self, key: &str, v: &Value, text: &str) -> Option<Result<(), Vec<String>>> {
+                match key {
+                    $(stringify!($key) => Some(match <$ty as SwitchValue>::read(v, text) {
+                        Some(value) => {
+                            self.$key = value;
+                            Ok(())
+                        }
+                        None => Err(<$ty as SwitchValue>::allowed()),
+                    }),)+
+                    _ => None,
+                }
+            }
+
+            /// The `rules` object of these switches (every switch).
+            pub fn to_json(&self) -> Value {
+                let mut object = Map::new();
+                $(object.insert(stringify!($key).into(), self.$key.write());)+
+                Value::Object(object)
+            }
+        }
+    };
 }
 
-impl Default for Rules {
-    fn default() -> Rules {
-        Rules {
-            farmers: true,
-            tiny_city: 4,
-            dragon_move: DragonMove::default(),
-            princess: PrincessRule::default(),
-            fairy: FairyRule::default(),
-            barn_placement: BarnPlacement::default(),
-            wagon_move: WagonMove::default(),
-            pig_herd: true,
-            river2_lakes: RiverLakes::default(),
-            fairy_final_bonus: true,
-            count_final: CountFinal::default(),
-            count_landscape: CountLandscape::default(),
+rule_switches! {
+    /// Farmers and field scoring (B16); `false` forbids followers on fields.
+    farmers: bool = true,
+    /// Points per tile of a completed 2-tile city: 2 (4 in all, default) or 1 (legacy `2`).
+    tiny_city: u8 = 4,
+    /// PD4.
+    dragon_move: DragonMove = DragonMove::default(),
+    /// PD9.
+    princess: PrincessRule = PrincessRule::default(),
+    /// PD15.
+    fairy: FairyRule = FairyRule::default(),
+    /// AM6.
+    barn_placement: BarnPlacement = BarnPlacement::default(),
+    /// AM11.
+    wagon_move: WagonMove = WagonMove::default(),
+    /// R5: the pig herd adds 1 point per city to its field's farmers (default `true`, as
+    /// the River II rules say); `false` is the reading of engines that ignore it.
+    pig_herd: bool = true,
+    /// R6.
+    river2_lakes: RiverLakes = RiverLakes::default(),
+    /// PD16c: the fairy's bonus also at final scoring (default `true`); `false`: only
+    /// when a completed feature scores during play.
+    fairy_final_bonus: bool = true,
+    /// CC6.
+    count_final: CountFinal = CountFinal::default(),
+    /// CC8.
+    count_landscape: CountLandscape = CountLandscape::default(),
+}
+
+/// How the value of a rule switch is read from and written to a `rules` object.
+trait SwitchValue: Sized {
+    /// The values allowed, as written.
+    fn allowed() -> Vec<String>;
+    /// The value `v` (`text`: `v` as text), if allowed.
+    fn read(v: &Value, text: &str) -> Option<Self>;
+    /// The value as written.
+    fn write(&self) -> Value;
+}
+
+impl SwitchValue for bool {
+    fn allowed() -> Vec<String> {
+        vec!["true".into(), "false".into()]
+    }
+    fn read(v: &Value, _: &str) -> Option<bool> {
+        v.as_bool()
+    }
+    fn write(&self) -> Value {
+        Value::Bool(*self)
+    }
+}
+
+/// The one numeric switch, `tiny_city`: 4 or 2.
+impl SwitchValue for u8 {
+    fn allowed() -> Vec<String> {
+        vec!["4".into(), "2".into()]
+    }
+    fn read(_: &Value, text: &str) -> Option<u8> {
+        match text {
+            "4" => Some(4),
+            "2" => Some(2),
+            _ => None,
         }
+    }
+    fn write(&self) -> Value {
+        json!(self)
+    }
+}
+
+impl<T: crate::names::Named> SwitchValue for T {
+    fn allowed() -> Vec<String> {
+        T::all().iter().map(|v| v.name().to_string()).collect()
+    }
+    fn read(_: &Value, text: &str) -> Option<T> {
+        T::all().iter().copied().find(|v| v.name() == text)
+    }
+    fn write(&self) -> Value {
+        Value::String(self.name().into())
     }
 }
 
@@ -148,11 +228,12 @@ impl Figure {
 /// Declares [`Figures`] from its fields, once: the struct, its counts in field order and
 /// back, and the keys of a `figures` object (the field names).
 macro_rules! figure_counts {
-    ($($(#[$doc:meta])* $field:ident),+ $(,)?) => {
-        /// Figures (and abbey tiles) each player starts with.
+    ($($(#[doc = $doc:literal])* $field:ident),+ $(,)?) => {
+        /// Figures (and abbey tiles) of a player: those each player starts with
+        /// ([`GameConfig::figures`]), or those one holds ([`crate::Game::held`]).
         #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
         pub struct Figures {
-            $($(#[$doc])* pub $field: u8,)+
+            $($(#[doc = $doc])* pub $field: u8,)+
         }
 
         impl Figures {
@@ -160,13 +241,17 @@ macro_rules! figure_counts {
             /// test checks it), then the abbey tiles.
             pub const KEYS: [&'static str; [$(stringify!($field)),+].len()] = [$(stringify!($field)),+];
 
+            /// The documentation of each key, in key order (the C ABI's supply struct
+            /// repeats it).
+            pub const DOCS: [&'static str; Figures::KEYS.len()] = [$(concat!($($doc, "\n"),*)),+];
+
             /// Every count in key order.
-            fn counts(&self) -> [u8; Figures::KEYS.len()] {
+            pub fn counts(&self) -> [u8; Figures::KEYS.len()] {
                 [$(self.$field),+]
             }
 
             /// The counts given in key order.
-            fn from_counts(counts: [u8; Figures::KEYS.len()]) -> Figures {
+            pub fn from_counts(counts: [u8; Figures::KEYS.len()]) -> Figures {
                 let mut counts = counts.into_iter();
                 Figures {
                     $($field: counts.next().expect("one count per key"),)+
@@ -195,6 +280,12 @@ impl Figures {
     /// Supply of a figure kind.
     pub fn of(&self, f: Figure) -> u8 {
         self.counts()[f.index()]
+    }
+
+    /// The count of `key` (one of [`Figures::KEYS`]).
+    pub fn count(&self, key: &str) -> Option<u8> {
+        let i = Figures::KEYS.iter().position(|k| *k == key)?;
+        Some(self.counts()[i])
     }
 
     /// The default figures for a set selection: 7 followers (B1), no abbot, and the
@@ -695,61 +786,16 @@ impl Rules {
                     format!("unknown value {} (allowed: {allowed})", kind_of(v)),
                 )
             };
-            let boolean = || v.as_bool().ok_or_else(|| bad("true, false"));
-            macro_rules! switch {
-                ($ty:ident) => {
-                    $ty::from_name(&t).ok_or_else(|| bad(&$ty::ALL.map($ty::name).join(", ")))?
-                };
-            }
-            match k.as_str() {
-                "farmers" => rules.farmers = boolean()?,
-                "tiny_city" => {
-                    rules.tiny_city = match t.as_str() {
-                        "4" => 4,
-                        "2" => 2,
-                        _ => return Err(bad("4, 2")),
-                    }
+            if let Some(set) = rules.set(k, v, &t) {
+                set.map_err(|allowed| bad(&allowed.join(", ")))?;
+            } else if let Some((_, only)) = FIXED_SETTINGS.iter().find(|(key, _)| key == k) {
+                if t != *only {
+                    return Err(bad(&format!("{only}, the only reading implemented")));
                 }
-                "dragon_move" => rules.dragon_move = switch!(DragonMove),
-                "princess" => rules.princess = switch!(PrincessRule),
-                "fairy" => rules.fairy = switch!(FairyRule),
-                "barn_placement" => rules.barn_placement = switch!(BarnPlacement),
-                "wagon_move" => rules.wagon_move = switch!(WagonMove),
-                "pig_herd" => rules.pig_herd = boolean()?,
-                "river2_lakes" => rules.river2_lakes = switch!(RiverLakes),
-                "fairy_final_bonus" => rules.fairy_final_bonus = boolean()?,
-                "count_final" => rules.count_final = switch!(CountFinal),
-                "count_landscape" => rules.count_landscape = switch!(CountLandscape),
-                fixed if FIXED_SETTINGS.iter().any(|(key, _)| *key == fixed) => {
-                    let (_, only) = FIXED_SETTINGS
-                        .iter()
-                        .find(|(key, _)| *key == fixed)
-                        .expect("found");
-                    if t != *only {
-                        return Err(bad(&format!("{only}, the only reading implemented")));
-                    }
-                }
-                _ => return Err(ConfigError::new(p, "unknown rule switch")),
+            } else {
+                return Err(ConfigError::new(p, "unknown rule switch"));
             }
         }
         Ok(rules)
-    }
-
-    /// The `rules` object of these switches (every switch).
-    pub fn to_json(&self) -> Value {
-        json!({
-            "farmers": self.farmers,
-            "tiny_city": self.tiny_city,
-            "dragon_move": self.dragon_move.name(),
-            "princess": self.princess.name(),
-            "fairy": self.fairy.name(),
-            "barn_placement": self.barn_placement.name(),
-            "wagon_move": self.wagon_move.name(),
-            "pig_herd": self.pig_herd,
-            "river2_lakes": self.river2_lakes.name(),
-            "fairy_final_bonus": self.fairy_final_bonus,
-            "count_final": self.count_final.name(),
-            "count_landscape": self.count_landscape.name(),
-        })
     }
 }

@@ -20,7 +20,7 @@
 
 use crate::action::Action;
 use crate::board::Board;
-use crate::config::{ConfigError, Figure, GameConfig, Rules, MAX_PLAYERS};
+use crate::config::{ConfigError, Figure, Figures, GameConfig, Rules, MAX_PLAYERS};
 use crate::deck::Deck;
 use crate::features::{Features, NodeId};
 use crate::geometry::{Corner, Pos, Rotation, Side};
@@ -142,8 +142,6 @@ crate::named_enum! {
         Monastery = "monastery",
         /// A completed garden (A2).
         Garden = "garden",
-        /// A completed shrine (CU1).
-        Shrine = "shrine",
         /// A monastery or garden scored when the abbot is taken back (A3).
         AbbotReturn = "abbot-return",
         /// The fairy's start-of-turn point (PD16b).
@@ -160,6 +158,8 @@ crate::named_enum! {
         Farmers = "farmers",
         /// End of game: a barn (AM9).
         Barn = "barn",
+        /// A completed shrine (CU1).
+        Shrine = "shrine",
         /// End of game: the King's completed cities (KR3).
         King = "king",
         /// End of game: the Robber Baron's completed roads (KR3).
@@ -666,6 +666,17 @@ impl Game {
     /// Figures of `kind` in `player`'s supply.
     pub fn supply(&self, player: usize, kind: Figure) -> u8 {
         self.supply[player][kind.index()]
+    }
+
+    /// Everything `player` holds, by [`Figures::KEYS`]: the figures of its supply and the
+    /// expansions' tiles not yet placed.
+    pub fn held(&self, player: usize) -> Figures {
+        let mut counts = [0; Figures::KEYS.len()];
+        for f in Figure::ALL {
+            counts[f.index()] = self.supply(player, f);
+        }
+        self.held_tiles(player, &mut counts);
+        Figures::from_counts(counts)
     }
 
     /// The tile in hand (drawn, not yet placed).
@@ -1411,18 +1422,6 @@ impl Game {
         self.turn.first_placed.into_iter().chain(self.turn.placed)
     }
 
-    /// Whether the tile placed this turn is an abbey (AM1: no princess, barn or dragon
-    /// flight comes with it).
-    pub(crate) fn placed_abbey(&self) -> bool {
-        self.turn.placed.is_some_and(|i| {
-            self.board
-                .placement(i as usize)
-                .kind
-                .def()
-                .has(Symbols::ABBEY)
-        })
-    }
-
     /// The pile is empty: the end-of-game rounds begin, from the seat after the one
     /// that placed (or discarded) the last tile (AM4).
     fn begin_end_round(&mut self) {
@@ -1705,8 +1704,7 @@ impl Game {
             h.write(&s.to_le_bytes());
         }
         for p in 0..self.players as usize {
-            h.write(&self.supply[p]);
-            h.write(&[self.abbeys_left(p)]);
+            h.write(&self.held(p).counts());
         }
         h.write(self.deck.counts());
         h.write(&[self.phase as u8, self.to_play, self.turn_player]);

@@ -2,7 +2,8 @@
 //!
 //! Records, configurations, command-line options, C messages and Python all spell the
 //! values of these enums by name; the macro declares each value once with its name and
-//! generates `ALL` (every value, in declaration order), `name()` and `from_name()`.
+//! generates `ALL` (every value, in declaration order), `name()`, `from_name()` and `doc()`
+//! (the value's documentation comment, which the C ABI's generated enums repeat).
 //!
 //! ```
 //! carcassonne::named_enum! {
@@ -19,7 +20,17 @@
 //! assert_eq!(Colour::Blue.name(), "blue");
 //! assert_eq!(Colour::from_name("red"), Some(Colour::Red));
 //! assert_eq!(Colour::from_name("green"), None);
+//! assert_eq!(Colour::Blue.doc(), " Blue.\n");
 //! ```
+
+/// An enum declared with [`named_enum!`](crate::named_enum): its values and their names,
+/// for code that works on any of them (rule switches, for one).
+pub trait Named: Copy + 'static {
+    /// Every value, in declaration order.
+    fn all() -> &'static [Self];
+    /// The value's name.
+    fn name(self) -> &'static str;
+}
 
 /// Declares an enum whose values have names; see the [module docs](crate::names).
 #[macro_export]
@@ -27,12 +38,12 @@ macro_rules! named_enum {
     (
         $(#[$m:meta])*
         $vis:vis enum $name:ident {
-            $($(#[$vm:meta])* $variant:ident $(($disc:expr))? = $text:literal),+ $(,)?
+            $($(#[$($vm:tt)*])* $variant:ident $(($disc:expr))? = $text:literal),+ $(,)?
         }
     ) => {
         $(#[$m])*
         $vis enum $name {
-            $($(#[$vm])* $variant $(= $disc)?),+
+            $($(#[$($vm)*])* $variant $(= $disc)?),+
         }
 
         impl $name {
@@ -50,6 +61,25 @@ macro_rules! named_enum {
             pub fn from_name(name: &str) -> ::core::option::Option<$name> {
                 Self::ALL.into_iter().find(|v| v.name() == name)
             }
+
+            /// The value's documentation comment as written: each line followed by a
+            /// newline, with the space after `///` kept.
+            pub const fn doc(self) -> &'static str {
+                match self {
+                    $($name::$variant => concat!($($crate::named_enum!(@doc $($vm)*)),*)),+
+                }
+            }
+        }
+
+        impl $crate::names::Named for $name {
+            fn all() -> &'static [$name] {
+                &$name::ALL
+            }
+            fn name(self) -> &'static str {
+                $name::name(self)
+            }
         }
     };
+    (@doc doc = $line:literal) => { concat!($line, "\n") };
+    (@doc $($other:tt)*) => { "" };
 }

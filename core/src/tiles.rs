@@ -212,56 +212,54 @@ pub enum RoadEnd {
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, Default)]
 pub struct Symbols(u16);
 
-impl Symbols {
+/// Declares the symbols once: their flags, catalogue names and documentation.
+macro_rules! symbols {
+    ($($(#[doc = $doc:literal])* $flag:ident = $bit:literal as $name:literal,)+) => {
+        impl Symbols {
+            $($(#[doc = $doc])* pub const $flag: Symbols = Symbols(1 << $bit);)+
+
+            /// Every symbol in bit order: its catalogue name, its flag and its
+            /// documentation (the C ABI's `CARC_SYMBOL_*` constants repeat them).
+            pub const ALL: [(&'static str, Symbols, &'static str); [$($name),+].len()] =
+                [$(($name, Symbols::$flag, concat!($($doc, "\n"),*))),+];
+        }
+    };
+}
+
+symbols! {
     /// A monastery.
-    pub const MONASTERY: Symbols = Symbols(1);
+    MONASTERY = 0 as "monastery",
     /// A garden (Abbot).
-    pub const GARDEN: Symbols = Symbols(1 << 1);
+    GARDEN = 1 as "garden",
     /// A river tile.
-    pub const RIVER: Symbols = Symbols(1 << 2);
+    RIVER = 2 as "river",
     /// A volcano (PD1).
-    pub const VOLCANO: Symbols = Symbols(1 << 3);
+    VOLCANO = 3 as "volcano",
     /// The dragon symbol (PD4).
-    pub const DRAGON: Symbols = Symbols(1 << 4);
+    DRAGON = 4 as "dragon",
     /// A magic portal (PD12).
-    pub const MAGIC_PORTAL: Symbols = Symbols(1 << 5);
+    MAGIC_PORTAL = 5 as "magic_portal",
     /// A princess (PD9).
-    pub const PRINCESS: Symbols = Symbols(1 << 6);
+    PRINCESS = 6 as "princess",
     /// A tunnel (PD18).
-    pub const TUNNEL: Symbols = Symbols(1 << 7);
+    TUNNEL = 7 as "tunnel",
     /// An inn (Inns & Cathedrals; no rule here).
-    pub const INN: Symbols = Symbols(1 << 8);
+    INN = 8 as "inn",
     /// A pig herd (R5).
-    pub const PIG_HERD: Symbols = Symbols(1 << 9);
+    PIG_HERD = 9 as "pig_herd",
     /// A well (decoration of a junction).
-    pub const WELL: Symbols = Symbols(1 << 10);
+    WELL = 10 as "well",
     /// The abbey tile (AM1).
-    pub const ABBEY: Symbols = Symbols(1 << 11);
+    ABBEY = 11 as "abbey",
     /// A shrine (the Cult, CU1).
-    pub const SHRINE: Symbols = Symbols(1 << 12);
+    SHRINE = 12 as "shrine",
     /// A bazaar (BZ1).
-    pub const BAZAAR: Symbols = Symbols(1 << 13);
+    BAZAAR = 13 as "bazaar",
     /// The four quarters of the City of Carcassonne (the Count, CC2).
-    pub const COUNT_QUARTERS: Symbols = Symbols(1 << 14);
+    COUNT_QUARTERS = 14 as "count_quarters",
+}
 
-    const NAMES: [(&'static str, Symbols); 15] = [
-        ("monastery", Symbols::MONASTERY),
-        ("garden", Symbols::GARDEN),
-        ("river", Symbols::RIVER),
-        ("volcano", Symbols::VOLCANO),
-        ("dragon", Symbols::DRAGON),
-        ("magic_portal", Symbols::MAGIC_PORTAL),
-        ("princess", Symbols::PRINCESS),
-        ("tunnel", Symbols::TUNNEL),
-        ("inn", Symbols::INN),
-        ("pig_herd", Symbols::PIG_HERD),
-        ("well", Symbols::WELL),
-        ("abbey", Symbols::ABBEY),
-        ("shrine", Symbols::SHRINE),
-        ("bazaar", Symbols::BAZAAR),
-        ("count_quarters", Symbols::COUNT_QUARTERS),
-    ];
-
+impl Symbols {
     /// Whether every flag of `other` is set.
     pub const fn contains(self, other: Symbols) -> bool {
         self.0 & other.0 == other.0
@@ -269,10 +267,10 @@ impl Symbols {
 
     /// The names of the set flags, in the catalogue's spelling.
     pub fn names(self) -> impl Iterator<Item = &'static str> {
-        Symbols::NAMES
+        Symbols::ALL
             .into_iter()
-            .filter(move |(_, s)| self.contains(*s))
-            .map(|(n, _)| n)
+            .filter(move |(_, s, _)| self.contains(*s))
+            .map(|(n, _, _)| n)
     }
 
     /// Raw bits.
@@ -672,9 +670,9 @@ pub fn parse_table(text: &str) -> Result<Catalogue, String> {
         }
         let mut symbols = Symbols::default();
         for name in &words[6..] {
-            let (_, s) = Symbols::NAMES
+            let (_, s, _) = Symbols::ALL
                 .iter()
-                .find(|(n, _)| n == name)
+                .find(|(n, _, _)| n == name)
                 .ok_or_else(|| format!("tile {id}: unknown symbol {name}"))?;
             symbols.0 |= s.0;
         }

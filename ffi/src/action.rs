@@ -8,168 +8,6 @@ use carcassonne_core::rules::bcb::{Axis, BazaarChoice, Bridge, MAX_BID};
 use carcassonne_core::rules::count::{Quarter, QuarterStep};
 use carcassonne_core::{catalogue, Action, ActionError, Corner, Figure, Pos, Rotation, TileKind};
 
-/// What a `CarcAction` does (its `kind` field). Stable numbers; they match the record
-/// format's action types one to one.
-#[repr(u8)]
-#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
-pub enum CarcActionKind {
-    /// Place the drawn tile at (`x`, `y`) turned by `rot` quarter turns clockwise.
-    PlaceTile = 0,
-    /// Place an abbey tile at (`x`, `y`) instead of drawing.
-    PlaceAbbey = 1,
-    /// Put a `figure` from the supply on `feature` of the tile at (`x`, `y`).
-    Deploy = 2,
-    /// Put the barn on `corner` of the tile at (`x`, `y`).
-    DeployBarn = 3,
-    /// Move the fairy to the tile at (`x`, `y`), next to the figure on `feature`
-    /// (`CARC_NO_FEATURE` under the on-tile fairy rule).
-    MoveFairy = 4,
-    /// Remove the knight on `feature` of the tile at (`x`, `y`) with the princess.
-    Princess = 5,
-    /// Take the abbot on `feature` of the tile at (`x`, `y`) back and score it.
-    ReturnAbbot = 6,
-    /// Do nothing (deploy nothing, decline an abbey, a princess or a wagon move).
-    Pass = 7,
-    /// One step of the dragon onto (`x`, `y`).
-    MoveDragon = 8,
-    /// Move a wagon to `feature` of the tile at (`x`, `y`).
-    MoveWagon = 9,
-    /// Explicit chance: the tile of kind `tile` is drawn.
-    Draw = 10,
-    /// Move a `figure` out of `quarter` of the City of Carcassonne onto `feature` of the
-    /// tile at (`x`, `y`); `step` is `CARC_QUARTER_STEP_BEFORE_SCORING` or
-    /// `CARC_QUARTER_STEP_FINAL`.
-    LeaveQuarter = 11,
-    /// Decline a move of the City of Carcassonne (`step` says which).
-    QuarterPass = 12,
-    /// Put a `figure` from the supply into `quarter`.
-    DeployQuarter = 13,
-    /// Move the count to `quarter`.
-    MoveCount = 14,
-    /// Put a bridge along `axis` on the tile at (`x`, `y`).
-    PlaceBridge = 15,
-    /// Turn the just completed city at `feature` of the tile at (`x`, `y`) into a castle.
-    BuildCastle = 16,
-    /// Decline to build a castle.
-    CastlePass = 17,
-    /// At a bazaar: pick the offered tile of kind `tile` and open with `bid` points.
-    BazaarSelect = 18,
-    /// At a bazaar: raise the bid to `bid` points.
-    BazaarBid = 19,
-    /// At a bazaar: do not raise.
-    BazaarPass = 20,
-    /// At a bazaar: buy the outbid tile or sell it (`choice`, a `CarcBazaarChoice`).
-    BazaarBuyOrSell = 21,
-}
-
-impl CarcActionKind {
-    /// Every kind in number order; a test checks it against the engine's action kinds.
-    #[cfg(test)]
-    const ALL: [CarcActionKind; 22] = [
-        CarcActionKind::PlaceTile,
-        CarcActionKind::PlaceAbbey,
-        CarcActionKind::Deploy,
-        CarcActionKind::DeployBarn,
-        CarcActionKind::MoveFairy,
-        CarcActionKind::Princess,
-        CarcActionKind::ReturnAbbot,
-        CarcActionKind::Pass,
-        CarcActionKind::MoveDragon,
-        CarcActionKind::MoveWagon,
-        CarcActionKind::Draw,
-        CarcActionKind::LeaveQuarter,
-        CarcActionKind::QuarterPass,
-        CarcActionKind::DeployQuarter,
-        CarcActionKind::MoveCount,
-        CarcActionKind::PlaceBridge,
-        CarcActionKind::BuildCastle,
-        CarcActionKind::CastlePass,
-        CarcActionKind::BazaarSelect,
-        CarcActionKind::BazaarBid,
-        CarcActionKind::BazaarPass,
-        CarcActionKind::BazaarBuyOrSell,
-    ];
-}
-
-/// A kind of figure (the `figure` field of a `CarcAction` and of a `CarcBoardFigure`).
-#[repr(u8)]
-#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
-pub enum CarcFigure {
-    /// An ordinary follower.
-    Follower = 0,
-    /// The abbot.
-    Abbot = 1,
-    /// The mayor.
-    Mayor = 2,
-    /// The wagon.
-    Wagon = 3,
-    /// The barn.
-    Barn = 4,
-}
-
-/// Barn corners, board frame (the `corner` field of a `CarcAction`).
-#[repr(u8)]
-#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
-pub enum CarcCorner {
-    /// North-west.
-    Nw = 0,
-    /// North-east.
-    Ne = 1,
-    /// South-east.
-    Se = 2,
-    /// South-west.
-    Sw = 3,
-}
-
-/// A quarter of the City of Carcassonne (the `quarter` field of a `CarcAction`).
-#[repr(u8)]
-#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
-pub enum CarcQuarter {
-    /// Cities.
-    Castle = 0,
-    /// Roads.
-    Blacksmith = 1,
-    /// Monasteries and shrines.
-    Cathedral = 2,
-    /// Fields.
-    Market = 3,
-}
-
-/// When a player acts on the City of Carcassonne (the `step` field of a `CarcAction`).
-#[repr(u8)]
-#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
-pub enum CarcQuarterStep {
-    /// Before the turn's completed features score.
-    BeforeScoring = 0,
-    /// Putting a figure into a quarter.
-    Deploy = 1,
-    /// Before final scoring.
-    Final = 2,
-    /// Moving the count.
-    Count = 3,
-}
-
-/// The direction of a bridge, board frame (the `axis` field of a `CarcAction`).
-#[repr(u8)]
-#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
-pub enum CarcAxis {
-    /// From the north side to the south side.
-    Ns = 0,
-    /// From the west side to the east side.
-    We = 1,
-}
-
-/// What the player who picked an outbid bazaar tile does (the `choice` field of a
-/// `CarcAction`).
-#[repr(u8)]
-#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
-pub enum CarcBazaarChoice {
-    /// Take the tile and pay the highest bid to its bidder.
-    Buy = 0,
-    /// Let the highest bidder take it and pay the bid.
-    Sell = 1,
-}
-
 /// The `feature` value meaning "no feature" (a fairy placed on a tile under the on-tile
 /// rule; every action kind without a feature).
 pub const CARC_NO_FEATURE: u8 = 255;
@@ -283,8 +121,9 @@ pub(crate) fn action_from_c(a: &CarcAction) -> Result<Action, Failure> {
             FieldKind::Figure => FieldValue::Figure(
                 Figure::ALL.get(a.figure as usize).copied().ok_or_else(|| {
                     Failure::invalid(format!(
-                        "action.figure {} is not a CarcFigure (0..=4)",
-                        a.figure
+                        "action.figure {} is not a CarcFigure (0..={})",
+                        a.figure,
+                        Figure::ALL.len() - 1
                     ))
                 })?,
             ),
@@ -514,20 +353,10 @@ pub extern "C" fn carc_game_is_legal(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::engine_types::CarcActionKind;
     use carcassonne_core::geometry::Side;
     use carcassonne_core::rules::bcb::TileBridge;
     use carcassonne_core::{Game, GameConfig, Pos};
-
-    /// The C kinds are the engine's action kinds, same numbers, same names.
-    #[test]
-    fn kinds_follow_the_engine_schema() {
-        assert_eq!(CarcActionKind::ALL.len(), ActionKind::ALL.len());
-        for (i, (c, k)) in CarcActionKind::ALL.iter().zip(ActionKind::ALL).enumerate() {
-            assert_eq!(*c as usize, i);
-            assert_eq!(*k as usize, i);
-            assert_eq!(format!("{c:?}"), format!("{k:?}"));
-        }
-    }
 
     #[test]
     fn action_struct_is_twenty_bytes_without_padding() {
@@ -612,7 +441,7 @@ mod tests {
     #[test]
     fn malformed_fields_are_named() {
         let bad_kind = CarcAction {
-            kind: CarcActionKind::ALL.len() as u8,
+            kind: ActionKind::ALL.len() as u8,
             ..CarcAction::default()
         };
         assert!(action_from_c(&bad_kind)

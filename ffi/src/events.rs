@@ -7,12 +7,11 @@
 //! game it asks for the events from that number on (`carc_game_events`).
 
 use crate::action::CARC_NO_FEATURE;
+use crate::engine_types::{CarcFeatureKind, CarcReturnCause, CarcScoreKind};
 use crate::guard::{put, with_game, write_iter, CarcGame};
 use crate::status::Failure;
 use crate::CarcStatus;
 use carcassonne_core::game::{Event, Game, ScoredParts};
-use carcassonne_core::tiles::FeatureKind;
-use carcassonne_core::{ReturnCause, ScoreKind};
 
 /// What a `CarcEvent` reports (its `kind` field). Stable numbers.
 #[repr(u8)]
@@ -22,140 +21,6 @@ pub enum CarcEventKind {
     Score = 0,
     /// A figure of `player` left the board for its supply (`cause` says why).
     FigureReturned = 1,
-}
-
-/// Why points were scored (`score_kind` of a `CarcEvent`). Stable numbers; the names are
-/// those of the record format's `events`.
-#[repr(u8)]
-#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
-pub enum CarcScoreKind {
-    /// A completed city (`city`).
-    City = 0,
-    /// A completed road (`road`).
-    Road = 1,
-    /// A completed monastery or abbey (`monastery`).
-    Monastery = 2,
-    /// A completed garden (`garden`).
-    Garden = 3,
-    /// A monastery or garden scored when its abbot is taken back (`abbot-return`).
-    AbbotReturn = 4,
-    /// The fairy's point at the start of its owner's turn (`fairy.turn`).
-    FairyTurn = 5,
-    /// The fairy's bonus when its follower's feature scores (`fairy.completed`).
-    FairyScored = 6,
-    /// A field scored when a barn is placed (`field.barn-placed`).
-    BarnPlaced = 7,
-    /// A field scored when it joins a barn's field (`field.barn-connected`).
-    BarnConnected = 8,
-    /// End of game: an incomplete city, road, monastery or garden (`incomplete`).
-    Incomplete = 9,
-    /// End of game: farmers (`farmers`).
-    Farmers = 10,
-    /// End of game: a barn (`barn`).
-    Barn = 11,
-    /// A completed shrine (`shrine`).
-    Shrine = 12,
-    /// End of game: the King's completed cities (`king`).
-    King = 13,
-    /// End of game: the Robber Baron's completed roads (`robber-baron`).
-    RobberBaron = 14,
-    /// A castle (`castle`).
-    Castle = 15,
-    /// A bazaar tile bought: the points paid (`bazaar-buy`, negative for the payer).
-    BazaarBuy = 16,
-    /// A bazaar tile sold: the points received and paid (`bazaar-sell`).
-    BazaarSell = 17,
-}
-
-/// Why a figure left the board (`cause` of a `CarcEvent`). Stable numbers; the names are
-/// those of the record format's `events`.
-#[repr(u8)]
-#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
-pub enum CarcReturnCause {
-    /// Its feature was completed and scored during play (`scored`).
-    Scored = 0,
-    /// Final scoring (`final-scoring`).
-    FinalScoring = 1,
-    /// Removed with the princess (`princess`).
-    Princess = 2,
-    /// Eaten by the dragon (`dragon`).
-    Dragon = 3,
-    /// The abbot taken back by its owner (`abbot-taken`).
-    AbbotTaken = 4,
-    /// On a monastery or shrine that lost a challenge (`challenged`).
-    Challenged = 5,
-}
-
-/// The kind of a feature (`carc_tile_feature_geometry`, events, parts). Stable numbers.
-#[repr(u8)]
-#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
-pub enum CarcFeatureKind {
-    /// A city.
-    City = 0,
-    /// A road.
-    Road = 1,
-    /// A field.
-    Field = 2,
-    /// A monastery, or the abbey.
-    Monastery = 3,
-    /// A garden.
-    Garden = 4,
-    /// A river.
-    River = 5,
-    /// A shrine.
-    Shrine = 6,
-}
-
-impl From<FeatureKind> for CarcFeatureKind {
-    fn from(k: FeatureKind) -> CarcFeatureKind {
-        match k {
-            FeatureKind::City => CarcFeatureKind::City,
-            FeatureKind::Road => CarcFeatureKind::Road,
-            FeatureKind::Field => CarcFeatureKind::Field,
-            FeatureKind::Monastery => CarcFeatureKind::Monastery,
-            FeatureKind::Garden => CarcFeatureKind::Garden,
-            FeatureKind::River => CarcFeatureKind::River,
-            FeatureKind::Shrine => CarcFeatureKind::Shrine,
-        }
-    }
-}
-
-impl From<ScoreKind> for CarcScoreKind {
-    fn from(k: ScoreKind) -> CarcScoreKind {
-        match k {
-            ScoreKind::City => CarcScoreKind::City,
-            ScoreKind::Road => CarcScoreKind::Road,
-            ScoreKind::Monastery => CarcScoreKind::Monastery,
-            ScoreKind::Garden => CarcScoreKind::Garden,
-            ScoreKind::AbbotReturn => CarcScoreKind::AbbotReturn,
-            ScoreKind::FairyTurn => CarcScoreKind::FairyTurn,
-            ScoreKind::FairyScored => CarcScoreKind::FairyScored,
-            ScoreKind::BarnPlaced => CarcScoreKind::BarnPlaced,
-            ScoreKind::BarnConnected => CarcScoreKind::BarnConnected,
-            ScoreKind::Incomplete => CarcScoreKind::Incomplete,
-            ScoreKind::Farmers => CarcScoreKind::Farmers,
-            ScoreKind::Barn => CarcScoreKind::Barn,
-            ScoreKind::Shrine => CarcScoreKind::Shrine,
-            ScoreKind::King => CarcScoreKind::King,
-            ScoreKind::RobberBaron => CarcScoreKind::RobberBaron,
-            ScoreKind::Castle => CarcScoreKind::Castle,
-            ScoreKind::BazaarBuy => CarcScoreKind::BazaarBuy,
-            ScoreKind::BazaarSell => CarcScoreKind::BazaarSell,
-        }
-    }
-}
-
-impl From<ReturnCause> for CarcReturnCause {
-    fn from(c: ReturnCause) -> CarcReturnCause {
-        match c {
-            ReturnCause::Scored => CarcReturnCause::Scored,
-            ReturnCause::FinalScoring => CarcReturnCause::FinalScoring,
-            ReturnCause::Princess => CarcReturnCause::Princess,
-            ReturnCause::Dragon => CarcReturnCause::Dragon,
-            ReturnCause::AbbotTaken => CarcReturnCause::AbbotTaken,
-            ReturnCause::Challenged => CarcReturnCause::Challenged,
-        }
-    }
 }
 
 /// The `turn` of an event of the final scoring (after the last turn).
@@ -367,6 +232,8 @@ pub extern "C" fn carc_game_event_parts(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use carcassonne_core::tiles::FeatureKind;
+    use carcassonne_core::{ReturnCause, ScoreKind};
 
     #[test]
     fn struct_sizes_and_numbers() {

@@ -36,6 +36,7 @@
 
 pub mod action;
 pub mod bot;
+pub mod engine_types;
 pub mod events;
 pub mod game;
 mod guard;
@@ -49,23 +50,20 @@ pub mod version;
 #[cfg(test)]
 mod tests;
 
-pub use action::{
-    CarcAction, CarcActionKind, CarcChanceOutcome, CarcCorner, CarcFigure, CarcQuarter,
-    CarcQuarterStep, CARC_NO_FEATURE,
-};
+pub use action::{CarcAction, CarcChanceOutcome, CARC_NO_FEATURE};
 pub use bot::CarcBot;
-pub use events::{
-    CarcEvent, CarcEventKind, CarcFeatureKind, CarcFeaturePart, CarcReturnCause, CarcScoreKind,
-    CARC_NO_TURN,
+pub use engine_types::{
+    CarcActionKind, CarcAxis, CarcBazaarChoice, CarcCorner, CarcFeatureKind, CarcFigure, CarcPhase,
+    CarcQuarter, CarcQuarterStep, CarcReturnCause, CarcScoreKind, CarcSupply,
 };
+pub use events::{CarcEvent, CarcEventKind, CarcFeaturePart, CARC_NO_TURN};
 pub use game::{CarcChance, CARC_DEFAULT_WINDOW};
 pub use guard::CarcGame;
 pub use learn::{
     CarcFocus, CarcMaskInfo, CarcObservationSizes, CarcWindowOrigin, CARC_NO_ACTION_ID,
 };
 pub use state::{
-    CarcBoardFigure, CarcDragon, CarcFairy, CarcPhase, CarcPlacedTile, CarcSupply, CARC_NO_PLAYER,
-    CARC_NO_TILE,
+    CarcBoardFigure, CarcDragon, CarcFairy, CarcPlacedTile, CARC_NO_PLAYER, CARC_NO_TILE,
 };
 pub use status::CarcStatus;
 pub use tiles::{CarcFeatureGeometry, CarcRoadEnd};

@@ -1,90 +1,16 @@
 //! Queries on a game: whose decision, phase, scores, supplies, the board, the dragon and
 //! the fairy, the tiles left.
 
+use crate::engine_types::{CarcPhase, CarcSupply};
 use crate::guard::{check_out, put, with_game, write_array, write_iter, write_out, CarcGame};
 use crate::status::{CarcStatus, Failure};
-use carcassonne_core::{Figure, Phase};
-
-/// What the game waits for (`carc_game_phase`). Stable numbers.
-#[repr(u32)]
-#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
-pub enum CarcPhase {
-    /// Place an abbey instead of drawing, or pass and draw; also the end-of-game abbey
-    /// round.
-    Abbey = 0,
-    /// Explicit chance: the tile drawn (`carc_game_chance_outcomes`).
-    Draw = 1,
-    /// Place the drawn tile.
-    PlaceTile = 2,
-    /// Deploy a figure, move the fairy, use the princess, take the abbot back, or pass.
-    Deploy = 3,
-    /// One step of the dragon's flight.
-    DragonFlight = 4,
-    /// Move a wagon after scoring, or pass.
-    WagonMove = 5,
-    /// The game is over.
-    GameOver = 6,
-    /// Move a figure out of the City of Carcassonne onto a feature, or pass (before the
-    /// turn's scoring and before final scoring).
-    LeaveQuarter = 7,
-    /// Put a figure into a quarter of the City of Carcassonne, or pass.
-    EnterQuarter = 8,
-    /// Move the count to another quarter, or pass.
-    MoveCount = 9,
-    /// Turn a just completed two-tile city into a castle, or pass.
-    Castle = 10,
-    /// Pick a tile of the bazaar's offer and open the bidding.
-    BazaarSelect = 11,
-    /// Raise the bid on the picked bazaar tile, or pass.
-    BazaarBid = 12,
-    /// Buy the outbid bazaar tile or sell it.
-    BazaarBuyOrSell = 13,
-}
-
-impl From<Phase> for CarcPhase {
-    fn from(p: Phase) -> CarcPhase {
-        match p {
-            Phase::Abbey => CarcPhase::Abbey,
-            Phase::Draw => CarcPhase::Draw,
-            Phase::PlaceTile => CarcPhase::PlaceTile,
-            Phase::Deploy => CarcPhase::Deploy,
-            Phase::DragonFlight => CarcPhase::DragonFlight,
-            Phase::WagonMove => CarcPhase::WagonMove,
-            Phase::GameOver => CarcPhase::GameOver,
-            Phase::LeaveQuarter => CarcPhase::LeaveQuarter,
-            Phase::EnterQuarter => CarcPhase::EnterQuarter,
-            Phase::MoveCount => CarcPhase::MoveCount,
-            Phase::Castle => CarcPhase::Castle,
-            Phase::BazaarSelect => CarcPhase::BazaarSelect,
-            Phase::BazaarBid => CarcPhase::BazaarBid,
-            Phase::BazaarBuyOrSell => CarcPhase::BazaarBuyOrSell,
-        }
-    }
-}
+use carcassonne_core::Phase;
 
 /// The player value meaning "nobody" (`carc_game_to_play` when the game is over or waits
 /// for a draw).
 pub const CARC_NO_PLAYER: u32 = 0xFFFF_FFFF;
 /// The tile value meaning "no tile" (`carc_game_tile_in_hand` outside `CARC_PHASE_PLACE_TILE`).
 pub const CARC_NO_TILE: u16 = 0xFFFF;
-
-/// A player's supply (6 bytes, blittable): figures not on the board, and abbey tiles left.
-#[repr(C)]
-#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, Default)]
-pub struct CarcSupply {
-    /// Followers.
-    pub follower: u8,
-    /// Abbots.
-    pub abbot: u8,
-    /// Mayors.
-    pub mayor: u8,
-    /// Wagons.
-    pub wagon: u8,
-    /// Barns.
-    pub barn: u8,
-    /// Abbey tiles.
-    pub abbey: u8,
-}
 
 /// A tile on the board (12 bytes, blittable).
 #[repr(C)]
@@ -254,18 +180,7 @@ pub extern "C" fn carc_game_supply(
     with_game("carc_game_supply", game, |h| {
         check_out(out, "out")?;
         let p = seat(h, player)?;
-        let g = h.game();
-        write_out(
-            out,
-            CarcSupply {
-                follower: g.supply(p, Figure::Follower),
-                abbot: g.supply(p, Figure::Abbot),
-                mayor: g.supply(p, Figure::Mayor),
-                wagon: g.supply(p, Figure::Wagon),
-                barn: g.supply(p, Figure::Barn),
-                abbey: g.abbeys_left(p),
-            },
-        );
+        write_out(out, CarcSupply::from(h.game().held(p)));
         Ok(())
     })
 }

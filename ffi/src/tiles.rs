@@ -3,11 +3,11 @@
 //! pennants and flags, and each tile's symbols.
 
 use crate::action::{tile_kind, CARC_NO_FEATURE};
-use crate::events::CarcFeatureKind;
+use crate::engine_types::CarcFeatureKind;
 use crate::guard::{call, check_out, non_null, put, read_str, write_out};
 use crate::status::{CarcStatus, Failure};
 use carcassonne_core::catalogue;
-use carcassonne_core::tiles::{rotate_quarters, rotate_segments, FeatureDef, RoadEnd, Symbols};
+use carcassonne_core::tiles::{rotate_quarters, rotate_segments, FeatureDef, RoadEnd};
 use carcassonne_core::Rotation;
 use std::ffi::{c_char, CString};
 use std::sync::OnceLock;
@@ -163,69 +163,6 @@ pub const CARC_FEATURE_PIG_HERD: u8 = 16;
 /// `flags`: a road with a well.
 pub const CARC_FEATURE_WELL: u8 = 32;
 
-/// `carc_tile_symbols`: a monastery.
-pub const CARC_SYMBOL_MONASTERY: u32 = 1;
-/// A garden.
-pub const CARC_SYMBOL_GARDEN: u32 = 2;
-/// A river tile.
-pub const CARC_SYMBOL_RIVER: u32 = 4;
-/// A volcano (PD1).
-pub const CARC_SYMBOL_VOLCANO: u32 = 8;
-/// The dragon symbol (PD4).
-pub const CARC_SYMBOL_DRAGON: u32 = 16;
-/// A magic portal (PD12).
-pub const CARC_SYMBOL_MAGIC_PORTAL: u32 = 32;
-/// A princess (PD9).
-pub const CARC_SYMBOL_PRINCESS: u32 = 64;
-/// A tunnel.
-pub const CARC_SYMBOL_TUNNEL: u32 = 128;
-/// An inn.
-pub const CARC_SYMBOL_INN: u32 = 256;
-/// A pig herd (R5).
-pub const CARC_SYMBOL_PIG_HERD: u32 = 512;
-/// A well.
-pub const CARC_SYMBOL_WELL: u32 = 1024;
-/// The abbey tile (AM1).
-pub const CARC_SYMBOL_ABBEY: u32 = 2048;
-/// A shrine (the Cult, CU1).
-pub const CARC_SYMBOL_SHRINE: u32 = 4096;
-/// A bazaar.
-pub const CARC_SYMBOL_BAZAAR: u32 = 8192;
-/// The four quarters of the City of Carcassonne (the Count).
-pub const CARC_SYMBOL_COUNT_QUARTERS: u32 = 16384;
-
-/// The symbol bits of the header with their catalogue names (a test checks them against
-/// the engine's symbols).
-const SYMBOLS: [(&str, u32); 15] = [
-    ("monastery", CARC_SYMBOL_MONASTERY),
-    ("garden", CARC_SYMBOL_GARDEN),
-    ("river", CARC_SYMBOL_RIVER),
-    ("volcano", CARC_SYMBOL_VOLCANO),
-    ("dragon", CARC_SYMBOL_DRAGON),
-    ("magic_portal", CARC_SYMBOL_MAGIC_PORTAL),
-    ("princess", CARC_SYMBOL_PRINCESS),
-    ("tunnel", CARC_SYMBOL_TUNNEL),
-    ("inn", CARC_SYMBOL_INN),
-    ("pig_herd", CARC_SYMBOL_PIG_HERD),
-    ("well", CARC_SYMBOL_WELL),
-    ("abbey", CARC_SYMBOL_ABBEY),
-    ("shrine", CARC_SYMBOL_SHRINE),
-    ("bazaar", CARC_SYMBOL_BAZAAR),
-    ("count_quarters", CARC_SYMBOL_COUNT_QUARTERS),
-];
-
-fn symbol_bits(symbols: Symbols) -> u32 {
-    symbols
-        .names()
-        .map(|n| {
-            SYMBOLS
-                .iter()
-                .find(|(name, _)| *name == n)
-                .map_or(0, |s| s.1)
-        })
-        .fold(0, |acc, b| acc | b)
-}
-
 /// One feature of a tile kind as a client draws it (12 bytes, blittable). Masks are in
 /// the board frame of the tile turned by the `rot` asked for (0: the catalogue's
 /// canonical frame).
@@ -338,7 +275,7 @@ pub extern "C" fn carc_tile_symbols(kind: u32, out: *mut u32) -> CarcStatus {
     call("carc_tile_symbols", || {
         check_out(out, "out")?;
         let k = tile_kind(kind, "kind")?;
-        write_out(out, symbol_bits(k.def().symbols));
+        write_out(out, u32::from(k.def().symbols.bits()));
         Ok(())
     })
 }
@@ -347,24 +284,33 @@ pub extern "C" fn carc_tile_symbols(kind: u32, out: *mut u32) -> CarcStatus {
 mod tests {
     use super::*;
 
+    /// The constants of the header are the engine's symbol bits, one per symbol, and every
+    /// symbol is on some tile.
     #[test]
     fn symbol_bits_name_the_engines_symbols() {
+        use crate::engine_types::{CARC_SYMBOL_ABBEY, CARC_SYMBOL_COUNT_QUARTERS};
+        use carcassonne_core::tiles::Symbols;
         assert_eq!(std::mem::size_of::<CarcFeatureGeometry>(), 12);
-        for (i, (_, bit)) in SYMBOLS.iter().enumerate() {
-            assert_eq!(*bit, 1 << i);
-        }
+        assert_eq!(u32::from(Symbols::ABBEY.bits()), CARC_SYMBOL_ABBEY);
+        assert_eq!(CARC_SYMBOL_COUNT_QUARTERS, 1 << 14);
         let mut seen = 0;
         for t in &catalogue().tiles {
-            let bits = symbol_bits(t.symbols);
-            let names: Vec<&str> = t.symbols.names().collect();
-            for (name, bit) in SYMBOLS {
-                assert_eq!(bits & bit != 0, names.contains(&name), "{} {name}", t.id);
+            let mut bits = 0;
+            let kind = catalogue().by_id(&t.id).unwrap();
+            carc_tile_symbols(kind.index() as u32, &mut bits);
+            for (name, flag, _) in Symbols::ALL {
+                assert_eq!(
+                    bits & u32::from(flag.bits()) != 0,
+                    t.symbols.names().any(|n| n == name),
+                    "{} {name}",
+                    t.id
+                );
             }
             seen |= bits;
         }
         assert_eq!(
             seen,
-            (1 << SYMBOLS.len()) - 1,
+            (1 << Symbols::ALL.len()) - 1,
             "every symbol is on some tile"
         );
     }

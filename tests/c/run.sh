@@ -276,8 +276,8 @@ run_csharp_guide() {
         cat "$OUT/first-game.out" && grep -q "^player 1: " "$OUT/first-game.out" &&
         grep -q "^reloaded: same state$" "$OUT/first-game.out"
 }
-step "C#: the binding's enums are those tools/gen_csharp_enums.py writes from the header" \
-    python3 tools/gen_csharp_enums.py --check
+step "C#: the binding's enums, CarcSupply and symbol bits are those tools/gen_csharp.py writes from the header" \
+    python3 tools/gen_csharp.py --check
 step "C#: compile the enum and constant check (mcs)" \
     mcs -warnaserror -nologo -out:"$OUT/CheckEnums.exe" "$CS_BINDING" tests/csharp/CheckEnums.cs
 step "C#: enums and constants equal the header's" mono "$OUT/CheckEnums.exe" "$PREFIX/include/carcassonne.h"

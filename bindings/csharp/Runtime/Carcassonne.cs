@@ -4,9 +4,9 @@
 // library's detailed message. Put libcarcassonne.so / carcassonne.dll / libcarcassonne.dylib
 // where the runtime finds native plugins (the package's Plugins/ folder in Unity, see
 // Plugins/README.md; LD_LIBRARY_PATH or the program's folder elsewhere). The usage guide is
-// README.md beside this folder. The enums are generated from the header by
-// tools/gen_csharp_enums.py (between the GENERATED ENUMS lines); the constants are checked
-// against it by tests/csharp/CheckEnums.cs.
+// README.md beside this folder. The enums, CarcSupply and the symbol bits are generated from
+// the header by tools/gen_csharp.py (between the GENERATED lines); the other constants are
+// checked against it by tests/csharp/CheckEnums.cs.
 //
 // Ownership: a Game (a Bot) owns its native handle and frees it when disposed or finalized. Every
 // buffer passed to the library is a managed array pinned for the duration of the call;
@@ -17,7 +17,7 @@ using System.Text;
 
 namespace Carcassonne
 {
-    // BEGIN GENERATED ENUMS: tools/gen_csharp_enums.py writes them from include/carcassonne.h; do not edit.
+    // BEGIN GENERATED TYPES: tools/gen_csharp.py writes them from include/carcassonne.h; do not edit.
 
     /// <summary>The result of every `carc_*` call that can fail. The numbers are stable: a value keeps its meaning in every later version of the ABI, and new values are only ever appended. (CarcStatus)</summary>
     public enum Status : uint
@@ -49,9 +49,9 @@ namespace Carcassonne
     /// <summary>What the game waits for (`carc_game_phase`). Stable numbers. (CarcPhase)</summary>
     public enum Phase : uint
     {
-        /// <summary>Place an abbey instead of drawing, or pass and draw; also the end-of-game abbey round.</summary>
+        /// <summary>Place the abbey instead of drawing, or pass and draw (AM1), also the end-of-game abbey round (AM4).</summary>
         Abbey = 0,
-        /// <summary>Explicit chance: the tile drawn (`carc_game_chance_outcomes`).</summary>
+        /// <summary>Explicit chance: the tile drawn.</summary>
         Draw = 1,
         /// <summary>Place the drawn tile.</summary>
         PlaceTile = 2,
@@ -63,87 +63,87 @@ namespace Carcassonne
         WagonMove = 5,
         /// <summary>The game is over.</summary>
         GameOver = 6,
-        /// <summary>Move a figure out of the City of Carcassonne onto a feature, or pass (before the turn's scoring and before final scoring).</summary>
+        /// <summary>Move a figure out of the City of Carcassonne onto a feature, or pass (CC4 before the turn's scoring, CC6 before final scoring).</summary>
         LeaveQuarter = 7,
-        /// <summary>Put a figure into a quarter of the City of Carcassonne, or pass.</summary>
+        /// <summary>Put a figure into a quarter of the City of Carcassonne, or pass (CC3).</summary>
         EnterQuarter = 8,
-        /// <summary>Move the count to another quarter, or pass.</summary>
+        /// <summary>Move the count to another quarter, or pass (CC3).</summary>
         MoveCount = 9,
-        /// <summary>Turn a just completed two-tile city into a castle, or pass.</summary>
+        /// <summary>Turn a just completed two-tile city into a castle, or pass (CA1).</summary>
         Castle = 10,
-        /// <summary>Pick a tile of the bazaar's offer and open the bidding.</summary>
+        /// <summary>Pick a tile of the bazaar's offer and open the bidding (BZ2).</summary>
         BazaarSelect = 11,
-        /// <summary>Raise the bid on the picked bazaar tile, or pass.</summary>
+        /// <summary>Raise the bid on the picked bazaar tile, or pass (BZ2).</summary>
         BazaarBid = 12,
-        /// <summary>Buy the outbid bazaar tile or sell it.</summary>
+        /// <summary>Buy the outbid tile or sell it to the highest bidder (BZ3).</summary>
         BazaarBuyOrSell = 13,
     }
 
-    /// <summary>What a `CarcAction` does (its `kind` field). Stable numbers; they match the record format's action types one to one. (CarcActionKind)</summary>
+    /// <summary>What a `CarcAction` does (its `kind` field); the record format's action types, one to one. A field the kind does not have is ignored; an absent feature is `CARC_NO_FEATURE`. Stable numbers. (CarcActionKind)</summary>
     public enum ActionKind : byte
     {
-        /// <summary>Place the drawn tile at (`x`, `y`) turned by `rot` quarter turns clockwise.</summary>
+        /// <summary>Place the drawn tile at `(x, y)` turned `rot` clockwise quarter turns (B4); `bridge` is `(x, y, axis)` of the bridge a placement legal only with one brings (BR2, axis `NS` or `WE`), else absent.</summary>
         PlaceTile = 0,
-        /// <summary>Place an abbey tile at (`x`, `y`) instead of drawing.</summary>
+        /// <summary>Place the abbey tile into the hole at `(x, y)` instead of drawing (AM1).</summary>
         PlaceAbbey = 1,
-        /// <summary>Put a `figure` from the supply on `feature` of the tile at (`x`, `y`).</summary>
+        /// <summary>Put a `figure` (follower, abbot, mayor, wagon) from the supply on `feature` of the tile at `(x, y)` (B6).</summary>
         Deploy = 2,
-        /// <summary>Put the barn on `corner` of the tile at (`x`, `y`).</summary>
+        /// <summary>Put the barn on `corner` (NW, NE, SE, SW) of the tile just placed (AM6).</summary>
         DeployBarn = 3,
-        /// <summary>Move the fairy to the tile at (`x`, `y`), next to the figure on `feature` (`CARC_NO_FEATURE` under the on-tile fairy rule).</summary>
+        /// <summary>Move the fairy next to the player's figure on `feature` at `(x, y)` (PD15); `feature` is absent under the on-tile fairy rule.</summary>
         MoveFairy = 4,
-        /// <summary>Remove the knight on `feature` of the tile at (`x`, `y`) with the princess.</summary>
+        /// <summary>Remove the knight on `feature` at `(x, y)` with the princess (PD9).</summary>
         Princess = 5,
-        /// <summary>Take the abbot on `feature` of the tile at (`x`, `y`) back and score it.</summary>
+        /// <summary>Take the abbot on `feature` at `(x, y)` back and score it (A3).</summary>
         ReturnAbbot = 6,
-        /// <summary>Do nothing (deploy nothing, decline an abbey, a princess or a wagon move).</summary>
+        /// <summary>Do nothing: deploy nothing, decline the abbey, the princess or a wagon move, or discard a drawn tile that fits only with a bridge (BR2).</summary>
         Pass = 7,
-        /// <summary>One step of the dragon onto (`x`, `y`).</summary>
+        /// <summary>One step of the dragon onto the tile at `(x, y)` (PD5).</summary>
         MoveDragon = 8,
-        /// <summary>Move a wagon to `feature` of the tile at (`x`, `y`).</summary>
+        /// <summary>Move the wagon onto `feature` of the tile at `(x, y)` after scoring (AM11).</summary>
         MoveWagon = 9,
-        /// <summary>Explicit chance: the tile of kind `tile` is drawn.</summary>
+        /// <summary>The chance outcome: the tile drawn (explicit-chance mode).</summary>
         Draw = 10,
-        /// <summary>Move a `figure` out of `quarter` of the City of Carcassonne onto `feature` of the tile at (`x`, `y`); `step` is `CARC_QUARTER_STEP_BEFORE_SCORING` or `CARC_QUARTER_STEP_FINAL`.</summary>
+        /// <summary>Move `figure` out of `quarter` of the City of Carcassonne onto `feature` of the tile at `(x, y)` (any part of the feature names it); `step` is `before-scoring` (CC4) or `final` (CC6).</summary>
         LeaveQuarter = 11,
-        /// <summary>Decline a move of the City of Carcassonne (`step` says which).</summary>
+        /// <summary>Decline a move of the City of Carcassonne: `step` `before-scoring` or `final` (moving figures out, CC4, CC6), `deploy` (putting one in, CC3), `count` (moving the count, CC3).</summary>
         QuarterPass = 12,
-        /// <summary>Put a `figure` from the supply into `quarter`.</summary>
+        /// <summary>Put `figure` from the supply into `quarter` of the City of Carcassonne (CC3).</summary>
         DeployQuarter = 13,
-        /// <summary>Move the count to `quarter`.</summary>
+        /// <summary>Move the count to `quarter` (CC3).</summary>
         MoveCount = 14,
-        /// <summary>Put a bridge along `axis` on the tile at (`x`, `y`).</summary>
+        /// <summary>Put a bridge from the supply on the tile at `(x, y)` along `axis` (`NS` or `WE`) after placing the tile (BR1).</summary>
         PlaceBridge = 15,
-        /// <summary>Turn the just completed city at `feature` of the tile at (`x`, `y`) into a castle.</summary>
+        /// <summary>Turn the two-tile city just completed at `feature` of the tile at `(x, y)` into a castle instead of having it scored (CA1).</summary>
         BuildCastle = 16,
-        /// <summary>Decline to build a castle.</summary>
+        /// <summary>Decline to build a castle (CA1).</summary>
         CastlePass = 17,
-        /// <summary>At a bazaar: pick the offered tile of kind `tile` and open with `bid` points.</summary>
+        /// <summary>Pick `tile` of the bazaar's offer and open the bidding at `bid` points (BZ2).</summary>
         BazaarSelect = 18,
-        /// <summary>At a bazaar: raise the bid to `bid` points.</summary>
+        /// <summary>Raise the bid on the picked bazaar tile to `bid` points (BZ2).</summary>
         BazaarBid = 19,
-        /// <summary>At a bazaar: do not raise.</summary>
+        /// <summary>Do not raise the bid (BZ2).</summary>
         BazaarPass = 20,
-        /// <summary>At a bazaar: buy the outbid tile or sell it (`choice`, a `CarcBazaarChoice`).</summary>
+        /// <summary>The selector buys the outbid tile or sells it to the highest bidder: `choice` `buy` or `sell` (BZ3).</summary>
         BazaarBuyOrSell = 21,
     }
 
-    /// <summary>A kind of figure (the `figure` field of a `CarcAction` and of a `CarcBoardFigure`). (CarcFigure)</summary>
+    /// <summary>A kind of figure (the `figure` field of a `CarcAction` and of a `CarcBoardFigure`). Stable numbers. (CarcFigure)</summary>
     public enum Figure : byte
     {
-        /// <summary>An ordinary follower.</summary>
+        /// <summary>An ordinary follower (meeple).</summary>
         Follower = 0,
-        /// <summary>The abbot.</summary>
+        /// <summary>The abbot (A1).</summary>
         Abbot = 1,
-        /// <summary>The mayor.</summary>
+        /// <summary>The mayor (AM5).</summary>
         Mayor = 2,
-        /// <summary>The wagon.</summary>
+        /// <summary>The wagon (AM10).</summary>
         Wagon = 3,
-        /// <summary>The barn.</summary>
+        /// <summary>The barn (AM6).</summary>
         Barn = 4,
     }
 
-    /// <summary>Barn corners, board frame (the `corner` field of a `CarcAction`). (CarcCorner)</summary>
+    /// <summary>Barn corners, board frame (the `corner` field of a `CarcAction`). Stable numbers. (CarcCorner)</summary>
     public enum Corner : byte
     {
         /// <summary>North-west.</summary>
@@ -156,7 +156,7 @@ namespace Carcassonne
         SW = 3,
     }
 
-    /// <summary>A quarter of the City of Carcassonne (the `quarter` field of a `CarcAction`). (CarcQuarter)</summary>
+    /// <summary>A quarter of the City of Carcassonne (the `quarter` field of a `CarcAction`). Stable numbers. (CarcQuarter)</summary>
     public enum Quarter : byte
     {
         /// <summary>Cities.</summary>
@@ -169,20 +169,20 @@ namespace Carcassonne
         Market = 3,
     }
 
-    /// <summary>When a player acts on the City of Carcassonne (the `step` field of a `CarcAction`). (CarcQuarterStep)</summary>
+    /// <summary>When a player acts on the City of Carcassonne (the `step` field of a `CarcAction`). Stable numbers. (CarcQuarterStep)</summary>
     public enum QuarterStep : byte
     {
-        /// <summary>Before the turn's completed features score.</summary>
+        /// <summary>Before the turn's completed features score (CC4).</summary>
         BeforeScoring = 0,
-        /// <summary>Putting a figure into a quarter.</summary>
+        /// <summary>Putting a figure into a quarter (CC3).</summary>
         Deploy = 1,
-        /// <summary>Before final scoring.</summary>
+        /// <summary>Before final scoring (CC6).</summary>
         Final = 2,
-        /// <summary>Moving the count.</summary>
+        /// <summary>Moving the count (CC3).</summary>
         Count = 3,
     }
 
-    /// <summary>The direction of a bridge, board frame (the `axis` field of a `CarcAction`). (CarcAxis)</summary>
+    /// <summary>The direction of a bridge, board frame (the `axis` field of a `CarcAction`). Stable numbers. (CarcAxis)</summary>
     public enum Axis : byte
     {
         /// <summary>From the north side to the south side.</summary>
@@ -191,12 +191,12 @@ namespace Carcassonne
         WE = 1,
     }
 
-    /// <summary>What the player who picked an outbid bazaar tile does (the `choice` field of a `CarcAction`). (CarcBazaarChoice)</summary>
+    /// <summary>What the player who picked an outbid bazaar tile does (the `choice` field of a `CarcAction`). Stable numbers. (CarcBazaarChoice)</summary>
     public enum BazaarChoice : byte
     {
         /// <summary>Take the tile and pay the highest bid to its bidder.</summary>
         Buy = 0,
-        /// <summary>Let the highest bidder take it and pay the bid.</summary>
+        /// <summary>Let the highest bidder take it, for his bid paid to the player who picked it.</summary>
         Sell = 1,
     }
 
@@ -218,80 +218,80 @@ namespace Carcassonne
         FigureReturned = 1,
     }
 
-    /// <summary>Why points were scored (`score_kind` of a `CarcEvent`). Stable numbers; the names are those of the record format's `events`. (CarcScoreKind)</summary>
+    /// <summary>Why points were scored (`score_kind` of a `CarcEvent`). Stable numbers. (CarcScoreKind)</summary>
     public enum ScoreKind : byte
     {
-        /// <summary>A completed city (`city`).</summary>
+        /// <summary>A completed city (B12).</summary>
         City = 0,
-        /// <summary>A completed road (`road`).</summary>
+        /// <summary>A completed road.</summary>
         Road = 1,
-        /// <summary>A completed monastery or abbey (`monastery`).</summary>
+        /// <summary>A completed monastery or abbey.</summary>
         Monastery = 2,
-        /// <summary>A completed garden (`garden`).</summary>
+        /// <summary>A completed garden (A2).</summary>
         Garden = 3,
-        /// <summary>A monastery or garden scored when its abbot is taken back (`abbot-return`).</summary>
+        /// <summary>A monastery or garden scored when the abbot is taken back (A3).</summary>
         AbbotReturn = 4,
-        /// <summary>The fairy's point at the start of its owner's turn (`fairy.turn`).</summary>
+        /// <summary>The fairy's start-of-turn point (PD16b).</summary>
         FairyTurn = 5,
-        /// <summary>The fairy's bonus when its follower's feature scores (`fairy.completed`).</summary>
+        /// <summary>The fairy's bonus when its follower's feature scores (PD16c).</summary>
         FairyScored = 6,
-        /// <summary>A field scored when a barn is placed (`field.barn-placed`).</summary>
+        /// <summary>A field scored when a barn is placed (AM7).</summary>
         BarnPlaced = 7,
-        /// <summary>A field scored when it joins a barn's field (`field.barn-connected`).</summary>
+        /// <summary>A field scored when it joins a barn's field (AM8).</summary>
         BarnConnected = 8,
-        /// <summary>End of game: an incomplete city, road, monastery or garden (`incomplete`).</summary>
+        /// <summary>End of game: an incomplete city, road, monastery or garden (B15).</summary>
         Incomplete = 9,
-        /// <summary>End of game: farmers (`farmers`).</summary>
+        /// <summary>End of game: farmers (B16).</summary>
         Farmers = 10,
-        /// <summary>End of game: a barn (`barn`).</summary>
+        /// <summary>End of game: a barn (AM9).</summary>
         Barn = 11,
-        /// <summary>A completed shrine (`shrine`).</summary>
+        /// <summary>A completed shrine (CU1).</summary>
         Shrine = 12,
-        /// <summary>End of game: the King's completed cities (`king`).</summary>
+        /// <summary>End of game: the King's completed cities (KR3).</summary>
         King = 13,
-        /// <summary>End of game: the Robber Baron's completed roads (`robber-baron`).</summary>
+        /// <summary>End of game: the Robber Baron's completed roads (KR3).</summary>
         RobberBaron = 14,
-        /// <summary>A castle (`castle`).</summary>
+        /// <summary>A castle scored the feature completed in its neighbourhood (CA3).</summary>
         Castle = 15,
-        /// <summary>A bazaar tile bought: the points paid (`bazaar-buy`, negative for the payer).</summary>
+        /// <summary>Points paid or received for a bazaar tile the selector bought (BZ3).</summary>
         BazaarBuy = 16,
-        /// <summary>A bazaar tile sold: the points received and paid (`bazaar-sell`).</summary>
+        /// <summary>Points paid or received for a bazaar tile the selector sold (BZ3).</summary>
         BazaarSell = 17,
     }
 
-    /// <summary>Why a figure left the board (`cause` of a `CarcEvent`). Stable numbers; the names are those of the record format's `events`. (CarcReturnCause)</summary>
+    /// <summary>Why a figure left the board (`cause` of a `CarcEvent`). Stable numbers. (CarcReturnCause)</summary>
     public enum ReturnCause : byte
     {
-        /// <summary>Its feature was completed and scored during play (`scored`).</summary>
+        /// <summary>Its feature was completed and scored during play (B14); a wagon may then move on (AM11).</summary>
         Scored = 0,
-        /// <summary>Final scoring (`final-scoring`).</summary>
+        /// <summary>Final scoring: incomplete features (B15), farmers (B16), farmers of a barn's field (AM9), figures left on completed features.</summary>
         FinalScoring = 1,
-        /// <summary>Removed with the princess (`princess`).</summary>
+        /// <summary>Removed with the princess (PD9).</summary>
         Princess = 2,
-        /// <summary>Eaten by the dragon (`dragon`).</summary>
+        /// <summary>Eaten by the dragon (PD7).</summary>
         Dragon = 3,
-        /// <summary>The abbot taken back by its owner (`abbot-taken`).</summary>
+        /// <summary>The abbot taken back (A3).</summary>
         AbbotTaken = 4,
-        /// <summary>On a monastery or shrine that lost a challenge (`challenged`).</summary>
+        /// <summary>On a monastery or shrine that lost a challenge (CU3).</summary>
         Challenged = 5,
     }
 
     /// <summary>The kind of a feature (`carc_tile_feature_geometry`, events, parts). Stable numbers. (CarcFeatureKind)</summary>
     public enum FeatureKind : byte
     {
-        /// <summary>A city.</summary>
+        /// <summary>A city (knights).</summary>
         City = 0,
-        /// <summary>A road.</summary>
+        /// <summary>A road (thieves).</summary>
         Road = 1,
-        /// <summary>A field.</summary>
+        /// <summary>A field (farmers).</summary>
         Field = 2,
-        /// <summary>A monastery, or the abbey.</summary>
+        /// <summary>A monastery, or the abbey (monks).</summary>
         Monastery = 3,
-        /// <summary>A garden.</summary>
+        /// <summary>A garden (abbot only, A1).</summary>
         Garden = 4,
-        /// <summary>A river.</summary>
+        /// <summary>A river (no figure, R3).</summary>
         River = 5,
-        /// <summary>A shrine.</summary>
+        /// <summary>A shrine (the Cult, CU1): scores like a monastery; a follower on it is a heretic.</summary>
         Shrine = 6,
     }
 
@@ -322,7 +322,25 @@ namespace Carcassonne
         Carcassonne = 10,
     }
 
-    // END GENERATED ENUMS
+    /// <summary>A player's holdings (6 bytes, blittable; `carc_game_supply`): figures not on the board, and tiles of the expansions not yet placed. (CarcSupply)</summary>
+    [StructLayout(LayoutKind.Sequential)]
+    public struct CarcSupply
+    {
+        /// <summary>Followers (B1: 7).</summary>
+        public byte Follower;
+        /// <summary>Abbots (A1: 0 or 1).</summary>
+        public byte Abbot;
+        /// <summary>Mayors (Abbey &amp; Mayor).</summary>
+        public byte Mayor;
+        /// <summary>Wagons (Abbey &amp; Mayor).</summary>
+        public byte Wagon;
+        /// <summary>Barns (Abbey &amp; Mayor).</summary>
+        public byte Barn;
+        /// <summary>Abbey tiles (Abbey &amp; Mayor).</summary>
+        public byte Abbey;
+    }
+
+    // END GENERATED TYPES
 
     /// <summary>One decision (CarcAction, 32 bytes).</summary>
     [StructLayout(LayoutKind.Sequential)]
@@ -363,18 +381,6 @@ namespace Carcassonne
         public ushort Tile;
         public ushort Reserved16;
         public uint Reserved32;
-    }
-
-    /// <summary>A player's supply (CarcSupply, 6 bytes).</summary>
-    [StructLayout(LayoutKind.Sequential)]
-    public struct CarcSupply
-    {
-        public byte Follower;
-        public byte Abbot;
-        public byte Mayor;
-        public byte Wagon;
-        public byte Barn;
-        public byte Abbey;
     }
 
     /// <summary>A tile on the board (CarcPlacedTile, 12 bytes).</summary>
@@ -574,22 +580,39 @@ namespace Carcassonne
         public const byte FeatureInn = 8;
         public const byte FeaturePigHerd = 16;
         public const byte FeatureWell = 32;
-        /// <summary>carc_tile_symbols bits.</summary>
+        // BEGIN GENERATED CONSTANTS: tools/gen_csharp.py writes them from include/carcassonne.h; do not edit.
+        // carc_tile_symbols bits.
+        /// <summary>A monastery.</summary>
         public const uint SymbolMonastery = 1;
+        /// <summary>A garden (Abbot).</summary>
         public const uint SymbolGarden = 2;
+        /// <summary>A river tile.</summary>
         public const uint SymbolRiver = 4;
+        /// <summary>A volcano (PD1).</summary>
         public const uint SymbolVolcano = 8;
+        /// <summary>The dragon symbol (PD4).</summary>
         public const uint SymbolDragon = 16;
+        /// <summary>A magic portal (PD12).</summary>
         public const uint SymbolMagicPortal = 32;
+        /// <summary>A princess (PD9).</summary>
         public const uint SymbolPrincess = 64;
+        /// <summary>A tunnel (PD18).</summary>
         public const uint SymbolTunnel = 128;
+        /// <summary>An inn (Inns &amp; Cathedrals; no rule here).</summary>
         public const uint SymbolInn = 256;
+        /// <summary>A pig herd (R5).</summary>
         public const uint SymbolPigHerd = 512;
+        /// <summary>A well (decoration of a junction).</summary>
         public const uint SymbolWell = 1024;
+        /// <summary>The abbey tile (AM1).</summary>
         public const uint SymbolAbbey = 2048;
+        /// <summary>A shrine (the Cult, CU1).</summary>
         public const uint SymbolShrine = 4096;
+        /// <summary>A bazaar (BZ1).</summary>
         public const uint SymbolBazaar = 8192;
+        /// <summary>The four quarters of the City of Carcassonne (the Count, CC2).</summary>
         public const uint SymbolCountQuarters = 16384;
+        // END GENERATED CONSTANTS
         /// <summary>The default side of the observation window.</summary>
         public const uint DefaultWindow = 32;
         /// <summary>The library version this binding was written for (see Game.Version).</summary>

@@ -210,9 +210,31 @@ impl Game {
         self.has_set(TileSet::AbbeyMayor)
     }
 
+    /// Whether the tile placed this turn is an abbey (AM1: no princess, barn or dragon
+    /// flight comes with it).
+    pub(crate) fn placed_abbey(&self) -> bool {
+        self.turn.placed.is_some_and(|i| {
+            self.board
+                .placement(i as usize)
+                .kind
+                .def()
+                .has(Symbols::ABBEY)
+        })
+    }
+
     /// Abbey tiles `player` still holds.
     pub fn abbeys_left(&self, player: usize) -> u8 {
         self.ext.abbey.abbeys[player]
+    }
+
+    /// The abbey tiles of [`Game::held`] (`counts` in [`crate::config::Figures::KEYS`]
+    /// order: after the figures).
+    pub(crate) fn held_tiles(
+        &self,
+        player: usize,
+        counts: &mut [u8; crate::config::Figures::KEYS.len()],
+    ) {
+        counts[Figure::ALL.len()] = self.abbeys_left(player);
     }
 
     /// A new turn: no barn placed, no wagon waiting.

@@ -26,8 +26,9 @@
 //! # Adding an expansion
 //!
 //! 1. Its tiles in `data/tiles.txt` (generated from the catalogue) and its set in
-//!    [`crate::tiles::TileSet`]; its switches as enums in its module, fields of
-//!    [`crate::config::Rules`].
+//!    [`crate::tiles::TileSet`]; its switches as enums in its module, each one line of
+//!    `rule_switches!` in `config.rs` (the struct [`crate::config::Rules`], the `rules`
+//!    object and the command line's help follow from it).
 //! 2. A module here with its state struct (a field of `Expansions`) and its rules as
 //!    methods; it reads and changes the kernel (board, features, figures, scores)
 //!    through the game and its own state only.
@@ -35,7 +36,12 @@
 //!    its [`crate::action::Action`] variants (declared once in the action schema, from
 //!    which `python/tools/gen_actions.py` regenerates the Python classes), its arm in
 //!    `Game::apply_expansion_action` and, if the pipeline must stop for it, a hook at the
-//!    step where it is asked.
+//!    step where it is asked. New values of the kernel's enums (phases, figures, score
+//!    kinds, symbols) go at the end of their lists.
+//! 4. The generated code of the front ends, regenerated: the C ABI's mirrored enums and
+//!    the header (`CARC_BLESS_HEADER=1 cargo test -p carcassonne-ffi --lib
+//!    tests::header`), then the C# binding (`python3 tools/gen_csharp.py`) and the Python
+//!    action classes (`python/tools/gen_actions.py`); tests fail until they are current.
 
 pub mod abbey_mayor;
 pub mod abbot;

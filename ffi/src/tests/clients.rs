@@ -14,6 +14,12 @@ use crate::action::{
     carc_game_apply, carc_game_apply_draw, carc_game_chance_outcomes, carc_game_is_legal,
     carc_game_legal_actions,
 };
+use crate::engine_types::{
+    CARC_SYMBOL_ABBEY, CARC_SYMBOL_BAZAAR, CARC_SYMBOL_COUNT_QUARTERS, CARC_SYMBOL_DRAGON,
+    CARC_SYMBOL_GARDEN, CARC_SYMBOL_INN, CARC_SYMBOL_MAGIC_PORTAL, CARC_SYMBOL_MONASTERY,
+    CARC_SYMBOL_PIG_HERD, CARC_SYMBOL_PRINCESS, CARC_SYMBOL_RIVER, CARC_SYMBOL_SHRINE,
+    CARC_SYMBOL_TUNNEL, CARC_SYMBOL_VOLCANO, CARC_SYMBOL_WELL,
+};
 use crate::events::{carc_game_event_count, carc_game_event_parts, carc_game_events};
 use crate::game::{
     carc_game_free, carc_game_from_record, carc_game_from_record_ex, carc_game_last_error,
@@ -35,10 +41,7 @@ use crate::tiles::{
     carc_tile_feature_count, carc_tile_feature_geometry, carc_tile_feature_id,
     carc_tile_kind_count, carc_tile_kind_index, carc_tile_symbols, CARC_FEATURE_INN,
     CARC_FEATURE_INNER, CARC_FEATURE_PIG_HERD, CARC_FEATURE_PRINCESS, CARC_FEATURE_TUNNEL,
-    CARC_FEATURE_WELL, CARC_SYMBOL_ABBEY, CARC_SYMBOL_BAZAAR, CARC_SYMBOL_COUNT_QUARTERS,
-    CARC_SYMBOL_DRAGON, CARC_SYMBOL_GARDEN, CARC_SYMBOL_INN, CARC_SYMBOL_MAGIC_PORTAL,
-    CARC_SYMBOL_MONASTERY, CARC_SYMBOL_PIG_HERD, CARC_SYMBOL_PRINCESS, CARC_SYMBOL_RIVER,
-    CARC_SYMBOL_SHRINE, CARC_SYMBOL_TUNNEL, CARC_SYMBOL_VOLCANO, CARC_SYMBOL_WELL,
+    CARC_FEATURE_WELL,
 };
 use crate::{
     CarcAction, CarcActionKind, CarcChanceOutcome, CarcEvent, CarcEventKind, CarcFeatureGeometry,

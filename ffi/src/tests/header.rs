@@ -1,5 +1,6 @@
 //! The committed header `include/carcassonne.h` must be exactly what the pinned cbindgen
-//! generates from this crate. Regenerate it with
+//! generates from this crate. Regenerate it (and `src/engine_types.rs`, which it declares)
+//! with
 //! `CARC_BLESS_HEADER=1 cargo test -p carcassonne-ffi --lib tests::header`.
 
 use std::path::PathBuf;
@@ -21,11 +22,14 @@ fn generate() -> String {
 #[test]
 fn committed_header_is_current() {
     let path = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../include/carcassonne.h");
-    let generated = generate();
     if std::env::var_os("CARC_BLESS_HEADER").is_some() {
+        // The header declares the generated enums: write them first.
+        super::engine_types::bless();
+        let generated = generate();
         std::fs::write(&path, &generated).expect("write include/carcassonne.h");
         return;
     }
+    let generated = generate();
     let committed = std::fs::read_to_string(&path).unwrap_or_default();
     if committed != generated {
         let first = committed

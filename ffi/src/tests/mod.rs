@@ -4,4 +4,5 @@
 
 mod abi_fuzz;
 mod clients;
+mod engine_types;
 mod header;
