@@ -34,6 +34,7 @@ from .vector import VectorEnv
 __version__: str = _core.__version__
 
 tile_ids = _core.tile_ids
+phase_names = _core.phase_names
 plane_names = _core.plane_names
 global_blocks = _core.global_blocks
 encoder_info = _core.encoder_info
@@ -62,6 +63,7 @@ __all__ = [
     "episode_seed",
     "global_blocks",
     "match",
+    "phase_names",
     "plane_names",
     "play_games",
     "rotate_action_id",

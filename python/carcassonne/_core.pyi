@@ -1,9 +1,8 @@
 """Compiled core of the ``carcassonne`` package (see ``carcassonne.Game`` for the
-readable interface). Actions cross this module as tuples: ``("place_tile", x, y, rot)``,
-``("place_abbey", x, y)``, ``("deploy", figure, x, y, feature)``,
-``("deploy_barn", x, y, corner)``, ``("move_fairy", x, y, feature | None)``,
-``("princess", x, y, feature)``, ``("return_abbot", x, y, feature)``, ``("pass",)``,
-``("move_dragon", x, y)``, ``("move_wagon", x, y, feature)``, ``("draw", tile_id)``."""
+readable interface). Actions cross this module as tuples: the kind's record name, then
+its fields in the order ``action_schema()`` gives, absent ones ``None``:
+``("place_tile", x, y, rot, bridge)`` (``bridge`` ``None`` or ``(x, y, axis)``),
+``("deploy", figure, x, y, feature)``, ``("pass",)``, ``("draw", tile_id)``, ..."""
 
 from typing import Any, Dict, List, Mapping, Optional, Sequence, Tuple, Union, final
 
@@ -16,6 +15,7 @@ __all__ = [
     "VectorEnv",
     "action_schema",
     "tile_ids",
+    "phase_names",
     "plane_names",
     "global_blocks",
     "encoder_info",
@@ -206,6 +206,7 @@ def tile_geometry(tile_id: str, rot: int = 0) -> List[Dict[str, Any]]: ...
 def tile_symbols(tile_id: str) -> List[str]: ...
 def _game_from_record(text: str, preset: str = "full") -> Game: ...
 def _vector_env_from_state(state: str) -> VectorEnv: ...
+def phase_names() -> List[str]: ...
 def plane_names() -> List[str]: ...
 def global_blocks() -> List[Tuple[str, int, int]]: ...
 def action_schema() -> List[Tuple[str, List[Tuple[str, str]], bool, str]]: ...

@@ -133,8 +133,8 @@ class Game:
 
     @property
     def phase(self) -> str:
-        """``abbey``, ``draw``, ``place_tile``, ``deploy``, ``dragon_flight``,
-        ``wagon_move`` or ``game_over``."""
+        """The decision the game waits for, by name: one of :func:`carcassonne.phase_names`
+        (``place_tile``, ``deploy``, ..., ``game_over``)."""
         return self._g.phase
 
     @property
@@ -191,11 +191,12 @@ class Game:
         return self._g.chance
 
     def supply(self, player: int, figure: str) -> int:
-        """Figures of kind ``figure`` in ``player``'s supply (``abbey``: abbey tiles held)."""
+        """The count of ``figure`` in ``player``'s supply: a figure, or tiles held (the keys
+        of :meth:`supplies`)."""
         return self._g.supply(player, figure)
 
     def supplies(self) -> List[Dict[str, int]]:
-        """Each player's supply: figure name to count."""
+        """Each player's supply: figure name to count, then the tiles held."""
         return self._g.supplies()
 
     def board(self) -> List[Tuple[int, int, str, int]]:

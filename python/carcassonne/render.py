@@ -5,7 +5,7 @@ dark green, figures as dots in their seat's colour)."""
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Dict
+from typing import TYPE_CHECKING, Dict, List, Tuple
 
 import numpy as np
 import numpy.typing as npt
@@ -30,6 +30,10 @@ _MONASTERY = np.array([200, 60, 50], dtype=np.uint8)
 _GARDEN = np.array([40, 110, 40], dtype=np.uint8)
 
 _PLANES: Dict[str, int] = {name: i for i, name in enumerate(_core.plane_names())}
+# (relative seat, plane) of every figure-count plane (`figures.rel<seat>.<figure>`).
+_FIGURE_PLANES: List[Tuple[int, int]] = [
+    (int(name.split(".")[1][3:]), i) for name, i in _PLANES.items() if name.startswith("figures.rel")
+]
 
 
 def rgb_array(game: "Game", cell: int = 9) -> npt.NDArray[np.uint8]:
@@ -66,12 +70,10 @@ def rgb_array(game: "Game", cell: int = 9) -> npt.NDArray[np.uint8]:
         if board[_PLANES["garden"], wy, wx]:
             block[mid, mid] = _GARDEN
         dot = 0
-        for rel in range(6):
-            for figure in ("follower", "abbot", "mayor", "wagon", "barn"):
-                count = int(board[_PLANES[f"figures.rel{rel}.{figure}"], wy, wx])
-                for _ in range(count):
-                    y0 = 1 + (dot // 3) * max(1, c // 4)
-                    x0 = 1 + (dot % 3) * max(1, c // 4)
-                    block[y0 : y0 + max(1, c // 5), x0 : x0 + max(1, c // 5)] = SEAT_COLOURS[rel]
-                    dot += 1
+        for rel, plane in _FIGURE_PLANES:
+            for _ in range(int(board[plane, wy, wx])):
+                y0 = 1 + (dot // 3) * max(1, c // 4)
+                x0 = 1 + (dot % 3) * max(1, c // 4)
+                block[y0 : y0 + max(1, c // 5), x0 : x0 + max(1, c // 5)] = SEAT_COLOURS[rel]
+                dot += 1
     return img

@@ -7,7 +7,7 @@ use crate::convert::{
     Int,
 };
 use crate::errors::{illegal, invalid_argument, invalid_config, invalid_record, state_error};
-use carcassonne::config::Figure;
+use carcassonne::config::Figures;
 use carcassonne::game::{ActionError, Event};
 use carcassonne::{ChanceMode, Game as CoreGame, Phase, Rng};
 use carcassonne_session::bots::Bot;
@@ -336,7 +336,7 @@ impl PyGame {
         info_dict(py, &layout)
     }
 
-    /// `abbey`, `draw`, `place_tile`, `deploy`, `dragon_flight`, `wagon_move` or `game_over`.
+    /// The decision the game waits for, by name (one of `phase_names()`).
     #[getter]
     fn phase(&self) -> &'static str {
         self.game().phase().name()
@@ -453,30 +453,27 @@ impl PyGame {
         Ok(list)
     }
 
-    /// Figures of kind `figure` in `player`'s supply (`abbey`: abbey tiles held).
+    /// The count of `figure` in `player`'s supply: a figure, or tiles held (the keys of
+    /// `supplies()`).
     fn supply(&self, player: Int, figure: &str) -> PyResult<u8> {
         let p = self.seat(player.0)?;
-        if figure == "abbey" {
-            return Ok(self.game().abbeys_left(p));
-        }
-        let f = Figure::from_name(figure).ok_or_else(|| {
+        self.game().held(p).count(figure).ok_or_else(|| {
             invalid_argument(format!(
-                "unknown figure {} (follower, abbot, mayor, wagon, barn, abbey)",
-                echo(figure)
+                "unknown figure {} ({})",
+                echo(figure),
+                Figures::KEYS.join(", ")
             ))
-        })?;
-        Ok(self.game().supply(p, f))
+        })
     }
 
-    /// Every player's supply: a dict per seat, figure name → count (and `abbey`).
+    /// Every player's supply: a dict per seat, figure name → count, then the tiles held.
     fn supplies<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyList>> {
         let list = PyList::empty(py);
         for p in 0..self.game().num_players() {
             let d = PyDict::new(py);
-            for f in Figure::ALL {
-                d.set_item(f.name(), self.game().supply(p, f))?;
+            for (key, count) in Figures::KEYS.iter().zip(self.game().held(p).counts()) {
+                d.set_item(*key, count)?;
             }
-            d.set_item("abbey", self.game().abbeys_left(p))?;
             list.append(d)?;
         }
         Ok(list)

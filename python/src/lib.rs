@@ -105,6 +105,13 @@ mod _core {
         catalogue().kinds().map(|k| k.id()).collect()
     }
 
+    /// Names of the decision phases (`Game.phase`), in the order of the globals' `phase`
+    /// one-hot.
+    #[pyfunction]
+    fn phase_names() -> Vec<&'static str> {
+        carcassonne::Phase::ALL.map(carcassonne::Phase::name).to_vec()
+    }
+
     /// Plane names by index.
     #[pyfunction]
     fn plane_names() -> Vec<String> {

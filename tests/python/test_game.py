@@ -112,6 +112,30 @@ def test_observation_tables_and_sizes() -> None:
     assert out["board"] is board and board[names.index("occupied")].sum() == 1
 
 
+def test_phase_names_and_holdings_cover_every_set() -> None:
+    """``phase_names()`` has one name per entry of the globals' ``phase`` one-hot, and a
+    game of every set only ever waits in one of them; ``supplies()`` and ``supply()``
+    give the same counts, figures then the tiles held (B1: 7 followers; AM1: one abbey
+    tile)."""
+    phases = carcassonne.phase_names()
+    blocks = {name: length for name, _, length in carcassonne.global_blocks()}
+    assert len(phases) == blocks["phase"] and len(set(phases)) == len(phases)
+    every_set = ["base", "river1", "river2", "princess-and-dragon", "abbey-and-mayor", "count",
+                 "king-and-robber", "cult", "bridges-castles-and-bazaars"]
+    game = carcassonne.Game(players=3, sets=every_set, seed=4)
+    supply = game.supplies()[0]
+    assert list(supply)[0] == "follower" and supply["follower"] == 7 and supply["abbey"] == 1
+    assert all(game.supply(0, key) == count for key, count in supply.items())
+    r = np.random.default_rng(4)
+    seen = set()
+    while not game.is_terminal:
+        seen.add(game.phase)
+        legal = game.legal_actions()
+        game.apply(legal[int(r.integers(len(legal)))])
+    assert game.phase == "game_over" and seen <= set(phases)
+    assert {"place_tile", "deploy"} <= seen
+
+
 def test_action_classes_follow_the_engine_schema() -> None:
     """carcassonne/_actions.py is what python/tools/gen_actions.py writes from the engine's
     action schema now (a schema change without regenerating fails here), and every kind
