@@ -109,7 +109,9 @@ mod _core {
     /// one-hot.
     #[pyfunction]
     fn phase_names() -> Vec<&'static str> {
-        carcassonne::Phase::ALL.map(carcassonne::Phase::name).to_vec()
+        carcassonne::Phase::ALL
+            .map(carcassonne::Phase::name)
+            .to_vec()
     }
 
     /// Plane names by index.
