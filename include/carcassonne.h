@@ -247,60 +247,62 @@ enum CarcPhase
  {
     /**
      * Place the abbey instead of drawing, or pass and draw (AM1), also the end-of-game abbey round
-     * (AM4).
+     * (AM4). Name: `abbey`.
      */
     CARC_PHASE_ABBEY = 0,
     /**
-     * Explicit chance: the tile drawn.
+     * Explicit chance: the tile drawn. Name: `draw`.
      */
     CARC_PHASE_DRAW = 1,
     /**
-     * Place the drawn tile.
+     * Place the drawn tile. Name: `place_tile`.
      */
     CARC_PHASE_PLACE_TILE = 2,
     /**
-     * Deploy a figure, move the fairy, use the princess, take the abbot back, or pass.
+     * Deploy a figure, move the fairy, use the princess, take the abbot back, or pass. Name:
+     * `deploy`.
      */
     CARC_PHASE_DEPLOY = 3,
     /**
-     * One step of the dragon's flight.
+     * One step of the dragon's flight. Name: `dragon_flight`.
      */
     CARC_PHASE_DRAGON_FLIGHT = 4,
     /**
-     * Move a wagon after scoring, or pass.
+     * Move a wagon after scoring, or pass. Name: `wagon_move`.
      */
     CARC_PHASE_WAGON_MOVE = 5,
     /**
-     * The game is over.
+     * The game is over. Name: `game_over`.
      */
     CARC_PHASE_GAME_OVER = 6,
     /**
      * Move a figure out of the City of Carcassonne onto a feature, or pass (CC4 before the turn's
-     * scoring, CC6 before final scoring).
+     * scoring, CC6 before final scoring). Name: `leave_quarter`.
      */
     CARC_PHASE_LEAVE_QUARTER = 7,
     /**
-     * Put a figure into a quarter of the City of Carcassonne, or pass (CC3).
+     * Put a figure into a quarter of the City of Carcassonne, or pass (CC3). Name:
+     * `enter_quarter`.
      */
     CARC_PHASE_ENTER_QUARTER = 8,
     /**
-     * Move the count to another quarter, or pass (CC3).
+     * Move the count to another quarter, or pass (CC3). Name: `move_count`.
      */
     CARC_PHASE_MOVE_COUNT = 9,
     /**
-     * Turn a just completed two-tile city into a castle, or pass (CA1).
+     * Turn a just completed two-tile city into a castle, or pass (CA1). Name: `castle`.
      */
     CARC_PHASE_CASTLE = 10,
     /**
-     * Pick a tile of the bazaar's offer and open the bidding (BZ2).
+     * Pick a tile of the bazaar's offer and open the bidding (BZ2). Name: `bazaar_select`.
      */
     CARC_PHASE_BAZAAR_SELECT = 11,
     /**
-     * Raise the bid on the picked bazaar tile, or pass (BZ2).
+     * Raise the bid on the picked bazaar tile, or pass (BZ2). Name: `bazaar_bid`.
      */
     CARC_PHASE_BAZAAR_BID = 12,
     /**
-     * Buy the outbid tile or sell it to the highest bidder (BZ3).
+     * Buy the outbid tile or sell it to the highest bidder (BZ3). Name: `bazaar_buy_or_sell`.
      */
     CARC_PHASE_BAZAAR_BUY_OR_SELL = 13,
 };
@@ -324,99 +326,106 @@ enum CarcActionKind
     /**
      * Place the drawn tile at `(x, y)` turned `rot` clockwise quarter turns (B4); `bridge` is `(x,
      * y, axis)` of the bridge a placement legal only with one brings (BR2, axis `NS` or `WE`),
-     * else absent.
+     * else absent. Name: `place_tile`.
      */
     CARC_ACTION_KIND_PLACE_TILE = 0,
     /**
-     * Place the abbey tile into the hole at `(x, y)` instead of drawing (AM1).
+     * Place the abbey tile into the hole at `(x, y)` instead of drawing (AM1). Name:
+     * `place_abbey`.
      */
     CARC_ACTION_KIND_PLACE_ABBEY = 1,
     /**
      * Put a `figure` (follower, abbot, mayor, wagon) from the supply on `feature` of the tile at
-     * `(x, y)` (B6).
+     * `(x, y)` (B6). Name: `deploy`.
      */
     CARC_ACTION_KIND_DEPLOY = 2,
     /**
-     * Put the barn on `corner` (NW, NE, SE, SW) of the tile just placed (AM6).
+     * Put the barn on `corner` (NW, NE, SE, SW) of the tile just placed (AM6). Name:
+     * `deploy_barn`.
      */
     CARC_ACTION_KIND_DEPLOY_BARN = 3,
     /**
      * Move the fairy next to the player's figure on `feature` at `(x, y)` (PD15); `feature` is
-     * absent under the on-tile fairy rule.
+     * absent under the on-tile fairy rule. Name: `move_fairy`.
      */
     CARC_ACTION_KIND_MOVE_FAIRY = 4,
     /**
-     * Remove the knight on `feature` at `(x, y)` with the princess (PD9).
+     * Remove the knight on `feature` at `(x, y)` with the princess (PD9). Name: `princess`.
      */
     CARC_ACTION_KIND_PRINCESS = 5,
     /**
-     * Take the abbot on `feature` at `(x, y)` back and score it (A3).
+     * Take the abbot on `feature` at `(x, y)` back and score it (A3). Name: `return_abbot`.
      */
     CARC_ACTION_KIND_RETURN_ABBOT = 6,
     /**
      * Do nothing: deploy nothing, decline the abbey, the princess or a wagon move, or discard a
-     * drawn tile that fits only with a bridge (BR2).
+     * drawn tile that fits only with a bridge (BR2). Name: `pass`.
      */
     CARC_ACTION_KIND_PASS = 7,
     /**
-     * One step of the dragon onto the tile at `(x, y)` (PD5).
+     * One step of the dragon onto the tile at `(x, y)` (PD5). Name: `move_dragon`.
      */
     CARC_ACTION_KIND_MOVE_DRAGON = 8,
     /**
-     * Move the wagon onto `feature` of the tile at `(x, y)` after scoring (AM11).
+     * Move the wagon onto `feature` of the tile at `(x, y)` after scoring (AM11). Name:
+     * `move_wagon`.
      */
     CARC_ACTION_KIND_MOVE_WAGON = 9,
     /**
-     * The chance outcome: the tile drawn (explicit-chance mode).
+     * The chance outcome: the tile drawn (explicit-chance mode). Name: `draw`.
      */
     CARC_ACTION_KIND_DRAW = 10,
     /**
      * Move `figure` out of `quarter` of the City of Carcassonne onto `feature` of the tile at `(x,
      * y)` (any part of the feature names it); `step` is `before-scoring` (CC4) or `final` (CC6).
+     * Name: `leave_quarter`.
      */
     CARC_ACTION_KIND_LEAVE_QUARTER = 11,
     /**
      * Decline a move of the City of Carcassonne: `step` `before-scoring` or `final` (moving
      * figures out, CC4, CC6), `deploy` (putting one in, CC3), `count` (moving the count, CC3).
+     * Name: `quarter_pass`.
      */
     CARC_ACTION_KIND_QUARTER_PASS = 12,
     /**
-     * Put `figure` from the supply into `quarter` of the City of Carcassonne (CC3).
+     * Put `figure` from the supply into `quarter` of the City of Carcassonne (CC3). Name:
+     * `deploy_quarter`.
      */
     CARC_ACTION_KIND_DEPLOY_QUARTER = 13,
     /**
-     * Move the count to `quarter` (CC3).
+     * Move the count to `quarter` (CC3). Name: `move_count`.
      */
     CARC_ACTION_KIND_MOVE_COUNT = 14,
     /**
      * Put a bridge from the supply on the tile at `(x, y)` along `axis` (`NS` or `WE`) after
-     * placing the tile (BR1).
+     * placing the tile (BR1). Name: `place_bridge`.
      */
     CARC_ACTION_KIND_PLACE_BRIDGE = 15,
     /**
      * Turn the two-tile city just completed at `feature` of the tile at `(x, y)` into a castle
-     * instead of having it scored (CA1).
+     * instead of having it scored (CA1). Name: `build_castle`.
      */
     CARC_ACTION_KIND_BUILD_CASTLE = 16,
     /**
-     * Decline to build a castle (CA1).
+     * Decline to build a castle (CA1). Name: `castle_pass`.
      */
     CARC_ACTION_KIND_CASTLE_PASS = 17,
     /**
-     * Pick `tile` of the bazaar's offer and open the bidding at `bid` points (BZ2).
+     * Pick `tile` of the bazaar's offer and open the bidding at `bid` points (BZ2). Name:
+     * `bazaar_select`.
      */
     CARC_ACTION_KIND_BAZAAR_SELECT = 18,
     /**
-     * Raise the bid on the picked bazaar tile to `bid` points (BZ2).
+     * Raise the bid on the picked bazaar tile to `bid` points (BZ2). Name: `bazaar_bid`.
      */
     CARC_ACTION_KIND_BAZAAR_BID = 19,
     /**
-     * Do not raise the bid (BZ2).
+     * Do not raise the bid (BZ2). Name: `bazaar_pass`.
      */
     CARC_ACTION_KIND_BAZAAR_PASS = 20,
     /**
      * The selector buys the outbid tile or sells it to the highest bidder: `choice` `buy` or
-     * `sell` (BZ3).
+     * `sell` (BZ3). Name: `bazaar_buy_or_sell`.
      */
     CARC_ACTION_KIND_BAZAAR_BUY_OR_SELL = 21,
 };
@@ -438,23 +447,23 @@ enum CarcFigure
 #endif // defined(__cplusplus) || __STDC_VERSION__ >= 202311L
  {
     /**
-     * An ordinary follower (meeple).
+     * An ordinary follower (meeple). Name: `follower`.
      */
     CARC_FIGURE_FOLLOWER = 0,
     /**
-     * The abbot (A1).
+     * The abbot (A1). Name: `abbot`.
      */
     CARC_FIGURE_ABBOT = 1,
     /**
-     * The mayor (AM5).
+     * The mayor (AM5). Name: `mayor`.
      */
     CARC_FIGURE_MAYOR = 2,
     /**
-     * The wagon (AM10).
+     * The wagon (AM10). Name: `wagon`.
      */
     CARC_FIGURE_WAGON = 3,
     /**
-     * The barn (AM6).
+     * The barn (AM6). Name: `barn`.
      */
     CARC_FIGURE_BARN = 4,
 };
@@ -475,19 +484,19 @@ enum CarcCorner
 #endif // defined(__cplusplus) || __STDC_VERSION__ >= 202311L
  {
     /**
-     * North-west.
+     * North-west. Name: `NW`.
      */
     CARC_CORNER_NW = 0,
     /**
-     * North-east.
+     * North-east. Name: `NE`.
      */
     CARC_CORNER_NE = 1,
     /**
-     * South-east.
+     * South-east. Name: `SE`.
      */
     CARC_CORNER_SE = 2,
     /**
-     * South-west.
+     * South-west. Name: `SW`.
      */
     CARC_CORNER_SW = 3,
 };
@@ -508,19 +517,19 @@ enum CarcQuarter
 #endif // defined(__cplusplus) || __STDC_VERSION__ >= 202311L
  {
     /**
-     * Cities.
+     * Cities. Name: `castle`.
      */
     CARC_QUARTER_CASTLE = 0,
     /**
-     * Roads.
+     * Roads. Name: `blacksmith`.
      */
     CARC_QUARTER_BLACKSMITH = 1,
     /**
-     * Monasteries and shrines.
+     * Monasteries and shrines. Name: `cathedral`.
      */
     CARC_QUARTER_CATHEDRAL = 2,
     /**
-     * Fields.
+     * Fields. Name: `market`.
      */
     CARC_QUARTER_MARKET = 3,
 };
@@ -542,19 +551,19 @@ enum CarcQuarterStep
 #endif // defined(__cplusplus) || __STDC_VERSION__ >= 202311L
  {
     /**
-     * Before the turn's completed features score (CC4).
+     * Before the turn's completed features score (CC4). Name: `before-scoring`.
      */
     CARC_QUARTER_STEP_BEFORE_SCORING = 0,
     /**
-     * Putting a figure into a quarter (CC3).
+     * Putting a figure into a quarter (CC3). Name: `deploy`.
      */
     CARC_QUARTER_STEP_DEPLOY = 1,
     /**
-     * Before final scoring (CC6).
+     * Before final scoring (CC6). Name: `final`.
      */
     CARC_QUARTER_STEP_FINAL = 2,
     /**
-     * Moving the count (CC3).
+     * Moving the count (CC3). Name: `count`.
      */
     CARC_QUARTER_STEP_COUNT = 3,
 };
@@ -575,11 +584,11 @@ enum CarcAxis
 #endif // defined(__cplusplus) || __STDC_VERSION__ >= 202311L
  {
     /**
-     * From the north side to the south side.
+     * From the north side to the south side. Name: `NS`.
      */
     CARC_AXIS_NS = 0,
     /**
-     * From the west side to the east side.
+     * From the west side to the east side. Name: `WE`.
      */
     CARC_AXIS_WE = 1,
 };
@@ -601,11 +610,11 @@ enum CarcBazaarChoice
 #endif // defined(__cplusplus) || __STDC_VERSION__ >= 202311L
  {
     /**
-     * Take the tile and pay the highest bid to its bidder.
+     * Take the tile and pay the highest bid to its bidder. Name: `buy`.
      */
     CARC_BAZAAR_CHOICE_BUY = 0,
     /**
-     * Let the highest bidder take it, for his bid paid to the player who picked it.
+     * Let the highest bidder take it, for his bid paid to the player who picked it. Name: `sell`.
      */
     CARC_BAZAAR_CHOICE_SELL = 1,
 };
@@ -677,75 +686,75 @@ enum CarcScoreKind
 #endif // defined(__cplusplus) || __STDC_VERSION__ >= 202311L
  {
     /**
-     * A completed city (B12).
+     * A completed city (B12). Name: `city`.
      */
     CARC_SCORE_KIND_CITY = 0,
     /**
-     * A completed road.
+     * A completed road. Name: `road`.
      */
     CARC_SCORE_KIND_ROAD = 1,
     /**
-     * A completed monastery or abbey.
+     * A completed monastery or abbey. Name: `monastery`.
      */
     CARC_SCORE_KIND_MONASTERY = 2,
     /**
-     * A completed garden (A2).
+     * A completed garden (A2). Name: `garden`.
      */
     CARC_SCORE_KIND_GARDEN = 3,
     /**
-     * A monastery or garden scored when the abbot is taken back (A3).
+     * A monastery or garden scored when the abbot is taken back (A3). Name: `abbot-return`.
      */
     CARC_SCORE_KIND_ABBOT_RETURN = 4,
     /**
-     * The fairy's start-of-turn point (PD16b).
+     * The fairy's start-of-turn point (PD16b). Name: `fairy.turn`.
      */
     CARC_SCORE_KIND_FAIRY_TURN = 5,
     /**
-     * The fairy's bonus when its follower's feature scores (PD16c).
+     * The fairy's bonus when its follower's feature scores (PD16c). Name: `fairy.completed`.
      */
     CARC_SCORE_KIND_FAIRY_SCORED = 6,
     /**
-     * A field scored when a barn is placed (AM7).
+     * A field scored when a barn is placed (AM7). Name: `field.barn-placed`.
      */
     CARC_SCORE_KIND_BARN_PLACED = 7,
     /**
-     * A field scored when it joins a barn's field (AM8).
+     * A field scored when it joins a barn's field (AM8). Name: `field.barn-connected`.
      */
     CARC_SCORE_KIND_BARN_CONNECTED = 8,
     /**
-     * End of game: an incomplete city, road, monastery or garden (B15).
+     * End of game: an incomplete city, road, monastery or garden (B15). Name: `incomplete`.
      */
     CARC_SCORE_KIND_INCOMPLETE = 9,
     /**
-     * End of game: farmers (B16).
+     * End of game: farmers (B16). Name: `farmers`.
      */
     CARC_SCORE_KIND_FARMERS = 10,
     /**
-     * End of game: a barn (AM9).
+     * End of game: a barn (AM9). Name: `barn`.
      */
     CARC_SCORE_KIND_BARN = 11,
     /**
-     * A completed shrine (CU1).
+     * A completed shrine (CU1). Name: `shrine`.
      */
     CARC_SCORE_KIND_SHRINE = 12,
     /**
-     * End of game: the King's completed cities (KR3).
+     * End of game: the King's completed cities (KR3). Name: `king`.
      */
     CARC_SCORE_KIND_KING = 13,
     /**
-     * End of game: the Robber Baron's completed roads (KR3).
+     * End of game: the Robber Baron's completed roads (KR3). Name: `robber-baron`.
      */
     CARC_SCORE_KIND_ROBBER_BARON = 14,
     /**
-     * A castle scored the feature completed in its neighbourhood (CA3).
+     * A castle scored the feature completed in its neighbourhood (CA3). Name: `castle`.
      */
     CARC_SCORE_KIND_CASTLE = 15,
     /**
-     * Points paid or received for a bazaar tile the selector bought (BZ3).
+     * Points paid or received for a bazaar tile the selector bought (BZ3). Name: `bazaar-buy`.
      */
     CARC_SCORE_KIND_BAZAAR_BUY = 16,
     /**
-     * Points paid or received for a bazaar tile the selector sold (BZ3).
+     * Points paid or received for a bazaar tile the selector sold (BZ3). Name: `bazaar-sell`.
      */
     CARC_SCORE_KIND_BAZAAR_SELL = 17,
 };
@@ -767,27 +776,28 @@ enum CarcReturnCause
  {
     /**
      * Its feature was completed and scored during play (B14); a wagon may then move on (AM11).
+     * Name: `scored`.
      */
     CARC_RETURN_CAUSE_SCORED = 0,
     /**
      * Final scoring: incomplete features (B15), farmers (B16), farmers of a barn's field (AM9),
-     * figures left on completed features.
+     * figures left on completed features. Name: `final-scoring`.
      */
     CARC_RETURN_CAUSE_FINAL_SCORING = 1,
     /**
-     * Removed with the princess (PD9).
+     * Removed with the princess (PD9). Name: `princess`.
      */
     CARC_RETURN_CAUSE_PRINCESS = 2,
     /**
-     * Eaten by the dragon (PD7).
+     * Eaten by the dragon (PD7). Name: `dragon`.
      */
     CARC_RETURN_CAUSE_DRAGON = 3,
     /**
-     * The abbot taken back (A3).
+     * The abbot taken back (A3). Name: `abbot-taken`.
      */
     CARC_RETURN_CAUSE_ABBOT_TAKEN = 4,
     /**
-     * On a monastery or shrine that lost a challenge (CU3).
+     * On a monastery or shrine that lost a challenge (CU3). Name: `challenged`.
      */
     CARC_RETURN_CAUSE_CHALLENGED = 5,
 };
@@ -808,31 +818,32 @@ enum CarcFeatureKind
 #endif // defined(__cplusplus) || __STDC_VERSION__ >= 202311L
  {
     /**
-     * A city (knights).
+     * A city (knights). Name: `city`.
      */
     CARC_FEATURE_KIND_CITY = 0,
     /**
-     * A road (thieves).
+     * A road (thieves). Name: `road`.
      */
     CARC_FEATURE_KIND_ROAD = 1,
     /**
-     * A field (farmers).
+     * A field (farmers). Name: `field`.
      */
     CARC_FEATURE_KIND_FIELD = 2,
     /**
-     * A monastery, or the abbey (monks).
+     * A monastery, or the abbey (monks). Name: `monastery`.
      */
     CARC_FEATURE_KIND_MONASTERY = 3,
     /**
-     * A garden (abbot only, A1).
+     * A garden (abbot only, A1). Name: `garden`.
      */
     CARC_FEATURE_KIND_GARDEN = 4,
     /**
-     * A river (no figure, R3).
+     * A river (no figure, R3). Name: `river`.
      */
     CARC_FEATURE_KIND_RIVER = 5,
     /**
-     * A shrine (the Cult, CU1): scores like a monastery; a follower on it is a heretic.
+     * A shrine (the Cult, CU1): scores like a monastery; a follower on it is a heretic. Name:
+     * `shrine`.
      */
     CARC_FEATURE_KIND_SHRINE = 6,
 };

@@ -85,7 +85,7 @@ macro_rules! rule_switches {
 
         impl Rules {
             /// Every switch: its key in a `rules` object and its values, as written there
-            /// (the first is the default's unless noted in the switch's docs).
+            /// (the defaults are `Rules::default().to_json()`).
             pub fn switches() -> Vec<(&'static str, Vec<String>)> {
                 vec![$((stringify!($key), <$ty as SwitchValue>::allowed()),)+]
             }

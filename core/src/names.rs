@@ -30,6 +30,8 @@ pub trait Named: Copy + 'static {
     fn all() -> &'static [Self];
     /// The value's name.
     fn name(self) -> &'static str;
+    /// The value's documentation comment (see the macro's `doc()`).
+    fn doc(self) -> &'static str;
 }
 
 /// Declares an enum whose values have names; see the [module docs](crate::names).
@@ -77,6 +79,9 @@ macro_rules! named_enum {
             }
             fn name(self) -> &'static str {
                 $name::name(self)
+            }
+            fn doc(self) -> &'static str {
+                $name::doc(self)
             }
         }
     };

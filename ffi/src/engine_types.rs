@@ -18,34 +18,36 @@ use carcassonne_core::{Corner, Figure, Phase, ReturnCause, ScoreKind};
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
 pub enum CarcPhase {
     /// Place the abbey instead of drawing, or pass and draw (AM1), also the end-of-game abbey round
-    /// (AM4).
+    /// (AM4). Name: `abbey`.
     Abbey = 0,
-    /// Explicit chance: the tile drawn.
+    /// Explicit chance: the tile drawn. Name: `draw`.
     Draw = 1,
-    /// Place the drawn tile.
+    /// Place the drawn tile. Name: `place_tile`.
     PlaceTile = 2,
-    /// Deploy a figure, move the fairy, use the princess, take the abbot back, or pass.
+    /// Deploy a figure, move the fairy, use the princess, take the abbot back, or pass. Name:
+    /// `deploy`.
     Deploy = 3,
-    /// One step of the dragon's flight.
+    /// One step of the dragon's flight. Name: `dragon_flight`.
     DragonFlight = 4,
-    /// Move a wagon after scoring, or pass.
+    /// Move a wagon after scoring, or pass. Name: `wagon_move`.
     WagonMove = 5,
-    /// The game is over.
+    /// The game is over. Name: `game_over`.
     GameOver = 6,
     /// Move a figure out of the City of Carcassonne onto a feature, or pass (CC4 before the turn's
-    /// scoring, CC6 before final scoring).
+    /// scoring, CC6 before final scoring). Name: `leave_quarter`.
     LeaveQuarter = 7,
-    /// Put a figure into a quarter of the City of Carcassonne, or pass (CC3).
+    /// Put a figure into a quarter of the City of Carcassonne, or pass (CC3). Name:
+    /// `enter_quarter`.
     EnterQuarter = 8,
-    /// Move the count to another quarter, or pass (CC3).
+    /// Move the count to another quarter, or pass (CC3). Name: `move_count`.
     MoveCount = 9,
-    /// Turn a just completed two-tile city into a castle, or pass (CA1).
+    /// Turn a just completed two-tile city into a castle, or pass (CA1). Name: `castle`.
     Castle = 10,
-    /// Pick a tile of the bazaar's offer and open the bidding (BZ2).
+    /// Pick a tile of the bazaar's offer and open the bidding (BZ2). Name: `bazaar_select`.
     BazaarSelect = 11,
-    /// Raise the bid on the picked bazaar tile, or pass (BZ2).
+    /// Raise the bid on the picked bazaar tile, or pass (BZ2). Name: `bazaar_bid`.
     BazaarBid = 12,
-    /// Buy the outbid tile or sell it to the highest bidder (BZ3).
+    /// Buy the outbid tile or sell it to the highest bidder (BZ3). Name: `bazaar_buy_or_sell`.
     BazaarBuyOrSell = 13,
 }
 
@@ -77,57 +79,64 @@ impl From<Phase> for CarcPhase {
 pub enum CarcActionKind {
     /// Place the drawn tile at `(x, y)` turned `rot` clockwise quarter turns (B4); `bridge` is `(x,
     /// y, axis)` of the bridge a placement legal only with one brings (BR2, axis `NS` or `WE`),
-    /// else absent.
+    /// else absent. Name: `place_tile`.
     PlaceTile = 0,
-    /// Place the abbey tile into the hole at `(x, y)` instead of drawing (AM1).
+    /// Place the abbey tile into the hole at `(x, y)` instead of drawing (AM1). Name:
+    /// `place_abbey`.
     PlaceAbbey = 1,
     /// Put a `figure` (follower, abbot, mayor, wagon) from the supply on `feature` of the tile at
-    /// `(x, y)` (B6).
+    /// `(x, y)` (B6). Name: `deploy`.
     Deploy = 2,
-    /// Put the barn on `corner` (NW, NE, SE, SW) of the tile just placed (AM6).
+    /// Put the barn on `corner` (NW, NE, SE, SW) of the tile just placed (AM6). Name:
+    /// `deploy_barn`.
     DeployBarn = 3,
     /// Move the fairy next to the player's figure on `feature` at `(x, y)` (PD15); `feature` is
-    /// absent under the on-tile fairy rule.
+    /// absent under the on-tile fairy rule. Name: `move_fairy`.
     MoveFairy = 4,
-    /// Remove the knight on `feature` at `(x, y)` with the princess (PD9).
+    /// Remove the knight on `feature` at `(x, y)` with the princess (PD9). Name: `princess`.
     Princess = 5,
-    /// Take the abbot on `feature` at `(x, y)` back and score it (A3).
+    /// Take the abbot on `feature` at `(x, y)` back and score it (A3). Name: `return_abbot`.
     ReturnAbbot = 6,
     /// Do nothing: deploy nothing, decline the abbey, the princess or a wagon move, or discard a
-    /// drawn tile that fits only with a bridge (BR2).
+    /// drawn tile that fits only with a bridge (BR2). Name: `pass`.
     Pass = 7,
-    /// One step of the dragon onto the tile at `(x, y)` (PD5).
+    /// One step of the dragon onto the tile at `(x, y)` (PD5). Name: `move_dragon`.
     MoveDragon = 8,
-    /// Move the wagon onto `feature` of the tile at `(x, y)` after scoring (AM11).
+    /// Move the wagon onto `feature` of the tile at `(x, y)` after scoring (AM11). Name:
+    /// `move_wagon`.
     MoveWagon = 9,
-    /// The chance outcome: the tile drawn (explicit-chance mode).
+    /// The chance outcome: the tile drawn (explicit-chance mode). Name: `draw`.
     Draw = 10,
     /// Move `figure` out of `quarter` of the City of Carcassonne onto `feature` of the tile at `(x,
     /// y)` (any part of the feature names it); `step` is `before-scoring` (CC4) or `final` (CC6).
+    /// Name: `leave_quarter`.
     LeaveQuarter = 11,
     /// Decline a move of the City of Carcassonne: `step` `before-scoring` or `final` (moving
     /// figures out, CC4, CC6), `deploy` (putting one in, CC3), `count` (moving the count, CC3).
+    /// Name: `quarter_pass`.
     QuarterPass = 12,
-    /// Put `figure` from the supply into `quarter` of the City of Carcassonne (CC3).
+    /// Put `figure` from the supply into `quarter` of the City of Carcassonne (CC3). Name:
+    /// `deploy_quarter`.
     DeployQuarter = 13,
-    /// Move the count to `quarter` (CC3).
+    /// Move the count to `quarter` (CC3). Name: `move_count`.
     MoveCount = 14,
     /// Put a bridge from the supply on the tile at `(x, y)` along `axis` (`NS` or `WE`) after
-    /// placing the tile (BR1).
+    /// placing the tile (BR1). Name: `place_bridge`.
     PlaceBridge = 15,
     /// Turn the two-tile city just completed at `feature` of the tile at `(x, y)` into a castle
-    /// instead of having it scored (CA1).
+    /// instead of having it scored (CA1). Name: `build_castle`.
     BuildCastle = 16,
-    /// Decline to build a castle (CA1).
+    /// Decline to build a castle (CA1). Name: `castle_pass`.
     CastlePass = 17,
-    /// Pick `tile` of the bazaar's offer and open the bidding at `bid` points (BZ2).
+    /// Pick `tile` of the bazaar's offer and open the bidding at `bid` points (BZ2). Name:
+    /// `bazaar_select`.
     BazaarSelect = 18,
-    /// Raise the bid on the picked bazaar tile to `bid` points (BZ2).
+    /// Raise the bid on the picked bazaar tile to `bid` points (BZ2). Name: `bazaar_bid`.
     BazaarBid = 19,
-    /// Do not raise the bid (BZ2).
+    /// Do not raise the bid (BZ2). Name: `bazaar_pass`.
     BazaarPass = 20,
     /// The selector buys the outbid tile or sells it to the highest bidder: `choice` `buy` or
-    /// `sell` (BZ3).
+    /// `sell` (BZ3). Name: `bazaar_buy_or_sell`.
     BazaarBuyOrSell = 21,
 }
 
@@ -165,15 +174,15 @@ impl From<ActionKind> for CarcActionKind {
 #[repr(u8)]
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
 pub enum CarcFigure {
-    /// An ordinary follower (meeple).
+    /// An ordinary follower (meeple). Name: `follower`.
     Follower = 0,
-    /// The abbot (A1).
+    /// The abbot (A1). Name: `abbot`.
     Abbot = 1,
-    /// The mayor (AM5).
+    /// The mayor (AM5). Name: `mayor`.
     Mayor = 2,
-    /// The wagon (AM10).
+    /// The wagon (AM10). Name: `wagon`.
     Wagon = 3,
-    /// The barn (AM6).
+    /// The barn (AM6). Name: `barn`.
     Barn = 4,
 }
 
@@ -193,13 +202,13 @@ impl From<Figure> for CarcFigure {
 #[repr(u8)]
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
 pub enum CarcCorner {
-    /// North-west.
+    /// North-west. Name: `NW`.
     Nw = 0,
-    /// North-east.
+    /// North-east. Name: `NE`.
     Ne = 1,
-    /// South-east.
+    /// South-east. Name: `SE`.
     Se = 2,
-    /// South-west.
+    /// South-west. Name: `SW`.
     Sw = 3,
 }
 
@@ -218,13 +227,13 @@ impl From<Corner> for CarcCorner {
 #[repr(u8)]
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
 pub enum CarcQuarter {
-    /// Cities.
+    /// Cities. Name: `castle`.
     Castle = 0,
-    /// Roads.
+    /// Roads. Name: `blacksmith`.
     Blacksmith = 1,
-    /// Monasteries and shrines.
+    /// Monasteries and shrines. Name: `cathedral`.
     Cathedral = 2,
-    /// Fields.
+    /// Fields. Name: `market`.
     Market = 3,
 }
 
@@ -244,13 +253,13 @@ impl From<Quarter> for CarcQuarter {
 #[repr(u8)]
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
 pub enum CarcQuarterStep {
-    /// Before the turn's completed features score (CC4).
+    /// Before the turn's completed features score (CC4). Name: `before-scoring`.
     BeforeScoring = 0,
-    /// Putting a figure into a quarter (CC3).
+    /// Putting a figure into a quarter (CC3). Name: `deploy`.
     Deploy = 1,
-    /// Before final scoring (CC6).
+    /// Before final scoring (CC6). Name: `final`.
     Final = 2,
-    /// Moving the count (CC3).
+    /// Moving the count (CC3). Name: `count`.
     Count = 3,
 }
 
@@ -269,9 +278,9 @@ impl From<QuarterStep> for CarcQuarterStep {
 #[repr(u8)]
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
 pub enum CarcAxis {
-    /// From the north side to the south side.
+    /// From the north side to the south side. Name: `NS`.
     Ns = 0,
-    /// From the west side to the east side.
+    /// From the west side to the east side. Name: `WE`.
     We = 1,
 }
 
@@ -289,9 +298,9 @@ impl From<Axis> for CarcAxis {
 #[repr(u8)]
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
 pub enum CarcBazaarChoice {
-    /// Take the tile and pay the highest bid to its bidder.
+    /// Take the tile and pay the highest bid to its bidder. Name: `buy`.
     Buy = 0,
-    /// Let the highest bidder take it, for his bid paid to the player who picked it.
+    /// Let the highest bidder take it, for his bid paid to the player who picked it. Name: `sell`.
     Sell = 1,
 }
 
@@ -308,41 +317,41 @@ impl From<BazaarChoice> for CarcBazaarChoice {
 #[repr(u8)]
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
 pub enum CarcScoreKind {
-    /// A completed city (B12).
+    /// A completed city (B12). Name: `city`.
     City = 0,
-    /// A completed road.
+    /// A completed road. Name: `road`.
     Road = 1,
-    /// A completed monastery or abbey.
+    /// A completed monastery or abbey. Name: `monastery`.
     Monastery = 2,
-    /// A completed garden (A2).
+    /// A completed garden (A2). Name: `garden`.
     Garden = 3,
-    /// A monastery or garden scored when the abbot is taken back (A3).
+    /// A monastery or garden scored when the abbot is taken back (A3). Name: `abbot-return`.
     AbbotReturn = 4,
-    /// The fairy's start-of-turn point (PD16b).
+    /// The fairy's start-of-turn point (PD16b). Name: `fairy.turn`.
     FairyTurn = 5,
-    /// The fairy's bonus when its follower's feature scores (PD16c).
+    /// The fairy's bonus when its follower's feature scores (PD16c). Name: `fairy.completed`.
     FairyScored = 6,
-    /// A field scored when a barn is placed (AM7).
+    /// A field scored when a barn is placed (AM7). Name: `field.barn-placed`.
     BarnPlaced = 7,
-    /// A field scored when it joins a barn's field (AM8).
+    /// A field scored when it joins a barn's field (AM8). Name: `field.barn-connected`.
     BarnConnected = 8,
-    /// End of game: an incomplete city, road, monastery or garden (B15).
+    /// End of game: an incomplete city, road, monastery or garden (B15). Name: `incomplete`.
     Incomplete = 9,
-    /// End of game: farmers (B16).
+    /// End of game: farmers (B16). Name: `farmers`.
     Farmers = 10,
-    /// End of game: a barn (AM9).
+    /// End of game: a barn (AM9). Name: `barn`.
     Barn = 11,
-    /// A completed shrine (CU1).
+    /// A completed shrine (CU1). Name: `shrine`.
     Shrine = 12,
-    /// End of game: the King's completed cities (KR3).
+    /// End of game: the King's completed cities (KR3). Name: `king`.
     King = 13,
-    /// End of game: the Robber Baron's completed roads (KR3).
+    /// End of game: the Robber Baron's completed roads (KR3). Name: `robber-baron`.
     RobberBaron = 14,
-    /// A castle scored the feature completed in its neighbourhood (CA3).
+    /// A castle scored the feature completed in its neighbourhood (CA3). Name: `castle`.
     Castle = 15,
-    /// Points paid or received for a bazaar tile the selector bought (BZ3).
+    /// Points paid or received for a bazaar tile the selector bought (BZ3). Name: `bazaar-buy`.
     BazaarBuy = 16,
-    /// Points paid or received for a bazaar tile the selector sold (BZ3).
+    /// Points paid or received for a bazaar tile the selector sold (BZ3). Name: `bazaar-sell`.
     BazaarSell = 17,
 }
 
@@ -376,17 +385,18 @@ impl From<ScoreKind> for CarcScoreKind {
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
 pub enum CarcReturnCause {
     /// Its feature was completed and scored during play (B14); a wagon may then move on (AM11).
+    /// Name: `scored`.
     Scored = 0,
     /// Final scoring: incomplete features (B15), farmers (B16), farmers of a barn's field (AM9),
-    /// figures left on completed features.
+    /// figures left on completed features. Name: `final-scoring`.
     FinalScoring = 1,
-    /// Removed with the princess (PD9).
+    /// Removed with the princess (PD9). Name: `princess`.
     Princess = 2,
-    /// Eaten by the dragon (PD7).
+    /// Eaten by the dragon (PD7). Name: `dragon`.
     Dragon = 3,
-    /// The abbot taken back (A3).
+    /// The abbot taken back (A3). Name: `abbot-taken`.
     AbbotTaken = 4,
-    /// On a monastery or shrine that lost a challenge (CU3).
+    /// On a monastery or shrine that lost a challenge (CU3). Name: `challenged`.
     Challenged = 5,
 }
 
@@ -407,19 +417,20 @@ impl From<ReturnCause> for CarcReturnCause {
 #[repr(u8)]
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
 pub enum CarcFeatureKind {
-    /// A city (knights).
+    /// A city (knights). Name: `city`.
     City = 0,
-    /// A road (thieves).
+    /// A road (thieves). Name: `road`.
     Road = 1,
-    /// A field (farmers).
+    /// A field (farmers). Name: `field`.
     Field = 2,
-    /// A monastery, or the abbey (monks).
+    /// A monastery, or the abbey (monks). Name: `monastery`.
     Monastery = 3,
-    /// A garden (abbot only, A1).
+    /// A garden (abbot only, A1). Name: `garden`.
     Garden = 4,
-    /// A river (no figure, R3).
+    /// A river (no figure, R3). Name: `river`.
     River = 5,
-    /// A shrine (the Cult, CU1): scores like a monastery; a follower on it is a heretic.
+    /// A shrine (the Cult, CU1): scores like a monastery; a follower on it is a heretic. Name:
+    /// `shrine`.
     Shrine = 6,
 }
 

@@ -49,154 +49,154 @@ namespace Carcassonne
     /// <summary>What the game waits for (`carc_game_phase`). Stable numbers. (CarcPhase)</summary>
     public enum Phase : uint
     {
-        /// <summary>Place the abbey instead of drawing, or pass and draw (AM1), also the end-of-game abbey round (AM4).</summary>
+        /// <summary>Place the abbey instead of drawing, or pass and draw (AM1), also the end-of-game abbey round (AM4). Name: `abbey`.</summary>
         Abbey = 0,
-        /// <summary>Explicit chance: the tile drawn.</summary>
+        /// <summary>Explicit chance: the tile drawn. Name: `draw`.</summary>
         Draw = 1,
-        /// <summary>Place the drawn tile.</summary>
+        /// <summary>Place the drawn tile. Name: `place_tile`.</summary>
         PlaceTile = 2,
-        /// <summary>Deploy a figure, move the fairy, use the princess, take the abbot back, or pass.</summary>
+        /// <summary>Deploy a figure, move the fairy, use the princess, take the abbot back, or pass. Name: `deploy`.</summary>
         Deploy = 3,
-        /// <summary>One step of the dragon's flight.</summary>
+        /// <summary>One step of the dragon's flight. Name: `dragon_flight`.</summary>
         DragonFlight = 4,
-        /// <summary>Move a wagon after scoring, or pass.</summary>
+        /// <summary>Move a wagon after scoring, or pass. Name: `wagon_move`.</summary>
         WagonMove = 5,
-        /// <summary>The game is over.</summary>
+        /// <summary>The game is over. Name: `game_over`.</summary>
         GameOver = 6,
-        /// <summary>Move a figure out of the City of Carcassonne onto a feature, or pass (CC4 before the turn's scoring, CC6 before final scoring).</summary>
+        /// <summary>Move a figure out of the City of Carcassonne onto a feature, or pass (CC4 before the turn's scoring, CC6 before final scoring). Name: `leave_quarter`.</summary>
         LeaveQuarter = 7,
-        /// <summary>Put a figure into a quarter of the City of Carcassonne, or pass (CC3).</summary>
+        /// <summary>Put a figure into a quarter of the City of Carcassonne, or pass (CC3). Name: `enter_quarter`.</summary>
         EnterQuarter = 8,
-        /// <summary>Move the count to another quarter, or pass (CC3).</summary>
+        /// <summary>Move the count to another quarter, or pass (CC3). Name: `move_count`.</summary>
         MoveCount = 9,
-        /// <summary>Turn a just completed two-tile city into a castle, or pass (CA1).</summary>
+        /// <summary>Turn a just completed two-tile city into a castle, or pass (CA1). Name: `castle`.</summary>
         Castle = 10,
-        /// <summary>Pick a tile of the bazaar's offer and open the bidding (BZ2).</summary>
+        /// <summary>Pick a tile of the bazaar's offer and open the bidding (BZ2). Name: `bazaar_select`.</summary>
         BazaarSelect = 11,
-        /// <summary>Raise the bid on the picked bazaar tile, or pass (BZ2).</summary>
+        /// <summary>Raise the bid on the picked bazaar tile, or pass (BZ2). Name: `bazaar_bid`.</summary>
         BazaarBid = 12,
-        /// <summary>Buy the outbid tile or sell it to the highest bidder (BZ3).</summary>
+        /// <summary>Buy the outbid tile or sell it to the highest bidder (BZ3). Name: `bazaar_buy_or_sell`.</summary>
         BazaarBuyOrSell = 13,
     }
 
     /// <summary>What a `CarcAction` does (its `kind` field); the record format's action types, one to one. A field the kind does not have is ignored; an absent feature is `CARC_NO_FEATURE`. Stable numbers. (CarcActionKind)</summary>
     public enum ActionKind : byte
     {
-        /// <summary>Place the drawn tile at `(x, y)` turned `rot` clockwise quarter turns (B4); `bridge` is `(x, y, axis)` of the bridge a placement legal only with one brings (BR2, axis `NS` or `WE`), else absent.</summary>
+        /// <summary>Place the drawn tile at `(x, y)` turned `rot` clockwise quarter turns (B4); `bridge` is `(x, y, axis)` of the bridge a placement legal only with one brings (BR2, axis `NS` or `WE`), else absent. Name: `place_tile`.</summary>
         PlaceTile = 0,
-        /// <summary>Place the abbey tile into the hole at `(x, y)` instead of drawing (AM1).</summary>
+        /// <summary>Place the abbey tile into the hole at `(x, y)` instead of drawing (AM1). Name: `place_abbey`.</summary>
         PlaceAbbey = 1,
-        /// <summary>Put a `figure` (follower, abbot, mayor, wagon) from the supply on `feature` of the tile at `(x, y)` (B6).</summary>
+        /// <summary>Put a `figure` (follower, abbot, mayor, wagon) from the supply on `feature` of the tile at `(x, y)` (B6). Name: `deploy`.</summary>
         Deploy = 2,
-        /// <summary>Put the barn on `corner` (NW, NE, SE, SW) of the tile just placed (AM6).</summary>
+        /// <summary>Put the barn on `corner` (NW, NE, SE, SW) of the tile just placed (AM6). Name: `deploy_barn`.</summary>
         DeployBarn = 3,
-        /// <summary>Move the fairy next to the player's figure on `feature` at `(x, y)` (PD15); `feature` is absent under the on-tile fairy rule.</summary>
+        /// <summary>Move the fairy next to the player's figure on `feature` at `(x, y)` (PD15); `feature` is absent under the on-tile fairy rule. Name: `move_fairy`.</summary>
         MoveFairy = 4,
-        /// <summary>Remove the knight on `feature` at `(x, y)` with the princess (PD9).</summary>
+        /// <summary>Remove the knight on `feature` at `(x, y)` with the princess (PD9). Name: `princess`.</summary>
         Princess = 5,
-        /// <summary>Take the abbot on `feature` at `(x, y)` back and score it (A3).</summary>
+        /// <summary>Take the abbot on `feature` at `(x, y)` back and score it (A3). Name: `return_abbot`.</summary>
         ReturnAbbot = 6,
-        /// <summary>Do nothing: deploy nothing, decline the abbey, the princess or a wagon move, or discard a drawn tile that fits only with a bridge (BR2).</summary>
+        /// <summary>Do nothing: deploy nothing, decline the abbey, the princess or a wagon move, or discard a drawn tile that fits only with a bridge (BR2). Name: `pass`.</summary>
         Pass = 7,
-        /// <summary>One step of the dragon onto the tile at `(x, y)` (PD5).</summary>
+        /// <summary>One step of the dragon onto the tile at `(x, y)` (PD5). Name: `move_dragon`.</summary>
         MoveDragon = 8,
-        /// <summary>Move the wagon onto `feature` of the tile at `(x, y)` after scoring (AM11).</summary>
+        /// <summary>Move the wagon onto `feature` of the tile at `(x, y)` after scoring (AM11). Name: `move_wagon`.</summary>
         MoveWagon = 9,
-        /// <summary>The chance outcome: the tile drawn (explicit-chance mode).</summary>
+        /// <summary>The chance outcome: the tile drawn (explicit-chance mode). Name: `draw`.</summary>
         Draw = 10,
-        /// <summary>Move `figure` out of `quarter` of the City of Carcassonne onto `feature` of the tile at `(x, y)` (any part of the feature names it); `step` is `before-scoring` (CC4) or `final` (CC6).</summary>
+        /// <summary>Move `figure` out of `quarter` of the City of Carcassonne onto `feature` of the tile at `(x, y)` (any part of the feature names it); `step` is `before-scoring` (CC4) or `final` (CC6). Name: `leave_quarter`.</summary>
         LeaveQuarter = 11,
-        /// <summary>Decline a move of the City of Carcassonne: `step` `before-scoring` or `final` (moving figures out, CC4, CC6), `deploy` (putting one in, CC3), `count` (moving the count, CC3).</summary>
+        /// <summary>Decline a move of the City of Carcassonne: `step` `before-scoring` or `final` (moving figures out, CC4, CC6), `deploy` (putting one in, CC3), `count` (moving the count, CC3). Name: `quarter_pass`.</summary>
         QuarterPass = 12,
-        /// <summary>Put `figure` from the supply into `quarter` of the City of Carcassonne (CC3).</summary>
+        /// <summary>Put `figure` from the supply into `quarter` of the City of Carcassonne (CC3). Name: `deploy_quarter`.</summary>
         DeployQuarter = 13,
-        /// <summary>Move the count to `quarter` (CC3).</summary>
+        /// <summary>Move the count to `quarter` (CC3). Name: `move_count`.</summary>
         MoveCount = 14,
-        /// <summary>Put a bridge from the supply on the tile at `(x, y)` along `axis` (`NS` or `WE`) after placing the tile (BR1).</summary>
+        /// <summary>Put a bridge from the supply on the tile at `(x, y)` along `axis` (`NS` or `WE`) after placing the tile (BR1). Name: `place_bridge`.</summary>
         PlaceBridge = 15,
-        /// <summary>Turn the two-tile city just completed at `feature` of the tile at `(x, y)` into a castle instead of having it scored (CA1).</summary>
+        /// <summary>Turn the two-tile city just completed at `feature` of the tile at `(x, y)` into a castle instead of having it scored (CA1). Name: `build_castle`.</summary>
         BuildCastle = 16,
-        /// <summary>Decline to build a castle (CA1).</summary>
+        /// <summary>Decline to build a castle (CA1). Name: `castle_pass`.</summary>
         CastlePass = 17,
-        /// <summary>Pick `tile` of the bazaar's offer and open the bidding at `bid` points (BZ2).</summary>
+        /// <summary>Pick `tile` of the bazaar's offer and open the bidding at `bid` points (BZ2). Name: `bazaar_select`.</summary>
         BazaarSelect = 18,
-        /// <summary>Raise the bid on the picked bazaar tile to `bid` points (BZ2).</summary>
+        /// <summary>Raise the bid on the picked bazaar tile to `bid` points (BZ2). Name: `bazaar_bid`.</summary>
         BazaarBid = 19,
-        /// <summary>Do not raise the bid (BZ2).</summary>
+        /// <summary>Do not raise the bid (BZ2). Name: `bazaar_pass`.</summary>
         BazaarPass = 20,
-        /// <summary>The selector buys the outbid tile or sells it to the highest bidder: `choice` `buy` or `sell` (BZ3).</summary>
+        /// <summary>The selector buys the outbid tile or sells it to the highest bidder: `choice` `buy` or `sell` (BZ3). Name: `bazaar_buy_or_sell`.</summary>
         BazaarBuyOrSell = 21,
     }
 
     /// <summary>A kind of figure (the `figure` field of a `CarcAction` and of a `CarcBoardFigure`). Stable numbers. (CarcFigure)</summary>
     public enum Figure : byte
     {
-        /// <summary>An ordinary follower (meeple).</summary>
+        /// <summary>An ordinary follower (meeple). Name: `follower`.</summary>
         Follower = 0,
-        /// <summary>The abbot (A1).</summary>
+        /// <summary>The abbot (A1). Name: `abbot`.</summary>
         Abbot = 1,
-        /// <summary>The mayor (AM5).</summary>
+        /// <summary>The mayor (AM5). Name: `mayor`.</summary>
         Mayor = 2,
-        /// <summary>The wagon (AM10).</summary>
+        /// <summary>The wagon (AM10). Name: `wagon`.</summary>
         Wagon = 3,
-        /// <summary>The barn (AM6).</summary>
+        /// <summary>The barn (AM6). Name: `barn`.</summary>
         Barn = 4,
     }
 
     /// <summary>Barn corners, board frame (the `corner` field of a `CarcAction`). Stable numbers. (CarcCorner)</summary>
     public enum Corner : byte
     {
-        /// <summary>North-west.</summary>
+        /// <summary>North-west. Name: `NW`.</summary>
         NW = 0,
-        /// <summary>North-east.</summary>
+        /// <summary>North-east. Name: `NE`.</summary>
         NE = 1,
-        /// <summary>South-east.</summary>
+        /// <summary>South-east. Name: `SE`.</summary>
         SE = 2,
-        /// <summary>South-west.</summary>
+        /// <summary>South-west. Name: `SW`.</summary>
         SW = 3,
     }
 
     /// <summary>A quarter of the City of Carcassonne (the `quarter` field of a `CarcAction`). Stable numbers. (CarcQuarter)</summary>
     public enum Quarter : byte
     {
-        /// <summary>Cities.</summary>
+        /// <summary>Cities. Name: `castle`.</summary>
         Castle = 0,
-        /// <summary>Roads.</summary>
+        /// <summary>Roads. Name: `blacksmith`.</summary>
         Blacksmith = 1,
-        /// <summary>Monasteries and shrines.</summary>
+        /// <summary>Monasteries and shrines. Name: `cathedral`.</summary>
         Cathedral = 2,
-        /// <summary>Fields.</summary>
+        /// <summary>Fields. Name: `market`.</summary>
         Market = 3,
     }
 
     /// <summary>When a player acts on the City of Carcassonne (the `step` field of a `CarcAction`). Stable numbers. (CarcQuarterStep)</summary>
     public enum QuarterStep : byte
     {
-        /// <summary>Before the turn's completed features score (CC4).</summary>
+        /// <summary>Before the turn's completed features score (CC4). Name: `before-scoring`.</summary>
         BeforeScoring = 0,
-        /// <summary>Putting a figure into a quarter (CC3).</summary>
+        /// <summary>Putting a figure into a quarter (CC3). Name: `deploy`.</summary>
         Deploy = 1,
-        /// <summary>Before final scoring (CC6).</summary>
+        /// <summary>Before final scoring (CC6). Name: `final`.</summary>
         Final = 2,
-        /// <summary>Moving the count (CC3).</summary>
+        /// <summary>Moving the count (CC3). Name: `count`.</summary>
         Count = 3,
     }
 
     /// <summary>The direction of a bridge, board frame (the `axis` field of a `CarcAction`). Stable numbers. (CarcAxis)</summary>
     public enum Axis : byte
     {
-        /// <summary>From the north side to the south side.</summary>
+        /// <summary>From the north side to the south side. Name: `NS`.</summary>
         NS = 0,
-        /// <summary>From the west side to the east side.</summary>
+        /// <summary>From the west side to the east side. Name: `WE`.</summary>
         WE = 1,
     }
 
     /// <summary>What the player who picked an outbid bazaar tile does (the `choice` field of a `CarcAction`). Stable numbers. (CarcBazaarChoice)</summary>
     public enum BazaarChoice : byte
     {
-        /// <summary>Take the tile and pay the highest bid to its bidder.</summary>
+        /// <summary>Take the tile and pay the highest bid to its bidder. Name: `buy`.</summary>
         Buy = 0,
-        /// <summary>Let the highest bidder take it, for his bid paid to the player who picked it.</summary>
+        /// <summary>Let the highest bidder take it, for his bid paid to the player who picked it. Name: `sell`.</summary>
         Sell = 1,
     }
 
@@ -221,77 +221,77 @@ namespace Carcassonne
     /// <summary>Why points were scored (`score_kind` of a `CarcEvent`). Stable numbers. (CarcScoreKind)</summary>
     public enum ScoreKind : byte
     {
-        /// <summary>A completed city (B12).</summary>
+        /// <summary>A completed city (B12). Name: `city`.</summary>
         City = 0,
-        /// <summary>A completed road.</summary>
+        /// <summary>A completed road. Name: `road`.</summary>
         Road = 1,
-        /// <summary>A completed monastery or abbey.</summary>
+        /// <summary>A completed monastery or abbey. Name: `monastery`.</summary>
         Monastery = 2,
-        /// <summary>A completed garden (A2).</summary>
+        /// <summary>A completed garden (A2). Name: `garden`.</summary>
         Garden = 3,
-        /// <summary>A monastery or garden scored when the abbot is taken back (A3).</summary>
+        /// <summary>A monastery or garden scored when the abbot is taken back (A3). Name: `abbot-return`.</summary>
         AbbotReturn = 4,
-        /// <summary>The fairy's start-of-turn point (PD16b).</summary>
+        /// <summary>The fairy's start-of-turn point (PD16b). Name: `fairy.turn`.</summary>
         FairyTurn = 5,
-        /// <summary>The fairy's bonus when its follower's feature scores (PD16c).</summary>
+        /// <summary>The fairy's bonus when its follower's feature scores (PD16c). Name: `fairy.completed`.</summary>
         FairyScored = 6,
-        /// <summary>A field scored when a barn is placed (AM7).</summary>
+        /// <summary>A field scored when a barn is placed (AM7). Name: `field.barn-placed`.</summary>
         BarnPlaced = 7,
-        /// <summary>A field scored when it joins a barn's field (AM8).</summary>
+        /// <summary>A field scored when it joins a barn's field (AM8). Name: `field.barn-connected`.</summary>
         BarnConnected = 8,
-        /// <summary>End of game: an incomplete city, road, monastery or garden (B15).</summary>
+        /// <summary>End of game: an incomplete city, road, monastery or garden (B15). Name: `incomplete`.</summary>
         Incomplete = 9,
-        /// <summary>End of game: farmers (B16).</summary>
+        /// <summary>End of game: farmers (B16). Name: `farmers`.</summary>
         Farmers = 10,
-        /// <summary>End of game: a barn (AM9).</summary>
+        /// <summary>End of game: a barn (AM9). Name: `barn`.</summary>
         Barn = 11,
-        /// <summary>A completed shrine (CU1).</summary>
+        /// <summary>A completed shrine (CU1). Name: `shrine`.</summary>
         Shrine = 12,
-        /// <summary>End of game: the King's completed cities (KR3).</summary>
+        /// <summary>End of game: the King's completed cities (KR3). Name: `king`.</summary>
         King = 13,
-        /// <summary>End of game: the Robber Baron's completed roads (KR3).</summary>
+        /// <summary>End of game: the Robber Baron's completed roads (KR3). Name: `robber-baron`.</summary>
         RobberBaron = 14,
-        /// <summary>A castle scored the feature completed in its neighbourhood (CA3).</summary>
+        /// <summary>A castle scored the feature completed in its neighbourhood (CA3). Name: `castle`.</summary>
         Castle = 15,
-        /// <summary>Points paid or received for a bazaar tile the selector bought (BZ3).</summary>
+        /// <summary>Points paid or received for a bazaar tile the selector bought (BZ3). Name: `bazaar-buy`.</summary>
         BazaarBuy = 16,
-        /// <summary>Points paid or received for a bazaar tile the selector sold (BZ3).</summary>
+        /// <summary>Points paid or received for a bazaar tile the selector sold (BZ3). Name: `bazaar-sell`.</summary>
         BazaarSell = 17,
     }
 
     /// <summary>Why a figure left the board (`cause` of a `CarcEvent`). Stable numbers. (CarcReturnCause)</summary>
     public enum ReturnCause : byte
     {
-        /// <summary>Its feature was completed and scored during play (B14); a wagon may then move on (AM11).</summary>
+        /// <summary>Its feature was completed and scored during play (B14); a wagon may then move on (AM11). Name: `scored`.</summary>
         Scored = 0,
-        /// <summary>Final scoring: incomplete features (B15), farmers (B16), farmers of a barn's field (AM9), figures left on completed features.</summary>
+        /// <summary>Final scoring: incomplete features (B15), farmers (B16), farmers of a barn's field (AM9), figures left on completed features. Name: `final-scoring`.</summary>
         FinalScoring = 1,
-        /// <summary>Removed with the princess (PD9).</summary>
+        /// <summary>Removed with the princess (PD9). Name: `princess`.</summary>
         Princess = 2,
-        /// <summary>Eaten by the dragon (PD7).</summary>
+        /// <summary>Eaten by the dragon (PD7). Name: `dragon`.</summary>
         Dragon = 3,
-        /// <summary>The abbot taken back (A3).</summary>
+        /// <summary>The abbot taken back (A3). Name: `abbot-taken`.</summary>
         AbbotTaken = 4,
-        /// <summary>On a monastery or shrine that lost a challenge (CU3).</summary>
+        /// <summary>On a monastery or shrine that lost a challenge (CU3). Name: `challenged`.</summary>
         Challenged = 5,
     }
 
     /// <summary>The kind of a feature (`carc_tile_feature_geometry`, events, parts). Stable numbers. (CarcFeatureKind)</summary>
     public enum FeatureKind : byte
     {
-        /// <summary>A city (knights).</summary>
+        /// <summary>A city (knights). Name: `city`.</summary>
         City = 0,
-        /// <summary>A road (thieves).</summary>
+        /// <summary>A road (thieves). Name: `road`.</summary>
         Road = 1,
-        /// <summary>A field (farmers).</summary>
+        /// <summary>A field (farmers). Name: `field`.</summary>
         Field = 2,
-        /// <summary>A monastery, or the abbey (monks).</summary>
+        /// <summary>A monastery, or the abbey (monks). Name: `monastery`.</summary>
         Monastery = 3,
-        /// <summary>A garden (abbot only, A1).</summary>
+        /// <summary>A garden (abbot only, A1). Name: `garden`.</summary>
         Garden = 4,
-        /// <summary>A river (no figure, R3).</summary>
+        /// <summary>A river (no figure, R3). Name: `river`.</summary>
         River = 5,
-        /// <summary>A shrine (the Cult, CU1): scores like a monastery; a follower on it is a heretic.</summary>
+        /// <summary>A shrine (the Cult, CU1): scores like a monastery; a follower on it is a heretic. Name: `shrine`.</summary>
         Shrine = 6,
     }
 

@@ -12,6 +12,7 @@
 
 use carcassonne_core::action::ActionKind;
 use carcassonne_core::config::Figures;
+use carcassonne_core::names::Named;
 use carcassonne_core::rules::bcb::{Axis, BazaarChoice};
 use carcassonne_core::rules::count::{Quarter, QuarterStep};
 use carcassonne_core::tiles::{FeatureKind, Symbols};
@@ -29,14 +30,18 @@ struct Mirror {
     values: Vec<(String, String)>,
 }
 
-/// `(ident, doc)` of each value of a `named_enum!` type, in declaration order.
-fn named<T: Copy + std::fmt::Debug>(
-    all: &[T],
-    doc: fn(T) -> &'static str,
-) -> Vec<(String, String)> {
-    all.iter()
-        .map(|v| (format!("{v:?}"), doc(*v).to_string()))
+/// `(ident, doc)` of each value of a `named_enum!` type, in declaration order; the doc
+/// ends with the value's name.
+fn named<T: Named + std::fmt::Debug>() -> Vec<(String, String)> {
+    T::all()
+        .iter()
+        .map(|v| (format!("{v:?}"), with_name(v.doc(), v.name())))
         .collect()
+}
+
+/// `doc`, then the name that records, configurations and Python use for the value.
+fn with_name(doc: &str, name: &str) -> String {
+    format!("{} Name: `{name}`.", doc.trim())
 }
 
 fn mirrors() -> Vec<Mirror> {
@@ -53,7 +58,7 @@ fn mirrors() -> Vec<Mirror> {
             "u32",
             "What the game waits for (`carc_game_phase`).",
             "Phase",
-            named(&Phase::ALL, Phase::doc),
+            named::<Phase>(),
         ),
         m(
             "CarcActionKind",
@@ -64,7 +69,7 @@ fn mirrors() -> Vec<Mirror> {
             "ActionKind",
             ActionKind::ALL
                 .iter()
-                .map(|k| (format!("{k:?}"), k.spec().doc.to_string()))
+                .map(|k| (format!("{k:?}"), with_name(k.spec().doc, k.spec().name)))
                 .collect(),
         ),
         m(
@@ -72,35 +77,35 @@ fn mirrors() -> Vec<Mirror> {
             "u8",
             "A kind of figure (the `figure` field of a `CarcAction` and of a `CarcBoardFigure`).",
             "Figure",
-            named(&Figure::ALL, Figure::doc),
+            named::<Figure>(),
         ),
         m(
             "CarcCorner",
             "u8",
             "Barn corners, board frame (the `corner` field of a `CarcAction`).",
             "Corner",
-            named(&Corner::ALL, Corner::doc),
+            named::<Corner>(),
         ),
         m(
             "CarcQuarter",
             "u8",
             "A quarter of the City of Carcassonne (the `quarter` field of a `CarcAction`).",
             "Quarter",
-            named(&Quarter::ALL, Quarter::doc),
+            named::<Quarter>(),
         ),
         m(
             "CarcQuarterStep",
             "u8",
             "When a player acts on the City of Carcassonne (the `step` field of a `CarcAction`).",
             "QuarterStep",
-            named(&QuarterStep::ALL, QuarterStep::doc),
+            named::<QuarterStep>(),
         ),
         m(
             "CarcAxis",
             "u8",
             "The direction of a bridge, board frame (the `axis` field of a `CarcAction`).",
             "Axis",
-            named(&Axis::ALL, Axis::doc),
+            named::<Axis>(),
         ),
         m(
             "CarcBazaarChoice",
@@ -108,28 +113,28 @@ fn mirrors() -> Vec<Mirror> {
             "What the player who picked an outbid bazaar tile does (the `choice` field of a \
              `CarcAction`).",
             "BazaarChoice",
-            named(&BazaarChoice::ALL, BazaarChoice::doc),
+            named::<BazaarChoice>(),
         ),
         m(
             "CarcScoreKind",
             "u8",
             "Why points were scored (`score_kind` of a `CarcEvent`).",
             "ScoreKind",
-            named(&ScoreKind::ALL, ScoreKind::doc),
+            named::<ScoreKind>(),
         ),
         m(
             "CarcReturnCause",
             "u8",
             "Why a figure left the board (`cause` of a `CarcEvent`).",
             "ReturnCause",
-            named(&ReturnCause::ALL, ReturnCause::doc),
+            named::<ReturnCause>(),
         ),
         m(
             "CarcFeatureKind",
             "u8",
             "The kind of a feature (`carc_tile_feature_geometry`, events, parts).",
             "FeatureKind",
-            named(&FeatureKind::ALL, FeatureKind::doc),
+            named::<FeatureKind>(),
         ),
     ]
 }
