@@ -18,7 +18,8 @@ from typing import Any, Dict, List
 import carcassonne
 
 WINDOWS = [16, 24, 32, 40, 48]
-ALL = ["base", "river1", "river2", "princess-and-dragon", "abbey-and-mayor"]
+FIVE = ["base", "river1", "river2", "princess-and-dragon", "abbey-and-mayor"]
+NINE = FIVE + ["count", "king-and-robber", "cult", "bridges-castles-and-bazaars"]
 CONFIGS: List[Dict[str, Any]] = [
     dict(players=2, sets=["base"]),
     dict(players=4, sets=["base"]),
@@ -27,9 +28,14 @@ CONFIGS: List[Dict[str, Any]] = [
     dict(players=3, sets=["base", "river1", "river2"]),
     dict(players=3, sets=["base", "princess-and-dragon"]),
     dict(players=2, sets=["base", "abbey-and-mayor"]),
-    dict(players=2, sets=ALL),
-    dict(players=6, sets=ALL),
+    dict(players=2, sets=FIVE),
+    dict(players=6, sets=FIVE),
+    dict(players=4, sets=["base", "count", "king-and-robber", "cult"]),
+    dict(players=4, sets=["base", "bridges-castles-and-bazaars"]),
+    dict(players=2, sets=NINE),
+    dict(players=6, sets=NINE),
 ]
+LABELS = {tuple(FIVE): "the first five", tuple(NINE): "all nine"}
 
 
 def measure(config: Dict[str, Any], games: int, player: str) -> Dict[int, List[float]]:
@@ -75,7 +81,7 @@ def main() -> None:
     print("|---|---|" + "---|" * len(WINDOWS))
     for config in CONFIGS:
         result = measure(config, args.games, args.player)
-        sets = "all five" if config["sets"] == ALL else "+".join(config["sets"])
+        sets = LABELS.get(tuple(config["sets"]), "+".join(config["sets"]))
         cells = " | ".join(f"{a:.2f} / {n:.2f} / {g:.0f}" for a, n, g in (result[w] for w in WINDOWS))
         print(f"| {sets} | {config['players']} | {cells} |")
 
