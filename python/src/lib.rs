@@ -14,6 +14,18 @@ mod vector;
 
 use pyo3::prelude::*;
 
+/// The allocator of every Rust allocation of this module (the games, their sessions and
+/// scratch buffers; Python objects and numpy arrays keep Python's). A `VectorEnv` steps
+/// each of its games in turn, and each game's state is cold by the time its turn comes.
+/// With the system allocator the states' many small buffers lie on as many 4 KiB pages,
+/// and the batch waits on address translation as well as on cache misses: the same
+/// allocations on transparent huge pages (glibc's `GLIBC_TUNABLES=glibc.malloc.hugetlb=1`)
+/// made the masks-only step about a third faster. mimalloc takes its memory in large
+/// segments on transparent huge pages by itself. The README ("Fast: benchmarks") has the
+/// A/B figures.
+#[global_allocator]
+static GLOBAL: mimalloc::MiMalloc = mimalloc::MiMalloc;
+
 /// Compiled core of the `carcassonne` package: the rules engine, observations and the
 /// native vector environment.
 #[pymodule]
