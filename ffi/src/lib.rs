@@ -27,6 +27,9 @@
 //!   out without hidden padding.
 //! * Configurations and records cross the ABI as JSON text; actions as [`CarcAction`]
 //!   structs and as flat ids.
+//! * The enums that number an engine enum's values (phases, action kinds, figures, score
+//!   kinds, ...), the supply struct and the symbol bits are generated from the engine's
+//!   tables ([`engine_types`]); their numbers never change, new values come last.
 //! * Every function documents who owns what. The library keeps no global state besides
 //!   a per-thread error message; distinct handles may be used from distinct threads.
 #![deny(missing_docs)]
