@@ -32,6 +32,18 @@ pub trait Named: Copy + 'static {
     fn name(self) -> &'static str;
     /// The value's documentation comment (see the macro's `doc()`).
     fn doc(self) -> &'static str;
+
+    /// The value with this name.
+    fn with_name(name: &str) -> Option<Self> {
+        Self::all().iter().copied().find(|v| v.name() == name)
+    }
+
+    /// Every name, in declaration order, joined by `, ` (for messages that list the
+    /// allowed values).
+    fn names() -> String {
+        let names: Vec<&str> = Self::all().iter().map(|v| v.name()).collect();
+        names.join(", ")
+    }
 }
 
 /// Declares an enum whose values have names; see the [module docs](crate::names).

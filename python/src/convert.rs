@@ -6,8 +6,8 @@ use crate::errors::{illegal, invalid_argument, invalid_config};
 use carcassonne::action::{ActionKind, FieldKind, FieldValue};
 use carcassonne::config::Figure;
 use carcassonne::geometry::{Corner, Pos, Rotation};
-use carcassonne::rules::bcb::{Axis, BazaarChoice, Bridge, MAX_BID};
-use carcassonne::rules::count::{Quarter, QuarterStep};
+use carcassonne::names::Named;
+use carcassonne::rules::bcb::{Bridge, MAX_BID};
 use carcassonne::{Action, Game, GameConfig};
 use carcassonne_session::json::{echo, echo_key};
 use numpy::{Element, PyArrayDyn, PyArrayMethods, PyReadwriteArrayDyn, PyUntypedArrayMethods};
@@ -301,10 +301,11 @@ fn feature(game: &Game, pos: Pos, item: &Bound<'_, PyAny>) -> PyResult<u8> {
     Ok(int_in(item, "feature", 0, 255)? as u8)
 }
 
-/// A bridge axis by name (`NS`, `WE`).
-fn axis_named(item: &Bound<'_, PyAny>) -> PyResult<Axis> {
-    let n = text(item, "axis")?;
-    Axis::from_name(&n).ok_or_else(|| illegal(format!("unknown axis {} (NS, WE)", echo(&n))))
+/// A value of a named enum (a corner, an axis, a quarter, ...) given by its name; an
+/// unknown name is refused with the names allowed.
+fn named<T: Named>(item: &Bound<'_, PyAny>, what: &str) -> PyResult<T> {
+    let n = text(item, what)?;
+    T::with_name(&n).ok_or_else(|| illegal(format!("unknown {what} {} ({})", echo(&n), T::names())))
 }
 
 /// A structured action from its tuple form: the record type name, then the fields in
@@ -375,12 +376,7 @@ pub fn action_from_py(game: &Game, obj: &Bound<'_, PyAny>) -> PyResult<Action> {
             (FieldKind::OptFeature, Some(it)) => {
                 FieldValue::OptFeature(Some(feature(game, pos, it)?))
             }
-            (FieldKind::Corner, Some(it)) => {
-                let n = text(it, f.name)?;
-                FieldValue::Corner(Corner::from_name(&n).ok_or_else(|| {
-                    illegal(format!("unknown corner {} (NW, NE, SE, SW)", echo(&n)))
-                })?)
-            }
+            (FieldKind::Corner, Some(it)) => FieldValue::Corner(named(it, "corner")?),
             (FieldKind::Tile, Some(it)) => {
                 let id = text(it, f.name)?;
                 FieldValue::Tile(
@@ -389,45 +385,22 @@ pub fn action_from_py(game: &Game, obj: &Bound<'_, PyAny>) -> PyResult<Action> {
                         .ok_or_else(|| illegal(format!("unknown tile id {}", echo(&id))))?,
                 )
             }
-            (FieldKind::Quarter, Some(it)) => {
-                let n = text(it, f.name)?;
-                FieldValue::Quarter(Quarter::from_name(&n).ok_or_else(|| {
-                    illegal(format!(
-                        "unknown quarter {} (castle, blacksmith, cathedral, market)",
-                        echo(&n)
-                    ))
-                })?)
-            }
-            (FieldKind::Step, Some(it)) => {
-                let n = text(it, f.name)?;
-                FieldValue::Step(QuarterStep::from_name(&n).ok_or_else(|| {
-                    illegal(format!(
-                        "unknown step {} (before-scoring, deploy, final, count)",
-                        echo(&n)
-                    ))
-                })?)
-            }
+            (FieldKind::Quarter, Some(it)) => FieldValue::Quarter(named(it, "quarter")?),
+            (FieldKind::Step, Some(it)) => FieldValue::Step(named(it, "step")?),
             (FieldKind::OptBridge, Some(it)) => {
                 let (bx, by, axis): (Bound<'_, PyAny>, Bound<'_, PyAny>, Bound<'_, PyAny>) = it
                     .extract()
                     .map_err(|_| illegal("bridge: expected (x, y, axis) or None".to_string()))?;
                 FieldValue::Bridge(Some(Bridge {
                     pos: Pos::new(coord(&bx, "bridge x")?, coord(&by, "bridge y")?),
-                    axis: axis_named(&axis)?,
+                    axis: named(&axis, "axis")?,
                 }))
             }
-            (FieldKind::Axis, Some(it)) => FieldValue::Axis(axis_named(it)?),
+            (FieldKind::Axis, Some(it)) => FieldValue::Axis(named(it, "axis")?),
             (FieldKind::Bid, Some(it)) => {
                 FieldValue::Bid(int_in(it, f.name, 0, MAX_BID as i64)? as u32)
             }
-            (FieldKind::Choice, Some(it)) => {
-                let n = text(it, f.name)?;
-                FieldValue::Choice(
-                    BazaarChoice::from_name(&n).ok_or_else(|| {
-                        illegal(format!("unknown choice {} (buy, sell)", echo(&n)))
-                    })?,
-                )
-            }
+            (FieldKind::Choice, Some(it)) => FieldValue::Choice(named(it, "choice")?),
         };
         values.push(value);
     }

@@ -38,8 +38,8 @@ use carcassonne::action::{Action, ActionKind, FieldKind, FieldValue};
 use carcassonne::config::{Figure, GameConfig};
 use carcassonne::game::{ChanceMode, Event, Game, Phase, ScoredParts};
 use carcassonne::geometry::{Corner, Pos, Rotation};
-use carcassonne::rules::bcb::{Axis, BazaarChoice, Bridge, MAX_BID};
-use carcassonne::rules::count::{Quarter, QuarterStep};
+use carcassonne::names::Named;
+use carcassonne::rules::bcb::{Bridge, MAX_BID};
 use carcassonne::tiles::{catalogue, TileKind};
 use carcassonne::Rng;
 use serde_json::{json, Map, Value};
@@ -497,91 +497,63 @@ fn action_from_json(
     let mut pos = Pos::default();
     for f in spec.fields {
         let p = format!("{path}.{}", f.name);
-        let value =
-            match f.kind {
-                FieldKind::X => {
-                    pos.x = small_int(o, f.name, path, -10_000..=10_000)? as i32;
-                    FieldValue::Int(pos.x)
+        let value = match f.kind {
+            FieldKind::X => {
+                pos.x = small_int(o, f.name, path, -10_000..=10_000)? as i32;
+                FieldValue::Int(pos.x)
+            }
+            FieldKind::Y => {
+                pos.y = small_int(o, f.name, path, -10_000..=10_000)? as i32;
+                FieldValue::Int(pos.y)
+            }
+            FieldKind::Rot => FieldValue::Rot(
+                Rotation::new(small_int(o, f.name, path, 0..=3)? as u8).expect("checked range"),
+            ),
+            FieldKind::Figure => {
+                let name = as_str(field(o, f.name, path)?, &p)?;
+                FieldValue::Figure(
+                    Figure::from_name(name)
+                        .filter(|f| f.is_follower_like())
+                        .ok_or_else(|| err(&p, format!("unknown figure {}", echo(name))))?,
+                )
+            }
+            FieldKind::Feature => FieldValue::Feature(feature_at(game, pos, o, f.name, &p)?),
+            FieldKind::OptFeature => FieldValue::OptFeature(if o.contains_key(f.name) {
+                Some(feature_at(game, pos, o, f.name, &p)?)
+            } else {
+                None
+            }),
+            FieldKind::Corner => {
+                let name = as_str(field(o, f.name, path)?, &p)?;
+                FieldValue::Corner(
+                    Corner::from_name(name)
+                        .ok_or_else(|| err(&p, format!("unknown corner {}", echo(name))))?,
+                )
+            }
+            FieldKind::Tile => {
+                FieldValue::Tile(tile_by_id(as_str(field(o, f.name, path)?, &p)?, &p)?)
+            }
+            FieldKind::Quarter => FieldValue::Quarter(named_field(o, f.name, path, "quarter")?),
+            FieldKind::Step => FieldValue::Step(named_field(o, f.name, path, "step")?),
+            FieldKind::OptBridge => FieldValue::Bridge(match o.get(f.name) {
+                None | Some(Value::Null) => None,
+                Some(b) => {
+                    let bo = as_object(b, &p)?;
+                    Some(Bridge {
+                        pos: Pos::new(
+                            small_int(bo, "x", &p, -10_000..=10_000)? as i32,
+                            small_int(bo, "y", &p, -10_000..=10_000)? as i32,
+                        ),
+                        axis: named_field(bo, "axis", &p, "axis")?,
+                    })
                 }
-                FieldKind::Y => {
-                    pos.y = small_int(o, f.name, path, -10_000..=10_000)? as i32;
-                    FieldValue::Int(pos.y)
-                }
-                FieldKind::Rot => FieldValue::Rot(
-                    Rotation::new(small_int(o, f.name, path, 0..=3)? as u8).expect("checked range"),
-                ),
-                FieldKind::Figure => {
-                    let name = as_str(field(o, f.name, path)?, &p)?;
-                    FieldValue::Figure(
-                        Figure::from_name(name)
-                            .filter(|f| f.is_follower_like())
-                            .ok_or_else(|| err(&p, format!("unknown figure {}", echo(name))))?,
-                    )
-                }
-                FieldKind::Feature => FieldValue::Feature(feature_at(game, pos, o, f.name, &p)?),
-                FieldKind::OptFeature => FieldValue::OptFeature(if o.contains_key(f.name) {
-                    Some(feature_at(game, pos, o, f.name, &p)?)
-                } else {
-                    None
-                }),
-                FieldKind::Corner => {
-                    let name = as_str(field(o, f.name, path)?, &p)?;
-                    FieldValue::Corner(
-                        Corner::from_name(name)
-                            .ok_or_else(|| err(&p, format!("unknown corner {}", echo(name))))?,
-                    )
-                }
-                FieldKind::Tile => {
-                    FieldValue::Tile(tile_by_id(as_str(field(o, f.name, path)?, &p)?, &p)?)
-                }
-                FieldKind::Quarter => {
-                    let name = as_str(field(o, f.name, path)?, &p)?;
-                    FieldValue::Quarter(Quarter::from_name(name).ok_or_else(|| {
-                        err(
-                            &p,
-                            format!(
-                                "unknown quarter {} (castle, blacksmith, cathedral, market)",
-                                echo(name)
-                            ),
-                        )
-                    })?)
-                }
-                FieldKind::Step => {
-                    let name = as_str(field(o, f.name, path)?, &p)?;
-                    FieldValue::Step(QuarterStep::from_name(name).ok_or_else(|| {
-                        err(
-                            &p,
-                            format!(
-                                "unknown step {} (before-scoring, deploy, final, count)",
-                                echo(name)
-                            ),
-                        )
-                    })?)
-                }
-                FieldKind::OptBridge => FieldValue::Bridge(match o.get(f.name) {
-                    None | Some(Value::Null) => None,
-                    Some(b) => {
-                        let bo = as_object(b, &p)?;
-                        Some(Bridge {
-                            pos: Pos::new(
-                                small_int(bo, "x", &p, -10_000..=10_000)? as i32,
-                                small_int(bo, "y", &p, -10_000..=10_000)? as i32,
-                            ),
-                            axis: axis_field(bo, "axis", &p)?,
-                        })
-                    }
-                }),
-                FieldKind::Axis => FieldValue::Axis(axis_field(o, f.name, path)?),
-                FieldKind::Bid => {
-                    FieldValue::Bid(small_int(o, f.name, path, 0..=MAX_BID as i64)? as u32)
-                }
-                FieldKind::Choice => {
-                    let name = as_str(field(o, f.name, path)?, &p)?;
-                    FieldValue::Choice(BazaarChoice::from_name(name).ok_or_else(|| {
-                        err(&p, format!("unknown choice {} (buy, sell)", echo(name)))
-                    })?)
-                }
-            };
+            }),
+            FieldKind::Axis => FieldValue::Axis(named_field(o, f.name, path, "axis")?),
+            FieldKind::Bid => {
+                FieldValue::Bid(small_int(o, f.name, path, 0..=MAX_BID as i64)? as u32)
+            }
+            FieldKind::Choice => FieldValue::Choice(named_field(o, f.name, path, "choice")?),
+        };
         values.push(value);
     }
     let action = Action::from_values(kind, &values)
@@ -605,10 +577,22 @@ fn action_from_json(
 }
 
 /// The bridge axis named by `key` (`NS` or `WE`).
-fn axis_field(o: &Map<String, Value>, key: &str, path: &str) -> Result<Axis, RecordError> {
+/// The value of a named enum at `key`: an unknown name is an error that lists the names
+/// (`unknown quarter "x" (castle, blacksmith, cathedral, market)`).
+fn named_field<T: Named>(
+    o: &Map<String, Value>,
+    key: &str,
+    path: &str,
+    what: &str,
+) -> Result<T, RecordError> {
     let p = format!("{path}.{key}");
     let name = as_str(field(o, key, path)?, &p)?;
-    Axis::from_name(name).ok_or_else(|| err(&p, format!("unknown axis {} (NS, WE)", echo(name))))
+    T::with_name(name).ok_or_else(|| {
+        err(
+            &p,
+            format!("unknown {what} {} ({})", echo(name), T::names()),
+        )
+    })
 }
 
 /// The record name of local feature `local` of the tile at `pos` (`bridge` for its

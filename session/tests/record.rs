@@ -402,6 +402,46 @@ fn limits_are_enforced_and_echoes_are_short() {
     assert!(matches!(replay_json(""), Err(ReplayError::Bad(_))));
 }
 
+/// A name that is no value of its field is refused with the field's path and the names
+/// the record format allows (docs/record-format.md: quarters CC2, steps CC3/CC4/CC6, bridge
+/// axes BR1, bazaar choices BZ3).
+#[test]
+fn unknown_names_list_the_allowed_ones() {
+    let good = base_record();
+    for (at, action, allowed) in [
+        (
+            "quarter",
+            json!({"type": "move_count", "player": 0, "quarter": "tower"}),
+            "(castle, blacksmith, cathedral, market)",
+        ),
+        (
+            "step",
+            json!({"type": "quarter_pass", "player": 0, "step": "later"}),
+            "(before-scoring, deploy, final, count)",
+        ),
+        (
+            "axis",
+            json!({"type": "place_bridge", "x": 0, "y": 0, "axis": "NE"}),
+            "(NS, WE)",
+        ),
+        (
+            "choice",
+            json!({"type": "bazaar_buy_or_sell", "player": 0, "choice": "keep"}),
+            "(buy, sell)",
+        ),
+    ] {
+        let mut r = good.clone();
+        r["turns"][0]["actions"][0] = action;
+        let e = bad(&r);
+        assert!(e.path.ends_with(&format!(".{at}")), "{}", e.path);
+        assert!(
+            e.message.starts_with(&format!("unknown {at} ")) && e.message.ends_with(allowed),
+            "{at}: {}",
+            e.message
+        );
+    }
+}
+
 /// Files: JSON Lines go on after a bad line, a file that is no record file stops at
 /// once, any input (endless, without newlines) is read with bounded memory.
 #[test]

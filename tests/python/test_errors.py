@@ -62,6 +62,13 @@ MISUSE: List[Tuple[str, Callable[[], Any], Type[BaseException], str]] = [
     ("feature id", lambda: carcassonne.Game().apply(carcassonne.Deploy("follower", 0, 0, "z9")), IllegalActionError, "z9"),
     ("figure", lambda: carcassonne.Game().apply(carcassonne.Deploy("dragon", 0, 0, 0)), IllegalActionError, "dragon"),
     ("corner", lambda: carcassonne.Game().apply(carcassonne.DeployBarn(0, 0, "N")), IllegalActionError, "corner"),
+    # An unknown name lists the names the record format allows (corners AM6, axes BR1,
+    # quarters CC2, steps CC3/CC4/CC6, choices BZ3).
+    ("corner names", lambda: carcassonne.Game().apply(carcassonne.DeployBarn(0, 0, "N")), IllegalActionError, "(NW, NE, SE, SW)"),
+    ("axis names", lambda: carcassonne.Game().apply(carcassonne.PlaceBridge(0, 0, "NE")), IllegalActionError, 'unknown axis "NE" (NS, WE)'),
+    ("quarter names", lambda: carcassonne.Game().apply(carcassonne.MoveCount("tower")), IllegalActionError, "(castle, blacksmith, cathedral, market)"),
+    ("step names", lambda: carcassonne.Game().apply(carcassonne.QuarterPass("later")), IllegalActionError, "(before-scoring, deploy, final, count)"),
+    ("choice names", lambda: carcassonne.Game().apply(carcassonne.BazaarBuyOrSell("keep")), IllegalActionError, "(buy, sell)"),
     ("draw tile", lambda: carcassonne.Game(chance="explicit").apply(carcassonne.Draw("BASE-ZZ")), IllegalActionError, "BASE-ZZ"),
     ("over", lambda: _finished().apply(carcassonne.Pass()), IllegalActionError, "over"),
     ("flat over", lambda: _finished().step_flat(0), IllegalActionError, "over"),
