@@ -93,11 +93,6 @@ def parse(header: str) -> List[Tuple[str, str, str, List[Tuple[str, str, str]]]]
     return enums
 
 
-def pascal(c_name: str) -> str:
-    """PIG_HERD or pig_herd -> PigHerd."""
-    return "".join(w.capitalize() for w in c_name.split("_"))
-
-
 def supply_struct(header: str) -> List[str]:
     """`CarcSupply` as a C# struct: one field per field of the header's, same order and type."""
     m = next((m for m in STRUCT.finditer(header) if m.group("name") == "CarcSupply"), None)
@@ -116,7 +111,7 @@ def supply_struct(header: str) -> List[str]:
     for f in fields:
         doc = escape(first_paragraph(comment_text(f.group("doc"))), quote=False)
         out.append(f"        /// <summary>{doc}</summary>")
-        out.append(f"        public {C_TYPES[f.group('ctype')]} {pascal(f.group('name'))};")
+        out.append(f"        public {C_TYPES[f.group('ctype')]} {member_name(f.group('name'), '')};")
     out.append("    }")
     return out
 
@@ -154,7 +149,7 @@ def render_constants(header: str) -> str:
         own = lines[max((i for i, line in enumerate(lines) if not line.strip()), default=-1) + 1 :]
         doc = escape(first_paragraph(own), quote=False)
         out.append(f"        /// <summary>{doc}</summary>")
-        out.append(f"        public const uint Symbol{pascal(m.group('name'))} = {m.group('value')};")
+        out.append(f"        public const uint Symbol{member_name(m.group('name'), '')} = {m.group('value')};")
     out.append(END_CONSTANTS)
     return "\n".join(out)
 

@@ -188,7 +188,7 @@ impl<T: crate::names::Named> SwitchValue for T {
         T::all().iter().map(|v| v.name().to_string()).collect()
     }
     fn read(_: &Value, text: &str) -> Option<T> {
-        T::all().iter().copied().find(|v| v.name() == text)
+        T::with_name(text)
     }
     fn write(&self) -> Value {
         Value::String(self.name().into())
@@ -284,8 +284,12 @@ impl Figures {
 
     /// The count of `key` (one of [`Figures::KEYS`]).
     pub fn count(&self, key: &str) -> Option<u8> {
-        let i = Figures::KEYS.iter().position(|k| *k == key)?;
-        Some(self.counts()[i])
+        Some(self.counts()[Figures::key_index(key)?])
+    }
+
+    /// The position of `key` in [`Figures::KEYS`].
+    fn key_index(key: &str) -> Option<usize> {
+        Figures::KEYS.iter().position(|k| *k == key)
     }
 
     /// The default figures for a set selection: 7 followers (B1), no abbot, and the
@@ -752,10 +756,7 @@ fn read_start_tiles(v: &Value) -> Result<Vec<(TileKind, Pos, Rotation)>, ConfigE
 
 impl Figures {
     fn set(&mut self, key: &str, n: u8) {
-        let i = Figures::KEYS
-            .iter()
-            .position(|k| *k == key)
-            .expect("keys checked against Figures::KEYS");
+        let i = Figures::key_index(key).expect("keys checked against Figures::KEYS");
         let mut counts = self.counts();
         counts[i] = n;
         *self = Figures::from_counts(counts);
