@@ -1,0 +1,142 @@
+//! Unit tests of `action`, included by `action.rs` so they see its private items.
+
+use super::*;
+use crate::engine_types::CarcActionKind;
+use carcassonne_core::geometry::Side;
+use carcassonne_core::rules::bcb::TileBridge;
+use carcassonne_core::{Game, GameConfig, Pos};
+
+#[test]
+fn action_struct_is_twenty_bytes_without_padding() {
+    assert_eq!(std::mem::size_of::<CarcAction>(), 32);
+    assert_eq!(std::mem::align_of::<CarcAction>(), 4);
+    assert_eq!(std::mem::size_of::<CarcChanceOutcome>(), 16);
+}
+
+#[test]
+fn every_kind_round_trips() {
+    let tile = TileKind::from_index(3).unwrap();
+    let pos = Pos::new(-2, 5);
+    let actions = [
+        Action::PlaceTile {
+            pos,
+            rot: Rotation::new(3).unwrap(),
+            bridge: None,
+        },
+        Action::PlaceTile {
+            pos,
+            rot: Rotation::new(1).unwrap(),
+            bridge: Some(TileBridge::Neighbour(Side::N)),
+        },
+        Action::PlaceAbbey { pos },
+        Action::Deploy {
+            figure: Figure::Mayor,
+            pos,
+            feature: 2,
+        },
+        Action::DeployBarn {
+            pos,
+            corner: Corner::SE,
+        },
+        Action::MoveFairy { pos, feature: None },
+        Action::MoveFairy {
+            pos,
+            feature: Some(1),
+        },
+        Action::Princess { pos, feature: 0 },
+        Action::ReturnAbbot { pos, feature: 4 },
+        Action::Pass,
+        Action::MoveDragon { pos },
+        Action::MoveWagon { pos, feature: 3 },
+        Action::Draw { tile },
+        Action::LeaveQuarter {
+            step: QuarterStep::Final,
+            quarter: Quarter::Market,
+            figure: Figure::Follower,
+            pos,
+            feature: 2,
+        },
+        Action::QuarterPass {
+            step: QuarterStep::Count,
+        },
+        Action::DeployQuarter {
+            figure: Figure::Mayor,
+            quarter: Quarter::Castle,
+        },
+        Action::MoveCount {
+            quarter: Quarter::Cathedral,
+        },
+        Action::PlaceBridge {
+            pos,
+            axis: Axis::WE,
+        },
+        Action::BuildCastle { pos, feature: 1 },
+        Action::CastlePass,
+        Action::BazaarSelect { tile, bid: 7 },
+        Action::BazaarBid { bid: MAX_BID },
+        Action::BazaarPass,
+        Action::BazaarBuyOrSell {
+            choice: BazaarChoice::Sell,
+        },
+    ];
+    for a in actions {
+        let c = CarcAction::from(a);
+        assert_eq!(c.reserved, 0);
+        assert_eq!(action_from_c(&c), Ok(a), "{a}");
+    }
+}
+
+#[test]
+fn malformed_fields_are_named() {
+    let bad_kind = CarcAction {
+        kind: ActionKind::ALL.len() as u8,
+        ..CarcAction::default()
+    };
+    assert!(action_from_c(&bad_kind)
+        .unwrap_err()
+        .message
+        .contains("action.kind"));
+    let bad_rot = CarcAction {
+        rot: 4,
+        ..CarcAction::default()
+    };
+    let bad_quarter = CarcAction {
+        kind: CarcActionKind::MoveCount as u8,
+        quarter: 4,
+        ..CarcAction::default()
+    };
+    assert!(action_from_c(&bad_quarter)
+        .unwrap_err()
+        .message
+        .contains("action.quarter"));
+    let bad_step = CarcAction {
+        kind: CarcActionKind::QuarterPass as u8,
+        step: 9,
+        ..CarcAction::default()
+    };
+    assert!(action_from_c(&bad_step)
+        .unwrap_err()
+        .message
+        .contains("action.step"));
+    assert!(action_from_c(&bad_rot)
+        .unwrap_err()
+        .message
+        .contains("action.rot"));
+    let bad_tile = CarcAction {
+        kind: CarcActionKind::Draw as u8,
+        tile: u16::MAX,
+        ..CarcAction::default()
+    };
+    assert!(action_from_c(&bad_tile)
+        .unwrap_err()
+        .message
+        .contains("action.tile"));
+}
+
+#[test]
+fn legal_actions_convert_back_to_themselves() {
+    let game = Game::new(GameConfig::new(3)).unwrap();
+    for a in game.legal_actions() {
+        assert_eq!(action_from_c(&CarcAction::from(a)), Ok(a));
+    }
+}

@@ -1,0 +1,81 @@
+//! Unit tests of `bot`, included by `bot.rs` so they see its private items.
+
+use super::*;
+use crate::action::carc_game_apply;
+use crate::game::{carc_game_free, carc_game_new};
+use crate::guard::thread_last_error;
+use crate::state::carc_game_is_terminal;
+
+fn new_bot(spec: &std::ffi::CStr, seed: u64) -> *mut CarcBot {
+    let mut bot = std::ptr::null_mut();
+    assert_eq!(carc_bot_new(spec.as_ptr(), seed, &mut bot), CarcStatus::Ok);
+    bot
+}
+
+#[test]
+fn a_bot_plays_a_whole_game_with_legal_actions() {
+    let mut game = std::ptr::null_mut();
+    let config = c"{\"players\":2,\"sets\":[\"base\",\"abbey-and-mayor\"],\"seed\":3}";
+    assert_eq!(carc_game_new(config.as_ptr(), &mut game), CarcStatus::Ok);
+    let bots = [new_bot(c"mcts:8", 1), new_bot(c"greedy", 2)];
+    let mut over = 0u8;
+    let mut turn = 0;
+    while carc_game_is_terminal(game, &mut over) == CarcStatus::Ok && over == 0 {
+        let mut action = CarcAction::default();
+        assert_eq!(
+            carc_bot_choose(bots[turn % 2], game, &mut action),
+            CarcStatus::Ok
+        );
+        assert_eq!(carc_game_apply(game, &action), CarcStatus::Ok);
+        turn += 1;
+    }
+    let mut action = CarcAction {
+        x: 77,
+        ..CarcAction::default()
+    };
+    assert_eq!(
+        carc_bot_choose(bots[0], game, &mut action),
+        CarcStatus::GameOver
+    );
+    assert_eq!(action.x, 77, "out is written only on success");
+    assert!(thread_last_error().starts_with("carc_bot_choose: the game is over"));
+    let mut buf = [0 as c_char; 16];
+    let mut needed = 0;
+    assert_eq!(
+        carc_bot_spec(bots[0], buf.as_mut_ptr(), 16, &mut needed),
+        CarcStatus::Ok
+    );
+    assert_eq!(needed, 7);
+    for b in bots {
+        carc_bot_free(b);
+    }
+    carc_game_free(game);
+}
+
+#[test]
+fn bad_specs_and_null_arguments_are_refused() {
+    let mut bot = 0x1 as *mut CarcBot;
+    assert_eq!(
+        carc_bot_new(c"mcts:many".as_ptr(), 0, &mut bot),
+        CarcStatus::InvalidArgument
+    );
+    assert_eq!(bot, 0x1 as *mut CarcBot);
+    assert!(thread_last_error().contains("\"many\""));
+    assert_eq!(
+        carc_bot_new(std::ptr::null(), 0, &mut bot),
+        CarcStatus::NullArgument
+    );
+    let mut action = CarcAction::default();
+    assert_eq!(
+        carc_bot_choose(std::ptr::null_mut(), std::ptr::null(), &mut action),
+        CarcStatus::NullArgument
+    );
+    let b = new_bot(c"random", 0);
+    assert_eq!(
+        carc_bot_choose(b, std::ptr::null(), &mut action),
+        CarcStatus::NullArgument
+    );
+    assert!(thread_last_error().contains("game must not be NULL"));
+    carc_bot_free(b);
+    carc_bot_free(std::ptr::null_mut());
+}
