@@ -1,13 +1,15 @@
 //! Structured actions: one per decision, in absolute board coordinates. They match the
 //! record format's action types one to one (`docs/record-format.md`).
 //!
-//! Every action kind is declared once, here: its variant of [`Action`], its entry in
-//! [`SCHEMA`] (the record type name, its documentation and its fields in order, each
-//! with a [`FieldKind`]), and its two conversions [`Action::values`] /
+//! Every action kind is declared once, here, by one entry of the `actions!` declaration:
+//! its record type name, its documentation and its fields with their Rust types. The
+//! entry makes its variant of [`Action`] and of [`ActionKind`], its [`KindSpec`] in
+//! [`SCHEMA`] (the fields in order, each with a [`FieldKind`]: a `Pos` field is the
+//! schema's `x` and `y`), and its part of the conversions [`Action::values`] /
 //! [`Action::from_values`]. The record format, the C ABI and the Python package read and
 //! write actions through the schema only, so a new kind needs no code in them. The
 //! Python classes are generated from the schema (`python/tools/gen_actions.py`, checked
-//! by a test); the C ABI's test checks its enum of kinds against it.
+//! by a test); the C ABI's enum of kinds is generated from [`ActionKind`].
 //!
 //! ```
 //! use carcassonne::action::{Action, ActionKind, FieldValue};
@@ -29,8 +31,11 @@ use crate::rules::count::{Quarter, QuarterStep};
 use crate::tiles::TileKind;
 use std::fmt;
 
-macro_rules! action_kinds {
-    ($($kind:ident = $name:literal, player: $player:literal, doc: $doc:literal, fields: [$($field:literal: $fk:ident),* $(,)?];)+) => {
+macro_rules! actions {
+    ($(
+        $kind:ident = $name:literal, player: $player:literal, doc: $doc:literal
+        $({ $($(#[$field_meta:meta])* $field:ident: $ty:ty),* $(,)? })?;
+    )+) => {
         /// The kind of an [`Action`], in a fixed order (the C ABI numbers kinds by it).
         #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
         #[repr(u8)]
@@ -49,90 +54,223 @@ macro_rules! action_kinds {
             name: $name,
             names_player: $player,
             doc: $doc,
-            fields: &[$(FieldSpec { name: $field, kind: FieldKind::$fk }),*],
+            fields: {
+                const PARTS: &[(&str, &[(&str, FieldKind)])] =
+                    &[$($((stringify!($field), <$ty as ActionField>::SCHEMA)),*)?];
+                const FIELDS: [FieldSpec; schema_len(PARTS)] = schema_fields(PARTS);
+                &FIELDS
+            },
         }),+];
+
+        /// One decision (or, in explicit-chance mode, the tile drawn).
+        ///
+        /// A `feature` is the local index of a feature in its tile's catalogue list (the
+        /// catalogue ids `c1`, `r2`, ... name them; see [`crate::tiles::TileDef::features`]).
+        #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
+        pub enum Action {
+            $(#[doc = $doc] $kind $({ $($(#[$field_meta])* $field: $ty),* })?),+
+        }
+
+        impl Action {
+            /// The kind of this action.
+            pub const fn kind(&self) -> ActionKind {
+                match self {
+                    $(Action::$kind { .. } => ActionKind::$kind),+
+                }
+            }
+
+            /// The field values, in the order of the kind's schema.
+            pub fn values(&self) -> Values {
+                let mut writer = Writer::default();
+                match *self {
+                    $(Action::$kind $({ $($field),* })? => {
+                        $($(ActionField::write($field, &mut writer);)*)?
+                    })+
+                }
+                writer.values
+            }
+
+            /// The action of `kind` with these field values (in schema order); an error
+            /// names the first field whose value has the wrong type.
+            pub fn from_values(
+                kind: ActionKind,
+                values: &[FieldValue],
+            ) -> Result<Action, FieldError> {
+                let spec = kind.spec();
+                if values.len() != spec.fields.len() {
+                    return Err(FieldError {
+                        field: "",
+                        message: format!(
+                            "{} takes {} fields, got {}",
+                            spec.name,
+                            spec.fields.len(),
+                            values.len()
+                        ),
+                    });
+                }
+                #[allow(unused_mut, unused_variables)]
+                let mut reader = Reader { spec, values, next: 0, pos: None };
+                Ok(match kind {
+                    $(ActionKind::$kind => Action::$kind $({
+                        $($field: <$ty as ActionField>::read(&mut reader)?),*
+                    })?),+
+                })
+            }
+        }
     };
 }
 
-action_kinds! {
+// Each kind is declared once: its record type name, whether records name the deciding
+// player, its documentation, and its fields. A field's Rust type says how every codec
+// writes it (`ActionField`): a `Pos` is the schema's `x` and `y`, a `u8` a feature, ...
+actions! {
     PlaceTile = "place_tile", player: false,
         doc: "Place the drawn tile at `(x, y)` turned `rot` clockwise quarter turns (B4); `bridge` \
               is `(x, y, axis)` of the bridge a placement legal only with one brings (BR2, axis \
-              `NS` or `WE`), else absent.",
-        fields: ["x": X, "y": Y, "rot": Rot, "bridge": OptBridge];
+              `NS` or `WE`), else absent." {
+            /// Square.
+            pos: Pos,
+            /// Rotation.
+            rot: Rotation,
+            /// The bridge placed with the tile (on it or on a neighbour), if it fits only so.
+            bridge: Option<TileBridge>,
+        };
     PlaceAbbey = "place_abbey", player: false,
-        doc: "Place the abbey tile into the hole at `(x, y)` instead of drawing (AM1).",
-        fields: ["x": X, "y": Y];
+        doc: "Place the abbey tile into the hole at `(x, y)` instead of drawing (AM1)." {
+            /// Square.
+            pos: Pos,
+        };
     Deploy = "deploy", player: false,
         doc: "Put a `figure` (follower, abbot, mayor, wagon) from the supply on `feature` of the \
-              tile at `(x, y)` (B6).",
-        fields: ["figure": Figure, "x": X, "y": Y, "feature": Feature];
+              tile at `(x, y)` (B6)." {
+            /// Figure kind.
+            figure: Figure,
+            /// Tile.
+            pos: Pos,
+            /// Local feature index on that tile.
+            feature: u8,
+        };
     DeployBarn = "deploy_barn", player: false,
-        doc: "Put the barn on `corner` (NW, NE, SE, SW) of the tile just placed (AM6).",
-        fields: ["x": X, "y": Y, "corner": Corner];
+        doc: "Put the barn on `corner` (NW, NE, SE, SW) of the tile just placed (AM6)." {
+            /// The placed tile.
+            pos: Pos,
+            /// Corner, board frame.
+            corner: Corner,
+        };
     MoveFairy = "move_fairy", player: false,
         doc: "Move the fairy next to the player's figure on `feature` at `(x, y)` (PD15); \
-              `feature` is absent under the on-tile fairy rule.",
-        fields: ["x": X, "y": Y, "feature": OptFeature];
+              `feature` is absent under the on-tile fairy rule." {
+            /// Tile.
+            pos: Pos,
+            /// Local feature index of the figure the fairy goes next to.
+            feature: Option<u8>,
+        };
     Princess = "princess", player: false,
-        doc: "Remove the knight on `feature` at `(x, y)` with the princess (PD9).",
-        fields: ["x": X, "y": Y, "feature": Feature];
+        doc: "Remove the knight on `feature` at `(x, y)` with the princess (PD9)." {
+            /// Tile of the knight.
+            pos: Pos,
+            /// Its feature.
+            feature: u8,
+        };
     ReturnAbbot = "return_abbot", player: false,
-        doc: "Take the abbot on `feature` at `(x, y)` back and score it (A3).",
-        fields: ["x": X, "y": Y, "feature": Feature];
+        doc: "Take the abbot on `feature` at `(x, y)` back and score it (A3)." {
+            /// Tile of the abbot.
+            pos: Pos,
+            /// Its feature.
+            feature: u8,
+        };
     Pass = "pass", player: false,
         doc: "Do nothing: deploy nothing, decline the abbey, the princess or a wagon move, or \
-              discard a drawn tile that fits only with a bridge (BR2).",
-        fields: [];
+              discard a drawn tile that fits only with a bridge (BR2).";
     MoveDragon = "move_dragon", player: true,
-        doc: "One step of the dragon onto the tile at `(x, y)` (PD5).",
-        fields: ["x": X, "y": Y];
+        doc: "One step of the dragon onto the tile at `(x, y)` (PD5)." {
+            /// Target tile.
+            pos: Pos,
+        };
     MoveWagon = "move_wagon", player: true,
-        doc: "Move the wagon onto `feature` of the tile at `(x, y)` after scoring (AM11).",
-        fields: ["x": X, "y": Y, "feature": Feature];
+        doc: "Move the wagon onto `feature` of the tile at `(x, y)` after scoring (AM11)." {
+            /// Target tile.
+            pos: Pos,
+            /// Target feature on that tile.
+            feature: u8,
+        };
     Draw = "draw", player: false,
-        doc: "The chance outcome: the tile drawn (explicit-chance mode).",
-        fields: ["tile": Tile];
+        doc: "The chance outcome: the tile drawn (explicit-chance mode)." {
+            /// The tile.
+            tile: TileKind,
+        };
     LeaveQuarter = "leave_quarter", player: true,
         doc: "Move `figure` out of `quarter` of the City of Carcassonne onto `feature` of the tile \
               at `(x, y)` (any part of the feature names it); `step` is `before-scoring` (CC4) or \
-              `final` (CC6).",
-        fields: ["step": Step, "quarter": Quarter, "figure": Figure, "x": X, "y": Y, "feature": Feature];
+              `final` (CC6)." {
+            /// When (`before-scoring` or `final`).
+            step: QuarterStep,
+            /// The quarter it leaves.
+            quarter: Quarter,
+            /// The figure.
+            figure: Figure,
+            /// A tile of the target feature.
+            pos: Pos,
+            /// The feature on that tile.
+            feature: u8,
+        };
     QuarterPass = "quarter_pass", player: true,
         doc: "Decline a move of the City of Carcassonne: `step` `before-scoring` or `final` \
               (moving figures out, CC4, CC6), `deploy` (putting one in, CC3), `count` (moving the \
-              count, CC3).",
-        fields: ["step": Step];
+              count, CC3)." {
+            /// Which move is declined.
+            step: QuarterStep,
+        };
     DeployQuarter = "deploy_quarter", player: true,
-        doc: "Put `figure` from the supply into `quarter` of the City of Carcassonne (CC3).",
-        fields: ["figure": Figure, "quarter": Quarter];
+        doc: "Put `figure` from the supply into `quarter` of the City of Carcassonne (CC3)." {
+            /// The figure.
+            figure: Figure,
+            /// The quarter.
+            quarter: Quarter,
+        };
     MoveCount = "move_count", player: true,
-        doc: "Move the count to `quarter` (CC3).",
-        fields: ["quarter": Quarter];
+        doc: "Move the count to `quarter` (CC3)." {
+            /// The quarter.
+            quarter: Quarter,
+        };
     PlaceBridge = "place_bridge", player: false,
         doc: "Put a bridge from the supply on the tile at `(x, y)` along `axis` (`NS` or `WE`) \
-              after placing the tile (BR1).",
-        fields: ["x": X, "y": Y, "axis": Axis];
+              after placing the tile (BR1)." {
+            /// The tile that carries it.
+            pos: Pos,
+            /// Its direction.
+            axis: Axis,
+        };
     BuildCastle = "build_castle", player: true,
         doc: "Turn the two-tile city just completed at `feature` of the tile at `(x, y)` into a \
-              castle instead of having it scored (CA1).",
-        fields: ["x": X, "y": Y, "feature": Feature];
+              castle instead of having it scored (CA1)." {
+            /// A tile of the city.
+            pos: Pos,
+            /// The city on that tile.
+            feature: u8,
+        };
     CastlePass = "castle_pass", player: true,
-        doc: "Decline to build a castle (CA1).",
-        fields: [];
+        doc: "Decline to build a castle (CA1).";
     BazaarSelect = "bazaar_select", player: true,
-        doc: "Pick `tile` of the bazaar's offer and open the bidding at `bid` points (BZ2).",
-        fields: ["tile": Tile, "bid": Bid];
+        doc: "Pick `tile` of the bazaar's offer and open the bidding at `bid` points (BZ2)." {
+            /// The tile.
+            tile: TileKind,
+            /// The opening bid, in points.
+            bid: u32,
+        };
     BazaarBid = "bazaar_bid", player: true,
-        doc: "Raise the bid on the picked bazaar tile to `bid` points (BZ2).",
-        fields: ["bid": Bid];
+        doc: "Raise the bid on the picked bazaar tile to `bid` points (BZ2)." {
+            /// The new bid, in points.
+            bid: u32,
+        };
     BazaarPass = "bazaar_pass", player: true,
-        doc: "Do not raise the bid (BZ2).",
-        fields: [];
+        doc: "Do not raise the bid (BZ2).";
     BazaarBuyOrSell = "bazaar_buy_or_sell", player: true,
         doc: "The selector buys the outbid tile or sells it to the highest bidder: `choice` `buy` \
-              or `sell` (BZ3).",
-        fields: ["choice": Choice];
+              or `sell` (BZ3)." {
+            /// Buy or sell.
+            choice: BazaarChoice,
+        };
 }
 
 /// How a field is written by every codec.
@@ -255,16 +393,16 @@ pub struct Values {
     values: [FieldValue; MAX_FIELDS],
 }
 
-impl Values {
-    fn of(values: &[FieldValue]) -> Values {
-        let mut v = Values {
-            len: values.len() as u8,
+impl Default for Values {
+    fn default() -> Values {
+        Values {
+            len: 0,
             values: [FieldValue::Int(0); MAX_FIELDS],
-        };
-        v.values[..values.len()].copy_from_slice(values);
-        v
+        }
     }
+}
 
+impl Values {
     /// The values, in schema order.
     pub fn as_slice(&self) -> &[FieldValue] {
         &self.values[..self.len as usize]
@@ -292,404 +430,192 @@ impl fmt::Display for FieldError {
 
 impl std::error::Error for FieldError {}
 
-/// One decision (or, in explicit-chance mode, the tile drawn).
-///
-/// A `feature` is the local index of a feature in its tile's catalogue list (the
-/// catalogue ids `c1`, `r2`, ... name them; see [`crate::tiles::TileDef::features`]).
-#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
-pub enum Action {
-    /// Place the tile in hand at `pos` turned by `rot` (B4), with the bridge it needs to
-    /// fit there, if any (BR2).
-    PlaceTile {
-        /// Square.
-        pos: Pos,
-        /// Rotation.
-        rot: Rotation,
-        /// The bridge placed with the tile (on it or on a neighbour), if it fits only so.
-        bridge: Option<TileBridge>,
-    },
-    /// Place the abbey tile into a hole instead of drawing (AM1, AM4).
-    PlaceAbbey {
-        /// Square.
-        pos: Pos,
-    },
-    /// Put a figure from the supply on a feature (B6; a portal target may be another tile, PD12).
-    Deploy {
-        /// Figure kind (follower, abbot, mayor or wagon).
-        figure: Figure,
-        /// Tile.
-        pos: Pos,
-        /// Local feature index on that tile.
-        feature: u8,
-    },
-    /// Put the barn on a corner of the placed tile (AM6).
-    DeployBarn {
-        /// The placed tile.
-        pos: Pos,
-        /// Corner, board frame.
-        corner: Corner,
-    },
-    /// Move the fairy next to one of the player's figures (PD15); `feature` is `None`
-    /// under the on-tile rule.
-    MoveFairy {
-        /// Tile.
-        pos: Pos,
-        /// Local feature index of the figure the fairy goes next to.
-        feature: Option<u8>,
-    },
-    /// Remove the knight at `(pos, feature)` with the princess (PD9).
-    Princess {
-        /// Tile of the knight.
-        pos: Pos,
-        /// Its feature.
-        feature: u8,
-    },
-    /// Take the abbot back from an incomplete monastery or garden and score it (A3).
-    ReturnAbbot {
-        /// Tile of the abbot.
-        pos: Pos,
-        /// Its feature.
-        feature: u8,
-    },
-    /// Do nothing (deploy nothing, decline an abbey, princess or wagon move), or discard a
-    /// drawn tile that fits only with a bridge (BR2).
-    Pass,
-    /// One dragon step onto `pos` (PD5).
-    MoveDragon {
-        /// Target tile.
-        pos: Pos,
-    },
-    /// Move a wagon after its feature scored (AM11).
-    MoveWagon {
-        /// Target tile.
-        pos: Pos,
-        /// Target feature on that tile.
-        feature: u8,
-    },
-    /// The chance outcome: the tile drawn (explicit-chance mode).
-    Draw {
-        /// The tile.
-        tile: TileKind,
-    },
-    /// Move a figure out of a quarter of the City of Carcassonne onto a feature, named by
-    /// one of its parts (CC4 before the turn's scoring, CC6 before final scoring).
-    LeaveQuarter {
-        /// When (`before-scoring` or `final`).
-        step: QuarterStep,
-        /// The quarter it leaves.
-        quarter: Quarter,
-        /// The figure.
-        figure: Figure,
-        /// A tile of the target feature.
-        pos: Pos,
-        /// The feature on that tile.
-        feature: u8,
-    },
-    /// Decline a move of the City of Carcassonne: moving figures out (CC4, CC6), putting
-    /// one in (CC3) or moving the count (CC3).
-    QuarterPass {
-        /// Which move is declined.
-        step: QuarterStep,
-    },
-    /// Put a figure from the supply into a quarter of the City (CC3).
-    DeployQuarter {
-        /// The figure.
-        figure: Figure,
-        /// The quarter.
-        quarter: Quarter,
-    },
-    /// Move the count to another quarter (CC3).
-    MoveCount {
-        /// The quarter.
-        quarter: Quarter,
-    },
-    /// Put a bridge on the placed tile or an orthogonal neighbour (BR1).
-    PlaceBridge {
-        /// The tile that carries it.
-        pos: Pos,
-        /// Its direction.
-        axis: Axis,
-    },
-    /// Turn the just completed two-tile city at `(pos, feature)` (any part names it) into
-    /// a castle instead of scoring it (CA1).
-    BuildCastle {
-        /// A tile of the city.
-        pos: Pos,
-        /// The city on that tile.
-        feature: u8,
-    },
-    /// Decline to build a castle (CA1).
-    CastlePass,
-    /// Pick a tile of the bazaar's offer and open the bidding (BZ2).
-    BazaarSelect {
-        /// The tile.
-        tile: TileKind,
-        /// The opening bid, in points.
-        bid: u32,
-    },
-    /// Raise the bid on the picked tile (BZ2).
-    BazaarBid {
-        /// The new bid, in points.
-        bid: u32,
-    },
-    /// Do not raise (BZ2).
-    BazaarPass,
-    /// After being outbid: buy the tile or sell it to the highest bidder (BZ3).
-    BazaarBuyOrSell {
-        /// Buy or sell.
-        choice: BazaarChoice,
-    },
-}
-
 impl Action {
-    /// The kind of this action.
-    pub const fn kind(&self) -> ActionKind {
-        match self {
-            Action::PlaceTile { .. } => ActionKind::PlaceTile,
-            Action::PlaceAbbey { .. } => ActionKind::PlaceAbbey,
-            Action::Deploy { .. } => ActionKind::Deploy,
-            Action::DeployBarn { .. } => ActionKind::DeployBarn,
-            Action::MoveFairy { .. } => ActionKind::MoveFairy,
-            Action::Princess { .. } => ActionKind::Princess,
-            Action::ReturnAbbot { .. } => ActionKind::ReturnAbbot,
-            Action::Pass => ActionKind::Pass,
-            Action::MoveDragon { .. } => ActionKind::MoveDragon,
-            Action::MoveWagon { .. } => ActionKind::MoveWagon,
-            Action::Draw { .. } => ActionKind::Draw,
-            Action::LeaveQuarter { .. } => ActionKind::LeaveQuarter,
-            Action::QuarterPass { .. } => ActionKind::QuarterPass,
-            Action::DeployQuarter { .. } => ActionKind::DeployQuarter,
-            Action::MoveCount { .. } => ActionKind::MoveCount,
-            Action::PlaceBridge { .. } => ActionKind::PlaceBridge,
-            Action::BuildCastle { .. } => ActionKind::BuildCastle,
-            Action::CastlePass => ActionKind::CastlePass,
-            Action::BazaarSelect { .. } => ActionKind::BazaarSelect,
-            Action::BazaarBid { .. } => ActionKind::BazaarBid,
-            Action::BazaarPass => ActionKind::BazaarPass,
-            Action::BazaarBuyOrSell { .. } => ActionKind::BazaarBuyOrSell,
-        }
-    }
-
     /// The record format's `type` for this action.
     pub const fn type_name(&self) -> &'static str {
         self.kind().name()
     }
+}
 
-    /// The field values, in the order of the kind's schema.
-    pub fn values(&self) -> Values {
-        use FieldValue::{Corner as C, Feature as F, Int, OptFeature as O, Rot as R, Tile as T};
-        let xy = |p: Pos| [Int(p.x), Int(p.y)];
-        match *self {
-            Action::PlaceTile { pos, rot, bridge } => {
-                let bridge = bridge.map(|b| b.at(pos));
-                Values::of(&[Int(pos.x), Int(pos.y), R(rot), FieldValue::Bridge(bridge)])
-            }
-            Action::PlaceAbbey { pos } | Action::MoveDragon { pos } => Values::of(&xy(pos)),
-            Action::Deploy {
-                figure,
-                pos,
-                feature,
-            } => Values::of(&[
-                FieldValue::Figure(figure),
-                Int(pos.x),
-                Int(pos.y),
-                F(feature),
-            ]),
-            Action::DeployBarn { pos, corner } => Values::of(&[Int(pos.x), Int(pos.y), C(corner)]),
-            Action::MoveFairy { pos, feature } => Values::of(&[Int(pos.x), Int(pos.y), O(feature)]),
-            Action::Princess { pos, feature }
-            | Action::ReturnAbbot { pos, feature }
-            | Action::MoveWagon { pos, feature } => {
-                Values::of(&[Int(pos.x), Int(pos.y), F(feature)])
-            }
-            Action::Pass => Values::of(&[]),
-            Action::Draw { tile } => Values::of(&[T(tile)]),
-            Action::LeaveQuarter {
-                step,
-                quarter,
-                figure,
-                pos,
-                feature,
-            } => Values::of(&[
-                FieldValue::Step(step),
-                FieldValue::Quarter(quarter),
-                FieldValue::Figure(figure),
-                Int(pos.x),
-                Int(pos.y),
-                F(feature),
-            ]),
-            Action::QuarterPass { step } => Values::of(&[FieldValue::Step(step)]),
-            Action::DeployQuarter { figure, quarter } => {
-                Values::of(&[FieldValue::Figure(figure), FieldValue::Quarter(quarter)])
-            }
-            Action::MoveCount { quarter } => Values::of(&[FieldValue::Quarter(quarter)]),
-            Action::PlaceBridge { pos, axis } => {
-                Values::of(&[Int(pos.x), Int(pos.y), FieldValue::Axis(axis)])
-            }
-            Action::BuildCastle { pos, feature } => {
-                Values::of(&[Int(pos.x), Int(pos.y), F(feature)])
-            }
-            Action::CastlePass | Action::BazaarPass => Values::of(&[]),
-            Action::BazaarSelect { tile, bid } => Values::of(&[T(tile), FieldValue::Bid(bid)]),
-            Action::BazaarBid { bid } => Values::of(&[FieldValue::Bid(bid)]),
-            Action::BazaarBuyOrSell { choice } => Values::of(&[FieldValue::Choice(choice)]),
-        }
+/// How a field of an [`Action`] is written as schema fields, by its Rust type.
+trait ActionField: Sized {
+    /// The schema fields it is written as, `(name, kind)`: an empty name is the Rust
+    /// field's name.
+    const SCHEMA: &'static [(&'static str, FieldKind)];
+    /// Appends its values.
+    fn write(self, writer: &mut Writer);
+    /// Reads it from the next values.
+    fn read(reader: &mut Reader) -> Result<Self, FieldError>;
+}
+
+/// The values of an action being written, and its `(x, y)` once written.
+#[derive(Default)]
+struct Writer {
+    values: Values,
+    pos: Option<Pos>,
+}
+
+impl Writer {
+    fn push(&mut self, value: FieldValue) {
+        self.values.values[self.values.len as usize] = value;
+        self.values.len += 1;
     }
+}
 
-    /// The action of `kind` with these field values (in schema order); an error names
-    /// the first field whose value has the wrong type.
-    pub fn from_values(kind: ActionKind, values: &[FieldValue]) -> Result<Action, FieldError> {
-        let spec = kind.spec();
-        if values.len() != spec.fields.len() {
-            return Err(FieldError {
-                field: "",
-                message: format!(
-                    "{} takes {} fields, got {}",
-                    spec.name,
-                    spec.fields.len(),
-                    values.len()
-                ),
-            });
-        }
-        let bad = |i: usize| FieldError {
-            field: spec.fields[i].name,
+/// The values of an action being read: the next one, and the action's `(x, y)` once read.
+struct Reader<'a> {
+    spec: &'static KindSpec,
+    values: &'a [FieldValue],
+    next: usize,
+    pos: Option<Pos>,
+}
+
+impl Reader<'_> {
+    /// The next value, read by `accept`; a value it refuses is an error naming the field.
+    fn take<T>(&mut self, accept: impl Fn(FieldValue) -> Option<T>) -> Result<T, FieldError> {
+        let i = self.next;
+        self.next += 1;
+        accept(self.values[i]).ok_or_else(|| FieldError {
+            field: self.spec.fields[i].name,
             message: format!(
                 "expected a {:?} value, got {:?}",
-                spec.fields[i].kind, values[i]
+                self.spec.fields[i].kind, self.values[i]
             ),
-        };
-        let int = |i: usize| match values[i] {
-            FieldValue::Int(v) => Ok(v),
-            _ => Err(bad(i)),
-        };
-        let pos = |i: usize| Ok::<Pos, FieldError>(Pos::new(int(i)?, int(i + 1)?));
-        let feature = |i: usize| match values[i] {
-            FieldValue::Feature(f) => Ok(f),
-            _ => Err(bad(i)),
-        };
-        let figure = |i: usize| match values[i] {
-            FieldValue::Figure(f) => Ok(f),
-            _ => Err(bad(i)),
-        };
-        let quarter = |i: usize| match values[i] {
-            FieldValue::Quarter(q) => Ok(q),
-            _ => Err(bad(i)),
-        };
-        let step = |i: usize| match values[i] {
-            FieldValue::Step(s) => Ok(s),
-            _ => Err(bad(i)),
-        };
-        let bid = |i: usize| match values[i] {
-            FieldValue::Bid(b) => Ok(b),
-            _ => Err(bad(i)),
-        };
-        Ok(match kind {
-            ActionKind::PlaceTile => Action::PlaceTile {
-                pos: pos(0)?,
-                rot: match values[2] {
-                    FieldValue::Rot(r) => r,
-                    _ => return Err(bad(2)),
-                },
-                bridge: match values[3] {
-                    FieldValue::Bridge(None) => None,
-                    FieldValue::Bridge(Some(b)) => {
-                        Some(b.relative_to(pos(0)?).ok_or_else(|| FieldError {
-                            field: spec.fields[3].name,
-                            message: format!(
-                                "the bridge at {} ({}) is neither on the tile nor on a \
-                                 neighbour across the side it runs through",
-                                b.pos,
-                                b.axis.name()
-                            ),
-                        })?)
-                    }
-                    _ => return Err(bad(3)),
-                },
-            },
-            ActionKind::PlaceAbbey => Action::PlaceAbbey { pos: pos(0)? },
-            ActionKind::Deploy => Action::Deploy {
-                figure: figure(0)?,
-                pos: pos(1)?,
-                feature: feature(3)?,
-            },
-            ActionKind::DeployBarn => Action::DeployBarn {
-                pos: pos(0)?,
-                corner: match values[2] {
-                    FieldValue::Corner(c) => c,
-                    _ => return Err(bad(2)),
-                },
-            },
-            ActionKind::MoveFairy => Action::MoveFairy {
-                pos: pos(0)?,
-                feature: match values[2] {
-                    FieldValue::OptFeature(f) => f,
-                    _ => return Err(bad(2)),
-                },
-            },
-            ActionKind::Princess => Action::Princess {
-                pos: pos(0)?,
-                feature: feature(2)?,
-            },
-            ActionKind::ReturnAbbot => Action::ReturnAbbot {
-                pos: pos(0)?,
-                feature: feature(2)?,
-            },
-            ActionKind::Pass => Action::Pass,
-            ActionKind::MoveDragon => Action::MoveDragon { pos: pos(0)? },
-            ActionKind::MoveWagon => Action::MoveWagon {
-                pos: pos(0)?,
-                feature: feature(2)?,
-            },
-            ActionKind::Draw => Action::Draw {
-                tile: match values[0] {
-                    FieldValue::Tile(t) => t,
-                    _ => return Err(bad(0)),
-                },
-            },
-            ActionKind::LeaveQuarter => Action::LeaveQuarter {
-                step: step(0)?,
-                quarter: quarter(1)?,
-                figure: figure(2)?,
-                pos: pos(3)?,
-                feature: feature(5)?,
-            },
-            ActionKind::QuarterPass => Action::QuarterPass { step: step(0)? },
-            ActionKind::DeployQuarter => Action::DeployQuarter {
-                figure: figure(0)?,
-                quarter: quarter(1)?,
-            },
-            ActionKind::MoveCount => Action::MoveCount {
-                quarter: quarter(0)?,
-            },
-            ActionKind::PlaceBridge => Action::PlaceBridge {
-                pos: pos(0)?,
-                axis: match values[2] {
-                    FieldValue::Axis(a) => a,
-                    _ => return Err(bad(2)),
-                },
-            },
-            ActionKind::BuildCastle => Action::BuildCastle {
-                pos: pos(0)?,
-                feature: feature(2)?,
-            },
-            ActionKind::CastlePass => Action::CastlePass,
-            ActionKind::BazaarSelect => Action::BazaarSelect {
-                tile: match values[0] {
-                    FieldValue::Tile(t) => t,
-                    _ => return Err(bad(0)),
-                },
-                bid: bid(1)?,
-            },
-            ActionKind::BazaarBid => Action::BazaarBid { bid: bid(0)? },
-            ActionKind::BazaarPass => Action::BazaarPass,
-            ActionKind::BazaarBuyOrSell => Action::BazaarBuyOrSell {
-                choice: match values[0] {
-                    FieldValue::Choice(c) => c,
-                    _ => return Err(bad(0)),
-                },
-            },
         })
     }
+}
+
+/// An [`ActionField`] written as one value of `FieldValue::$variant`.
+macro_rules! single_value_fields {
+    ($($ty:ty => $kind:ident, $variant:ident;)+) => {$(
+        impl ActionField for $ty {
+            const SCHEMA: &'static [(&'static str, FieldKind)] = &[("", FieldKind::$kind)];
+            fn write(self, writer: &mut Writer) {
+                writer.push(FieldValue::$variant(self));
+            }
+            fn read(reader: &mut Reader) -> Result<Self, FieldError> {
+                reader.take(|v| match v {
+                    FieldValue::$variant(x) => Some(x),
+                    _ => None,
+                })
+            }
+        }
+    )+};
+}
+
+single_value_fields! {
+    Rotation => Rot, Rot;
+    Figure => Figure, Figure;
+    u8 => Feature, Feature;
+    Option<u8> => OptFeature, OptFeature;
+    Corner => Corner, Corner;
+    TileKind => Tile, Tile;
+    Quarter => Quarter, Quarter;
+    QuarterStep => Step, Step;
+    Axis => Axis, Axis;
+    u32 => Bid, Bid;
+    BazaarChoice => Choice, Choice;
+}
+
+/// A position is the schema's `x` and `y`: the action's square, which the fields after
+/// it (a bridge) are relative to.
+impl ActionField for Pos {
+    const SCHEMA: &'static [(&'static str, FieldKind)] =
+        &[("x", FieldKind::X), ("y", FieldKind::Y)];
+    fn write(self, writer: &mut Writer) {
+        writer.push(FieldValue::Int(self.x));
+        writer.push(FieldValue::Int(self.y));
+        writer.pos = Some(self);
+    }
+    fn read(reader: &mut Reader) -> Result<Self, FieldError> {
+        let int = |v| match v {
+            FieldValue::Int(i) => Some(i),
+            _ => None,
+        };
+        let pos = Pos::new(reader.take(int)?, reader.take(int)?);
+        reader.pos = Some(pos);
+        Ok(pos)
+    }
+}
+
+/// A bridge brought by a placement: absolute in the schema, relative to the action's
+/// square in the action.
+impl ActionField for Option<TileBridge> {
+    const SCHEMA: &'static [(&'static str, FieldKind)] = &[("", FieldKind::OptBridge)];
+    fn write(self, writer: &mut Writer) {
+        let pos = writer
+            .pos
+            .expect("a bridge field follows the action's x and y");
+        writer.push(FieldValue::Bridge(self.map(|b| b.at(pos))));
+    }
+    fn read(reader: &mut Reader) -> Result<Self, FieldError> {
+        let field = reader.spec.fields[reader.next].name;
+        let bridge = reader.take(|v| match v {
+            FieldValue::Bridge(b) => Some(b),
+            _ => None,
+        })?;
+        let pos = reader
+            .pos
+            .expect("a bridge field follows the action's x and y");
+        bridge
+            .map(|b| {
+                b.relative_to(pos).ok_or_else(|| FieldError {
+                    field,
+                    message: format!(
+                        "the bridge at {} ({}) is neither on the tile nor on a neighbour \
+                         across the side it runs through",
+                        b.pos,
+                        b.axis.name()
+                    ),
+                })
+            })
+            .transpose()
+    }
+}
+
+/// How many schema fields `parts` (a Rust field's name and its [`ActionField::SCHEMA`])
+/// make.
+const fn schema_len(parts: &[(&str, &[(&str, FieldKind)])]) -> usize {
+    let (mut n, mut i) = (0, 0);
+    while i < parts.len() {
+        n += parts[i].1.len();
+        i += 1;
+    }
+    n
+}
+
+/// The schema fields of `parts`, in order. A bridge must follow the action's `x` and `y`
+/// (it is relative to them in the action), which compilation checks.
+const fn schema_fields<const N: usize>(
+    parts: &[(&'static str, &[(&'static str, FieldKind)])],
+) -> [FieldSpec; N] {
+    assert!(
+        N <= MAX_FIELDS,
+        "an action kind has more than MAX_FIELDS fields"
+    );
+    let mut fields = [FieldSpec {
+        name: "",
+        kind: FieldKind::X,
+    }; N];
+    let (mut n, mut i, mut has_pos) = (0, 0, false);
+    while i < parts.len() {
+        let (rust_name, schema) = parts[i];
+        let mut j = 0;
+        while j < schema.len() {
+            let (name, kind) = schema[j];
+            let name = if name.is_empty() { rust_name } else { name };
+            assert!(
+                !matches!(kind, FieldKind::OptBridge) || has_pos,
+                "a bridge needs x and y before it"
+            );
+            has_pos |= matches!(kind, FieldKind::Y);
+            fields[n] = FieldSpec { name, kind };
+            n += 1;
+            j += 1;
+        }
+        i += 1;
+    }
+    fields
 }
 
 impl fmt::Display for FieldValue {
