@@ -326,6 +326,16 @@ impl Slot {
     fn step(&mut self, settings: &Settings, id: u32, mut out: Out<'_>) {
         *out.terminated = false;
         *out.truncated = false;
+        // The episode rows are zero unless the episode ends in this step.
+        if let Some(f) = out.final_scores.as_deref_mut() {
+            f.fill(0);
+        }
+        if let Some(r) = out.episode_returns.as_deref_mut() {
+            r.fill(0.0);
+        }
+        if let Some(l) = out.episode_length.as_deref_mut() {
+            *l = 0;
+        }
         if self.done {
             // Next-step autoreset: this step only starts the next episode.
             out.rewards.fill(0.0);
@@ -378,7 +388,6 @@ impl Slot {
             *out.truncated = truncated;
             if let Some(f) = out.final_scores.as_deref_mut() {
                 let n = self.players();
-                f.fill(0);
                 f[..n].copy_from_slice(self.session.game().scores());
             }
             if let Some(r) = out.episode_returns.as_deref_mut() {
@@ -1251,7 +1260,9 @@ impl VectorEnv {
     /// `episode_returns` (float32 [N, P], the rewards per seat summed over the episode),
     /// `episode_lengths` (int32 [N], the steps of the episode) and, when both are given,
     /// `final_board` and `final_globals` (the last observation of the episode, before the
-    /// automatic reset) are written; other rows are left as they were.
+    /// automatic reset) are written; the other rows of `final_scores`, `episode_returns`
+    /// and `episode_lengths` are set to 0, those of `final_board` and `final_globals` are
+    /// left as they were.
     #[pyo3(signature = (actions, action_mask, rewards, to_play, terminated, truncated, board=None, globals=None, final_scores=None, outside_window=None, episode_returns=None, episode_lengths=None, final_board=None, final_globals=None))]
     #[allow(clippy::too_many_arguments)]
     fn step<'py>(
