@@ -145,7 +145,7 @@ actions! {
               tile at `(x, y)` (B6)." {
             /// Figure kind.
             figure: Figure,
-            /// Tile.
+            /// Tile (through a magic portal, any tile with a free feature, PD12).
             pos: Pos,
             /// Local feature index on that tile.
             feature: u8,

@@ -33,8 +33,10 @@
 //!    methods; it reads and changes the kernel (board, features, figures, scores)
 //!    through the game and its own state only.
 //! 3. Its calls in the hooks below, and, for a new decision, a [`crate::game::Phase`],
-//!    its [`crate::action::Action`] variants (declared once in the action schema, from
-//!    which `python/tools/gen_actions.py` regenerates the Python classes), its arm in
+//!    its [`crate::action::Action`] variants (each one entry of `action.rs`'s `actions!`:
+//!    the record type name, the documentation and the typed fields, from which the
+//!    schema, the conversions and, through `python/tools/gen_actions.py`, the Python
+//!    classes follow), its arm in
 //!    `Game::apply_expansion_action` and, if the pipeline must stop for it, a hook at the
 //!    step where it is asked. New values of the kernel's enums (phases, figures, score
 //!    kinds, symbols) go at the end of their lists.
