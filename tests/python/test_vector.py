@@ -110,6 +110,11 @@ def test_single_agent_episode_statistics() -> None:
         obs, rewards, terminated, truncated, info = env.step(actions)
         acc += rewards[np.arange(n), seats]
         steps += 1
+        # Rows of games whose episode goes on are zero (not left from an earlier end).
+        going_on = ~(terminated | truncated)
+        assert not info["final_scores"][going_on].any()
+        assert not info["episode_returns"][going_on].any()
+        assert not info["episode_lengths"][going_on].any()
         for i in np.flatnonzero(terminated | truncated):
             assert info["episode_returns"][i, seats[i]] == pytest.approx(acc[i], abs=1e-3)
             assert info["episode_lengths"][i] == steps[i]
@@ -242,3 +247,30 @@ def test_truncation_when_the_window_is_too_small() -> None:
         # After an automatic reset the decision offered is playable.
         assert obs["action_mask"].sum(axis=1).min() > 0
     assert truncations > 0
+
+
+def test_large_buffers_lie_on_huge_page_boundaries_and_survive_pickling() -> None:
+    """The mask, planes and globals of a large batch are ordinary writable C-contiguous
+    arrays; on Linux they start on a 2 MiB boundary (transparent huge pages), also in a
+    pickled copy, which steps exactly like the original."""
+    import mmap
+    import pickle
+
+    env = carcassonne.VectorEnv(256, players=2, seed=5)
+    obs, _ = env.reset()
+    copy = pickle.loads(pickle.dumps(env))
+    for e in (env, copy):
+        for name in ("action_mask", "board"):
+            a = getattr(e, name)
+            assert a.flags.c_contiguous and a.flags.writeable and a.nbytes >= 1 << 20
+            if hasattr(mmap, "MADV_HUGEPAGE"):
+                assert a.ctypes.data % (2 << 20) == 0, name
+    assert np.array_equal(copy.action_mask, env.action_mask)
+    r = np.random.default_rng(0)
+    for _ in range(5):
+        actions = np.array([_pick(m, r) for m in env.action_mask], dtype=np.int64)
+        a, *_ = env.step(actions)
+        b, *_ = copy.step(actions.tolist())  # a list goes through the checked copy
+        assert np.array_equal(a["action_mask"], b["action_mask"])
+        assert np.array_equal(a["board"], b["board"])
+
