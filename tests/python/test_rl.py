@@ -216,11 +216,12 @@ def test_openspiel_example_runs() -> None:
 # ----- PyTorch: SB3 and the training example ------------------------------------------------
 
 
-def test_sb3_vec_env_trains_maskable_ppo() -> None:
+def test_sb3_vec_env_trains_maskable_ppo(tmp_path: Path) -> None:
     need("torch")
     need("sb3_contrib")
     from sb3_contrib import MaskablePPO
     from sb3_contrib.common.maskable.utils import get_action_masks
+    from stable_baselines3.common.logger import configure
 
     from carcassonne.sb3 import make_vec_env, policy_kwargs
 
@@ -232,6 +233,7 @@ def test_sb3_vec_env_trains_maskable_ppo() -> None:
     assert masks.shape == (4, env.action_space.n) and masks.any(axis=1).all()
     model = MaskablePPO("MultiInputPolicy", env, policy_kwargs=policy_kwargs(), n_steps=64, batch_size=64,
                         n_epochs=1, seed=0)
+    model.set_logger(configure(str(tmp_path), []))  # SB3 would make a folder in /tmp otherwise
     model.learn(256)
     obs = env.reset()
     episodes = 0
