@@ -485,17 +485,18 @@ impl Reader<'_> {
     }
 }
 
-/// An [`ActionField`] written as one value of `FieldValue::$variant`.
+/// An [`ActionField`] written as one value: `FieldKind::$kind` in the schema,
+/// `FieldValue::$kind` in the values.
 macro_rules! single_value_fields {
-    ($($ty:ty => $kind:ident, $variant:ident;)+) => {$(
+    ($($ty:ty => $kind:ident;)+) => {$(
         impl ActionField for $ty {
             const SCHEMA: &'static [(&'static str, FieldKind)] = &[("", FieldKind::$kind)];
             fn write(self, writer: &mut Writer) {
-                writer.push(FieldValue::$variant(self));
+                writer.push(FieldValue::$kind(self));
             }
             fn read(reader: &mut Reader) -> Result<Self, FieldError> {
                 reader.take(|v| match v {
-                    FieldValue::$variant(x) => Some(x),
+                    FieldValue::$kind(x) => Some(x),
                     _ => None,
                 })
             }
@@ -504,17 +505,17 @@ macro_rules! single_value_fields {
 }
 
 single_value_fields! {
-    Rotation => Rot, Rot;
-    Figure => Figure, Figure;
-    u8 => Feature, Feature;
-    Option<u8> => OptFeature, OptFeature;
-    Corner => Corner, Corner;
-    TileKind => Tile, Tile;
-    Quarter => Quarter, Quarter;
-    QuarterStep => Step, Step;
-    Axis => Axis, Axis;
-    u32 => Bid, Bid;
-    BazaarChoice => Choice, Choice;
+    Rotation => Rot;
+    Figure => Figure;
+    u8 => Feature;
+    Option<u8> => OptFeature;
+    Corner => Corner;
+    TileKind => Tile;
+    Quarter => Quarter;
+    QuarterStep => Step;
+    Axis => Axis;
+    u32 => Bid;
+    BazaarChoice => Choice;
 }
 
 /// A position is the schema's `x` and `y`: the action's square, which the fields after
