@@ -679,7 +679,7 @@ impl Layout {
             let (s, d) = (p * w * w, to * w * w);
             for wy in 0..w {
                 for wx in 0..w {
-                    let (rx, ry) = super::rotate_cell(w, wx, wy, q);
+                    let (rx, ry) = super::rotate::rotate_cell(w, wx, wy, q);
                     dst[d + ry * w + rx] = src[s + wy * w + wx];
                 }
             }

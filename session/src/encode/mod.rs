@@ -1,0 +1,123 @@
+//! Observation tensors, flat action ids and rewards for learning (`docs/interfaces.md` §3–§5, `docs/observations.md`).
+//!
+//! The board is seen through a `W × W` window ([`EncoderSpec::window`], default 32) whose
+//! origin is recomputed at every decision so that the bounding box of the placed tiles,
+//! plus one ring of empty squares, is centred ([`WindowOrigin::of`]). Window cell
+//! `(wx, wy)` shows board square `(origin.x + wx, origin.y + wy)`.
+//!
+//! # Flat action ids
+//!
+//! | block    | size   | id                                      |
+//! |----------|--------|-----------------------------------------|
+//! | `TILE`   | 4·W²   | `rot·W² + wy·W + wx`                     |
+//! | `CELL`   | W²     | `4·W² + wy·W + wx`                       |
+//! | `SLOT`   | S·F    | `5·W² + slot·F + channel`                |
+//! | `CORNER` | 4      | `5·W² + S·F + corner` (NW, NE, SE, SW)   |
+//! | `QUARTER`| 20     | `… + 4·figure + quarter`, then `… + 16 + quarter` (count moves) |
+//! | `BRIDGE` | 24     | `… + 6·rot + variant`: the bridge of a placement that needs one |
+//! | `BAZAAR` | 6·31   | `… + 31·place + bid`: pick the tile at that place of the offer and open with `bid` |
+//! | `BID`    | 31     | `… + bid`: raise to `bid`                 |
+//! | `CHOICE` | 2      | `… + choice` (buy, sell)                 |
+//! | `PASS`   | 1      | the last id                              |
+//!
+//! with `S` = [`SLOT_COUNT`] feature slots and `F` = [`CHANNEL_COUNT`] channels
+//! ([`Channel`]). A slot is a location on a tile in the **board frame** ([`slot`]): the
+//! four sides, the eight field half-edges and the centre features, so that a mask turns
+//! with the board ([`rotate_action_id`]).
+//!
+//! The *focus tile* is the tile that `SLOT` ids refer to. During deployment it is the
+//! tile just placed, so an ordinary deployment is one id. An action on another tile
+//! (a magic-portal deployment, a fairy move, the princess, taking an abbot back, a wagon
+//! move) takes two ids: a `CELL` id picks the focus tile, then a `SLOT` id picks the
+//! feature and what to do there. Between the two the game is unchanged; [`crate::session::Session`]
+//! keeps the pending focus, and the `*_at` functions take it as `focus`. The structured
+//! legal list ([`carcassonne::Game::legal_actions`]) stays the truth: the mask of every step offers
+//! exactly the ids that lead to legal actions, and every legal action whose squares lie
+//! inside the window is reachable in exactly one way.
+//!
+//! | decision          | ids                                                         |
+//! |-------------------|-------------------------------------------------------------|
+//! | `PlaceTile`       | `TILE`                                                      |
+//! | `PlaceAbbey`      | `CELL` (the hole); declining is `PASS`                      |
+//! | `Deploy`          | `SLOT` on the placed tile, or `CELL` then `SLOT`; barn `CORNER`; `PASS` |
+//! | `MoveDragon`      | `CELL`                                                      |
+//! | `MoveWagon`       | `CELL` then `SLOT` (channel wagon); declining is `PASS`     |
+//! | `PlaceTile` with a bridge (BR2) | `CELL` (the square), then `BRIDGE`           |
+//! | `PlaceBridge` (BR1) | `SLOT` bridge on the placed tile (channel `bridge-ns`/`bridge-we`), or `CELL` then `SLOT` |
+//! | `BuildCastle`     | `SLOT` (channel castle) on the placed tile; `castle_pass` is `PASS` |
+//! | bazaar            | `BAZAAR`, `BID`, `CHOICE`; `bazaar_pass` is `PASS`          |
+//! | `Draw` (chance)   | none: chance outcomes are not agent decisions; the mask is empty |
+//!
+//! Legal moves whose square lies outside the window are not offered; [`MaskInfo`] counts
+//! them. If nothing at all can be offered ([`MaskInfo::offered`] is 0 while the game is
+//! waiting for a player), the caller decides (the Python environments end the episode
+//! as truncated).
+//!
+//! # Observations
+//!
+//! [`encode_observation`] writes, for one player (egocentric: relative seat 0 is that
+//! player, 1 the next in turn order, ...; padded to 6 seats), `planes` `u8 [C, W, W]`
+//! (layout `plane·W² + wy·W + wx`, table [`plane_table`], indices in [`plane`]) and
+//! `globals` `f32 [G]` (table [`global_table`], offsets in [`global`]). Nothing is
+//! allocated per call once a thread has encoded its first observation. The project's
+//! `docs/observations.md` lists every plane and global; a test checks it against the
+//! tables here.
+//!
+//! # Presets
+//!
+//! The full encoding has planes, globals and ids for every set. A [`Layout`]
+//! ([`preset`]) keeps those that one configuration can use ([`Preset::InPlay`]) or a
+//! smaller selection ([`Preset::Compact`]), with exact masks and maps between its ids
+//! and the full ids.
+//!
+//! # Rewards
+//!
+//! [`step_rewards`] turns the scores before and after a step into a reward per player
+//! ([`RewardMode`]: `score`, `score-diff`, `outcome`); returns are sums of rewards.
+//!
+//! ```
+//! use carcassonne_session::encode::{self, EncoderSpec};
+//! use carcassonne::{Game, GameConfig};
+//! let game = Game::new(GameConfig::new(2)).unwrap();
+//! let spec = EncoderSpec::default();
+//! let mut planes = vec![0u8; spec.planes_len()];
+//! let mut globals = vec![0f32; spec.num_globals()];
+//! let mut mask = vec![0i8; spec.num_actions()];
+//! let origin = encode::encode_observation(&game, 0, spec, &mut planes, &mut globals).unwrap();
+//! let info = encode::legal_mask(&game, spec, &mut mask).unwrap();
+//! assert_eq!(info.outside_window, 0);
+//! let id = mask.iter().position(|m| *m == 1).unwrap() as u32;
+//! let action = encode::flat_to_action(&game, spec, id).unwrap();
+//! assert_eq!(encode::action_to_flat(&game, spec, action), Some(id));
+//! assert_eq!(origin, encode::WindowOrigin::of(&game, spec));
+//! ```
+
+mod decision;
+mod globals;
+mod ids;
+mod observe;
+mod planes;
+pub mod preset;
+mod rewards;
+mod rotate;
+mod spec;
+mod stats;
+mod window;
+
+pub use decision::{
+    action_to_flat, action_to_flat_path, decode_flat, flat_to_action, legal_mask, legal_mask_at,
+    DecisionTable, FlatDecision, FlatError, FlatPath, MaskInfo,
+};
+pub use globals::{global, global_table, GlobalInfo};
+pub use ids::{feature_slot, slot, slot_feature, Channel, FlatAction};
+pub use observe::{encode_observation, encode_observation_at, encode_observation_with};
+pub use planes::{plane, plane_table, PlaneInfo};
+pub use preset::{Layout, Preset};
+pub use rewards::{outcome_values, step_rewards, RewardMode};
+pub use rotate::{plane_after_turn, rotate_action_id, rotate_mask, rotate_planes};
+pub(crate) use spec::check_len;
+pub use spec::{
+    EncodeError, EncoderSpec, BAZAAR_IDS, BIDS, BRIDGE_IDS, BRIDGE_VARIANTS, CHANNEL_COUNT,
+    FIGURE_KINDS, QUARTER_IDS, SLOT_COUNT,
+};
+pub use window::WindowOrigin;
