@@ -5,6 +5,11 @@ Usage: python3 tools/gen_tile_table.py tests/data/tiles.json > core/data/tiles.t
 
 The Rust test `catalogue_matches_reference` checks the table against the catalogue, so a
 hand edit of the table that disagrees with the catalogue fails the tests.
+
+Only the sets in SETS (those the engine plays) are written; the catalogue's other sets
+(Inns & Cathedrals, Traders & Builders, the Tower, Hills & Sheep) are left out on purpose,
+and so are their tiles' peculiarities (a side split between two cities, a segment in no
+feature). A set joins the table by joining SETS, once the engine has its rules.
 """
 import json
 import re
@@ -83,6 +88,9 @@ def main():
             for flag in ("princess", "tunnel", "inner", "inn", "pig_herd", "well"):
                 if f.get(flag):
                     parts.append(flag)
+            # CA1: caps whose art shows no semicircular cap hold no castle.
+            if f.get("castle_base") is False:
+                parts.append("no_castle_base")
             print("  " + " ".join(parts))
 
 

@@ -306,6 +306,9 @@ pub struct FeatureDef {
     pub pig_herd: bool,
     /// A road with a well.
     pub well: bool,
+    /// A city cap that may hold a castle (CA1): `false` for the six caps the catalogue
+    /// marks `"castle_base": false`, whose art shows no semicircular cap.
+    pub castle_base: bool,
 }
 
 impl FeatureDef {
@@ -513,6 +516,7 @@ fn parse_feature(
         inn: false,
         pig_herd: false,
         well: false,
+        castle_base: true,
     };
     let mut cities = Vec::new();
     let mut end = None;
@@ -535,6 +539,7 @@ fn parse_feature(
                 "inn" => def.inn = true,
                 "pig_herd" => def.pig_herd = true,
                 "well" => def.well = true,
+                "no_castle_base" => def.castle_base = false,
                 other => return Err(err(&format!("unknown flag {other:?}"))),
             }
         }

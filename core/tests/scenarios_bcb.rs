@@ -440,6 +440,59 @@ fn ca1_castle_for_a_two_cap_city_with_one_figure() {
     assert_eq!(castles(&game).len(), 1);
 }
 
+/// CA1: the six caps whose art shows no semicircular cap hold no castle (`tiles.json`:
+/// `"castle_base": false`; five of them are in the sets the engine plays, the sixth is of
+/// Inns & Cathedrals). Each closes the start tile's cap with seat 0's knight: a completed
+/// city of two caps with one figure, which is scored (4, and 2 per pennant) without a
+/// castle decision. The start tile's cap itself holds one (`BASE-E`, above).
+#[test]
+fn ca1_caps_without_castle_base_hold_no_castle() {
+    let no_base: BTreeSet<&str> = carcassonne::catalogue()
+        .kinds()
+        .filter(|k| k.def().features.iter().any(|f| !f.castle_base))
+        .map(|k| k.id())
+        .collect();
+    assert_eq!(
+        no_base,
+        BTreeSet::from([
+            "AM-CAP-BRIDGE-OVER-BAND",
+            "AM-CITY-3FIELDS",
+            "BCB-CITY-3FIELDS-ROAD",
+            "BCB-CITY-3FIELDS-ROAD-G",
+            "PD-PRINCESS-CAP-AND-CORNER",
+        ])
+    );
+    let sets = [
+        TileSet::Base,
+        TileSet::PrincessDragon,
+        TileSet::AbbeyMayor,
+        TileSet::BridgesCastlesBazaars,
+    ];
+    for id in no_base {
+        let def = tile(id).def();
+        let mut config = config(2, &sets);
+        if def.counts[1] == 0 {
+            config.edition = carcassonne::Edition::C1; // a first-edition tile
+        }
+        let mut game = start(config);
+        let c1 = &def.features[def.feature_by_id("c1").unwrap()];
+        assert!(!c1.castle_base, "{id}");
+        // Turn the cap to face south, onto the start tile's cap.
+        let side = c1.side_mask().trailing_zeros() as u8;
+        assert_eq!(c1.side_mask().count_ones(), 1, "{id}: a cap");
+        play(&mut game, id, (0, -1), (2 + 4 - side) % 4);
+        let since = game.events().len();
+        deploy(&mut game, FOLLOWER, (0, -1), "c1");
+        assert_ne!(game.phase(), Phase::Castle, "{id}");
+        assert_eq!(
+            points_since(&game, since),
+            vec![(0, 4 + 2 * c1.pennants as i32, ScoreKind::City)],
+            "{id}"
+        );
+        assert_eq!((game.phase(), game.turn_player()), (Phase::Draw, 1), "{id}");
+    }
+}
+
 /// CA1: castle decisions go in turn order from the turn player. Seat 1's cap at (0, 1)
 /// and seat 0's cap at (2, 1) face a square that seat 1 fills with two caps back to back:
 /// seat 1 is asked first (he declines: 4 points), then seat 0 (he builds).
@@ -897,6 +950,58 @@ fn draw_and_place(game: &mut Game) -> TileKind {
     apply(game, place);
     finish_turn(game);
     kind
+}
+
+/// BZ4 (with BR2, B5): a tile drawn to replace a bazaar tile that was discarded starts no
+/// bazaar, even in the turn of the last player to place his bazaar tile, when nobody
+/// else holds one. Seat 0's city of bazaars north of the start tile and seat 1's junction
+/// south of it leave roads and cities on every open side: seat 0's bazaar tile, a
+/// monastery, fits only with a bridge, and he discards it. He then draws a bazaar tile
+/// and places it: the turn ends without a bazaar and seat 1 draws from the pile.
+#[test]
+fn bz4_a_tile_replacing_a_discarded_bazaar_tile_starts_no_bazaar() {
+    let mut game = bcb_game(2);
+    place(&mut game, "BCB-CITY-BAZAAR", (0, -1), 0); // seat 0: a bazaar
+    for id in ["BASE-W", "BASE-B"] {
+        apply(&mut game, Action::Draw { tile: tile(id) });
+    }
+    apply(&mut game, select("BASE-W", 0)); // seat 1
+    apply(&mut game, Action::BazaarPass); // seat 0 lets him have it
+    assert_eq!(game.bazaar_tile_of(0), Some(tile("BASE-B")));
+
+    assert_eq!(game.turn_player(), 1);
+    assert!(game.turns().last().unwrap().from_bazaar);
+    apply(&mut game, placement((0, 1), 0, None));
+    finish_turn(&mut game);
+
+    assert_eq!(
+        (game.phase(), game.turn_player(), game.tile_in_hand()),
+        (Phase::PlaceTile, 0, Some(tile("BASE-B")))
+    );
+    assert!(game.turns().last().unwrap().from_bazaar);
+    assert_legal(&game, Action::Pass);
+    apply(&mut game, Action::Pass); // BR2: discarded
+    assert_eq!((game.phase(), game.turn_player()), (Phase::Draw, 0));
+    assert!(
+        game.bazaar_tile_of(0).is_none(),
+        "nobody holds a bazaar tile"
+    );
+    let tiles = game.tiles_left();
+    apply(
+        &mut game,
+        Action::Draw {
+            tile: tile("BCB-BAZAAR-2ROADS"),
+        },
+    );
+    apply(&mut game, placement((0, 2), 0, None));
+    finish_turn(&mut game);
+    assert_eq!(
+        (game.phase(), game.turn_player()),
+        (Phase::Draw, 1),
+        "no bazaar: the next player draws"
+    );
+    assert!(game.bazaar_offer().is_empty());
+    assert_eq!(game.tiles_left(), tiles - 1);
 }
 
 /// BZ1: a bazaar is held only if the pile still holds a tile per player. Two players, 2

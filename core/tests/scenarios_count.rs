@@ -20,7 +20,7 @@ mod common;
 use carcassonne::config::{CountFinal, CountLandscape};
 use carcassonne::rules::count::{Quarter, QuarterStep};
 use carcassonne::tiles::Symbols;
-use carcassonne::{Action, Figure, Game, Phase, Pos, Rules, ScoreKind, TileSet};
+use carcassonne::{Action, Corner, Figure, Game, Phase, Pos, Rules, ScoreKind, TileSet};
 use common::*;
 use std::collections::BTreeSet;
 
@@ -403,6 +403,82 @@ fn cc4_figures_leave_the_city_for_a_feature_about_to_score() {
     assert_eq!(game.supply(0, FOLLOWER), 7);
     assert_eq!(game.quarter_figures(), &[(Quarter::Castle, 2, FOLLOWER)]);
     assert_eq!((game.phase(), game.turn_player()), (Phase::Draw, 1));
+}
+
+/// CC4 with Abbey & Mayor: the market leads only into a field that a barn scores this
+/// turn: the field of a barn placed this turn (AM7), or a barn's field joined this turn to
+/// a field holding farmers (AM8); not a barn's field that a tile merely extends.
+///
+/// Two players. Seat 1 enters the market (the count stays in the castle) and seat 0 puts
+/// a farmer into the south-west field at (−3, 0). Four monasteries north of the City make
+/// a 2×2 block in its north field, where seat 0 puts his barn (AM7): seat 1 may move his
+/// market follower there, and declines. Seat 1's city cap at (0, −2) then extends the
+/// barn's field, with no farmer: nobody is asked. Seat 0's monastery with road at (−3, −1)
+/// ends the City's west road, joining the south-west field to the barn's: seat 1 moves in
+/// and ties seat 0's farmer, 1 point each for the City, a completed city of the field (CC2).
+#[test]
+fn cc4_am7_am8_the_market_leads_only_into_a_field_a_barn_scores() {
+    let sets = [TileSet::Base, TileSet::Count, TileSet::AbbeyMayor];
+    let mut game = start(config(2, &sets));
+    south_road(&mut game); // seat 0
+    close_south_road(&mut game); // seat 1: 3 for seat 0
+    enter_city(&mut game, FOLLOWER, Quarter::Market, None);
+    place_follower(&mut game, "BASE-E", (-3, 0), 3, "f1"); // seat 0: the farmer
+    place(&mut game, "BASE-B", (-2, -2), 0); // seat 1
+    place(&mut game, "BASE-B", (-1, -2), 0); // seat 0
+    place(&mut game, "BASE-B", (-2, -3), 0); // seat 1
+    play(&mut game, "BASE-B", (-1, -3), 0); // seat 0
+    apply(
+        &mut game,
+        Action::DeployBarn {
+            pos: pos((-1, -3)),
+            corner: Corner::SW,
+        },
+    );
+    let into_barn_field = |g: &Game, xy: Xy| {
+        leave(
+            g,
+            QuarterStep::BeforeScoring,
+            Quarter::Market,
+            FOLLOWER,
+            xy,
+            "f1",
+        )
+    };
+    // The field is named by its first tile outside the City (any part of it is accepted).
+    assert_eq!((game.phase(), game.to_play()), (Phase::LeaveQuarter, 1));
+    let expected = [
+        into_barn_field(&game, (-2, -2)),
+        quarter_pass(QuarterStep::BeforeScoring),
+    ];
+    assert_eq!(legal_set(&game), set_of(&expected));
+    assert!(game.is_legal(into_barn_field(&game, (-1, -3))));
+    apply(&mut game, quarter_pass(QuarterStep::BeforeScoring));
+    assert_eq!((game.phase(), game.turn_player()), (Phase::Draw, 1));
+
+    place(&mut game, "BASE-E", (0, -2), 0); // seat 1: extends the barn's field
+    assert_eq!(
+        (game.phase(), game.turn_player()),
+        (Phase::Draw, 0),
+        "no move out of the market: the field does not score"
+    );
+    assert_eq!(game.quarter_figures(), &[(Quarter::Market, 1, FOLLOWER)]);
+
+    let since = game.events().len();
+    play(&mut game, "BASE-A", (-3, -1), 3); // seat 0: joins the farmer's field
+    finish_turn(&mut game);
+    assert_eq!((game.phase(), game.to_play()), (Phase::LeaveQuarter, 1));
+    let action = into_barn_field(&game, (-3, -1));
+    assert!(game.is_legal(action));
+    apply(&mut game, action);
+    assert_eq!(
+        sorted(points_since(&game, since)),
+        vec![
+            (0, 1, ScoreKind::BarnConnected),
+            (1, 1, ScoreKind::BarnConnected)
+        ]
+    );
+    assert!(game.quarter_figures().is_empty());
 }
 
 /// CC5: no figure leaves the quarter where the count stands. Seat 1 enters the castle

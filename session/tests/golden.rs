@@ -271,17 +271,6 @@ fn known_divergences_are_what_their_rule_says() {
                         "{id}: {d}"
                     );
                 }
-                "asks: a castle" => {
-                    // CA1: the engine offers a castle on a city of two caps with one figure.
-                    let w = d.waiting.as_ref().unwrap_or_else(|| panic!("{id}: {d}"));
-                    assert_eq!(w.phase, Phase::Castle, "{id}: {d}");
-                    assert!(
-                        w.legal
-                            .iter()
-                            .any(|a| matches!(a, Action::BuildCastle { .. })),
-                        "{id}: {d}"
-                    );
-                }
                 other => panic!("{id}: unknown divergence kind {other:?}"),
             }
         }

@@ -417,8 +417,11 @@ impl Game {
         }
     }
 
-    /// The fields that a barn scores this turn (AM7: the new barn's; AM8: fields of the
-    /// turn's tiles that hold a barn), at most 8 distinct roots written into `out`.
+    /// The fields that a barn scores this turn, at most 8 distinct roots written into
+    /// `out`: the field of the barn placed this turn (AM7), and the fields of the turn's
+    /// tiles that hold a barn and farmers, which only a join made this turn brings
+    /// together (AM8, farmers never enter a barn's field). A barn's field merely extended
+    /// by a tile is not scored (the market's target, CC4).
     pub(crate) fn barn_scored_fields<'a>(
         &self,
         out: &'a mut [NodeId; 8],
@@ -438,7 +441,8 @@ impl Game {
                 let p = self.board.placement(placed as usize);
                 for (i, f) in p.kind.def().features.iter().enumerate() {
                     let root = self.features.root(p.node_base + i as NodeId);
-                    if f.kind == FeatureKind::Field && self.features.node(root).barns > 0 {
+                    let node = self.features.node(root);
+                    if f.kind == FeatureKind::Field && node.barns > 0 && node.figures > 0 {
                         push(root, out);
                     }
                 }

@@ -12,8 +12,9 @@
 //!   pays him). The last tile goes to the last player without one, for nothing. Scores
 //!   may go negative.
 //! * BZ4: from the player after the bazaar player, each player places his tile instead
-//!   of drawing on his next turn; those placements start no bazaar. The game ends when
-//!   the pile is empty and every bazaar tile is placed.
+//!   of drawing on his next turn; those placements start no bazaar, nor does the tile he
+//!   draws in that turn when his bazaar tile fits nowhere and is discarded (B5). The game
+//!   ends when the pile is empty and every bazaar tile is placed.
 //!
 //! Bids run from 0 to [`super::MAX_BID`] points.
 
@@ -51,6 +52,9 @@ pub(crate) struct Bazaar {
     pub(crate) pending: bool,
     /// A bazaar is under way (from its start to its last tile given).
     pub(crate) under_way: bool,
+    /// The turn began with the turn player's bazaar tile (BZ4): no tile placed in it
+    /// starts a bazaar, also one drawn after that tile was discarded (B5).
+    pub(crate) bazaar_turn: bool,
 }
 
 impl Game {
@@ -89,14 +93,17 @@ impl Game {
     /// BZ4: the turn player's bazaar tile, taken into his hand instead of drawing.
     pub(crate) fn take_bazaar_tile(&mut self) -> Option<TileKind> {
         let tile = self.ext.bcb.bazaar.held[self.turn_player as usize].take()?;
+        self.ext.bcb.bazaar.bazaar_turn = true;
         if let Some(t) = self.turns.last_mut() {
             t.from_bazaar = true;
         }
         Some(tile)
     }
 
-    /// BZ1: the tile at placement `index` starts a bazaar after this turn if it shows a
-    /// bazaar and was not placed in a bazaar round.
+    /// BZ1, BZ4: the tile at placement `index` starts a bazaar after this turn if it shows
+    /// a bazaar and was not placed in a bazaar round: not in a turn that began with a
+    /// bazaar tile (the tile drawn to replace a discarded one included), nor while players
+    /// still hold bazaar tiles.
     pub(crate) fn bazaar_tile_placed(&mut self, index: u8) {
         if !self.bcb_on()
             || !self
@@ -108,7 +115,7 @@ impl Game {
         {
             return;
         }
-        let in_round = self.turns.last().is_some_and(|t| t.from_bazaar) || self.bazaar_tiles_held();
+        let in_round = self.ext.bcb.bazaar.bazaar_turn || self.bazaar_tiles_held();
         if !in_round {
             self.ext.bcb.bazaar.pending = true;
         }

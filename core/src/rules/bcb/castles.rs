@@ -65,8 +65,8 @@ impl Game {
     }
 
     /// CA1: whether the completed city of `root` may become a castle, and for whom: two
-    /// tiles, each holding one part of it that touches one side only, and exactly one
-    /// figure, whose owner has a castle left.
+    /// tiles, each holding one part of it that touches one side only and is a castle base
+    /// in the catalogue, and exactly one figure, whose owner has a castle left.
     fn castle_candidate(&self, root: NodeId) -> Option<u8> {
         let node = self.features.node(root);
         if node.kind != FeatureKind::City || node.figures != 1 {
@@ -77,8 +77,10 @@ impl Game {
         for part in self.features.parts(root) {
             let part = self.features.node(part);
             let p = self.board.placement(part.placement as usize);
-            let sides = p.kind.def().oriented(p.rot).feature_sides[part.local as usize];
-            if n == 2 || sides.count_ones() != 1 || tiles.contains(&part.placement) {
+            let def = p.kind.def();
+            let sides = def.oriented(p.rot).feature_sides[part.local as usize];
+            let base = def.features[part.local as usize].castle_base;
+            if n == 2 || sides.count_ones() != 1 || !base || tiles.contains(&part.placement) {
                 return None;
             }
             tiles[n] = part.placement;

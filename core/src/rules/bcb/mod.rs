@@ -153,10 +153,11 @@ pub(crate) struct Bcb {
 
 impl crate::game::Game {
     /// A turn begins: one bridge per turn (BR1), castle decisions from the active player
-    /// (CA1).
+    /// (CA1), not (yet) a bazaar tile's turn (BZ4).
     pub(crate) fn bcb_turn_start(&mut self) {
         self.ext.bcb.bridge_this_turn = None;
         self.ext.bcb.castle_next = 0;
+        self.ext.bcb.bazaar.bazaar_turn = false;
     }
 
     /// Hashes the set's state (bridges, castles, bazaar).
