@@ -12,15 +12,19 @@ mod render;
 mod replay;
 mod setup;
 
+use carcassonne_session::json::escape_controls;
 use std::fmt;
 use std::io::Write as _;
 use std::process::ExitCode;
 
 /// Writes `text` to standard output. A closed output (`carcassonne replay ... | head`)
 /// is not an error: the command goes on and its exit status still reports its result.
+/// Control characters other than line feeds and tabs are written escaped: text from a
+/// record or a file name never drives the terminal (messages quote such text through
+/// `json::shown` already; this is the last guard).
 pub fn emit(text: &str) {
     let mut out = std::io::stdout().lock();
-    let _ = out.write_all(text.as_bytes());
+    let _ = out.write_all(escape_controls(text).as_bytes());
     let _ = out.flush();
 }
 
@@ -111,9 +115,33 @@ fn run(words: &[String]) -> Result<Outcome, CliError> {
     }
 }
 
+/// The command line's words; one that is not UTF-8 (a file name in another encoding) is a
+/// usage error naming it, escaped.
+fn words() -> Result<Vec<String>, CliError> {
+    std::env::args_os()
+        .skip(1)
+        .enumerate()
+        .map(|(i, word)| {
+            word.into_string().map_err(|word| {
+                CliError::Usage(format!(
+                    "argument {} is not UTF-8 text: {:?}",
+                    i + 1,
+                    word.to_string_lossy()
+                ))
+            })
+        })
+        .collect()
+}
+
 fn main() -> ExitCode {
-    let words: Vec<String> = std::env::args().skip(1).collect();
-    match run(&words) {
+    let (words, result) = match words() {
+        Ok(words) => {
+            let result = run(&words);
+            (words, result)
+        }
+        Err(e) => (Vec::new(), Err(e)),
+    };
+    match result {
         Ok(Outcome::Success) => ExitCode::SUCCESS,
         Ok(Outcome::Problems) => ExitCode::from(1),
         Err(e) => {
@@ -122,7 +150,7 @@ fn main() -> ExitCode {
                 .filter(|c| help_of(c).is_some())
                 .map(|c| format!("carcassonne {c}"))
                 .unwrap_or_else(|| "carcassonne".to_string());
-            eprintln!("{command}: {e}");
+            eprintln!("{}", escape_controls(&format!("{command}: {e}")));
             match e {
                 CliError::Usage(_) => {
                     if command != "carcassonne" {

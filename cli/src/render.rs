@@ -39,14 +39,21 @@ fn turns_of(record: &Value) -> usize {
         .map_or(0, Vec::len)
 }
 
-/// The record cut after its first `n` turns, as the record of an unfinished game.
+/// What a record holds about the end of its game, besides its turns: the final moves
+/// (CC6), the final scoring and how to resume the game after its last turn.
+const END_OF_GAME_KEYS: [&str; 4] = ["final_actions", "final_scores", "final_events", "resume"];
+
+/// The record cut after its first `n` turns, as the record of an unfinished game (without
+/// what follows its last turn).
 fn first_turns(record: &Value, n: usize) -> Value {
     let mut cut = record.clone();
     if let Some(top) = cut.as_object_mut() {
         if let Some(turns) = top.get_mut("turns").and_then(Value::as_array_mut) {
             if n < turns.len() {
                 turns.truncate(n);
-                top.remove("final_scores");
+                for key in END_OF_GAME_KEYS {
+                    top.remove(key);
+                }
             }
         }
     }
@@ -154,9 +161,8 @@ pub fn run(words: &[String]) -> Result<Outcome, CliError> {
         (_, Some(value)) => value,
     };
     let chosen = &chosen;
-    let id = record::record_id(chosen)
-        .unwrap_or(path.as_str())
-        .to_string();
+    // Quoted and escaped when it holds control characters (messages, the page's title).
+    let id = record::shown_id(record::record_id(chosen).unwrap_or(path.as_str()));
     let turns = turns_of(chosen);
     if let Some(n) = turn {
         if n > turns {

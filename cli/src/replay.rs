@@ -99,7 +99,11 @@ pub fn parse_known(name: &str, text: &str) -> Result<KnownDivergences, String> {
             .insert(id.to_string(), reason.trim().to_string())
             .is_some()
         {
-            return Err(format!("{name}: line {}: id {id} listed twice", n + 1));
+            return Err(format!(
+                "{name}: line {}: id {} listed twice",
+                n + 1,
+                record::shown_id(id)
+            ));
         }
     }
     Ok(known)
@@ -157,14 +161,16 @@ pub fn check_reader(
             }
         };
         override_rules(&mut value, rules);
-        let id = record::record_id(&value)
+        let raw_id = record::record_id(&value);
+        let id = raw_id
             .map(record::shown_id)
             .unwrap_or_else(|| format!("{name} record {}", index + 1));
         match record::replay(&value) {
             Ok(_) => tally.reproduced += 1,
-            Err(ReplayError::Diverged(d)) => match known.get(&id) {
+            Err(ReplayError::Diverged(d)) => match raw_id.and_then(|raw| known.get(raw)) {
                 Some(reason) => {
                     tally.known += 1;
+                    let reason = carcassonne_session::json::escape_controls(reason);
                     report(&format!("{id}: known divergence ({reason}): {d}"));
                 }
                 None => {

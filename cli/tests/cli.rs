@@ -511,6 +511,47 @@ fn render_at_a_turn_and_as_an_html_replay() {
     assert!(page.contains(&format!(r#"data-turns="{turns}""#)));
 }
 
+/// A record with final moves out of the City of Carcassonne (CC6, `final_actions`) is
+/// drawn after any turn and as an HTML replay: the record cut before its end keeps none of
+/// what follows its last turn.
+#[test]
+fn render_a_record_with_final_actions() {
+    let dir = scratch("render-final-actions");
+    let file = reference("count.jsonl");
+    let id = "count-5p-0014";
+    let record: Value = std::fs::read_to_string(&file)
+        .unwrap()
+        .lines()
+        .map(|l| serde_json::from_str::<Value>(l).unwrap())
+        .find(|r| r["id"] == id)
+        .unwrap();
+    assert!(!record["final_actions"].as_array().unwrap().is_empty());
+    let turns = record["turns"].as_array().unwrap().len();
+    for n in [0, 1, turns - 1, turns] {
+        let run = carcassonne(&[
+            "render",
+            path_str(&file),
+            "--id",
+            id,
+            "--turn",
+            &n.to_string(),
+        ]);
+        assert!(run.status.success(), "turn {n}: {}", stderr(&run));
+    }
+    let html = dir.join("replay.html");
+    let run = carcassonne(&[
+        "render",
+        path_str(&file),
+        "--id",
+        id,
+        "--html",
+        path_str(&html),
+    ]);
+    assert!(run.status.success(), "{}", stderr(&run));
+    let page = std::fs::read_to_string(&html).unwrap();
+    assert_eq!(page.matches(r#"<g class="frame""#).count(), turns + 1);
+}
+
 #[test]
 fn bad_command_lines_exit_2_naming_the_option() {
     let cases: [(&[&str], &str); 21] = [
@@ -761,4 +802,106 @@ fn malformed_records_name_the_field_and_the_others_replay() {
             bad.len()
         )
     );
+}
+
+/// Whether `text` holds a control character other than a line feed or a tab (one a
+/// terminal would obey: an escape sequence, a bell, a C1 control).
+fn has_controls(text: &str) -> bool {
+    text.chars()
+        .any(|c| c.is_control() && c != '\n' && c != '\t')
+}
+
+/// Text from a record or a file name never reaches the terminal raw: a record `id` with
+/// escape sequences (a window title, a screen clear, a C1 control) is quoted and escaped
+/// by `replay` (a diverging record, a malformed one, a known divergence) and by `render`
+/// (its scores line, its errors), and so is a file name; a command-line word that is not
+/// UTF-8 is a usage error.
+#[test]
+fn messages_escape_the_control_characters_of_records_and_file_names() {
+    let dir = scratch("escapes");
+    let hostile = "\u{1b}]0;owned\u{7}\u{1b}[2J\u{9b}31m";
+    let good = std::fs::read_to_string(reference("base-c2.jsonl"))
+        .unwrap()
+        .lines()
+        .next()
+        .unwrap()
+        .to_string();
+    let mut record: Value = serde_json::from_str(&good).unwrap();
+    record["id"] = Value::from(hostile);
+    let mut diverging = record.clone();
+    diverging["final_scores"][0] = Value::from(diverging["final_scores"][0].as_i64().unwrap() + 1);
+    let mut malformed = record.clone();
+    malformed["setup"]["edition"] = Value::from(format!("C2{hostile}"));
+    let file = dir.join(format!("games{hostile}.jsonl"));
+    std::fs::write(
+        &file,
+        format!("{record}\n{diverging}\n{malformed}\n{{\"format\": 1}}\n"),
+    )
+    .unwrap();
+    let known = dir.join("known.md");
+    std::fs::write(&known, format!("- id: {hostile} (B12, {hostile})\n")).unwrap();
+    let escaped_id = format!("{hostile:?}");
+
+    let run = carcassonne(&["replay", path_str(&file)]);
+    let out = stdout(&run);
+    assert_eq!(run.status.code(), Some(1), "{out:?}");
+    assert!(!has_controls(&out), "{out:?}");
+    assert_eq!(out.matches(&escaped_id).count(), 2, "{out:?}");
+    let run = carcassonne(&["replay", path_str(&file), "--known", path_str(&known)]);
+    let out = stdout(&run);
+    assert!(!has_controls(&out), "{out:?}");
+    assert!(
+        out.contains(&format!(
+            "{escaped_id}: known divergence (B12, \\u{{1b}}]0;owned"
+        )),
+        "{out:?}"
+    );
+
+    let single = dir.join("single.json");
+    std::fs::write(&single, record.to_string()).unwrap();
+    let run = carcassonne(&[
+        "render",
+        path_str(&single),
+        "--svg",
+        path_str(&dir.join("b.svg")),
+    ]);
+    let out = stdout(&run);
+    assert!(run.status.success(), "{}", stderr(&run));
+    assert!(!has_controls(&out), "{out:?}");
+    assert!(
+        out.contains(&format!("{escaped_id}: final scores: seat 0:")),
+        "{out:?}"
+    );
+    let other_id = format!("other{hostile}");
+    for args in [
+        vec!["render", path_str(&file)],
+        vec!["render", path_str(&single), "--id", &other_id],
+        vec![
+            "replay",
+            path_str(&dir.join(format!("none{hostile}.jsonl"))),
+        ],
+        vec![hostile],
+    ] {
+        let run = carcassonne(&args);
+        assert_eq!(run.status.code(), Some(2), "{args:?}");
+        let err = stderr(&run);
+        assert!(!has_controls(&err), "{args:?}: {err:?}");
+        assert!(err.contains("\\u{1b}]0;owned\\u{7}"), "{args:?}: {err:?}");
+    }
+
+    #[cfg(unix)]
+    {
+        use std::os::unix::ffi::OsStrExt;
+        let run = Command::new(env!("CARGO_BIN_EXE_carcassonne"))
+            .args([
+                "replay".as_ref(),
+                std::ffi::OsStr::from_bytes(b"\xff\x1b[2J.jsonl"),
+            ])
+            .output()
+            .unwrap();
+        assert_eq!(run.status.code(), Some(2));
+        let err = stderr(&run);
+        assert!(err.contains("argument 2 is not UTF-8"), "{err:?}");
+        assert!(!has_controls(&err), "{err:?}");
+    }
 }

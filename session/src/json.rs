@@ -1,6 +1,7 @@
 //! Strict JSON for every text input of the project (records, C ABI configurations):
 //! duplicate keys are errors (the usual parsers keep the last one silently), nesting is
-//! bounded, and values echoed in error messages are cut short.
+//! bounded, and values echoed in error messages are cut short and escaped: a message never
+//! carries a control character from its input to a terminal ([`echo`], [`shown`]).
 //!
 //! The limits are constants with documented values:
 //!
@@ -20,6 +21,7 @@
 
 use serde::de::{DeserializeSeed, Deserializer, MapAccess, SeqAccess, Visitor};
 use serde_json::{Map, Number, Value};
+use std::borrow::Cow;
 use std::cell::RefCell;
 use std::fmt;
 
@@ -64,6 +66,54 @@ pub fn echo(s: &str) -> String {
         None => format!("{s:?}"),
         Some((cut, _)) => format!("{:?}... ({} bytes)", &s[..cut], s.len()),
     }
+}
+
+/// A name from the input (a record's `id`, a file name) as a message shows it: as it
+/// is when it is short and every character prints as itself, else through [`echo`]
+/// (quoted, escaped, cut short). Control characters (an escape sequence that would retitle
+/// or clear a terminal, a bell, a bidirectional override) thus never reach the output.
+///
+/// ```
+/// use carcassonne_session::json::shown;
+/// assert_eq!(shown("base-c2-2p-0006"), "base-c2-2p-0006");
+/// assert_eq!(shown("\u{1b}]0;title\u{7}"), r#""\u{1b}]0;title\u{7}""#);
+/// assert!(shown(&"x".repeat(1000)).len() < 80);
+/// ```
+pub fn shown(text: &str) -> Cow<'_, str> {
+    let plain = text.chars().count() <= MAX_ECHO_CHARS
+        && text.chars().all(|c| {
+            let mut escaped = c.escape_debug();
+            escaped.next() == Some(c) && escaped.next().is_none()
+        });
+    if plain {
+        Cow::Borrowed(text)
+    } else {
+        Cow::Owned(echo(text))
+    }
+}
+
+/// `text` with every control character but the line feed and the tab written as an
+/// escape (`\u{1b}`): the last guard of a program's output, after the parts that quote
+/// input went through [`echo`] or [`shown`].
+///
+/// ```
+/// use carcassonne_session::json::escape_controls;
+/// assert_eq!(escape_controls("a\tb\nc\u{1b}[2J\u{9b}"), "a\tb\nc\\u{1b}[2J\\u{9b}");
+/// ```
+pub fn escape_controls(text: &str) -> Cow<'_, str> {
+    let unsafe_char = |c: char| c.is_control() && c != '\n' && c != '\t';
+    if !text.chars().any(unsafe_char) {
+        return Cow::Borrowed(text);
+    }
+    let mut out = String::with_capacity(text.len() + 8);
+    for c in text.chars() {
+        if unsafe_char(c) {
+            out.extend(c.escape_unicode());
+        } else {
+            out.push(c);
+        }
+    }
+    Cow::Owned(out)
 }
 
 /// A JSON value described for an error message: scalars as written (strings through

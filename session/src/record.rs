@@ -949,13 +949,10 @@ pub fn record_id(record: &Value) -> Option<&str> {
     record.get("id").and_then(Value::as_str)
 }
 
-/// A record's `id` for messages: cut short ([`json::echo`]) when it is long.
+/// A record's `id` for messages ([`json::shown`]): as it is, or quoted and escaped when
+/// it is long or holds a character that does not print as itself (an escape sequence).
 pub fn shown_id(id: &str) -> String {
-    if id.chars().count() <= json::MAX_ECHO_CHARS {
-        id.to_string()
-    } else {
-        echo(id)
-    }
+    json::shown(id).into_owned()
 }
 
 /// Replays a record: forces its draws, applies its actions, compares every turn's
