@@ -9,12 +9,22 @@ OUT ?= out
 # Where `make install` puts the C library (DESTDIR, LIBDIR, INCLUDEDIR, DATADIR also apply).
 PREFIX ?= /usr/local
 
-## Build everything, play a 4-player game with every seeded set between built-in bots,
-## print the board and scores, and write the record to out/demo-record.json.
+# The command line, built in release mode.
+CARC = $(CARGO) run --release -q -p carcassonne-cli --
+# The sets of the Royal Gift box (with the Abbot: --abbot 1).
+ROYAL_GIFT = base,river1,river2,princess-and-dragon,count,king-and-robber,cult,bridges-castles-and-bazaars
+# The demo game: 2 players, the Royal Gift box, an MCTS player (200 iterations per
+# decision) against the greedy player; this seed's board fits 120 columns.
+DEMO = play --sets $(ROYAL_GIFT) --abbot 1 --bots mcts:200,greedy --seed 6
+
+## Build everything, then play the demo game (about 15 s): print the board and where each
+## seat's points came from, and write the record, the board as SVG and the HTML replay to
+## out/ (open demo-replay.html in a browser).
 run: build
 	mkdir -p $(OUT)
-	$(CARGO) run --release -q -p carcassonne-cli -- play --out $(OUT)/demo-record.json
-	$(CARGO) run --release -q -p carcassonne-cli -- replay $(OUT)/demo-record.json
+	$(CARC) $(DEMO) --out $(OUT)/demo-record.json
+	$(CARC) render $(OUT)/demo-record.json --svg $(OUT)/demo-board.svg --html $(OUT)/demo-replay.html --quiet
+	@echo "board: $(OUT)/demo-board.svg, replay: $(OUT)/demo-replay.html (open them in a browser)"
 
 build:
 	$(CARGO) build --release --workspace
@@ -67,7 +77,6 @@ screenshots:
 	bash tools/screenshots.sh
 
 ## Benchmarks (figures in the README come from these).
-CARC = $(CARGO) run --release -q -p carcassonne-cli --
 bench:
 	$(CARC) bench --players 2 --sets base --seconds 10
 	$(CARC) bench --players 2 --sets base,river1,river2 --abbot 1 --seconds 10

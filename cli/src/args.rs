@@ -13,6 +13,8 @@ pub struct OptSpec {
     pub name: &'static str,
     /// Whether the option may be given more than once (values are kept in order).
     pub repeatable: bool,
+    /// Whether the option is a switch, given without a value.
+    pub switch: bool,
 }
 
 impl OptSpec {
@@ -21,6 +23,7 @@ impl OptSpec {
         OptSpec {
             name,
             repeatable: false,
+            switch: false,
         }
     }
 
@@ -29,6 +32,16 @@ impl OptSpec {
         OptSpec {
             name,
             repeatable: true,
+            switch: false,
+        }
+    }
+
+    /// A switch: an option without a value, given at most once.
+    pub const fn switch(name: &'static str) -> OptSpec {
+        OptSpec {
+            name,
+            repeatable: false,
+            switch: true,
         }
     }
 }
@@ -50,6 +63,11 @@ impl Parsed {
             .iter()
             .find(|(n, _)| *n == name)
             .map(|(_, v)| v.as_str())
+    }
+
+    /// Whether a switch was given.
+    pub fn flag(&self, name: &str) -> bool {
+        self.value(name).is_some()
     }
 
     /// Every value of a repeatable option, in order.
@@ -90,6 +108,10 @@ pub fn parse(args: &[String], specs: &[OptSpec]) -> Result<Parsed, CliError> {
             .find(|s| s.name == name)
             .ok_or_else(|| CliError::Usage(format!("unknown option --{name}")))?;
         let value = match inline {
+            Some(_) if spec.switch => {
+                return Err(CliError::Usage(format!("--{name} takes no value")))
+            }
+            None if spec.switch => String::new(),
             Some(v) => v,
             None => words
                 .next()

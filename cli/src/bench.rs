@@ -3,9 +3,9 @@
 //! search speed is reported in iterations per second).
 
 use crate::args::OptSpec;
-use crate::setup::{self, SetupDefaults};
+use crate::setup;
 use crate::{emit, CliError, Outcome};
-use carcassonne::{Game, Rng, TileSet};
+use carcassonne::{Game, Rng};
 use carcassonne_session::bots::Bot;
 use std::time::{Duration, Instant};
 
@@ -16,13 +16,10 @@ carcassonne bench: measure the engine with random play
 usage: carcassonne bench [options]
 
 options:
-  --players P          number of players, 2 to 6 (default 2)
-  --sets LIST          comma-separated tile sets, base required (default base)
-  --seconds S          how long to play, in seconds (default 5)
-  --abbot 0|1          whether each player has the abbot (default 0)
+  --players P          number of players, 2 to 6 (default {players})
+{setup}
   --seed S             seed of the first game; game k uses S + k (default 0)
-  --edition E          tile edition C1, C2 or C3 (default C2)
-  --rule KEY=VALUE     a rule switch, repeatable (see `carcassonne play --help`)
+  --seconds S          how long to play, in seconds (default 5)
   --bot SPEC           the player of every seat (default random: a uniformly random
                        legal action); greedy, or mcts:<budget>[:<option>=<value>...]
                        (see `carcassonne match --help`)
@@ -64,12 +61,7 @@ pub fn run(words: &[String]) -> Result<Outcome, CliError> {
         None => Bot::Random,
         Some(text) => Bot::parse(text).map_err(|m| CliError::Usage(format!("--bot: {m}")))?,
     };
-    let defaults = SetupDefaults {
-        players: 2,
-        sets: vec![TileSet::Base],
-        abbot: 0,
-    };
-    let mut config = setup::config_from_options(&parsed, &defaults)?;
+    let mut config = setup::config_from_options(&parsed, &setup::DEFAULTS)?;
     let description = setup::describe(&config);
     let first_seed = config.seed;
     let budget = Duration::from_secs_f64(seconds);

@@ -8,6 +8,7 @@ mod args;
 mod bench;
 mod matches;
 mod play;
+mod progress;
 mod render;
 mod replay;
 mod setup;
@@ -64,7 +65,7 @@ commands:
   match    play many games between built-in bots; win rates with 95% intervals
   replay   check game records against the engine
   bench    measure games and decisions per second with random play
-  render   draw the board of a game record as text (and SVG)
+  render   draw a game record: its board as text, an SVG picture or an HTML replay
   help     show this text, or `carcassonne help <command>`
 
 `carcassonne <command> --help` describes a command's options.

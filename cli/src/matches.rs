@@ -3,11 +3,13 @@
 //! (`carcassonne_session::matches`).
 
 use crate::args::OptSpec;
-use crate::setup::{self, SetupDefaults};
+use crate::progress::{self, Progress};
+use crate::setup;
 use crate::{emit, CliError, Outcome};
-use carcassonne::TileSet;
 use carcassonne_session::bots::parse_bots;
 use carcassonne_session::matches::{run_match, GameResult, MatchSpec};
+use std::sync::atomic::{AtomicBool, AtomicU32, Ordering};
+use std::time::Duration;
 
 /// Help text.
 pub const HELP: &str = "\
@@ -29,19 +31,17 @@ options:
                          widen=W    progressive widening below the root (default 0: off)
   --games N            number of games (default 100)
   --threads T          games played at the same time, one thread each (default 1)
-  --players N          number of players, 2 to 6 (default: the number of --bots)
-  --sets LIST          comma-separated tile sets, base required (default base)
-  --edition E          tile edition C1, C2 or C3 (default C2)
+{players_line}
+{setup}
   --seed S             seed of the first deal (default 0)
-  --rule KEY=VALUE     a rule switch, repeatable (see `carcassonne play --help`)
-  --abbot 0|1          whether each player has the abbot (default 0)
   -h, --help           show this text
 
 Game g deals the tiles of seed S + g/N and seats the players rotated by g, so each deal
 is played from every seat. Prints one line per player: games, wins (a win shared by k
 players counts 1/k), win rate with its 95% Wilson interval, mean score, mean margin (own
 score minus the best other score) and mean time per decision; then the win rate per
-seat. Progress goes to standard error.
+seat. `play` and `match` share their defaults. A match that lasts more than a second
+shows its progress on standard error.
 ";
 
 /// The most games accepted by `--games`.
@@ -72,16 +72,7 @@ pub fn run(words: &[String]) -> Result<Outcome, CliError> {
     let bots_text = parsed.value("bots").ok_or_else(|| {
         CliError::Usage("--bots is required (e.g. --bots mcts:500,greedy)".into())
     })?;
-    let listed = bots_text.split(',').count();
-    let defaults = SetupDefaults {
-        players: if listed > 1 {
-            u8::try_from(listed).unwrap_or(u8::MAX)
-        } else {
-            2
-        },
-        sets: vec![TileSet::Base],
-        abbot: 0,
-    };
+    let defaults = setup::defaults_for(Some(bots_text));
     let config = setup::config_from_options(&parsed, &defaults)?;
     let bots = parse_bots(bots_text, config.players as usize)
         .map_err(|m| CliError::Usage(format!("--bots: {m}")))?;
@@ -101,13 +92,35 @@ pub fn run(words: &[String]) -> Result<Outcome, CliError> {
         threads,
     };
     spec.validate().map_err(CliError::Usage)?;
-    let step = (games / 10).max(1);
-    let progress = |done: u32, _: &GameResult| {
-        if done % step == 0 || done == games {
-            eprintln!("match: {done}/{games} games");
-        }
-    };
-    let report = run_match(&spec, &progress).map_err(CliError::Failed)?;
+    // The games call back as they end; a thread of its own keeps the progress line
+    // (and its clock) moving while long games are played.
+    let finished = AtomicU32::new(0);
+    let over = AtomicBool::new(false);
+    let count_game = |done: u32, _: &GameResult| finished.store(done, Ordering::Relaxed);
+    let report = std::thread::scope(|scope| {
+        scope.spawn(|| {
+            let mut line = Progress::stderr();
+            while !over.load(Ordering::Relaxed) {
+                line.update(|elapsed| {
+                    let done = finished.load(Ordering::Relaxed);
+                    let mut text = format!(
+                        "match: {done}/{games} games, {}",
+                        progress::seconds(elapsed)
+                    );
+                    if done > 0 {
+                        let left = elapsed.mul_f64(f64::from(games - done) / f64::from(done));
+                        text.push_str(&format!(", about {} left", progress::seconds(left)));
+                    }
+                    text
+                });
+                std::thread::sleep(Duration::from_millis(50));
+            }
+        });
+        let report = run_match(&spec, &count_game);
+        over.store(true, Ordering::Relaxed);
+        report
+    })
+    .map_err(CliError::Failed)?;
     let names: Vec<String> = spec.bots.iter().map(|b| b.to_string()).collect();
     emit(&format!(
         "match: {games} games of {description}; players {}; {:.1} s on {threads} thread(s)\n{}",

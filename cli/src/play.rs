@@ -1,8 +1,9 @@
-//! `carcassonne play`: a complete game between built-in bots, its final board and
-//! scores, and its record.
+//! `carcassonne play`: a complete game between built-in bots, its final board, where
+//! each seat's points came from, and its record.
 
 use crate::args::OptSpec;
-use crate::setup::{self, SetupDefaults};
+use crate::progress::{self, Progress};
+use crate::setup;
 use crate::{emit, CliError, Outcome};
 use carcassonne::{Game, Rng};
 use carcassonne_session::bots::{parse_bots, Bot};
@@ -11,6 +12,9 @@ use carcassonne_session::session::Session;
 use carcassonne_session::{record, render};
 use std::fmt::Write as _;
 
+/// The bots of `play` when `--bots` is not given.
+pub const DEFAULT_BOTS: &str = "greedy";
+
 /// Help text.
 pub const HELP: &str = "\
 carcassonne play: play a complete game between built-in bots
@@ -18,15 +22,11 @@ carcassonne play: play a complete game between built-in bots
 usage: carcassonne play [options]
 
 options:
-  --players N          number of players, 2 to 6 (default 4)
-  --sets LIST          comma-separated tile sets, base required (default: every set:
-                       {sets})
-  --edition E          tile edition C1, C2 or C3 (default C2)
+{players_line}
+{setup}
   --seed S             seed of the tile draws and of the bots (default 0)
-  --rule KEY=VALUE     a rule switch, repeatable: {rules}
-  --abbot 0|1          whether each player has the abbot (default 1)
   --bots LIST          random, greedy or mcts:<budget>, one for all seats or one per
-                       seat (default random); greedy takes the action with the best
+                       seat (default greedy); greedy takes the action with the best
                        points gained this turn minus the most points an opponent gains
                        (a bazaar bid counts as its cost);
                        mcts:2000 searches 2000 iterations per decision, mcts:100ms a
@@ -34,8 +34,11 @@ options:
   --out FILE           where to write the game record (default game-record.json)
   -h, --help           show this text
 
-Each player has 7 followers and the figures and tiles of the sets in play (the record's
-`setup.figures` lists them). Prints the final board, the scores and the record's path.
+`play` and `match` share their defaults: `carcassonne play` is a 2-player base game
+between two greedy players. Each player has 7 followers and the figures and tiles of the
+sets in play (the record's `setup.figures` lists them). Prints the final board, where
+each seat's points came from (one column per kind of scoring) and the record's path. A
+game that lasts more than a second shows its progress on standard error.
 ";
 
 /// Seeds the bots' generator from the game seed, apart from the tile draws.
@@ -47,30 +50,32 @@ pub fn run(words: &[String]) -> Result<Outcome, CliError> {
     let Some(parsed) = setup::parse_setup_command(words, &options, HELP)? else {
         return Ok(Outcome::Success);
     };
-    let defaults = SetupDefaults {
-        players: 4,
-        sets: setup::all_sets(),
-        abbot: 1,
-    };
+    let bots_text = parsed.value("bots").unwrap_or(DEFAULT_BOTS);
+    let defaults = setup::defaults_for(Some(bots_text));
     let config = setup::config_from_options(&parsed, &defaults)?;
     let players = config.players as usize;
-    let bots = match parsed.value("bots") {
-        Some(text) => {
-            parse_bots(text, players).map_err(|m| CliError::Usage(format!("--bots: {m}")))?
-        }
-        None => vec![Bot::Random; players],
-    };
+    let bots: Vec<Bot> =
+        parse_bots(bots_text, players).map_err(|m| CliError::Usage(format!("--bots: {m}")))?;
     let out_path = parsed.value("out").unwrap_or("game-record.json");
     if out_path.is_empty() {
         return Err(CliError::Usage("--out: empty file name".into()));
     }
 
-    let description = setup::describe(&config);
+    let sets: Vec<&str> = config.sets.iter().map(|s| s.key()).collect();
+    let header = format!(
+        "game: {} players, edition {}, abbot {}, seed {}\nsets: {}\n",
+        config.players,
+        config.edition.name(),
+        config.figures.abbot,
+        config.seed,
+        sets.join(",")
+    );
     let id = format!("play-{}p-seed{}", config.players, config.seed);
     let mut rng = Rng::new(config.seed ^ BOT_SEED_MIX);
     let game = Game::new(config).map_err(|e| CliError::Usage(e.to_string()))?;
     let mut session = Session::new(game, EncoderSpec::default());
     let mut decisions = 0u64;
+    let mut progress = Progress::stderr();
     while !session.game().is_terminal() {
         let (game, legal) = session.decision();
         if legal.is_empty() {
@@ -80,7 +85,17 @@ pub fn run(words: &[String]) -> Result<Outcome, CliError> {
                 game.turns().len()
             )));
         }
-        let bot = bots[game.to_play()];
+        let seat = game.to_play();
+        progress.update(|elapsed| {
+            format!(
+                "play: turn {}, {} tiles left, seat {seat} ({}) to play, {}",
+                game.turns().len(),
+                game.tiles_left(),
+                bots[seat],
+                progress::seconds(elapsed)
+            )
+        });
+        let bot = bots[seat];
         let action = bot.choose(game, legal, &mut rng);
         session.apply(action).map_err(|e| {
             CliError::Failed(format!(
@@ -89,12 +104,13 @@ pub fn run(words: &[String]) -> Result<Outcome, CliError> {
         })?;
         decisions += 1;
     }
+    progress.finish();
     let game = session.into_game();
 
     let mut text = String::new();
     let names: Vec<String> = bots.iter().map(|b| b.to_string()).collect();
-    let _ = writeln!(text, "game: {description}; bots {}", names.join(","));
-    text.push('\n');
+    text.push_str(&header);
+    let _ = writeln!(text, "bots: {}\n", names.join(","));
     text.push_str(&render::board_text(&game));
     let _ = writeln!(
         text,
@@ -102,11 +118,7 @@ pub fn run(words: &[String]) -> Result<Outcome, CliError> {
         game.turns().len(),
         decisions
     );
-    let best = game.scores().iter().copied().max().unwrap_or(0);
-    for (seat, score) in game.scores().iter().enumerate() {
-        let mark = if *score == best { "  (winner)" } else { "" };
-        let _ = writeln!(text, "  seat {seat} ({}): {score}{mark}", bots[seat]);
-    }
+    text.push_str(&render::score_table(&game, &names));
     let mut json = record::to_json(&game, &id);
     json.push('\n');
     std::fs::write(out_path, json)

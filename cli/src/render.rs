@@ -14,6 +14,7 @@ pub const HELP: &str = "\
 carcassonne render: draw the board of a game record
 
 usage: carcassonne render FILE [--turn N] [--svg OUT.svg] [--html OUT.html] [--id ID]
+                         [--quiet]
 
 options:
   --turn N             draw the board after the record's first N turns (0: the start
@@ -22,10 +23,12 @@ options:
   --html OUT.html      also write an animated replay: one self-contained HTML page with
                        the board after every turn and a slider to choose the turn
   --id ID              the record to draw when FILE holds several (JSON Lines)
+  --quiet              print nothing on standard output (with --svg or --html: write
+                       the files only); errors still go to standard error
   -h, --help           show this text
 
 Replays the record (every action is checked) and prints the board as text, followed by
-the scores. A finished game is drawn with its figures as they stood at the end of the
+the scores and the files written. A finished game is drawn with its figures as they stood at the end of the
 last turn, before final scoring returned them. Exit status: 0 on success, 1 when the
 record diverges or an output cannot be written, 2 for a bad command line or an
 unreadable file.
@@ -87,6 +90,7 @@ pub fn run(words: &[String]) -> Result<Outcome, CliError> {
             OptSpec::once("html"),
             OptSpec::once("id"),
             OptSpec::once("turn"),
+            OptSpec::switch("quiet"),
         ],
     )?;
     if parsed.help {
@@ -202,6 +206,8 @@ pub fn run(words: &[String]) -> Result<Outcome, CliError> {
             states.len() - 1
         );
     }
-    emit(&out);
+    if !parsed.flag("quiet") {
+        emit(&out);
+    }
     Ok(Outcome::Success)
 }

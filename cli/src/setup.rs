@@ -40,36 +40,78 @@ pub fn parse_setup_command(
     Ok(Some(parsed))
 }
 
-/// Values used for options that are not given.
-#[derive(Clone, Debug)]
+/// The game that `play`, `match` and `bench` set up for the options that are not given.
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub struct SetupDefaults {
     /// `--players`.
     pub players: u8,
     /// `--sets`.
-    pub sets: Vec<TileSet>,
+    pub sets: &'static [TileSet],
     /// `--abbot`.
     pub abbot: u8,
 }
 
-/// Every set the engine supports, as a `--sets` value.
-pub fn all_sets() -> Vec<TileSet> {
-    TileSet::ALL.to_vec()
+/// The one set of defaults of every command that sets up games: the base game for two
+/// players without the abbot (edition C2 and seed 0 are the engine's own defaults).
+/// `--players` defaults to the number of players listed by `--bots` when it lists more
+/// than one ([`defaults_for`]).
+pub const DEFAULTS: SetupDefaults = SetupDefaults {
+    players: 2,
+    sets: &[TileSet::Base],
+    abbot: 0,
+};
+
+/// [`DEFAULTS`] for a command line whose `--bots` (or `--bot`) is `bots`: one player per
+/// listed bot when it lists more than one.
+pub fn defaults_for(bots: Option<&str>) -> SetupDefaults {
+    let listed = bots.map_or(1, |text| text.split(',').count());
+    SetupDefaults {
+        players: if listed > 1 {
+            u8::try_from(listed).unwrap_or(u8::MAX)
+        } else {
+            DEFAULTS.players
+        },
+        ..DEFAULTS
+    }
 }
+
+/// The help line of `--players` of the commands with `--bots`: `{players_line}` in a
+/// help text.
+const PLAYERS_HELP: &str =
+    "  --players N          number of players, 2 to 6 (default: one per player listed by
+                       --bots when it lists more than one, else {players})";
+
+/// The help lines of the setup options other than `--players` and `--seed` (whose
+/// meanings differ from command to command), with their defaults: `{setup}` in a help
+/// text.
+const SETUP_HELP: &str =
+    "  --sets LIST          comma-separated tile sets, base required (default {default_sets}):
+                       {sets}
+  --edition E          tile edition C1, C2 or C3 (default C2)
+  --rule KEY=VALUE     a rule switch, repeatable: {rules}
+  --abbot 0|1          whether each player has the abbot (default {abbot})";
 
 /// Column where the description of an option starts in the help texts.
 const HELP_INDENT: usize = 23;
 /// Width of the help texts.
 const HELP_WIDTH: usize = 88;
 
-/// A help text with its lists filled in from the engine's tables: `{sets}` becomes
-/// every tile set, `{rules}` every rule switch with its values.
+/// A help text with its lists filled in: `{players_line}` and `{setup}` become the
+/// setup options' lines with [`DEFAULTS`], `{sets}` every tile set, `{rules}` every rule switch with its
+/// values (from the engine's tables).
 pub fn help_text(template: &str) -> String {
     let sets: Vec<String> = TileSet::ALL.iter().map(|s| s.name().to_string()).collect();
     let rules: Vec<String> = carcassonne::config::Rules::switches()
         .into_iter()
         .map(|(key, values)| format!("{key}={}", values.join("|")))
         .collect();
+    let default_sets: Vec<&str> = DEFAULTS.sets.iter().map(|s| s.key()).collect();
     template
+        .replace("{players_line}", PLAYERS_HELP)
+        .replace("{setup}", SETUP_HELP)
+        .replace("{players}", &DEFAULTS.players.to_string())
+        .replace("{abbot}", &DEFAULTS.abbot.to_string())
+        .replace("{default_sets}", &default_sets.join(","))
         .replace("{sets}", &wrap_list(&sets, ","))
         .replace("{rules}", &wrap_list(&rules, ", "))
 }

@@ -93,10 +93,15 @@ fn play_writes_a_record_that_replay_reproduces() {
     let record: Value = serde_json::from_str(&std::fs::read_to_string(&out).unwrap()).unwrap();
     assert_eq!(record["setup"]["players"], 3);
     assert_eq!(record["setup"]["seed"], 7);
+    let bots = ["greedy", "random", "greedy"];
     for seat in 0..3 {
-        let score = &record["final_scores"][seat];
+        let score = record["final_scores"][seat].to_string();
+        let row = text
+            .lines()
+            .find(|l| l.starts_with(&format!("  seat {seat} {}", bots[seat])))
+            .unwrap_or_else(|| panic!("no row for seat {seat}: {text}"));
         assert!(
-            text.contains(&format!("seat {seat} (")) && text.contains(&format!("): {score}")),
+            row.split_whitespace().any(|w| w == score),
             "seat {seat} score {score} not printed: {text}"
         );
     }
@@ -118,8 +123,10 @@ fn play_writes_a_record_that_replay_reproduces() {
     );
 }
 
+/// `play` and `match` share their defaults: a 2-player base game without the abbot
+/// (`play` between two greedy players), seed 0, edition C2.
 #[test]
-fn default_play_uses_every_set_and_figure() {
+fn play_and_match_share_their_defaults() {
     let dir = scratch("default");
     let played = Command::new(env!("CARGO_BIN_EXE_carcassonne"))
         .arg("play")
@@ -127,35 +134,108 @@ fn default_play_uses_every_set_and_figure() {
         .output()
         .unwrap();
     assert!(played.status.success(), "{}", stderr(&played));
-    assert!(stdout(&played).contains("record written to game-record.json"));
+    let text = stdout(&played);
+    let head: Vec<&str> = text.lines().take(3).collect();
     let path = dir.join("game-record.json");
     let record: Value = serde_json::from_str(&std::fs::read_to_string(&path).unwrap()).unwrap();
     let setup = &record["setup"];
-    assert_eq!(setup["players"], 4);
-    assert_eq!(
-        setup["sets"],
-        serde_json::json!([
-            "base",
-            "river1",
-            "river2",
-            "princess-and-dragon",
-            "abbey-and-mayor",
-            "count",
-            "king-and-robber",
-            "cult",
-            "bridges-castles-and-bazaars"
-        ])
-    );
+    assert_eq!(setup["players"], 2);
+    assert_eq!(setup["sets"], serde_json::json!(["base"]));
+    assert_eq!(setup["seed"], 0);
     assert_eq!(
         setup["figures"],
-        serde_json::json!({"follower": 7, "abbot": 1, "mayor": 1, "wagon": 1, "barn": 1, "abbey": 1})
+        serde_json::json!({"follower": 7, "abbot": 0, "mayor": 0, "wagon": 0, "barn": 0, "abbey": 0})
     );
-    assert_eq!(record["final_scores"].as_array().unwrap().len(), 4);
+    assert_eq!(
+        head,
+        [
+            "game: 2 players, edition C2, abbot 0, seed 0",
+            "sets: base",
+            "bots: greedy,greedy"
+        ]
+    );
+    let matched = carcassonne(&["match", "--bots", "greedy", "--games", "1"]);
+    assert!(matched.status.success(), "{}", stderr(&matched));
+    assert!(
+        stdout(&matched)
+            .starts_with("match: 1 games of 2 players, sets base, edition C2, abbot 0, seed 0;"),
+        "{}",
+        stdout(&matched)
+    );
+    // The help texts state the same defaults.
+    for command in ["play", "match"] {
+        let help = stdout(&carcassonne(&[command, "--help"]));
+        for line in [
+            "else 2)",
+            "(default base):",
+            "tile edition C1, C2 or C3 (default C2)",
+            "whether each player has the abbot (default 0)",
+        ] {
+            assert!(
+                help.contains(line),
+                "{command} --help lacks {line:?}: {help}"
+            );
+        }
+    }
     let replayed = carcassonne(&["replay", path_str(&path)]);
     assert_eq!(
         last_line(&stdout(&replayed)),
         "1 reproduced, 0 known divergences, 0 diverged"
     );
+}
+
+/// Every set and the abbot (A1): each player gets the figures of every set, and the
+/// score table's columns add up to each seat's score (B17).
+#[test]
+fn play_with_every_set_explains_the_scores() {
+    let dir = scratch("every-set");
+    let out = dir.join("game.json");
+    let sets = "base,river1,river2,princess-and-dragon,abbey-and-mayor,count,king-and-robber,cult,bridges-castles-and-bazaars";
+    let played = carcassonne(&[
+        "play",
+        "--players",
+        "4",
+        "--sets",
+        sets,
+        "--abbot",
+        "1",
+        "--bots",
+        "random",
+        "--out",
+        path_str(&out),
+    ]);
+    assert!(played.status.success(), "{}", stderr(&played));
+    let record: Value = serde_json::from_str(&std::fs::read_to_string(&out).unwrap()).unwrap();
+    assert_eq!(
+        record["setup"]["figures"],
+        serde_json::json!({"follower": 7, "abbot": 1, "mayor": 1, "wagon": 1, "barn": 1, "abbey": 1})
+    );
+    let text = stdout(&played);
+    let table: Vec<&str> = text
+        .lines()
+        .skip_while(|l| *l != "final scores:")
+        .skip(1)
+        .collect();
+    let header: Vec<&str> = table[0].split_whitespace().collect();
+    assert_eq!(header.last(), Some(&"total"), "{text}");
+    for seat in 0..4 {
+        let row: Vec<&str> = table[1 + seat].split_whitespace().collect();
+        assert_eq!(&row[..3], &["seat", &seat.to_string(), "random"], "{text}");
+        let numbers: Vec<i64> = row[3..].iter().filter_map(|w| w.parse().ok()).collect();
+        assert_eq!(numbers.len(), header.len(), "{text}");
+        let (total, parts) = numbers.split_last().unwrap();
+        assert_eq!(parts.iter().sum::<i64>(), *total, "seat {seat}: {text}");
+        assert_eq!(*total, record["final_scores"][seat].as_i64().unwrap());
+    }
+    // Every column is explained below the table.
+    for column in &header[..header.len() - 1] {
+        assert!(
+            table
+                .iter()
+                .any(|l| l.starts_with(&format!("  {column}: "))),
+            "{column} is not explained: {text}"
+        );
+    }
 }
 
 #[test]
@@ -197,6 +277,8 @@ fn play_with_river2_places_both_lakes_in_one_turn() {
         "base,river2",
         "--seed",
         "5",
+        "--bots",
+        "random",
         "--out",
         path_str(&out),
     ]);
@@ -428,6 +510,21 @@ fn render_draws_a_record_and_writes_svg() {
         .and_then(|n| n.parse::<usize>().ok())
         .expect("a tiles line");
     assert_eq!(tiles, placed);
+
+    // --quiet writes the picture and prints nothing.
+    let quiet_svg = dir.join("quiet.svg");
+    let quiet = carcassonne(&[
+        "render",
+        path_str(&reference("base-c2.jsonl")),
+        "--id",
+        "base-c2-2p-0006",
+        "--svg",
+        path_str(&quiet_svg),
+        "--quiet",
+    ]);
+    assert!(quiet.status.success(), "{}", stderr(&quiet));
+    assert_eq!((stdout(&quiet).as_str(), stderr(&quiet).as_str()), ("", ""));
+    assert_eq!(std::fs::read_to_string(&quiet_svg).unwrap(), picture);
 
     // Several records and no --id: the command asks which one.
     let ambiguous = carcassonne(&["render", path_str(&reference("base-c2.jsonl"))]);
@@ -688,7 +785,15 @@ fn match_rotates_seats_and_reports_win_rates() {
         text.contains("seat 0 100.0% (2)  seat 1 100.0% (2)"),
         "{text}"
     );
-    assert!(stderr(&run).contains("match: 4/4 games"));
+    // Standard error holds nothing but progress lines (one every 10 s when it is not a
+    // terminal, none in the first second).
+    for line in stderr(&run).lines() {
+        assert!(
+            line.starts_with("match: ") && line.contains("/4 games, "),
+            "{}",
+            stderr(&run)
+        );
+    }
 }
 
 #[test]

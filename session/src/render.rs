@@ -34,7 +34,7 @@
 
 use carcassonne::board::Placement;
 use carcassonne::config::Figure;
-use carcassonne::game::{BoardFigure, Game};
+use carcassonne::game::{BoardFigure, Game, ScoreKind};
 use carcassonne::geometry::{Corner, Pos, Rotation, Side};
 use carcassonne::tiles::{FeatureKind, Oriented, RoadEnd, Symbols, TileKind, NO_FEATURE};
 use std::fmt::Write as _;
@@ -466,6 +466,134 @@ fn text_legend(game: &Game) -> String {
                 let _ = writeln!(out, "fairy: at {pos}");
             }
         }
+    }
+    out
+}
+
+/// The column of the score table ([`score_table`]) where points of `kind` are counted,
+/// and what the column means.
+const fn score_column(kind: ScoreKind) -> (&'static str, &'static str) {
+    match kind {
+        ScoreKind::City => ("city", "completed cities (B12)"),
+        ScoreKind::Road => ("road", "completed roads (B12)"),
+        ScoreKind::Monastery => ("monastery", "completed monasteries and abbeys (B12)"),
+        ScoreKind::Garden => ("garden", "completed gardens (A2)"),
+        ScoreKind::AbbotReturn => (
+            "abbot",
+            "monasteries and gardens scored when the abbot was taken back (A3)",
+        ),
+        ScoreKind::FairyTurn | ScoreKind::FairyScored => (
+            "fairy",
+            "the fairy: a point per turn, 3 when its follower's feature scores (PD16)",
+        ),
+        ScoreKind::BarnPlaced | ScoreKind::BarnConnected => (
+            "barn-field",
+            "fields scored when a barn was placed or joined (AM7, AM8)",
+        ),
+        ScoreKind::Shrine => ("shrine", "completed shrines (CU1)"),
+        ScoreKind::Castle => (
+            "castle",
+            "castles: the feature completed next to them (CA3)",
+        ),
+        ScoreKind::BazaarBuy | ScoreKind::BazaarSell => (
+            "bazaar",
+            "points paid (-) and received for bazaar tiles (BZ3)",
+        ),
+        ScoreKind::Incomplete => (
+            "unfinished",
+            "end: unfinished cities, roads, monasteries, gardens (B15)",
+        ),
+        ScoreKind::Farmers => (
+            "farmers",
+            "end: farmers, 3 per completed city next to their field (B16)",
+        ),
+        ScoreKind::Barn => (
+            "barn",
+            "end: barns, 4 per completed city next to their field (AM9)",
+        ),
+        ScoreKind::King => ("king", "end: the King, a point per completed city (KR3)"),
+        ScoreKind::RobberBaron => (
+            "robber",
+            "end: the Robber Baron, a point per completed road (KR3)",
+        ),
+    }
+}
+
+/// Where each seat's points came from: one row per seat (`names[seat]` after the seat
+/// number, the winners marked), one column per kind of score that gave or took points
+/// in this game ([`ScoreKind`]; kinds that always go together share a column), the
+/// total, then one line per column saying what it counts. The columns of a row add up
+/// to the seat's score.
+///
+/// ```
+/// use carcassonne::{Game, GameConfig};
+/// use carcassonne_session::render;
+/// let mut game = Game::new(GameConfig::new(2)).unwrap();
+/// while !game.is_terminal() {
+///     let first = game.legal_actions()[0];
+///     game.apply(first).unwrap();
+/// }
+/// let table = render::score_table(&game, &["first".into(), "first".into()]);
+/// // Seat 0's row: its points per column, then its total.
+/// let row = table.lines().nth(1).unwrap();
+/// assert!(row.starts_with("  seat 0 first"));
+/// let points: Vec<i32> = row.split_whitespace().skip(3).filter_map(|w| w.parse().ok()).collect();
+/// let (total, columns) = points.split_last().unwrap();
+/// assert_eq!(columns.iter().sum::<i32>(), *total);
+/// assert_eq!(*total, game.scores()[0]);
+/// // Final scoring's incomplete features (B15) are one of the columns, explained below.
+/// assert!(table.contains("  unfinished: end: unfinished cities"));
+/// ```
+pub fn score_table(game: &Game, names: &[String]) -> String {
+    let players = game.num_players();
+    let mut columns: Vec<(&str, &str, Vec<i32>)> = Vec::new();
+    for e in game.events() {
+        let (name, meaning) = score_column(e.kind);
+        let at = match columns.iter().position(|c| c.0 == name) {
+            Some(i) => i,
+            None => {
+                columns.push((name, meaning, vec![0; players]));
+                columns.len() - 1
+            }
+        };
+        if let Some(points) = columns[at].2.get_mut(e.player as usize) {
+            *points += e.points;
+        }
+    }
+    columns.retain(|c| c.2.iter().any(|&p| p != 0));
+    // Columns in the order of the kinds' declaration: play first, the end last.
+    columns.sort_by_key(|c| {
+        ScoreKind::ALL
+            .iter()
+            .position(|&k| score_column(k).0 == c.0)
+            .unwrap_or(usize::MAX)
+    });
+    let label = |seat: usize| match names.get(seat) {
+        Some(name) => format!("seat {seat} {name}"),
+        None => format!("seat {seat}"),
+    };
+    let label_w = (0..players).map(|s| label(s).len()).max().unwrap_or(0);
+    let winners = game.winners();
+    let mut out = String::new();
+    let _ = write!(out, "  {:label_w$}", "");
+    for (name, _, _) in &columns {
+        let _ = write!(out, "  {name:>w$}", w = name.len().max(4));
+    }
+    out.push_str("  total\n");
+    for seat in 0..players {
+        let _ = write!(out, "  {:label_w$}", label(seat));
+        for (name, _, points) in &columns {
+            let _ = write!(out, "  {:>w$}", points[seat], w = name.len().max(4));
+        }
+        let total = game.scores().get(seat).copied().unwrap_or(0);
+        let _ = write!(out, "  {total:>5}");
+        if game.is_terminal() && winners.contains(&seat) {
+            out.push_str("  winner");
+        }
+        out.push('\n');
+    }
+    for (name, meaning, _) in &columns {
+        let _ = writeln!(out, "  {name}: {meaning}");
     }
     out
 }

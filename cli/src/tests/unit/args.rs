@@ -39,3 +39,21 @@ fn help_and_end_of_options() {
     assert!(p.help);
     assert_eq!(p.positionals, ["--players"]);
 }
+
+#[test]
+fn switches_take_no_value() {
+    let specs = [OptSpec::switch("quiet"), OptSpec::once("players")];
+    let p = parse(&words("--quiet file.json --players 2"), &specs).unwrap();
+    assert!(p.flag("quiet"));
+    assert_eq!(p.positionals, ["file.json"]);
+    assert!(!parse(&words("file.json"), &specs).unwrap().flag("quiet"));
+    for (line, message) in [
+        ("--quiet=yes", "--quiet takes no value"),
+        ("--quiet --quiet", "--quiet given more than once"),
+    ] {
+        match parse(&words(line), &specs) {
+            Err(CliError::Usage(m)) => assert!(m.contains(message), "{line}: {m}"),
+            other => panic!("{line}: {other:?}"),
+        }
+    }
+}

@@ -6,19 +6,35 @@ use crate::args::parse;
 fn config(line: &str) -> Result<GameConfig, String> {
     let words: Vec<String> = line.split_whitespace().map(String::from).collect();
     let parsed = parse(&words, &SETUP_OPTIONS).map_err(|e| e.to_string())?;
-    let defaults = SetupDefaults {
-        players: 4,
-        sets: all_sets(),
-        abbot: 1,
-    };
-    config_from_options(&parsed, &defaults).map_err(|e| e.to_string())
+    config_from_options(&parsed, &DEFAULTS).map_err(|e| e.to_string())
 }
 
 #[test]
-fn defaults_give_every_set_and_their_figures() {
+fn defaults_give_the_base_game_for_two() {
     let c = config("").unwrap();
-    assert_eq!(c.players, 4);
-    assert_eq!(c.sets, all_sets());
+    assert_eq!(c.players, 2);
+    assert_eq!(c.sets, [TileSet::Base]);
+    assert_eq!(c.seed, 0);
+    assert_eq!(c.edition, carcassonne::Edition::C2);
+    let f = c.figures;
+    assert_eq!(
+        (f.follower, f.abbot, f.mayor, f.wagon, f.barn, f.abbey),
+        (7, 0, 0, 0, 0, 0)
+    );
+}
+
+#[test]
+fn players_default_to_the_bots_listed() {
+    assert_eq!(defaults_for(None).players, 2);
+    assert_eq!(defaults_for(Some("greedy")).players, 2);
+    assert_eq!(defaults_for(Some("greedy,random,mcts:50")).players, 3);
+    assert_eq!(defaults_for(Some("a,b,c")).sets, DEFAULTS.sets);
+}
+
+#[test]
+fn every_set_brings_its_figures() {
+    let c = config("--players 4 --abbot 1 --sets base,river1,river2,princess-and-dragon,abbey-and-mayor,count,king-and-robber,cult,bridges-castles-and-bazaars").unwrap();
+    assert_eq!(c.sets, TileSet::ALL);
     let f = c.figures;
     assert_eq!(
         (f.follower, f.abbot, f.mayor, f.wagon, f.barn, f.abbey),
