@@ -6,7 +6,7 @@
 //! * [`record`]: the game record format (save, load, replay, first divergence), read
 //!   as a stream of records with bounded memory;
 //! * [`json`]: strict JSON (duplicate keys refused, bounded nesting, short echoes);
-//! * [`render`]: the board as text and SVG;
+//! * [`render`]: the board as text, as an SVG picture and as an animated HTML replay;
 //! * [`encode`]: observation tensors, flat action ids, masks and rewards for learning;
 //! * [`bots`]: the built-in players, one definition each for every front end, with
 //!   [`mcts`], Monte Carlo tree search over the hidden draw order, and [`matches`](mod@matches), a

@@ -1,149 +1,13 @@
-//! The board as text and as SVG.
-//!
-//! Both views are drawn from the tile catalogue's segment data: every tile side has three
-//! thirds (`N0 N1 N2 E0 ... W2`, clockwise from the north-west corner) and each third
-//! belongs to one feature of the tile ([`Oriented::segment_feature`]), so what a tile
-//! shows on each third is exactly what the rules join (B4).
-//!
-//! * [`board_text`]: a grid of 5×3 character blocks, one per placed tile, with the x
-//!   coordinates above and below the grid, the y coordinates left and right of it, a
-//!   legend and the list of figures. [`tile_block`] is the block of one tile.
-//! * [`board_svg`]: a self-contained SVG picture sized to the board's bounds: one group
-//!   per tile, each city its own outlined shape, figures as meeples in their owner's
-//!   colour (never a terrain colour), the dragon and the fairy, the scores with the
-//!   winner marked, and a legend.
-//! * [`replay_html`]: an animated replay, one self-contained HTML page with the board
-//!   after every turn and a turn slider.
-//!
-//! A finished game is drawn with its figures as they stood at the end of its last turn,
-//! before final scoring returned them ([`Game::figures_before_final_scoring`]).
-//!
-//! Output depends only on the game state, so the same game always renders the same bytes.
-//!
-//! ```
-//! use carcassonne::{Game, GameConfig};
-//! use carcassonne_session::render;
-//! let game = Game::new(GameConfig::new(2)).unwrap();
-//! let text = render::board_text(&game);
-//! // The start tile BASE-D: a city on the north side, a road from west to east (B2).
-//! assert!(text.contains(".###.\n"));
-//! assert!(text.contains("0 ===== 0\n"));
-//! let svg = render::board_svg(&game);
-//! assert!(svg.starts_with("<svg") && svg.trim_end().ends_with("</svg>"));
-//! ```
+//! The board as a self-contained SVG picture ([`board_svg`]), and the parts of it that
+//! the HTML replay draws once per turn.
 
+use super::{anchor_segment, centre_of, feature_label, segment_kind, Centre};
 use carcassonne::board::Placement;
 use carcassonne::config::Figure;
-use carcassonne::game::{BoardFigure, Game, ScoreKind};
-use carcassonne::geometry::{Corner, Pos, Rotation, Side};
-use carcassonne::tiles::{FeatureKind, Oriented, RoadEnd, Symbols, TileKind, NO_FEATURE};
+use carcassonne::game::{BoardFigure, Game};
+use carcassonne::geometry::{Pos, Rotation};
+use carcassonne::tiles::{FeatureKind, Oriented, RoadEnd, TileKind, NO_FEATURE};
 use std::fmt::Write as _;
-
-// ----- shared geometry ------------------------------------------------------------------
-
-/// The segment (`side * 3 + third`) that best represents a feature on a tile in the
-/// board frame: the middle third of the first side a city, road or river leaves through,
-/// else the first third the feature covers. `None` for features without segments
-/// (monasteries, gardens, the abbey, fields enclosed inside a tile).
-///
-/// ```
-/// use carcassonne_session::render::anchor_segment;
-/// use carcassonne::{catalogue, Rotation};
-/// let d = catalogue().by_id("BASE-D").unwrap();
-/// let city = d.def().feature_by_id("c1").unwrap() as u8;
-/// // Unturned, BASE-D's city lies on the north side: its anchor is N1 (segment 1).
-/// assert_eq!(anchor_segment(d.def().oriented(Rotation::default()), city), Some(1));
-/// // A quarter turn clockwise moves it to the east side: E1 (segment 4).
-/// assert_eq!(anchor_segment(d.def().oriented(Rotation::new(1).unwrap()), city), Some(4));
-/// ```
-pub fn anchor_segment(oriented: &Oriented, local: u8) -> Option<usize> {
-    let middle = (0..4)
-        .map(|side| side * 3 + 1)
-        .find(|&s| oriented.segment_feature[s] == local);
-    middle.or_else(|| oriented.segment_feature.iter().position(|&f| f == local))
-}
-
-/// The kind and record name of local feature `local` of placement `index` (its bridge,
-/// a road named `bridge`, after the catalogue's features; BR3).
-fn feature_label(game: &Game, index: usize, local: u8) -> (FeatureKind, &str) {
-    let def = game.board().placement(index).kind.def();
-    let kind = def
-        .features
-        .get(local as usize)
-        .map_or(FeatureKind::Road, |f| f.kind);
-    (kind, game.feature_name(index, local))
-}
-
-/// The feature kind shown on one segment (`None`: the abbey's walls, which fit anything).
-fn segment_kind(kind: TileKind, oriented: &Oriented, segment: usize) -> Option<FeatureKind> {
-    match oriented.segment_feature[segment] {
-        NO_FEATURE => None,
-        f => Some(kind.def().features[f as usize].kind),
-    }
-}
-
-/// What a tile shows at its centre.
-#[derive(Copy, Clone, Debug, PartialEq, Eq)]
-enum Centre {
-    Monastery,
-    Abbey,
-    Garden,
-    Volcano,
-    Portal,
-    Feature(FeatureKind),
-}
-
-fn centre_of(kind: TileKind, rot: Rotation) -> Centre {
-    let def = kind.def();
-    let oriented = def.oriented(rot);
-    if def.cloister != NO_FEATURE {
-        return if def.has(Symbols::ABBEY) {
-            Centre::Abbey
-        } else {
-            Centre::Monastery
-        };
-    }
-    if def.features.iter().any(|f| f.kind == FeatureKind::Garden) {
-        return Centre::Garden;
-    }
-    if def.has(Symbols::VOLCANO) {
-        return Centre::Volcano;
-    }
-    if def.has(Symbols::MAGIC_PORTAL) {
-        return Centre::Portal;
-    }
-    let sides_of = |i: usize| oriented.feature_sides[i].count_ones();
-    let crosses = |wanted: FeatureKind| {
-        let mut junction_ends = 0;
-        for (i, f) in def.features.iter().enumerate() {
-            if f.kind != wanted {
-                continue;
-            }
-            if sides_of(i) >= 2 {
-                return true;
-            }
-            if f.road_end == Some(RoadEnd::Junction) {
-                junction_ends += 1;
-            }
-        }
-        junction_ends >= 3
-    };
-    for wanted in [FeatureKind::Road, FeatureKind::River] {
-        if crosses(wanted) {
-            return Centre::Feature(wanted);
-        }
-    }
-    let city_across = def
-        .features
-        .iter()
-        .enumerate()
-        .any(|(i, f)| f.kind == FeatureKind::City && sides_of(i) >= 2);
-    if city_across {
-        Centre::Feature(FeatureKind::City)
-    } else {
-        Centre::Feature(FeatureKind::Field)
-    }
-}
 
 /// The colour of each seat's figures in the SVG picture: saturated colours, each far
 /// from every terrain and symbol colour of the picture.
@@ -153,452 +17,6 @@ pub const PLAYER_COLOURS: [&str; 6] = [
 
 /// The English name of a seat's colour in the SVG picture.
 pub const PLAYER_COLOUR_NAMES: [&str; 6] = ["red", "blue", "yellow", "black", "purple", "orange"];
-
-// ----- text ---------------------------------------------------------------------------
-
-/// Characters per tile block, across.
-const BLOCK_W: usize = 5;
-/// Lines per tile block.
-const BLOCK_H: usize = 3;
-/// Characters between two tile columns.
-const GUTTER: usize = 1;
-
-/// The character block of one tile: 3 lines of 5 characters.
-pub type TileBlock = [[char; BLOCK_W]; BLOCK_H];
-
-/// The glyph of a feature kind in the text view.
-///
-/// ```
-/// use carcassonne_session::render::feature_glyph;
-/// use carcassonne::tiles::FeatureKind;
-/// assert_eq!(feature_glyph(FeatureKind::City), '#');
-/// assert_eq!(feature_glyph(FeatureKind::Road), '=');
-/// ```
-pub const fn feature_glyph(kind: FeatureKind) -> char {
-    match kind {
-        FeatureKind::City => '#',
-        FeatureKind::Road => '=',
-        FeatureKind::Field => '.',
-        FeatureKind::River => '~',
-        FeatureKind::Monastery => 'M',
-        FeatureKind::Garden => 'G',
-        FeatureKind::Shrine => 'S',
-    }
-}
-
-/// Glyph of an abbey wall (a side third that belongs to no feature, AM1).
-const ABBEY_WALL: char = '+';
-
-/// The cell `(line, column)` of a tile block that shows segment `side * 3 + third`: the
-/// twelve border cells of the block, clockwise from the north-west corner's north third.
-const fn segment_cell(segment: usize) -> (usize, usize) {
-    let third = segment % 3;
-    match segment / 3 {
-        0 => (0, 1 + third),
-        1 => (third, 4),
-        2 => (2, 3 - third),
-        _ => (2 - third, 0),
-    }
-}
-
-/// The block cell next to a corner (where a barn on that corner is drawn, AM6).
-const fn corner_cell(corner: Corner) -> (usize, usize) {
-    match corner {
-        Corner::NW => (0, 0),
-        Corner::NE => (0, 4),
-        Corner::SE => (2, 4),
-        Corner::SW => (2, 0),
-    }
-}
-
-/// The inner cells of a block: west of the centre, centre, east of the centre.
-const INNER_WEST: (usize, usize) = (1, 1);
-const INNER_CENTRE: (usize, usize) = (1, 2);
-const INNER_EAST: (usize, usize) = (1, 3);
-
-/// The 5×3 block of a tile turned by `rot`, without figures.
-///
-/// The twelve border cells show the twelve side thirds (north line: `N0 N1 N2` between
-/// the corners; east column: `E0 E1 E2` top to bottom; south line: `S2 S1 S0`; west
-/// column: `W2 W1 W0`), each with the glyph of its feature ([`feature_glyph`], `+` for an
-/// abbey wall). The middle line shows the west side's middle feature, the centre, and the
-/// east side's middle feature; the centre is `M` (monastery), `A` (abbey), `G` (garden),
-/// `V` (volcano), `P` (magic portal), or the road, river or city that crosses the tile,
-/// else field.
-///
-/// ```
-/// use carcassonne_session::render::tile_block;
-/// use carcassonne::{catalogue, Rotation};
-/// let lines = |id: &str, rot: u8| -> Vec<String> {
-///     let kind = catalogue().by_id(id).unwrap();
-///     tile_block(kind, Rotation::new(rot).unwrap()).iter().map(|l| l.iter().collect()).collect()
-/// };
-/// // BASE-D: city north, road west to east.
-/// assert_eq!(lines("BASE-D", 0), [".###.", "=====", "....."]);
-/// // Turned a quarter clockwise: the city faces east, the road runs north to south.
-/// assert_eq!(lines("BASE-D", 1), ["..=.#", "..=##", "..=.#"]);
-/// // BASE-A: a monastery with a road leaving south.
-/// assert_eq!(lines("BASE-A", 0), [".....", "..M..", "..=.."]);
-/// ```
-pub fn tile_block(kind: TileKind, rot: Rotation) -> TileBlock {
-    let oriented = kind.def().oriented(rot);
-    let glyph =
-        |segment: usize| segment_kind(kind, oriented, segment).map_or(ABBEY_WALL, feature_glyph);
-    let mut block = [[' '; BLOCK_W]; BLOCK_H];
-    for segment in 0..12 {
-        let (line, col) = segment_cell(segment);
-        block[line][col] = glyph(segment);
-    }
-    block[INNER_WEST.0][INNER_WEST.1] = glyph(Side::W.index() * 3 + 1);
-    block[INNER_EAST.0][INNER_EAST.1] = glyph(Side::E.index() * 3 + 1);
-    block[INNER_CENTRE.0][INNER_CENTRE.1] = match centre_of(kind, rot) {
-        Centre::Monastery => 'M',
-        Centre::Abbey => 'A',
-        Centre::Garden => 'G',
-        Centre::Volcano => 'V',
-        Centre::Portal => 'P',
-        Centre::Feature(k) => feature_glyph(k),
-    };
-    block
-}
-
-/// Text cells, in preference order, where a figure standing on local feature `local` of a
-/// tile is drawn.
-fn figure_cells(kind: TileKind, rot: Rotation, figure: &BoardFigure) -> Vec<(usize, usize)> {
-    let mut cells = Vec::with_capacity(16);
-    if let Some(corner) = figure.corner() {
-        cells.push(corner_cell(corner));
-    } else {
-        let oriented = kind.def().oriented(rot);
-        if let Some(s) = anchor_segment(oriented, figure.local) {
-            cells.push(segment_cell(s));
-        }
-        cells.extend(
-            (0..12)
-                .filter(|&s| oriented.segment_feature[s] == figure.local)
-                .map(segment_cell),
-        );
-    }
-    cells.extend([INNER_WEST, INNER_EAST, INNER_CENTRE]);
-    cells
-}
-
-/// The digit that marks a seat's figures in the text view.
-fn seat_digit(seat: u8) -> char {
-    char::from_digit(u32::from(seat), 10).unwrap_or('?')
-}
-
-/// The board as text: a grid with one 5×3 block per placed tile ([`tile_block`]), figures
-/// drawn over their feature as their owner's seat digit (`0`–`5`, the seats of the record),
-/// the dragon as `D`, the fairy as `F`, x coordinates above and below, y coordinates left
-/// and right (x grows east, y grows south), then a legend and the list of figures. A
-/// finished game shows its figures as they stood before final scoring returned them.
-///
-/// ```
-/// use carcassonne::{Game, GameConfig};
-/// use carcassonne_session::render;
-/// let game = Game::new(GameConfig::new(2)).unwrap();
-/// let text = render::board_text(&game);
-/// let lines: Vec<&str> = text.lines().collect();
-/// // Only the start tile lies at (0, 0): x label, the tile's three lines, x label.
-/// assert_eq!(lines[0].trim(), "0");
-/// assert_eq!(lines[1].trim(), ".###.");
-/// assert_eq!(lines[2].trim(), "0 ===== 0");
-/// assert_eq!(lines[3].trim(), ".....");
-/// assert_eq!(lines[4].trim(), "0");
-/// ```
-pub fn board_text(game: &Game) -> String {
-    let board = game.board();
-    let (min, max) = board.bounds();
-    let cols = (max.x - min.x + 1) as usize;
-    let rows = (max.y - min.y + 1) as usize;
-    let pitch = BLOCK_W + GUTTER;
-    let width = cols * pitch - GUTTER;
-    let mut grid = vec![vec![' '; width]; rows * BLOCK_H];
-    let mut blocks: Vec<TileBlock> = board
-        .placements()
-        .iter()
-        .map(|p| tile_block(p.kind, p.rot))
-        .collect();
-    let mut taken = vec![[[false; BLOCK_W]; BLOCK_H]; blocks.len()];
-    let mut mark = |index: usize, cells: &[(usize, usize)], c: char| {
-        let cell = cells
-            .iter()
-            .find(|(l, k)| !taken[index][*l][*k])
-            .or(cells.last());
-        if let Some(&(l, k)) = cell {
-            blocks[index][l][k] = c;
-            taken[index][l][k] = true;
-        }
-    };
-    for f in game.figures_before_final_scoring() {
-        let p = board.placement(f.placement as usize);
-        mark(
-            f.placement as usize,
-            &figure_cells(p.kind, p.rot, f),
-            seat_digit(f.owner),
-        );
-    }
-    let marker_cells = [INNER_EAST, INNER_WEST, INNER_CENTRE];
-    if let Some(pos) = game.dragon() {
-        if let Some(i) = board.index_at(pos) {
-            mark(i, &marker_cells, 'D');
-        }
-    }
-    if let Some((pos, _)) = game.fairy() {
-        if let Some(i) = board.index_at(pos) {
-            mark(i, &marker_cells, 'F');
-        }
-    }
-    for (p, block) in board.placements().iter().zip(&blocks) {
-        let top = (p.pos.y - min.y) as usize * BLOCK_H;
-        let left = (p.pos.x - min.x) as usize * pitch;
-        for (l, line) in block.iter().enumerate() {
-            grid[top + l][left..left + BLOCK_W].copy_from_slice(line);
-        }
-    }
-
-    let label_w = (min.y..=max.y)
-        .map(|y| y.to_string().len())
-        .max()
-        .unwrap_or(1);
-    let mut x_labels = String::new();
-    x_labels.push_str(&" ".repeat(label_w + 1));
-    for (i, x) in (min.x..=max.x).enumerate() {
-        let label = format!("{x:^BLOCK_W$}");
-        x_labels.push_str(&label);
-        if i + 1 < cols {
-            x_labels.push_str(&" ".repeat(GUTTER));
-        }
-    }
-    let x_labels = x_labels.trim_end().to_string();
-
-    let mut out = String::new();
-    out.push_str(&x_labels);
-    out.push('\n');
-    for (r, line) in grid.iter().enumerate() {
-        let y = min.y + (r / BLOCK_H) as i32;
-        let middle = r % BLOCK_H == BLOCK_H / 2;
-        let cells: String = line.iter().collect();
-        if middle {
-            let _ = writeln!(out, "{y:>label_w$} {cells} {y}");
-        } else {
-            let _ = writeln!(out, "{:label_w$} {}", "", cells.trim_end());
-        }
-    }
-    out.push_str(&x_labels);
-    out.push('\n');
-    out.push('\n');
-    out.push_str(&text_legend(game));
-    out
-}
-
-/// The legend and the figure list below the text grid.
-fn text_legend(game: &Game) -> String {
-    let board = game.board();
-    let mut out = String::new();
-    out.push_str(
-        "legend: # city  = road  . field  ~ river  + abbey wall  M monastery  A abbey  \
-         G garden  V volcano  P magic portal\n",
-    );
-    out.push_str(
-        "        0-5 a figure of that seat, on the part of its feature nearest the digit  \
-         D dragon  F fairy\n",
-    );
-    let _ = writeln!(
-        out,
-        "tiles: {} placed, {} left to draw",
-        board.len(),
-        game.tiles_left()
-    );
-    let figures = game.figures_before_final_scoring();
-    let mut order: Vec<usize> = (0..figures.len()).collect();
-    order.sort_by_key(|&k| {
-        let f = &figures[k];
-        let p = board.placement(f.placement as usize).pos;
-        (f.owner, f.figure, p.y, p.x, f.local)
-    });
-    let when = if game.is_terminal() {
-        " (as they stood before final scoring)"
-    } else {
-        ""
-    };
-    if order.is_empty() {
-        let _ = writeln!(out, "figures{when}: none on the board");
-    } else {
-        let _ = writeln!(out, "figures{when}:");
-    }
-    for k in order {
-        let f = &figures[k];
-        let p = board.placement(f.placement as usize);
-        let what = if let Some(corner) = f.corner() {
-            format!("corner {}", corner.name())
-        } else {
-            let (kind, id) = feature_label(game, f.placement as usize, f.local);
-            format!("{} {id}", kind.name())
-        };
-        let _ = writeln!(
-            out,
-            "  seat {} {:<8} at {} on {} {}",
-            f.owner,
-            f.figure.name(),
-            p.pos,
-            p.kind.id(),
-            what
-        );
-    }
-    if let Some(pos) = game.dragon() {
-        let _ = writeln!(out, "dragon: at {pos}");
-    }
-    if let Some((pos, follower)) = game.fairy() {
-        match follower {
-            Some((owner, local)) => {
-                let feature = board
-                    .index_at(pos)
-                    .map(|i| game.feature_name(i, local))
-                    .unwrap_or("?");
-                let _ = writeln!(
-                    out,
-                    "fairy: at {pos}, next to seat {owner}'s figure on {feature}"
-                );
-            }
-            None => {
-                let _ = writeln!(out, "fairy: at {pos}");
-            }
-        }
-    }
-    out
-}
-
-/// The column of the score table ([`score_table`]) where points of `kind` are counted,
-/// and what the column means.
-const fn score_column(kind: ScoreKind) -> (&'static str, &'static str) {
-    match kind {
-        ScoreKind::City => ("city", "completed cities (B12)"),
-        ScoreKind::Road => ("road", "completed roads (B12)"),
-        ScoreKind::Monastery => ("monastery", "completed monasteries and abbeys (B12)"),
-        ScoreKind::Garden => ("garden", "completed gardens (A2)"),
-        ScoreKind::AbbotReturn => (
-            "abbot",
-            "monasteries and gardens scored when the abbot was taken back (A3)",
-        ),
-        ScoreKind::FairyTurn | ScoreKind::FairyScored => (
-            "fairy",
-            "the fairy: a point per turn, 3 when its follower's feature scores (PD16)",
-        ),
-        ScoreKind::BarnPlaced | ScoreKind::BarnConnected => (
-            "barn-field",
-            "fields scored when a barn was placed or joined (AM7, AM8)",
-        ),
-        ScoreKind::Shrine => ("shrine", "completed shrines (CU1)"),
-        ScoreKind::Castle => (
-            "castle",
-            "castles: the feature completed next to them (CA3)",
-        ),
-        ScoreKind::BazaarBuy | ScoreKind::BazaarSell => (
-            "bazaar",
-            "points paid (-) and received for bazaar tiles (BZ3)",
-        ),
-        ScoreKind::Incomplete => (
-            "unfinished",
-            "end: unfinished cities, roads, monasteries, gardens (B15)",
-        ),
-        ScoreKind::Farmers => (
-            "farmers",
-            "end: farmers, 3 per completed city next to their field (B16)",
-        ),
-        ScoreKind::Barn => (
-            "barn",
-            "end: barns, 4 per completed city next to their field (AM9)",
-        ),
-        ScoreKind::King => ("king", "end: the King, a point per completed city (KR3)"),
-        ScoreKind::RobberBaron => (
-            "robber",
-            "end: the Robber Baron, a point per completed road (KR3)",
-        ),
-    }
-}
-
-/// Where each seat's points came from: one row per seat (`names[seat]` after the seat
-/// number, the winners marked), one column per kind of score that gave or took points
-/// in this game ([`ScoreKind`]; kinds that always go together share a column), the
-/// total, then one line per column saying what it counts. The columns of a row add up
-/// to the seat's score.
-///
-/// ```
-/// use carcassonne::{Game, GameConfig};
-/// use carcassonne_session::render;
-/// let mut game = Game::new(GameConfig::new(2)).unwrap();
-/// while !game.is_terminal() {
-///     let first = game.legal_actions()[0];
-///     game.apply(first).unwrap();
-/// }
-/// let table = render::score_table(&game, &["first".into(), "first".into()]);
-/// // Seat 0's row: its points per column, then its total.
-/// let row = table.lines().nth(1).unwrap();
-/// assert!(row.starts_with("  seat 0 first"));
-/// let points: Vec<i32> = row.split_whitespace().skip(3).filter_map(|w| w.parse().ok()).collect();
-/// let (total, columns) = points.split_last().unwrap();
-/// assert_eq!(columns.iter().sum::<i32>(), *total);
-/// assert_eq!(*total, game.scores()[0]);
-/// // Final scoring's incomplete features (B15) are one of the columns, explained below.
-/// assert!(table.contains("  unfinished: end: unfinished cities"));
-/// ```
-pub fn score_table(game: &Game, names: &[String]) -> String {
-    let players = game.num_players();
-    let mut columns: Vec<(&str, &str, Vec<i32>)> = Vec::new();
-    for e in game.events() {
-        let (name, meaning) = score_column(e.kind);
-        let at = match columns.iter().position(|c| c.0 == name) {
-            Some(i) => i,
-            None => {
-                columns.push((name, meaning, vec![0; players]));
-                columns.len() - 1
-            }
-        };
-        if let Some(points) = columns[at].2.get_mut(e.player as usize) {
-            *points += e.points;
-        }
-    }
-    columns.retain(|c| c.2.iter().any(|&p| p != 0));
-    // Columns in the order of the kinds' declaration: play first, the end last.
-    columns.sort_by_key(|c| {
-        ScoreKind::ALL
-            .iter()
-            .position(|&k| score_column(k).0 == c.0)
-            .unwrap_or(usize::MAX)
-    });
-    let label = |seat: usize| match names.get(seat) {
-        Some(name) => format!("seat {seat} {name}"),
-        None => format!("seat {seat}"),
-    };
-    let label_w = (0..players).map(|s| label(s).len()).max().unwrap_or(0);
-    let winners = game.winners();
-    let mut out = String::new();
-    let _ = write!(out, "  {:label_w$}", "");
-    for (name, _, _) in &columns {
-        let _ = write!(out, "  {name:>w$}", w = name.len().max(4));
-    }
-    out.push_str("  total\n");
-    for seat in 0..players {
-        let _ = write!(out, "  {:label_w$}", label(seat));
-        for (name, _, points) in &columns {
-            let _ = write!(out, "  {:>w$}", points[seat], w = name.len().max(4));
-        }
-        let total = game.scores().get(seat).copied().unwrap_or(0);
-        let _ = write!(out, "  {total:>5}");
-        if game.is_terminal() && winners.contains(&seat) {
-            out.push_str("  winner");
-        }
-        out.push('\n');
-    }
-    for (name, meaning, _) in &columns {
-        let _ = writeln!(out, "  {name}: {meaning}");
-    }
-    out
-}
-
-// ----- SVG ----------------------------------------------------------------------------
 
 /// Side of a tile square in the SVG, in user units.
 const TILE: f64 = 60.0;
@@ -690,7 +108,7 @@ fn pt(p: (f64, f64)) -> String {
 }
 
 /// Text for SVG and HTML: `&`, `<`, `>` and `"` escaped.
-fn escape(text: &str) -> String {
+pub(super) fn escape(text: &str) -> String {
     let mut out = String::with_capacity(text.len());
     for c in text.chars() {
         match c {
@@ -1045,7 +463,7 @@ fn svg_garden(out: &mut String, at: (f64, f64), s: f64) {
 }
 
 /// One tile as an SVG group at its board square; `order` is its placement index.
-fn svg_tile(out: &mut String, placement: &Placement, order: usize, origin: (f64, f64)) {
+pub(super) fn svg_tile(out: &mut String, placement: &Placement, order: usize, origin: (f64, f64)) {
     let (kind, rot, pos) = (placement.kind, placement.rot, placement.pos);
     let def = kind.def();
     let oriented = def.oriented(rot);
@@ -1318,7 +736,7 @@ fn svg_fairy(out: &mut String, class: &str, at: (f64, f64), title: &str) {
 
 /// Where everything goes in a picture of a board with bounds `(min, max)`.
 #[derive(Copy, Clone, Debug)]
-struct Layout {
+pub(super) struct Layout {
     min: Pos,
     max: Pos,
     width: f64,
@@ -1333,7 +751,7 @@ struct Layout {
 }
 
 impl Layout {
-    fn new((min, max): (Pos, Pos), players: usize, replay: bool) -> Layout {
+    pub(super) fn new((min, max): (Pos, Pos), players: usize, replay: bool) -> Layout {
         let cols = (max.x - min.x + 1) as f64;
         let rows = (max.y - min.y + 1) as f64;
         let width = (MARGIN * 2.0 + cols * TILE).max(MIN_WIDTH);
@@ -1360,7 +778,7 @@ impl Layout {
     }
 
     /// The top-left corner of square `pos`.
-    fn origin(&self, pos: Pos) -> (f64, f64) {
+    pub(super) fn origin(&self, pos: Pos) -> (f64, f64) {
         (
             MARGIN + (pos.x - self.min.x) as f64 * TILE,
             self.top + (pos.y - self.min.y) as f64 * TILE,
@@ -1369,7 +787,7 @@ impl Layout {
 }
 
 /// The opening of the picture, its background and coordinates.
-fn svg_open(out: &mut String, layout: &Layout, title: &str) {
+pub(super) fn svg_open(out: &mut String, layout: &Layout, title: &str) {
     let (w, h) = (num(layout.width), num(layout.height));
     let _ = writeln!(
         out,
@@ -1400,7 +818,7 @@ fn svg_open(out: &mut String, layout: &Layout, title: &str) {
 }
 
 /// The legend: every terrain, symbol and figure with its name.
-fn svg_legend(out: &mut String, layout: &Layout, replay: bool) {
+pub(super) fn svg_legend(out: &mut String, layout: &Layout, replay: bool) {
     out.push_str("<g class=\"legend\">\n");
     let entries = if replay {
         LEGEND.len()
@@ -1424,7 +842,12 @@ fn svg_legend(out: &mut String, layout: &Layout, replay: bool) {
 /// The parts of a picture that change from turn to turn: the status line, the figures,
 /// the dragon and the fairy, the scores (the winner marked), and a frame around the
 /// tiles placed in the turn shown (`new_tiles`, placement indices).
-fn svg_state(out: &mut String, game: &Game, layout: &Layout, new_tiles: std::ops::Range<usize>) {
+pub(super) fn svg_state(
+    out: &mut String,
+    game: &Game,
+    layout: &Layout,
+    new_tiles: std::ops::Range<usize>,
+) {
     let board = game.board();
     // Status line.
     let status = if game.is_terminal() {
@@ -1658,150 +1081,6 @@ pub fn board_svg(game: &Game) -> String {
     out
 }
 
-/// An animated replay of one game as a single self-contained HTML page (no external
-/// file, script or font): the board after every turn, a slider to choose the turn,
-/// buttons to step and to play, the scores and the legend.
-///
-/// `states[k]` is the game after its first `k` turns (`states[0]`: the start tile
-/// only), all of one game, so that every state's tiles are the first tiles of the last
-/// state's board. The page draws every tile of the last state once and shows, for the
-/// turn chosen, the tiles placed by then, the figures, the dragon, the fairy and the
-/// scores of that turn (the tiles placed in it framed). The element `#turn-count` shows
-/// the number of turns, `#turn-shown` the turn shown and `#tiles-shown` its tiles; the
-/// page opens on the last turn, or on turn `k` with the address fragment `#turn=k`.
-///
-/// ```
-/// use carcassonne::{Game, GameConfig};
-/// use carcassonne_session::render;
-/// let mut game = Game::new(GameConfig::new(2)).unwrap();
-/// let mut states = vec![game.clone()];
-/// while states.len() < 4 {
-///     let first = game.legal_actions()[0];
-///     game.apply(first).unwrap();
-///     // Turns ended so far (in sampled chance, the next turn opens at once).
-///     let done = game.turns().len() - usize::from(game.turn_in_progress());
-///     if done == states.len() {
-///         states.push(game.clone());
-///     }
-/// }
-/// let html = render::replay_html("three turns", &states);
-/// assert!(html.starts_with("<!DOCTYPE html>"));
-/// assert_eq!(html.matches(r#"<g class="frame""#).count(), states.len());
-/// assert!(html.contains(r#"data-turns="3""#));
-/// ```
-pub fn replay_html(title: &str, states: &[Game]) -> String {
-    let Some(last) = states.last() else {
-        return format!(
-            "<!DOCTYPE html>\n<html><head><meta charset=\"utf-8\"><title>{0}</title></head><body><p>{0}: no game to show</p></body></html>\n",
-            escape(title)
-        );
-    };
-    let board = last.board();
-    let layout = Layout::new(board.bounds(), last.num_players(), true);
-    let mut svg = String::with_capacity(16384 + board.len() * 2048 + states.len() * 4096);
-    svg_open(&mut svg, &layout, title);
-    for (i, p) in board.placements().iter().enumerate() {
-        svg_tile(&mut svg, p, i, layout.origin(p.pos));
-    }
-    let mut before = 1;
-    for (turn, state) in states.iter().enumerate() {
-        let placed = state.board().len().min(board.len());
-        let _ = writeln!(
-            svg,
-            r#"<g class="frame" data-turn="{turn}" data-tiles="{placed}">"#
-        );
-        svg_state(&mut svg, state, &layout, before.min(placed)..placed);
-        svg.push_str("</g>\n");
-        before = placed;
-    }
-    svg_legend(&mut svg, &layout, true);
-    svg.push_str("</svg>\n");
-    let turns = states.len() - 1;
-    let mut out = String::with_capacity(svg.len() + 4096);
-    let _ = write!(
-        out,
-        r#"<!DOCTYPE html>
-<html lang="en">
-<head>
-<meta charset="utf-8">
-<meta name="viewport" content="width=device-width, initial-scale=1">
-<title>{title}</title>
-<style>
-body {{ font-family: sans-serif; background: #f7f5ee; color: #222222; margin: 16px; }}
-h1 {{ font-size: 18px; margin: 0 0 8px 0; }}
-#controls {{ display: flex; align-items: center; gap: 10px; margin-bottom: 8px; }}
-#turn {{ width: min(55vw, 600px); }}
-#controls span {{ white-space: nowrap; }}
-svg {{ max-width: 100%; height: auto; }}
-button {{ font-size: 14px; min-width: 4em; }}
-g.frame {{ display: none; }}
-g.frame.shown {{ display: inline; }}
-g.tile.hidden {{ display: none; }}
-</style>
-</head>
-<body>
-<h1>{title}</h1>
-<div id="controls" data-turns="{turns}">
-<button id="back" type="button" title="previous turn">&#9664;</button>
-<button id="play" type="button">Play</button>
-<button id="next" type="button" title="next turn">&#9654;</button>
-<input id="turn" type="range" min="0" max="{turns}" step="1" value="{turns}" aria-label="turn">
-<span>turn <span id="turn-shown"></span> of <span id="turn-count"></span>, <span id="tiles-shown"></span> tiles</span>
-</div>
-{svg}<script>
-(function () {{
-  "use strict";
-  var frames = Array.prototype.slice.call(document.querySelectorAll("g.frame"));
-  var tiles = Array.prototype.slice.call(document.querySelectorAll("g.tile"));
-  var slider = document.getElementById("turn");
-  var play = document.getElementById("play");
-  var last = frames.length - 1;
-  var timer = null;
-  document.getElementById("turn-count").textContent = String(last);
-  slider.max = String(last);
-  function show(k) {{
-    k = Math.max(0, Math.min(last, Math.round(Number(k)) || 0));
-    frames.forEach(function (f, i) {{ f.classList.toggle("shown", i === k); }});
-    var placed = Number(frames[k].getAttribute("data-tiles"));
-    tiles.forEach(function (t) {{
-      t.classList.toggle("hidden", Number(t.getAttribute("data-order")) >= placed);
-    }});
-    slider.value = String(k);
-    document.getElementById("turn-shown").textContent = String(k);
-    document.getElementById("tiles-shown").textContent = String(placed);
-    return k;
-  }}
-  function stop() {{
-    if (timer !== null) {{ clearInterval(timer); timer = null; }}
-    play.textContent = "Play";
-  }}
-  slider.addEventListener("input", function () {{ stop(); show(slider.value); }});
-  document.getElementById("back").addEventListener("click", function () {{ stop(); show(Number(slider.value) - 1); }});
-  document.getElementById("next").addEventListener("click", function () {{ stop(); show(Number(slider.value) + 1); }});
-  play.addEventListener("click", function () {{
-    if (timer !== null) {{ stop(); return; }}
-    if (Number(slider.value) >= last) {{ show(0); }}
-    play.textContent = "Pause";
-    timer = setInterval(function () {{
-      if (show(Number(slider.value) + 1) >= last) {{ stop(); }}
-    }}, 500);
-  }});
-  document.addEventListener("keydown", function (e) {{
-    if (e.key === "ArrowLeft") {{ stop(); show(Number(slider.value) - 1); }}
-    if (e.key === "ArrowRight") {{ stop(); show(Number(slider.value) + 1); }}
-  }});
-  var wanted = /(?:^#|&)turn=(\d+)/.exec(window.location.hash);
-  show(wanted ? Number(wanted[1]) : last);
-}})();
-</script>
-</body>
-</html>
-"#,
-        title = escape(title),
-    );
-    out
-}
-
 #[cfg(test)]
-#[path = "tests/unit/render.rs"]
+#[path = "../tests/unit/render/svg.rs"]
 mod tests;

@@ -1,0 +1,156 @@
+//! The board as text, as an SVG picture and as an animated HTML replay: one module per
+//! output (`text.rs`, `svg.rs`, `html.rs`) over the tile geometry they share here.
+//!
+//! Both views are drawn from the tile catalogue's segment data: every tile side has three
+//! thirds (`N0 N1 N2 E0 ... W2`, clockwise from the north-west corner) and each third
+//! belongs to one feature of the tile ([`Oriented::segment_feature`]), so what a tile
+//! shows on each third is exactly what the rules join (B4).
+//!
+//! * [`board_text`]: a grid of 5×3 character blocks, one per placed tile, with the x
+//!   coordinates above and below the grid, the y coordinates left and right of it, a
+//!   legend and the list of figures. [`tile_block`] is the block of one tile.
+//! * [`board_svg`]: a self-contained SVG picture sized to the board's bounds: one group
+//!   per tile, each city its own outlined shape, figures as meeples in their owner's
+//!   colour (never a terrain colour), the dragon and the fairy, the scores with the
+//!   winner marked, and a legend.
+//! * [`replay_html`]: an animated replay, one self-contained HTML page with the board
+//!   after every turn and a turn slider.
+//!
+//! A finished game is drawn with its figures as they stood at the end of its last turn,
+//! before final scoring returned them ([`Game::figures_before_final_scoring`]).
+//!
+//! Output depends only on the game state, so the same game always renders the same bytes.
+//!
+//! ```
+//! use carcassonne::{Game, GameConfig};
+//! use carcassonne_session::render;
+//! let game = Game::new(GameConfig::new(2)).unwrap();
+//! let text = render::board_text(&game);
+//! // The start tile BASE-D: a city on the north side, a road from west to east (B2).
+//! assert!(text.contains(".###.\n"));
+//! assert!(text.contains("0 ===== 0\n"));
+//! let svg = render::board_svg(&game);
+//! assert!(svg.starts_with("<svg") && svg.trim_end().ends_with("</svg>"));
+//! ```
+
+mod html;
+mod svg;
+mod text;
+
+#[cfg(test)]
+#[path = "../tests/unit/render/games.rs"]
+mod test_games;
+
+pub use html::replay_html;
+pub use svg::{board_svg, PLAYER_COLOURS, PLAYER_COLOUR_NAMES};
+pub use text::{board_text, feature_glyph, score_table, tile_block, TileBlock};
+
+use carcassonne::game::Game;
+use carcassonne::geometry::Rotation;
+use carcassonne::tiles::{FeatureKind, Oriented, RoadEnd, Symbols, TileKind, NO_FEATURE};
+
+// ----- shared geometry ------------------------------------------------------------------
+
+/// The segment (`side * 3 + third`) that best represents a feature on a tile in the
+/// board frame: the middle third of the first side a city, road or river leaves through,
+/// else the first third the feature covers. `None` for features without segments
+/// (monasteries, gardens, the abbey, fields enclosed inside a tile).
+///
+/// ```
+/// use carcassonne_session::render::anchor_segment;
+/// use carcassonne::{catalogue, Rotation};
+/// let d = catalogue().by_id("BASE-D").unwrap();
+/// let city = d.def().feature_by_id("c1").unwrap() as u8;
+/// // Unturned, BASE-D's city lies on the north side: its anchor is N1 (segment 1).
+/// assert_eq!(anchor_segment(d.def().oriented(Rotation::default()), city), Some(1));
+/// // A quarter turn clockwise moves it to the east side: E1 (segment 4).
+/// assert_eq!(anchor_segment(d.def().oriented(Rotation::new(1).unwrap()), city), Some(4));
+/// ```
+pub fn anchor_segment(oriented: &Oriented, local: u8) -> Option<usize> {
+    let middle = (0..4)
+        .map(|side| side * 3 + 1)
+        .find(|&s| oriented.segment_feature[s] == local);
+    middle.or_else(|| oriented.segment_feature.iter().position(|&f| f == local))
+}
+
+/// The kind and record name of local feature `local` of placement `index` (its bridge,
+/// a road named `bridge`, after the catalogue's features; BR3).
+fn feature_label(game: &Game, index: usize, local: u8) -> (FeatureKind, &str) {
+    let def = game.board().placement(index).kind.def();
+    let kind = def
+        .features
+        .get(local as usize)
+        .map_or(FeatureKind::Road, |f| f.kind);
+    (kind, game.feature_name(index, local))
+}
+
+/// The feature kind shown on one segment (`None`: the abbey's walls, which fit anything).
+fn segment_kind(kind: TileKind, oriented: &Oriented, segment: usize) -> Option<FeatureKind> {
+    match oriented.segment_feature[segment] {
+        NO_FEATURE => None,
+        f => Some(kind.def().features[f as usize].kind),
+    }
+}
+
+/// What a tile shows at its centre.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+enum Centre {
+    Monastery,
+    Abbey,
+    Garden,
+    Volcano,
+    Portal,
+    Feature(FeatureKind),
+}
+
+fn centre_of(kind: TileKind, rot: Rotation) -> Centre {
+    let def = kind.def();
+    let oriented = def.oriented(rot);
+    if def.cloister != NO_FEATURE {
+        return if def.has(Symbols::ABBEY) {
+            Centre::Abbey
+        } else {
+            Centre::Monastery
+        };
+    }
+    if def.features.iter().any(|f| f.kind == FeatureKind::Garden) {
+        return Centre::Garden;
+    }
+    if def.has(Symbols::VOLCANO) {
+        return Centre::Volcano;
+    }
+    if def.has(Symbols::MAGIC_PORTAL) {
+        return Centre::Portal;
+    }
+    let sides_of = |i: usize| oriented.feature_sides[i].count_ones();
+    let crosses = |wanted: FeatureKind| {
+        let mut junction_ends = 0;
+        for (i, f) in def.features.iter().enumerate() {
+            if f.kind != wanted {
+                continue;
+            }
+            if sides_of(i) >= 2 {
+                return true;
+            }
+            if f.road_end == Some(RoadEnd::Junction) {
+                junction_ends += 1;
+            }
+        }
+        junction_ends >= 3
+    };
+    for wanted in [FeatureKind::Road, FeatureKind::River] {
+        if crosses(wanted) {
+            return Centre::Feature(wanted);
+        }
+    }
+    let city_across = def
+        .features
+        .iter()
+        .enumerate()
+        .any(|(i, f)| f.kind == FeatureKind::City && sides_of(i) >= 2);
+    if city_across {
+        Centre::Feature(FeatureKind::City)
+    } else {
+        Centre::Feature(FeatureKind::Field)
+    }
+}

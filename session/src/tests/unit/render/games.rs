@@ -1,0 +1,37 @@
+//! Games for the unit tests of `render`'s modules.
+
+use carcassonne::config::GameConfig;
+use carcassonne::game::Game;
+use carcassonne::rng::Rng;
+use carcassonne::tiles::TileSet;
+
+/// A game played with random legal moves until at most `leave` tiles are left to
+/// draw (0: to its end; final scoring takes every figure off the board).
+pub(super) fn played(mut config: GameConfig, seed: u64, leave: u32) -> Game {
+    config.seed = seed;
+    let mut game = Game::new(config).unwrap();
+    let mut rng = Rng::new(seed ^ 0x5eed);
+    let mut legal = Vec::new();
+    while !game.is_terminal() && (leave == 0 || game.tiles_left() > leave) {
+        game.legal_actions_into(&mut legal);
+        let pick = legal[rng.below(legal.len() as u32) as usize];
+        game.apply(pick).unwrap();
+    }
+    game
+}
+
+pub(super) fn every_set(players: u8) -> GameConfig {
+    let mut config = GameConfig::new(players);
+    config.sets = TileSet::ALL.to_vec();
+    config.figures = carcassonne::config::Figures::default_for(&config.sets);
+    config.figures.abbot = 1;
+    config
+}
+
+/// A game of every set with both the dragon (PD1) and the fairy (PD15) on the board.
+pub(super) fn with_dragon_and_fairy() -> Game {
+    (0..40)
+        .map(|seed| played(every_set(3), seed, 30))
+        .find(|g| g.dragon().is_some() && g.fairy().is_some())
+        .expect("a game with the dragon and the fairy on the board")
+}

@@ -1,0 +1,44 @@
+//! Unit tests of `render::html`, included by `html.rs` so they see its private items.
+
+use super::*;
+use crate::render::test_games::every_set;
+use carcassonne::rng::Rng;
+
+/// The replay page has one frame per state, each naming its tiles; tiles are drawn
+/// once, from the last state.
+#[test]
+fn replay_pages_hold_every_turn() {
+    let mut config = every_set(3);
+    config.seed = 8;
+    let mut game = Game::new(config).unwrap();
+    let mut rng = Rng::new(8);
+    let mut states = vec![game.clone()];
+    let mut legal = Vec::new();
+    while !game.is_terminal() {
+        game.legal_actions_into(&mut legal);
+        game.apply(legal[rng.below(legal.len() as u32) as usize])
+            .unwrap();
+        let done = game.turns().len() - usize::from(game.turn_in_progress());
+        if done == states.len() || game.is_terminal() {
+            states.push(game.clone());
+        }
+    }
+    let html = replay_html("a <test> game", &states);
+    assert!(html.contains("<title>a &lt;test&gt; game</title>"));
+    assert_eq!(
+        html.matches(r#"<g class="tile""#).count(),
+        game.board().len()
+    );
+    assert!(html.contains(&format!(r#"data-turns="{}""#, states.len() - 1)));
+    for (k, state) in states.iter().enumerate() {
+        assert!(
+            html.contains(&format!(
+                r#"<g class="frame" data-turn="{k}" data-tiles="{}">"#,
+                state.board().len()
+            )),
+            "frame {k}"
+        );
+    }
+    assert_eq!(html.matches("<script>").count(), 1);
+    assert!(!html.contains("src=\"http") && !html.contains("href=\"http"));
+}

@@ -1,0 +1,164 @@
+//! Unit tests of `render::text`, included by `text.rs` so they see its private items.
+
+use super::*;
+use crate::render::test_games::{every_set, played, with_dragon_and_fairy};
+use carcassonne::geometry::Pos;
+use carcassonne::tiles::catalogue;
+
+/// The text lines of the block at board square `pos` in `board_text` output.
+fn block_at(text: &str, game: &Game, pos: Pos) -> [String; 3] {
+    let (min, max) = game.board().bounds();
+    let label_w = (min.y..=max.y).map(|y| y.to_string().len()).max().unwrap();
+    let lines: Vec<Vec<char>> = text.lines().map(|l| l.chars().collect()).collect();
+    let top = 1 + (pos.y - min.y) as usize * BLOCK_H;
+    let left = label_w + 1 + (pos.x - min.x) as usize * (BLOCK_W + GUTTER);
+    std::array::from_fn(|l| {
+        (left..left + BLOCK_W)
+            .map(|k| lines[top + l].get(k).copied().unwrap_or(' '))
+            .collect()
+    })
+}
+
+#[test]
+fn every_segment_has_its_own_border_cell() {
+    let mut cells: Vec<_> = (0..12).map(segment_cell).collect();
+    cells.sort_unstable();
+    cells.dedup();
+    assert_eq!(cells.len(), 12);
+    // A corner cell (where a barn is drawn, AM6) shows one of the two thirds that
+    // touch that corner (see `Corner::half_edges`).
+    for corner in Corner::ALL {
+        let touching = corner
+            .half_edges()
+            .map(|(side, third)| segment_cell(side.index() * 3 + third));
+        assert!(touching.contains(&corner_cell(corner)), "{corner:?}");
+    }
+}
+
+#[test]
+fn blocks_rotate_with_their_tile() {
+    // Turning a tile moves each side's glyphs to the next side clockwise (B4).
+    for kind in catalogue().kinds() {
+        let b0 = tile_block(kind, Rotation::default());
+        let b1 = tile_block(kind, Rotation::new(1).unwrap());
+        for segment in 0..12 {
+            let (l0, k0) = segment_cell(segment);
+            let (l1, k1) = segment_cell((segment + 3) % 12);
+            assert_eq!(b0[l0][k0], b1[l1][k1], "{} segment {segment}", kind.id());
+        }
+    }
+}
+
+#[test]
+fn centre_marks_cloisters_and_special_tiles() {
+    let centre = |id: &str| tile_block(catalogue().by_id(id).unwrap(), Rotation::default())[1][2];
+    assert_eq!(centre("BASE-B"), 'M');
+    assert_eq!(centre("BASE-E-G"), 'G');
+    assert_eq!(centre("AM-ABBEY"), 'A');
+    assert_eq!(centre("PD-VOLCANO-FIELD"), 'V');
+    assert_eq!(centre("PD-PORTAL-JUNCTION"), 'P');
+    assert_eq!(centre("BASE-C"), '#');
+    assert_eq!(centre("BASE-E"), '.');
+    assert_eq!(centre("RIV1-STRAIGHT"), '~');
+    // The abbey fits anything (AM1): its border shows walls, not terrain.
+    let abbey = tile_block(catalogue().by_id("AM-ABBEY").unwrap(), Rotation::default());
+    assert_eq!(abbey[0].iter().collect::<String>(), "+++++");
+}
+
+#[test]
+fn text_has_one_block_per_tile_and_prints_coordinates() {
+    let game = played(every_set(4), 11, 40);
+    assert!(!game.board_figures().is_empty());
+    let text = board_text(&game);
+    let board = game.board();
+    let (min, max) = board.bounds();
+    let header: Vec<i32> = text
+        .lines()
+        .next()
+        .unwrap()
+        .split_whitespace()
+        .map(|w| w.parse().unwrap())
+        .collect();
+    assert_eq!(header, (min.x..=max.x).collect::<Vec<_>>());
+    let mut marked = vec![false; board.len()];
+    for f in game.board_figures() {
+        marked[f.placement as usize] = true;
+    }
+    let special = [game.dragon(), game.fairy().map(|f| f.0)];
+    let mut non_blank = 0;
+    for y in min.y..=max.y {
+        for x in min.x..=max.x {
+            let pos = Pos::new(x, y);
+            let block = block_at(&text, &game, pos);
+            let blank = block.iter().all(|l| l.trim().is_empty());
+            match board.index_at(pos) {
+                None => assert!(blank, "empty square {pos} drawn: {block:?}"),
+                Some(i) => {
+                    non_blank += 1;
+                    let p = board.placement(i);
+                    if !marked[i] && !special.contains(&Some(pos)) {
+                        let expected: [String; 3] =
+                            tile_block(p.kind, p.rot).map(|l| l.iter().collect());
+                        assert_eq!(block, expected, "{} at {pos}", p.kind.id());
+                    }
+                }
+            }
+        }
+        // The y coordinate is printed on both sides of the tile row's middle line.
+        let line = text
+            .lines()
+            .nth(2 + (y - min.y) as usize * BLOCK_H)
+            .unwrap();
+        assert!(line.trim_start().starts_with(&y.to_string()), "{line:?}");
+        assert!(line.trim_end().ends_with(&y.to_string()), "{line:?}");
+    }
+    assert_eq!(non_blank, board.len());
+}
+
+#[test]
+fn text_marks_every_figure_with_its_seat() {
+    let game = played(every_set(3), 5, 50);
+    assert!(!game.board_figures().is_empty());
+    let text = board_text(&game);
+    let board = game.board();
+    for f in game.board_figures() {
+        let p = board.placement(f.placement as usize);
+        let block = block_at(&text, &game, p.pos);
+        let digit = seat_digit(f.owner);
+        assert!(
+            block.iter().any(|l| l.contains(digit)),
+            "seat {} {:?} at {} not drawn: {block:?}",
+            f.owner,
+            f.figure,
+            p.pos
+        );
+    }
+    let listed = text.lines().filter(|l| l.starts_with("  seat ")).count();
+    assert_eq!(listed, game.board_figures().len());
+    if let Some(pos) = game.dragon() {
+        assert!(block_at(&text, &game, pos).iter().any(|l| l.contains('D')));
+    }
+}
+
+/// PD1: the dragon is drawn as `D` on its tile; PD15: the fairy as `F`.
+#[test]
+fn dragon_and_fairy_are_marked() {
+    let game = with_dragon_and_fairy();
+    let text = board_text(&game);
+    let dragon = game.dragon().unwrap();
+    let fairy = game.fairy().unwrap().0;
+    assert!(block_at(&text, &game, dragon)
+        .iter()
+        .any(|l| l.contains('D')));
+    assert!(block_at(&text, &game, fairy)
+        .iter()
+        .any(|l| l.contains('F')));
+    assert!(text.contains(&format!("dragon: at {dragon}")));
+}
+
+#[test]
+fn rendering_is_deterministic() {
+    let a = played(every_set(2), 9, 20);
+    let b = played(every_set(2), 9, 20);
+    assert_eq!(board_text(&a), board_text(&b));
+}
