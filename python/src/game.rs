@@ -7,6 +7,7 @@ use crate::convert::{
     Int,
 };
 use crate::errors::{illegal, invalid_argument, invalid_config, invalid_record, state_error};
+use crate::signals::SignalWatch;
 use carcassonne::config::Figures;
 use carcassonne::game::{ActionError, Event};
 use carcassonne::{ChanceMode, Game as CoreGame, Phase, Rng};
@@ -20,6 +21,7 @@ use numpy::ndarray::Array3;
 use numpy::{IntoPyArray, PyArray1};
 use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyList, PyTuple};
+use std::time::Instant;
 
 /// A window spec from a Python argument.
 pub fn spec_from(window: i64) -> PyResult<EncoderSpec> {
@@ -589,7 +591,8 @@ impl PyGame {
 
     /// The action a built-in player picks now (`kind`: a player spec, `random`, `greedy`
     /// or `mcts:<budget>[:<option>=<value>]...`), drawing its random choices from `seed`.
-    /// The interpreter is released while an MCTS player searches.
+    /// The interpreter is released while an MCTS player searches; Ctrl-C stops the search
+    /// within 20 ms (`KeyboardInterrupt`), the game unchanged.
     #[pyo3(signature = (kind, seed=Int(0)), text_signature = "($self, kind, seed=0)")]
     fn builtin_action<'py>(
         &self,
@@ -608,7 +611,14 @@ impl PyGame {
         let action = match player {
             Bot::Mcts(_) => {
                 let game = self.game().clone();
-                py.detach(move || player.choose(&game, game.legal(), &mut rng))
+                let watch = SignalWatch::new();
+                let action = py.detach(|| {
+                    let mut last = Instant::now();
+                    player
+                        .choose_while(&game, game.legal(), &mut rng, &mut || watch.poll(&mut last))
+                });
+                watch.into_result()?;
+                action.ok_or_else(|| state_error("the search was stopped"))?
             }
             _ => player.choose(self.game(), self.game().legal(), &mut rng),
         };

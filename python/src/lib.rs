@@ -303,7 +303,7 @@ mod _core {
     /// Plays `num_games` games natively between built-in players (`players`: one spec
     /// per seat, `random`, `greedy` or `mcts:<budget>...`) and returns the final scores,
     /// int32 [num_games, P]. Game `g` uses seed `seed + g`. Other keywords as for `Game`.
-    /// Runs without the interpreter; Ctrl-C stops it within 20 ms of a game's end
+    /// Runs without the interpreter; Ctrl-C stops it within 20 ms, also during a search
     /// (`KeyboardInterrupt`).
     #[pyfunction]
     #[pyo3(signature = (num_games, players, seed=None, sets=None, edition=None, rules=None, figures=None), text_signature = "(num_games, players, seed=0, sets=None, edition=None, rules=None, figures=None)")]
@@ -353,17 +353,21 @@ mod _core {
             py.detach(|| {
                 let mut legal = Vec::new();
                 let mut last = Instant::now();
-                for (g, row) in scores.chunks_mut(p.max(1)).enumerate().take(n) {
-                    if !watch.poll(&mut last) {
-                        break;
-                    }
+                let mut go_on = || watch.poll(&mut last);
+                'games: for (g, row) in scores.chunks_mut(p.max(1)).enumerate().take(n) {
                     let mut c = config.clone();
                     c.seed = seed.wrapping_add(g as u64);
                     let mut game = Game::new(c).expect("validated configuration");
                     let mut rng = Rng::new(c_seed(seed, g));
                     while !game.is_terminal() {
                         game.legal_actions_into(&mut legal);
-                        let a = kinds[game.to_play()].choose(&game, &legal, &mut rng);
+                        let bot = kinds[game.to_play()];
+                        let Some(a) = bot.choose_while(&game, &legal, &mut rng, &mut go_on) else {
+                            break 'games;
+                        };
+                        if !go_on() {
+                            break 'games;
+                        }
                         game.apply_unchecked(a);
                     }
                     row.copy_from_slice(game.scores());
@@ -386,8 +390,8 @@ mod _core {
 
     /// Plays a match natively (`carcassonne_session::matches`): `games` games between
     /// `bots` (one spec per seat), seats rotated, deal `g` of seed `seed + g / P`, on
-    /// `threads` threads, with the interpreter released (Ctrl-C stops it at the end of a
-    /// game of the calling thread: `KeyboardInterrupt`). Returns a dict: `bots` (the
+    /// `threads` threads, with the interpreter released (Ctrl-C stops every thread within
+    /// 20 ms, also during a search: `KeyboardInterrupt`). Returns a dict: `bots` (the
     /// specs), `seeds` uint64 [G], `seating` int32 [G, P] (the player at each seat),
     /// `scores` int32 [G, P] (per seat), `decisions` int32 [G, P], `think_seconds`
     /// float64 [G, P], `summaries` (one dict per player), `text` and `elapsed`.

@@ -191,8 +191,8 @@ impl Slot {
     }
 
     /// Starts the next episode: new game, learner seat, opponents up to the learner's
-    /// first decision.
-    fn start_episode(&mut self, settings: &Settings) {
+    /// first decision; `false` when `go_on` stopped an opponent's search (Ctrl-C).
+    fn start_episode(&mut self, settings: &Settings, go_on: &mut dyn FnMut() -> bool) -> bool {
         let seed = match self.explicit_seed.take() {
             Some(s) => s,
             None => {
@@ -216,23 +216,27 @@ impl Slot {
         };
         self.scores_before = [0; MAX_PLAYERS];
         self.done = false;
-        self.play_opponents(settings);
+        self.play_opponents(settings, go_on)
     }
 
-    /// Plays the built-in opponents until the learner decides or the game ends.
-    fn play_opponents(&mut self, settings: &Settings) {
+    /// Plays the built-in opponents until the learner decides or the game ends; `false`
+    /// when `go_on` stopped a search (Ctrl-C), the game then partly played.
+    fn play_opponents(&mut self, settings: &Settings, go_on: &mut dyn FnMut() -> bool) -> bool {
         let Some(opponent) = settings.opponent else {
-            return;
+            return true;
         };
         while !self.session.game().is_terminal()
             && self.session.game().to_play() != self.learner as usize
         {
             let (game, legal) = self.session.decision();
-            let a = opponent.choose(game, legal, &mut self.rng);
+            let Some(a) = opponent.choose_while(game, legal, &mut self.rng, go_on) else {
+                return false;
+            };
             self.session
                 .apply(a)
                 .expect("built-in players pick legal actions");
         }
+        true
     }
 
     /// Writes the mask of the decision now offered into `mask` and notes what it covers.
@@ -257,10 +261,18 @@ impl Slot {
 
     /// Starts episodes until one offers a playable first decision (nearly always the
     /// first one).
-    fn start_playable_episode(&mut self, settings: &Settings, mask: &mut [i8]) {
+    fn start_playable_episode(
+        &mut self,
+        settings: &Settings,
+        mask: &mut [i8],
+        go_on: &mut dyn FnMut() -> bool,
+    ) {
         for _ in 0..64 {
-            self.start_episode(settings);
+            let started = self.start_episode(settings, go_on);
             self.write_mask(mask);
+            if !started {
+                return;
+            }
             if !self.must_truncate(settings) {
                 return;
             }
@@ -322,8 +334,15 @@ impl Slot {
         }
     }
 
-    /// One step with flat id `id`.
-    fn step(&mut self, settings: &Settings, id: u32, mut out: Out<'_>) {
+    /// One step with flat id `id` (the opponents' searches ask `go_on`, see
+    /// [`Slot::play_opponents`]).
+    fn step(
+        &mut self,
+        settings: &Settings,
+        id: u32,
+        mut out: Out<'_>,
+        go_on: &mut dyn FnMut() -> bool,
+    ) {
         *out.terminated = false;
         *out.truncated = false;
         // The episode rows are zero unless the episode ends in this step.
@@ -339,7 +358,7 @@ impl Slot {
         if self.done {
             // Next-step autoreset: this step only starts the next episode.
             out.rewards.fill(0.0);
-            self.start_playable_episode(settings, out.mask);
+            self.start_playable_episode(settings, out.mask, go_on);
             self.write_observation(settings, &mut out);
             return;
         }
@@ -378,7 +397,7 @@ impl Slot {
             self.session.step(id).expect("offered ids are legal");
         }
         self.length += 1;
-        self.play_opponents(settings);
+        self.play_opponents(settings, go_on);
         self.write_rewards(settings, out.rewards);
         self.write_mask(out.mask);
         let terminated = self.session.game().is_terminal();
@@ -407,7 +426,7 @@ impl Slot {
                     .expect("buffers sized by the layout");
             }
             if settings.autoreset == Autoreset::SameStep {
-                self.start_playable_episode(settings, out.mask);
+                self.start_playable_episode(settings, out.mask, go_on);
             } else {
                 self.done = true;
                 out.mask.fill(0);
@@ -555,10 +574,11 @@ impl VectorEnv {
 
     /// Runs `f(slot, index, out)` for every game of `slots`, on `threads` threads, with
     /// the interpreter released; Ctrl-C stops it (`watch`, checked every 20 ms by the
-    /// calling thread; the other threads stop at their next game).
+    /// calling thread; the other threads stop at their next game or search iteration:
+    /// `f` gets the check to pass to the opponents' searches).
     fn run<F>(&self, slots: &mut [Slot], bufs: Buffers<'_>, watch: &SignalWatch, f: F)
     where
-        F: Fn(&mut Slot, usize, Out<'_>, &Settings) + Sync,
+        F: Fn(&mut Slot, usize, Out<'_>, &Settings, &mut dyn FnMut() -> bool) + Sync,
     {
         let layout = &self.settings.layout;
         let p = self.players();
@@ -639,13 +659,15 @@ impl VectorEnv {
                     let mut fb_now = fb_now;
                     let mut fg_now = fg_now;
                     let mut last = Instant::now();
-                    for (j, slot) in s_now.iter_mut().enumerate() {
-                        let go_on = if calling_thread {
+                    let mut go_on = || {
+                        if calling_thread {
                             watch.poll(&mut last)
                         } else {
                             !watch.stopped()
-                        };
-                        if !go_on {
+                        }
+                    };
+                    for (j, slot) in s_now.iter_mut().enumerate() {
+                        if !go_on() {
                             break;
                         }
                         let out = Out {
@@ -663,7 +685,7 @@ impl VectorEnv {
                             final_board: row_opt(&mut fb_now, j, pl),
                             final_globals: row_opt(&mut fg_now, j, gl),
                         };
-                        f(slot, base + j, out, settings);
+                        f(slot, base + j, out, settings, &mut go_on);
                     }
                 };
                 if start + k >= n {
@@ -1088,10 +1110,12 @@ impl VectorEnv {
         Ok(Array1::from_iter(batch.slots.iter().map(|s| s.seed)).into_pyarray(py))
     }
 
-    /// The id the built-in player `kind` (`random`, `greedy`) would take now in each env
-    /// (int64 [N]; -1 where nothing is offered). With a pending focus, the second id of
-    /// the player's action if it goes through that focus, else the first offered id.
-    /// `seed` seeds the players' tie-breaks.
+    /// The id the built-in player `kind` (`random`, `greedy`, `mcts:<budget>...`) would
+    /// take now in each env (int64 [N]; -1 where nothing is offered). With a pending focus,
+    /// the second id of the player's action if it goes through that focus, else the first
+    /// offered id. `seed` seeds the players' tie-breaks. Runs with the interpreter
+    /// released; Ctrl-C stops it within 20 ms, also during a search (`KeyboardInterrupt`,
+    /// the games unchanged).
     #[pyo3(signature = (kind, seed=Int(0)), text_signature = "($self, kind, seed=0)")]
     fn builtin_actions<'py>(
         &self,
@@ -1108,42 +1132,52 @@ impl VectorEnv {
         })?;
         let mut batch = self.batch()?;
         let n_actions = self.settings.layout.num_actions();
-        let mut mask = vec![0i8; n_actions];
-        let mut out = Vec::with_capacity(batch.slots.len());
-        for (i, slot) in batch.slots.iter_mut().enumerate() {
-            let g = slot.session.game();
-            if slot.done || g.is_terminal() || g.phase() == carcassonne::Phase::Draw {
-                out.push(-1);
-                continue;
-            }
-            let mut rng = Rng::new(mix((seed.0 as u64) ^ mix(i as u64 + 1)));
-            let (game, legal) = slot.session.decision();
-            let action = bot.choose(game, legal, &mut rng);
-            let focus = slot.session.pending_focus();
-            let path = if focus.is_some() {
-                // The path is computed without the focus: take the focus back for a look.
-                let mut probe = slot.session.clone();
-                probe.cancel_focus();
-                probe.flat_path(action)
-            } else {
-                slot.session.flat_path(action)
-            };
-            let id = match (focus, path) {
-                (None, Some(p)) => Some(p.first),
-                (Some(_), Some(p)) => p.second.filter(|s| slot.session.decode(*s).is_some()),
-                _ => None,
-            };
-            let id = match id {
-                Some(id) => id as i64,
-                None => {
-                    slot.session
-                        .legal_mask(&mut mask)
-                        .expect("mask sized by the layout");
-                    mask.iter().position(|m| *m == 1).map_or(-1, |k| k as i64)
+        let slots = &mut batch.slots;
+        let watch = SignalWatch::new();
+        let out = py.detach(|| {
+            let mut mask = vec![0i8; n_actions];
+            let mut out = Vec::with_capacity(slots.len());
+            let mut last = Instant::now();
+            let mut go_on = || watch.poll(&mut last);
+            for (i, slot) in slots.iter_mut().enumerate() {
+                let g = slot.session.game();
+                if slot.done || g.is_terminal() || g.phase() == carcassonne::Phase::Draw {
+                    out.push(-1);
+                    continue;
                 }
-            };
-            out.push(id);
-        }
+                let mut rng = Rng::new(mix((seed.0 as u64) ^ mix(i as u64 + 1)));
+                let (game, legal) = slot.session.decision();
+                let Some(action) = bot.choose_while(game, legal, &mut rng, &mut go_on) else {
+                    break;
+                };
+                let focus = slot.session.pending_focus();
+                let path = if focus.is_some() {
+                    // The path is computed without the focus: take the focus back for a look.
+                    let mut probe = slot.session.clone();
+                    probe.cancel_focus();
+                    probe.flat_path(action)
+                } else {
+                    slot.session.flat_path(action)
+                };
+                let id = match (focus, path) {
+                    (None, Some(p)) => Some(p.first),
+                    (Some(_), Some(p)) => p.second.filter(|s| slot.session.decode(*s).is_some()),
+                    _ => None,
+                };
+                let id = match id {
+                    Some(id) => id as i64,
+                    None => {
+                        slot.session
+                            .legal_mask(&mut mask)
+                            .expect("mask sized by the layout");
+                        mask.iter().position(|m| *m == 1).map_or(-1, |k| k as i64)
+                    }
+                };
+                out.push(id);
+            }
+            out
+        });
+        watch.into_result()?;
         Ok(Array1::from_vec(out).into_pyarray(py))
     }
 
@@ -1244,8 +1278,8 @@ impl VectorEnv {
         let watch = SignalWatch::new();
         let slots = &mut batch.slots;
         py.detach(|| {
-            self.run(slots, bufs, &watch, |slot, _, mut out, settings| {
-                slot.start_playable_episode(settings, out.mask);
+            self.run(slots, bufs, &watch, |slot, _, mut out, settings, go_on| {
+                slot.start_playable_episode(settings, out.mask, go_on);
                 slot.write_observation(settings, &mut out);
             })
         });
@@ -1346,8 +1380,8 @@ impl VectorEnv {
         let watch = SignalWatch::new();
         let slots = &mut batch.slots;
         py.detach(|| {
-            self.run(slots, bufs, &watch, |slot, i, out, settings| {
-                slot.step(settings, ids[i], out);
+            self.run(slots, bufs, &watch, |slot, i, out, settings, go_on| {
+                slot.step(settings, ids[i], out, go_on);
             })
         });
         batch.interrupted = watch.stopped();

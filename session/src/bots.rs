@@ -105,6 +105,22 @@ impl Bot {
             Bot::Mcts(config) => config.choose(game, rng),
         }
     }
+
+    /// [`Bot::choose`] that can be stopped: an MCTS player asks `go_on` during its search
+    /// ([`MctsConfig::search_while`]) and gives `None` once it says no; the other players
+    /// decide at once and never ask.
+    pub fn choose_while(
+        self,
+        game: &Game,
+        legal: &[Action],
+        rng: &mut Rng,
+        go_on: &mut dyn FnMut() -> bool,
+    ) -> Option<Action> {
+        match self {
+            Bot::Mcts(config) => config.search_while(game, rng, go_on).map(|r| r.action),
+            _ => Some(self.choose(game, legal, rng)),
+        }
+    }
 }
 
 impl fmt::Display for Bot {

@@ -289,6 +289,16 @@ const BOT_SEED_MIX: u64 = 0x3A7C_4E5D_0000_0001;
 
 /// Plays game `g` of the match.
 pub fn play_game(spec: &MatchSpec, g: u32) -> GameResult {
+    play_game_while(spec, g, &mut || true).expect("a game that is never stopped ends")
+}
+
+/// [`play_game`] that can be stopped: `go_on` is asked before every decision and during
+/// every search ([`Bot::choose_while`]); `None` once it says no.
+pub fn play_game_while(
+    spec: &MatchSpec,
+    g: u32,
+    go_on: &mut dyn FnMut() -> bool,
+) -> Option<GameResult> {
     let p = spec.bots.len();
     let mut config = spec.config.clone();
     let seed = spec.config.seed.wrapping_add(u64::from(g) / p as u64);
@@ -304,19 +314,22 @@ pub fn play_game(spec: &MatchSpec, g: u32) -> GameResult {
         let seat = game.to_play();
         let bot = spec.bots[seating[seat]];
         let started = Instant::now();
-        let action = bot.choose(&game, game.legal(), &mut rng);
+        if !go_on() {
+            return None;
+        }
+        let action = bot.choose_while(&game, game.legal(), &mut rng, go_on)?;
         think[seat] += started.elapsed();
         decisions[seat] += 1;
         game.apply(action)
             .unwrap_or_else(|e| panic!("the {bot} player chose an illegal action: {e}"));
     }
-    GameResult {
+    Some(GameResult {
         seed,
         seating,
         scores: game.scores().to_vec(),
         decisions,
         think,
-    }
+    })
 }
 
 /// Plays every game of `spec` (on `spec.threads` threads) and calls `progress` with the
@@ -331,9 +344,11 @@ pub fn run_match(
 }
 
 /// [`run_match`] that can be stopped: the calling thread plays games too and asks
-/// `keep_going` before each of its games; once it answers `false` no thread starts
-/// another game, and the match ends with an error saying how many games were played.
-/// (Python uses it to answer Ctrl-C: signal handlers run on the calling thread only.)
+/// `keep_going` before each of its decisions, during its searches and, once no game is
+/// left for it, every millisecond until the other threads are done; once it answers
+/// `false` every thread stops at its next decision or search iteration, and the match
+/// ends with an error saying how many games were played. (Python uses it to answer
+/// Ctrl-C: signal handlers run on the calling thread only.)
 pub fn run_match_until(
     spec: &MatchSpec,
     progress: &(dyn Fn(u32, &GameResult) + Sync),
@@ -345,7 +360,7 @@ pub fn run_match_until(
     let stop = AtomicBool::new(false);
     let done = Mutex::new((0u32, vec![None; spec.games as usize]));
     // Takes the next game and plays it; false when no game is left or the match stops.
-    let play_next = || {
+    let play_next = |go_on: &mut dyn FnMut() -> bool| {
         if stop.load(Ordering::Relaxed) {
             return false;
         }
@@ -353,25 +368,36 @@ pub fn run_match_until(
         if g >= spec.games as usize {
             return false;
         }
-        let result = play_game(spec, g as u32);
+        let Some(result) = play_game_while(spec, g as u32, go_on) else {
+            return false;
+        };
         let mut lock = done.lock().unwrap_or_else(|e| e.into_inner());
         lock.0 += 1;
         progress(lock.0, &result);
         lock.1[g] = Some(result);
         true
     };
-    std::thread::scope(|scope| {
-        for _ in 1..spec.threads {
-            scope.spawn(|| while play_next() {});
+    let mut caller_go_on = || {
+        let go = !stop.load(Ordering::Relaxed) && keep_going();
+        if !go {
+            stop.store(true, Ordering::Relaxed);
         }
-        loop {
-            if !keep_going() {
-                stop.store(true, Ordering::Relaxed);
-                break;
-            }
-            if !play_next() {
-                break;
-            }
+        go
+    };
+    std::thread::scope(|scope| {
+        let workers: Vec<_> = (1..spec.threads)
+            .map(|_| {
+                scope.spawn(|| {
+                    let mut go_on = || !stop.load(Ordering::Relaxed);
+                    while play_next(&mut go_on) {}
+                })
+            })
+            .collect();
+        while caller_go_on() && play_next(&mut caller_go_on) {}
+        // Still asking `keep_going` while the other threads finish their games.
+        while !workers.iter().all(|w| w.is_finished()) {
+            caller_go_on();
+            std::thread::sleep(Duration::from_millis(1));
         }
     });
     let (played, games) = done.into_inner().unwrap_or_else(|e| e.into_inner());

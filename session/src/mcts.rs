@@ -39,6 +39,10 @@
 //! its own seed (root parallelism) and their root visit counts are summed; an iteration
 //! budget is then shared out among the threads, so the result is still reproducible.
 //!
+//! A search can be stopped from outside ([`MctsConfig::search_while`]): the calling thread
+//! asks a function between iterations whether to go on (Python's Ctrl-C check), and the
+//! search's other threads stop at their next iteration once it says no.
+//!
 //! Memory: the tree lives in two arrays (nodes and edges) that grow with the search;
 //! a node's edges are created the second time the node is reached. A simulation step
 //! allocates nothing of its own: an iteration copies the game (about a dozen
@@ -60,6 +64,7 @@ use crate::json::echo;
 use carcassonne::config::MAX_PLAYERS;
 use carcassonne::{Action, ChanceMode, Game, Phase, Rng};
 use std::fmt;
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 
 /// The highest bid the search considers at a bazaar (BZ2); higher bids are never chosen.
@@ -274,6 +279,35 @@ impl MctsConfig {
     /// Searches `game` (not over) and reports the chosen action with the search's
     /// figures. See [`MctsConfig::choose`].
     pub fn search(&self, game: &Game, rng: &mut Rng) -> SearchReport {
+        self.search_while(game, rng, &mut || true)
+            .expect("a search that is never stopped ends")
+    }
+
+    /// [`MctsConfig::search`] that can be stopped: `go_on` is asked on the calling thread
+    /// after each of its iterations and, with `threads > 1`, every millisecond while it
+    /// waits for the other threads; once it answers `false` every thread stops at its next
+    /// iteration and the result is `None`. A search that is not stopped reports what
+    /// [`MctsConfig::search`] reports (the same action from the same seed). `rng` gives
+    /// its one draw either way.
+    ///
+    /// ```
+    /// use carcassonne::{Game, GameConfig, Rng};
+    /// use carcassonne_session::mcts::{Budget, MctsConfig};
+    /// let game = Game::new(GameConfig::new(2)).unwrap();
+    /// let config = MctsConfig::new(Budget::Iterations(100_000_000));
+    /// let mut asked = 0;
+    /// let stopped = config.search_while(&game, &mut Rng::new(1), &mut || {
+    ///     asked += 1;
+    ///     asked < 10
+    /// });
+    /// assert_eq!((stopped, asked), (None, 10));
+    /// ```
+    pub fn search_while(
+        &self,
+        game: &Game,
+        rng: &mut Rng,
+        go_on: &mut dyn FnMut() -> bool,
+    ) -> Option<SearchReport> {
         let started = Instant::now();
         let legal = game.legal();
         assert!(
@@ -291,11 +325,11 @@ impl MctsConfig {
         if game.phase() == Phase::Draw {
             report.action = legal[sample_draw(game, &mut Rng::new(seed))];
             report.elapsed = started.elapsed();
-            return report;
+            return Some(report);
         }
         if legal.len() == 1 {
             report.elapsed = started.elapsed();
-            return report;
+            return Some(report);
         }
         let deadline = match self.budget {
             Budget::Millis(ms) => Some(started + Duration::from_millis(u64::from(ms))),
@@ -307,23 +341,52 @@ impl MctsConfig {
             Budget::Millis(_) => u32::MAX,
         };
         let thread_seed = |t: u32| seed ^ u64::from(t).wrapping_mul(0x9E37_79B9_7F4A_7C15);
+        // Set once `go_on` says no; the other threads look at it after every iteration.
+        let stop = AtomicBool::new(false);
+        let mut caller_go_on = || {
+            let go = go_on();
+            if !go {
+                stop.store(true, Ordering::Relaxed);
+            }
+            go
+        };
+        let first = Tree::new(self, game, thread_seed(0));
         let results: Vec<TreeResult> = if threads == 1 {
-            vec![Tree::new(self, game, thread_seed(0)).run(share(0), deadline)]
+            vec![first.run(share(0), deadline, &mut caller_go_on)]
         } else {
             std::thread::scope(|scope| {
-                let handles: Vec<_> = (0..threads)
+                let stop = &stop;
+                let handles: Vec<_> = (1..threads)
                     .map(|t| {
                         scope.spawn(move || {
-                            Tree::new(self, game, thread_seed(t)).run(share(t), deadline)
+                            Tree::new(self, game, thread_seed(t)).run(
+                                share(t),
+                                deadline,
+                                &mut || !stop.load(Ordering::Relaxed),
+                            )
                         })
                     })
                     .collect();
-                handles
-                    .into_iter()
-                    .map(|h| h.join().expect("an MCTS thread panicked"))
-                    .collect()
+                // The calling thread searches the first tree, then waits for the others
+                // still asking `go_on`.
+                let mut results = vec![first.run(share(0), deadline, &mut caller_go_on)];
+                while !handles.iter().all(|h| h.is_finished()) {
+                    if !stop.load(Ordering::Relaxed) {
+                        caller_go_on();
+                    }
+                    std::thread::sleep(Duration::from_millis(1));
+                }
+                results.extend(
+                    handles
+                        .into_iter()
+                        .map(|h| h.join().expect("an MCTS thread panicked")),
+                );
+                results
             })
         };
+        if stop.load(Ordering::Relaxed) {
+            return None;
+        }
         // Sum the root statistics of every tree, in the game's legal order.
         report.root = legal
             .iter()
@@ -362,7 +425,7 @@ impl MctsConfig {
             .unwrap_or(0);
         report.action = legal[best];
         report.elapsed = started.elapsed();
-        report
+        Some(report)
     }
 }
 
@@ -568,7 +631,14 @@ impl<'a> Tree<'a> {
         tree
     }
 
-    fn run(mut self, iterations: u32, deadline: Option<Instant>) -> TreeResult {
+    /// Runs `iterations` iterations, or until `deadline`, or until `go_on` (asked after
+    /// every iteration) says no.
+    fn run(
+        mut self,
+        iterations: u32,
+        deadline: Option<Instant>,
+        go_on: &mut dyn FnMut() -> bool,
+    ) -> TreeResult {
         let mut done = 0u64;
         // The root's untried actions are taken in a random order too.
         let order = self.shuffled_root_order();
@@ -580,6 +650,9 @@ impl<'a> Tree<'a> {
             }
             self.iterate(&order);
             done += 1;
+            if !go_on() {
+                break;
+            }
         }
         let root = self.nodes[0];
         TreeResult {

@@ -250,11 +250,12 @@ fn matches_rotate_seats_and_check_their_spec() {
     // Shares of the win add up to one game each.
     let wins: f64 = report.summaries().iter().map(|s| s.wins).sum();
     assert!((wins - 6.0).abs() < 1e-9);
-    // A match stopped by its caller ends with an error that says how far it went.
-    let mut asked = 0;
-    let stopped = run_match_until(&spec, &|_, _| {}, &mut || {
-        asked += 1;
-        asked <= 2
+    // A match stopped by its caller (asked before every decision) ends with an error
+    // that says how far it went: here it stops once two games are over.
+    let finished = std::sync::atomic::AtomicU32::new(0);
+    let progress = |n: u32, _: &_| finished.store(n, std::sync::atomic::Ordering::Relaxed);
+    let stopped = run_match_until(&spec, &progress, &mut || {
+        finished.load(std::sync::atomic::Ordering::Relaxed) < 2
     });
     assert_eq!(
         stopped.unwrap_err(),
@@ -311,4 +312,44 @@ fn the_search_bids_within_its_bound() {
             }
         }
     }
+}
+
+/// A search with the largest budget, on one thread or three, stops once its caller's
+/// check says no: nothing is reported (the caller answers Ctrl-C), and a match stopped in
+/// the middle of such a search ends with its error.
+#[test]
+fn a_search_stops_when_its_caller_says_so() {
+    let game = Game::new(config(2, &[TileSet::Base], 0, 5)).unwrap();
+    for threads in [1, 3] {
+        let mut search = mcts(Budget::MAX_ITERATIONS);
+        search.threads = threads;
+        let mut asked = 0;
+        let report = search.search_while(&game, &mut Rng::new(1), &mut || {
+            asked += 1;
+            asked < 20
+        });
+        assert_eq!((report, asked), (None, 20), "threads {threads}");
+        // Asked only true: the same report as an ordinary search.
+        let mut small = mcts(200);
+        small.threads = threads;
+        let report = small.search_while(&game, &mut Rng::new(1), &mut || true);
+        assert_eq!(
+            report.map(|r| r.action),
+            Some(small.search(&game, &mut Rng::new(1)).action)
+        );
+    }
+    let spec = MatchSpec::new(
+        config(2, &[TileSet::Base], 0, 1),
+        vec![Bot::Mcts(mcts(Budget::MAX_ITERATIONS)), Bot::Random],
+        2,
+    );
+    let mut asked = 0;
+    let stopped = run_match_until(&spec, &|_, _| {}, &mut || {
+        asked += 1;
+        asked < 50
+    });
+    assert_eq!(
+        stopped.unwrap_err(),
+        "the match was stopped after 0 of 2 games"
+    );
 }

@@ -252,6 +252,60 @@ def test_ctrl_c_stops_a_large_vector_reset_and_reset_recovers() -> None:
     assert lines[1:] == ["refused True", "recovered"], child.stdout
 
 
+def test_ctrl_c_stops_every_mcts_search_within_a_tenth_of_a_second() -> None:
+    # The largest budgets accepted (iterations, and an hour on two threads): each call
+    # would run for hours. Ctrl-C comes 0.3 s into the call; the time from the signal to
+    # the KeyboardInterrupt is printed, and the game (or batch) is checked unchanged.
+    code = """
+        import os, signal, threading, time
+        import numpy as np
+        import carcassonne
+        from carcassonne import BuiltinPlayer, Game, VectorEnv
+        signal.signal(signal.SIGINT, signal.default_int_handler)  # as above
+
+        def interrupted(call):
+            sent = []
+            def send():
+                sent.append(time.perf_counter())
+                os.kill(os.getpid(), signal.SIGINT)
+            threading.Timer(0.3, send).start()
+            try:
+                call()
+            except KeyboardInterrupt:
+                return round(time.perf_counter() - sent[0], 3)
+            return "not interrupted"
+
+        for spec in ["mcts:100000000", "mcts:3600000ms:threads=2"]:
+            game = Game(players=2, seed=3)
+            before = game.to_record()
+            print("builtin_action", interrupted(lambda: game.builtin_action(spec)),
+                  game.to_record() == before)
+            player = BuiltinPlayer(spec, seed=1)
+            print("BuiltinPlayer", interrupted(lambda: player(game)), game.to_record() == before)
+            print("match", interrupted(lambda: carcassonne.match([spec, "random"], games=2,
+                                                                 threads=2)))
+            env = VectorEnv(2, players=2, opponents=spec, learner_seat=1, observations=False)
+            print("VectorEnv.reset", interrupted(lambda: env.reset(seed=0)))
+            env = VectorEnv(2, players=2, observations=False)
+            env.reset(seed=0)
+            seeds = env.episode_seeds().copy()
+            print("VectorEnv.builtin_actions", interrupted(lambda: env.builtin_actions(spec)),
+                  bool((env.episode_seeds() == seeds).all()))
+            obs, _ = env.reset(seed=0)
+            env.step(np.array([np.flatnonzero(m)[0] for m in obs["action_mask"]]))
+    """
+    child = run_child(code, timeout=300)
+    assert child.returncode == 0, child.stderr[-2000:]
+    lines = child.stdout.splitlines()
+    assert len(lines) == 10, child.stdout + child.stderr[-2000:]
+    for line in lines:
+        name, latency, *unchanged = line.split()
+        assert latency != "not", line
+        # About 0.1 s on an idle machine; generous for a loaded one.
+        assert float(latency) < 1.0, child.stdout
+        assert unchanged in ([], ["True"]), line
+
+
 # ----- VectorEnv: memory and threads ------------------------------------------------------
 
 
