@@ -4,7 +4,7 @@
 CARGO ?= cargo
 OUT ?= out
 
-.PHONY: run test build install uninstall rust-checks rust-tests c-tests html-tests python-tests docs-tests bench bench-bots notebook screenshots clean
+.PHONY: run test test-plan test-leftovers build install uninstall rust-checks rust-tests c-tests html-tests python-tests docs-tests bench bench-bots notebook screenshots clean
 
 # Where `make install` puts the C library (DESTDIR, LIBDIR, INCLUDEDIR, DATADIR also apply).
 PREFIX ?= /usr/local
@@ -41,7 +41,23 @@ uninstall:
 ## Every test: formatting, lints, docs, Rust tests (reference games included), the C ABI
 ## from C, C++ and C#, the HTML replay in headless Chromium, the Python package (the
 ## example notebook included), and every command and program of the READMEs and docs.
-test: rust-checks rust-tests c-tests html-tests python-tests docs-tests
+## It first prints what it installs, where and how big (tools/test-plan.sh), and at the
+## end checks that it left nothing under /usr/local.
+test: test-plan rust-checks rust-tests c-tests html-tests python-tests docs-tests test-leftovers
+
+# Files written under this folder during `make test` fail it: the tests install nothing
+# outside the repository but through the system's package manager (whose files go to /usr).
+SYSTEM_PREFIX ?= /usr/local
+STAMP = target/.make-test-started
+
+test-plan:
+	@bash tools/test-plan.sh
+	@mkdir -p target && touch $(STAMP)
+
+test-leftovers:
+	@left=$$(find $(SYSTEM_PREFIX) -newer $(STAMP) ! -type d 2>/dev/null | head -n 20); \
+	if [ -n "$$left" ]; then echo "make test wrote under $(SYSTEM_PREFIX):"; echo "$$left"; exit 1; fi; \
+	echo "== nothing written under $(SYSTEM_PREFIX)"
 
 rust-checks:
 	$(CARGO) fmt --all --check

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Every command and program of the READMEs and docs, run as written (tests/docs/snippets.py
-# says which blocks run and how): the command line, a first program in Rust, C, C++, C#
+# says which blocks run and how, and in what environment: what they install lands in a
+# scratch HOME): the command line, a first program in Rust, C, C++, C#
 # and Python with its documented output, the Python examples and tools.
 # Needs what the documents use: the release C library (built here), a C and C++
 # compiler and Mono (installed with apt-get when missing), and the package's virtual
@@ -18,6 +19,7 @@ command -v gcc >/dev/null || missing+=(gcc)
 command -v g++ >/dev/null || missing+=(g++)
 command -v mcs >/dev/null || missing+=(mono-mcs)
 command -v mono >/dev/null || missing+=(mono-runtime)
+command -v pkg-config >/dev/null || missing+=(pkg-config)
 if [ ${#missing[@]} -gt 0 ]; then
     echo "== installing ${missing[*]}"
     if [ "$(id -u)" -eq 0 ]; then

@@ -17,7 +17,12 @@ above a fence says otherwise or more:
 
 Shell blocks run with ``bash -eo pipefail`` from the repository's root, with the
 package's virtual environment first on ``PATH`` (``python`` is the Python that has the
-package); files they create in the root are removed after the document. Python blocks
+package); files they create in the root are removed after the document. ``HOME`` is a
+scratch folder, removed at the end, so that what the documents install for a user
+(``make install PREFIX=$HOME/.local``, ``cargo install``, whose ``CARGO_INSTALL_ROOT`` is
+``$HOME/.cargo``) lands there and nowhere else; ``$HOME/.cargo/bin`` and
+``$HOME/.local/bin`` are on ``PATH``. Cargo and rustup keep their own folders
+(``CARGO_HOME``, ``RUSTUP_HOME``), and Cargo builds into the repository's ``target/``. Python blocks
 run in a scratch folder (so the source folder ``python/carcassonne`` cannot shadow the
 installed package). Prints one line per block and ``docs: N passed, M failed, K skipped`` (K: not run).
 
@@ -100,11 +105,22 @@ def same_output(expected: str, actual: str) -> bool:
     return norm(expected) == norm(actual)
 
 
-def environment() -> dict:
+def environment(scratch: Path) -> dict:
+    """The environment of the blocks: a scratch ``HOME`` (see the module's text)."""
     env = dict(os.environ)
+    real_home = Path.home()
+    env.setdefault("CARGO_HOME", str(real_home / ".cargo"))
+    env.setdefault("RUSTUP_HOME", str(real_home / ".rustup"))
+    env.setdefault("CARGO_TARGET_DIR", str(ROOT / "target"))
+    home = scratch / "home"
+    home.mkdir(exist_ok=True)
+    env["HOME"] = str(home)
+    env["CARGO_INSTALL_ROOT"] = str(home / ".cargo")
+    paths = [str(home / ".cargo" / "bin"), str(home / ".local" / "bin")]
     if (VENV / "bin").is_dir():
-        env["PATH"] = f"{VENV / 'bin'}{os.pathsep}{env.get('PATH', '')}"
+        paths.append(str(VENV / "bin"))
         env["VIRTUAL_ENV"] = str(VENV)
+    env["PATH"] = os.pathsep.join(paths + [env.get("PATH", "")])
     env.setdefault("MPLBACKEND", "Agg")
     return env
 
@@ -231,8 +247,8 @@ def main(argv: List[str]) -> int:
         *sorted((ROOT / "docs").glob("*.md")),
     ]
     tally = Tally()
-    env = environment()
     with tempfile.TemporaryDirectory(prefix="carc-docs-") as tmp:
+        env = environment(Path(tmp))
         for doc in docs:
             check_doc(doc, tally, Path(tmp), env)
     for failure in tally.failures:
