@@ -12,8 +12,9 @@
 #     the static library, and the CMake package's version rules;
 #   * the C# binding: its enums and constants against the header, the Unity package
 #     layout, the console test and the usage guide's example (Mono);
-#   * the example of the README's "Using the C library", compiled as written there, and
-#     the examples of its "Game clients" sections (C, C++ against the static library, C#).
+#   * the first program of docs/c.md, compiled as written there with its pkg-config line,
+#     and the examples of the "Game clients" sections of docs/c.md and docs/csharp.md (C,
+#     C++ against the static library, C#).
 # Installs the tools it needs with apt-get when they are missing.
 #
 # Usage: tests/c/run.sh        (CARGO_TARGET_DIR is honoured; CARGO passes through)
@@ -162,30 +163,32 @@ build_all_c() { # suffix extra-flags...
         build_c "test_bots$suffix" tests/c/test_bots.c "$@" &&
         build_c "example$suffix" "$OUT/example.c" "$@"
 }
+# The C guide, whose first program and build lines are compiled here.
+C_GUIDE=docs/c.md
 extract_example() {
-    awk '/^## Using the C library/{s=1} s && /^```c$/{c=1; next} c && /^```$/{exit} c{print}' \
-        README.md >"$OUT/example.c"
-    [ -s "$OUT/example.c" ] && echo "README.md example: $(wc -l <"$OUT/example.c") lines"
+    awk '/^## A first game$/{s=1} s && /^```c$/{c=1; next} c && /^```$/{exit} c{print}' \
+        "$C_GUIDE" >"$OUT/example.c"
+    [ -s "$OUT/example.c" ] && echo "$C_GUIDE example: $(wc -l <"$OUT/example.c") lines"
 }
-# The README's build command: the compiler line with pkg-config, run in $OUT.
-build_readme_example() {
+# The guide's build command: the compiler line with pkg-config, run in $OUT.
+build_guide_example() {
     local line
-    line=$(awk '/^## /{s=($0 ~ /^## Using the C library/)} s && /^```sh$/{c=1; next} c && /^```$/{c=0}
-        s && c && /^cc /{print; exit}' README.md)
-    [ -n "$line" ] || { echo "no 'cc ...' line in a sh block of the README's C section"; return 1; }
+    line=$(awk '/^## /{s=($0 ~ /^## Building against the installed library/)} s && /^```sh$/{c=1; next} c && /^```$/{c=0}
+        s && c && /^cc /{print; exit}' "$C_GUIDE")
+    [ -n "$line" ] || { echo "no 'cc ...' line in a sh block of $C_GUIDE"; return 1; }
     echo "$line"
     (cd "$OUT" && bash -c "set -e; $line")
 }
-# The first code block of the README's section `heading` in language `lang`, into `out`.
-extract_block() { # heading lang out
-    awk -v h="## $1" -v l="$2" '$0 == h {s=1; next} s && /^## /{exit} s && $0 == "```" l {c=1; next} c && /^```$/{exit} c{print}' \
-        README.md >"$3"
-    [ -s "$3" ] && echo "README.md, $1: $(wc -l <"$3") lines"
+# The first code block of section `heading` of document `doc` in language `lang`, into `out`.
+extract_block() { # doc heading lang out
+    awk -v h="## $2" -v l="$3" '$0 == h {s=1; next} s && /^## /{exit} s && $0 == "```" l {c=1; next} c && /^```$/{exit} c{print}' \
+        "$1" >"$4"
+    [ -s "$4" ] && echo "$1, $2: $(wc -l <"$4") lines"
 }
 client_examples() {
-    extract_block "Game clients in C" c "$OUT/client.c" &&
-        extract_block "Game clients in C++" cpp "$OUT/client.cpp" &&
-        extract_block "Game clients in C# (Unity)" csharp "$OUT/Client.cs" &&
+    extract_block "$C_GUIDE" "Game clients in C" c "$OUT/client.c" &&
+        extract_block "$C_GUIDE" "Game clients in C++" cpp "$OUT/client.cpp" &&
+        extract_block docs/csharp.md "Game clients in C# (Unity)" csharp "$OUT/Client.cs" &&
         gcc "${CFLAGS[@]}" "$OUT/client.c" -o "$OUT/client_c" "${LINK_SHARED[@]}" &&
         "$OUT/client_c" | grep -q "same game after resuming: yes" &&
         # shellcheck disable=SC2046 # pkg-config's output is a list of words
@@ -199,15 +202,15 @@ run_example() {
     "$OUT/$1" >"$OUT/example.out" && grep -q "player 1:" "$OUT/example.out" && cat "$OUT/example.out"
 }
 
-step "extract the README example" extract_example
-step "README build command (pkg-config)" build_readme_example
+step "extract the C guide's first program" extract_example
+step "the C guide's build command (pkg-config)" build_guide_example
 step "compile C tests (-Wall -Wextra -Wpedantic -Werror)" build_all_c ""
 step "C: status codes and versions" "$OUT/test_status"
 step "C: complete games with every set" "$OUT/test_games" 4
 step "C: reference games through the API" "$OUT/test_records" "$DATA/known-divergences.md" "${RECORDS[@]}"
 step "C: save and resume, events, tile geometry, focus" "$OUT/test_clients" 4
 step "C: built-in players (MCTS, greedy, random)" "$OUT/test_bots" 20
-step "C: README example" run_example example
+step "C: the guide's first program" run_example example
 
 step "compile C tests with -fsanitize=address,undefined" build_all_c _asan "${SAN[@]}"
 export ASAN_OPTIONS=detect_leaks=1:abort_on_error=1
@@ -289,7 +292,7 @@ step "extract the C# guide's example" extract_csharp_guide
 step "compile the C# guide's example (mcs)" \
     mcs -warnaserror -nologo -out:"$OUT/FirstGame.exe" "$CS_BINDING" "$OUT/FirstGame.cs"
 step "C#: the guide's example" run_csharp_guide
-step "README client examples (C, C++ static, C#)" client_examples
+step "the guides' client examples (C, C++ static, C#)" client_examples
 
 # ----- summary --------------------------------------------------------------------------
 echo

@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# Every command and program of the READMEs and docs, run as written (tests/docs/snippets.py
+# The documents' links and the README's length (tests/docs/check_docs.py), then every
+# command and program of the READMEs and docs, run as written (tests/docs/snippets.py
 # says which blocks run and how, and in what environment: what they install lands in a
 # scratch HOME): the command line, a first program in Rust, C, C++, C#
 # and Python with its documented output, the Python examples and tools.
@@ -39,6 +40,8 @@ if [ ! -x "${CARC_VENV:-$ROOT/target/python-venv}/bin/python" ]; then
     exit 1
 fi
 
+echo "== the documents: length, links, names"
+python3 "$ROOT/tests/docs/check_docs.py"
 echo "== build the C library and the command line (release)"
 "$CARGO" build -q --release -p carcassonne-ffi -p carcassonne-cli
 exec python3 "$ROOT/tests/docs/snippets.py" "$@"
