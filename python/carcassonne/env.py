@@ -102,8 +102,11 @@ class CarcassonneEnv(gym.Env[Obs, np.int64]):
     a pool (:mod:`carcassonne.opponents`).
 
     ``learner_seat`` is the learner's seat (``None``: a random seat per episode).
-    ``preset`` and ``window`` choose the observation preset and window. Other keywords
-    configure the game as for :class:`carcassonne.Game`.
+    ``preset`` and ``window`` choose the observation preset and window. ``render_mode``:
+    ``"ansi"`` makes ``render()`` return the board as text (as ``carcassonne render``
+    prints it), ``"rgb_array"`` the observation window as an RGB image, uint8
+    ``[window * 24, window * 24, 3]`` (:func:`carcassonne.render.rgb_array`). Other
+    keywords configure the game as for :class:`carcassonne.Game`.
     """
 
     metadata = {"render_modes": ["ansi", "rgb_array"], "render_fps": 2}
@@ -337,7 +340,9 @@ class CarcassonneVectorEnv(gym.vector.VectorEnv[Obs, npt.NDArray[np.int64], npt.
     action is ignored), against a built-in player (``"random"`` or ``"greedy"``).
     Episode ``k`` of env ``i`` uses seed ``carcassonne.episode_seed(seed, i, k)``.
     Observations are copied unless ``copy=False`` (then they are the native buffers,
-    overwritten by the next step). ``threads`` steps the envs on that many threads."""
+    overwritten by the next step). ``threads`` steps the envs on that many threads.
+    ``render()`` returns one frame per env, as :class:`CarcassonneEnv`'s (``render_mode``
+    ``"ansi"`` or ``"rgb_array"``)."""
 
     metadata = {
         "render_modes": ["ansi", "rgb_array"],

@@ -22,8 +22,9 @@ non-integer raises :class:`~carcassonne.errors.InvalidArgumentError`
 every agent has finished, ``step`` changes nothing (no error).
 
 ``preset`` and ``window`` choose the observation preset and window. ``render_mode``:
-``"human"`` prints the board as text, ``"ansi"`` returns that text, ``"rgb_array"`` an
-image.
+``"human"`` prints the board as text, ``"ansi"`` returns that text, ``"rgb_array"`` the
+observation window as an RGB image, uint8 ``[window * 24, window * 24, 3]``
+(:func:`carcassonne.render.rgb_array`).
 """
 
 from __future__ import annotations

@@ -89,6 +89,26 @@ def test_rendering() -> None:
     assert img.shape == (game.window * 6, game.window * 6, 3)
 
 
+def test_rgb_array_shows_tiles_and_each_seats_figures() -> None:
+    from carcassonne.render import DEFAULT_CELL, SEAT_COLOURS, rgb_array
+
+    game = random_game(CONFIGS[2], 60)
+    img = rgb_array(game)
+    assert DEFAULT_CELL >= 20
+    assert img.shape == (game.window * DEFAULT_CELL, game.window * DEFAULT_CELL, 3)
+    colours = {tuple(c) for c in img.reshape(-1, 3)}
+    owners = {owner for owner, *_ in game.figures()}
+    assert owners, "figures stand on the board"
+    for seat in owners:
+        assert tuple(SEAT_COLOURS[seat]) in colours, f"seat {seat}'s figures are not drawn"
+    # Every placed tile inside the window covers a square of other pixels than the background.
+    background = tuple(img[0, 0])
+    covered = (img != background).any(axis=2).sum()
+    assert covered >= len(game.board()) * (DEFAULT_CELL * DEFAULT_CELL) // 2
+    with pytest.raises(ValueError, match="cell"):
+        rgb_array(game, cell=3)
+
+
 def test_observation_tables_and_sizes() -> None:
     info = carcassonne.encoder_info()
     # TILE 4·W², CELL W², SLOT 18 slots × 14 channels, CORNER 4, QUARTER 20, BRIDGE 24,
