@@ -228,6 +228,12 @@ enum CarcStatus
      * of an action, a string that is not UTF-8).
      */
     CARC_STATUS_INVALID_ARGUMENT = 10,
+    /**
+     * The handle is not a live handle of the kind the function takes: it was freed
+     * already, never came from the library, or is of the other kind (a bot passed as a
+     * game). Nothing was done.
+     */
+    CARC_STATUS_INVALID_HANDLE = 11,
 };
 #ifndef __cplusplus
 #if __STDC_VERSION__ >= 202311L
@@ -959,11 +965,13 @@ typedef struct CarcAction {
      */
     uint8_t rot;
     /**
-     * `DEPLOY`: a `CarcFigure`.
+     * `DEPLOY`, `LEAVE_QUARTER`, `DEPLOY_QUARTER`: a `CarcFigure`.
      */
     uint8_t figure;
     /**
-     * `DEPLOY`, `MOVE_FAIRY`, `PRINCESS`, `RETURN_ABBOT`, `MOVE_WAGON`: local feature index.
+     * `DEPLOY`, `MOVE_FAIRY` (`CARC_NO_FEATURE` under the on-tile fairy), `PRINCESS`,
+     * `RETURN_ABBOT`, `MOVE_WAGON`, `LEAVE_QUARTER`, `BUILD_CASTLE`: local feature index
+     * (the index after the catalogue's features is the tile's bridge).
      */
     uint8_t feature;
     /**
@@ -975,15 +983,20 @@ typedef struct CarcAction {
      */
     uint8_t quarter;
     /**
-     * `DRAW`: the tile kind index (see `carc_tile_kind_id`).
+     * `DRAW`, `BAZAAR_SELECT`: the tile kind index (see `carc_tile_kind_id`). Not used
+     * by `PLACE_TILE`: the tile placed is the one in hand (`carc_game_tile_in_hand`); with
+     * `river2_lakes: "one-turn"` the turn's second placement places `RIV2-LAKE-CITY`,
+     * which is then in hand (R6).
      */
     uint16_t tile;
     /**
-     * Square, x (east).
+     * Square, x (east): `PLACE_TILE`, `PLACE_ABBEY`, `DEPLOY`, `DEPLOY_BARN`, `MOVE_FAIRY`,
+     * `PRINCESS`, `RETURN_ABBOT`, `MOVE_DRAGON`, `MOVE_WAGON`, `LEAVE_QUARTER`,
+     * `PLACE_BRIDGE`, `BUILD_CASTLE`.
      */
     int32_t x;
     /**
-     * Square, y (south).
+     * Square, y (south), for the same kinds as `x`.
      */
     int32_t y;
     /**
@@ -1514,7 +1527,9 @@ CarcStatus carc_bot_new(const char *spec, uint64_t seed, struct CarcBot **out);
 
 /**
  * Releases a bot handle. NULL is accepted and does nothing; poisoned handles are
- * released too.
+ * released too. A pointer that is not a live bot handle (freed already, a game handle,
+ * or never from the library) is not touched: nothing happens, and `carc_last_error`
+ * says why.
  *
  * Ownership: takes back ownership of `bot`, which must come from `carc_bot_new` and must
  * not be used afterwards.
@@ -1611,7 +1626,9 @@ CarcStatus carc_game_new(const char *config_json, struct CarcGame **out);
 
 /**
  * Releases a game handle. NULL is accepted and does nothing. Poisoned handles are
- * released too.
+ * released too. A pointer that is not a live game handle (freed already, a bot handle,
+ * or never from the library) is not touched: nothing happens, and `carc_last_error`
+ * says why.
  *
  * Ownership: takes back ownership of `game`, which must come from `carc_game_new`,
  * `carc_game_clone`, `carc_game_from_record` or `carc_game_from_record_ex` and must not
@@ -1683,6 +1700,10 @@ CarcStatus carc_game_from_record_ex(const char *record_json,
  * `carc_game_from_record_ex` resumes it exactly: the record's `resume` object holds the
  * generator state, the chance mode, the observation window and a pending focus. The
  * record's `events` and `final_events` list what scored and which figures returned.
+ *
+ * An `id` that would make the record longer than 4 MiB, more than
+ * `carc_game_from_record` reads, is refused with `CARC_STATUS_INVALID_ARGUMENT` (nothing
+ * is written).
  *
  * Ownership: `game` is borrowed; `id` is read during the call; `buf` (may be NULL with
  * `len == 0` to ask for the size) and `needed` belong to the caller. On
@@ -1956,8 +1977,11 @@ CarcStatus carc_game_remaining_tiles(const struct CarcGame *game,
                                      uint32_t *needed);
 
 /**
- * Writes the tiles on the board, in the order they were placed (the start tile first),
- * into `buf` (`len` elements); `needed` receives their number.
+ * Writes the tiles on the board, in the order they were placed, into `buf` (`len`
+ * elements); `needed` receives their number. The start tiles come first: the start tile
+ * (`BASE-D`, or the River's spring), or with the Count the 12 squares of the City of
+ * Carcassonne row by row (`COUNT-01` at (-2, -1) to `COUNT-12` at (1, 1), CC1) followed,
+ * with a River, by the spring at (2, -1) (CC9).
  *
  * Ownership: `game` is borrowed; `buf` (may be NULL with `len == 0` to ask for the
  * count) and `needed` belong to the caller. On `CARC_STATUS_BUFFER_TOO_SMALL` only
@@ -1969,8 +1993,9 @@ CarcStatus carc_game_placed_tiles(const struct CarcGame *game,
                                   uint32_t *needed);
 
 /**
- * Writes the tile placed last (the start tile before any placement; an abbey placed by
- * AM1 is a tile too) to `*out`.
+ * Writes the tile placed last to `*out`: before any placement, the last start tile
+ * (see `carc_game_placed_tiles`: `BASE-D`, the spring, or with the Count `COUNT-12`, or
+ * the spring with the Count and a River); an abbey placed by AM1 is a tile too.
  *
  * Ownership: `game` is borrowed; `out` belongs to the caller.
  */

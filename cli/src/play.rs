@@ -119,7 +119,7 @@ pub fn run(words: &[String]) -> Result<Outcome, CliError> {
         decisions
     );
     text.push_str(&render::score_table(&game, &names));
-    let mut json = record::to_json(&game, &id);
+    let mut json = record::to_json(&game, &id).map_err(|e| CliError::Failed(e.to_string()))?;
     json.push('\n');
     std::fs::write(out_path, json)
         .map_err(|e| CliError::Failed(format!("cannot write the record to {out_path}: {e}")))?;

@@ -302,7 +302,7 @@ fn r6_both_lakes_in_one_turn_by_one_player() {
         assert_eq!(log.draw, Some(tile("RIV2-LAKE-VOLCANO")));
         assert_eq!(log.second, Some(tile("RIV2-LAKE-CITY")));
         // The record holds both placements in that turn and replays.
-        let text = record::to_json(&game, "r6");
+        let text = record::to_json(&game, "r6").unwrap();
         let v: serde_json::Value = serde_json::from_str(&text).unwrap();
         let actions = &v["turns"][turn]["actions"];
         assert_eq!(actions[0]["type"], "place_tile");

@@ -26,19 +26,26 @@ pub struct CarcAction {
     pub kind: u8,
     /// `PLACE_TILE`: quarter turns clockwise, 0..=3.
     pub rot: u8,
-    /// `DEPLOY`: a `CarcFigure`.
+    /// `DEPLOY`, `LEAVE_QUARTER`, `DEPLOY_QUARTER`: a `CarcFigure`.
     pub figure: u8,
-    /// `DEPLOY`, `MOVE_FAIRY`, `PRINCESS`, `RETURN_ABBOT`, `MOVE_WAGON`: local feature index.
+    /// `DEPLOY`, `MOVE_FAIRY` (`CARC_NO_FEATURE` under the on-tile fairy), `PRINCESS`,
+    /// `RETURN_ABBOT`, `MOVE_WAGON`, `LEAVE_QUARTER`, `BUILD_CASTLE`: local feature index
+    /// (the index after the catalogue's features is the tile's bridge).
     pub feature: u8,
     /// `DEPLOY_BARN`: a `CarcCorner`.
     pub corner: u8,
     /// `LEAVE_QUARTER`, `DEPLOY_QUARTER`, `MOVE_COUNT`: a `CarcQuarter`.
     pub quarter: u8,
-    /// `DRAW`: the tile kind index (see `carc_tile_kind_id`).
+    /// `DRAW`, `BAZAAR_SELECT`: the tile kind index (see `carc_tile_kind_id`). Not used
+    /// by `PLACE_TILE`: the tile placed is the one in hand (`carc_game_tile_in_hand`); with
+    /// `river2_lakes: "one-turn"` the turn's second placement places `RIV2-LAKE-CITY`,
+    /// which is then in hand (R6).
     pub tile: u16,
-    /// Square, x (east).
+    /// Square, x (east): `PLACE_TILE`, `PLACE_ABBEY`, `DEPLOY`, `DEPLOY_BARN`, `MOVE_FAIRY`,
+    /// `PRINCESS`, `RETURN_ABBOT`, `MOVE_DRAGON`, `MOVE_WAGON`, `LEAVE_QUARTER`,
+    /// `PLACE_BRIDGE`, `BUILD_CASTLE`.
     pub x: i32,
-    /// Square, y (south).
+    /// Square, y (south), for the same kinds as `x`.
     pub y: i32,
     /// `LEAVE_QUARTER`, `QUARTER_PASS`: a `CarcQuarterStep`.
     pub step: u8,

@@ -3,14 +3,16 @@
 //! the command line and of Python (`carcassonne_session::bots`).
 
 use crate::action::CarcAction;
-use crate::guard::{call, check_out, read_str, with_game, write_out, write_text};
+use crate::guard::{
+    call, catching, check_out, read_str, record_thread_error, with_game, write_out, write_text,
+};
+use crate::handles::{self, HandleKind};
 use crate::status::{CarcStatus, Failure};
 use crate::CarcGame;
 use carcassonne_core::Rng;
 use carcassonne_session::bots::Bot;
 use std::cell::{Cell, RefCell};
 use std::ffi::c_char;
-use std::panic::{catch_unwind, AssertUnwindSafe};
 
 /// A built-in player with its own random sequence, owned by the caller through an opaque
 /// pointer.
@@ -33,13 +35,13 @@ fn with_bot(
     bot: *const CarcBot,
     body: impl FnOnce(&CarcBot) -> Result<(), Failure>,
 ) -> CarcStatus {
-    if bot.is_null() {
-        return call(function, || Err(Failure::null("bot")));
+    if let Err(failure) = handles::check(bot, HandleKind::Bot, "bot") {
+        return call(function, || Err(failure));
     }
-    // SAFETY: non-NULL and, by the ABI contract, a live handle from `carc_bot_new` not
-    // used by another thread now; only shared references are made.
+    // SAFETY: a live bot handle (checked above) that, by the ABI contract, no other thread
+    // uses now; only shared references are made.
     let handle = unsafe { &*bot };
-    let poisoned = catch_unwind(AssertUnwindSafe(|| handle.poisoned.get())).unwrap_or(true);
+    let poisoned = catching(|| handle.poisoned.get()).unwrap_or(true);
     if poisoned {
         return call(function, || {
             Err(Failure::new(
@@ -50,7 +52,7 @@ fn with_bot(
     }
     let status = call(function, || body(handle));
     if status == CarcStatus::Panic {
-        let _ = catch_unwind(AssertUnwindSafe(|| handle.poisoned.set(true)));
+        let _ = catching(|| handle.poisoned.set(true));
     }
     status
 }
@@ -87,13 +89,17 @@ pub extern "C" fn carc_bot_new(
             rng: RefCell::new(Rng::new(seed)),
             poisoned: Cell::new(false),
         };
-        write_out(out, Box::into_raw(Box::new(handle)));
+        let handle = Box::into_raw(Box::new(handle));
+        handles::register(handle, HandleKind::Bot);
+        write_out(out, handle);
         Ok(())
     })
 }
 
 /// Releases a bot handle. NULL is accepted and does nothing; poisoned handles are
-/// released too.
+/// released too. A pointer that is not a live bot handle (freed already, a game handle,
+/// or never from the library) is not touched: nothing happens, and `carc_last_error`
+/// says why.
 ///
 /// Ownership: takes back ownership of `bot`, which must come from `carc_bot_new` and must
 /// not be used afterwards.
@@ -102,10 +108,16 @@ pub extern "C" fn carc_bot_free(bot: *mut CarcBot) {
     if bot.is_null() {
         return;
     }
-    let _ = catch_unwind(AssertUnwindSafe(|| {
-        // SAFETY: a live handle created by `carc_bot_new` (ABI contract), released once.
+    if let Err(failure) = handles::unregister(bot, HandleKind::Bot, "bot") {
+        // Freed already, foreign, or a game: nothing is released.
+        record_thread_error(&format!("carc_bot_free: {}", failure.message));
+        return;
+    }
+    let _ = catching(|| {
+        // SAFETY: a live handle created by `carc_bot_new`, just taken out of the table of
+        // live handles, so released once.
         drop(unsafe { Box::from_raw(bot) });
-    }));
+    });
 }
 
 /// Chooses an action for the player who decides now in `game` and writes it to `*out`;

@@ -2,9 +2,10 @@
 //! error messages of failed calls.
 
 use crate::guard::{
-    call, check_out, non_null, put, quietly, read_str, thread_last_error, with_game, write_out,
-    write_text, CarcGame,
+    call, catching, check_out, non_null, put, quietly, read_str, record_thread_error,
+    thread_last_error, with_game, write_out, write_text, CarcGame,
 };
+use crate::handles::{self, HandleKind};
 use crate::status::{CarcStatus, Failure};
 use carcassonne_core::config::{GameConfig, CONFIG_KEYS};
 use carcassonne_core::{ChanceMode, Game};
@@ -14,7 +15,6 @@ use carcassonne_session::record::{self, RecordError, ReplayError};
 use carcassonne_session::session::Session;
 use serde_json::{Map, Value};
 use std::ffi::c_char;
-use std::panic::{catch_unwind, AssertUnwindSafe};
 
 /// How tile draws are decided (`chance` of a configuration; argument of
 /// `carc_game_from_record`).
@@ -171,7 +171,9 @@ pub extern "C" fn carc_game_new(config_json: *const c_char, out: *mut *mut CarcG
 }
 
 /// Releases a game handle. NULL is accepted and does nothing. Poisoned handles are
-/// released too.
+/// released too. A pointer that is not a live game handle (freed already, a bot handle,
+/// or never from the library) is not touched: nothing happens, and `carc_last_error`
+/// says why.
 ///
 /// Ownership: takes back ownership of `game`, which must come from `carc_game_new`,
 /// `carc_game_clone`, `carc_game_from_record` or `carc_game_from_record_ex` and must not
@@ -181,11 +183,17 @@ pub extern "C" fn carc_game_free(game: *mut CarcGame) {
     if game.is_null() {
         return;
     }
+    if let Err(failure) = handles::unregister(game, HandleKind::Game, "game") {
+        // Freed already, foreign, or a bot: nothing is released.
+        record_thread_error(&format!("carc_game_free: {}", failure.message));
+        return;
+    }
     // A panic while dropping must not cross the boundary; the memory is then leaked.
-    let _ = catch_unwind(AssertUnwindSafe(|| {
-        // SAFETY: a live handle created by `CarcGame::into_raw` (ABI contract), released once.
+    let _ = catching(|| {
+        // SAFETY: a live handle created by `CarcGame::into_raw`, just taken out of the
+        // table of live handles, so released once.
         drop(unsafe { Box::from_raw(game) });
-    }));
+    });
 }
 
 /// Copies a game (the copy shares nothing with the original) and writes the new handle to
@@ -381,6 +389,10 @@ pub extern "C" fn carc_game_from_record_ex(
 /// generator state, the chance mode, the observation window and a pending focus. The
 /// record's `events` and `final_events` list what scored and which figures returned.
 ///
+/// An `id` that would make the record longer than 4 MiB, more than
+/// `carc_game_from_record` reads, is refused with `CARC_STATUS_INVALID_ARGUMENT` (nothing
+/// is written).
+///
 /// Ownership: `game` is borrowed; `id` is read during the call; `buf` (may be NULL with
 /// `len == 0` to ask for the size) and `needed` belong to the caller. On
 /// `CARC_STATUS_BUFFER_TOO_SMALL` only `needed` is written.
@@ -399,7 +411,10 @@ pub extern "C" fn carc_game_to_record(
         } else {
             read_str(id, "id")?
         };
-        let text = h.session().record_json(id);
+        let text = h
+            .session()
+            .record_json(id)
+            .map_err(|e| Failure::invalid(e.to_string()))?;
         write_text(&text, buf, len, needed, "the record")
     })
 }
@@ -419,10 +434,8 @@ pub extern "C" fn carc_game_last_error(
     needed: *mut u32,
 ) -> CarcStatus {
     quietly(|| {
-        if game.is_null() {
-            return Err(Failure::null("game"));
-        }
-        // SAFETY: non-NULL live handle (ABI contract).
+        handles::check(game, HandleKind::Game, "game")?;
+        // SAFETY: a live game handle (checked above).
         let message = unsafe { &*game }.last_error();
         write_text(&message, buf, len, needed, "the message")
     })
@@ -447,10 +460,8 @@ pub extern "C" fn carc_last_error(buf: *mut c_char, len: u32, needed: *mut u32) 
 #[no_mangle]
 pub extern "C" fn carc_game_is_poisoned(game: *const CarcGame, out: *mut u8) -> CarcStatus {
     quietly(|| {
-        if game.is_null() {
-            return Err(Failure::null("game"));
-        }
-        // SAFETY: non-NULL live handle (ABI contract).
+        handles::check(game, HandleKind::Game, "game")?;
+        // SAFETY: a live game handle (checked above).
         let poisoned = unsafe { &*game }.is_poisoned();
         put(out, "out", u8::from(poisoned))
     })

@@ -2,20 +2,28 @@
 //! poisoning, detailed error messages, and the buffer conventions.
 //!
 //! * Every export runs its body inside [`std::panic::catch_unwind`]; a panic becomes
-//!   [`CarcStatus::Panic`] and poisons the handle the call was made on.
+//!   [`CarcStatus::Panic`] and poisons the handle the call was made on. Its message,
+//!   place and backtrace go to `carc_last_error`, never to the host's standard error: the
+//!   library's panic hook keeps them for the call (panics outside the library's calls go
+//!   to the hook that was there before).
+//! * Every handle is looked up in the table of live handles ([`crate::handles`]) before
+//!   it is used: a freed, foreign or wrong-kind handle is [`CarcStatus::InvalidHandle`].
 //! * Every failure records its detailed message on the calling thread (`carc_last_error`)
 //!   and, when the call was made on a handle, on that handle (`carc_game_last_error`).
 //! * Buffers are `(ptr, len, *needed)`: `len` counts elements (bytes for text, including
 //!   the terminating NUL); a NULL buffer with `len == 0` asks for the size only.
 
+use crate::handles::{self, HandleKind};
 use crate::status::{CallResult, CarcStatus, Failure};
 use carcassonne_core::Game;
 use carcassonne_session::encode::EncoderSpec;
 use carcassonne_session::session::Session;
 use std::any::Any;
+use std::backtrace::Backtrace;
 use std::cell::{Cell, Ref, RefCell, RefMut};
 use std::ffi::{c_char, CStr};
 use std::panic::{catch_unwind, AssertUnwindSafe};
+use std::sync::Once;
 
 /// A game in progress, owned by the caller through an opaque pointer.
 ///
@@ -99,14 +107,79 @@ impl CarcGame {
         *self.last_error.borrow_mut() = message;
     }
 
-    /// Boxes the handle for the caller.
+    /// Boxes the handle for the caller and notes it among the live handles.
     pub(crate) fn into_raw(self) -> *mut CarcGame {
-        Box::into_raw(Box::new(self))
+        let handle = Box::into_raw(Box::new(self));
+        handles::register(handle, HandleKind::Game);
+        handle
     }
 }
 
 thread_local! {
     static LAST_ERROR: RefCell<String> = const { RefCell::new(String::new()) };
+    /// How many of the library's calls run on this thread (nested calls of the tests).
+    static IN_CALL: Cell<u32> = const { Cell::new(0) };
+    /// What the panic hook kept of a panic inside a call: message, place, backtrace.
+    static PANIC_REPORT: RefCell<Option<PanicReport>> = const { RefCell::new(None) };
+}
+
+/// A panic inside one of the library's calls, as the panic hook saw it.
+struct PanicReport {
+    /// The panic's message and where it happened.
+    message: String,
+    backtrace: Backtrace,
+}
+
+static PANIC_HOOK: Once = Once::new();
+
+/// Installs, once, the panic hook that keeps a panic inside a library call (message,
+/// place, backtrace) for the call to report, and passes any other panic to the hook that
+/// was there before.
+fn install_panic_hook() {
+    PANIC_HOOK.call_once(|| {
+        let previous = std::panic::take_hook();
+        std::panic::set_hook(Box::new(move |info| {
+            if IN_CALL.with(Cell::get) == 0 {
+                previous(info);
+                return;
+            }
+            let mut message = panic_text(info.payload());
+            if let Some(at) = info.location() {
+                message.push_str(&format!(" (at {at})"));
+            }
+            let report = PanicReport {
+                message,
+                backtrace: Backtrace::force_capture(),
+            };
+            PANIC_REPORT.with(|r| *r.borrow_mut() = Some(report));
+        }));
+    });
+}
+
+/// Runs `body`, catching a panic: `Err` with the panic's message and place, and its
+/// backtrace as text, instead of unwinding further. Nothing is printed.
+pub(crate) fn catching<R>(body: impl FnOnce() -> R) -> Result<R, (String, String)> {
+    install_panic_hook();
+    IN_CALL.with(|c| c.set(c.get() + 1));
+    let result = catch_unwind(AssertUnwindSafe(body));
+    IN_CALL.with(|c| c.set(c.get() - 1));
+    result.map_err(
+        |payload| match PANIC_REPORT.with(|r| r.borrow_mut().take()) {
+            Some(report) => (report.message, report.backtrace.to_string()),
+            None => (panic_text(&*payload), String::new()),
+        },
+    )
+}
+
+/// The thread's message of a panic inside `function`: what, where, `outcome`, and the
+/// backtrace.
+fn panic_message(function: &str, what: &str, outcome: &str, backtrace: &str) -> String {
+    let mut message = format!("{function}: internal error: {what}{outcome}");
+    if !backtrace.is_empty() {
+        message.push_str("\nbacktrace:\n");
+        message.push_str(backtrace);
+    }
+    message
 }
 
 /// The detailed message of the last failure on the calling thread.
@@ -114,7 +187,7 @@ pub(crate) fn thread_last_error() -> String {
     LAST_ERROR.with(|e| e.borrow().clone())
 }
 
-fn record_thread_error(message: &str) {
+pub(crate) fn record_thread_error(message: &str) {
     LAST_ERROR.with(|e| {
         let mut e = e.borrow_mut();
         e.clear();
@@ -134,15 +207,14 @@ fn panic_text(payload: &(dyn Any + Send)) -> String {
 
 /// Runs the body of an export that has no game handle.
 pub(crate) fn call(function: &str, body: impl FnOnce() -> CallResult) -> CarcStatus {
-    match catch_unwind(AssertUnwindSafe(body)) {
+    match catching(body) {
         Ok(Ok(())) => CarcStatus::Ok,
         Ok(Err(failure)) => {
             record_thread_error(&format!("{function}: {}", failure.message));
             failure.status
         }
-        Err(payload) => {
-            let message = format!("{function}: internal error: {}", panic_text(&*payload));
-            record_thread_error(&message);
+        Err((what, backtrace)) => {
+            record_thread_error(&panic_message(function, &what, "", &backtrace));
             CarcStatus::Panic
         }
     }
@@ -179,14 +251,14 @@ fn with_game_raw(
     game: *const CarcGame,
     body: impl FnOnce(*const CarcGame) -> CallResult,
 ) -> CarcStatus {
-    if game.is_null() {
-        let failure = Failure::null("game");
+    if let Err(failure) = handles::check(game, HandleKind::Game, "game") {
         record_thread_error(&format!("{function}: {}", failure.message));
         return failure.status;
     }
-    // SAFETY: non-NULL live handle (ABI contract); only the cells are touched here.
+    // SAFETY: a live game handle (checked above); by the ABI contract no other thread
+    // uses it now. Only the cells are touched here.
     let handle = unsafe { &*game };
-    let poisoned = catch_unwind(AssertUnwindSafe(|| handle.is_poisoned())).unwrap_or(true);
+    let poisoned = catching(|| handle.is_poisoned()).unwrap_or(true);
     if poisoned {
         record_thread_error(&format!(
             "{function}: {}",
@@ -194,24 +266,20 @@ fn with_game_raw(
         ));
         return CarcStatus::HandlePoisoned;
     }
-    match catch_unwind(AssertUnwindSafe(|| body(game))) {
+    match catching(|| body(game)) {
         Ok(Ok(())) => CarcStatus::Ok,
         Ok(Err(failure)) => {
             let message = format!("{function}: {}", failure.message);
             record_thread_error(&message);
-            let _ = catch_unwind(AssertUnwindSafe(|| {
-                handle.fail(&Failure::new(failure.status, message))
-            }));
+            let _ = catching(|| handle.fail(&Failure::new(failure.status, message)));
             failure.status
         }
-        Err(payload) => {
-            let message = format!(
-                "{function}: internal error: {}; the handle is poisoned",
-                panic_text(&*payload)
-            );
-            record_thread_error(&message);
+        Err((what, backtrace)) => {
+            let outcome = "; the handle is poisoned";
+            record_thread_error(&panic_message(function, &what, outcome, &backtrace));
+            let message = panic_message(function, &what, outcome, "");
             // SAFETY: the body's borrow ended with the unwind; the handle is still live.
-            let _ = catch_unwind(AssertUnwindSafe(|| unsafe { &*game }.poison(message)));
+            let _ = catching(|| unsafe { &*game }.poison(message));
             CarcStatus::Panic
         }
     }
@@ -221,7 +289,7 @@ fn with_game_raw(
 /// failures (used by the error-reading functions, which must not overwrite the message
 /// they report).
 pub(crate) fn quietly(body: impl FnOnce() -> CallResult) -> CarcStatus {
-    match catch_unwind(AssertUnwindSafe(body)) {
+    match catching(body) {
         Ok(Ok(())) => CarcStatus::Ok,
         Ok(Err(failure)) => failure.status,
         Err(_) => CarcStatus::Panic,

@@ -9,7 +9,12 @@
 //! * Opaque handles ([`CarcGame`]) are created by `carc_game_new`, `carc_game_clone`,
 //!   `carc_game_from_record` and `carc_game_from_record_ex` and released by
 //!   `carc_game_free` (which accepts NULL); bot handles ([`CarcBot`], the built-in players)
-//!   by `carc_bot_new` and `carc_bot_free`.
+//!   by `carc_bot_new` and `carc_bot_free`. The library keeps a table of the live handles
+//!   and checks every handle it is given: a freed handle (used again or freed twice), a
+//!   pointer it never gave out, or a bot passed as a game is `CARC_STATUS_INVALID_HANDLE`
+//!   (the free functions then do nothing and leave the message). Undefined: a freed
+//!   handle whose address a new handle of the same kind reuses, and a handle freed by one
+//!   thread while another uses it.
 //! * Every function that can fail returns a [`CarcStatus`] with stable numbers;
 //!   `carc_status_message` gives its static text, `carc_game_last_error` and
 //!   `carc_last_error` the detailed message of a failure.
@@ -22,7 +27,8 @@
 //! * No panic crosses the boundary: every export runs inside `catch_unwind`; a panic
 //!   returns `CARC_STATUS_PANIC` and poisons the handle (`CARC_STATUS_HANDLE_POISONED`
 //!   from then on, except for `carc_game_free`, `carc_game_last_error` and
-//!   `carc_game_is_poisoned`).
+//!   `carc_game_is_poisoned`). The panic's message, place and backtrace are in
+//!   `carc_last_error`; nothing is printed on the host's standard error.
 //! * Integer types are fixed-width; structs are `#[repr(C)]` plain data (blittable), laid
 //!   out without hidden padding.
 //! * Configurations and records cross the ABI as JSON text; actions as [`CarcAction`]
@@ -31,7 +37,8 @@
 //!   kinds, ...), the supply struct and the symbol bits are generated from the engine's
 //!   tables ([`engine_types`]); their numbers never change, new values come last.
 //! * Every function documents who owns what. The library keeps no global state besides
-//!   a per-thread error message; distinct handles may be used from distinct threads.
+//!   a per-thread error message, the table of live handles and its panic hook; distinct
+//!   handles may be used from distinct threads.
 #![deny(missing_docs)]
 // The exports check every pointer themselves and document their contract; marking them
 // `unsafe extern "C"` would change nothing for C callers.
@@ -43,6 +50,7 @@ pub mod engine_types;
 pub mod events;
 pub mod game;
 mod guard;
+mod handles;
 pub mod learn;
 pub mod render;
 pub mod state;

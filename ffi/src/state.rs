@@ -235,8 +235,11 @@ pub extern "C" fn carc_game_remaining_tiles(
     })
 }
 
-/// Writes the tiles on the board, in the order they were placed (the start tile first),
-/// into `buf` (`len` elements); `needed` receives their number.
+/// Writes the tiles on the board, in the order they were placed, into `buf` (`len`
+/// elements); `needed` receives their number. The start tiles come first: the start tile
+/// (`BASE-D`, or the River's spring), or with the Count the 12 squares of the City of
+/// Carcassonne row by row (`COUNT-01` at (-2, -1) to `COUNT-12` at (1, 1), CC1) followed,
+/// with a River, by the spring at (2, -1) (CC9).
 ///
 /// Ownership: `game` is borrowed; `buf` (may be NULL with `len == 0` to ask for the
 /// count) and `needed` belong to the caller. On `CARC_STATUS_BUFFER_TOO_SMALL` only
@@ -261,8 +264,9 @@ pub extern "C" fn carc_game_placed_tiles(
     })
 }
 
-/// Writes the tile placed last (the start tile before any placement; an abbey placed by
-/// AM1 is a tile too) to `*out`.
+/// Writes the tile placed last to `*out`: before any placement, the last start tile
+/// (see `carc_game_placed_tiles`: `BASE-D`, the spring, or with the Count `COUNT-12`, or
+/// the spring with the Count and a River); an abbey placed by AM1 is a tile too.
 ///
 /// Ownership: `game` is borrowed; `out` belongs to the caller.
 #[no_mangle]

@@ -37,11 +37,15 @@ pub enum CarcStatus {
     /// An argument is out of range or malformed (a player seat, an enum value, a field
     /// of an action, a string that is not UTF-8).
     InvalidArgument = 10,
+    /// The handle is not a live handle of the kind the function takes: it was freed
+    /// already, never came from the library, or is of the other kind (a bot passed as a
+    /// game). Nothing was done.
+    InvalidHandle = 11,
 }
 
 impl CarcStatus {
     /// Every status, in numeric order.
-    pub(crate) const ALL: [CarcStatus; 11] = [
+    pub(crate) const ALL: [CarcStatus; 12] = [
         CarcStatus::Ok,
         CarcStatus::NullArgument,
         CarcStatus::InvalidConfig,
@@ -53,6 +57,7 @@ impl CarcStatus {
         CarcStatus::Panic,
         CarcStatus::HandlePoisoned,
         CarcStatus::InvalidArgument,
+        CarcStatus::InvalidHandle,
     ];
 
     /// The static message of this status, NUL-terminated.
@@ -71,6 +76,9 @@ impl CarcStatus {
                 b"the game handle was poisoned by an earlier internal error\0"
             }
             CarcStatus::InvalidArgument => b"an argument is out of range or malformed\0",
+            CarcStatus::InvalidHandle => {
+                b"the handle is not a live handle of its kind (freed, foreign or of another kind)\0"
+            }
         }
     }
 

@@ -16,8 +16,9 @@ use pyo3::types::{PyBool, PyDict, PyFloat, PyInt, PyList, PyString, PyTuple};
 use pyo3::Borrowed;
 use serde_json::{Map, Number, Value};
 
-/// An integer argument. Anything else, or an integer beyond 64 bits, is an
-/// `InvalidArgumentError` (a `ValueError`), never an `OverflowError` or a panic.
+/// An integer argument. Anything else (`True` and `False` included, although Python counts
+/// them as integers), or an integer beyond 64 bits, is an `InvalidArgumentError` (a
+/// `ValueError`), never an `OverflowError` or a panic.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
 pub struct Int(pub i64);
 
@@ -25,6 +26,12 @@ impl<'a, 'py> FromPyObject<'a, 'py> for Int {
     type Error = PyErr;
 
     fn extract(obj: Borrowed<'a, 'py, PyAny>) -> PyResult<Int> {
+        if is_boolean(&obj) {
+            return Err(invalid_argument(format!(
+                "expected an integer, got {}",
+                type_name(&obj)
+            )));
+        }
         if !obj.is_instance_of::<PyInt>() {
             // numpy integers and other objects with __index__ are accepted too.
             if let Ok(i) = obj.call_method0("__index__") {
@@ -43,6 +50,23 @@ impl<'a, 'py> FromPyObject<'a, 'py> for Int {
             invalid_argument(format!("an integer of {bits} bits does not fit in 64 bits"))
         })
     }
+}
+
+/// A seed: a non-negative integer below 2^64 (not a bool).
+pub fn seed_from(obj: &Bound<'_, PyAny>) -> Option<u64> {
+    if is_boolean(obj) {
+        return None;
+    }
+    obj.extract::<u64>().ok()
+}
+
+/// Whether `obj` is a boolean: Python's `bool` (a subclass of `int`) or numpy's.
+fn is_boolean(obj: &Bound<'_, PyAny>) -> bool {
+    obj.is_instance_of::<PyBool>()
+        || obj.get_type().name().is_ok_and(|n| {
+            let n = n.to_string_lossy();
+            n == "bool_" || (n == "bool" && !obj.is_instance_of::<PyInt>())
+        })
 }
 
 /// Deepest nesting of lists and dicts in a keyword argument read as JSON: 32, the limit
@@ -259,9 +283,10 @@ pub fn config_to_py<'py>(py: Python<'py>, config: &GameConfig) -> PyResult<Bound
 }
 
 fn int_in(item: &Bound<'_, PyAny>, what: &str, lo: i64, hi: i64) -> PyResult<i64> {
-    let v: i64 = item
-        .extract()
-        .map_err(|_| illegal(format!("action field {what}: expected an integer")))?;
+    let v = item
+        .extract::<Int>()
+        .map_err(|_| illegal(format!("action field {what}: expected an integer")))?
+        .0;
     if v < lo || v > hi {
         return Err(illegal(format!(
             "action field {what}: {v} is out of range {lo}..={hi}"

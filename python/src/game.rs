@@ -265,10 +265,14 @@ impl PyGame {
     }
 
     /// The record of the game so far as one line of JSON, with what resumes it exactly
-    /// (`resume`: generator state, chance mode, window, pending focus).
+    /// (`resume`: generator state, chance mode, window, pending focus). An `id` that would
+    /// make the record longer than `from_record` reads (4 MiB) is an
+    /// `InvalidArgumentError`.
     #[pyo3(signature = (id="game"))]
-    fn to_record(&self, id: &str) -> String {
-        self.session.record_json(id)
+    fn to_record(&self, id: &str) -> PyResult<String> {
+        self.session
+            .record_json(id)
+            .map_err(|e| invalid_argument(e.to_string()))
     }
 
     /// Pickling: the game is rebuilt from its record (`from_record`) and observation
@@ -283,7 +287,12 @@ impl PyGame {
             .getattr("_game_from_record")?;
         Ok((
             restore,
-            (self.session.record_json("pickled"), self.preset()),
+            (
+                self.session
+                    .record_json("pickled")
+                    .map_err(|e| invalid_argument(e.to_string()))?,
+                self.preset(),
+            ),
         ))
     }
 
@@ -413,7 +422,9 @@ impl PyGame {
         self.session.cancel_focus()
     }
 
-    /// The tile placed last: `(x, y, tile_id, rot)` (the start tile before any placement).
+    /// The tile placed last: `(x, y, tile_id, rot)`; before any placement the last start
+    /// tile (`BASE-D`, the spring, or with the Count `COUNT-12`, or the spring with the
+    /// Count and a River).
     #[getter]
     fn last_placed(&self) -> (i32, i32, &'static str, u8) {
         let p = self

@@ -396,13 +396,13 @@ mod _core {
     /// `scores` int32 [G, P] (per seat), `decisions` int32 [G, P], `think_seconds`
     /// float64 [G, P], `summaries` (one dict per player), `text` and `elapsed`.
     #[pyfunction]
-    #[pyo3(signature = (bots, games=Int(100), seed=0, players=None, sets=None, edition=None, rules=None, figures=None, threads=Int(1)), text_signature = "(bots, games=100, seed=0, players=None, sets=None, edition=None, rules=None, figures=None, threads=1)")]
+    #[pyo3(signature = (bots, games=Int(100), seed=None, players=None, sets=None, edition=None, rules=None, figures=None, threads=Int(1)), text_signature = "(bots, games=100, seed=0, players=None, sets=None, edition=None, rules=None, figures=None, threads=1)")]
     #[allow(clippy::too_many_arguments)]
     fn play_match<'py>(
         py: Python<'py>,
         bots: Vec<String>,
         games: Int,
-        seed: u64,
+        seed: Option<&Bound<'py, PyAny>>,
         players: Option<&Bound<'py, PyAny>>,
         sets: Option<&Bound<'py, PyAny>>,
         edition: Option<&Bound<'py, PyAny>>,
@@ -415,14 +415,14 @@ mod _core {
             .map(|b| Bot::parse(b).map_err(|m| invalid_config(format!("bots: {m}"))))
             .collect::<PyResult<_>>()?;
         let count = (parsed.len() as i64).into_pyobject(py)?.into_any();
-        let seed_obj = seed.into_pyobject(py)?.into_any();
+        let zero = 0u64.into_pyobject(py)?.into_any();
         let config = crate::convert::config_from_args(crate::convert::ConfigArgs {
             players: Some(players.unwrap_or(&count)),
             sets,
             edition,
             rules,
             figures,
-            seed: Some(&seed_obj),
+            seed: Some(seed.unwrap_or(&zero)),
             start: None,
         })?;
         let games = u32::try_from(games.0)

@@ -26,12 +26,14 @@
 //! episode's statistics so far, the scores the next
 //! rewards count from, and whether it waits for a reset. The copy continues identically.
 
-use crate::convert::{config_from_args, slice_mut, writable, ConfigArgs, Int};
-use crate::errors::{concurrent_use_error, illegal, invalid_argument, invalid_config, state_error};
+use crate::convert::{config_from_args, seed_from, slice_mut, writable, ConfigArgs, Int};
+use crate::errors::{
+    concurrent_use_error, illegal, invalid_argument, invalid_config, invalid_record, state_error,
+};
 use crate::game::{layout_from, reward_from, spec_from, PyGame};
 use crate::signals::{SignalWatch, SIGNAL_CHECK_INTERVAL};
 use carcassonne::config::MAX_PLAYERS;
-use carcassonne::{Game, GameConfig, Rng};
+use carcassonne::{ChanceMode, Game, GameConfig, Rng};
 use carcassonne_session::bots::Bot;
 use carcassonne_session::encode::{self, EncoderSpec, Layout, MaskInfo, RewardMode};
 use carcassonne_session::json::echo;
@@ -465,6 +467,9 @@ pub const ENGINE_BYTES_PER_ENV: usize = 128 << 10;
 /// memory the system says is available.
 pub const MAX_BATCH_BYTES: usize = 8 << 30;
 
+/// Most games of one batch: 1,048,576.
+pub const MAX_NUM_ENVS: usize = 1 << 20;
+
 /// Estimated bytes of one game of a batch: the engine's state, and one row of every
 /// buffer of a step (observation, mask, rewards, flags, scores, actions).
 fn bytes_per_env(layout: &Layout, players: usize) -> usize {
@@ -711,22 +716,39 @@ impl VectorEnv {
     }
 }
 
+/// An error of a part of a pickled state (a window, a preset, a game) as an
+/// `InvalidRecordError` naming `what` under `state`.
+fn as_record_error(what: &str, e: PyErr) -> PyErr {
+    let message = Python::attach(|py| e.value(py).to_string());
+    match message.strip_prefix("state.") {
+        Some(inner) => invalid_record(format!("state.{what}.{inner}")),
+        None => invalid_record(format!("state.{what}: {message}")),
+    }
+}
+
+/// The penalty of an illegal action as the float32 reward it becomes: `None` unless it
+/// is finite there too (`1e39` is finite as a Python float, infinite as a float32).
+fn penalty_of(penalty: f64) -> Option<f32> {
+    let p = penalty as f32;
+    p.is_finite().then_some(p)
+}
+
 /// A field of a pickled state, or an error naming it.
 fn state_field<'a>(v: &'a Value, key: &str) -> PyResult<&'a Value> {
     v.get(key)
-        .ok_or_else(|| invalid_argument(format!("state: missing {key}")))
+        .ok_or_else(|| invalid_record(format!("state: missing {key}")))
 }
 
 fn state_u64(v: &Value, key: &str) -> PyResult<u64> {
     state_field(v, key)?
         .as_u64()
-        .ok_or_else(|| invalid_argument(format!("state.{key}: expected an integer")))
+        .ok_or_else(|| invalid_record(format!("state.{key}: expected an integer")))
 }
 
 fn state_str<'a>(v: &'a Value, key: &str) -> PyResult<&'a str> {
     state_field(v, key)?
         .as_str()
-        .ok_or_else(|| invalid_argument(format!("state.{key}: expected a string")))
+        .ok_or_else(|| invalid_record(format!("state.{key}: expected a string")))
 }
 
 /// A per-seat list of a pickled game's state (`MAX_PLAYERS` values, each read by `read`;
@@ -740,10 +762,10 @@ fn state_per_seat<T: Copy + Default>(
     let list = state_field(v, key)?
         .as_array()
         .filter(|a| a.len() == MAX_PLAYERS)
-        .ok_or_else(|| invalid_argument(format!("state.{key}: expected a list")))?;
+        .ok_or_else(|| invalid_record(format!("state.{key}: expected a list")))?;
     let mut out = [T::default(); MAX_PLAYERS];
     for (o, x) in out.iter_mut().zip(list) {
-        *o = read(x).ok_or_else(|| invalid_argument(format!("state.{key}: expected {what}")))?;
+        *o = read(x).ok_or_else(|| invalid_record(format!("state.{key}: expected {what}")))?;
     }
     Ok(out)
 }
@@ -767,34 +789,50 @@ impl Slot {
     }
 
     /// A game of a batch from its pickled state.
-    fn from_state(v: &Value, layout: &Arc<Layout>) -> PyResult<Slot> {
+    fn from_state(v: &Value, layout: &Arc<Layout>, config: &GameConfig) -> PyResult<Slot> {
         let record = state_field(v, "record")?;
-        let loaded = record::load(record, None)
-            .map_err(|e| invalid_argument(format!("state.record: {e}")))?;
+        let loaded =
+            record::load(record, None).map_err(|e| invalid_record(format!("state.record: {e}")))?;
+        // The game is one of the batch's: the same setup but for its seed, and it draws
+        // from its generator (sampled chance), as every game of a batch does.
+        let game = &loaded.game;
+        let setup = |c: &GameConfig| (c.players, c.edition, c.sets.clone(), c.rules, c.figures);
+        if setup(game.config()) != setup(config) {
+            return Err(invalid_record(
+                "state.record: the game's setup is not the batch's (players, edition, sets, \
+                 rules, figures)",
+            ));
+        }
+        if game.chance_mode() != ChanceMode::Sampled {
+            return Err(invalid_record(
+                "state.record: the game draws in explicit-chance mode; a batch samples its \
+                 draws",
+            ));
+        }
         let mut session = Session::resume(loaded, Some(layout.spec()))
-            .map_err(|e| invalid_argument(format!("state.record: {e}")))?;
+            .map_err(|e| invalid_record(format!("state.record: {e}")))?;
         session
             .set_layout(layout.clone())
-            .map_err(|_| invalid_argument("state.window: not the layout's window"))?;
+            .map_err(|_| invalid_record("state.window: not the layout's window"))?;
         let rng = Rng::from_hex(state_str(v, "rng")?)
-            .map_err(|e| invalid_argument(format!("state.rng: {e}")))?;
+            .map_err(|e| invalid_record(format!("state.rng: {e}")))?;
         let scores_before = state_per_seat(v, "scores_before", "integers", |s| {
             s.as_i64().and_then(|s| i32::try_from(s).ok())
         })?;
         let returns = state_per_seat(v, "returns", "numbers", |r| r.as_f64().map(|r| r as f32))?;
         let done = state_field(v, "done")?
             .as_bool()
-            .ok_or_else(|| invalid_argument("state.done: expected a bool"))?;
+            .ok_or_else(|| invalid_record("state.done: expected a bool"))?;
         let learner = u8::try_from(state_u64(v, "learner")?)
             .ok()
             .filter(|l| (*l as usize) < session.game().num_players())
-            .ok_or_else(|| invalid_argument("state.learner: not a seat"))?;
+            .ok_or_else(|| invalid_record("state.learner: not a seat"))?;
         let explicit_seed = match state_field(v, "explicit_seed")? {
             Value::Null => None,
             _ => Some(state_u64(v, "explicit_seed")?),
         };
         let length = u32::try_from(state_u64(v, "length")?)
-            .map_err(|_| invalid_argument("state.length: out of range"))?;
+            .map_err(|_| invalid_record("state.length: out of range"))?;
         let mut scratch = vec![0i8; layout.num_actions()];
         let info = session
             .legal_mask(&mut scratch)
@@ -854,16 +892,17 @@ impl VectorEnv {
     /// A batch from its state (see [`VectorEnv::state`]).
     fn from_state(v: &Value) -> PyResult<VectorEnv> {
         let config = GameConfig::from_json(state_field(v, "config")?)
-            .map_err(|e| invalid_argument(format!("state.config: {e}")))?;
+            .map_err(|e| invalid_record(format!("state.config: {e}")))?;
         let window = i64::try_from(state_u64(v, "window")?).unwrap_or(i64::MAX);
-        let spec = spec_from(window)?;
-        let layout = layout_from(spec, state_str(v, "preset")?, &config)?;
+        let spec = spec_from(window).map_err(|e| as_record_error("window", e))?;
+        let layout = layout_from(spec, state_str(v, "preset")?, &config)
+            .map_err(|e| as_record_error("preset", e))?;
         let opponent = match state_field(v, "opponent")? {
             Value::Null => None,
             o => Some(
                 o.as_str()
                     .and_then(Bot::from_name)
-                    .ok_or_else(|| invalid_argument("state.opponent: unknown player"))?,
+                    .ok_or_else(|| invalid_record("state.opponent: unknown player"))?,
             ),
         };
         let learner_seat = match state_field(v, "learner_seat")? {
@@ -871,43 +910,79 @@ impl VectorEnv {
             s => Some(
                 s.as_u64()
                     .and_then(|s| u8::try_from(s).ok())
-                    .ok_or_else(|| invalid_argument("state.learner_seat: not a seat"))?,
+                    .filter(|s| *s < config.players)
+                    .ok_or_else(|| invalid_record("state.learner_seat: not a seat"))?,
             ),
         };
         let outside = match state_str(v, "outside_window")? {
             "mask" => OutsidePolicy::Mask,
             "truncate" => OutsidePolicy::Truncate,
-            other => return Err(invalid_argument(format!("state.outside_window: {other:?}"))),
+            other => return Err(invalid_record(format!("state.outside_window: {other:?}"))),
         };
         let penalty = state_field(v, "illegal_penalty")?
             .as_f64()
-            .ok_or_else(|| invalid_argument("state.illegal_penalty: expected a number"))?;
+            .ok_or_else(|| invalid_record("state.illegal_penalty: expected a number"))?;
         let illegal = match state_str(v, "illegal_action")? {
             "raise" => IllegalPolicy::Raise,
-            "penalize" => IllegalPolicy::Penalize(penalty as f32),
+            "penalize" => IllegalPolicy::Penalize(penalty_of(penalty).ok_or_else(|| {
+                invalid_record("state.illegal_penalty: not a finite 32-bit float")
+            })?),
             "random" => IllegalPolicy::Random,
-            other => return Err(invalid_argument(format!("state.illegal_action: {other:?}"))),
+            other => return Err(invalid_record(format!("state.illegal_action: {other:?}"))),
         };
         let autoreset = match state_str(v, "autoreset")? {
             "same-step" => Autoreset::SameStep,
             "next-step" => Autoreset::NextStep,
             "disabled" => Autoreset::Disabled,
-            other => return Err(invalid_argument(format!("state.autoreset: {other:?}"))),
+            other => return Err(invalid_record(format!("state.autoreset: {other:?}"))),
         };
         let slots = state_field(v, "slots")?
             .as_array()
             .filter(|a| !a.is_empty())
-            .ok_or_else(|| invalid_argument("state.slots: expected a list of games"))?
+            .filter(|a| a.len() <= MAX_NUM_ENVS)
+            .ok_or_else(|| {
+                invalid_record(format!(
+                    "state.slots: expected a list of 1 to {MAX_NUM_ENVS} games"
+                ))
+            })?
             .iter()
-            .map(|slot| Slot::from_state(slot, &layout))
+            .enumerate()
+            .map(|(i, slot)| {
+                Slot::from_state(slot, &layout, &config)
+                    .map_err(|e| as_record_error(&format!("slots[{i}]"), e))
+            })
             .collect::<PyResult<Vec<Slot>>>()?;
         let threads = usize::try_from(state_u64(v, "threads")?)
             .ok()
             .filter(|t| (1..=256).contains(t))
-            .ok_or_else(|| invalid_argument("state.threads: 1 to 256"))?;
+            .ok_or_else(|| invalid_record("state.threads: 1 to 256"))?;
         let interrupted = state_field(v, "interrupted")?
             .as_bool()
-            .ok_or_else(|| invalid_argument("state.interrupted: expected a bool"))?;
+            .ok_or_else(|| invalid_record("state.interrupted: expected a bool"))?;
+        for (i, slot) in slots.iter().enumerate() {
+            if learner_seat.is_some_and(|s| s != slot.learner) {
+                return Err(invalid_record(format!(
+                    "state.slots[{i}].learner: {} is not the batch's learner seat",
+                    slot.learner
+                )));
+            }
+            // With opponents, a game between steps waits for its learner (the opponents
+            // have played), unless its episode is over or the batch was interrupted.
+            let game = slot.session.game();
+            if opponent.is_some()
+                && !interrupted
+                && !slot.done
+                && !game.is_terminal()
+                && game.to_play() != slot.learner as usize
+            {
+                return Err(invalid_record(format!(
+                    "state.slots[{i}]: seat {} is to play, not the learner (seat {}), and \
+                     the opponents would have played",
+                    game.to_play(),
+                    slot.learner
+                )));
+            }
+        }
         let num_envs = slots.len();
         Ok(VectorEnv {
             num_envs,
@@ -916,7 +991,8 @@ impl VectorEnv {
                 config,
                 spec,
                 layout,
-                reward: reward_from(state_str(v, "reward")?)?,
+                reward: reward_from(state_str(v, "reward")?)
+                    .map_err(|e| as_record_error("reward", e))?,
                 opponent,
                 learner_seat,
                 outside,
@@ -927,10 +1003,12 @@ impl VectorEnv {
         })
     }
 
-    /// A batch from the text of its state (pickling).
+    /// A batch from the text of its state (pickling). Anything that is not the state of
+    /// a batch, or contradicts itself (a learner seat that is not a seat, a game of
+    /// another setup, a game waiting for an opponent), is an `InvalidRecordError`.
     pub fn from_state_text(text: &str) -> PyResult<VectorEnv> {
         let v: Value = serde_json::from_str(text)
-            .map_err(|e| invalid_argument(format!("state: invalid JSON: {e}")))?;
+            .map_err(|e| invalid_record(format!("state: invalid JSON: {e}")))?;
         VectorEnv::from_state(&v)
     }
 }
@@ -964,9 +1042,9 @@ impl VectorEnv {
     ) -> PyResult<VectorEnv> {
         let (num_envs, window, threads) = (num_envs.0, window.0, threads.0);
         let learner_seat = learner_seat.map(|s| s.0);
-        if !(1..=1 << 20).contains(&num_envs) {
+        if !(1..=MAX_NUM_ENVS as i64).contains(&num_envs) {
             return Err(invalid_config(format!(
-                "num_envs: {num_envs}; 1 to 1048576 games"
+                "num_envs: {num_envs}; 1 to {MAX_NUM_ENVS} games"
             )));
         }
         let config = config_from_args(ConfigArgs {
@@ -1009,10 +1087,14 @@ impl VectorEnv {
         };
         let illegal_policy = match illegal_action {
             "raise" => IllegalPolicy::Raise,
-            "penalize" if illegal_penalty.is_finite() => {
+            "penalize" if penalty_of(illegal_penalty).is_some() => {
                 IllegalPolicy::Penalize(illegal_penalty as f32)
             }
-            "penalize" => return Err(invalid_config("illegal_penalty: must be a finite number")),
+            "penalize" => {
+                return Err(invalid_config(
+                    "illegal_penalty: must be a finite number (as a float32 reward too)",
+                ))
+            }
             "random" => IllegalPolicy::Random,
             other => {
                 return Err(invalid_config(format!(
@@ -1234,18 +1316,22 @@ impl VectorEnv {
         let mut batch = self.batch()?;
         if let Some(s) = seeds {
             if !s.is_none() {
-                if let Ok(base) = s.extract::<u64>() {
+                if let Some(base) = seed_from(s) {
                     for (i, slot) in batch.slots.iter_mut().enumerate() {
                         slot.stream = stream_of(base, i as u64);
                         slot.next_episode = 0;
                         slot.explicit_seed = None;
                     }
                 } else {
-                    let list = s.extract::<Vec<u64>>().map_err(|_| {
-                        invalid_argument(
-                            "seeds: expected None, a non-negative int or a list of them",
-                        )
-                    })?;
+                    let list = s
+                        .extract::<Vec<Bound<'py, PyAny>>>()
+                        .ok()
+                        .and_then(|l| l.iter().map(seed_from).collect::<Option<Vec<u64>>>())
+                        .ok_or_else(|| {
+                            invalid_argument(
+                                "seeds: expected None, a non-negative int or a list of them",
+                            )
+                        })?;
                     if list.len() != n {
                         return Err(invalid_argument(format!(
                             "seeds: {} seeds for {n} games",

@@ -52,7 +52,8 @@ impl Bot {
     }
 
     /// Reads a bot spec: `random`, `greedy`, or `mcts[:<budget>][:<option>=<value>]...`
-    /// (see [`MctsConfig::parse`]). The message of an error says what was wrong.
+    /// (see [`MctsConfig::parse`]), exactly: no spaces around it or its fields, each option
+    /// once. The message of an error says what was wrong.
     ///
     /// ```
     /// use carcassonne_session::bots::Bot;
@@ -61,9 +62,17 @@ impl Bot {
     /// assert_eq!(Bot::parse("mcts:500"), Ok(Bot::Mcts(MctsConfig::new(Budget::Iterations(500)))));
     /// assert_eq!(Bot::parse("mcts:100ms").unwrap().to_string(), "mcts:100ms");
     /// assert!(Bot::parse("mcts:lots").unwrap_err().contains("lots"));
+    /// assert!(Bot::parse("greedy ").is_err());
+    /// assert!(Bot::parse("mcts:500:threads=2:threads=4").unwrap_err().contains("twice"));
     /// ```
     pub fn parse(spec: &str) -> Result<Bot, String> {
-        let spec = spec.trim();
+        if spec.trim() != spec || spec.is_empty() {
+            return Err(format!(
+                "bot {}: expected a spec without surrounding spaces (known: {})",
+                echo(spec),
+                Bot::known_names()
+            ));
+        }
         match spec {
             "random" => return Ok(Bot::Random),
             "greedy" => return Ok(Bot::Greedy),
@@ -202,7 +211,7 @@ fn greedy_choice(game: &Game, legal: &[Action], rng: &mut Rng) -> Action {
 pub fn parse_bots(text: &str, players: usize) -> Result<Vec<Bot>, String> {
     let bots = text
         .split(',')
-        .map(Bot::parse)
+        .map(|spec| Bot::parse(spec.trim()))
         .collect::<Result<Vec<_>, _>>()?;
     match bots.len() {
         1 => Ok(vec![bots[0]; players]),

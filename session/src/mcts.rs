@@ -185,17 +185,20 @@ impl MctsConfig {
             return Err(format!("expected ':' after mcts, found {}", echo(rest)));
         };
         let mut fields = rest.split(':');
-        let budget = fields.next().unwrap_or("").trim();
+        let budget = fields.next().unwrap_or("");
         config.budget = parse_budget(budget)?;
+        let mut given: Vec<&str> = Vec::new();
         for field in fields {
-            let field = field.trim();
             let Some((name, value)) = field.split_once('=') else {
                 return Err(format!(
                     "option {}: expected name=value (threads, c, deploy, margin, widen)",
                     echo(field)
                 ));
             };
-            let (name, value) = (name.trim(), value.trim());
+            if given.contains(&name) {
+                return Err(format!("option {} given twice", echo(name)));
+            }
+            given.push(name);
             match name {
                 "threads" => {
                     config.threads = value

@@ -28,7 +28,7 @@
 //!     let a = game.legal_actions()[0];
 //!     game.apply(a).unwrap();
 //! }
-//! let json = record::to_json(&game, "example");
+//! let json = record::to_json(&game, "example").unwrap();
 //! let replayed = record::replay_json(&json).unwrap();
 //! assert_eq!(replayed.scores(), game.scores());
 //! ```
@@ -36,7 +36,7 @@
 use crate::encode::EncoderSpec;
 use carcassonne::action::{Action, ActionKind, FieldKind, FieldValue};
 use carcassonne::config::{Figure, GameConfig};
-use carcassonne::game::{ChanceMode, Event, Game, Phase, ScoredParts};
+use carcassonne::game::{ChanceMode, Event, Game, Phase, ReturnCause, ScoreKind, ScoredParts};
 use carcassonne::geometry::{Corner, Pos, Rotation};
 use carcassonne::names::Named;
 use carcassonne::rules::bcb::{Bridge, MAX_BID};
@@ -559,6 +559,14 @@ fn action_from_json(
     let action = Action::from_values(kind, &values)
         .map_err(|e| err(format!("{path}.{}", e.field), e.message))?;
     let player = match o.get("player") {
+        // The kinds whose table in the format lists `player` always carry it (those
+        // that a player other than the turn player may take).
+        None if spec.names_player => {
+            return Err(err(
+                format!("{path}.player"),
+                format!("missing (a {} action names who takes it)", spec.name),
+            ))
+        }
         Some(v) => {
             let p = format!("{path}.player");
             let n = as_int(v, &p)?;
@@ -593,6 +601,88 @@ fn named_field<T: Named>(
             format!("unknown {what} {} ({})", echo(name), T::names()),
         )
     })
+}
+
+/// The names an event's `what` may have: the engine's score kinds, and the names the
+/// reference engine writes in its records (the reference games of `tests/data`, and those
+/// of the sets the engine does not play yet).
+const REFERENCE_EVENT_NAMES: &[&str] = &[
+    "bazaar buy",
+    "bazaar sell",
+    "city.empty",
+    "city.tiny",
+    "garden.incomplete",
+    "monastery.incomplete",
+    "shrine.incomplete",
+    "goods",
+    "flock",
+    "flock.wolf",
+    "ransompaid.income",
+    "ransompaid.payment",
+    "tower.exchange",
+];
+
+/// An entry of `events` or `final_events`, which a replay does not depend on but checks
+/// for its form: a seat, and either a score (`points`, a known `what`) or a figure
+/// returned (a figure name and a known `cause`), with places `[x, y]` (a tile) or
+/// `[x, y, feature]`.
+fn check_event(e: &Value, path: &str, players: usize) -> Result<(), RecordError> {
+    let o = as_object(e, path)?;
+    check_table(o, EVENT_KEYS, path)?;
+    small_int(o, "player", path, 0..=players as i64 - 1)?;
+    let place = |v: &Value, p: &str| -> Result<(), RecordError> {
+        match v.as_array().map(Vec::as_slice) {
+            Some([x, y]) if x.is_i64() && y.is_i64() => Ok(()),
+            Some([x, y, feature]) if x.is_i64() && y.is_i64() && feature.is_string() => Ok(()),
+            _ => Err(err(
+                p,
+                format!(
+                    "expected a place [x, y] or [x, y, feature], found {}",
+                    describe(v)
+                ),
+            )),
+        }
+    };
+    if let Some(at) = o.get("at") {
+        place(at, &format!("{path}.at"))?;
+    }
+    if o.contains_key("returned") {
+        let figure = as_str(&o["returned"], &format!("{path}.returned"))?;
+        if Figure::with_name(figure).is_none() {
+            return Err(err(
+                format!("{path}.returned"),
+                format!("unknown figure {} ({})", echo(figure), Figure::names()),
+            ));
+        }
+        let cause = as_str(field(o, "cause", path)?, &format!("{path}.cause"))?;
+        if ReturnCause::with_name(cause).is_none() {
+            return Err(err(
+                format!("{path}.cause"),
+                format!("unknown cause {} ({})", echo(cause), ReturnCause::names()),
+            ));
+        }
+        return Ok(());
+    }
+    small_int(o, "points", path, i32::MIN as i64..=i32::MAX as i64)?;
+    let what = as_str(field(o, "what", path)?, &format!("{path}.what"))?;
+    if ScoreKind::with_name(what).is_none() && !REFERENCE_EVENT_NAMES.contains(&what) {
+        return Err(err(
+            format!("{path}.what"),
+            format!(
+                "unknown score {} ({}, {})",
+                echo(what),
+                ScoreKind::names(),
+                REFERENCE_EVENT_NAMES.join(", ")
+            ),
+        ));
+    }
+    if let Some(parts) = o.get("parts") {
+        let ppath = format!("{path}.parts");
+        for (i, part) in as_array(parts, &ppath)?.iter().enumerate() {
+            place(part, &format!("{ppath}[{i}]"))?;
+        }
+    }
+    Ok(())
 }
 
 /// The record name of local feature `local` of the tile at `pos` (`bridge` for its
@@ -817,9 +907,37 @@ fn final_decisions(game: &Game) -> &[carcassonne::game::Decision] {
     &game.history_actions()[start..]
 }
 
-/// The record of a game as one line of JSON.
-pub fn to_json(game: &Game, id: &str) -> String {
-    to_value(game, id).to_string()
+/// The record of a game as one line of JSON. A record longer than [`MAX_RECORD_BYTES`]
+/// (which only a long `id` makes: a game's record is about 40 KB) is refused with an
+/// error naming `id`, as [`load`] would refuse it: nothing is written that cannot be
+/// read back.
+///
+/// ```
+/// use carcassonne::{Game, GameConfig};
+/// use carcassonne_session::record::{self, MAX_RECORD_BYTES};
+/// let game = Game::new(GameConfig::new(2)).unwrap();
+/// assert!(record::to_json(&game, "fine").is_ok());
+/// let e = record::to_json(&game, &"x".repeat(MAX_RECORD_BYTES)).unwrap_err();
+/// assert_eq!(e.path, "id");
+/// ```
+pub fn to_json(game: &Game, id: &str) -> Result<String, RecordError> {
+    checked_size(to_value(game, id).to_string(), id)
+}
+
+/// `text`, the record written with `id`, if it is not longer than a record may be.
+pub(crate) fn checked_size(text: String, id: &str) -> Result<String, RecordError> {
+    if text.len() > MAX_RECORD_BYTES {
+        return Err(err(
+            "id",
+            format!(
+                "the record would be {} bytes with this id of {} bytes; a record holds at \
+                 most {MAX_RECORD_BYTES} bytes",
+                text.len(),
+                id.len()
+            ),
+        ));
+    }
+    Ok(text)
 }
 
 /// A score vector of `players` scores, each a 32-bit integer (never truncated).
@@ -924,7 +1042,8 @@ pub fn load_json(text: &str, chance: Option<ChanceMode>) -> Result<Loaded, Repla
 ///     let a = game.legal_actions()[0];
 ///     game.apply(a).unwrap();
 /// }
-/// let mut loaded = record::load_json(&record::to_json(&game, "saved"), None).unwrap().game;
+/// let text = record::to_json(&game, "saved").unwrap();
+/// let mut loaded = record::load_json(&text, None).unwrap().game;
 /// while !game.is_terminal() {
 ///     let a = game.legal_actions()[0];
 ///     game.apply(a).unwrap();
@@ -1007,8 +1126,7 @@ fn replay_with_resume(record: &Value) -> Result<(Game, Option<Resume>), ReplayEr
     };
     if let Some(events) = top.get("final_events") {
         for (i, e) in as_array(events, "final_events")?.iter().enumerate() {
-            let p = format!("final_events[{i}]");
-            check_table(as_object(e, &p)?, EVENT_KEYS, &p)?;
+            check_event(e, &format!("final_events[{i}]"), players)?;
         }
     }
     for (t, turn) in turns.iter().enumerate() {
@@ -1043,8 +1161,7 @@ fn replay_with_resume(record: &Value) -> Result<(Game, Option<Resume>), ReplayEr
         if let Some(events) = o.get("events") {
             let epath = format!("{path}.events");
             for (i, e) in as_array(events, &epath)?.iter().enumerate() {
-                let p = format!("{epath}[{i}]");
-                check_table(as_object(e, &p)?, EVENT_KEYS, &p)?;
+                check_event(e, &format!("{epath}[{i}]"), players)?;
             }
         }
         if game.is_terminal() {

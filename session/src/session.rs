@@ -194,9 +194,11 @@ impl Session {
         record::to_value_with(&self.game, id, &self.resume_state())
     }
 
-    /// The record of the game as one line of JSON (see [`Session::record_value`]).
-    pub fn record_json(&self, id: &str) -> String {
-        self.record_value(id).to_string()
+    /// The record of the game as one line of JSON (see [`Session::record_value`]);
+    /// refused, naming `id`, when it would be longer than a record may be (see
+    /// [`record::to_json`]).
+    pub fn record_json(&self, id: &str) -> Result<String, RecordError> {
+        record::checked_size(self.record_value(id).to_string(), id)
     }
 
     /// The session of a loaded record ([`record::load`]): the window is `spec` if given,
@@ -211,7 +213,7 @@ impl Session {
     /// use carcassonne_session::session::Session;
     /// let spec = EncoderSpec::new(9).unwrap();
     /// let session = Session::new(Game::new(GameConfig::new(2)).unwrap(), spec);
-    /// let text = session.record_json("saved");
+    /// let text = session.record_json("saved").unwrap();
     /// let loaded = record::load_json(&text, None).unwrap();
     /// let back = Session::resume(loaded, None).unwrap();
     /// assert_eq!(back.spec(), spec);

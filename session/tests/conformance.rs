@@ -397,7 +397,7 @@ fn play_checked(case: &Case, seed: u64, full: bool) -> usize {
     let mut resumed: Option<Game> = None;
     while !game.is_terminal() {
         if steps == save_at {
-            let text = record::to_json(&game, "saved");
+            let text = record::to_json(&game, "saved").unwrap();
             let loaded = record::load_json(&text, None).unwrap_or_else(|e| {
                 panic!("{} seed {seed}: saved at step {steps}: {e}", case.name)
             });
@@ -466,10 +466,10 @@ fn play_checked(case: &Case, seed: u64, full: bool) -> usize {
         .board_figures()
         .iter()
         .all(|f| f.figure == Figure::Barn));
-    let text = record::to_json(&game, &format!("conformance-{seed}"));
+    let text = record::to_json(&game, &format!("conformance-{seed}")).unwrap();
     if let Some(r) = resumed {
         assert_eq!(
-            record::to_json(&r, &format!("conformance-{seed}")),
+            record::to_json(&r, &format!("conformance-{seed}")).unwrap(),
             text,
             "{ctx}: the game saved at step {save_at} went on differently"
         );

@@ -23,7 +23,7 @@ fn records_of_unfinished_games_load_back() {
     let mut checked = 0;
     while !game.is_terminal() {
         if rng.below(7) == 0 {
-            let back = replay_json(&to_json(&game, "partial")).unwrap();
+            let back = replay_json(&to_json(&game, "partial").unwrap()).unwrap();
             assert_eq!(back.scores(), game.scores());
             assert_eq!(back.board().placements(), game.board().placements());
             assert_eq!(back.board_figures().len(), game.board_figures().len());
@@ -38,7 +38,9 @@ fn records_of_unfinished_games_load_back() {
     }
     assert!(checked > 10);
     assert_eq!(
-        replay_json(&to_json(&game, "done")).unwrap().scores(),
+        replay_json(&to_json(&game, "done").unwrap())
+            .unwrap()
+            .scores(),
         game.scores()
     );
 }
@@ -63,7 +65,7 @@ fn a_saved_sampled_game_continues_with_the_same_draws() {
             game.apply(legal[rng.below(legal.len() as u32) as usize])
                 .unwrap();
         }
-        let saved = to_json(&game, "saved");
+        let saved = to_json(&game, "saved").unwrap();
         let loaded = load_json(&saved, None).unwrap();
         assert_eq!(
             loaded.resume.as_ref().map(|r| r.chance),
@@ -79,7 +81,11 @@ fn a_saved_sampled_game_continues_with_the_same_draws() {
             back.apply(a).unwrap();
             assert_eq!(back.state_hash(), game.state_hash(), "stop {stop}");
         }
-        assert_eq!(to_json(&back, "x"), to_json(&game, "x"), "stop {stop}");
+        assert_eq!(
+            to_json(&back, "x").unwrap(),
+            to_json(&game, "x").unwrap(),
+            "stop {stop}"
+        );
         // Without the generator state, the loaded game draws from `setup.seed`.
         let mut v: Value = serde_json::from_str(&saved).unwrap();
         v.as_object_mut().unwrap().remove("resume");
@@ -110,7 +116,7 @@ fn a_declined_abbey_before_the_draw_is_saved() {
                 let mut declined = game.clone();
                 declined.apply(Action::Pass).unwrap();
                 assert!(declined.abbey_declined_before_draw());
-                let back = load_json(&to_json(&declined, "declined"), None)
+                let back = load_json(&to_json(&declined, "declined").unwrap(), None)
                     .unwrap()
                     .game;
                 assert_eq!(back.phase(), Phase::Draw);
@@ -230,7 +236,7 @@ fn unfinished_records_of_the_end_of_game_abbey_round_stay_unfinished() {
         }
         checked += 1;
         assert!(game.in_end_round());
-        let back = replay_json(&to_json(&game, "end-round")).unwrap();
+        let back = replay_json(&to_json(&game, "end-round").unwrap()).unwrap();
         assert!(!back.is_terminal(), "seed {seed}: reloaded as finished");
         assert_eq!(back.phase(), Phase::Abbey);
         assert_eq!(back.to_play(), game.to_play());
@@ -239,7 +245,7 @@ fn unfinished_records_of_the_end_of_game_abbey_round_stay_unfinished() {
         // One declined abbey later, still the same point.
         game.apply(Action::Pass).unwrap();
         if !game.is_terminal() {
-            let back = replay_json(&to_json(&game, "end-round")).unwrap();
+            let back = replay_json(&to_json(&game, "end-round").unwrap()).unwrap();
             assert_eq!(back.to_play(), game.to_play());
             assert_eq!(back.scores(), game.scores());
         }
@@ -550,4 +556,98 @@ fn errors_name_the_field() {
     ] {
         assert_eq!(e(&resume(&bad)), path, "{bad}");
     }
+}
+
+/// The events of a record are for people, but they are checked for their form: a seat,
+/// and a score of a known kind (the engine's or the reference engine's names) or a
+/// figure returned with a known cause, at a place `[x, y]` or `[x, y, feature]`.
+#[test]
+fn events_name_a_seat_and_a_known_score_or_return() {
+    let mut game = Game::new(GameConfig::new(2)).unwrap();
+    let mut rng = Rng::new(7);
+    while !game.is_terminal() {
+        let legal = game.legal_actions();
+        game.apply(legal[rng.below(legal.len() as u32) as usize])
+            .unwrap();
+    }
+    let record = to_value(&game, "events");
+    assert!(record["final_events"]
+        .as_array()
+        .is_some_and(|e| e.len() > 1));
+    let at = "final_events[0]";
+    for (key, value, path) in [
+        ("player", json!(99), "player"),
+        ("player", json!(-1), "player"),
+        ("what", json!("jackpot"), "what"),
+        ("points", json!("7"), "points"),
+        ("at", json!([1, 2, 3]), "at"),
+        ("returned", json!("dragon"), "returned"),
+    ] {
+        let mut r = record.clone();
+        r["final_events"][0][key] = value;
+        assert_eq!(bad(&r).path, format!("{at}.{path}"), "{key}");
+    }
+    let mut r = record.clone();
+    r["final_events"][0] =
+        json!({"player": 0, "returned": "follower", "at": [0, 0], "cause": "gravity"});
+    assert_eq!(bad(&r).path, format!("{at}.cause"));
+    // The reference engine's names are read as they are.
+    let mut r = record.clone();
+    r["final_events"][0]["what"] = json!("city.empty");
+    assert!(replay(&r).is_ok());
+}
+
+/// The actions whose table in the format lists `player` (those that a player other than
+/// the turn player may take) always carry it: one without it is refused, not read as the
+/// turn player's.
+#[test]
+fn actions_that_name_their_player_must_carry_it() {
+    let sets = [TileSet::Base, TileSet::BridgesCastlesBazaars];
+    for seed in 0..50 {
+        let mut config = GameConfig::new(3);
+        config.sets = sets.to_vec();
+        config.seed = seed;
+        let mut game = Game::new(config).unwrap();
+        let mut rng = Rng::new(seed);
+        while !game.is_terminal() && !matches!(game.phase(), Phase::BazaarBid) {
+            let legal = game.legal_actions();
+            game.apply(legal[rng.below(legal.len() as u32) as usize])
+                .unwrap();
+        }
+        if game.is_terminal() {
+            continue;
+        }
+        game.apply(Action::BazaarPass).unwrap();
+        let mut record = to_value(&game, "bid");
+        let turns = record["turns"].as_array_mut().unwrap();
+        let (t, turn) = turns.iter_mut().enumerate().last().unwrap();
+        let actions = turn["actions"].as_array_mut().unwrap();
+        let a = actions
+            .iter()
+            .rposition(|a| a["type"] == "bazaar_pass")
+            .unwrap();
+        actions[a].as_object_mut().unwrap().remove("player");
+        let e = bad(&record);
+        assert_eq!(e.path, format!("turns[{t}].actions[{a}].player"));
+        assert!(e.message.contains("missing"), "{e}");
+        return;
+    }
+    panic!("no bazaar bid in 50 games");
+}
+
+/// Nothing is saved that the reader refuses: a record that an `id` would make longer
+/// than a record may be is refused when it is written, naming `id`.
+#[test]
+fn a_record_too_long_to_read_is_not_written() {
+    let game = Game::new(GameConfig::new(2)).unwrap();
+    let id = "x".repeat(5 << 20);
+    let e = to_json(&game, &id).unwrap_err();
+    assert_eq!(e.path, "id");
+    assert!(e.message.contains(&MAX_RECORD_BYTES.to_string()), "{e}");
+    // The longest id that fits is written, and read back.
+    let fits = MAX_RECORD_BYTES - to_json(&game, "").unwrap().len();
+    let text = to_json(&game, &"x".repeat(fits)).unwrap();
+    assert_eq!(text.len(), MAX_RECORD_BYTES);
+    assert!(replay_json(&text).is_ok());
+    assert!(to_json(&game, &"x".repeat(fits + 1)).is_err());
 }

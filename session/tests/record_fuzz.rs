@@ -261,7 +261,7 @@ fn check(text: &str) -> Result<&'static str, String> {
         .map_err(|_| "replay_json panicked".to_string())?;
     let verdict = match &outcome {
         Ok(game) => {
-            let again = record::replay_json(&record::to_json(game, "again"))
+            let again = record::replay_json(&record::to_json(game, "again").unwrap())
                 .map_err(|e| format!("accepted, but its own record does not load: {e}"))?;
             if again.scores() != game.scores()
                 || again.phase() != game.phase()

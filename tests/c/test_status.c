@@ -34,7 +34,7 @@ static void test_version(void) {
 
 static void test_messages(void) {
     uint32_t s, t;
-    for (s = 0; s <= CARC_STATUS_INVALID_ARGUMENT; s++) {
+    for (s = 0; s <= CARC_STATUS_INVALID_HANDLE; s++) {
         const char *m = carc_status_message(s);
         CHECK(m != NULL && strlen(m) > 1);
         CHECK(strcmp(m, "unknown status code") != 0);
@@ -42,7 +42,7 @@ static void test_messages(void) {
             CHECK(strcmp(m, carc_status_message(t)) != 0);
         }
     }
-    CHECK(strcmp(carc_status_message(CARC_STATUS_INVALID_ARGUMENT + 1), "unknown status code") ==
+    CHECK(strcmp(carc_status_message(CARC_STATUS_INVALID_HANDLE + 1), "unknown status code") ==
           0);
     CHECK(strcmp(carc_status_message(0xFFFFFFFFu), "unknown status code") == 0);
     /* Stable numbers. */
@@ -51,7 +51,53 @@ static void test_messages(void) {
           CARC_STATUS_BUFFER_TOO_SMALL == 4 && CARC_STATUS_BAD_RECORD == 5 &&
           CARC_STATUS_RECORD_MISMATCH == 6 && CARC_STATUS_GAME_OVER == 7 &&
           CARC_STATUS_PANIC == 8 && CARC_STATUS_HANDLE_POISONED == 9 &&
-          CARC_STATUS_INVALID_ARGUMENT == 10);
+          CARC_STATUS_INVALID_ARGUMENT == 10 && CARC_STATUS_INVALID_HANDLE == 11);
+}
+
+/* Handles the library does not hold live are answered with CARC_STATUS_INVALID_HANDLE and
+   never used: a game used after carc_game_free and freed twice, a bot passed as a game and
+   a game as a bot, a pointer the library never gave out. (Run under AddressSanitizer and
+   valgrind too: the library never reads through such a pointer.) */
+static void test_invalid_handles(void) {
+    CarcGame *game = NULL, *copy = NULL;
+    CarcBot *bot = NULL;
+    CarcAction action;
+    uint32_t players = 99;
+    uint8_t poisoned = 9;
+    uint64_t not_a_handle[8] = {0};
+    memset(&action, 0, sizeof action);
+    EXPECT_OK(carc_game_new(BASE2, &game));
+    EXPECT_OK(carc_bot_new("random", 1, &bot));
+    if (game == NULL || bot == NULL) {
+        return;
+    }
+    EXPECT_STATUS(carc_game_num_players((const CarcGame *)bot, &players),
+                  CARC_STATUS_INVALID_HANDLE);
+    CHECK(contains(last_error_text(), "it is a bot handle"));
+    EXPECT_STATUS(carc_bot_choose((CarcBot *)game, game, &action), CARC_STATUS_INVALID_HANDLE);
+    CHECK(contains(last_error_text(), "it is a game handle"));
+    EXPECT_STATUS(carc_game_num_players((const CarcGame *)not_a_handle, &players),
+                  CARC_STATUS_INVALID_HANDLE);
+    EXPECT_OK(carc_game_clone(game, &copy));
+    carc_game_free(game);
+    /* Used after free, freed twice. */
+    EXPECT_STATUS(carc_game_num_players(game, &players), CARC_STATUS_INVALID_HANDLE);
+    CHECK(contains(last_error_text(), "it was freed"));
+    EXPECT_STATUS(carc_game_is_poisoned(game, &poisoned), CARC_STATUS_INVALID_HANDLE);
+    EXPECT_STATUS(carc_bot_choose(bot, game, &action), CARC_STATUS_INVALID_HANDLE);
+    CHECK(players == 99 && poisoned == 9);
+    carc_game_free(game);
+    CHECK(contains(last_error_text(), "carc_game_free: game is not a live game handle"));
+    carc_game_free((CarcGame *)bot);
+    CHECK(contains(last_error_text(), "it is a bot handle"));
+    /* The live handles still work. */
+    EXPECT_OK(carc_game_num_players(copy, &players));
+    CHECK(players == 2);
+    EXPECT_OK(carc_bot_choose(bot, copy, &action));
+    carc_bot_free(bot);
+    carc_bot_free(bot);
+    CHECK(contains(last_error_text(), "carc_bot_free: bot is not a live bot handle"));
+    carc_game_free(copy);
 }
 
 static void test_null_handles(void) {
@@ -392,6 +438,54 @@ static int replace(char *text, const char *from, const char *to) {
     return 1;
 }
 
+/* The start tiles of carc_game_placed_tiles and carc_game_last_placed, as docs/c-api.md
+   says: BASE-D at (0, 0); with the Count the 12 squares of the City of Carcassonne row by
+   row (COUNT-01 at (-2, -1) to COUNT-12 at (1, 1), CC1), then with a River its spring at
+   (2, -1) (CC9); before any placement the last of them is the tile placed last. */
+static const char *kind_id(uint16_t kind) {
+    const char *id = "?";
+    EXPECT_OK(carc_tile_kind_id(kind, &id));
+    return id;
+}
+
+static void test_start_tiles(void) {
+    static const struct {
+        const char *config;
+        uint32_t count;
+        const char *last;
+        int32_t last_x, last_y;
+    } cases[] = {
+        {"{\"players\":2,\"sets\":[\"base\"]}", 1, "BASE-D", 0, 0},
+        {"{\"players\":2,\"sets\":[\"base\",\"count\"]}", 12, "COUNT-12", 1, 1},
+        {"{\"players\":2,\"sets\":[\"base\",\"count\",\"river1\"]}", 13, "RIV1-SPRING", 2, -1},
+    };
+    size_t i;
+    for (i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        CarcGame *game = NULL;
+        CarcPlacedTile tiles[16], last;
+        uint32_t n = 0, k;
+        EXPECT_OK(carc_game_new(cases[i].config, &game));
+        if (game == NULL) {
+            continue;
+        }
+        EXPECT_OK(carc_game_placed_tiles(game, tiles, 16, &n));
+        CHECK(n == cases[i].count);
+        EXPECT_OK(carc_game_last_placed(game, &last));
+        CHECK(strcmp(kind_id(last.kind), cases[i].last) == 0);
+        CHECK(last.x == cases[i].last_x && last.y == cases[i].last_y);
+        CHECK(n > 0 && memcmp(&tiles[n - 1], &last, sizeof last) == 0);
+        if (cases[i].count >= 12) {
+            for (k = 0; k < 12; k++) {
+                char id[16];
+                snprintf(id, sizeof id, "COUNT-%02u", (unsigned)(k + 1));
+                CHECK(strcmp(kind_id(tiles[k].kind), id) == 0);
+                CHECK(tiles[k].x == (int32_t)(k % 4) - 2 && tiles[k].y == (int32_t)(k / 4) - 1);
+            }
+        }
+        carc_game_free(game);
+    }
+}
+
 static void test_records_and_game_over(void) {
     CarcGame *game = NULL, *loaded = NULL, *sentinel = (CarcGame *)&loaded;
     char *record, *bad;
@@ -462,6 +556,20 @@ static void test_records_and_game_over(void) {
                   CARC_STATUS_RECORD_MISMATCH);
     CHECK(contains(last_error_text(), "turn 0 action 0"));
     CHECK(loaded == sentinel);
+    /* A record that an id makes longer than carc_game_from_record reads (4 MiB) is not
+       written: the id is refused, and nothing (not even the size) is written. */
+    {
+        size_t long_id = (size_t)5 << 20;
+        char *id = (char *)malloc(long_id + 1);
+        uint32_t untouched = 7;
+        memset(id, 'x', long_id);
+        id[long_id] = '\0';
+        EXPECT_STATUS(carc_game_to_record(game, id, NULL, 0, &untouched),
+                      CARC_STATUS_INVALID_ARGUMENT);
+        CHECK(untouched == 7);
+        CHECK(contains(last_error_text(), "id: the record would be"));
+        free(id);
+    }
     free(bad);
     free(record);
     carc_game_free(game);
@@ -508,6 +616,7 @@ int main(void) {
     test_version();
     test_messages();
     test_null_handles();
+    test_invalid_handles();
     test_configs();
     EXPECT_OK(carc_game_new(BASE2, &game));
     if (game != NULL) {
@@ -519,5 +628,6 @@ int main(void) {
     }
     test_records_and_game_over();
     test_explicit_chance();
+    test_start_tiles();
     return finish("c-status");
 }

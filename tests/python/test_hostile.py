@@ -393,6 +393,130 @@ def test_separate_envs_on_separate_threads_work() -> None:
     assert results == {0: 50, 1: 50, 2: 50, 3: 50}
 
 
+# ----- saved states that contradict themselves, and leniencies -----------------------------
+
+
+def _batch_state(**kwargs: Any) -> Dict[str, Any]:
+    env = _core.VectorEnv(2, players=2, **kwargs)
+    mask = np.zeros((2, env.num_actions), dtype=np.int8)
+    env.reset(mask, np.zeros(2, dtype=np.int32), seeds=0)
+    state: Dict[str, Any] = json.loads(env.__reduce__()[1][0])
+    return state
+
+
+def test_unpickling_refuses_a_batch_that_contradicts_itself() -> None:
+    fixed = _batch_state(opponents="random", learner_seat=0)
+    free = _batch_state(opponents="random", learner_seat=None)
+    six = json.loads(Game(players=6, seed=1).to_record())
+    river = json.loads(Game(players=2, sets=["base", "river1"], seed=1).to_record())
+    cases: List[Any] = [
+        ("learner_seat", fixed, lambda s: s.update(learner_seat=9)),
+        ("slots[0].record", fixed, lambda s: s["slots"][0].update(record=six)),
+        ("slots[1].record", fixed, lambda s: s["slots"][1].update(record=river)),
+        ("slots[0].learner", fixed, lambda s: s["slots"][0].update(learner=1)),
+        # The game waits for the seat that is not the learner: opponents would have played.
+        ("slots[1]: seat", free, lambda s: s["slots"][1].update(learner=1 - s["slots"][1]["learner"])),
+        ("illegal_penalty", fixed, lambda s: s.update(illegal_action="penalize", illegal_penalty=1e39)),
+        ("slots", fixed, lambda s: s.update(slots=[])),
+        ("window", fixed, lambda s: s.update(window=1)),
+    ]
+    for field, base, change in cases:
+        state = json.loads(json.dumps(base))
+        change(state)
+        with pytest.raises(InvalidRecordError, match=f"state.{re_escape(field)}"):
+            _core._vector_env_from_state(json.dumps(state))
+    # The unchanged states load and step.
+    for base in (fixed, free):
+        env = _core._vector_env_from_state(json.dumps(base))
+        mask = np.zeros((2, env.num_actions), dtype=np.int8)
+        env.reset(mask, np.zeros(2, dtype=np.int32))
+
+
+def re_escape(text: str) -> str:
+    import re
+
+    return re.escape(text)
+
+
+def test_fuzz_pickled_batches_load_or_are_refused() -> None:
+    # Every field of a saved batch replaced by a hostile value: the batch is refused with
+    # InvalidRecordError, or it loads and then resets and steps (never a PanicException).
+    r = random.Random(4)
+    bases = [_batch_state(opponents="greedy", learner_seat=1), _batch_state(learner_seat=None)]
+    for case in range(max(1, FUZZ_CASES // 5)):
+        state = json.loads(json.dumps(r.choice(bases)))
+        node: Any = state
+        if r.random() < 0.5:
+            node = r.choice(state["slots"])
+        key = r.choice(list(node))
+        value = _hostile(r)
+        try:
+            json.dumps(value)
+        except (TypeError, ValueError):
+            value = None
+        node[key] = value
+        try:
+            env = _core._vector_env_from_state(json.dumps(state))
+        except InvalidRecordError:
+            continue
+        except BaseException as e:  # pragma: no cover
+            pytest.fail(f"case {case}: {key}={value!r:.100} raised {type(e).__name__}: {e}")
+        try:
+            mask = np.zeros((2, env.num_actions), dtype=np.int8)
+            to_play = np.zeros(2, dtype=np.int32)
+            env.reset(mask, to_play)
+            ids = np.array([int(np.flatnonzero(m)[0]) if m.any() else 0 for m in mask])
+            z = np.zeros(2, dtype=bool)
+            env.step(ids, mask, np.zeros((2, env.num_players), dtype=np.float32), to_play, z, z.copy())
+        except CarcassonneError:
+            pass
+        except BaseException as e:  # pragma: no cover
+            pytest.fail(f"case {case}: {key}={value!r:.100} then raised {type(e).__name__}: {e}")
+
+
+def test_a_record_that_cannot_be_read_back_is_not_written() -> None:
+    game = Game(players=2, seed=1)
+    with pytest.raises(carcassonne.InvalidArgumentError, match="id: the record would be"):
+        game.to_record("x" * (5 << 20))
+    assert len(game.to_record("x" * 1000)) < 10_000
+
+
+def test_smaller_leniencies_are_refused() -> None:
+    # A penalty that is finite as a Python float but infinite as a float32 reward.
+    with pytest.raises(InvalidConfigError, match="illegal_penalty"):
+        VectorEnv(1, illegal_action="penalize", illegal_penalty=1e39)
+    # Booleans are no integers, as for flat ids.
+    with pytest.raises(carcassonne.InvalidArgumentError):
+        VectorEnv(True)
+    with pytest.raises(carcassonne.InvalidArgumentError):
+        VectorEnv(2).reset(seed=[True, False])
+    game = Game(players=2, seed=1)
+    tile = [a for a in game.legal_actions() if type(a).__name__ == "PlaceTile"][0]
+    with pytest.raises(carcassonne.IllegalActionError, match="rot"):
+        game._g.apply(("place_tile", tile.x, tile.y, True))
+    with pytest.raises(carcassonne.InvalidArgumentError):
+        game._g.step_flat(True)
+    with pytest.raises(InvalidConfigError):
+        carcassonne.match(["random", "random"], games=2, seed=True)
+    # Bot specs are read exactly: no surrounding space, each option once.
+    for spec in ["greedy ", " random", "mcts:100:threads=2:threads=3", "mcts:100: threads=2"]:
+        with pytest.raises(carcassonne.InvalidArgumentError):
+            carcassonne.BuiltinPlayer(spec)
+    # A record's events name a seat and a known score; an action of another player names
+    # him.
+    record = _finished_record()
+    assert record["final_events"]
+    for change, field in [
+        (lambda e: e.update(player=99), "player"),
+        (lambda e: e.update(what="jackpot"), "what"),
+    ]:
+        bad = json.loads(json.dumps(record))
+        i = next(i for i, e in enumerate(bad["final_events"]) if "points" in e)
+        change(bad["final_events"][i])
+        with pytest.raises(InvalidRecordError, match=f"final_events\\[{i}\\]\\.{field}"):
+            Game.from_record(json.dumps(bad))
+
+
 # ----- random fuzzing ---------------------------------------------------------------------
 
 

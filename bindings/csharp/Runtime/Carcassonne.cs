@@ -44,6 +44,8 @@ namespace Carcassonne
         HandlePoisoned = 9,
         /// <summary>An argument is out of range or malformed (a player seat, an enum value, a field of an action, a string that is not UTF-8).</summary>
         InvalidArgument = 10,
+        /// <summary>The handle is not a live handle of the kind the function takes: it was freed already, never came from the library, or is of the other kind (a bot passed as a game). Nothing was done.</summary>
+        InvalidHandle = 11,
     }
 
     /// <summary>What the game waits for (`carc_game_phase`). Stable numbers. (CarcPhase)</summary>

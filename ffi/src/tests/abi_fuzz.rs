@@ -4,7 +4,9 @@
 //! documented values, output parameters keep their sentinel values on failure, a refused
 //! action leaves the state unchanged, and the handle stays usable. Coordinates reach the
 //! ends of `int32_t`; hostile texts (duplicate keys, deep nesting, huge values) are
-//! refused with short messages.
+//! refused with short messages. Handles are misused too: a game used after it was freed
+//! and freed twice, a bot passed as a game and a game as a bot, a pointer the library
+//! never gave out — each answered with `CARC_STATUS_INVALID_HANDLE`.
 //!
 //! The number of sequences is 256, or `CARC_ABI_FUZZ_CASES` when set (e.g.
 //! `CARC_ABI_FUZZ_CASES=20000 cargo test -p carcassonne-ffi --lib abi_fuzz`).
@@ -13,6 +15,7 @@ use crate::action::{
     carc_game_apply, carc_game_apply_draw, carc_game_chance_outcomes, carc_game_is_legal,
     carc_game_legal_actions,
 };
+use crate::bot::{carc_bot_choose, carc_bot_free, carc_bot_new};
 use crate::game::{
     carc_game_clone, carc_game_free, carc_game_from_record, carc_game_last_error, carc_game_new,
     carc_game_to_record, carc_last_error,
@@ -120,6 +123,11 @@ enum Call {
     Catalogue {
         kind: u32,
         feature: u32,
+    },
+    /// A stale, foreign or wrong-kind handle passed to one of a few calls.
+    BadHandle {
+        which: u8,
+        call: u8,
     },
 }
 
@@ -254,6 +262,7 @@ fn call() -> impl Strategy<Value = Call> {
         1 => (prop_oneof![0u32..300, any::<u32>()], 0u32..20)
             .prop_map(|(kind, feature)| Call::Catalogue { kind, feature }),
         1 => (0..hostile_texts().len()).prop_map(|which| Call::HostileText { which }),
+        1 => (0u8..3, 0u8..4).prop_map(|(which, call)| Call::BadHandle { which, call }),
     ]
 }
 
@@ -732,6 +741,46 @@ fn run(game: &mut *mut CarcGame, call: &Call) {
             assert_eq!(s, CarcStatus::BadRecord, "text {which}");
             assert_eq!(made, 0x10 as *mut CarcGame);
             assert!(thread_message().len() < 600, "text {which}");
+        }
+        Call::BadHandle { which, call } => {
+            // A freed clone, a bot, or a pointer to the stack, where a game is expected.
+            let mut local = [0u64; 8];
+            let mut bot = null_mut();
+            assert_eq!(
+                carc_bot_new(c"random".as_ptr(), 1, &mut bot),
+                CarcStatus::Ok
+            );
+            let bad: *mut CarcGame = match which {
+                0 => {
+                    let mut copy = null_mut();
+                    assert_eq!(carc_game_clone(g, &mut copy), CarcStatus::Ok);
+                    carc_game_free(copy);
+                    copy
+                }
+                1 => bot.cast(),
+                _ => local.as_mut_ptr().cast(),
+            };
+            let before = hash(g);
+            let mut n = 7u32;
+            let mut action = CarcAction::default();
+            let s = match call {
+                0 => carc_game_to_play(bad, &mut n),
+                1 => carc_game_legal_actions(bad, null_mut(), 0, &mut n),
+                2 => carc_game_apply(bad, &action),
+                _ => carc_bot_choose(bot, bad, &mut action),
+            };
+            assert_eq!(s, CarcStatus::InvalidHandle, "{which} {call}");
+            assert_eq!(n, 7, "nothing written");
+            // A game passed as a bot, and freeing what is not a live game.
+            assert_eq!(
+                carc_bot_choose(g.cast(), g, &mut action),
+                CarcStatus::InvalidHandle
+            );
+            carc_game_free(bad);
+            assert!(thread_message().contains("is not a live game handle"));
+            carc_bot_free(bot);
+            carc_bot_free(bot);
+            assert_eq!(hash(g), before, "the live game is untouched");
         }
         Call::Catalogue { kind, feature } => {
             let mut id: *const c_char = null();

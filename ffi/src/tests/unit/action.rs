@@ -140,3 +140,62 @@ fn legal_actions_convert_back_to_themselves() {
         assert_eq!(action_from_c(&CarcAction::from(a)), Ok(a));
     }
 }
+
+/// The header's comment on each field of `CarcAction` names every action kind that uses
+/// the field (as the action schema declares it), so that a client written from the header
+/// knows which fields each kind fills.
+#[test]
+fn header_comments_name_every_kind_of_each_field() {
+    let header = std::fs::read_to_string(concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/../include/carcassonne.h"
+    ))
+    .unwrap();
+    let start = header.find("typedef struct CarcAction {").unwrap();
+    let body = &header[start..start + header[start..].find("} CarcAction;").unwrap()];
+    // The comment just above a field's declaration.
+    let comment_of = |field: &str| -> String {
+        let decl = body
+            .lines()
+            .position(|l| {
+                let l = l.trim();
+                l.ends_with(&format!(" {field};"))
+            })
+            .unwrap_or_else(|| panic!("no field {field}"));
+        let lines: Vec<&str> = body.lines().collect();
+        let open = (0..decl).rev().find(|&i| lines[i].contains("/**")).unwrap();
+        lines[open..decl].join(" ")
+    };
+    let field_of = |kind: FieldKind| match kind {
+        FieldKind::X => vec!["x"],
+        FieldKind::Y => vec!["y"],
+        FieldKind::Rot => vec!["rot"],
+        FieldKind::Figure => vec!["figure"],
+        FieldKind::Feature | FieldKind::OptFeature => vec!["feature"],
+        FieldKind::Corner => vec!["corner"],
+        FieldKind::Tile => vec!["tile"],
+        FieldKind::Quarter => vec!["quarter"],
+        FieldKind::Step => vec!["step"],
+        FieldKind::OptBridge => vec!["has_bridge", "axis", "bridge_x", "bridge_y"],
+        FieldKind::Axis => vec!["axis"],
+        FieldKind::Bid => vec!["bid"],
+        FieldKind::Choice => vec!["choice"],
+    };
+    for kind in ActionKind::ALL {
+        let spec = kind.spec();
+        let name = spec.name.to_uppercase();
+        for f in spec.fields {
+            for field in field_of(f.kind) {
+                let comment = comment_of(field);
+                // `y` is documented as "the same kinds as `x`".
+                if field == "y" && comment.contains("same kinds as `x`") {
+                    continue;
+                }
+                assert!(
+                    comment.contains(&format!("`{name}`")),
+                    "the comment on CarcAction.{field} does not name {name}: {comment}"
+                );
+            }
+        }
+    }
+}

@@ -20,7 +20,7 @@ fn records_load_with_a_preset() {
     };
     let first = mask(&mut session).iter().position(|m| *m == 1).unwrap() as u32;
     session.step(first).unwrap();
-    let text = session.record_json("g");
+    let text = session.record_json("g").unwrap();
     let options = load_options(r#"{"preset":"compact"}"#).unwrap();
     assert_eq!(options.preset, Some(Preset::Compact));
     let back = load_record(&text, options).unwrap();
@@ -130,5 +130,27 @@ fn config_keys_and_errors_name_the_field() {
             "{text}: {}",
             e.message
         );
+    }
+}
+
+/// `docs/c-api.md` describes every key that `carc_game_new` adds to the record format's
+/// `setup` object, in its example and its prose, and counts them right.
+#[test]
+fn the_c_api_guide_lists_every_configuration_key() {
+    let guide =
+        std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/../docs/c-api.md")).unwrap();
+    let start = guide.find("## Configuration").unwrap();
+    let section = &guide[start..start + 1 + guide[start + 1..].find("\n## ").unwrap()];
+    let count = ["no", "one", "two", "three", "four", "five"][API_KEYS.len()];
+    assert!(
+        section.contains(&format!("plus {count} keys of its own")),
+        "{section}"
+    );
+    for key in API_KEYS {
+        assert!(
+            section.contains(&format!("\"{key}\":")),
+            "{key} in the example"
+        );
+        assert!(section.contains(&format!("`{key}`")), "{key} in the text");
     }
 }

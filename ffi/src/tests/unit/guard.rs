@@ -100,3 +100,124 @@ fn buffers_follow_the_size_query_convention() {
     );
     assert_eq!(text, [97, 98, 99, 0]);
 }
+
+/// A handle the library does not hold live is answered with `INVALID_HANDLE` and a
+/// message, never used: after `carc_game_free`, freed twice, a bot passed as a game, a
+/// game passed as a bot, a pointer the library never gave out.
+#[test]
+fn freed_foreign_and_wrong_kind_handles_are_refused() {
+    use crate::bot::{carc_bot_choose, carc_bot_free, carc_bot_new, CarcBot};
+    let game = new_game();
+    let mut bot: *mut CarcBot = std::ptr::null_mut();
+    assert_eq!(
+        carc_bot_new(c"random".as_ptr(), 1, &mut bot),
+        CarcStatus::Ok
+    );
+    let mut players = 99u32;
+    // A bot passed as a game, a game passed as a bot.
+    assert_eq!(
+        carc_game_num_players(bot.cast(), &mut players),
+        CarcStatus::InvalidHandle
+    );
+    assert!(
+        thread_last_error().contains("it is a bot handle"),
+        "{}",
+        thread_last_error()
+    );
+    let mut action = crate::action::CarcAction::default();
+    assert_eq!(
+        carc_bot_choose(game.cast(), game, &mut action),
+        CarcStatus::InvalidHandle
+    );
+    assert!(thread_last_error().contains("it is a game handle"));
+    // A pointer the library never gave out.
+    let mut local = [0u64; 16];
+    assert_eq!(
+        carc_game_num_players(local.as_mut_ptr().cast(), &mut players),
+        CarcStatus::InvalidHandle
+    );
+    // Freed: every use is refused, and freeing again does nothing.
+    carc_game_free(game);
+    assert_eq!(
+        carc_game_num_players(game, &mut players),
+        CarcStatus::InvalidHandle
+    );
+    assert!(
+        thread_last_error().contains("game is not a live game handle: it was freed"),
+        "{}",
+        thread_last_error()
+    );
+    let mut poisoned = 9u8;
+    assert_eq!(
+        carc_game_is_poisoned(game, &mut poisoned),
+        CarcStatus::InvalidHandle
+    );
+    assert_eq!((players, poisoned), (99, 9), "nothing written");
+    carc_game_free(game);
+    assert!(thread_last_error().starts_with("carc_game_free: game is not a live game handle"));
+    carc_game_free(bot.cast());
+    assert!(thread_last_error().contains("it is a bot handle"));
+    carc_bot_free(bot);
+    carc_bot_free(bot);
+    assert!(thread_last_error().starts_with("carc_bot_free: bot is not a live bot handle"));
+}
+
+/// A panic inside a call leaves its message, its place and a backtrace in
+/// `carc_last_error` (the handle keeps the message and place).
+#[test]
+fn a_panic_reports_its_place_and_backtrace() {
+    let game = new_game();
+    let status = with_game_mut("test_export", game, |_| panic!("lost {}", 7));
+    assert_eq!(status, CarcStatus::Panic);
+    let thread = thread_last_error();
+    assert!(
+        thread.starts_with("test_export: internal error: lost 7 (at "),
+        "{thread}"
+    );
+    assert!(thread.contains("guard.rs:"), "{thread}");
+    assert!(
+        thread.contains("the handle is poisoned\nbacktrace:\n"),
+        "{thread}"
+    );
+    assert!(handle_message(game).contains("lost 7 (at "));
+    assert!(!handle_message(game).contains("backtrace"));
+    carc_game_free(game);
+}
+
+/// Run in a child process by [`a_panic_prints_nothing_on_standard_error`]: panics inside
+/// a call and prints the thread's message on standard output.
+#[test]
+#[ignore = "run in a child process by a_panic_prints_nothing_on_standard_error"]
+fn child_panics_inside_a_call() {
+    let status = call("test_call", || panic!("quietly"));
+    assert_eq!(status, CarcStatus::Panic);
+    println!("MESSAGE {}", thread_last_error().replace('\n', " | "));
+}
+
+/// A panic inside a call prints nothing on the host's standard error (the library's
+/// panic hook keeps it for `carc_last_error`); a panic outside the library's calls still
+/// goes to the hook that was there before.
+#[test]
+fn a_panic_prints_nothing_on_standard_error() {
+    let run = std::process::Command::new(std::env::current_exe().unwrap())
+        .args([
+            "--exact",
+            "guard::tests::child_panics_inside_a_call",
+            "--ignored",
+            "--nocapture",
+            "--test-threads=1",
+        ])
+        .env("RUST_BACKTRACE", "0")
+        .output()
+        .unwrap();
+    let out = String::from_utf8_lossy(&run.stdout);
+    let err = String::from_utf8_lossy(&run.stderr);
+    assert!(run.status.success(), "{out}\n{err}");
+    assert!(
+        out.contains("MESSAGE test_call: internal error: quietly (at "),
+        "{out}"
+    );
+    assert!(out.contains("backtrace:"), "{out}");
+    assert!(!err.contains("quietly"), "printed on standard error: {err}");
+    assert!(out.contains("1 passed"), "{out}");
+}
