@@ -4,7 +4,7 @@
 CARGO ?= cargo
 OUT ?= out
 
-.PHONY: run test test-plan test-leftovers build install uninstall rust-checks rust-tests c-tests html-tests python-tests docs-tests bench bench-bots notebook screenshots clean
+.PHONY: run run-check test test-plan test-leftovers build install uninstall rust-checks rust-tests c-tests html-tests python-tests docs-tests bench bench-bots notebook screenshots clean
 
 # Where `make install` puts the C library (DESTDIR, LIBDIR, INCLUDEDIR, DATADIR also apply).
 PREFIX ?= /usr/local
@@ -43,12 +43,19 @@ uninstall:
 ## example notebook included), and every command and program of the READMEs and docs.
 ## It first prints what it installs, where and how big (tools/test-plan.sh), and at the
 ## end checks that it left nothing under /usr/local.
-test: test-plan rust-checks rust-tests c-tests html-tests python-tests docs-tests test-leftovers
+test: test-plan rust-checks rust-tests c-tests html-tests python-tests docs-tests run-check test-leftovers
 
 # Files written under this folder during `make test` fail it: the tests install nothing
 # outside the repository but through the system's package manager (whose files go to /usr).
 SYSTEM_PREFIX ?= /usr/local
 STAMP = target/.make-test-started
+
+# The demo of `make run` plays its game and prints nothing wider than 120 columns.
+run-check:
+	mkdir -p target
+	$(CARC) $(DEMO) --out target/demo-record.json >target/demo.txt
+	@awk 'length > 120 { print "make run prints a line of " length " columns (at most 120): " $$0; bad = 1 } END { exit bad }' target/demo.txt
+	@echo "== make run: $$(wc -l <target/demo.txt) lines of at most 120 columns"
 
 test-plan:
 	@bash tools/test-plan.sh

@@ -2,8 +2,9 @@
 # The animated replay page (`carcassonne render --html`) in a real browser: headless
 # Chromium loads the page, its script runs, and the DOM it leaves must show the record's
 # number of turns, the turn asked for in the address (`#turn=N`) and the tiles placed by
-# then, as `carcassonne render --turn N` counts them. Installs Chromium with apt-get when
-# it is missing.
+# then, as `carcassonne render --turn N` counts them; in a 1280×800 window, the controls,
+# the turn's scores and the legend must lie inside the window. Installs Chromium with
+# apt-get when it is missing.
 #
 # Usage: tests/html/run.sh        (CARGO_TARGET_DIR is honoured; CARGO passes through)
 set -euo pipefail
@@ -68,7 +69,31 @@ span() {
 
 # A game played by the command line, and a reference game with every set.
 "$CARC" play --players 3 --seed 11 --bots greedy,random,greedy --out "$OUT/played.json" >/dev/null
-cases=("$OUT/played.json|" "tests/data/all.jsonl|all-3p-0002")
+cases=("$OUT/played.json|" "tests/data/all.jsonl|all-3p-0002" "tests/data/royal-gift.jsonl|royal-gift-4p-0003")
+
+# The replay page in a 1280×800 frame: the box (left top right bottom) of the controls,
+# the turn's scores, the legend and the board, one line each.
+fit_page() { # page.html#fragment
+    cat >"$OUT/fit.html" <<EOF
+<!DOCTYPE html><html><body style="margin:0">
+<iframe id="f" src="$1" width="1280" height="800" style="border:0"></iframe>
+<pre id="result">not loaded</pre>
+<script>
+document.getElementById("f").addEventListener("load", function () {
+  var d = this.contentDocument, out = [];
+  [["#controls", "controls"], ["div.turn-info.shown", "scores"], ["ul.legend", "legend"], ["#board svg", "board"]].forEach(function (c) {
+    var e = d.querySelector(c[0]);
+    if (!e) { out.push(c[1] + " missing"); return; }
+    var r = e.getBoundingClientRect();
+    out.push([c[1], Math.round(r.left), Math.round(r.top), Math.round(r.right), Math.round(r.bottom)].join(" "));
+  });
+  document.getElementById("result").textContent = out.join("\\n");
+});
+</script></body></html>
+EOF
+    browser --allow-file-access-from-files --window-size=1400,1000 --virtual-time-budget=5000 \
+        --dump-dom "file://$OUT/fit.html" | sed -n '/<pre id="result">/,/<\/pre>/p' | sed 's/<[^>]*>//g'
+}
 
 for case in "${cases[@]}"; do
     file=${case%%|*}
@@ -94,6 +119,20 @@ for case in "${cases[@]}"; do
         check "$name${shown:+ #turn=$shown}: tiles shown" "$tiles" "$(span tiles-shown "$OUT/dom.html")"
         frames=$(grep -o 'class="frame shown"' "$OUT/dom.html" | wc -l)
         check "$name${shown:+ #turn=$shown}: frames shown" 1 "$frames"
+        panels=$(grep -o 'class="turn-info shown"' "$OUT/dom.html" | wc -l)
+        check "$name${shown:+ #turn=$shown}: score panels shown" 1 "$panels"
+    done
+    # In a 1280×800 window, everything but the board keeps its size and stays in view;
+    # the board shrinks to the room left.
+    fit_page "replay.html#turn=$((turns / 2))" >"$OUT/fit.txt"
+    for part in controls scores legend board; do
+        box=$(awk -v p="$part" '$1 == p {print $2, $3, $4, $5}' "$OUT/fit.txt")
+        inside=no
+        if [ -n "$box" ]; then
+            read -r left top right bottom <<<"$box"
+            [ "$left" -ge 0 ] && [ "$top" -ge 0 ] && [ "$right" -le 1280 ] && [ "$bottom" -le 800 ] && inside=yes
+        fi
+        check "$name: the $part inside a 1280x800 window (${box:-missing})" yes "$inside"
     done
 done
 

@@ -1,13 +1,74 @@
 //! The animated replay of a game: one self-contained HTML page ([`replay_html`]) with the
-//! SVG board after every turn and a turn slider.
+//! SVG board after every turn, a turn slider, and beside the board a panel with the turn's
+//! scores and the legend, laid out to fit a 1280×800 window.
 
-use super::svg::{escape, svg_legend, svg_open, svg_state, svg_tile, Layout};
+use super::pieces::{pieces_of, Piece};
+use super::summary::{seat_name, summary, Summary};
+use super::svg::{escape, icon, svg_board_state, svg_open, svg_tile, Icon, Layout};
+use carcassonne::config::Figure;
 use carcassonne::game::Game;
 use std::fmt::Write as _;
 
+/// The panel of one turn: its status line, the scores with the winners and titles, and
+/// the City of Carcassonne's quarters.
+fn turn_panel(out: &mut String, turn: usize, summary: &Summary) {
+    let _ = writeln!(
+        out,
+        r#"<div class="turn-info" data-turn="{turn}"><p class="status">{}</p><ul class="scores">"#,
+        escape(&summary.status)
+    );
+    for line in &summary.seats {
+        let _ = write!(
+            out,
+            r#"<li class="score{}" data-seat="{}">{} {}: {}"#,
+            if line.winner { " winner" } else { "" },
+            line.seat,
+            icon(Icon::Seat(line.seat, Figure::Follower)),
+            seat_name(line.seat),
+            line.score
+        );
+        if line.winner {
+            out.push_str(" \u{2605} winner");
+        }
+        for &title in &line.titles {
+            let name = if title == Piece::King {
+                "King"
+            } else {
+                "Robber Baron"
+            };
+            let _ = write!(
+                out,
+                r#" <span class="title">{} {name}</span>"#,
+                icon(Icon::Piece(title))
+            );
+        }
+        out.push_str("</li>\n");
+    }
+    out.push_str("</ul>\n");
+    if !summary.city.is_empty() {
+        out.push_str("<div class=\"city\"><b>City of Carcassonne</b><ul>\n");
+        for line in &summary.city {
+            let _ = write!(out, "<li>{}:", escape(line.quarter.name()));
+            if line.count {
+                let _ = write!(out, " {}", icon(Icon::Piece(Piece::Count)));
+            }
+            for &(owner, figure) in &line.figures {
+                let _ = write!(out, " {}", icon(Icon::Seat(owner as usize, figure)));
+            }
+            out.push_str("</li>\n");
+        }
+        out.push_str("</ul></div>\n");
+    }
+    out.push_str("</div>\n");
+}
+
 /// An animated replay of one game as a single self-contained HTML page (no external
 /// file, script or font): the board after every turn, a slider to choose the turn,
-/// buttons to step and to play, the scores and the legend.
+/// buttons to step and to play, and beside the board the turn's status, its scores
+/// (with the King, the Robber Baron and the City of Carcassonne's quarters when they are
+/// in play) and the legend of every piece the game has ([`pieces_of`]). The board
+/// shrinks to the window, so that the controls, the scores and the legend stay in view
+/// in a 1280×800 window.
 ///
 /// `states[k]` is the game after its first `k` turns (`states[0]`: the start tile
 /// only), all of one game, so that every state's tiles are the first tiles of the last
@@ -34,6 +95,7 @@ use std::fmt::Write as _;
 /// let html = render::replay_html("three turns", &states);
 /// assert!(html.starts_with("<!DOCTYPE html>"));
 /// assert_eq!(html.matches(r#"<g class="frame""#).count(), states.len());
+/// assert_eq!(html.matches(r#"<div class="turn-info""#).count(), states.len());
 /// assert!(html.contains(r#"data-turns="3""#));
 /// ```
 pub fn replay_html(title: &str, states: &[Game]) -> String {
@@ -44,12 +106,13 @@ pub fn replay_html(title: &str, states: &[Game]) -> String {
         );
     };
     let board = last.board();
-    let layout = Layout::new(board.bounds(), last.num_players(), true);
+    let layout = Layout::board_only(board.bounds());
     let mut svg = String::with_capacity(16384 + board.len() * 2048 + states.len() * 4096);
     svg_open(&mut svg, &layout, title);
     for (i, p) in board.placements().iter().enumerate() {
         svg_tile(&mut svg, p, i, layout.origin(p.pos));
     }
+    let mut panels = String::with_capacity(states.len() * 1024);
     let mut before = 1;
     for (turn, state) in states.iter().enumerate() {
         let placed = state.board().len().min(board.len());
@@ -57,14 +120,24 @@ pub fn replay_html(title: &str, states: &[Game]) -> String {
             svg,
             r#"<g class="frame" data-turn="{turn}" data-tiles="{placed}">"#
         );
-        svg_state(&mut svg, state, &layout, before.min(placed)..placed);
+        svg_board_state(&mut svg, state, &layout, before.min(placed)..placed);
         svg.push_str("</g>\n");
+        turn_panel(&mut panels, turn, &summary(state));
         before = placed;
     }
-    svg_legend(&mut svg, &layout, true);
     svg.push_str("</svg>\n");
+    let mut legend = String::from("<ul class=\"legend\">\n");
+    for piece in pieces_of(last, true) {
+        let _ = writeln!(
+            legend,
+            "<li>{} {}</li>",
+            icon(Icon::Piece(piece.piece)),
+            escape(piece.name)
+        );
+    }
+    legend.push_str("</ul>\n");
     let turns = states.len() - 1;
-    let mut out = String::with_capacity(svg.len() + 4096);
+    let mut out = String::with_capacity(svg.len() + panels.len() + 8192);
     let _ = write!(
         out,
         r#"<!DOCTYPE html>
@@ -74,19 +147,36 @@ pub fn replay_html(title: &str, states: &[Game]) -> String {
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <title>{title}</title>
 <style>
-body {{ font-family: sans-serif; background: #f7f5ee; color: #222222; margin: 16px; }}
-h1 {{ font-size: 18px; margin: 0 0 8px 0; }}
-#controls {{ display: flex; align-items: center; gap: 10px; margin-bottom: 8px; }}
-#turn {{ width: min(55vw, 600px); }}
+html, body {{ height: 100%; }}
+body {{ font-family: sans-serif; font-size: 14px; background: #f7f5ee; color: #222222; margin: 0; display: flex; flex-direction: column; }}
+header {{ flex: none; display: flex; flex-wrap: wrap; align-items: center; gap: 6px 16px; padding: 8px 12px; }}
+h1 {{ font-size: 17px; margin: 0; }}
+#controls {{ display: flex; align-items: center; gap: 8px; }}
+#turn {{ width: min(40vw, 420px); }}
 #controls span {{ white-space: nowrap; }}
-svg {{ max-width: 100%; height: auto; }}
-button {{ font-size: 14px; min-width: 4em; }}
+button {{ font-size: 14px; min-width: 3.5em; }}
+main {{ flex: 1; min-height: 0; display: flex; gap: 12px; padding: 0 12px 12px 12px; }}
+#board {{ flex: 1; min-width: 0; min-height: 0; }}
+#board svg {{ display: block; width: 100%; height: 100%; }}
+aside {{ flex: none; width: 320px; overflow-y: auto; }}
+aside h2 {{ font-size: 14px; margin: 10px 0 4px 0; }}
+aside ul {{ list-style: none; margin: 0; padding: 0; }}
+aside li {{ margin: 2px 0; }}
+.status {{ font-weight: bold; margin: 0 0 6px 0; }}
+.scores li.winner {{ font-weight: bold; }}
+.city ul {{ margin-left: 8px; }}
+.legend {{ display: grid; grid-template-columns: 1fr 1fr; gap: 0 8px; font-size: 13px; }}
+svg.icon {{ width: 16px; height: 16px; vertical-align: -3px; overflow: visible; }}
 g.frame {{ display: none; }}
 g.frame.shown {{ display: inline; }}
 g.tile.hidden {{ display: none; }}
+div.turn-info {{ display: none; }}
+div.turn-info.shown {{ display: block; }}
+@media (max-width: 800px) {{ main {{ flex-direction: column; }} aside {{ width: auto; }} #board {{ min-height: 60vh; }} }}
 </style>
 </head>
 <body>
+<header>
 <h1>{title}</h1>
 <div id="controls" data-turns="{turns}">
 <button id="back" type="button" title="previous turn">&#9664;</button>
@@ -95,10 +185,19 @@ g.tile.hidden {{ display: none; }}
 <input id="turn" type="range" min="0" max="{turns}" step="1" value="{turns}" aria-label="turn">
 <span>turn <span id="turn-shown"></span> of <span id="turn-count"></span>, <span id="tiles-shown"></span> tiles</span>
 </div>
-{svg}<script>
+</header>
+<main>
+<div id="board">
+{svg}</div>
+<aside>
+{panels}<h2>Legend</h2>
+{legend}</aside>
+</main>
+<script>
 (function () {{
   "use strict";
   var frames = Array.prototype.slice.call(document.querySelectorAll("g.frame"));
+  var panels = Array.prototype.slice.call(document.querySelectorAll("div.turn-info"));
   var tiles = Array.prototype.slice.call(document.querySelectorAll("g.tile"));
   var slider = document.getElementById("turn");
   var play = document.getElementById("play");
@@ -109,6 +208,7 @@ g.tile.hidden {{ display: none; }}
   function show(k) {{
     k = Math.max(0, Math.min(last, Math.round(Number(k)) || 0));
     frames.forEach(function (f, i) {{ f.classList.toggle("shown", i === k); }});
+    panels.forEach(function (p, i) {{ p.classList.toggle("shown", i === k); }});
     var placed = Number(frames[k].getAttribute("data-tiles"));
     tiles.forEach(function (t) {{
       t.classList.toggle("hidden", Number(t.getAttribute("data-order")) >= placed);

@@ -1,5 +1,8 @@
 //! The board as text, as an SVG picture and as an animated HTML replay: one module per
-//! output (`text.rs`, `svg.rs`, `html.rs`) over the tile geometry they share here.
+//! output (`text.rs`, `svg/`, `html.rs`) over the tile geometry they share here, the
+//! pieces every picture may show and its legend lists (`pieces.rs`, [`pieces_of`]), and
+//! the summary beside the board (`summary.rs`: status, scores, titles, the City of
+//! Carcassonne).
 //!
 //! Both views are drawn from the tile catalogue's segment data: every tile side has three
 //! thirds (`N0 N1 N2 E0 ... W2`, clockwise from the north-west corner) and each third
@@ -34,6 +37,8 @@
 //! ```
 
 mod html;
+mod pieces;
+mod summary;
 mod svg;
 mod text;
 
@@ -42,12 +47,14 @@ mod text;
 mod test_games;
 
 pub use html::replay_html;
-pub use svg::{board_svg, PLAYER_COLOURS, PLAYER_COLOUR_NAMES};
+pub use pieces::{pieces_of, Piece, PieceInfo, Presence, PIECES};
+pub use summary::{PLAYER_COLOURS, PLAYER_COLOUR_NAMES};
+pub use svg::board_svg;
 pub use text::{board_text, feature_glyph, score_table, tile_block, TileBlock};
 
 use carcassonne::game::Game;
 use carcassonne::geometry::Rotation;
-use carcassonne::tiles::{FeatureKind, Oriented, RoadEnd, Symbols, TileKind, NO_FEATURE};
+use carcassonne::tiles::{FeatureKind, Oriented, RoadEnd, Symbols, Terrain, TileKind, NO_FEATURE};
 
 // ----- shared geometry ------------------------------------------------------------------
 
@@ -84,11 +91,29 @@ fn feature_label(game: &Game, index: usize, local: u8) -> (FeatureKind, &str) {
     (kind, game.feature_name(index, local))
 }
 
-/// The feature kind shown on one segment (`None`: the abbey's walls, which fit anything).
-fn segment_kind(kind: TileKind, oriented: &Oriented, segment: usize) -> Option<FeatureKind> {
-    match oriented.segment_feature[segment] {
-        NO_FEATURE => None,
-        f => Some(kind.def().features[f as usize].kind),
+/// What one segment of a tile shows.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+enum Look {
+    /// A feature of this kind.
+    Feature(FeatureKind),
+    /// The abbey's walls, which fit anything (AM1).
+    AbbeyWall,
+    /// The walled City of Carcassonne (CC2).
+    Walled,
+}
+
+/// The terrain of segment `segment` (board frame) of a tile turned by `rot`.
+fn segment_terrain(kind: TileKind, rot: Rotation, segment: usize) -> Terrain {
+    let side = (segment / 3 + 4 - rot.quarter_turns() as usize) % 4;
+    kind.def().edges[side][segment % 3]
+}
+
+/// What segment `segment` (board frame) of a tile turned by `rot` shows.
+fn segment_look(kind: TileKind, rot: Rotation, segment: usize) -> Look {
+    match kind.def().oriented(rot).segment_feature[segment] {
+        NO_FEATURE if segment_terrain(kind, rot, segment) == Terrain::Carcassonne => Look::Walled,
+        NO_FEATURE => Look::AbbeyWall,
+        f => Look::Feature(kind.def().features[f as usize].kind),
     }
 }
 
@@ -97,9 +122,13 @@ fn segment_kind(kind: TileKind, oriented: &Oriented, segment: usize) -> Option<F
 enum Centre {
     Monastery,
     Abbey,
+    Shrine,
     Garden,
     Volcano,
     Portal,
+    Bazaar,
+    /// The walled City of Carcassonne (CC2).
+    Walled,
     Feature(FeatureKind),
 }
 
@@ -109,6 +138,8 @@ fn centre_of(kind: TileKind, rot: Rotation) -> Centre {
     if def.cloister != NO_FEATURE {
         return if def.has(Symbols::ABBEY) {
             Centre::Abbey
+        } else if def.features[def.cloister as usize].kind == FeatureKind::Shrine {
+            Centre::Shrine
         } else {
             Centre::Monastery
         };
@@ -121,6 +152,9 @@ fn centre_of(kind: TileKind, rot: Rotation) -> Centre {
     }
     if def.has(Symbols::MAGIC_PORTAL) {
         return Centre::Portal;
+    }
+    if def.has(Symbols::BAZAAR) {
+        return Centre::Bazaar;
     }
     let sides_of = |i: usize| oriented.feature_sides[i].count_ones();
     let crosses = |wanted: FeatureKind| {
@@ -148,8 +182,11 @@ fn centre_of(kind: TileKind, rot: Rotation) -> Centre {
         .iter()
         .enumerate()
         .any(|(i, f)| f.kind == FeatureKind::City && sides_of(i) >= 2);
+    let walled = (0..12).any(|s| segment_terrain(kind, rot, s) == Terrain::Carcassonne);
     if city_across {
         Centre::Feature(FeatureKind::City)
+    } else if walled {
+        Centre::Walled
     } else {
         Centre::Feature(FeatureKind::Field)
     }

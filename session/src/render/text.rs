@@ -1,10 +1,13 @@
 //! The board as text: [`board_text`], a grid of 5×3 character blocks ([`tile_block`]),
 //! its legend and figure list, and [`score_table`], where each seat's points came from.
 
-use super::{anchor_segment, centre_of, feature_label, segment_kind, Centre};
+use super::pieces::pieces_of;
+use super::pieces::Piece;
+use super::{anchor_segment, centre_of, feature_label, segment_look, Centre, Look};
 use carcassonne::game::{BoardFigure, Game, ScoreKind};
 use carcassonne::geometry::{Corner, Rotation, Side};
-use carcassonne::tiles::{FeatureKind, TileKind};
+use carcassonne::rules::count::Quarter;
+use carcassonne::tiles::{FeatureKind, TileKind, TileSet};
 use std::fmt::Write as _;
 
 /// Characters per tile block, across.
@@ -39,6 +42,12 @@ pub const fn feature_glyph(kind: FeatureKind) -> char {
 
 /// Glyph of an abbey wall (a side third that belongs to no feature, AM1).
 const ABBEY_WALL: char = '+';
+/// Glyph of the walled City of Carcassonne (CC2).
+const WALLED_CITY: char = ':';
+/// Glyph of a bridge, at its tile's centre (BR1).
+const BRIDGE: char = 'H';
+/// Glyph of a castle, on its city (CA1).
+const CASTLE: char = 'C';
 
 /// The cell `(line, column)` of a tile block that shows segment `side * 3 + third`: the
 /// twelve border cells of the block, clockwise from the north-west corner's north third.
@@ -72,10 +81,11 @@ const INNER_EAST: (usize, usize) = (1, 3);
 /// The twelve border cells show the twelve side thirds (north line: `N0 N1 N2` between
 /// the corners; east column: `E0 E1 E2` top to bottom; south line: `S2 S1 S0`; west
 /// column: `W2 W1 W0`), each with the glyph of its feature ([`feature_glyph`], `+` for an
-/// abbey wall). The middle line shows the west side's middle feature, the centre, and the
-/// east side's middle feature; the centre is `M` (monastery), `A` (abbey), `G` (garden),
-/// `V` (volcano), `P` (magic portal), or the road, river or city that crosses the tile,
-/// else field.
+/// abbey wall, `:` for the walled City of Carcassonne). The middle line shows the west
+/// side's middle feature, the centre, and the east side's middle feature; the centre is
+/// `M` (monastery), `A` (abbey), `S` (shrine), `G` (garden), `V` (volcano), `P` (magic
+/// portal), `$` (bazaar), or the road, river or city that crosses the tile, else the
+/// walled city or field.
 ///
 /// ```
 /// use carcassonne_session::render::tile_block;
@@ -92,9 +102,11 @@ const INNER_EAST: (usize, usize) = (1, 3);
 /// assert_eq!(lines("BASE-A", 0), [".....", "..M..", "..=.."]);
 /// ```
 pub fn tile_block(kind: TileKind, rot: Rotation) -> TileBlock {
-    let oriented = kind.def().oriented(rot);
-    let glyph =
-        |segment: usize| segment_kind(kind, oriented, segment).map_or(ABBEY_WALL, feature_glyph);
+    let glyph = |segment: usize| match segment_look(kind, rot, segment) {
+        Look::Feature(k) => feature_glyph(k),
+        Look::AbbeyWall => ABBEY_WALL,
+        Look::Walled => WALLED_CITY,
+    };
     let mut block = [[' '; BLOCK_W]; BLOCK_H];
     for segment in 0..12 {
         let (line, col) = segment_cell(segment);
@@ -105,9 +117,12 @@ pub fn tile_block(kind: TileKind, rot: Rotation) -> TileBlock {
     block[INNER_CENTRE.0][INNER_CENTRE.1] = match centre_of(kind, rot) {
         Centre::Monastery => 'M',
         Centre::Abbey => 'A',
+        Centre::Shrine => 'S',
         Centre::Garden => 'G',
         Centre::Volcano => 'V',
         Centre::Portal => 'P',
+        Centre::Bazaar => '$',
+        Centre::Walled => WALLED_CITY,
         Centre::Feature(k) => feature_glyph(k),
     };
     block
@@ -141,9 +156,12 @@ fn seat_digit(seat: u8) -> char {
 
 /// The board as text: a grid with one 5×3 block per placed tile ([`tile_block`]), figures
 /// drawn over their feature as their owner's seat digit (`0`–`5`, the seats of the record),
-/// the dragon as `D`, the fairy as `F`, x coordinates above and below, y coordinates left
-/// and right (x grows east, y grows south), then a legend and the list of figures. A
-/// finished game shows its figures as they stood before final scoring returned them.
+/// bridges as `H`, castles as `C`, the dragon as `D`, the fairy as `F`, x coordinates
+/// above and below, y coordinates left and right (x grows east, y grows south), then a
+/// legend of what the game has ([`pieces_of`]), the list of figures and the state of the
+/// expansions in play (the City of Carcassonne's quarters, the King and the Robber Baron,
+/// castles, bridges, a bazaar's auction). A finished game shows its figures as they stood
+/// before final scoring returned them.
 ///
 /// ```
 /// use carcassonne::{Game, GameConfig};
@@ -191,6 +209,23 @@ pub fn board_text(game: &Game) -> String {
         );
     }
     let marker_cells = [INNER_EAST, INNER_WEST, INNER_CENTRE];
+    for i in 0..board.len() {
+        if game.bridge_at(i).is_some() {
+            mark(i, &[INNER_CENTRE, INNER_WEST, INNER_EAST], BRIDGE);
+        }
+    }
+    for (_, (pos, local), _) in game.castles() {
+        if let Some(i) = board.index_at(pos) {
+            let p = board.placement(i);
+            let oriented = p.kind.def().oriented(p.rot);
+            let mut cells: Vec<(usize, usize)> = anchor_segment(oriented, local)
+                .map(segment_cell)
+                .into_iter()
+                .collect();
+            cells.extend(marker_cells);
+            mark(i, &cells, CASTLE);
+        }
+    }
     if let Some(pos) = game.dragon() {
         if let Some(i) = board.index_at(pos) {
             mark(i, &marker_cells, 'D');
@@ -248,14 +283,7 @@ pub fn board_text(game: &Game) -> String {
 fn text_legend(game: &Game) -> String {
     let board = game.board();
     let mut out = String::new();
-    out.push_str(
-        "legend: # city  = road  . field  ~ river  + abbey wall  M monastery  A abbey  \
-         G garden  V volcano  P magic portal\n",
-    );
-    out.push_str(
-        "        0-5 a figure of that seat, on the part of its feature nearest the digit  \
-         D dragon  F fairy\n",
-    );
+    out.push_str(&legend_lines(game));
     let _ = writeln!(
         out,
         "tiles: {} placed, {} left to draw",
@@ -317,6 +345,125 @@ fn text_legend(game: &Game) -> String {
                 let _ = writeln!(out, "fairy: at {pos}");
             }
         }
+    }
+    out.push_str(&expansion_lines(game));
+    out
+}
+
+/// Width of the legend's lines.
+const LEGEND_WIDTH: usize = 96;
+
+/// The legend: the glyph of every piece the game has ([`pieces_of`]) that the text board
+/// shows, on lines of at most [`LEGEND_WIDTH`] columns.
+fn legend_lines(game: &Game) -> String {
+    let entries: Vec<String> = pieces_of(game, false)
+        .iter()
+        .filter_map(|p| match (p.glyph, p.piece) {
+            (Some(g), Piece::Follower) => Some(format!(
+                "{g} a figure of that seat, on the part of its feature nearest the digit"
+            )),
+            (Some(g), _) => Some(format!("{g} {}", p.name)),
+            (None, _) => None,
+        })
+        .collect();
+    let mut out = String::new();
+    let mut line = String::from("legend:");
+    for entry in entries {
+        if line.len() + 2 + entry.len() > LEGEND_WIDTH && line.trim() != "legend:" {
+            out.push_str(&line);
+            out.push('\n');
+            line = " ".repeat("legend:".len());
+        }
+        let first = line == "legend:" || line.trim().is_empty();
+        line.push_str(if first { " " } else { "  " });
+        line.push_str(&entry);
+    }
+    out.push_str(&line);
+    out.push('\n');
+    out
+}
+
+/// `items` after `label`, separated by `; `, on lines of at most [`LEGEND_WIDTH`] columns
+/// (nothing when there is no item).
+fn wrapped(label: &str, items: &[String]) -> String {
+    let mut out = String::new();
+    let mut line = label.to_string();
+    for (i, item) in items.iter().enumerate() {
+        let sep = if i == 0 { " " } else { "; " };
+        if i > 0 && line.len() + sep.len() + item.len() > LEGEND_WIDTH {
+            out.push_str(&line);
+            out.push_str(";\n");
+            line = format!("{} {item}", " ".repeat(label.len()));
+        } else {
+            line.push_str(sep);
+            line.push_str(item);
+        }
+    }
+    if !items.is_empty() {
+        out.push_str(&line);
+        out.push('\n');
+    }
+    out
+}
+
+/// The lines of the expansions' state: the City of Carcassonne (CC2), the King and the
+/// Robber Baron (KR1, KR2), castles (CA1), bridges (BR1) and a bazaar's auction (BZ2).
+fn expansion_lines(game: &Game) -> String {
+    let board = game.board();
+    let mut out = String::new();
+    if let Some(count) = game.count_quarter() {
+        let _ = write!(
+            out,
+            "City of Carcassonne: the count in the {} quarter",
+            count.name()
+        );
+        for quarter in Quarter::ALL {
+            let inside: Vec<String> = game
+                .quarter_figures()
+                .iter()
+                .filter(|(q, _, _)| *q == quarter)
+                .map(|(_, owner, figure)| format!("seat {owner} {}", figure.name()))
+                .collect();
+            if !inside.is_empty() {
+                let _ = write!(out, "; {}: {}", quarter.name(), inside.join(", "));
+            }
+        }
+        out.push('\n');
+    }
+    if game.has_set(TileSet::KingRobber) {
+        let holder = |h: Option<usize>| h.map_or("nobody".to_string(), |s| format!("seat {s}"));
+        let (king, robber) = game.titles();
+        let _ = writeln!(
+            out,
+            "King: {}; Robber Baron: {}",
+            holder(king),
+            holder(robber)
+        );
+    }
+    let castles: Vec<String> = game
+        .castles()
+        .map(|(owner, (pos, local), scored)| {
+            let name = board
+                .index_at(pos)
+                .map_or("?", |i| game.feature_name(i, local));
+            let state = if scored { ", scored" } else { "" };
+            format!("seat {owner} at {pos} on {name}{state}")
+        })
+        .collect();
+    out.push_str(&wrapped("castles:", &castles));
+    let bridges: Vec<String> = (0..board.len())
+        .filter_map(|i| {
+            game.bridge_at(i)
+                .map(|axis| format!("{} {}", board.placement(i).pos, axis.name()))
+        })
+        .collect();
+    out.push_str(&wrapped("bridges:", &bridges));
+    if let Some((tile, bid, bidder, selector)) = game.bazaar_auction() {
+        let _ = writeln!(
+            out,
+            "bazaar: seat {selector} offers {}; the bid stands at {bid} by seat {bidder}",
+            tile.id()
+        );
     }
     out
 }

@@ -1,8 +1,10 @@
 //! Unit tests of `render::svg`, included by `svg.rs` so they see its private items.
 
+use super::tile::{city_outline, segment_point, Step};
 use super::*;
 use crate::render::test_games::{every_set, played, with_dragon_and_fairy};
-use carcassonne::tiles::catalogue;
+use carcassonne::geometry::Rotation;
+use carcassonne::tiles::{catalogue, FeatureKind, Symbols, TileSet, NO_FEATURE};
 
 #[test]
 fn svg_has_one_group_per_tile_and_one_mark_per_figure() {
@@ -209,10 +211,17 @@ fn finished_games_show_their_last_figures_and_winner() {
         )));
     }
     assert!(svg.contains("Game over after"));
-    // The legend names every symbol once.
-    for label in &LEGEND[..LEGEND.len() - 1] {
-        assert!(svg.contains(&format!(">{label}</text>")), "{label}");
+    // The legend names every piece of the game once, and the replay's piece not.
+    let legend = &svg[svg.find(r#"<g class="legend">"#).unwrap()..];
+    for piece in pieces_of(&game, false) {
+        assert_eq!(
+            legend.matches(&format!(">{}</text>", piece.name)).count(),
+            1,
+            "{}",
+            piece.name
+        );
     }
+    assert!(!svg.contains(">tile of this turn</text>"));
 }
 
 #[test]
@@ -239,4 +248,113 @@ fn rendering_is_deterministic() {
     let b = played(every_set(2), 9, 20);
     assert_eq!(board_svg(&a), board_svg(&b));
     assert_eq!(board_svg(&a.clone()), board_svg(&a));
+}
+
+/// A base + River game's legend lists what such a game has and nothing of the other sets
+/// (no volcano, portal, dragon or fairy, PD1, PD12, PD15).
+#[test]
+fn the_legend_lists_the_games_pieces_only() {
+    let mut config = carcassonne::config::GameConfig::new(2);
+    config.sets = vec![TileSet::Base, TileSet::River1];
+    let game = played(config, 3, 0);
+    let svg = board_svg(&game);
+    let legend = &svg[svg.find(r#"<g class="legend">"#).unwrap()..];
+    for name in ["field", "city", "road", "river", "monastery", "follower"] {
+        assert!(legend.contains(&format!(">{name}</text>")), "{name}");
+    }
+    for name in [
+        "volcano",
+        "magic portal",
+        "dragon",
+        "fairy",
+        "abbot",
+        "castle",
+        "bridge",
+        "City of Carcassonne",
+    ] {
+        assert!(!legend.contains(&format!(">{name}</text>")), "{name}");
+    }
+}
+
+/// A game of the Royal Gift sets draws their pieces: the walled City of Carcassonne and
+/// the count (CC2), shrines (CU1), bazaars (BZ1), castles (CA1) and bridges (BR1) where
+/// the game has them, the King and the Robber Baron beside their holders' scores (KR1,
+/// KR2), and the legend names every one of them.
+#[test]
+fn royal_gift_pieces_are_drawn_and_in_the_legend() {
+    let game = (1..40)
+        .map(|seed| played(every_set(3), seed, 0))
+        .find(|g| {
+            g.castles().next().is_some() && (0..g.board().len()).any(|i| g.bridge_at(i).is_some())
+        })
+        .expect("a game with a castle and a bridge");
+    let picture = board_svg(&game);
+    // The board and the summary, without the legend's swatches.
+    let svg = &picture[..picture.find(r#"<g class="legend">"#).unwrap()];
+    let legend = &picture[svg.len()..];
+    let board = game.board();
+    let has = |symbol: Symbols| board.placements().iter().any(|p| p.kind.def().has(symbol));
+    assert!(has(Symbols::SHRINE) && has(Symbols::BAZAAR));
+    let shrines = board
+        .placements()
+        .iter()
+        .filter(|p| {
+            p.kind
+                .def()
+                .features
+                .iter()
+                .any(|f| f.kind == FeatureKind::Shrine)
+        })
+        .count();
+    assert_eq!(svg.matches(r#"<g class="shrine">"#).count(), shrines);
+    let bazaars = board
+        .placements()
+        .iter()
+        .filter(|p| p.kind.def().has(Symbols::BAZAAR))
+        .count();
+    assert_eq!(svg.matches(r#"<g class="bazaar">"#).count(), bazaars);
+    assert_eq!(
+        svg.matches(r#"<g class="castle">"#).count(),
+        game.castles().count()
+    );
+    let bridges = (0..board.len())
+        .filter(|&i| game.bridge_at(i).is_some())
+        .count();
+    assert_eq!(svg.matches(r#"<g class="bridge">"#).count(), bridges);
+    assert!(svg.contains(&format!(r#"fill="{CARCASSONNE_COLOUR}""#)));
+    // The count stands on the City and in its quarter's line under the scores.
+    let quarter = game.count_quarter().unwrap();
+    assert_eq!(
+        svg.matches(&format!(
+            "<title>the count, in the {} quarter</title>",
+            quarter.name()
+        ))
+        .count(),
+        2
+    );
+    assert_eq!(
+        svg.matches(r#"class="quarter-figure "#).count(),
+        game.quarter_figures().len()
+    );
+    let (king, robber) = game.titles();
+    for (holder, class) in [(king, "king"), (robber, "robber-baron")] {
+        let drawn = svg.matches(&format!(r#"<g class="{class}">"#)).count();
+        assert_eq!(
+            drawn,
+            usize::from(holder.is_some()),
+            "{class} beside its holder"
+        );
+    }
+    for name in [
+        "City of Carcassonne",
+        "the count",
+        "King",
+        "Robber Baron",
+        "shrine",
+        "bridge",
+        "castle",
+        "bazaar",
+    ] {
+        assert!(legend.contains(&format!(">{name}</text>")), "{name}");
+    }
 }

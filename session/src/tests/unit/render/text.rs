@@ -3,6 +3,7 @@
 use super::*;
 use crate::render::test_games::{every_set, played, with_dragon_and_fairy};
 use carcassonne::geometry::Pos;
+use carcassonne::geometry::Rotation;
 use carcassonne::tiles::catalogue;
 
 /// The text lines of the block at board square `pos` in `board_text` output.
@@ -84,7 +85,14 @@ fn text_has_one_block_per_tile_and_prints_coordinates() {
     for f in game.board_figures() {
         marked[f.placement as usize] = true;
     }
-    let special = [game.dragon(), game.fairy().map(|f| f.0)];
+    // Squares with a mark of their own: the dragon, the fairy, bridges and castles.
+    let mut special = vec![game.dragon(), game.fairy().map(|f| f.0)];
+    special.extend(
+        (0..board.len())
+            .filter(|&i| game.bridge_at(i).is_some())
+            .map(|i| Some(board.placement(i).pos)),
+    );
+    special.extend(game.castles().map(|(_, (pos, _), _)| Some(pos)));
     let mut non_blank = 0;
     for y in min.y..=max.y {
         for x in min.x..=max.x {
@@ -161,4 +169,103 @@ fn rendering_is_deterministic() {
     let a = played(every_set(2), 9, 20);
     let b = played(every_set(2), 9, 20);
     assert_eq!(board_text(&a), board_text(&b));
+}
+
+/// The Royal Gift sets in the text view: bridges `H` (BR1), castles `C` (CA1), shrines
+/// `S` (CU1), bazaars `$` (BZ1) and the walled City of Carcassonne `:` (CC2) on the
+/// board; under it the City's quarters, the King and the Robber Baron (KR1, KR2), the
+/// castles and the bridges; a legend that names them, on lines of at most 96 columns.
+#[test]
+fn royal_gift_pieces_in_the_text_view() {
+    let game = (1..40)
+        .map(|seed| played(every_set(3), seed, 0))
+        .find(|g| {
+            g.castles().next().is_some() && (0..g.board().len()).any(|i| g.bridge_at(i).is_some())
+        })
+        .expect("a game with a castle and a bridge");
+    let text = board_text(&game);
+    let board = game.board();
+    for i in 0..board.len() {
+        if game.bridge_at(i).is_some() {
+            let pos = board.placement(i).pos;
+            assert!(
+                block_at(&text, &game, pos).iter().any(|l| l.contains('H')),
+                "bridge at {pos}"
+            );
+        }
+    }
+    for (_, (pos, _), _) in game.castles() {
+        assert!(
+            block_at(&text, &game, pos).iter().any(|l| l.contains('C')),
+            "castle at {pos}"
+        );
+    }
+    let centre = |id: &str| tile_block(catalogue().by_id(id).unwrap(), Rotation::default())[1][2];
+    assert_eq!(centre("BCB-BAZAAR"), '$');
+    assert_eq!(centre("COUNT-07"), ':');
+    let shrine = catalogue()
+        .kinds()
+        .find(|k| {
+            k.def()
+                .features
+                .iter()
+                .any(|f| f.kind == carcassonne::tiles::FeatureKind::Shrine)
+        })
+        .unwrap();
+    assert_eq!(tile_block(shrine, Rotation::default())[1][2], 'S');
+    let quarter = game.count_quarter().unwrap();
+    assert!(
+        text.contains(&format!(
+            "City of Carcassonne: the count in the {}",
+            quarter.name()
+        )),
+        "{text}"
+    );
+    assert!(
+        text.contains("King: ") && text.contains("; Robber Baron: "),
+        "{text}"
+    );
+    assert!(
+        text.contains("castles: seat ") && text.contains("bridges: "),
+        "{text}"
+    );
+    let legend: Vec<&str> = text
+        .lines()
+        .skip_while(|l| !l.starts_with("legend:"))
+        .take_while(|l| l.starts_with("legend:") || l.starts_with("       "))
+        .collect();
+    for glyph in [
+        "H bridge",
+        "C castle",
+        "S shrine",
+        "$ bazaar",
+        ": City of Carcassonne",
+    ] {
+        assert!(
+            legend.iter().any(|l| l.contains(glyph)),
+            "{glyph}: {legend:?}"
+        );
+    }
+    assert!(legend.iter().all(|l| l.len() <= 96), "{legend:?}");
+}
+
+/// A base game's legend names the base game's pieces only.
+#[test]
+fn a_base_game_legend_has_no_expansion_glyph() {
+    let game = played(carcassonne::config::GameConfig::new(2), 2, 0);
+    let text = board_text(&game);
+    let legend = text.lines().find(|l| l.starts_with("legend:")).unwrap();
+    assert!(
+        legend.contains("# city") && legend.contains("M monastery"),
+        "{legend}"
+    );
+    for glyph in [
+        "~ river",
+        "V volcano",
+        "D dragon",
+        "H bridge",
+        "+ abbey walls",
+    ] {
+        assert!(!text.contains(glyph), "{glyph}");
+    }
 }

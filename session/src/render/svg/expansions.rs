@@ -1,0 +1,157 @@
+//! The expansions' pieces in the SVG picture: on the board, bridges (BR1), castles (CA1)
+//! and the count on its City (CC2); beside the scores, the King and the Robber Baron
+//! (KR1, KR2); under them, the quarters of the City of Carcassonne with their figures.
+//! An expansion whose state a picture shows adds its function here, calls it from
+//! `svg_board_state` (on the board) or `svg_summary` (beside it), and declares its pieces
+//! in `pieces.rs`.
+
+use super::symbols::{svg_bridge, svg_castle, svg_count, svg_crown, svg_figure, svg_robber};
+use super::tile::{segment_point, side_middle};
+use super::{escape, num, seat_colour, seat_name, Layout, SCORE_LINE, TILE};
+use crate::render::anchor_segment;
+use crate::render::pieces::Piece;
+use crate::render::summary::QuarterLine;
+use carcassonne::game::Game;
+use carcassonne::tiles::Symbols;
+use std::fmt::Write as _;
+
+/// Bridges (BR1) across their tiles.
+pub(super) fn bridges(out: &mut String, game: &Game, layout: &Layout) {
+    let board = game.board();
+    for i in 0..board.len() {
+        let Some(axis) = game.bridge_at(i) else {
+            continue;
+        };
+        let pos = board.placement(i).pos;
+        let (x, y) = layout.origin(pos);
+        let [a, b] = axis.sides();
+        let (p, q) = (side_middle(a.index()), side_middle(b.index()));
+        svg_bridge(
+            out,
+            (x + p.0, y + p.1),
+            (x + q.0, y + q.1),
+            &format!("bridge {} at {pos}", axis.name()),
+        );
+    }
+}
+
+/// Castles (CA1) on their cities, outlined in their owner's colour.
+pub(super) fn castles(out: &mut String, game: &Game, layout: &Layout) {
+    let board = game.board();
+    for (owner, (pos, local), scored) in game.castles() {
+        let Some(i) = board.index_at(pos) else {
+            continue;
+        };
+        let p = board.placement(i);
+        let (x, y) = layout.origin(pos);
+        let (cx, cy) = anchor_segment(p.kind.def().oriented(p.rot), local)
+            .map_or((TILE / 2.0, TILE / 2.0), segment_point);
+        let at = (x + (cx + TILE / 2.0) / 2.0, y + (cy + TILE / 2.0) / 2.0);
+        let title = format!(
+            "castle of {}{}",
+            seat_name(owner as usize),
+            if scored { " (scored)" } else { "" }
+        );
+        svg_castle(out, "castle", at, seat_colour(owner as usize), &title);
+    }
+}
+
+/// The count (CC2) on the square of the City that shows its quarters.
+pub(super) fn count_on_its_city(out: &mut String, game: &Game, layout: &Layout) {
+    let Some(quarter) = game.count_quarter() else {
+        return;
+    };
+    let board = game.board();
+    let Some(p) = board
+        .placements()
+        .iter()
+        .find(|p| p.kind.def().has(Symbols::COUNT_QUARTERS))
+    else {
+        return;
+    };
+    let (x, y) = layout.origin(p.pos);
+    svg_count(
+        out,
+        "count",
+        (x + TILE / 2.0, y + TILE * 0.62),
+        &format!("the count, in the {} quarter", quarter.name()),
+    );
+}
+
+/// The titles a seat holds (KR1, KR2), side by side from `at`.
+pub(super) fn titles(out: &mut String, titles: &[Piece], at: (f64, f64)) {
+    let mut x = at.0;
+    for title in titles {
+        match title {
+            Piece::King => svg_crown(out, (x + 7.0, at.1), 14.0, "the King"),
+            Piece::RobberBaron => svg_robber(out, (x + 7.0, at.1), 15.0, "the Robber Baron"),
+            _ => continue,
+        }
+        let name = if *title == Piece::King {
+            "King"
+        } else {
+            "Robber Baron"
+        };
+        let _ = writeln!(
+            out,
+            r##"<text x="{}" y="{}" fill="#222222">{name}</text>"##,
+            num(x + 17.0),
+            num(at.1 + 4.0)
+        );
+        x += 100.0;
+    }
+}
+
+/// The City of Carcassonne (CC2) from `at` down: its name, then each quarter with its
+/// figures in their owners' colours and the count where it stands. Nothing without the
+/// Count.
+pub(super) fn city_lines(out: &mut String, city: &[QuarterLine], at: (f64, f64)) {
+    if city.is_empty() {
+        return;
+    }
+    let (x, top) = at;
+    out.push_str("<g class=\"city-of-carcassonne\">\n");
+    let _ = writeln!(
+        out,
+        r##"<text x="{}" y="{}" font-weight="bold" fill="#222222">City of Carcassonne</text>"##,
+        num(x),
+        num(top + 12.0)
+    );
+    for (i, line) in city.iter().enumerate() {
+        let base = top + SCORE_LINE * (i + 1) as f64 + 12.0;
+        let _ = writeln!(
+            out,
+            r##"<text x="{}" y="{}" fill="#222222">{}</text>"##,
+            num(x + 16.0),
+            num(base),
+            escape(line.quarter.name())
+        );
+        let mut fx = x + 100.0;
+        if line.count {
+            svg_count(
+                out,
+                "count",
+                (fx, base - 2.0),
+                &format!("the count, in the {} quarter", line.quarter.name()),
+            );
+            fx += 16.0;
+        }
+        for &(owner, figure) in &line.figures {
+            svg_figure(
+                out,
+                "quarter-figure",
+                (fx, base - 2.0),
+                Some(owner as usize),
+                figure,
+                &format!(
+                    "{} {} in the {} quarter",
+                    seat_name(owner as usize),
+                    figure.name(),
+                    line.quarter.name()
+                ),
+            );
+            fx += 16.0;
+        }
+    }
+    out.push_str("</g>\n");
+}

@@ -1,0 +1,473 @@
+//! The symbols and figures of the SVG picture, each drawn by one function at a given
+//! point and size, and the legend's swatch of every piece ([`swatch`]).
+
+use super::*;
+use crate::render::pieces::Piece;
+use carcassonne::config::Figure;
+use std::fmt::Write as _;
+
+/// The outline of a follower (a meeple) of height about `2.2 * s`, standing on `(x, y)`.
+pub(super) fn meeple(x: f64, y: f64, s: f64) -> (String, (f64, f64), f64) {
+    const BODY: [(f64, f64); 11] = [
+        (-0.5, 0.6),
+        (-0.17, 0.05),
+        (-0.55, -0.1),
+        (-0.48, -0.32),
+        (0.48, -0.32),
+        (0.55, -0.1),
+        (0.17, 0.05),
+        (0.5, 0.6),
+        (0.12, 0.6),
+        (0.0, 0.36),
+        (-0.12, 0.6),
+    ];
+    let points: Vec<String> = BODY
+        .iter()
+        .map(|(u, v)| format!("{},{}", num(x + u * s * 2.0), num(y + v * s * 2.0)))
+        .collect();
+    (points.join(" "), (x, y - 1.1 * s), 0.44 * s)
+}
+
+/// One figure: a meeple in its owner's colour (abbot, mayor and wagon with their
+/// initial), a barn as a square on its corner. `class` is `figure` on the board,
+/// `swatch` in the legend and the score lines.
+pub(crate) fn svg_figure(
+    out: &mut String,
+    class: &str,
+    at: (f64, f64),
+    seat: Option<usize>,
+    figure: Figure,
+    title: &str,
+) {
+    // No seat: the legend's white figure.
+    let (colour, ink) = seat.map_or(("#ffffff", "#000000"), |s| (seat_colour(s), seat_ink(s)));
+    let classes = format!("{class} {}", figure.name());
+    let data = seat.map_or(String::new(), |s| format!(r#" data-seat="{s}""#));
+    // Every figure but the follower carries the initial of its name.
+    let initial = (figure != Figure::Follower)
+        .then(|| figure.name().chars().next().map(|c| c.to_ascii_uppercase()))
+        .flatten();
+    let shape = if figure.is_follower_like() {
+        Shape::Meeple
+    } else {
+        Shape::Square
+    };
+    svg_piece(
+        out,
+        &classes,
+        &data,
+        at,
+        shape,
+        (colour, ink),
+        initial,
+        title,
+    );
+}
+
+/// The outline of a figure.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub(super) enum Shape {
+    /// A meeple standing on its point.
+    Meeple,
+    /// A square centred on its point (the barn).
+    Square,
+}
+
+/// A figure's shape in `colour` with `letter` in `ink` on it, as a group of classes
+/// `classes` (with extra attributes `data`) titled `title`.
+#[allow(clippy::too_many_arguments)]
+pub(super) fn svg_piece(
+    out: &mut String,
+    classes: &str,
+    data: &str,
+    at: (f64, f64),
+    shape: Shape,
+    (colour, ink): (&str, &str),
+    letter: Option<char>,
+    title: &str,
+) {
+    let (x, y) = at;
+    let s = TILE * 0.11;
+    let _ = write!(
+        out,
+        r#"<g class="{classes}"{data}><title>{}</title>"#,
+        escape(title)
+    );
+    match shape {
+        Shape::Square => {
+            let _ = write!(
+                out,
+                r##"<rect x="{}" y="{}" width="{2}" height="{2}" fill="{colour}" stroke="#111111" stroke-width="1"/>"##,
+                num(x - s),
+                num(y - s),
+                num(2.0 * s)
+            );
+        }
+        Shape::Meeple => {
+            let (body, head, r) = meeple(x, y, s);
+            let _ = write!(
+                out,
+                r##"<polygon points="{body}" fill="{colour}" stroke="#111111" stroke-width="0.9" stroke-linejoin="round"/><circle cx="{}" cy="{}" r="{}" fill="{colour}" stroke="#111111" stroke-width="0.9"/>"##,
+                num(head.0),
+                num(head.1),
+                num(r)
+            );
+        }
+    }
+    if let Some(letter) = letter {
+        let _ = write!(
+            out,
+            r#"<text x="{}" y="{}" font-size="7" font-weight="bold" fill="{ink}" text-anchor="middle">{letter}</text>"#,
+            num(x),
+            num(y + 3.0)
+        );
+    }
+    out.push_str("</g>\n");
+}
+
+/// The count (CC2): a meeple of its own grey, marked `C`.
+pub(super) fn svg_count(out: &mut String, class: &str, at: (f64, f64), title: &str) {
+    svg_piece(
+        out,
+        class,
+        "",
+        at,
+        Shape::Meeple,
+        (COUNT_COLOUR, "#ffffff"),
+        Some('C'),
+        title,
+    );
+}
+
+/// A river end (lake or spring): a pond, never round like a figure's head.
+pub(super) fn svg_pond(out: &mut String, centre: (f64, f64)) {
+    let _ = writeln!(
+        out,
+        r#"<ellipse class="lake" cx="{}" cy="{}" rx="{}" ry="{}" fill="{RIVER_COLOUR}" stroke="{RIVER_EDGE_COLOUR}" stroke-width="1.5"/>"#,
+        num(centre.0),
+        num(centre.1),
+        num(TILE * 0.2),
+        num(TILE * 0.12)
+    );
+}
+
+/// A pennant (B12): a small light shield with a dark edge.
+pub(super) fn svg_pennant(out: &mut String, at: (f64, f64)) {
+    let (x, y) = at;
+    let w = TILE * 0.075;
+    let _ = writeln!(
+        out,
+        r#"<polygon class="pennant" points="{},{} {},{} {},{} {},{} {},{}" fill="{PENNANT_COLOUR}" stroke="{CITY_EDGE_COLOUR}" stroke-width="1"/>"#,
+        num(x - w),
+        num(y - w),
+        num(x + w),
+        num(y - w),
+        num(x + w),
+        num(y + w * 0.4),
+        num(x),
+        num(y + w * 1.5),
+        num(x - w),
+        num(y + w * 0.4)
+    );
+}
+
+/// A monastery or abbey (a chapel) with its centre at `(c, c)` and size `s`.
+pub(super) fn svg_chapel(out: &mut String, at: (f64, f64), s: f64) {
+    let (x, y) = at;
+    let _ = writeln!(
+        out,
+        r#"<polygon class="monastery" points="{},{} {},{} {},{} {},{} {},{}" fill="{MONASTERY_COLOUR}" stroke="{MONASTERY_EDGE_COLOUR}" stroke-width="1.5"/>"#,
+        num(x - s / 2.0),
+        num(y + s / 2.0),
+        num(x - s / 2.0),
+        num(y - s / 6.0),
+        num(x),
+        num(y - s / 1.6),
+        num(x + s / 2.0),
+        num(y - s / 6.0),
+        num(x + s / 2.0),
+        num(y + s / 2.0)
+    );
+}
+
+/// A volcano (PD1) centred at `at`, size `s`.
+pub(super) fn svg_volcano(out: &mut String, at: (f64, f64), s: f64) {
+    let (x, y) = at;
+    let _ = writeln!(
+        out,
+        r##"<polygon class="volcano" points="{},{} {},{} {},{} {},{}" fill="{VOLCANO_COLOUR}" stroke="#f0d9c0" stroke-width="1"/>"##,
+        num(x - s / 1.6),
+        num(y + s / 2.0),
+        num(x - s / 5.0),
+        num(y - s / 2.0),
+        num(x + s / 5.0),
+        num(y - s / 2.0),
+        num(x + s / 1.6),
+        num(y + s / 2.0)
+    );
+}
+
+/// A magic portal (PD17) centred at `at`, size `s`.
+pub(super) fn svg_portal(out: &mut String, at: (f64, f64), s: f64) {
+    let _ = writeln!(
+        out,
+        r#"<rect class="portal" x="{}" y="{}" width="{2}" height="{2}" rx="{3}" fill="none" stroke="{PORTAL_COLOUR}" stroke-width="3"/>"#,
+        num(at.0 - s / 2.0),
+        num(at.1 - s / 2.0),
+        num(s),
+        num(s / 4.0)
+    );
+}
+
+/// A garden (A1) centred at `at`, size `s`: a clover of three leaves.
+pub(super) fn svg_garden(out: &mut String, at: (f64, f64), s: f64) {
+    let (x, y) = at;
+    let r = s / 4.0;
+    let _ = write!(out, r#"<g class="garden" fill="{GARDEN_COLOUR}">"#);
+    for (dx, dy) in [(0.0, -r), (-r, r * 0.6), (r, r * 0.6)] {
+        let _ = write!(
+            out,
+            r#"<circle cx="{}" cy="{}" r="{}"/>"#,
+            num(x + dx),
+            num(y + dy),
+            num(r * 1.05)
+        );
+    }
+    out.push_str("</g>\n");
+}
+
+/// The dragon (PD1) at `at`.
+pub(super) fn svg_dragon(out: &mut String, class: &str, at: (f64, f64), title: &str) {
+    let _ = writeln!(
+        out,
+        r##"<g class="{class}"><title>{}</title><circle cx="{}" cy="{}" r="{}" fill="#5a0f0f" stroke="#ffcc00" stroke-width="1.5"/><text x="{}" y="{}" font-size="10" font-weight="bold" fill="#ffcc00" text-anchor="middle">D</text></g>"##,
+        escape(title),
+        num(at.0),
+        num(at.1),
+        num(TILE * 0.14),
+        num(at.0),
+        num(at.1 + 3.5)
+    );
+}
+
+/// The fairy (PD15) at `at`.
+pub(super) fn svg_fairy(out: &mut String, class: &str, at: (f64, f64), title: &str) {
+    let _ = writeln!(
+        out,
+        r##"<g class="{class}"><title>{}</title><circle cx="{}" cy="{}" r="{}" fill="#ff8fd0" stroke="#7a1f5c" stroke-width="1"/><text x="{}" y="{}" font-size="8" font-weight="bold" fill="#7a1f5c" text-anchor="middle">F</text></g>"##,
+        escape(title),
+        num(at.0),
+        num(at.1),
+        num(TILE * 0.1),
+        num(at.0),
+        num(at.1 + 3.0)
+    );
+}
+
+/// A shrine (CU1) centred at `at`, size `s`: a small dark temple, its roof a pediment.
+pub(super) fn svg_shrine(out: &mut String, at: (f64, f64), s: f64) {
+    let (x, y) = at;
+    let _ = writeln!(
+        out,
+        r##"<g class="shrine"><polygon points="{},{} {},{} {},{}" fill="{SHRINE_COLOUR}" stroke="#f0f0f0" stroke-width="1"/><rect x="{}" y="{}" width="{}" height="{}" fill="{SHRINE_COLOUR}" stroke="#f0f0f0" stroke-width="1"/><path d="M {} {} V {} M {} {} V {}" stroke="#f0f0f0" stroke-width="1"/></g>"##,
+        num(x - s / 1.8),
+        num(y - s / 6.0),
+        num(x),
+        num(y - s / 1.6),
+        num(x + s / 1.8),
+        num(y - s / 6.0),
+        num(x - s / 2.4),
+        num(y - s / 6.0),
+        num(s / 1.2),
+        num(s / 1.5),
+        num(x - s / 6.0),
+        num(y - s / 6.0),
+        num(y + s / 2.0),
+        num(x + s / 6.0),
+        num(y - s / 6.0),
+        num(y + s / 2.0)
+    );
+}
+
+/// A bazaar (BZ1) centred at `at`, size `s`: a market stall under a striped awning.
+pub(super) fn svg_bazaar(out: &mut String, at: (f64, f64), s: f64) {
+    let (x, y) = at;
+    let _ = writeln!(
+        out,
+        r##"<g class="bazaar"><rect x="{}" y="{}" width="{}" height="{}" fill="#efe3c4" stroke="#3b2a14" stroke-width="1"/><rect x="{}" y="{}" width="{}" height="{}" fill="{BAZAAR_COLOUR}" stroke="#3b2a14" stroke-width="1"/><path d="M {} {} V {} M {} {} V {}" stroke="#fffaf0" stroke-width="1.5"/></g>"##,
+        num(x - s / 2.5),
+        num(y - s / 6.0),
+        num(s / 1.25),
+        num(s / 1.5),
+        num(x - s / 2.0),
+        num(y - s / 2.0),
+        num(s),
+        num(s / 3.0),
+        num(x - s / 6.0),
+        num(y - s / 2.0),
+        num(y - s / 6.0),
+        num(x + s / 6.0),
+        num(y - s / 2.0),
+        num(y - s / 6.0)
+    );
+}
+
+/// A castle (CA1) centred at `at`: a grey keep with two towers, outlined in `stroke`.
+pub(super) fn svg_castle(out: &mut String, class: &str, at: (f64, f64), stroke: &str, title: &str) {
+    let (cx, cy) = at;
+    let s = TILE * 0.1;
+    let _ = writeln!(
+        out,
+        r#"<g class="{class}"><title>{}</title><path d="M {} L {} L {} L {} L {} L {} L {} L {} L {} Z" fill="{CASTLE_COLOUR}" stroke="{stroke}" stroke-width="2"/></g>"#,
+        escape(title),
+        pt((cx - s, cy + s)),
+        pt((cx - s, cy - s)),
+        pt((cx - s / 2.0, cy - s)),
+        pt((cx - s / 2.0, cy - s / 2.0)),
+        pt((cx + s / 2.0, cy - s / 2.0)),
+        pt((cx + s / 2.0, cy - s)),
+        pt((cx + s, cy - s)),
+        pt((cx + s, cy + s)),
+        pt((cx - s, cy + s)),
+    );
+}
+
+/// A bridge (BR1) from `from` to `to`: a road on a dark deck.
+pub(super) fn svg_bridge(out: &mut String, from: (f64, f64), to: (f64, f64), title: &str) {
+    let d = format!("M {} L {}", pt(from), pt(to));
+    let _ = writeln!(
+        out,
+        r#"<g class="bridge"><title>{}</title><path d="{d}" stroke="{BRIDGE_EDGE_COLOUR}" stroke-width="{}"/><path d="{d}" stroke="{ROAD_COLOUR}" stroke-width="{}" stroke-dasharray="3 2"/></g>"#,
+        escape(title),
+        num(TILE * 0.2),
+        num(TILE * 0.12)
+    );
+}
+
+/// The King (KR1) at `at`: a golden crown, `s` wide.
+pub(super) fn svg_crown(out: &mut String, at: (f64, f64), s: f64, title: &str) {
+    let (x, y) = at;
+    let h = s * 0.7;
+    let _ = writeln!(
+        out,
+        r##"<g class="king"><title>{}</title><polygon points="{},{} {},{} {},{} {},{} {},{} {},{} {},{}" fill="{KING_COLOUR}" stroke="#5c4400" stroke-width="1"/></g>"##,
+        escape(title),
+        num(x - s / 2.0),
+        num(y + h / 2.0),
+        num(x - s / 2.0),
+        num(y - h / 2.0),
+        num(x - s / 4.0),
+        num(y),
+        num(x),
+        num(y - h / 2.0),
+        num(x + s / 4.0),
+        num(y),
+        num(x + s / 2.0),
+        num(y - h / 2.0),
+        num(x + s / 2.0),
+        num(y + h / 2.0)
+    );
+}
+
+/// The Robber Baron (KR2) at `at`: a dark bandit's mask, `s` wide.
+pub(super) fn svg_robber(out: &mut String, at: (f64, f64), s: f64, title: &str) {
+    let (x, y) = at;
+    let _ = writeln!(
+        out,
+        r##"<g class="robber-baron"><title>{}</title><ellipse cx="{}" cy="{}" rx="{}" ry="{}" fill="{ROBBER_COLOUR}" stroke="#1a1a1a" stroke-width="1"/><circle cx="{}" cy="{}" r="{}" fill="#fffaf0"/><circle cx="{}" cy="{}" r="{}" fill="#fffaf0"/></g>"##,
+        escape(title),
+        num(x),
+        num(y),
+        num(s / 2.0),
+        num(s / 3.5),
+        num(x - s / 5.0),
+        num(y),
+        num(s / 9.0),
+        num(x + s / 5.0),
+        num(y),
+        num(s / 9.0)
+    );
+}
+
+/// The legend's swatch of `piece` in the 16×16 box at `(x, y)`.
+pub(crate) fn swatch(out: &mut String, piece: Piece, x: f64, y: f64) {
+    let (cx, cy) = (x + 8.0, y + 8.0);
+    let square = |out: &mut String, fill: &str, stroke: &str| {
+        let _ = write!(
+            out,
+            r#"<rect x="{}" y="{}" width="16" height="16" fill="{fill}" stroke="{stroke}" stroke-width="1"/>"#,
+            num(x),
+            num(y)
+        );
+    };
+    let line = |out: &mut String, colour: &str, edge: &str, width: f64| {
+        let _ = write!(
+            out,
+            r#"<rect x="{}" y="{}" width="16" height="16" fill="{FIELD_COLOUR}"/><path d="M {} {} H {}" stroke="{edge}" stroke-width="{}"/><path d="M {} {} H {}" stroke="{colour}" stroke-width="{}"/>"#,
+            num(x),
+            num(y),
+            num(x),
+            num(cy),
+            num(x + 16.0),
+            num(width + 2.0),
+            num(x),
+            num(cy),
+            num(x + 16.0),
+            num(width)
+        );
+    };
+    let figure = |out: &mut String, figure: Figure, title: &str| {
+        let at = if figure.is_follower_like() {
+            (cx, cy + 2.0)
+        } else {
+            (cx, cy)
+        };
+        svg_figure(out, "swatch", at, None, figure, title);
+    };
+    match piece {
+        Piece::Field => square(out, FIELD_COLOUR, "#00000055"),
+        Piece::City => square(out, CITY_COLOUR, CITY_EDGE_COLOUR),
+        Piece::Road => line(out, ROAD_COLOUR, ROAD_EDGE_COLOUR, 5.0),
+        Piece::River => line(out, RIVER_COLOUR, RIVER_EDGE_COLOUR, 7.0),
+        Piece::RiverEnd => {
+            let _ = write!(
+                out,
+                r#"<ellipse cx="{}" cy="{}" rx="7.5" ry="4.5" fill="{RIVER_COLOUR}" stroke="{RIVER_EDGE_COLOUR}" stroke-width="1.5"/>"#,
+                num(cx),
+                num(cy)
+            );
+        }
+        Piece::Pennant => svg_pennant(out, (cx, cy - 2.0)),
+        Piece::Monastery | Piece::Abbey => svg_chapel(out, (cx, cy + 1.0), 13.0),
+        Piece::Garden => svg_garden(out, (cx, cy), 14.0),
+        Piece::AbbeyWall => square(out, ABBEY_COLOUR, "#00000055"),
+        Piece::Volcano => svg_volcano(out, (cx, cy), 14.0),
+        Piece::MagicPortal => svg_portal(out, (cx, cy), 12.0),
+        Piece::Follower => figure(out, Figure::Follower, "a follower"),
+        Piece::Abbot => figure(out, Figure::Abbot, "the abbot"),
+        Piece::Mayor => figure(out, Figure::Mayor, "the mayor"),
+        Piece::Wagon => figure(out, Figure::Wagon, "the wagon"),
+        Piece::Barn => figure(out, Figure::Barn, "a barn"),
+        Piece::Dragon => svg_dragon(out, "swatch dragon", (cx, cy), "the dragon"),
+        Piece::Fairy => svg_fairy(out, "swatch fairy", (cx, cy), "the fairy"),
+        Piece::CityOfCarcassonne => square(out, CARCASSONNE_COLOUR, "#00000055"),
+        Piece::Count => svg_count(out, "swatch count", (cx, cy + 2.0), "the count"),
+        Piece::King => svg_crown(out, (cx, cy), 14.0, "the King"),
+        Piece::RobberBaron => svg_robber(out, (cx, cy), 15.0, "the Robber Baron"),
+        Piece::Shrine => svg_shrine(out, (cx, cy + 1.0), 13.0),
+        Piece::Bridge => {
+            square(out, FIELD_COLOUR, "#00000055");
+            svg_bridge(out, (x, cy), (x + 16.0, cy), "a bridge");
+        }
+        Piece::Castle => svg_castle(out, "swatch castle", (cx, cy), "#111111", "a castle"),
+        Piece::Bazaar => svg_bazaar(out, (cx, cy), 14.0),
+        Piece::NewTile => {
+            let _ = write!(
+                out,
+                r##"<rect x="{}" y="{}" width="14" height="14" fill="{FIELD_COLOUR}" stroke="{HIGHLIGHT_COLOUR}" stroke-width="2.5" stroke-dasharray="4 2"/>"##,
+                num(x + 1.0),
+                num(y + 1.0)
+            );
+        }
+    }
+}

@@ -1,0 +1,144 @@
+//! Unit tests of `render::pieces`, included by `pieces.rs` so they see its private items.
+
+use super::*;
+use crate::render::test_games::{every_set, played};
+use carcassonne::config::GameConfig;
+
+fn pieces(game: &Game, replay: bool) -> Vec<Piece> {
+    pieces_of(game, replay).iter().map(|p| p.piece).collect()
+}
+
+fn game_of(sets: &[TileSet], abbot: u8) -> Game {
+    let mut config = GameConfig::new(2);
+    config.sets = sets.to_vec();
+    config.figures = carcassonne::config::Figures::default_for(&config.sets);
+    config.figures.abbot = abbot;
+    Game::new(config).unwrap()
+}
+
+#[test]
+fn every_piece_is_declared_once() {
+    for (i, p) in PIECES.iter().enumerate() {
+        assert!(
+            PIECES[i + 1..]
+                .iter()
+                .all(|q| q.piece != p.piece && q.name != p.name),
+            "{:?} declared twice",
+            p.piece
+        );
+    }
+    // Two pieces drawn on the text board never share a glyph.
+    let glyphs: Vec<&str> = PIECES.iter().filter_map(|p| p.glyph).collect();
+    for (i, g) in glyphs.iter().enumerate() {
+        assert!(!glyphs[i + 1..].contains(g), "glyph {g} twice");
+    }
+}
+
+/// A base game (B1) has the base pieces and none of an expansion's.
+#[test]
+fn a_base_game_has_only_base_pieces() {
+    let base = pieces(&game_of(&[TileSet::Base], 0), false);
+    for piece in [
+        Piece::Field,
+        Piece::City,
+        Piece::Road,
+        Piece::Monastery,
+        Piece::Pennant,
+        Piece::Follower,
+    ] {
+        assert!(base.contains(&piece), "{piece:?}");
+    }
+    for piece in [
+        Piece::River,
+        Piece::Volcano,
+        Piece::MagicPortal,
+        Piece::Dragon,
+        Piece::Fairy,
+        Piece::Abbot,
+        Piece::Mayor,
+        Piece::Abbey,
+        Piece::CityOfCarcassonne,
+        Piece::Count,
+        Piece::King,
+        Piece::Shrine,
+        Piece::Bridge,
+        Piece::Castle,
+        Piece::Bazaar,
+        Piece::NewTile,
+    ] {
+        assert!(!base.contains(&piece), "{piece:?} in a base game");
+    }
+    assert!(pieces(&game_of(&[TileSet::Base], 0), true).contains(&Piece::NewTile));
+}
+
+/// Each set brings its own pieces: the River its rivers and lakes (R1), The Princess &
+/// the Dragon its volcanoes, portals, dragon and fairy (PD1, PD12, PD15), Abbey & Mayor
+/// its figures and abbeys (AM1, AM5, AM6, AM10), and the Royal Gift sets theirs (CC2,
+/// KR1, KR2, CU1, BR1, CA1, BZ1).
+#[test]
+fn each_set_brings_its_pieces() {
+    let cases: [(&[TileSet], &[Piece]); 7] = [
+        (
+            &[TileSet::Base, TileSet::River1],
+            &[Piece::River, Piece::RiverEnd],
+        ),
+        (
+            &[TileSet::Base, TileSet::PrincessDragon],
+            &[
+                Piece::Volcano,
+                Piece::MagicPortal,
+                Piece::Dragon,
+                Piece::Fairy,
+            ],
+        ),
+        (
+            &[TileSet::Base, TileSet::AbbeyMayor],
+            &[
+                Piece::Abbey,
+                Piece::AbbeyWall,
+                Piece::Mayor,
+                Piece::Wagon,
+                Piece::Barn,
+            ],
+        ),
+        (
+            &[TileSet::Base, TileSet::Count],
+            &[Piece::CityOfCarcassonne, Piece::Count],
+        ),
+        (
+            &[TileSet::Base, TileSet::KingRobber],
+            &[Piece::King, Piece::RobberBaron],
+        ),
+        (&[TileSet::Base, TileSet::Cult], &[Piece::Shrine]),
+        (
+            &[TileSet::Base, TileSet::BridgesCastlesBazaars],
+            &[Piece::Bridge, Piece::Castle, Piece::Bazaar],
+        ),
+    ];
+    let base = pieces(&game_of(&[TileSet::Base], 0), false);
+    for (sets, brought) in cases {
+        let with = pieces(&game_of(sets, 0), false);
+        for piece in brought {
+            assert!(with.contains(piece), "{sets:?}: {piece:?} missing");
+        }
+        // Nothing else new but what the set brings.
+        for piece in &with {
+            assert!(
+                base.contains(piece) || brought.contains(piece),
+                "{sets:?}: {piece:?} listed"
+            );
+        }
+    }
+    assert!(pieces(&game_of(&[TileSet::Base], 1), false).contains(&Piece::Abbot));
+}
+
+/// A finished game lists its pieces from the tiles it placed: the legend of a game of
+/// every set has every piece but the replay's.
+#[test]
+fn a_game_of_every_set_has_every_piece() {
+    let game = played(every_set(3), 4, 0);
+    let all = pieces(&game, false);
+    for p in PIECES.iter().filter(|p| p.piece != Piece::NewTile) {
+        assert!(all.contains(&p.piece), "{:?}", p.piece);
+    }
+}
