@@ -94,12 +94,13 @@ docs-tests:
 notebook:
 	bash examples/make_notebook.sh
 
-## The pictures of the README: docs/board.png (the SVG of a finished game) and
-## docs/replay.png (the HTML replay at its middle turn), taken with headless Chromium.
+## The pictures of the README: docs/board.png (the SVG of a finished Royal Gift game) and
+## docs/replay.png (its HTML replay at the middle turn in a 1280x800 window), taken with
+## headless Chromium.
 screenshots:
 	bash tools/screenshots.sh
 
-## Benchmarks (figures in the README come from these).
+## Benchmarks (the figures of docs/benchmarks.md come from these).
 bench:
 	$(CARC) bench --players 2 --sets base --seconds 10
 	$(CARC) bench --players 2 --sets base,river1,river2 --abbot 1 --seconds 10
@@ -109,7 +110,7 @@ bench:
 	$(CARC) bench --players 4 --sets base,bridges-castles-and-bazaars --seconds 10
 	$(CARC) bench --players 4 --sets $(EVERY_SET) --abbot 1 --seconds 10
 
-## The built-in players (README "Strong: built-in players"): MCTS search speed per set,
+## The built-in players (docs/bots.md): MCTS search speed per set,
 ## then the matches of the strength table (long: hours on two cores).
 EVERY_SET = base,river1,river2,princess-and-dragon,abbey-and-mayor,count,king-and-robber,cult,bridges-castles-and-bazaars
 bench-bots:

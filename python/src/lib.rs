@@ -21,8 +21,8 @@ use pyo3::prelude::*;
 /// and the batch waits on address translation as well as on cache misses: the same
 /// allocations on transparent huge pages (glibc's `GLIBC_TUNABLES=glibc.malloc.hugetlb=1`)
 /// made the masks-only step about a third faster. mimalloc takes its memory in large
-/// segments on transparent huge pages by itself. The README ("Fast: benchmarks") has the
-/// A/B figures.
+/// segments on transparent huge pages by itself. `docs/benchmarks.md` has the A/B
+/// figures.
 #[global_allocator]
 static GLOBAL: mimalloc::MiMalloc = mimalloc::MiMalloc;
 

@@ -43,7 +43,7 @@ def test_python_version_matches_the_readme() -> None:
 
 def test_every_documented_extra_exists() -> None:
     declared = set(metadata.metadata("carcassonne").get_all("Provides-Extra") or [])
-    docs = [ROOT / "README.md", ROOT / "python" / "README.md"]
+    docs = [ROOT / "README.md", ROOT / "python" / "README.md", *sorted((ROOT / "docs").glob("*.md"))]
     mentioned = set()
     for doc in docs:
         for group in re.findall(r"\./python\[([a-z0-9_,-]+)\]", doc.read_text(encoding="utf-8")):
