@@ -35,3 +35,13 @@ pub(super) fn with_dragon_and_fairy() -> Game {
         .find(|g| g.dragon().is_some() && g.fairy().is_some())
         .expect("a game with the dragon and the fairy on the board")
 }
+
+/// A finished game of every set with a castle (CA1) and a bridge (BR1) on the board.
+pub(super) fn with_castle_and_bridge() -> Game {
+    (1..40)
+        .map(|seed| played(every_set(3), seed, 0))
+        .find(|g| {
+            g.castles().next().is_some() && (0..g.board().len()).any(|i| g.bridge_at(i).is_some())
+        })
+        .expect("a game with a castle and a bridge")
+}

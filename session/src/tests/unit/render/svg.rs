@@ -2,7 +2,7 @@
 
 use super::tile::{city_outline, segment_point, Step};
 use super::*;
-use crate::render::test_games::{every_set, played, with_dragon_and_fairy};
+use crate::render::test_games::{every_set, played, with_castle_and_bridge, with_dragon_and_fairy};
 use carcassonne::geometry::Rotation;
 use carcassonne::tiles::{catalogue, FeatureKind, Symbols, TileSet, NO_FEATURE};
 
@@ -282,12 +282,7 @@ fn the_legend_lists_the_games_pieces_only() {
 /// KR2), and the legend names every one of them.
 #[test]
 fn royal_gift_pieces_are_drawn_and_in_the_legend() {
-    let game = (1..40)
-        .map(|seed| played(every_set(3), seed, 0))
-        .find(|g| {
-            g.castles().next().is_some() && (0..g.board().len()).any(|i| g.bridge_at(i).is_some())
-        })
-        .expect("a game with a castle and a bridge");
+    let game = with_castle_and_bridge();
     let picture = board_svg(&game);
     // The board and the summary, without the legend's swatches.
     let svg = &picture[..picture.find(r#"<g class="legend">"#).unwrap()];

@@ -1,7 +1,7 @@
 //! Unit tests of `render::text`, included by `text.rs` so they see its private items.
 
 use super::*;
-use crate::render::test_games::{every_set, played, with_dragon_and_fairy};
+use crate::render::test_games::{every_set, played, with_castle_and_bridge, with_dragon_and_fairy};
 use carcassonne::geometry::Pos;
 use carcassonne::geometry::Rotation;
 use carcassonne::tiles::catalogue;
@@ -177,12 +177,7 @@ fn rendering_is_deterministic() {
 /// castles and the bridges; a legend that names them, on lines of at most 96 columns.
 #[test]
 fn royal_gift_pieces_in_the_text_view() {
-    let game = (1..40)
-        .map(|seed| played(every_set(3), seed, 0))
-        .find(|g| {
-            g.castles().next().is_some() && (0..g.board().len()).any(|i| g.bridge_at(i).is_some())
-        })
-        .expect("a game with a castle and a bridge");
+    let game = with_castle_and_bridge();
     let text = board_text(&game);
     let board = game.board();
     for i in 0..board.len() {
