@@ -1,6 +1,7 @@
-//! `carcassonne bench`: games on one thread for a fixed time, reported as games and
-//! decisions per second; random play by default, or a built-in player's (an MCTS player's
-//! search speed is reported in iterations per second).
+//! `carcassonne bench`: games on one thread for a fixed time (or a fixed number of
+//! games), reported as games and decisions per second; random play by default, or a
+//! built-in player's (an MCTS player's search speed is reported in iterations per
+//! second).
 
 use crate::args::OptSpec;
 use crate::setup;
@@ -20,14 +21,17 @@ options:
 {setup}
   --seed S             seed of the first game; game k uses S + k (default 0)
   --seconds S          how long to play, in seconds (default 5)
+  --games N            play exactly N games instead (the same games on every build,
+                       for instruction counts: valgrind --tool=callgrind)
   --bot SPEC           the player of every seat (default random: a uniformly random
                        legal action); greedy, or mcts:<budget>[:<option>=<value>...]
                        (see `carcassonne match --help`)
   -h, --help           show this text
 
 Plays complete games one after another on one thread, each decision chosen by the
-player, until the time is up (the last game is finished). Prints a summary line, then a
-last line `games/s: G decisions/s: D`, and for an MCTS player a line
+player, until the time is up (the last game is finished) or the N games are played.
+Prints a summary line, then a last line `games/s: G decisions/s: D`, and for an MCTS
+player a line
 `iterations/s: I` (search iterations per second of search time, over every decision that
 was searched).
 ";
@@ -38,14 +42,35 @@ const PICK_SEED_MIX: u64 = 0xBE4C_0000_0000_0001;
 /// Longest accepted run, in seconds (one day).
 const MAX_SECONDS: f64 = 86_400.0;
 
+/// Most games accepted by `--games`.
+const MAX_GAMES: u64 = 1_000_000_000;
+
+/// When a run stops.
+#[derive(Copy, Clone, Debug)]
+enum Stop {
+    /// After the first game that ends past this time.
+    After(Duration),
+    /// After this many games.
+    Games(u64),
+}
+
 /// Runs the subcommand.
 pub fn run(words: &[String]) -> Result<Outcome, CliError> {
-    let options = [OptSpec::once("seconds"), OptSpec::once("bot")];
+    let options = [
+        OptSpec::once("seconds"),
+        OptSpec::once("games"),
+        OptSpec::once("bot"),
+    ];
     let Some(parsed) = setup::parse_setup_command(words, &options, HELP)? else {
         return Ok(Outcome::Success);
     };
     let seconds = match parsed.value("seconds") {
         None => 5.0,
+        Some(_) if parsed.value("games").is_some() => {
+            return Err(CliError::Usage(
+                "--games: give either --seconds or --games, not both".into(),
+            ))
+        }
         Some(text) => text
             .trim()
             .parse::<f64>()
@@ -57,6 +82,20 @@ pub fn run(words: &[String]) -> Result<Outcome, CliError> {
                 ))
             })?,
     };
+    let stop = match parsed.value("games") {
+        None => Stop::After(Duration::from_secs_f64(seconds)),
+        Some(text) => Stop::Games(
+            text.trim()
+                .parse::<u64>()
+                .ok()
+                .filter(|n| (1..=MAX_GAMES).contains(n))
+                .ok_or_else(|| {
+                    CliError::Usage(format!(
+                        "--games: expected a number of games from 1 to {MAX_GAMES}, found {text:?}"
+                    ))
+                })?,
+        ),
+    };
     let bot = match parsed.value("bot") {
         None => Bot::Random,
         Some(text) => Bot::parse(text).map_err(|m| CliError::Usage(format!("--bot: {m}")))?,
@@ -64,7 +103,6 @@ pub fn run(words: &[String]) -> Result<Outcome, CliError> {
     let mut config = setup::config_from_options(&parsed, &setup::DEFAULTS)?;
     let description = setup::describe(&config);
     let first_seed = config.seed;
-    let budget = Duration::from_secs_f64(seconds);
     let mut rng = Rng::new(first_seed ^ PICK_SEED_MIX);
     let mut legal = Vec::with_capacity(512);
     let mut games = 0u64;
@@ -100,7 +138,11 @@ pub fn run(words: &[String]) -> Result<Outcome, CliError> {
             decisions += 1;
         }
         games += 1;
-        if start.elapsed() >= budget {
+        let done = match stop {
+            Stop::After(budget) => start.elapsed() >= budget,
+            Stop::Games(n) => games >= n,
+        };
+        if done {
             break;
         }
     }

@@ -651,7 +651,7 @@ fn render_a_record_with_final_actions() {
 
 #[test]
 fn bad_command_lines_exit_2_naming_the_option() {
-    let cases: [(&[&str], &str); 21] = [
+    let cases: [(&[&str], &str); 24] = [
         (&["play", "--players", "9"], "--players"),
         (&["play", "--players", "many"], "--players"),
         (&["play", "--sets", "base,moon"], "--sets"),
@@ -663,6 +663,9 @@ fn bad_command_lines_exit_2_naming_the_option() {
         (&["play", "--colour", "red"], "--colour"),
         (&["bench", "--seconds", "0"], "--seconds"),
         (&["bench", "--players"], "--players"),
+        (&["bench", "--games", "0"], "--games"),
+        (&["bench", "--games", "2.5"], "--games"),
+        (&["bench", "--games", "2", "--seconds", "1"], "--games"),
         (&["render", "--svg"], "--svg"),
         (&["render", "x.json", "--turn", "-1"], "--turn"),
         (&["replay", "x.jsonl", "--rule", "farmers"], "--rule"),
@@ -794,6 +797,22 @@ fn match_rotates_seats_and_reports_win_rates() {
             stderr(&run)
         );
     }
+}
+
+#[test]
+fn bench_plays_a_fixed_number_of_games() {
+    let args = [
+        "bench", "--players", "3", "--sets", "base,cult", "--games", "4", "--seed", "7",
+    ];
+    let run = carcassonne(&args);
+    assert!(run.status.success(), "{}", stderr(&run));
+    let text = stdout(&run);
+    let summary = text.lines().next().unwrap();
+    assert!(summary.starts_with("bench: 4 games, "), "{text}");
+    // The same games, so the same decisions, on a second run.
+    let again = stdout(&carcassonne(&args));
+    let decisions = |t: &str| t.split(" decisions").next().unwrap().to_string();
+    assert_eq!(decisions(&text), decisions(&again));
 }
 
 #[test]
