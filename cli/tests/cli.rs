@@ -802,7 +802,15 @@ fn match_rotates_seats_and_reports_win_rates() {
 #[test]
 fn bench_plays_a_fixed_number_of_games() {
     let args = [
-        "bench", "--players", "3", "--sets", "base,cult", "--games", "4", "--seed", "7",
+        "bench",
+        "--players",
+        "3",
+        "--sets",
+        "base,cult",
+        "--games",
+        "4",
+        "--seed",
+        "7",
     ];
     let run = carcassonne(&args);
     assert!(run.status.success(), "{}", stderr(&run));

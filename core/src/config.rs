@@ -297,7 +297,7 @@ impl Figures {
     pub fn default_for(sets: &[TileSet]) -> Figures {
         let mut counts = [0; Figures::KEYS.len()];
         counts[Figure::Follower.index()] = 7;
-        crate::rules::abbey_mayor::default_figures(sets, &mut counts);
+        crate::rules::default_figures(sets, &mut counts);
         Figures::from_counts(counts)
     }
 }
@@ -469,7 +469,7 @@ impl GameConfig {
                 format!("{}; 0 or 1 abbot (A1)", f.abbot),
             ));
         }
-        crate::rules::abbey_mayor::check_figures(self)?;
+        crate::rules::check_config(self)?;
         if let Some((kind, rot)) = self.start {
             if self.has(TileSet::Count) && (kind.id() != "COUNT-07" || rot != Rotation::default()) {
                 return Err(ConfigError::new(

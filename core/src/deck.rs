@@ -1,37 +1,38 @@
 //! The draw pile: tiles left per kind, drawn in stages (the River first: River II's fork,
-//! then the river tiles, then the lakes, R1; then everything else), with dragon tiles
-//! held back while the dragon is not on the board (PD3).
+//! then the river tiles, then the lakes, R1; then everything else), with the tiles that
+//! an expansion holds back kept apart while it does (dragon tiles while the dragon is not
+//! on the board, PD3).
 //!
-//! Each stage is a list of the tiles it holds (dragon tiles of the last stage apart), so
-//! a sampled draw is one random index into it; the counts per kind are kept beside it for
+//! What goes into the pile is the expansions' to say, through the registry
+//! ([`crate::rules`]): kinds never drawn (start tiles, tiles in hand), kinds held back,
+//! counts changed by a combination of sets (R4), and a tile set aside for an expansion
+//! to take (R6).
+//!
+//! Each stage is a list of the tiles it holds (held-back tiles of the last stage apart),
+//! so a sampled draw is one random index into it; the counts per kind are kept beside it for
 //! chance outcomes and observations. Every list stays sorted by catalogue index, so the
 //! pile is a function of the counts alone, whatever the order of the draws that left
 //! them: a game replayed from its record (draws named by kind) holds the very pile of the
 //! game that wrote it, and with the saved generator state goes on with the same draws.
 
-use crate::config::{Edition, GameConfig, RiverLakes};
+use crate::config::{Edition, GameConfig};
 use crate::rng::Rng;
-use crate::tiles::{catalogue, FeatureKind, RoadEnd, Symbols, TileKind, TileSet};
+use crate::tiles::{catalogue, FeatureKind, RoadEnd, TileKind};
 use std::sync::OnceLock;
 
 /// Stages of the pile, drawn in order.
 const STAGES: usize = 4;
 /// The stage of everything that is not a River tile.
 const LAST: usize = STAGES - 1;
-/// The stage of the lakes.
-const LAKES: usize = 2;
-/// The River II city lake, held back under `river2_lakes: one-turn` (R6).
-const CITY_LAKE: &str = "RIV2-LAKE-CITY";
 
 /// What the pile needs to know of a kind, computed once from the catalogue.
 #[derive(Copy, Clone, Debug)]
 struct KindInfo {
     /// River stage: 0 River II's fork, 1 river tiles, 2 lakes, 3 the rest.
     stage: u8,
-    /// A dragon tile (PD3).
-    dragon: bool,
-    /// Never in the pile: a spring (only ever a start tile), an abbey (in the players'
-    /// hands, AM1) or a square of the City of Carcassonne (the start, CC1).
+    /// Held back by an expansion (dragon tiles, PD3).
+    held_back: bool,
+    /// Never in the pile (an expansion's start tiles or tiles in hand).
     never_drawn: bool,
     /// Bit of the kind's set (`TileSet::bit`).
     set_bit: u16,
@@ -53,11 +54,10 @@ fn kind_info() -> &'static [KindInfo] {
                     Some(f) if f.side_mask().count_ones() == 3 => 0,
                     Some(_) => 1,
                 };
-                let spring = river.is_some_and(|f| f.road_end == Some(RoadEnd::Spring));
                 KindInfo {
                     stage,
-                    dragon: def.has(Symbols::DRAGON),
-                    never_drawn: spring || def.has(Symbols::ABBEY) || def.set == TileSet::Count,
+                    held_back: crate::rules::held_back(def),
+                    never_drawn: crate::rules::never_drawn(def),
                     set_bit: def.set.bit(),
                     counts: [Edition::C1, Edition::C2, Edition::C3].map(|e| e.count(kind)),
                 }
@@ -70,19 +70,19 @@ fn kind_info() -> &'static [KindInfo] {
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub struct Deck {
     counts: Vec<u8>,
-    /// The tiles of each stage; the last stage without its dragon tiles.
+    /// The tiles of each stage; the last stage without its held-back tiles.
     piles: [Vec<TileKind>; STAGES],
-    /// Dragon tiles, drawn with the last stage.
-    dragons: Vec<TileKind>,
-    /// A tile kept out of the draws but still to be placed: the River II city lake under
-    /// `river2_lakes: one-turn`, placed right after the volcano lake (R6).
+    /// Held-back tiles, drawn with the last stage when they are not held back.
+    held_back: Vec<TileKind>,
+    /// A tile kept out of the draws but still to be placed, set aside for an expansion
+    /// (R6: the city lake, placed right after the volcano lake).
     held: Option<TileKind>,
 }
 
 impl Deck {
     /// The pile for a configuration: every tile of the sets in play in the edition's
-    /// counts, less the start tile, and with River I and II together River II's spring
-    /// only and no River I lake (R4).
+    /// counts, less the start tile and as the expansions say (R4: with River I and II
+    /// together, River II's spring only and no River I lake).
     pub fn new(config: &GameConfig) -> Deck {
         let cat = catalogue();
         let info = kind_info();
@@ -104,34 +104,28 @@ impl Deck {
             .collect();
         let (start, _) = config.start_tile();
         counts[start.index()] = counts[start.index()].saturating_sub(1);
-        if config.has(TileSet::River1) && config.has(TileSet::River2) {
-            let lake = cat.by_id("RIV1-LAKE").expect("River I lake in catalogue");
-            counts[lake.index()] = 0;
-        }
+        crate::rules::adjust_pile(config, &mut counts);
         let mut piles: [Vec<TileKind>; STAGES] = Default::default();
-        let mut dragons = Vec::new();
+        let mut held_back = Vec::new();
         for (i, kind) in cat.kinds().enumerate() {
-            // Dragon tiles exist only with The Princess & the Dragon.
-            let pile = if info[i].dragon {
-                &mut dragons
+            let pile = if info[i].held_back {
+                &mut held_back
             } else {
                 &mut piles[info[i].stage as usize]
             };
             pile.extend(std::iter::repeat(kind).take(counts[i] as usize));
         }
         let mut held = None;
-        if config.has(TileSet::River2) && config.rules.river2_lakes == RiverLakes::OneTurn {
-            let lake = cat
-                .by_id(CITY_LAKE)
-                .expect("River II city lake in catalogue");
-            if let Some(k) = piles[LAKES].iter().position(|t| *t == lake) {
-                held = Some(piles[LAKES].remove(k));
+        if let Some(tile) = crate::rules::set_aside(config) {
+            let pile = &mut piles[info[tile.index()].stage as usize];
+            if let Some(k) = pile.iter().position(|t| *t == tile) {
+                held = Some(pile.remove(k));
             }
         }
         Deck {
             counts,
             piles,
-            dragons,
+            held_back,
             held,
         }
     }
@@ -147,7 +141,7 @@ impl Deck {
     /// nowhere and was discarded, so the city lake is drawn like any river tile).
     pub fn release_held(&mut self) {
         if let Some(tile) = self.held.take() {
-            let pile = &mut self.piles[LAKES];
+            let pile = &mut self.piles[kind_info()[tile.index()].stage as usize];
             let k = pile.partition_point(|t| *t < tile);
             pile.insert(k, tile);
         }
@@ -161,20 +155,20 @@ impl Deck {
     /// Tiles left.
     pub fn total(&self) -> u32 {
         (self.piles.iter().map(Vec::len).sum::<usize>()
-            + self.dragons.len()
+            + self.held_back.len()
             + usize::from(self.held.is_some())) as u32
     }
 
     fn current_stage(&self) -> Option<usize> {
-        (0..LAST)
-            .find(|s| !self.piles[*s].is_empty())
-            .or_else(|| (!self.piles[LAST].is_empty() || !self.dragons.is_empty()).then_some(LAST))
+        (0..LAST).find(|s| !self.piles[*s].is_empty()).or_else(|| {
+            (!self.piles[LAST].is_empty() || !self.held_back.is_empty()).then_some(LAST)
+        })
     }
 
-    /// Whether dragon tiles are held back now: the dragon is off the board and something
-    /// else can be drawn (PD3).
-    fn holds_dragons(&self, dragon_on_board: bool) -> bool {
-        !dragon_on_board && !self.piles[LAST].is_empty()
+    /// Whether the held-back tiles are held back now: an expansion holds them back
+    /// (`hold_back`, PD3) and something else can be drawn.
+    fn holds_back(&self, hold_back: bool) -> bool {
+        hold_back && !self.piles[LAST].is_empty()
     }
 
     /// Tiles of kind `i` that a draw may give (the held tile is not drawn).
@@ -182,24 +176,26 @@ impl Deck {
         self.counts[i] - u8::from(self.held.is_some_and(|h| h.index() == i))
     }
 
-    /// Catalogue indices of the kinds that may be drawn now (PD3, river stages).
-    fn drawable(&self, dragon_on_board: bool) -> impl Iterator<Item = usize> + '_ {
+    /// Catalogue indices of the kinds that may be drawn now (river stages; held-back
+    /// kinds while `hold_back`, PD3).
+    fn drawable(&self, hold_back: bool) -> impl Iterator<Item = usize> + '_ {
         let stage = self.current_stage();
         let info = kind_info();
-        let hold = stage == Some(LAST) && self.holds_dragons(dragon_on_board);
+        let hold = stage == Some(LAST) && self.holds_back(hold_back);
         (0..self.counts.len()).filter(move |&i| {
             let k = info[i];
-            self.drawable_count(i) > 0 && Some(k.stage as usize) == stage && !(hold && k.dragon)
+            self.drawable_count(i) > 0 && Some(k.stage as usize) == stage && !(hold && k.held_back)
         })
     }
 
-    /// The kinds that may be drawn now with their probabilities.
-    pub fn outcomes(&self, dragon_on_board: bool) -> Vec<(TileKind, f64)> {
+    /// The kinds that may be drawn now with their probabilities (held-back kinds not
+    /// while `hold_back`).
+    pub fn outcomes(&self, hold_back: bool) -> Vec<(TileKind, f64)> {
         let total: u32 = self
-            .drawable(dragon_on_board)
+            .drawable(hold_back)
             .map(|i| self.drawable_count(i) as u32)
             .sum();
-        self.drawable(dragon_on_board)
+        self.drawable(hold_back)
             .map(|i| {
                 let p = self.drawable_count(i) as f64 / total as f64;
                 (TileKind(i as u8), p)
@@ -209,32 +205,33 @@ impl Deck {
 
     /// Pushes a `Draw` action for every kind that may be drawn now (no allocation once
     /// `out` has grown).
-    pub fn drawable_into(&self, dragon_on_board: bool, out: &mut Vec<crate::action::Action>) {
+    pub fn drawable_into(&self, hold_back: bool, out: &mut Vec<crate::action::Action>) {
         out.extend(
-            self.drawable(dragon_on_board)
+            self.drawable(hold_back)
                 .map(|i| crate::action::Action::Draw {
                     tile: TileKind(i as u8),
                 }),
         );
     }
 
-    /// Draws a tile at random among those that may be drawn now. The pile must not be
-    /// empty. Removing keeps the lists sorted (see the module documentation).
-    pub fn draw(&mut self, rng: &mut Rng, dragon_on_board: bool) -> TileKind {
+    /// Draws a tile at random among those that may be drawn now (held-back kinds not
+    /// while `hold_back`). The pile must not be empty. Removing keeps the lists sorted
+    /// (see the module documentation).
+    pub fn draw(&mut self, rng: &mut Rng, hold_back: bool) -> TileKind {
         let stage = self.current_stage().expect("draw from a non-empty pile");
         let kind = if stage < LAST {
             let pile = &mut self.piles[stage];
             pile.remove(rng.below(pile.len() as u32) as usize)
-        } else if self.holds_dragons(dragon_on_board) {
+        } else if self.holds_back(hold_back) {
             let pile = &mut self.piles[LAST];
             pile.remove(rng.below(pile.len() as u32) as usize)
         } else {
-            let (rest, dragons) = (self.piles[LAST].len(), self.dragons.len());
-            let r = rng.below((rest + dragons) as u32) as usize;
+            let (rest, held_back) = (self.piles[LAST].len(), self.held_back.len());
+            let r = rng.below((rest + held_back) as u32) as usize;
             if r < rest {
                 self.piles[LAST].remove(r)
             } else {
-                self.dragons.remove(r - rest)
+                self.held_back.remove(r - rest)
             }
         };
         self.counts[kind.index()] -= 1;
@@ -249,7 +246,7 @@ impl Deck {
         let pile = self
             .piles
             .iter_mut()
-            .chain(std::iter::once(&mut self.dragons))
+            .chain(std::iter::once(&mut self.held_back))
             .find(|p| p.contains(&kind))
             .expect("a tile of a kind with a count is in a pile");
         let k = pile.iter().position(|t| *t == kind).expect("found above");

@@ -25,10 +25,10 @@ use crate::deck::Deck;
 use crate::features::{Features, NodeId};
 use crate::geometry::{Corner, Pos, Rotation, Side};
 use crate::rng::Rng;
-use crate::rules::bcb::bridges::bridge_may_fit;
 use crate::rules::{Expansions, TurnEnd};
 use crate::tiles::{catalogue, FeatureKind, Symbols, TileKind, TileSet, NO_FEATURE};
 use std::fmt;
+use std::hash::{Hash, Hasher};
 use std::sync::Arc;
 
 /// How tile draws are decided.
@@ -397,12 +397,6 @@ pub struct TurnLog {
     /// A second tile placed in the same turn, without a draw: the River II city lake
     /// after the volcano lake (R6, `river2_lakes: one-turn`).
     pub second: Option<TileKind>,
-    /// The tile in `draw` is the one the player got at a bazaar, not one from the pile
-    /// (BZ4).
-    pub from_bazaar: bool,
-    /// Range of the tiles laid out at a bazaar held at the end of this turn, in
-    /// [`Game::bazaar_log`] (BZ1; empty: no bazaar).
-    pub bazaar: (u32, u32),
     /// Range of this turn's decisions in [`Game::history_actions`].
     pub actions: (u32, u32),
     /// Range of this turn's score events in [`Game::events`].
@@ -489,6 +483,9 @@ impl Default for TurnState {
 pub struct Game {
     pub(crate) config: Arc<GameConfig>,
     pub(crate) rules: Rules,
+    /// The follower-like figures that may stand on each kind of feature (a bit per
+    /// [`Figure::index`], by [`FeatureKind`]): a fact of the configuration.
+    pub(crate) stands_on: [u8; FeatureKind::ALL.len()],
     pub(crate) players: u8,
     pub(crate) sets: u16,
     pub(crate) board: Board,
@@ -540,9 +537,8 @@ impl Game {
         config.validate()?;
         let deck = Deck::new(&config);
         let start_tiles = config.start_tiles();
-        let total_tiles = deck.total() as usize
-            + start_tiles.len()
-            + config.players as usize * config.figures.abbey as usize;
+        let total_tiles =
+            deck.total() as usize + start_tiles.len() + crate::rules::tiles_beside_pile(&config);
         let sets = config.sets.iter().fold(0u16, |acc, s| acc | s.bit());
         let mut supply = [[0u8; 5]; MAX_PLAYERS];
         for seat in supply.iter_mut().take(config.players as usize) {
@@ -550,23 +546,13 @@ impl Game {
                 seat[f.index()] = config.figures.of(f);
             }
         }
-        // At most 9 catalogue features per tile, and a bridge (BR3).
+        // At most 9 catalogue features per tile, and one an expansion adds (a bridge, BR3).
         let max_nodes = total_tiles * 10;
-        // Bazaars add decisions and payments (BZ2, BZ3): at most one per bazaar tile, each
-        // with a selection, a bid and a choice per player per auction.
-        let bazaar_room = if config.sets.contains(&TileSet::BridgesCastlesBazaars) {
-            let bazaars: usize = catalogue()
-                .kinds()
-                .filter(|k| k.def().has(Symbols::BAZAAR))
-                .map(|k| deck.counts()[k.index()] as usize)
-                .sum();
-            let p = config.players as usize;
-            bazaars * p * (p + 2)
-        } else {
-            0
-        };
+        // Decisions and score events beyond a few per tile (bazaar auctions, BZ2, BZ3).
+        let log_room = crate::rules::log_room(&config, deck.counts());
         let mut game = Game {
             rules: config.rules,
+            stands_on: [0; FeatureKind::ALL.len()],
             players: config.players,
             sets,
             board: Board::new(total_tiles),
@@ -585,12 +571,12 @@ impl Game {
             ext: Expansions::new(&config, total_tiles),
             end_from: 0,
             ending: false,
-            events: Vec::with_capacity(total_tiles * 4 + bazaar_room),
+            events: Vec::with_capacity(total_tiles * 4 + log_room),
             returns: Vec::with_capacity(total_tiles * 2),
             // A join makes two features one: at most one fewer than the nodes.
             joins: Vec::with_capacity(max_nodes),
             turns: Vec::with_capacity(total_tiles + 16),
-            decisions: Vec::with_capacity(total_tiles * 4 + bazaar_room),
+            decisions: Vec::with_capacity(total_tiles * 4 + log_room),
             turn_open: false,
             stamp: vec![0; max_nodes.max(total_tiles)],
             stamp_value: 0,
@@ -600,6 +586,7 @@ impl Game {
             figures_at_final_scoring: Vec::with_capacity(MAX_PLAYERS * 12),
             config: Arc::new(config),
         };
+        game.stands_on = Game::stands_on(&game.config, &game.ext);
         for (tile, pos, rot) in start_tiles {
             game.put_tile(tile, pos, rot);
         }
@@ -841,15 +828,15 @@ impl Game {
         p
     }
 
-    /// The kind of local feature `local` of the tile at `pos`, if there is one (a bridge,
-    /// the local feature after the tile's own, BR1, is a road).
+    /// The kind of local feature `local` of the tile at `pos`, if there is one (the
+    /// features an expansion adds come after the tile's own: a bridge, BR3, is a road).
     pub fn feature_kind_at(&self, pos: Pos, local: u8) -> Option<FeatureKind> {
         let i = self.board.index_at(pos)?;
-        let features = &self.board.placement(i).kind.def().features;
-        match features.get(local as usize) {
+        let p = self.board.placement(i);
+        match p.kind.def().features.get(local as usize) {
             Some(f) => Some(f.kind),
-            None => (local as usize == features.len() && self.bridge_at(i).is_some())
-                .then_some(FeatureKind::Road),
+            None => (local < self.tile_features(i))
+                .then(|| self.features.node(p.node_base + local as NodeId).kind),
         }
     }
 
@@ -923,7 +910,7 @@ impl Game {
         if self.phase != Phase::Draw {
             return Vec::new();
         }
-        self.deck.outcomes(self.dragon_on_board())
+        self.deck.outcomes(self.holds_back_tiles())
     }
 
     // ----- decisions -------------------------------------------------------------------
@@ -957,11 +944,7 @@ impl Game {
     /// The listed form of an action that names a feature by any of its parts (a quarter
     /// move's target, CC4; a castle's city, CA1); other actions are unchanged.
     pub fn normalize(&self, action: Action) -> Action {
-        match action {
-            Action::LeaveQuarter { .. } => self.normalize_leave(action),
-            Action::BuildCastle { .. } => self.normalize_castle(action),
-            _ => action,
-        }
+        self.normalize_expansion_action(action)
     }
 
     /// Applies a legal action; an illegal one is refused with an error and the game is
@@ -990,11 +973,11 @@ impl Game {
             Phase::Draw => {
                 let mut legal = std::mem::take(&mut self.legal);
                 legal.clear();
-                self.deck.drawable_into(self.dragon_on_board(), &mut legal);
+                self.deck.drawable_into(self.holds_back_tiles(), &mut legal);
                 self.legal = legal;
             }
             Phase::PlaceTile => {
-                if self.may_discard_bridge_only_tile() {
+                if self.may_discard_tile() {
                     self.legal.push(Action::Pass);
                 }
             }
@@ -1017,10 +1000,11 @@ impl Game {
                     self.start_drawn_tile(tile);
                 }
             }
-            Action::PlaceTile { pos, rot, bridge } => {
+            Action::PlaceTile { pos, rot, .. } => {
                 self.record(player, action);
                 let tile = self.turn.drawn.expect("a tile in hand");
-                self.place_turn_tile(tile, pos, rot, bridge);
+                self.before_turn_tile(action);
+                self.place_turn_tile(tile, pos, rot);
             }
             Action::Pass if matches!(self.phase, Phase::PlaceTile) => {
                 // BR2: a tile that fits only with a bridge is discarded (B5); implied by
@@ -1173,14 +1157,14 @@ impl Game {
                     self.step = Step::Start;
                 }
                 Step::EndRound => {
-                    if self.next_end_round_turn() {
+                    if self.end_round_decision() {
                         return;
                     }
-                    self.begin_final_moves();
+                    self.before_final_moves();
                     self.step = Step::FinalMoves;
                 }
                 Step::FinalMoves => {
-                    if self.next_final_move() {
+                    if self.final_move_decision() {
                         return;
                     }
                     self.final_scoring();
@@ -1203,8 +1187,8 @@ impl Game {
                 None
             }
             ChanceMode::Sampled => {
-                let dragon = self.dragon_on_board();
-                Some(self.deck.draw(&mut self.rng, dragon))
+                let hold_back = self.holds_back_tiles();
+                Some(self.deck.draw(&mut self.rng, hold_back))
             }
         }
     }
@@ -1218,11 +1202,6 @@ impl Game {
             draw,
             discarded: false,
             second: None,
-            from_bazaar: false,
-            bazaar: (
-                self.bazaar_log().len() as u32,
-                self.bazaar_log().len() as u32,
-            ),
             actions: (a, a),
             events: (e, e),
             returns: (r, r),
@@ -1289,17 +1268,12 @@ impl Game {
         self.step = Step::Draw;
     }
 
-    /// Puts a tile on the board and joins its features with its neighbours'.
-    pub(crate) fn put_tile(&mut self, kind: TileKind, pos: Pos, rot: Rotation) -> u8 {
-        self.put_tile_bridged(kind, pos, rot, None)
-    }
-
     /// The feature node on third `third` of side `side` of placement `index` (a bridge
     /// crossing that side on the middle third, BR3), if any.
     #[inline]
     pub(crate) fn segment_node(&self, index: usize, side: Side, third: usize) -> Option<NodeId> {
         if third == 1 {
-            if let Some(node) = self.bridge_node(index, side) {
+            if let Some(node) = self.crossing_node(index, side) {
                 return Some(node);
             }
         }
@@ -1308,15 +1282,9 @@ impl Game {
         (local != NO_FEATURE).then(|| p.node_base + local as NodeId)
     }
 
-    /// [`Game::put_tile`] with a bridge of its own along `bridge` (BR2), laid before the
-    /// tile joins its neighbours.
-    pub(crate) fn put_tile_bridged(
-        &mut self,
-        kind: TileKind,
-        pos: Pos,
-        rot: Rotation,
-        bridge: Option<crate::rules::bcb::Axis>,
-    ) -> u8 {
+    /// Puts a tile on the board and joins its features with its neighbours' (the
+    /// expansions add theirs before the join, [`Game::on_tile_put`]).
+    pub(crate) fn put_tile(&mut self, kind: TileKind, pos: Pos, rot: Rotation) -> u8 {
         let def = kind.def();
         let node_base = self.features.len() as NodeId;
         let index = self.board.place(pos, kind, rot, node_base) as u8;
@@ -1332,12 +1300,9 @@ impl Game {
             };
             self.features.add(f.kind, index, i as u8, open, f.pennants);
         }
-        self.add_bridge_node(index);
-        if let Some(axis) = bridge {
-            self.set_bridge(index as usize, axis);
-        }
+        self.on_tile_put(index);
         let abbey = def.has(Symbols::ABBEY);
-        let bridges = self.bcb_on();
+        let crossings = self.crosses_sides();
         for side in Side::ALL {
             let Some(ni) = self.board.index_at(pos.step(side)) else {
                 continue;
@@ -1358,8 +1323,9 @@ impl Game {
                 continue;
             }
             for third in 0..3 {
-                let (mine, theirs) = if third == 1 && bridges {
-                    // The middle third: a bridge end, if there is one (BR3).
+                let (mine, theirs) = if third == 1 && crossings {
+                    // The middle third: an expansion's feature across it (a bridge end,
+                    // BR3), else the tiles' own.
                     match (
                         self.segment_node(index as usize, side, 1),
                         self.segment_node(ni, side.opposite(), 1),
@@ -1387,15 +1353,8 @@ impl Game {
         index
     }
 
-    fn place_turn_tile(
-        &mut self,
-        tile: TileKind,
-        pos: Pos,
-        rot: Rotation,
-        bridge: Option<crate::rules::bcb::TileBridge>,
-    ) {
-        let own = self.bridge_with_tile(pos, bridge);
-        let index = self.put_tile_bridged(tile, pos, rot, own);
+    fn place_turn_tile(&mut self, tile: TileKind, pos: Pos, rot: Rotation) {
+        let index = self.put_tile(tile, pos, rot);
         self.turn.placed = Some(index);
         self.on_tile_placed(index);
         self.step = Step::Deploy;
@@ -1434,9 +1393,9 @@ impl Game {
     /// Every legal placement of `tile` (B4, R2): squares in frontier order, rotations
     /// 0..3. A tile with no placement is discarded (B5).
     pub(crate) fn placements_into(&self, tile: TileKind, out: &mut Vec<Action>) {
-        // The common case (no placement rule of an expansion, no bridge) gets its own
-        // copy of the loop, compiled without the checks.
-        if self.placement_restricted(tile) || self.may_bridge_placement() {
+        // The common case (no placement rule of an expansion, no misfit made to fit)
+        // gets its own copy of the loop, compiled without the checks.
+        if self.placement_restricters(tile) != 0 || self.misfit_makers() != 0 {
             self.placements_checked_into::<true>(tile, out);
         } else {
             self.placements_checked_into::<false>(tile, out);
@@ -1447,8 +1406,13 @@ impl Game {
     /// `CHECKED`.
     fn placements_checked_into<const CHECKED: bool>(&self, tile: TileKind, out: &mut Vec<Action>) {
         let def = tile.def();
-        let restricted = CHECKED && self.placement_restricted(tile);
-        let bridges = CHECKED && self.may_bridge_placement();
+        let restricters = if CHECKED {
+            self.placement_restricters(tile)
+        } else {
+            0
+        };
+        let restricted = restricters != 0;
+        let makers = if CHECKED { self.misfit_makers() } else { 0 };
         let packed_rot = Rotation::ALL.map(|r| def.oriented(r).packed_sides);
         out.reserve(4 * self.board.frontier().len());
         // Rotations that give the same sides (symmetric tiles) are still distinct actions.
@@ -1463,22 +1427,26 @@ impl Game {
             for (r, sides) in packed_rot.iter().enumerate() {
                 fits |= u8::from((sides ^ packed) & mask == 0) << r;
             }
-            // BR2: where a rotation does not fit, it may fit with a bridge, if every side
-            // that does not match is a road against a field or a field against a road.
+            // Where a rotation does not fit, an expansion may make it fit (BR2: with a
+            // bridge, if every side that does not match is a road against a field or a
+            // field against a road).
             let mut misfits = 0u8;
-            if bridges {
+            if CHECKED && makers != 0 {
                 for (r, &sides) in packed_rot.iter().enumerate() {
                     let misfit = fits & (1 << r) == 0;
-                    misfits |= u8::from(misfit && bridge_may_fit(sides, packed, mask)) << r;
+                    misfits |= u8::from(misfit && Game::misfit_may_fit(sides, packed, mask)) << r;
                 }
             }
-            if restricted && fits | misfits != 0 && !self.placement_allowed_at(tile, pos) {
+            if restricted
+                && fits | misfits != 0
+                && !self.placement_allowed_at(restricters, tile, pos)
+            {
                 continue;
             }
             while fits != 0 {
                 let rot = Rotation::ALL[fits.trailing_zeros() as usize];
                 fits &= fits - 1;
-                if !restricted || self.placement_allowed_turned(tile, pos, rot) {
+                if !restricted || self.placement_allowed_turned(restricters, tile, pos, rot) {
                     out.push(Action::PlaceTile {
                         pos,
                         rot,
@@ -1489,8 +1457,8 @@ impl Game {
             while misfits != 0 {
                 let rot = Rotation::ALL[misfits.trailing_zeros() as usize];
                 misfits &= misfits - 1;
-                if !restricted || self.placement_allowed_turned(tile, pos, rot) {
-                    self.bridge_placements(tile, pos, rot, (packed, mask), out);
+                if !restricted || self.placement_allowed_turned(restricters, tile, pos, rot) {
+                    self.misfit_placements(makers, tile, pos, rot, (packed, mask), out);
                 }
             }
         }
@@ -1499,18 +1467,34 @@ impl Game {
     // ----- deployment (B6, B7) -----------------------------------------------------------
 
     /// Whether a follower-like figure may stand on this feature kind.
+    #[inline]
     pub(crate) fn figure_fits(&self, figure: Figure, kind: FeatureKind) -> bool {
-        match figure {
-            Figure::Follower => match kind {
-                FeatureKind::City
-                | FeatureKind::Road
-                | FeatureKind::Monastery
-                | FeatureKind::Shrine => true,
-                FeatureKind::Field => self.rules.farmers,
-                FeatureKind::Garden | FeatureKind::River => false,
-            },
-            other => self.expansion_figure_fits(other, kind),
-        }
+        self.stands_on[kind as usize] & (1 << figure.index()) != 0
+    }
+
+    /// The follower-like figures that may stand on each kind of feature in a game of
+    /// `config`, a bit per [`Figure::index`]: followers on cities, roads, monasteries,
+    /// shrines and, with farmers, fields (B6, B16, CU1); the expansions' figures where
+    /// their rules say ([`Expansions::figure_fits`]).
+    fn stands_on(config: &GameConfig, expansions: &Expansions) -> [u8; FeatureKind::ALL.len()] {
+        FeatureKind::ALL.map(|kind| {
+            let mut figures = 0;
+            for figure in Figure::ALL.into_iter().filter(|f| f.is_follower_like()) {
+                let fits = match figure {
+                    Figure::Follower => match kind {
+                        FeatureKind::City
+                        | FeatureKind::Road
+                        | FeatureKind::Monastery
+                        | FeatureKind::Shrine => true,
+                        FeatureKind::Field => config.rules.farmers,
+                        FeatureKind::Garden | FeatureKind::River => false,
+                    },
+                    other => expansions.figure_fits(config, other, kind),
+                };
+                figures |= u8::from(fits) << figure.index();
+            }
+            figures
+        })
     }
 
     /// Pushes `Deploy` actions for every figure in `player`'s supply that may stand on
@@ -1682,14 +1666,17 @@ impl Game {
         (self.board.placement(n.placement as usize).pos, n.local)
     }
 
-    /// 64-bit hash of the state that decides the future of the game (board, figures,
-    /// scores, supplies, deck, phase, dragon, fairy, whose move).
+    /// 64-bit hash of the state that decides the future of the game: the board,
+    /// figures, scores, supplies, pile, the decision asked and where the turn stands,
+    /// and every expansion's state, each hashed whole (`docs/architecture.md`, the
+    /// registry). The same on every platform; two games that differ only in their
+    /// history (the order of earlier turns) may hash alike.
     pub fn state_hash(&self) -> u64 {
-        let mut h = Fnv::default();
+        let mut h = StateHasher::default();
         for p in self.board.placements() {
             h.write(&[p.kind.index() as u8, p.rot.quarter_turns()]);
-            h.write(&p.pos.x.to_le_bytes());
-            h.write(&p.pos.y.to_le_bytes());
+            h.write_i32(p.pos.x);
+            h.write_i32(p.pos.y);
         }
         let mut figs: Vec<_> = self
             .figures
@@ -1701,37 +1688,73 @@ impl Game {
             h.write(&[f.0, f.1, f.2, f.3]);
         }
         for s in self.scores() {
-            h.write(&s.to_le_bytes());
+            h.write_i32(*s);
         }
         for p in 0..self.players as usize {
             h.write(&self.held(p).counts());
         }
         h.write(self.deck.counts());
         h.write(&[self.phase as u8, self.to_play, self.turn_player]);
-        self.hash_dragon(&mut h);
-        self.hash_count(&mut h);
-        self.hash_bcb(&mut h);
-        if let Some(t) = self.turn.drawn {
-            h.write(&[t.index() as u8]);
-        }
+        h.write(&[self.step as u8, u8::from(self.ending), self.end_from]);
+        let t = &self.turn;
+        (t.placed, t.first_placed, t.feature_scorers, t.drawn).hash(&mut h);
+        self.turn_completed().hash(&mut h);
+        self.ext.hash(&mut h);
         h.finish()
     }
 }
 
-#[derive(Default)]
-pub(crate) struct Fnv(u64);
+/// The hasher of [`Game::state_hash`]: 64-bit FNV-1a over the bytes written, integers
+/// little-endian in their own width, lengths and `usize` as 8 bytes (the same on every
+/// platform).
+pub(crate) struct StateHasher(u64);
 
-impl Fnv {
-    /// Adds bytes to the hash.
-    pub(crate) fn write(&mut self, bytes: &[u8]) {
-        if self.0 == 0 {
-            self.0 = 0xcbf2_9ce4_8422_2325;
-        }
+impl Default for StateHasher {
+    fn default() -> StateHasher {
+        StateHasher(0xcbf2_9ce4_8422_2325)
+    }
+}
+
+impl Hasher for StateHasher {
+    fn write(&mut self, bytes: &[u8]) {
         for b in bytes {
             self.0 ^= *b as u64;
             self.0 = self.0.wrapping_mul(0x100_0000_01b3);
         }
     }
+
+    fn write_u16(&mut self, i: u16) {
+        self.write(&i.to_le_bytes());
+    }
+
+    fn write_u32(&mut self, i: u32) {
+        self.write(&i.to_le_bytes());
+    }
+
+    fn write_u64(&mut self, i: u64) {
+        self.write(&i.to_le_bytes());
+    }
+
+    fn write_usize(&mut self, i: usize) {
+        self.write_u64(i as u64);
+    }
+
+    fn write_i16(&mut self, i: i16) {
+        self.write(&i.to_le_bytes());
+    }
+
+    fn write_i32(&mut self, i: i32) {
+        self.write(&i.to_le_bytes());
+    }
+
+    fn write_i64(&mut self, i: i64) {
+        self.write(&i.to_le_bytes());
+    }
+
+    fn write_isize(&mut self, i: isize) {
+        self.write_u64(i as i64 as u64);
+    }
+
     fn finish(&self) -> u64 {
         self.0
     }

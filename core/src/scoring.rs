@@ -185,9 +185,8 @@ impl Game {
                 break;
             }
         }
-        // CC2: the City of Carcassonne counts as one completed city for a field with a
-        // part on its squares.
-        cities += i32::from(self.field_touches_the_city(root));
+        // Cities an expansion counts for the field (CC2: the City of Carcassonne).
+        cities += self.field_extra_cities(root);
         FieldCities {
             cities,
             castles,
@@ -228,13 +227,14 @@ impl Game {
         for &placed in &placed_tiles[..placed_len] {
             self.completed_by(placed, &mut roots, &mut n);
         }
-        // BR1: a bridge laid on a neighbour between abbeys closes its road by itself.
-        if let Some(r) = self.bridge_completed_this_turn() {
+        // Features completed beside the tiles (BR1: a bridge laid on a neighbour between
+        // abbeys closes its road by itself).
+        self.completed_beside_tiles(|r| {
             if !roots[..n].contains(&r) && n < roots.len() {
                 roots[n] = r;
                 n += 1;
             }
-        }
+        });
         self.turn.completed = roots;
         self.turn.completed_len = n as u8;
     }

@@ -904,7 +904,7 @@ fn bz1_bz2_bz3_bz4_a_bazaar_with_four_players() {
             (game.phase(), game.turn_player(), game.tile_in_hand()),
             (Phase::PlaceTile, seat, Some(tile(id)))
         );
-        assert!(game.turns().last().unwrap().from_bazaar);
+        assert!(game.tile_from_bazaar(game.turns().len() - 1));
         apply(&mut game, placement(xy, r, None));
         finish_turn(&mut game);
     }
@@ -970,7 +970,7 @@ fn bz4_a_tile_replacing_a_discarded_bazaar_tile_starts_no_bazaar() {
     assert_eq!(game.bazaar_tile_of(0), Some(tile("BASE-B")));
 
     assert_eq!(game.turn_player(), 1);
-    assert!(game.turns().last().unwrap().from_bazaar);
+    assert!(game.tile_from_bazaar(game.turns().len() - 1));
     apply(&mut game, placement((0, 1), 0, None));
     finish_turn(&mut game);
 
@@ -978,7 +978,7 @@ fn bz4_a_tile_replacing_a_discarded_bazaar_tile_starts_no_bazaar() {
         (game.phase(), game.turn_player(), game.tile_in_hand()),
         (Phase::PlaceTile, 0, Some(tile("BASE-B")))
     );
-    assert!(game.turns().last().unwrap().from_bazaar);
+    assert!(game.tile_from_bazaar(game.turns().len() - 1));
     assert_legal(&game, Action::Pass);
     apply(&mut game, Action::Pass); // BR2: discarded
     assert_eq!((game.phase(), game.turn_player()), (Phase::Draw, 0));
@@ -1056,9 +1056,8 @@ fn bz1_bz4_the_game_waits_for_the_bazaar_tiles() {
     assert_eq!((game.phase(), game.turn_player()), (Phase::PlaceTile, next));
     finish_game(&mut game, |p| p.x >= 1);
     let turns = game.turns();
-    let last: Vec<_> = turns[turns.len() - 3..]
-        .iter()
-        .map(|t| (t.player as usize, t.from_bazaar))
+    let last: Vec<_> = (turns.len() - 3..turns.len())
+        .map(|t| (turns[t].player as usize, game.tile_from_bazaar(t)))
         .collect();
     assert_eq!(
         last,

@@ -858,7 +858,7 @@ pub fn to_value_with(game: &Game, id: &str, resume: &Resume) -> Value {
             if t.discarded {
                 v["discarded"] = json!(true);
             }
-            let offer = &game.bazaar_log()[t.bazaar.0 as usize..t.bazaar.1 as usize];
+            let offer = game.bazaar_offer_of_turn(i);
             if !offer.is_empty() {
                 v["bazaar"] = offer.iter().map(|k| k.id()).collect();
             }
@@ -1183,7 +1183,7 @@ fn replay_with_resume(record: &Value) -> Result<(Game, Option<Resume>), ReplayEr
         let mut offer = bazaar.iter();
         // BZ4: the tile the player got at a bazaar is in his hand without a draw (and is
         // already discarded when it fits nowhere, B5).
-        let from_bazaar = game.turns().get(t).is_some_and(|l| l.from_bazaar);
+        let from_bazaar = game.tile_from_bazaar(t);
         if from_bazaar {
             let got = game.turns()[t].draw;
             if draw != got || game.turn_player() != player {

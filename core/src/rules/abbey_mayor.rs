@@ -15,11 +15,14 @@
 //!   (C1), in seat order from the turn player.
 
 use crate::action::Action;
-use crate::config::{Figure, GameConfig, MAX_PLAYERS};
+use crate::config::{ConfigError, Figure, GameConfig, MAX_PLAYERS};
 use crate::features::NodeId;
 use crate::game::{BoardFigure, Game, Phase, ScoreKind, Step};
 use crate::geometry::{Corner, Pos, Rotation, Side};
-use crate::tiles::{catalogue, FeatureKind, RoadEnd, Symbols, TileKind, TileSet, NO_FEATURE};
+use crate::rules::{Expansion, FigureCounts};
+use crate::tiles::{
+    catalogue, FeatureKind, RoadEnd, Symbols, TileDef, TileKind, TileSet, NO_FEATURE,
+};
 use std::sync::OnceLock;
 
 crate::named_enum! {
@@ -65,9 +68,13 @@ pub(crate) struct AbbeyMayor {
     declined_in_turn: Option<usize>,
 }
 
-impl AbbeyMayor {
-    /// The state at the start of a game: every seat holds its abbey tiles.
-    pub(crate) fn new(config: &GameConfig) -> AbbeyMayor {
+impl Expansion for AbbeyMayor {
+    fn in_play(config: &GameConfig) -> bool {
+        config.has(TileSet::AbbeyMayor)
+    }
+
+    /// Every seat holds its abbey tiles.
+    fn new(config: &GameConfig, _: usize) -> AbbeyMayor {
         let mut abbeys = [0; MAX_PLAYERS];
         abbeys[..config.players as usize].fill(config.figures.abbey);
         AbbeyMayor {
@@ -75,67 +82,169 @@ impl AbbeyMayor {
             ..AbbeyMayor::default()
         }
     }
-}
 
-/// AM1, AM5, AM6, AM10: with the set, each player has one mayor, wagon, barn and abbey
-/// tile by default (`counts` in [`crate::config::Figures::KEYS`] order).
-pub(crate) fn default_figures(
-    sets: &[TileSet],
-    counts: &mut [u8; crate::config::Figures::KEYS.len()],
-) {
-    if sets.contains(&TileSet::AbbeyMayor) {
-        for figure in [Figure::Mayor, Figure::Wagon, Figure::Barn] {
-            counts[figure.index()] = 1;
-        }
-        counts[Figure::ALL.len()] = 1; // the abbey tiles, after the figures
+    #[cfg(test)]
+    fn hash_probes() -> Vec<crate::rules::HashProbe<AbbeyMayor>> {
+        vec![
+            ("AM1", |a| a.abbeys[0] ^= 1),
+            ("AM1", |a| {
+                a.declined_in_turn = Some(a.declined_in_turn.map_or(0, |t| t + 1))
+            }),
+            ("AM4", |a| a.round.1 += 1),
+            ("AM7", |a| a.barn = Some(a.barn.map_or(0, |n| n + 1))),
+            ("AM11", |a| a.wagons ^= 1),
+            ("AM11", |a| a.wagon_from[0].0 ^= 1),
+        ]
     }
-}
 
-/// The figures and abbey tiles of the set: at most one each, and none without the set.
-pub(crate) fn check_figures(config: &GameConfig) -> Result<(), crate::config::ConfigError> {
-    let f = &config.figures;
-    let am = config.sets.contains(&TileSet::AbbeyMayor);
-    for (name, n) in [
-        ("mayor", f.mayor),
-        ("wagon", f.wagon),
-        ("barn", f.barn),
-        ("abbey", f.abbey),
-    ] {
-        if n > 1 {
-            return Err(crate::config::ConfigError::new(
-                format!("figures.{name}"),
-                format!("{n}; at most 1"),
-            ));
-        }
-        if n > 0 && !am {
-            return Err(crate::config::ConfigError::new(
-                format!("figures.{name}"),
-                "needs the abbey-and-mayor set",
-            ));
+    /// AM1, AM5, AM6, AM10: with the set, each player has one mayor, wagon, barn and
+    /// abbey tile by default.
+    fn default_figures(sets: &[TileSet], counts: &mut FigureCounts) {
+        if sets.contains(&TileSet::AbbeyMayor) {
+            for figure in [Figure::Mayor, Figure::Wagon, Figure::Barn] {
+                counts[figure.index()] = 1;
+            }
+            counts[Figure::ALL.len()] = 1; // the abbey tiles, after the figures
         }
     }
-    Ok(())
-}
 
-/// Where a figure of Abbey & Mayor may stand: the mayor in a city (AM5), the wagon on a
-/// road, city or monastery-like feature (AM10); the barn is not deployed on a feature.
-pub(crate) fn figure_fits(figure: Figure, kind: FeatureKind) -> bool {
-    match figure {
-        Figure::Mayor => kind == FeatureKind::City,
-        Figure::Wagon => {
-            kind.is_monastery_like() || kind == FeatureKind::City || kind == FeatureKind::Road
+    /// The figures and abbey tiles of the set: at most one each, and none without the
+    /// set.
+    fn check_config(config: &GameConfig) -> Result<(), ConfigError> {
+        let f = &config.figures;
+        let am = config.sets.contains(&TileSet::AbbeyMayor);
+        for (name, n) in [
+            ("mayor", f.mayor),
+            ("wagon", f.wagon),
+            ("barn", f.barn),
+            ("abbey", f.abbey),
+        ] {
+            if n > 1 {
+                return Err(ConfigError::new(
+                    format!("figures.{name}"),
+                    format!("{n}; at most 1"),
+                ));
+            }
+            if n > 0 && !am {
+                return Err(ConfigError::new(
+                    format!("figures.{name}"),
+                    "needs the abbey-and-mayor set",
+                ));
+            }
         }
-        _ => false,
+        Ok(())
+    }
+
+    /// AM1: abbeys are in the players' hands.
+    fn never_drawn(def: &TileDef) -> bool {
+        def.has(Symbols::ABBEY)
+    }
+
+    /// AM1: the abbey tiles.
+    fn tiles_beside_pile(config: &GameConfig) -> usize {
+        config.players as usize * config.figures.abbey as usize
+    }
+
+    /// The abbey tiles, after the figures.
+    #[inline]
+    fn held(game: &Game, player: usize, counts: &mut FigureCounts) {
+        counts[Figure::ALL.len()] = game.abbeys_left(player);
+    }
+
+    /// The mayor in a city (AM5), the wagon on a road, city or monastery-like feature
+    /// (AM10); the barn is not deployed on a feature.
+    #[inline]
+    fn figure_fits(_: &GameConfig, figure: Figure, kind: FeatureKind) -> bool {
+        match figure {
+            Figure::Mayor => kind == FeatureKind::City,
+            Figure::Wagon => {
+                kind.is_monastery_like() || kind == FeatureKind::City || kind == FeatureKind::Road
+            }
+            _ => false,
+        }
+    }
+
+    /// AM5: a mayor weighs as many followers as its city has pennants.
+    #[inline]
+    fn figure_weight(game: &Game, figure: Figure, root: NodeId) -> Option<u32> {
+        (figure == Figure::Mayor).then(|| game.features.node(root).pennants as u32)
+    }
+
+    #[inline]
+    fn reset_turn(game: &mut Game) {
+        game.abbey_mayor_turn_start();
+    }
+
+    /// AM1.
+    #[inline]
+    fn decision_before_draw(game: &mut Game) -> bool {
+        game.abbey_decision()
+    }
+
+    /// AM6.
+    #[inline]
+    fn deploy_options(game: &Game, out: &mut Vec<Action>) {
+        game.barn_actions(out);
+    }
+
+    /// AM11: a wagon may move on.
+    #[inline]
+    fn on_figure_scored(game: &mut Game, figure: BoardFigure) {
+        if figure.figure == Figure::Wagon {
+            game.wagon_scored(figure);
+        }
+    }
+
+    /// AM7, AM8.
+    #[inline]
+    fn after_turn_scoring(game: &mut Game, placed: u8) {
+        game.barn_joins(placed);
+    }
+
+    /// AM11.
+    #[inline]
+    fn decision_after_scoring(game: &mut Game) -> bool {
+        game.next_wagon_decision()
+    }
+
+    #[inline]
+    fn apply(game: &mut Game, player: u8, action: Action) -> Option<bool> {
+        match action {
+            Action::PlaceAbbey { .. } | Action::DeployBarn { .. } | Action::MoveWagon { .. } => {}
+            Action::Pass if matches!(game.phase, Phase::Abbey | Phase::WagonMove) => {}
+            _ => return None,
+        }
+        game.apply_abbey_mayor(player, action);
+        Some(true)
+    }
+
+    #[inline]
+    fn complete_legal(game: &mut Game, phase: Phase) {
+        if matches!(phase, Phase::Abbey | Phase::WagonMove) {
+            game.abbey_mayor_legal(phase);
+        }
+    }
+
+    /// AM4.
+    #[inline]
+    fn on_game_end(game: &mut Game) {
+        game.begin_abbey_round();
+    }
+
+    /// AM4.
+    #[inline]
+    fn end_round_decision(game: &mut Game) -> bool {
+        game.next_end_round_turn()
+    }
+
+    /// AM9.
+    #[inline]
+    fn final_scoring(game: &mut Game) {
+        game.barn_final_scoring();
     }
 }
 
 impl Game {
-    /// AM5: a mayor weighs as many followers as its city has pennants.
-    #[inline]
-    pub(crate) fn mayor_strength(&self, root: NodeId) -> u32 {
-        self.features.node(root).pennants as u32
-    }
-
     /// Whether the turn player declined to place an abbey (AM1) and the game waits for his
     /// draw (explicit chance): the record of the game then ends with that decline, which
     /// a draw would otherwise imply.
@@ -147,7 +256,8 @@ impl Game {
 
     /// AM1: asks the turn player whether he places his abbey instead of drawing, if he
     /// may.
-    pub(crate) fn abbey_decision(&mut self) -> bool {
+    #[inline]
+    fn abbey_decision(&mut self) -> bool {
         if self.ext.abbey.declined_in_turn != Some(self.turns.len())
             && self.abbey_possible(self.turn_player)
         {
@@ -160,7 +270,8 @@ impl Game {
 
     /// The legal list of an abbey decision (the holes, then declining) or a wagon
     /// decision (its targets are listed by its step; declining is added here).
-    pub(crate) fn abbey_mayor_legal(&mut self, phase: Phase) {
+    #[inline]
+    fn abbey_mayor_legal(&mut self, phase: Phase) {
         if phase == Phase::Abbey {
             let mut legal = std::mem::take(&mut self.legal);
             legal.clear();
@@ -172,7 +283,7 @@ impl Game {
 
     /// Applies a decision of Abbey & Mayor: an abbey placed (AM1, AM4) or declined, a
     /// barn (AM6), a wagon move (AM11) or its refusal.
-    pub(crate) fn apply_abbey_mayor(&mut self, player: u8, action: Action) {
+    fn apply_abbey_mayor(&mut self, player: u8, action: Action) {
         match action {
             Action::PlaceAbbey { pos } => {
                 self.record(player, action);
@@ -227,18 +338,9 @@ impl Game {
         self.ext.abbey.abbeys[player]
     }
 
-    /// The abbey tiles of [`Game::held`] (`counts` in [`crate::config::Figures::KEYS`]
-    /// order: after the figures).
-    pub(crate) fn held_tiles(
-        &self,
-        player: usize,
-        counts: &mut [u8; crate::config::Figures::KEYS.len()],
-    ) {
-        counts[Figure::ALL.len()] = self.abbeys_left(player);
-    }
-
     /// A new turn: no barn placed, no wagon waiting.
-    pub(crate) fn abbey_mayor_turn_start(&mut self) {
+    #[inline]
+    fn abbey_mayor_turn_start(&mut self) {
         let am = &mut self.ext.abbey;
         am.wagons = 0;
         am.barn = None;
@@ -255,34 +357,42 @@ impl Game {
         })
     }
 
-    /// AM1: a hole (four orthogonal neighbours) where the abbey may lie by the other
-    /// expansions' placement rules (CU2: it is a monastery).
-    fn is_hole(&self, pos: Pos) -> bool {
+    /// AM1: whether `pos` is a hole (four orthogonal neighbours) where the abbey may lie
+    /// by the placement rules of `restricters`, the expansions that restrict the abbey
+    /// tile's placements (CU2: it is a monastery).
+    #[inline]
+    fn is_hole(&self, restricters: u32, pos: Pos) -> bool {
         self.board.orthogonal_neighbours(pos) == 4
-            && self.placement_allowed_at(Game::abbey_tile(), pos)
+            && self.placement_allowed_at(restricters, Game::abbey_tile(), pos)
     }
 
     /// AM1: whether `player` may place an abbey now (he holds one and a hole exists).
-    pub(crate) fn abbey_possible(&self, player: u8) -> bool {
-        self.am()
-            && self.ext.abbey.abbeys[player as usize] > 0
-            && self.board.frontier().iter().any(|p| self.is_hole(*p))
+    fn abbey_possible(&self, player: u8) -> bool {
+        if self.ext.abbey.abbeys[player as usize] == 0 {
+            return false;
+        }
+        let restricters = self.placement_restricters(Game::abbey_tile());
+        self.board
+            .frontier()
+            .iter()
+            .any(|&pos| self.is_hole(restricters, pos))
     }
 
     /// `PlaceAbbey` actions: every hole, in frontier order.
-    pub(crate) fn abbey_actions(&self, out: &mut Vec<Action>) {
+    fn abbey_actions(&self, out: &mut Vec<Action>) {
         if !self.abbey_possible(self.to_play) {
             return;
         }
+        let restricters = self.placement_restricters(Game::abbey_tile());
         for &pos in self.board.frontier() {
-            if self.is_hole(pos) {
+            if self.is_hole(restricters, pos) {
                 out.push(Action::PlaceAbbey { pos });
             }
         }
     }
 
     /// AM1–AM3: places the turn player's abbey; deployment follows as usual.
-    pub(crate) fn place_abbey(&mut self, pos: Pos) {
+    fn place_abbey(&mut self, pos: Pos) {
         let player = self.to_play as usize;
         self.ext.abbey.abbeys[player] -= 1;
         let index = self.put_tile(Game::abbey_tile(), pos, Rotation::default());
@@ -293,13 +403,15 @@ impl Game {
 
     /// AM4: after the last tile, the abbey round starts with the seat after the one that
     /// placed it.
-    pub(crate) fn begin_abbey_round(&mut self) {
-        self.ext.abbey.round = (1, if self.am() { self.players } else { 0 });
+    #[inline]
+    fn begin_abbey_round(&mut self) {
+        self.ext.abbey.round = (1, self.players);
     }
 
     /// Asks the next seat of the abbey round that can place an abbey; `false` when the
     /// round is over. No fairy point in these turns.
-    pub(crate) fn next_end_round_turn(&mut self) -> bool {
+    #[inline]
+    fn next_end_round_turn(&mut self) -> bool {
         while self.ext.abbey.round.1 > 0 {
             let round = &mut self.ext.abbey.round;
             let seat = (self.end_from + round.0) % self.players;
@@ -333,8 +445,9 @@ impl Game {
     }
 
     /// AM6: `DeployBarn` actions on the corners of the placed tile.
-    pub(crate) fn barn_actions(&self, out: &mut Vec<Action>) {
-        if !self.am() || !self.rules.farmers || self.placed_abbey() {
+    #[inline]
+    fn barn_actions(&self, out: &mut Vec<Action>) {
+        if !self.rules.farmers || self.placed_abbey() {
             return;
         }
         if self.supply[self.turn_player as usize][Figure::Barn.index()] == 0 {
@@ -368,7 +481,7 @@ impl Game {
 
     /// Puts the turn player's barn on `corner` of the placed tile (AM6); its field is
     /// scored in the scoring step (AM7).
-    pub(crate) fn deploy_barn(&mut self, player: u8, pos: Pos, corner: Corner) {
+    fn deploy_barn(&mut self, player: u8, pos: Pos, corner: Corner) {
         let index = self.board.index_at(pos).expect("barn on the placed tile");
         let node = self
             .corner_field(index, corner)
@@ -389,10 +502,8 @@ impl Game {
     /// Scoring step, after completed features: the field of a barn placed this turn
     /// (AM7, 3 per city), then fields of the placed tile that joined a barn's field and
     /// hold farmers (AM8, 1 per city).
-    pub(crate) fn barn_joins(&mut self, placed: u8) {
-        if !self.am() {
-            return;
-        }
+    #[inline]
+    fn barn_joins(&mut self, placed: u8) {
         let barn_root = self.ext.abbey.barn.map(|n| self.features.find(n));
         if let Some(root) = barn_root {
             self.score_field_farmers(root, 3, ScoreKind::BarnPlaced);
@@ -452,7 +563,8 @@ impl Game {
     }
 
     /// AM9: each barn scores 4 per completed city of its field.
-    pub(crate) fn barn_final_scoring(&mut self) {
+    #[inline]
+    fn barn_final_scoring(&mut self) {
         for k in 0..self.figures.len() {
             let f = self.figures[k];
             if f.figure != Figure::Barn {
@@ -470,10 +582,8 @@ impl Game {
     }
 
     /// A wagon was returned by the scoring of its feature: it may move (AM11).
-    pub(crate) fn wagon_scored(&mut self, f: BoardFigure) {
-        if !self.am() {
-            return;
-        }
+    #[inline]
+    fn wagon_scored(&mut self, f: BoardFigure) {
         let am = &mut self.ext.abbey;
         am.wagons |= 1 << f.owner;
         am.wagon_from[f.owner as usize] = (f.placement, f.local);
@@ -481,7 +591,8 @@ impl Game {
 
     /// Asks the next wagon owner (seat order from the turn player) who has somewhere to
     /// go; wagons with nowhere to go stay in the supply. `false` when none is left.
-    pub(crate) fn next_wagon_decision(&mut self) -> bool {
+    #[inline]
+    fn next_wagon_decision(&mut self) -> bool {
         while self.ext.abbey.wagons != 0 {
             let seat = (0..self.players)
                 .map(|o| (self.turn_player + o) % self.players)
@@ -525,7 +636,7 @@ impl Game {
     }
 
     /// `MoveWagon` targets of `player`'s pending wagon (AM11).
-    pub(crate) fn wagon_targets(&self, player: u8, out: &mut Vec<Action>) {
+    fn wagon_targets(&self, player: u8, out: &mut Vec<Action>) {
         if self.ext.abbey.wagons & (1 << player) == 0 {
             return;
         }
@@ -615,12 +726,12 @@ impl Game {
     }
 
     /// The owner declined to move his wagon: it stays in the supply.
-    pub(crate) fn wagon_declined(&mut self, player: u8) {
+    fn wagon_declined(&mut self, player: u8) {
         self.ext.abbey.wagons &= !(1 << player);
     }
 
     /// Moves `player`'s wagon onto `(pos, feature)` (AM11).
-    pub(crate) fn move_wagon(&mut self, player: u8, pos: Pos, feature: u8) {
+    fn move_wagon(&mut self, player: u8, pos: Pos, feature: u8) {
         self.ext.abbey.wagons &= !(1 << player);
         let index = self.board.index_at(pos).expect("wagon onto a tile") as u8;
         self.deploy(player, Figure::Wagon, index, feature);

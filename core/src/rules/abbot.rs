@@ -7,24 +7,60 @@
 //!   monastery or garden; it scores 1 + the number of neighbouring tiles.
 
 use crate::action::Action;
-use crate::config::Figure;
+use crate::config::{Figure, GameConfig};
 use crate::game::{Game, ReturnCause, ScoreKind, Step};
 use crate::geometry::Pos;
+use crate::rules::Expansion;
+use crate::tiles::FeatureKind;
 
-impl Game {
-    /// Applies `ReturnAbbot` (A3).
-    pub(crate) fn apply_abbot(&mut self, player: u8, action: Action) {
-        let Action::ReturnAbbot { pos, feature } = action else {
-            unreachable!("not an Abbot decision")
-        };
-        self.record(player, action);
-        self.return_abbot(pos, feature);
-        self.step = Step::AfterDeployment;
+/// The Abbot's rules: no state of their own (the abbot is a figure of the supply).
+#[derive(Clone, Debug, Default, PartialEq, Eq, Hash)]
+pub(crate) struct Abbot;
+
+impl Expansion for Abbot {
+    fn in_play(config: &GameConfig) -> bool {
+        config.figures.abbot > 0
     }
 
+    fn new(_: &GameConfig, _: usize) -> Abbot {
+        Abbot
+    }
+
+    #[cfg(test)]
+    fn hash_probes() -> Vec<crate::rules::HashProbe<Abbot>> {
+        Vec::new()
+    }
+
+    /// A1: on a monastery or garden (a shrine is a monastery, CU1).
+    #[inline]
+    fn figure_fits(_: &GameConfig, figure: Figure, kind: FeatureKind) -> bool {
+        figure == Figure::Abbot && kind.is_cloister()
+    }
+
+    /// A3.
+    #[inline]
+    fn instead_of_deploying(game: &Game, out: &mut Vec<Action>) {
+        game.abbot_returns(out);
+    }
+
+    /// A3: `ReturnAbbot`.
+    #[inline]
+    fn apply(game: &mut Game, player: u8, action: Action) -> Option<bool> {
+        let Action::ReturnAbbot { pos, feature } = action else {
+            return None;
+        };
+        game.record(player, action);
+        game.return_abbot(pos, feature);
+        game.step = Step::AfterDeployment;
+        Some(true)
+    }
+}
+
+impl Game {
     /// `ReturnAbbot` actions of the turn player (A3): each of his abbots on an incomplete
     /// monastery or garden.
-    pub(crate) fn abbot_returns(&self, out: &mut Vec<Action>) {
+    #[inline]
+    fn abbot_returns(&self, out: &mut Vec<Action>) {
         for f in &self.figures {
             if f.owner != self.turn_player || f.figure != Figure::Abbot {
                 continue;
@@ -41,7 +77,8 @@ impl Game {
 
     /// Takes the abbot at `(pos, feature)` back and scores its monastery or garden as at
     /// the end of the game (A3). No fairy bonus: this is not a feature scoring.
-    pub(crate) fn return_abbot(&mut self, pos: Pos, feature: u8) {
+    #[inline]
+    fn return_abbot(&mut self, pos: Pos, feature: u8) {
         let index = self.board.index_at(pos).expect("abbot on a tile") as u8;
         let k = self.figure_at(index, feature).expect("an abbot there");
         let f = self.figures[k];

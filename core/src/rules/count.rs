@@ -24,11 +24,12 @@
 //! move ([`Game::normalize`] turns it into the listed one).
 
 use crate::action::Action;
-use crate::config::Figure;
+use crate::config::{Figure, GameConfig};
 use crate::features::NodeId;
 use crate::game::{BoardFigure, Game, Phase};
 use crate::geometry::Pos;
-use crate::tiles::{FeatureKind, Symbols, TileSet};
+use crate::rules::Expansion;
+use crate::tiles::{FeatureKind, Symbols, TileDef, TileSet};
 
 crate::named_enum! {
     /// Which figures may leave the City of Carcassonne before final scoring (CC6).
@@ -147,20 +148,118 @@ enum CityEntry {
     Done,
 }
 
-impl Count {
-    /// The state at the start of a game: the count in the castle, the quarters empty.
-    pub(crate) fn new(players: u8) -> Count {
+impl Expansion for Count {
+    fn in_play(config: &GameConfig) -> bool {
+        config.has(TileSet::Count)
+    }
+
+    /// The count in the castle, the quarters empty.
+    fn new(config: &GameConfig, _: usize) -> Count {
         Count {
-            inside: Vec::with_capacity(players as usize * 12),
+            inside: Vec::with_capacity(config.players as usize * 12),
             ..Count::default()
         }
+    }
+
+    #[cfg(test)]
+    fn hash_probes() -> Vec<crate::rules::HashProbe<Count>> {
+        vec![
+            ("CC3", |c| {
+                c.count_at = match c.count_at {
+                    Quarter::Castle => Quarter::Market,
+                    _ => Quarter::Castle,
+                }
+            }),
+            ("CC2", |c| {
+                c.inside.push((Quarter::Cathedral, 0, Figure::Follower))
+            }),
+            ("CC3", |c| {
+                c.entry = match c.entry {
+                    CityEntry::Open => CityEntry::Done,
+                    _ => CityEntry::Open,
+                }
+            }),
+            ("CC4", |c| c.leave_round += 1),
+            ("CC6", |c| c.final_next += 1),
+            ("CC6", |c| c.final_out ^= 1),
+        ]
+    }
+
+    /// CC1: the City's squares are the start.
+    fn never_drawn(def: &TileDef) -> bool {
+        def.set == TileSet::Count
+    }
+
+    /// CC8.
+    #[inline]
+    fn figure_barred_on(game: &Game, index: usize) -> bool {
+        game.count_bars(index)
+    }
+
+    /// CC2: the City counts as one completed city for a field with a part on its
+    /// squares.
+    #[inline]
+    fn field_extra_cities(game: &Game, root: NodeId) -> i32 {
+        i32::from(game.field_touches_the_city(root))
+    }
+
+    #[inline]
+    fn normalize(game: &Game, action: Action) -> Action {
+        match action {
+            Action::LeaveQuarter { .. } => game.normalize_leave(action),
+            _ => action,
+        }
+    }
+
+    #[inline]
+    fn reset_turn(game: &mut Game) {
+        game.count_turn_start();
+    }
+
+    /// CC4.
+    #[inline]
+    fn decision_before_scoring(game: &mut Game) -> bool {
+        game.next_leave_decision()
+    }
+
+    /// CC3.
+    #[inline]
+    fn decision_after_scoring(game: &mut Game) -> bool {
+        game.next_city_entry_decision()
+    }
+
+    #[inline]
+    fn apply(game: &mut Game, player: u8, action: Action) -> Option<bool> {
+        match action {
+            Action::LeaveQuarter { .. }
+            | Action::QuarterPass { .. }
+            | Action::DeployQuarter { .. }
+            | Action::MoveCount { .. } => {
+                game.apply_count(player, action);
+                Some(true)
+            }
+            _ => None,
+        }
+    }
+
+    /// CC6.
+    #[inline]
+    fn before_final_moves(game: &mut Game) {
+        game.begin_final_moves();
+    }
+
+    /// CC6.
+    #[inline]
+    fn final_move_decision(game: &mut Game) -> bool {
+        game.next_final_move()
     }
 }
 
 impl Game {
     /// Applies a decision of the Count of Carcassonne: a figure leaving a quarter (CC4,
     /// CC6), entering one or the count moved (CC3), or one of them declined.
-    pub(crate) fn apply_count(&mut self, player: u8, action: Action) {
+    #[inline]
+    fn apply_count(&mut self, player: u8, action: Action) {
         self.record(player, action);
         match action {
             Action::LeaveQuarter {
@@ -220,12 +319,11 @@ impl Game {
 
     /// CC2: whether the field of root `root` has a part on the City's squares (the City
     /// then counts as one completed city for it).
-    pub(crate) fn field_touches_the_city(&self, root: NodeId) -> bool {
-        self.count_on()
-            && self
-                .features
-                .parts(root)
-                .any(|id| self.count_square(self.features.node(id).placement as usize))
+    #[inline]
+    fn field_touches_the_city(&self, root: NodeId) -> bool {
+        self.features
+            .parts(root)
+            .any(|id| self.count_square(self.features.node(id).placement as usize))
     }
 
     /// The part that names the feature of `root` in quarter moves: its first part on a
@@ -240,7 +338,8 @@ impl Game {
 
     /// The listed form of a quarter move naming its target feature by any of its parts:
     /// the canonical part.
-    pub(crate) fn normalize_leave(&self, action: Action) -> Action {
+    #[inline]
+    fn normalize_leave(&self, action: Action) -> Action {
         let Action::LeaveQuarter {
             step,
             quarter,
@@ -365,14 +464,7 @@ impl Game {
     }
 
     /// Takes `seat`'s `figure` out of `quarter` and stands it on `(pos, feature)`.
-    pub(crate) fn leave_quarter(
-        &mut self,
-        seat: u8,
-        quarter: Quarter,
-        figure: Figure,
-        pos: Pos,
-        feature: u8,
-    ) {
+    fn leave_quarter(&mut self, seat: u8, quarter: Quarter, figure: Figure, pos: Pos, feature: u8) {
         let c = &mut self.ext.count;
         let k = c
             .inside
@@ -394,17 +486,16 @@ impl Game {
     }
 
     /// CC3, CC4: a new turn; nobody has been asked yet.
-    pub(crate) fn count_turn_start(&mut self) {
+    #[inline]
+    fn count_turn_start(&mut self) {
         self.ext.count.leave_round = 1;
         self.ext.count.entry = CityEntry::Open;
     }
 
     /// CC4: asks the next seat (from the left of the turn player, the turn player last)
     /// that can move a figure out of the City; `false` when everyone is done.
-    pub(crate) fn next_leave_decision(&mut self) -> bool {
-        if !self.count_on() {
-            return false;
-        }
+    #[inline]
+    fn next_leave_decision(&mut self) -> bool {
         while self.ext.count.leave_round <= self.players {
             let seat = (self.turn_player + self.ext.count.leave_round) % self.players;
             let mut legal = std::mem::take(&mut self.legal);
@@ -428,7 +519,8 @@ impl Game {
     /// CC3, after the turn's scoring and wagon moves: asks the turn player whether he
     /// puts a figure into the City, if he may, and then, if he did, where the count goes;
     /// `false` when there is nothing (more) to ask this turn.
-    pub(crate) fn next_city_entry_decision(&mut self) -> bool {
+    #[inline]
+    fn next_city_entry_decision(&mut self) -> bool {
         match self.ext.count.entry {
             CityEntry::Open => {
                 self.ext.count.entry = CityEntry::Done;
@@ -469,16 +561,16 @@ impl Game {
     }
 
     /// CC4: the asked seat is done moving figures out this turn.
-    pub(crate) fn leave_round_passed(&mut self) {
+    fn leave_round_passed(&mut self) {
         self.ext.count.leave_round += 1;
     }
 
     /// CC3: whether the turn player may put a figure into the City now: the turn made
     /// another player score for features and him not, and he has a figure the City takes.
-    pub(crate) fn may_enter_city(&self) -> bool {
+    fn may_enter_city(&self) -> bool {
         let me = 1u8 << self.turn_player;
         let scorers = self.turn.feature_scorers;
-        self.count_on() && scorers & me == 0 && scorers != 0 && self.entries().next().is_some()
+        scorers & me == 0 && scorers != 0 && self.entries().next().is_some()
     }
 
     /// CC3, CC7: the (figure, quarter) pairs the turn player may put into the City.
@@ -505,7 +597,7 @@ impl Game {
     }
 
     /// CC3: puts the turn player's `figure` from his supply into `quarter`.
-    pub(crate) fn enter_quarter(&mut self, figure: Figure, quarter: Quarter) {
+    fn enter_quarter(&mut self, figure: Figure, quarter: Quarter) {
         let seat = self.turn_player;
         self.supply[seat as usize][figure.index()] -= 1;
         self.ext.count.inside.push((quarter, seat, figure));
@@ -521,12 +613,13 @@ impl Game {
     }
 
     /// CC3: moves the count.
-    pub(crate) fn move_count(&mut self, quarter: Quarter) {
+    fn move_count(&mut self, quarter: Quarter) {
         self.ext.count.count_at = quarter;
     }
 
     /// CC6: the final round starts with the seat after the one that placed the last tile.
-    pub(crate) fn begin_final_moves(&mut self) {
+    #[inline]
+    fn begin_final_moves(&mut self) {
         let c = &mut self.ext.count;
         c.final_next = 1;
         c.final_out = 0;
@@ -534,10 +627,8 @@ impl Game {
 
     /// CC6: asks the next seat, in turn order, that has not passed and can move a figure
     /// out of the City; seats that cannot are out. `false` when everyone is out.
-    pub(crate) fn next_final_move(&mut self) -> bool {
-        if !self.count_on() {
-            return false;
-        }
+    #[inline]
+    fn next_final_move(&mut self) -> bool {
         let all = (1u16 << self.players) - 1;
         while u16::from(self.ext.count.final_out) != all {
             let seat = (self.end_from + self.ext.count.final_next) % self.players;
@@ -565,16 +656,7 @@ impl Game {
     }
 
     /// CC6: `seat` passed and is out of the final round.
-    pub(crate) fn final_passed(&mut self, seat: u8) {
+    fn final_passed(&mut self, seat: u8) {
         self.ext.count.final_out |= 1 << seat;
-    }
-
-    /// The count's part of the state hash.
-    pub(crate) fn hash_count(&self, h: &mut crate::game::Fnv) {
-        let c = &self.ext.count;
-        h.write(&[c.count_at as u8, c.leave_round, c.final_next, c.final_out]);
-        for (q, o, f) in &c.inside {
-            h.write(&[*q as u8, *o, *f as u8]);
-        }
     }
 }

@@ -11,16 +11,49 @@
 //!   other returns to its owner with no points. Both completed in the same turn both score
 //!   normally; a completed one without figures removes nothing.
 
+use crate::config::GameConfig;
 use crate::features::NodeId;
 use crate::game::{Game, ReturnCause};
 use crate::geometry::Pos;
+use crate::rules::Expansion;
 use crate::tiles::{FeatureKind, TileKind, TileSet, NO_FEATURE};
 
-impl Game {
-    fn cult(&self) -> bool {
-        self.has_set(TileSet::Cult)
+/// The Cult's rules: no state of their own (shrines are features of the board).
+#[derive(Clone, Debug, Default, PartialEq, Eq, Hash)]
+pub(crate) struct Cult;
+
+impl Expansion for Cult {
+    fn in_play(config: &GameConfig) -> bool {
+        config.has(TileSet::Cult)
     }
 
+    fn new(_: &GameConfig, _: usize) -> Cult {
+        Cult
+    }
+
+    #[cfg(test)]
+    fn hash_probes() -> Vec<crate::rules::HashProbe<Cult>> {
+        Vec::new()
+    }
+
+    #[inline]
+    fn placement_restricted(game: &Game, tile: TileKind) -> bool {
+        game.cult_restricts(tile)
+    }
+
+    #[inline]
+    fn placement_allowed_at(game: &Game, tile: TileKind, pos: Pos) -> bool {
+        game.cult_allows(tile, pos)
+    }
+
+    /// CU3.
+    #[inline]
+    fn on_turn_scored(game: &mut Game, roots: &[NodeId], scored: &[NodeId]) {
+        game.resolve_challenges(roots, scored);
+    }
+}
+
+impl Game {
     /// The monastery or shrine of the tile at `pos` (local index and kind), if any.
     fn cloister_at(&self, pos: Pos) -> Option<(usize, FeatureKind)> {
         let def = self.board.at(pos)?.kind.def();
@@ -46,10 +79,8 @@ impl Game {
 
     /// CU2: whether `tile` may lie at `pos` without a shrine or a monastery ending up
     /// with two rivals around it.
-    pub(crate) fn cult_allows(&self, tile: TileKind, pos: Pos) -> bool {
-        if !self.cult() {
-            return true;
-        }
+    #[inline]
+    fn cult_allows(&self, tile: TileKind, pos: Pos) -> bool {
         let def = tile.def();
         if def.cloister == NO_FEATURE {
             return true;
@@ -68,17 +99,15 @@ impl Game {
     }
 
     /// Whether tiles of `tile` need the CU2 check at all.
-    pub(crate) fn cult_restricts(&self, tile: TileKind) -> bool {
-        self.cult() && tile.def().cloister != NO_FEATURE
+    fn cult_restricts(&self, tile: TileKind) -> bool {
+        tile.def().cloister != NO_FEATURE
     }
 
     /// CU3: after the turn's features scored, each monastery or shrine completed this turn
     /// (`roots`) that scored challenges its incomplete rival: every figure on the rival
     /// returns with no points.
-    pub(crate) fn resolve_challenges(&mut self, roots: &[NodeId], scored: &[NodeId]) {
-        if !self.cult() {
-            return;
-        }
+    #[inline]
+    fn resolve_challenges(&mut self, roots: &[NodeId], scored: &[NodeId]) {
         for &r in roots {
             if !scored.contains(&r) {
                 continue; // completed without figures: removes nothing

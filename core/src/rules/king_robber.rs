@@ -10,8 +10,10 @@
 //!   (the City of Carcassonne counts as one; castles do not), the Robber Baron's holder 1
 //!   per completed road.
 
+use crate::config::GameConfig;
 use crate::features::NodeId;
 use crate::game::{Game, ScoreKind};
+use crate::rules::Expansion;
 use crate::tiles::{FeatureKind, TileSet};
 
 /// One title: its holder and the size of the largest feature of its kind completed so far.
@@ -28,11 +30,43 @@ pub(crate) struct KingRobber {
     robber: Title,
 }
 
-impl Game {
-    fn king_robber(&self) -> bool {
-        self.has_set(TileSet::KingRobber)
+impl Expansion for KingRobber {
+    fn in_play(config: &GameConfig) -> bool {
+        config.has(TileSet::KingRobber)
     }
 
+    fn new(_: &GameConfig, _: usize) -> KingRobber {
+        KingRobber::default()
+    }
+
+    #[cfg(test)]
+    fn hash_probes() -> Vec<crate::rules::HashProbe<KingRobber>> {
+        vec![
+            ("KR1", |k| {
+                k.king.holder = Some(k.king.holder.map_or(0, |p| p ^ 1))
+            }),
+            ("KR1", |k| k.king.record += 1),
+            ("KR2", |k| {
+                k.robber.holder = Some(k.robber.holder.map_or(0, |p| p ^ 1))
+            }),
+            ("KR2", |k| k.robber.record += 1),
+        ]
+    }
+
+    /// KR1, KR2.
+    #[inline]
+    fn on_turn_scored(game: &mut Game, roots: &[NodeId], _: &[NodeId]) {
+        game.award_titles(roots);
+    }
+
+    /// KR3.
+    #[inline]
+    fn final_scoring(game: &mut Game) {
+        game.title_final_scoring();
+    }
+}
+
+impl Game {
     /// The holders of the King and the Robber Baron tiles (KR1, KR2).
     pub fn titles(&self) -> (Option<usize>, Option<usize>) {
         let kr = &self.ext.king;
@@ -44,10 +78,8 @@ impl Game {
 
     /// KR1, KR2: after the turn's scoring, the largest city and the largest road that the
     /// turn completed (`roots`) may take the titles for the turn player.
-    pub(crate) fn award_titles(&mut self, roots: &[NodeId]) {
-        if !self.king_robber() {
-            return;
-        }
+    #[inline]
+    fn award_titles(&mut self, roots: &[NodeId]) {
         let (mut city, mut road) = (0, 0);
         for &r in roots {
             let root = self.features.find(r);
@@ -75,10 +107,8 @@ impl Game {
     }
 
     /// KR3: the titles score 1 point per completed city (King) and road (Robber Baron).
-    pub(crate) fn title_final_scoring(&mut self) {
-        if !self.king_robber() {
-            return;
-        }
+    #[inline]
+    fn title_final_scoring(&mut self) {
         let (mut cities, mut roads) = (0, 0);
         for id in 0..self.features.len() as NodeId {
             if self.features.root(id) != id {

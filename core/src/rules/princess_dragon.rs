@@ -18,11 +18,12 @@
 //!   dragon off its tile and stays there when its follower leaves.
 
 use crate::action::Action;
-use crate::config::Figure;
+use crate::config::{Figure, GameConfig};
 use crate::features::NodeId;
 use crate::game::{BoardFigure, Game, Phase, ReturnCause, ScoreKind, Step};
 use crate::geometry::{Pos, Side};
-use crate::tiles::{Symbols, TileSet};
+use crate::rules::{Expansion, TurnEnd};
+use crate::tiles::{Symbols, TileDef, TileSet};
 
 crate::named_enum! {
     /// When the dragon flies on a dragon-tile turn (PD4).
@@ -92,11 +93,121 @@ pub(crate) struct PrincessDragon {
     flown_in_turn: Option<usize>,
 }
 
+impl Expansion for PrincessDragon {
+    fn in_play(config: &GameConfig) -> bool {
+        config.has(TileSet::PrincessDragon)
+    }
+
+    fn new(_: &GameConfig, _: usize) -> PrincessDragon {
+        PrincessDragon::default()
+    }
+
+    #[cfg(test)]
+    fn hash_probes() -> Vec<crate::rules::HashProbe<PrincessDragon>> {
+        vec![
+            ("PD2", |d| d.dragon = Some(d.dragon.map_or(0, |i| i ^ 1))),
+            ("PD15", |d| {
+                d.fairy = Some(Fairy {
+                    placement: d.fairy.map_or(0, |f| f.placement ^ 1),
+                    follower: None,
+                    mover: 0,
+                })
+            }),
+            ("PD5", |d| d.flight.steps += 1),
+            ("PD4", |d| {
+                d.flown_in_turn = Some(d.flown_in_turn.map_or(0, |t| t + 1))
+            }),
+        ]
+    }
+
+    /// PD3: dragon tiles wait for the dragon.
+    fn held_back(def: &TileDef) -> bool {
+        def.has(Symbols::DRAGON)
+    }
+
+    /// PD3: while the dragon is not on the board.
+    #[inline]
+    fn holds_back_tiles(game: &Game) -> bool {
+        !game.dragon_on_board()
+    }
+
+    /// PD13b, PD1.
+    #[inline]
+    fn figure_barred_on(game: &Game, index: usize) -> bool {
+        game.dragon_bars(index) || game.volcano_bars(index)
+    }
+
+    #[inline]
+    fn on_turn_start(game: &mut Game) {
+        game.fairy_turn_point();
+    }
+
+    #[inline]
+    fn on_tile_placed(game: &mut Game, index: u8) {
+        game.volcano_placed(index);
+    }
+
+    /// PD9.
+    #[inline]
+    fn exclusive_deploy_options(game: &Game, out: &mut Vec<Action>) -> bool {
+        game.princess_actions(out)
+    }
+
+    /// PD12.
+    #[inline]
+    fn deploy_options(game: &Game, out: &mut Vec<Action>) {
+        game.portal_deploys(out);
+    }
+
+    /// PD15.
+    #[inline]
+    fn instead_of_deploying(game: &Game, out: &mut Vec<Action>) {
+        game.fairy_moves(out);
+    }
+
+    /// PD4: the dragon's flight, by default.
+    #[inline]
+    fn decision_after_deployment(game: &mut Game) -> bool {
+        game.flight_starts(DragonMove::BeforeScoring)
+    }
+
+    /// PD4 under `dragon_move: after-scoring`.
+    #[inline]
+    fn at_end_of_turn(game: &mut Game) -> TurnEnd {
+        if game.flight_starts(DragonMove::AfterScoring) {
+            TurnEnd::Decide
+        } else {
+            TurnEnd::Done
+        }
+    }
+
+    #[inline]
+    fn on_feature_scored(game: &mut Game, root: NodeId, final_scoring: bool) {
+        game.fairy_bonus(root, final_scoring);
+    }
+
+    #[inline]
+    fn on_figure_left(game: &mut Game, figure: &BoardFigure) {
+        game.fairy_figure_left(figure);
+    }
+
+    #[inline]
+    fn apply(game: &mut Game, player: u8, action: Action) -> Option<bool> {
+        match action {
+            Action::MoveFairy { .. } | Action::Princess { .. } | Action::MoveDragon { .. } => {
+                Some(game.apply_princess_dragon(player, action))
+            }
+            _ => None,
+        }
+    }
+}
+
 impl Game {
     /// Applies a decision of The Princess & the Dragon: the fairy moved (PD15), a knight
     /// removed by the princess (PD9), one dragon step (PD5). Returns whether the pipeline
     /// moves on (`false` while the flight goes on).
-    pub(crate) fn apply_princess_dragon(&mut self, player: u8, action: Action) -> bool {
+    #[inline]
+    fn apply_princess_dragon(&mut self, player: u8, action: Action) -> bool {
         self.record(player, action);
         match action {
             Action::MoveFairy { pos, feature } => {
@@ -117,10 +228,6 @@ impl Game {
             _ => unreachable!("not a Princess & Dragon decision"),
         }
         true
-    }
-
-    fn pd(&self) -> bool {
-        self.has_set(TileSet::PrincessDragon)
     }
 
     /// Whether the dragon is on the board (PD3: dragon tiles are drawn only then).
@@ -165,39 +272,27 @@ impl Game {
     }
 
     /// PD13b: no figure may be deployed on the dragon's tile.
-    pub(crate) fn dragon_bars(&self, index: usize) -> bool {
+    #[inline]
+    fn dragon_bars(&self, index: usize) -> bool {
         self.ext.dragon.dragon == Some(index as u8)
     }
 
     /// PD1: no figure but the dragon ever stands on a volcano tile (also after the dragon
     /// has left it).
-    pub(crate) fn volcano_bars(&self, index: usize) -> bool {
-        self.pd() && self.board.placement(index).kind.def().has(Symbols::VOLCANO)
-    }
-
-    /// The dragon's part of the state hash.
-    pub(crate) fn hash_dragon(&self, h: &mut crate::game::Fnv) {
-        let d = &self.ext.dragon;
-        h.write(&[d.dragon.unwrap_or(255), d.flight.steps]);
-        if let Some(f) = d.fairy {
-            h.write(&[
-                f.placement,
-                f.follower.map_or(255, |x| x.0),
-                f.follower.map_or(255, |x| x.1),
-                f.mover,
-            ]);
-        }
+    #[inline]
+    fn volcano_bars(&self, index: usize) -> bool {
+        self.board.placement(index).kind.def().has(Symbols::VOLCANO)
     }
 
     /// PD2: a volcano tile just placed brings the dragon (also River II's volcano lake, R5).
-    pub(crate) fn volcano_placed(&mut self, index: u8) {
-        if self.pd()
-            && self
-                .board
-                .placement(index as usize)
-                .kind
-                .def()
-                .has(Symbols::VOLCANO)
+    #[inline]
+    fn volcano_placed(&mut self, index: u8) {
+        if self
+            .board
+            .placement(index as usize)
+            .kind
+            .def()
+            .has(Symbols::VOLCANO)
         {
             self.ext.dragon.dragon = Some(index);
         }
@@ -205,7 +300,8 @@ impl Game {
 
     /// PD16b: 1 point to the turn player at the start of his turn if the fairy stands by
     /// one of his followers (on-tile: on a tile with one of his followers).
-    pub(crate) fn fairy_turn_point(&mut self) {
+    #[inline]
+    fn fairy_turn_point(&mut self) {
         let Some(fairy) = self.ext.dragon.fairy else {
             return;
         };
@@ -233,7 +329,8 @@ impl Game {
     /// scores, whoever has the majority (once per feature); under `on-tile`, to the
     /// player who moved the fairy, for one of his own followers on its tile (PD15). At
     /// final scoring only with `fairy_final_bonus`.
-    pub(crate) fn fairy_bonus(&mut self, root: NodeId, final_scoring: bool) {
+    #[inline]
+    fn fairy_bonus(&mut self, root: NodeId, final_scoring: bool) {
         let Some(fairy) = self.ext.dragon.fairy else {
             return;
         };
@@ -267,7 +364,8 @@ impl Game {
     }
 
     /// A figure left the board: the fairy stays on its tile, unattached (PD16).
-    pub(crate) fn fairy_figure_left(&mut self, f: &BoardFigure) {
+    #[inline]
+    fn fairy_figure_left(&mut self, f: &BoardFigure) {
         if let Some(fairy) = &mut self.ext.dragon.fairy {
             if fairy.placement == f.placement && fairy.follower == Some((f.owner, f.local)) {
                 fairy.follower = None;
@@ -278,12 +376,13 @@ impl Game {
     /// PD9: `Princess` actions for the knights (followers, mayors, wagons, anyone's) of the
     /// city that the placed princess tile's princess city belongs to. Returns whether
     /// they are the only choice (`princess: must`).
-    pub(crate) fn princess_actions(&self, out: &mut Vec<Action>) -> bool {
+    #[inline]
+    fn princess_actions(&self, out: &mut Vec<Action>) -> bool {
         self.princess_removals(out) && self.rules.princess == PrincessRule::Must
     }
 
     fn princess_removals(&self, out: &mut Vec<Action>) -> bool {
-        if !self.pd() || self.placed_abbey() {
+        if self.placed_abbey() {
             return false;
         }
         let Some(placed) = self.turn.placed else {
@@ -320,10 +419,8 @@ impl Game {
 
     /// PD12–PD14: deployments through the magic portal onto free, incomplete features of
     /// other tiles (the placed tile's own deployments are the usual ones).
-    pub(crate) fn portal_deploys(&self, out: &mut Vec<Action>) {
-        if !self.pd() {
-            return;
-        }
+    #[inline]
+    fn portal_deploys(&self, out: &mut Vec<Action>) {
         let Some(placed) = self.turn.placed else {
             return;
         };
@@ -348,10 +445,8 @@ impl Game {
 
     /// PD15: `MoveFairy` actions: next to each of the turn player's figures (not the one
     /// it stands by), or, on-tile, onto each other tile with one of his figures.
-    pub(crate) fn fairy_moves(&self, out: &mut Vec<Action>) {
-        if !self.pd() {
-            return;
-        }
+    #[inline]
+    fn fairy_moves(&self, out: &mut Vec<Action>) {
         let player = self.turn_player;
         let start = out.len();
         for f in &self.figures {
@@ -399,8 +494,7 @@ impl Game {
     /// Whether a dragon flight is due now (PD4): a dragon tile was placed this turn, the
     /// dragon is on the board, and `when` is the configured moment.
     fn flight_due(&self, when: DragonMove) -> bool {
-        if !self.pd()
-            || self.rules.dragon_move != when
+        if self.rules.dragon_move != when
             || !self.dragon_on_board()
             || self.ext.dragon.flown_in_turn == Some(self.turns.len())
         {
@@ -418,7 +512,8 @@ impl Game {
     }
 
     /// Starts the flight if one is due at `when` (PD4); whether a step is now asked for.
-    pub(crate) fn flight_starts(&mut self, when: DragonMove) -> bool {
+    #[inline]
+    fn flight_starts(&mut self, when: DragonMove) -> bool {
         if !self.flight_due(when) {
             return false;
         }

@@ -14,9 +14,11 @@
 //!   [`crate::deck`]), and no figure ever stands on the volcano lake (PD1); `two-turns`,
 //!   the lakes are ordinary last river tiles.
 
+use crate::config::GameConfig;
 use crate::game::Game;
 use crate::geometry::{Pos, Rotation, Side};
-use crate::tiles::{FeatureKind, Symbols, Terrain, TileKind, TileSet};
+use crate::rules::Expansion;
+use crate::tiles::{catalogue, FeatureKind, RoadEnd, Symbols, Terrain, TileDef, TileKind, TileSet};
 
 crate::named_enum! {
     /// How the two River II lakes are placed (R6).
@@ -40,12 +42,81 @@ pub(crate) struct River {
     heading_in: Vec<u8>,
 }
 
-impl River {
-    /// Room for `tiles` placements.
-    pub(crate) fn with_capacity(tiles: usize) -> River {
+/// The River II city lake, set aside under `river2_lakes: one-turn` (R6).
+const CITY_LAKE: &str = "RIV2-LAKE-CITY";
+
+impl Expansion for River {
+    fn in_play(config: &GameConfig) -> bool {
+        config.has(TileSet::River1) || config.has(TileSet::River2)
+    }
+
+    fn new(_: &GameConfig, tiles: usize) -> River {
         River {
             heading_in: Vec::with_capacity(tiles),
         }
+    }
+
+    #[cfg(test)]
+    fn hash_probes() -> Vec<crate::rules::HashProbe<River>> {
+        vec![("R2", |r| r.heading_in.push(Side::N as u8))]
+    }
+
+    /// R1: a spring is only ever a start tile.
+    fn never_drawn(def: &TileDef) -> bool {
+        def.features
+            .iter()
+            .any(|f| f.kind == FeatureKind::River && f.road_end == Some(RoadEnd::Spring))
+    }
+
+    /// R4: with River I and II, no River I lake.
+    fn adjust_pile(config: &GameConfig, counts: &mut [u8]) {
+        if config.has(TileSet::River1) && config.has(TileSet::River2) {
+            let lake = catalogue()
+                .by_id("RIV1-LAKE")
+                .expect("River I lake in catalogue");
+            counts[lake.index()] = 0;
+        }
+    }
+
+    /// R6 (`one-turn`): the city lake waits for the volcano lake.
+    fn set_aside(config: &GameConfig) -> Option<TileKind> {
+        (config.has(TileSet::River2) && config.rules.river2_lakes == RiverLakes::OneTurn).then(
+            || {
+                catalogue()
+                    .by_id(CITY_LAKE)
+                    .expect("River II city lake in catalogue")
+            },
+        )
+    }
+
+    #[inline]
+    fn figure_barred_on(game: &Game, index: usize) -> bool {
+        game.volcano_lake_bars(index)
+    }
+
+    #[inline]
+    fn placement_restricted(_: &Game, tile: TileKind) -> bool {
+        tile.def().has(Symbols::RIVER)
+    }
+
+    #[inline]
+    fn placement_allowed_turned(game: &Game, tile: TileKind, pos: Pos, rot: Rotation) -> bool {
+        game.river_allows(tile, pos, rot)
+    }
+
+    #[inline]
+    fn on_tile_placed(game: &mut Game, index: u8) {
+        game.river_placed(index);
+    }
+
+    #[inline]
+    fn on_tile_discarded(game: &mut Game, tile: TileKind) {
+        game.river_tile_discarded(tile);
+    }
+
+    #[inline]
+    fn second_tile_after(game: &mut Game, index: u8) -> Option<TileKind> {
+        game.lake_after(index)
     }
 }
 
@@ -69,7 +140,8 @@ impl Game {
 
     /// R2 beyond side matching: a river tile continues exactly one open river end and
     /// makes no immediate U-turn. Other tiles always pass.
-    pub(crate) fn river_allows(&self, tile: TileKind, pos: Pos, rot: Rotation) -> bool {
+    #[inline]
+    fn river_allows(&self, tile: TileKind, pos: Pos, rot: Rotation) -> bool {
         if !tile.def().has(Symbols::RIVER) {
             return true;
         }
@@ -115,7 +187,8 @@ impl Game {
     }
 
     /// Notes the direction of travel into a river tile just placed.
-    pub(crate) fn river_placed(&mut self, index: u8) {
+    #[inline]
+    fn river_placed(&mut self, index: u8) {
         let p = self.board.placement(index as usize);
         if !p.kind.def().has(Symbols::RIVER) {
             return;
@@ -148,7 +221,8 @@ impl Game {
 
     /// R6 (`one-turn`): the city lake, taken from the pile, after the volcano lake at
     /// placement `index`.
-    pub(crate) fn lake_after(&mut self, index: u8) -> Option<TileKind> {
+    #[inline]
+    fn lake_after(&mut self, index: u8) -> Option<TileKind> {
         if self.rules.river2_lakes != RiverLakes::OneTurn
             || !Game::is_volcano_lake(self.board.placement(index as usize).kind)
         {
@@ -158,7 +232,8 @@ impl Game {
     }
 
     /// R6: a discarded volcano lake leaves the city lake to be drawn like any river tile.
-    pub(crate) fn river_tile_discarded(&mut self, tile: TileKind) {
+    #[inline]
+    fn river_tile_discarded(&mut self, tile: TileKind) {
         if Game::is_volcano_lake(tile) {
             self.deck.release_held();
         }
@@ -167,7 +242,8 @@ impl Game {
     /// PD1, R6 (`one-turn`): no figure on the volcano lake, with or without The Princess
     /// & the Dragon. Under `two-turns` it is an ordinary tile unless The Princess & the
     /// Dragon makes it a volcano (PD1 in [`super::princess_dragon`]).
-    pub(crate) fn volcano_lake_bars(&self, index: usize) -> bool {
+    #[inline]
+    fn volcano_lake_bars(&self, index: usize) -> bool {
         self.rules.river2_lakes == RiverLakes::OneTurn
             && Game::is_volcano_lake(self.board.placement(index).kind)
     }

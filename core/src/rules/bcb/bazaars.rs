@@ -22,14 +22,18 @@ use super::{BazaarChoice, MAX_BID};
 use crate::action::Action;
 use crate::config::MAX_PLAYERS;
 use crate::game::{Game, Phase, ScoreKind};
-use crate::rules::TurnEnd;
+use crate::rules::{History, TurnEnd};
 use crate::tiles::{Symbols, TileKind};
 
 /// The state of bazaars.
 #[derive(Clone, Debug, Default, PartialEq, Eq, Hash)]
 pub(crate) struct Bazaar {
-    /// Every tile laid out at a bazaar so far, in draw order (turn logs point into it).
-    pub(crate) log: Vec<TileKind>,
+    /// Every tile laid out at a bazaar so far, in draw order, and the turn (index in
+    /// the turn log) at whose end each was laid out.
+    pub(crate) log: History<Vec<TileKind>>,
+    pub(crate) log_turns: History<Vec<u32>>,
+    /// The turns whose tile was a bazaar tile (BZ4), in order.
+    pub(crate) tile_turns: History<Vec<u32>>,
     /// The offer of the bazaar under way, one place per tile drawn (`None`: taken).
     pub(crate) offer: [Option<TileKind>; MAX_PLAYERS],
     /// Tiles drawn for the offer so far.
@@ -57,11 +61,43 @@ pub(crate) struct Bazaar {
     pub(crate) bazaar_turn: bool,
 }
 
+impl Bazaar {
+    /// No bazaar yet; room for `tiles` tiles laid out.
+    pub(crate) fn with_capacity(tiles: usize) -> Bazaar {
+        Bazaar {
+            log: History(Vec::with_capacity(tiles)),
+            log_turns: History(Vec::with_capacity(tiles)),
+            tile_turns: History(Vec::with_capacity(tiles)),
+            ..Bazaar::default()
+        }
+    }
+}
+
 impl Game {
-    /// Every tile laid out at a bazaar so far, in draw order ([`crate::game::TurnLog::bazaar`]
-    /// gives each turn's range).
+    /// Every tile laid out at a bazaar so far, in draw order.
     pub fn bazaar_log(&self) -> &[TileKind] {
         &self.ext.bcb.bazaar.log
+    }
+
+    /// The tiles laid out at the bazaar held at the end of turn `turn` (an index into
+    /// [`Game::turns`]), in draw order; empty when none was (BZ1).
+    pub fn bazaar_offer_of_turn(&self, turn: usize) -> &[TileKind] {
+        let b = &self.ext.bcb.bazaar;
+        let turn = turn as u32;
+        let start = b.log_turns.partition_point(|t| *t < turn);
+        let end = b.log_turns.partition_point(|t| *t <= turn);
+        &b.log[start..end]
+    }
+
+    /// Whether the tile of turn `turn` (an index into [`Game::turns`]) is the turn
+    /// player's bazaar tile rather than one drawn from the pile (BZ4).
+    pub fn tile_from_bazaar(&self, turn: usize) -> bool {
+        u32::try_from(turn).is_ok_and(|t| self.ext.bcb.bazaar.tile_turns.binary_search(&t).is_ok())
+    }
+
+    /// The index of the turn in progress (or last) in the turn log.
+    fn turn_index(&self) -> u32 {
+        self.turns.len().saturating_sub(1) as u32
     }
 
     /// The offer of the bazaar under way, one place per tile laid out (`None`: taken),
@@ -86,17 +122,19 @@ impl Game {
 
     /// Whether some player still holds a bazaar tile (the game does not end before it is
     /// placed, BZ4).
+    #[inline]
     pub(crate) fn bazaar_tiles_held(&self) -> bool {
         self.ext.bcb.bazaar.held.iter().any(Option::is_some)
     }
 
     /// BZ4: the turn player's bazaar tile, taken into his hand instead of drawing.
+    #[inline]
     pub(crate) fn take_bazaar_tile(&mut self) -> Option<TileKind> {
         let tile = self.ext.bcb.bazaar.held[self.turn_player as usize].take()?;
-        self.ext.bcb.bazaar.bazaar_turn = true;
-        if let Some(t) = self.turns.last_mut() {
-            t.from_bazaar = true;
-        }
+        let turn = self.turn_index();
+        let b = &mut self.ext.bcb.bazaar;
+        b.bazaar_turn = true;
+        b.tile_turns.push(turn);
         Some(tile)
     }
 
@@ -104,14 +142,14 @@ impl Game {
     /// a bazaar and was not placed in a bazaar round: not in a turn that began with a
     /// bazaar tile (the tile drawn to replace a discarded one included), nor while players
     /// still hold bazaar tiles.
+    #[inline]
     pub(crate) fn bazaar_tile_placed(&mut self, index: u8) {
-        if !self.bcb_on()
-            || !self
-                .board
-                .placement(index as usize)
-                .kind
-                .def()
-                .has(Symbols::BAZAAR)
+        if !self
+            .board
+            .placement(index as usize)
+            .kind
+            .def()
+            .has(Symbols::BAZAAR)
         {
             return;
         }
@@ -123,6 +161,7 @@ impl Game {
 
     /// BZ1–BZ3 at the end of the turn: a bazaar starts if one is due, draws its offer,
     /// then asks its auction decisions one at a time.
+    #[inline]
     pub(crate) fn bazaar_at_end_of_turn(&mut self) -> TurnEnd {
         if !self.ext.bcb.bazaar.under_way {
             if !self.bazaar_starts() {
@@ -160,16 +199,19 @@ impl Game {
         self.ext.bcb.bazaar.drawn < self.players
     }
 
-    /// A tile drawn for the offer (BZ1).
-    pub(crate) fn bazaar_drawn(&mut self, tile: TileKind) {
+    /// A tile drawn for the offer (BZ1), if one is being drawn; whether it was.
+    #[inline]
+    pub(crate) fn bazaar_drawn(&mut self, tile: TileKind) -> bool {
+        if !self.ext.bcb.bazaar.under_way || !self.bazaar_drawing() {
+            return false;
+        }
+        let turn = self.turn_index();
         let b = &mut self.ext.bcb.bazaar;
         b.offer[b.drawn as usize] = Some(tile);
         b.drawn += 1;
         b.log.push(tile);
-        let end = b.log.len() as u32;
-        if let Some(t) = self.turns.last_mut() {
-            t.bazaar.1 = end;
-        }
+        b.log_turns.push(turn);
+        true
     }
 
     /// `player` gets `tile` from the offer.

@@ -21,7 +21,7 @@ use crate::action::Action;
 use crate::features::NodeId;
 use crate::game::Game;
 use crate::geometry::{Pos, Rotation, Side};
-use crate::tiles::{FeatureKind, Terrain, TileKind, TileSet};
+use crate::tiles::{FeatureKind, Terrain, TileKind};
 
 /// The record name of a bridge feature.
 pub const BRIDGE_FEATURE: &str = "bridge";
@@ -45,10 +45,6 @@ pub(crate) fn bridge_may_fit(sides: u16, packed: u16, mask: u16) -> bool {
 }
 
 impl Game {
-    pub(crate) fn bcb_on(&self) -> bool {
-        self.has_set(TileSet::BridgesCastlesBazaars)
-    }
-
     /// The bridge on placement `index`, if any.
     pub fn bridge_at(&self, index: usize) -> Option<Axis> {
         self.ext.bcb.bridge_on.get(index).copied().flatten()
@@ -65,12 +61,6 @@ impl Game {
         self.board.placement(index).kind.def().features.len() as u8
     }
 
-    /// The features of placement `index` that figures may stand on: its catalogue
-    /// features, and its bridge once there is one (BR3).
-    pub(crate) fn tile_features(&self, index: usize) -> u8 {
-        self.bridge_local(index) + u8::from(self.bridge_at(index).is_some())
-    }
-
     /// The bridge node of placement `index` if its bridge crosses `side` (BR3).
     pub(crate) fn bridge_node(&self, index: usize, side: Side) -> Option<NodeId> {
         let axis = self.bridge_at(index)?;
@@ -82,10 +72,8 @@ impl Game {
     /// Reserves the bridge node of a tile just put at placement `index`. Until a bridge
     /// is laid it is an inert part: a river part open on one side, which no figure fits,
     /// nothing scores and nothing joins.
+    #[inline]
     pub(crate) fn add_bridge_node(&mut self, index: u8) {
-        if !self.bcb_on() {
-            return;
-        }
         let local = self.bridge_local(index as usize);
         self.features.add(FeatureKind::River, index, local, 1, 0);
         let on = &mut self.ext.bcb.bridge_on;
@@ -145,6 +133,7 @@ impl Game {
     }
 
     /// The road of the bridge placed this turn, if that bridge completed it.
+    #[inline]
     pub(crate) fn bridge_completed_this_turn(&mut self) -> Option<NodeId> {
         let index = self.ext.bcb.bridge_this_turn? as usize;
         let node = self.board.placement(index).node_base + self.bridge_local(index) as NodeId;
@@ -153,39 +142,35 @@ impl Game {
     }
 
     /// BR2: the bridge placed with the turn player's tile at `pos`: a neighbour's is laid
-    /// now, before the tile; the tile's own axis is returned, to be laid as it is put.
-    pub(crate) fn bridge_with_tile(
-        &mut self,
-        pos: Pos,
-        bridge: Option<TileBridge>,
-    ) -> Option<Axis> {
-        match bridge? {
+    /// now, before the tile; the tile's own is laid as the tile is put
+    /// ([`Expansion::on_tile_put`](crate::rules::Expansion::on_tile_put)).
+    #[inline]
+    pub(crate) fn bridge_with_tile(&mut self, pos: Pos, bridge: TileBridge) {
+        match bridge {
             neighbour @ TileBridge::Neighbour(_) => {
                 self.place_bridge(self.turn_player, neighbour.at(pos));
-                None
             }
             TileBridge::OnTile(axis) => {
-                self.ext.bcb.bridges_left[self.turn_player as usize] -= 1;
-                let next = self.board.len() as u8;
-                self.ext.bcb.bridge_this_turn = Some(next);
-                Some(axis)
+                let b = &mut self.ext.bcb;
+                b.bridges_left[self.turn_player as usize] -= 1;
+                b.bridge_this_turn = Some(self.board.len() as u8);
+                b.bridge_with_tile = Some(axis);
             }
         }
     }
 
     /// Whether the turn player may place a tile with a bridge (BR2): he has one left and
     /// has placed none this turn.
+    #[inline]
     pub(crate) fn may_bridge_placement(&self) -> bool {
-        self.bcb_on()
-            && self.ext.bcb.bridge_this_turn.is_none()
-            && self.bridges_left(self.turn_player as usize) > 0
+        self.ext.bcb.bridge_this_turn.is_none() && self.bridges_left(self.turn_player as usize) > 0
     }
 
     /// BR2: whether the tile in hand may be discarded instead of placed: every legal
     /// placement of it needs a bridge (the turn's first tile; B5 as in JCloisterZone).
+    #[inline]
     pub(crate) fn may_discard_bridge_only_tile(&self) -> bool {
-        self.bcb_on()
-            && self.turn.placed.is_none()
+        self.turn.placed.is_none()
             && !self.legal.is_empty()
             && self.legal.iter().all(|a| {
                 matches!(
@@ -214,12 +199,10 @@ impl Game {
 
     /// BR1: `PlaceBridge` actions after the tile: on the placed tile or an orthogonal
     /// neighbour, if the turn player has a bridge and placed none this turn.
+    #[inline]
     pub(crate) fn bridge_actions(&self, out: &mut Vec<Action>) {
         let player = self.turn_player as usize;
-        if !self.bcb_on()
-            || self.ext.bcb.bridge_this_turn.is_some()
-            || self.bridges_left(player) == 0
-        {
+        if self.ext.bcb.bridge_this_turn.is_some() || self.bridges_left(player) == 0 {
             return;
         }
         let Some(placed) = self.turn.placed else {
@@ -246,6 +229,7 @@ impl Game {
     /// fit only with a bridge: on the tile itself (its sides along the axis are field and
     /// become road), or on the neighbour whose field side meets the tile's road.
     /// `(packed, mask)` are the square's side requirements ([`crate::board::Board`]).
+    #[inline]
     pub(crate) fn bridge_placements(
         &self,
         tile: TileKind,

@@ -116,10 +116,8 @@ impl Game {
     /// CA1: asks the next player with a castle candidate among the turn's completed
     /// cities (turn order from the active player, from the player asked last); `false`
     /// when nobody is left to ask.
+    #[inline]
     pub(crate) fn next_castle_decision(&mut self) -> bool {
-        if !self.bcb_on() {
-            return false;
-        }
         let mut legal = std::mem::take(&mut self.legal);
         while self.ext.bcb.castle_next < self.players {
             let seat = (self.turn_player + self.ext.bcb.castle_next) % self.players;
@@ -191,6 +189,7 @@ impl Game {
     }
 
     /// The listed form of a `BuildCastle` naming the city by any of its parts.
+    #[inline]
     pub(crate) fn normalize_castle(&self, action: Action) -> Action {
         let Action::BuildCastle { pos, feature } = action else {
             return action;
@@ -233,6 +232,7 @@ impl Game {
     /// (the most valuable if several do), until none is left. A castle scores at its first
     /// trigger: a feature counts before any castle it makes score, whatever the order in
     /// which the castles were built.
+    #[inline]
     pub(crate) fn castles_score(&mut self, roots: &[NodeId]) {
         if self.ext.bcb.castles.is_empty() {
             return;

@@ -14,8 +14,13 @@ pub mod bazaars;
 pub mod bridges;
 pub mod castles;
 
+use crate::action::Action;
 use crate::config::{GameConfig, MAX_PLAYERS};
-use crate::geometry::{Pos, Side};
+use crate::features::NodeId;
+use crate::game::Game;
+use crate::geometry::{Pos, Rotation, Side};
+use crate::rules::{Expansion, TurnEnd};
+use crate::tiles::{Symbols, TileKind, TileSet};
 
 crate::named_enum! {
     /// The direction of a bridge across its tile, in the board frame (BR1).
@@ -145,52 +150,21 @@ pub(crate) struct Bcb {
     pub(crate) bridge_on: Vec<Option<Axis>>,
     /// The placement that got a bridge this turn (one per turn, BR1).
     pub(crate) bridge_this_turn: Option<u8>,
+    /// The bridge of the turn's tile on itself, laid as the tile is put (BR2).
+    pub(crate) bridge_with_tile: Option<Axis>,
     pub(crate) castles: Vec<castles::Castle>,
     /// CA1: the castle candidate asked now, by index into the turn's completed roots.
     pub(crate) castle_next: u8,
     pub(crate) bazaar: bazaars::Bazaar,
 }
 
-impl crate::game::Game {
-    /// A turn begins: one bridge per turn (BR1), castle decisions from the active player
-    /// (CA1), not (yet) a bazaar tile's turn (BZ4).
-    pub(crate) fn bcb_turn_start(&mut self) {
-        self.ext.bcb.bridge_this_turn = None;
-        self.ext.bcb.castle_next = 0;
-        self.ext.bcb.bazaar.bazaar_turn = false;
+impl Expansion for Bcb {
+    fn in_play(config: &GameConfig) -> bool {
+        config.has(TileSet::BridgesCastlesBazaars)
     }
 
-    /// Hashes the set's state (bridges, castles, bazaar).
-    pub(crate) fn hash_bcb(&self, h: &mut crate::game::Fnv) {
-        if !self.bcb_on() {
-            return;
-        }
-        let b = &self.ext.bcb;
-        h.write(&b.bridges_left);
-        h.write(&b.castles_left);
-        for (i, axis) in b.bridge_on.iter().enumerate() {
-            if let Some(axis) = axis {
-                h.write(&[i as u8, *axis as u8]);
-            }
-        }
-        for c in &b.castles {
-            h.write(&[c.owner, u8::from(c.scored.is_some())]);
-            h.write(&c.root.to_le_bytes());
-        }
-        let z = &b.bazaar;
-        for t in z.offer.iter().chain(&z.held) {
-            h.write(&[t.map_or(u8::MAX, |t| t.index() as u8)]);
-        }
-        h.write(&[z.selector, z.high.unwrap_or(u8::MAX), z.asked, z.drawn]);
-        h.write(&z.bid.to_le_bytes());
-        h.write(&[z.picked.map_or(u8::MAX, |t| t.index() as u8)]);
-    }
-}
-
-impl Bcb {
-    /// The state at the start of a game of `config`: 3 bridges and 3 castles each with
-    /// 2–4 players, 2 and 2 with 5–6 (BR1, CA1).
-    pub(crate) fn new(config: &GameConfig, tiles: usize) -> Bcb {
+    /// 3 bridges and 3 castles each with 2–4 players, 2 and 2 with 5–6 (BR1, CA1).
+    fn new(config: &GameConfig, tiles: usize) -> Bcb {
         let each = if config.players <= 4 { 3 } else { 2 };
         let mut left = [0; MAX_PLAYERS];
         left[..config.players as usize].fill(each);
@@ -199,20 +173,240 @@ impl Bcb {
             castles_left: left,
             bridge_on: Vec::with_capacity(tiles),
             castles: Vec::with_capacity(config.players as usize * 3),
-            bazaar: bazaars::Bazaar {
-                log: Vec::with_capacity(tiles),
-                ..bazaars::Bazaar::default()
-            },
+            bazaar: bazaars::Bazaar::with_capacity(tiles),
             ..Bcb::default()
+        }
+    }
+
+    #[cfg(test)]
+    fn hash_probes() -> Vec<crate::rules::HashProbe<Bcb>> {
+        vec![
+            ("BR1", |b| b.bridges_left[0] ^= 1),
+            ("BR1", |b| b.bridge_on.push(Some(Axis::NS))),
+            ("BR1", |b| {
+                b.bridge_this_turn = Some(b.bridge_this_turn.map_or(0, |i| i ^ 1))
+            }),
+            ("CA1", |b| b.castles_left[0] ^= 1),
+            ("CA1", |b| {
+                b.castles.push(castles::Castle {
+                    owner: 0,
+                    root: 0,
+                    area: (Pos::new(0, 0), Pos::new(1, 2)),
+                    built: 0,
+                    scored: None,
+                })
+            }),
+            ("CA1", |b| b.castle_next += 1),
+            ("BZ1", |b| {
+                b.bazaar.offer[0] = Some(TileKind(b.bazaar.offer[0].map_or(0, |t| t.0 ^ 1)))
+            }),
+            ("BZ1", |b| b.bazaar.drawn += 1),
+            ("BZ1", |b| b.bazaar.pending ^= true),
+            ("BZ2", |b| b.bazaar.selector ^= 1),
+            ("BZ2", |b| b.bazaar.bid += 1),
+            ("BZ2", |b| {
+                b.bazaar.picked = Some(TileKind(b.bazaar.picked.map_or(0, |t| t.0 ^ 1)))
+            }),
+            ("BZ2", |b| {
+                b.bazaar.high = Some(b.bazaar.high.map_or(0, |p| p ^ 1))
+            }),
+            ("BZ2", |b| b.bazaar.asked += 1),
+            ("BZ3", |b| {
+                b.bazaar.held[0] = Some(TileKind(b.bazaar.held[0].map_or(0, |t| t.0 ^ 1)))
+            }),
+            ("BZ1", |b| b.bazaar.under_way ^= true),
+            ("BZ4", |b| b.bazaar.bazaar_turn ^= true),
+        ]
+    }
+
+    /// BZ2, BZ3: each bazaar tile may hold an auction per player, with a selection, a
+    /// bid and a choice per player each, and their payments.
+    fn log_room(config: &GameConfig, pile: &[u8]) -> usize {
+        if !config.has(TileSet::BridgesCastlesBazaars) {
+            return 0;
+        }
+        let bazaars: usize = crate::tiles::catalogue()
+            .kinds()
+            .filter(|k| k.def().has(Symbols::BAZAAR))
+            .map(|k| pile[k.index()] as usize)
+            .sum();
+        let p = config.players as usize;
+        bazaars * p * (p + 2)
+    }
+
+    /// BR3: the bridge, once there is one.
+    #[inline]
+    fn extra_features(game: &Game, index: usize) -> u8 {
+        u8::from(game.bridge_at(index).is_some())
+    }
+
+    /// BR3: every tile has a bridge node.
+    #[inline]
+    fn crosses_sides(_: &Game) -> bool {
+        true
+    }
+
+    /// BR3.
+    #[inline]
+    fn crossing_node(game: &Game, index: usize, side: Side) -> Option<NodeId> {
+        game.bridge_node(index, side)
+    }
+
+    /// CA1.
+    #[inline]
+    fn is_castle(game: &Game, root: NodeId) -> bool {
+        !game.ext.bcb.castles.is_empty() && game.castle_on(root)
+    }
+
+    /// CA1: a castle named by any part of its city.
+    #[inline]
+    fn normalize(game: &Game, action: Action) -> Action {
+        match action {
+            Action::BuildCastle { .. } => game.normalize_castle(action),
+            _ => action,
+        }
+    }
+
+    /// BR2.
+    #[inline]
+    fn misfits_possible(game: &Game) -> bool {
+        game.may_bridge_placement()
+    }
+
+    /// BR2.
+    #[inline]
+    fn misfit_may_fit(sides: u16, packed: u16, mask: u16) -> bool {
+        bridges::bridge_may_fit(sides, packed, mask)
+    }
+
+    /// BR2.
+    #[inline]
+    fn misfit_placements(
+        game: &Game,
+        tile: TileKind,
+        pos: Pos,
+        rot: Rotation,
+        required: (u16, u16),
+        out: &mut Vec<Action>,
+    ) {
+        game.bridge_placements(tile, pos, rot, required, out);
+    }
+
+    /// BR2.
+    #[inline]
+    fn may_discard_tile(game: &Game) -> bool {
+        game.may_discard_bridge_only_tile()
+    }
+
+    /// One bridge per turn (BR1), castle decisions from the active player (CA1), not
+    /// (yet) a bazaar tile's turn (BZ4).
+    #[inline]
+    fn reset_turn(game: &mut Game) {
+        let b = &mut game.ext.bcb;
+        b.bridge_this_turn = None;
+        b.castle_next = 0;
+        b.bazaar.bazaar_turn = false;
+    }
+
+    /// BZ4.
+    #[inline]
+    fn tile_instead_of_draw(game: &mut Game) -> Option<TileKind> {
+        game.take_bazaar_tile()
+    }
+
+    /// BZ4.
+    #[inline]
+    fn tiles_held_to_place(game: &Game) -> bool {
+        game.bazaar_tiles_held()
+    }
+
+    /// BR2: the bridge placed with the tile.
+    #[inline]
+    fn before_turn_tile(game: &mut Game, placement: Action) {
+        if let Action::PlaceTile {
+            pos,
+            bridge: Some(bridge),
+            ..
+        } = placement
+        {
+            game.bridge_with_tile(pos, bridge);
+        }
+    }
+
+    /// BR3: the tile's bridge node, and the bridge placed with it on itself (BR2).
+    #[inline]
+    fn on_tile_put(game: &mut Game, index: u8) {
+        game.add_bridge_node(index);
+        if let Some(axis) = game.ext.bcb.bridge_with_tile.take() {
+            game.set_bridge(index as usize, axis);
+        }
+    }
+
+    /// BZ1.
+    #[inline]
+    fn on_tile_placed(game: &mut Game, index: u8) {
+        game.bazaar_tile_placed(index);
+    }
+
+    /// BR1.
+    #[inline]
+    fn instead_of_deploying(game: &Game, out: &mut Vec<Action>) {
+        game.bridge_actions(out);
+    }
+
+    /// BR1: a bridge laid on a neighbour between abbeys closes its road by itself.
+    #[inline]
+    fn completed_beside_tiles(game: &mut Game) -> Option<NodeId> {
+        game.bridge_completed_this_turn()
+    }
+
+    /// CA1.
+    #[inline]
+    fn decision_before_scoring(game: &mut Game) -> bool {
+        game.next_castle_decision()
+    }
+
+    /// CA3.
+    #[inline]
+    fn on_turn_scored(game: &mut Game, roots: &[NodeId], _: &[NodeId]) {
+        game.castles_score(roots);
+    }
+
+    /// BZ1–BZ3.
+    #[inline]
+    fn at_end_of_turn(game: &mut Game) -> TurnEnd {
+        game.bazaar_at_end_of_turn()
+    }
+
+    /// BZ1: a tile of the offer.
+    #[inline]
+    fn drawn_at_end_of_turn(game: &mut Game, tile: TileKind) -> bool {
+        game.bazaar_drawn(tile)
+    }
+
+    #[inline]
+    fn apply(game: &mut Game, player: u8, action: Action) -> Option<bool> {
+        match action {
+            Action::PlaceBridge { .. }
+            | Action::BuildCastle { .. }
+            | Action::CastlePass
+            | Action::BazaarSelect { .. }
+            | Action::BazaarBid { .. }
+            | Action::BazaarPass
+            | Action::BazaarBuyOrSell { .. } => {
+                game.apply_bcb(player, action);
+                Some(true)
+            }
+            _ => None,
         }
     }
 }
 
-impl crate::game::Game {
+impl Game {
     /// Applies a decision of Bridges, Castles & Bazaars: a bridge (BR1), a castle built
     /// or declined (CA1), a bazaar pick, bid, pass or buy-or-sell choice (BZ2, BZ3).
-    pub(crate) fn apply_bcb(&mut self, player: u8, action: crate::action::Action) {
-        use crate::action::Action;
+    #[inline]
+    fn apply_bcb(&mut self, player: u8, action: Action) {
         self.record(player, action);
         match action {
             Action::PlaceBridge { pos, axis } => self.place_bridge(player, Bridge { pos, axis }),

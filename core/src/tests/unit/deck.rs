@@ -2,6 +2,7 @@
 
 use super::*;
 use crate::config::Figures;
+use crate::tiles::TileSet;
 
 /// A pile that drew at random and one that was told the same draws by kind are the
 /// same pile, so the same generator state gives both the same next draws.
@@ -15,10 +16,11 @@ fn the_pile_depends_on_the_counts_only() {
         let mut told = drawn.clone();
         let mut rng = Rng::new(seed);
         let mut k = 0;
-        // The held city lake (R6) is never drawn.
-        while !drawn.outcomes(k > 30).is_empty() {
-            let dragon = k > 30;
-            let tile = drawn.draw(&mut rng, dragon);
+        // The held city lake (R6) is never drawn; dragon tiles are held back for the
+        // first 30 draws (PD3).
+        while !drawn.outcomes(k <= 30).is_empty() {
+            let hold_back = k <= 30;
+            let tile = drawn.draw(&mut rng, hold_back);
             told.take(tile);
             assert_eq!(drawn, told, "seed {seed}, draw {k}");
             k += 1;
