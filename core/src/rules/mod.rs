@@ -26,6 +26,9 @@
 //!
 //! # Adding an expansion
 //!
+//! `docs/architecture.md` has the whole checklist (every file outside the module that a
+//! new set touches) and the turn pipeline with the hooks of each step. In short:
+//!
 //! 1. Its tiles in `data/tiles.txt` (generated from the catalogue) and its set in
 //!    [`crate::tiles::TileSet`]; its switches as enums in its module, each one line of
 //!    `rule_switches!` in `config.rs`.
