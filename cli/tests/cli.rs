@@ -63,6 +63,28 @@ fn path_str(p: &Path) -> &str {
     p.to_str().expect("UTF-8 path")
 }
 
+/// The record `id` of the JSON Lines file `file`.
+fn reference_record(file: &Path, id: &str) -> Value {
+    std::fs::read_to_string(file)
+        .unwrap()
+        .lines()
+        .map(|l| serde_json::from_str::<Value>(l).unwrap())
+        .find(|r| r["id"] == id)
+        .unwrap()
+}
+
+/// `carcassonne render FILE --id ID --turn N`.
+fn render_at_turn(file: &Path, id: &str, n: usize) -> Output {
+    carcassonne(&[
+        "render",
+        path_str(file),
+        "--id",
+        id,
+        "--turn",
+        &n.to_string(),
+    ])
+}
+
 #[test]
 fn play_writes_a_record_that_replay_reproduces() {
     let dir = scratch("play");
@@ -540,22 +562,10 @@ fn render_at_a_turn_and_as_an_html_replay() {
     let dir = scratch("render-turn");
     let file = reference("base-c2.jsonl");
     let id = "base-c2-2p-0006";
-    let record: Value = std::fs::read_to_string(&file)
-        .unwrap()
-        .lines()
-        .map(|l| serde_json::from_str::<Value>(l).unwrap())
-        .find(|r| r["id"] == id)
-        .unwrap();
+    let record = reference_record(&file, id);
     let turns = record["turns"].as_array().unwrap().len();
     let tiles_after = |n: usize| -> usize {
-        let run = carcassonne(&[
-            "render",
-            path_str(&file),
-            "--id",
-            id,
-            "--turn",
-            &n.to_string(),
-        ]);
+        let run = render_at_turn(&file, id, n);
         assert!(run.status.success(), "{}", stderr(&run));
         let text = stdout(&run);
         if n < turns {
@@ -616,23 +626,11 @@ fn render_a_record_with_final_actions() {
     let dir = scratch("render-final-actions");
     let file = reference("count.jsonl");
     let id = "count-5p-0014";
-    let record: Value = std::fs::read_to_string(&file)
-        .unwrap()
-        .lines()
-        .map(|l| serde_json::from_str::<Value>(l).unwrap())
-        .find(|r| r["id"] == id)
-        .unwrap();
+    let record = reference_record(&file, id);
     assert!(!record["final_actions"].as_array().unwrap().is_empty());
     let turns = record["turns"].as_array().unwrap().len();
     for n in [0, 1, turns - 1, turns] {
-        let run = carcassonne(&[
-            "render",
-            path_str(&file),
-            "--id",
-            id,
-            "--turn",
-            &n.to_string(),
-        ]);
+        let run = render_at_turn(&file, id, n);
         assert!(run.status.success(), "turn {n}: {}", stderr(&run));
     }
     let html = dir.join("replay.html");
@@ -936,6 +934,28 @@ fn malformed_records_name_the_field_and_the_others_replay() {
     );
 }
 
+/// The paths (keys and array indices) of every string of `v`.
+fn string_paths(v: &Value, at: &mut Vec<String>, out: &mut Vec<Vec<String>>) {
+    match v {
+        Value::String(_) => out.push(at.clone()),
+        Value::Array(a) => {
+            for (i, x) in a.iter().enumerate() {
+                at.push(i.to_string());
+                string_paths(x, at, out);
+                at.pop();
+            }
+        }
+        Value::Object(o) => {
+            for (k, x) in o {
+                at.push(k.clone());
+                string_paths(x, at, out);
+                at.pop();
+            }
+        }
+        _ => {}
+    }
+}
+
 /// Whether `text` holds a control character other than a line feed or a tab (one a
 /// terminal would obey: an escape sequence, a bell, a C1 control).
 fn has_controls(text: &str) -> bool {
@@ -947,7 +967,8 @@ fn has_controls(text: &str) -> bool {
 /// escape sequences (a window title, a screen clear, a C1 control) is quoted and escaped
 /// by `replay` (a diverging record, a malformed one, a known divergence) and by `render`
 /// (its scores line, its errors), and so is a file name; a command-line word that is not
-/// UTF-8 is a usage error.
+/// UTF-8 is a usage error. A sweep puts the escape sequences in front of every string of
+/// two reference records, one record each: `replay` reports them all without one.
 #[test]
 fn messages_escape_the_control_characters_of_records_and_file_names() {
     let dir = scratch("escapes");
@@ -1020,6 +1041,53 @@ fn messages_escape_the_control_characters_of_records_and_file_names() {
         assert!(!has_controls(&err), "{args:?}: {err:?}");
         assert!(err.contains("\\u{1b}]0;owned\\u{7}"), "{args:?}: {err:?}");
     }
+
+    // Every kind of string of a Royal Gift record and of a Count record with final moves,
+    // and four unknown keys, prefixed with the escape sequences: one record each.
+    let mut sweep = Vec::new();
+    for (file, id) in [
+        ("royal-gift.jsonl", "royal-gift-4p-0003"),
+        ("count.jsonl", "count-5p-0014"),
+    ] {
+        let base = reference_record(&reference(file), id);
+        let mut paths = Vec::new();
+        string_paths(&base, &mut Vec::new(), &mut paths);
+        // One path of each shape (array indices left out): every kind of string once.
+        let mut shapes = std::collections::BTreeSet::new();
+        paths.retain(|p| {
+            let shape: Vec<&str> = p
+                .iter()
+                .map(|k| if k.parse::<usize>().is_ok() { "#" } else { k })
+                .collect();
+            p.as_slice() != ["format"] && shapes.insert(shape.join("."))
+        });
+        for path in &paths {
+            let mut r = base.clone();
+            let leaf = path.iter().fold(&mut r, |v, k| match k.parse::<usize>() {
+                Ok(i) if v.is_array() => &mut v[i],
+                _ => &mut v[k.as_str()],
+            });
+            *leaf = Value::from(format!("{hostile}{}", leaf.as_str().unwrap()));
+            sweep.push(r);
+        }
+        for at in [&[][..], &["setup"], &["setup", "rules"], &["turns", "0"]] {
+            let mut r = base.clone();
+            let object = at.iter().fold(&mut r, |v, k| match k.parse::<usize>() {
+                Ok(i) => &mut v[i],
+                _ => &mut v[*k],
+            });
+            object[hostile] = Value::from(1);
+            sweep.push(r);
+        }
+    }
+    assert!(sweep.len() > 50, "{} records", sweep.len());
+    let swept = dir.join("sweep.jsonl");
+    let text: Vec<String> = sweep.iter().map(Value::to_string).collect();
+    std::fs::write(&swept, text.join("\n")).unwrap();
+    let run = carcassonne(&["replay", path_str(&swept)]);
+    let out = stdout(&run);
+    assert!(!has_controls(&out), "{out:?}");
+    assert!(out.lines().count() > sweep.len() / 2, "{out}");
 
     #[cfg(unix)]
     {
