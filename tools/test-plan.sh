@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # What `make test` installs, where and how big, printed before it starts (the first step
-# of `make test`; `make test-plan` prints it alone). The sizes are those measured on a
-# fresh clone on Debian 12; the lines marked "now" are this machine's present state.
+# of `make test`; `make test-plan` prints it alone). The sizes and the time are those of
+# a fresh clone on Debian 12 (CARC_RL_TESTS=0: 33 min, target/ 3.2 GB); "now" is this
+# machine's present state.
 #
 # Usage: tools/test-plan.sh      (CARC_RL_TESTS=0 leaves the reinforcement-learning step
 #                                 out, as it does in python/build_and_test.sh)
@@ -29,16 +30,17 @@ for tool in "${TOOLS[@]}"; do
 done
 
 cat <<EOF
-== make test: every check CI runs (about 25 minutes on 2 cores once the downloads are done)
+== make test: every check CI runs (33 minutes from a fresh clone on 2 busy cores without
+   the reinforcement-learning step)
 It installs:
   * system packages, with apt-get as root or through sudo, only those missing:
       gcc, g++, make, pkg-config, cmake, binutils, valgrind, mono-mcs, mono-runtime,
       chromium (about 600 MB if none is installed)
       missing now: ${missing[*]:-none}
   * into $TARGET_DIR (inside the repository; make clean removes it):
-      Rust builds: debug, release, sanitizers, docs (about 9 GB; now $(size_of "$TARGET_DIR"))
+      Rust builds: debug, release, docs (about 2.5 GB; all of target/ now: $(size_of "$TARGET_DIR"))
       python-venv and python-wheel-venv: maturin, numpy, Gymnasium, PettingZoo,
-        matplotlib, a Jupyter kernel, pytest and mypy from PyPI (about 0.8 GB)
+        matplotlib, a Jupyter kernel, pytest and mypy from PyPI (about 0.75 GB)
 EOF
 if [ "${CARC_RL_TESTS:-1}" = 0 ]; then
     echo "      rl-venv: left out (CARC_RL_TESTS=0)"
