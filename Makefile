@@ -4,7 +4,7 @@
 CARGO ?= cargo
 OUT ?= out
 
-.PHONY: run run-check test test-plan test-leftovers build install uninstall rust-checks rust-tests c-tests html-tests python-tests docs-tests bench bench-bots notebook screenshots clean
+.PHONY: run run-check test test-plan test-leftovers build install uninstall rust-checks rust-tests c-tests html-tests python-tests docs-tests bench bench-ab bench-bots notebook screenshots clean
 
 # Where `make install` puts the C library (DESTDIR, LIBDIR, INCLUDEDIR, DATADIR also apply).
 PREFIX ?= /usr/local
@@ -109,6 +109,13 @@ bench:
 	$(CARC) bench --players 4 --sets base,count,king-and-robber,cult --seconds 10
 	$(CARC) bench --players 4 --sets base,bridges-castles-and-bazaars --seconds 10
 	$(CARC) bench --players 4 --sets $(EVERY_SET) --abbot 1 --seconds 10
+
+## Another commit against the working tree (docs/benchmarks.md): instructions per game and
+## per decision of both under callgrind (the same games), games/s and MCTS iterations/s in
+## alternating rounds; ARGS="--vector" adds the VectorEnv A/B (tools/bench_ab.py --help).
+bench-ab:
+	@test -n "$(REV)" || { echo "usage: make bench-ab REV=<commit> [ARGS=...]"; exit 2; }
+	python3 tools/bench_ab.py $(REV) $(ARGS)
 
 ## The built-in players (docs/bots.md): MCTS search speed per set,
 ## then the matches of the strength table (long: hours on two cores).
