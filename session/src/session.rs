@@ -103,6 +103,15 @@ impl Session {
         self.layout.as_ref()
     }
 
+    /// The layout the session speaks: its preset's, or the full encoding's
+    /// ([`Layout::full`]).
+    pub fn current_layout(&self) -> Arc<Layout> {
+        match &self.layout {
+            Some(l) => l.clone(),
+            None => Layout::full(self.spec()),
+        }
+    }
+
     /// Number of planes `C` of the observations.
     pub fn num_planes(&self) -> usize {
         match &self.layout {

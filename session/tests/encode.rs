@@ -2,7 +2,7 @@
 //! mask agrees with the legal list in random games of every set, whole games play
 //! through flat ids, slots turn with the board, rotations compose, the window centres
 //! the board, observations match the state, bad buffers are refused, rewards sum to the
-//! final scores, and the documentation lists every plane and global.
+//! final scores (the schema and its documentation: `schema.rs`).
 use carcassonne::config::Figure;
 use carcassonne::config::{FairyRule, Figures, GameConfig, PrincessRule, WagonMove};
 use carcassonne::game::tile;
@@ -585,43 +585,6 @@ fn outcome_is_rank_based_with_shared_ties() {
     assert!(step_rewards(RewardMode::Score, &[0], &[0, 0], false, &mut two).is_err());
 }
 
-#[test]
-fn tables_list_every_index_once() {
-    let planes = plane_table();
-    assert_eq!(planes.len(), plane::COUNT);
-    let names: HashSet<_> = planes.iter().map(|p| p.name.clone()).collect();
-    assert_eq!(names.len(), plane::COUNT);
-    assert_eq!(planes[plane::FIGURES + 5 + 3].name, "figures.rel1.wagon");
-    assert_eq!(planes[plane::SIDE_VALUE + 3].name, "side-value.W");
-    assert_eq!(planes[plane::CENTRE_VALUE].name, "centre-value");
-    let globals = global_table();
-    let mut next = 0;
-    for g in &globals {
-        assert_eq!(g.start, next, "{} starts at {}", g.name, g.start);
-        next += g.len;
-    }
-    assert_eq!(next, EncoderSpec::default().num_globals());
-}
-
-#[test]
-fn documentation_lists_every_plane_and_global() {
-    let path = concat!(env!("CARGO_MANIFEST_DIR"), "/../docs/observations.md");
-    let doc = std::fs::read_to_string(path).expect("docs/observations.md");
-    for p in plane_table() {
-        let row = format!("| {} | `{}` |", p.index, p.name);
-        assert!(doc.contains(&row), "docs/observations.md lacks {row}");
-    }
-    for g in global_table() {
-        let range = if g.len == 1 {
-            format!("{}", g.start)
-        } else {
-            format!("{}..{}", g.start, g.start + g.len)
-        };
-        let row = format!("| {range} | `{}` |", g.name);
-        assert!(doc.contains(&row), "docs/observations.md lacks {row}");
-    }
-}
-
 /// The session's cached decision (legal list, mask, observation, decoding) equals what
 /// the free functions compute from scratch, at every step of random games of every set,
 /// two-step decisions included.
@@ -664,32 +627,6 @@ fn session_cache_agrees_with_a_fresh_computation() {
                 .step(ids[rng.below(ids.len() as u32) as usize])
                 .unwrap();
         }
-    }
-}
-
-/// Prints the documentation's tables (run with `--ignored --nocapture` to regenerate
-/// the rows of `docs/observations.md`).
-#[test]
-#[ignore]
-fn print_documentation_tables() {
-    let spec = EncoderSpec::default();
-    println!(
-        "W = {}: C = {}, G = {}, A = {}",
-        spec.window,
-        spec.num_planes(),
-        spec.num_globals(),
-        spec.num_actions()
-    );
-    for p in plane_table() {
-        println!("| {} | `{}` | {} |", p.index, p.name, p.meaning);
-    }
-    for g in global_table() {
-        let range = if g.len == 1 {
-            format!("{}", g.start)
-        } else {
-            format!("{}..{}", g.start, g.start + g.len)
-        };
-        println!("| {range} | `{}` | {} |", g.name, g.meaning);
     }
 }
 

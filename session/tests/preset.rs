@@ -2,8 +2,7 @@
 //! full mask restricted to its ids and loses no legal id; its planes and globals are
 //! the full ones it selects (the compact preset's summed opponents included); the
 //! planes and globals the in-play preset leaves out stay zero in whole games of every
-//! set; ids and planes turn like the full ones; and the documentation's size table is
-//! the one computed here.
+//! set; and ids and planes turn like the full ones.
 mod common;
 
 use carcassonne::config::{FairyRule, GameConfig, PrincessRule};
@@ -325,97 +324,4 @@ fn wrong_buffers_are_refused() {
     // An id past the layout's last is not offered.
     let a = s.num_actions() as u32;
     assert_eq!(s.step(a), Err(FlatError::NotOffered { id: a }));
-}
-
-/// The size table of `docs/observations.md` (section *Presets*) is the one computed here.
-#[test]
-fn documentation_lists_preset_sizes() {
-    let path = concat!(env!("CARGO_MANIFEST_DIR"), "/../docs/observations.md");
-    let doc = std::fs::read_to_string(path).expect("docs/observations.md");
-    for row in preset_size_rows() {
-        assert!(doc.contains(&row), "docs/observations.md lacks\n{row}");
-    }
-}
-
-/// The configurations of the documentation's size table.
-fn table_configs() -> Vec<(&'static str, GameConfig)> {
-    use TileSet::*;
-    let five = [Base, River1, River2, PrincessDragon, AbbeyMayor];
-    vec![
-        ("base, 2 players", config(2, &[Base], 0, 0)),
-        ("base, 4 players", config(4, &[Base], 0, 0)),
-        ("base + abbot, 2 players", config(2, &[Base], 1, 0)),
-        (
-            "base + River I + II, 2 players",
-            config(2, &[Base, River1, River2], 0, 0),
-        ),
-        (
-            "base + Princess & Dragon, 3 players",
-            config(3, &[Base, PrincessDragon], 0, 0),
-        ),
-        (
-            "base + Abbey & Mayor, 2 players",
-            config(2, &[Base, AbbeyMayor], 0, 0),
-        ),
-        ("the five sets + abbot, 4 players", config(4, &five, 1, 0)),
-        (
-            "every set + abbot, 6 players",
-            config(6, &TileSet::ALL, 1, 0),
-        ),
-    ]
-}
-
-fn preset_size_rows() -> Vec<String> {
-    let mut rows = Vec::new();
-    for (name, c) in table_configs() {
-        for window in [32u16, 24] {
-            let spec = EncoderSpec::new(window).unwrap();
-            let cells: Vec<String> = Preset::ALL
-                .iter()
-                .map(|p| {
-                    let l = Layout::new(spec, *p, &c);
-                    let bytes = l.planes_len() + 4 * l.num_globals() + l.num_actions();
-                    format!(
-                        "{} / {} / {} / {:.1}",
-                        l.num_planes(),
-                        l.num_globals(),
-                        l.num_actions(),
-                        bytes as f64 / 1024.0
-                    )
-                })
-                .collect();
-            rows.push(format!("| {name} | {window} | {} |", cells.join(" | ")));
-        }
-    }
-    rows
-}
-
-/// Prints the size table (run with `--ignored --nocapture` to regenerate it).
-#[test]
-#[ignore]
-fn print_preset_sizes() {
-    for row in preset_size_rows() {
-        println!("{row}");
-    }
-    let spec = EncoderSpec::default();
-    for (name, c) in table_configs().into_iter().take(1) {
-        for p in Preset::ALL {
-            let l = Layout::new(spec, p, &c);
-            println!(
-                "{name} {p:?} planes: {:?}",
-                l.planes()
-                    .iter()
-                    .map(|p| p.name.clone())
-                    .collect::<Vec<_>>()
-            );
-            println!(
-                "{name} {p:?} globals: {:?}",
-                l.global_blocks()
-                    .iter()
-                    .map(|b| (b.name, b.start, b.sources.len()))
-                    .collect::<Vec<_>>()
-            );
-            println!("{name} {p:?} ids: {:?}", l.action_blocks());
-        }
-    }
 }

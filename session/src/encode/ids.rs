@@ -1,12 +1,13 @@
 //! Flat action ids taken apart: feature slots in the board frame ([`slot`]), the
 //! channels of the `SLOT` block ([`Channel`]) and the blocks ([`FlatAction`]).
 
+use super::schema::Live;
 use super::{EncoderSpec, BIDS, BRIDGE_VARIANTS, CHANNEL_COUNT};
 use carcassonne::config::Figure;
 use carcassonne::geometry::{Corner, Rotation};
 use carcassonne::rules::bcb::{BazaarChoice, TileBridge};
 use carcassonne::rules::count::Quarter;
-use carcassonne::tiles::{FeatureKind, TileKind};
+use carcassonne::tiles::{FeatureKind, TileKind, TileSet};
 
 /// Feature slots: where on a tile, in the board frame.
 ///
@@ -70,6 +71,28 @@ pub mod slot {
             BRIDGE => "bridge".into(),
             _ => format!("slot{slot}"),
         }
+    }
+}
+
+/// When a `SLOT` id on slot `slot` can be offered: the side slots always; fields away
+/// from the sides' middle thirds only with farmers; the cloister with monasteries,
+/// shrines or the abbey; the garden with gardens and the abbot (A1); the whole tile with
+/// the fairy (PD15); the bridge slot with bridges (BR1).
+pub fn slot_live(slot: u8) -> Live {
+    match slot {
+        0..=3 => Live::Always,
+        4..=11 | 14 | 15 => Live::Farmers,
+        slot::CLOISTER => Live::Any(&[
+            Live::Feature(FeatureKind::Monastery),
+            Live::Feature(FeatureKind::Shrine),
+        ]),
+        slot::GARDEN => Live::All(&[
+            Live::Feature(FeatureKind::Garden),
+            Live::Figure(Figure::Abbot),
+        ]),
+        slot::WHOLE_TILE => Live::Set(TileSet::PrincessDragon),
+        slot::BRIDGE => Live::Set(TileSet::BridgesCastlesBazaars),
+        _ => Live::Always,
     }
 }
 
@@ -171,18 +194,25 @@ impl Channel {
             .then(|| Channel::ALL[Channel::LeaveFollower as usize + figure.index()])
     }
 
-    /// The figure a deploying channel puts down or a leaving channel moves, and whether
-    /// the channel is a leaving one; `None` for the other channels.
-    pub(super) fn figure(self) -> Option<(Figure, bool)> {
-        Figure::ALL.into_iter().find_map(|f| {
-            if Channel::deploying(f) == Some(self) {
-                Some((f, false))
-            } else if Channel::leaving(f) == Some(self) {
-                Some((f, true))
-            } else {
-                None
-            }
-        })
+    /// When the channel can be offered: a figure's channels when the figure is in play
+    /// (the leaving channels with the Count too), the fairy and the princess with the
+    /// Princess & the Dragon, the abbot's return with the abbot, the castle and the
+    /// bridges with Bridges, Castles & Bazaars.
+    pub const fn live(self) -> Live {
+        use Channel::*;
+        const COUNT: Live = Live::Set(TileSet::Count);
+        match self {
+            Follower => Live::Always,
+            Abbot | AbbotReturn => Live::Figure(Figure::Abbot),
+            Mayor => Live::Figure(Figure::Mayor),
+            Wagon => Live::Figure(Figure::Wagon),
+            Fairy | Princess => Live::Set(TileSet::PrincessDragon),
+            LeaveFollower => COUNT,
+            LeaveAbbot => Live::All(&[Live::Figure(Figure::Abbot), COUNT]),
+            LeaveMayor => Live::All(&[Live::Figure(Figure::Mayor), COUNT]),
+            LeaveWagon => Live::All(&[Live::Figure(Figure::Wagon), COUNT]),
+            Castle | BridgeNS | BridgeWE => Live::Set(TileSet::BridgesCastlesBazaars),
+        }
     }
 }
 

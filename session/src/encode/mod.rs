@@ -57,11 +57,18 @@
 //!
 //! [`encode_observation`] writes, for one player (egocentric: relative seat 0 is that
 //! player, 1 the next in turn order, ...; padded to 6 seats), `planes` `u8 [C, W, W]`
-//! (layout `plane·W² + wy·W + wx`, table [`plane_table`], indices in [`plane`]) and
-//! `globals` `f32 [G]` (table [`global_table`], offsets in [`global`]). Nothing is
-//! allocated per call once a thread has encoded its first observation. The project's
-//! `docs/observations.md` lists every plane and global; a test checks it against the
-//! tables here.
+//! (layout `plane·W² + wy·W + wx`) and `globals` `f32 [G]`. Nothing is allocated per
+//! call once a thread has encoded its first observation.
+//!
+//! # The schema
+//!
+//! Every plane, global block and block of flat ids is declared once, in the observation
+//! schema ([`mod@schema`]): the base game's rows and writer in [`base`], each
+//! expansion's in its own module ([`river`], [`abbey_mayor`], [`princess_dragon`],
+//! [`count`], [`king_robber`], [`cult`], [`bcb`]). The indices ([`plane`], [`global`],
+//! the first ids of [`EncoderSpec`]), the presets, the tables ([`schema()`]), the
+//! documentation's tables ([`docs`]) and the layout version ([`LAYOUT_VERSION`]) are
+//! derived from it.
 //!
 //! # Presets
 //!
@@ -92,32 +99,52 @@
 //! assert_eq!(origin, encode::WindowOrigin::of(&game, spec));
 //! ```
 
+pub mod abbey_mayor;
+pub mod base;
+pub mod bcb;
+pub mod count;
+pub mod cult;
 mod decision;
-mod globals;
+pub mod docs;
 mod ids;
+pub mod king_robber;
 mod observe;
-mod planes;
 pub mod preset;
+pub mod princess_dragon;
 mod rewards;
+pub mod river;
 mod rotate;
+pub mod schema;
 mod spec;
 mod stats;
 mod window;
 
+pub use base::{global, plane};
 pub use decision::{
     action_to_flat, action_to_flat_path, decode_flat, flat_to_action, legal_mask, legal_mask_at,
     DecisionTable, FlatDecision, FlatError, FlatPath, MaskInfo,
 };
-pub use globals::{global, global_table, GlobalInfo};
-pub use ids::{feature_slot, slot, slot_feature, Channel, FlatAction};
-pub use observe::{encode_observation, encode_observation_at, encode_observation_with};
-pub use planes::{plane, plane_table, PlaneInfo};
-pub use preset::{Layout, Preset};
+pub use ids::{feature_slot, slot, slot_feature, slot_live, Channel, FlatAction};
+pub use observe::{encode_observation, encode_observation_at, encode_observation_with, Writer};
+pub use preset::{Layout, LayoutBlock, LayoutPlane, Preset};
 pub use rewards::{outcome_values, step_rewards, RewardMode};
-pub use rotate::{plane_after_turn, rotate_action_id, rotate_mask, rotate_planes};
+pub use rotate::{global_after_turn, rotate_action_id, rotate_globals, rotate_mask, rotate_planes};
+pub use schema::{
+    layout_version_hex, plane_after_turn, schema, BlockInfo, PlaneInfo, Schema, LAYOUT_VERSION,
+};
 pub(crate) use spec::check_len;
 pub use spec::{
     EncodeError, EncoderSpec, BAZAAR_IDS, BIDS, BRIDGE_IDS, BRIDGE_VARIANTS, CHANNEL_COUNT,
     FIGURE_KINDS, QUARTER_IDS, SLOT_COUNT,
 };
 pub use window::WindowOrigin;
+
+/// Every plane by index (the schema's, [`schema()`]).
+pub fn plane_table() -> &'static [PlaneInfo] {
+    &schema().planes
+}
+
+/// Every global block in index order (the schema's, [`schema()`]).
+pub fn global_table() -> &'static [BlockInfo] {
+    &schema().globals
+}

@@ -37,13 +37,12 @@
 //! assert_eq!(in_play.to_compact(pass), Some(in_play.num_actions() as u32 - 1));
 //! ```
 
-use super::{
-    global_table, plane, plane_after_turn, plane_table, rotate_action_id, Channel, EncodeError,
-    EncoderSpec, FlatAction, MaskInfo,
-};
-use carcassonne::config::{Figure, GameConfig};
-use carcassonne::tiles::{catalogue, FeatureKind, Symbols, Terrain, TileSet};
+use super::rotate::global_after_turn;
+use super::schema::{plane_after_turn, plane_name, Compact, Dim, InPlay, Row, Schema, SECTIONS};
+use super::{rotate_action_id, EncodeError, EncoderSpec, MaskInfo};
+use carcassonne::config::GameConfig;
 use std::cell::RefCell;
+use std::sync::{Arc, Mutex};
 
 carcassonne::named_enum! {
     /// Which planes, globals and action ids a [`Layout`] keeps (see the module
@@ -63,275 +62,6 @@ carcassonne::named_enum! {
 /// Marks a full id without a layout id.
 const NONE: u32 = u32::MAX;
 
-/// What a configuration puts in play, as far as the encoding is concerned.
-#[derive(Clone, Debug)]
-struct InPlay {
-    players: usize,
-    sets: Vec<TileSet>,
-    figures: [bool; 5],
-    abbeys: bool,
-    farmers: bool,
-    /// Catalogue kinds that can be on the board or in hand.
-    kinds: Vec<bool>,
-    /// Union of the kinds' symbol bits.
-    symbols: u16,
-    garden: bool,
-    monastery: bool,
-    pennants: bool,
-    river: bool,
-}
-
-impl InPlay {
-    fn of(config: &GameConfig) -> InPlay {
-        let cat = catalogue();
-        let mut kinds = vec![false; cat.len()];
-        let start = config.start_tile().0;
-        let mut symbols = 0u16;
-        let (mut garden, mut monastery, mut pennants, mut river) = (false, false, false, false);
-        for kind in cat.kinds() {
-            let def = kind.def();
-            let in_deck = config.has(def.set) && config.edition.count(kind) > 0;
-            let abbey = config.figures.abbey > 0 && def.symbols.contains(Symbols::ABBEY);
-            if !(in_deck || abbey || kind == start) {
-                continue;
-            }
-            kinds[kind.index()] = true;
-            symbols |= def.symbols.bits();
-            for f in &def.features {
-                garden |= f.kind == FeatureKind::Garden;
-                monastery |= f.kind == FeatureKind::Monastery;
-                pennants |= f.pennants > 0;
-            }
-            river |= def.edges.iter().flatten().any(|t| *t == Terrain::River);
-        }
-        InPlay {
-            players: config.players as usize,
-            sets: config.sets.clone(),
-            figures: Figure::ALL.map(|f| config.figures.of(f) > 0),
-            abbeys: config.figures.abbey > 0,
-            farmers: config.rules.farmers,
-            kinds,
-            symbols,
-            garden,
-            monastery,
-            pennants,
-            river,
-        }
-    }
-
-    fn has(&self, set: TileSet) -> bool {
-        self.sets.contains(&set)
-    }
-
-    fn figure(&self, f: Figure) -> bool {
-        self.figures[f.index()]
-    }
-
-    fn symbol(&self, s: Symbols) -> bool {
-        self.symbols & s.bits() == s.bits()
-    }
-
-    fn dragon_and_fairy(&self) -> bool {
-        self.has(TileSet::PrincessDragon)
-    }
-
-    fn count(&self) -> bool {
-        self.has(TileSet::Count)
-    }
-
-    fn bcb(&self) -> bool {
-        self.has(TileSet::BridgesCastlesBazaars)
-    }
-
-    /// Whether a decision can take two ids or name a square (`CELL` ids).
-    fn cells(&self) -> bool {
-        self.abbeys
-            || self.dragon_and_fairy()
-            || self.figure(Figure::Abbot)
-            || self.figure(Figure::Wagon)
-            || self.count()
-            || self.bcb()
-    }
-
-    fn channel(&self, c: Channel) -> bool {
-        if let Some((figure, leaving)) = c.figure() {
-            return (figure == Figure::Follower || self.figure(figure))
-                && (!leaving || self.count());
-        }
-        match c {
-            Channel::AbbotReturn => self.figure(Figure::Abbot),
-            Channel::Fairy | Channel::Princess => self.dragon_and_fairy(),
-            Channel::Castle | Channel::BridgeNS | Channel::BridgeWE => self.bcb(),
-            _ => unreachable!("a figure's channel"),
-        }
-    }
-
-    /// Whether a feature slot can be the target of a `SLOT` id: fields away from the
-    /// sides' middle thirds only with farmers, the cloister with monasteries, shrines or
-    /// abbeys, the garden with gardens and the abbot (A1), the whole tile with the
-    /// fairy, the bridge slot with bridges.
-    fn slot(&self, s: u8) -> bool {
-        match s {
-            0..=3 => true,
-            4..=11 | 14 | 15 => self.farmers,
-            12 => self.monastery || self.abbeys || self.symbol(Symbols::SHRINE),
-            13 => self.garden && self.figure(Figure::Abbot),
-            16 => self.dragon_and_fairy(),
-            17 => self.bcb(),
-            _ => true,
-        }
-    }
-
-    fn action(&self, a: FlatAction) -> bool {
-        match a {
-            FlatAction::Tile { .. } | FlatAction::Pass => true,
-            FlatAction::Cell { .. } => self.cells(),
-            FlatAction::Slot { slot, channel } => self.slot(slot) && self.channel(channel),
-            FlatAction::Corner(_) => self.figure(Figure::Barn),
-            FlatAction::EnterQuarter { .. } | FlatAction::MoveCount(_) => self.count(),
-            FlatAction::Bridge { .. }
-            | FlatAction::BazaarSelect { .. }
-            | FlatAction::Bid(_)
-            | FlatAction::Choice(_) => self.bcb(),
-        }
-    }
-
-    /// Whether the plane named `name` can be non-zero (unknown names: yes).
-    fn plane(&self, name: &str, compact: bool) -> bool {
-        let group = name.split('.').next().unwrap_or(name);
-        match group {
-            "river" => self.river,
-            "monastery" => self.monastery || self.abbeys || self.symbol(Symbols::SHRINE),
-            "garden" => self.garden,
-            "pennants" => self.pennants,
-            "abbey" => self.abbeys || self.symbol(Symbols::ABBEY),
-            "volcano" => self.symbol(Symbols::VOLCANO),
-            "dragon-symbol" => self.symbol(Symbols::DRAGON),
-            "magic-portal" => self.symbol(Symbols::MAGIC_PORTAL),
-            "princess" => self.symbol(Symbols::PRINCESS),
-            "pig-herd" => self.symbol(Symbols::PIG_HERD),
-            "shrine" => self.symbol(Symbols::SHRINE),
-            "bazaar" => self.symbol(Symbols::BAZAAR),
-            "focus" => self.cells() || !compact,
-            "cell-target" => self.cells(),
-            "dragon" | "dragon-visited" | "fairy" => self.dragon_and_fairy(),
-            "bridge" | "castle-own" | "castle-opponent" => self.bcb(),
-            "city-of-carcassonne" => self.count(),
-            "figures" => {
-                // figures.rel{R}.{kind}
-                let mut parts = name.split('.').skip(1);
-                let seat = parts
-                    .next()
-                    .and_then(|r| r.strip_prefix("rel"))
-                    .and_then(|r| r.parse::<usize>().ok());
-                let kind = parts.next().and_then(Figure::from_name);
-                match (seat, kind) {
-                    (Some(r), Some(f)) => r < self.players && self.figure(f),
-                    _ => true,
-                }
-            }
-            _ => true,
-        }
-    }
-
-    /// The entries of the global block `name` (`len` entries) that can be non-zero, as
-    /// offsets in the block (unknown names: all).
-    fn global(&self, name: &str, len: usize, compact: bool) -> Vec<usize> {
-        let all = || (0..len).collect::<Vec<_>>();
-        let none = Vec::new;
-        let seats = |when: bool| {
-            if when {
-                (0..self.players.min(len)).collect()
-            } else {
-                Vec::new()
-            }
-        };
-        let kinds = |when: bool| {
-            if when {
-                (0..len)
-                    .filter(|&k| self.kinds.get(k) == Some(&true))
-                    .collect()
-            } else {
-                Vec::new()
-            }
-        };
-        match name {
-            "focus-pending" => {
-                if self.cells() {
-                    all()
-                } else {
-                    none()
-                }
-            }
-            "focus-in-window" => {
-                if self.cells() || !compact {
-                    all()
-                } else {
-                    none()
-                }
-            }
-            "seat-present" => seats(!compact),
-            "turn-player" | "to-play" | "score" => seats(true),
-            "abbeys" => seats(self.abbeys),
-            "supply" => (0..len)
-                .filter(|&i| {
-                    let (seat, f) = (i / Figure::ALL.len(), i % Figure::ALL.len());
-                    seat < self.players && self.figures[f]
-                })
-                .collect(),
-            "dragon-on-board" | "fairy-on-board" | "dragon-steps-left" => {
-                if self.dragon_and_fairy() {
-                    all()
-                } else {
-                    none()
-                }
-            }
-            "sets" => {
-                if compact {
-                    none()
-                } else {
-                    TileSet::ALL
-                        .iter()
-                        .enumerate()
-                        .filter(|(i, s)| *i < len && self.has(**s))
-                        .map(|(i, _)| i)
-                        .collect()
-                }
-            }
-            "farmers" | "origin-x" | "origin-y" => {
-                if compact {
-                    none()
-                } else {
-                    all()
-                }
-            }
-            "count-quarter" => {
-                if self.count() {
-                    all()
-                } else {
-                    none()
-                }
-            }
-            "quarter-figures" => (0..len)
-                .filter(|&i| self.count() && i / 4 < self.players)
-                .collect(),
-            "king" | "robber-baron" => seats(self.has(TileSet::KingRobber)),
-            "bridges-left" | "castles-left" | "bazaar-holds" | "bazaar-selector"
-            | "bazaar-bidder" => seats(self.bcb()),
-            "bazaar-bid" => {
-                if self.bcb() {
-                    all()
-                } else {
-                    none()
-                }
-            }
-            "tile-in-hand" | "focus-tile" | "remaining" => kinds(true),
-            "bazaar-offer" | "bazaar-picked" | "bazaar-own" => kinds(self.bcb()),
-            _ => all(),
-        }
-    }
-}
-
 /// One plane of a layout: the sum of these full planes (one, except the summed
 /// opponents' figures of [`Preset::Compact`]).
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -342,15 +72,36 @@ pub struct LayoutPlane {
     pub sources: Vec<usize>,
 }
 
-/// One global block of a layout.
+/// One global block or block of ids of a layout: the entries of a row of the schema
+/// that the layout keeps, for each of its indices a subset of the entries in the full
+/// order, flattened in row-major order like the full block.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct LayoutBlock {
-    /// The block's name in the full table (`score`, `remaining`, ...).
+    /// The block's name in the full table (`score`, `remaining`, `slot`, ...).
     pub name: &'static str,
-    /// First index in the layout's globals.
+    /// First index in the layout's globals, or first layout id.
     pub start: usize,
-    /// The full globals kept, in order.
+    /// The full globals (or full ids) kept, in order.
     pub sources: Vec<usize>,
+    /// The row's indices.
+    pub dims: &'static [Dim],
+    /// For each index, the entries kept (in the full order).
+    pub kept: Vec<Vec<usize>>,
+}
+
+impl LayoutBlock {
+    /// Entries per index.
+    pub fn shape(&self) -> Vec<usize> {
+        self.kept.iter().map(Vec::len).collect()
+    }
+
+    /// The labels of the entries kept of index `dim` (`rel0`, `follower`, `BASE-D`, ...).
+    pub fn labels(&self, dim: usize) -> Vec<String> {
+        self.kept[dim]
+            .iter()
+            .map(|&i| self.dims[dim].label(i))
+            .collect()
+    }
 }
 
 /// The planes, globals and action ids of one preset for one configuration, and the
@@ -365,6 +116,10 @@ pub struct Layout {
     turn: Vec<usize>,
     blocks: Vec<LayoutBlock>,
     globals: Vec<u32>,
+    /// Layout global after one clockwise quarter turn.
+    global_turn: Vec<usize>,
+    /// The blocks of ids kept.
+    id_blocks: Vec<LayoutBlock>,
     /// Layout id -> full id.
     to_full: Vec<u32>,
     /// Full id -> layout id or [`NONE`].
@@ -385,41 +140,68 @@ impl Layout {
         let play = InPlay::of(config);
         let compact = preset == Preset::Compact;
         let keep_all = preset == Preset::Full;
+        let schema = Schema::new(spec);
+        let keeps = |row: &Row| {
+            keep_all
+                || (row.live.holds(&play)
+                    && (!compact
+                        || match row.compact {
+                            Compact::Keep | Compact::SumOpponents => true,
+                            Compact::Drop => false,
+                            Compact::KeepIf(live) => live.holds(&play),
+                        }))
+        };
+        let kept_entries = |dims: &[Dim]| -> Vec<Vec<usize>> {
+            dims.iter()
+                .map(|d| {
+                    (0..d.len(spec))
+                        .filter(|&i| keep_all || d.live(i, &play))
+                        .collect()
+                })
+                .collect()
+        };
 
         // Planes.
         let mut planes: Vec<LayoutPlane> = Vec::new();
-        let mut summed_done = false;
-        for p in plane_table() {
-            if !keep_all && !play.plane(&p.name, compact) {
-                continue;
-            }
-            if compact && p.name.starts_with("figures.") {
-                if summed_done {
-                    continue;
-                }
-                summed_done = true;
-                // figures.own.{kind}, then figures.opponents.{kind}, for kinds in play.
-                for (who, seats) in [("own", 0..1), ("opponents", 1..play.players)] {
-                    for f in Figure::ALL {
-                        if !play.figure(f) {
-                            continue;
+        let mut first = 0;
+        for row in SECTIONS.iter().flat_map(|s| s.planes) {
+            let shape: Vec<usize> = row.dims.iter().map(|d| d.len(spec)).collect();
+            if keeps(row) {
+                let kept = kept_entries(row.dims);
+                if compact && row.compact == Compact::SumOpponents {
+                    // {name}.own.*, then {name}.opponents.*: the first index is the seat.
+                    for (who, seats) in [("own", 0..1), ("opponents", 1..play.players)] {
+                        for rest in picks(&kept[1..]) {
+                            let sources: Vec<usize> = seats
+                                .clone()
+                                .map(|r| {
+                                    let entry: Vec<usize> =
+                                        std::iter::once(r).chain(rest.iter().copied()).collect();
+                                    first + flat(&shape, &entry)
+                                })
+                                .collect();
+                            if sources.is_empty() {
+                                continue;
+                            }
+                            let labels = std::iter::once(who.to_string())
+                                .chain(row.dims[1..].iter().zip(&rest).map(|(d, &i)| d.label(i)));
+                            planes.push(LayoutPlane {
+                                name: plane_name(row, labels),
+                                sources,
+                            });
                         }
-                        let sources = seats
-                            .clone()
-                            .map(|r| plane::FIGURES + r * super::FIGURE_KINDS + f.index())
-                            .collect();
+                    }
+                } else {
+                    for entry in picks(&kept) {
+                        let labels = row.dims.iter().zip(&entry).map(|(d, &i)| d.label(i));
                         planes.push(LayoutPlane {
-                            name: format!("figures.{who}.{}", f.name()),
-                            sources,
+                            name: plane_name(row, labels),
+                            sources: vec![first + flat(&shape, &entry)],
                         });
                     }
                 }
-                continue;
             }
-            planes.push(LayoutPlane {
-                name: p.name.clone(),
-                sources: vec![p.index],
-            });
+            first += shape.iter().product::<usize>();
         }
         let turn = (0..planes.len())
             .map(|i| match planes[i].sources.as_slice() {
@@ -436,36 +218,62 @@ impl Layout {
 
         // Globals.
         let mut blocks = Vec::new();
-        let mut globals = Vec::new();
-        for g in global_table() {
-            let kept = if keep_all {
-                (0..g.len).collect()
-            } else {
-                play.global(g.name, g.len, compact)
-            };
-            if kept.is_empty() {
+        let mut globals: Vec<u32> = Vec::new();
+        for b in &schema.globals {
+            if !keeps(b.row) {
                 continue;
             }
-            let sources: Vec<usize> = kept.into_iter().map(|k| g.start + k).collect();
-            blocks.push(LayoutBlock {
-                name: g.name,
-                start: globals.len(),
-                sources: sources.clone(),
-            });
+            let kept = kept_entries(b.row.dims);
+            let sources: Vec<usize> = picks(&kept)
+                .iter()
+                .map(|e| b.start + flat(&b.shape, e))
+                .collect();
+            if sources.is_empty() {
+                continue;
+            }
             globals.extend(sources.iter().map(|s| *s as u32));
+            blocks.push(LayoutBlock {
+                name: b.name,
+                start: globals.len() - sources.len(),
+                sources,
+                dims: b.row.dims,
+                kept,
+            });
         }
+        let global_turn = (0..globals.len())
+            .map(|i| {
+                let to = global_after_turn(globals[i] as usize) as u32;
+                globals.iter().position(|g| *g == to).unwrap_or(i)
+            })
+            .collect();
 
         // Action ids.
-        let a = spec.num_actions();
-        let mut to_full = Vec::new();
-        let mut to_compact = vec![NONE; a];
-        for id in 0..a as u32 {
-            let keep =
-                keep_all || FlatAction::from_id(spec, id).is_some_and(|action| play.action(action));
-            if keep {
-                to_compact[id as usize] = to_full.len() as u32;
-                to_full.push(id);
+        let mut to_full: Vec<u32> = Vec::new();
+        let mut to_compact = vec![NONE; spec.num_actions()];
+        let mut id_blocks = Vec::new();
+        for b in &schema.ids {
+            if !keeps(b.row) {
+                continue;
             }
+            let kept = kept_entries(b.row.dims);
+            let sources: Vec<usize> = picks(&kept)
+                .iter()
+                .map(|e| b.start + flat(&b.shape, e))
+                .collect();
+            if sources.is_empty() {
+                continue;
+            }
+            for &f in &sources {
+                to_compact[f] = to_full.len() as u32;
+                to_full.push(f as u32);
+            }
+            id_blocks.push(LayoutBlock {
+                name: b.name,
+                start: to_full.len() - sources.len(),
+                sources,
+                dims: b.row.dims,
+                kept,
+            });
         }
         let mut runs: Vec<(u32, u32, u32)> = Vec::new();
         for (c, &f) in to_full.iter().enumerate() {
@@ -482,10 +290,25 @@ impl Layout {
             turn,
             blocks,
             globals,
+            global_turn,
+            id_blocks,
             to_full,
             to_compact,
             runs,
         }
+    }
+
+    /// The layout of the full encoding for the window of `spec` ([`Preset::Full`]; the
+    /// same for every configuration), built once per window and shared.
+    pub fn full(spec: EncoderSpec) -> Arc<Layout> {
+        static FULL: Mutex<Vec<Arc<Layout>>> = Mutex::new(Vec::new());
+        let mut cache = FULL.lock().unwrap_or_else(|p| p.into_inner());
+        if let Some(l) = cache.iter().find(|l| l.spec == spec) {
+            return l.clone();
+        }
+        let layout = Arc::new(Layout::new(spec, Preset::Full, &GameConfig::new(2)));
+        cache.push(layout.clone());
+        layout
     }
 
     /// The full encoding behind the layout.
@@ -552,29 +375,19 @@ impl Layout {
             .filter(|c| *c != NONE)
     }
 
+    /// The blocks of ids the layout keeps, in id order (`tile`, `cell`, `slot`,
+    /// `corner`, `quarter`, `bridge`, `bazaar`, `bid`, `choice`, `pass`; each
+    /// contiguous).
+    pub fn id_blocks(&self) -> &[LayoutBlock] {
+        &self.id_blocks
+    }
+
     /// The first layout id of each block of the full encoding that the layout keeps:
-    /// `(block name, first layout id, ids)`, in id order (`tile`, `cell`, `slot`,
-    /// `corner`, `quarter`, `bridge`, `bazaar`, `bid`, `choice`, `pass`).
+    /// `(block name, first layout id, ids)`, in id order.
     pub fn action_blocks(&self) -> Vec<(&'static str, u32, u32)> {
-        let s = self.spec;
-        let bounds = [
-            ("tile", s.tile_base(), s.cell_base()),
-            ("cell", s.cell_base(), s.slot_base()),
-            ("slot", s.slot_base(), s.corner_base()),
-            ("corner", s.corner_base(), s.quarter_base()),
-            ("quarter", s.quarter_base(), s.bridge_base()),
-            ("bridge", s.bridge_base(), s.bazaar_base()),
-            ("bazaar", s.bazaar_base(), s.bid_base()),
-            ("bid", s.bid_base(), s.choice_base()),
-            ("choice", s.choice_base(), s.pass_id()),
-            ("pass", s.pass_id(), s.pass_id() + 1),
-        ];
-        bounds
-            .into_iter()
-            .filter_map(|(name, lo, hi)| {
-                let ids: Vec<u32> = (lo..hi).filter_map(|f| self.to_compact(f)).collect();
-                ids.first().map(|first| (name, *first, ids.len() as u32))
-            })
+        self.id_blocks
+            .iter()
+            .map(|b| (b.name, b.start as u32, b.sources.len() as u32))
             .collect()
     }
 
@@ -686,4 +499,44 @@ impl Layout {
         }
         Ok(())
     }
+
+    /// Writes into `dst` the layout globals `src` after `quarter_turns` clockwise
+    /// quarter turns of the board (see [`super::rotate_globals`]).
+    pub fn rotate_globals(
+        &self,
+        src: &[f32],
+        dst: &mut [f32],
+        quarter_turns: u8,
+    ) -> Result<(), EncodeError> {
+        super::check_len("globals", src.len(), self.num_globals())?;
+        super::check_len("rotated globals", dst.len(), self.num_globals())?;
+        for (g, v) in src.iter().enumerate() {
+            let mut to = g;
+            for _ in 0..quarter_turns & 3 {
+                to = self.global_turn[to];
+            }
+            dst[to] = *v;
+        }
+        Ok(())
+    }
+}
+
+/// Every combination of one entry of each list, last list fastest.
+fn picks(lists: &[Vec<usize>]) -> Vec<Vec<usize>> {
+    lists.iter().fold(vec![Vec::new()], |acc, list| {
+        acc.into_iter()
+            .flat_map(|prefix| {
+                list.iter().map(move |&i| {
+                    let mut e = prefix.clone();
+                    e.push(i);
+                    e
+                })
+            })
+            .collect()
+    })
+}
+
+/// The row-major position of `entry` in a row of `shape`.
+fn flat(shape: &[usize], entry: &[usize]) -> usize {
+    shape.iter().zip(entry).fold(0, |acc, (n, i)| acc * n + i)
 }

@@ -1,6 +1,7 @@
 //! Augmentation: observations, ids and masks after quarter turns of the board.
 
-use super::{check_len, plane, slot, Channel, EncodeError, EncoderSpec, FlatAction};
+use super::schema::{plane_after_turn, schema, PLANE_COUNT};
+use super::{check_len, slot, Channel, EncodeError, EncoderSpec, FlatAction};
 use carcassonne::geometry::{Corner, Rotation};
 
 /// Window cell `(wx, wy)` after `q` clockwise quarter turns about the window centre.
@@ -14,41 +15,9 @@ pub(super) fn rotate_cell(w: usize, wx: usize, wy: usize, q: u8) -> (usize, usiz
     }
 }
 
-/// The plane that plane `p` becomes after one clockwise quarter turn of the board.
-pub const fn plane_after_turn(p: usize) -> usize {
-    use plane::*;
-    let cyclic4 = [
-        CITY,
-        ROAD,
-        RIVER,
-        LINK_NEXT,
-        LEGAL_PLACEMENT,
-        SIDE_OWN,
-        SIDE_BEST_OPPONENT,
-        SIDE_OPEN,
-        SIDE_VALUE,
-    ];
-    let mut i = 0;
-    while i < cyclic4.len() {
-        let base = cyclic4[i];
-        if p >= base && p < base + 4 {
-            return base + (p - base + 1) % 4;
-        }
-        i += 1;
-    }
-    if p >= LINK_OPPOSITE && p < LINK_OPPOSITE + 2 {
-        return LINK_OPPOSITE + (p - LINK_OPPOSITE + 1) % 2;
-    }
-    if p >= BRIDGE && p < BRIDGE + 2 {
-        return BRIDGE + (p - BRIDGE + 1) % 2;
-    }
-    p
-}
-
 /// Writes into `dst` the planes of `src` seen after `quarter_turns` clockwise quarter turns
 /// of the board about the window centre: cells move, and planes tied to a side or a
-/// rotation move with it ([`plane_after_turn`]). Globals do not change under rotation
-/// except the window origin, which augmentation may ignore.
+/// rotation move with it ([`plane_after_turn`]). See [`rotate_globals`] for the globals.
 pub fn rotate_planes(
     spec: EncoderSpec,
     src: &[u8],
@@ -59,7 +28,7 @@ pub fn rotate_planes(
     check_len("rotated planes", dst.len(), spec.planes_len())?;
     let w = spec.w();
     let q = quarter_turns & 3;
-    for p in 0..plane::COUNT {
+    for p in 0..PLANE_COUNT {
         let mut to = p;
         for _ in 0..q {
             to = plane_after_turn(to);
@@ -137,6 +106,55 @@ pub fn rotate_mask<T: Copy>(
     for (id, v) in src.iter().enumerate() {
         if let Some(to) = rotate_action_id(spec, id as u32, quarter_turns) {
             dst[to as usize] = *v;
+        }
+    }
+    Ok(())
+}
+
+/// The global that global `g` becomes after one clockwise quarter turn of the board:
+/// entries of a block indexed by rotation (`focus-rotation`) move with it; every other
+/// global stays.
+pub fn global_after_turn(g: usize) -> usize {
+    for block in &schema().globals {
+        if (block.start..block.start + block.len).contains(&g) {
+            let mut rest = g - block.start;
+            let mut stride = block.len;
+            let mut to = 0;
+            for (dim, &len) in block.row.dims.iter().zip(&block.shape) {
+                stride /= len;
+                let i = rest / stride;
+                rest %= stride;
+                to += dim.turn(i) * stride;
+            }
+            return block.start + to;
+        }
+    }
+    g
+}
+
+/// Writes into `dst` the globals of `src` seen after `quarter_turns` clockwise quarter
+/// turns of the board ([`global_after_turn`]). The window origin (`origin-x`,
+/// `origin-y`) keeps describing the unturned window.
+pub fn rotate_globals(
+    spec: EncoderSpec,
+    src: &[f32],
+    dst: &mut [f32],
+    quarter_turns: u8,
+) -> Result<(), EncodeError> {
+    check_len("globals", src.len(), spec.num_globals())?;
+    check_len("rotated globals", dst.len(), spec.num_globals())?;
+    dst.copy_from_slice(src);
+    let turning = schema()
+        .globals
+        .iter()
+        .filter(|b| b.row.dims.iter().any(|d| d.turns()));
+    for block in turning {
+        for (g, v) in src.iter().enumerate().skip(block.start).take(block.len) {
+            let mut to = g;
+            for _ in 0..quarter_turns & 3 {
+                to = global_after_turn(to);
+            }
+            dst[to] = *v;
         }
     }
     Ok(())

@@ -1,16 +1,15 @@
 //! The shapes of the learning interface: window side, block sizes and the first id of
 //! every block of flat action ids ([`EncoderSpec`]), and the error of a refused call.
 
-use super::{global, plane};
-use carcassonne::config::{ConfigError, MAX_PLAYERS};
+use super::schema::{catalogue_offset, id_offset, IdOffset, CATALOGUE_BLOCKS, PLANE_COUNT};
+use carcassonne::config::{ConfigError, Figure, MAX_PLAYERS};
 use carcassonne::rules::bcb::MAX_BID;
-use carcassonne::tiles::catalogue;
 use std::fmt;
 
 /// Feature slots per tile (`S`): 4 sides, 8 field half-edges, 4 centre slots, the whole tile.
 pub const SLOT_COUNT: usize = 18;
 /// Channels per slot (`F`), see [`super::Channel`].
-pub const CHANNEL_COUNT: usize = 14;
+pub const CHANNEL_COUNT: usize = super::Channel::ALL.len();
 /// Ids of the `QUARTER` block: 4 figures × 4 quarters, then 4 count moves.
 pub const QUARTER_IDS: usize = 20;
 /// Bridge variants of a placement that needs one (BR2): on the tile itself (NS, WE), or
@@ -24,7 +23,7 @@ pub const BIDS: usize = MAX_BID as usize + 1;
 /// Ids of the `BAZAAR` block: a place of the offer (one per seat) × a bid.
 pub const BAZAAR_IDS: usize = MAX_PLAYERS * BIDS;
 /// Figure kinds in the observation (follower, abbot, mayor, wagon, barn).
-pub const FIGURE_KINDS: usize = 5;
+pub const FIGURE_KINDS: usize = Figure::ALL.len();
 
 /// Shapes of the learning interface: the window size `W`.
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
@@ -71,74 +70,80 @@ impl EncoderSpec {
 
     /// Number of board planes `C`.
     pub const fn num_planes(self) -> usize {
-        plane::COUNT
+        PLANE_COUNT
     }
 
     /// Length of the `planes` buffer: `C·W·W`.
     pub fn planes_len(self) -> usize {
-        plane::COUNT * self.w() * self.w()
+        PLANE_COUNT * self.w() * self.w()
     }
 
     /// Number of globals `G` (depends on the number of tile kinds in the catalogue).
     pub fn num_globals(self) -> usize {
-        global::tile_in_hand() + 6 * catalogue().len()
+        catalogue_offset(CATALOGUE_BLOCKS)
     }
 
-    /// Size `A` of the flat action space: `4·W² + W² + S·F + 4 + 1`.
+    /// Size `A` of the flat action space: the `PASS` id is the last.
     pub fn num_actions(self) -> usize {
         self.pass_id() as usize + 1
     }
 
+    /// First id of the id block `name` ([`super::schema::id_offset`] at this window).
+    #[inline]
+    fn base(self, offset: IdOffset) -> u32 {
+        offset.at(u32::from(self.window))
+    }
+
     /// First id of the `TILE` block (always 0).
     pub const fn tile_base(self) -> u32 {
-        0
+        id_offset("tile").fixed
     }
 
     /// First id of the `CELL` block.
     pub fn cell_base(self) -> u32 {
-        (4 * self.w() * self.w()) as u32
+        self.base(const { id_offset("cell") })
     }
 
     /// First id of the `SLOT` block.
     pub fn slot_base(self) -> u32 {
-        (5 * self.w() * self.w()) as u32
+        self.base(const { id_offset("slot") })
     }
 
     /// First id of the `CORNER` block.
     pub fn corner_base(self) -> u32 {
-        self.slot_base() + (SLOT_COUNT * CHANNEL_COUNT) as u32
+        self.base(const { id_offset("corner") })
     }
 
     /// First id of the `QUARTER` block: a figure into a quarter of the City of
     /// Carcassonne (`4·figure + quarter`, figures follower, abbot, mayor, wagon), then the
     /// count's moves (`16 + quarter`).
     pub fn quarter_base(self) -> u32 {
-        self.corner_base() + 4
+        self.base(const { id_offset("quarter") })
     }
 
     /// First id of the `BRIDGE` block (the second id of a placement with a bridge).
     pub fn bridge_base(self) -> u32 {
-        self.quarter_base() + QUARTER_IDS as u32
+        self.base(const { id_offset("bridge") })
     }
 
     /// First id of the `BAZAAR` block (`BIDS·place + bid`).
     pub fn bazaar_base(self) -> u32 {
-        self.bridge_base() + BRIDGE_IDS as u32
+        self.base(const { id_offset("bazaar") })
     }
 
     /// First id of the `BID` block.
     pub fn bid_base(self) -> u32 {
-        self.bazaar_base() + BAZAAR_IDS as u32
+        self.base(const { id_offset("bid") })
     }
 
     /// First id of the `CHOICE` block (buy, sell).
     pub fn choice_base(self) -> u32 {
-        self.bid_base() + BIDS as u32
+        self.base(const { id_offset("choice") })
     }
 
     /// The `PASS` id (the last one).
     pub fn pass_id(self) -> u32 {
-        self.choice_base() + 2
+        self.base(const { id_offset("pass") })
     }
 }
 
