@@ -101,6 +101,13 @@
 #define CARC_DEFAULT_WINDOW 32
 
 /**
+ * The layout version this header was generated with (16 hexadecimal digits in the
+ * documentation): a hash of the observation schema. Compare it with
+ * `carc_layout_version()` to detect a library whose observations differ.
+ */
+#define CARC_LAYOUT_VERSION 13968081116289259090ull
+
+/**
  * The id value meaning "no second id" (`carc_game_action_to_flat` for a one-step action).
  */
 #define CARC_NO_ACTION_ID 4294967295
@@ -659,6 +666,31 @@ typedef uint32_t CarcChance;
 #endif // __cplusplus
 
 /**
+ * Which blocks of a layout (argument of `carc_game_layout_block` and its companions).
+ */
+enum CarcLayoutPart
+#if defined(__cplusplus) || __STDC_VERSION__ >= 202311L
+  : uint32_t
+#endif // defined(__cplusplus) || __STDC_VERSION__ >= 202311L
+ {
+    /**
+     * The global blocks (`float` globals of `carc_game_observe`).
+     */
+    CARC_LAYOUT_PART_GLOBALS = 0,
+    /**
+     * The blocks of flat action ids.
+     */
+    CARC_LAYOUT_PART_IDS = 1,
+};
+#ifndef __cplusplus
+#if __STDC_VERSION__ >= 202311L
+typedef enum CarcLayoutPart CarcLayoutPart;
+#else
+typedef uint32_t CarcLayoutPart;
+#endif // __STDC_VERSION__ >= 202311L
+#endif // __cplusplus
+
+/**
  * What a `CarcEvent` reports (its `kind` field). Stable numbers.
  */
 enum CarcEventKind
@@ -1147,6 +1179,34 @@ typedef struct CarcFeaturePart {
 } CarcFeaturePart;
 
 /**
+ * One global block or block of flat ids of a game's layout (32 bytes, blittable).
+ */
+typedef struct CarcLayoutBlock {
+    /**
+     * Its name (`supply`, `tile-in-hand`, `slot`, `pass`, ...): NUL-terminated, owned by
+     * the library, valid for the life of the process.
+     */
+    const char *name;
+    /**
+     * Its first global, or its first flat id.
+     */
+    uint32_t start;
+    /**
+     * Its number of entries (the product of `shape`).
+     */
+    uint32_t len;
+    /**
+     * Its number of indices, 0 to 3 (0: one entry).
+     */
+    uint32_t rank;
+    /**
+     * Entries per index, for the first `rank` indices (1 past them), flattened
+     * row-major: entry `(i, j)` of a 2-index block is at `start + shape[1]·i + j`.
+     */
+    uint32_t shape[3];
+} CarcLayoutBlock;
+
+/**
  * Shapes of the learning interface for a game (28 bytes, blittable). They depend on the
  * window `W` of the game's configuration and on the tile catalogue, not on the state.
  */
@@ -1172,11 +1232,15 @@ typedef struct CarcObservationSizes {
      */
     uint32_t actions;
     /**
-     * Feature slots per tile `S` (the `SLOT` block is `S·F` ids).
+     * Slots of the game's `SLOT` block: `S = 18` in the full encoding; under a preset
+     * the slots it keeps (0 if it keeps no `SLOT` id). Its ids are
+     * `first + slot_k·channels + channel_k` (`carc_game_layout_block` gives `first`,
+     * `carc_game_layout_label` which slot and channel each position stands for).
      */
     uint32_t slots;
     /**
-     * Channels per slot `F`.
+     * Channels of the game's `SLOT` block: `F = 14` in the full encoding; under a
+     * preset the channels it keeps (0 if it keeps no `SLOT` id).
      */
     uint32_t channels;
 } CarcObservationSizes;
@@ -1747,6 +1811,77 @@ CarcStatus carc_last_error(char *buf, uint32_t len, uint32_t *needed);
  * Ownership: `game` is borrowed; `out` belongs to the caller.
  */
 CarcStatus carc_game_is_poisoned(const struct CarcGame *game, uint8_t *out);
+
+/**
+ * The layout version of the library: a hash of the observation schema (every plane,
+ * global block and block of ids, in order, with when each is in play and what each
+ * preset keeps), equal to the `CARC_LAYOUT_VERSION` macro of the header it was built
+ * with. Observations of two versions are not interchangeable.
+ *
+ * Ownership: returns a plain value; nothing to release.
+ */
+uint64_t carc_layout_version(void);
+
+/**
+ * Writes a pointer to the name of plane `index` of the game's observations (`city.N`,
+ * `figures.rel1.wagon`, `figures.opponents.follower` under `compact`) to `*out`. The
+ * plane occupies bytes `index·W·W` to `(index + 1)·W·W` of the planes buffer, row
+ * `wy` at `wy·W`. An index outside `0..C` is `CARC_STATUS_INVALID_ARGUMENT`.
+ *
+ * Ownership: `game` is borrowed; `out` belongs to the caller; the string belongs to the
+ * library, is NUL-terminated and lives as long as the process.
+ */
+CarcStatus carc_game_plane_name(const struct CarcGame *game, uint32_t index, const char **out);
+
+/**
+ * Writes the number of blocks of `part` (a `CarcLayoutPart`) of the game's layout to
+ * `*out`.
+ *
+ * Ownership: `game` is borrowed; `out` belongs to the caller.
+ */
+CarcStatus carc_game_layout_block_count(const struct CarcGame *game, uint32_t part, uint32_t *out);
+
+/**
+ * Writes block `index` of `part` (a `CarcLayoutPart`) of the game's layout to `*out`:
+ * its name, first global or id, length and shape. Blocks come in layout order, each
+ * contiguous.
+ *
+ * Ownership: `game` is borrowed; `out` belongs to the caller; `out->name` belongs to the
+ * library and lives as long as the process.
+ */
+CarcStatus carc_game_layout_block(const struct CarcGame *game,
+                                  uint32_t part,
+                                  uint32_t index,
+                                  struct CarcLayoutBlock *out);
+
+/**
+ * Writes a pointer to what index `dim` of block `index` of `part` stands for
+ * (`relative seat`, `figure`, `tile kind`, `window row`, `slot`, ...) to `*out`.
+ *
+ * Ownership: `game` is borrowed; `out` belongs to the caller; the string belongs to the
+ * library and lives as long as the process.
+ */
+CarcStatus carc_game_layout_index_name(const struct CarcGame *game,
+                                       uint32_t part,
+                                       uint32_t index,
+                                       uint32_t dim,
+                                       const char **out);
+
+/**
+ * Writes a pointer to the label of entry `entry` of index `dim` of block `index` of
+ * `part` to `*out`: `rel1` (a relative seat), `wagon` (a figure), `BASE-D` (a tile
+ * kind), `N` (a side), `cloister` (a slot), `bridge-ns` (a channel), `12` (a window row),
+ * ... Under a preset the entries are those the block keeps.
+ *
+ * Ownership: `game` is borrowed; `out` belongs to the caller; the string belongs to the
+ * library and lives as long as the process.
+ */
+CarcStatus carc_game_layout_label(const struct CarcGame *game,
+                                  uint32_t part,
+                                  uint32_t index,
+                                  uint32_t dim,
+                                  uint32_t entry,
+                                  const char **out);
 
 /**
  * Writes the shapes of the game's observations and flat action space to `*out`.

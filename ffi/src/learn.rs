@@ -3,17 +3,17 @@
 //! (`carcassonne_session::encode`), the same as the Python package, so a policy sees the same
 //! tensors and ids through either.
 //!
-//! Flat ids: `TILE` (4·W²) · `CELL` (W²) · `SLOT` (S·F) · `CORNER` (4) · `PASS` (1). An
-//! action on a tile other than the one just placed takes two ids: a `CELL` id picks the
-//! focus tile (the game does not change), then a `SLOT` id completes the action. The
-//! handle keeps the pending focus; applying a structured action clears it.
+//! Flat ids come in blocks (`TILE`, `CELL`, `SLOT`, `CORNER`, `QUARTER`, `BRIDGE`,
+//! `BAZAAR`, `BID`, `CHOICE`, `PASS`; `carc_game_layout_block` lists those of a game's
+//! preset). An action on a tile other than the one just placed, and a placement that
+//! needs a bridge, take two ids: a `CELL` id picks the square (the game does not
+//! change), then a `SLOT` or `BRIDGE` id completes the action. The handle keeps the
+//! pending focus; applying a structured action clears it.
 
 use crate::action::{action_from_c, CarcAction};
 use crate::guard::{check_buffer, check_out, with_game, with_game_mut, write_out, CarcGame};
 use crate::status::{CarcStatus, Failure};
-use carcassonne_session::encode::{
-    EncodeError, FlatDecision, FlatError, CHANNEL_COUNT, SLOT_COUNT,
-};
+use carcassonne_session::encode::{EncodeError, FlatDecision, FlatError};
 
 /// Shapes of the learning interface for a game (28 bytes, blittable). They depend on the
 /// window `W` of the game's configuration and on the tile catalogue, not on the state.
@@ -30,9 +30,13 @@ pub struct CarcObservationSizes {
     pub globals_len: u32,
     /// Number of distinct flat action ids `A` (length of the mask buffer).
     pub actions: u32,
-    /// Feature slots per tile `S` (the `SLOT` block is `S·F` ids).
+    /// Slots of the game's `SLOT` block: `S = 18` in the full encoding; under a preset
+    /// the slots it keeps (0 if it keeps no `SLOT` id). Its ids are
+    /// `first + slot_k·channels + channel_k` (`carc_game_layout_block` gives `first`,
+    /// `carc_game_layout_label` which slot and channel each position stands for).
     pub slots: u32,
-    /// Channels per slot `F`.
+    /// Channels of the game's `SLOT` block: `F = 14` in the full encoding; under a
+    /// preset the channels it keeps (0 if it keeps no `SLOT` id).
     pub channels: u32,
 }
 
@@ -97,6 +101,11 @@ pub extern "C" fn carc_game_observation_sizes(
         check_out(out, "out")?;
         let spec = h.spec();
         let (planes, planes_len, globals_len, actions) = h.sizes();
+        let layout = h.session().current_layout();
+        let (slots, channels) = match layout.id_blocks().iter().find(|b| b.name == "slot") {
+            Some(b) => (b.kept[0].len(), b.kept[1].len()),
+            None => (0, 0),
+        };
         write_out(
             out,
             CarcObservationSizes {
@@ -105,8 +114,8 @@ pub extern "C" fn carc_game_observation_sizes(
                 planes_len: planes_len as u32,
                 globals_len: globals_len as u32,
                 actions: actions as u32,
-                slots: SLOT_COUNT as u32,
-                channels: CHANNEL_COUNT as u32,
+                slots: slots as u32,
+                channels: channels as u32,
             },
         );
         Ok(())

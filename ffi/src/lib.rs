@@ -51,6 +51,7 @@ pub mod events;
 pub mod game;
 mod guard;
 mod handles;
+pub mod layout;
 pub mod learn;
 pub mod render;
 pub mod state;
@@ -70,6 +71,7 @@ pub use engine_types::{
 pub use events::{CarcEvent, CarcEventKind, CarcFeaturePart, CARC_NO_TURN};
 pub use game::{CarcChance, CARC_DEFAULT_WINDOW};
 pub use guard::CarcGame;
+pub use layout::{CarcLayoutBlock, CarcLayoutPart, CARC_LAYOUT_VERSION};
 pub use learn::{
     CarcFocus, CarcMaskInfo, CarcObservationSizes, CarcWindowOrigin, CARC_NO_ACTION_ID,
 };

@@ -32,6 +32,10 @@ from .players import BuiltinPlayer, MatchResult, PlayerResult, match, play_games
 from .vector import VectorEnv
 
 __version__: str = _core.__version__
+#: The observation layout version: a hash of the observation schema (every plane, global
+#: block and block of ids; ``docs/observations.md``). ``encoder_info()["layout_version"]``
+#: gives the same; a model trained on one version cannot read another's observations.
+LAYOUT_VERSION: str = _core.LAYOUT_VERSION
 
 tile_ids = _core.tile_ids
 phase_names = _core.phase_names
@@ -40,6 +44,7 @@ global_blocks = _core.global_blocks
 encoder_info = _core.encoder_info
 describe_action_id = _core.describe_action_id
 rotate_board = _core.rotate_board
+rotate_globals = _core.rotate_globals
 rotate_action_id = _core.rotate_action_id
 episode_seed = _core.episode_seed
 tile_geometry = _core.tile_geometry
@@ -52,6 +57,7 @@ __all__ = [
     "ConcurrentUseError",
     "Game",
     "IllegalActionError",
+    "LAYOUT_VERSION",
     "InvalidArgumentError",
     "InvalidConfigError",
     "InvalidRecordError",
@@ -68,6 +74,7 @@ __all__ = [
     "play_games",
     "rotate_action_id",
     "rotate_board",
+    "rotate_globals",
     "tile_geometry",
     "tile_ids",
     "tile_symbols",

@@ -22,6 +22,7 @@ __all__ = [
     "episode_seed",
     "describe_action_id",
     "rotate_board",
+    "rotate_globals",
     "rotate_action_id",
     "step_rewards",
     "play_games",
@@ -32,9 +33,11 @@ __all__ = [
     "play_match",
     "bot_spec",
     "__version__",
+    "LAYOUT_VERSION",
 ]
 
 __version__: str
+LAYOUT_VERSION: str
 
 _ActionTuple: TypeAlias = Tuple[Any, ...]
 
@@ -222,6 +225,7 @@ def encoder_info(
 def episode_seed(seed: int, env: int, episode: int) -> int: ...
 def describe_action_id(id: int, window: int = 32) -> Tuple[str, List[str]]: ...
 def rotate_board(board: npt.NDArray[np.uint8], quarter_turns: int) -> npt.NDArray[np.uint8]: ...
+def rotate_globals(globals: npt.NDArray[np.float32], quarter_turns: int) -> npt.NDArray[np.float32]: ...
 def rotate_action_id(id: int, quarter_turns: int, window: int = 32) -> int: ...
 def step_rewards(mode: str, before: Sequence[int], after: Sequence[int], terminal: bool) -> List[float]: ...
 def play_games(

@@ -11,7 +11,10 @@ random choices from the episode's seed). A callable ``f(game) -> Action``, a tra
 member drawn per episode and seat (``info["opponents"]`` names them).
 
 **Observation presets**: ``preset="full"`` (default), ``"in-play"`` or ``"compact"``
-(``docs/observations.md``) choose the planes, globals and action ids.
+(``docs/observations.md``) choose the planes, globals and action ids. The spaces' shapes
+are those of :func:`carcassonne.encoder_info` for the preset, and
+``metadata["layout_version"]`` is the observation layout version
+(:data:`carcassonne.LAYOUT_VERSION`).
 
 Observations are dicts of ``board`` uint8 [C, W, W], ``globals`` float32 [G] and
 ``action_mask`` int8 [A] (``docs/observations.md``); actions are flat ids
@@ -109,7 +112,7 @@ class CarcassonneEnv(gym.Env[Obs, np.int64]):
     keywords configure the game as for :class:`carcassonne.Game`.
     """
 
-    metadata = {"render_modes": ["ansi", "rgb_array"], "render_fps": 2}
+    metadata = {"render_modes": ["ansi", "rgb_array"], "render_fps": 2, "layout_version": _core.LAYOUT_VERSION}
 
     def __init__(
         self,
@@ -347,6 +350,7 @@ class CarcassonneVectorEnv(gym.vector.VectorEnv[Obs, npt.NDArray[np.int64], npt.
     metadata = {
         "render_modes": ["ansi", "rgb_array"],
         "autoreset_mode": AutoresetMode.NEXT_STEP,
+        "layout_version": _core.LAYOUT_VERSION,
     }
 
     def __init__(

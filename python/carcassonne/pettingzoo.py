@@ -57,6 +57,7 @@ class raw_env(AECEnv):  # type: ignore[misc]
         "name": "carcassonne_v0",
         "is_parallelizable": False,
         "render_fps": 2,
+        "layout_version": _core.LAYOUT_VERSION,
     }
 
     def __init__(

@@ -12,7 +12,9 @@ use carcassonne::config::Figures;
 use carcassonne::game::{ActionError, Event};
 use carcassonne::{ChanceMode, Game as CoreGame, Phase, Rng};
 use carcassonne_session::bots::Bot;
-use carcassonne_session::encode::{EncoderSpec, FlatDecision, Layout, Preset, RewardMode};
+use carcassonne_session::encode::{
+    self, EncoderSpec, FlatDecision, Layout, LayoutBlock, Preset, RewardMode,
+};
 use carcassonne_session::json::echo;
 use carcassonne_session::record;
 use carcassonne_session::render;
@@ -57,8 +59,8 @@ pub fn with_preset(mut session: Session, preset: &str) -> PyResult<Session> {
 
 /// The sizes and names of a layout, as `carcassonne.encoder_info` returns them.
 pub fn info_dict<'py>(py: Python<'py>, layout: &Layout) -> PyResult<Bound<'py, PyDict>> {
-    use carcassonne_session::encode::{CHANNEL_COUNT, SLOT_COUNT};
     let d = PyDict::new(py);
+    d.set_item("layout_version", encode::layout_version_hex())?;
     d.set_item("window", layout.window())?;
     d.set_item("preset", layout.preset().name())?;
     d.set_item("num_planes", layout.num_planes())?;
@@ -70,8 +72,13 @@ pub fn info_dict<'py>(py: Python<'py>, layout: &Layout) -> PyResult<Bound<'py, P
     d.set_item("slot_base", first("slot"))?;
     d.set_item("corner_base", first("corner"))?;
     d.set_item("pass_id", first("pass"))?;
-    d.set_item("num_slots", SLOT_COUNT)?;
-    d.set_item("num_channels", CHANNEL_COUNT)?;
+    // The sides of the layout's SLOT block (18 × 14 in the full encoding).
+    let (slots, channels) = match layout.id_blocks().iter().find(|b| b.name == "slot") {
+        Some(b) => (b.kept[0].len(), b.kept[1].len()),
+        None => (0, 0),
+    };
+    d.set_item("num_slots", slots)?;
+    d.set_item("num_channels", channels)?;
     d.set_item(
         "plane_names",
         layout
@@ -89,6 +96,27 @@ pub fn info_dict<'py>(py: Python<'py>, layout: &Layout) -> PyResult<Bound<'py, P
             .collect::<Vec<_>>(),
     )?;
     d.set_item("action_blocks", blocks)?;
+    let described = |list: &[LayoutBlock]| -> PyResult<Vec<Bound<'py, PyDict>>> {
+        list.iter()
+            .map(|b| {
+                let e = PyDict::new(py);
+                e.set_item("name", b.name)?;
+                e.set_item("start", b.start)?;
+                e.set_item("shape", b.shape())?;
+                e.set_item(
+                    "indices",
+                    b.dims.iter().map(|d| d.name()).collect::<Vec<_>>(),
+                )?;
+                e.set_item(
+                    "labels",
+                    (0..b.dims.len()).map(|k| b.labels(k)).collect::<Vec<_>>(),
+                )?;
+                Ok(e)
+            })
+            .collect()
+    };
+    d.set_item("global_layout", described(layout.global_blocks())?)?;
+    d.set_item("action_layout", described(layout.id_blocks())?)?;
     Ok(d)
 }
 

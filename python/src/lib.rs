@@ -41,7 +41,8 @@ mod _core {
     use carcassonne_session::matches::{run_match_until, MatchSpec};
     use numpy::ndarray::{Array2, Array3};
     use numpy::{
-        IntoPyArray, PyArray2, PyArray3, PyArrayMethods, PyReadonlyArrayDyn, PyUntypedArrayMethods,
+        IntoPyArray, PyArray1, PyArray2, PyArray3, PyArrayMethods, PyReadonlyArrayDyn,
+        PyUntypedArrayMethods,
     };
     use pyo3::types::{PyDict, PyList};
     use std::time::Instant;
@@ -54,6 +55,7 @@ mod _core {
     #[pymodule_init]
     fn init(m: &Bound<'_, PyModule>) -> PyResult<()> {
         m.add("__version__", env!("CARGO_PKG_VERSION"))?;
+        m.add("LAYOUT_VERSION", encode::layout_version_hex())?;
         Ok(())
     }
 
@@ -139,18 +141,22 @@ mod _core {
     #[pyfunction]
     fn global_blocks() -> Vec<(&'static str, usize, usize)> {
         encode::global_table()
-            .into_iter()
+            .iter()
             .map(|g| (g.name, g.start, g.len))
             .collect()
     }
 
     /// Sizes of the learning interface for window side `window` and observation preset
     /// `preset` (`full`, `in-play`, `compact`; the last two depend on the game
-    /// configuration, given by the other keywords as for `Game`): `num_planes`,
-    /// `num_globals`, `num_actions`, the first ids of the `cell`, `slot`, `corner` blocks
-    /// and the `pass` id (`None` for a block the preset lacks), `plane_names`,
-    /// `global_blocks` (`(name, start, length)`) and `action_blocks`
-    /// (`(name, first id, ids)`).
+    /// configuration, given by the other keywords as for `Game`): `layout_version` (the
+    /// hash of the observation schema, as `LAYOUT_VERSION`), `num_planes`, `num_globals`,
+    /// `num_actions`, the first ids of the `cell`, `slot`, `corner` blocks and the `pass`
+    /// id (`None` for a block the preset lacks), `num_slots` and `num_channels` (the sides
+    /// of the preset's `SLOT` block: ids `slot_base + slot_k·num_channels + channel_k`),
+    /// `plane_names`, `global_blocks` (`(name, start, length)`), `action_blocks`
+    /// (`(name, first id, ids)`), and `global_layout` and `action_layout`: per block a
+    /// dict of `name`, `start`, `shape` (entries per index, flattened row-major),
+    /// `indices` (what each index stands for) and `labels` (per index, its entries).
     #[pyfunction]
     #[pyo3(signature = (window=Int(32), preset="full", players=None, sets=None, edition=None, rules=None, figures=None), text_signature = "(window=32, preset='full', players=None, sets=None, edition=None, rules=None, figures=None)")]
     #[allow(clippy::too_many_arguments)]
@@ -256,6 +262,31 @@ mod _core {
         )
         .map_err(|e| invalid_argument(e.to_string()))?;
         Ok(out.into_pyarray(py))
+    }
+
+    /// `globals` (float32 [G] of the full encoding) after `quarter_turns` clockwise quarter
+    /// turns: the blocks indexed by rotation (`focus-rotation`) turn, the others stay.
+    #[pyfunction]
+    fn rotate_globals<'py>(
+        py: Python<'py>,
+        globals: PyReadonlyArrayDyn<'py, f32>,
+        quarter_turns: Int,
+    ) -> PyResult<Bound<'py, PyArray1<f32>>> {
+        let spec = encode::EncoderSpec::default();
+        let shape = globals.shape().to_vec();
+        if shape != [spec.num_globals()] {
+            return Err(invalid_argument(format!(
+                "globals: shape {shape:?}, expected [{}]",
+                spec.num_globals()
+            )));
+        }
+        let src = globals
+            .as_slice()
+            .map_err(|e| invalid_argument(format!("globals: {e}")))?;
+        let mut out = vec![0f32; src.len()];
+        encode::rotate_globals(spec, src, &mut out, quarter_turns.0.rem_euclid(4) as u8)
+            .map_err(|e| invalid_argument(e.to_string()))?;
+        Ok(numpy::ndarray::Array1::from_vec(out).into_pyarray(py))
     }
 
     /// The flat id of the same move after `quarter_turns` clockwise quarter turns.

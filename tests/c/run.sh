@@ -6,7 +6,8 @@
 #   * the C programs of tests/c built with -Wall -Wextra -Wpedantic -Werror, run plainly,
 #     under AddressSanitizer + UndefinedBehaviorSanitizer, and under valgrind with the
 #     installed suppression file (test_clients.c: save and resume, events, tile geometry,
-#     the flat focus);
+#     the flat focus; test_layout.c: the observation layout read through the ABI against
+#     docs/observations.md);
 #   * a C++ program linked against the static library (pkg-config carcassonne-static);
 #   * the C++ example examples/cpp built with CMake (find_package) against the shared and
 #     the static library, and the CMake package's version rules;
@@ -161,6 +162,7 @@ build_all_c() { # suffix extra-flags...
         build_c "test_records$suffix" tests/c/test_records.c "$@" &&
         build_c "test_clients$suffix" tests/c/test_clients.c "$@" &&
         build_c "test_bots$suffix" tests/c/test_bots.c "$@" &&
+        build_c "test_layout$suffix" tests/c/test_layout.c "$@" &&
         build_c "example$suffix" "$OUT/example.c" "$@"
 }
 # The C guide, whose first program and build lines are compiled here.
@@ -210,6 +212,7 @@ step "C: complete games with every set" "$OUT/test_games" 4
 step "C: reference games through the API" "$OUT/test_records" "$DATA/known-divergences.md" "${RECORDS[@]}"
 step "C: save and resume, events, tile geometry, focus" "$OUT/test_clients" 4
 step "C: built-in players (MCTS, greedy, random)" "$OUT/test_bots" 20
+step "C: observation layout against docs/observations.md" "$OUT/test_layout" docs/observations.md 3
 step "C: the guide's first program" run_example example
 
 step "compile C tests with -fsanitize=address,undefined" build_all_c _asan "${SAN[@]}"
@@ -220,6 +223,7 @@ step "ASan+UBSan: complete games" "$OUT/test_games_asan" 2
 step "ASan+UBSan: reference games" "$OUT/test_records_asan" "$DATA/known-divergences.md" "${RECORDS[@]}"
 step "ASan+UBSan: client features" "$OUT/test_clients_asan" 2
 step "ASan+UBSan: built-in players" "$OUT/test_bots_asan" 8
+step "ASan+UBSan: observation layout" "$OUT/test_layout_asan" docs/observations.md 1
 step "ASan+UBSan: docs example" run_example example_asan
 unset ASAN_OPTIONS UBSAN_OPTIONS
 
@@ -227,6 +231,7 @@ step "valgrind: status codes" "${VALGRIND[@]}" "$OUT/test_status"
 step "valgrind: complete games" "${VALGRIND[@]}" "$OUT/test_games" 1
 step "valgrind: client features" "${VALGRIND[@]}" "$OUT/test_clients" 1
 step "valgrind: built-in players" "${VALGRIND[@]}" "$OUT/test_bots" 3
+step "valgrind: observation layout" "${VALGRIND[@]}" "$OUT/test_layout" docs/observations.md 1
 
 # ----- C++ against the static library ---------------------------------------------------
 build_cpp() {
@@ -287,7 +292,7 @@ step "C#: enums and constants equal the header's" mono "$OUT/CheckEnums.exe" "$P
 step "C#: Unity package layout" python3 tests/csharp/check_package.py
 step "compile C# binding and test (mcs)" \
     mcs -warnaserror -nologo -out:"$OUT/PlayGame.exe" "$CS_BINDING" tests/csharp/PlayGame.cs
-step "C#: game through P/Invoke (mono)" env LD_LIBRARY_PATH="$LIB_DIR" mono "$OUT/PlayGame.exe"
+step "C#: game through P/Invoke (mono)" env LD_LIBRARY_PATH="$LIB_DIR" mono "$OUT/PlayGame.exe" docs/observations.md
 step "extract the C# guide's example" extract_csharp_guide
 step "compile the C# guide's example (mcs)" \
     mcs -warnaserror -nologo -out:"$OUT/FirstGame.exe" "$CS_BINDING" "$OUT/FirstGame.cs"

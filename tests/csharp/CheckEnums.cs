@@ -67,7 +67,7 @@ static class CheckEnums
         string code = Regex.Replace(header, @"/\*.*?\*/", " ", RegexOptions.Singleline);
         code = Regex.Replace(code, @"//[^\n]*", "");
         var defines = new Dictionary<string, ulong>();
-        foreach (Match m in Regex.Matches(code, @"^\s*#define\s+CARC_(\w+)\s+(\d+)\s*$", RegexOptions.Multiline))
+        foreach (Match m in Regex.Matches(code, @"^\s*#define\s+CARC_(\w+)\s+(\d+)(?:u|ull)?\s*$", RegexOptions.Multiline))
         {
             defines[m.Groups[1].Value] = ulong.Parse(m.Groups[2].Value);
         }

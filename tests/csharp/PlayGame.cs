@@ -1,6 +1,7 @@
 // Console test of the C# binding: struct layouts, a complete game (structured actions and
 // flat ids), a record round trip, explicit chance, observations, error statuses, and
-// built-in players (an MCTS bot against a greedy one).
+// built-in players (an MCTS bot against a greedy one), and the observation layout against
+// docs/observations.md (its path is the first argument).
 // Built with Mono's mcs and run with mono (see tests/c/run.sh).
 using System;
 using System.Runtime.InteropServices;
@@ -357,8 +358,69 @@ static class PlayGame
         }
     }
 
-    static int Main()
+    // The observation layout as a C# client reads it: the version, every plane's name
+    // against docs/observations.md (when its path is given), 2-D globals row-major
+    // (supply + Shape[1]·seat + figure), and the SLOT block of a preset.
+    static void ObservationLayout(string docs)
     {
+        Check(Game.LayoutVersion == Native.LayoutVersion, "the library has the binding's layout version");
+        using (Game game = Game.Create("{\"players\":3,\"sets\":[\"base\",\"abbey-and-mayor\"],\"preset\":\"compact\"}"))
+        {
+            CarcObservationSizes sizes = game.ObservationSizes();
+            LayoutBlock[] globals = game.LayoutBlocks(LayoutPart.Globals);
+            uint total = 0;
+            LayoutBlock supply = null;
+            uint supplyIndex = 0;
+            for (uint i = 0; i < globals.Length; i++)
+            {
+                Check(globals[i].Start == total, "global blocks follow each other: " + globals[i].Name);
+                total += globals[i].Len;
+                if (globals[i].Name == "supply") { supply = globals[i]; supplyIndex = i; }
+            }
+            Check(total == sizes.GlobalsLen, "the global blocks cover the globals");
+            Check(supply != null && supply.Shape.Length == 2 && supply.Shape[0] == 3, "supply: 3 seats x figures");
+            Check(game.LayoutIndexName(LayoutPart.Globals, supplyIndex, 1) == "figure", "supply's second index is the figure");
+            byte[] planes = new byte[sizes.PlanesLen];
+            float[] values = new float[sizes.GlobalsLen];
+            game.Observe(0, planes, values);
+            for (uint r = 0; r < supply.Shape[0]; r++)
+            {
+                CarcSupply s = game.Supply(r);
+                for (uint f = 0; f < supply.Shape[1]; f++)
+                {
+                    string figure = game.LayoutLabel(LayoutPart.Globals, supplyIndex, 1, f);
+                    int want = figure == "follower" ? s.Follower : figure == "mayor" ? s.Mayor
+                        : figure == "wagon" ? s.Wagon : figure == "barn" ? s.Barn : s.Abbot;
+                    Check(values[supply.Start + supply.Shape[1] * r + f] == want, "supply of seat " + r + ", " + figure);
+                }
+            }
+            LayoutBlock[] ids = game.LayoutBlocks(LayoutPart.Ids);
+            LayoutBlock slot = Array.Find(ids, b => b.Name == "slot");
+            Check(slot != null && slot.Shape[0] == sizes.Slots && slot.Shape[1] == sizes.Channels, "the sizes' slots and channels are the SLOT block's");
+            Check(ids[ids.Length - 1].Name == "pass" && ids[ids.Length - 1].Start == sizes.Actions - 1, "PASS is the last id");
+        }
+        using (Game full = Game.Create("{\"players\":2,\"sets\":[\"base\"]}"))
+        {
+            CarcObservationSizes sizes = full.ObservationSizes();
+            Check(sizes.Slots == 18 && sizes.Channels == 14, "18 slots x 14 channels in the full encoding");
+            if (docs == null) return;
+            string text = System.IO.File.ReadAllText(docs);
+            Check(text.Contains("**Layout version `" + Game.LayoutVersion.ToString("x16") + "`**"), "the documented layout version");
+            int rows = 0;
+            foreach (System.Text.RegularExpressions.Match m in System.Text.RegularExpressions.Regex.Matches(
+                text, @"^\| (\d+) \| `([^`]+)` \| [a-z-]+ \|", System.Text.RegularExpressions.RegexOptions.Multiline))
+            {
+                uint index = uint.Parse(m.Groups[1].Value);
+                Check(full.PlaneName(index) == m.Groups[2].Value, "plane " + index + " is " + m.Groups[2].Value);
+                rows++;
+            }
+            Check(rows == sizes.Planes, "the document lists every plane");
+        }
+    }
+
+    static int Main(string[] args)
+    {
+        ObservationLayout(args.Length > 0 ? args[0] : null);
         Layouts();
         CompleteGame();
         ExplicitChance();

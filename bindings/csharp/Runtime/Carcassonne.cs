@@ -211,6 +211,15 @@ namespace Carcassonne
         Explicit = 1,
     }
 
+    /// <summary>Which blocks of a layout (argument of `carc_game_layout_block` and its companions). (CarcLayoutPart)</summary>
+    public enum LayoutPart : uint
+    {
+        /// <summary>The global blocks (`float` globals of `carc_game_observe`).</summary>
+        Globals = 0,
+        /// <summary>The blocks of flat action ids.</summary>
+        Ids = 1,
+    }
+
     /// <summary>What a `CarcEvent` reports (its `kind` field). Stable numbers. (CarcEventKind)</summary>
     public enum EventKind : byte
     {
@@ -445,6 +454,31 @@ namespace Carcassonne
         public uint Channels;
     }
 
+    /// <summary>A global block or a block of flat ids of a game's layout (CarcLayoutBlock, 32
+    /// bytes). Shape0..Shape2 are the entries per index for the first Rank indices (1 past
+    /// them), flattened row-major: entry (i, j) of a 2-index block is at Start + Shape1·i + j.</summary>
+    [StructLayout(LayoutKind.Sequential)]
+    public struct CarcLayoutBlock
+    {
+        public IntPtr Name;
+        public uint Start;
+        public uint Len;
+        public uint Rank;
+        public uint Shape0;
+        public uint Shape1;
+        public uint Shape2;
+    }
+
+    /// <summary>A block of a game's layout, with its name and shape (see Game.LayoutBlocks).</summary>
+    public sealed class LayoutBlock
+    {
+        public string Name;
+        public uint Start;
+        public uint Len;
+        /// <summary>Entries per index (Rank of them), row-major.</summary>
+        public uint[] Shape;
+    }
+
     /// <summary>What a legal-move mask covered (CarcMaskInfo, 12 bytes).</summary>
     [StructLayout(LayoutKind.Sequential)]
     public struct CarcMaskInfo
@@ -623,6 +657,9 @@ namespace Carcassonne
         public const uint VersionPatch = 0;
         /// <summary>The ABI this binding was written for; compare with carc_abi_version().</summary>
         public const uint AbiVersion = 2;
+        /// <summary>The observation layout version this binding was written for (the header's
+        /// CARC_LAYOUT_VERSION); compare with carc_layout_version().</summary>
+        public const ulong LayoutVersion = 13968081116289259090;
 
         [DllImport(Lib)] public static extern IntPtr carc_version();
         [DllImport(Lib)] public static extern uint carc_abi_version();
@@ -674,6 +711,13 @@ namespace Carcassonne
         [DllImport(Lib)] public static extern Status carc_game_apply_flat(GameHandle game, uint id, out byte completed);
         [DllImport(Lib)] public static extern Status carc_game_action_to_flat(GameHandle game, ref CarcAction action, out uint first, out uint second);
         [DllImport(Lib)] public static extern Status carc_game_observe(GameHandle game, uint player, byte[] planes, uint planesLen, out uint planesNeeded, float[] globals, uint globalsLen, out uint globalsNeeded);
+
+        [DllImport(Lib)] public static extern ulong carc_layout_version();
+        [DllImport(Lib)] public static extern Status carc_game_plane_name(GameHandle game, uint index, out IntPtr name);
+        [DllImport(Lib)] public static extern Status carc_game_layout_block_count(GameHandle game, LayoutPart part, out uint count);
+        [DllImport(Lib)] public static extern Status carc_game_layout_block(GameHandle game, LayoutPart part, uint index, out CarcLayoutBlock block);
+        [DllImport(Lib)] public static extern Status carc_game_layout_index_name(GameHandle game, LayoutPart part, uint index, uint dim, out IntPtr name);
+        [DllImport(Lib)] public static extern Status carc_game_layout_label(GameHandle game, LayoutPart part, uint index, uint dim, uint entry, out IntPtr label);
 
         [DllImport(Lib)] public static extern Status carc_game_render_text(GameHandle game, byte[] buf, uint len, out uint needed);
         [DllImport(Lib)] public static extern Status carc_game_render_svg(GameHandle game, byte[] buf, uint len, out uint needed);
@@ -974,6 +1018,53 @@ namespace Carcassonne
             uint np, ng;
             Native.Check(Native.carc_game_observe(handle, player, planes, (uint)planes.Length, out np,
                 globals, (uint)globals.Length, out ng));
+        }
+
+        /// <summary>The observation layout version of the library (a hash of the observation
+        /// schema; compare with Native.LayoutVersion).</summary>
+        public static ulong LayoutVersion { get { return Native.carc_layout_version(); } }
+
+        /// <summary>The name of plane `index` of this game's observations (`city.N`, ...).</summary>
+        public string PlaneName(uint index)
+        {
+            IntPtr name;
+            Native.Check(Native.carc_game_plane_name(handle, index, out name));
+            return Native.FromUtf8(name);
+        }
+
+        /// <summary>The global blocks or blocks of ids of this game's layout, in order.</summary>
+        public LayoutBlock[] LayoutBlocks(LayoutPart part)
+        {
+            uint n;
+            Native.Check(Native.carc_game_layout_block_count(handle, part, out n));
+            LayoutBlock[] blocks = new LayoutBlock[n];
+            for (uint i = 0; i < n; i++)
+            {
+                CarcLayoutBlock b;
+                Native.Check(Native.carc_game_layout_block(handle, part, i, out b));
+                uint[] all = new uint[] { b.Shape0, b.Shape1, b.Shape2 };
+                uint[] shape = new uint[b.Rank];
+                Array.Copy(all, shape, (int)b.Rank);
+                blocks[i] = new LayoutBlock { Name = Native.FromUtf8(b.Name), Start = b.Start, Len = b.Len, Shape = shape };
+            }
+            return blocks;
+        }
+
+        /// <summary>What index `dim` of block `index` of `part` stands for (`relative seat`, ...).</summary>
+        public string LayoutIndexName(LayoutPart part, uint index, uint dim)
+        {
+            IntPtr name;
+            Native.Check(Native.carc_game_layout_index_name(handle, part, index, dim, out name));
+            return Native.FromUtf8(name);
+        }
+
+        /// <summary>The label of entry `entry` of index `dim` of block `index` of `part` (`rel1`,
+        /// `wagon`, `BASE-D`, ...).</summary>
+        public string LayoutLabel(LayoutPart part, uint index, uint dim, uint entry)
+        {
+            IntPtr label;
+            Native.Check(Native.carc_game_layout_label(handle, part, index, dim, entry, out label));
+            return Native.FromUtf8(label);
         }
 
         public string ToRecord(string id)
