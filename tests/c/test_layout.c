@@ -66,7 +66,7 @@ static int quoted(const char *cell, char *out, size_t size) {
     if (!b) return 0;
     len = (size_t)(b - a - 1);
     if (len + 1 > size) return 0;
-    memcpy(out, a + 1, len);
+    memmove(out, a + 1, len); /* `out` may be `cell` itself */
     out[len] = 0;
     return 1;
 }
@@ -491,8 +491,8 @@ int main(int argc, char **argv) {
 
     check_bridge_only_discard();
     check_bridge_steps(games, &pending, &discards);
-    printf("bridge placements picked by their square: %ld; bridge-only tiles: %ld\n", pending,
-           discards);
+    printf("bridge placements picked by their square: %ld (with %ld more bridge-only tiles)\n",
+           pending, discards);
     CHECK(pending > 0);
     return finish("test_layout");
 }
