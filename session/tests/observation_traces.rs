@@ -6,8 +6,9 @@
 //!
 //! Two hashes per game tell apart what changed:
 //!
-//! * `games`: the decisions (each state's hash and legal list). It changes when the
-//!   rules change; then the traces are regenerated (`CARC_BLESS_TRACES=1 cargo test -p
+//! * `games`: the course of each game (at every step the phase, the player to play, the
+//!   number of legal actions, the tiles left, the scores). It changes when the rules
+//!   change; then the traces are regenerated (`CARC_BLESS_TRACES=1 cargo test -p
 //!   carcassonne-session --test observation_traces`).
 //! * `observations`: the planes, globals and masks. If it changes while `games` does
 //!   not, the encoding itself changed: unintended, it is a bug; intended, the layout
@@ -133,8 +134,11 @@ impl Trace {
         let mut steps = 0;
         while !session.game().is_terminal() {
             let game = session.game();
-            games.extend(game.state_hash().to_le_bytes());
-            games.extend(format!("{:?}", game.legal()).bytes());
+            games.extend(game.phase().name().bytes());
+            games.push(game.to_play() as u8);
+            games.extend((game.legal().len() as u32).to_le_bytes());
+            games.extend((game.tiles_left() as u32).to_le_bytes());
+            games.extend(game.scores().iter().flat_map(|s| s.to_le_bytes()));
             let info = session.legal_mask(&mut mask).unwrap();
             let seat = session.game().to_play();
             session.observe(seat, &mut planes, &mut globals).unwrap();
