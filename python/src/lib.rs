@@ -309,7 +309,7 @@ mod _core {
         let get = |name: &str, v: Int| {
             u64::try_from(v.0).map_err(|_| invalid_argument(format!("{name}: {} is negative", v.0)))
         };
-        Ok(crate::vector::episode_seed(
+        Ok(carcassonne_session::vector::episode_seed(
             get("seed", seed)?,
             get("env", env)?,
             get("episode", episode)?,

@@ -3,6 +3,7 @@
 //! back for a moment and running its signal handlers. A `KeyboardInterrupt` (or any
 //! exception a handler raises) stops the work and is raised by the call.
 
+use carcassonne_session::vector::Interrupt;
 use pyo3::prelude::*;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Mutex;
@@ -56,5 +57,20 @@ impl SignalWatch {
             Some(e) => Err(e),
             None => Ok(()),
         }
+    }
+}
+
+/// The batch engine of the session crate stops on Ctrl-C through the watch.
+impl Interrupt for SignalWatch {
+    fn poll(&self, last: &mut Instant) -> bool {
+        SignalWatch::poll(self, last)
+    }
+
+    fn stopped(&self) -> bool {
+        SignalWatch::stopped(self)
+    }
+
+    fn interval(&self) -> Duration {
+        SIGNAL_CHECK_INTERVAL
     }
 }

@@ -12,7 +12,9 @@
 //!   [`mcts`], Monte Carlo tree search over the hidden draw order, and [`matches`](mod@matches), a
 //!   match runner between them;
 //! * [`session`]: a game with its encoder settings and a per-decision cache, the type
-//!   that the command line, the C ABI and Python wrap.
+//!   that the command line, the C ABI and Python wrap;
+//! * [`vector`]: a batch of sessions stepped by flat ids on several threads, with
+//!   automatic reset and rewards, the engine of Python's `VectorEnv`.
 //!
 //! The command line, the C ABI and the Python package all build on this crate.
 
@@ -27,3 +29,4 @@ pub mod mcts;
 pub mod record;
 pub mod render;
 pub mod session;
+pub mod vector;

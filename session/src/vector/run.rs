@@ -1,0 +1,383 @@
+//! Running a call over the games of a batch: the buffers a call writes, split by rows
+//! between threads, and the check that lets the caller stop it.
+
+use super::env::Env;
+use super::{BatchError, BatchSettings, INTERRUPT_INTERVAL};
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::time::{Duration, Instant};
+
+/// What lets the caller stop a call part way (Python's Ctrl-C). The thread that made the
+/// call polls it about once per game (and the built-in opponents' searches ask it);
+/// the other threads ask [`Interrupt::stopped`] before each game.
+pub trait Interrupt: Sync {
+    /// Whether the work goes on; may look for outside events when `last` is older than
+    /// [`Interrupt::interval`] (and then reset it). Called by the calling thread only.
+    fn poll(&self, last: &mut Instant) -> bool;
+    /// Whether the work must stop; cheap, asked by every thread.
+    fn stopped(&self) -> bool;
+    /// How long the calling thread waits between polls while other threads work.
+    fn interval(&self) -> Duration {
+        INTERRUPT_INTERVAL
+    }
+}
+
+/// Never stops a call.
+#[derive(Copy, Clone, Debug, Default)]
+pub struct NoInterrupt;
+
+impl Interrupt for NoInterrupt {
+    fn poll(&self, _: &mut Instant) -> bool {
+        true
+    }
+
+    fn stopped(&self) -> bool {
+        false
+    }
+}
+
+/// The buffers one call writes, one row per game, rows one after the other (`N` games,
+/// `P` players, `C·W·W` plane bytes, `G` globals, `A` ids of the batch's layout). The
+/// optional ones may be left out; `rewards`, `terminated` and `truncated` are not
+/// written by a reset.
+#[derive(Debug, Default)]
+pub struct StepBuffers<'a> {
+    /// `u8 [N, C·W·W]`: the observations' planes.
+    pub board: Option<&'a mut [u8]>,
+    /// `f32 [N, G]`: the observations' globals.
+    pub globals: Option<&'a mut [f32]>,
+    /// `i8 [N, A]`: the masks.
+    pub mask: &'a mut [i8],
+    /// `f32 [N, P]`: the rewards per seat.
+    pub rewards: Option<&'a mut [f32]>,
+    /// `i32 [N]`: the seat whose observation is written.
+    pub to_play: &'a mut [i32],
+    /// `bool [N]`: the episode ended with the game.
+    pub terminated: Option<&'a mut [bool]>,
+    /// `bool [N]`: the episode was cut short (nothing, or not everything, offered).
+    pub truncated: Option<&'a mut [bool]>,
+    /// `i32 [N, P]`: the final scores of an episode that ended.
+    pub final_scores: Option<&'a mut [i32]>,
+    /// `u32 [N]`: legal moves outside the window.
+    pub outside: Option<&'a mut [u32]>,
+    /// `f32 [N, P]`: the rewards of an episode that ended, summed.
+    pub episode_returns: Option<&'a mut [f32]>,
+    /// `i32 [N]`: the steps of an episode that ended.
+    pub episode_lengths: Option<&'a mut [i32]>,
+    /// `u8 [N, C·W·W]`: the last planes of an episode that ended (with `final_globals`).
+    pub final_board: Option<&'a mut [u8]>,
+    /// `f32 [N, G]`: the last globals of an episode that ended (with `final_board`).
+    pub final_globals: Option<&'a mut [f32]>,
+}
+
+impl StepBuffers<'_> {
+    /// Refuses a buffer whose length is not its rows' (naming it).
+    pub(super) fn check(&self, settings: &BatchSettings, n: usize) -> Result<(), BatchError> {
+        let l = &settings.layout;
+        let p = settings.players();
+        let len = |name: &str, got: Option<usize>, row: usize| match got {
+            Some(got) if got != n * row => Err(BatchError::argument(format!(
+                "{name}: {got} items, expected {} ({n} games × {row})",
+                n * row
+            ))),
+            _ => Ok(()),
+        };
+        len(
+            "board",
+            self.board.as_ref().map(|b| b.len()),
+            l.planes_len(),
+        )?;
+        len(
+            "globals",
+            self.globals.as_ref().map(|b| b.len()),
+            l.num_globals(),
+        )?;
+        len("action_mask", Some(self.mask.len()), l.num_actions())?;
+        len("rewards", self.rewards.as_ref().map(|b| b.len()), p)?;
+        len("to_play", Some(self.to_play.len()), 1)?;
+        len("terminated", self.terminated.as_ref().map(|b| b.len()), 1)?;
+        len("truncated", self.truncated.as_ref().map(|b| b.len()), 1)?;
+        len(
+            "final_scores",
+            self.final_scores.as_ref().map(|b| b.len()),
+            p,
+        )?;
+        len("outside_window", self.outside.as_ref().map(|b| b.len()), 1)?;
+        len(
+            "episode_returns",
+            self.episode_returns.as_ref().map(|b| b.len()),
+            p,
+        )?;
+        len(
+            "episode_lengths",
+            self.episode_lengths.as_ref().map(|b| b.len()),
+            1,
+        )?;
+        len(
+            "final_board",
+            self.final_board.as_ref().map(|b| b.len()),
+            l.planes_len(),
+        )?;
+        len(
+            "final_globals",
+            self.final_globals.as_ref().map(|b| b.len()),
+            l.num_globals(),
+        )
+    }
+}
+
+/// Owned buffers for every output of a call ([`super::Batch::buffers`]), for callers
+/// that do not bring their own.
+#[derive(Clone, Debug, Default)]
+pub struct OwnedBuffers {
+    /// See [`StepBuffers::board`].
+    pub board: Vec<u8>,
+    /// See [`StepBuffers::globals`].
+    pub globals: Vec<f32>,
+    /// See [`StepBuffers::mask`].
+    pub mask: Vec<i8>,
+    /// See [`StepBuffers::rewards`].
+    pub rewards: Vec<f32>,
+    /// See [`StepBuffers::to_play`].
+    pub to_play: Vec<i32>,
+    /// See [`StepBuffers::terminated`].
+    pub terminated: Vec<bool>,
+    /// See [`StepBuffers::truncated`].
+    pub truncated: Vec<bool>,
+    /// See [`StepBuffers::final_scores`].
+    pub final_scores: Vec<i32>,
+    /// See [`StepBuffers::outside`].
+    pub outside: Vec<u32>,
+    /// See [`StepBuffers::episode_returns`].
+    pub episode_returns: Vec<f32>,
+    /// See [`StepBuffers::episode_lengths`].
+    pub episode_lengths: Vec<i32>,
+    /// See [`StepBuffers::final_board`].
+    pub final_board: Vec<u8>,
+    /// See [`StepBuffers::final_globals`].
+    pub final_globals: Vec<f32>,
+}
+
+impl OwnedBuffers {
+    /// Zeroed buffers for `n` games of `settings`.
+    pub fn new(settings: &BatchSettings, n: usize) -> OwnedBuffers {
+        let l = &settings.layout;
+        let p = settings.players();
+        OwnedBuffers {
+            board: vec![0; n * l.planes_len()],
+            globals: vec![0.0; n * l.num_globals()],
+            mask: vec![0; n * l.num_actions()],
+            rewards: vec![0.0; n * p],
+            to_play: vec![0; n],
+            terminated: vec![false; n],
+            truncated: vec![false; n],
+            final_scores: vec![0; n * p],
+            outside: vec![0; n],
+            episode_returns: vec![0.0; n * p],
+            episode_lengths: vec![0; n],
+            final_board: vec![0; n * l.planes_len()],
+            final_globals: vec![0.0; n * l.num_globals()],
+        }
+    }
+
+    /// Every buffer, borrowed for one call.
+    pub fn view(&mut self) -> StepBuffers<'_> {
+        StepBuffers {
+            board: Some(&mut self.board),
+            globals: Some(&mut self.globals),
+            mask: &mut self.mask,
+            rewards: Some(&mut self.rewards),
+            to_play: &mut self.to_play,
+            terminated: Some(&mut self.terminated),
+            truncated: Some(&mut self.truncated),
+            final_scores: Some(&mut self.final_scores),
+            outside: Some(&mut self.outside),
+            episode_returns: Some(&mut self.episode_returns),
+            episode_lengths: Some(&mut self.episode_lengths),
+            final_board: Some(&mut self.final_board),
+            final_globals: Some(&mut self.final_globals),
+        }
+    }
+}
+
+/// Where one game writes its step results (its rows of the buffers).
+pub(super) struct Out<'a> {
+    pub(super) board: Option<&'a mut [u8]>,
+    pub(super) globals: Option<&'a mut [f32]>,
+    pub(super) mask: &'a mut [i8],
+    pub(super) rewards: &'a mut [f32],
+    pub(super) to_play: &'a mut i32,
+    pub(super) terminated: &'a mut bool,
+    pub(super) truncated: &'a mut bool,
+    pub(super) final_scores: Option<&'a mut [i32]>,
+    pub(super) outside: Option<&'a mut u32>,
+    /// The returns per seat and the length of an episode that ended in this step.
+    pub(super) episode_returns: Option<&'a mut [f32]>,
+    pub(super) episode_length: Option<&'a mut i32>,
+    /// The final observation of an episode that ended in this step.
+    pub(super) final_board: Option<&'a mut [u8]>,
+    pub(super) final_globals: Option<&'a mut [f32]>,
+}
+
+/// Splits the first `n` items off `rest` (the rows of one thread's games).
+fn split_rows<'a, T>(rest: &mut &'a mut [T], n: usize) -> &'a mut [T] {
+    let (now, later) = std::mem::take(rest).split_at_mut(n);
+    *rest = later;
+    now
+}
+
+/// [`split_rows`] of a buffer the call may not have been given.
+fn split_rows_opt<'a, T>(rest: &mut Option<&'a mut [T]>, n: usize) -> Option<&'a mut [T]> {
+    rest.as_mut().map(|r| split_rows(r, n))
+}
+
+/// Row `j` (of `width` items) of a buffer the call may not have been given.
+fn row_opt<'b, T>(rows: &'b mut Option<&mut [T]>, j: usize, width: usize) -> Option<&'b mut [T]> {
+    rows.as_deref_mut()
+        .map(|x| &mut x[j * width..(j + 1) * width])
+}
+
+/// Runs `f(env, index, out, go_on)` for every game of `envs`, on `threads` threads (the
+/// calling thread takes the last rows); `stop` stops it (polled by the calling thread
+/// about once per game and while it waits for the others; the other threads stop at their
+/// next game or search iteration: `f` gets the check to pass to the opponents'
+/// searches). Returns whether it was stopped. The buffers' lengths are checked.
+pub(super) fn run<F>(
+    envs: &mut [Env],
+    settings: &BatchSettings,
+    threads: usize,
+    bufs: StepBuffers<'_>,
+    stop: &dyn Interrupt,
+    f: F,
+) -> bool
+where
+    F: Fn(&mut Env, usize, Out<'_>, &mut dyn FnMut() -> bool) + Sync,
+{
+    let layout = &settings.layout;
+    let p = settings.players();
+    let (pl, gl, al) = (
+        layout.planes_len(),
+        layout.num_globals(),
+        layout.num_actions(),
+    );
+    let n = envs.len();
+    let threads = threads.clamp(1, n.max(1));
+    let caller = std::thread::current();
+    let running = AtomicUsize::new(0);
+    let running = &running;
+    let per = n.div_ceil(threads);
+    let StepBuffers {
+        mut board,
+        mut globals,
+        mask,
+        mut rewards,
+        to_play,
+        mut terminated,
+        mut truncated,
+        mut final_scores,
+        mut outside,
+        mut episode_returns,
+        mut episode_lengths,
+        mut final_board,
+        mut final_globals,
+    } = bufs;
+    let mut scratch_rewards = vec![0f32; n * p];
+    let mut scratch_term = vec![false; n];
+    let mut scratch_trunc = vec![false; n];
+    let rewards: &mut [f32] = rewards.take().unwrap_or(&mut scratch_rewards);
+    let terminated: &mut [bool] = terminated.take().unwrap_or(&mut scratch_term);
+    let truncated: &mut [bool] = truncated.take().unwrap_or(&mut scratch_trunc);
+    std::thread::scope(|scope| {
+        let mut envs = envs;
+        let mut board = board.take();
+        let mut globals = globals.take();
+        let mut mask = mask;
+        let mut rewards = rewards;
+        let mut to_play = to_play;
+        let mut terminated = terminated;
+        let mut truncated = truncated;
+        let mut final_scores = final_scores.take();
+        let mut outside = outside.take();
+        let mut episode_returns = episode_returns.take();
+        let mut episode_lengths = episode_lengths.take();
+        let mut final_board = final_board.take();
+        let mut final_globals = final_globals.take();
+        let mut start = 0;
+        while start < n {
+            let k = per.min(n - start);
+            let s_now = split_rows(&mut envs, k);
+            let b_now = split_rows_opt(&mut board, k * pl);
+            let g_now = split_rows_opt(&mut globals, k * gl);
+            let m_now = split_rows(&mut mask, k * al);
+            let r_now = split_rows(&mut rewards, k * p);
+            let t_now = split_rows(&mut to_play, k);
+            let te_now = split_rows(&mut terminated, k);
+            let tr_now = split_rows(&mut truncated, k);
+            let f_now = split_rows_opt(&mut final_scores, k * p);
+            let o_now = split_rows_opt(&mut outside, k);
+            let er_now = split_rows_opt(&mut episode_returns, k * p);
+            let el_now = split_rows_opt(&mut episode_lengths, k);
+            let fb_now = split_rows_opt(&mut final_board, k * pl);
+            let fg_now = split_rows_opt(&mut final_globals, k * gl);
+            let f = &f;
+            let base = start;
+            let work = move |calling_thread: bool| {
+                let mut b_now = b_now;
+                let mut g_now = g_now;
+                let mut f_now = f_now;
+                let mut o_now = o_now;
+                let mut er_now = er_now;
+                let mut el_now = el_now;
+                let mut fb_now = fb_now;
+                let mut fg_now = fg_now;
+                let mut last = Instant::now();
+                let mut go_on = || {
+                    if calling_thread {
+                        stop.poll(&mut last)
+                    } else {
+                        !stop.stopped()
+                    }
+                };
+                for (j, env) in s_now.iter_mut().enumerate() {
+                    if !go_on() {
+                        break;
+                    }
+                    let out = Out {
+                        board: row_opt(&mut b_now, j, pl),
+                        globals: row_opt(&mut g_now, j, gl),
+                        mask: &mut m_now[j * al..(j + 1) * al],
+                        rewards: &mut r_now[j * p..(j + 1) * p],
+                        to_play: &mut t_now[j],
+                        terminated: &mut te_now[j],
+                        truncated: &mut tr_now[j],
+                        final_scores: row_opt(&mut f_now, j, p),
+                        outside: o_now.as_deref_mut().map(|o| &mut o[j]),
+                        episode_returns: row_opt(&mut er_now, j, p),
+                        episode_length: el_now.as_deref_mut().map(|x| &mut x[j]),
+                        final_board: row_opt(&mut fb_now, j, pl),
+                        final_globals: row_opt(&mut fg_now, j, gl),
+                    };
+                    f(env, base + j, out, &mut go_on);
+                }
+            };
+            if start + k >= n {
+                work(true);
+            } else {
+                running.fetch_add(1, Ordering::AcqRel);
+                let caller = caller.clone();
+                scope.spawn(move || {
+                    work(false);
+                    running.fetch_sub(1, Ordering::AcqRel);
+                    caller.unpark();
+                });
+            }
+            start += k;
+        }
+        // Wait for the other threads, still polling.
+        let mut last = Instant::now();
+        while running.load(Ordering::Acquire) > 0 {
+            std::thread::park_timeout(stop.interval());
+            stop.poll(&mut last);
+        }
+    });
+    stop.stopped()
+}
