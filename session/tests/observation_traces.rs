@@ -137,7 +137,7 @@ impl Trace {
             games.extend(game.phase().name().bytes());
             games.push(game.to_play() as u8);
             games.extend((game.legal().len() as u32).to_le_bytes());
-            games.extend((game.tiles_left() as u32).to_le_bytes());
+            games.extend(game.tiles_left().to_le_bytes());
             games.extend(game.scores().iter().flat_map(|s| s.to_le_bytes()));
             let info = session.legal_mask(&mut mask).unwrap();
             let seat = session.game().to_play();
