@@ -38,7 +38,9 @@
 //! ```
 
 use super::rotate::global_after_turn;
-use super::schema::{plane_after_turn, plane_name, Compact, Dim, InPlay, Row, Schema, SECTIONS};
+use super::schema::{
+    plane_after_turn, plane_name, BlockInfo, Compact, Dim, InPlay, Row, Schema, SECTIONS,
+};
 use super::{rotate_action_id, EncodeError, EncoderSpec, MaskInfo};
 use carcassonne::config::GameConfig;
 use std::cell::RefCell;
@@ -216,29 +218,33 @@ impl Layout {
             })
             .collect();
 
-        // Globals.
-        let mut blocks = Vec::new();
-        let mut globals: Vec<u32> = Vec::new();
-        for b in &schema.globals {
+        // What a layout keeps of a global block or a block of ids, starting at `start`.
+        let kept_block = |b: &BlockInfo, start: usize| {
             if !keeps(b.row) {
-                continue;
+                return None;
             }
             let kept = kept_entries(b.row.dims);
             let sources: Vec<usize> = picks(&kept)
                 .iter()
                 .map(|e| b.start + flat(&b.shape, e))
                 .collect();
-            if sources.is_empty() {
-                continue;
-            }
-            globals.extend(sources.iter().map(|s| *s as u32));
-            blocks.push(LayoutBlock {
+            (!sources.is_empty()).then_some(LayoutBlock {
                 name: b.name,
-                start: globals.len() - sources.len(),
+                start,
                 sources,
                 dims: b.row.dims,
                 kept,
-            });
+            })
+        };
+
+        // Globals.
+        let mut blocks = Vec::new();
+        let mut globals: Vec<u32> = Vec::new();
+        for b in &schema.globals {
+            if let Some(block) = kept_block(b, globals.len()) {
+                globals.extend(block.sources.iter().map(|s| *s as u32));
+                blocks.push(block);
+            }
         }
         let global_turn = (0..globals.len())
             .map(|i| {
@@ -252,28 +258,13 @@ impl Layout {
         let mut to_compact = vec![NONE; spec.num_actions()];
         let mut id_blocks = Vec::new();
         for b in &schema.ids {
-            if !keeps(b.row) {
-                continue;
+            if let Some(block) = kept_block(b, to_full.len()) {
+                for &f in &block.sources {
+                    to_compact[f] = to_full.len() as u32;
+                    to_full.push(f as u32);
+                }
+                id_blocks.push(block);
             }
-            let kept = kept_entries(b.row.dims);
-            let sources: Vec<usize> = picks(&kept)
-                .iter()
-                .map(|e| b.start + flat(&b.shape, e))
-                .collect();
-            if sources.is_empty() {
-                continue;
-            }
-            for &f in &sources {
-                to_compact[f] = to_full.len() as u32;
-                to_full.push(f as u32);
-            }
-            id_blocks.push(LayoutBlock {
-                name: b.name,
-                start: to_full.len() - sources.len(),
-                sources,
-                dims: b.row.dims,
-                kept,
-            });
         }
         let mut runs: Vec<(u32, u32, u32)> = Vec::new();
         for (c, &f) in to_full.iter().enumerate() {

@@ -560,109 +560,84 @@ const fn same(a: &str, b: &str) -> bool {
     true
 }
 
+/// What [`walk`] counts.
+#[derive(Copy, Clone, PartialEq, Eq)]
+enum Walk {
+    /// Planes: every plane row has a fixed size.
+    Planes,
+    /// Fixed-size global blocks, by size.
+    FixedGlobals,
+    /// Global blocks indexed by the catalogue, one each.
+    CatalogueBlocks,
+}
+
+/// Walks the rows `what` counts, in layout order, at compile time: the start of the row
+/// named `name` and `true`, or (with `name` `None`, or absent) the total and `false`.
+const fn walk(what: Walk, name: Option<&str>) -> (usize, bool) {
+    let mut at = 0;
+    let mut s = 0;
+    while s < SECTIONS.len() {
+        let rows = match what {
+            Walk::Planes => SECTIONS[s].planes,
+            Walk::FixedGlobals | Walk::CatalogueBlocks => SECTIONS[s].globals,
+        };
+        let mut r = 0;
+        while r < rows.len() {
+            let size = match (what, rows[r].fixed_len()) {
+                (Walk::Planes, None) => {
+                    panic!("a plane row indexed by the window or the catalogue")
+                }
+                (Walk::Planes | Walk::FixedGlobals, Some(n)) => Some(n),
+                (Walk::CatalogueBlocks, None) => Some(1),
+                _ => None,
+            };
+            if let Some(n) = size {
+                if let Some(name) = name {
+                    if same(rows[r].name, name) {
+                        return (at, true);
+                    }
+                }
+                at += n;
+            }
+            r += 1;
+        }
+        s += 1;
+    }
+    (at, false)
+}
+
 /// The index of the first plane of the plane row `name` (compile-time lookup; an
 /// unknown name fails the build).
 pub const fn plane_index(name: &str) -> usize {
-    let mut index = 0;
-    let mut s = 0;
-    while s < SECTIONS.len() {
-        let rows = SECTIONS[s].planes;
-        let mut r = 0;
-        while r < rows.len() {
-            if same(rows[r].name, name) {
-                return index;
-            }
-            match rows[r].fixed_len() {
-                Some(n) => index += n,
-                None => panic!("a plane row indexed by the window or the catalogue"),
-            }
-            r += 1;
-        }
-        s += 1;
+    match walk(Walk::Planes, Some(name)) {
+        (i, true) => i,
+        _ => panic!("no plane row of that name"),
     }
-    panic!("no plane row of that name")
 }
 
 /// Number of planes `C`.
-pub const PLANE_COUNT: usize = {
-    let mut n = 0;
-    let mut s = 0;
-    while s < SECTIONS.len() {
-        let rows = SECTIONS[s].planes;
-        let mut r = 0;
-        while r < rows.len() {
-            match rows[r].fixed_len() {
-                Some(k) => n += k,
-                None => panic!("a plane row indexed by the window or the catalogue"),
-            }
-            r += 1;
-        }
-        s += 1;
-    }
-    n
-};
+pub const PLANE_COUNT: usize = walk(Walk::Planes, None).0;
 
 /// The first index of the fixed-size global block `name` (compile-time lookup; an
 /// unknown name, or a block indexed by the catalogue, fails the build).
 pub const fn global_offset(name: &str) -> usize {
-    let mut index = 0;
-    let mut s = 0;
-    while s < SECTIONS.len() {
-        let rows = SECTIONS[s].globals;
-        let mut r = 0;
-        while r < rows.len() {
-            if let Some(n) = rows[r].fixed_len() {
-                if same(rows[r].name, name) {
-                    return index;
-                }
-                index += n;
-            }
-            r += 1;
-        }
-        s += 1;
+    match walk(Walk::FixedGlobals, Some(name)) {
+        (i, true) => i,
+        _ => panic!("no fixed-size global block of that name"),
     }
-    panic!("no fixed-size global block of that name")
 }
 
 /// Number of globals in fixed-size blocks (they come first).
-pub const FIXED_GLOBALS: usize = {
-    let mut n = 0;
-    let mut s = 0;
-    while s < SECTIONS.len() {
-        let rows = SECTIONS[s].globals;
-        let mut r = 0;
-        while r < rows.len() {
-            if let Some(k) = rows[r].fixed_len() {
-                n += k;
-            }
-            r += 1;
-        }
-        s += 1;
-    }
-    n
-};
+pub const FIXED_GLOBALS: usize = walk(Walk::FixedGlobals, None).0;
 
 /// The position `k` of the catalogue-indexed global block `name` among those blocks:
 /// it starts at `FIXED_GLOBALS + k·K` for a catalogue of `K` kinds (compile-time
 /// lookup).
 pub const fn catalogue_block(name: &str) -> usize {
-    let mut k = 0;
-    let mut s = 0;
-    while s < SECTIONS.len() {
-        let rows = SECTIONS[s].globals;
-        let mut r = 0;
-        while r < rows.len() {
-            if rows[r].fixed_len().is_none() {
-                if same(rows[r].name, name) {
-                    return k;
-                }
-                k += 1;
-            }
-            r += 1;
-        }
-        s += 1;
+    match walk(Walk::CatalogueBlocks, Some(name)) {
+        (k, true) => k,
+        _ => panic!("no catalogue-indexed global block of that name"),
     }
-    panic!("no catalogue-indexed global block of that name")
 }
 
 /// The start of the `k`-th global block indexed by the catalogue ([`catalogue_block`]).
@@ -672,22 +647,7 @@ pub fn catalogue_offset(k: usize) -> usize {
 }
 
 /// Number of global blocks indexed by the catalogue.
-pub const CATALOGUE_BLOCKS: usize = {
-    let mut k = 0;
-    let mut s = 0;
-    while s < SECTIONS.len() {
-        let rows = SECTIONS[s].globals;
-        let mut r = 0;
-        while r < rows.len() {
-            if rows[r].fixed_len().is_none() {
-                k += 1;
-            }
-            r += 1;
-        }
-        s += 1;
-    }
-    k
-};
+pub const CATALOGUE_BLOCKS: usize = walk(Walk::CatalogueBlocks, None).0;
 
 /// Where a block of ids starts: `per_cell·W² + fixed`.
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
