@@ -420,7 +420,7 @@ impl PyGame {
     /// its row, its row or `None`, or its list of rows, each a dict of column to value
     /// (`None` when absent). `state_schema()` describes every table.
     fn expansion_state<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyDict>> {
-        crate::convert::expansion_state_to_py(py, &self.game())
+        crate::convert::expansion_state_to_py(py, self.game())
     }
 
     #[getter]
