@@ -196,7 +196,8 @@ impl<T: crate::names::Named> SwitchValue for T {
 }
 
 crate::named_enum! {
-    /// A kind of figure a player owns.
+    /// A kind of figure a player owns. New kinds go at the end (the C ABI numbers them in
+    /// this order).
     #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
     #[repr(u8)]
     pub enum Figure {
@@ -210,6 +211,8 @@ crate::named_enum! {
         Wagon(3) = "wagon",
         /// The barn (AM6).
         Barn(4) = "barn",
+        /// The big follower (IC1): a follower that counts as two in every majority.
+        BigFollower(5) = "big-follower",
     }
 }
 
@@ -219,16 +222,27 @@ impl Figure {
         self as usize
     }
 
-    /// Whether the figure counts as a follower for occupation and majorities (not the barn).
+    /// Whether the figure is a follower for occupation and majorities (B7, B13): every
+    /// figure that stands on a feature and is not one of the expansions' pieces that
+    /// count for no majority; not the barn, which stands on a corner.
     pub const fn is_follower_like(self) -> bool {
+        !matches!(self, Figure::Barn)
+    }
+
+    /// Whether the figure stands on a feature of a tile (its `BoardFigure::local` is a
+    /// feature); the barn stands on a corner.
+    pub const fn stands_on_feature(self) -> bool {
         !matches!(self, Figure::Barn)
     }
 }
 
-/// Declares [`Figures`] from its fields, once: the struct, its counts in field order and
-/// back, and the keys of a `figures` object (the field names).
+/// Declares [`Figures`] from its keys, once: the struct, its counts in key order and
+/// back, the keys of a `figures` object, and where each figure's count is. A key is a
+/// field name, written with `as "key"` where the key is not the field's name (a figure's
+/// key is its name, [`Figure::name`]). Keys keep their order when new ones come (the C
+/// ABI's supply struct has a byte per key in this order): a new key goes at the end.
 macro_rules! figure_counts {
-    ($($(#[doc = $doc:literal])* $field:ident),+ $(,)?) => {
+    ($($(#[doc = $doc:literal])* $field:ident $(as $key:literal)?),+ $(,)?) => {
         /// Figures (and abbey tiles) of a player: those each player starts with
         /// ([`GameConfig::figures`]), or those one holds ([`crate::Game::held`]).
         #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
@@ -237,9 +251,14 @@ macro_rules! figure_counts {
         }
 
         impl Figures {
-            /// The keys of a `figures` object: the figures in [`Figure::ALL`] order (a
-            /// test checks it), then the abbey tiles.
-            pub const KEYS: [&'static str; [$(stringify!($field)),+].len()] = [$(stringify!($field)),+];
+            /// The keys of a `figures` object, in the order they joined the game (a
+            /// figure's key is its name; `abbey` counts abbey tiles).
+            pub const KEYS: [&'static str; [$(stringify!($field)),+].len()] =
+                [$(figure_counts!(@key $field $($key)?)),+];
+
+            /// The name of each key's field of [`Figures`], in key order (the key with `_`
+            /// for `-`: the C ABI's supply struct names its bytes so).
+            pub const FIELDS: [&'static str; Figures::KEYS.len()] = [$(stringify!($field)),+];
 
             /// The documentation of each key, in key order (the C ABI's supply struct
             /// repeats it).
@@ -259,6 +278,8 @@ macro_rules! figure_counts {
             }
         }
     };
+    (@key $field:ident) => { stringify!($field) };
+    (@key $field:ident $key:literal) => { $key };
 }
 
 figure_counts! {
@@ -274,12 +295,59 @@ figure_counts! {
     barn,
     /// Abbey tiles (Abbey & Mayor).
     abbey,
+    /// Big followers (Inns & Cathedrals: 1).
+    big_follower as "big-follower",
+}
+
+/// Whether two strings are equal, in a constant.
+const fn same_text(a: &str, b: &str) -> bool {
+    let (a, b) = (a.as_bytes(), b.as_bytes());
+    if a.len() != b.len() {
+        return false;
+    }
+    let mut i = 0;
+    while i < a.len() {
+        if a[i] != b[i] {
+            return false;
+        }
+        i += 1;
+    }
+    true
+}
+
+impl Figures {
+    /// The position of `key` in [`Figures::KEYS`], in a constant (fails to compile for an
+    /// unknown key).
+    pub const fn key_position(key: &str) -> usize {
+        let mut i = 0;
+        while i < Figures::KEYS.len() {
+            if same_text(Figures::KEYS[i], key) {
+                return i;
+            }
+            i += 1;
+        }
+        panic!("not a key of Figures")
+    }
+
+    /// The position of the abbey tiles' count in [`Figures::KEYS`].
+    pub const ABBEY_KEY: usize = Figures::key_position("abbey");
+
+    /// The position of each figure's count in [`Figures::KEYS`], by [`Figure::index`].
+    pub const FIGURE_KEYS: [usize; Figure::ALL.len()] = {
+        let mut keys = [0; Figure::ALL.len()];
+        let mut i = 0;
+        while i < Figure::ALL.len() {
+            keys[i] = Figures::key_position(Figure::ALL[i].name());
+            i += 1;
+        }
+        keys
+    };
 }
 
 impl Figures {
     /// Supply of a figure kind.
     pub fn of(&self, f: Figure) -> u8 {
-        self.counts()[f.index()]
+        self.counts()[Figures::FIGURE_KEYS[f.index()]]
     }
 
     /// The count of `key` (one of [`Figures::KEYS`]).
@@ -296,7 +364,7 @@ impl Figures {
     /// figures of the expansions in play.
     pub fn default_for(sets: &[TileSet]) -> Figures {
         let mut counts = [0; Figures::KEYS.len()];
-        counts[Figure::Follower.index()] = 7;
+        counts[Figures::FIGURE_KEYS[Figure::Follower.index()]] = 7;
         crate::rules::default_figures(sets, &mut counts);
         Figures::from_counts(counts)
     }

@@ -485,13 +485,13 @@ pub struct Game {
     pub(crate) rules: Rules,
     /// The follower-like figures that may stand on each kind of feature (a bit per
     /// [`Figure::index`], by [`FeatureKind`]): a fact of the configuration.
-    pub(crate) stands_on: [u8; FeatureKind::ALL.len()],
+    pub(crate) stands_on: [u16; FeatureKind::ALL.len()],
     pub(crate) players: u8,
     pub(crate) sets: u16,
     pub(crate) board: Board,
     pub(crate) features: Features,
     pub(crate) figures: Vec<BoardFigure>,
-    pub(crate) supply: [[u8; 5]; MAX_PLAYERS],
+    pub(crate) supply: [[u8; Figure::ALL.len()]; MAX_PLAYERS],
     pub(crate) scores: [i32; MAX_PLAYERS],
     pub(crate) deck: Deck,
     pub(crate) rng: Rng,
@@ -540,7 +540,7 @@ impl Game {
         let total_tiles =
             deck.total() as usize + start_tiles.len() + crate::rules::tiles_beside_pile(&config);
         let sets = config.sets.iter().fold(0u16, |acc, s| acc | s.bit());
-        let mut supply = [[0u8; 5]; MAX_PLAYERS];
+        let mut supply = [[0u8; Figure::ALL.len()]; MAX_PLAYERS];
         for seat in supply.iter_mut().take(config.players as usize) {
             for f in Figure::ALL {
                 seat[f.index()] = config.figures.of(f);
@@ -660,7 +660,7 @@ impl Game {
     pub fn held(&self, player: usize) -> Figures {
         let mut counts = [0; Figures::KEYS.len()];
         for f in Figure::ALL {
-            counts[f.index()] = self.supply(player, f);
+            counts[Figures::FIGURE_KEYS[f.index()]] = self.supply(player, f);
         }
         self.held_tiles(player, &mut counts);
         Figures::from_counts(counts)
@@ -1476,7 +1476,7 @@ impl Game {
     /// `config`, a bit per [`Figure::index`]: followers on cities, roads, monasteries,
     /// shrines and, with farmers, fields (B6, B16, CU1); the expansions' figures where
     /// their rules say ([`Expansions::figure_fits`]).
-    fn stands_on(config: &GameConfig, expansions: &Expansions) -> [u8; FeatureKind::ALL.len()] {
+    fn stands_on(config: &GameConfig, expansions: &Expansions) -> [u16; FeatureKind::ALL.len()] {
         FeatureKind::ALL.map(|kind| {
             let mut figures = 0;
             for figure in Figure::ALL.into_iter().filter(|f| f.is_follower_like()) {
@@ -1491,7 +1491,7 @@ impl Game {
                     },
                     other => expansions.figure_fits(config, other, kind),
                 };
-                figures |= u8::from(fits) << figure.index();
+                figures |= u16::from(fits) << figure.index();
             }
             figures
         })

@@ -108,27 +108,29 @@ impl Game {
         }
     }
 
-    /// Points of a completed feature (B12).
+    /// Points of a completed feature (B12; IC2, IC3).
     pub(crate) fn completed_value(&mut self, root: NodeId) -> i32 {
         let node = self.features.node(root);
         let (kind, pennants) = (node.kind, node.pennants as u32);
         let tiles = match kind {
             FeatureKind::City | FeatureKind::Road => self.feature_tiles(root),
-            _ => 0,
+            _ => return feature_value(kind, 0, pennants, None, &self.rules),
         };
-        feature_value(kind, tiles, pennants, None, &self.rules)
+        self.expansion_feature_value(root, tiles, true)
+            .unwrap_or_else(|| feature_value(kind, tiles, pennants, None, &self.rules))
     }
 
-    /// Points of an incomplete feature at the end of the game (B15, A2).
+    /// Points of an incomplete feature at the end of the game (B15, A2; IC2, IC3).
     pub(crate) fn incomplete_value(&mut self, root: NodeId) -> i32 {
         let node = self.features.node(root);
         let (kind, pennants, placement) = (node.kind, node.pennants as u32, node.placement);
+        let around = self.board.placement(placement as usize).surrounded_by;
         let tiles = match kind {
             FeatureKind::City | FeatureKind::Road => self.feature_tiles(root),
-            _ => 0,
+            _ => return feature_value(kind, 0, pennants, Some(around), &self.rules),
         };
-        let around = self.board.placement(placement as usize).surrounded_by;
-        feature_value(kind, tiles, pennants, Some(around), &self.rules)
+        self.expansion_feature_value(root, tiles, false)
+            .unwrap_or_else(|| feature_value(kind, tiles, pennants, Some(around), &self.rules))
     }
 
     /// Scores a feature that this turn completed, if it holds figures (B12–B14, PD16c);

@@ -77,6 +77,8 @@ crate::named_enum! {
         Cult = "cult",
         /// Bridges, Castles & Bazaars (`bridges-castles-and-bazaars`).
         BridgesCastlesBazaars = "bridges-castles-and-bazaars",
+        /// Inns & Cathedrals (`inns-and-cathedrals`).
+        InnsCathedrals = "inns-and-cathedrals",
     }
 }
 
@@ -183,6 +185,20 @@ impl FeatureKind {
     }
 }
 
+crate::named_enum! {
+    /// A kind of trade goods (TB1): the token a city part carries.
+    #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+    #[repr(u8)]
+    pub enum Goods {
+        /// Wine.
+        Wine(0) = "wine",
+        /// Grain.
+        Grain(1) = "grain",
+        /// Cloth.
+        Cloth(2) = "cloth",
+    }
+}
+
 /// Where a road that leaves its tile on one side ends on that tile.
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
 pub enum RoadEnd {
@@ -210,7 +226,7 @@ pub enum RoadEnd {
 
 /// Symbols printed on a tile (bit flags).
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, Default)]
-pub struct Symbols(u16);
+pub struct Symbols(u32);
 
 /// Declares the symbols once: their flags, catalogue names and documentation.
 macro_rules! symbols {
@@ -243,7 +259,7 @@ symbols! {
     PRINCESS = 6 as "princess",
     /// A tunnel (PD18).
     TUNNEL = 7 as "tunnel",
-    /// An inn (Inns & Cathedrals; no rule here).
+    /// An inn (IC2).
     INN = 8 as "inn",
     /// A pig herd (R5).
     PIG_HERD = 9 as "pig_herd",
@@ -257,6 +273,8 @@ symbols! {
     BAZAAR = 13 as "bazaar",
     /// The four quarters of the City of Carcassonne (the Count, CC2).
     COUNT_QUARTERS = 14 as "count_quarters",
+    /// A cathedral (IC3).
+    CATHEDRAL = 15 as "cathedral",
 }
 
 impl Symbols {
@@ -274,7 +292,7 @@ impl Symbols {
     }
 
     /// Raw bits.
-    pub const fn bits(self) -> u16 {
+    pub const fn bits(self) -> u32 {
         self.0
     }
 }
@@ -306,6 +324,10 @@ pub struct FeatureDef {
     pub pig_herd: bool,
     /// A road with a well.
     pub well: bool,
+    /// A city with a cathedral (IC3).
+    pub cathedral: bool,
+    /// The trade goods a city part carries, one token (TB1).
+    pub goods: Option<Goods>,
     /// A city cap that may hold a castle (CA1): `false` for the six caps the catalogue
     /// marks `"castle_base": false`, whose art shows no semicircular cap.
     pub castle_base: bool,
@@ -516,6 +538,8 @@ fn parse_feature(
         inn: false,
         pig_herd: false,
         well: false,
+        cathedral: false,
+        goods: None,
         castle_base: true,
     };
     let mut cities = Vec::new();
@@ -531,6 +555,8 @@ fn parse_feature(
                 .collect();
         } else if let Some(e) = word.strip_prefix("end=") {
             end = Some(e.to_string());
+        } else if let Some(g) = word.strip_prefix("goods=") {
+            def.goods = Some(Goods::from_name(g).ok_or_else(|| err("unknown goods"))?);
         } else {
             match word {
                 "princess" => def.princess = true,
@@ -539,6 +565,7 @@ fn parse_feature(
                 "inn" => def.inn = true,
                 "pig_herd" => def.pig_herd = true,
                 "well" => def.well = true,
+                "cathedral" => def.cathedral = true,
                 "no_castle_base" => def.castle_base = false,
                 other => return Err(err(&format!("unknown flag {other:?}"))),
             }

@@ -1,12 +1,13 @@
 //! The engine's tile table (`core/data/tiles.txt`) against the reference catalogue
 //! (`tests/data/tiles.json`, a copy of the project's `tiles.json`): every tile of the
 //! supported sets with its edges, feature segments, pennants, field-to-city adjacency,
-//! road ends, symbols, castle bases and per-edition counts, and every set's totals.
+//! road ends, symbols, inns, cathedrals, trade goods, castle bases and per-edition
+//! counts, and every set's totals.
 //!
 //! Only the sets the engine plays ([`TileSet::ALL`]) are compared: the catalogue's other
-//! sets (Inns & Cathedrals, Traders & Builders, the Tower, Hills & Sheep) are left out of
-//! the table on purpose (`tools/gen_tile_table.py`): the table holds one entry per
-//! catalogue tile of a played set, and no other.
+//! sets (Traders & Builders, the Tower, Hills & Sheep) are left out of the table on purpose
+//! (`tools/gen_tile_table.py`): the table holds one entry per catalogue tile of a played
+//! set, and no other.
 
 use carcassonne::tiles::{catalogue, FeatureKind, RoadEnd, Terrain};
 use carcassonne::{ChanceMode, Edition, Game, GameConfig, TileSet};
@@ -125,7 +126,15 @@ fn catalogue_matches_reference() {
                     .collect();
                 assert_eq!(actual, cities, "{id}.{fid} adjacent cities");
             }
-            for flag in ["princess", "tunnel", "inner", "inn", "pig_herd", "well"] {
+            for flag in [
+                "princess",
+                "tunnel",
+                "inner",
+                "inn",
+                "pig_herd",
+                "well",
+                "cathedral",
+            ] {
                 let expected = rf.get(flag).and_then(Value::as_bool).unwrap_or(false);
                 let actual = match flag {
                     "princess" => f.princess,
@@ -133,10 +142,17 @@ fn catalogue_matches_reference() {
                     "inner" => f.inner,
                     "inn" => f.inn,
                     "pig_herd" => f.pig_herd,
+                    "cathedral" => f.cathedral,
                     _ => f.well,
                 };
                 assert_eq!(actual, expected, "{id}.{fid} {flag}");
             }
+            // TB1: the goods a city part carries.
+            assert_eq!(
+                f.goods.map(|g| g.name()),
+                rf.get("goods").and_then(Value::as_str),
+                "{id}.{fid} goods"
+            );
             // CA1: `castle_base` is written only where it is false.
             let castle_base = rf.get("castle_base").and_then(Value::as_bool);
             assert_eq!(
@@ -149,7 +165,7 @@ fn catalogue_matches_reference() {
                     Some(RoadEnd::Through) => {
                         end.starts_with("continuous") || end.starts_with("fork")
                     }
-                    Some(RoadEnd::Junction) => end.contains("junction"),
+                    Some(RoadEnd::Junction) => end.contains("junction") || end.contains("crossing"),
                     Some(RoadEnd::Monastery(m)) => {
                         end.contains(&format!("({})", def.features[m as usize].id))
                     }
@@ -159,7 +175,7 @@ fn catalogue_matches_reference() {
                     Some(RoadEnd::Spring) => end.contains("spring"),
                     Some(RoadEnd::Lake) => end.contains("lake"),
                     Some(RoadEnd::Volcano) => end.contains("volcano"),
-                    Some(RoadEnd::DeadEnd) => end.contains("dead end"),
+                    Some(RoadEnd::DeadEnd) => end.contains("dead end") || end.contains("dead-ends"),
                     Some(RoadEnd::Bazaar) => end.contains("bazaar"),
                     Some(RoadEnd::Carcassonne) => end.contains("City of Carcassonne"),
                     None => false,

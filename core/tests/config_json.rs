@@ -129,27 +129,43 @@ fn fixed_settings_have_one_value() {
     );
 }
 
-/// The keys of a `figures` object are the figure names in figure order, then `abbey` (the
-/// abbey tiles, AM1); each key reads into its own count and writes back under its name.
+/// The keys of a `figures` object are the figure names, each once, and `abbey` (the
+/// abbey tiles, AM1), in the order they joined (the abbey tiles before the big follower,
+/// IC1); each key reads into its own count and writes back under its name.
 #[test]
 fn figure_keys_follow_the_figures() {
     use carcassonne::config::{Figure, Figures};
-    let names: Vec<&str> = Figure::ALL.iter().map(|f| f.name()).collect();
-    assert_eq!(Figures::KEYS[..names.len()], names[..]);
-    assert_eq!(Figures::KEYS[names.len()..], ["abbey"]);
-    for (i, key) in Figures::KEYS.iter().enumerate() {
+    let mut names: Vec<&str> = Figure::ALL.iter().map(|f| f.name()).collect();
+    names.push("abbey");
+    let mut keys = Figures::KEYS.to_vec();
+    assert_eq!(
+        keys[..6],
+        ["follower", "abbot", "mayor", "wagon", "barn", "abbey"]
+    );
+    names.sort_unstable();
+    keys.sort_unstable();
+    assert_eq!(keys, names);
+    for key in Figures::KEYS {
         let mut figures = json!({});
-        figures[*key] = json!(if *key == "follower" { 3 } else { 1 });
+        figures[key] = json!(if key == "follower" { 3 } else { 1 });
         let config = GameConfig::from_json(&json!({
-            "players": 2, "sets": ["base", "abbey-and-mayor"], "figures": figures
+            "players": 2,
+            "sets": ["base", "abbey-and-mayor", "inns-and-cathedrals"],
+            "figures": figures
         }))
         .unwrap_or_else(|e| panic!("{key}: {e}"));
-        if let Some(&figure) = Figure::ALL.get(i) {
-            let expected = if figure == Figure::Follower { 3 } else { 1 };
-            assert_eq!(config.figures.of(figure), expected, "{key}");
-        } else {
-            assert_eq!(config.figures.abbey, 1);
+        match Figure::from_name(key) {
+            Some(figure) => {
+                let expected = if figure == Figure::Follower { 3 } else { 1 };
+                assert_eq!(config.figures.of(figure), expected, "{key}");
+                assert_eq!(Figures::KEYS[Figures::FIGURE_KEYS[figure.index()]], key);
+            }
+            None => assert_eq!(config.figures.abbey, 1),
         }
-        assert_eq!(config.to_json()["figures"][*key], figures[*key], "{key}");
+        assert_eq!(
+            config.figures.count(key),
+            Some(figures[key].as_u64().unwrap() as u8)
+        );
+        assert_eq!(config.to_json()["figures"][key], figures[key], "{key}");
     }
 }

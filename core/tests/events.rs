@@ -264,7 +264,20 @@ fn value_from_parts(game: &Game, e: &ScoreEvent, parts: &[(Pos, u8)]) -> Option<
         .sum();
     let kind = game.feature_kind_at(parts[0].0, parts[0].1)?;
     use carcassonne::tiles::FeatureKind as K;
+    // IC2, IC3: with Inns & Cathedrals, a road with an inn part and a city with a
+    // cathedral part have values of their own.
+    let any_part = |flag: fn(&carcassonne::tiles::FeatureDef) -> bool| {
+        game.has_set(TileSet::InnsCathedrals)
+            && parts.iter().any(|(p, l)| {
+                let def = game.board().at(*p).unwrap().kind.def();
+                def.features.get(*l as usize).is_some_and(flag)
+            })
+    };
     match (e.kind, kind) {
+        (ScoreKind::Road, K::Road) if any_part(|f| f.inn) => Some(2 * tiles),
+        (ScoreKind::City, K::City) if any_part(|f| f.cathedral) => Some(3 * (tiles + pennants)),
+        (ScoreKind::Incomplete, K::Road) if any_part(|f| f.inn) => Some(0),
+        (ScoreKind::Incomplete, K::City) if any_part(|f| f.cathedral) => Some(0),
         (ScoreKind::City, K::City) if tiles == 2 && game.rules().tiny_city == 2 => {
             Some(tiles + pennants)
         }
@@ -326,7 +339,7 @@ fn check_game(game: &Game, ctx: &str) {
         }
     }
     // Every figure put on the board (but barns) comes back, each once.
-    let mut placed = vec![[0u32; 5]; players];
+    let mut placed = vec![[0u32; Figure::ALL.len()]; players];
     for d in game.history_actions() {
         match d.action {
             Action::Deploy { figure, .. } | Action::LeaveQuarter { figure, .. } => {
@@ -336,7 +349,7 @@ fn check_game(game: &Game, ctx: &str) {
             _ => {}
         }
     }
-    let mut returned = vec![[0u32; 5]; players];
+    let mut returned = vec![[0u32; Figure::ALL.len()]; players];
     for r in game.figure_returns() {
         let FigureReturn { owner, figure, .. } = *r;
         assert_ne!(figure, Figure::Barn, "{ctx}: a barn never leaves");

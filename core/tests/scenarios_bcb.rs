@@ -441,8 +441,8 @@ fn ca1_castle_for_a_two_cap_city_with_one_figure() {
 }
 
 /// CA1: the six caps whose art shows no semicircular cap hold no castle (`tiles.json`:
-/// `"castle_base": false`; five of them are in the sets the engine plays, the sixth is of
-/// Inns & Cathedrals). Each closes the start tile's cap with seat 0's knight: a completed
+/// `"castle_base": false`; five of them are in the Royal Gift sets, the sixth is of Inns &
+/// Cathedrals). Each closes the start tile's cap with seat 0's knight: a completed
 /// city of two caps with one figure, which is scored (4, and 2 per pennant) without a
 /// castle decision. The start tile's cap itself holds one (`BASE-E`, above).
 #[test]
@@ -459,6 +459,7 @@ fn ca1_caps_without_castle_base_hold_no_castle() {
             "AM-CITY-3FIELDS",
             "BCB-CITY-3FIELDS-ROAD",
             "BCB-CITY-3FIELDS-ROAD-G",
+            "IC-CITY-2FIELDS",
             "PD-PRINCESS-CAP-AND-CORNER",
         ])
     );
@@ -467,6 +468,7 @@ fn ca1_caps_without_castle_base_hold_no_castle() {
         TileSet::PrincessDragon,
         TileSet::AbbeyMayor,
         TileSet::BridgesCastlesBazaars,
+        TileSet::InnsCathedrals,
     ];
     for id in no_base {
         let def = tile(id).def();

@@ -288,8 +288,6 @@ fn pd7_pd20_dragon_eats_every_figure_but_the_barn() {
 /// the supported sets, so the rule has nothing to act on.
 #[test]
 fn pd8_no_builder_or_pig_figures() {
-    let names: Vec<_> = Figure::ALL.iter().map(|f| f.name()).collect();
-    assert_eq!(names, ["follower", "abbot", "mayor", "wagon", "barn"]);
     assert!(Figure::from_name("builder").is_none() && Figure::from_name("pig").is_none());
 }
 

@@ -10,7 +10,6 @@ use carcassonne_core::action::ActionKind;
 use carcassonne_core::config::Figures;
 use carcassonne_core::rules::bcb::{Axis, BazaarChoice};
 use carcassonne_core::rules::count::{Quarter, QuarterStep};
-use carcassonne_core::rules::state::{ColumnKind, Rows};
 use carcassonne_core::tiles::FeatureKind;
 use carcassonne_core::{Corner, Figure, Phase, ReturnCause, ScoreKind};
 
@@ -185,6 +184,9 @@ pub enum CarcFigure {
     Wagon = 3,
     /// The barn (AM6). Name: `barn`.
     Barn = 4,
+    /// The big follower (IC1): a follower that counts as two in every majority. Name:
+    /// `big-follower`.
+    BigFollower = 5,
 }
 
 impl From<Figure> for CarcFigure {
@@ -195,6 +197,7 @@ impl From<Figure> for CarcFigure {
             Figure::Mayor => CarcFigure::Mayor,
             Figure::Wagon => CarcFigure::Wagon,
             Figure::Barn => CarcFigure::Barn,
+            Figure::BigFollower => CarcFigure::BigFollower,
         }
     }
 }
@@ -449,82 +452,7 @@ impl From<FeatureKind> for CarcFeatureKind {
     }
 }
 
-/// What the values of a column of the expansions' state are, and how a `CarcStateRow` writes them
-/// (`kind` of a `CarcStateColumn`): a seat number; an integer; 0 or 1; a board square's x or y; a
-/// local feature index of the tile at the row's square; a `CarcQuarter`, a `CarcFigure`, a tile
-/// kind index, a `CarcAxis`. `CARC_STATE_ABSENT` when a value of an optional column is absent.
-/// Stable numbers.
-#[repr(u8)]
-#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
-pub enum CarcStateKind {
-    /// A seat, 0 to the number of players − 1. Name: `seat`.
-    Seat = 0,
-    /// An integer: a count of pieces, tiles or steps, points, a bid, a place. Name: `int`.
-    Int = 1,
-    /// Yes (1) or no (0). Name: `flag`.
-    Flag = 2,
-    /// A board column, growing east. Name: `x`.
-    X = 3,
-    /// A board row, growing south. Name: `y`.
-    Y = 4,
-    /// A feature of the tile at the row's square: its local index in the tile's catalogue list (the
-    /// index after them is the tile's bridge). Name: `feature`.
-    Feature = 5,
-    /// A quarter of the City of Carcassonne (`castle`, `blacksmith`, `cathedral`, `market`). Name:
-    /// `quarter`.
-    Quarter = 6,
-    /// A figure kind (`follower`, `abbot`, `mayor`, `wagon`, `barn`). Name: `figure`.
-    Figure = 7,
-    /// A tile kind (its catalogue id). Name: `tile`.
-    Tile = 8,
-    /// The direction of a bridge (`NS`, `WE`). Name: `axis`.
-    Axis = 9,
-}
-
-impl From<ColumnKind> for CarcStateKind {
-    fn from(value: ColumnKind) -> CarcStateKind {
-        match value {
-            ColumnKind::Seat => CarcStateKind::Seat,
-            ColumnKind::Int => CarcStateKind::Int,
-            ColumnKind::Flag => CarcStateKind::Flag,
-            ColumnKind::X => CarcStateKind::X,
-            ColumnKind::Y => CarcStateKind::Y,
-            ColumnKind::Feature => CarcStateKind::Feature,
-            ColumnKind::Quarter => CarcStateKind::Quarter,
-            ColumnKind::Figure => CarcStateKind::Figure,
-            ColumnKind::Tile => CarcStateKind::Tile,
-            ColumnKind::Axis => CarcStateKind::Axis,
-        }
-    }
-}
-
-/// How many rows a table of the expansions' state has in a game where its expansion is in play
-/// (`rows` of a `CarcStateTable`). Stable numbers.
-#[repr(u8)]
-#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
-pub enum CarcStateRows {
-    /// Exactly one. Name: `one`.
-    One = 0,
-    /// None or one (the dragon is on the board or not). Name: `optional`.
-    Optional = 1,
-    /// One per seat, in seat order; the first column is the seat. Name: `per-seat`.
-    PerSeat = 2,
-    /// Any number. Name: `many`.
-    Many = 3,
-}
-
-impl From<Rows> for CarcStateRows {
-    fn from(value: Rows) -> CarcStateRows {
-        match value {
-            Rows::One => CarcStateRows::One,
-            Rows::Optional => CarcStateRows::Optional,
-            Rows::PerSeat => CarcStateRows::PerSeat,
-            Rows::Many => CarcStateRows::Many,
-        }
-    }
-}
-
-/// A player's holdings (6 bytes, blittable; `carc_game_supply`): figures not on the board, and
+/// A player's holdings (7 bytes, blittable; `carc_game_supply`): figures not on the board, and
 /// tiles of the expansions not yet placed.
 #[repr(C)]
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, Default)]
@@ -541,6 +469,8 @@ pub struct CarcSupply {
     pub barn: u8,
     /// Abbey tiles (Abbey & Mayor).
     pub abbey: u8,
+    /// Big followers (Inns & Cathedrals: 1).
+    pub big_follower: u8,
 }
 
 impl From<Figures> for CarcSupply {
@@ -552,6 +482,7 @@ impl From<Figures> for CarcSupply {
             wagon: value.wagon,
             barn: value.barn,
             abbey: value.abbey,
+            big_follower: value.big_follower,
         }
     }
 }
@@ -582,7 +513,7 @@ pub const CARC_SYMBOL_PRINCESS: u32 = 64;
 /// A tunnel (PD18).
 pub const CARC_SYMBOL_TUNNEL: u32 = 128;
 
-/// An inn (Inns & Cathedrals; no rule here).
+/// An inn (IC2).
 pub const CARC_SYMBOL_INN: u32 = 256;
 
 /// A pig herd (R5).
@@ -602,3 +533,6 @@ pub const CARC_SYMBOL_BAZAAR: u32 = 8192;
 
 /// The four quarters of the City of Carcassonne (the Count, CC2).
 pub const CARC_SYMBOL_COUNT_QUARTERS: u32 = 16384;
+
+/// A cathedral (IC3).
+pub const CARC_SYMBOL_CATHEDRAL: u32 = 32768;

@@ -162,6 +162,8 @@ pub const CARC_FEATURE_INN: u8 = 8;
 pub const CARC_FEATURE_PIG_HERD: u8 = 16;
 /// `flags`: a road with a well.
 pub const CARC_FEATURE_WELL: u8 = 32;
+/// `flags`: a city with a cathedral (IC3).
+pub const CARC_FEATURE_CATHEDRAL: u8 = 64;
 
 /// One feature of a tile kind as a client draws it (12 bytes, blittable). Masks are in
 /// the board frame of the tile turned by the `rot` asked for (0: the catalogue's
@@ -217,6 +219,7 @@ fn geometry(f: &FeatureDef, rot: Rotation) -> CarcFeatureGeometry {
         (f.inn, CARC_FEATURE_INN),
         (f.pig_herd, CARC_FEATURE_PIG_HERD),
         (f.well, CARC_FEATURE_WELL),
+        (f.cathedral, CARC_FEATURE_CATHEDRAL),
     ]
     .iter()
     .filter(|(set, _)| *set)
@@ -275,7 +278,7 @@ pub extern "C" fn carc_tile_symbols(kind: u32, out: *mut u32) -> CarcStatus {
     call("carc_tile_symbols", || {
         check_out(out, "out")?;
         let k = tile_kind(kind, "kind")?;
-        write_out(out, u32::from(k.def().symbols.bits()));
+        write_out(out, k.def().symbols.bits());
         Ok(())
     })
 }

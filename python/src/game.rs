@@ -72,7 +72,7 @@ pub fn info_dict<'py>(py: Python<'py>, layout: &Layout) -> PyResult<Bound<'py, P
     d.set_item("slot_base", first("slot"))?;
     d.set_item("corner_base", first("corner"))?;
     d.set_item("pass_id", first("pass"))?;
-    // The sides of the layout's SLOT block (18 × 14 in the full encoding).
+    // The sides of the layout's SLOT block (18 × 16 in the full encoding).
     let (slots, channels) = match layout.id_blocks().iter().find(|b| b.name == "slot") {
         Some(b) => (b.kept[0].len(), b.kept[1].len()),
         None => (0, 0),
@@ -413,14 +413,6 @@ impl PyGame {
     #[getter]
     fn tile_in_hand(&self) -> Option<&'static str> {
         self.game().tile_in_hand().map(|t| t.id())
-    }
-
-    /// The visible state of the expansions in play: per table (`count`,
-    /// `quarter_figures`, `castles`, `bridges`, `bazaar`, `king`, `dragon`, `fairy`, ...),
-    /// its row, its row or `None`, or its list of rows, each a dict of column to value
-    /// (`None` when absent). `state_schema()` describes every table.
-    fn expansion_state<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyDict>> {
-        crate::convert::expansion_state_to_py(py, self.game())
     }
 
     #[getter]

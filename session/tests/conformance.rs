@@ -99,7 +99,10 @@ const ALL: &[TileSet] = &[
     TileSet::KingRobber,
     TileSet::Cult,
     TileSet::BridgesCastlesBazaars,
+    TileSet::InnsCathedrals,
 ];
+/// Inns & Cathedrals on the base game.
+const IC: &[TileSet] = &[TileSet::Base, TileSet::InnsCathedrals];
 /// Bridges, Castles & Bazaars on the base game.
 const BCB: &[TileSet] = &[TileSet::Base, TileSet::BridgesCastlesBazaars];
 /// The Count, King & Robber and the Cult on the base game.
@@ -163,8 +166,8 @@ fn never_legal(game: &Game) -> Vec<Action> {
 }
 
 /// Figures of each kind per seat: supply plus those on the board.
-fn figure_totals(game: &Game) -> Vec<[u32; 5]> {
-    let mut totals = vec![[0u32; 5]; game.num_players()];
+fn figure_totals(game: &Game) -> Vec<[u32; Figure::ALL.len()]> {
+    let mut totals = vec![[0u32; Figure::ALL.len()]; game.num_players()];
     for (p, t) in totals.iter_mut().enumerate() {
         for f in Figure::ALL {
             t[f.index()] = game.supply(p, f) as u32;
@@ -182,7 +185,7 @@ fn figure_totals(game: &Game) -> Vec<[u32; 5]> {
 
 /// The invariants that hold in every state.
 fn check_state(game: &Game, config: &GameConfig, ctx: &str) {
-    let expected: [u32; 5] = Figure::ALL.map(|f| config.figures.of(f) as u32);
+    let expected: [u32; Figure::ALL.len()] = Figure::ALL.map(|f| config.figures.of(f) as u32);
     for (p, t) in figure_totals(game).iter().enumerate() {
         assert_eq!(*t, expected, "{ctx}: figures of seat {p} not conserved");
     }
@@ -313,7 +316,7 @@ fn check_events(game: &Game, record: &Value, ctx: &str) {
     }
     add(&mut scores, &mut game.final_events());
     assert_eq!(scores, game.scores(), "{ctx}: events of the final scoring");
-    let mut placed = vec![[0usize; 5]; players];
+    let mut placed = vec![[0usize; Figure::ALL.len()]; players];
     for d in game.history_actions() {
         match d.action {
             Action::Deploy { figure, .. } | Action::LeaveQuarter { figure, .. } => {
@@ -323,7 +326,7 @@ fn check_events(game: &Game, record: &Value, ctx: &str) {
             _ => {}
         }
     }
-    let mut returned = vec![[0usize; 5]; players];
+    let mut returned = vec![[0usize; Figure::ALL.len()]; players];
     for r in game.figure_returns() {
         returned[r.owner as usize][r.figure.index()] += 1;
     }
@@ -628,6 +631,14 @@ fn bridges_castles_and_bazaars_two_to_six_players() {
     // between the placements of the bought tiles.
     let mut cases: Vec<Case> = (2..=6).map(|p| few(case("bcb", p, BCB, |_| {}))).collect();
     cases.push(explicit(case("bcb", 3, BCB, |_| {})));
+    run(cases);
+}
+
+#[test]
+fn inns_and_cathedrals_two_to_six_players() {
+    // Big followers (IC1), inns and cathedrals (IC2, IC3) with every table size.
+    let mut cases: Vec<Case> = (2..=6).map(|p| few(case("ic", p, IC, |_| {}))).collect();
+    cases.push(explicit(case("ic", 3, IC, |_| {})));
     run(cases);
 }
 

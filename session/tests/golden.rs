@@ -145,6 +145,10 @@ fn bridges_castles_and_bazaars() {
 fn royal_gift() {
     replay_file("royal-gift.jsonl", 28);
 }
+#[test]
+fn inns_and_cathedrals() {
+    replay_file("ic.jsonl", 28);
+}
 
 /// The tile id placed at `(x, y)` before turn `turn` action `action` of a record.
 fn tile_at(record: &Value, turn: usize, action: usize, x: i64, y: i64) -> Option<String> {

@@ -127,7 +127,10 @@ fn constants_are_the_tables_indices() {
         assert_eq!(constant, plane_start(name), "{name}");
         assert_eq!(plane_index(name), constant);
     }
-    assert_eq!(s.planes[plane::FIGURES + 5 + 3].name, "figures.rel1.wagon");
+    assert_eq!(
+        s.planes[plane::FIGURES + carcassonne::Figure::ALL.len() + 3].name,
+        "figures.rel1.wagon"
+    );
     assert_eq!(s.planes[plane::SIDE_VALUE + 3].name, "side-value.W");
     assert_eq!(
         s.plane("bridge.WE").unwrap().index,
@@ -209,7 +212,7 @@ fn planes_and_globals_turn_with_their_indices() {
 }
 
 /// A client written from the documentation finds the supply of seat `r` and figure `f`
-/// at `supply + 5·r + f` and the figures of seat `r` in quarter `q` at
+/// at `supply + 6·r + f` and the figures of seat `r` in quarter `q` at
 /// `quarter-figures + 4·r + q` (CC3): checked against the game in Count games, from
 /// every seat's point of view.
 #[test]
@@ -217,7 +220,7 @@ fn two_dimensional_globals_are_row_major() {
     let s = schema();
     let supply = s.global("supply").unwrap();
     let quarters = s.global("quarter-figures").unwrap();
-    assert_eq!(supply.shape, [6, 5]);
+    assert_eq!(supply.shape, [6, 6]);
     assert_eq!(supply.row.dims, [Dim::Seat, Dim::Figure]);
     assert_eq!(quarters.shape, [6, 4]);
     let spec = EncoderSpec::new(16).unwrap();
@@ -236,7 +239,7 @@ fn two_dimensional_globals_are_row_major() {
                     let r = (seat + n - player) % n;
                     for f in Figure::ALL {
                         assert_eq!(
-                            globals[supply.start + 5 * r + f.index()],
+                            globals[supply.start + 6 * r + f.index()],
                             game.supply(seat, f) as f32
                         );
                     }
@@ -427,7 +430,7 @@ fn pass_discards_a_tile_that_fits_only_with_a_bridge() {
         );
         assert_eq!(spec.pass_id() as usize, spec.num_actions() - 1);
         let w = u32::from(window);
-        assert_eq!(spec.pass_id(), 5 * w * w + 519, "the documented id");
+        assert_eq!(spec.pass_id(), 5 * w * w + 559, "the documented id");
         let mut mask = vec![0i8; spec.num_actions()];
         legal_mask(&game, spec, &mut mask).unwrap();
         assert_eq!(mask[spec.pass_id() as usize], 1);

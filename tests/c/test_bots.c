@@ -16,6 +16,7 @@ static const char *const CONFIGS[] = {
     "{\"players\":4,\"sets\":[\"base\",\"river1\",\"river2\",\"princess-and-dragon\","
     "\"abbey-and-mayor\"],\"figures\":{\"abbot\":1},\"seed\":4}",
     "{\"players\":3,\"sets\":[\"base\",\"king-and-robber\",\"cult\"],\"seed\":5}",
+    "{\"players\":4,\"sets\":[\"base\",\"inns-and-cathedrals\"],\"seed\":6}",
 };
 #define NUM_CONFIGS (sizeof CONFIGS / sizeof CONFIGS[0])
 

@@ -113,7 +113,7 @@ def test_observation_tables_and_sizes() -> None:
     info = carcassonne.encoder_info()
     # TILE 4·W², CELL W², SLOT 18 slots × 14 channels, CORNER 4, QUARTER 20, BRIDGE 24,
     # BAZAAR 6 places × 31 bids, BID 31, CHOICE 2, PASS 1 (docs/observations.md).
-    assert (info["num_slots"], info["num_channels"]) == (18, 14)
+    assert (info["num_slots"], info["num_channels"]) == (18, 16)
     assert info["num_actions"] == 5 * 32 * 32 + 18 * 14 + 4 + 20 + 24 + 6 * 31 + 31 + 2 + 1
     names = carcassonne.plane_names()
     assert len(names) == info["num_planes"] and names[0] == "occupied"
@@ -136,15 +136,16 @@ def test_phase_names_and_holdings_cover_every_set() -> None:
     """``phase_names()`` has one name per entry of the globals' ``phase`` one-hot, and a
     game of every set only ever waits in one of them; ``supplies()`` and ``supply()``
     give the same counts, figures then the tiles held (B1: 7 followers; AM1: one abbey
-    tile)."""
+    tile; IC1: one big follower)."""
     phases = carcassonne.phase_names()
     blocks = {name: length for name, _, length in carcassonne.global_blocks()}
     assert len(phases) == blocks["phase"] and len(set(phases)) == len(phases)
     every_set = ["base", "river1", "river2", "princess-and-dragon", "abbey-and-mayor", "count",
-                 "king-and-robber", "cult", "bridges-castles-and-bazaars"]
+                 "king-and-robber", "cult", "bridges-castles-and-bazaars", "inns-and-cathedrals"]
     game = carcassonne.Game(players=3, sets=every_set, seed=4)
     supply = game.supplies()[0]
     assert list(supply)[0] == "follower" and supply["follower"] == 7 and supply["abbey"] == 1
+    assert supply["big-follower"] == 1  # IC1
     assert all(game.supply(0, key) == count for key, count in supply.items())
     r = np.random.default_rng(4)
     seen = set()

@@ -15,7 +15,7 @@
 //!   (C1), in seat order from the turn player.
 
 use crate::action::Action;
-use crate::config::{ConfigError, Figure, GameConfig, MAX_PLAYERS};
+use crate::config::{ConfigError, Figure, Figures, GameConfig, MAX_PLAYERS};
 use crate::features::NodeId;
 use crate::game::{BoardFigure, Game, Phase, ScoreKind, Step};
 use crate::geometry::{Corner, Pos, Rotation, Side};
@@ -102,9 +102,9 @@ impl Expansion for AbbeyMayor {
     fn default_figures(sets: &[TileSet], counts: &mut FigureCounts) {
         if sets.contains(&TileSet::AbbeyMayor) {
             for figure in [Figure::Mayor, Figure::Wagon, Figure::Barn] {
-                counts[figure.index()] = 1;
+                counts[Figures::FIGURE_KEYS[figure.index()]] = 1;
             }
-            counts[Figure::ALL.len()] = 1; // the abbey tiles, after the figures
+            counts[Figures::ABBEY_KEY] = 1;
         }
     }
 
@@ -148,7 +148,7 @@ impl Expansion for AbbeyMayor {
     /// The abbey tiles, after the figures.
     #[inline]
     fn held(game: &Game, player: usize, counts: &mut FigureCounts) {
-        counts[Figure::ALL.len()] = game.abbeys_left(player);
+        counts[Figures::ABBEY_KEY] = game.abbeys_left(player);
     }
 
     /// The mayor in a city (AM5), the wagon on a road, city or monastery-like feature

@@ -9,9 +9,7 @@
 //! * [`king_robber`]: King & Robber Baron (KR1–KR3).
 //! * [`cult`]: the Cult (CU1–CU3).
 //! * [`bcb`]: Bridges, Castles & Bazaars (BR1–BR3, CA1–CA4, BZ1–BZ4).
-//!
-//! [`state`] is the visible state of every expansion for clients: tables that each
-//! expansion declares in its module (`state_tables!`) and writes (`write_state`).
+//! * [`inns_cathedrals`]: Inns & Cathedrals (IC1–IC4).
 //!
 //! The base game's rules (B1–B17) are the turn pipeline in [`crate::game`] and the
 //! scoring in [`crate::scoring`]. Each expansion is one line of the registry below
@@ -38,8 +36,7 @@
 //! 2. A module here with its state struct, implementing `Expansion` (`in_play`, `new`,
 //!    the hash probes of its state, and the hooks its rules need), and its line in
 //!    `expansions!` below, at the place its decisions, legal actions and score events
-//!    come in the turn. What clients draw of it: its tables (`state_tables!`,
-//!    `STATE_TABLES`, `write_state`; see [`state`]).
+//!    come in the turn.
 //! 3. For a new decision: its [`crate::game::Phase`] and its [`crate::action::Action`]
 //!    variants (entries of `action.rs`'s `actions!`), applied in its `Expansion::apply`.
 //!    New values of the kernel's enums (phases, figures, score kinds, symbols) go at the
@@ -51,13 +48,13 @@
 
 #[macro_use]
 mod registry;
-pub mod state;
 
 pub mod abbey_mayor;
 pub mod abbot;
 pub mod bcb;
 pub mod count;
 pub mod cult;
+pub mod inns_cathedrals;
 pub mod king_robber;
 pub mod princess_dragon;
 pub mod river;
@@ -71,7 +68,6 @@ use crate::config::{ConfigError, Figure, GameConfig};
 use crate::features::NodeId;
 use crate::game::{BoardFigure, Game, Phase};
 use crate::geometry::{Pos, Rotation, Side};
-use crate::rules::state::{ExpansionState, StateTable, StateWriter};
 use crate::tiles::{FeatureKind, TileDef, TileKind, TileSet};
 
 expansions! {
@@ -91,11 +87,14 @@ expansions! {
     count: count::Count,
     /// King & Robber Baron.
     king: king_robber::KingRobber,
+    /// Inns & Cathedrals (no state).
+    inns: inns_cathedrals::InnsCathedrals,
 }
 
 impl Game {
     /// What a follower-like `figure` standing on feature node `node` weighs in the
-    /// majority on its feature (B13): 1, or the city's pennants for a mayor (AM5).
+    /// majority on its feature (B13): 1, the city's pennants for a mayor (AM5), 2 for a
+    /// big follower (IC1).
     pub fn figure_weight(&self, figure: Figure, node: NodeId) -> u32 {
         self.figure_strength(figure, self.features().root(node))
     }

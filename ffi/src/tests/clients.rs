@@ -15,10 +15,10 @@ use crate::action::{
     carc_game_legal_actions,
 };
 use crate::engine_types::{
-    CARC_SYMBOL_ABBEY, CARC_SYMBOL_BAZAAR, CARC_SYMBOL_COUNT_QUARTERS, CARC_SYMBOL_DRAGON,
-    CARC_SYMBOL_GARDEN, CARC_SYMBOL_INN, CARC_SYMBOL_MAGIC_PORTAL, CARC_SYMBOL_MONASTERY,
-    CARC_SYMBOL_PIG_HERD, CARC_SYMBOL_PRINCESS, CARC_SYMBOL_RIVER, CARC_SYMBOL_SHRINE,
-    CARC_SYMBOL_TUNNEL, CARC_SYMBOL_VOLCANO, CARC_SYMBOL_WELL,
+    CARC_SYMBOL_ABBEY, CARC_SYMBOL_BAZAAR, CARC_SYMBOL_CATHEDRAL, CARC_SYMBOL_COUNT_QUARTERS,
+    CARC_SYMBOL_DRAGON, CARC_SYMBOL_GARDEN, CARC_SYMBOL_INN, CARC_SYMBOL_MAGIC_PORTAL,
+    CARC_SYMBOL_MONASTERY, CARC_SYMBOL_PIG_HERD, CARC_SYMBOL_PRINCESS, CARC_SYMBOL_RIVER,
+    CARC_SYMBOL_SHRINE, CARC_SYMBOL_TUNNEL, CARC_SYMBOL_VOLCANO, CARC_SYMBOL_WELL,
 };
 use crate::events::{carc_game_event_count, carc_game_event_parts, carc_game_events};
 use crate::game::{
@@ -39,9 +39,9 @@ use crate::state::{
 };
 use crate::tiles::{
     carc_tile_feature_count, carc_tile_feature_geometry, carc_tile_feature_id,
-    carc_tile_kind_count, carc_tile_kind_index, carc_tile_symbols, CARC_FEATURE_INN,
-    CARC_FEATURE_INNER, CARC_FEATURE_PIG_HERD, CARC_FEATURE_PRINCESS, CARC_FEATURE_TUNNEL,
-    CARC_FEATURE_WELL,
+    carc_tile_kind_count, carc_tile_kind_index, carc_tile_symbols, CARC_FEATURE_CATHEDRAL,
+    CARC_FEATURE_INN, CARC_FEATURE_INNER, CARC_FEATURE_PIG_HERD, CARC_FEATURE_PRINCESS,
+    CARC_FEATURE_TUNNEL, CARC_FEATURE_WELL,
 };
 use crate::{
     CarcAction, CarcActionKind, CarcChanceOutcome, CarcEvent, CarcEventKind, CarcFeatureGeometry,
@@ -481,6 +481,7 @@ fn geometry_of_every_tile_kind_matches_the_catalogue() {
             ("shrine", CARC_SYMBOL_SHRINE),
             ("bazaar", CARC_SYMBOL_BAZAAR),
             ("count_quarters", CARC_SYMBOL_COUNT_QUARTERS),
+            ("cathedral", CARC_SYMBOL_CATHEDRAL),
         ];
         let expected_symbols = t["symbols"]
             .as_array()
@@ -536,7 +537,8 @@ fn geometry_of_every_tile_kind_matches_the_catalogue() {
                 | flag("inner", CARC_FEATURE_INNER)
                 | flag("inn", CARC_FEATURE_INN)
                 | flag("pig_herd", CARC_FEATURE_PIG_HERD)
-                | flag("well", CARC_FEATURE_WELL);
+                | flag("well", CARC_FEATURE_WELL)
+                | flag("cathedral", CARC_FEATURE_CATHEDRAL);
             let adjacent = f
                 .get("adjacent_cities")
                 .and_then(Value::as_array)
@@ -1031,7 +1033,7 @@ fn action_fields_checked_for_invalid_argument() {
         ),
         (
             CarcAction {
-                figure: 5,
+                figure: carcassonne_core::Figure::ALL.len() as u8,
                 ..action(K::Deploy)
             },
             "figure",
@@ -1059,7 +1061,7 @@ fn action_fields_checked_for_invalid_argument() {
         ),
         (
             CarcAction {
-                figure: 5,
+                figure: carcassonne_core::Figure::ALL.len() as u8,
                 ..action(K::DeployQuarter)
             },
             "figure",
@@ -1094,7 +1096,7 @@ fn action_fields_checked_for_invalid_argument() {
         ),
         (
             CarcAction {
-                figure: 5,
+                figure: carcassonne_core::Figure::ALL.len() as u8,
                 ..action(K::LeaveQuarter)
             },
             "figure",

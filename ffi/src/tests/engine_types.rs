@@ -15,7 +15,6 @@ use carcassonne_core::config::Figures;
 use carcassonne_core::names::Named;
 use carcassonne_core::rules::bcb::{Axis, BazaarChoice};
 use carcassonne_core::rules::count::{Quarter, QuarterStep};
-use carcassonne_core::rules::state::{ColumnKind, Rows};
 use carcassonne_core::tiles::{FeatureKind, Symbols};
 use carcassonne_core::{Corner, Figure, Phase, ReturnCause, ScoreKind};
 use std::fmt::Write as _;
@@ -137,25 +136,6 @@ fn mirrors() -> Vec<Mirror> {
             "FeatureKind",
             named::<FeatureKind>(),
         ),
-        m(
-            "CarcStateKind",
-            "u8",
-            "What the values of a column of the expansions' state are, and how a `CarcStateRow` \
-             writes them (`kind` of a `CarcStateColumn`): a seat number; an integer; 0 or 1; a \
-             board square's x or y; a local feature index of the tile at the row's square; a \
-             `CarcQuarter`, a `CarcFigure`, a tile kind index, a `CarcAxis`. \
-             `CARC_STATE_ABSENT` when a value of an optional column is absent.",
-            "ColumnKind",
-            named::<ColumnKind>(),
-        ),
-        m(
-            "CarcStateRows",
-            "u8",
-            "How many rows a table of the expansions' state has in a game where its expansion \
-             is in play (`rows` of a `CarcStateTable`).",
-            "Rows",
-            named::<Rows>(),
-        ),
     ]
 }
 
@@ -222,7 +202,6 @@ fn render(committed: &str) -> Result<String, String> {
          use carcassonne_core::config::Figures;\n\
          use carcassonne_core::rules::bcb::{Axis, BazaarChoice};\n\
          use carcassonne_core::rules::count::{Quarter, QuarterStep};\n\
-         use carcassonne_core::rules::state::{ColumnKind, Rows};\n\
          use carcassonne_core::tiles::FeatureKind;\n\
          use carcassonne_core::{Corner, Figure, Phase, ReturnCause, ScoreKind};\n",
     );
@@ -277,7 +256,8 @@ fn symbol_constants(out: &mut String) {
             out.push_str("/// `carc_tile_symbols` (bits):\n///\n");
         }
         doc_lines(out, "", doc);
-        let constant = name.to_ascii_uppercase();
+        // `goods:wine` is `CARC_SYMBOL_GOODS_WINE`.
+        let constant = name.to_ascii_uppercase().replace(':', "_");
         writeln!(
             out,
             "pub const CARC_SYMBOL_{constant}: u32 = {};",
@@ -301,14 +281,14 @@ fn supply_struct(out: &mut String) {
     );
     out.push_str("#[repr(C)]\n#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, Default)]\n");
     out.push_str("pub struct CarcSupply {\n");
-    for (key, doc) in Figures::KEYS.iter().zip(Figures::DOCS) {
+    for (field, doc) in Figures::FIELDS.iter().zip(Figures::DOCS) {
         doc_lines(out, "    ", doc);
-        writeln!(out, "    pub {key}: u8,").unwrap();
+        writeln!(out, "    pub {field}: u8,").unwrap();
     }
     out.push_str("}\n\nimpl From<Figures> for CarcSupply {\n");
     out.push_str("    fn from(value: Figures) -> CarcSupply {\n        CarcSupply {\n");
-    for key in Figures::KEYS {
-        writeln!(out, "            {key}: value.{key},").unwrap();
+    for field in Figures::FIELDS {
+        writeln!(out, "            {field}: value.{field},").unwrap();
     }
     out.push_str("        }\n    }\n}\n");
 }

@@ -264,7 +264,7 @@ struct TileFills {
     /// Symbol planes.
     symbols: Vec<(Symbols, usize)>,
     /// Union of their symbol bits.
-    symbol_bits: u16,
+    symbol_bits: u32,
 }
 
 fn tile_fills() -> &'static TileFills {

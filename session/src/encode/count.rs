@@ -31,7 +31,7 @@ pub const SECTION: Section = Section {
     ids: &[Row::new(
         "quarter",
         &[Dim::QuarterMover, Dim::Quarter],
-        "a follower, the abbot, the mayor or the wagon into a quarter of the City of Carcassonne (CC3), or the count's move to a quarter (CC5)",
+        "a follower, the abbot, the mayor, the wagon or the big follower into a quarter of the City of Carcassonne (CC3), or the count's move to a quarter (CC5)",
     )
     .live(IN_PLAY)],
     // Leaving the City onto a feature is a CELL id, then a SLOT id.

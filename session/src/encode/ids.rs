@@ -173,31 +173,44 @@ carcassonne::named_enum! {
         BridgeNS(12) = "bridge-ns",
         /// Put a bridge from west to east on this tile (BR1; bridge slot).
         BridgeWE(13) = "bridge-we",
+        /// Deploy the big follower (IC1).
+        BigFollower(14) = "big-follower",
+        /// Move the big follower out of the City of Carcassonne onto this feature (IC1,
+        /// CC7).
+        LeaveBigFollower(15) = "leave-big-follower",
     }
 }
 
 impl Channel {
-    /// The channel that deploys `figure` (and moves a wagon there): the first channels
-    /// follow the follower-like figures' order; `None` for a figure that stands on a
-    /// corner (a `CORNER` id).
+    /// The channel that deploys `figure` (and moves a wagon there); `None` for a figure
+    /// that stands on a corner (a `CORNER` id).
     pub fn deploying(figure: Figure) -> Option<Channel> {
-        figure
-            .is_follower_like()
-            .then(|| Channel::ALL[Channel::Follower as usize + figure.index()])
+        match figure {
+            Figure::Follower => Some(Channel::Follower),
+            Figure::Abbot => Some(Channel::Abbot),
+            Figure::Mayor => Some(Channel::Mayor),
+            Figure::Wagon => Some(Channel::Wagon),
+            Figure::BigFollower => Some(Channel::BigFollower),
+            Figure::Barn => None,
+        }
     }
 
-    /// The channel that moves `figure` out of the City of Carcassonne (the leaving
-    /// channels, in the same order).
+    /// The channel that moves `figure` out of the City of Carcassonne.
     pub fn leaving(figure: Figure) -> Option<Channel> {
-        figure
-            .is_follower_like()
-            .then(|| Channel::ALL[Channel::LeaveFollower as usize + figure.index()])
+        match figure {
+            Figure::Follower => Some(Channel::LeaveFollower),
+            Figure::Abbot => Some(Channel::LeaveAbbot),
+            Figure::Mayor => Some(Channel::LeaveMayor),
+            Figure::Wagon => Some(Channel::LeaveWagon),
+            Figure::BigFollower => Some(Channel::LeaveBigFollower),
+            Figure::Barn => None,
+        }
     }
 
     /// When the channel can be offered: a figure's channels when the figure is in play
     /// (the leaving channels with the Count too), the fairy and the princess with the
     /// Princess & the Dragon, the abbot's return with the abbot, the castle and the
-    /// bridges with Bridges, Castles & Bazaars.
+    /// bridges with Bridges, Castles & Bazaars, the big follower's with the big follower.
     pub const fn live(self) -> Live {
         use Channel::*;
         const COUNT: Live = Live::Set(TileSet::Count);
@@ -212,13 +225,28 @@ impl Channel {
             LeaveMayor => Live::All(&[Live::Figure(Figure::Mayor), COUNT]),
             LeaveWagon => Live::All(&[Live::Figure(Figure::Wagon), COUNT]),
             Castle | BridgeNS | BridgeWE => Live::Set(TileSet::BridgesCastlesBazaars),
+            BigFollower => Live::Figure(Figure::BigFollower),
+            LeaveBigFollower => Live::All(&[Live::Figure(Figure::BigFollower), COUNT]),
         }
     }
 }
 
-/// Position of a figure kind in the `QUARTER` block (the follower-like figures, in order).
+/// The figures that may enter the City of Carcassonne (CC7, IC1), in the order of the
+/// `QUARTER` block.
+pub(super) const QUARTER_FIGURES: [Figure; 5] = [
+    Figure::Follower,
+    Figure::Abbot,
+    Figure::Mayor,
+    Figure::Wagon,
+    Figure::BigFollower,
+];
+
+/// Position of a figure kind in the `QUARTER` block.
 pub(super) fn quarter_figure(figure: Figure) -> Option<u32> {
-    figure.is_follower_like().then_some(figure.index() as u32)
+    QUARTER_FIGURES
+        .iter()
+        .position(|f| *f == figure)
+        .map(|i| i as u32)
 }
 
 /// A flat id taken apart into its block and coordinates.
@@ -306,7 +334,9 @@ impl FlatAction {
             FlatAction::EnterQuarter { figure, quarter } => {
                 spec.quarter_base() + 4 * quarter_figure(figure).unwrap_or(0) + quarter as u32
             }
-            FlatAction::MoveCount(quarter) => spec.quarter_base() + 16 + quarter as u32,
+            FlatAction::MoveCount(quarter) => {
+                spec.quarter_base() + 4 * QUARTER_FIGURES.len() as u32 + quarter as u32
+            }
             FlatAction::Bridge { rot, variant } => {
                 spec.bridge_base()
                     + BRIDGE_VARIANTS as u32 * rot.quarter_turns() as u32
@@ -349,13 +379,14 @@ impl FlatAction {
             FlatAction::Corner(Corner::from_index((id - spec.corner_base()) as usize))
         } else if id < spec.bridge_base() {
             let k = id - spec.quarter_base();
-            if k < 16 {
+            let entries = 4 * QUARTER_FIGURES.len() as u32;
+            if k < entries {
                 FlatAction::EnterQuarter {
-                    figure: Figure::ALL[(k / 4) as usize],
+                    figure: QUARTER_FIGURES[(k / 4) as usize],
                     quarter: Quarter::ALL[(k % 4) as usize],
                 }
             } else {
-                FlatAction::MoveCount(Quarter::ALL[(k - 16) as usize])
+                FlatAction::MoveCount(Quarter::ALL[(k - entries) as usize])
             }
         } else if id < spec.bazaar_base() {
             let k = id - spec.bridge_base();

@@ -52,7 +52,7 @@ use std::sync::OnceLock;
 /// The layout version: [`schema_fingerprint`] of this build, as a constant (the C
 /// header carries it as `CARC_LAYOUT_VERSION`). A test checks that it equals the
 /// fingerprint, so that no change of the schema goes without a new version.
-pub const LAYOUT_VERSION: u64 = 0xc1d8_97c4_ea43_5652;
+pub const LAYOUT_VERSION: u64 = 0x2f29_2734_a882_187b;
 
 /// Raised when what a writer writes changes while the tables stay the same (the golden
 /// observation traces then differ); part of the fingerprint.
@@ -135,7 +135,7 @@ impl Dim {
             Dim::Set => TileSet::ALL.len(),
             Dim::Slot => SLOT_COUNT,
             Dim::Channel => Channel::ALL.len(),
-            Dim::QuarterMover => 5,
+            Dim::QuarterMover => super::ids::QUARTER_FIGURES.len() + 1,
             Dim::BridgeVariant => BRIDGE_VARIANTS,
             Dim::Bid => BIDS,
             Dim::TileKind | Dim::WindowRow | Dim::WindowColumn => return None,
@@ -221,7 +221,7 @@ impl Dim {
             Dim::Slot => super::slot::name(i as u8),
             Dim::Channel => Channel::ALL[i].name().into(),
             Dim::Corner => ["NW", "NE", "SE", "SW"][i].into(),
-            Dim::QuarterMover => match Figure::ALL.get(i).filter(|f| f.is_follower_like()) {
+            Dim::QuarterMover => match super::ids::QUARTER_FIGURES.get(i) {
                 Some(f) => f.name().into(),
                 None => "count".into(),
             },
@@ -779,7 +779,7 @@ pub struct InPlay {
     /// Catalogue kinds that can be on the board or in hand.
     pub kinds: Vec<bool>,
     /// Union of those kinds' symbol bits.
-    pub symbols: u16,
+    pub symbols: u32,
     /// Union of `1 << terrain` of their sides.
     pub terrains: u8,
     /// Union of `1 << kind` of their features.
@@ -794,7 +794,7 @@ impl InPlay {
         let cat = catalogue();
         let mut kinds = vec![false; cat.len()];
         let start = config.start_tile().0;
-        let (mut symbols, mut terrains, mut features, mut pennants) = (0u16, 0u8, 0u8, false);
+        let (mut symbols, mut terrains, mut features, mut pennants) = (0u32, 0u8, 0u8, false);
         for kind in cat.kinds() {
             let def = kind.def();
             let in_deck = config.has(def.set) && config.edition.count(kind) > 0;

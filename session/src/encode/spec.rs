@@ -10,8 +10,9 @@ use std::fmt;
 pub const SLOT_COUNT: usize = 18;
 /// Channels per slot (`F`), see [`super::Channel`].
 pub const CHANNEL_COUNT: usize = super::Channel::ALL.len();
-/// Ids of the `QUARTER` block: 4 figures × 4 quarters, then 4 count moves.
-pub const QUARTER_IDS: usize = 20;
+/// Ids of the `QUARTER` block: 5 figures (follower, abbot, mayor, wagon, big follower) × 4
+/// quarters, then 4 count moves.
+pub const QUARTER_IDS: usize = 4 * (super::ids::QUARTER_FIGURES.len() + 1);
 /// Bridge variants of a placement that needs one (BR2): on the tile itself (NS, WE), or
 /// on the neighbour at side N, E, S, W (the neighbour's bridge runs across the side
 /// it shares).
@@ -22,7 +23,7 @@ pub const BRIDGE_IDS: usize = 4 * BRIDGE_VARIANTS;
 pub const BIDS: usize = MAX_BID as usize + 1;
 /// Ids of the `BAZAAR` block: a place of the offer (one per seat) × a bid.
 pub const BAZAAR_IDS: usize = MAX_PLAYERS * BIDS;
-/// Figure kinds in the observation (follower, abbot, mayor, wagon, barn).
+/// Figure kinds in the observation (every [`Figure`], in its order).
 pub const FIGURE_KINDS: usize = Figure::ALL.len();
 
 /// Shapes of the learning interface: the window size `W`.

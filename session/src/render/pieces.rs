@@ -71,6 +71,12 @@ pub enum Piece {
     Castle,
     /// Bazaars (BZ1).
     Bazaar,
+    /// The big follower (IC1).
+    BigFollower,
+    /// Inns on roads (IC2).
+    Inn,
+    /// Cathedrals in cities (IC3).
+    Cathedral,
     /// The tiles placed in the turn a replay shows.
     NewTile,
 }
@@ -128,7 +134,7 @@ const fn piece(
 
 /// Every piece, in legend order: terrain and tile symbols, figures, then each
 /// expansion's pieces.
-pub const PIECES: [PieceInfo; 28] = [
+pub const PIECES: [PieceInfo; 31] = [
     piece(Piece::Field, "field", Some("."), Presence::Always),
     piece(Piece::City, "city", Some("#"), Presence::Always),
     piece(Piece::Road, "road", Some("="), Presence::Always),
@@ -241,6 +247,19 @@ pub const PIECES: [PieceInfo; 28] = [
         Some("$"),
         Presence::Symbol(Symbols::BAZAAR),
     ),
+    piece(
+        Piece::BigFollower,
+        "big follower",
+        None,
+        Presence::Figure(Figure::BigFollower),
+    ),
+    piece(Piece::Inn, "inn", None, Presence::Symbol(Symbols::INN)),
+    piece(
+        Piece::Cathedral,
+        "cathedral",
+        None,
+        Presence::Symbol(Symbols::CATHEDRAL),
+    ),
     piece(Piece::NewTile, "tile of this turn", None, Presence::Replay),
 ];
 
@@ -263,7 +282,6 @@ fn tiles_of(game: &Game) -> Vec<TileKind> {
 /// Whether `game` (drawn in a replay when `replay`) has a piece of this presence, its
 /// tiles being `tiles`.
 fn present(presence: Presence, game: &Game, tiles: &[TileKind], replay: bool) -> bool {
-    let figures = game.config().figures.counts();
     match presence {
         Presence::Always => true,
         Presence::Feature(kind) => tiles
@@ -279,7 +297,7 @@ fn present(presence: Presence, game: &Game, tiles: &[TileKind], replay: bool) ->
         Presence::Pennant => tiles
             .iter()
             .any(|t| t.def().features.iter().any(|f| f.pennants > 0)),
-        Presence::Figure(figure) => figures[figure.index()] > 0,
+        Presence::Figure(figure) => game.config().figures.of(figure) > 0,
         Presence::AbbeyTile => {
             game.config().figures.abbey > 0 || tiles.iter().any(|t| t.def().has(Symbols::ABBEY))
         }

@@ -88,7 +88,7 @@ fn blocks_names_and_labels() {
 }
 
 /// The `slots` and `channels` of the sizes are the sides of the game's `SLOT` block:
-/// 18 × 14 in the full encoding, those a preset keeps otherwise.
+/// 18 × 16 in the full encoding, those a preset keeps otherwise.
 #[test]
 fn slots_and_channels_follow_the_preset() {
     let sizes = |game| {
@@ -102,7 +102,7 @@ fn slots_and_channels_follow_the_preset() {
     };
     let full = new(r#"{"players":2,"sets":["base"]}"#);
     let s = sizes(full);
-    assert_eq!((s.slots, s.channels), (18, 14));
+    assert_eq!((s.slots, s.channels), (18, 16));
     let compact = new(r#"{"players":2,"sets":["base"],"preset":"compact"}"#);
     let s = sizes(compact);
     assert_eq!(s.channels, 1, "the base game deploys followers only");

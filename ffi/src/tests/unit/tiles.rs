@@ -9,7 +9,7 @@ fn symbol_bits_name_the_engines_symbols() {
     use crate::engine_types::{CARC_SYMBOL_ABBEY, CARC_SYMBOL_COUNT_QUARTERS};
     use carcassonne_core::tiles::Symbols;
     assert_eq!(std::mem::size_of::<CarcFeatureGeometry>(), 12);
-    assert_eq!(u32::from(Symbols::ABBEY.bits()), CARC_SYMBOL_ABBEY);
+    assert_eq!(Symbols::ABBEY.bits(), CARC_SYMBOL_ABBEY);
     assert_eq!(CARC_SYMBOL_COUNT_QUARTERS, 1 << 14);
     let mut seen = 0;
     for t in &catalogue().tiles {
@@ -18,7 +18,7 @@ fn symbol_bits_name_the_engines_symbols() {
         carc_tile_symbols(kind.index() as u32, &mut bits);
         for (name, flag, _) in Symbols::ALL {
             assert_eq!(
-                bits & u32::from(flag.bits()) != 0,
+                bits & flag.bits() != 0,
                 t.symbols.names().any(|n| n == name),
                 "{} {name}",
                 t.id

@@ -29,7 +29,7 @@ pub(super) fn meeple(x: f64, y: f64, s: f64) -> (String, (f64, f64), f64) {
 }
 
 /// One figure: a meeple in its owner's colour (abbot, mayor and wagon with their
-/// initial), a barn as a square on its corner. `class` is `figure` on the board,
+/// initial, the big follower with a 2), a barn as a square on its corner. `class` is `figure` on the board,
 /// `swatch` in the legend and the score lines.
 pub(crate) fn svg_figure(
     out: &mut String,
@@ -43,10 +43,13 @@ pub(crate) fn svg_figure(
     let (colour, ink) = seat.map_or(("#ffffff", "#000000"), |s| (seat_colour(s), seat_ink(s)));
     let classes = format!("{class} {}", figure.name());
     let data = seat.map_or(String::new(), |s| format!(r#" data-seat="{s}""#));
-    // Every figure but the follower carries the initial of its name.
-    let initial = (figure != Figure::Follower)
-        .then(|| figure.name().chars().next().map(|c| c.to_ascii_uppercase()))
-        .flatten();
+    // Every figure but the follower carries the initial of its name; the big follower,
+    // which counts as two followers (IC1), a 2.
+    let initial = match figure {
+        Figure::Follower => None,
+        Figure::BigFollower => Some('2'),
+        _ => figure.name().chars().next().map(|c| c.to_ascii_uppercase()),
+    };
     let shape = if figure.is_follower_like() {
         Shape::Meeple
     } else {
@@ -168,6 +171,50 @@ pub(super) fn svg_pennant(out: &mut String, at: (f64, f64)) {
         num(y + w * 1.5),
         num(x - w),
         num(y + w * 0.4)
+    );
+}
+
+/// An inn (IC2): a small house with a red roof, centred at `at`, of width `s`.
+pub(super) fn svg_inn(out: &mut String, at: (f64, f64), s: f64) {
+    let (x, y) = at;
+    let _ = writeln!(
+        out,
+        r##"<g class="inn"><rect x="{}" y="{}" width="{}" height="{}" fill="#f4e2b8" stroke="#3b2a14" stroke-width="1"/><polygon points="{},{} {},{} {},{}" fill="#b5452b" stroke="#3b2a14" stroke-width="1"/></g>"##,
+        num(x - s / 2.0),
+        num(y - s * 0.1),
+        num(s),
+        num(s * 0.55),
+        num(x - s * 0.65),
+        num(y - s * 0.1),
+        num(x),
+        num(y - s * 0.6),
+        num(x + s * 0.65),
+        num(y - s * 0.1)
+    );
+}
+
+/// A cathedral (IC3): a nave with a spire and a cross, centred at `at`, of size `s`.
+pub(super) fn svg_cathedral(out: &mut String, at: (f64, f64), s: f64) {
+    let (x, y) = at;
+    let _ = writeln!(
+        out,
+        r##"<g class="cathedral"><rect x="{}" y="{}" width="{}" height="{}" fill="#e9e4f2" stroke="#2c2540" stroke-width="1.2"/><polygon points="{},{} {},{} {},{}" fill="#6b5ca5" stroke="#2c2540" stroke-width="1.2"/><path d="M {} {} V {} M {} {} H {}" stroke="#2c2540" stroke-width="1.2"/></g>"##,
+        num(x - s / 2.0),
+        num(y - s * 0.05),
+        num(s),
+        num(s * 0.5),
+        num(x - s * 0.3),
+        num(y - s * 0.05),
+        num(x),
+        num(y - s * 0.55),
+        num(x + s * 0.3),
+        num(y - s * 0.05),
+        num(x),
+        num(y - s * 0.55),
+        num(y - s * 0.8),
+        num(x - s * 0.1),
+        num(y - s * 0.7),
+        num(x + s * 0.1)
     );
 }
 
@@ -461,6 +508,9 @@ pub(crate) fn swatch(out: &mut String, piece: Piece, x: f64, y: f64) {
         }
         Piece::Castle => svg_castle(out, "swatch castle", (cx, cy), "#111111", "a castle"),
         Piece::Bazaar => svg_bazaar(out, (cx, cy), 14.0),
+        Piece::BigFollower => figure(out, Figure::BigFollower, "a big follower"),
+        Piece::Inn => svg_inn(out, (cx, cy + 2.0), 12.0),
+        Piece::Cathedral => svg_cathedral(out, (cx, cy + 3.0), 14.0),
         Piece::NewTile => {
             let _ = write!(
                 out,

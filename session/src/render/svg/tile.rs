@@ -1,10 +1,11 @@
 //! One tile of the SVG picture ([`svg_tile`]): its terrain drawn from the catalogue's
 //! segments (fields, each city its own outlined shape, roads, rivers, the abbey's walls,
 //! the walled City of Carcassonne) and its symbols (monastery, abbey, shrine, garden,
-//! volcano, magic portal, bazaar, lakes, pennants), and where figures stand on it.
+//! volcano, magic portal, bazaar, lakes, pennants, inns, cathedrals), and where figures stand on it.
 
 use super::symbols::{
-    svg_bazaar, svg_chapel, svg_garden, svg_pennant, svg_pond, svg_portal, svg_shrine, svg_volcano,
+    svg_bazaar, svg_cathedral, svg_chapel, svg_garden, svg_inn, svg_pennant, svg_pond, svg_portal,
+    svg_shrine, svg_volcano,
 };
 use super::*;
 use crate::render::{anchor_segment, centre_of, segment_look, Centre, Look};
@@ -316,6 +317,22 @@ pub(crate) fn svg_tile(out: &mut String, placement: &Placement, order: usize, or
             let (p, q) = segment_ends(s);
             let at = ((p.0 + q.0) * 0.38 + c * 0.24, (p.1 + q.1) * 0.38 + c * 0.24);
             svg_pennant(out, at);
+        }
+    }
+    // Inns (IC2): a house beside the road, on its anchor third; cathedrals (IC3): in the
+    // middle of their city.
+    for (i, f) in def.features.iter().enumerate() {
+        if !(f.inn || f.cathedral) {
+            continue;
+        }
+        if let Some(seg) = anchor_segment(oriented, i as u8) {
+            let (p, q) = segment_ends(seg);
+            if f.cathedral {
+                svg_cathedral(out, (c, c), TILE * 0.3);
+            } else {
+                let at = ((p.0 + q.0) * 0.3 + c * 0.4, (p.1 + q.1) * 0.3 + c * 0.4);
+                svg_inn(out, (at.0 + TILE * 0.1, at.1 - TILE * 0.06), TILE * 0.14);
+            }
         }
     }
     // Centre symbols.

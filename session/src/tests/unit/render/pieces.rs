@@ -73,11 +73,12 @@ fn a_base_game_has_only_base_pieces() {
 
 /// Each set brings its own pieces: the River its rivers and lakes (R1), The Princess &
 /// the Dragon its volcanoes, portals, dragon and fairy (PD1, PD12, PD15), Abbey & Mayor
-/// its figures and abbeys (AM1, AM5, AM6, AM10), and the Royal Gift sets theirs (CC2,
-/// KR1, KR2, CU1, BR1, CA1, BZ1).
+/// its figures and abbeys (AM1, AM5, AM6, AM10), the Royal Gift sets theirs (CC2,
+/// KR1, KR2, CU1, BR1, CA1, BZ1), and Inns & Cathedrals the big follower, inns and
+/// cathedrals (IC1–IC3).
 #[test]
 fn each_set_brings_its_pieces() {
-    let cases: [(&[TileSet], &[Piece]); 7] = [
+    let cases: [(&[TileSet], &[Piece]); 8] = [
         (
             &[TileSet::Base, TileSet::River1],
             &[Piece::River, Piece::RiverEnd],
@@ -112,7 +113,12 @@ fn each_set_brings_its_pieces() {
         (&[TileSet::Base, TileSet::Cult], &[Piece::Shrine]),
         (
             &[TileSet::Base, TileSet::BridgesCastlesBazaars],
-            &[Piece::Bridge, Piece::Castle, Piece::Bazaar],
+            // Two bazaar tiles show an inn (IC2).
+            &[Piece::Bridge, Piece::Castle, Piece::Bazaar, Piece::Inn],
+        ),
+        (
+            &[TileSet::Base, TileSet::InnsCathedrals],
+            &[Piece::BigFollower, Piece::Inn, Piece::Cathedral],
         ),
     ];
     let base = pieces(&game_of(&[TileSet::Base], 0), false);
