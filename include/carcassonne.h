@@ -101,6 +101,17 @@
 #define CARC_NO_TURN 4294967295
 
 /**
+ * The number of values of a `CarcStateRow`: most columns a state table has.
+ */
+#define CARC_STATE_MAX_COLUMNS 8
+
+/**
+ * The value of a cell that holds nothing (a column whose `optional` is 1: nobody holds
+ * the King yet, no bazaar tile picked yet). No value of any kind is this number.
+ */
+#define CARC_STATE_ABSENT INT32_MIN
+
+/**
  * Default side of the observation window when a configuration does not give `window`.
  */
 #define CARC_DEFAULT_WINDOW 32
@@ -971,6 +982,104 @@ typedef uint8_t CarcRoadEnd;
 #endif // __cplusplus
 
 /**
+ * What the values of a column of the expansions' state are, and how a `CarcStateRow` writes them
+ * (`kind` of a `CarcStateColumn`): a seat number; an integer; 0 or 1; a board square's x or y; a
+ * local feature index of the tile at the row's square; a `CarcQuarter`, a `CarcFigure`, a tile
+ * kind index, a `CarcAxis`. `CARC_STATE_ABSENT` when a value of an optional column is absent.
+ * Stable numbers.
+ */
+enum CarcStateKind
+#if defined(__cplusplus) || __STDC_VERSION__ >= 202311L
+  : uint8_t
+#endif // defined(__cplusplus) || __STDC_VERSION__ >= 202311L
+ {
+    /**
+     * A seat, 0 to the number of players − 1. Name: `seat`.
+     */
+    CARC_STATE_KIND_SEAT = 0,
+    /**
+     * An integer: a count of pieces, tiles or steps, points, a bid, a place. Name: `int`.
+     */
+    CARC_STATE_KIND_INT = 1,
+    /**
+     * Yes (1) or no (0). Name: `flag`.
+     */
+    CARC_STATE_KIND_FLAG = 2,
+    /**
+     * A board column, growing east. Name: `x`.
+     */
+    CARC_STATE_KIND_X = 3,
+    /**
+     * A board row, growing south. Name: `y`.
+     */
+    CARC_STATE_KIND_Y = 4,
+    /**
+     * A feature of the tile at the row's square: its local index in the tile's catalogue list (the
+     * index after them is the tile's bridge). Name: `feature`.
+     */
+    CARC_STATE_KIND_FEATURE = 5,
+    /**
+     * A quarter of the City of Carcassonne (`castle`, `blacksmith`, `cathedral`, `market`). Name:
+     * `quarter`.
+     */
+    CARC_STATE_KIND_QUARTER = 6,
+    /**
+     * A figure kind (`follower`, `abbot`, `mayor`, `wagon`, `barn`, `big-follower`). Name:
+     * `figure`.
+     */
+    CARC_STATE_KIND_FIGURE = 7,
+    /**
+     * A tile kind (its catalogue id). Name: `tile`.
+     */
+    CARC_STATE_KIND_TILE = 8,
+    /**
+     * The direction of a bridge (`NS`, `WE`). Name: `axis`.
+     */
+    CARC_STATE_KIND_AXIS = 9,
+};
+#ifndef __cplusplus
+#if __STDC_VERSION__ >= 202311L
+typedef enum CarcStateKind CarcStateKind;
+#else
+typedef uint8_t CarcStateKind;
+#endif // __STDC_VERSION__ >= 202311L
+#endif // __cplusplus
+
+/**
+ * How many rows a table of the expansions' state has in a game where its expansion is in play
+ * (`rows` of a `CarcStateTable`). Stable numbers.
+ */
+enum CarcStateRows
+#if defined(__cplusplus) || __STDC_VERSION__ >= 202311L
+  : uint8_t
+#endif // defined(__cplusplus) || __STDC_VERSION__ >= 202311L
+ {
+    /**
+     * Exactly one. Name: `one`.
+     */
+    CARC_STATE_ROWS_ONE = 0,
+    /**
+     * None or one (the dragon is on the board or not). Name: `optional`.
+     */
+    CARC_STATE_ROWS_OPTIONAL = 1,
+    /**
+     * One per seat, in seat order; the first column is the seat. Name: `per-seat`.
+     */
+    CARC_STATE_ROWS_PER_SEAT = 2,
+    /**
+     * Any number. Name: `many`.
+     */
+    CARC_STATE_ROWS_MANY = 3,
+};
+#ifndef __cplusplus
+#if __STDC_VERSION__ >= 202311L
+typedef enum CarcStateRows CarcStateRows;
+#else
+typedef uint8_t CarcStateRows;
+#endif // __STDC_VERSION__ >= 202311L
+#endif // __cplusplus
+
+/**
  * A built-in player with its own random sequence, owned by the caller through an opaque
  * pointer.
  *
@@ -1192,6 +1301,88 @@ typedef struct CarcFeaturePart {
      */
     uint16_t reserved;
 } CarcFeaturePart;
+
+/**
+ * One table of the expansions' state (32 bytes on 64-bit platforms, blittable).
+ */
+typedef struct CarcStateTable {
+    /**
+     * Its name, unique among all tables (`count`, `castles`, `bazaar_offer`, ...).
+     */
+    const char *name;
+    /**
+     * Its expansion: the set's name in configurations (`count`,
+     * `bridges-castles-and-bazaars`, ...).
+     */
+    const char *expansion;
+    /**
+     * What a row says, with the rule ids (one line).
+     */
+    const char *doc;
+    /**
+     * Its number of columns (at most `CARC_STATE_MAX_COLUMNS`).
+     */
+    uint32_t columns;
+    /**
+     * How many rows it has where its expansion is in play: a `CarcStateRows`.
+     */
+    uint8_t rows;
+    /**
+     * Always 0.
+     */
+    uint8_t reserved8;
+    /**
+     * Always 0.
+     */
+    uint16_t reserved16;
+} CarcStateTable;
+
+/**
+ * One column of a table of the expansions' state (24 bytes on 64-bit platforms,
+ * blittable).
+ */
+typedef struct CarcStateColumn {
+    /**
+     * Its name, unique in its table (`owner`, `x`, `y`, `quarter`, ...).
+     */
+    const char *name;
+    /**
+     * What it holds (one line).
+     */
+    const char *doc;
+    /**
+     * The kind of its values: a `CarcStateKind`.
+     */
+    uint8_t kind;
+    /**
+     * 1 when a value may be absent (`CARC_STATE_ABSENT`), else 0.
+     */
+    uint8_t optional;
+    /**
+     * Always 0.
+     */
+    uint16_t reserved16;
+    /**
+     * Always 0.
+     */
+    uint32_t reserved32;
+} CarcStateColumn;
+
+/**
+ * One row of a table of the expansions' state (36 bytes, blittable).
+ */
+typedef struct CarcStateRow {
+    /**
+     * Its table (an index of `carc_state_table`).
+     */
+    uint32_t table;
+    /**
+     * One value per column of the table, in column order; those past its columns are 0.
+     * Each is written as its column's `CarcStateKind` says; `CARC_STATE_ABSENT` when
+     * absent.
+     */
+    int32_t values[CARC_STATE_MAX_COLUMNS];
+} CarcStateRow;
 
 /**
  * One global block or block of flat ids of a game's layout (32 bytes, blittable).
@@ -1685,6 +1876,76 @@ CarcStatus carc_game_event_parts(const struct CarcGame *game,
                                  struct CarcFeaturePart *buf,
                                  uint32_t len,
                                  uint32_t *needed);
+
+/**
+ * Writes the number of tables of the expansions' state (of every expansion the library
+ * knows, in play or not; table indices are `0..count`) to `*out`.
+ *
+ * Ownership: `out` belongs to the caller.
+ */
+CarcStatus carc_state_table_count(uint32_t *out);
+
+/**
+ * Writes table `index` of the expansions' state to `*out`: its name, expansion,
+ * documentation, number of columns and of rows. An index outside
+ * `0..carc_state_table_count` is `CARC_STATUS_INVALID_ARGUMENT`. Indices may differ
+ * between versions of the library; names do not.
+ *
+ * Ownership: `out` belongs to the caller; its strings belong to the library, are
+ * NUL-terminated and live as long as the process.
+ */
+CarcStatus carc_state_table(uint32_t index, struct CarcStateTable *out);
+
+/**
+ * Writes the index of the table named `name` (`"castles"`) to `*out`. An unknown name
+ * is `CARC_STATUS_INVALID_ARGUMENT`.
+ *
+ * Ownership: `name` (NUL-terminated UTF-8) is read during the call; `out` belongs to
+ * the caller.
+ */
+CarcStatus carc_state_table_index(const char *name, uint32_t *out);
+
+/**
+ * Writes column `column` of table `table` to `*out`: its name, documentation, kind and
+ * whether it may be absent. A table or column out of range is
+ * `CARC_STATUS_INVALID_ARGUMENT`.
+ *
+ * Ownership: `out` belongs to the caller; its strings belong to the library, are
+ * NUL-terminated and live as long as the process.
+ */
+CarcStatus carc_state_column(uint32_t table, uint32_t column, struct CarcStateColumn *out);
+
+/**
+ * Writes the index of the column named `name` of table `table` (`"owner"`) to `*out`.
+ * A table out of range or an unknown name is `CARC_STATUS_INVALID_ARGUMENT`.
+ *
+ * Ownership: `name` (NUL-terminated UTF-8) is read during the call; `out` belongs to
+ * the caller.
+ */
+CarcStatus carc_state_column_index(uint32_t table, const char *name, uint32_t *out);
+
+/**
+ * Writes 1 to `*out` when table `table` is in play in the game (its expansion is), else
+ * 0. A table out of range is `CARC_STATUS_INVALID_ARGUMENT`.
+ *
+ * Ownership: `game` is borrowed; `out` belongs to the caller.
+ */
+CarcStatus carc_game_state_table_in_play(const struct CarcGame *game, uint32_t table, uint8_t *out);
+
+/**
+ * Writes the rows of the tables in play (those of the game's expansions) into `buf`
+ * (`len` rows); `needed` receives their number. A table's rows come together, tables
+ * in index order; within a table, in the order its documentation gives. No rows in a
+ * game without expansions.
+ *
+ * Ownership: `game` is borrowed; `buf` (may be NULL with `len == 0` to ask for the
+ * count) and `needed` belong to the caller. On `CARC_STATUS_BUFFER_TOO_SMALL` only
+ * `needed` is written.
+ */
+CarcStatus carc_game_expansion_state(const struct CarcGame *game,
+                                     struct CarcStateRow *buf,
+                                     uint32_t len,
+                                     uint32_t *needed);
 
 /**
  * Creates a game from a JSON configuration and writes its handle to `*out`.

@@ -10,6 +10,7 @@ use carcassonne_core::action::ActionKind;
 use carcassonne_core::config::Figures;
 use carcassonne_core::rules::bcb::{Axis, BazaarChoice};
 use carcassonne_core::rules::count::{Quarter, QuarterStep};
+use carcassonne_core::rules::state::{ColumnKind, Rows};
 use carcassonne_core::tiles::FeatureKind;
 use carcassonne_core::{Corner, Figure, Phase, ReturnCause, ScoreKind};
 
@@ -448,6 +449,82 @@ impl From<FeatureKind> for CarcFeatureKind {
             FeatureKind::Garden => CarcFeatureKind::Garden,
             FeatureKind::River => CarcFeatureKind::River,
             FeatureKind::Shrine => CarcFeatureKind::Shrine,
+        }
+    }
+}
+
+/// What the values of a column of the expansions' state are, and how a `CarcStateRow` writes them
+/// (`kind` of a `CarcStateColumn`): a seat number; an integer; 0 or 1; a board square's x or y; a
+/// local feature index of the tile at the row's square; a `CarcQuarter`, a `CarcFigure`, a tile
+/// kind index, a `CarcAxis`. `CARC_STATE_ABSENT` when a value of an optional column is absent.
+/// Stable numbers.
+#[repr(u8)]
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
+pub enum CarcStateKind {
+    /// A seat, 0 to the number of players − 1. Name: `seat`.
+    Seat = 0,
+    /// An integer: a count of pieces, tiles or steps, points, a bid, a place. Name: `int`.
+    Int = 1,
+    /// Yes (1) or no (0). Name: `flag`.
+    Flag = 2,
+    /// A board column, growing east. Name: `x`.
+    X = 3,
+    /// A board row, growing south. Name: `y`.
+    Y = 4,
+    /// A feature of the tile at the row's square: its local index in the tile's catalogue list (the
+    /// index after them is the tile's bridge). Name: `feature`.
+    Feature = 5,
+    /// A quarter of the City of Carcassonne (`castle`, `blacksmith`, `cathedral`, `market`). Name:
+    /// `quarter`.
+    Quarter = 6,
+    /// A figure kind (`follower`, `abbot`, `mayor`, `wagon`, `barn`, `big-follower`). Name:
+    /// `figure`.
+    Figure = 7,
+    /// A tile kind (its catalogue id). Name: `tile`.
+    Tile = 8,
+    /// The direction of a bridge (`NS`, `WE`). Name: `axis`.
+    Axis = 9,
+}
+
+impl From<ColumnKind> for CarcStateKind {
+    fn from(value: ColumnKind) -> CarcStateKind {
+        match value {
+            ColumnKind::Seat => CarcStateKind::Seat,
+            ColumnKind::Int => CarcStateKind::Int,
+            ColumnKind::Flag => CarcStateKind::Flag,
+            ColumnKind::X => CarcStateKind::X,
+            ColumnKind::Y => CarcStateKind::Y,
+            ColumnKind::Feature => CarcStateKind::Feature,
+            ColumnKind::Quarter => CarcStateKind::Quarter,
+            ColumnKind::Figure => CarcStateKind::Figure,
+            ColumnKind::Tile => CarcStateKind::Tile,
+            ColumnKind::Axis => CarcStateKind::Axis,
+        }
+    }
+}
+
+/// How many rows a table of the expansions' state has in a game where its expansion is in play
+/// (`rows` of a `CarcStateTable`). Stable numbers.
+#[repr(u8)]
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
+pub enum CarcStateRows {
+    /// Exactly one. Name: `one`.
+    One = 0,
+    /// None or one (the dragon is on the board or not). Name: `optional`.
+    Optional = 1,
+    /// One per seat, in seat order; the first column is the seat. Name: `per-seat`.
+    PerSeat = 2,
+    /// Any number. Name: `many`.
+    Many = 3,
+}
+
+impl From<Rows> for CarcStateRows {
+    fn from(value: Rows) -> CarcStateRows {
+        match value {
+            Rows::One => CarcStateRows::One,
+            Rows::Optional => CarcStateRows::Optional,
+            Rows::PerSeat => CarcStateRows::PerSeat,
+            Rows::Many => CarcStateRows::Many,
         }
     }
 }

@@ -48,6 +48,7 @@ pub mod action;
 pub mod bot;
 pub mod engine_types;
 pub mod events;
+pub mod expansion_state;
 pub mod game;
 mod guard;
 mod handles;
@@ -66,9 +67,13 @@ pub use action::{CarcAction, CarcChanceOutcome, CARC_NO_FEATURE};
 pub use bot::CarcBot;
 pub use engine_types::{
     CarcActionKind, CarcAxis, CarcBazaarChoice, CarcCorner, CarcFeatureKind, CarcFigure, CarcPhase,
-    CarcQuarter, CarcQuarterStep, CarcReturnCause, CarcScoreKind, CarcSupply,
+    CarcQuarter, CarcQuarterStep, CarcReturnCause, CarcScoreKind, CarcStateKind, CarcStateRows,
+    CarcSupply,
 };
 pub use events::{CarcEvent, CarcEventKind, CarcFeaturePart, CARC_NO_TURN};
+pub use expansion_state::{
+    CarcStateColumn, CarcStateRow, CarcStateTable, CARC_STATE_ABSENT, CARC_STATE_MAX_COLUMNS,
+};
 pub use game::{CarcChance, CARC_DEFAULT_WINDOW};
 pub use guard::CarcGame;
 pub use layout::{CarcLayoutBlock, CarcLayoutPart, CARC_LAYOUT_VERSION};

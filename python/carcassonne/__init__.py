@@ -3,6 +3,9 @@
 * :class:`Game`: one game with readable structured actions (:mod:`carcassonne.actions`),
   records, rendering (text, SVG in notebooks) and the learning interface (observations,
   masks, flat action ids).
+* :meth:`Game.expansion_state`: the visible state of the expansions in play (the count
+  and the quarters, castles, bridges, the bazaar, the titles, the dragon, the fairy), as
+  :class:`ExpansionState`, typed per table from :func:`state_schema`.
 * :class:`VectorEnv`: a native batch of games stepped in one call.
 * ``gymnasium.make("Carcassonne-v0")`` (:mod:`carcassonne.env`; registered when
   Gymnasium is installed) and :func:`carcassonne.pettingzoo.env`.
@@ -27,6 +30,7 @@ from .errors import (
     InvalidConfigError,
     InvalidRecordError,
 )
+from ._state import ExpansionState
 from .game import Game
 from .players import BuiltinPlayer, MatchResult, PlayerResult, match, play_games
 from .vector import VectorEnv
@@ -49,12 +53,14 @@ rotate_action_id = _core.rotate_action_id
 episode_seed = _core.episode_seed
 tile_geometry = _core.tile_geometry
 tile_symbols = _core.tile_symbols
+state_schema = _core.state_schema
 
 __all__ = [
     *actions.__all__,
     "BuiltinPlayer",
     "CarcassonneError",
     "ConcurrentUseError",
+    "ExpansionState",
     "Game",
     "IllegalActionError",
     "LAYOUT_VERSION",
@@ -75,6 +81,7 @@ __all__ = [
     "rotate_action_id",
     "rotate_board",
     "rotate_globals",
+    "state_schema",
     "tile_geometry",
     "tile_ids",
     "tile_symbols",

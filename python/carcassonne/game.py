@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Any, Dict, List, Mapping, Optional, Sequence, Tuple, Union
+from typing import Any, Dict, List, Mapping, Optional, Sequence, Tuple, Union, cast
 
 import numpy as np
 import numpy.typing as npt
@@ -11,6 +11,7 @@ from . import _core
 from ._config import game_config
 from .actions import Action, Focus, action_from_tuple
 from ._ids import action_id as action_id_of
+from ._state import ExpansionState
 from .errors import IllegalActionError
 
 __all__ = ["Game"]
@@ -169,6 +170,17 @@ class Game:
     @property
     def fairy(self) -> Optional[Tuple[int, int, Optional[int], Optional[int]]]:
         return self._g.fairy
+
+    def expansion_state(self) -> ExpansionState:
+        """The visible state of the expansions in play, as each expansion declares it: a
+        key per table in play (``count``, ``quarter_figures``, ``castles``, ``bridges``,
+        ``bridges_castles_supply``, ``bazaar``, ``bazaar_offer``, ``bazaar_tiles``,
+        ``king``, ``robber_baron``, ``dragon``, ``dragon_path``, ``fairy``, ...), whose
+        value is its row (a dict of column to value), its row or ``None``, or the list of
+        its rows (one per seat, or any number). Values are ints, bools, names (quarters,
+        figures, axes, tile ids) or ``None`` when absent. :func:`carcassonne.state_schema`
+        describes every table; the project's ``docs/expansion-state.md`` lists them."""
+        return cast(ExpansionState, self._g.expansion_state())
 
     @property
     def window(self) -> int:

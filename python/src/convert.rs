@@ -8,6 +8,7 @@ use carcassonne::config::Figure;
 use carcassonne::geometry::{Corner, Pos, Rotation};
 use carcassonne::names::Named;
 use carcassonne::rules::bcb::{Bridge, MAX_BID};
+use carcassonne::rules::state::{self, Rows, StateValue};
 use carcassonne::{Action, Game, GameConfig};
 use carcassonne_session::json::{echo, echo_key};
 use numpy::{Element, PyArrayDyn, PyArrayMethods, PyReadwriteArrayDyn, PyUntypedArrayMethods};
@@ -481,6 +482,74 @@ pub fn action_schema() -> Vec<KindSchema> {
             (k.name, fields, k.names_player, k.doc)
         })
         .collect()
+}
+
+/// One table of the expansions' state for Python: `(name, expansion, rows, doc,
+/// [(column, kind, optional, doc), ...])`, kinds and row counts by name.
+pub type StateTableSchema = (
+    &'static str,
+    &'static str,
+    &'static str,
+    String,
+    Vec<(&'static str, &'static str, bool, String)>,
+);
+
+/// The schema of the expansions' state for Python, one [`StateTableSchema`] per table in
+/// the engine's order.
+pub fn state_schema() -> Vec<StateTableSchema> {
+    state::tables()
+        .iter()
+        .map(|t| {
+            let columns = t
+                .columns
+                .iter()
+                .map(|c| (c.name, c.kind.name(), c.optional, c.description()))
+                .collect();
+            (t.name, t.expansion, t.rows.name(), t.description(), columns)
+        })
+        .collect()
+}
+
+/// A cell of the expansions' state as Python: `None`, an `int`, a `bool`, or a name (a
+/// quarter, figure, axis, tile id).
+fn state_value(py: Python<'_>, value: StateValue) -> PyResult<Bound<'_, PyAny>> {
+    Ok(match value {
+        StateValue::Absent => py.None().into_bound(py),
+        StateValue::Seat(seat) => seat.into_pyobject(py)?.into_any(),
+        StateValue::Int(n) => n.into_pyobject(py)?.into_any(),
+        StateValue::Flag(flag) => PyBool::new(py, flag).to_owned().into_any(),
+        StateValue::Feature(local) => local.into_pyobject(py)?.into_any(),
+        StateValue::Quarter(q) => q.name().into_pyobject(py)?.into_any(),
+        StateValue::Figure(f) => f.name().into_pyobject(py)?.into_any(),
+        StateValue::Tile(t) => t.id().into_pyobject(py)?.into_any(),
+        StateValue::Axis(a) => a.name().into_pyobject(py)?.into_any(),
+    })
+}
+
+/// The visible state of `game`'s expansions as a dict: per table in play, by name, its
+/// row (a table of one row), its row or `None` (of at most one), or the list of its rows
+/// (one per seat, or any number); each row a dict of column name to value.
+pub fn expansion_state_to_py<'py>(py: Python<'py>, game: &Game) -> PyResult<Bound<'py, PyDict>> {
+    let view = game.expansion_state();
+    let out = PyDict::new(py);
+    for (index, table) in view.tables() {
+        let rows = PyList::empty(py);
+        for row in view.rows().filter(|r| r.table_index == index) {
+            let d = PyDict::new(py);
+            for (column, value) in table.columns.iter().zip(row.values) {
+                d.set_item(column.name, state_value(py, *value)?)?;
+            }
+            rows.append(d)?;
+        }
+        match table.rows {
+            Rows::One | Rows::Optional => match rows.len() {
+                0 => out.set_item(table.name, py.None())?,
+                _ => out.set_item(table.name, rows.get_item(0)?)?,
+            },
+            Rows::PerSeat | Rows::Many => out.set_item(table.name, rows)?,
+        }
+    }
+    Ok(out)
 }
 
 /// A writable, C-contiguous numpy array of element type `T` and shape `shape`, borrowed

@@ -415,6 +415,14 @@ impl PyGame {
         self.game().tile_in_hand().map(|t| t.id())
     }
 
+    /// The visible state of the expansions in play: per table (`count`,
+    /// `quarter_figures`, `castles`, `bridges`, `bazaar`, `king`, `dragon`, `fairy`, ...),
+    /// its row, its row or `None`, or its list of rows, each a dict of column to value
+    /// (`None` when absent). `state_schema()` describes every table.
+    fn expansion_state<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyDict>> {
+        crate::convert::expansion_state_to_py(py, self.game())
+    }
+
     #[getter]
     fn dragon(&self) -> Option<(i32, i32)> {
         self.game().dragon().map(|p| (p.x, p.y))

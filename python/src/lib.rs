@@ -67,6 +67,16 @@ mod _core {
         crate::convert::action_schema()
     }
 
+    /// The schema of the expansions' state: `(name, expansion, rows, doc, [(column, kind,
+    /// optional, doc), ...])` for every table, in the engine's order. `rows` is `one`,
+    /// `optional`, `per-seat` or `many`; `kind` is `seat`, `int`, `flag`, `x`, `y`,
+    /// `feature`, `quarter`, `figure`, `tile` or `axis`. The typed dicts of
+    /// `carcassonne.state` are generated from it (`python/tools/gen_state.py`).
+    #[pyfunction]
+    fn state_schema() -> Vec<crate::convert::StateTableSchema> {
+        crate::convert::state_schema()
+    }
+
     /// A game from its record and observation preset, resumed exactly (unpickling
     /// `Game`).
     #[pyfunction]

@@ -7,15 +7,17 @@
 #     under AddressSanitizer + UndefinedBehaviorSanitizer, and under valgrind with the
 #     installed suppression file (test_clients.c: save and resume, events, tile geometry,
 #     the flat focus; test_layout.c: the observation layout read through the ABI against
-#     docs/observations.md);
+#     docs/observations.md; test_expansion_state.c: the Royal Gift sets drawn from the
+#     expansion state query);
 #   * a C++ program linked against the static library (pkg-config carcassonne-static);
 #   * the C++ example examples/cpp built with CMake (find_package) against the shared and
 #     the static library, and the CMake package's version rules;
 #   * the C# binding: its enums and constants against the header, the Unity package
 #     layout, the console test and the usage guide's example (Mono);
 #   * the first program of docs/c.md, compiled as written there with its pkg-config line,
-#     and the examples of the "Game clients" sections of docs/c.md and docs/csharp.md (C,
-#     C++ against the static library, C#).
+#     the examples of the "Game clients" sections of docs/c.md and docs/csharp.md (C,
+#     C++ against the static library, C#), and those of their "Expansion state" sections
+#     with the output the guides show.
 # Installs the tools it needs with apt-get when they are missing.
 #
 # Usage: tests/c/run.sh        (CARGO_TARGET_DIR is honoured; CARGO passes through)
@@ -163,6 +165,7 @@ build_all_c() { # suffix extra-flags...
         build_c "test_clients$suffix" tests/c/test_clients.c "$@" &&
         build_c "test_bots$suffix" tests/c/test_bots.c "$@" &&
         build_c "test_layout$suffix" tests/c/test_layout.c "$@" &&
+        build_c "test_expansion_state$suffix" tests/c/test_expansion_state.c "$@" &&
         build_c "example$suffix" "$OUT/example.c" "$@"
 }
 # The C guide, whose first program and build lines are compiled here.
@@ -200,6 +203,19 @@ client_examples() {
         mcs -warnaserror -nologo -out:"$OUT/Client.exe" "$CS_BINDING" "$OUT/Client.cs" &&
         env LD_LIBRARY_PATH="$LIB_DIR" mono "$OUT/Client.exe" | grep -q "resumed identical: True"
 }
+# The expansion state examples of the C and C# guides: each prints the tables of a new
+# game as the text block after it says.
+state_examples() {
+    extract_block "$C_GUIDE" "Expansion state in C" c "$OUT/state.c" &&
+        extract_block "$C_GUIDE" "Expansion state in C" text "$OUT/state.expected" &&
+        gcc "${CFLAGS[@]}" "$OUT/state.c" -o "$OUT/state_c" "${LINK_SHARED[@]}" &&
+        "$OUT/state_c" >"$OUT/state.out" && diff "$OUT/state.expected" "$OUT/state.out" &&
+        extract_block docs/csharp.md "Expansion state in C#" csharp "$OUT/State.cs" &&
+        extract_block docs/csharp.md "Expansion state in C#" text "$OUT/State.expected" &&
+        mcs -warnaserror -nologo -out:"$OUT/State.exe" "$CS_BINDING" "$OUT/State.cs" &&
+        env LD_LIBRARY_PATH="$LIB_DIR" mono "$OUT/State.exe" >"$OUT/State.out" &&
+        diff "$OUT/State.expected" "$OUT/State.out"
+}
 run_example() {
     "$OUT/$1" >"$OUT/example.out" && grep -q "player 1:" "$OUT/example.out" && cat "$OUT/example.out"
 }
@@ -213,6 +229,7 @@ step "C: reference games through the API" "$OUT/test_records" "$DATA/known-diver
 step "C: save and resume, events, tile geometry, focus" "$OUT/test_clients" 4
 step "C: built-in players (MCTS, greedy, random)" "$OUT/test_bots" 20
 step "C: observation layout against docs/observations.md" "$OUT/test_layout" docs/observations.md 3
+step "C: the Royal Gift sets drawn from the expansion state query" "$OUT/test_expansion_state" 6
 step "C: the guide's first program" run_example example
 
 step "compile C tests with -fsanitize=address,undefined" build_all_c _asan "${SAN[@]}"
@@ -224,6 +241,7 @@ step "ASan+UBSan: reference games" "$OUT/test_records_asan" "$DATA/known-diverge
 step "ASan+UBSan: client features" "$OUT/test_clients_asan" 2
 step "ASan+UBSan: built-in players" "$OUT/test_bots_asan" 8
 step "ASan+UBSan: observation layout" "$OUT/test_layout_asan" docs/observations.md 1
+step "ASan+UBSan: expansion state" "$OUT/test_expansion_state_asan" 4
 step "ASan+UBSan: docs example" run_example example_asan
 unset ASAN_OPTIONS UBSAN_OPTIONS
 
@@ -232,6 +250,7 @@ step "valgrind: complete games" "${VALGRIND[@]}" "$OUT/test_games" 1
 step "valgrind: client features" "${VALGRIND[@]}" "$OUT/test_clients" 1
 step "valgrind: built-in players" "${VALGRIND[@]}" "$OUT/test_bots" 3
 step "valgrind: observation layout" "${VALGRIND[@]}" "$OUT/test_layout" docs/observations.md 1
+step "valgrind: expansion state" "${VALGRIND[@]}" "$OUT/test_expansion_state" 1
 
 # ----- C++ against the static library ---------------------------------------------------
 build_cpp() {
@@ -298,6 +317,7 @@ step "compile the C# guide's example (mcs)" \
     mcs -warnaserror -nologo -out:"$OUT/FirstGame.exe" "$CS_BINDING" "$OUT/FirstGame.cs"
 step "C#: the guide's example" run_csharp_guide
 step "the guides' client examples (C, C++ static, C#)" client_examples
+step "the guides' expansion state examples (C, C#)" state_examples
 
 # ----- summary --------------------------------------------------------------------------
 echo

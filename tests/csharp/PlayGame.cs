@@ -1,7 +1,8 @@
 // Console test of the C# binding: struct layouts, a complete game (structured actions and
-// flat ids), a record round trip, explicit chance, observations, error statuses, and
-// built-in players (an MCTS bot against a greedy one), and the observation layout against
-// docs/observations.md (its path is the first argument).
+// flat ids), a record round trip, explicit chance, observations, error statuses,
+// built-in players (an MCTS bot against a greedy one), the observation layout against
+// docs/observations.md (its path is the first argument), and the Royal Gift sets read
+// from the expansion state query.
 // Built with Mono's mcs and run with mono (see tests/c/run.sh).
 using System;
 using System.Runtime.InteropServices;
@@ -55,6 +56,8 @@ static class PlayGame
         Check(Marshal.SizeOf(typeof(CarcFeatureGeometry)) == 12, "CarcFeatureGeometry is 12 bytes");
         Check(Marshal.SizeOf(typeof(CarcFocus)) == 12, "CarcFocus is 12 bytes");
         Check(Marshal.SizeOf(typeof(CarcWindowOrigin)) == 8, "CarcWindowOrigin is 8 bytes");
+        Check(Marshal.SizeOf(typeof(CarcStateTable)) == 3 * IntPtr.Size + 8, "CarcStateTable");
+        Check(Marshal.SizeOf(typeof(CarcStateColumn)) == 2 * IntPtr.Size + 8, "CarcStateColumn");
         Check(Game.Version.Split('.').Length == 3, "version MAJOR.MINOR.PATCH: " + Game.Version);
         Check(Native.Message(Status.GameOver) == "the game is over", "status message");
         Check(Game.TileKindId(0).Length > 0, "tile kind id");
@@ -358,6 +361,103 @@ static class PlayGame
         }
     }
 
+    /// Random Royal Gift games (castles always built, CA1) read through Game.ExpansionState
+    /// at every decision: each table of the box in play with the rows its StateRows says;
+    /// every follower in its supply, on the board or in a quarter of the City (B1, CC2);
+    /// every bridge and castle in a supply or on the board (BR1, CA1); the dragon row where
+    /// carc_game_dragon says (PD2). Over the games, the count, the quarters, castles,
+    /// bridges, the bazaar and a title holder each show.
+    static void RoyalGiftState()
+    {
+        string[] wanted = { "count", "quarter_figures", "castles", "bridges", "bridges_castles_supply",
+            "bazaar", "bazaar_offer", "bazaar_tiles", "king", "robber_baron", "dragon", "fairy" };
+        foreach (string name in wanted)
+        {
+            StateTable t = StateSchema.Table(name);
+            Check(StateSchema.Tables[t.Index] == t && t.Doc.Length > 10, "table " + name);
+        }
+        bool unknown = false;
+        try { StateSchema.Table("towers"); } catch (ArgumentException) { unknown = true; }
+        Check(unknown, "an unknown table is an ArgumentException");
+        var seen = new System.Collections.Generic.HashSet<string>();
+        bool titleHeld = false;
+        string royalGift = "{\"players\":4,\"sets\":[\"base\",\"river1\",\"river2\",\"princess-and-dragon\"," +
+            "\"count\",\"king-and-robber\",\"cult\",\"bridges-castles-and-bazaars\"]";
+        for (int g = 0; g < 4; g++)
+        {
+            using (Game game = Game.Create(royalGift + ",\"seed\":" + (100 + g) + "}"))
+            {
+                Random rng = new Random(g);
+                while (true)
+                {
+                    ExpansionState state = game.ExpansionState();
+                    foreach (StateTable t in StateSchema.Tables)
+                    {
+                        StateRow[] rows = state.RowsOf(t.Name);
+                        Check(state.InPlay(t.Name) == royalGift.Contains("\"" + t.Expansion + "\""),
+                            t.Name + " in play with its set");
+                        if (t.Rows == StateRows.One) Check(rows.Length == 1, t.Name + ": one row");
+                        if (t.Rows == StateRows.Optional) Check(rows.Length <= 1, t.Name + ": at most one row");
+                        if (t.Rows == StateRows.PerSeat) Check(rows.Length == 4, t.Name + ": a row per seat");
+                        if (rows.Length > 0) seen.Add(t.Name);
+                    }
+                    int bridges = state.RowsOf("bridges").Length, castles = state.RowsOf("castles").Length;
+                    int[] inQuarters = new int[4];
+                    foreach (StateRow r in state.RowsOf("quarter_figures"))
+                    {
+                        Check(r["quarter"] <= (int)Quarter.Market, "a quarter");
+                        if (r["figure"] == (int)Figure.Follower) inQuarters[r["owner"]]++;
+                    }
+                    CarcBoardFigure[] board = game.BoardFigures();
+                    foreach (StateRow r in state.RowsOf("bridges_castles_supply"))
+                    {
+                        bridges += r["bridges"];
+                        castles += r["castles"];
+                        int seat = r["seat"], onBoard = 0;
+                        foreach (CarcBoardFigure f in board)
+                            if (f.Owner == seat && f.Figure == (byte)Figure.Follower) onBoard++;
+                        Check(game.Supply((uint)seat).Follower + onBoard + inQuarters[seat] == 7,
+                            "every follower of seat " + seat + " is somewhere");
+                    }
+                    Check(bridges == 12 && castles == 12, "every bridge and castle is somewhere");
+                    CarcDragon dragon;
+                    Native.Check(Native.carc_game_dragon(game.Handle, out dragon));
+                    StateRow d = state.Row("dragon");
+                    Check((d != null) == (dragon.OnBoard == 1), "the dragon row");
+                    if (d != null) Check(d["x"] == dragon.X && d["y"] == dragon.Y, "the dragon's square");
+                    foreach (string title in new[] { "king", "robber_baron" })
+                    {
+                        StateRow r = state.Row(title);
+                        if (!r.IsAbsent("holder"))
+                        {
+                            titleHeld = true;
+                            Check(r["holder"] < 4 && r["tiles"] >= 2, title + " holder and record");
+                        }
+                    }
+                    if (game.IsTerminal) break;
+                    ArraySegment<CarcAction> legal = game.LegalActions();
+                    CarcAction pick = legal.Array[legal.Offset + rng.Next(legal.Count)];
+                    for (int i = 0; i < legal.Count; i++)
+                    {
+                        CarcAction a = legal.Array[legal.Offset + i];
+                        if (a.ActionKind == ActionKind.BuildCastle) pick = a;
+                    }
+                    game.Apply(pick);
+                }
+            }
+        }
+        foreach (string name in wanted)
+        {
+            Check(seen.Contains(name), "some game shows a row of " + name);
+        }
+        Check(titleHeld, "a title was held");
+        using (Game base_ = Game.Create("{\"players\":2,\"sets\":[\"base\"]}"))
+        {
+            ExpansionState none = base_.ExpansionState();
+            Check(none.Rows.Length == 0 && !none.InPlay("count"), "no expansion, no rows");
+        }
+    }
+
     // The observation layout as a C# client reads it: the version, every plane's name
     // against docs/observations.md (when its path is given), 2-D globals row-major
     // (supply + Shape[1]·seat + figure), and the SLOT block of a preset.
@@ -429,6 +529,7 @@ static class PlayGame
         Events();
         Geometry();
         Bots();
+        RoyalGiftState();
         // Handles left to the finalizer are released too.
         Game.Create("{\"players\":3,\"sets\":[\"base\"]}");
         GC.Collect();

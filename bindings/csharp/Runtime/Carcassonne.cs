@@ -335,6 +335,44 @@ namespace Carcassonne
         Carcassonne = 10,
     }
 
+    /// <summary>What the values of a column of the expansions' state are, and how a `CarcStateRow` writes them (`kind` of a `CarcStateColumn`): a seat number; an integer; 0 or 1; a board square's x or y; a local feature index of the tile at the row's square; a `CarcQuarter`, a `CarcFigure`, a tile kind index, a `CarcAxis`. `CARC_STATE_ABSENT` when a value of an optional column is absent. Stable numbers. (CarcStateKind)</summary>
+    public enum StateKind : byte
+    {
+        /// <summary>A seat, 0 to the number of players − 1. Name: `seat`.</summary>
+        Seat = 0,
+        /// <summary>An integer: a count of pieces, tiles or steps, points, a bid, a place. Name: `int`.</summary>
+        Int = 1,
+        /// <summary>Yes (1) or no (0). Name: `flag`.</summary>
+        Flag = 2,
+        /// <summary>A board column, growing east. Name: `x`.</summary>
+        X = 3,
+        /// <summary>A board row, growing south. Name: `y`.</summary>
+        Y = 4,
+        /// <summary>A feature of the tile at the row's square: its local index in the tile's catalogue list (the index after them is the tile's bridge). Name: `feature`.</summary>
+        Feature = 5,
+        /// <summary>A quarter of the City of Carcassonne (`castle`, `blacksmith`, `cathedral`, `market`). Name: `quarter`.</summary>
+        Quarter = 6,
+        /// <summary>A figure kind (`follower`, `abbot`, `mayor`, `wagon`, `barn`, `big-follower`). Name: `figure`.</summary>
+        Figure = 7,
+        /// <summary>A tile kind (its catalogue id). Name: `tile`.</summary>
+        Tile = 8,
+        /// <summary>The direction of a bridge (`NS`, `WE`). Name: `axis`.</summary>
+        Axis = 9,
+    }
+
+    /// <summary>How many rows a table of the expansions' state has in a game where its expansion is in play (`rows` of a `CarcStateTable`). Stable numbers. (CarcStateRows)</summary>
+    public enum StateRows : byte
+    {
+        /// <summary>Exactly one. Name: `one`.</summary>
+        One = 0,
+        /// <summary>None or one (the dragon is on the board or not). Name: `optional`.</summary>
+        Optional = 1,
+        /// <summary>One per seat, in seat order; the first column is the seat. Name: `per-seat`.</summary>
+        PerSeat = 2,
+        /// <summary>Any number. Name: `many`.</summary>
+        Many = 3,
+    }
+
     /// <summary>A player's holdings (7 bytes, blittable; `carc_game_supply`): figures not on the board, and tiles of the expansions not yet placed. (CarcSupply)</summary>
     [StructLayout(LayoutKind.Sequential)]
     public struct CarcSupply
@@ -559,6 +597,176 @@ namespace Carcassonne
         public int Y;
     }
 
+    /// <summary>A table of the expansions' state as the library describes it (CarcStateTable,
+    /// 32 bytes on 64-bit platforms); read through StateSchema.</summary>
+    [StructLayout(LayoutKind.Sequential)]
+    public struct CarcStateTable
+    {
+        public IntPtr Name;
+        public IntPtr Expansion;
+        public IntPtr Doc;
+        public uint Columns;
+        public byte Rows;
+        public byte Reserved8;
+        public ushort Reserved16;
+    }
+
+    /// <summary>A column of a table of the expansions' state (CarcStateColumn, 24 bytes on 64-bit
+    /// platforms); read through StateSchema.</summary>
+    [StructLayout(LayoutKind.Sequential)]
+    public struct CarcStateColumn
+    {
+        public IntPtr Name;
+        public IntPtr Doc;
+        public byte Kind;
+        public byte Optional;
+        public ushort Reserved16;
+        public uint Reserved32;
+    }
+
+    /// <summary>One column of a table of the expansions' state: its name, what it holds, the
+    /// kind of its values and whether a value may be absent (Native.StateAbsent).</summary>
+    public sealed class StateColumn
+    {
+        public string Name;
+        public string Doc;
+        public StateKind Kind;
+        public bool Optional;
+    }
+
+    /// <summary>One table of the expansions' state (`count`, `castles`, `bazaar_offer`, ...):
+    /// its index in the library, name, expansion (the set's name), documentation, how many
+    /// rows it has and its columns. docs/expansion-state.md lists every table.</summary>
+    public sealed class StateTable
+    {
+        public uint Index;
+        public string Name;
+        public string Expansion;
+        public string Doc;
+        public StateRows Rows;
+        public StateColumn[] Columns;
+
+        /// <summary>The position of column `name`; throws ArgumentException for a name the
+        /// table does not have.</summary>
+        public int ColumnIndex(string name)
+        {
+            for (int i = 0; i < Columns.Length; i++)
+            {
+                if (Columns[i].Name == name) return i;
+            }
+            throw new ArgumentException("table " + Name + " has no column " + name);
+        }
+    }
+
+    /// <summary>The tables of the expansions' state of the library, read once from the C ABI
+    /// (carc_state_table_count, carc_state_table, carc_state_column).</summary>
+    public static class StateSchema
+    {
+        static StateTable[] tables;
+
+        /// <summary>Every table, in the library's index order.</summary>
+        public static StateTable[] Tables
+        {
+            get
+            {
+                if (tables == null) tables = Read();
+                return tables;
+            }
+        }
+
+        /// <summary>The table named `name`; throws ArgumentException for an unknown name.</summary>
+        public static StateTable Table(string name)
+        {
+            foreach (StateTable t in Tables)
+            {
+                if (t.Name == name) return t;
+            }
+            throw new ArgumentException(name + " is not a table of the expansions' state");
+        }
+
+        static StateTable[] Read()
+        {
+            uint count;
+            Native.Check(Native.carc_state_table_count(out count));
+            StateTable[] all = new StateTable[count];
+            for (uint i = 0; i < count; i++)
+            {
+                CarcStateTable t;
+                Native.Check(Native.carc_state_table(i, out t));
+                StateColumn[] columns = new StateColumn[t.Columns];
+                for (uint c = 0; c < t.Columns; c++)
+                {
+                    CarcStateColumn col;
+                    Native.Check(Native.carc_state_column(i, c, out col));
+                    columns[c] = new StateColumn
+                    {
+                        Name = Native.FromUtf8(col.Name),
+                        Doc = Native.FromUtf8(col.Doc),
+                        Kind = (StateKind)col.Kind,
+                        Optional = col.Optional != 0,
+                    };
+                }
+                all[i] = new StateTable
+                {
+                    Index = i,
+                    Name = Native.FromUtf8(t.Name),
+                    Expansion = Native.FromUtf8(t.Expansion),
+                    Doc = Native.FromUtf8(t.Doc),
+                    Rows = (StateRows)t.Rows,
+                    Columns = columns,
+                };
+            }
+            return all;
+        }
+    }
+
+    /// <summary>One row of a table of the expansions' state: one value per column, written as
+    /// the column's StateKind says (seats and integers as they are, flags 0 or 1, enums by
+    /// their numbers, tiles by kind index), Native.StateAbsent when absent.</summary>
+    public sealed class StateRow
+    {
+        public StateTable Table;
+        public int[] Values;
+
+        /// <summary>The value of column `name`.</summary>
+        public int this[string name] { get { return Values[Table.ColumnIndex(name)]; } }
+
+        /// <summary>Whether column `name` holds no value.</summary>
+        public bool IsAbsent(string name)
+        {
+            return this[name] == Native.StateAbsent;
+        }
+    }
+
+    /// <summary>The visible state of a game's expansions (Game.ExpansionState): the rows of the
+    /// tables of the expansions in play, each table's rows together, in index order.</summary>
+    public sealed class ExpansionState
+    {
+        public StateRow[] Rows;
+        /// <summary>Whether each table (by index) is in play.</summary>
+        public bool[] TablesInPlay;
+
+        /// <summary>Whether table `name` is in play (its expansion is).</summary>
+        public bool InPlay(string name)
+        {
+            return TablesInPlay[StateSchema.Table(name).Index];
+        }
+
+        /// <summary>The rows of table `name` (none when it is not in play).</summary>
+        public StateRow[] RowsOf(string name)
+        {
+            StateTable table = StateSchema.Table(name);
+            return Array.FindAll(Rows, r => r.Table == table);
+        }
+
+        /// <summary>The first row of table `name` (the row of a table of one row), or null.</summary>
+        public StateRow Row(string name)
+        {
+            StateRow[] rows = RowsOf(name);
+            return rows.Length > 0 ? rows[0] : null;
+        }
+    }
+
     /// <summary>A failed call: the status and the library's detailed message.</summary>
     public class CarcassonneException : Exception
     {
@@ -666,6 +874,10 @@ namespace Carcassonne
         /// <summary>The observation layout version this binding was written for (the header's
         /// CARC_LAYOUT_VERSION); compare with carc_layout_version().</summary>
         public const ulong LayoutVersion = 3398290500946630779;
+        /// <summary>Values per row of the expansions' state (CARC_STATE_MAX_COLUMNS).</summary>
+        public const uint StateMaxColumns = 8;
+        /// <summary>A cell of the expansions' state that holds no value (CARC_STATE_ABSENT).</summary>
+        public static readonly int StateAbsent = int.MinValue;
 
         [DllImport(Lib)] public static extern IntPtr carc_version();
         [DllImport(Lib)] public static extern uint carc_abi_version();
@@ -697,6 +909,15 @@ namespace Carcassonne
         [DllImport(Lib)] public static extern Status carc_game_fairy(GameHandle game, out CarcFairy fairy);
         [DllImport(Lib)] public static extern Status carc_game_state_hash(GameHandle game, out ulong hash);
         [DllImport(Lib)] public static extern Status carc_game_last_placed(GameHandle game, out CarcPlacedTile tile);
+
+        [DllImport(Lib)] public static extern Status carc_state_table_count(out uint count);
+        [DllImport(Lib)] public static extern Status carc_state_table(uint index, out CarcStateTable table);
+        [DllImport(Lib)] public static extern Status carc_state_table_index(byte[] name, out uint index);
+        [DllImport(Lib)] public static extern Status carc_state_column(uint table, uint index, out CarcStateColumn column);
+        [DllImport(Lib)] public static extern Status carc_state_column_index(uint table, byte[] name, out uint index);
+        [DllImport(Lib)] public static extern Status carc_game_state_table_in_play(GameHandle game, uint table, out byte inPlay);
+        // Each CarcStateRow is 1 + StateMaxColumns int32 values: its table, then its values.
+        [DllImport(Lib)] public static extern Status carc_game_expansion_state(GameHandle game, int[] rows, uint len, out uint needed);
 
         [DllImport(Lib)] public static extern Status carc_game_event_count(GameHandle game, out uint count);
         [DllImport(Lib)] public static extern Status carc_game_events(GameHandle game, uint first, [In, Out] CarcEvent[] buf, uint len, out uint needed);
@@ -878,6 +1099,36 @@ namespace Carcassonne
             CarcSupply s;
             Native.Check(Native.carc_game_supply(handle, player, out s));
             return s;
+        }
+
+        /// <summary>The visible state of the expansions in play (the count and the quarters,
+        /// bridges, castles, the bazaar, the titles, the dragon, the fairy, ...): the rows of
+        /// their tables, read through the schema (StateSchema), so that a new expansion's
+        /// tables need no new code here.</summary>
+        public ExpansionState ExpansionState()
+        {
+            uint n;
+            Native.Check(Native.carc_game_expansion_state(handle, null, 0, out n));
+            int width = 1 + (int)Native.StateMaxColumns;
+            int[] cells = new int[n * width];
+            Native.Check(Native.carc_game_expansion_state(handle, cells, n, out n));
+            StateTable[] tables = StateSchema.Tables;
+            StateRow[] rows = new StateRow[n];
+            for (int r = 0; r < n; r++)
+            {
+                StateTable table = tables[cells[r * width]];
+                int[] values = new int[table.Columns.Length];
+                Array.Copy(cells, r * width + 1, values, 0, values.Length);
+                rows[r] = new StateRow { Table = table, Values = values };
+            }
+            bool[] inPlay = new bool[tables.Length];
+            for (uint t = 0; t < tables.Length; t++)
+            {
+                byte flag;
+                Native.Check(Native.carc_game_state_table_in_play(handle, t, out flag));
+                inPlay[t] = flag != 0;
+            }
+            return new ExpansionState { Rows = rows, TablesInPlay = inPlay };
         }
 
         public CarcPlacedTile[] PlacedTiles()

@@ -28,6 +28,7 @@ use crate::config::{Figure, GameConfig};
 use crate::features::NodeId;
 use crate::game::{BoardFigure, Game, Phase};
 use crate::geometry::Pos;
+use crate::rules::state::{Seat, StateWriter};
 use crate::rules::Expansion;
 use crate::tiles::{FeatureKind, Symbols, TileDef, TileSet};
 
@@ -135,6 +136,25 @@ pub(crate) struct Count {
     entry: CityEntry,
 }
 
+crate::rules::state::state_tables! {
+    expansion: "count";
+    /// Where the count stands (CC3): figures may not leave his quarter (CC5).
+    count: One {
+        /// The count's quarter.
+        quarter: Quarter,
+    },
+    /// The figures in the quarters of the City of Carcassonne, in the order they went in
+    /// (CC2, CC3).
+    quarter_figures: Many {
+        /// The quarter.
+        quarter: Quarter,
+        /// The figure's owner.
+        owner: Seat,
+        /// The figure.
+        figure: Figure,
+    },
+}
+
 /// CC3, once per turn after the scoring and the wagons: the turn player may put a figure
 /// into the City, and then move the count.
 #[derive(Copy, Clone, Debug, Default, PartialEq, Eq, Hash)]
@@ -183,6 +203,17 @@ impl Expansion for Count {
             ("CC6", |c| c.final_next += 1),
             ("CC6", |c| c.final_out ^= 1),
         ]
+    }
+
+    const STATE_TABLES: &'static [crate::rules::state::StateTable] = STATE_TABLES;
+
+    fn write_state(game: &Game, out: &mut StateWriter<'_>) {
+        let mut rows = StateRows(out);
+        let count = &game.ext.count;
+        rows.count(count.count_at);
+        for &(quarter, owner, figure) in &count.inside {
+            rows.quarter_figures(quarter, Seat(owner), figure);
+        }
     }
 
     /// CC1: the City's squares are the start.

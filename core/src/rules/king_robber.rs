@@ -13,6 +13,7 @@
 use crate::config::GameConfig;
 use crate::features::NodeId;
 use crate::game::{Game, ScoreKind};
+use crate::rules::state::{Seat, StateWriter};
 use crate::rules::Expansion;
 use crate::tiles::{FeatureKind, TileSet};
 
@@ -21,6 +22,26 @@ use crate::tiles::{FeatureKind, TileSet};
 struct Title {
     holder: Option<u8>,
     record: u32,
+}
+
+crate::rules::state::state_tables! {
+    expansion: "king-and-robber";
+    /// The King tile (KR1): who holds it, and the size of the largest city completed so
+    /// far, which a city must exceed to take it.
+    king: One {
+        /// Its holder; absent while it lies beside the board.
+        holder: Option<Seat>,
+        /// The tiles of the largest completed city (0 before the first).
+        tiles: u32,
+    },
+    /// The Robber Baron tile (KR2): who holds it, and the size of the largest road
+    /// completed so far, which a road must exceed to take it.
+    robber_baron: One {
+        /// Its holder; absent while it lies beside the board.
+        holder: Option<Seat>,
+        /// The tiles of the largest completed road (0 before the first).
+        tiles: u32,
+    },
 }
 
 /// The state of King & Robber Baron: the two titles.
@@ -51,6 +72,15 @@ impl Expansion for KingRobber {
             }),
             ("KR2", |k| k.robber.record += 1),
         ]
+    }
+
+    const STATE_TABLES: &'static [crate::rules::state::StateTable] = STATE_TABLES;
+
+    fn write_state(game: &Game, out: &mut StateWriter<'_>) {
+        let mut rows = StateRows(out);
+        let KingRobber { king, robber } = game.ext.king;
+        rows.king(king.holder.map(Seat), king.record);
+        rows.robber_baron(robber.holder.map(Seat), robber.record);
     }
 
     /// KR1, KR2.

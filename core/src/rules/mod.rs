@@ -11,6 +11,9 @@
 //! * [`bcb`]: Bridges, Castles & Bazaars (BR1–BR3, CA1–CA4, BZ1–BZ4).
 //! * [`inns_cathedrals`]: Inns & Cathedrals (IC1–IC4).
 //!
+//! [`state`] is the visible state of every expansion for clients: tables that each
+//! expansion declares in its module (`state_tables!`) and writes (`write_state`).
+//!
 //! The base game's rules (B1–B17) are the turn pipeline in [`crate::game`] and the
 //! scoring in [`crate::scoring`]. Each expansion is one line of the registry below
 //! (`expansions!`): its state, a struct of its module with private fields, implements
@@ -36,7 +39,8 @@
 //! 2. A module here with its state struct, implementing `Expansion` (`in_play`, `new`,
 //!    the hash probes of its state, and the hooks its rules need), and its line in
 //!    `expansions!` below, at the place its decisions, legal actions and score events
-//!    come in the turn.
+//!    come in the turn. What clients draw of it: its tables (`state_tables!`,
+//!    `STATE_TABLES`, `write_state`; see [`state`]).
 //! 3. For a new decision: its [`crate::game::Phase`] and its [`crate::action::Action`]
 //!    variants (entries of `action.rs`'s `actions!`), applied in its `Expansion::apply`.
 //!    New values of the kernel's enums (phases, figures, score kinds, symbols) go at the
@@ -48,6 +52,7 @@
 
 #[macro_use]
 mod registry;
+pub mod state;
 
 pub mod abbey_mayor;
 pub mod abbot;
@@ -68,6 +73,7 @@ use crate::config::{ConfigError, Figure, GameConfig};
 use crate::features::NodeId;
 use crate::game::{BoardFigure, Game, Phase};
 use crate::geometry::{Pos, Rotation, Side};
+use crate::rules::state::{ExpansionState, StateTable, StateWriter};
 use crate::tiles::{FeatureKind, TileDef, TileKind, TileSet};
 
 expansions! {

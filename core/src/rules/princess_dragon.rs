@@ -22,6 +22,7 @@ use crate::config::{Figure, GameConfig};
 use crate::features::NodeId;
 use crate::game::{BoardFigure, Game, Phase, ReturnCause, ScoreKind, Step};
 use crate::geometry::{Pos, Side};
+use crate::rules::state::{LocalFeature, Seat, StateWriter};
 use crate::rules::{Expansion, TurnEnd};
 use crate::tiles::{Symbols, TileDef, TileSet};
 
@@ -61,6 +62,36 @@ crate::named_enum! {
 
 /// Steps of a full flight (PD5).
 pub const DRAGON_STEPS: u8 = 6;
+
+crate::rules::state::state_tables! {
+    expansion: "princess-and-dragon";
+    /// The dragon, once a volcano brought it onto the board (PD2): its square, and the
+    /// steps taken while it flies (PD5).
+    dragon: Optional {
+        /// Its square.
+        pos: Pos,
+        /// The steps of the flight under way (at most 6); absent between flights.
+        flight_steps: Option<u8>,
+    },
+    /// The squares the flight under way has visited, its start first: it may not visit
+    /// them again (PD6). No rows between flights.
+    dragon_path: Many {
+        /// A square.
+        pos: Pos,
+    },
+    /// The fairy, once a player moved it (PD15).
+    fairy: Optional {
+        /// Its square.
+        pos: Pos,
+        /// The player who moved it there (under `fairy: on-tile` it stands for him).
+        mover: Seat,
+        /// The owner of the figure it stands next to (`fairy: next-to-follower`); absent
+        /// when it stands by none.
+        owner: Option<Seat>,
+        /// That figure's feature on the fairy's tile; absent when it stands by none.
+        feature: Option<LocalFeature>,
+    },
+}
 
 /// Fairy position (PD15).
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
@@ -118,6 +149,26 @@ impl Expansion for PrincessDragon {
                 d.flown_in_turn = Some(d.flown_in_turn.map_or(0, |t| t + 1))
             }),
         ]
+    }
+
+    const STATE_TABLES: &'static [crate::rules::state::StateTable] = STATE_TABLES;
+
+    fn write_state(game: &Game, out: &mut StateWriter<'_>) {
+        let mut rows = StateRows(out);
+        if let Some(pos) = game.dragon() {
+            rows.dragon(pos, game.flight_steps());
+        }
+        for pos in game.flight_visited() {
+            rows.dragon_path(pos);
+        }
+        if let Some(fairy) = game.ext.dragon.fairy {
+            let pos = game.board.placement(fairy.placement as usize).pos;
+            let (owner, feature) = match fairy.follower {
+                Some((owner, local)) => (Some(Seat(owner)), Some(LocalFeature(local))),
+                None => (None, None),
+            };
+            rows.fairy(pos, Seat(fairy.mover), owner, feature);
+        }
     }
 
     /// PD3: dragon tiles wait for the dragon.

@@ -30,6 +30,7 @@ use crate::config::{ConfigError, Figure, Figures, GameConfig};
 use crate::features::NodeId;
 use crate::game::{BoardFigure, Game, Phase};
 use crate::geometry::{Pos, Rotation, Side};
+use crate::rules::state::{StateTable, StateWriter};
 use crate::tiles::{FeatureKind, TileDef, TileKind, TileSet};
 use std::fmt;
 use std::hash::Hash;
@@ -74,6 +75,15 @@ pub(crate) trait Expansion: Sized + Clone + fmt::Debug + Eq + Hash {
     /// without state).
     #[cfg(test)]
     fn hash_probes() -> Vec<HashProbe<Self>>;
+
+    /// The tables of the expansion's visible state for clients, declared with
+    /// `state_tables!` in its module ([`crate::rules::state`]); none by default.
+    const STATE_TABLES: &'static [StateTable] = &[];
+
+    /// Writes the rows of its [`Expansion::STATE_TABLES`] with the module's `StateRows`
+    /// (called only in games where it is in play).
+    #[inline]
+    fn write_state(_game: &Game, _out: &mut StateWriter<'_>) {}
 
     // ----- configuration and setup -------------------------------------------------
 
@@ -554,6 +564,13 @@ macro_rules! expansions {
             }
         }
 
+        /// The number of state tables of every expansion.
+        const STATE_TABLE_COUNT: usize = 0 $(+ <$ty as Expansion>::STATE_TABLES.len())+;
+
+        /// Every expansion's state tables ([`Expansion::STATE_TABLES`]), in list order.
+        pub(crate) static STATE_TABLES: [StateTable; STATE_TABLE_COUNT] =
+            crate::rules::state::concat_tables(&[$(<$ty as Expansion>::STATE_TABLES),+]);
+
         /// [`Expansion::default_figures`] of every expansion.
         pub(crate) fn default_figures(sets: &[TileSet], counts: &mut FigureCounts) {
             $(<$ty as Expansion>::default_figures(sets, counts);)+
@@ -606,6 +623,20 @@ macro_rules! expansions {
             #[inline(always)]
             fn in_play(&self, slot: Slot) -> bool {
                 self.ext.in_play & (1 << slot as u32) != 0
+            }
+
+            /// [`Expansion::write_state`] of every expansion in play, its tables noted in
+            /// play.
+            pub(crate) fn write_state_rows(&self, out: &mut ExpansionState) {
+                let mut first = 0;
+                $(
+                    let count = <$ty as Expansion>::STATE_TABLES.len() as u16;
+                    if count > 0 && self.in_play(Slot::$field) {
+                        <$ty as Expansion>::write_state(self, &mut StateWriter::new(out, first, count));
+                    }
+                    first += count;
+                )+
+                let _ = first;
             }
 
             /// [`Expansion::holds_back_tiles`]: whether some expansion holds back now.

@@ -16,6 +16,10 @@ use crate::action::{
     carc_game_legal_actions,
 };
 use crate::bot::{carc_bot_choose, carc_bot_free, carc_bot_new};
+use crate::expansion_state::{
+    carc_game_expansion_state, carc_game_state_table_in_play, carc_state_column, carc_state_table,
+    CarcStateColumn, CarcStateRow, CarcStateTable, CARC_STATE_ABSENT,
+};
 use crate::game::{
     carc_game_clone, carc_game_free, carc_game_from_record, carc_game_last_error, carc_game_new,
     carc_game_to_record, carc_last_error,
@@ -123,6 +127,14 @@ enum Call {
     Catalogue {
         kind: u32,
         feature: u32,
+    },
+    /// The expansions' state: the rows into a buffer of `len` (or NULL), and the schema
+    /// at a table and column index that may be out of range.
+    ExpansionState {
+        len: u32,
+        null_buf: bool,
+        table: u32,
+        column: u32,
     },
     /// A stale, foreign or wrong-kind handle passed to one of a few calls.
     BadHandle {
@@ -262,6 +274,9 @@ fn call() -> impl Strategy<Value = Call> {
         1 => (prop_oneof![0u32..300, any::<u32>()], 0u32..20)
             .prop_map(|(kind, feature)| Call::Catalogue { kind, feature }),
         1 => (0..hostile_texts().len()).prop_map(|which| Call::HostileText { which }),
+        1 => (small_len(), any::<bool>(), prop_oneof![0u32..16, any::<u32>()], 0u32..10).prop_map(
+            |(len, null_buf, table, column)| Call::ExpansionState { len, null_buf, table, column }
+        ),
         1 => (0u8..3, 0u8..4).prop_map(|(which, call)| Call::BadHandle { which, call }),
     ]
 }
@@ -781,6 +796,89 @@ fn run(game: &mut *mut CarcGame, call: &Call) {
             carc_bot_free(bot);
             carc_bot_free(bot);
             assert_eq!(hash(g), before, "the live game is untouched");
+        }
+        Call::ExpansionState {
+            len,
+            null_buf,
+            table,
+            column,
+        } => {
+            let marker = CarcStateRow {
+                table: u32::MAX,
+                ..CarcStateRow::default()
+            };
+            let mut buf = buffer(*len, *null_buf, marker);
+            let mut n = u32::MAX;
+            let len = if *null_buf { *len } else { buf.len() as u32 };
+            let s = carc_game_expansion_state(g, ptr_of(&mut buf, *null_buf), len, &mut n);
+            ok_status(s, "expansion_state");
+            match s {
+                CarcStatus::Ok if !*null_buf => {
+                    for row in &buf[..n as usize] {
+                        let mut t = CarcStateTable {
+                            name: null(),
+                            expansion: null(),
+                            doc: null(),
+                            columns: 0,
+                            rows: 0,
+                            reserved8: 0,
+                            reserved16: 0,
+                        };
+                        assert_eq!(carc_state_table(row.table, &mut t), CarcStatus::Ok);
+                        let mut in_play = 9;
+                        assert_eq!(
+                            carc_game_state_table_in_play(g, row.table, &mut in_play),
+                            CarcStatus::Ok
+                        );
+                        assert_eq!(in_play, 1, "a row of a table in play");
+                        let (used, rest) = row.values.split_at(t.columns as usize);
+                        assert!(rest.iter().all(|v| *v == 0));
+                        for (c, v) in used.iter().enumerate() {
+                            let mut col = CarcStateColumn {
+                                name: null(),
+                                doc: null(),
+                                kind: 0,
+                                optional: 0,
+                                reserved16: 0,
+                                reserved32: 0,
+                            };
+                            assert_eq!(
+                                carc_state_column(row.table, c as u32, &mut col),
+                                CarcStatus::Ok
+                            );
+                            assert!(col.optional == 1 || *v != CARC_STATE_ABSENT);
+                        }
+                    }
+                }
+                CarcStatus::Ok => assert_eq!(len, 0),
+                CarcStatus::BufferTooSmall => {
+                    assert!(n > len);
+                    assert!(buf.iter().all(|r| r.table == u32::MAX));
+                }
+                CarcStatus::NullArgument => assert!(*null_buf && len > 0 && n == u32::MAX),
+                other => panic!("expansion_state: {other:?}"),
+            }
+            let mut out = 9u8;
+            let s = carc_game_state_table_in_play(g, *table, &mut out);
+            ok_status(s, "state_table_in_play");
+            if s != CarcStatus::Ok {
+                assert_eq!((s, out), (CarcStatus::InvalidArgument, 9));
+            }
+            let mut col = CarcStateColumn {
+                name: null(),
+                doc: null(),
+                kind: 77,
+                optional: 0,
+                reserved16: 0,
+                reserved32: 0,
+            };
+            let s = carc_state_column(*table, *column, &mut col);
+            ok_status(s, "state_column");
+            if s == CarcStatus::Ok {
+                assert!(!col.name.is_null() && col.kind <= 9);
+            } else {
+                assert_eq!((s, col.kind), (CarcStatus::InvalidArgument, 77));
+            }
         }
         Call::Catalogue { kind, feature } => {
             let mut id: *const c_char = null();

@@ -15,6 +15,7 @@ use carcassonne_core::config::Figures;
 use carcassonne_core::names::Named;
 use carcassonne_core::rules::bcb::{Axis, BazaarChoice};
 use carcassonne_core::rules::count::{Quarter, QuarterStep};
+use carcassonne_core::rules::state::{ColumnKind, Rows};
 use carcassonne_core::tiles::{FeatureKind, Symbols};
 use carcassonne_core::{Corner, Figure, Phase, ReturnCause, ScoreKind};
 use std::fmt::Write as _;
@@ -136,6 +137,25 @@ fn mirrors() -> Vec<Mirror> {
             "FeatureKind",
             named::<FeatureKind>(),
         ),
+        m(
+            "CarcStateKind",
+            "u8",
+            "What the values of a column of the expansions' state are, and how a `CarcStateRow` \
+             writes them (`kind` of a `CarcStateColumn`): a seat number; an integer; 0 or 1; a \
+             board square's x or y; a local feature index of the tile at the row's square; a \
+             `CarcQuarter`, a `CarcFigure`, a tile kind index, a `CarcAxis`. \
+             `CARC_STATE_ABSENT` when a value of an optional column is absent.",
+            "ColumnKind",
+            named::<ColumnKind>(),
+        ),
+        m(
+            "CarcStateRows",
+            "u8",
+            "How many rows a table of the expansions' state has in a game where its expansion \
+             is in play (`rows` of a `CarcStateTable`).",
+            "Rows",
+            named::<Rows>(),
+        ),
     ]
 }
 
@@ -202,6 +222,7 @@ fn render(committed: &str) -> Result<String, String> {
          use carcassonne_core::config::Figures;\n\
          use carcassonne_core::rules::bcb::{Axis, BazaarChoice};\n\
          use carcassonne_core::rules::count::{Quarter, QuarterStep};\n\
+         use carcassonne_core::rules::state::{ColumnKind, Rows};\n\
          use carcassonne_core::tiles::FeatureKind;\n\
          use carcassonne_core::{Corner, Figure, Phase, ReturnCause, ScoreKind};\n",
     );

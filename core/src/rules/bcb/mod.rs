@@ -19,6 +19,7 @@ use crate::config::{GameConfig, MAX_PLAYERS};
 use crate::features::NodeId;
 use crate::game::Game;
 use crate::geometry::{Pos, Rotation, Side};
+use crate::rules::state::{LocalFeature, Seat, StateWriter};
 use crate::rules::{Expansion, TurnEnd};
 use crate::tiles::{Symbols, TileKind, TileSet};
 
@@ -140,6 +141,69 @@ crate::named_enum! {
 /// The highest bid the engine offers at a bazaar (BZ2): bids are points, 0 to this.
 pub const MAX_BID: u32 = 30;
 
+crate::rules::state::state_tables! {
+    expansion: "bridges-castles-and-bazaars";
+    /// The bridges on the board, in the order their tiles were placed (BR1–BR3).
+    bridges: Many {
+        /// The square of the tile that carries it.
+        pos: Pos,
+        /// Its direction.
+        axis: Axis,
+    },
+    /// The castles, in the order they were built (CA1): each stands on a completed city
+    /// of two tiles, named by one of its parts.
+    castles: Many {
+        /// Its owner.
+        owner: Seat,
+        /// The square of a tile of its city.
+        pos: Pos,
+        /// The city's feature on that tile.
+        feature: LocalFeature,
+        /// The points it scored (CA3); absent while it waits for a feature to complete in
+        /// its neighbourhood.
+        points: Option<i32>,
+    },
+    /// The bridges and castles each seat still has in its supply (BR1, CA1).
+    bridges_castles_supply: PerSeat {
+        /// The seat.
+        seat: Seat,
+        /// Its bridges left.
+        bridges: u8,
+        /// Its castles left.
+        castles: u8,
+    },
+    /// The bazaar under way (BZ1–BZ3); no row between bazaars.
+    bazaar: Optional {
+        /// The seat whose bazaar tile started it.
+        player: Seat,
+        /// The seat that picks the next tile, or picked the one auctioned now (BZ2).
+        selector: Seat,
+        /// The tile auctioned now; absent before it is picked.
+        tile: Option<TileKind>,
+        /// The bid on it (points); absent before it is picked.
+        bid: Option<u32>,
+        /// Who made that bid: the selector until someone outbids him; absent before the
+        /// tile is picked.
+        bidder: Option<Seat>,
+    },
+    /// The offer of the bazaar under way, one row per tile laid out, in draw order (BZ1);
+    /// no rows between bazaars.
+    bazaar_offer: Many {
+        /// Its place in the offer (the place a selection names).
+        place: u8,
+        /// The tile; absent once it is taken.
+        tile: Option<TileKind>,
+    },
+    /// The tile each seat got at a bazaar and places on its next turn instead of drawing
+    /// (BZ3, BZ4).
+    bazaar_tiles: PerSeat {
+        /// The seat.
+        seat: Seat,
+        /// Its tile; absent when it holds none.
+        tile: Option<TileKind>,
+    },
+}
+
 /// The state of Bridges, Castles & Bazaars.
 #[derive(Clone, Debug, Default, PartialEq, Eq, Hash)]
 pub(crate) struct Bcb {
@@ -217,6 +281,47 @@ impl Expansion for Bcb {
             ("BZ1", |b| b.bazaar.under_way ^= true),
             ("BZ4", |b| b.bazaar.bazaar_turn ^= true),
         ]
+    }
+
+    const STATE_TABLES: &'static [crate::rules::state::StateTable] = STATE_TABLES;
+
+    fn write_state(game: &Game, out: &mut StateWriter<'_>) {
+        let mut rows = StateRows(out);
+        let bcb = &game.ext.bcb;
+        for (index, axis) in bcb.bridge_on.iter().enumerate() {
+            if let Some(axis) = *axis {
+                rows.bridges(game.board.placement(index).pos, axis);
+            }
+        }
+        for castle in &bcb.castles {
+            let (pos, local) = game.node_name(castle.root);
+            let points = castle.scored.map(|(_, points)| points);
+            rows.castles(Seat(castle.owner), pos, LocalFeature(local), points);
+        }
+        for seat in 0..game.num_players() {
+            rows.bridges_castles_supply(
+                Seat(seat as u8),
+                bcb.bridges_left[seat],
+                bcb.castles_left[seat],
+            );
+        }
+        let bazaar = &bcb.bazaar;
+        if bazaar.under_way {
+            let picked = bazaar.picked;
+            rows.bazaar(
+                Seat(bazaar.bazaar_player),
+                Seat(bazaar.selector),
+                picked,
+                picked.map(|_| bazaar.bid),
+                picked.map(|_| Seat(bazaar.high.unwrap_or(bazaar.selector))),
+            );
+        }
+        for (place, tile) in game.bazaar_offer().iter().enumerate() {
+            rows.bazaar_offer(place as u8, *tile);
+        }
+        for seat in 0..game.num_players() {
+            rows.bazaar_tiles(Seat(seat as u8), bazaar.held[seat]);
+        }
     }
 
     /// BZ2, BZ3: each bazaar tile may hold an auction per player, with a selection, a
