@@ -18,6 +18,12 @@ count half) with its standard error, and the mean score margin. The last weights
 saved to ``OUT/policy.pt``; those that did best against greedy in the evaluations to
 ``OUT/best.pt``, which the end of the run evaluates again on fresh games.
 
+``--minutes`` bounds the whole run: the imitation (collecting and fitting), PPO and
+every evaluation stop when their share of the time is spent (the imitation may use
+``--bc-share`` of it; PPO stops when ``--final-share`` is left for the final
+evaluations, which play as many of their games as that time allows and say how many).
+A run ends within its minutes plus one PPO update or one batch of evaluation steps.
+
 Run (from the repository's root, with the package and the ``rl`` extra installed)::
 
     python examples/train_ppo.py --minutes 30 --out runs/ppo
@@ -116,9 +122,29 @@ def make_env(n: int, opponents: str, seed: int, threads: int, window: int) -> ca
     )
 
 
-def evaluate(model: Policy, opponents: str, games: int, seed: int, window: int) -> Tuple[float, float, float]:
-    """(win rate with ties as half, its standard error, mean margin) of the arg-max policy
-    over ``games`` games (learner seats alternate)."""
+class Clock:
+    """The run's time budget: ``left()`` seconds until the deadline."""
+
+    def __init__(self, minutes: float) -> None:
+        self.start = time.monotonic()
+        self.deadline = self.start + 60.0 * minutes
+
+    def minutes(self) -> float:
+        return (time.monotonic() - self.start) / 60
+
+    def left(self) -> float:
+        return self.deadline - time.monotonic()
+
+    def until(self, share: float) -> float:
+        """The time (``time.monotonic()``) when ``share`` of the whole budget is spent."""
+        return self.start + share * (self.deadline - self.start)
+
+
+def evaluate(model: Policy, opponents: str, games: int, seed: int, window: int,
+             stop_at: float = math.inf) -> Tuple[float, float, float, int]:
+    """(win rate with ties as half, its standard error, mean margin, games played) of the
+    arg-max policy over ``games`` games (the learner's seat drawn per game), or over the
+    games finished when ``time.monotonic()`` passes ``stop_at`` (NaN without any)."""
     n = min(games, 64)
     env = carcassonne.VectorEnv(
         n, **GAME, seed=seed, window=window, preset="compact", opponents=opponents,
@@ -129,7 +155,7 @@ def evaluate(model: Policy, opponents: str, games: int, seed: int, window: int) 
     truncated = 0
     model.eval()
     with torch.no_grad():
-        while len(results) < games:
+        while len(results) < games and time.monotonic() < stop_at:
             logits, _ = model(torch.from_numpy(obs["board"]), torch.from_numpy(obs["globals"]))
             ids = masked(logits, torch.from_numpy(obs["action_mask"])).argmax(dim=1).numpy()
             seats = env.learner_seats().copy()
@@ -142,9 +168,18 @@ def evaluate(model: Policy, opponents: str, games: int, seed: int, window: int) 
     model.train()
     if truncated:
         print(f"  {truncated} games against {opponents} truncated (no legal move in the window)", flush=True)
+    if not results:
+        return math.nan, math.nan, math.nan, 0
     r = np.array(results[:games])
     p = float(r[:, 0].mean())
-    return p, math.sqrt(max(p * (1 - p), 1e-12) / len(r)), float(r[:, 1].mean())
+    return p, math.sqrt(max(p * (1 - p), 1e-12) / len(r)), float(r[:, 1].mean()), len(r)
+
+
+def describe(p: float, se: float, margin: float, played: int) -> str:
+    """An evaluation's result as text."""
+    if played == 0:
+        return "no game finished in the time"
+    return f"{100 * p:5.1f}% ± {100 * se:.1f} (margin {margin:+.1f}, {played} games)"
 
 
 def evaluate_gym(model: Policy, opponent: str, games: int, seed: int, window: int) -> Tuple[float, float, float]:
@@ -176,16 +211,18 @@ def evaluate_gym(model: Policy, opponent: str, games: int, seed: int, window: in
     return p, math.sqrt(max(p * (1 - p), 1e-12) / len(r)), float(r[:, 1].mean())
 
 
-def imitate(model: Policy, decisions: int, args: argparse.Namespace) -> None:
+def imitate(model: Policy, decisions: int, args: argparse.Namespace, stop_at: float) -> None:
     """Behaviour cloning of the greedy player on ``decisions`` learner decisions (its own
-    Adam optimizer, learning rate ``--bc-lr``)."""
+    Adam optimizer, learning rate ``--bc-lr``); collecting and fitting stop when
+    ``time.monotonic()`` passes ``stop_at`` (collecting at half the time left)."""
     if decisions <= 0:
         return
+    collect_until = time.monotonic() + (stop_at - time.monotonic()) / 2
     opt = torch.optim.Adam(model.parameters(), lr=args.bc_lr, eps=1e-5)
     env = make_env(args.envs, args.opponents, args.seed + 7, args.threads, args.window)
     obs, _ = env.reset()
     boards, globs, masks, ids = [], [], [], []
-    while len(ids) * args.envs < decisions:
+    while len(ids) * args.envs < decisions and (not ids or time.monotonic() < collect_until):
         a = env.builtin_actions("greedy", seed=len(ids))
         boards.append(obs["board"].copy())
         globs.append(obs["globals"].copy())
@@ -198,8 +235,10 @@ def imitate(model: Policy, decisions: int, args: argparse.Namespace) -> None:
     y = torch.from_numpy(np.concatenate(ids))
     for epoch in range(args.bc_epochs):
         perm = torch.randperm(len(y))
-        total = 0.0
+        total, seen = 0.0, 0
         for k in range(0, len(y), args.minibatch):
+            if k > 0 and time.monotonic() >= stop_at:
+                break
             j = perm[k : k + args.minibatch]
             logits, _ = model(b[j], g[j])
             loss = F.cross_entropy(masked(logits, m[j]), y[j])
@@ -208,12 +247,20 @@ def imitate(model: Policy, decisions: int, args: argparse.Namespace) -> None:
             nn.utils.clip_grad_norm_(model.parameters(), 0.5)
             opt.step()
             total += float(loss.detach()) * len(j)
-        print(f"imitation epoch {epoch + 1}: cross-entropy {total / len(y):.3f} on {len(y)} decisions", flush=True)
+            seen += len(j)
+        print(f"imitation epoch {epoch + 1}: cross-entropy {total / seen:.3f} on {seen} of {len(y)} decisions",
+              flush=True)
+        if time.monotonic() >= stop_at:
+            break
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--minutes", type=float, default=60.0, help="training time (imitation included)")
+    parser.add_argument("--minutes", type=float, default=60.0,
+                        help="time of the whole run: imitation, PPO and evaluations")
+    parser.add_argument("--bc-share", type=float, default=0.5, help="most of the time the imitation may take")
+    parser.add_argument("--final-share", type=float, default=0.15,
+                        help="share of the time kept for the final evaluations")
     parser.add_argument("--envs", type=int, default=64)
     parser.add_argument("--steps", type=int, default=64, help="rollout steps per env")
     parser.add_argument("--epochs", type=int, default=3)
@@ -259,40 +306,47 @@ def main() -> None:
     print(f"observations: {info['num_planes']} planes x {args.window}^2, {info['num_globals']} globals, "
           f"{info['num_actions']} ids; {sum(p.numel() for p in model.parameters()):,} parameters", flush=True)
 
+    clock = Clock(args.minutes)
     curve_path = os.path.join(args.out, "curve.csv")
     with open(curve_path, "w", newline="") as f:
         csv.writer(f).writerow(["minutes", "env_steps", "games", "win_random", "se_random", "margin_random",
                                 "win_greedy", "se_greedy", "margin_greedy"])
-    start = time.monotonic()
     env_steps, games = 0, 0
     eval_seed = 10_000
 
     best = -1.0
     best_path = os.path.join(args.out, "best.pt")
 
+    # An evaluation during training may take a tenth of the time; the final ones share
+    # what is left.
+    eval_time = 0.1 * 60.0 * args.minutes
+
     def report(games_per_opponent: int = args.eval_games) -> None:
         nonlocal eval_seed, best
-        minutes = (time.monotonic() - start) / 60
+        minutes = clock.minutes()
+        stop = min(time.monotonic() + eval_time, clock.deadline)
         rows = []
-        for opp in ("random", "greedy"):
-            rows.append(evaluate(model, opp, games_per_opponent, eval_seed, args.window))
+        for k, opp in enumerate(("random", "greedy")):
+            # Each opponent gets half of the evaluation's time.
+            rows.append(evaluate(model, opp, games_per_opponent, eval_seed, args.window,
+                                 time.monotonic() + (stop - time.monotonic()) / (2 - k)))
         eval_seed += 1
-        (wr, sr, mr), (wg, sg, mg) = rows
+        (wr, sr, mr, nr), (wg, sg, mg, ng) = rows
         print(f"[{minutes:6.1f} min, {env_steps:>9,} steps, {games:>6,} games] "
-              f"vs random {100 * wr:5.1f}% ± {100 * sr:.1f} (margin {mr:+.1f})  "
-              f"vs greedy {100 * wg:5.1f}% ± {100 * sg:.1f} (margin {mg:+.1f})", flush=True)
+              f"vs random {describe(*rows[0])}  vs greedy {describe(*rows[1])}", flush=True)
         with open(curve_path, "a", newline="") as f:
             csv.writer(f).writerow([f"{minutes:.2f}", env_steps, games, f"{wr:.4f}", f"{sr:.4f}", f"{mr:.2f}",
                                     f"{wg:.4f}", f"{sg:.4f}", f"{mg:.2f}"])
-        if wg > best:
-            best = wg
+        if wg > best or not os.path.exists(best_path):
+            best = wg if ng else best
             torch.save(model.state_dict(), best_path)
 
     report(min(args.eval_games, 100))
-    imitate(model, args.bc_decisions, args)
+    imitate(model, args.bc_decisions, args, clock.until(args.bc_share))
     if args.bc_decisions > 0:
         report()
-    next_eval = (time.monotonic() - start) / 60 + args.eval_every
+    next_eval = clock.minutes() + args.eval_every
+    train_until = clock.until(1.0 - args.final_share)
 
     obs, _ = env.reset()
     w = args.window
@@ -308,7 +362,7 @@ def main() -> None:
     ep_returns: List[float] = []
     iterations = 0
     # At least one PPO update, however short the time given.
-    while iterations == 0 or (time.monotonic() - start) / 60 < args.minutes:
+    while iterations == 0 or time.monotonic() < train_until:
         iterations += 1
         # Rollout.
         with torch.no_grad():
@@ -365,22 +419,25 @@ def main() -> None:
                 loss.backward()
                 nn.utils.clip_grad_norm_(model.parameters(), 0.5)
                 opt.step()
-        if (time.monotonic() - start) / 60 >= next_eval:
+        if clock.minutes() >= next_eval and time.monotonic() < train_until:
             if ep_returns:
                 print(f"  training: {len(ep_returns)} episodes, mean score-diff return {np.mean(ep_returns):+.2f}",
                       flush=True)
                 ep_returns.clear()
             report()
             next_eval += args.eval_every
+    # The final evaluations share the time left: the last weights, then the best ones.
+    eval_time = max(clock.left(), 0.0) / 2
     report(args.final_games)
     torch.save(model.state_dict(), os.path.join(args.out, "policy.pt"))
     # The weights that did best against greedy in the evaluations, evaluated again on
     # games none of those evaluations played.
     model.load_state_dict(torch.load(best_path))
-    for opp in ("random", "greedy"):
-        p, se, margin = evaluate(model, opp, args.final_games, 999_999, args.window)
-        print(f"best evaluated weights against {opp} over {args.final_games} fresh games: "
-              f"{100 * p:.1f}% ± {100 * se:.1f} (margin {margin:+.1f})", flush=True)
+    for k, opp in enumerate(("random", "greedy")):
+        stop = time.monotonic() + max(clock.left(), 0.0) / (2 - k)
+        result = evaluate(model, opp, args.final_games, 999_999, args.window, stop)
+        print(f"best evaluated weights against {opp} on fresh games: {describe(*result)}", flush=True)
+    print(f"whole run: {clock.minutes():.2f} minutes of {args.minutes:g}", flush=True)
     print(f"curve: {curve_path}; weights: {os.path.join(args.out, 'policy.pt')} (last), {best_path} (best)")
 
 

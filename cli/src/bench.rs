@@ -24,7 +24,7 @@ options:
   --games N            play exactly N games instead (the same games on every build,
                        for instruction counts: valgrind --tool=callgrind)
   --bot SPEC           the player of every seat (default random: a uniformly random
-                       legal action); greedy, or mcts:<budget>[:<option>=<value>...]
+                       legal action); greedy, heuristic, or mcts:<budget>[:<option>=<value>...]
                        (see `carcassonne match --help`)
   -h, --help           show this text
 

@@ -19,7 +19,8 @@ usage: carcassonne match --bots LIST [options]
 
 options:
   --bots LIST          the players, comma-separated, one per seat (or one for every
-                       seat): random, greedy, or mcts:<budget>[:<option>=<value>...]
+                       seat): random, greedy, heuristic, or
+                       mcts:<budget>[:<option>=<value>...]
                        with a budget of iterations (mcts:2000) or milliseconds per
                        decision (mcts:100ms) and the options
                          threads=N  root-parallel search threads (default 1)

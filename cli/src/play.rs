@@ -25,10 +25,11 @@ options:
 {players_line}
 {setup}
   --seed S             seed of the tile draws and of the bots (default 0)
-  --bots LIST          random, greedy or mcts:<budget>, one for all seats or one per
-                       seat (default greedy); greedy takes the action with the best
-                       points gained this turn minus the most points an opponent gains
-                       (a bazaar bid counts as its cost);
+  --bots LIST          random, greedy, heuristic or mcts:<budget>, one for all seats or
+                       one per seat (default greedy); greedy takes the action with the
+                       best points gained this turn minus the most points an opponent
+                       gains (a bazaar bid counts as its cost); heuristic breaks
+                       greedy's ties as a club player does (docs/bots.md);
                        mcts:2000 searches 2000 iterations per decision, mcts:100ms a
                        tenth of a second (`carcassonne match --help` lists its options)
   --out FILE           where to write the game record (default game-record.json)

@@ -61,7 +61,8 @@ fn with_bot(
 ///
 /// `spec` is one of `"random"` (a uniformly random legal action), `"greedy"` (the action
 /// with the best points this turn minus the most points an opponent gains, a bazaar bid
-/// counted as its cost) or
+/// counted as its cost), `"heuristic"` (greedy with a club player's tie-breaks: a
+/// follower on a city or monastery before a road, a farmer only late) or
 /// `"mcts[:<budget>][:<option>=<value>]..."`: Monte Carlo tree search over the hidden
 /// order of the pile with a budget of iterations (`"mcts:2000"`) or milliseconds per
 /// decision (`"mcts:100ms"`) and the options `threads=N` (root-parallel search threads,

@@ -8,7 +8,8 @@ the learner's steps: a spec (``"random"``, ``"greedy"``, ``"mcts:200"``,
 random choices from the episode's seed). A callable ``f(game) -> Action``, a trained policy
 (:func:`carcassonne.opponents.policy`) or a pool of them
 (:class:`carcassonne.opponents.OpponentPool`, or a list) play from Python, one pool
-member drawn per episode and seat (``info["opponents"]`` names them).
+member drawn per episode and seat (``info["opponents"]`` names them); the vector env
+asks each of them once per step for all the games that wait on it.
 
 **Observation presets**: ``preset="full"`` (default), ``"in-play"`` or ``"compact"``
 (``docs/observations.md``) choose the planes, globals and action ids. The spaces' shapes
@@ -19,8 +20,9 @@ are those of :func:`carcassonne.encoder_info` for the preset, and
 Observations are dicts of ``board`` uint8 [C, W, W], ``globals`` float32 [G] and
 ``action_mask`` int8 [A] (``docs/observations.md``); actions are flat ids
 (``Discrete(A)``); :meth:`CarcassonneEnv.action_masks` gives the mask as booleans for
-maskable policies. The reward is the learner's (``reward="score"``, ``"score-diff"`` or
-``"outcome"``), accumulated over the opponents' moves until the learner decides again.
+maskable policies. The reward is the learner's (``reward="score"``, ``"score-diff"``,
+``"outcome"`` or ``"win-loss"``; ``docs/observations.md``), accumulated over the
+opponents' moves until the learner decides again.
 
 **Actions** are integer ids (:mod:`carcassonne._ids`: a float, bool or string raises
 :class:`~carcassonne.errors.InvalidArgumentError`, as everywhere in the package).
@@ -31,9 +33,12 @@ maskable policies. The reward is the learner's (``reward="score"``, ``"score-dif
 :class:`~carcassonne.errors.IllegalActionError` is raised (the game is unchanged).
 Nothing crashes.
 
-**Episode statistics**: the step that ends an episode puts ``final_scores`` and
-``episode`` (``{"r": return, "l": learner steps}``) in ``info``; the vector env puts
-them in ``info`` as arrays with the masks ``_final_scores`` and ``_episode``.
+**Episode statistics**: the step that ends an episode puts ``final_scores``,
+``final_return`` (the learner's return) and ``final_length`` (the learner's steps) in
+``info``; the vector env puts them in ``info`` as arrays with the masks
+``_final_scores``, ``_final_return`` and ``_final_length``. The key ``episode`` is left
+to Gymnasium's ``RecordEpisodeStatistics`` (which CleanRL and others wrap around the
+env, single or vector, and which refuses an env that writes it itself).
 
 **Window.** Legal moves outside the observation window are not offered
 (``info["outside_window"]`` counts them); if nothing can be offered the episode ends as
@@ -57,7 +62,7 @@ from ._ids import action_id, action_ids
 from .errors import IllegalActionError, InvalidConfigError
 from .game import Game
 from .opponents import Opponent, OpponentPool, as_opponent
-from .players import BuiltinPlayer, PlayerSpec, player_spec
+from .players import BuiltinPlayer, player_spec
 from .render import rgb_array
 from .vector import VectorEnv
 
@@ -86,16 +91,18 @@ def observation_space(window: int = 32, info: Optional[Dict[str, Any]] = None) -
 
 
 def _native(
-    num_envs: int, config: GameConfig, opponents: PlayerSpec, autoreset: str, **options: Any
+    num_envs: int, config: GameConfig, opponents: Any, autoreset: str, **options: Any
 ) -> VectorEnv:
     """The native vector env (and its buffers) behind both environments: ``options`` are
     the environment keywords (``learner_seat``, ``window``, ``reward``,
-    ``outside_window``, ``illegal_action``, ``illegal_penalty``)."""
-    try:
-        spec = player_spec(opponents)
-    except ValueError as e:
-        raise InvalidConfigError(f"opponents: {e}") from None
-    return VectorEnv(num_envs, **config, opponents=spec, autoreset=autoreset, **options)
+    ``outside_window``, ``illegal_action``, ``illegal_penalty``). Built-in opponents are
+    checked here; others are played from Python by the :class:`VectorEnv`."""
+    if isinstance(opponents, (str, BuiltinPlayer)):
+        try:
+            opponents = player_spec(opponents)
+        except ValueError as e:
+            raise InvalidConfigError(f"opponents: {e}") from None
+    return VectorEnv(num_envs, **config, opponents=opponents, autoreset=autoreset, **options)
 
 
 class CarcassonneEnv(gym.Env[Obs, np.int64]):
@@ -247,7 +254,8 @@ class CarcassonneEnv(gym.Env[Obs, np.int64]):
         info["illegal_action"] = not legal
         if terminated or truncated:
             info["final_scores"] = list(after)
-            info["episode"] = {"r": self._return, "l": self._length}
+            info["final_return"] = self._return
+            info["final_length"] = self._length
             self._started = False
         return self._py_obs(), reward, terminated, truncated, info
 
@@ -314,10 +322,8 @@ class CarcassonneEnv(gym.Env[Obs, np.int64]):
         info["illegal_action"] = not legal
         if terminated or truncated:
             info["final_scores"] = self._env.final_scores[0].tolist()
-            info["episode"] = {
-                "r": float(self._env.episode_returns[0, seat]),
-                "l": int(self._env.episode_lengths[0]),
-            }
+            info["final_return"] = float(self._env.episode_returns[0, seat])
+            info["final_length"] = int(self._env.episode_lengths[0])
             self._started = False
         return self._obs(), float(self._env.rewards[0, seat]), terminated, truncated, info
 
@@ -340,7 +346,10 @@ class CarcassonneEnv(gym.Env[Obs, np.int64]):
 class CarcassonneVectorEnv(gym.vector.VectorEnv[Obs, npt.NDArray[np.int64], npt.NDArray[Any]]):
     """``num_envs`` copies of ``Carcassonne-v0`` stepped natively in one call
     (next-step autoreset: the step after an episode ends starts the next one and its
-    action is ignored), against a built-in player (``"random"`` or ``"greedy"``).
+    action is ignored), against a built-in player (``"random"``, ``"greedy"``,
+    ``"heuristic"``, ``"mcts:200"``; played natively) or opponents played from Python in
+    batches (callables, policies, pools; see :class:`carcassonne.VectorEnv`;
+    ``info["opponents"]`` names them per env).
     Episode ``k`` of env ``i`` uses seed ``carcassonne.episode_seed(seed, i, k)``.
     Observations are copied unless ``copy=False`` (then they are the native buffers,
     overwritten by the next step). ``threads`` steps the envs on that many threads.
@@ -362,7 +371,7 @@ class CarcassonneVectorEnv(gym.vector.VectorEnv[Obs, npt.NDArray[np.int64], npt.
         rules: Optional[Mapping[str, Any]] = None,
         figures: Optional[Mapping[str, int]] = None,
         *,
-        opponents: PlayerSpec = "random",
+        opponents: Any = "random",
         learner_seat: Optional[int] = 0,
         window: int = 32,
         reward: str = "score",
@@ -406,10 +415,13 @@ class CarcassonneVectorEnv(gym.vector.VectorEnv[Obs, npt.NDArray[np.int64], npt.
         return obs
 
     def _info(self) -> Dict[str, Any]:
-        return {
+        info = {
             "learner_seat": self._env.learner_seats(),
             "outside_window": self._env.outside_window.copy(),
         }
+        if self._env.opponents is not None:
+            info["opponents"] = self._env.info()["opponents"]
+        return info
 
     def reset(
         self,
@@ -449,11 +461,10 @@ class CarcassonneVectorEnv(gym.vector.VectorEnv[Obs, npt.NDArray[np.int64], npt.
             env_ids = np.arange(self.num_envs)
             info["final_scores"] = self._env.final_scores.copy()
             info["_final_scores"] = done.copy()
-            info["episode"] = {
-                "r": self._env.episode_returns[env_ids, seats].copy(),
-                "l": self._env.episode_lengths.copy(),
-            }
-            info["_episode"] = done.copy()
+            info["final_return"] = self._env.episode_returns[env_ids, seats].copy()
+            info["_final_return"] = done.copy()
+            info["final_length"] = self._env.episode_lengths.copy()
+            info["_final_length"] = done.copy()
         return (
             self._obs(),
             rewards,

@@ -14,6 +14,17 @@ An opponent decides for the seats other than the learner's. What
 * :class:`OpponentPool` (or a list, made into one): one member drawn per episode and
   seat, with optional weights; :meth:`OpponentPool.add` grows it during training (the
   usual self-play loop adds frozen copies of the learner).
+
+The vector environments (:class:`~carcassonne.VectorEnv`, ``gymnasium.make_vec`` and the
+SB3 ``VecEnv``) accept the same opponents and decide in batches: after the learner's
+step, every game where an opponent is to play waits, and each opponent is asked once
+for all the games that wait on it (:meth:`Opponent.act_batch`: a policy gets the
+observations stacked, ``[k, ...]``, and SB3's ``predict`` is called once for them; a
+built-in player inside a pool plays natively on those games; a callable on games is
+called once per game), until the learner is to play everywhere. A policy whose
+callable takes the stacked observations at once is ``policy(f, batched=True)``. An
+:class:`Opponent` of your own implements :meth:`~Opponent.play` (single env) and
+:meth:`~Opponent.act_batch` (vector envs).
 """
 
 from __future__ import annotations
@@ -23,7 +34,7 @@ from typing import Any, Callable, Dict, List, Optional, Sequence, Union
 import numpy as np
 import numpy.typing as npt
 
-from ._ids import action_id
+from ._ids import action_id, action_ids
 from .actions import Action
 from .errors import InvalidConfigError
 from .game import Game
@@ -36,10 +47,19 @@ Obs = Dict[str, npt.NDArray[Any]]
 
 class Opponent:
     """One opponent: :meth:`play` makes the decisions of ``seat`` until another seat
-    decides or the game ends."""
+    decides or the game ends; :meth:`act_batch` decides for many games at once."""
 
     def play(self, game: Game, seat: int, rng: np.random.Generator) -> None:
         raise NotImplementedError
+
+    def act_batch(self, obs: Obs, games: Sequence[Game], rng: np.random.Generator) -> npt.NDArray[np.int64]:
+        """The flat ids for ``k`` games where this opponent decides: ``obs`` holds their
+        observations (``board``, ``globals``, ``action_mask``: arrays ``[k, ...]``, each
+        from the deciding seat's view), ``games`` gives each game (built on demand: a
+        copy of the game is made only for the rows read)."""
+        raise InvalidConfigError(
+            f"opponents: {type(self).__name__} has no act_batch(obs, games, rng), which the vector envs call"
+        )
 
 
 class PlayerOpponent(Opponent):
@@ -51,6 +71,30 @@ class PlayerOpponent(Opponent):
     def play(self, game: Game, seat: int, rng: np.random.Generator) -> None:
         game.apply(self.player(game))
 
+    @property
+    def builtin(self) -> Optional[str]:
+        """The spec of a built-in player (which the vector envs play natively)."""
+        return self.player.spec if isinstance(self.player, BuiltinPlayer) else None
+
+    def act_batch(self, obs: Obs, games: Sequence[Game], rng: np.random.Generator) -> npt.NDArray[np.int64]:
+        ids = np.empty(len(games), dtype=np.int64)
+        for k in range(len(games)):
+            game = games[k]
+            second = game.pending_focus is not None
+            if second:
+                # The CELL id of a two-id action was played: decide again on the game
+                # without it and play the SLOT id.
+                game = game.clone()
+                game.cancel_focus()
+            path = game.action_to_flat_path(self.player(game))
+            offered = obs["action_mask"][k]
+            pick = None if path is None else path[1] if second else path[0]
+            if pick is None or not (0 <= pick < len(offered) and offered[pick]):
+                # Outside the observation window: a random offered id.
+                pick = int(rng.choice(np.flatnonzero(offered)))
+            ids[k] = pick
+        return ids
+
     def __repr__(self) -> str:
         return f"PlayerOpponent({self.player!r})"
 
@@ -58,9 +102,10 @@ class PlayerOpponent(Opponent):
 class PolicyOpponent(Opponent):
     """A policy on observations (see :func:`policy`)."""
 
-    def __init__(self, model: Any, deterministic: bool = True) -> None:
+    def __init__(self, model: Any, deterministic: bool = True, batched: bool = False) -> None:
         self.model = model
         self.deterministic = deterministic
+        self.batched = batched
         predict = getattr(model, "predict", None)
         if predict is None and not callable(model):
             raise InvalidConfigError(
@@ -84,13 +129,29 @@ class PolicyOpponent(Opponent):
             return
         game.step_flat(self.act(obs))
 
+    def act_batch(self, obs: Obs, games: Sequence[Game], rng: np.random.Generator) -> npt.NDArray[np.int64]:
+        """One call for all the rows: SB3's ``predict`` on the stacked observations, or
+        the callable (on the stacked observations with ``batched=True``, else row by
+        row)."""
+        k = len(obs["action_mask"])
+        if self._predict is not None:
+            mask = obs["action_mask"].astype(bool)
+            action, _ = self._predict(obs, action_masks=mask, deterministic=self.deterministic)
+            return action_ids(action, k)
+        if self.batched:
+            return action_ids(self.model(obs), k)
+        rows = [{key: value[j] for key, value in obs.items() if value is not None} for j in range(k)]
+        return np.array([action_id(self.model(row)) for row in rows], dtype=np.int64)
+
     def __repr__(self) -> str:
         return f"PolicyOpponent({self.model!r})"
 
 
-def policy(model: Any, deterministic: bool = True) -> PolicyOpponent:
-    """An opponent that plays ``model`` on its own (egocentric) observations."""
-    return PolicyOpponent(model, deterministic)
+def policy(model: Any, deterministic: bool = True, batched: bool = False) -> PolicyOpponent:
+    """An opponent that plays ``model`` on its own (egocentric) observations. With
+    ``batched=True`` a callable ``model`` takes the observations of many games stacked
+    (arrays ``[k, ...]``) and returns ``k`` ids (SB3 models are always called so)."""
+    return PolicyOpponent(model, deterministic, batched)
 
 
 OpponentLike = Union[str, Callable[[Game], Action], Opponent, "OpponentPool", Sequence[Any]]

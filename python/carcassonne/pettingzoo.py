@@ -6,10 +6,18 @@ PettingZoo's classic board games are (``TerminateIllegalWrapper``,
 environment. The agent to act
 is the player who decides now (the turn player, or another seat during a dragon flight
 or a wagon move); a two-step decision (``CELL`` then ``SLOT`` id) is two steps of the
-same agent. Observations are egocentric dicts: ``observation`` (the board planes, uint8
-[C, W, W]), ``globals`` (float32 [G]) and ``action_mask`` (int8 [A], all zero for an
-agent that does not decide now); see ``docs/observations.md``. Rewards follow
-``reward`` (``score``, ``score-diff``, ``outcome``) for every agent after every step.
+same agent. Rewards follow ``reward`` (``score``, ``score-diff``, ``outcome``,
+``win-loss``; ``docs/observations.md``) for every agent after every step.
+
+**Observations** are egocentric dicts. With ``observation_format="dict"`` (default):
+``observation`` (the board planes, uint8 [C, W, W]), ``globals`` (float32 [G]: the tile
+in hand, the scores, the figures left, ...) and ``action_mask`` (int8 [A], all zero for
+an agent that does not decide now); see ``docs/observations.md``. Code written for the
+classic games that reads only ``observation`` and ``action_mask`` never sees
+``globals``, so it plays without knowing its tile: give such code
+``observation_format="flat"``, where ``observation`` is one float32 vector
+[C·W·W + G] (the planes flattened in C order, then the globals) and the dict holds only
+``observation`` and ``action_mask``.
 
 **Illegal moves** follow the classic games: through :func:`env`, an id the mask does
 not offer ends the game, the agent that made it gets ``illegal_reward`` (default -1)
@@ -48,6 +56,9 @@ __all__ = ["env", "raw_env"]
 
 Obs = Dict[str, npt.NDArray[Any]]
 
+#: The reward modes (``docs/observations.md``).
+REWARDS = ("score", "score-diff", "outcome", "win-loss")
+
 
 class raw_env(AECEnv):  # type: ignore[misc]
     """The AEC environment (see the module documentation)."""
@@ -73,11 +84,17 @@ class raw_env(AECEnv):  # type: ignore[misc]
         outside_window: str = "mask",
         render_mode: Optional[str] = None,
         preset: str = "full",
+        observation_format: str = "dict",
     ) -> None:
         super().__init__()
         self.render_mode = checked_render_mode(render_mode, self.metadata["render_modes"])
-        if reward not in ("score", "score-diff", "outcome"):
-            raise InvalidConfigError(f"reward: unknown mode {reward!r} (score, score-diff, outcome)")
+        if reward not in REWARDS:
+            raise InvalidConfigError(f"reward: unknown mode {reward!r} ({', '.join(REWARDS)})")
+        if observation_format not in ("dict", "flat"):
+            raise InvalidConfigError(
+                f"observation_format: unknown format {observation_format!r} (dict, flat)"
+            )
+        self._flat = observation_format == "flat"
         if outside_window not in ("mask", "truncate"):
             raise InvalidConfigError(f"outside_window: unknown policy {outside_window!r} (mask, truncate)")
         self._config = game_config(players, sets, edition, rules, figures)
@@ -90,15 +107,25 @@ class raw_env(AECEnv):  # type: ignore[misc]
         self.possible_agents: List[str] = [f"player_{i}" for i in range(probe.num_players)]
         self.agents: List[str] = []
         info = probe.encoder_info()
-        self._obs_space = spaces.Dict(
-            {
-                "observation": spaces.Box(
-                    0, 255, shape=(info["num_planes"], window, window), dtype=np.uint8
-                ),
-                "globals": spaces.Box(-1.0e6, 1.0e6, shape=(info["num_globals"],), dtype=np.float32),
-                "action_mask": spaces.Box(0, 1, shape=(info["num_actions"],), dtype=np.int8),
-            }
-        )
+        mask_space = spaces.Box(0, 1, shape=(info["num_actions"],), dtype=np.int8)
+        if self._flat:
+            size = info["num_planes"] * window * window + info["num_globals"]
+            self._obs_space = spaces.Dict(
+                {
+                    "observation": spaces.Box(-1.0e6, 1.0e6, shape=(size,), dtype=np.float32),
+                    "action_mask": mask_space,
+                }
+            )
+        else:
+            self._obs_space = spaces.Dict(
+                {
+                    "observation": spaces.Box(
+                        0, 255, shape=(info["num_planes"], window, window), dtype=np.uint8
+                    ),
+                    "globals": spaces.Box(-1.0e6, 1.0e6, shape=(info["num_globals"],), dtype=np.float32),
+                    "action_mask": mask_space,
+                }
+            )
         self._act_space = spaces.Discrete(info["num_actions"])
         self._game = probe
         self._rng = np.random.default_rng()
@@ -140,6 +167,9 @@ class raw_env(AECEnv):  # type: ignore[misc]
 
     def observe(self, agent: str) -> Obs:
         d = self._game.observation(self.possible_agents.index(agent))
+        if self._flat:
+            flat = np.concatenate([d["board"].reshape(-1).astype(np.float32), d["globals"]])
+            return {"observation": flat, "action_mask": d["action_mask"]}
         return {"observation": d["board"], "globals": d["globals"], "action_mask": d["action_mask"]}
 
     def step(self, action: Optional[int]) -> None:

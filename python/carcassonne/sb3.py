@@ -1,7 +1,8 @@
 """The native vector environment as a Stable-Baselines3 ``VecEnv`` (the ``rl`` extra).
 
 :func:`make_vec_env` returns ``num_envs`` games stepped natively in one call, with one
-learning seat per game against built-in opponents, for SB3 and sb3-contrib's
+learning seat per game against opponents (built-in players natively; callables,
+policies and pools from Python in batches, as for :class:`carcassonne.VectorEnv`), for SB3 and sb3-contrib's
 ``MaskablePPO`` (which reads the masks through ``env_method("action_masks")``).
 Observations are dicts of ``board`` (uint8 [C, W, W], channels first) and ``globals``
 (float32 [G]); the step that ends an episode puts ``terminal_observation``,
@@ -41,7 +42,7 @@ __all__ = ["BoardExtractor", "CarcassonneVecEnv", "make_vec_env", "policy_kwargs
 
 
 class CarcassonneVecEnv(VecEnv):  # type: ignore[misc]
-    """``num_envs`` games against built-in ``opponents`` (keywords as for
+    """``num_envs`` games against ``opponents`` (keywords as for
     :class:`carcassonne.VectorEnv`; ``learner_seat=None`` draws the seat per episode)."""
 
     def __init__(
@@ -50,7 +51,7 @@ class CarcassonneVecEnv(VecEnv):  # type: ignore[misc]
         players: int = 2,
         sets: Optional[Sequence[str]] = None,
         *,
-        opponents: str = "greedy",
+        opponents: Any = "greedy",
         learner_seat: Optional[int] = None,
         seed: int = 0,
         window: int = 24,

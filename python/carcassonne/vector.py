@@ -22,7 +22,7 @@ from __future__ import annotations
 
 import mmap
 import threading
-from typing import Any, Dict, Mapping, Optional, Sequence, Tuple, Union
+from typing import Any, Dict, List, Mapping, Optional, Sequence, Tuple, Union
 
 import numpy as np
 import numpy.typing as npt
@@ -30,10 +30,33 @@ import numpy.typing as npt
 from . import _core
 from ._config import game_config
 from ._ids import action_ids
-from .errors import ConcurrentUseError
+from .errors import ConcurrentUseError, IllegalActionError
+from .opponents import Opponent, OpponentPool, PlayerOpponent, as_opponent
 from .players import BuiltinPlayer
 
 __all__ = ["VectorEnv"]
+
+#: The native batch's ``opponents`` for opponents played by the caller.
+EXTERNAL = "external"
+
+
+class _Games(Sequence[Any]):
+    """The games of some rows of a batch, each copied when first read."""
+
+    def __init__(self, env: "VectorEnv", rows: List[int]) -> None:
+        self._env = env
+        self._rows = rows
+        self._copies: Dict[int, Any] = {}
+
+    def __len__(self) -> int:
+        return len(self._rows)
+
+    def __getitem__(self, k: Any) -> Any:
+        if not isinstance(k, int):
+            raise TypeError("games are read one at a time")
+        if k not in self._copies:
+            self._copies[k] = self._env.game(self._rows[k])
+        return self._copies[k]
 
 Seeds = Union[None, int, Sequence[int]]
 
@@ -79,10 +102,18 @@ class VectorEnv:
 
     Modes: self-play (``opponents=None``; every decision is returned, the observation is
     that of the player to play, ``rewards`` are per seat) or single agent
-    (``opponents``: a built-in player spec such as ``"random"``, ``"greedy"`` or
-    ``"mcts:200"``, or a :class:`~carcassonne.players.BuiltinPlayer`; one learning seat
-    per game, ``learner_seat``
-    fixed or ``None`` for a random seat per episode; the other seats are played natively).
+    (``opponents``; one learning seat per game, ``learner_seat`` fixed or ``None`` for a
+    random seat per episode). A built-in player spec such as ``"random"``, ``"greedy"``,
+    ``"heuristic"`` or ``"mcts:200"``, or a :class:`~carcassonne.players.BuiltinPlayer`,
+    plays the other seats natively. A callable ``f(game) -> Action``, a policy
+    (:func:`carcassonne.opponents.policy`) or a pool (:class:`~carcassonne.opponents.OpponentPool`
+    or a list; one member drawn per episode and seat, with ``opponent_seed`` seeding the
+    draws) plays them from Python in batches: after each step of the learner, every
+    opponent is called once for all the games that wait on it
+    (:meth:`~carcassonne.opponents.Opponent.act_batch`), until the learner is to play in
+    every game. ``rewards`` then sum the learner's step and the opponents' steps that
+    follow it, as with native opponents; ``info["opponents"]`` names each game's
+    opponents per seat.
 
     Each game draws the seeds of its episodes from its own stream: episode ``k`` of game
     ``i`` uses seed ``carcassonne.episode_seed(seed, i, k)``, so batches made with
@@ -123,7 +154,7 @@ class VectorEnv:
         *,
         window: int = 32,
         reward: str = "score",
-        opponents: Optional[Union[str, BuiltinPlayer]] = None,
+        opponents: Any = None,
         learner_seat: Optional[int] = 0,
         outside_window: str = "mask",
         illegal_action: str = "raise",
@@ -133,7 +164,12 @@ class VectorEnv:
         threads: int = 1,
         preset: str = "full",
         final_observations: bool = False,
+        opponent_seed: Optional[int] = None,
     ) -> None:
+        self._pool: Optional[Union[Opponent, OpponentPool]] = None
+        if opponents is not None and not isinstance(opponents, (str, BuiltinPlayer)):
+            self._pool = as_opponent(opponents)
+            opponents = EXTERNAL
         self._env = _core.VectorEnv(
             num_envs,
             **game_config(players, sets, edition, rules, figures),
@@ -179,6 +215,15 @@ class VectorEnv:
         self._actions: npt.NDArray[np.int64] = np.zeros(n, dtype=np.int64)
         self._owner: Optional[int] = None
         self._owner_lock = threading.Lock()
+        # Opponents played from Python: who sits where, rewards of an episode's opening
+        # moves (paid with the learner's first step), learner steps, games waiting for
+        # their next-step reset.
+        self._rng = np.random.default_rng(seed if opponent_seed is None else opponent_seed)
+        self._seated: List[List[Optional[Opponent]]] = [[None] * p for _ in range(n)]
+        self._carry: npt.NDArray[np.float32] = np.zeros((n, p), dtype=np.float32)
+        self._learner_steps: npt.NDArray[np.int32] = np.zeros(n, dtype=np.int32)
+        self._waiting_reset: npt.NDArray[np.bool_] = np.zeros(n, dtype=np.bool_)
+        self._next_step = autoreset == "next-step"
 
     def __getstate__(self) -> Dict[str, Any]:
         # Pickles and deep copies: the compiled batch through its state, the buffers as
@@ -253,6 +298,16 @@ class VectorEnv:
         """The learning seat of each game (single-agent mode)."""
         return self._env.learner_seats()
 
+    @property
+    def opponents(self) -> Optional[Union[Opponent, OpponentPool]]:
+        """The opponents played from Python (``None`` for built-in or self-play)."""
+        return self._pool
+
+    def seated_opponents(self) -> List[List[Optional[Opponent]]]:
+        """Per game and seat, the opponent drawn for the current episode (``None`` at the
+        learner's seat, and without opponents played from Python)."""
+        return [list(row) for row in self._seated]
+
     def game(self, index: int) -> "Any":
         """A copy of game ``index`` as a :class:`carcassonne.Game`."""
         from .game import Game
@@ -284,6 +339,8 @@ class VectorEnv:
         if self.final_board is not None:
             info["final_board"] = self.final_board
             info["final_globals"] = self.final_globals
+        if self._pool is not None:
+            info["opponents"] = [[repr(o) for o in row if o is not None] for row in self._seated]
         return info
 
     def reset(self, seed: Seeds = None) -> Tuple[Dict[str, Any], Dict[str, Any]]:
@@ -305,6 +362,14 @@ class VectorEnv:
         self.final_scores.fill(0)
         self.episode_returns.fill(0)
         self.episode_lengths.fill(0)
+        if self._pool is not None:
+            self._carry.fill(0)
+            self._learner_steps.fill(0)
+            self._waiting_reset.fill(False)
+            everyone = np.ones(self.num_envs, dtype=np.bool_)
+            self._seat_opponents(everyone)
+            self._play_opponents(everyone.copy(), np.zeros(self.num_envs, dtype=np.bool_))
+            self.rewards.fill(0)
         return self.observation(), self.info()
 
     def step(
@@ -328,6 +393,13 @@ class VectorEnv:
         else:
             ids = self._actions
             np.copyto(ids, action_ids(actions, self.num_envs), casting="unsafe")
+        if self._pool is not None:
+            self._step_with_opponents(ids)
+            return self.observation(), self.rewards, self.terminated, self.truncated, self.info()
+        self._native_step(ids)
+        return self.observation(), self.rewards, self.terminated, self.truncated, self.info()
+
+    def _native_step(self, ids: npt.NDArray[np.int64], active: Optional[npt.NDArray[np.bool_]] = None) -> None:
         self._env.step(
             ids,
             self.action_mask,
@@ -343,5 +415,121 @@ class VectorEnv:
             episode_lengths=self.episode_lengths,
             final_board=self.final_board,
             final_globals=self.final_globals,
+            active=active,
         )
-        return self.observation(), self.rewards, self.terminated, self.truncated, self.info()
+
+    # ----- opponents played from Python ------------------------------------------------
+
+    def _seat_opponents(self, games: npt.NDArray[np.bool_]) -> None:
+        """Draws the opponents of the episodes that start in ``games``."""
+        pool = self._pool
+        seats = self._env.learner_seats()
+        for i in np.flatnonzero(games):
+            row = self._seated[i]
+            for seat in range(self.num_players):
+                if seat == seats[i]:
+                    row[seat] = None
+                elif isinstance(pool, OpponentPool):
+                    row[seat] = pool.draw(self._rng)
+                else:
+                    row[seat] = pool
+
+    def _decide(self, waiting: npt.NDArray[np.bool_]) -> npt.NDArray[np.int64]:
+        """The opponents' ids for the games in ``waiting``: one call per opponent."""
+        ids = np.zeros(self.num_envs, dtype=np.int64)
+        groups: Dict[int, Tuple[Opponent, List[int]]] = {}
+        for i in np.flatnonzero(waiting):
+            opponent = self._seated[i][self.to_play[i]]
+            assert opponent is not None
+            groups.setdefault(id(opponent), (opponent, []))[1].append(int(i))
+        for opponent, rows in groups.values():
+            games = np.array(rows, dtype=np.int64)
+            spec = opponent.builtin if isinstance(opponent, PlayerOpponent) else None
+            if spec is not None:
+                active = np.zeros(self.num_envs, dtype=np.bool_)
+                active[games] = True
+                seed = int(self._rng.integers(0, 2**62))
+                ids[games] = self._env.builtin_actions(spec, seed, active=active)[games]
+            else:
+                obs: Dict[str, Any] = {
+                    "board": None if self.board is None else self.board[games],
+                    "globals": None if self.globals is None else self.globals[games],
+                    "action_mask": self.action_mask[games],
+                }
+                chosen = action_ids(opponent.act_batch(obs, _Games(self, rows), self._rng), len(rows))
+                offered = self.action_mask[games, np.clip(chosen, 0, self.num_actions - 1)] == 1
+                ok = (chosen >= 0) & (chosen < self.num_actions) & offered
+                if not ok.all():
+                    bad = int(np.flatnonzero(~ok)[0])
+                    raise IllegalActionError(
+                        f"env {rows[bad]}: opponent {opponent!r} chose id {int(chosen[bad])}, not legal now"
+                    )
+                ids[games] = chosen
+        return ids
+
+    def _play_opponents(self, fresh: npt.NDArray[np.bool_], ended: npt.NDArray[np.bool_]) -> None:
+        """Steps the opponents until the learner is to play in every game (or its episode
+        waits for a reset). Rewards of games in ``fresh`` (an episode that started in this
+        call) go to ``_carry``, the others to ``rewards``; episodes that end here are
+        added to ``ended`` with their rows kept."""
+        seats = self._env.learner_seats()
+        total = self.rewards.copy()
+        saved: Dict[str, npt.NDArray[Any]] = {}
+        for name in ("final_scores", "episode_returns", "episode_lengths", "final_board", "final_globals"):
+            buffer = getattr(self, name)
+            if buffer is not None:
+                saved[name] = buffer.copy()
+        terminated, truncated = self.terminated.copy(), self.truncated.copy()
+        while True:
+            waiting = (self.to_play != seats) & ~self._waiting_reset
+            if not waiting.any():
+                break
+            self._native_step(self._decide(waiting), waiting)
+            step = np.where(waiting[:, None], self.rewards, 0.0)
+            into_carry = fresh | ended
+            self._carry += np.where(into_carry[:, None], step, 0.0)
+            total += np.where(into_carry[:, None], 0.0, step)
+            done = waiting & (self.terminated | self.truncated)
+            if done.any():
+                for name, copy in saved.items():
+                    copy[done] = getattr(self, name)[done]
+                # An episode that ends at an opponent's step: its returns, its learner
+                # steps as its length.
+                saved["episode_lengths"][done] = self._learner_steps[done]
+                self._learner_steps[done] = 0
+                terminated[done] = self.terminated[done]
+                truncated[done] = self.truncated[done]
+                ended |= done
+                if self._next_step:
+                    self._waiting_reset |= done
+                else:
+                    self._carry[done] = 0
+                    fresh |= done
+                    seats = self._env.learner_seats()
+                    self._seat_opponents(done)
+        self.rewards[...] = total
+        self.terminated[...] = terminated
+        self.truncated[...] = truncated
+        for name, copy in saved.items():
+            getattr(self, name)[...] = copy
+
+    def _step_with_opponents(self, ids: npt.NDArray[np.int64]) -> None:
+        """The learner's step in every game, then the opponents' (see :meth:`_play_opponents`)."""
+        resetting = self._waiting_reset.copy()
+        self._waiting_reset.fill(False)
+        self._native_step(ids)
+        self._learner_steps[~resetting] += 1
+        # Rewards of the opening moves before the learner's first decision.
+        self.rewards += self._carry
+        self._carry.fill(0)
+        ended = (self.terminated | self.truncated) & ~resetting
+        if ended.any():
+            self.episode_lengths[ended] = self._learner_steps[ended]
+            self._learner_steps[ended] = 0
+            if self._next_step:
+                self._waiting_reset |= ended
+        fresh = resetting.copy()
+        if not self._next_step:
+            fresh |= ended
+        self._seat_opponents(fresh)
+        self._play_opponents(fresh, ended)

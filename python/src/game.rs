@@ -10,6 +10,7 @@ use crate::errors::{illegal, invalid_argument, invalid_config, invalid_record, s
 use crate::signals::SignalWatch;
 use carcassonne::config::Figures;
 use carcassonne::game::{ActionError, Event};
+use carcassonne::names::Named;
 use carcassonne::{ChanceMode, Game as CoreGame, Phase, Rng};
 use carcassonne_session::bots::Bot;
 use carcassonne_session::encode::{
@@ -124,8 +125,9 @@ pub fn info_dict<'py>(py: Python<'py>, layout: &Layout) -> PyResult<Bound<'py, P
 pub fn reward_from(name: &str) -> PyResult<RewardMode> {
     RewardMode::from_name(name).ok_or_else(|| {
         invalid_config(format!(
-            "reward: unknown mode {} (score, score-diff, outcome)",
-            echo(name)
+            "reward: unknown mode {} ({})",
+            echo(name),
+            RewardMode::names()
         ))
     })
 }

@@ -16,7 +16,7 @@ use carcassonne_session::bots::Bot;
 use carcassonne_session::json::echo;
 use carcassonne_session::vector::{
     Autoreset, Batch, BatchError, BatchErrorKind, BatchSettings, IllegalPolicy, OutsidePolicy,
-    StepBuffers, MAX_NUM_ENVS, MAX_THREADS,
+    StepBuffers, EXTERNAL, MAX_NUM_ENVS, MAX_THREADS,
 };
 use numpy::ndarray::Array1;
 use numpy::{IntoPyArray, PyArray1, PyArrayMethods};
@@ -138,8 +138,10 @@ impl VectorEnv {
         let layout = layout_from(spec, preset, &config)?;
         let mut settings = BatchSettings::new(config, layout);
         settings.reward = reward_from(reward)?;
+        settings.external = opponents == Some(EXTERNAL);
         settings.opponent = match opponents {
             None => None,
+            Some(_) if settings.external => None,
             Some(name) => {
                 Some(Bot::parse(name).map_err(|m| invalid_config(format!("opponents: {m}")))?)
             }
@@ -225,19 +227,22 @@ impl VectorEnv {
         Ok(Array1::from_vec(seeds).into_pyarray(py))
     }
 
-    /// The id the built-in player `kind` (`random`, `greedy`, `mcts:<budget>...`) would
-    /// take now in each env (int64 [N]; -1 where nothing is offered). With a pending focus,
+    /// The id the built-in player `kind` (`random`, `greedy`, `heuristic`,
+    /// `mcts:<budget>...`) would take now in each env (int64 [N]; -1 where nothing is
+    /// offered, and in the games that `active`, a bool array [N], leaves out). With a pending focus,
     /// the second id of the player's action if it goes through that focus, else the first
     /// offered id. `seed` seeds the players' tie-breaks. Runs with the interpreter
     /// released; Ctrl-C stops it within 20 ms, also during a search (`KeyboardInterrupt`,
     /// the games unchanged).
-    #[pyo3(signature = (kind, seed=Int(0)), text_signature = "($self, kind, seed=0)")]
+    #[pyo3(signature = (kind, seed=Int(0), active=None), text_signature = "($self, kind, seed=0, active=None)")]
     fn builtin_actions<'py>(
         &self,
         py: Python<'py>,
         kind: &str,
         seed: Int,
+        active: Option<&Bound<'py, PyAny>>,
     ) -> PyResult<Bound<'py, PyArray1<i64>>> {
+        let active = active_games(active, self.num_envs)?;
         let bot = Bot::from_name(kind).ok_or_else(|| {
             invalid_argument(format!(
                 "kind: unknown built-in player {} (known: {})",
@@ -248,16 +253,23 @@ impl VectorEnv {
         let mut batch = self.batch()?;
         let watch = SignalWatch::new();
         let games: &mut Batch = &mut batch;
-        let out = py.detach(|| games.builtin_actions(bot, seed.0 as u64, &watch));
+        let out =
+            py.detach(|| games.builtin_actions_of(bot, seed.0 as u64, active.as_deref(), &watch));
         watch.into_result()?;
         let out = out.ok_or_else(|| state_error("VectorEnv.builtin_actions: interrupted"))?;
         Ok(Array1::from_vec(out).into_pyarray(py))
     }
 
-    /// Whether built-in opponents play the other seats.
+    /// Whether the games have a learning seat (built-in or external opponents).
     #[getter]
     fn single_agent(&self) -> bool {
-        self.settings.opponent.is_some()
+        self.settings.single_agent()
+    }
+
+    /// Whether the opponents' decisions are returned (`opponents="external"`).
+    #[getter]
+    fn external_opponents(&self) -> bool {
+        self.settings.external
     }
 
     /// The learner's seat in each game (single-agent mode; 0 in self-play).
@@ -353,7 +365,10 @@ impl VectorEnv {
     /// automatic reset) are written; the other rows of `final_scores`, `episode_returns`
     /// and `episode_lengths` are set to 0, those of `final_board` and `final_globals` are
     /// left as they were.
-    #[pyo3(signature = (actions, action_mask, rewards, to_play, terminated, truncated, board=None, globals=None, final_scores=None, outside_window=None, episode_returns=None, episode_lengths=None, final_board=None, final_globals=None))]
+    ///
+    /// `active` (bool [N]) steps only the games it marks: the others are not stepped and
+    /// their rows of every array are left as they were (their actions are not read).
+    #[pyo3(signature = (actions, action_mask, rewards, to_play, terminated, truncated, board=None, globals=None, final_scores=None, outside_window=None, episode_returns=None, episode_lengths=None, final_board=None, final_globals=None, active=None))]
     #[allow(clippy::too_many_arguments)]
     fn step<'py>(
         &self,
@@ -372,8 +387,11 @@ impl VectorEnv {
         episode_lengths: Option<&Bound<'py, PyAny>>,
         final_board: Option<&Bound<'py, PyAny>>,
         final_globals: Option<&Bound<'py, PyAny>>,
+        active: Option<&Bound<'py, PyAny>>,
     ) -> PyResult<()> {
         let n = self.num_envs;
+        let active = active_games(active, n)?;
+        let active = active.as_deref();
         let mut batch = self.batch()?;
         let ids = {
             let a = actions
@@ -389,8 +407,10 @@ impl VectorEnv {
             }
             // Read in place when contiguous (the usual case), copied otherwise.
             match view.as_slice() {
-                Some(ids) => batch.check_actions(ids),
-                None => batch.check_actions(&view.iter().copied().collect::<Vec<i64>>()),
+                Some(ids) => batch.check_active_actions(ids, active),
+                None => {
+                    batch.check_active_actions(&view.iter().copied().collect::<Vec<i64>>(), active)
+                }
             }
             .map_err(batch_error)?
         };
@@ -411,10 +431,30 @@ impl VectorEnv {
         let bufs = arrays.slices()?;
         let watch = SignalWatch::new();
         let games: &mut Batch = &mut batch;
-        let done = py.detach(|| games.step(&ids, bufs, &watch));
+        let done = py.detach(|| games.step_active(&ids, active, bufs, &watch));
         done.map_err(batch_error)?;
         watch.into_result()
     }
+}
+
+/// The games a call works on: `None` for every game, else a bool array [N] read into a
+/// vector (`InvalidArgumentError` for another dtype or shape).
+fn active_games(active: Option<&Bound<'_, PyAny>>, n: usize) -> PyResult<Option<Vec<bool>>> {
+    let Some(a) = active.filter(|a| !a.is_none()) else {
+        return Ok(None);
+    };
+    let a = a
+        .cast::<numpy::PyArrayDyn<bool>>()
+        .map_err(|_| invalid_argument("active: expected a numpy array of dtype bool"))?;
+    let ro = a.readonly();
+    let view = ro.as_array();
+    if view.shape() != [n] {
+        return Err(invalid_argument(format!(
+            "active: shape {:?}, expected [{n}]",
+            view.shape()
+        )));
+    }
+    Ok(Some(view.iter().copied().collect()))
 }
 
 /// The numpy arrays of one call, checked and borrowed for writing.

@@ -6,6 +6,10 @@
 //!   ([`immediate_gain`]: own points gained minus the most points gained by an opponent,
 //!   with the rest of the player's own turn settled by passing, and a bazaar bid counted
 //!   as its cost), ties broken at random.
+//! * `heuristic`: greedy with a club player's rules for its ties ([`heuristic_key`]): a
+//!   tile is placed where the rest of the turn is best (a follower on a good feature
+//!   included), a follower goes on a city or a monastery before a road, on a field only
+//!   late in the game, and the last follower is not spent on a road.
 //! * `mcts:<budget>`: Monte Carlo tree search over the hidden draw order
 //!   ([`crate::mcts`]), e.g. `mcts:2000` (iterations) or `mcts:100ms` (time per decision).
 //!
@@ -25,6 +29,7 @@
 use crate::json::echo;
 use crate::mcts::MctsConfig;
 use carcassonne::config::MAX_PLAYERS;
+use carcassonne::tiles::FeatureKind;
 use carcassonne::{Action, Game, Phase, Rng};
 use std::fmt;
 
@@ -36,6 +41,9 @@ pub enum Bot {
     Random,
     /// Picks the action with the best [`immediate_gain`]; ties are broken at random.
     Greedy,
+    /// Picks the action with the best [`heuristic_key`]: greedy's gain, then a club
+    /// player's preferences; remaining ties are broken at random.
+    Heuristic,
     /// Monte Carlo tree search ([`crate::mcts`]).
     Mcts(MctsConfig),
 }
@@ -47,11 +55,13 @@ impl Bot {
         match self {
             Bot::Random => "random",
             Bot::Greedy => "greedy",
+            Bot::Heuristic => "heuristic",
             Bot::Mcts(_) => "mcts",
         }
     }
 
-    /// Reads a bot spec: `random`, `greedy`, or `mcts[:<budget>][:<option>=<value>]...`
+    /// Reads a bot spec: `random`, `greedy`, `heuristic`, or
+    /// `mcts[:<budget>][:<option>=<value>]...`
     /// (see [`MctsConfig::parse`]), exactly: no spaces around it or its fields, each option
     /// once. The message of an error says what was wrong.
     ///
@@ -76,6 +86,7 @@ impl Bot {
         match spec {
             "random" => return Ok(Bot::Random),
             "greedy" => return Ok(Bot::Greedy),
+            "heuristic" => return Ok(Bot::Heuristic),
             _ => {}
         }
         if let Some(rest) = spec.strip_prefix("mcts") {
@@ -99,7 +110,7 @@ impl Bot {
 
     /// The known specs, for messages.
     pub fn known_names() -> String {
-        "random, greedy, mcts[:<iterations>|:<milliseconds>ms][:<option>=<value>...] \
+        "random, greedy, heuristic, mcts[:<iterations>|:<milliseconds>ms][:<option>=<value>...] \
          (options threads, c, deploy, margin, widen)"
             .to_string()
     }
@@ -111,6 +122,7 @@ impl Bot {
         match self {
             Bot::Random => legal[rng.below(legal.len() as u32) as usize],
             Bot::Greedy => greedy_choice(game, legal, rng),
+            Bot::Heuristic => best_by(legal, rng, |a| heuristic_key(game, a)),
             Bot::Mcts(config) => config.choose(game, rng),
         }
     }
@@ -183,19 +195,24 @@ pub fn immediate_gain(game: &Game, action: Action) -> i32 {
 
 /// The action with the highest [`immediate_gain`]; ties broken uniformly by `rng`.
 fn greedy_choice(game: &Game, legal: &[Action], rng: &mut Rng) -> Action {
+    best_by(legal, rng, |a| immediate_gain(game, a))
+}
+
+/// The action of `legal` with the highest `key`; ties broken uniformly by `rng`.
+fn best_by<K: Ord>(legal: &[Action], rng: &mut Rng, key: impl Fn(Action) -> K) -> Action {
     if legal.len() == 1 {
         return legal[0];
     }
-    let mut best = i32::MIN;
+    let mut best: Option<K> = None;
     let mut ties = 0u32;
     let mut pick = legal[0];
     for &action in legal {
-        let gain = immediate_gain(game, action);
-        if gain > best {
-            best = gain;
+        let k = key(action);
+        if best.as_ref().map_or(true, |b| k > *b) {
+            best = Some(k);
             ties = 1;
             pick = action;
-        } else if gain == best {
+        } else if best.as_ref() == Some(&k) {
             // Reservoir sampling: each tied action is kept with equal probability.
             ties += 1;
             if rng.below(ties) == 0 {
@@ -204,6 +221,77 @@ fn greedy_choice(game: &Game, legal: &[Action], rng: &mut Rng) -> Action {
         }
     }
     pick
+}
+
+/// The tiles left in the pile under which a farmer is worth a follower to the
+/// `heuristic` player: fields score only at the end, and a farmer placed early is a
+/// follower lost for the whole game.
+pub const LATE_GAME_TILES: u32 = 30;
+
+/// How much the `heuristic` player likes `action` of the deciding player, compared
+/// lexicographically: first greedy's [`immediate_gain`] (for a tile placement, the gain
+/// of the best way to finish the turn: the placement followed by each deployment it
+/// allows, or by passing), then [`deploy_preference`] of the deployment that goes with
+/// it. So among placements that score alike it takes one where a follower can go on a
+/// city or a monastery, and among deployments that score alike it prefers a follower on
+/// a city or a monastery, then a road, to passing (greedy passes on such ties half of
+/// the time or more, as a follower on an open feature scores nothing this turn).
+pub fn heuristic_key(game: &Game, action: Action) -> (i32, i32) {
+    let me = game.to_play();
+    let own = (
+        immediate_gain(game, action),
+        deploy_preference(game, action),
+    );
+    if !matches!(action, Action::PlaceTile { .. } | Action::PlaceAbbey { .. }) {
+        return own;
+    }
+    let mut after = game.clone();
+    if after.apply(action).is_err() {
+        return own;
+    }
+    if after.is_terminal() || after.to_play() != me || after.phase() != Phase::Deploy {
+        return own;
+    }
+    // What the placement scored before the deployment (the opponents' share included).
+    let n = game.num_players();
+    let delta = |p: usize| after.scores()[p] - game.scores()[p];
+    let placed = delta(me) - (0..n).filter(|&p| p != me).map(delta).max().unwrap_or(0);
+    after
+        .legal()
+        .iter()
+        .map(|&next| {
+            (
+                placed.saturating_add(immediate_gain(&after, next)),
+                deploy_preference(&after, next),
+            )
+        })
+        .max()
+        .unwrap_or(own)
+}
+
+/// A club player's liking for a deployment that scores nothing yet (0 for passing and for
+/// anything that is not a deployment): a follower on a city or a monastery 3, on a road 2
+/// (-1 for the last follower in the supply, kept for a better chance), on a field 1 once
+/// fewer than [`LATE_GAME_TILES`] tiles are left and -2 before; another figure or feature 1.
+pub fn deploy_preference(game: &Game, action: Action) -> i32 {
+    let Action::Deploy {
+        figure,
+        pos,
+        feature,
+    } = action
+    else {
+        return 0;
+    };
+    let me = game.to_play();
+    let last = game.supply(me, figure) <= 1;
+    match game.feature_kind_at(pos, feature) {
+        Some(FeatureKind::City | FeatureKind::Monastery) => 3,
+        Some(FeatureKind::Road) if last => -1,
+        Some(FeatureKind::Road) => 2,
+        Some(FeatureKind::Field) if game.tiles_left() < LATE_GAME_TILES => 1,
+        Some(FeatureKind::Field) => -2,
+        _ => 1,
+    }
 }
 
 /// Reads a per-seat bot list: one spec for every seat, or one spec per seat,

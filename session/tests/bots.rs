@@ -116,3 +116,101 @@ fn greedy_opens_bazaars_at_zero_and_does_not_raise() {
     }
     panic!("no bazaar selection and bid met: {seen:?}");
 }
+
+#[test]
+fn heuristic_parses_and_prints_its_spec() {
+    assert_eq!(Bot::parse("heuristic"), Ok(Bot::Heuristic));
+    assert_eq!(Bot::Heuristic.to_string(), "heuristic");
+    assert_eq!(Bot::Heuristic.name(), "heuristic");
+    assert!(Bot::known_names().contains("heuristic"));
+}
+
+/// A follower on a city or a monastery scores nothing this turn, no more than passing
+/// (B6: deploying is optional); greedy takes either at random, the heuristic player takes
+/// the follower on the city or monastery every time, and with a field only late (its
+/// points come at the end, B16).
+#[test]
+fn heuristic_deploys_on_a_city_or_monastery_when_nothing_scores() {
+    use carcassonne::tiles::FeatureKind;
+    use carcassonne::Phase;
+    let mut checked = 0;
+    for seed in 0..60 {
+        let mut config = GameConfig::new(2);
+        config.seed = seed;
+        let mut game = Game::new(config).unwrap();
+        let mut rng = Rng::new(seed);
+        while !game.is_terminal() && checked < 40 {
+            let legal = game.legal_actions();
+            if game.phase() == Phase::Deploy {
+                let zero = legal.iter().all(|a| immediate_gain(&game, *a) == 0);
+                let kind_of = |a: &Action| match *a {
+                    Action::Deploy { pos, feature, .. } => game.feature_kind_at(pos, feature),
+                    _ => None,
+                };
+                let good = legal.iter().any(|a| {
+                    matches!(kind_of(a), Some(FeatureKind::City | FeatureKind::Monastery))
+                });
+                if zero && good {
+                    for k in 0..4 {
+                        let pick = Bot::Heuristic.choose(&game, &legal, &mut Rng::new(k));
+                        assert!(
+                            matches!(
+                                kind_of(&pick),
+                                Some(FeatureKind::City | FeatureKind::Monastery)
+                            ),
+                            "seed {seed}: {pick:?} rather than a follower on a city or monastery"
+                        );
+                    }
+                    checked += 1;
+                }
+                if zero && game.tiles_left() >= 40 {
+                    let pick = Bot::Heuristic.choose(&game, &legal, &mut rng);
+                    assert_ne!(kind_of(&pick), Some(FeatureKind::Field), "an early farmer");
+                }
+            }
+            let bot = if game.to_play() == 0 {
+                Bot::Heuristic
+            } else {
+                Bot::Greedy
+            };
+            let a = bot.choose(&game, &legal, &mut rng);
+            game.apply(a).unwrap();
+        }
+    }
+    assert!(checked >= 20, "only {checked} deployments seen");
+}
+
+/// The heuristic player beats greedy in most 2-player base games, each deal played from
+/// both seats (docs/bots.md measures it over 400 games).
+#[test]
+fn heuristic_beats_greedy_in_most_games() {
+    let mut wins = 0;
+    let deals = 15;
+    for seed in 0..deals {
+        for heuristic_seat in 0..2usize {
+            let mut config = GameConfig::new(2);
+            config.seed = seed;
+            let mut game = Game::new(config).unwrap();
+            let mut rng = Rng::new(seed);
+            let mut legal = Vec::new();
+            while !game.is_terminal() {
+                game.legal_actions_into(&mut legal);
+                let bot = if game.to_play() == heuristic_seat {
+                    Bot::Heuristic
+                } else {
+                    Bot::Greedy
+                };
+                game.apply(bot.choose(&game, &legal, &mut rng)).unwrap();
+            }
+            let s = game.scores();
+            if s[heuristic_seat] > s[1 - heuristic_seat] {
+                wins += 1;
+            }
+        }
+    }
+    assert!(
+        wins >= 2 * deals * 7 / 10,
+        "heuristic won {wins} of {}",
+        2 * deals
+    );
+}

@@ -539,7 +539,7 @@ fn flat_ids_take_apart_and_back() {
 fn score_rewards_sum_to_the_final_scores() {
     let mut game = Game::new(config(3, &[TileSet::Base, TileSet::AbbeyMayor], 21)).unwrap();
     let mut rng = Rng::new(1);
-    let mut returns = [[0f32; 3]; 3];
+    let mut returns = [[0f32; 3]; RewardMode::ALL.len()];
     let mut r = [0f32; 3];
     while !game.is_terminal() {
         let before = game.scores().to_vec();
@@ -562,6 +562,8 @@ fn score_rewards_sum_to_the_final_scores() {
     let mut expected = [0f32; 3];
     outcome_values(s, &mut expected);
     assert_eq!(returns[2], expected);
+    win_loss_values(s, &mut expected);
+    assert_eq!(returns[3], expected);
     assert!(
         returns[1].iter().sum::<f32>().abs() < 1e-3,
         "score-diff is zero-sum"
@@ -583,6 +585,28 @@ fn outcome_is_rank_based_with_shared_ties() {
         Some(RewardMode::ScoreDiff)
     );
     assert!(step_rewards(RewardMode::Score, &[0], &[0, 0], false, &mut two).is_err());
+}
+
+#[test]
+fn win_loss_is_one_for_a_win_and_shares_a_tied_win() {
+    // B17: the highest score wins; tied players share the win.
+    let mut three = [0f32; 3];
+    win_loss_values(&[40, 52, 17], &mut three);
+    assert_eq!(three, [-1.0, 1.0, -1.0]);
+    let mut two = [0f32; 2];
+    win_loss_values(&[30, 30], &mut two);
+    assert_eq!(two, [0.0, 0.0]);
+    let mut four = [0f32; 4];
+    win_loss_values(&[9, 20, 20, 20], &mut four);
+    let third = 2.0 / 3.0 - 1.0;
+    assert_eq!(four, [-1.0, third, third, third]);
+    // Nothing before the end.
+    let mut r = [5f32; 2];
+    step_rewards(RewardMode::WinLoss, &[0, 0], &[10, 0], false, &mut r).unwrap();
+    assert_eq!(r, [0.0, 0.0]);
+    step_rewards(RewardMode::WinLoss, &[10, 0], &[12, 3], true, &mut r).unwrap();
+    assert_eq!(r, [1.0, -1.0]);
+    assert_eq!(RewardMode::from_name("win-loss"), Some(RewardMode::WinLoss));
 }
 
 /// The session's cached decision (legal list, mask, observation, decoding) equals what

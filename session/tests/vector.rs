@@ -499,3 +499,88 @@ fn builtin_actions_are_offered() {
         batch.step(&ids, bufs.view(), &NoInterrupt).unwrap();
     }
 }
+
+/// External opponents: the batch shows each opponent's own decision (its seat to play,
+/// its observation and mask), `step_active` steps only the games given and leaves the
+/// rows of the others as they were, the learner's observation comes back once the
+/// opponents have played, and an ended episode's final observation is the learner's.
+#[test]
+fn external_opponents_are_stepped_by_the_caller_game_by_game() {
+    let c = config(2, &[TileSet::Base], 0, 5);
+    let mut s = settings(c.clone(), 16, Preset::Compact);
+    s.external = true;
+    s.learner_seat = Some(1);
+    s.autoreset = Autoreset::NextStep;
+    let n = 3;
+    let mut batch = Batch::new(s.clone(), n, 1).unwrap();
+    let mut bufs = batch.buffers();
+    batch.reset(bufs.view(), &NoInterrupt).unwrap();
+    // Seat 0 opens: every game waits on its opponent, whose observation is shown.
+    assert_eq!(bufs.to_play, vec![0; n]);
+    let layout = s.layout.clone();
+    let planes = layout.planes_len();
+    let mut alone = Session::with_layout(
+        Game::new({
+            let mut c0 = c.clone();
+            c0.seed = batch.episode_seeds()[0];
+            c0
+        })
+        .unwrap(),
+        layout.clone(),
+    );
+    let (mut b, mut g) = (vec![0u8; planes], vec![0f32; layout.num_globals()]);
+    alone.observe(0, &mut b, &mut g).unwrap();
+    assert_eq!(&bufs.board[..planes], &b[..]);
+    // Step game 0 only: the rows of games 1 and 2 stay as they were.
+    let before: Vec<Vec<u8>> = (1..n)
+        .map(|i| bufs.board[i * planes..(i + 1) * planes].to_vec())
+        .collect();
+    let active = [true, false, false];
+    let mut steps = 0;
+    while bufs.to_play[0] == 0 && !bufs.terminated[0] {
+        let ids = offered_ids(&batch, &bufs, steps);
+        let ids = batch.check_active_actions(&ids, Some(&active)).unwrap();
+        batch
+            .step_active(&ids, Some(&active), bufs.view(), &NoInterrupt)
+            .unwrap();
+        steps += 1;
+    }
+    assert!(
+        steps >= 2,
+        "the opponent placed a tile and then deployed or passed"
+    );
+    assert_eq!(bufs.to_play[0], 1, "the learner decides in game 0");
+    assert_eq!(&bufs.to_play[1..], &[0, 0]);
+    for (i, row) in before.iter().enumerate() {
+        let k = i + 1;
+        assert_eq!(&bufs.board[k * planes..(k + 1) * planes], &row[..]);
+    }
+    // A wrong length of `active` is refused before anything moves.
+    let ids = vec![0u32; n];
+    assert!(batch
+        .step_active(&ids, Some(&[true]), bufs.view(), &NoInterrupt)
+        .is_err());
+    // Play every seat to the end of game 0: the last observation is the learner's.
+    let mut k = 0;
+    while !bufs.terminated[0] && !bufs.truncated[0] {
+        let ids = offered_ids(&batch, &bufs, k);
+        let ids = batch.check_active_actions(&ids, Some(&active)).unwrap();
+        batch
+            .step_active(&ids, Some(&active), bufs.view(), &NoInterrupt)
+            .unwrap();
+        k += 1;
+        assert!(k < 1000);
+    }
+    assert_eq!(
+        bufs.to_play[0], 1,
+        "the ended episode shows the learner's view"
+    );
+    assert!(bufs.mask[..layout.num_actions()].iter().all(|m| *m == 0));
+    // A saved external batch comes back external.
+    let copy = Batch::from_state(&batch.state()).unwrap();
+    assert!(copy.settings().external && copy.settings().single_agent());
+    // Not both kinds of opponents.
+    let mut both = s.clone();
+    both.opponent = Some(Bot::Random);
+    assert!(Batch::new(both, 1, 1).is_err());
+}

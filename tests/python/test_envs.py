@@ -216,12 +216,119 @@ def test_gymnasium_env_refuses_float_actions_and_reports_episodes() -> None:
         obs, reward, terminated, truncated, info = env.step(np.int64(np.flatnonzero(mask)[0]))
         total += reward
         done = terminated or truncated
-    assert info["episode"]["r"] == pytest.approx(total)
+    assert info["final_return"] == pytest.approx(total)
     s = info["final_scores"]
     seat = info["learner_seat"]
     assert total == pytest.approx(s[seat] - s[1 - seat])
-    assert info["episode"]["l"] > 20
+    assert info["final_length"] > 20
     envs = gym.make_vec("Carcassonne-v0", num_envs=2, preset="in-play")
     envs.reset(seed=0)
     with pytest.raises(carcassonne.InvalidArgumentError):
         envs.step(np.array([0.0, 1.0]))
+
+
+def play_random(env, episodes: int, seed: int = 0):  # type: ignore[no-untyped-def]
+    """Plays random legal ids until ``episodes`` episodes ended; the final infos."""
+    r = np.random.default_rng(seed)
+    obs, info = env.reset(seed=seed)
+    ends = []
+    while len(ends) < episodes:
+        obs, reward, terminated, truncated, info = env.step(int(r.choice(np.flatnonzero(obs["action_mask"]))))
+        if terminated or truncated:
+            ends.append(info)
+            obs, info = env.reset()
+    return ends
+
+
+@pytest.mark.parametrize("opponents", ["greedy", "python"])
+def test_record_episode_statistics_wraps_the_env_unchanged(opponents: str) -> None:
+    """Gymnasium's RecordEpisodeStatistics (what CleanRL wraps around every env) owns
+    info["episode"]: the env keeps its own figures under final_return / final_length,
+    and the wrapper's return and length agree with them."""
+    from gymnasium.wrappers import RecordEpisodeStatistics
+
+    chosen = "greedy" if opponents == "greedy" else [lambda game: game.legal_actions()[0]]
+    env = RecordEpisodeStatistics(
+        gym.make("Carcassonne-v0", opponents=chosen, preset="compact", window=24, reward="score-diff")
+    )
+    for info in play_random(env, 2, seed=5):
+        assert info["episode"]["r"] == pytest.approx(info["final_return"])
+        assert info["episode"]["l"] == info["final_length"] > 20
+        s, seat = info["final_scores"], info["learner_seat"]
+        assert info["final_return"] == pytest.approx(s[seat] - s[1 - seat])
+
+
+def test_record_episode_statistics_wraps_make_vec_unchanged() -> None:
+    """The vector wrapper (next-step autoreset, as the env declares) counts the same
+    returns and lengths as the env's own final_return / final_length."""
+    from gymnasium.wrappers.vector import RecordEpisodeStatistics
+
+    envs = RecordEpisodeStatistics(gym.make_vec("Carcassonne-v0", num_envs=3, preset="compact", window=24,
+                                                opponents="random", reward="win-loss"))
+    obs, _ = envs.reset(seed=2)
+    r = np.random.default_rng(1)
+    ended = 0
+    for _ in range(400):
+        actions = np.array([r.choice(np.flatnonzero(m)) if m.any() else 0 for m in obs["action_mask"]])
+        obs, rewards, terminated, truncated, info = envs.step(actions)
+        if "episode" in info:
+            done = info["_episode"]
+            assert (done == info["_final_return"]).all()
+            np.testing.assert_allclose(info["episode"]["r"][done], info["final_return"][done])
+            np.testing.assert_array_equal(info["episode"]["l"][done], info["final_length"][done])
+            # win-loss (B17): the return is 1, -1, or 0 for a tie, by the final scores.
+            for i in np.flatnonzero(done):
+                s, seat = info["final_scores"][i], info["learner_seat"][i]
+                assert info["final_return"][i] == float(np.sign(s[seat] - s[1 - seat]))
+            ended += int(done.sum())
+    assert ended >= 3
+
+
+@pytest.mark.parametrize("opponents", ["greedy", "python"])
+def test_win_loss_reward_is_paid_once_at_the_end(opponents: str) -> None:
+    """reward="win-loss": 0 at every step but the last, then 1 for a win, -1 for a loss,
+    0 for a tie (B17: tied players share the win)."""
+    chosen = "greedy" if opponents == "greedy" else [lambda game: game.legal_actions()[0]]
+    env = gym.make("Carcassonne-v0", opponents=chosen, reward="win-loss", learner_seat=None)
+    r = np.random.default_rng(3)
+    outcomes = set()
+    for episode in range(3):
+        obs, info = env.reset(seed=episode)
+        rewards = []
+        done = False
+        while not done:
+            obs, reward, terminated, truncated, info = env.step(int(r.choice(np.flatnonzero(obs["action_mask"]))))
+            rewards.append(reward)
+            done = terminated or truncated
+        assert terminated
+        s, seat = info["final_scores"], info["learner_seat"]
+        expected = float(np.sign(s[seat] - max(x for i, x in enumerate(s) if i != seat)))
+        assert rewards[-1] == expected and not any(rewards[:-1])
+        outcomes.add(expected)
+    assert outcomes, "some episodes ended"
+    assert list(carcassonne._core.step_rewards("win-loss", [0, 0, 0], [7, 7, 2], True)) == [0.0, 0.0, -1.0]
+    with pytest.raises(carcassonne.InvalidConfigError, match="win-loss"):
+        gym.make("Carcassonne-v0", reward="win/loss")
+
+
+def test_pettingzoo_flat_observations_keep_the_globals() -> None:
+    """observation_format="flat": one float32 vector, the planes (C order) then the
+    globals, so code that reads only "observation" sees the tile in hand and the scores."""
+    pytest.importorskip("pettingzoo")
+    from carcassonne import pettingzoo as cpz
+
+    plain = cpz.env(players=2)
+    flat = cpz.env(players=2, observation_format="flat", reward="win-loss")
+    plain.reset(seed=4)
+    flat.reset(seed=4)
+    a, b = plain.observe("player_0"), flat.observe("player_0")
+    assert set(b) == {"observation", "action_mask"}
+    assert b["observation"].dtype == np.float32
+    size = a["observation"].size
+    assert b["observation"].shape == (size + a["globals"].size,)
+    np.testing.assert_array_equal(b["observation"][:size], a["observation"].reshape(-1))
+    np.testing.assert_array_equal(b["observation"][size:], a["globals"])
+    np.testing.assert_array_equal(b["action_mask"], a["action_mask"])
+    assert flat.observation_space("player_0").contains(b)
+    with pytest.raises(carcassonne.InvalidConfigError):
+        cpz.env(observation_format="flattened")

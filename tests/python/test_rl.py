@@ -151,7 +151,7 @@ def test_gymnasium_env_plays_callables_policies_and_pools() -> None:
         s = info["final_scores"]
         seat = info["learner_seat"]
         assert total == pytest.approx(s[seat] - (sum(s) - s[seat]) / 2)
-        assert info["episode"]["r"] == pytest.approx(total)
+        assert info["final_return"] == pytest.approx(total)
     assert calls and model.seen > 0
     assert len(seen_opponents) >= 2
     # The same seed and opponents give the same game.
@@ -267,6 +267,27 @@ def test_training_example_smoke_run(tmp_path: Path) -> None:
     )
     assert done.returncode == 0, done.stderr
     assert "against random over 2 games" in done.stdout
+
+
+def test_training_example_minutes_bound_the_whole_run(tmp_path: Path) -> None:
+    """``--minutes`` bounds imitation and evaluations too: with far more imitation decisions
+    and evaluation games than the time allows, the run still ends within its minutes (plus
+    one PPO update of 8 x 16 steps and the interpreter's start)."""
+    need("torch")
+    import time
+
+    minutes = 0.3
+    started = time.monotonic()
+    done = run_example(
+        "train_ppo.py", "--minutes", str(minutes), "--envs", "8", "--steps", "16", "--eval-games", "100000",
+        "--final-games", "100000", "--bc-decisions", "10000000", "--out", str(tmp_path), timeout=900,
+    )
+    elapsed = time.monotonic() - started
+    assert done.returncode == 0, done.stderr
+    assert "whole run:" in done.stdout
+    reported = float(done.stdout.split("whole run:")[1].split()[0])
+    assert reported <= minutes + 0.1, done.stdout
+    assert elapsed <= 60 * minutes + 45, f"{elapsed:.0f} s for a run of {minutes} minutes"
 
 
 # ----- Ray RLlib ------------------------------------------------------------------------------

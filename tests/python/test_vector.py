@@ -274,3 +274,137 @@ def test_large_buffers_lie_on_huge_page_boundaries_and_survive_pickling() -> Non
         assert np.array_equal(a["action_mask"], b["action_mask"])
         assert np.array_equal(a["board"], b["board"])
 
+
+
+# ----- opponents played from Python, in batches ---------------------------------------------
+
+
+def _lowest(obs: Dict[str, Any]) -> int:
+    return int(np.flatnonzero(obs["action_mask"])[0])
+
+
+def test_python_opponents_follow_the_single_env_step_by_step() -> None:
+    """A callable opponent in the batch plays the same games as in ``Carcassonne-v0``
+    (same seeds, the learner in seat 1 so the opponent opens): the same observations,
+    rewards (the opponents' moves summed into the learner's step, the opening ones into
+    its first step), ends and final scores."""
+    gym = pytest.importorskip("gymnasium")
+    first_legal = lambda game: game.legal_actions()[0]  # noqa: E731
+    n, seeds = 3, [5, 6, 7]
+    env = carcassonne.VectorEnv(n, players=2, opponents=[first_legal], learner_seat=1, reward="score-diff",
+                                illegal_action="penalize")
+    obs, _ = env.reset(seed=seeds)
+    singles = [gym.make("Carcassonne-v0", opponents=[first_legal], learner_seat=1, reward="score-diff")
+               for _ in range(n)]
+    single_obs = [s.reset(seed=seed)[0] for s, seed in zip(singles, seeds)]
+    returns = np.zeros(n)
+    alive = np.ones(n, dtype=bool)
+    while alive.any():
+        for i in np.flatnonzero(alive):
+            np.testing.assert_array_equal(obs["board"][i], single_obs[i]["board"])
+            np.testing.assert_array_equal(obs["action_mask"][i], single_obs[i]["action_mask"])
+            assert obs["to_play"][i] == 1
+        ids = np.array([_lowest({"action_mask": m}) for m in obs["action_mask"]])
+        obs, rewards, terminated, truncated, info = env.step(ids)
+        for i in np.flatnonzero(alive):
+            single_obs[i], r, te, tr, single_info = singles[i].step(int(ids[i]))
+            assert rewards[i, 1] == pytest.approx(r)
+            returns[i] += r
+            assert (terminated[i], truncated[i]) == (te, tr)
+            if te or tr:
+                alive[i] = False
+                assert list(info["final_scores"][i]) == single_info["final_scores"]
+                assert info["episode_returns"][i, 1] == pytest.approx(returns[i])
+                assert info["episode_lengths"][i] == single_info["final_length"]
+
+
+def test_python_opponents_are_asked_once_per_step_for_all_their_games() -> None:
+    """Batched: each opponent is called once per round of decisions for every game that
+    waits on it (SB3's predict with stacked observations and masks), a built-in member of
+    a pool plays natively, pools draw per episode and seat, and the learner always gets
+    back a game where it decides; rewards of score mode sum to its final score."""
+    class Model:
+        """Looks like an SB3 model."""
+
+        def __init__(self) -> None:
+            self.batches: List[int] = []
+
+        def predict(self, obs: Any, action_masks: Any = None, deterministic: bool = True) -> Any:
+            assert action_masks.dtype == bool and action_masks.ndim == 2
+            assert obs["board"].shape[0] == action_masks.shape[0]
+            self.batches.append(len(action_masks))
+            return np.array([np.flatnonzero(m)[-1] for m in action_masks]), None
+
+    from carcassonne.opponents import OpponentPool, policy
+
+    model = Model()
+    batched_calls: List[int] = []
+
+    def lowest_batch(obs: Dict[str, Any]) -> np.ndarray:
+        batched_calls.append(len(obs["action_mask"]))
+        return np.array([np.flatnonzero(m)[0] for m in obs["action_mask"]])
+
+    n = 16
+    pool = OpponentPool([policy(model), policy(lowest_batch, batched=True), "greedy"])
+    env = carcassonne.VectorEnv(n, players=3, seed=8, opponents=pool, learner_seat=None, reward="score")
+    obs, info = env.reset()
+    assert all(len(row) == 2 for row in info["opponents"])
+    r = np.random.default_rng(4)
+    totals = np.zeros(n)
+    ended = 0
+    steps = 150
+    for _ in range(steps):
+        seats = env.learner_seats().copy()
+        np.testing.assert_array_equal(obs["to_play"], seats)
+        assert obs["action_mask"].any(axis=1).all()
+        ids = np.array([_pick(m, r) for m in obs["action_mask"]])
+        obs, rewards, terminated, truncated, info = env.step(ids)
+        totals += rewards[np.arange(n), seats]
+        for i in np.flatnonzero(terminated):
+            assert totals[i] == pytest.approx(info["final_scores"][i, seats[i]])
+            assert info["episode_returns"][i, seats[i]] == pytest.approx(totals[i])
+            ended += 1
+        totals[terminated | truncated] = 0
+    assert ended >= n // 2
+    # Each round of opponents' decisions asks a member once for all its games: far
+    # fewer calls than decisions (each opponent's turn is a placement and a deployment,
+    # two rounds, and two opponents play between the learner's decisions).
+    for calls in (model.batches, batched_calls):
+        assert 0 < len(calls) <= 4 * (steps + 1) + 8
+        assert sum(calls) >= 2 * len(calls) and max(calls) > 2
+    seated = {repr(o) for row in env.seated_opponents() for o in row if o is not None}
+    assert len(seated) >= 2
+
+
+def test_python_opponents_that_choose_illegal_ids_are_named() -> None:
+    env = carcassonne.VectorEnv(2, opponents=[carcassonne.opponents.policy(lambda obs: -1)], learner_seat=1)
+    with pytest.raises(carcassonne.IllegalActionError, match="opponent"):
+        env.reset()
+    with pytest.raises(carcassonne.InvalidConfigError):
+        carcassonne.VectorEnv(2, opponents=[])
+
+
+def test_make_vec_and_record_episode_statistics_with_a_pool() -> None:
+    """gymnasium.make_vec with a pool (next-step autoreset): RecordEpisodeStatistics
+    counts the learner's returns and steps as the env's final_return / final_length."""
+    gym = pytest.importorskip("gymnasium")
+    from gymnasium.wrappers.vector import RecordEpisodeStatistics
+
+    first_legal = lambda game: game.legal_actions()[0]  # noqa: E731
+    envs = RecordEpisodeStatistics(gym.make_vec("Carcassonne-v0", num_envs=4, opponents=["random", first_legal],
+                                                learner_seat=None, reward="score", preset="compact", window=24))
+    obs, info = envs.reset(seed=1)
+    assert len(info["opponents"]) == 4
+    r = np.random.default_rng(2)
+    ended = 0
+    for _ in range(250):
+        ids = np.array([_pick(m, r) if m.any() else 0 for m in obs["action_mask"]])
+        obs, rewards, terminated, truncated, info = envs.step(ids)
+        if "episode" in info:
+            done = info["_episode"]
+            np.testing.assert_allclose(info["episode"]["r"][done], info["final_return"][done])
+            np.testing.assert_array_equal(info["episode"]["l"][done], info["final_length"][done])
+            for i in np.flatnonzero(done & terminated):
+                assert info["final_return"][i] == info["final_scores"][i][info["learner_seat"][i]]
+            ended += int(done.sum())
+    assert ended >= 4

@@ -80,7 +80,7 @@
 //! # Rewards
 //!
 //! [`step_rewards`] turns the scores before and after a step into a reward per player
-//! ([`RewardMode`]: `score`, `score-diff`, `outcome`); returns are sums of rewards.
+//! ([`RewardMode`]: `score`, `score-diff`, `outcome`, `win-loss`); returns are sums of rewards.
 //!
 //! ```
 //! use carcassonne_session::encode::{self, EncoderSpec};
@@ -127,7 +127,7 @@ pub use decision::{
 pub use ids::{feature_slot, slot, slot_feature, slot_live, Channel, FlatAction};
 pub use observe::{encode_observation, encode_observation_at, encode_observation_with, Writer};
 pub use preset::{Layout, LayoutBlock, LayoutPlane, Preset};
-pub use rewards::{outcome_values, step_rewards, RewardMode};
+pub use rewards::{outcome_values, step_rewards, win_loss_values, RewardMode};
 pub use rotate::{global_after_turn, rotate_action_id, rotate_globals, rotate_mask, rotate_planes};
 pub use schema::{
     layout_version_hex, plane_after_turn, schema, BlockInfo, PlaneInfo, Schema, LAYOUT_VERSION,

@@ -14,6 +14,9 @@ carcassonne::named_enum! {
         /// At the end only: rank-based in [-1, 1] (first 1, last -1, ties share the mean
         /// of their ranks' values); 0 before the end.
         Outcome = "outcome",
+        /// At the end only: 1 for a win, -1 for a loss; a win shared by `k` players
+        /// (B17) is `1/k` of a win, `2/k - 1` (0 for a two-way tie); 0 before the end.
+        WinLoss = "win-loss",
     }
 }
 
@@ -57,6 +60,13 @@ pub fn step_rewards(
                 out[..n].fill(0.0);
             }
         }
+        RewardMode::WinLoss => {
+            if terminal {
+                win_loss_values(after, &mut out[..n]);
+            } else {
+                out[..n].fill(0.0);
+            }
+        }
     }
     Ok(())
 }
@@ -75,5 +85,24 @@ pub fn outcome_values(scores: &[i32], out: &mut [f32]) {
         // Ranks better..better+tied-1 (0 = first); value of rank r is 1 - 2r/(n-1).
         let mean_rank = better as f32 + (tied - 1) as f32 / 2.0;
         out[p] = 1.0 - 2.0 * mean_rank / (n - 1) as f32;
+    }
+}
+
+/// Win or loss for final `scores`: every player with the highest score shares the win
+/// (B17); a player's share `s` (1, `1/k` for a win shared by `k`, or 0) becomes `2s - 1`,
+/// so a win is 1, a loss -1 and a two-way tie 0.
+pub fn win_loss_values(scores: &[i32], out: &mut [f32]) {
+    let n = scores.len();
+    let Some(&best) = scores.iter().max() else {
+        return;
+    };
+    let winners = scores.iter().filter(|&&s| s == best).count() as f32;
+    for p in 0..n {
+        let share = if scores[p] == best {
+            1.0 / winners
+        } else {
+            0.0
+        };
+        out[p] = 2.0 * share - 1.0;
     }
 }

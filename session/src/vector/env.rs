@@ -55,9 +55,21 @@ impl Env {
         self.session.game().num_players()
     }
 
-    /// The seat whose observation is written: the learner, or the player to play.
+    /// The seat whose observation is written: the learner, or the player to play (with
+    /// external opponents, the player to play until the episode is over).
     fn observer(&self, settings: &BatchSettings) -> usize {
-        if settings.opponent.is_some() {
+        if settings.opponent.is_some()
+            || (settings.external && (self.done || self.session.game().is_terminal()))
+        {
+            self.learner as usize
+        } else {
+            self.session.game().to_play()
+        }
+    }
+
+    /// The seat whose last observation of an episode is written.
+    fn final_observer(&self, settings: &BatchSettings) -> usize {
+        if settings.single_agent() {
             self.learner as usize
         } else {
             self.session.game().to_play()
@@ -295,7 +307,7 @@ impl Env {
                 out.final_board.as_deref_mut(),
                 out.final_globals.as_deref_mut(),
             ) {
-                let seat = self.observer(settings);
+                let seat = self.final_observer(settings);
                 self.session
                     .observe(seat, b, g)
                     .expect("buffers sized by the layout");

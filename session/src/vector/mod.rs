@@ -7,6 +7,12 @@
 //! built-in [`Bot`] as opponent): one learning seat per game (fixed, or drawn per
 //! episode), the other seats played natively by the built-in player; the observation is
 //! the learner's, rewards are accumulated per seat since the learner's previous decision.
+//! External opponents ([`BatchSettings::external`]): one learning seat per game as in
+//! single-agent mode, but nobody plays the other seats here: a game where an opponent
+//! decides shows that seat's observation and mask, and the caller steps it with the
+//! opponent's id ([`Batch::step_active`] steps only the games it is given, so each
+//! opponent can decide for all the games that wait on it at once); the final observation
+//! of an episode is the learner's.
 //!
 //! Every env draws the seeds of its episodes from its own stream ([`episode_seed`]): env
 //! `i` of a batch made with seed `s` plays episode `k` with seed `episode_seed(s, i, k)`,
@@ -61,6 +67,7 @@ use crate::encode::{EncoderSpec, Layout, RewardMode};
 use carcassonne::{GameConfig, Rng};
 use env::Env;
 pub use run::{Interrupt, NoInterrupt, OwnedBuffers, StepBuffers};
+pub use state::EXTERNAL;
 use std::fmt;
 use std::sync::Arc;
 use std::time::Duration;
@@ -179,6 +186,9 @@ pub struct BatchSettings {
     pub reward: RewardMode,
     /// The built-in player of the other seats (single-agent mode), or none (self-play).
     pub opponent: Option<Bot>,
+    /// The other seats are played by the caller (see the module documentation); only
+    /// without a built-in `opponent`.
+    pub external: bool,
     /// The learner's seat, or `None` to draw it per episode (single-agent mode).
     pub learner_seat: Option<u8>,
     /// Moves outside the window.
@@ -198,6 +208,7 @@ impl BatchSettings {
             layout,
             reward: RewardMode::default(),
             opponent: None,
+            external: false,
             learner_seat: Some(0),
             outside: OutsidePolicy::default(),
             illegal: IllegalPolicy::default(),
@@ -215,8 +226,19 @@ impl BatchSettings {
         self.config.players as usize
     }
 
-    /// Refuses a learner seat that is not a seat of the configuration.
+    /// Whether the games have a learning seat (built-in or external opponents).
+    pub fn single_agent(&self) -> bool {
+        self.opponent.is_some() || self.external
+    }
+
+    /// Refuses a learner seat that is not a seat of the configuration, and external
+    /// opponents with a built-in one.
     fn check(&self) -> Result<(), BatchError> {
+        if self.external && self.opponent.is_some() {
+            return Err(BatchError::config(
+                "opponents: external opponents and a built-in player at once",
+            ));
+        }
         if let Some(s) = self.learner_seat {
             if s >= self.config.players {
                 return Err(BatchError::config(format!(
@@ -488,6 +510,19 @@ impl Batch {
     /// reset is needed; an id the mask does not offer is refused under
     /// [`IllegalPolicy::Raise`].
     pub fn check_actions(&mut self, actions: &[i64]) -> Result<Vec<u32>, BatchError> {
+        self.check_active_actions(actions, None)
+    }
+
+    /// [`Batch::check_actions`] for the games `active` marks (one flag per game; `None`
+    /// for every game): the others' ids are not read.
+    pub fn check_active_actions(
+        &mut self,
+        actions: &[i64],
+        active: Option<&[bool]>,
+    ) -> Result<Vec<u32>, BatchError> {
+        if let Some(a) = active {
+            check_active_len(a, self.num_envs())?;
+        }
         if self.interrupted {
             return Err(interrupted());
         }
@@ -501,6 +536,10 @@ impl Batch {
         let a_max = self.settings.layout.num_actions() as i64;
         let mut ids = Vec::with_capacity(actions.len());
         for (i, &id) in actions.iter().enumerate() {
+            if active.is_some_and(|a| !a[i]) {
+                ids.push(u32::MAX);
+                continue;
+            }
             let env = &mut self.envs[i];
             if env.done {
                 if self.settings.autoreset == Autoreset::Disabled {
@@ -537,6 +576,23 @@ impl Batch {
         out: StepBuffers<'_>,
         stop: &dyn Interrupt,
     ) -> Result<(), BatchError> {
+        self.step_active(ids, None, out, stop)
+    }
+
+    /// [`Batch::step`] of the games `active` marks (one flag per game; `None` for every
+    /// game): the others are not stepped and their rows of every buffer are left as they
+    /// were. With external opponents, this is how the caller plays the opponents of the
+    /// games that wait on one of them.
+    pub fn step_active(
+        &mut self,
+        ids: &[u32],
+        active: Option<&[bool]>,
+        out: StepBuffers<'_>,
+        stop: &dyn Interrupt,
+    ) -> Result<(), BatchError> {
+        if let Some(a) = active {
+            check_active_len(a, self.num_envs())?;
+        }
         if self.interrupted {
             return Err(interrupted());
         }
@@ -555,7 +611,11 @@ impl Batch {
             self.threads,
             out,
             stop,
-            |env, i, out, go_on| env.step(&settings, ids[i], out, go_on),
+            |env, i, out, go_on| {
+                if active.map_or(true, |a| a[i]) {
+                    env.step(&settings, ids[i], out, go_on)
+                }
+            },
         );
         self.interrupted = stopped;
         Ok(())
@@ -571,11 +631,29 @@ impl Batch {
         seed: u64,
         stop: &dyn Interrupt,
     ) -> Option<Vec<i64>> {
+        self.builtin_actions_of(bot, seed, None, stop)
+    }
+
+    /// [`Batch::builtin_actions`] in the games `active` marks (one flag per game, -1 for
+    /// the others; `None` for every game): a built-in member of a pool of external
+    /// opponents decides for its games only. An `active` of another length is treated as
+    /// marking no game.
+    pub fn builtin_actions_of(
+        &mut self,
+        bot: Bot,
+        seed: u64,
+        active: Option<&[bool]>,
+        stop: &dyn Interrupt,
+    ) -> Option<Vec<i64>> {
         let mut mask = vec![0i8; self.settings.layout.num_actions()];
         let mut out = Vec::with_capacity(self.envs.len());
         let mut last = std::time::Instant::now();
         let mut go_on = || stop.poll(&mut last);
         for (i, env) in self.envs.iter_mut().enumerate() {
+            if active.is_some_and(|a| a.get(i) != Some(&true)) {
+                out.push(-1);
+                continue;
+            }
             let mut rng = Rng::new(mix(seed ^ mix(i as u64 + 1)));
             out.push(env.builtin_action(bot, &mut rng, &mut mask, &mut go_on)?);
         }
@@ -594,6 +672,17 @@ impl Batch {
     pub fn from_state(v: &serde_json::Value) -> Result<Batch, BatchError> {
         state::from_value(v)
     }
+}
+
+/// Refuses an `active` list that does not have one flag per game.
+fn check_active_len(active: &[bool], num_envs: usize) -> Result<(), BatchError> {
+    if active.len() != num_envs {
+        return Err(BatchError::argument(format!(
+            "active: shape [{}], expected [{num_envs}]",
+            active.len()
+        )));
+    }
+    Ok(())
 }
 
 /// The error of a step after an interrupted call.

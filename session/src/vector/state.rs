@@ -17,6 +17,9 @@ use serde_json::{json, Value};
 use std::sync::Arc;
 
 /// The batch as JSON.
+/// The `opponent` of a saved batch whose opponents are played by the caller.
+pub const EXTERNAL: &str = "external";
+
 pub(super) fn to_value(batch: &Batch) -> Value {
     let s = &batch.settings;
     let penalty = match s.illegal {
@@ -28,7 +31,11 @@ pub(super) fn to_value(batch: &Batch) -> Value {
         "window": s.spec().window,
         "preset": s.layout.preset().name(),
         "reward": s.reward.name(),
-        "opponent": s.opponent.map(|b| b.to_string()),
+        "opponent": if s.external {
+            Some(EXTERNAL.to_string())
+        } else {
+            s.opponent.map(|b| b.to_string())
+        },
         "learner_seat": s.learner_seat,
         "outside_window": s.outside.name(),
         "illegal_action": s.illegal.name(),
@@ -185,12 +192,15 @@ pub(super) fn from_value(v: &Value) -> Result<Batch, BatchError> {
     let reward = get_str(v, "reward")?;
     let reward = RewardMode::from_name(reward).ok_or_else(|| {
         BatchError::record(format!(
-            "state.reward: unknown mode {} (score, score-diff, outcome)",
-            crate::json::echo(reward)
+            "state.reward: unknown mode {} ({})",
+            crate::json::echo(reward),
+            <RewardMode as carcassonne::names::Named>::names()
         ))
     })?;
+    let external = field(v, "opponent")?.as_str() == Some(EXTERNAL);
     let opponent = match field(v, "opponent")? {
         Value::Null => None,
+        _ if external => None,
         o => Some(
             o.as_str()
                 .and_then(Bot::from_name)
@@ -273,6 +283,7 @@ pub(super) fn from_value(v: &Value) -> Result<Batch, BatchError> {
             layout,
             reward,
             opponent,
+            external,
             learner_seat,
             outside,
             illegal,
