@@ -96,6 +96,11 @@
 #define CARC_SYMBOL_CATHEDRAL 32768
 
 /**
+ * A tower foundation (TW1).
+ */
+#define CARC_SYMBOL_TOWER 65536
+
+/**
  * The `turn` of an event of the final scoring (after the last turn).
  */
 #define CARC_NO_TURN 4294967295
@@ -121,7 +126,7 @@
  * documentation): a hash of the observation schema. Compare it with
  * `carc_layout_version()` to detect a library whose observations differ.
  */
-#define CARC_LAYOUT_VERSION 3398290500946630779
+#define CARC_LAYOUT_VERSION 16913041202442683107ull
 
 /**
  * The id value meaning "no second id" (`carc_game_action_to_flat` for a one-step action).
@@ -138,6 +143,11 @@
  * The tile value meaning "no tile" (`carc_game_tile_in_hand` outside `CARC_PHASE_PLACE_TILE`).
  */
 #define CARC_NO_TILE 65535
+
+/**
+ * The value of `CarcTower::top_owner` and `CarcTower::top_figure` for an open tower.
+ */
+#define CARC_NO_TOP 255
 
 /**
  * `flags` of a `CarcFeatureGeometry`: the princess city of a princess tile (PD9).
@@ -339,6 +349,15 @@ enum CarcPhase
      * Buy the outbid tile or sell it to the highest bidder (BZ3). Name: `bazaar_buy_or_sell`.
      */
     CARC_PHASE_BAZAAR_BUY_OR_SELL = 13,
+    /**
+     * Take a figure in reach of the tower just raised prisoner, or pass (TW3). Name: `capture`.
+     */
+    CARC_PHASE_CAPTURE = 14,
+    /**
+     * Pick which of his figures the capturer gets back in a prisoner exchange (TW4). Name:
+     * `exchange_prisoner`.
+     */
+    CARC_PHASE_EXCHANGE_PRISONER = 15,
 };
 #ifndef __cplusplus
 #if __STDC_VERSION__ >= 202311L
@@ -370,7 +389,8 @@ enum CarcActionKind
     CARC_ACTION_KIND_PLACE_ABBEY = 1,
     /**
      * Put a `figure` (follower, abbot, mayor, wagon) from the supply on `feature` of the tile at
-     * `(x, y)` (B6). Name: `deploy`.
+     * `(x, y)` (B6), or a follower on top of the tower `feature` of any tile (TW2). Name:
+     * `deploy`.
      */
     CARC_ACTION_KIND_DEPLOY = 2,
     /**
@@ -462,6 +482,32 @@ enum CarcActionKind
      * `sell` (BZ3). Name: `bazaar_buy_or_sell`.
      */
     CARC_ACTION_KIND_BAZAAR_BUY_OR_SELL = 21,
+    /**
+     * Put a tower piece from the supply on the tower of the tile at `(x, y)`, a foundation or a
+     * tower without a figure on top, instead of deploying (TW2). Name: `place_tower_piece`.
+     */
+    CARC_ACTION_KIND_PLACE_TOWER_PIECE = 22,
+    /**
+     * Right after a tower piece, take the `figure` on `feature` of the tile at `(x, y)` prisoner:
+     * a tile in the tower's row or column at most its height away (TW3); an own figure goes back
+     * to the supply. Name: `capture`.
+     */
+    CARC_ACTION_KIND_CAPTURE = 23,
+    /**
+     * Decline to take a prisoner after a tower piece (TW3). Name: `capture_pass`.
+     */
+    CARC_ACTION_KIND_CAPTURE_PASS = 24,
+    /**
+     * At a capture of a figure of a player who holds prisoners of the capturer of several kinds,
+     * the capturer takes back his `figure` in the exchange (TW4). Name: `exchange_prisoner`.
+     */
+    CARC_ACTION_KIND_EXCHANGE_PRISONER = 25,
+    /**
+     * Pay 3 points to `prisoner_of` and take back one of the player's `figure`s that `prisoner_of`
+     * holds prisoner: once per turn, before placing the tile or before the figure action (TW5).
+     * Name: `pay_ransom`.
+     */
+    CARC_ACTION_KIND_PAY_RANSOM = 26,
 };
 #ifndef __cplusplus
 #if __STDC_VERSION__ >= 202311L
@@ -821,6 +867,14 @@ enum CarcScoreKind
      * Points paid or received for a bazaar tile the selector sold (BZ3). Name: `bazaar-sell`.
      */
     CARC_SCORE_KIND_BAZAAR_SELL = 17,
+    /**
+     * A ransom paid for a prisoner: −3 (TW5). Name: `ransompaid.payment`.
+     */
+    CARC_SCORE_KIND_RANSOM_PAID = 18,
+    /**
+     * A ransom received for a prisoner: +3 (TW5). Name: `ransompaid.income`.
+     */
+    CARC_SCORE_KIND_RANSOM_RECEIVED = 19,
 };
 #ifndef __cplusplus
 #if __STDC_VERSION__ >= 202311L
@@ -864,6 +918,11 @@ enum CarcReturnCause
      * On a monastery or shrine that lost a challenge (CU3). Name: `challenged`.
      */
     CARC_RETURN_CAUSE_CHALLENGED = 5,
+    /**
+     * Taken prisoner by a tower (TW3): held by the capturer, or back in its owner's supply when
+     * the capturer took his own figure or the capture was exchanged (TW4). Name: `captured`.
+     */
+    CARC_RETURN_CAUSE_CAPTURED = 6,
 };
 #ifndef __cplusplus
 #if __STDC_VERSION__ >= 202311L
@@ -910,6 +969,11 @@ enum CarcFeatureKind
      * `shrine`.
      */
     CARC_FEATURE_KIND_SHRINE = 6,
+    /**
+     * A tower foundation (the Tower, TW1): tower pieces are stacked on it and a follower may stand
+     * on top; it joins no other feature and never scores. Name: `tower`.
+     */
+    CARC_FEATURE_KIND_TOWER = 7,
 };
 #ifndef __cplusplus
 #if __STDC_VERSION__ >= 202311L
@@ -972,6 +1036,10 @@ enum CarcRoadEnd
      * At the walls of the City of Carcassonne (the Count).
      */
     CARC_ROAD_END_CARCASSONNE = 10,
+    /**
+     * At a tower (the Tower).
+     */
+    CARC_ROAD_END_TOWER = 11,
 };
 #ifndef __cplusplus
 #if __STDC_VERSION__ >= 202311L
@@ -1121,13 +1189,14 @@ typedef struct CarcAction {
      */
     uint8_t rot;
     /**
-     * `DEPLOY`, `LEAVE_QUARTER`, `DEPLOY_QUARTER`: a `CarcFigure`.
+     * `DEPLOY`, `LEAVE_QUARTER`, `DEPLOY_QUARTER`, `CAPTURE`, `EXCHANGE_PRISONER`,
+     * `PAY_RANSOM`: a `CarcFigure`.
      */
     uint8_t figure;
     /**
      * `DEPLOY`, `MOVE_FAIRY` (`CARC_NO_FEATURE` under the on-tile fairy), `PRINCESS`,
-     * `RETURN_ABBOT`, `MOVE_WAGON`, `LEAVE_QUARTER`, `BUILD_CASTLE`: local feature index
-     * (the index after the catalogue's features is the tile's bridge).
+     * `RETURN_ABBOT`, `MOVE_WAGON`, `LEAVE_QUARTER`, `BUILD_CASTLE`, `CAPTURE`: local
+     * feature index (the index after the catalogue's features is the tile's bridge).
      */
     uint8_t feature;
     /**
@@ -1148,7 +1217,7 @@ typedef struct CarcAction {
     /**
      * Square, x (east): `PLACE_TILE`, `PLACE_ABBEY`, `DEPLOY`, `DEPLOY_BARN`, `MOVE_FAIRY`,
      * `PRINCESS`, `RETURN_ABBOT`, `MOVE_DRAGON`, `MOVE_WAGON`, `LEAVE_QUARTER`,
-     * `PLACE_BRIDGE`, `BUILD_CASTLE`.
+     * `PLACE_BRIDGE`, `BUILD_CASTLE`, `PLACE_TOWER_PIECE`, `CAPTURE`.
      */
     int32_t x;
     /**
@@ -1177,9 +1246,13 @@ typedef struct CarcAction {
      */
     uint16_t bid;
     /**
+     * `PAY_RANSOM`: the seat holding the prisoner (`prisoner_of`).
+     */
+    uint8_t seat;
+    /**
      * Always 0.
      */
-    uint16_t reserved;
+    uint8_t reserved;
     /**
      * `PLACE_TILE` with `has_bridge`: the square of the tile carrying the bridge, x.
      */
@@ -1660,6 +1733,38 @@ typedef struct CarcFairy {
      */
     uint8_t feature;
 } CarcFairy;
+
+/**
+ * A tower foundation on the board with its height and the figure on top (12 bytes,
+ * blittable; the Tower, TW1, TW2).
+ */
+typedef struct CarcTower {
+    /**
+     * Square of its tile, x.
+     */
+    int32_t x;
+    /**
+     * Square of its tile, y.
+     */
+    int32_t y;
+    /**
+     * Local feature index of the foundation (`t1`) on its tile.
+     */
+    uint8_t feature;
+    /**
+     * Tower pieces on it.
+     */
+    uint8_t height;
+    /**
+     * Seat of the owner of the figure on top, which closes the tower; `CARC_NO_TOP`
+     * when open.
+     */
+    uint8_t top_owner;
+    /**
+     * The `CarcFigure` on top; `CARC_NO_TOP` when open.
+     */
+    uint8_t top_figure;
+} CarcTower;
 
 /**
  * One feature of a tile kind as a client draws it (12 bytes, blittable). Masks are in
@@ -2443,6 +2548,39 @@ CarcStatus carc_game_dragon(const struct CarcGame *game, struct CarcDragon *out)
  * Ownership: `game` is borrowed; `out` belongs to the caller.
  */
 CarcStatus carc_game_fairy(const struct CarcGame *game, struct CarcFairy *out);
+
+/**
+ * Writes the towers on the board (every tower foundation, in placement order) into `buf`
+ * (`len` elements); `needed` receives their number (0 without the Tower).
+ *
+ * Ownership: `game` is borrowed; `buf` (may be NULL with `len == 0` to ask for the
+ * count) and `needed` belong to the caller. On `CARC_STATUS_BUFFER_TOO_SMALL` only
+ * `needed` is written.
+ */
+CarcStatus carc_game_towers(const struct CarcGame *game,
+                            struct CarcTower *buf,
+                            uint32_t len,
+                            uint32_t *needed);
+
+/**
+ * Writes the tower pieces seat `player` has left to `*out` (TW1; 0 without the Tower).
+ * A seat outside the game is `CARC_STATUS_INVALID_ARGUMENT`.
+ *
+ * Ownership: `game` is borrowed; `out` belongs to the caller.
+ */
+CarcStatus carc_game_tower_pieces(const struct CarcGame *game, uint32_t player, uint32_t *out);
+
+/**
+ * Writes the figures of seat `owner` that seat `holder` holds prisoner to `*out`, by
+ * kind (TW4; `abbey` is always 0). A seat outside the game is
+ * `CARC_STATUS_INVALID_ARGUMENT`.
+ *
+ * Ownership: `game` is borrowed; `out` belongs to the caller.
+ */
+CarcStatus carc_game_prisoners(const struct CarcGame *game,
+                               uint32_t holder,
+                               uint32_t owner,
+                               struct CarcSupply *out);
 
 /**
  * Writes a 64-bit hash of the game state to `*out` (equal states, equal hashes; a

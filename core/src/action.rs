@@ -142,10 +142,11 @@ actions! {
         };
     Deploy = "deploy", player: false,
         doc: "Put a `figure` (follower, abbot, mayor, wagon) from the supply on `feature` of the \
-              tile at `(x, y)` (B6)." {
+              tile at `(x, y)` (B6), or a follower on top of the tower `feature` of any tile (TW2)." {
             /// Figure kind.
             figure: Figure,
-            /// Tile (through a magic portal, any tile with a free feature, PD12).
+            /// Tile (through a magic portal, any tile with a free feature, PD12; a tower's
+            /// tile, TW2).
             pos: Pos,
             /// Local feature index on that tile.
             feature: u8,
@@ -271,7 +272,45 @@ actions! {
             /// Buy or sell.
             choice: BazaarChoice,
         };
+    PlaceTowerPiece = "place_tower_piece", player: false,
+        doc: "Put a tower piece from the supply on the tower of the tile at `(x, y)`, a foundation \
+              or a tower without a figure on top, instead of deploying (TW2)." {
+            /// The tower's tile (any tile of the board).
+            pos: Pos,
+        };
+    Capture = "capture", player: true,
+        doc: "Right after a tower piece, take the `figure` on `feature` of the tile at `(x, y)` \
+              prisoner: a tile in the tower's row or column at most its height away (TW3); an own \
+              figure goes back to the supply." {
+            /// The captured figure's tile.
+            pos: Pos,
+            /// Its feature on that tile (`t1`: on top of a tower).
+            feature: u8,
+            /// Its kind (follower, big follower, abbot, mayor, wagon).
+            figure: Figure,
+        };
+    CapturePass = "capture_pass", player: true,
+        doc: "Decline to take a prisoner after a tower piece (TW3).";
+    ExchangePrisoner = "exchange_prisoner", player: true,
+        doc: "At a capture of a figure of a player who holds prisoners of the capturer of several \
+              kinds, the capturer takes back his `figure` in the exchange (TW4)." {
+            /// The kind of the capturer's figure he gets back.
+            figure: Figure,
+        };
+    PayRansom = "pay_ransom", player: true,
+        doc: "Pay 3 points to `prisoner_of` and take back one of the player's `figure`s that \
+              `prisoner_of` holds prisoner: once per turn, before placing the tile or before the \
+              figure action (TW5)." {
+            /// The seat holding the prisoner.
+            prisoner_of: Seat,
+            /// The prisoner's kind.
+            figure: Figure,
+        };
 }
+
+/// A seat (player) named by an action's field: `prisoner_of` of a ransom (TW5).
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct Seat(pub u8);
 
 /// How a field is written by every codec.
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
@@ -282,7 +321,7 @@ pub enum FieldKind {
     Y,
     /// A rotation, 0..=3 clockwise quarter turns.
     Rot,
-    /// A figure kind by name (`follower`, `abbot`, `mayor`, `wagon`).
+    /// A figure kind by name (`follower`, `abbot`, `mayor`, `wagon`, ...).
     Figure,
     /// A feature of the tile at the action's `(x, y)`: its catalogue id in records, its
     /// local index elsewhere.
@@ -307,6 +346,8 @@ pub enum FieldKind {
     Bid,
     /// A bazaar decision by name (`buy`, `sell`).
     Choice,
+    /// A seat, 0 to the number of players − 1.
+    Seat,
 }
 
 /// One field of an action kind.
@@ -381,6 +422,8 @@ pub enum FieldValue {
     Bid(u32),
     /// [`FieldKind::Choice`].
     Choice(BazaarChoice),
+    /// [`FieldKind::Seat`].
+    Seat(Seat),
 }
 
 /// Most fields an action kind has.
@@ -516,6 +559,7 @@ single_value_fields! {
     Axis => Axis;
     u32 => Bid;
     BazaarChoice => Choice;
+    Seat => Seat;
 }
 
 /// A position is the schema's `x` and `y`: the action's square, which the fields after
@@ -640,6 +684,7 @@ impl fmt::Display for FieldValue {
             FieldValue::Axis(a) => f.write_str(a.name()),
             FieldValue::Bid(b) => write!(f, "{b}"),
             FieldValue::Choice(c) => f.write_str(c.name()),
+            FieldValue::Seat(Seat(seat)) => write!(f, "{seat}"),
         }
     }
 }

@@ -75,6 +75,10 @@ crate::named_enum! {
         BazaarBid = "bazaar_bid",
         /// Buy the outbid tile or sell it to the highest bidder (BZ3).
         BazaarBuyOrSell = "bazaar_buy_or_sell",
+        /// Take a figure in reach of the tower just raised prisoner, or pass (TW3).
+        Capture = "capture",
+        /// Pick which of his figures the capturer gets back in a prisoner exchange (TW4).
+        ExchangePrisoner = "exchange_prisoner",
     }
 }
 
@@ -170,6 +174,10 @@ crate::named_enum! {
         BazaarBuy = "bazaar-buy",
         /// Points paid or received for a bazaar tile the selector sold (BZ3).
         BazaarSell = "bazaar-sell",
+        /// A ransom paid for a prisoner: −3 (TW5).
+        RansomPaid = "ransompaid.payment",
+        /// A ransom received for a prisoner: +3 (TW5).
+        RansomReceived = "ransompaid.income",
     }
 }
 
@@ -239,10 +247,15 @@ crate::named_enum! {
         AbbotTaken = "abbot-taken",
         /// On a monastery or shrine that lost a challenge (CU3).
         Challenged = "challenged",
+        /// Taken prisoner by a tower (TW3): held by the capturer, or back in its owner's
+        /// supply when the capturer took his own figure or the capture was exchanged
+        /// (TW4).
+        Captured = "captured",
     }
 }
 
-/// A figure that left the board and went back to its owner's supply.
+/// A figure that left the board: back to its owner's supply, or, captured by a tower
+/// (TW3), held as a prisoner.
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
 pub struct FigureReturn {
     /// Owner's seat.
@@ -980,8 +993,10 @@ impl Game {
                 if self.may_discard_tile() {
                     self.legal.push(Action::Pass);
                 }
+                // Choices beside the placement (TW5: a ransom).
+                self.complete_expansion_legal(Phase::PlaceTile);
             }
-            Phase::Deploy => {}
+            // Choices beside the figure action, once it is asked (TW5: a ransom).
             phase => self.complete_expansion_legal(phase),
         }
     }
@@ -1487,7 +1502,9 @@ impl Game {
                         | FeatureKind::Monastery
                         | FeatureKind::Shrine => true,
                         FeatureKind::Field => config.rules.farmers,
-                        FeatureKind::Garden | FeatureKind::River => false,
+                        // A follower goes onto a tower only by the Tower's own
+                        // deployment (TW2), never as a feature of the placed tile.
+                        FeatureKind::Garden | FeatureKind::River | FeatureKind::Tower => false,
                     },
                     other => expansions.figure_fits(config, other, kind),
                 };
@@ -1569,12 +1586,25 @@ impl Game {
 
     /// Returns the figure at `k` in the figure list to its owner's supply, and logs why.
     pub(crate) fn return_figure(&mut self, k: usize, cause: ReturnCause) -> BoardFigure {
+        self.remove_figure(k, cause, true)
+    }
+
+    /// Takes the figure at `k` in the figure list off the board, into its owner's supply
+    /// if `to_supply` (else it is held elsewhere: a prisoner, TW4), and logs why.
+    pub(crate) fn remove_figure(
+        &mut self,
+        k: usize,
+        cause: ReturnCause,
+        to_supply: bool,
+    ) -> BoardFigure {
         let f = self.figures.swap_remove(k);
         if f.figure.is_follower_like() {
             let root = self.features.find(f.node);
             self.features.node_mut(root).figures -= 1;
         }
-        self.supply[f.owner as usize][f.figure.index()] += 1;
+        if to_supply {
+            self.supply[f.owner as usize][f.figure.index()] += 1;
+        }
         self.returns.push(FigureReturn {
             owner: f.owner,
             figure: f.figure,
@@ -1605,7 +1635,8 @@ impl Game {
             FeatureKind::Monastery | FeatureKind::Shrine | FeatureKind::Garden => {
                 self.board.placement(node.placement as usize).surrounded_by == 8
             }
-            FeatureKind::Field => false,
+            // Fields never complete; a tower is no feature that scores (TW2).
+            FeatureKind::Field | FeatureKind::Tower => false,
         }
     }
 

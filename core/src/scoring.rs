@@ -349,7 +349,8 @@ impl Game {
                 } else {
                     self.score_field_farmers(root, 3, ScoreKind::Farmers);
                 }
-            } else if self.is_complete(root) {
+            } else if kind == FeatureKind::Tower || self.is_complete(root) {
+                // TW7: a figure on a tower scores nothing.
                 self.return_figures_of(root, ReturnCause::FinalScoring);
             } else {
                 let points = self.incomplete_value(root);

@@ -79,6 +79,8 @@ crate::named_enum! {
         BridgesCastlesBazaars = "bridges-castles-and-bazaars",
         /// Inns & Cathedrals (`inns-and-cathedrals`).
         InnsCathedrals = "inns-and-cathedrals",
+        /// The Tower (`tower`).
+        Tower = "tower",
     }
 }
 
@@ -157,6 +159,9 @@ crate::named_enum! {
         /// A shrine (the Cult, CU1): scores like a monastery; a follower on it is a
         /// heretic.
         Shrine(6) = "shrine",
+        /// A tower foundation (the Tower, TW1): tower pieces are stacked on it and a
+        /// follower may stand on top; it joins no other feature and never scores.
+        Tower(7) = "tower",
     }
 }
 
@@ -222,6 +227,8 @@ pub enum RoadEnd {
     Bazaar,
     /// At the walls of the City of Carcassonne (the Count).
     Carcassonne,
+    /// At a tower (the Tower).
+    Tower,
 }
 
 /// Symbols printed on a tile (bit flags).
@@ -275,6 +282,8 @@ symbols! {
     COUNT_QUARTERS = 14 as "count_quarters",
     /// A cathedral (IC3).
     CATHEDRAL = 15 as "cathedral",
+    /// A tower foundation (TW1).
+    TOWER = 16 as "tower",
 }
 
 impl Symbols {
@@ -516,6 +525,7 @@ fn parse_feature(
         "garden" => FeatureKind::Garden,
         "river" => FeatureKind::River,
         "shrine" => FeatureKind::Shrine,
+        "tower" => FeatureKind::Tower,
         other => return Err(err(&format!("unknown feature type {other:?}"))),
     };
     let mut segments = 0u16;
@@ -632,6 +642,7 @@ pub fn parse_table(text: &str) -> Result<Catalogue, String> {
                     "deadend" => RoadEnd::DeadEnd,
                     "bazaar" => RoadEnd::Bazaar,
                     "carcassonne" => RoadEnd::Carcassonne,
+                    "tower" => RoadEnd::Tower,
                     other => {
                         let j = def
                             .feature_by_id(other)

@@ -144,7 +144,7 @@ fn follower_targets(game: &Game, farmers: bool) -> BTreeSet<(i32, i32, u8)> {
             | FeatureKind::Monastery
             | FeatureKind::Shrine => true,
             FeatureKind::Field => farmers,
-            FeatureKind::Garden | FeatureKind::River => false,
+            FeatureKind::Garden | FeatureKind::River | FeatureKind::Tower => false,
         };
         if allowed && component(&board, (x, y, local)).is_disjoint(&occupied) {
             targets.insert((x, y, local as u8));

@@ -318,7 +318,8 @@ fn check_game(game: &Game, ctx: &str) {
     let mut scored = game.scored_parts();
     for e in game.events() {
         let Some(f) = e.feature else {
-            // The fairy's turn point, and the King and Robber Baron's many features.
+            // The fairy's turn point, the King and Robber Baron's many features, bazaar
+            // payments and ransoms (TW5).
             assert!(
                 matches!(
                     e.kind,
@@ -327,6 +328,8 @@ fn check_game(game: &Game, ctx: &str) {
                         | ScoreKind::RobberBaron
                         | ScoreKind::BazaarBuy
                         | ScoreKind::BazaarSell
+                        | ScoreKind::RansomPaid
+                        | ScoreKind::RansomReceived
                 ),
                 "{ctx}: {e:?}"
             );
@@ -338,7 +341,8 @@ fn check_game(game: &Game, ctx: &str) {
             assert_eq!(points, e.points, "{ctx}: {e:?} with parts {parts:?}");
         }
     }
-    // Every figure put on the board (but barns) comes back, each once.
+    // Every figure put on the board (but barns) leaves it once: back to its owner, or
+    // captured by a tower (TW3).
     let mut placed = vec![[0u32; Figure::ALL.len()]; players];
     for d in game.history_actions() {
         match d.action {
@@ -366,6 +370,7 @@ fn random_games_events_add_up_and_parts_give_the_points() {
         (vec![TileSet::Base], 4, 1),
         (vec![TileSet::Base, TileSet::PrincessDragon], 3, 0),
         (vec![TileSet::Base, TileSet::AbbeyMayor], 3, 1),
+        (vec![TileSet::Base, TileSet::Tower], 4, 0),
         (all, 5, 1),
     ];
     for (sets, players, abbot) in configs {

@@ -3,7 +3,7 @@
 
 use crate::guard::{check_out, with_game, with_game_mut, write_array, write_iter, CarcGame};
 use crate::status::{CallResult, CarcStatus, Failure};
-use carcassonne_core::action::{ActionKind, FieldKind, FieldValue, MAX_FIELDS};
+use carcassonne_core::action::{ActionKind, FieldKind, FieldValue, Seat, MAX_FIELDS};
 use carcassonne_core::rules::bcb::{Axis, BazaarChoice, Bridge, MAX_BID};
 use carcassonne_core::rules::count::{Quarter, QuarterStep};
 use carcassonne_core::{catalogue, Action, ActionError, Corner, Figure, Pos, Rotation, TileKind};
@@ -26,11 +26,12 @@ pub struct CarcAction {
     pub kind: u8,
     /// `PLACE_TILE`: quarter turns clockwise, 0..=3.
     pub rot: u8,
-    /// `DEPLOY`, `LEAVE_QUARTER`, `DEPLOY_QUARTER`: a `CarcFigure`.
+    /// `DEPLOY`, `LEAVE_QUARTER`, `DEPLOY_QUARTER`, `CAPTURE`, `EXCHANGE_PRISONER`,
+    /// `PAY_RANSOM`: a `CarcFigure`.
     pub figure: u8,
     /// `DEPLOY`, `MOVE_FAIRY` (`CARC_NO_FEATURE` under the on-tile fairy), `PRINCESS`,
-    /// `RETURN_ABBOT`, `MOVE_WAGON`, `LEAVE_QUARTER`, `BUILD_CASTLE`: local feature index
-    /// (the index after the catalogue's features is the tile's bridge).
+    /// `RETURN_ABBOT`, `MOVE_WAGON`, `LEAVE_QUARTER`, `BUILD_CASTLE`, `CAPTURE`: local
+    /// feature index (the index after the catalogue's features is the tile's bridge).
     pub feature: u8,
     /// `DEPLOY_BARN`: a `CarcCorner`.
     pub corner: u8,
@@ -43,7 +44,7 @@ pub struct CarcAction {
     pub tile: u16,
     /// Square, x (east): `PLACE_TILE`, `PLACE_ABBEY`, `DEPLOY`, `DEPLOY_BARN`, `MOVE_FAIRY`,
     /// `PRINCESS`, `RETURN_ABBOT`, `MOVE_DRAGON`, `MOVE_WAGON`, `LEAVE_QUARTER`,
-    /// `PLACE_BRIDGE`, `BUILD_CASTLE`.
+    /// `PLACE_BRIDGE`, `BUILD_CASTLE`, `PLACE_TOWER_PIECE`, `CAPTURE`.
     pub x: i32,
     /// Square, y (south), for the same kinds as `x`.
     pub y: i32,
@@ -58,8 +59,10 @@ pub struct CarcAction {
     pub has_bridge: u8,
     /// `BAZAAR_SELECT`, `BAZAAR_BID`: the bid in points.
     pub bid: u16,
+    /// `PAY_RANSOM`: the seat holding the prisoner (`prisoner_of`).
+    pub seat: u8,
     /// Always 0.
-    pub reserved: u16,
+    pub reserved: u8,
     /// `PLACE_TILE` with `has_bridge`: the square of the tile carrying the bridge, x.
     pub bridge_x: i32,
     /// `PLACE_TILE` with `has_bridge`: the square of the tile carrying the bridge, y.
@@ -100,6 +103,7 @@ impl From<Action> for CarcAction {
                 (_, FieldValue::Axis(axis)) => c.axis = axis as u8,
                 (_, FieldValue::Bid(bid)) => c.bid = bid as u16,
                 (_, FieldValue::Choice(choice)) => c.choice = choice as u8,
+                (_, FieldValue::Seat(Seat(seat))) => c.seat = seat,
             }
         }
         c
@@ -194,6 +198,8 @@ pub(crate) fn action_from_c(a: &CarcAction) -> Result<Action, Failure> {
                     ))
                 })?)
             }
+            // A seat out of range names no player: the game refuses the action.
+            FieldKind::Seat => FieldValue::Seat(Seat(a.seat)),
         };
     }
     Action::from_values(kind, &values[..fields.len()])

@@ -50,6 +50,11 @@ pub enum CarcPhase {
     BazaarBid = 12,
     /// Buy the outbid tile or sell it to the highest bidder (BZ3). Name: `bazaar_buy_or_sell`.
     BazaarBuyOrSell = 13,
+    /// Take a figure in reach of the tower just raised prisoner, or pass (TW3). Name: `capture`.
+    Capture = 14,
+    /// Pick which of his figures the capturer gets back in a prisoner exchange (TW4). Name:
+    /// `exchange_prisoner`.
+    ExchangePrisoner = 15,
 }
 
 impl From<Phase> for CarcPhase {
@@ -69,6 +74,8 @@ impl From<Phase> for CarcPhase {
             Phase::BazaarSelect => CarcPhase::BazaarSelect,
             Phase::BazaarBid => CarcPhase::BazaarBid,
             Phase::BazaarBuyOrSell => CarcPhase::BazaarBuyOrSell,
+            Phase::Capture => CarcPhase::Capture,
+            Phase::ExchangePrisoner => CarcPhase::ExchangePrisoner,
         }
     }
 }
@@ -86,7 +93,8 @@ pub enum CarcActionKind {
     /// `place_abbey`.
     PlaceAbbey = 1,
     /// Put a `figure` (follower, abbot, mayor, wagon) from the supply on `feature` of the tile at
-    /// `(x, y)` (B6). Name: `deploy`.
+    /// `(x, y)` (B6), or a follower on top of the tower `feature` of any tile (TW2). Name:
+    /// `deploy`.
     Deploy = 2,
     /// Put the barn on `corner` (NW, NE, SE, SW) of the tile just placed (AM6). Name:
     /// `deploy_barn`.
@@ -139,6 +147,22 @@ pub enum CarcActionKind {
     /// The selector buys the outbid tile or sells it to the highest bidder: `choice` `buy` or
     /// `sell` (BZ3). Name: `bazaar_buy_or_sell`.
     BazaarBuyOrSell = 21,
+    /// Put a tower piece from the supply on the tower of the tile at `(x, y)`, a foundation or a
+    /// tower without a figure on top, instead of deploying (TW2). Name: `place_tower_piece`.
+    PlaceTowerPiece = 22,
+    /// Right after a tower piece, take the `figure` on `feature` of the tile at `(x, y)` prisoner:
+    /// a tile in the tower's row or column at most its height away (TW3); an own figure goes back
+    /// to the supply. Name: `capture`.
+    Capture = 23,
+    /// Decline to take a prisoner after a tower piece (TW3). Name: `capture_pass`.
+    CapturePass = 24,
+    /// At a capture of a figure of a player who holds prisoners of the capturer of several kinds,
+    /// the capturer takes back his `figure` in the exchange (TW4). Name: `exchange_prisoner`.
+    ExchangePrisoner = 25,
+    /// Pay 3 points to `prisoner_of` and take back one of the player's `figure`s that `prisoner_of`
+    /// holds prisoner: once per turn, before placing the tile or before the figure action (TW5).
+    /// Name: `pay_ransom`.
+    PayRansom = 26,
 }
 
 impl From<ActionKind> for CarcActionKind {
@@ -166,6 +190,11 @@ impl From<ActionKind> for CarcActionKind {
             ActionKind::BazaarBid => CarcActionKind::BazaarBid,
             ActionKind::BazaarPass => CarcActionKind::BazaarPass,
             ActionKind::BazaarBuyOrSell => CarcActionKind::BazaarBuyOrSell,
+            ActionKind::PlaceTowerPiece => CarcActionKind::PlaceTowerPiece,
+            ActionKind::Capture => CarcActionKind::Capture,
+            ActionKind::CapturePass => CarcActionKind::CapturePass,
+            ActionKind::ExchangePrisoner => CarcActionKind::ExchangePrisoner,
+            ActionKind::PayRansom => CarcActionKind::PayRansom,
         }
     }
 }
@@ -358,6 +387,10 @@ pub enum CarcScoreKind {
     BazaarBuy = 16,
     /// Points paid or received for a bazaar tile the selector sold (BZ3). Name: `bazaar-sell`.
     BazaarSell = 17,
+    /// A ransom paid for a prisoner: −3 (TW5). Name: `ransompaid.payment`.
+    RansomPaid = 18,
+    /// A ransom received for a prisoner: +3 (TW5). Name: `ransompaid.income`.
+    RansomReceived = 19,
 }
 
 impl From<ScoreKind> for CarcScoreKind {
@@ -381,6 +414,8 @@ impl From<ScoreKind> for CarcScoreKind {
             ScoreKind::Castle => CarcScoreKind::Castle,
             ScoreKind::BazaarBuy => CarcScoreKind::BazaarBuy,
             ScoreKind::BazaarSell => CarcScoreKind::BazaarSell,
+            ScoreKind::RansomPaid => CarcScoreKind::RansomPaid,
+            ScoreKind::RansomReceived => CarcScoreKind::RansomReceived,
         }
     }
 }
@@ -403,6 +438,9 @@ pub enum CarcReturnCause {
     AbbotTaken = 4,
     /// On a monastery or shrine that lost a challenge (CU3). Name: `challenged`.
     Challenged = 5,
+    /// Taken prisoner by a tower (TW3): held by the capturer, or back in its owner's supply when
+    /// the capturer took his own figure or the capture was exchanged (TW4). Name: `captured`.
+    Captured = 6,
 }
 
 impl From<ReturnCause> for CarcReturnCause {
@@ -414,6 +452,7 @@ impl From<ReturnCause> for CarcReturnCause {
             ReturnCause::Dragon => CarcReturnCause::Dragon,
             ReturnCause::AbbotTaken => CarcReturnCause::AbbotTaken,
             ReturnCause::Challenged => CarcReturnCause::Challenged,
+            ReturnCause::Captured => CarcReturnCause::Captured,
         }
     }
 }
@@ -437,6 +476,9 @@ pub enum CarcFeatureKind {
     /// A shrine (the Cult, CU1): scores like a monastery; a follower on it is a heretic. Name:
     /// `shrine`.
     Shrine = 6,
+    /// A tower foundation (the Tower, TW1): tower pieces are stacked on it and a follower may stand
+    /// on top; it joins no other feature and never scores. Name: `tower`.
+    Tower = 7,
 }
 
 impl From<FeatureKind> for CarcFeatureKind {
@@ -449,6 +491,7 @@ impl From<FeatureKind> for CarcFeatureKind {
             FeatureKind::Garden => CarcFeatureKind::Garden,
             FeatureKind::River => CarcFeatureKind::River,
             FeatureKind::Shrine => CarcFeatureKind::Shrine,
+            FeatureKind::Tower => CarcFeatureKind::Tower,
         }
     }
 }
@@ -613,3 +656,6 @@ pub const CARC_SYMBOL_COUNT_QUARTERS: u32 = 16384;
 
 /// A cathedral (IC3).
 pub const CARC_SYMBOL_CATHEDRAL: u32 = 32768;
+
+/// A tower foundation (TW1).
+pub const CARC_SYMBOL_TOWER: u32 = 65536;

@@ -81,7 +81,8 @@ pub use learn::{
     CarcFocus, CarcMaskInfo, CarcObservationSizes, CarcWindowOrigin, CARC_NO_ACTION_ID,
 };
 pub use state::{
-    CarcBoardFigure, CarcDragon, CarcFairy, CarcPlacedTile, CARC_NO_PLAYER, CARC_NO_TILE,
+    CarcBoardFigure, CarcDragon, CarcFairy, CarcPlacedTile, CarcTower, CARC_NO_PLAYER,
+    CARC_NO_TILE, CARC_NO_TOP,
 };
 pub use status::CarcStatus;
 pub use tiles::{CarcFeatureGeometry, CarcRoadEnd};

@@ -1,10 +1,10 @@
 //! Queries on a game: whose decision, phase, scores, supplies, the board, the dragon and
-//! the fairy, the tiles left.
+//! the fairy, towers, tower pieces and prisoners, the tiles left.
 
 use crate::engine_types::{CarcPhase, CarcSupply};
 use crate::guard::{check_out, put, with_game, write_array, write_iter, write_out, CarcGame};
 use crate::status::{CarcStatus, Failure};
-use carcassonne_core::Phase;
+use carcassonne_core::{Figure, Phase};
 
 /// The player value meaning "nobody" (`carc_game_to_play` when the game is over or waits
 /// for a draw).
@@ -80,6 +80,29 @@ pub struct CarcFairy {
     pub owner: u8,
     /// Local feature index of that figure (`CARC_NO_FEATURE` when not attached).
     pub feature: u8,
+}
+
+/// The value of `CarcTower::top_owner` and `CarcTower::top_figure` for an open tower.
+pub const CARC_NO_TOP: u8 = 0xFF;
+
+/// A tower foundation on the board with its height and the figure on top (12 bytes,
+/// blittable; the Tower, TW1, TW2).
+#[repr(C)]
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, Default)]
+pub struct CarcTower {
+    /// Square of its tile, x.
+    pub x: i32,
+    /// Square of its tile, y.
+    pub y: i32,
+    /// Local feature index of the foundation (`t1`) on its tile.
+    pub feature: u8,
+    /// Tower pieces on it.
+    pub height: u8,
+    /// Seat of the owner of the figure on top, which closes the tower; `CARC_NO_TOP`
+    /// when open.
+    pub top_owner: u8,
+    /// The `CarcFigure` on top; `CARC_NO_TOP` when open.
+    pub top_figure: u8,
 }
 
 fn seat(h: &CarcGame, player: u32) -> Result<usize, Failure> {
@@ -371,6 +394,82 @@ pub extern "C" fn carc_game_fairy(game: *const CarcGame, out: *mut CarcFairy) ->
             }
         }
         write_out(out, fairy);
+        Ok(())
+    })
+}
+
+/// Writes the towers on the board (every tower foundation, in placement order) into `buf`
+/// (`len` elements); `needed` receives their number (0 without the Tower).
+///
+/// Ownership: `game` is borrowed; `buf` (may be NULL with `len == 0` to ask for the
+/// count) and `needed` belong to the caller. On `CARC_STATUS_BUFFER_TOO_SMALL` only
+/// `needed` is written.
+#[no_mangle]
+pub extern "C" fn carc_game_towers(
+    game: *const CarcGame,
+    buf: *mut CarcTower,
+    len: u32,
+    needed: *mut u32,
+) -> CarcStatus {
+    with_game("carc_game_towers", game, |h| {
+        let game = h.game();
+        let towers = game.towers().map(|t| CarcTower {
+            x: t.pos.x,
+            y: t.pos.y,
+            feature: t.feature,
+            height: t.height,
+            top_owner: t.top.map_or(CARC_NO_TOP, |(owner, _)| owner),
+            top_figure: t.top.map_or(CARC_NO_TOP, |(_, figure)| figure as u8),
+        });
+        write_iter(towers, buf, len, needed, "the towers")
+    })
+}
+
+/// Writes the tower pieces seat `player` has left to `*out` (TW1; 0 without the Tower).
+/// A seat outside the game is `CARC_STATUS_INVALID_ARGUMENT`.
+///
+/// Ownership: `game` is borrowed; `out` belongs to the caller.
+#[no_mangle]
+pub extern "C" fn carc_game_tower_pieces(
+    game: *const CarcGame,
+    player: u32,
+    out: *mut u32,
+) -> CarcStatus {
+    with_game("carc_game_tower_pieces", game, |h| {
+        let p = seat(h, player)?;
+        put(out, "out", u32::from(h.game().tower_pieces_left(p)))
+    })
+}
+
+/// Writes the figures of seat `owner` that seat `holder` holds prisoner to `*out`, by
+/// kind (TW4; `abbey` is always 0). A seat outside the game is
+/// `CARC_STATUS_INVALID_ARGUMENT`.
+///
+/// Ownership: `game` is borrowed; `out` belongs to the caller.
+#[no_mangle]
+pub extern "C" fn carc_game_prisoners(
+    game: *const CarcGame,
+    holder: u32,
+    owner: u32,
+    out: *mut CarcSupply,
+) -> CarcStatus {
+    with_game("carc_game_prisoners", game, |h| {
+        check_out(out, "out")?;
+        let (holder, owner) = (seat(h, holder)?, seat(h, owner)?);
+        let game = h.game();
+        let of = |f: Figure| game.prisoners(holder, owner, f);
+        write_out(
+            out,
+            CarcSupply {
+                follower: of(Figure::Follower),
+                big_follower: of(Figure::BigFollower),
+                abbot: of(Figure::Abbot),
+                mayor: of(Figure::Mayor),
+                wagon: of(Figure::Wagon),
+                barn: of(Figure::Barn),
+                abbey: 0,
+            },
+        );
         Ok(())
     })
 }

@@ -148,6 +148,8 @@ pub enum CarcRoadEnd {
     Bazaar = 9,
     /// At the walls of the City of Carcassonne (the Count).
     Carcassonne = 10,
+    /// At a tower (the Tower).
+    Tower = 11,
 }
 
 /// `flags` of a `CarcFeatureGeometry`: the princess city of a princess tile (PD9).
@@ -211,6 +213,7 @@ fn geometry(f: &FeatureDef, rot: Rotation) -> CarcFeatureGeometry {
         Some(RoadEnd::DeadEnd) => (CarcRoadEnd::DeadEnd, CARC_NO_FEATURE),
         Some(RoadEnd::Bazaar) => (CarcRoadEnd::Bazaar, CARC_NO_FEATURE),
         Some(RoadEnd::Carcassonne) => (CarcRoadEnd::Carcassonne, CARC_NO_FEATURE),
+        Some(RoadEnd::Tower) => (CarcRoadEnd::Tower, CARC_NO_FEATURE),
     };
     let flags = [
         (f.princess, CARC_FEATURE_PRINCESS),

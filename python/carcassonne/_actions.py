@@ -54,6 +54,11 @@ __all__ = [
     "BazaarBid",
     "BazaarPass",
     "BazaarBuyOrSell",
+    "PlaceTowerPiece",
+    "Capture",
+    "CapturePass",
+    "ExchangePrisoner",
+    "PayRansom",
 ]
 
 
@@ -82,7 +87,8 @@ class PlaceAbbey(_ActionBase):
 @dataclass(frozen=True, repr=False)
 class Deploy(_ActionBase):
     """Put a ``figure`` (follower, abbot, mayor, wagon) from the supply on ``feature``
-    of the tile at ``(x, y)`` (B6)."""
+    of the tile at ``(x, y)`` (B6), or a follower on top of the tower ``feature`` of any
+    tile (TW2)."""
 
     figure: str
     x: int
@@ -274,6 +280,56 @@ class BazaarBuyOrSell(_ActionBase):
     type: ClassVar[str] = "bazaar_buy_or_sell"
 
 
+@dataclass(frozen=True, repr=False)
+class PlaceTowerPiece(_ActionBase):
+    """Put a tower piece from the supply on the tower of the tile at ``(x, y)``, a
+    foundation or a tower without a figure on top, instead of deploying (TW2)."""
+
+    x: int
+    y: int
+    type: ClassVar[str] = "place_tower_piece"
+
+
+@dataclass(frozen=True, repr=False)
+class Capture(_ActionBase):
+    """Right after a tower piece, take the ``figure`` on ``feature`` of the tile at
+    ``(x, y)`` prisoner: a tile in the tower's row or column at most its height away
+    (TW3); an own figure goes back to the supply."""
+
+    x: int
+    y: int
+    feature: Union[int, str]
+    figure: str
+    type: ClassVar[str] = "capture"
+
+
+@dataclass(frozen=True, repr=False)
+class CapturePass(_ActionBase):
+    """Decline to take a prisoner after a tower piece (TW3)."""
+
+    type: ClassVar[str] = "capture_pass"
+
+
+@dataclass(frozen=True, repr=False)
+class ExchangePrisoner(_ActionBase):
+    """At a capture of a figure of a player who holds prisoners of the capturer of
+    several kinds, the capturer takes back his ``figure`` in the exchange (TW4)."""
+
+    figure: str
+    type: ClassVar[str] = "exchange_prisoner"
+
+
+@dataclass(frozen=True, repr=False)
+class PayRansom(_ActionBase):
+    """Pay 3 points to ``prisoner_of`` and take back one of the player's ``figure``s
+    that ``prisoner_of`` holds prisoner: once per turn, before placing the tile or
+    before the figure action (TW5)."""
+
+    prisoner_of: int
+    figure: str
+    type: ClassVar[str] = "pay_ransom"
+
+
 Action = Union[
     PlaceTile,
     PlaceAbbey,
@@ -297,4 +353,9 @@ Action = Union[
     BazaarBid,
     BazaarPass,
     BazaarBuyOrSell,
+    PlaceTowerPiece,
+    Capture,
+    CapturePass,
+    ExchangePrisoner,
+    PayRansom,
 ]

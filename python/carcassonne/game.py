@@ -171,6 +171,20 @@ class Game:
     def fairy(self) -> Optional[Tuple[int, int, Optional[int], Optional[int]]]:
         return self._g.fairy
 
+    @property
+    def towers(self) -> List[Tuple[int, int, int, Optional[Tuple[int, str]]]]:
+        """Every tower foundation on the board (the Tower, TW1, TW2): ``(x, y, height,
+        top)``, ``top`` the ``(owner, figure)`` on top or ``None`` for an open tower."""
+        return self._g.towers
+
+    def tower_pieces(self, player: int) -> int:
+        """The tower pieces ``player`` has left (TW1)."""
+        return self._g.tower_pieces(player)
+
+    def prisoners(self, holder: int) -> Dict[Tuple[int, str], int]:
+        """The prisoners ``holder`` holds (TW4): ``(owner, figure)`` → count."""
+        return self._g.prisoners(holder)
+
     def expansion_state(self) -> ExpansionState:
         """The visible state of the expansions in play, as each expansion declares it: a
         key per table in play (``count``, ``quarter_figures``, ``castles``, ``bridges``,

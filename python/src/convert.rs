@@ -3,7 +3,7 @@
 //! numpy buffers checked for dtype, shape and contiguity.
 
 use crate::errors::{illegal, invalid_argument, invalid_config};
-use carcassonne::action::{ActionKind, FieldKind, FieldValue};
+use carcassonne::action::{ActionKind, FieldKind, FieldValue, Seat};
 use carcassonne::config::Figure;
 use carcassonne::geometry::{Corner, Pos, Rotation};
 use carcassonne::names::Named;
@@ -427,6 +427,11 @@ pub fn action_from_py(game: &Game, obj: &Bound<'_, PyAny>) -> PyResult<Action> {
                 FieldValue::Bid(int_in(it, f.name, 0, MAX_BID as i64)? as u32)
             }
             (FieldKind::Choice, Some(it)) => FieldValue::Choice(named(it, "choice")?),
+            (FieldKind::Seat, Some(it)) => {
+                FieldValue::Seat(Seat(
+                    int_in(it, f.name, 0, game.num_players() as i64 - 1)? as u8
+                ))
+            }
         };
         values.push(value);
     }
@@ -455,6 +460,7 @@ pub fn action_to_py<'py>(py: Python<'py>, action: Action) -> PyResult<Bound<'py,
             FieldValue::Axis(a) => a.name().into_pyobject(py)?.into_any(),
             FieldValue::Bid(b) => b.into_pyobject(py)?.into_any(),
             FieldValue::Choice(c) => c.name().into_pyobject(py)?.into_any(),
+            FieldValue::Seat(Seat(seat)) => seat.into_pyobject(py)?.into_any(),
         });
     }
     PyTuple::new(py, items)
@@ -680,6 +686,7 @@ pub fn tile_geometry<'py>(
             Some(RoadEnd::DeadEnd) => (Some("dead-end"), None),
             Some(RoadEnd::Bazaar) => (Some("bazaar"), None),
             Some(RoadEnd::Carcassonne) => (Some("carcassonne"), None),
+            Some(RoadEnd::Tower) => (Some("tower"), None),
         };
         d.set_item("road_end", end)?;
         d.set_item("road_end_feature", end_feature)?;

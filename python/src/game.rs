@@ -8,7 +8,7 @@ use crate::convert::{
 };
 use crate::errors::{illegal, invalid_argument, invalid_config, invalid_record, state_error};
 use crate::signals::SignalWatch;
-use carcassonne::config::Figures;
+use carcassonne::config::{Figure, Figures};
 use carcassonne::game::{ActionError, Event};
 use carcassonne::names::Named;
 use carcassonne::{ChanceMode, Game as CoreGame, Phase, Rng};
@@ -25,6 +25,9 @@ use numpy::{IntoPyArray, PyArray1};
 use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyList, PyTuple};
 use std::time::Instant;
+
+/// A tower as Python sees it: `(x, y, height, top)`, `top` the `(owner, figure)` on top.
+type TowerTuple = (i32, i32, u8, Option<(u8, &'static str)>);
 
 /// A window spec from a Python argument.
 pub fn spec_from(window: i64) -> PyResult<EncoderSpec> {
@@ -437,6 +440,42 @@ impl PyGame {
         self.game()
             .fairy()
             .map(|(p, f)| (p.x, p.y, f.map(|x| x.0), f.map(|x| x.1)))
+    }
+
+    /// Every tower foundation on the board (the Tower, TW1, TW2): `(x, y, height, top)`
+    /// with `top` the `(owner, figure)` on top, or `None` for an open tower.
+    #[getter]
+    fn towers(&self) -> Vec<TowerTuple> {
+        self.game()
+            .towers()
+            .map(|t| {
+                let top = t.top.map(|(owner, figure)| (owner, figure.name()));
+                (t.pos.x, t.pos.y, t.height, top)
+            })
+            .collect()
+    }
+
+    /// The tower pieces `player` has left (TW1).
+    fn tower_pieces(&self, player: Int) -> PyResult<u8> {
+        let p = self.seat(player.0)?;
+        Ok(self.game().tower_pieces_left(p))
+    }
+
+    /// The prisoners `holder` holds (TW4): a dict `(owner, figure name)` → count, only
+    /// the kinds held.
+    fn prisoners<'py>(&self, py: Python<'py>, holder: Int) -> PyResult<Bound<'py, PyDict>> {
+        let h = self.seat(holder.0)?;
+        let d = PyDict::new(py);
+        let g = self.game();
+        for owner in 0..g.num_players() {
+            for f in Figure::ALL {
+                let n = g.prisoners(h, owner, f);
+                if n > 0 {
+                    d.set_item((owner, f.name()), n)?;
+                }
+            }
+        }
+        Ok(d)
     }
 
     /// `sampled` or `explicit`.

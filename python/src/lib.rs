@@ -198,7 +198,9 @@ mod _core {
     /// `("slot", slot_name, channel_name)`, `("corner", name)`,
     /// `("enter_quarter", figure, quarter)`, `("move_count", quarter)`,
     /// `("bridge", rot, variant)`, `("bazaar_select", place, bid)`, `("bazaar_bid", bid)`,
-    /// `("bazaar_choice", buy|sell)` or `("pass",)`.
+    /// `("bazaar_choice", buy|sell)`, `("exchange_prisoner", figure)`,
+    /// `("pay_ransom", holder, figure)` (the holder a seat relative to the payer) or
+    /// `("pass",)`.
     #[pyfunction]
     #[pyo3(signature = (id, window=Int(32)), text_signature = "(id, window=32)")]
     fn describe_action_id(id: Int, window: Int) -> PyResult<(String, Vec<String>)> {
@@ -240,6 +242,11 @@ mod _core {
             ),
             FlatAction::Bid(bid) => ("bazaar_bid".into(), vec![bid.to_string()]),
             FlatAction::Choice(c) => ("bazaar_choice".into(), vec![c.name().to_string()]),
+            FlatAction::Exchange(f) => ("exchange_prisoner".into(), vec![f.name().to_string()]),
+            FlatAction::Ransom { holder, figure } => (
+                "pay_ransom".into(),
+                vec![holder.to_string(), figure.name().to_string()],
+            ),
             FlatAction::Pass => ("pass".into(), vec![]),
         })
     }

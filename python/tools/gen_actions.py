@@ -40,6 +40,7 @@ FIELD_TYPES = {
     "axis": ("str", None),
     "bid": ("int", None),
     "choice": ("str", None),
+    "seat": ("int", None),
 }
 
 Schema = Sequence[Tuple[str, Sequence[Tuple[str, str]], bool, str]]

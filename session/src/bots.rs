@@ -157,7 +157,8 @@ impl fmt::Display for Bot {
 /// How good `action` is right now for the deciding player: the points he gains minus the
 /// most points any opponent gains. The action is applied to a copy of the game and the
 /// rest of the player's own turn is settled by passing where passing is allowed (deploy
-/// nothing more, move no wagon), so that the features a placement completes are scored.
+/// nothing more, move no wagon, capture nothing after a tower piece), so that the features
+/// a placement completes are scored.
 /// A bid at a bazaar (BZ2) counts as the points it may cost: it is paid at a later
 /// decision, if at all, so it would otherwise look free. `i32::MIN` for an action that
 /// is not legal.
@@ -175,8 +176,17 @@ pub fn immediate_gain(game: &Game, action: Action) -> i32 {
         let settling = !copy.is_terminal()
             && copy.turn_player() == me
             && copy.to_play() == me
-            && matches!(copy.phase(), Phase::Deploy | Phase::WagonMove);
-        if !settling || copy.apply(Action::Pass).is_err() {
+            && matches!(
+                copy.phase(),
+                Phase::Deploy | Phase::WagonMove | Phase::Capture
+            );
+        // No capture after a tower piece (TW3): the turn goes on to its scoring.
+        let pass = if copy.phase() == Phase::Capture {
+            Action::CapturePass
+        } else {
+            Action::Pass
+        };
+        if !settling || copy.apply(pass).is_err() {
             break;
         }
     }

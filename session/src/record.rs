@@ -34,7 +34,7 @@
 //! ```
 
 use crate::encode::EncoderSpec;
-use carcassonne::action::{Action, ActionKind, FieldKind, FieldValue};
+use carcassonne::action::{Action, ActionKind, FieldKind, FieldValue, Seat};
 use carcassonne::config::{Figure, GameConfig};
 use carcassonne::game::{ChanceMode, Event, Game, Phase, ReturnCause, ScoreKind, ScoredParts};
 use carcassonne::geometry::{Corner, Pos, Rotation};
@@ -553,6 +553,11 @@ fn action_from_json(
                 FieldValue::Bid(small_int(o, f.name, path, 0..=MAX_BID as i64)? as u32)
             }
             FieldKind::Choice => FieldValue::Choice(named_field(o, f.name, path, "choice")?),
+            FieldKind::Seat => {
+                FieldValue::Seat(Seat(
+                    small_int(o, f.name, path, 0..=game.num_players() as i64 - 1)? as u8,
+                ))
+            }
         };
         values.push(value);
     }
@@ -617,8 +622,6 @@ const REFERENCE_EVENT_NAMES: &[&str] = &[
     "goods",
     "flock",
     "flock.wolf",
-    "ransompaid.income",
-    "ransompaid.payment",
     "tower.exchange",
 ];
 
@@ -646,7 +649,23 @@ fn check_event(e: &Value, path: &str, players: usize) -> Result<(), RecordError>
     if let Some(at) = o.get("at") {
         place(at, &format!("{path}.at"))?;
     }
-    if o.contains_key("returned") {
+    if let Some(Value::Array(returned)) = o.get("returned") {
+        // A prisoner exchange (TW4): the figures that went back, `[[seat, figure], ...]`.
+        for (i, pair) in returned.iter().enumerate() {
+            let p = format!("{path}.returned[{i}]");
+            match pair.as_array().map(Vec::as_slice) {
+                Some([seat, figure])
+                    if seat.as_u64().is_some_and(|s| s < players as u64)
+                        && figure.as_str().and_then(Figure::with_name).is_some() => {}
+                _ => {
+                    return Err(err(
+                        p,
+                        format!("expected [seat, figure], found {}", describe(pair)),
+                    ))
+                }
+            }
+        }
+    } else if o.contains_key("returned") {
         let figure = as_str(&o["returned"], &format!("{path}.returned"))?;
         if Figure::with_name(figure).is_none() {
             return Err(err(
@@ -759,6 +778,7 @@ pub fn action_to_json(game: &Game, player: u8, action: &Action) -> Value {
             (_, FieldValue::Axis(a)) => json!(a.name()),
             (_, FieldValue::Bid(b)) => json!(b),
             (_, FieldValue::Choice(c)) => json!(c.name()),
+            (_, FieldValue::Seat(Seat(seat))) => json!(seat),
         };
         o.insert(f.name.into(), v);
     }

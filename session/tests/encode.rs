@@ -45,6 +45,8 @@ fn variety() -> Vec<GameConfig> {
     v.push(config(4, &[Base, Count, KingRobber, Cult], 9));
     v.push(config(3, &[Base, BridgesCastlesBazaars], 11));
     v.push(config(5, &TileSet::ALL, 12));
+    v.push(config(4, &[Base, Tower], 13));
+    v.push(config(2, &[Base, Tower, PrincessDragon, AbbeyMayor], 14));
     let mut open = config(3, &[Base, Count, River1, PrincessDragon, AbbeyMayor], 10);
     open.rules.count_landscape = carcassonne::config::CountLandscape::Open;
     open.rules.count_final = carcassonne::config::CountFinal::AnyQuarter;
@@ -69,8 +71,13 @@ fn square_needed(game: &Game, action: Action) -> Option<Pos> {
         | Action::Princess { pos, .. }
         | Action::ReturnAbbot { pos, .. }
         | Action::MoveWagon { pos, .. }
-        | Action::LeaveQuarter { pos, .. } => pos,
+        | Action::LeaveQuarter { pos, .. }
+        | Action::PlaceTowerPiece { pos }
+        | Action::Capture { pos, .. } => pos,
         Action::Pass
+        | Action::CapturePass
+        | Action::ExchangePrisoner { .. }
+        | Action::PayRansom { .. }
         | Action::DeployBarn { .. }
         | Action::Draw { .. }
         | Action::QuarterPass { .. }
@@ -207,6 +214,10 @@ fn mask_agrees_with_legal_list_in_random_games() {
         "pass",
         "move_dragon",
         "move_wagon",
+        "place_tower_piece",
+        "capture",
+        "capture_pass",
+        "pay_ransom",
     ] {
         assert!(kinds.contains(kind), "no {kind} decision was checked");
     }
@@ -524,6 +535,8 @@ fn flat_ids_take_apart_and_back() {
             + BAZAAR_IDS
             + BIDS
             + 2
+            + FIGURE_KINDS
+            + 6 * FIGURE_KINDS
             + 1
     );
     for id in 0..spec.num_actions() as u32 {

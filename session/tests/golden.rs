@@ -149,6 +149,10 @@ fn royal_gift() {
 fn inns_and_cathedrals() {
     replay_file("ic.jsonl", 28);
 }
+#[test]
+fn tower() {
+    replay_file("tower.jsonl", 28);
+}
 
 /// The tile id placed at `(x, y)` before turn `turn` action `action` of a record.
 fn tile_at(record: &Value, turn: usize, action: usize, x: i64, y: i64) -> Option<String> {

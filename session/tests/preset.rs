@@ -35,6 +35,8 @@ fn variety() -> Vec<GameConfig> {
         config(5, &five, 1, 8),
         config(4, &[Base, Count, KingRobber, Cult], 1, 9),
         config(3, &[Base, BridgesCastlesBazaars], 0, 11),
+        config(4, &[Base, Tower], 0, 13),
+        config(3, &[Base, Tower, AbbeyMayor], 1, 14),
         config(6, &TileSet::ALL, 1, 12),
     ]
 }

@@ -162,6 +162,8 @@ fn record_events_add_up_to_the_scores() {
                         "robber-baron",
                         "bazaar-buy",
                         "bazaar-sell",
+                        "ransompaid.payment",
+                        "ransompaid.income",
                     ];
                     assert!(
                         e["parts"].as_array().is_some()

@@ -30,7 +30,9 @@ def test_first_decisions_of_the_base_game() -> None:
     assert game.scores == [0, 0]
     assert game.tiles_left == 70  # 72 base tiles, less the start tile and the tile in hand
     assert game.tile_in_hand is not None
-    assert game.supplies() == [{"follower": 7, "abbot": 0, "mayor": 0, "wagon": 0, "barn": 0, "abbey": 0}] * 2
+    assert game.supplies() == [
+        {"follower": 7, "abbot": 0, "mayor": 0, "wagon": 0, "barn": 0, "abbey": 0, "big-follower": 0}
+    ] * 2
     legal = game.legal_actions()
     assert legal and all(isinstance(a, PlaceTile) for a in legal)
     # Every placement touches the start tile (B4).
@@ -111,10 +113,14 @@ def test_rgb_array_shows_tiles_and_each_seats_figures() -> None:
 
 def test_observation_tables_and_sizes() -> None:
     info = carcassonne.encoder_info()
-    # TILE 4·W², CELL W², SLOT 18 slots × 14 channels, CORNER 4, QUARTER 20, BRIDGE 24,
-    # BAZAAR 6 places × 31 bids, BID 31, CHOICE 2, PASS 1 (docs/observations.md).
-    assert (info["num_slots"], info["num_channels"]) == (18, 16)
-    assert info["num_actions"] == 5 * 32 * 32 + 18 * 14 + 4 + 20 + 24 + 6 * 31 + 31 + 2 + 1
+    # TILE 4·W², CELL W², SLOT 19 slots × 17 channels, CORNER 4, QUARTER 24, BRIDGE 24,
+    # BAZAAR 6 places × 31 bids, BID 31, CHOICE 2, EXCHANGE 6 figures, RANSOM 6 seats × 6
+    # figures, PASS 1 (docs/observations.md).
+    assert (info["num_slots"], info["num_channels"]) == (19, 17)
+    assert (
+        info["num_actions"]
+        == 5 * 32 * 32 + 19 * 17 + 4 + 24 + 24 + 6 * 31 + 31 + 2 + 6 + 6 * 6 + 1
+    )
     names = carcassonne.plane_names()
     assert len(names) == info["num_planes"] and names[0] == "occupied"
     blocks = carcassonne.global_blocks()
@@ -182,3 +188,24 @@ def test_action_classes_follow_the_engine_schema() -> None:
         assert [f.name for f in fields(classes[name])] == [f for f, _ in field_specs], name
         first_words = " ".join(doc.replace("`", "").split()[:4])
         assert first_words in " ".join((classes[name].__doc__ or "").replace("`", "").split()), name
+
+
+def test_towers_pieces_and_prisoners() -> None:
+    """TW1, TW2, TW4: towers carry the pieces put on them, the pieces leave their
+    player's supply, and every follower is in a supply, on the board or a prisoner."""
+    game = carcassonne.Game(players=2, sets=["base", "tower"], seed=3)
+    put = 0
+    while not game.is_terminal:
+        legal = game.legal_actions()
+        pick = next((a for a in legal if type(a).__name__ == "PlaceTowerPiece"), None)
+        pick = pick or next((a for a in legal if type(a).__name__ == "Capture"), legal[0])
+        put += type(pick).__name__ == "PlaceTowerPiece"
+        game.apply(pick)
+    assert put > 0
+    assert sum(height for (_, _, height, _) in game.towers) == put
+    assert game.tower_pieces(0) + game.tower_pieces(1) == 2 * 10 - put  # TW1: 10 each
+    for owner in range(2):
+        held = sum(n for (o, figure), n in game.prisoners(1 - owner).items() if figure == "follower" and o == owner)
+        assert game.supply(owner, "follower") + held == 7
+    with pytest.raises(ValueError):
+        game.tower_pieces(2)

@@ -79,6 +79,10 @@ namespace Carcassonne
         BazaarBid = 12,
         /// <summary>Buy the outbid tile or sell it to the highest bidder (BZ3). Name: `bazaar_buy_or_sell`.</summary>
         BazaarBuyOrSell = 13,
+        /// <summary>Take a figure in reach of the tower just raised prisoner, or pass (TW3). Name: `capture`.</summary>
+        Capture = 14,
+        /// <summary>Pick which of his figures the capturer gets back in a prisoner exchange (TW4). Name: `exchange_prisoner`.</summary>
+        ExchangePrisoner = 15,
     }
 
     /// <summary>What a `CarcAction` does (its `kind` field); the record format's action types, one to one. A field the kind does not have is ignored; an absent feature is `CARC_NO_FEATURE`. Stable numbers. (CarcActionKind)</summary>
@@ -88,7 +92,7 @@ namespace Carcassonne
         PlaceTile = 0,
         /// <summary>Place the abbey tile into the hole at `(x, y)` instead of drawing (AM1). Name: `place_abbey`.</summary>
         PlaceAbbey = 1,
-        /// <summary>Put a `figure` (follower, abbot, mayor, wagon) from the supply on `feature` of the tile at `(x, y)` (B6). Name: `deploy`.</summary>
+        /// <summary>Put a `figure` (follower, abbot, mayor, wagon) from the supply on `feature` of the tile at `(x, y)` (B6), or a follower on top of the tower `feature` of any tile (TW2). Name: `deploy`.</summary>
         Deploy = 2,
         /// <summary>Put the barn on `corner` (NW, NE, SE, SW) of the tile just placed (AM6). Name: `deploy_barn`.</summary>
         DeployBarn = 3,
@@ -128,6 +132,16 @@ namespace Carcassonne
         BazaarPass = 20,
         /// <summary>The selector buys the outbid tile or sells it to the highest bidder: `choice` `buy` or `sell` (BZ3). Name: `bazaar_buy_or_sell`.</summary>
         BazaarBuyOrSell = 21,
+        /// <summary>Put a tower piece from the supply on the tower of the tile at `(x, y)`, a foundation or a tower without a figure on top, instead of deploying (TW2). Name: `place_tower_piece`.</summary>
+        PlaceTowerPiece = 22,
+        /// <summary>Right after a tower piece, take the `figure` on `feature` of the tile at `(x, y)` prisoner: a tile in the tower's row or column at most its height away (TW3); an own figure goes back to the supply. Name: `capture`.</summary>
+        Capture = 23,
+        /// <summary>Decline to take a prisoner after a tower piece (TW3). Name: `capture_pass`.</summary>
+        CapturePass = 24,
+        /// <summary>At a capture of a figure of a player who holds prisoners of the capturer of several kinds, the capturer takes back his `figure` in the exchange (TW4). Name: `exchange_prisoner`.</summary>
+        ExchangePrisoner = 25,
+        /// <summary>Pay 3 points to `prisoner_of` and take back one of the player's `figure`s that `prisoner_of` holds prisoner: once per turn, before placing the tile or before the figure action (TW5). Name: `pay_ransom`.</summary>
+        PayRansom = 26,
     }
 
     /// <summary>A kind of figure (the `figure` field of a `CarcAction` and of a `CarcBoardFigure`). Stable numbers. (CarcFigure)</summary>
@@ -270,6 +284,10 @@ namespace Carcassonne
         BazaarBuy = 16,
         /// <summary>Points paid or received for a bazaar tile the selector sold (BZ3). Name: `bazaar-sell`.</summary>
         BazaarSell = 17,
+        /// <summary>A ransom paid for a prisoner: −3 (TW5). Name: `ransompaid.payment`.</summary>
+        RansomPaid = 18,
+        /// <summary>A ransom received for a prisoner: +3 (TW5). Name: `ransompaid.income`.</summary>
+        RansomReceived = 19,
     }
 
     /// <summary>Why a figure left the board (`cause` of a `CarcEvent`). Stable numbers. (CarcReturnCause)</summary>
@@ -287,6 +305,8 @@ namespace Carcassonne
         AbbotTaken = 4,
         /// <summary>On a monastery or shrine that lost a challenge (CU3). Name: `challenged`.</summary>
         Challenged = 5,
+        /// <summary>Taken prisoner by a tower (TW3): held by the capturer, or back in its owner's supply when the capturer took his own figure or the capture was exchanged (TW4). Name: `captured`.</summary>
+        Captured = 6,
     }
 
     /// <summary>The kind of a feature (`carc_tile_feature_geometry`, events, parts). Stable numbers. (CarcFeatureKind)</summary>
@@ -306,6 +326,8 @@ namespace Carcassonne
         River = 5,
         /// <summary>A shrine (the Cult, CU1): scores like a monastery; a follower on it is a heretic. Name: `shrine`.</summary>
         Shrine = 6,
+        /// <summary>A tower foundation (the Tower, TW1): tower pieces are stacked on it and a follower may stand on top; it joins no other feature and never scores. Name: `tower`.</summary>
+        Tower = 7,
     }
 
     /// <summary>Where a road or river that leaves its tile on one side ends on the tile (`road_end` of a `CarcFeatureGeometry`). Stable numbers. (CarcRoadEnd)</summary>
@@ -333,6 +355,8 @@ namespace Carcassonne
         Bazaar = 9,
         /// <summary>At the walls of the City of Carcassonne (the Count).</summary>
         Carcassonne = 10,
+        /// <summary>At a tower (the Tower).</summary>
+        Tower = 11,
     }
 
     /// <summary>What the values of a column of the expansions' state are, and how a `CarcStateRow` writes them (`kind` of a `CarcStateColumn`): a seat number; an integer; 0 or 1; a board square's x or y; a local feature index of the tile at the row's square; a `CarcQuarter`, a `CarcFigure`, a tile kind index, a `CarcAxis`. `CARC_STATE_ABSENT` when a value of an optional column is absent. Stable numbers. (CarcStateKind)</summary>
@@ -413,7 +437,9 @@ namespace Carcassonne
         public byte Choice;
         public byte HasBridge;
         public ushort Bid;
-        public ushort Reserved;
+        /// <summary>PayRansom: the seat holding the prisoner (prisoner_of, TW5).</summary>
+        public byte Seat;
+        public byte Reserved;
         public int BridgeX;
         public int BridgeY;
 
@@ -481,6 +507,19 @@ namespace Carcassonne
         public byte Attached;
         public byte Owner;
         public byte Feature;
+    }
+
+    /// <summary>A tower with its height and the figure on top (CarcTower, 12 bytes; the Tower,
+    /// TW1, TW2). TopOwner and TopFigure are 255 for an open tower.</summary>
+    [StructLayout(LayoutKind.Sequential)]
+    public struct CarcTower
+    {
+        public int X;
+        public int Y;
+        public byte Feature;
+        public byte Height;
+        public byte TopOwner;
+        public byte TopFigure;
     }
 
     /// <summary>Shapes of observations and flat ids (CarcObservationSizes, 28 bytes).</summary>
@@ -862,6 +901,8 @@ namespace Carcassonne
         public const uint SymbolCountQuarters = 16384;
         /// <summary>A cathedral (IC3).</summary>
         public const uint SymbolCathedral = 32768;
+        /// <summary>A tower foundation (TW1).</summary>
+        public const uint SymbolTower = 65536;
         // END GENERATED CONSTANTS
         /// <summary>The default side of the observation window.</summary>
         public const uint DefaultWindow = 32;
@@ -907,6 +948,9 @@ namespace Carcassonne
         [DllImport(Lib)] public static extern Status carc_game_board_figures(GameHandle game, [In, Out] CarcBoardFigure[] buf, uint len, out uint needed);
         [DllImport(Lib)] public static extern Status carc_game_dragon(GameHandle game, out CarcDragon dragon);
         [DllImport(Lib)] public static extern Status carc_game_fairy(GameHandle game, out CarcFairy fairy);
+        [DllImport(Lib)] public static extern Status carc_game_towers(GameHandle game, [In, Out] CarcTower[] buf, uint len, out uint needed);
+        [DllImport(Lib)] public static extern Status carc_game_tower_pieces(GameHandle game, uint player, out uint pieces);
+        [DllImport(Lib)] public static extern Status carc_game_prisoners(GameHandle game, uint holder, uint owner, out CarcSupply prisoners);
         [DllImport(Lib)] public static extern Status carc_game_state_hash(GameHandle game, out ulong hash);
         [DllImport(Lib)] public static extern Status carc_game_last_placed(GameHandle game, out CarcPlacedTile tile);
 
@@ -1147,6 +1191,32 @@ namespace Carcassonne
             CarcBoardFigure[] figures = new CarcBoardFigure[n];
             Native.Check(Native.carc_game_board_figures(handle, figures, n, out n));
             return figures;
+        }
+
+        /// <summary>Every tower foundation on the board with its height and top figure (TW1, TW2).</summary>
+        public CarcTower[] Towers()
+        {
+            uint n;
+            Native.Check(Native.carc_game_towers(handle, null, 0, out n));
+            CarcTower[] towers = new CarcTower[n];
+            Native.Check(Native.carc_game_towers(handle, towers, n, out n));
+            return towers;
+        }
+
+        /// <summary>Tower pieces the seat has left (TW1).</summary>
+        public uint TowerPieces(uint player)
+        {
+            uint n;
+            Native.Check(Native.carc_game_tower_pieces(handle, player, out n));
+            return n;
+        }
+
+        /// <summary>The figures of `owner` that `holder` holds prisoner, by kind (TW4).</summary>
+        public CarcSupply Prisoners(uint holder, uint owner)
+        {
+            CarcSupply s;
+            Native.Check(Native.carc_game_prisoners(handle, holder, owner, out s));
+            return s;
         }
 
         /// <summary>The tile placed last (the start tile before any placement).</summary>

@@ -101,7 +101,7 @@ impl Quarter {
             FeatureKind::Road => Some(Quarter::Blacksmith),
             FeatureKind::Monastery | FeatureKind::Shrine => Some(Quarter::Cathedral),
             FeatureKind::Field => Some(Quarter::Market),
-            FeatureKind::Garden | FeatureKind::River => None,
+            FeatureKind::Garden | FeatureKind::River | FeatureKind::Tower => None,
         }
     }
 

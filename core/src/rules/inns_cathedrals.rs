@@ -72,7 +72,8 @@ impl Expansion for InnsCathedrals {
                 | FeatureKind::Monastery
                 | FeatureKind::Shrine => true,
                 FeatureKind::Field => config.rules.farmers,
-                FeatureKind::Garden | FeatureKind::River => false,
+                // Onto a tower only by the Tower's own deployment (TW2).
+                FeatureKind::Garden | FeatureKind::River | FeatureKind::Tower => false,
             }
     }
 

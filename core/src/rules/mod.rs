@@ -10,6 +10,7 @@
 //! * [`cult`]: the Cult (CU1–CU3).
 //! * [`bcb`]: Bridges, Castles & Bazaars (BR1–BR3, CA1–CA4, BZ1–BZ4).
 //! * [`inns_cathedrals`]: Inns & Cathedrals (IC1–IC4).
+//! * [`tower`]: the Tower (TW1–TW7).
 //!
 //! [`state`] is the visible state of every expansion for clients: tables that each
 //! expansion declares in its module (`state_tables!`) and writes (`write_state`).
@@ -63,6 +64,7 @@ pub mod inns_cathedrals;
 pub mod king_robber;
 pub mod princess_dragon;
 pub mod river;
+pub mod tower;
 
 #[cfg(test)]
 pub(crate) use registry::HashProbe;
@@ -95,6 +97,8 @@ expansions! {
     king: king_robber::KingRobber,
     /// Inns & Cathedrals (no state).
     inns: inns_cathedrals::InnsCathedrals,
+    /// The Tower.
+    tower: tower::Tower,
 }
 
 impl Game {

@@ -371,15 +371,20 @@ pub fn play_out_until(
                     .expect("a pass is always offered");
                 apply(game, pass);
             }
-            Phase::Castle | Phase::BazaarBid => {
+            Phase::Castle | Phase::BazaarBid | Phase::Capture => {
                 let pass = *game
                     .legal_actions()
                     .iter()
-                    .find(|a| matches!(a, Action::CastlePass | Action::BazaarPass))
+                    .find(|a| {
+                        matches!(
+                            a,
+                            Action::CastlePass | Action::BazaarPass | Action::CapturePass
+                        )
+                    })
                     .expect("a pass is always offered");
                 apply(game, pass);
             }
-            Phase::BazaarSelect | Phase::BazaarBuyOrSell => {
+            Phase::BazaarSelect | Phase::BazaarBuyOrSell | Phase::ExchangePrisoner => {
                 let first = game.legal_actions()[0];
                 apply(game, first);
             }

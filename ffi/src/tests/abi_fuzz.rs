@@ -39,6 +39,7 @@ use crate::{
     CarcAction, CarcBoardFigure, CarcChanceOutcome, CarcDragon, CarcFairy, CarcGame, CarcMaskInfo,
     CarcObservationSizes, CarcPlacedTile, CarcStatus, CarcSupply,
 };
+use carcassonne_core::action::ActionKind;
 use proptest::prelude::*;
 use std::ffi::{c_char, CStr, CString};
 use std::ptr::{null, null_mut};
@@ -199,7 +200,7 @@ fn hostile_texts() -> Vec<String> {
 fn raw_action() -> impl Strategy<Value = CarcAction> {
     (
         (
-            0u8..25,
+            0u8..30,
             coordinate(),
             coordinate(),
             0u8..6,
@@ -231,6 +232,7 @@ fn raw_action() -> impl Strategy<Value = CarcAction> {
                 choice: flag,
                 has_bridge: flag,
                 bid,
+                seat: flag,
                 reserved: 0,
                 bridge_x: bx,
                 bridge_y: by,
@@ -417,7 +419,9 @@ fn run(game: &mut *mut CarcGame, call: &Call) {
             ok_status(s, "legal_actions");
             match s {
                 CarcStatus::Ok if !*null_buf => {
-                    assert!(buf[..n as usize].iter().all(|a| a.kind <= 21));
+                    assert!(buf[..n as usize]
+                        .iter()
+                        .all(|a| (a.kind as usize) < ActionKind::ALL.len()));
                 }
                 CarcStatus::Ok => assert_eq!(len, 0),
                 CarcStatus::BufferTooSmall => {

@@ -18,7 +18,8 @@ use crate::engine_types::{
     CARC_SYMBOL_ABBEY, CARC_SYMBOL_BAZAAR, CARC_SYMBOL_CATHEDRAL, CARC_SYMBOL_COUNT_QUARTERS,
     CARC_SYMBOL_DRAGON, CARC_SYMBOL_GARDEN, CARC_SYMBOL_INN, CARC_SYMBOL_MAGIC_PORTAL,
     CARC_SYMBOL_MONASTERY, CARC_SYMBOL_PIG_HERD, CARC_SYMBOL_PRINCESS, CARC_SYMBOL_RIVER,
-    CARC_SYMBOL_SHRINE, CARC_SYMBOL_TUNNEL, CARC_SYMBOL_VOLCANO, CARC_SYMBOL_WELL,
+    CARC_SYMBOL_SHRINE, CARC_SYMBOL_TOWER, CARC_SYMBOL_TUNNEL, CARC_SYMBOL_VOLCANO,
+    CARC_SYMBOL_WELL,
 };
 use crate::events::{carc_game_event_count, carc_game_event_parts, carc_game_events};
 use crate::game::{
@@ -34,8 +35,9 @@ use crate::learn::{
 use crate::render::{carc_game_render_svg, carc_game_render_text};
 use crate::state::{
     carc_game_board_figures, carc_game_is_terminal, carc_game_last_placed, carc_game_num_players,
-    carc_game_phase, carc_game_placed_tiles, carc_game_remaining_tiles, carc_game_scores,
-    carc_game_state_hash, carc_game_supply, carc_game_tile_in_hand,
+    carc_game_phase, carc_game_placed_tiles, carc_game_prisoners, carc_game_remaining_tiles,
+    carc_game_scores, carc_game_state_hash, carc_game_supply, carc_game_tile_in_hand,
+    carc_game_tower_pieces, carc_game_towers, CarcTower,
 };
 use crate::tiles::{
     carc_tile_feature_count, carc_tile_feature_geometry, carc_tile_feature_id,
@@ -482,6 +484,7 @@ fn geometry_of_every_tile_kind_matches_the_catalogue() {
             ("bazaar", CARC_SYMBOL_BAZAAR),
             ("count_quarters", CARC_SYMBOL_COUNT_QUARTERS),
             ("cathedral", CARC_SYMBOL_CATHEDRAL),
+            ("tower", CARC_SYMBOL_TOWER),
         ];
         let expected_symbols = t["symbols"]
             .as_array()
@@ -523,6 +526,7 @@ fn geometry_of_every_tile_kind_matches_the_catalogue() {
                 "garden" => CarcFeatureKind::Garden,
                 "river" => CarcFeatureKind::River,
                 "shrine" => CarcFeatureKind::Shrine,
+                "tower" => CarcFeatureKind::Tower,
                 other => panic!("{ctx}: type {other}"),
             };
             let flag = |key: &str, bit: u8| {
@@ -1194,5 +1198,78 @@ fn action_fields_checked_for_invalid_argument() {
         ..first
     };
     assert_eq!(is_legal(sloppy), Ok(1));
+    carc_game_free(game);
+}
+
+/// The Tower's state through the C ABI (TW1, TW2, TW4): every tower foundation placed
+/// is listed with its height, the pieces put leave the players' supplies, and the
+/// prisoners a seat holds are the figures missing from their owners' supplies and the
+/// board.
+#[test]
+fn towers_pieces_and_prisoners_through_the_c_abi() {
+    let game = new_game(r#"{"players": 3, "sets": ["base", "tower"], "seed": 5}"#);
+    let mut pieces_put = 0u32;
+    let mut steps = 0;
+    loop {
+        let mut terminal = 0;
+        assert_eq!(carc_game_is_terminal(game, &mut terminal), OK);
+        if terminal == 1 || steps > 2000 {
+            break;
+        }
+        steps += 1;
+        let actions = legal(game);
+        // A tower piece whenever one is offered, every capture, else the first action.
+        let pick = actions
+            .iter()
+            .find(|a| a.kind == CarcActionKind::PlaceTowerPiece as u8)
+            .or_else(|| {
+                actions
+                    .iter()
+                    .find(|a| a.kind == CarcActionKind::Capture as u8)
+            })
+            .copied()
+            .unwrap_or(actions[0]);
+        if pick.kind == CarcActionKind::PlaceTowerPiece as u8 {
+            pieces_put += 1;
+        }
+        assert_eq!(carc_game_apply(game, &pick), OK);
+    }
+    let mut n = 0;
+    assert_eq!(carc_game_towers(game, null_mut(), 0, &mut n), OK);
+    let mut towers = vec![CarcTower::default(); n as usize];
+    assert_eq!(carc_game_towers(game, towers.as_mut_ptr(), n, &mut n), OK);
+    // Every foundation of the 18 tower tiles that were placed (some may be discarded).
+    assert!(towers.len() > 10 && towers.len() <= 18, "{}", towers.len());
+    let height: u32 = towers.iter().map(|t| u32::from(t.height)).sum();
+    assert_eq!(height, pieces_put, "every piece put is on a tower");
+    let mut left = 0;
+    for seat in 0..3 {
+        let mut p = 0;
+        assert_eq!(carc_game_tower_pieces(game, seat, &mut p), OK);
+        left += p;
+    }
+    // TW1: 9 pieces each with 3 players.
+    assert_eq!(left + pieces_put, 27);
+    let mut p = 0;
+    assert_eq!(
+        carc_game_tower_pieces(game, 3, &mut p),
+        CarcStatus::InvalidArgument
+    );
+    // Prisoners: whatever is neither in the supply nor on the board at the end (final
+    // scoring returned every figure on the board).
+    for owner in 0..3u32 {
+        let mut supply = CarcSupply::default();
+        assert_eq!(carc_game_supply(game, owner, &mut supply), OK);
+        let mut held = 0;
+        for holder in 0..3u32 {
+            let mut s = CarcSupply::default();
+            assert_eq!(carc_game_prisoners(game, holder, owner, &mut s), OK);
+            if holder == owner {
+                assert_eq!(s, CarcSupply::default(), "nobody holds his own figures");
+            }
+            held += u32::from(s.follower);
+        }
+        assert_eq!(u32::from(supply.follower) + held, 7, "seat {owner}");
+    }
     carc_game_free(game);
 }

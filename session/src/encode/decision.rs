@@ -9,6 +9,7 @@ use carcassonne::action::Action;
 use carcassonne::game::{Game, Phase};
 use carcassonne::geometry::{Pos, Rotation};
 use carcassonne::rules::bcb::Axis;
+use carcassonne::tiles::FeatureKind;
 use std::cell::RefCell;
 use std::fmt;
 
@@ -98,6 +99,44 @@ impl Frame {
                 self.targeted(game, pos, Some(feature), Channel::Wagon)
             }
             Action::Draw { .. } => Route::Unencodable,
+            Action::PlaceTowerPiece { pos } => {
+                let tower = game.board().at(pos).and_then(|p| {
+                    let features = &p.kind.def().features;
+                    features.iter().position(|f| f.kind == FeatureKind::Tower)
+                });
+                match tower {
+                    Some(local) => self.targeted(game, pos, Some(local as u8), Channel::TowerPiece),
+                    None => Route::Unencodable,
+                }
+            }
+            // The channel that deploys the figure's kind takes it prisoner in the capture
+            // step (TW3).
+            Action::Capture {
+                pos,
+                feature,
+                figure,
+            } => match Channel::deploying(figure) {
+                Some(ch) => self.targeted(game, pos, Some(feature), ch),
+                None => Route::Unencodable,
+            },
+            Action::CapturePass => Route::Direct(spec.pass_id()),
+            Action::ExchangePrisoner { figure } => {
+                Route::Direct(FlatAction::Exchange(figure).id(spec))
+            }
+            Action::PayRansom {
+                prisoner_of,
+                figure,
+            } => {
+                let n = game.num_players();
+                let holder = (prisoner_of.0 as usize + n - game.to_play()) % n;
+                Route::Direct(
+                    FlatAction::Ransom {
+                        holder: holder as u8,
+                        figure,
+                    }
+                    .id(spec),
+                )
+            }
             Action::LeaveQuarter {
                 figure,
                 pos,

@@ -2,7 +2,7 @@
 //! channels of the `SLOT` block ([`Channel`]) and the blocks ([`FlatAction`]).
 
 use super::schema::Live;
-use super::{EncoderSpec, BIDS, BRIDGE_VARIANTS, CHANNEL_COUNT};
+use super::{EncoderSpec, BIDS, BRIDGE_VARIANTS, CHANNEL_COUNT, FIGURE_KINDS};
 use carcassonne::config::Figure;
 use carcassonne::geometry::{Corner, Rotation};
 use carcassonne::rules::bcb::{BazaarChoice, TileBridge};
@@ -37,6 +37,8 @@ pub mod slot {
     pub const WHOLE_TILE: u8 = 16;
     /// The tile's bridge.
     pub const BRIDGE: u8 = 17;
+    /// The tile's tower foundation (TW1).
+    pub const TOWER: u8 = 18;
 
     /// The slot after `quarter_turns` clockwise quarter turns of the board.
     pub const fn rotate(slot: u8, quarter_turns: u8) -> u8 {
@@ -69,6 +71,7 @@ pub mod slot {
             14 | 15 => format!("inner{}", slot - INNER_FIELD + 1),
             WHOLE_TILE => "tile".into(),
             BRIDGE => "bridge".into(),
+            TOWER => "tower".into(),
             _ => format!("slot{slot}"),
         }
     }
@@ -77,7 +80,8 @@ pub mod slot {
 /// When a `SLOT` id on slot `slot` can be offered: the side slots always; fields away
 /// from the sides' middle thirds only with farmers; the cloister with monasteries,
 /// shrines or the abbey; the garden with gardens and the abbot (A1); the whole tile with
-/// the fairy (PD15); the bridge slot with bridges (BR1).
+/// the fairy (PD15); the bridge slot with bridges (BR1); the tower slot with the Tower
+/// (TW2, TW3).
 pub fn slot_live(slot: u8) -> Live {
     match slot {
         0..=3 => Live::Always,
@@ -92,6 +96,7 @@ pub fn slot_live(slot: u8) -> Live {
         ]),
         slot::WHOLE_TILE => Live::Set(TileSet::PrincessDragon),
         slot::BRIDGE => Live::Set(TileSet::BridgesCastlesBazaars),
+        slot::TOWER => Live::Set(TileSet::Tower),
         _ => Live::Always,
     }
 }
@@ -120,6 +125,7 @@ pub fn feature_slot(kind: TileKind, rot: Rotation, local: u8) -> Option<u8> {
     match f.kind {
         FeatureKind::Monastery | FeatureKind::Shrine => Some(slot::CLOISTER),
         FeatureKind::Garden => Some(slot::GARDEN),
+        FeatureKind::Tower => Some(slot::TOWER),
         FeatureKind::Field => {
             let nth = def.features[..local as usize]
                 .iter()
@@ -178,6 +184,8 @@ carcassonne::named_enum! {
         /// Move the big follower out of the City of Carcassonne onto this feature (IC1,
         /// CC7).
         LeaveBigFollower(15) = "leave-big-follower",
+        /// Put a tower piece on this tower (TW2; tower slot).
+        TowerPiece(16) = "tower-piece",
     }
 }
 
@@ -210,7 +218,7 @@ impl Channel {
     /// When the channel can be offered: a figure's channels when the figure is in play
     /// (the leaving channels with the Count too), the fairy and the princess with the
     /// Princess & the Dragon, the abbot's return with the abbot, the castle and the
-    /// bridges with Bridges, Castles & Bazaars, the big follower's with the big follower.
+    /// bridges with Bridges, Castles & Bazaars, the big follower's with the big follower, the tower piece with the Tower.
     pub const fn live(self) -> Live {
         use Channel::*;
         const COUNT: Live = Live::Set(TileSet::Count);
@@ -227,6 +235,7 @@ impl Channel {
             Castle | BridgeNS | BridgeWE => Live::Set(TileSet::BridgesCastlesBazaars),
             BigFollower => Live::Figure(Figure::BigFollower),
             LeaveBigFollower => Live::All(&[Live::Figure(Figure::BigFollower), COUNT]),
+            TowerPiece => Live::Set(TileSet::Tower),
         }
     }
 }
@@ -306,6 +315,16 @@ pub enum FlatAction {
     Bid(u32),
     /// `CHOICE`: buy or sell the outbid tile.
     Choice(BazaarChoice),
+    /// `EXCHANGE`: the kind of figure the capturer gets back in a prisoner exchange (TW4).
+    Exchange(Figure),
+    /// `RANSOM`: buy back a prisoner of this kind from the player at relative seat
+    /// `holder` (1 the next in turn order after the payer, ...; TW5).
+    Ransom {
+        /// The holder, a seat relative to the payer.
+        holder: u8,
+        /// The prisoner's kind.
+        figure: Figure,
+    },
     /// `PASS`.
     Pass,
 }
@@ -347,6 +366,10 @@ impl FlatAction {
             }
             FlatAction::Bid(bid) => spec.bid_base() + bid,
             FlatAction::Choice(c) => spec.choice_base() + c as u32,
+            FlatAction::Exchange(f) => spec.exchange_base() + f.index() as u32,
+            FlatAction::Ransom { holder, figure } => {
+                spec.ransom_base() + (FIGURE_KINDS * holder as usize + figure.index()) as u32
+            }
             FlatAction::Pass => spec.pass_id(),
         }
     }
@@ -402,8 +425,16 @@ impl FlatAction {
             }
         } else if id < spec.choice_base() {
             FlatAction::Bid(id - spec.bid_base())
-        } else if id < spec.pass_id() {
+        } else if id < spec.exchange_base() {
             FlatAction::Choice(BazaarChoice::ALL[(id - spec.choice_base()) as usize])
+        } else if id < spec.ransom_base() {
+            FlatAction::Exchange(*Figure::ALL.get((id - spec.exchange_base()) as usize)?)
+        } else if id < spec.pass_id() {
+            let k = (id - spec.ransom_base()) as usize;
+            FlatAction::Ransom {
+                holder: (k / FIGURE_KINDS) as u8,
+                figure: Figure::ALL[k % FIGURE_KINDS],
+            }
         } else if id == spec.pass_id() {
             FlatAction::Pass
         } else {

@@ -18,6 +18,8 @@
 //! | `BAZAAR` | 6·31   | `… + 31·place + bid`: pick the tile at that place of the offer and open with `bid` |
 //! | `BID`    | 31     | `… + bid`: raise to `bid`                 |
 //! | `CHOICE` | 2      | `… + choice` (buy, sell)                 |
+//! | `EXCHANGE` | 5    | `… + figure`: the figure the capturer gets back in a prisoner exchange (TW4) |
+//! | `RANSOM` | 6·5    | `… + 5·holder + figure`: buy back a prisoner from the holder (a seat relative to the payer, TW5) |
 //! | `PASS`   | 1      | the last id                              |
 //!
 //! with `S` = [`SLOT_COUNT`] feature slots and `F` = [`CHANNEL_COUNT`] channels
@@ -46,6 +48,10 @@
 //! | `PlaceBridge` (BR1) | `SLOT` bridge on the placed tile (channel `bridge-ns`/`bridge-we`), or `CELL` then `SLOT` |
 //! | `BuildCastle`     | `SLOT` (channel castle) on the placed tile; `castle_pass` is `PASS` |
 //! | bazaar            | `BAZAAR`, `BID`, `CHOICE`; `bazaar_pass` is `PASS`          |
+//! | `PlaceTowerPiece` (TW2) | `SLOT` tower (channel `tower-piece`) on the placed tile, or `CELL` then `SLOT` |
+//! | `Deploy` onto a tower (TW2) | `SLOT` tower (channel follower), on the placed tile or after a `CELL` id |
+//! | `Capture` (TW3)   | `CELL` then `SLOT` (the channel of the captured figure's kind); `capture_pass` is `PASS` |
+//! | `ExchangePrisoner` (TW4), `PayRansom` (TW5) | `EXCHANGE`, `RANSOM` |
 //! | `Draw` (chance)   | none: chance outcomes are not agent decisions; the mask is empty |
 //!
 //! Legal moves whose square lies outside the window are not offered; [`MaskInfo`] counts
@@ -117,6 +123,7 @@ mod rotate;
 pub mod schema;
 mod spec;
 mod stats;
+pub mod tower;
 mod window;
 
 pub use base::{global, plane};

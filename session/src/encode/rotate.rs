@@ -88,6 +88,8 @@ pub fn rotate_action_id(spec: EncoderSpec, id: u32, quarter_turns: u8) -> Option
         | FlatAction::BazaarSelect { .. }
         | FlatAction::Bid(_)
         | FlatAction::Choice(_)
+        | FlatAction::Exchange(_)
+        | FlatAction::Ransom { .. }
         | FlatAction::Pass) => other,
     };
     Some(turned.id(spec))

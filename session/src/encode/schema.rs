@@ -52,7 +52,7 @@ use std::sync::OnceLock;
 /// The layout version: [`schema_fingerprint`] of this build, as a constant (the C
 /// header carries it as `CARC_LAYOUT_VERSION`). A test checks that it equals the
 /// fingerprint, so that no change of the schema goes without a new version.
-pub const LAYOUT_VERSION: u64 = 0x2f29_2734_a882_187b;
+pub const LAYOUT_VERSION: u64 = 0xeab7_315d_4f24_42e3;
 
 /// Raised when what a writer writes changes while the tables stay the same (the golden
 /// observation traces then differ); part of the fingerprint.
@@ -534,13 +534,14 @@ pub const SECTIONS: &[&Section] = &[
     &super::king_robber::SECTION,
     &super::cult::SECTION,
     &super::bcb::SECTION,
+    &super::tower::SECTION,
 ];
 
 /// The last block of ids: `PASS`.
 pub const PASS: Row = Row::new(
     "pass",
     &[],
-    "deploy nothing, decline the abbey, the princess, a wagon move, a move of the City, a castle or a raise, or discard a tile that fits only with a bridge (BR2)",
+    "deploy nothing, decline the abbey, the princess, a wagon move, a move of the City, a castle, a raise or a capture (TW3), or discard a tile that fits only with a bridge (BR2)",
 );
 
 // ----- compile-time lookups --------------------------------------------------------------

@@ -6,8 +6,9 @@ use carcassonne::config::{ConfigError, Figure, MAX_PLAYERS};
 use carcassonne::rules::bcb::MAX_BID;
 use std::fmt;
 
-/// Feature slots per tile (`S`): 4 sides, 8 field half-edges, 4 centre slots, the whole tile.
-pub const SLOT_COUNT: usize = 18;
+/// Feature slots per tile (`S`): 4 sides, 8 field half-edges, 4 centre slots, the whole
+/// tile, the bridge, the tower.
+pub const SLOT_COUNT: usize = 19;
 /// Channels per slot (`F`), see [`super::Channel`].
 pub const CHANNEL_COUNT: usize = super::Channel::ALL.len();
 /// Ids of the `QUARTER` block: 5 figures (follower, abbot, mayor, wagon, big follower) × 4
@@ -140,6 +141,17 @@ impl EncoderSpec {
     /// First id of the `CHOICE` block (buy, sell).
     pub fn choice_base(self) -> u32 {
         self.base(const { id_offset("choice") })
+    }
+
+    /// First id of the `EXCHANGE` block (the kind of figure the capturer gets back, TW4).
+    pub fn exchange_base(self) -> u32 {
+        self.base(const { id_offset("exchange") })
+    }
+
+    /// First id of the `RANSOM` block (`FIGURE_KINDS·holder + figure`, the holder a seat
+    /// relative to the payer, TW5).
+    pub fn ransom_base(self) -> u32 {
+        self.base(const { id_offset("ransom") })
     }
 
     /// The `PASS` id (the last one).

@@ -77,6 +77,8 @@ pub enum Piece {
     Inn,
     /// Cathedrals in cities (IC3).
     Cathedral,
+    /// Towers with their height (TW1); a follower on top closes one (TW2).
+    Tower,
     /// The tiles placed in the turn a replay shows.
     NewTile,
 }
@@ -134,7 +136,7 @@ const fn piece(
 
 /// Every piece, in legend order: terrain and tile symbols, figures, then each
 /// expansion's pieces.
-pub const PIECES: [PieceInfo; 31] = [
+pub const PIECES: [PieceInfo; 32] = [
     piece(Piece::Field, "field", Some("."), Presence::Always),
     piece(Piece::City, "city", Some("#"), Presence::Always),
     piece(Piece::Road, "road", Some("="), Presence::Always),
@@ -259,6 +261,12 @@ pub const PIECES: [PieceInfo; 31] = [
         "cathedral",
         None,
         Presence::Symbol(Symbols::CATHEDRAL),
+    ),
+    piece(
+        Piece::Tower,
+        "tower (its height)",
+        None,
+        Presence::Symbol(Symbols::TOWER),
     ),
     piece(Piece::NewTile, "tile of this turn", None, Presence::Replay),
 ];

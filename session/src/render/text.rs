@@ -4,6 +4,7 @@
 use super::pieces::pieces_of;
 use super::pieces::Piece;
 use super::{anchor_segment, centre_of, feature_label, segment_look, Centre, Look};
+use carcassonne::config::Figure;
 use carcassonne::game::{BoardFigure, Game, ScoreKind};
 use carcassonne::geometry::{Corner, Rotation, Side};
 use carcassonne::rules::count::Quarter;
@@ -37,6 +38,7 @@ pub const fn feature_glyph(kind: FeatureKind) -> char {
         FeatureKind::Monastery => 'M',
         FeatureKind::Garden => 'G',
         FeatureKind::Shrine => 'S',
+        FeatureKind::Tower => 'T',
     }
 }
 
@@ -407,7 +409,8 @@ fn wrapped(label: &str, items: &[String]) -> String {
 }
 
 /// The lines of the expansions' state: the City of Carcassonne (CC2), the King and the
-/// Robber Baron (KR1, KR2), castles (CA1), bridges (BR1) and a bazaar's auction (BZ2).
+/// Robber Baron (KR1, KR2), castles (CA1), bridges (BR1), towers, tower pieces and
+/// prisoners (TW1, TW2, TW4) and a bazaar's auction (BZ2).
 fn expansion_lines(game: &Game) -> String {
     let board = game.board();
     let mut out = String::new();
@@ -458,6 +461,39 @@ fn expansion_lines(game: &Game) -> String {
         })
         .collect();
     out.push_str(&wrapped("bridges:", &bridges));
+    if game.has_set(TileSet::Tower) {
+        let towers: Vec<String> = game
+            .towers()
+            .filter(|t| t.height > 0 || t.top.is_some())
+            .map(|t| {
+                let top = t.top.map_or(String::new(), |(owner, figure)| {
+                    format!(", closed by seat {owner}'s {}", figure.name())
+                });
+                format!("{} height {}{top}", t.pos, t.height)
+            })
+            .collect();
+        out.push_str(&wrapped("towers:", &towers));
+        let players = game.num_players();
+        let pieces: Vec<String> = (0..players)
+            .map(|seat| format!("seat {seat} {}", game.tower_pieces_left(seat)))
+            .collect();
+        out.push_str(&wrapped("tower pieces left:", &pieces));
+        let mut prisoners = Vec::new();
+        for holder in 0..players {
+            for owner in (0..players).filter(|o| *o != holder) {
+                for figure in Figure::ALL {
+                    let n = game.prisoners(holder, owner, figure);
+                    if n > 0 {
+                        prisoners.push(format!(
+                            "seat {holder} holds {n} {} of seat {owner}",
+                            figure.name()
+                        ));
+                    }
+                }
+            }
+        }
+        out.push_str(&wrapped("prisoners:", &prisoners));
+    }
     if let Some((tile, bid, bidder, selector)) = game.bazaar_auction() {
         let _ = writeln!(
             out,
@@ -496,6 +532,10 @@ const fn score_column(kind: ScoreKind) -> (&'static str, &'static str) {
         ScoreKind::BazaarBuy | ScoreKind::BazaarSell => (
             "bazaar",
             "points paid (-) and received for bazaar tiles (BZ3)",
+        ),
+        ScoreKind::RansomPaid | ScoreKind::RansomReceived => (
+            "ransom",
+            "ransoms paid (-) and received for prisoners (TW5)",
         ),
         ScoreKind::Incomplete => (
             "unfinished",

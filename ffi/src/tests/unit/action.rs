@@ -180,6 +180,7 @@ fn header_comments_name_every_kind_of_each_field() {
         FieldKind::Axis => vec!["axis"],
         FieldKind::Bid => vec!["bid"],
         FieldKind::Choice => vec!["choice"],
+        FieldKind::Seat => vec!["seat"],
     };
     for kind in ActionKind::ALL {
         let spec = kind.spec();

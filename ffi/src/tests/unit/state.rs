@@ -12,6 +12,7 @@ fn struct_sizes_have_no_hidden_padding() {
     assert_eq!(std::mem::size_of::<CarcBoardFigure>(), 12);
     assert_eq!(std::mem::size_of::<CarcDragon>(), 12);
     assert_eq!(std::mem::size_of::<CarcFairy>(), 12);
+    assert_eq!(std::mem::size_of::<CarcTower>(), 12);
 }
 
 #[test]

@@ -5,7 +5,9 @@
 //! `svg_board_state` (on the board) or `svg_summary` (beside it), and declares its pieces
 //! in `pieces.rs`.
 
-use super::symbols::{svg_bridge, svg_castle, svg_count, svg_crown, svg_figure, svg_robber};
+use super::symbols::{
+    svg_bridge, svg_castle, svg_count, svg_crown, svg_figure, svg_robber, svg_tower,
+};
 use super::tile::{segment_point, side_middle};
 use super::{escape, num, seat_colour, seat_name, Layout, SCORE_LINE, TILE};
 use crate::render::anchor_segment;
@@ -32,6 +34,20 @@ pub(super) fn bridges(out: &mut String, game: &Game, layout: &Layout) {
             (x + q.0, y + q.1),
             &format!("bridge {} at {pos}", axis.name()),
         );
+    }
+}
+
+/// Towers (TW1) with their height, under the follower on top (TW2), which is drawn at the
+/// same point with the figures.
+pub(super) fn towers(out: &mut String, game: &Game, layout: &Layout) {
+    for tower in game.towers() {
+        let (x, y) = layout.origin(tower.pos);
+        let top = tower.top.map_or(String::new(), |(owner, _)| {
+            format!(", closed by {}", seat_name(owner as usize))
+        });
+        let title = format!("tower of height {} at {}{top}", tower.height, tower.pos);
+        let at = (x + TILE / 2.0, y + TILE / 2.0 + TILE * 0.12);
+        svg_tower(out, "tower", at, tower.height, &title);
     }
 }
 

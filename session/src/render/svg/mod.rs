@@ -279,6 +279,7 @@ pub(crate) fn svg_board_state(
     }
     expansions::bridges(out, game, layout);
     expansions::castles(out, game, layout);
+    expansions::towers(out, game, layout);
     expansions::count_on_its_city(out, game, layout);
     // Figures, in a fixed order so that the output does not depend on the figure list's
     // internal order. A finished game shows them as they stood before final scoring.

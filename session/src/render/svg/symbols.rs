@@ -379,6 +379,23 @@ pub(super) fn svg_castle(out: &mut String, class: &str, at: (f64, f64), stroke: 
     );
 }
 
+/// A tower (TW1) centred at `at`: a grey square with its height.
+pub(super) fn svg_tower(out: &mut String, class: &str, at: (f64, f64), height: u8, title: &str) {
+    let (cx, cy) = at;
+    let s = 7.0;
+    let _ = writeln!(
+        out,
+        r##"<g class="{class}"><title>{}</title><rect x="{}" y="{}" width="{}" height="{}" fill="{CASTLE_COLOUR}" stroke="#111111" stroke-width="1"/><text x="{}" y="{}" font-size="9" font-weight="bold" fill="#111111" text-anchor="middle">{height}</text></g>"##,
+        escape(title),
+        num(cx - s),
+        num(cy - s),
+        num(2.0 * s),
+        num(2.0 * s),
+        num(cx),
+        num(cy + 3.0),
+    );
+}
+
 /// A bridge (BR1) from `from` to `to`: a road on a dark deck.
 pub(super) fn svg_bridge(out: &mut String, from: (f64, f64), to: (f64, f64), title: &str) {
     let d = format!("M {} L {}", pt(from), pt(to));
@@ -511,6 +528,7 @@ pub(crate) fn swatch(out: &mut String, piece: Piece, x: f64, y: f64) {
         Piece::BigFollower => figure(out, Figure::BigFollower, "a big follower"),
         Piece::Inn => svg_inn(out, (cx, cy + 2.0), 12.0),
         Piece::Cathedral => svg_cathedral(out, (cx, cy + 3.0), 14.0),
+        Piece::Tower => svg_tower(out, "swatch tower", (cx, cy), 2, "a tower of height 2"),
         Piece::NewTile => {
             let _ = write!(
                 out,
