@@ -110,7 +110,7 @@ bench:
 	$(CARC) bench --players 4 --sets base,bridges-castles-and-bazaars --seconds 10
 	$(CARC) bench --players 4 --sets $(EVERY_SET) --abbot 1 --seconds 10
 	$(CARC) bench --players 4 --sets base,tower --seconds 10
-	$(CARC) bench --players 4 --sets $(EVERY_SET),tower --abbot 1 --seconds 10
+	$(CARC) bench --players 4 --sets $(EVERY_SET),inns-and-cathedrals,tower --abbot 1 --seconds 10
 
 ## Another commit against the working tree (docs/benchmarks.md): instructions per game and
 ## per decision of both under callgrind (the same games), games/s and MCTS iterations/s in
