@@ -43,7 +43,7 @@ static class PlayGame
     {
         Check(Marshal.SizeOf(typeof(CarcAction)) == 32, "CarcAction is 32 bytes");
         Check(Marshal.SizeOf(typeof(CarcChanceOutcome)) == 16, "CarcChanceOutcome is 16 bytes");
-        Check(Marshal.SizeOf(typeof(CarcSupply)) == 6, "CarcSupply is 6 bytes");
+        Check(Marshal.SizeOf(typeof(CarcSupply)) == 7, "CarcSupply is 7 bytes");
         Check(Marshal.SizeOf(typeof(CarcPlacedTile)) == 12, "CarcPlacedTile is 12 bytes");
         Check(Marshal.SizeOf(typeof(CarcBoardFigure)) == 12, "CarcBoardFigure is 12 bytes");
         Check(Marshal.SizeOf(typeof(CarcDragon)) == 12, "CarcDragon is 12 bytes");

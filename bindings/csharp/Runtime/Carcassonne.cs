@@ -867,6 +867,9 @@ namespace Carcassonne
         public const byte FeatureInn = 8;
         public const byte FeaturePigHerd = 16;
         public const byte FeatureWell = 32;
+        public const byte FeatureCathedral = 64;
+        /// <summary>CarcTower.TopOwner and TopFigure of an open tower.</summary>
+        public const byte NoTop = 255;
         // BEGIN GENERATED CONSTANTS: tools/gen_csharp.py writes them from include/carcassonne.h; do not edit.
         // carc_tile_symbols bits.
         /// <summary>A monastery.</summary>
@@ -914,7 +917,7 @@ namespace Carcassonne
         public const uint AbiVersion = 2;
         /// <summary>The observation layout version this binding was written for (the header's
         /// CARC_LAYOUT_VERSION); compare with carc_layout_version().</summary>
-        public const ulong LayoutVersion = 3398290500946630779;
+        public const ulong LayoutVersion = 16913041202442683107;
         /// <summary>Values per row of the expansions' state (CARC_STATE_MAX_COLUMNS).</summary>
         public const uint StateMaxColumns = 8;
         /// <summary>A cell of the expansions' state that holds no value (CARC_STATE_ABSENT).</summary>
