@@ -267,6 +267,7 @@ static void check_supply(const char *json) {
             if (strcmp(label, "mayor") == 0) want = s.mayor;
             if (strcmp(label, "wagon") == 0) want = s.wagon;
             if (strcmp(label, "barn") == 0) want = s.barn;
+            if (strcmp(label, "big-follower") == 0) want = s.big_follower;
             CHECK(globals[supply.start + supply.shape[1] * r + f] == (float)want);
         }
     }
@@ -487,7 +488,7 @@ int main(int argc, char **argv) {
     check_supply("{\"players\":3,\"sets\":[\"base\",\"abbey-and-mayor\"],\"preset\":\"compact\"}");
     check_slots("{\"players\":2,\"sets\":[\"base\"],\"preset\":\"in-play\"}", 0, 1);
     check_slots("{\"players\":4,\"sets\":[\"base\",\"count\"],\"preset\":\"compact\"}", 0, 0);
-    check_slots("{\"players\":2,\"sets\":[\"base\"]}", 18, 14);
+    check_slots("{\"players\":2,\"sets\":[\"base\"]}", 19, 17);
 
     check_bridge_only_discard();
     check_bridge_steps(games, &pending, &discards);
