@@ -9,7 +9,7 @@
 //!   supply on top of any open tower of height at least 1 (`deploy` onto `t1`), which
 //!   closes it. The follower belongs to no feature, never scores and stays until captured
 //!   or eaten by the dragon; the tower is then open again. No follower onto a tower on
-//!   the dragon's tile (PD13b, [`Game::figure_barred_on`]).
+//!   the dragon's tile (PD13b, the `figure_barred_on` hook).
 //! * TW3: right after a piece, the player may take prisoner one figure (follower, abbot,
 //!   mayor, wagon; not a barn, nor a figure in a castle, CA4) standing on the tower's tile
 //!   or on a tile of its row or column at most its height away, across empty squares and
