@@ -33,11 +33,16 @@
 //! the alternatives tried (passing half of the playout deployments, `c` from 0.25 to
 //! 1.2, widening with `w = 2`, margin scales 10 and 40).
 //!
-//! The move played is the root action visited most often. The budget is a number of
-//! iterations (exact, reproducible from the seed) or a time in milliseconds (checked
-//! after every iteration). With `threads > 1` every thread searches its own tree from
-//! its own seed (root parallelism) and their root visit counts are summed; an iteration
-//! budget is then shared out among the threads, so the result is still reproducible.
+//! The move played is the root action visited most often. [`MctsConfig::evaluate`] (and
+//! [`search`], with the default settings) reports the whole root instead: each legal
+//! action's share of the visits and the decision's value for the deciding player, what a
+//! learner imitates and what the browser front end shows as the bot's view.
+//!
+//! The budget is a number of iterations (exact, reproducible from the seed) or a time in
+//! milliseconds (checked after every iteration). With `threads > 1` every thread searches
+//! its own tree from its own seed (root parallelism) and their root visit counts are
+//! summed; an iteration budget is then shared out among the threads, so the result is
+//! still reproducible.
 //!
 //! A search can be stopped from outside ([`MctsConfig::search_while`]): the calling thread
 //! asks a function between iterations whether to go on (Python's Ctrl-C check), and the
@@ -334,6 +339,95 @@ impl MctsConfig {
             report.elapsed = started.elapsed();
             return Some(report);
         }
+        let (root, iterations, nodes) = self.search_root(game, seed, started, go_on)?;
+        report.root = root;
+        report.iterations = iterations;
+        report.nodes = nodes;
+        // The most visited action; ties go to the better mean, then to the first listed.
+        let best = report
+            .root
+            .iter()
+            .enumerate()
+            .max_by(|(i, a), (j, b)| {
+                a.visits
+                    .cmp(&b.visits)
+                    .then(a.mean_reward.total_cmp(&b.mean_reward))
+                    .then(j.cmp(i))
+            })
+            .map(|(i, _)| i)
+            .unwrap_or(0);
+        report.action = legal[best];
+        report.elapsed = started.elapsed();
+        Some(report)
+    }
+
+    /// Searches a decision of `game` and reports what the search thinks of it: the share
+    /// of the root's visits each legal action got and the value of the decision for the
+    /// deciding player ([`Evaluation`]). Unlike [`MctsConfig::search`], a decision with
+    /// one legal action is searched too (its value is still wanted). `None` when the game
+    /// is over or waits for a draw (explicit chance: a chance event, nobody's decision).
+    /// `rng` gives the search its seed (one draw), so the same `rng` state gives the same
+    /// evaluation as [`MctsConfig::search`], whose action is the most visited one here.
+    ///
+    /// ```
+    /// use carcassonne::{Game, GameConfig, Rng};
+    /// use carcassonne_session::mcts::{Budget, MctsConfig};
+    /// let game = Game::new(GameConfig::new(2)).unwrap();
+    /// let config = MctsConfig::new(Budget::Iterations(300));
+    /// let eval = config.evaluate(&game, &mut Rng::new(5)).unwrap();
+    /// assert_eq!(eval.actions.len(), game.legal().len());
+    /// let total: f64 = eval.actions.iter().map(|a| a.share).sum();
+    /// assert!((total - 1.0).abs() < 1e-9);
+    /// assert!((0.0..=1.0).contains(&eval.value));
+    /// assert_eq!(eval.best().action, config.search(&game, &mut Rng::new(5)).action);
+    /// ```
+    pub fn evaluate(&self, game: &Game, rng: &mut Rng) -> Option<Evaluation> {
+        if game.is_terminal() || game.phase() == Phase::Draw {
+            return None;
+        }
+        let started = Instant::now();
+        let seed = rng.next_u64();
+        let (root, iterations, _) = self.search_root(game, seed, started, &mut || true)?;
+        let visits: u64 = root.iter().map(|r| r.visits).sum();
+        let reward: f64 = root.iter().map(|r| r.mean_reward * r.visits as f64).sum();
+        let actions = root
+            .iter()
+            .map(|r| ActionEvaluation {
+                action: r.action,
+                visits: r.visits,
+                share: if visits == 0 {
+                    0.0
+                } else {
+                    r.visits as f64 / visits as f64
+                },
+                mean_reward: (r.visits > 0).then_some(r.mean_reward),
+            })
+            .collect();
+        Some(Evaluation {
+            player: game.to_play(),
+            actions,
+            value: if visits == 0 {
+                0.5
+            } else {
+                reward / visits as f64
+            },
+            iterations,
+            elapsed: started.elapsed(),
+        })
+    }
+
+    /// Runs the trees of a search of `game` (a decision, not over) from `seed`, started
+    /// at `started`, asking `go_on` as [`MctsConfig::search_while`] does: every legal
+    /// action with its summed root statistics, in the game's legal order, the iterations
+    /// and the tree nodes; `None` if `go_on` stopped it.
+    fn search_root(
+        &self,
+        game: &Game,
+        seed: u64,
+        started: Instant,
+        go_on: &mut dyn FnMut() -> bool,
+    ) -> Option<(Vec<RootStat>, u64, u64)> {
+        let legal = game.legal();
         let deadline = match self.budget {
             Budget::Millis(ms) => Some(started + Duration::from_millis(u64::from(ms))),
             Budget::Iterations(_) => None,
@@ -391,7 +485,7 @@ impl MctsConfig {
             return None;
         }
         // Sum the root statistics of every tree, in the game's legal order.
-        report.root = legal
+        let mut root: Vec<RootStat> = legal
             .iter()
             .map(|&action| RootStat {
                 action,
@@ -400,35 +494,21 @@ impl MctsConfig {
             })
             .collect();
         let mut value = vec![0.0f64; legal.len()];
+        let (mut iterations, mut nodes) = (0u64, 0u64);
         for r in &results {
-            report.iterations += r.iterations;
-            report.nodes += r.nodes;
+            iterations += r.iterations;
+            nodes += r.nodes;
             for (i, (visits, v)) in r.root.iter().enumerate() {
-                report.root[i].visits += u64::from(*visits);
+                root[i].visits += u64::from(*visits);
                 value[i] += v;
             }
         }
-        for (stat, v) in report.root.iter_mut().zip(&value) {
+        for (stat, v) in root.iter_mut().zip(&value) {
             if stat.visits > 0 {
                 stat.mean_reward = v / stat.visits as f64;
             }
         }
-        // The most visited action; ties go to the better mean, then to the first listed.
-        let best = report
-            .root
-            .iter()
-            .enumerate()
-            .max_by(|(i, a), (j, b)| {
-                a.visits
-                    .cmp(&b.visits)
-                    .then(a.mean_reward.total_cmp(&b.mean_reward))
-                    .then(j.cmp(i))
-            })
-            .map(|(i, _)| i)
-            .unwrap_or(0);
-        report.action = legal[best];
-        report.elapsed = started.elapsed();
-        Some(report)
+        Some((root, iterations, nodes))
     }
 }
 
@@ -498,6 +578,86 @@ pub struct SearchReport {
     /// Every root action in the game's legal order with its statistics (empty when
     /// there was nothing to search).
     pub root: Vec<RootStat>,
+}
+
+/// What a search thinks of one decision ([`MctsConfig::evaluate`], [`search`]): the
+/// visit shares of the root's actions (a policy: what a learner imitates) and the value
+/// of the decision for the deciding player.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Evaluation {
+    /// The deciding seat.
+    pub player: usize,
+    /// Every legal action of the decision, in the game's legal order ([`Game::legal`]).
+    /// The shares sum to 1; actions the search does not consider (bids above
+    /// [`MAX_SEARCHED_BID`]) have share 0.
+    pub actions: Vec<ActionEvaluation>,
+    /// The mean reward of the deciding player over every iteration, in `0..=1` (the
+    /// reward of [the module docs](self): ½ is an even game).
+    pub value: f64,
+    /// Iterations run.
+    pub iterations: u64,
+    /// Wall-clock time of the search.
+    pub elapsed: Duration,
+}
+
+impl Evaluation {
+    /// The action the MCTS player plays: the most visited, ties to the better mean reward,
+    /// then to the first listed (as [`MctsConfig::search`] chooses).
+    pub fn best(&self) -> &ActionEvaluation {
+        self.actions
+            .iter()
+            .enumerate()
+            .max_by(|(i, a), (j, b)| {
+                a.visits
+                    .cmp(&b.visits)
+                    .then(
+                        a.mean_reward
+                            .unwrap_or(0.0)
+                            .total_cmp(&b.mean_reward.unwrap_or(0.0)),
+                    )
+                    .then(j.cmp(i))
+            })
+            .map(|(_, a)| a)
+            .expect("a decision has a legal action")
+    }
+
+    /// The `k` most visited actions, most visited first (ties in legal order).
+    pub fn top(&self, k: usize) -> Vec<&ActionEvaluation> {
+        let mut order: Vec<&ActionEvaluation> = self.actions.iter().collect();
+        order.sort_by_key(|a| std::cmp::Reverse(a.visits));
+        order.truncate(k);
+        order
+    }
+}
+
+/// One legal action in an [`Evaluation`].
+#[derive(Copy, Clone, Debug, PartialEq)]
+pub struct ActionEvaluation {
+    /// The action.
+    pub action: Action,
+    /// Iterations that began with it.
+    pub visits: u64,
+    /// Its share of the root's visits, in `0..=1`.
+    pub share: f64,
+    /// Mean reward of the deciding player after it, in `0..=1`; `None` if never tried.
+    pub mean_reward: Option<f64>,
+}
+
+/// Evaluates a decision of `game` with the default MCTS settings and `budget`, seeded
+/// with `seed`: per legal action its visit share, and the decision's value for the
+/// deciding player ([`MctsConfig::evaluate`]; `None` when the game is over or waits for a
+/// draw).
+///
+/// ```
+/// use carcassonne::{Game, GameConfig};
+/// use carcassonne_session::mcts::{search, Budget};
+/// let game = Game::new(GameConfig::new(2)).unwrap();
+/// let eval = search(&game, Budget::Iterations(200), 1).unwrap();
+/// assert_eq!(eval.iterations, 200);
+/// assert!(game.is_legal(eval.best().action));
+/// ```
+pub fn search(game: &Game, budget: Budget, seed: u64) -> Option<Evaluation> {
+    MctsConfig::new(budget).evaluate(game, &mut Rng::new(seed))
 }
 
 /// The statistics of one root action.

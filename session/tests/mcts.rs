@@ -353,3 +353,118 @@ fn a_search_stops_when_its_caller_says_so() {
         "the match was stopped after 0 of 2 games"
     );
 }
+
+/// `evaluate` reports the search's own root: the same visits and means as `search` from
+/// the same seed, shares that are the visits over their total, the value as the
+/// visit-weighted mean reward, and the search's action as its best.
+#[test]
+fn an_evaluation_is_the_root_of_the_search() {
+    for (k, sets) in [vec![TileSet::Base], TileSet::ALL.to_vec()]
+        .iter()
+        .enumerate()
+    {
+        let game = midgame(config(2 + k as u8, sets, 1, 21), 9 + k);
+        assert!(game.legal().len() > 1);
+        for threads in [1, 2] {
+            let mut c = mcts(240);
+            c.threads = threads;
+            let report = c.search(&game, &mut Rng::new(8));
+            let eval = c.evaluate(&game, &mut Rng::new(8)).unwrap();
+            assert_eq!(eval.player, game.to_play());
+            assert_eq!(eval.iterations, 240);
+            assert_eq!(eval.actions.len(), game.legal().len());
+            let total: u64 = eval.actions.iter().map(|a| a.visits).sum();
+            assert_eq!(total, 240, "every iteration starts with one root action");
+            let mut weighted = 0.0;
+            for ((a, r), legal) in eval.actions.iter().zip(&report.root).zip(game.legal()) {
+                assert_eq!((a.action, a.visits), (r.action, r.visits));
+                assert_eq!(a.action, *legal, "the legal order is kept");
+                assert_eq!(a.share, a.visits as f64 / 240.0);
+                match a.mean_reward {
+                    Some(m) => {
+                        assert_eq!(m, r.mean_reward);
+                        weighted += m * a.visits as f64;
+                    }
+                    None => assert_eq!(a.visits, 0),
+                }
+            }
+            assert!((eval.value - weighted / 240.0).abs() < 1e-12);
+            assert!((0.0..=1.0).contains(&eval.value));
+            assert_eq!(eval.best().action, report.action);
+            let top = eval.top(3);
+            assert_eq!(top[0].visits, eval.best().visits);
+            assert!(top.windows(2).all(|w| w[0].visits >= w[1].visits));
+        }
+    }
+}
+
+/// A decision with a single legal action is still searched for its value (the search's
+/// `choose` skips it); the game over and a draw in explicit chance are nobody's
+/// decision.
+#[test]
+fn an_evaluation_covers_forced_decisions_only_of_players() {
+    // The dragon's flight (PD5) often has one square to go to.
+    let sets = [TileSet::Base, TileSet::PrincessDragon];
+    let mut game = Game::new(config(2, &sets, 0, 31)).unwrap();
+    let mut rng = Rng::new(2);
+    let mut forced = None;
+    while !game.is_terminal() {
+        if game.legal().len() == 1 && forced.is_none() {
+            forced = Some(game.clone());
+        }
+        let legal = game.legal();
+        game.apply(legal[rng.below(legal.len() as u32) as usize])
+            .unwrap();
+    }
+    assert!(mcts(10).evaluate(&game, &mut Rng::new(1)).is_none());
+    let forced = forced.expect("a decision with one legal action in a whole game");
+    let eval = mcts(50).evaluate(&forced, &mut Rng::new(1)).unwrap();
+    assert_eq!(eval.iterations, 50);
+    assert_eq!(eval.actions.len(), 1);
+    assert_eq!((eval.actions[0].visits, eval.actions[0].share), (50, 1.0));
+    let explicit =
+        Game::with_chance(config(2, &[TileSet::Base], 0, 4), ChanceMode::Explicit).unwrap();
+    assert_eq!(explicit.phase(), Phase::Draw);
+    assert!(mcts(10).evaluate(&explicit, &mut Rng::new(1)).is_none());
+    // The free function is the default player's evaluation.
+    let start = Game::new(config(2, &[TileSet::Base], 0, 4)).unwrap();
+    let free = carcassonne_session::mcts::search(&start, Budget::Iterations(60), 9).unwrap();
+    let method = mcts(60).evaluate(&start, &mut Rng::new(9)).unwrap();
+    assert_eq!((&free.actions, free.value), (&method.actions, method.value));
+}
+
+/// The value is the deciding player's expected reward, `½ + ½·tanh(margin / 20)` over
+/// the best opponent (B17: the most points wins): at the last placement of a game, with
+/// final scoring next, it is close to that reward of the margin the game ends with.
+#[test]
+fn the_value_follows_the_score() {
+    let mut clear = 0;
+    for seed in 0..16 {
+        let mut game = Game::new(config(2, &[TileSet::Base], 0, 50 + seed)).unwrap();
+        let mut rng = Rng::new(seed);
+        let mut eval = None;
+        while !game.is_terminal() {
+            if game.tiles_left() == 0 && game.phase() == Phase::PlaceTile && eval.is_none() {
+                eval = mcts(300).evaluate(&game, &mut Rng::new(seed));
+            }
+            let bot = if game.to_play() == 0 {
+                Bot::Greedy
+            } else {
+                Bot::Random
+            };
+            let a = bot.choose(&game, game.legal(), &mut rng);
+            game.apply(a).unwrap();
+        }
+        let eval = eval.expect("a last placement");
+        let me = eval.player;
+        let margin = game.scores()[me] - game.scores()[1 - me];
+        let reward = 0.5 + 0.5 * (f64::from(margin) / 20.0).tanh();
+        assert!(
+            (eval.value - reward).abs() < 0.15,
+            "seed {seed}: margin {margin} (reward {reward}), value {}",
+            eval.value
+        );
+        clear += usize::from(margin.abs() >= 20);
+    }
+    assert!(clear >= 3, "too few games with a clear margin: {clear}");
+}
