@@ -12,10 +12,15 @@
 //! * [`board_text`]: a grid of 5×3 character blocks, one per placed tile, with the x
 //!   coordinates above and below the grid, the y coordinates left and right of it, a
 //!   legend and the list of figures. [`tile_block`] is the block of one tile.
+//!   For a player in a terminal: [`board_grid_text`] letters the empty squares a choice
+//!   names, [`tile_block_marked`] the features of a tile.
 //! * [`board_svg`]: a self-contained SVG picture sized to the board's bounds: one group
 //!   per tile, each city its own outlined shape, figures as meeples in their owner's
 //!   colour (never a terrain colour), the dragon and the fairy, the scores with the
 //!   winner marked, and a legend.
+//! * For a client that draws over the board (the page of `carcassonne serve`):
+//!   [`board_svg_interactive`] (the board alone, with where each square lies),
+//!   [`tile_svg`] (one tile), [`feature_spot`] and [`corner_spot`] (where a figure stands).
 //! * [`replay_html`]: an animated replay, one self-contained HTML page with the board
 //!   after every turn and a turn slider.
 //!
@@ -49,8 +54,11 @@ mod test_games;
 pub use html::replay_html;
 pub use pieces::{pieces_of, Piece, PieceInfo, Presence, PIECES};
 pub use summary::{PLAYER_COLOURS, PLAYER_COLOUR_NAMES};
-pub use svg::board_svg;
-pub use text::{board_text, feature_glyph, score_table, tile_block, TileBlock};
+pub use svg::{board_svg, board_svg_interactive, corner_spot, feature_spot, tile_svg, TILE_SIZE};
+pub use text::{
+    board_grid_text, board_text, feature_glyph, score_table, tile_block, tile_block_marked,
+    TileBlock,
+};
 
 use carcassonne::game::Game;
 use carcassonne::geometry::Rotation;

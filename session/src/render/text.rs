@@ -6,7 +6,7 @@ use super::pieces::Piece;
 use super::{anchor_segment, centre_of, feature_label, segment_look, Centre, Look};
 use carcassonne::config::Figure;
 use carcassonne::game::{BoardFigure, Game, ScoreKind};
-use carcassonne::geometry::{Corner, Rotation, Side};
+use carcassonne::geometry::{Corner, Pos, Rotation, Side};
 use carcassonne::rules::count::Quarter;
 use carcassonne::tiles::{FeatureKind, TileKind, TileSet};
 use std::fmt::Write as _;
@@ -130,6 +130,44 @@ pub fn tile_block(kind: TileKind, rot: Rotation) -> TileBlock {
     block
 }
 
+/// The block of a tile ([`tile_block`]) with some of its features marked: each
+/// `(local, mark)` writes `mark` on every cell that shows local feature `local` (its
+/// side thirds; the centre for a feature on no side, such as a monastery). A player in a
+/// terminal reads from it which feature of a tile a choice names.
+///
+/// ```
+/// use carcassonne_session::render::tile_block_marked;
+/// use carcassonne::{catalogue, Rotation};
+/// let d = catalogue().by_id("BASE-D").unwrap();
+/// let city = d.def().feature_by_id("c1").unwrap() as u8;
+/// let block = tile_block_marked(d, Rotation::default(), &[(city, 'a')]);
+/// let lines: Vec<String> = block.iter().map(|l| l.iter().collect()).collect();
+/// assert_eq!(lines, [".aaa.", "=====", "....."]);
+/// ```
+pub fn tile_block_marked(kind: TileKind, rot: Rotation, marks: &[(u8, char)]) -> TileBlock {
+    let mut block = tile_block(kind, rot);
+    let oriented = kind.def().oriented(rot);
+    for &(local, mark) in marks {
+        let mut any = false;
+        for segment in 0..12 {
+            if oriented.segment_feature[segment] == local {
+                let (line, col) = segment_cell(segment);
+                block[line][col] = mark;
+                any = true;
+            }
+        }
+        for (side, cell) in [(Side::W, INNER_WEST), (Side::E, INNER_EAST)] {
+            if oriented.segment_feature[side.index() * 3 + 1] == local {
+                block[cell.0][cell.1] = mark;
+            }
+        }
+        if !any {
+            block[INNER_CENTRE.0][INNER_CENTRE.1] = mark;
+        }
+    }
+    block
+}
+
 /// Text cells, in preference order, where a figure standing on local feature `local` of a
 /// tile is drawn.
 fn figure_cells(kind: TileKind, rot: Rotation, figure: &BoardFigure) -> Vec<(usize, usize)> {
@@ -179,8 +217,34 @@ fn seat_digit(seat: u8) -> char {
 /// assert_eq!(lines[4].trim(), "0");
 /// ```
 pub fn board_text(game: &Game) -> String {
+    let mut out = board_grid_text(game, &[]);
+    out.push('\n');
+    out.push_str(&text_legend(game));
+    out
+}
+
+/// The grid of [`board_text`] without the legend, grown to take in every square of
+/// `labels` and with each label (at most 5 characters) written on the middle line of its
+/// square, if the square is empty: what a player in a terminal chooses among (the
+/// squares where the tile in hand may go, lettered).
+///
+/// ```
+/// use carcassonne::{Game, GameConfig, Pos};
+/// use carcassonne_session::render;
+/// let game = Game::new(GameConfig::new(2)).unwrap();
+/// let text = render::board_grid_text(&game, &[(Pos::new(1, 0), "A"), (Pos::new(0, 0), "B")]);
+/// let lines: Vec<&str> = text.lines().collect();
+/// assert_eq!(lines[0].trim(), "0     1");
+/// // The start tile is not empty: its label is not drawn.
+/// assert_eq!(lines[2], "0 =====   A   0");
+/// ```
+pub fn board_grid_text(game: &Game, labels: &[(Pos, &str)]) -> String {
     let board = game.board();
-    let (min, max) = board.bounds();
+    let (mut min, mut max) = board.bounds();
+    for &(pos, _) in labels {
+        min = Pos::new(min.x.min(pos.x), min.y.min(pos.y));
+        max = Pos::new(max.x.max(pos.x), max.y.max(pos.y));
+    }
     let cols = (max.x - min.x + 1) as usize;
     let rows = (max.y - min.y + 1) as usize;
     let pitch = BLOCK_W + GUTTER;
@@ -245,6 +309,15 @@ pub fn board_text(game: &Game) -> String {
             grid[top + l][left..left + BLOCK_W].copy_from_slice(line);
         }
     }
+    for &(pos, label) in labels {
+        if board.is_placed(pos) {
+            continue;
+        }
+        let top = (pos.y - min.y) as usize * BLOCK_H;
+        let left = (pos.x - min.x) as usize * pitch;
+        let text: Vec<char> = format!("{label:^BLOCK_W$}").chars().take(BLOCK_W).collect();
+        grid[top + BLOCK_H / 2][left..left + text.len()].copy_from_slice(&text);
+    }
 
     let label_w = (min.y..=max.y)
         .map(|y| y.to_string().len())
@@ -276,8 +349,6 @@ pub fn board_text(game: &Game) -> String {
     }
     out.push_str(&x_labels);
     out.push('\n');
-    out.push('\n');
-    out.push_str(&text_legend(game));
     out
 }
 

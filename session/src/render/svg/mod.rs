@@ -9,19 +9,25 @@ mod tile;
 
 pub(crate) use symbols::swatch;
 pub(crate) use tile::svg_tile;
+pub use tile::{corner_spot, feature_spot};
 
 use super::feature_label;
 use super::pieces::{pieces_of, Piece, PieceInfo};
 use super::summary::{seat_name, summary, Summary, PLAYER_COLOURS};
 use carcassonne::config::Figure;
 use carcassonne::game::Game;
-use carcassonne::geometry::Pos;
+use carcassonne::geometry::{Pos, Rotation};
+use carcassonne::tiles::TileKind;
 use std::fmt::Write as _;
 use symbols::{svg_dragon, svg_fairy, svg_figure};
 use tile::figure_point;
 
 /// Side of a tile square in the SVG, in user units.
 pub(super) const TILE: f64 = 60.0;
+/// Side of a tile's square in the SVG pictures, in user units: a tile turned `rot` is
+/// drawn from `(0, 0)` to `(TILE_SIZE, TILE_SIZE)` ([`tile_svg`]), x growing east and y
+/// south.
+pub const TILE_SIZE: f64 = TILE;
 /// Room for the coordinate labels around the board.
 pub(super) const MARGIN: f64 = 28.0;
 /// Height of the status line above the board.
@@ -209,7 +215,12 @@ pub(crate) fn svg_open(out: &mut String, layout: &Layout, title: &str) {
     let (w, h) = (num(layout.width), num(layout.height));
     let _ = writeln!(
         out,
-        r#"<svg xmlns="http://www.w3.org/2000/svg" width="{w}" height="{h}" viewBox="0 0 {w} {h}" font-family="sans-serif" font-size="11">"#
+        r#"<svg xmlns="http://www.w3.org/2000/svg" width="{w}" height="{h}" viewBox="0 0 {w} {h}" font-family="sans-serif" font-size="11" data-min-x="{}" data-min-y="{}" data-left="{}" data-top="{}" data-tile="{}">"#,
+        layout.min.x,
+        layout.min.y,
+        num(MARGIN),
+        num(layout.top),
+        num(TILE)
     );
     let _ = writeln!(out, "<title>{}</title>", escape(title));
     let _ = writeln!(
@@ -479,6 +490,83 @@ pub fn board_svg(game: &Game) -> String {
     svg_summary(&mut out, &summary, &layout);
     svg_legend(&mut out, &layout, &pieces);
     out.push_str("</svg>\n");
+    out
+}
+
+/// The board as an interactive client draws it (the page of `carcassonne serve`): the
+/// tiles and what stands on them, as in [`board_svg`], without the status line, the
+/// scores and the legend (the page shows them), grown to take in the squares of `extra`
+/// (where the tile in hand may go) and with the tiles of `new_tiles` (placement indices:
+/// the last move) framed.
+///
+/// The root element tells the client where each square is: the square
+/// `(data-min-x, data-min-y)` has its top-left corner at `(data-left, data-top)`, and a
+/// square is `data-tile` ([`TILE_SIZE`]) wide, so square `(x, y)` starts at
+/// `(left + (x - min_x)·tile, top + (y - min_y)·tile)`; spots on a tile are given by
+/// [`feature_spot`] and [`corner_spot`] in the square's own coordinates.
+///
+/// ```
+/// use carcassonne::{Game, GameConfig, Pos};
+/// use carcassonne_session::render;
+/// let game = Game::new(GameConfig::new(2)).unwrap();
+/// let svg = render::board_svg_interactive(&game, &[Pos::new(-1, 0), Pos::new(0, 1)], 0..1);
+/// assert!(svg.contains(r#"data-min-x="-1" data-min-y="0""#));
+/// assert_eq!(svg.matches(r#"<g class="tile""#).count(), 1);
+/// assert!(svg.contains(r#"class="new-tile""#));
+/// assert!(!svg.contains(r#"class="legend""#) && !svg.contains(r#"class="scores""#));
+/// ```
+pub fn board_svg_interactive(
+    game: &Game,
+    extra: &[Pos],
+    new_tiles: std::ops::Range<usize>,
+) -> String {
+    let board = game.board();
+    let (mut min, mut max) = board.bounds();
+    for pos in extra {
+        min = Pos::new(min.x.min(pos.x), min.y.min(pos.y));
+        max = Pos::new(max.x.max(pos.x), max.y.max(pos.y));
+    }
+    let layout = Layout::board_only((min, max));
+    let mut out = String::with_capacity(8192 + board.len() * 2048);
+    svg_open(
+        &mut out,
+        &layout,
+        &format!("Carcassonne board: {} tiles", board.len()),
+    );
+    for (i, p) in board.placements().iter().enumerate() {
+        svg_tile(&mut out, p, i, layout.origin(p.pos));
+    }
+    svg_board_state(&mut out, game, &layout, new_tiles);
+    out.push_str("</svg>\n");
+    out
+}
+
+/// One tile turned `rot` as a self-contained SVG picture, [`TILE_SIZE`] units square
+/// (the tile in hand, the tiles left in the pile, a bazaar's offer).
+///
+/// ```
+/// use carcassonne::{catalogue, Rotation};
+/// use carcassonne_session::render::tile_svg;
+/// let svg = tile_svg(catalogue().by_id("BASE-D").unwrap(), Rotation::new(1).unwrap());
+/// assert!(svg.starts_with("<svg") && svg.contains(r#"data-tile="BASE-D" data-rot="1""#));
+/// ```
+pub fn tile_svg(kind: TileKind, rot: Rotation) -> String {
+    let mut out = String::with_capacity(4096);
+    let t = num(TILE);
+    let _ = writeln!(
+        out,
+        r#"<svg xmlns="http://www.w3.org/2000/svg" width="{t}" height="{t}" viewBox="0 0 {t} {t}">"#
+    );
+    let _ = writeln!(
+        out,
+        r#"<g class="tile" data-tile="{}" data-rot="{}"><title>{} turned {}</title>"#,
+        kind.id(),
+        rot.quarter_turns(),
+        kind.id(),
+        rot.quarter_turns()
+    );
+    tile::svg_tile_art(&mut out, kind, rot);
+    out.push_str("</g>\n</svg>\n");
     out
 }
 

@@ -11,7 +11,7 @@ use super::*;
 use crate::render::{anchor_segment, centre_of, segment_look, Centre, Look};
 use carcassonne::board::Placement;
 use carcassonne::game::BoardFigure;
-use carcassonne::geometry::Rotation;
+use carcassonne::geometry::{Corner, Rotation};
 use carcassonne::tiles::{FeatureKind, Oriented, RoadEnd, TileKind, NO_FEATURE};
 use std::fmt::Write as _;
 
@@ -150,29 +150,51 @@ pub(super) fn city_paths(
 
 /// Where a figure is drawn on its tile, in tile coordinates.
 pub(super) fn figure_point(kind: TileKind, rot: Rotation, figure: &BoardFigure) -> (f64, f64) {
-    let c = TILE / 2.0;
-    if let Some(corner) = figure.corner() {
-        let inset = TILE * 0.14;
-        let (x, y) = square_corner(corner.index());
-        return (
-            if x == 0.0 { inset } else { TILE - inset },
-            if y == 0.0 { inset } else { TILE - inset },
-        );
+    match figure.corner() {
+        Some(corner) => corner_spot(corner),
+        None => feature_spot(kind, rot, figure.local),
     }
+}
+
+/// Where a barn on `corner` of a tile is drawn (AM6), in the tile's square
+/// ([`TILE_SIZE`]).
+pub fn corner_spot(corner: Corner) -> (f64, f64) {
+    let inset = TILE * 0.14;
+    let (x, y) = square_corner(corner.index());
+    (
+        if x == 0.0 { inset } else { TILE - inset },
+        if y == 0.0 { inset } else { TILE - inset },
+    )
+}
+
+/// Where a figure on local feature `local` of a tile turned `rot` is drawn, in the
+/// tile's square ([`TILE_SIZE`]): on the part of a city, road, river or field nearest
+/// the middle of the first side it leaves through, at the centre for a monastery, garden
+/// or abbey. A feature index past the tile's features is its bridge (BR3).
+///
+/// ```
+/// use carcassonne_session::render::{feature_spot, TILE_SIZE};
+/// use carcassonne::{catalogue, Rotation};
+/// let a = catalogue().by_id("BASE-A").unwrap();
+/// let monastery = a.def().feature_by_id("m1").unwrap() as u8;
+/// assert_eq!(feature_spot(a, Rotation::default(), monastery), (TILE_SIZE / 2.0, TILE_SIZE / 2.0));
+/// ```
+pub fn feature_spot(kind: TileKind, rot: Rotation, local: u8) -> (f64, f64) {
+    let c = TILE / 2.0;
     let def = kind.def();
-    if figure.local as usize >= def.features.len() {
+    if local as usize >= def.features.len() {
         // On the tile's bridge (BR3), just off the centre where the bridge runs.
         return (c + TILE * 0.12, c - TILE * 0.12);
     }
     let oriented = def.oriented(rot);
-    match anchor_segment(oriented, figure.local) {
+    match anchor_segment(oriented, local) {
         Some(s) => segment_point(s),
         None => {
             // Features inside the tile: the monastery, garden or abbey at the centre,
             // enclosed fields spread diagonally by their order on the tile.
-            let feature = &def.features[figure.local as usize];
+            let feature = &def.features[local as usize];
             if feature.kind == FeatureKind::Field {
-                let k = def.features[..figure.local as usize]
+                let k = def.features[..local as usize]
                     .iter()
                     .filter(|f| f.kind == FeatureKind::Field && f.segments == 0)
                     .count() as f64;
@@ -189,8 +211,6 @@ pub(super) fn figure_point(kind: TileKind, rot: Rotation, figure: &BoardFigure) 
 pub(crate) fn svg_tile(out: &mut String, placement: &Placement, order: usize, origin: (f64, f64)) {
     let (kind, rot, pos) = (placement.kind, placement.rot, placement.pos);
     let def = kind.def();
-    let oriented = def.oriented(rot);
-    let c = TILE / 2.0;
     let _ = writeln!(
         out,
         r#"<g class="tile" data-x="{}" data-y="{}" data-tile="{}" data-rot="{}" data-order="{order}" transform="translate({} {})">"#,
@@ -208,6 +228,15 @@ pub(crate) fn svg_tile(out: &mut String, placement: &Placement, order: usize, or
         pos,
         rot.quarter_turns()
     );
+    svg_tile_art(out, kind, rot);
+    out.push_str("</g>\n");
+}
+
+/// The drawing of a tile turned `rot` in a square from `(0, 0)` to `(TILE, TILE)`.
+pub(super) fn svg_tile_art(out: &mut String, kind: TileKind, rot: Rotation) {
+    let def = kind.def();
+    let oriented = def.oriented(rot);
+    let c = TILE / 2.0;
     let _ = writeln!(
         out,
         r#"<rect width="{0}" height="{0}" fill="{FIELD_COLOUR}"/>"#,
@@ -357,5 +386,4 @@ pub(crate) fn svg_tile(out: &mut String, placement: &Placement, order: usize, or
         r##"<rect class="outline" width="{0}" height="{0}" fill="none" stroke="#00000055" stroke-width="1"/>"##,
         num(TILE)
     );
-    out.push_str("</g>\n");
 }
