@@ -4,7 +4,7 @@
 CARGO ?= cargo
 OUT ?= out
 
-.PHONY: run run-check test test-plan test-leftovers build install uninstall rust-checks rust-tests c-tests html-tests python-tests docs-tests bench bench-ab bench-bots notebook screenshots clean
+.PHONY: run run-check test test-plan test-leftovers build install uninstall rust-checks rust-tests c-tests html-tests play-tests python-tests docs-tests bench bench-ab bench-bots notebook screenshots clean
 
 # Where `make install` puts the C library (DESTDIR, LIBDIR, INCLUDEDIR, DATADIR also apply).
 PREFIX ?= /usr/local
@@ -43,7 +43,7 @@ uninstall:
 ## example notebook included), and every command and program of the READMEs and docs.
 ## It first prints what it installs, where and how big (tools/test-plan.sh), and at the
 ## end checks that it left nothing under /usr/local.
-test: test-plan rust-checks rust-tests c-tests html-tests python-tests docs-tests run-check test-leftovers
+test: test-plan rust-checks rust-tests c-tests html-tests play-tests python-tests docs-tests run-check test-leftovers
 
 # Files written under this folder during `make test` fail it: the tests install nothing
 # outside the repository but through the system's package manager (whose files go to /usr).
@@ -82,6 +82,11 @@ c-tests:
 
 html-tests:
 	bash tests/html/run.sh
+
+## A person's games against MCTS with every set: in the terminal through a
+## pseudo-terminal, and in the browser page by clicks in headless Chromium.
+play-tests:
+	bash tests/play/run.sh
 
 python-tests:
 	bash python/build_and_test.sh

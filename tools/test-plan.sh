@@ -17,6 +17,7 @@ TOOLS=(
     "gcc gcc 60MB" "g++ g++ 40MB" "make make 1MB" "pkg-config pkg-config 1MB"
     "cmake cmake 40MB" "readelf binutils 30MB" "valgrind valgrind 80MB"
     "mcs mono-mcs 40MB" "mono mono-runtime 30MB" "chromium chromium 300MB"
+    "chromedriver chromium-driver 15MB"
 )
 
 size_of() { # path: its size, or "none yet"
@@ -35,7 +36,7 @@ cat <<EOF
 It installs:
   * system packages, with apt-get as root or through sudo, only those missing:
       gcc, g++, make, pkg-config, cmake, binutils, valgrind, mono-mcs, mono-runtime,
-      chromium (about 600 MB if none is installed)
+      chromium, chromium-driver (about 620 MB if none is installed)
       missing now: ${missing[*]:-none}
   * into $TARGET_DIR (inside the repository; make clean removes it):
       Rust builds: debug, release, docs (about 2.5 GB; all of target/ now: $(size_of "$TARGET_DIR"))

@@ -6,12 +6,15 @@
 
 mod args;
 mod bench;
+mod choices;
+mod human;
 mod matches;
 mod play;
 mod progress;
 mod render;
 mod replay;
 mod setup;
+mod table;
 
 use carcassonne_session::json::escape_controls;
 use std::fmt;

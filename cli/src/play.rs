@@ -17,7 +17,7 @@ pub const DEFAULT_BOTS: &str = "greedy";
 
 /// Help text.
 pub const HELP: &str = "\
-carcassonne play: play a complete game between built-in bots
+carcassonne play: play a complete game between built-in bots, or against them
 
 usage: carcassonne play [options]
 
@@ -33,6 +33,12 @@ options:
                        mcts:2000 searches 2000 iterations per decision, mcts:100ms a
                        tenth of a second (`carcassonne match --help` lists its options)
   --out FILE           where to write the game record (default game-record.json)
+  --human SEAT         a person plays this seat in the terminal (repeatable; seats from
+                       0); --bots then names the bots of the other seats, one for all or
+                       one per seat (default greedy). Type ? at the prompt for help
+  --resume FILE        go on with the game of a record that `play --human` wrote (its
+                       setup comes from the record; it is written back to FILE unless
+                       --out is given)
   -h, --help           show this text
 
 `play` and `match` share their defaults: `carcassonne play` is a 2-player base game
@@ -47,12 +53,20 @@ const BOT_SEED_MIX: u64 = 0xB075_5EED_0000_0001;
 
 /// Runs the subcommand.
 pub fn run(words: &[String]) -> Result<Outcome, CliError> {
-    let options = [OptSpec::once("bots"), OptSpec::once("out")];
+    let options = [
+        OptSpec::once("bots"),
+        OptSpec::once("out"),
+        OptSpec::many("human"),
+        OptSpec::once("resume"),
+    ];
     let Some(parsed) = setup::parse_setup_command(words, &options, HELP)? else {
         return Ok(Outcome::Success);
     };
     let bots_text = parsed.value("bots").unwrap_or(DEFAULT_BOTS);
     let defaults = setup::defaults_for(Some(bots_text));
+    if parsed.values("human").next().is_some() || parsed.value("resume").is_some() {
+        return crate::human::run(&parsed, &defaults, bots_text);
+    }
     let config = setup::config_from_options(&parsed, &defaults)?;
     let players = config.players as usize;
     let bots: Vec<Bot> =

@@ -1,0 +1,189 @@
+//! Unit tests of `human`, included by `human.rs` so they see its private items.
+
+use super::*;
+use carcassonne::{GameConfig, TileSet};
+
+fn scratch(name: &str) -> std::path::PathBuf {
+    let dir = std::env::temp_dir().join(format!("carcassonne-human-{}-{name}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
+/// A whole game typed line by line: the first choice each time, after a command or a
+/// mistake now and then; the game ends, the record is the final one and replays.
+#[test]
+fn a_whole_game_from_typed_lines() {
+    let dir = scratch("whole");
+    let out = dir.join("record.json");
+    let mut config = GameConfig::new(2);
+    config.sets = vec![TileSet::Base];
+    config.seed = 4;
+    let table = Table::new(
+        Game::new(config).unwrap(),
+        vec![Seat::Human, Seat::Bot(Bot::Random)],
+        "typed".into(),
+    );
+    let saver = Saver::new(out.to_str().unwrap(), &table);
+    let mut typed = String::from("?\nb\ns\nt\nq?\n99\n0\n");
+    for _ in 0..400 {
+        typed.push_str("1\n");
+    }
+    let mut input = std::io::Cursor::new(typed.into_bytes());
+    let mut output = Vec::new();
+    let ending = play(table, &saver, &mut input, &mut output).unwrap();
+    let shown = String::from_utf8(output).unwrap();
+    assert_eq!(
+        ending,
+        Ending::Over,
+        "{}",
+        &shown[shown.len().saturating_sub(2000)..]
+    );
+    assert!(shown.contains("What to type at the prompt"));
+    assert!(shown.contains("legend:"));
+    assert!(shown.contains("points; holds"));
+    assert!(shown.contains("tiles left to draw:"));
+    assert!(shown.contains("\"q?\" names no choice here"));
+    assert!(shown.contains("there is no choice 99"));
+    assert!(shown.contains("there is no choice 0"));
+    assert!(shown.contains("game over after"));
+    let text = std::fs::read_to_string(&out).unwrap();
+    let game = record::replay_json(text.trim()).unwrap();
+    assert!(game.is_terminal());
+    let _ = std::fs::remove_dir_all(dir);
+}
+
+/// Stopping keeps the game: the record resumes it where it stood.
+#[test]
+fn stopping_keeps_a_resumable_game() {
+    let dir = scratch("stop");
+    let out = dir.join("record.json");
+    let game = Game::new(GameConfig::new(3)).unwrap();
+    let table = Table::new(
+        game,
+        vec![Seat::Bot(Bot::Greedy), Seat::Human, Seat::Human],
+        "stop".into(),
+    );
+    let saver = Saver::new(out.to_str().unwrap(), &table);
+    assert_eq!(
+        saver.resume,
+        format!(
+            "carcassonne play --resume {} --human 1 --human 2 --bots greedy",
+            out.display()
+        )
+    );
+    let mut input = std::io::Cursor::new(b"1\n1\nq\n".to_vec());
+    let mut output = Vec::new();
+    assert_eq!(
+        play(table, &saver, &mut input, &mut output).unwrap(),
+        Ending::Stopped
+    );
+    let shown = String::from_utf8(output).unwrap();
+    assert!(shown.contains("stopped: the game is kept in"));
+    let (game, id) = load_record(out.to_str().unwrap()).unwrap();
+    assert_eq!(id, "stop");
+    assert!(!game.is_terminal());
+    let typed = game
+        .history_actions()
+        .iter()
+        .filter(|d| d.player != 0)
+        .count();
+    assert_eq!(typed, 2, "the two typed decisions after the greedy bot's");
+    let _ = std::fs::remove_dir_all(dir);
+}
+
+/// Typed words name choices: a number, a number and a bid, coordinates and rotation, a
+/// square's letter, or words of the fields; ambiguity lists the candidates.
+#[test]
+fn typed_words_pick_choices() {
+    let game = Game::new(GameConfig::new(2)).unwrap();
+    let choices = choices::choices(&game);
+    let lines = choices::lines(&choices);
+    let squares = choices::square_letters(&choices);
+    assert_eq!(pick(&choices, &lines, &squares, "1"), Ok(0));
+    assert_eq!(
+        pick(&choices, &lines, &squares, &lines.len().to_string()),
+        Ok(lines.len() - 1)
+    );
+    let c = &choices[2];
+    let pos = c.pos.unwrap();
+    let rot = c.rotation().unwrap().quarter_turns();
+    assert_eq!(
+        pick(
+            &choices,
+            &lines,
+            &squares,
+            &format!("{} {} {rot}", pos.x, pos.y)
+        ),
+        Ok(2)
+    );
+    assert_eq!(
+        pick(
+            &choices,
+            &lines,
+            &squares,
+            &format!("({}, {}) {rot}", pos.x, pos.y)
+        ),
+        Ok(2)
+    );
+    let letter = &squares.iter().find(|(p, _)| *p == pos).unwrap().1;
+    assert_eq!(
+        pick(&choices, &lines, &squares, &format!("{letter} {rot}")),
+        Ok(2)
+    );
+    assert_eq!(
+        pick(
+            &choices,
+            &lines,
+            &squares,
+            &format!("{}{rot}", letter.to_lowercase()).replace(
+                &letter.to_lowercase(),
+                &format!("{} ", letter.to_lowercase())
+            )
+        ),
+        Ok(2)
+    );
+    let several = pick(&choices, &lines, &squares, &format!("{} {}", pos.x, pos.y));
+    let at = choices.iter().filter(|c| c.pos == Some(pos)).count();
+    if at > 1 {
+        assert!(several.unwrap_err().contains(&format!("fits {at} choices")));
+    }
+    assert!(pick(&choices, &lines, &squares, "9 9 9")
+        .unwrap_err()
+        .contains("names no choice"));
+}
+
+/// A line of bids (BZ2) takes the number and the bid; the number alone asks for it.
+#[test]
+fn a_line_of_bids_takes_a_bid() {
+    use carcassonne::{Figures, Phase, Rng};
+    let sets = [TileSet::Base, TileSet::BridgesCastlesBazaars];
+    for seed in 0..300 {
+        let mut config = GameConfig::new(2);
+        config.sets = sets.to_vec();
+        config.figures = Figures::default_for(&sets);
+        config.seed = seed;
+        let mut game = Game::new(config).unwrap();
+        let mut rng = Rng::new(seed);
+        while !game.is_terminal() && game.phase() != Phase::BazaarSelect {
+            let legal = game.legal();
+            game.apply(legal[rng.below(legal.len() as u32) as usize])
+                .unwrap();
+        }
+        if game.is_terminal() {
+            continue;
+        }
+        let choices = choices::choices(&game);
+        let lines = choices::lines(&choices);
+        assert!(lines[0].choices.len() > 1);
+        let asked = pick(&choices, &lines, &[], "1").unwrap_err();
+        assert!(asked.contains("choice 1 needs a bid from 0 to"), "{asked}");
+        let i = pick(&choices, &lines, &[], "1 3").unwrap();
+        assert_eq!(choices[i].bid(), Some(3));
+        assert!(lines[0].choices.contains(&i));
+        assert!(pick(&choices, &lines, &[], "1 999")
+            .unwrap_err()
+            .contains("names no choice"));
+        return;
+    }
+    panic!("no bazaar in 300 games");
+}
