@@ -17,6 +17,7 @@
 
 use carcassonne::action::{ActionKind, FieldKind, FieldSpec, FieldValue};
 use carcassonne::{Action, Game, Phase, Pos, Rotation};
+use carcassonne_session::render;
 
 /// One legal action as a person reads and names it.
 #[derive(Clone, Debug, PartialEq)]
@@ -108,6 +109,24 @@ impl Choice {
     pub fn bid(&self) -> Option<u32> {
         self.fields.iter().find_map(|f| match f.value {
             FieldValue::Bid(b) => Some(b),
+            _ => None,
+        })
+    }
+
+    /// Where on its square a figure would stand, for a choice that names a feature or a
+    /// corner of a placed tile: a point of the square from `(0, 0)` to
+    /// `(render::TILE_SIZE, render::TILE_SIZE)` ([`render::feature_spot`]).
+    pub fn spot(&self, game: &Game) -> Option<(f64, f64)> {
+        let pos = self.pos?;
+        let placement = game
+            .board()
+            .index_at(pos)
+            .map(|i| game.board().placement(i))?;
+        self.fields.iter().find_map(|f| match f.value {
+            FieldValue::Feature(local) | FieldValue::OptFeature(Some(local)) => {
+                Some(render::feature_spot(placement.kind, placement.rot, local))
+            }
+            FieldValue::Corner(corner) => Some(render::corner_spot(corner)),
             _ => None,
         })
     }

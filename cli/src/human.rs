@@ -503,6 +503,9 @@ fn decision_view(
         game.tiles_left()
     );
     let _ = writeln!(out, "you hold {}", table::supply_text(game, seat));
+    for note in table::notes(game) {
+        let _ = writeln!(out, "{note}");
+    }
     if table.can_undo().is_ok() {
         out.push_str("(u takes back your last decision)\n");
     }

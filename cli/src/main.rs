@@ -13,6 +13,7 @@ mod play;
 mod progress;
 mod render;
 mod replay;
+mod serve;
 mod setup;
 mod table;
 
@@ -69,6 +70,7 @@ commands:
   replay   check game records against the engine
   bench    measure games and decisions per second with random play
   render   draw a game record: its board as text, an SVG picture or an HTML replay
+  serve    play against the built-in bots in a browser (a local web server)
   help     show this text, or `carcassonne help <command>`
 
 `carcassonne <command> --help` describes a command's options.
@@ -84,6 +86,7 @@ fn help_of(command: &str) -> Option<&'static str> {
         "replay" => Some(replay::HELP),
         "bench" => Some(bench::HELP),
         "render" => Some(render::HELP),
+        "serve" => Some(serve::HELP),
         _ => None,
     }
 }
@@ -99,6 +102,7 @@ fn run(words: &[String]) -> Result<Outcome, CliError> {
         "replay" => replay::run(rest),
         "bench" => bench::run(rest),
         "render" => render::run(rest),
+        "serve" => serve::run(rest),
         "help" | "--help" | "-h" => {
             match rest.first() {
                 None => emit(USAGE),
@@ -114,7 +118,7 @@ fn run(words: &[String]) -> Result<Outcome, CliError> {
             Ok(Outcome::Success)
         }
         other => Err(CliError::Usage(format!(
-            "unknown command {other:?} (commands: play, match, replay, bench, render, help)"
+            "unknown command {other:?} (commands: play, match, replay, bench, render, serve, help)"
         ))),
     }
 }

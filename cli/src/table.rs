@@ -336,6 +336,84 @@ pub fn supply_text(game: &Game, seat: usize) -> String {
     }
 }
 
+/// What the sets in play keep beside the board, in words, one line each: the City of
+/// Carcassonne and the count (CC1, CC3), the King and the Robber Baron (KR1, KR2), a
+/// bazaar under way (BZ1, BZ2), and each seat's bridges, castles and abbey tiles still in
+/// hand (BR1, CA1, AM1). The board picture shows the rest (the dragon, the fairy,
+/// bridges and castles on the board).
+pub fn notes(game: &Game) -> Vec<String> {
+    use carcassonne::TileSet;
+    let mut out = Vec::new();
+    if let Some(q) = game.count_quarter() {
+        let mut line = format!("the count stands in the {} quarter", q.name());
+        let figures = game.quarter_figures();
+        if figures.is_empty() {
+            line.push_str("; no figure in the City of Carcassonne");
+        } else {
+            let parts: Vec<String> = figures
+                .iter()
+                .map(|(q, owner, f)| {
+                    format!(
+                        "{}'s {} in the {} quarter",
+                        seat_name(*owner as usize),
+                        f.name(),
+                        q.name()
+                    )
+                })
+                .collect();
+            line.push_str(&format!(
+                "; in the City of Carcassonne: {}",
+                parts.join(", ")
+            ));
+        }
+        out.push(line);
+    }
+    if game.has_set(TileSet::KingRobber) {
+        let (king, robber) = game.titles();
+        let holder = |h: Option<usize>| h.map_or("nobody".to_string(), seat_name);
+        out.push(format!(
+            "the King: {}; the Robber Baron: {}",
+            holder(king),
+            holder(robber)
+        ));
+    }
+    let offer: Vec<&str> = game
+        .bazaar_offer()
+        .iter()
+        .flatten()
+        .map(|t| t.id())
+        .collect();
+    if !offer.is_empty() {
+        out.push(format!("the bazaar offers {}", offer.join(", ")));
+    }
+    if let Some((tile, bid, bidder, selector)) = game.bazaar_auction() {
+        out.push(format!(
+            "auction of {} opened by {}: {} bids {bid}",
+            tile.id(),
+            seat_name(selector as usize),
+            seat_name(bidder as usize)
+        ));
+    }
+    let mut held = Vec::new();
+    for seat in 0..game.num_players() {
+        let mut parts = Vec::new();
+        if game.has_set(TileSet::BridgesCastlesBazaars) {
+            parts.push(format!("{} bridges", game.bridges_left(seat)));
+            parts.push(format!("{} castles", game.castles_left(seat)));
+        }
+        if game.has_set(TileSet::AbbeyMayor) {
+            parts.push(format!("{} abbey tile", game.abbeys_left(seat)));
+        }
+        if !parts.is_empty() {
+            held.push(format!("{} {}", seat_name(seat), parts.join(", ")));
+        }
+    }
+    if !held.is_empty() {
+        out.push(format!("in hand: {}", held.join("; ")));
+    }
+    out
+}
+
 #[cfg(test)]
 #[path = "tests/unit/table.rs"]
 mod tests;

@@ -1,0 +1,404 @@
+//! A small HTTP/1.1 server on the standard library, for a page served to one person's
+//! browser: one request per connection (`Connection: close`), a thread per connection up
+//! to [`MAX_CONNECTIONS`], and limits on everything a client sends.
+//!
+//! Limits: the request line and headers at most [`MAX_HEAD_BYTES`], at most
+//! [`MAX_HEADERS`] headers, a body of at most [`MAX_BODY_BYTES`] given by
+//! `Content-Length` (a chunked body is refused), [`IO_TIMEOUT`] to send the request and
+//! to take the answer. A request that breaks one of them gets its status (400, 408, 413,
+//! 431, 501, 503) with a message that says which, and the connection is closed.
+
+use std::io::{BufRead, BufReader, Read, Write};
+use std::net::{TcpListener, TcpStream};
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::Arc;
+use std::time::Duration;
+
+/// The most bytes of a request line and its headers.
+pub const MAX_HEAD_BYTES: usize = 16 << 10;
+/// The most headers of a request.
+pub const MAX_HEADERS: usize = 64;
+/// The largest body accepted: a game record (at most 4 MiB) and room around it.
+pub const MAX_BODY_BYTES: usize = (4 << 20) + (64 << 10);
+/// The most connections served at once; more are answered 503 at once.
+pub const MAX_CONNECTIONS: usize = 64;
+/// How long a client may take to send its request, or to take the answer.
+pub const IO_TIMEOUT: Duration = Duration::from_secs(20);
+
+/// A request.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Request {
+    /// `GET`, `POST`, ...
+    pub method: String,
+    /// The path, percent-decoded, without the query (`/api/games/3f2a`).
+    pub path: String,
+    /// The query's `key=value` pairs, decoded.
+    pub query: Vec<(String, String)>,
+    /// Header names in lower case, with their values.
+    pub headers: Vec<(String, String)>,
+    /// The body.
+    pub body: Vec<u8>,
+}
+
+impl Request {
+    /// The value of header `name` (lower case), if present.
+    pub fn header(&self, name: &str) -> Option<&str> {
+        self.headers
+            .iter()
+            .find(|(n, _)| n == name)
+            .map(|(_, v)| v.as_str())
+    }
+
+    /// The value of query parameter `key`, if present.
+    pub fn param(&self, key: &str) -> Option<&str> {
+        self.query
+            .iter()
+            .find(|(k, _)| k == key)
+            .map(|(_, v)| v.as_str())
+    }
+}
+
+/// An answer.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Response {
+    /// The status code.
+    pub status: u16,
+    /// The `Content-Type`.
+    pub content_type: &'static str,
+    /// Further headers.
+    pub headers: Vec<(&'static str, String)>,
+    /// The body.
+    pub body: Vec<u8>,
+}
+
+impl Response {
+    /// An answer with `status`, `content_type` and `body`.
+    pub fn new(status: u16, content_type: &'static str, body: impl Into<Vec<u8>>) -> Response {
+        Response {
+            status,
+            content_type,
+            headers: Vec::new(),
+            body: body.into(),
+        }
+    }
+
+    /// A JSON answer.
+    pub fn json(status: u16, value: &serde_json::Value) -> Response {
+        Response::new(status, "application/json; charset=utf-8", value.to_string())
+    }
+
+    /// An error as JSON: `{"error": message}`.
+    pub fn error(status: u16, message: impl Into<String>) -> Response {
+        Response::json(status, &serde_json::json!({ "error": message.into() }))
+    }
+}
+
+/// The reason phrase of a status code.
+fn reason(status: u16) -> &'static str {
+    match status {
+        100 => "Continue",
+        200 => "OK",
+        201 => "Created",
+        204 => "No Content",
+        400 => "Bad Request",
+        403 => "Forbidden",
+        404 => "Not Found",
+        405 => "Method Not Allowed",
+        408 => "Request Timeout",
+        409 => "Conflict",
+        413 => "Content Too Large",
+        415 => "Unsupported Media Type",
+        431 => "Request Header Fields Too Large",
+        500 => "Internal Server Error",
+        501 => "Not Implemented",
+        503 => "Service Unavailable",
+        _ => "Status",
+    }
+}
+
+/// Writes `response` (with `Content-Length` and `Connection: close`).
+pub fn write_response(stream: &mut impl Write, response: &Response) -> std::io::Result<()> {
+    let mut head = format!(
+        "HTTP/1.1 {} {}\r\nContent-Type: {}\r\nContent-Length: {}\r\nConnection: close\r\nX-Content-Type-Options: nosniff\r\n",
+        response.status,
+        reason(response.status),
+        response.content_type,
+        response.body.len()
+    );
+    if !response
+        .headers
+        .iter()
+        .any(|(n, _)| n.eq_ignore_ascii_case("cache-control"))
+    {
+        head.push_str("Cache-Control: no-store\r\n");
+    }
+    for (name, value) in &response.headers {
+        head.push_str(name);
+        head.push_str(": ");
+        head.push_str(value);
+        head.push_str("\r\n");
+    }
+    head.push_str("\r\n");
+    stream.write_all(head.as_bytes())?;
+    stream.write_all(&response.body)?;
+    stream.flush()
+}
+
+/// Why a request could not be read: the status to answer and what was wrong.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct BadRequest {
+    /// The status code.
+    pub status: u16,
+    /// The message.
+    pub message: String,
+}
+
+fn bad(status: u16, message: impl Into<String>) -> BadRequest {
+    BadRequest {
+        status,
+        message: message.into(),
+    }
+}
+
+/// Reads one request from `stream`, within the limits of the module. `continue_to` is
+/// where a `100 Continue` goes when the client waits for it (`Expect: 100-continue`).
+pub fn read_request(
+    stream: &mut impl Read,
+    continue_to: &mut impl Write,
+) -> Result<Request, BadRequest> {
+    let mut reader = BufReader::new(stream);
+    let mut head_bytes = 0usize;
+    let mut next_line = |reader: &mut BufReader<_>| -> Result<String, BadRequest> {
+        let mut line = Vec::new();
+        let limit = (MAX_HEAD_BYTES - head_bytes.min(MAX_HEAD_BYTES)) as u64 + 1;
+        let n = reader
+            .by_ref()
+            .take(limit)
+            .read_until(b'\n', &mut line)
+            .map_err(io_error)?;
+        head_bytes += n;
+        if head_bytes > MAX_HEAD_BYTES {
+            return Err(bad(
+                431,
+                format!("the request line and headers are longer than {MAX_HEAD_BYTES} bytes"),
+            ));
+        }
+        if n == 0 || line.last() != Some(&b'\n') {
+            return Err(bad(400, "the request ended before its headers did"));
+        }
+        line.pop();
+        if line.last() == Some(&b'\r') {
+            line.pop();
+        }
+        String::from_utf8(line).map_err(|_| bad(400, "the request's head is not UTF-8"))
+    };
+    let mut line = next_line(&mut reader)?;
+    // Empty lines before the request line are allowed (RFC 9112 2.2).
+    let mut blanks = 0;
+    while line.is_empty() {
+        blanks += 1;
+        if blanks > 4 {
+            return Err(bad(400, "no request line"));
+        }
+        line = next_line(&mut reader)?;
+    }
+    let mut parts = line.split(' ');
+    let (method, target, version) = match (parts.next(), parts.next(), parts.next(), parts.next()) {
+        (Some(m), Some(t), Some(v), None) if !m.is_empty() && !t.is_empty() => (m, t, v),
+        _ => return Err(bad(400, "the request line is not `METHOD TARGET HTTP/1.1`")),
+    };
+    if !method.bytes().all(|b| b.is_ascii_uppercase()) {
+        return Err(bad(400, "the method is not a word in capitals"));
+    }
+    if version != "HTTP/1.1" && version != "HTTP/1.0" {
+        return Err(bad(
+            400,
+            format!(
+                "unsupported protocol {}",
+                carcassonne_session::json::echo(version)
+            ),
+        ));
+    }
+    if !target.starts_with('/') {
+        return Err(bad(400, "the target must be a path starting with /"));
+    }
+    let (raw_path, raw_query) = target.split_once('?').unwrap_or((target, ""));
+    let path =
+        percent_decode(raw_path, false).ok_or_else(|| bad(400, "the path is badly encoded"))?;
+    let mut query = Vec::new();
+    for pair in raw_query.split('&').filter(|p| !p.is_empty()) {
+        let (k, v) = pair.split_once('=').unwrap_or((pair, ""));
+        let k = percent_decode(k, true).ok_or_else(|| bad(400, "the query is badly encoded"))?;
+        let v = percent_decode(v, true).ok_or_else(|| bad(400, "the query is badly encoded"))?;
+        query.push((k, v));
+    }
+    let mut headers = Vec::new();
+    loop {
+        let line = next_line(&mut reader)?;
+        if line.is_empty() {
+            break;
+        }
+        if headers.len() >= MAX_HEADERS {
+            return Err(bad(431, format!("more than {MAX_HEADERS} headers")));
+        }
+        let (name, value) = line
+            .split_once(':')
+            .ok_or_else(|| bad(400, "a header line without a colon"))?;
+        if name.is_empty() || name.bytes().any(|b| b.is_ascii_whitespace()) {
+            return Err(bad(400, "a header name is empty or holds blanks"));
+        }
+        headers.push((name.to_ascii_lowercase(), value.trim().to_string()));
+    }
+    let header = |n: &str| {
+        headers
+            .iter()
+            .find(|(k, _)| k == n)
+            .map(|(_, v)| v.as_str())
+    };
+    if header("transfer-encoding").is_some() {
+        return Err(bad(
+            501,
+            "bodies with a Transfer-Encoding are not accepted; send Content-Length",
+        ));
+    }
+    let lengths: Vec<&str> = headers
+        .iter()
+        .filter(|(k, _)| k == "content-length")
+        .map(|(_, v)| v.as_str())
+        .collect();
+    let length = match lengths.as_slice() {
+        [] => 0,
+        [one] => one
+            .parse::<usize>()
+            .map_err(|_| bad(400, "Content-Length is not a whole number"))?,
+        _ => return Err(bad(400, "Content-Length given more than once")),
+    };
+    if length > MAX_BODY_BYTES {
+        return Err(bad(
+            413,
+            format!("the body is {length} bytes; at most {MAX_BODY_BYTES} are accepted"),
+        ));
+    }
+    if length > 0 && header("expect").is_some_and(|e| e.eq_ignore_ascii_case("100-continue")) {
+        let _ = continue_to.write_all(b"HTTP/1.1 100 Continue\r\n\r\n");
+    }
+    let mut body = vec![0u8; length];
+    reader.read_exact(&mut body).map_err(|e| match e.kind() {
+        std::io::ErrorKind::UnexpectedEof => {
+            bad(400, "the body is shorter than its Content-Length")
+        }
+        _ => io_error(e),
+    })?;
+    Ok(Request {
+        method: method.to_string(),
+        path,
+        query,
+        headers,
+        body,
+    })
+}
+
+fn io_error(e: std::io::Error) -> BadRequest {
+    match e.kind() {
+        std::io::ErrorKind::WouldBlock | std::io::ErrorKind::TimedOut => {
+            bad(408, "the request took too long to arrive")
+        }
+        _ => bad(400, format!("cannot read the request: {e}")),
+    }
+}
+
+/// Percent-decodes `text` (`+` is a blank in a query); `None` for a bad escape or
+/// bytes that are not UTF-8.
+pub fn percent_decode(text: &str, plus_is_space: bool) -> Option<String> {
+    let bytes = text.as_bytes();
+    let mut out = Vec::with_capacity(bytes.len());
+    let mut i = 0;
+    while i < bytes.len() {
+        match bytes[i] {
+            b'%' => {
+                let hex = std::str::from_utf8(bytes.get(i + 1..i + 3)?).ok()?;
+                out.push(u8::from_str_radix(hex, 16).ok()?);
+                i += 3;
+            }
+            b'+' if plus_is_space => {
+                out.push(b' ');
+                i += 1;
+            }
+            b => {
+                out.push(b);
+                i += 1;
+            }
+        }
+    }
+    String::from_utf8(out).ok()
+}
+
+/// What answers requests.
+pub type Handler = dyn Fn(&Request) -> Response + Send + Sync;
+
+/// Serves `listener` until the process ends: each connection on a thread of its own
+/// (at most [`MAX_CONNECTIONS`] at once), one request each.
+pub fn serve(listener: TcpListener, handler: Arc<Handler>) {
+    let open = Arc::new(AtomicUsize::new(0));
+    for stream in listener.incoming() {
+        let Ok(mut stream) = stream else {
+            continue;
+        };
+        if open.fetch_add(1, Ordering::SeqCst) >= MAX_CONNECTIONS {
+            open.fetch_sub(1, Ordering::SeqCst);
+            let _ = stream.set_write_timeout(Some(Duration::from_secs(1)));
+            let _ = write_response(
+                &mut stream,
+                &Response::error(503, "too many connections at once; try again"),
+            );
+            continue;
+        }
+        let handler = Arc::clone(&handler);
+        let done = Arc::clone(&open);
+        let spawned = std::thread::Builder::new()
+            .name("carcassonne-http".into())
+            .spawn(move || {
+                handle(stream, &*handler);
+                done.fetch_sub(1, Ordering::SeqCst);
+            });
+        if spawned.is_err() {
+            // The thread could not start: the connection was dropped with it.
+            open.fetch_sub(1, Ordering::SeqCst);
+        }
+    }
+}
+
+/// Answers the one request of a connection.
+fn handle(mut stream: TcpStream, handler: &Handler) {
+    let _ = stream.set_read_timeout(Some(IO_TIMEOUT));
+    let _ = stream.set_write_timeout(Some(IO_TIMEOUT));
+    let Ok(mut writer) = stream.try_clone() else {
+        return;
+    };
+    let response = match read_request(&mut stream, &mut writer) {
+        Ok(request) => {
+            // A panic in a handler is a bug: answer 500, keep serving.
+            match std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| handler(&request))) {
+                Ok(r) => r,
+                Err(_) => Response::error(500, "internal error: the server hit a bug"),
+            }
+        }
+        Err(e) => Response::error(e.status, e.message),
+    };
+    let _ = write_response(&mut writer, &response);
+    let _ = writer.shutdown(std::net::Shutdown::Write);
+    // Let the client read the answer before the socket closes under unread input (a
+    // body refused unread): drain a little of it, briefly.
+    let mut sink = [0u8; 4096];
+    let _ = stream.set_read_timeout(Some(Duration::from_millis(200)));
+    for _ in 0..64 {
+        match stream.read(&mut sink) {
+            Ok(n) if n > 0 => {}
+            _ => break,
+        }
+    }
+}
+
+#[cfg(test)]
+#[path = "../tests/unit/http.rs"]
+mod tests;
