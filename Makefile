@@ -39,8 +39,9 @@ uninstall:
 	PREFIX="$(PREFIX)" bash tools/install.sh uninstall
 
 ## Every test: formatting, lints, docs, Rust tests (reference games included), the C ABI
-## from C, C++ and C#, the HTML replay in headless Chromium, the Python package (the
-## example notebook included), and every command and program of the READMEs and docs.
+## from C, C++ and C#, the HTML replay in headless Chromium, a person's games in the
+## terminal and in the browser page, the Python package (the example notebook included),
+## and every command and program of the READMEs and docs.
 ## It first prints what it installs, where and how big (tools/test-plan.sh), and at the
 ## end checks that it left nothing under /usr/local.
 test: test-plan rust-checks rust-tests c-tests html-tests play-tests python-tests docs-tests run-check test-leftovers
@@ -104,6 +105,7 @@ notebook:
 ## headless Chromium.
 screenshots:
 	bash tools/screenshots.sh
+	SCREENSHOT=$(CURDIR)/docs/play.png SCREENSHOT_ITERATIONS=1500 bash tests/play/run.sh browser
 
 ## Benchmarks (the figures of docs/benchmarks.md come from these).
 bench:

@@ -761,6 +761,23 @@
     toast.appendChild(el("div", {}, seatName(last.seat) + ": " + last.text));
     last.events.forEach(function (e) { toast.appendChild(el("div", {}, e)); });
     toast.classList.add("shown");
+    // The points over the board, where they were scored, rising and fading.
+    var svg = $("board").querySelector("svg");
+    var layer = svg && svg.querySelector(".overlay");
+    if (layer) {
+      var f = frame();
+      var stacked = {};
+      (last.scores || []).forEach(function (e) {
+        if (!e.pos) { return; }
+        var o = origin(f, e.pos);
+        var k = key(e.pos);
+        stacked[k] = (stacked[k] || 0) + 1;
+        var t = svgEl("text", { x: o[0] + f.tile / 2, y: o[1] + f.tile / 2 - 14 * (stacked[k] - 1),
+          "class": "score-float", fill: state.seats[e.seat].colour, "text-anchor": "middle" });
+        t.textContent = (e.points >= 0 ? "+" : "") + e.points + " " + e.what;
+        layer.appendChild(t);
+      });
+    }
     clearTimeout(announce.timer);
     announce.timer = setTimeout(function () { toast.classList.remove("shown"); }, Math.max(1500, speed() * 2));
   }

@@ -19,7 +19,7 @@ OUT=$(mktemp -d "${TMPDIR:-/tmp}/carc-play.XXXXXX")
 trap 'rm -rf "$OUT"' EXIT
 
 parts=("$@")
-[ ${#parts[@]} -gt 0 ] || parts=(terminal)
+[ ${#parts[@]} -gt 0 ] || parts=(terminal browser)
 
 "$CARGO" build -q -p carcassonne-cli
 CARC="$TARGET_DIR/debug/carcassonne"

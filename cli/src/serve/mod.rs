@@ -609,6 +609,7 @@ fn game_action(
                 );
             };
             let before = entry.table.game().board().len();
+            let scored = entry.table.game().events().len();
             let text = choice.describe();
             match entry.table.play(choice.action) {
                 Ok(events) => {
@@ -618,6 +619,7 @@ fn game_action(
                         text: text.clone(),
                         events: events.clone(),
                         tiles: (before, entry.table.game().board().len()),
+                        scores: view::scores_since(entry.table.game(), scored),
                     });
                     entry.log([format!("{}: {text}", crate::table::seat_name(seat))]);
                     entry.log(events.into_iter().map(|e| format!("  {e}")));
@@ -628,6 +630,7 @@ fn game_action(
         }
         "bot" => {
             let before = entry.table.game().board().len();
+            let scored = entry.table.game().events().len();
             match entry.table.bot_move() {
                 Some(m) => {
                     let text = entry.table.describe(m.action);
@@ -651,6 +654,7 @@ fn game_action(
                         text,
                         events: m.events,
                         tiles: (before, entry.table.game().board().len()),
+                        scores: view::scores_since(entry.table.game(), scored),
                     });
                     Response::json(200, &view::state(id, entry))
                 }

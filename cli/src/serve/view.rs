@@ -25,6 +25,26 @@ pub struct LastMove {
     pub events: Vec<String>,
     /// The tiles it placed: placement indices `from..to`.
     pub tiles: (usize, usize),
+    /// The points it scored: `{seat, points, what, pos}` each (`pos`: a tile of the
+    /// scored feature), for the page to show over the board.
+    pub scores: Vec<Value>,
+}
+
+/// The score events of `game` from index `from` on, as [`LastMove::scores`] lists them.
+pub fn scores_since(game: &Game, from: usize) -> Vec<Value> {
+    game.events()
+        .get(from..)
+        .unwrap_or(&[])
+        .iter()
+        .map(|e| {
+            json!({
+                "seat": e.player,
+                "points": e.points,
+                "what": e.kind.name(),
+                "pos": pos_json(e.at.map(|(p, _)| p)),
+            })
+        })
+        .collect()
 }
 
 /// An MCTS bot's view of its last decision among several actions.
@@ -272,6 +292,7 @@ pub fn state(id: &str, entry: &Entry) -> Value {
             "by_bot": m.by_bot,
             "text": m.text,
             "events": m.events,
+            "scores": m.scores,
         })),
         "bot_view": bot_view,
         "notes": table::notes(game),

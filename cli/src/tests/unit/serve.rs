@@ -230,6 +230,16 @@ fn a_whole_game_through_the_api() {
             );
             assert_eq!(status, 200, "{next}");
             assert!(next["last"]["by_bot"] == true);
+            // The points shown with the move are what the scores moved by.
+            let mut moved = [0i64; 2];
+            for e in next["last"]["scores"].as_array().unwrap() {
+                moved[e["seat"].as_u64().unwrap() as usize] += e["points"].as_i64().unwrap();
+            }
+            for seat in 0..2 {
+                let delta = next["seats"][seat]["score"].as_i64().unwrap()
+                    - state["seats"][seat]["score"].as_i64().unwrap();
+                assert_eq!(moved[seat], delta, "{}", next["last"]);
+            }
             state = next;
             continue;
         }
