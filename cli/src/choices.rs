@@ -295,15 +295,7 @@ pub fn line_text(choices: &[Choice], line: &Line) -> String {
     if line.choices.len() == 1 {
         return first.describe();
     }
-    let bids: Vec<u32> = line
-        .choices
-        .iter()
-        .filter_map(|&i| choices[i].bid())
-        .collect();
-    let (lo, hi) = (
-        bids.iter().min().copied().unwrap_or(0),
-        bids.iter().max().copied().unwrap_or(0),
-    );
+    let (lo, hi) = bid_range(choices, &line.choices);
     let others: Vec<&str> = first
         .fields
         .iter()
@@ -317,6 +309,13 @@ pub fn line_text(choices: &[Choice], line: &Line) -> String {
     }
     text.push_str(&format!(", bid {lo} to {hi}"));
     text
+}
+
+/// The lowest and highest bid among choices `indices` (`(0, 0)` without bids).
+pub fn bid_range(choices: &[Choice], indices: &[usize]) -> (u32, u32) {
+    let bids = indices.iter().filter_map(|&i| choices[i].bid());
+    let lo = bids.clone().min().unwrap_or(0);
+    (lo, bids.max().unwrap_or(0))
 }
 
 /// Letters for the squares that choices name (`A` ... `Z`, then `AA` ...), in the order

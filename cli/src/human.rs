@@ -142,27 +142,25 @@ fn seats_of(parsed: &Parsed, players: usize, bots_text: &str) -> Result<Vec<Seat
         }
         humans.push(seat);
     }
+    // One spec per bot seat, when that is not also one per seat; else as `play` reads
+    // --bots (one for all, or one per seat).
     let listed = bots_text.split(',').count();
     let bot_seats = players - humans.len();
-    let bots: Vec<Bot> = if listed == bot_seats && listed != players && listed > 1 {
-        parse_bots(bots_text, listed)
-    } else {
-        parse_bots(bots_text, players)
-    }
-    .map_err(|m| CliError::Usage(format!("--bots: {m}")))?;
-    let mut others = bots.into_iter();
+    let per_bot_seat = listed > 1 && listed == bot_seats && listed != players;
+    let bots: Vec<Bot> = parse_bots(bots_text, if per_bot_seat { bot_seats } else { players })
+        .map_err(|m| CliError::Usage(format!("--bots: {m}")))?;
+    let mut next_bot = bots.iter().copied();
     Ok((0..players)
         .map(|seat| {
-            let bot = if listed == bot_seats && listed != players && listed > 1 {
-                (!humans.contains(&seat)).then(|| others.next()).flatten()
-            } else {
-                others.next()
-            };
             if humans.contains(&seat) {
-                Seat::Human
-            } else {
-                Seat::Bot(bot.expect("one bot per seat"))
+                return Seat::Human;
             }
+            let bot = if per_bot_seat {
+                next_bot.next()
+            } else {
+                bots.get(seat).copied()
+            };
+            Seat::Bot(bot.expect("one bot per bot seat"))
         })
         .collect())
 }
@@ -743,14 +741,7 @@ fn pick(
     };
     if rest.is_empty() && candidates.len() > 1 && candidates.len() < choices.len() {
         // A line of bids, without the bid.
-        let bids: Vec<u32> = candidates
-            .iter()
-            .filter_map(|&i| choices[i].bid())
-            .collect();
-        let (lo, hi) = (
-            bids.iter().min().copied().unwrap_or(0),
-            bids.iter().max().copied().unwrap_or(0),
-        );
+        let (lo, hi) = choices::bid_range(choices, &candidates);
         return Err(format!(
             "choice {first} needs a bid from {lo} to {hi}: type `{first} BID` (`{first} {lo}` bids {lo})\n"
         ));

@@ -413,7 +413,7 @@ impl Server {
         self.with_game(&id, |id, entry| {
             let line = format!(
                 "game {id} set up: {}",
-                view::describe_setup(entry.table.game().config())
+                crate::setup::describe(entry.table.game().config())
             );
             entry.log([line]);
             Response::json(201, &view::state(id, entry))

@@ -5,7 +5,7 @@
 use super::Entry;
 use crate::choices::{self, Choice};
 use crate::table::{self, Seat};
-use carcassonne::config::{Edition, Figure, GameConfig, Rules};
+use carcassonne::config::{Edition, Figure, Rules};
 use carcassonne::tiles::catalogue;
 use carcassonne::{Game, Pos, TileSet};
 use carcassonne_session::mcts::Evaluation;
@@ -102,25 +102,12 @@ pub fn options() -> Value {
     })
 }
 
-/// One line about a configuration: `2 players, sets base,river1, edition C2, seed 7`.
-pub fn describe_setup(config: &GameConfig) -> String {
-    let sets: Vec<&str> = config.sets.iter().map(|s| s.key()).collect();
-    format!(
-        "{} players, sets {}, edition {}, abbot {}, seed {}",
-        config.players,
-        sets.join(","),
-        config.edition.name(),
-        config.figures.abbot,
-        config.seed
-    )
-}
-
 /// A game in the list of games.
 pub fn summary(id: &str, entry: &Entry) -> Value {
     let game = entry.table.game();
     json!({
         "id": id,
-        "setup": describe_setup(game.config()),
+        "setup": crate::setup::describe(game.config()),
         "seats": entry.table.seats().iter().map(|s| s.to_string()).collect::<Vec<_>>(),
         "turn": game.turns().len(),
         "over": game.is_terminal(),
@@ -268,7 +255,7 @@ pub fn state(id: &str, entry: &Entry) -> Value {
     json!({
         "id": id,
         "version": table.version(),
-        "setup": describe_setup(game.config()),
+        "setup": crate::setup::describe(game.config()),
         "over": game.is_terminal(),
         "winners": if game.is_terminal() { game.winners() } else { Vec::new() },
         "turn": game.turns().len(),

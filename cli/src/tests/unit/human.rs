@@ -187,3 +187,47 @@ fn a_line_of_bids_takes_a_bid() {
     }
     panic!("no bazaar in 300 games");
 }
+
+/// `--bots` names one bot for all, one per seat (a person's entry unused), or one per
+/// bot seat; `--human` seats are checked.
+#[test]
+fn seats_from_the_command_line() {
+    use crate::args::{parse, OptSpec};
+    let seats = |line: &str, players: usize| {
+        let words: Vec<String> = line.split_whitespace().map(String::from).collect();
+        let parsed = parse(&words, &[OptSpec::many("human")]).unwrap();
+        let bots = words
+            .iter()
+            .position(|w| w == "--")
+            .map_or("greedy".to_string(), |i| words[i + 1].clone());
+        seats_of(&parsed, players, &bots)
+            .map(|s| {
+                s.iter()
+                    .map(|x| x.to_string())
+                    .collect::<Vec<_>>()
+                    .join(" ")
+            })
+            .map_err(|e| e.to_string())
+    };
+    assert_eq!(seats("--human 1", 3), Ok("greedy human greedy".into()));
+    assert_eq!(
+        seats("--human 1 -- random,mcts:10", 3),
+        Ok("random human mcts:10".into())
+    );
+    assert_eq!(
+        seats("--human 0 -- random,mcts:10", 2),
+        Ok("human mcts:10".into())
+    );
+    assert_eq!(
+        seats("--human 0 --human 2 -- random", 3),
+        Ok("human random human".into())
+    );
+    assert!(seats("--human 3", 3).unwrap_err().contains("from 0 to 2"));
+    assert!(seats("--human x", 3).unwrap_err().contains("\"x\""));
+    assert!(seats("--human 1 --human 1", 3)
+        .unwrap_err()
+        .contains("more than once"));
+    assert!(seats("--human 1 -- a,b,c,d", 3)
+        .unwrap_err()
+        .contains("--bots"));
+}
