@@ -15,7 +15,7 @@
 //! fields (`2 -1 1`: the tile at (2, -1) turned once; `A 1` with the square's letter;
 //! `follower c1`; `pass`).
 
-use carcassonne::action::{ActionKind, FieldKind, FieldSpec, FieldValue};
+use carcassonne::action::{ActionKind, FieldKind, FieldSpec, FieldValue, Seat};
 use carcassonne::{Action, Game, Phase, Pos, Rotation};
 use carcassonne_session::render;
 
@@ -182,6 +182,11 @@ pub fn kind_label(kind: ActionKind) -> &'static str {
         ActionKind::BazaarBid => "raise the bid",
         ActionKind::BazaarPass => "do not raise",
         ActionKind::BazaarBuyOrSell => "buy or sell",
+        ActionKind::PlaceTowerPiece => "put a tower piece on the tower",
+        ActionKind::Capture => "take prisoner",
+        ActionKind::CapturePass => "take no prisoner",
+        ActionKind::ExchangePrisoner => "take back in the exchange",
+        ActionKind::PayRansom => "pay a ransom",
     }
 }
 
@@ -204,6 +209,8 @@ pub fn phase_label(game: &Game) -> String {
         Phase::BazaarSelect => "take a tile of the bazaar to auction and bid".into(),
         Phase::BazaarBid => "raise the bid, or pass".into(),
         Phase::BazaarBuyOrSell => "buy the tile, or sell it to the highest bidder".into(),
+        Phase::Capture => "take a figure in reach of the tower prisoner, or pass".into(),
+        Phase::ExchangePrisoner => "pick which of your figures comes back in the exchange".into(),
     }
 }
 
@@ -237,6 +244,10 @@ pub fn field_text(game: &Game, pos: Option<Pos>, value: FieldValue) -> (String, 
         FieldValue::Axis(a) => (format!("axis {}", a.name()), vec![lower(a.name())]),
         FieldValue::Bid(b) => (format!("bid {b}"), vec![b.to_string()]),
         FieldValue::Choice(c) => (c.name().to_string(), vec![lower(c.name())]),
+        FieldValue::Seat(Seat(seat)) => (
+            format!("to {}", crate::table::seat_name(seat as usize)),
+            vec![seat.to_string()],
+        ),
     }
 }
 

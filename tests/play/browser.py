@@ -342,8 +342,23 @@ def play(b: Browser, base: str, carc: str, scratch: str, rng: random.Random) -> 
     b.click(b.find("#to-setup"))
     b.type(b.find("#load-file"), os.path.join(scratch, "browser-mid.json"))
     b.click(b.find("#load"))
+    # The page names the loaded game in its address once the server has answered; until
+    # then it still shows the finished game's state.
+    deadline = time.time() + 60
+    loaded_id = None
+    while loaded_id in (None, game_id) and time.time() < deadline:
+        m = re.search(r"#game=(\w+)", b.cmd("GET", "/url"))
+        loaded_id = m.group(1) if m else None
+        time.sleep(0.05)
+    check("the page shows the loaded game", loaded_id not in (None, game_id),
+          f"{b.cmd('GET', '/url')}; {b.text(b.find('#setup-error'))}")
+    if loaded_id in (None, game_id):
+        return
+    # The loaded game is not over: wait for the page to leave the finished game's state.
     st = settle(b)
-    loaded_id = re.search(r"#game=(\w+)", b.cmd("GET", "/url")).group(1)
+    while st[0] == "over" and time.time() < deadline:
+        time.sleep(0.05)
+        st = settle(b)
     loaded = http("GET", f"{base}/api/games/{loaded_id}")
     check("a loaded record goes on where it was saved",
           loaded_id != game_id and loaded["turn"] == len(saved_mid["turns"]) and not loaded["over"],
