@@ -24,6 +24,7 @@
 //! ```
 
 use crate::geometry::{Pos, Rotation};
+use crate::names::same_name;
 use crate::tiles::{catalogue, TileKind, TileSet};
 use serde_json::{json, Map, Value};
 use std::fmt;
@@ -299,29 +300,13 @@ figure_counts! {
     big_follower as "big-follower",
 }
 
-/// Whether two strings are equal, in a constant.
-const fn same_text(a: &str, b: &str) -> bool {
-    let (a, b) = (a.as_bytes(), b.as_bytes());
-    if a.len() != b.len() {
-        return false;
-    }
-    let mut i = 0;
-    while i < a.len() {
-        if a[i] != b[i] {
-            return false;
-        }
-        i += 1;
-    }
-    true
-}
-
 impl Figures {
     /// The position of `key` in [`Figures::KEYS`], in a constant (fails to compile for an
     /// unknown key).
     pub const fn key_position(key: &str) -> usize {
         let mut i = 0;
         while i < Figures::KEYS.len() {
-            if same_text(Figures::KEYS[i], key) {
+            if same_name(Figures::KEYS[i], key) {
                 return i;
             }
             i += 1;

@@ -23,6 +23,29 @@
 //! assert_eq!(Colour::Blue.doc(), " Blue.\n");
 //! ```
 
+/// Whether two names are equal, usable in a constant (`str`'s `==` is not `const`): the
+/// compile-time lookups of names (figure keys, state columns, observation rows) use it.
+///
+/// ```
+/// const SAME: bool = carcassonne::names::same_name("big-follower", "big-follower");
+/// const OTHER: bool = carcassonne::names::same_name("follower", "big-follower");
+/// assert!(SAME && !OTHER);
+/// ```
+pub const fn same_name(a: &str, b: &str) -> bool {
+    let (a, b) = (a.as_bytes(), b.as_bytes());
+    if a.len() != b.len() {
+        return false;
+    }
+    let mut i = 0;
+    while i < a.len() {
+        if a[i] != b[i] {
+            return false;
+        }
+        i += 1;
+    }
+    true
+}
+
 /// An enum declared with [`named_enum!`](crate::named_enum): its values and their names,
 /// for code that works on any of them (rule switches, for one).
 pub trait Named: Copy + 'static {

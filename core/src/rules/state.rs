@@ -39,6 +39,7 @@
 use crate::config::Figure;
 use crate::game::Game;
 use crate::geometry::Pos;
+use crate::names::same_name;
 use crate::rules::bcb::Axis;
 use crate::rules::count::Quarter;
 use crate::tiles::TileKind;
@@ -275,21 +276,6 @@ pub(crate) const fn column_count(parts: &[ColumnPart]) -> usize {
     n
 }
 
-const fn same(a: &str, b: &str) -> bool {
-    let (a, b) = (a.as_bytes(), b.as_bytes());
-    if a.len() != b.len() {
-        return false;
-    }
-    let mut i = 0;
-    while i < a.len() {
-        if a[i] != b[i] {
-            return false;
-        }
-        i += 1;
-    }
-    true
-}
-
 /// The columns of a table's fields, in order.
 pub(crate) const fn columns<const N: usize>(parts: &[ColumnPart]) -> [StateColumn; N] {
     let mut out = [StateColumn {
@@ -303,7 +289,7 @@ pub(crate) const fn columns<const N: usize>(parts: &[ColumnPart]) -> [StateColum
     while i < parts.len() {
         let (field, doc, specs) = parts[i];
         assert!(
-            specs.len() == 1 || same(field, "pos"),
+            specs.len() == 1 || same_name(field, "pos"),
             "a square (x, y) in a state table is the field `pos`"
         );
         let mut j = 0;

@@ -43,6 +43,7 @@ use super::observe::Writer;
 use super::{Channel, EncoderSpec, BIDS, BRIDGE_VARIANTS, SLOT_COUNT};
 use carcassonne::config::{Figure, GameConfig, MAX_PLAYERS};
 use carcassonne::game::Phase;
+use carcassonne::names::same_name;
 use carcassonne::rules::bcb::BazaarChoice;
 use carcassonne::rules::count::Quarter;
 use carcassonne::tiles::{catalogue, FeatureKind, Symbols, Terrain, TileSet};
@@ -546,21 +547,6 @@ pub const PASS: Row = Row::new(
 
 // ----- compile-time lookups --------------------------------------------------------------
 
-const fn same(a: &str, b: &str) -> bool {
-    let (a, b) = (a.as_bytes(), b.as_bytes());
-    if a.len() != b.len() {
-        return false;
-    }
-    let mut i = 0;
-    while i < a.len() {
-        if a[i] != b[i] {
-            return false;
-        }
-        i += 1;
-    }
-    true
-}
-
 /// What [`walk`] counts.
 #[derive(Copy, Clone, PartialEq, Eq)]
 enum Walk {
@@ -594,7 +580,7 @@ const fn walk(what: Walk, name: Option<&str>) -> (usize, bool) {
             };
             if let Some(n) = size {
                 if let Some(name) = name {
-                    if same(rows[r].name, name) {
+                    if same_name(rows[r].name, name) {
                         return (at, true);
                     }
                 }
@@ -704,7 +690,7 @@ pub const fn id_offset(name: &str) -> IdOffset {
         let rows = SECTIONS[s].ids;
         let mut r = 0;
         while r < rows.len() {
-            if same(rows[r].name, name) {
+            if same_name(rows[r].name, name) {
                 return at;
             }
             let size = id_size(&rows[r]);
@@ -714,7 +700,7 @@ pub const fn id_offset(name: &str) -> IdOffset {
         }
         s += 1;
     }
-    if same(PASS.name, name) {
+    if same_name(PASS.name, name) {
         return at;
     }
     panic!("no id block of that name")
