@@ -1496,16 +1496,7 @@ impl Game {
             let mut figures = 0;
             for figure in Figure::ALL.into_iter().filter(|f| f.is_follower_like()) {
                 let fits = match figure {
-                    Figure::Follower => match kind {
-                        FeatureKind::City
-                        | FeatureKind::Road
-                        | FeatureKind::Monastery
-                        | FeatureKind::Shrine => true,
-                        FeatureKind::Field => config.rules.farmers,
-                        // A follower goes onto a tower only by the Tower's own
-                        // deployment (TW2), never as a feature of the placed tile.
-                        FeatureKind::Garden | FeatureKind::River | FeatureKind::Tower => false,
-                    },
+                    Figure::Follower => follower_fits(config, kind),
                     other => expansions.figure_fits(config, other, kind),
                 };
                 figures |= u16::from(fits) << figure.index();
@@ -1796,4 +1787,19 @@ pub fn tile(id: &str) -> TileKind {
     catalogue()
         .by_id(id)
         .unwrap_or_else(|| panic!("unknown tile id {id}"))
+}
+
+/// Whether a follower may stand on a feature of `kind` of the tile just placed in a game
+/// of `config`: cities, roads, monasteries, shrines and, with farmers, fields (B6, B16,
+/// CU1). A follower goes onto a tower only by the Tower's own deployment (TW2), never as
+/// a feature of the placed tile. Figures that stand wherever a follower does (the big
+/// follower, IC1) ask the same.
+pub(crate) fn follower_fits(config: &GameConfig, kind: FeatureKind) -> bool {
+    match kind {
+        FeatureKind::City | FeatureKind::Road | FeatureKind::Monastery | FeatureKind::Shrine => {
+            true
+        }
+        FeatureKind::Field => config.rules.farmers,
+        FeatureKind::Garden | FeatureKind::River | FeatureKind::Tower => false,
+    }
 }

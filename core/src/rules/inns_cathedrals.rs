@@ -65,16 +65,7 @@ impl Expansion for InnsCathedrals {
     /// IC1: the big follower stands wherever a follower does (B6, B16, CU1).
     #[inline]
     fn figure_fits(config: &GameConfig, figure: Figure, kind: FeatureKind) -> bool {
-        figure == Figure::BigFollower
-            && match kind {
-                FeatureKind::City
-                | FeatureKind::Road
-                | FeatureKind::Monastery
-                | FeatureKind::Shrine => true,
-                FeatureKind::Field => config.rules.farmers,
-                // Onto a tower only by the Tower's own deployment (TW2).
-                FeatureKind::Garden | FeatureKind::River | FeatureKind::Tower => false,
-            }
+        figure == Figure::BigFollower && crate::game::follower_fits(config, kind)
     }
 
     /// IC1: the big follower weighs two followers.
