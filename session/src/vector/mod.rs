@@ -504,6 +504,28 @@ impl Batch {
         Ok(())
     }
 
+    /// What checking and stepping the games refuse before reading any id: an `active`
+    /// list that does not have one flag per game, and any call after an interrupted one.
+    fn check_steppable(&self, active: Option<&[bool]>) -> Result<(), BatchError> {
+        if let Some(active) = active {
+            if active.len() != self.num_envs() {
+                return Err(BatchError::argument(format!(
+                    "active: shape [{}], expected [{}]",
+                    active.len(),
+                    self.num_envs()
+                )));
+            }
+        }
+        if self.interrupted {
+            return Err(BatchError::new(
+                BatchErrorKind::NeedsReset,
+                "VectorEnv: the last step or reset was interrupted and left the games partly \
+                 stepped; call reset()",
+            ));
+        }
+        Ok(())
+    }
+
     /// The ids of `actions` (one per game, as given: out of range, negative or not
     /// offered are judged here) as the engine steps them, checked before any game
     /// moves: after an interrupted call, or for an ended episode without autoreset, a
@@ -520,12 +542,7 @@ impl Batch {
         actions: &[i64],
         active: Option<&[bool]>,
     ) -> Result<Vec<u32>, BatchError> {
-        if let Some(a) = active {
-            check_active_len(a, self.num_envs())?;
-        }
-        if self.interrupted {
-            return Err(interrupted());
-        }
+        self.check_steppable(active)?;
         if actions.len() != self.num_envs() {
             return Err(BatchError::argument(format!(
                 "actions: shape [{}], expected [{}]",
@@ -590,12 +607,7 @@ impl Batch {
         out: StepBuffers<'_>,
         stop: &dyn Interrupt,
     ) -> Result<(), BatchError> {
-        if let Some(a) = active {
-            check_active_len(a, self.num_envs())?;
-        }
-        if self.interrupted {
-            return Err(interrupted());
-        }
+        self.check_steppable(active)?;
         if ids.len() != self.num_envs() {
             return Err(BatchError::argument(format!(
                 "actions: {} ids for {} games",
@@ -672,26 +684,6 @@ impl Batch {
     pub fn from_state(v: &serde_json::Value) -> Result<Batch, BatchError> {
         state::from_value(v)
     }
-}
-
-/// Refuses an `active` list that does not have one flag per game.
-fn check_active_len(active: &[bool], num_envs: usize) -> Result<(), BatchError> {
-    if active.len() != num_envs {
-        return Err(BatchError::argument(format!(
-            "active: shape [{}], expected [{num_envs}]",
-            active.len()
-        )));
-    }
-    Ok(())
-}
-
-/// The error of a step after an interrupted call.
-fn interrupted() -> BatchError {
-    BatchError::new(
-        BatchErrorKind::NeedsReset,
-        "VectorEnv: the last step or reset was interrupted and left the games partly \
-         stepped; call reset()",
-    )
 }
 
 /// How often [`Batch::builtin_actions`] and the calling thread of a step look for an
