@@ -16,6 +16,9 @@ mod replay;
 mod serve;
 mod setup;
 mod table;
+#[cfg(test)]
+#[path = "tests/unit/games.rs"]
+mod test_games;
 
 use carcassonne_session::json::escape_controls;
 use std::fmt;

@@ -30,19 +30,9 @@ import urllib.error
 import urllib.request
 from typing import Any, List, Optional
 
-passed = 0
-failed = 0
+from checks import check, summary
+
 ELEMENT = "element-6066-11e4-a52e-4f735466cecf"
-
-
-def check(name: str, ok: bool, detail: str = "") -> None:
-    global passed, failed
-    if ok:
-        passed += 1
-        print(f"ok: {name}")
-    else:
-        failed += 1
-        print(f"!! FAILED: {name}{': ' + detail if detail else ''}")
 
 
 def http(method: str, url: str, body: Any = None, timeout: float = 120) -> Any:
@@ -174,8 +164,7 @@ def main() -> int:
         b.quit()
         server.terminate()
         server.wait(10)
-    print(f"browser: {passed} passed, {failed} failed")
-    return 0 if failed == 0 else 1
+    return summary("browser")
 
 
 def play(b: Browser, base: str, carc: str, scratch: str, rng: random.Random) -> None:

@@ -21,21 +21,10 @@ import sys
 import time
 from typing import List, Optional, Tuple
 
+from checks import check, summary
+
 PROMPT = re.compile(r"seat (\d) \((\w+)\) > $")
 TIMEOUT = 180.0
-
-passed = 0
-failed = 0
-
-
-def check(name: str, ok: bool, detail: str = "") -> None:
-    global passed, failed
-    if ok:
-        passed += 1
-        print(f"ok: {name}")
-    else:
-        failed += 1
-        print(f"!! FAILED: {name}{': ' + detail if detail else ''}")
 
 
 class Terminal:
@@ -286,8 +275,7 @@ def main() -> int:
         check(f"play {' '.join(argv)}: {expected}", proc.returncode == 2 and expected in proc.stderr,
               proc.stderr)
 
-    print(f"terminal: {passed} passed, {failed} failed")
-    return 0 if failed == 0 else 1
+    return summary("terminal")
 
 
 if __name__ == "__main__":

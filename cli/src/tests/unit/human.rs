@@ -155,23 +155,10 @@ fn typed_words_pick_choices() {
 /// A line of bids (BZ2) takes the number and the bid; the number alone asks for it.
 #[test]
 fn a_line_of_bids_takes_a_bid() {
-    use carcassonne::{Figures, Phase, Rng};
-    let sets = [TileSet::Base, TileSet::BridgesCastlesBazaars];
     for seed in 0..300 {
-        let mut config = GameConfig::new(2);
-        config.sets = sets.to_vec();
-        config.figures = Figures::default_for(&sets);
-        config.seed = seed;
-        let mut game = Game::new(config).unwrap();
-        let mut rng = Rng::new(seed);
-        while !game.is_terminal() && game.phase() != Phase::BazaarSelect {
-            let legal = game.legal();
-            game.apply(legal[rng.below(legal.len() as u32) as usize])
-                .unwrap();
-        }
-        if game.is_terminal() {
+        let Some(game) = crate::test_games::random_game_at_a_bazaar(seed) else {
             continue;
-        }
+        };
         let choices = choices::choices(&game);
         let lines = choices::lines(&choices);
         assert!(lines[0].choices.len() > 1);

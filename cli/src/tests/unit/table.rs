@@ -92,18 +92,10 @@ fn a_decision_is_taken_back_until_a_tile_is_drawn() {
 /// a bot has bid, the person's bid stays.
 #[test]
 fn a_decision_stays_once_another_player_decided() {
-    let sets = [TileSet::Base, TileSet::BridgesCastlesBazaars];
     for seed in 0..300 {
-        let mut game = Game::new(config(2, &sets, seed)).unwrap();
-        let mut rng = Rng::new(seed);
-        while !game.is_terminal() && game.phase() != Phase::BazaarSelect {
-            let legal = game.legal();
-            game.apply(legal[rng.below(legal.len() as u32) as usize])
-                .unwrap();
-        }
-        if game.is_terminal() {
+        let Some(game) = crate::test_games::random_game_at_a_bazaar(seed) else {
             continue;
-        }
+        };
         let me = game.to_play();
         let seats = (0..2)
             .map(|s| {
