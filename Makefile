@@ -4,7 +4,7 @@
 CARGO ?= cargo
 OUT ?= out
 
-.PHONY: run run-check test test-plan test-leftovers build install uninstall rust-checks rust-tests c-tests html-tests play-tests python-tests docs-tests bench bench-ab bench-bots notebook screenshots clean
+.PHONY: run run-check generate generate-check test test-plan test-leftovers build install uninstall rust-checks rust-tests c-tests html-tests play-tests python-tests docs-tests bench bench-ab bench-bots notebook screenshots clean
 
 # Where `make install` puts the C library (DESTDIR, LIBDIR, INCLUDEDIR, DATADIR also apply).
 PREFIX ?= /usr/local
@@ -44,7 +44,7 @@ uninstall:
 ## and every command and program of the READMEs and docs.
 ## It first prints what it installs, where and how big (tools/test-plan.sh), and at the
 ## end checks that it left nothing under /usr/local.
-test: test-plan rust-checks rust-tests c-tests html-tests play-tests python-tests docs-tests run-check test-leftovers
+test: test-plan rust-checks rust-tests generate-check c-tests html-tests play-tests python-tests docs-tests run-check test-leftovers
 
 # Files written under this folder during `make test` fail it: the tests install nothing
 # outside the repository but through the system's package manager (whose files go to /usr).
@@ -77,6 +77,16 @@ rust-checks:
 
 rust-tests:
 	$(CARGO) test --workspace
+
+## Regenerate every file derived from a declaration: the tile table, the C header, the C#
+## binding's enums, the tables of docs/observations.md and docs/expansion-state.md, the
+## Python action classes and state types (tools/generate.py lists them).
+generate:
+	python3 tools/generate.py
+
+## Fail, changing nothing, when a generated file is not what its generator writes.
+generate-check:
+	python3 tools/generate.py --check
 
 c-tests:
 	bash tests/c/run.sh

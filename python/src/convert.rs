@@ -8,7 +8,7 @@ use carcassonne::config::Figure;
 use carcassonne::geometry::{Corner, Pos, Rotation};
 use carcassonne::names::Named;
 use carcassonne::rules::bcb::{Bridge, MAX_BID};
-use carcassonne::rules::state::{self, Rows, StateValue};
+use carcassonne::rules::state::{Rows, StateValue};
 use carcassonne::{Action, Game, GameConfig};
 use carcassonne_session::json::{echo, echo_key};
 use numpy::{Element, PyArrayDyn, PyArrayMethods, PyReadwriteArrayDyn, PyUntypedArrayMethods};
@@ -464,56 +464,6 @@ pub fn action_to_py<'py>(py: Python<'py>, action: Action) -> PyResult<Bound<'py,
         });
     }
     PyTuple::new(py, items)
-}
-
-/// One action kind for Python: `(type name, [(field name, field kind), ...], names
-/// player, doc)`.
-pub type KindSchema = (
-    &'static str,
-    Vec<(&'static str, String)>,
-    bool,
-    &'static str,
-);
-
-/// The action schema for Python, one [`KindSchema`] per action kind in kind order.
-pub fn action_schema() -> Vec<KindSchema> {
-    carcassonne::action::SCHEMA
-        .iter()
-        .map(|k| {
-            let fields = k
-                .fields
-                .iter()
-                .map(|f| (f.name, format!("{:?}", f.kind).to_lowercase()))
-                .collect();
-            (k.name, fields, k.names_player, k.doc)
-        })
-        .collect()
-}
-
-/// One table of the expansions' state for Python: `(name, expansion, rows, doc,
-/// [(column, kind, optional, doc), ...])`, kinds and row counts by name.
-pub type StateTableSchema = (
-    &'static str,
-    &'static str,
-    &'static str,
-    String,
-    Vec<(&'static str, &'static str, bool, String)>,
-);
-
-/// The schema of the expansions' state for Python, one [`StateTableSchema`] per table in
-/// the engine's order.
-pub fn state_schema() -> Vec<StateTableSchema> {
-    state::tables()
-        .iter()
-        .map(|t| {
-            let columns = t
-                .columns
-                .iter()
-                .map(|c| (c.name, c.kind.name(), c.optional, c.description()))
-                .collect();
-            (t.name, t.expansion, t.rows.name(), t.description(), columns)
-        })
-        .collect()
 }
 
 /// A cell of the expansions' state as Python: `None`, an `int`, a `bool`, or a name (a

@@ -63,8 +63,8 @@ mod _core {
     /// doc)` for every action kind, in kind order. The classes of `carcassonne.actions`
     /// are generated from it (`python/tools/gen_actions.py`).
     #[pyfunction]
-    fn action_schema() -> Vec<crate::convert::KindSchema> {
-        crate::convert::action_schema()
+    fn action_schema() -> Vec<carcassonne_session::schemas::ActionKindRow> {
+        carcassonne_session::schemas::action_kinds()
     }
 
     /// The schema of the expansions' state: `(name, expansion, rows, doc, [(column, kind,
@@ -73,8 +73,8 @@ mod _core {
     /// `feature`, `quarter`, `figure`, `tile` or `axis`. The typed dicts of
     /// `carcassonne.state` are generated from it (`python/tools/gen_state.py`).
     #[pyfunction]
-    fn state_schema() -> Vec<crate::convert::StateTableSchema> {
-        crate::convert::state_schema()
+    fn state_schema() -> Vec<carcassonne_session::schemas::StateTableRow> {
+        carcassonne_session::schemas::state_tables()
     }
 
     /// A game from its record and observation preset, resumed exactly (unpickling

@@ -4,10 +4,8 @@ their Python types and the kind's documentation, and the ``Action`` union of the
 
 The schema is declared once, in the rules crate (``core/src/action.rs``); this script
 turns it into Python classes so that a new action kind needs no hand-written Python.
-Run it with the package built from the current tree installed::
-
-    python python/tools/gen_actions.py            # rewrite the file
-    python python/tools/gen_actions.py --check    # exit 1 if the file is not current
+``tools/generate.py`` runs it with the schema the engine prints (``front-end-schemas``),
+with the other generators of the project.
 
 ``tests/python/test_game.py`` fails when the committed file differs from what this
 script writes.
@@ -15,9 +13,7 @@ script writes.
 
 from __future__ import annotations
 
-import argparse
 import re
-import sys
 import textwrap
 from pathlib import Path
 from typing import List, Sequence, Tuple
@@ -106,24 +102,3 @@ def render(schema: Schema) -> str:
         out.append(f"class {name}(_ActionBase):\n" + "\n".join(body) + "\n")
     out.append("\n\nAction = Union[\n" + "".join(f"    {n},\n" for n in names) + "]\n")
     return "".join(out)
-
-
-def main(argv: Sequence[str]) -> int:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--check", action="store_true", help="exit 1 if the file is not current")
-    args = parser.parse_args(argv)
-    from carcassonne import _core
-
-    text = render(_core.action_schema())
-    if args.check:
-        if TARGET.read_text() != text:
-            print(f"{TARGET} is not current: run python/tools/gen_actions.py", file=sys.stderr)
-            return 1
-        return 0
-    TARGET.write_text(text)
-    print(f"wrote {TARGET}")
-    return 0
-
-
-if __name__ == "__main__":
-    sys.exit(main(sys.argv[1:]))

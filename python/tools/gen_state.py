@@ -5,11 +5,8 @@ in order, their Python types and documentation, and ``ExpansionState``, the dict
 
 Each expansion declares its tables once, in its module of the rules crate
 (``core/src/rules/``); this script turns them into Python types so that a new
-expansion's state needs no hand-written Python. Run it with the package built from the
-current tree installed::
-
-    python python/tools/gen_state.py            # rewrite the file
-    python python/tools/gen_state.py --check    # exit 1 if the file is not current
+expansion's state needs no hand-written Python. ``tools/generate.py`` runs it with the
+schema the engine prints (``front-end-schemas``), with the other generators of the project.
 
 ``tests/python/test_state.py`` fails when the committed file differs from what this
 script writes.
@@ -17,8 +14,6 @@ script writes.
 
 from __future__ import annotations
 
-import argparse
-import sys
 import textwrap
 from pathlib import Path
 from typing import List, Sequence, Tuple
@@ -100,24 +95,3 @@ def render(schema: Schema) -> str:
         body.append(f"    {name}: {table_type(name, rows)}")
     out.append("\n\nclass ExpansionState(TypedDict, total=False):\n" + "\n".join(body) + "\n")
     return "".join(out)
-
-
-def main(argv: Sequence[str]) -> int:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--check", action="store_true", help="exit 1 if the file is not current")
-    args = parser.parse_args(argv)
-    from carcassonne import _core
-
-    text = render(_core.state_schema())
-    if args.check:
-        if TARGET.read_text() != text:
-            print(f"{TARGET} is not current: run python/tools/gen_state.py", file=sys.stderr)
-            return 1
-        return 0
-    TARGET.write_text(text)
-    print(f"wrote {TARGET}")
-    return 0
-
-
-if __name__ == "__main__":
-    sys.exit(main(sys.argv[1:]))

@@ -28,5 +28,6 @@ pub mod matches;
 pub mod mcts;
 pub mod record;
 pub mod render;
+pub mod schemas;
 pub mod session;
 pub mod vector;

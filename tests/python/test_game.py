@@ -180,7 +180,7 @@ def test_action_classes_follow_the_engine_schema() -> None:
     gen = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(gen)
     schema = carcassonne._core.action_schema()
-    assert gen.TARGET.read_text() == gen.render(schema), "run python/tools/gen_actions.py"
+    assert gen.TARGET.read_text() == gen.render(schema), "run python3 tools/generate.py"
 
     classes = {cls.type: cls for cls in actions._BY_TYPE.values()}
     assert sorted(classes) == sorted(name for name, _, _, _ in schema)

@@ -41,7 +41,7 @@ def test_typed_dicts_follow_the_engine_schema() -> None:
     gen = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(gen)
     schema = carcassonne.state_schema()
-    assert gen.TARGET.read_text() == gen.render(schema), "run python/tools/gen_state.py"
+    assert gen.TARGET.read_text() == gen.render(schema), "run python3 tools/generate.py"
     names = [t[0] for t in schema]
     assert len(set(names)) == len(names)
     assert set(typing.get_type_hints(carcassonne.ExpansionState)) == set(names)
