@@ -677,6 +677,47 @@ fn expected(game: &Game, table: &str) -> Option<Vec<Vec<StateValue>>> {
                 .into_iter()
                 .collect()
         }
+        "towers" => game
+            .towers()
+            .map(|t| {
+                let [x, y] = square(t.pos);
+                let (owner, figure) = t
+                    .top
+                    .map_or((Absent, Absent), |(o, f)| (Seat(o), StateValue::Figure(f)));
+                vec![
+                    x,
+                    y,
+                    StateValue::Feature(t.feature),
+                    Int(t.height.into()),
+                    owner,
+                    figure,
+                ]
+            })
+            .collect(),
+        "tower_pieces" => seats
+            .map(|p| vec![Seat(p as u8), Int(game.tower_pieces_left(p).into())])
+            .collect(),
+        "prisoners" => {
+            let players = game.num_players();
+            let mut out = Vec::new();
+            for holder in 0..players {
+                for owner in 0..players {
+                    for figure in Figure::ALL {
+                        let count = game.prisoners(holder, owner, figure);
+                        if count > 0 {
+                            out.push(vec![
+                                Seat(holder as u8),
+                                Seat(owner as u8),
+                                StateValue::Figure(figure),
+                                Int(count.into()),
+                            ]);
+                        }
+                    }
+                }
+            }
+            out
+        }
+        "ransom" => vec![vec![StateValue::Flag(game.ransom_paid_this_turn())]],
         _ => return None,
     })
 }
@@ -729,6 +770,47 @@ fn random_game(config: carcassonne::GameConfig, seed: u64, mut at: impl FnMut(&G
         game.legal_actions_into(&mut legal);
         let pick = legal[rng.below(legal.len() as u32) as usize];
         game.apply(pick).unwrap();
+    }
+}
+
+/// TW1–TW5 in random games of the Tower with The Princess & the Dragon and Abbey & Mayor
+/// (2 to 6 players): at every decision the towers, the pieces in each supply, the
+/// prisoners and the turn's ransom read through the query agree with the Tower's
+/// accessors; a closed tower and a prisoner each occur in some game.
+#[test]
+fn random_tower_games_agree_with_the_accessors() {
+    let sets = [
+        TileSet::Base,
+        TileSet::PrincessDragon,
+        TileSet::AbbeyMayor,
+        TileSet::Tower,
+    ];
+    let mut seen = BTreeSet::new();
+    let mut view = ExpansionState::default();
+    for seed in 0..10u64 {
+        let mut config = config(2 + (seed % 5) as u8, &sets);
+        config.seed = seed;
+        random_game(config, seed, |game| {
+            game.write_expansion_state(&mut view);
+            check_rows(game, &view);
+            for table in ["towers", "tower_pieces", "prisoners", "ransom"] {
+                let got = values(&view, table);
+                assert_eq!(
+                    Some(&got),
+                    expected(game, table).as_ref(),
+                    "{table} (seed {seed})"
+                );
+                if table == "towers" && got.iter().any(|row| row[4] != Absent) {
+                    seen.insert("a closed tower");
+                }
+                if table == "prisoners" && !got.is_empty() {
+                    seen.insert("a prisoner");
+                }
+            }
+        });
+    }
+    for what in ["a closed tower", "a prisoner"] {
+        assert!(seen.contains(what), "some game shows {what}");
     }
 }
 

@@ -24,6 +24,10 @@ __all__ = [
     "QuarterFiguresRow",
     "KingRow",
     "RobberBaronRow",
+    "TowersRow",
+    "TowerPiecesRow",
+    "PrisonersRow",
+    "RansomRow",
 ]
 
 
@@ -217,6 +221,66 @@ class RobberBaronRow(TypedDict):
     """The tiles of the largest completed road (0 before the first)."""
 
 
+class TowersRow(TypedDict):
+    """Every tower foundation on the board, in placement order (TW1): its height and the
+    figure on top, which closes it (TW2). A row of table ``towers`` of ``tower`` (rows:
+    many)."""
+
+    x: int
+    """The square of its tile (x)."""
+
+    y: int
+    """The square of its tile (y)."""
+
+    feature: int
+    """Its foundation (``t1``) on that tile."""
+
+    height: int
+    """Pieces on it."""
+
+    top_owner: Optional[int]
+    """The owner of the figure on top; absent while the tower is open."""
+
+    top_figure: Optional[str]
+    """The figure on top; absent while the tower is open."""
+
+
+class TowerPiecesRow(TypedDict):
+    """The tower pieces in each seat's supply (TW1). A row of table ``tower_pieces`` of
+    ``tower`` (rows: per-seat)."""
+
+    seat: int
+    """The seat."""
+
+    pieces: int
+    """Pieces left."""
+
+
+class PrisonersRow(TypedDict):
+    """The prisoners (TW4): a row per holder, owner and kind of figure held, holders in
+    seat order. A row of table ``prisoners`` of ``tower`` (rows: many)."""
+
+    holder: int
+    """The player who holds them."""
+
+    owner: int
+    """The player whose figures they are."""
+
+    figure: str
+    """Their kind."""
+
+    count: int
+    """How many of that kind."""
+
+
+class RansomRow(TypedDict):
+    """The turn's ransom (TW5: once per turn). A row of table ``ransom`` of ``tower``
+    (rows: one)."""
+
+    paid_this_turn: bool
+    """Whether the turn player has paid a ransom this turn."""
+
+
 class ExpansionState(TypedDict, total=False):
     """The visible state of a game's expansions: a key per table in play (those of the
     expansions in play), its row, its row or ``None``, or the list of its rows."""
@@ -233,3 +297,7 @@ class ExpansionState(TypedDict, total=False):
     quarter_figures: List[QuarterFiguresRow]
     king: KingRow
     robber_baron: RobberBaronRow
+    towers: List[TowersRow]
+    tower_pieces: List[TowerPiecesRow]
+    prisoners: List[PrisonersRow]
+    ransom: RansomRow

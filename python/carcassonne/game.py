@@ -189,7 +189,8 @@ class Game:
         """The visible state of the expansions in play, as each expansion declares it: a
         key per table in play (``count``, ``quarter_figures``, ``castles``, ``bridges``,
         ``bridges_castles_supply``, ``bazaar``, ``bazaar_offer``, ``bazaar_tiles``,
-        ``king``, ``robber_baron``, ``dragon``, ``dragon_path``, ``fairy``, ...), whose
+        ``king``, ``robber_baron``, ``dragon``, ``dragon_path``, ``fairy``, ``towers``,
+        ``tower_pieces``, ``prisoners``, ``ransom``, ...), whose
         value is its row (a dict of column to value), its row or ``None``, or the list of
         its rows (one per seat, or any number). Values are ints, bools, names (quarters,
         figures, axes, tile ids) or ``None`` when absent. :func:`carcassonne.state_schema`

@@ -165,3 +165,38 @@ def test_random_royal_gift_games_agree_with_the_api() -> None:
             castles = [a for a in legal if a.type == "build_castle"]
             game.apply(castles[0] if castles else legal[int(r.integers(len(legal)))])
     assert shown == set(schema)
+
+
+def test_random_tower_games_agree_with_the_api() -> None:
+    """TW1–TW5 in random games of the Tower: at every decision the tables ``towers``,
+    ``tower_pieces``, ``prisoners`` and ``ransom`` say what ``Game.towers``,
+    ``Game.tower_pieces`` and ``Game.prisoners`` say; over the games a tower is closed by
+    a figure on top (TW2) and a prisoner is held (TW3, TW4)."""
+    shown = set()
+    for seed in range(4):
+        players = 2 + seed
+        game = carcassonne.Game(players=players, sets=["base", "tower"], seed=200 + seed)
+        r = np.random.default_rng(seed)
+        while True:
+            state: Any = game.expansion_state()
+            towers = [
+                (t["x"], t["y"], t["height"], None if t["top_owner"] is None else (t["top_owner"], t["top_figure"]))
+                for t in state["towers"]
+            ]
+            assert towers == game.towers()
+            assert [row["pieces"] for row in state["tower_pieces"]] == [game.tower_pieces(p) for p in range(players)]
+            held = {
+                holder: {(row["owner"], row["figure"]): row["count"] for row in state["prisoners"] if row["holder"] == holder}
+                for holder in range(players)
+            }
+            assert held == {holder: game.prisoners(holder) for holder in range(players)}
+            assert isinstance(state["ransom"]["paid_this_turn"], bool)
+            if any(t[3] is not None for t in towers):
+                shown.add("closed tower")
+            if state["prisoners"]:
+                shown.add("prisoner")
+            if game.is_terminal:
+                break
+            legal = game.legal_actions()
+            game.apply(legal[int(r.integers(len(legal)))])
+    assert shown == {"closed tower", "prisoner"}

@@ -31,6 +31,7 @@ use crate::config::{Figure, GameConfig, MAX_PLAYERS};
 use crate::features::NodeId;
 use crate::game::{Game, Phase, ReturnCause, ScoreKind, Step};
 use crate::geometry::{Pos, Side};
+use crate::rules::state::{LocalFeature, Seat as StateSeat, StateWriter};
 use crate::rules::Expansion;
 use crate::tiles::{catalogue, FeatureKind, Symbols, TileSet};
 
@@ -86,6 +87,48 @@ pub(crate) struct Tower {
     exchange_with: Option<u8>,
 }
 
+crate::rules::state::state_tables! {
+    expansion: "tower";
+    /// Every tower foundation on the board, in placement order (TW1): its height and the
+    /// figure on top, which closes it (TW2).
+    towers: Many {
+        /// The square of its tile.
+        pos: Pos,
+        /// Its foundation (`t1`) on that tile.
+        feature: LocalFeature,
+        /// Pieces on it.
+        height: u8,
+        /// The owner of the figure on top; absent while the tower is open.
+        top_owner: Option<StateSeat>,
+        /// The figure on top; absent while the tower is open.
+        top_figure: Option<Figure>,
+    },
+    /// The tower pieces in each seat's supply (TW1).
+    tower_pieces: PerSeat {
+        /// The seat.
+        seat: StateSeat,
+        /// Pieces left.
+        pieces: u8,
+    },
+    /// The prisoners (TW4): a row per holder, owner and kind of figure held, holders in
+    /// seat order.
+    prisoners: Many {
+        /// The player who holds them.
+        holder: StateSeat,
+        /// The player whose figures they are.
+        owner: StateSeat,
+        /// Their kind.
+        figure: Figure,
+        /// How many of that kind.
+        count: u8,
+    },
+    /// The turn's ransom (TW5: once per turn).
+    ransom: One {
+        /// Whether the turn player has paid a ransom this turn.
+        paid_this_turn: bool,
+    },
+}
+
 impl Expansion for Tower {
     fn in_play(config: &GameConfig) -> bool {
         config.has(TileSet::Tower)
@@ -126,6 +169,41 @@ impl Expansion for Tower {
                 t.exchange_with = Some(t.exchange_with.map_or(0, |s| s + 1))
             }),
         ]
+    }
+
+    const STATE_TABLES: &'static [crate::rules::state::StateTable] = STATE_TABLES;
+
+    fn write_state(game: &Game, out: &mut StateWriter<'_>) {
+        let mut rows = StateRows(out);
+        for tower in game.towers() {
+            let (owner, figure) = tower.top.unzip();
+            rows.towers(
+                tower.pos,
+                LocalFeature(tower.feature),
+                tower.height,
+                owner.map(StateSeat),
+                figure,
+            );
+        }
+        let tower = &game.ext.tower;
+        for seat in 0..game.num_players() {
+            rows.tower_pieces(StateSeat(seat as u8), tower.pieces[seat]);
+        }
+        for (holder, owners) in tower.prisoners.iter().enumerate() {
+            for (owner, kinds) in owners.iter().enumerate() {
+                for (&figure, &count) in Figure::ALL.iter().zip(kinds) {
+                    if count > 0 {
+                        rows.prisoners(
+                            StateSeat(holder as u8),
+                            StateSeat(owner as u8),
+                            figure,
+                            count,
+                        );
+                    }
+                }
+            }
+        }
+        rows.ransom(tower.ransom_paid);
     }
 
     /// TW1: a tile with a foundation adds a tower of height 0.
