@@ -183,7 +183,7 @@ def test_random_tower_games_agree_with_the_api() -> None:
                 (t["x"], t["y"], t["height"], None if t["top_owner"] is None else (t["top_owner"], t["top_figure"]))
                 for t in state["towers"]
             ]
-            assert towers == game.towers()
+            assert towers == game.towers
             assert [row["pieces"] for row in state["tower_pieces"]] == [game.tower_pieces(p) for p in range(players)]
             held = {
                 holder: {(row["owner"], row["figure"]): row["count"] for row in state["prisoners"] if row["holder"] == holder}
