@@ -377,7 +377,7 @@ static class PlayGame
             Check(StateSchema.Tables[t.Index] == t && t.Doc.Length > 10, "table " + name);
         }
         bool unknown = false;
-        try { StateSchema.Table("towers"); } catch (ArgumentException) { unknown = true; }
+        try { StateSchema.Table("catapults"); } catch (ArgumentException) { unknown = true; }
         Check(unknown, "an unknown table is an ArgumentException");
         var seen = new System.Collections.Generic.HashSet<string>();
         bool titleHeld = false;

@@ -128,14 +128,14 @@ fn bad_arguments_are_refused() {
         carc_state_table_index(null(), &mut i),
         CarcStatus::NullArgument
     );
-    let name = CString::new("towers").unwrap();
+    let name = CString::new("catapults").unwrap();
     assert_eq!(
         carc_state_table_index(name.as_ptr(), &mut i),
         CarcStatus::InvalidArgument
     );
     assert_eq!(i, 7);
     assert!(
-        thread_error().contains("\"towers\" is not a table"),
+        thread_error().contains("\"catapults\" is not a table"),
         "{}",
         thread_error()
     );
