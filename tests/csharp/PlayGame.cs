@@ -396,6 +396,11 @@ static class PlayGame
                         StateRow[] rows = state.RowsOf(t.Name);
                         Check(state.InPlay(t.Name) == royalGift.Contains("\"" + t.Expansion + "\""),
                             t.Name + " in play with its set");
+                        if (!state.InPlay(t.Name))
+                        {
+                            Check(rows.Length == 0, t.Name + ": no rows outside the game");
+                            continue;
+                        }
                         if (t.Rows == StateRows.One) Check(rows.Length == 1, t.Name + ": one row");
                         if (t.Rows == StateRows.Optional) Check(rows.Length <= 1, t.Name + ": at most one row");
                         if (t.Rows == StateRows.PerSeat) Check(rows.Length == 4, t.Name + ": a row per seat");
