@@ -8,7 +8,8 @@
 //! so placing a tile updates the frontier without searching it.
 
 use crate::geometry::{Pos, Rotation, Side};
-use crate::tiles::{Terrain, TileKind};
+use crate::tiles::{catalogue, Terrain, TileKind};
+use std::sync::OnceLock;
 
 /// One placed tile.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -38,8 +39,8 @@ pub struct Board {
     slots: Vec<u16>,
     placements: Vec<Placement>,
     frontier: Vec<Pos>,
-    /// Side requirements of each frontier square, `(packed, mask)` as in [`Board::requirements`].
-    frontier_requirements: Vec<(u16, u16)>,
+    /// Side requirements of each frontier square, as [`Board::requirement`] computes them.
+    frontier_requirements: Vec<Requirement>,
     /// Smallest and largest coordinates of placed tiles (kept as tiles are placed).
     bounds: (Pos, Pos),
 }
@@ -128,9 +129,9 @@ impl Board {
         &self.frontier
     }
 
-    /// The side requirements of each frontier square, in the order of [`Board::frontier`]:
-    /// `(packed, mask)` as [`Board::requirements`] computes them.
-    pub fn frontier_requirements(&self) -> &[(u16, u16)] {
+    /// The side requirements of each frontier square, in the order of [`Board::frontier`],
+    /// as [`Board::requirement`] computes them.
+    pub fn frontier_requirements(&self) -> &[Requirement] {
         &self.frontier_requirements
     }
 
@@ -197,23 +198,15 @@ impl Board {
             .count()
     }
 
-    /// Required side terrains of an empty square from its neighbours: `(packed, mask)`,
-    /// 4 bits per side as in `Oriented::packed_sides`. A tile fits the neighbours when
-    /// `(packed_sides ^ packed) & mask == 0`.
-    #[inline]
-    pub fn requirements(&self, pos: Pos) -> (u16, u16) {
-        let mut packed = 0u16;
-        let mut mask = 0u16;
-        for side in Side::ALL {
-            if let Some(n) = self.at(pos.step(side)) {
-                let t = n.sides[side.opposite().index()];
-                if t != Terrain::Abbey {
-                    packed |= (t as u16) << (side.index() * 4);
-                    mask |= 0xF << (side.index() * 4);
-                }
+    /// What an empty square requires of a tile's sides from its neighbours (a
+    /// [`Requirement`]).
+    pub fn requirement(&self, pos: Pos) -> Requirement {
+        Side::ALL.iter().fold(0, |code, &side| {
+            code | match self.at(pos.step(side)) {
+                Some(n) => side_requirement(side, n.sides[side.opposite().index()]),
+                None => 0,
             }
-        }
-        (packed, mask)
+        })
     }
 
     /// Changes the terrain of side `side` of placement `index` (a bridge makes a field
@@ -224,7 +217,7 @@ impl Board {
         if let Some(c) = self.cell(facing) {
             if self.slots[c] != 0 {
                 let k = self.slots[c] as usize - 1;
-                self.frontier_requirements[k] = self.requirements(facing);
+                self.frontier_requirements[k] = self.requirement(facing);
             }
         }
     }
@@ -247,19 +240,33 @@ impl Board {
                 Pos::new(max.x.max(pos.x), max.y.max(pos.y)),
             )
         };
+        // The grid holds every square around `pos` (it grew above when `pos` lay near its
+        // edge): the neighbours' cells are offsets of `c`.
+        let dim = self.dim as usize;
         let mut surrounded_by = 0;
-        for n in pos.surrounding() {
-            if let Some(i) = self.index_at(n) {
+        for n in [
+            c - dim - 1,
+            c - dim,
+            c - dim + 1,
+            c - 1,
+            c + 1,
+            c + dim - 1,
+            c + dim,
+            c + dim + 1,
+        ] {
+            let i = self.cells[n];
+            if i != EMPTY {
                 surrounded_by += 1;
-                self.placements[i].surrounded_by += 1;
+                self.placements[i as usize - 1].surrounded_by += 1;
             }
         }
+        let sides = kind.def().oriented(rot).sides;
         self.placements.push(Placement {
             pos,
             kind,
             rot,
             node_base,
-            sides: kind.def().oriented(rot).sides,
+            sides,
             surrounded_by,
         });
         self.cells[c] = (index + 1) as u8;
@@ -275,35 +282,108 @@ impl Board {
                 self.slots[moved] = (k + 1) as u16;
             }
         }
-        let sides = self.placements[index].sides;
         for side in Side::ALL {
+            let nc = match side {
+                Side::N => c - dim,
+                Side::E => c + 1,
+                Side::S => c + dim,
+                Side::W => c - 1,
+            };
+            if self.cells[nc] != EMPTY {
+                continue;
+            }
             let n = pos.step(side);
-            if self.is_placed(n) || !self.in_bounds(n) {
+            if !self.in_bounds(n) {
                 continue;
             }
             // The new tile's side faces the neighbour's opposite side.
-            let facing = side.opposite().index() * 4;
-            let terrain = sides[side.index()];
-            let (packed, mask) = if terrain == Terrain::Abbey {
-                (0, 0)
-            } else {
-                ((terrain as u16) << facing, 0xF << facing)
-            };
-            let nc = self.cell(n).expect("neighbour inside the grid");
+            let required = side_requirement(side.opposite(), sides[side.index()]);
             match self.slots[nc] {
                 0 => {
                     self.frontier.push(n);
-                    self.frontier_requirements.push((packed, mask));
+                    self.frontier_requirements.push(required);
                     self.slots[nc] = self.frontier.len() as u16;
                 }
-                slot => {
-                    let r = &mut self.frontier_requirements[slot as usize - 1];
-                    r.0 |= packed;
-                    r.1 |= mask;
-                }
+                slot => self.frontier_requirements[slot as usize - 1] |= required,
             }
         }
         index
+    }
+}
+
+/// What an empty square requires of the sides of a tile put there, from its neighbours
+/// (B4): 3 bits per side, north in the lowest bits, clockwise; 0 where no tile faces the
+/// side or the abbey does (it fits anything, AM1), else the terrain of the facing side
+/// plus 1.
+pub type Requirement = u16;
+
+/// The requirement that a neighbour's terrain `terrain` puts on side `side` of a square.
+pub fn side_requirement(side: Side, terrain: Terrain) -> Requirement {
+    match terrain {
+        Terrain::Abbey => 0,
+        t => (t as Requirement + 1) << (3 * side.index()),
+    }
+}
+
+/// A requirement in the form `(packed, mask)`, 4 bits per side as in
+/// `Oriented::packed_sides`: a tile fits when `(packed_sides ^ packed) & mask == 0`.
+pub fn packed_requirement(required: Requirement) -> (u16, u16) {
+    let (mut packed, mut mask) = (0, 0);
+    for side in 0..4 {
+        let code = required >> (3 * side) & 7;
+        if code != 0 {
+            packed |= (code - 1) << (4 * side);
+            mask |= 0xF << (4 * side);
+        }
+    }
+    (packed, mask)
+}
+
+/// Which rotations of one tile kind fit each [`Requirement`], a bit per rotation (bit
+/// `r`: rotation `r`), looked up in two halves: north and east, south and west.
+#[derive(Clone, Debug)]
+pub struct FitTable {
+    halves: [[u8; 64]; 2],
+}
+
+impl FitTable {
+    /// The table of a tile whose sides in rotation `r` are `packed_sides[r]` (as
+    /// `Oriented::packed_sides`).
+    pub fn new(packed_sides: [u16; 4]) -> FitTable {
+        // Per side and per code of that side, the rotations that fit it.
+        let mut by_side = [[0u8; 8]; 4];
+        for (side, codes) in by_side.iter_mut().enumerate() {
+            codes[0] = 0xF;
+            for (r, sides) in packed_sides.iter().enumerate() {
+                let terrain = sides >> (4 * side) & 0xF;
+                codes[terrain as usize + 1] |= 1 << r;
+            }
+        }
+        let mut halves = [[0u8; 64]; 2];
+        for (half, table) in halves.iter_mut().enumerate() {
+            for (code, fits) in table.iter_mut().enumerate() {
+                *fits = by_side[2 * half][code & 7] & by_side[2 * half + 1][code >> 3];
+            }
+        }
+        FitTable { halves }
+    }
+
+    /// The table of tile kind `kind` (made once for every kind of the catalogue).
+    pub fn of(kind: TileKind) -> &'static FitTable {
+        static TABLES: OnceLock<Vec<FitTable>> = OnceLock::new();
+        let tables = TABLES.get_or_init(|| {
+            catalogue()
+                .kinds()
+                .map(|k| FitTable::new(Rotation::ALL.map(|r| k.def().oriented(r).packed_sides)))
+                .collect()
+        });
+        &tables[kind.index()]
+    }
+
+    /// The rotations that fit `required`, a bit per rotation.
+    #[inline]
+    pub fn fits(&self, required: Requirement) -> u8 {
+        self.halves[0][(required & 63) as usize] & self.halves[1][(required >> 6 & 63) as usize]
     }
 }
 

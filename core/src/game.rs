@@ -19,7 +19,7 @@
 //! ```
 
 use crate::action::Action;
-use crate::board::Board;
+use crate::board::{packed_requirement, Board, FitTable};
 use crate::config::{ConfigError, Figure, Figures, GameConfig, Rules, MAX_PLAYERS};
 use crate::deck::Deck;
 use crate::features::{Features, NodeId};
@@ -1429,23 +1429,26 @@ impl Game {
         let restricted = restricters != 0;
         let makers = if CHECKED { self.misfit_makers() } else { 0 };
         let packed_rot = Rotation::ALL.map(|r| def.oriented(r).packed_sides);
+        let table = FitTable::of(tile);
         out.reserve(4 * self.board.frontier().len());
         // Rotations that give the same sides (symmetric tiles) are still distinct actions.
-        for (&pos, &(packed, mask)) in self
+        for (&pos, &required) in self
             .board
             .frontier()
             .iter()
             .zip(self.board.frontier_requirements())
         {
-            // One bit per fitting rotation, computed without branches.
-            let mut fits = 0u8;
-            for (r, sides) in packed_rot.iter().enumerate() {
-                fits |= u8::from((sides ^ packed) & mask == 0) << r;
-            }
+            // One bit per fitting rotation.
+            let mut fits = table.fits(required);
             // Where a rotation does not fit, an expansion may make it fit (BR2: with a
             // bridge, if every side that does not match is a road against a field or a
             // field against a road).
             let mut misfits = 0u8;
+            let (packed, mask) = if CHECKED && makers != 0 {
+                packed_requirement(required)
+            } else {
+                (0, 0)
+            };
             if CHECKED && makers != 0 {
                 for (r, &sides) in packed_rot.iter().enumerate() {
                     let misfit = fits & (1 << r) == 0;

@@ -14,9 +14,14 @@ fn frontier_follows_placements() {
     assert!(!b.frontier().contains(&Pos::new(1, 0)));
     assert_eq!(b.at(Pos::new(0, 0)).unwrap().surrounded_by, 1);
     // BASE-D's east side is a road: a square east of it requires a road on its west.
-    let (packed, mask) = b.requirements(Pos::new(2, 0));
-    assert_eq!(mask, 0xF << 12);
-    assert_eq!(packed, (Terrain::Road as u16) << 12);
+    assert_eq!(
+        b.requirement(Pos::new(2, 0)),
+        (Terrain::Road as Requirement + 1) << 9
+    );
+    assert_eq!(
+        packed_requirement(b.requirement(Pos::new(2, 0))),
+        ((Terrain::Road as u16) << 12, 0xF << 12)
+    );
     // Far placements grow the grid; lookups and the frontier stay right.
     let mut x = 2;
     while x < 40 {
@@ -29,6 +34,55 @@ fn frontier_follows_placements() {
     assert_eq!(b.frontier().len(), 2 * 40 + 2);
     // The incrementally kept requirements agree with the computed ones.
     for (pos, req) in b.frontier().iter().zip(b.frontier_requirements()) {
-        assert_eq!(*req, b.requirements(*pos));
+        assert_eq!(*req, b.requirement(*pos));
     }
+}
+
+#[test]
+fn fit_tables_agree_with_the_sides() {
+    // B4: a rotation fits when every side facing a tile shows the same terrain. Every tile
+    // kind against every combination of a required terrain (or none) per side.
+    let terrains = [
+        Terrain::Field,
+        Terrain::Road,
+        Terrain::City,
+        Terrain::River,
+        Terrain::Abbey,
+        Terrain::Carcassonne,
+    ];
+    let mut requirements = Vec::new();
+    for combination in 0..7usize.pow(4) {
+        // Per side: 0 for no neighbour, else a terrain the neighbour shows.
+        let facing: [usize; 4] =
+            std::array::from_fn(|side| combination / 7usize.pow(side as u32) % 7);
+        let required = Side::ALL
+            .iter()
+            .fold(0, |code, &side| match facing[side.index()] {
+                0 => code,
+                t => code | side_requirement(side, terrains[t - 1]),
+            });
+        requirements.push((facing, required));
+    }
+    // Some rotations fit and some do not: the comparison is not vacuous.
+    let (mut fitted, mut refused) = (0, 0);
+    for kind in catalogue().kinds() {
+        let table = FitTable::of(kind);
+        for (facing, required) in &requirements {
+            let mut expected = 0u8;
+            for (r, &rot) in Rotation::ALL.iter().enumerate() {
+                let sides = &kind.def().oriented(rot).sides;
+                let fits = Side::ALL.iter().all(|&side| match facing[side.index()] {
+                    0 => true,
+                    // The abbey fits anything (AM1): it requires nothing.
+                    t if terrains[t - 1] == Terrain::Abbey => true,
+                    t => sides[side.index()] == terrains[t - 1],
+                });
+                expected |= u8::from(fits) << r;
+            }
+            assert_eq!(table.fits(*required), expected, "{kind:?} {facing:?}");
+            fitted += expected.count_ones();
+            refused += 4 - expected.count_ones();
+        }
+    }
+    assert!(fitted > 0 && refused > 0);
 }
