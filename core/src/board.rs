@@ -6,6 +6,11 @@
 //! times in a game at most; it never grows beyond the number of tiles in the game, the
 //! farthest a tile can lie from the start. Each square also knows its slot in the frontier,
 //! so placing a tile updates the frontier without searching it.
+//!
+//! Each frontier square keeps what its neighbours require of a tile's sides (a
+//! [`Requirement`], updated as tiles are placed around it); a [`FitTable`] per tile kind
+//! answers which rotations fit a requirement in two lookups, so a drawn tile's placements
+//! are one pass over the frontier.
 
 use crate::geometry::{Pos, Rotation, Side};
 use crate::tiles::{catalogue, Terrain, TileKind};
