@@ -11,6 +11,8 @@
 //! * [`bots`]: the built-in players, one definition each for every front end, with
 //!   [`mcts`], Monte Carlo tree search over the hidden draw order, and [`matches`](mod@matches), a
 //!   match runner between them;
+//! * [`guided`]: a tree search whose leaves a network evaluates, and the visit shares
+//!   over flat ids that a learner imitates;
 //! * [`session`]: a game with its encoder settings and a per-decision cache, the type
 //!   that the command line, the C ABI and Python wrap;
 //! * [`vector`]: a batch of sessions stepped by flat ids on several threads, with
@@ -23,6 +25,7 @@
 
 pub mod bots;
 pub mod encode;
+pub mod guided;
 pub mod json;
 pub mod matches;
 pub mod mcts;

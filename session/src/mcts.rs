@@ -77,7 +77,7 @@ pub const MAX_SEARCHED_BID: u32 = 8;
 
 /// Whether the search considers `action`: every action but bids above
 /// [`MAX_SEARCHED_BID`].
-fn searched(action: &Action) -> bool {
+pub(crate) fn searched(action: &Action) -> bool {
     match action {
         Action::BazaarSelect { bid, .. } | Action::BazaarBid { bid } => *bid <= MAX_SEARCHED_BID,
         _ => true,
@@ -339,7 +339,7 @@ impl MctsConfig {
             report.elapsed = started.elapsed();
             return Some(report);
         }
-        let (root, iterations, nodes) = self.search_root(game, seed, started, go_on)?;
+        let (root, iterations, nodes, _) = self.search_root(game, seed, started, go_on)?;
         report.root = root;
         report.iterations = iterations;
         report.nodes = nodes;
@@ -387,7 +387,8 @@ impl MctsConfig {
         }
         let started = Instant::now();
         let seed = rng.next_u64();
-        let (root, iterations, _) = self.search_root(game, seed, started, &mut || true)?;
+        let (root, iterations, _, seat_sums) =
+            self.search_root(game, seed, started, &mut || true)?;
         let visits: u64 = root.iter().map(|r| r.visits).sum();
         let reward: f64 = root.iter().map(|r| r.mean_reward * r.visits as f64).sum();
         let actions = root
@@ -411,6 +412,15 @@ impl MctsConfig {
             } else {
                 reward / visits as f64
             },
+            values: (0..game.num_players())
+                .map(|p| {
+                    if iterations == 0 {
+                        0.5
+                    } else {
+                        seat_sums[p] / iterations as f64
+                    }
+                })
+                .collect(),
             iterations,
             elapsed: started.elapsed(),
         })
@@ -418,15 +428,16 @@ impl MctsConfig {
 
     /// Runs the trees of a search of `game` (a decision, not over) from `seed`, started
     /// at `started`, asking `go_on` as [`MctsConfig::search_while`] does: every legal
-    /// action with its summed root statistics, in the game's legal order, the iterations
-    /// and the tree nodes; `None` if `go_on` stopped it.
+    /// action with its summed root statistics, in the game's legal order, the iterations,
+    /// the tree nodes and each seat's summed reward over the iterations; `None` if `go_on`
+    /// stopped it.
     fn search_root(
         &self,
         game: &Game,
         seed: u64,
         started: Instant,
         go_on: &mut dyn FnMut() -> bool,
-    ) -> Option<(Vec<RootStat>, u64, u64)> {
+    ) -> Option<(Vec<RootStat>, u64, u64, [f64; MAX_PLAYERS])> {
         let legal = game.legal();
         let deadline = match self.budget {
             Budget::Millis(ms) => Some(started + Duration::from_millis(u64::from(ms))),
@@ -495,9 +506,13 @@ impl MctsConfig {
             .collect();
         let mut value = vec![0.0f64; legal.len()];
         let (mut iterations, mut nodes) = (0u64, 0u64);
+        let mut seat_sums = [0.0f64; MAX_PLAYERS];
         for r in &results {
             iterations += r.iterations;
             nodes += r.nodes;
+            for (sum, v) in seat_sums.iter_mut().zip(&r.seat_sums) {
+                *sum += v;
+            }
             for (i, (visits, v)) in r.root.iter().enumerate() {
                 root[i].visits += u64::from(*visits);
                 value[i] += v;
@@ -508,7 +523,7 @@ impl MctsConfig {
                 stat.mean_reward = v / stat.visits as f64;
             }
         }
-        Some((root, iterations, nodes))
+        Some((root, iterations, nodes, seat_sums))
     }
 }
 
@@ -535,7 +550,7 @@ impl fmt::Display for MctsConfig {
     }
 }
 
-fn parse_budget(text: &str) -> Result<Budget, String> {
+pub(crate) fn parse_budget(text: &str) -> Result<Budget, String> {
     let expected = "expected a number of iterations (mcts:2000) or milliseconds (mcts:100ms)";
     if let Some(ms) = text.strip_suffix("ms") {
         return ms
@@ -594,6 +609,9 @@ pub struct Evaluation {
     /// The mean reward of the deciding player over every iteration, in `0..=1` (the
     /// reward of [the module docs](self): ½ is an even game).
     pub value: f64,
+    /// Every seat's mean reward over every iteration, in `0..=1`, by seat (the deciding
+    /// seat's is [`Evaluation::value`]); ½ each when nothing was searched.
+    pub values: Vec<f64>,
     /// Iterations run.
     pub iterations: u64,
     /// Wall-clock time of the search.
@@ -673,7 +691,7 @@ pub struct RootStat {
 
 /// The index in `game.legal()` of a tile sampled from the pile's counts among the draws
 /// the game offers now.
-fn sample_draw(game: &Game, rng: &mut Rng) -> usize {
+pub(crate) fn sample_draw(game: &Game, rng: &mut Rng) -> usize {
     let counts = game.remaining_tiles();
     let weight = |a: &Action| match a {
         Action::Draw { tile } => u32::from(counts[tile.index()]),
@@ -744,6 +762,8 @@ struct TreeResult {
     nodes: u64,
     /// Visits and summed reward per root action, in the game's legal order.
     root: Vec<(u32, f64)>,
+    /// Each seat's summed reward over the iterations.
+    seat_sums: [f64; MAX_PLAYERS],
 }
 
 /// One search tree with its buffers.
@@ -761,6 +781,8 @@ struct Tree<'a> {
     widen: f64,
     /// Weight of the margin in the reward.
     margin: f64,
+    /// Each seat's summed reward over the iterations so far.
+    seat_sums: [f64; MAX_PLAYERS],
 }
 
 impl<'a> Tree<'a> {
@@ -777,6 +799,7 @@ impl<'a> Tree<'a> {
             c: config.exploration(),
             widen: f64::from(config.widen_tenths) / 10.0,
             margin: f64::from(config.margin_percent) / 100.0,
+            seat_sums: [0.0; MAX_PLAYERS],
         };
         let root = Node::leaf(game.to_play() as u8);
         tree.nodes.push(root);
@@ -825,6 +848,7 @@ impl<'a> Tree<'a> {
                 .iter()
                 .map(|e| (e.visits, e.value))
                 .collect(),
+            seat_sums: self.seat_sums,
         }
     }
 
@@ -884,6 +908,9 @@ impl<'a> Tree<'a> {
         }
         self.play_out(&mut game);
         let rewards = rewards(&game, self.margin);
+        for (sum, r) in self.seat_sums.iter_mut().zip(&rewards) {
+            *sum += r;
+        }
         for &(e, player) in &self.path {
             let edge = &mut self.edges[e as usize];
             edge.visits += 1;
@@ -1020,7 +1047,7 @@ impl<'a> Tree<'a> {
 /// Each player's reward for a finished game, in `0..=1`: the outcome (1 win, `1/k` a win
 /// shared by `k`, 0 a loss) and, with weight `margin`, a smooth margin over the best
 /// opponent.
-fn rewards(game: &Game, margin_weight: f64) -> [f64; MAX_PLAYERS] {
+pub(crate) fn rewards(game: &Game, margin_weight: f64) -> [f64; MAX_PLAYERS] {
     let scores = game.scores();
     let mut out = [0.0; MAX_PLAYERS];
     let best = scores.iter().copied().max().unwrap_or(0);

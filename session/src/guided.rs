@@ -1,0 +1,868 @@
+//! A tree search guided by a leaf evaluator (a policy-value network, say) instead of
+//! random playouts, and the search targets a learner imitates: visit shares over the
+//! flat action ids of a decision.
+//!
+//! [`GuidedSearch`] searches one decision as the built-in search does ([`crate::mcts`]):
+//! every iteration determinizes the hidden order of the pile ([`Game::reseed_draws`]),
+//! draws are chance nodes sampled by the copies left, and each seat's reward is backed
+//! up. It differs where a network comes in:
+//!
+//! * a new decision node is not played out but **evaluated**: the [`LeafEvaluator`]
+//!   gives a prior per legal action and each seat's expected reward in `0..=1`, which is
+//!   backed up as the iteration's result (a finished game backs up its rewards);
+//! * a decision selects by **PUCT**: the mean reward of the deciding seat plus
+//!   `c·P·sqrt(N)/(1 + n)` (prior `P`, node visits `N`, edge visits `n`); an edge never
+//!   tried counts the node's mean reward so far;
+//! * leaves are evaluated in **batches**: an iteration that stops at a leaf waits while
+//!   the next ones descend, each edge it passed counting one visit already (a virtual
+//!   loss: the reward waits), so the next descents spread over other branches; up to
+//!   [`GuidedSearch::batch`] leaves go to the evaluator in one call. A descent that
+//!   reaches a leaf already waiting ends the batch early.
+//!
+//! The root is evaluated first (its priors; that call is not an iteration). The
+//! iteration budget counts the descents that were backed up, so the evaluator sees
+//! `iterations` leaves plus the root, in `ceil(iterations / batch)` calls or more.
+//!
+//! [`FlatEvaluator`] adapts a function on encoded observations (what a network reads:
+//! board planes, globals and the legal-id mask of a batch, in an observation preset's
+//! layout) to a [`LeafEvaluator`], and [`flat_policy`] turns an [`Evaluation`] into the
+//! target of a policy head: each flat id's share of the visits.
+//!
+//! ```
+//! use carcassonne::{Game, GameConfig};
+//! use carcassonne_session::guided::{GuidedSearch, LeafEstimate};
+//! use carcassonne_session::mcts::Budget;
+//! let game = Game::new(GameConfig::new(2)).unwrap();
+//! // An evaluator that knows nothing: uniform priors, an even game.
+//! let mut uniform = |games: &[Game], out: &mut [LeafEstimate]| -> Result<(), String> {
+//!     for (game, est) in games.iter().zip(out.iter_mut()) {
+//!         est.priors.fill(1.0);
+//!         est.values[..game.num_players()].fill(0.5);
+//!     }
+//!     Ok(())
+//! };
+//! let search = GuidedSearch::new(Budget::Iterations(64));
+//! let eval = search.evaluate(&game, 1, &mut uniform).unwrap();
+//! assert_eq!(eval.iterations, 64);
+//! let total: f64 = eval.actions.iter().map(|a| a.share).sum();
+//! assert!((total - 1.0).abs() < 1e-9);
+//! ```
+
+use crate::encode::{EncodeError, FlatDecision, Layout};
+use crate::mcts::{rewards, sample_draw, searched, ActionEvaluation, Budget, Evaluation};
+use crate::session::Session;
+use carcassonne::config::MAX_PLAYERS;
+use carcassonne::{Action, ChanceMode, Game, Phase, Rng};
+use std::fmt;
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+/// What a [`LeafEvaluator`] says of one decision.
+#[derive(Clone, Debug, PartialEq)]
+pub struct LeafEstimate {
+    /// A prior weight per legal action of the decision, in the game's legal order
+    /// ([`Game::legal`]): finite and not negative; the search normalizes them (all zero:
+    /// uniform). Sized by the search and filled with zeros before each call.
+    pub priors: Vec<f32>,
+    /// Each seat's expected reward, in `0..=1`, by seat (entries past the players are
+    /// unused). Filled with ½ before each call.
+    pub values: [f64; MAX_PLAYERS],
+}
+
+/// Evaluates the leaves of a [`GuidedSearch`] in batches: what a network does in place
+/// of random playouts. A closure `FnMut(&[Game], &mut [LeafEstimate]) -> Result<(),
+/// String>` is one.
+pub trait LeafEvaluator {
+    /// Writes an estimate for each of `games` (each a player's decision: not over, not
+    /// waiting for a draw) into `out` (as many). An error stops the search with it.
+    fn evaluate(&mut self, games: &[Game], out: &mut [LeafEstimate]) -> Result<(), String>;
+}
+
+impl<F> LeafEvaluator for F
+where
+    F: FnMut(&[Game], &mut [LeafEstimate]) -> Result<(), String>,
+{
+    fn evaluate(&mut self, games: &[Game], out: &mut [LeafEstimate]) -> Result<(), String> {
+        self(games, out)
+    }
+}
+
+/// Why a search gave no evaluation.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum SearchError {
+    /// The game is over: there is no decision to search.
+    GameOver,
+    /// The game waits for a draw (explicit chance): a chance event, nobody's decision.
+    ChanceNode,
+    /// The settings are out of range (the message says which and why).
+    Settings(String),
+    /// The evaluator failed or answered out of range (the message says which leaf and
+    /// what was wrong).
+    Evaluator(String),
+    /// The search was stopped from outside.
+    Stopped,
+}
+
+impl fmt::Display for SearchError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            SearchError::GameOver => write!(f, "the game is over: there is no decision to search"),
+            SearchError::ChanceNode => write!(
+                f,
+                "the game waits for a draw (a chance event), not a player's decision"
+            ),
+            SearchError::Settings(m) => write!(f, "{m}"),
+            SearchError::Evaluator(m) => write!(f, "evaluator: {m}"),
+            SearchError::Stopped => write!(f, "the search was stopped"),
+        }
+    }
+}
+
+impl std::error::Error for SearchError {}
+
+/// The settings of a guided search (plain data).
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
+pub struct GuidedSearch {
+    /// Iterations (backed-up descents) or time per decision.
+    pub budget: Budget,
+    /// The most leaves per evaluator call, 1 to [`GuidedSearch::MAX_BATCH`].
+    pub batch: u32,
+    /// The PUCT constant `c`, in hundredths (150 is `c = 1.5`).
+    pub c_puct_centi: u16,
+    /// Weight of the score margin in the reward of a game finished inside the tree,
+    /// percent (the rest is the outcome: 1 a win, `1/k` a win shared by `k`, 0 a loss).
+    /// The default 0 gives the outcome, the scale of a value trained on outcomes.
+    pub margin_percent: u8,
+}
+
+impl GuidedSearch {
+    /// The most leaves per evaluator call.
+    pub const MAX_BATCH: u32 = 4096;
+    /// The default leaves per evaluator call.
+    pub const DEFAULT_BATCH: u32 = 8;
+    /// The default PUCT constant, in hundredths.
+    pub const DEFAULT_C_PUCT_CENTI: u16 = 150;
+
+    /// A search with `budget`, batches of [`GuidedSearch::DEFAULT_BATCH`], `c = 1.5` and
+    /// the outcome as the reward of a finished game.
+    pub const fn new(budget: Budget) -> GuidedSearch {
+        GuidedSearch {
+            budget,
+            batch: Self::DEFAULT_BATCH,
+            c_puct_centi: Self::DEFAULT_C_PUCT_CENTI,
+            margin_percent: 0,
+        }
+    }
+
+    /// Checks the settings: a budget of at least 1 (and at most the limits of
+    /// [`Budget`]), a batch of 1 to [`GuidedSearch::MAX_BATCH`], a margin of at most 100.
+    pub fn check(&self) -> Result<(), SearchError> {
+        let bad = |m: String| Err(SearchError::Settings(m));
+        match self.budget {
+            Budget::Iterations(n) if n == 0 || n > Budget::MAX_ITERATIONS => {
+                return bad(format!(
+                    "budget: {n} iterations; expected 1 to {}",
+                    Budget::MAX_ITERATIONS
+                ))
+            }
+            Budget::Millis(ms) if ms == 0 || ms > Budget::MAX_MILLIS => {
+                return bad(format!(
+                    "budget: {ms} ms; expected 1 to {}",
+                    Budget::MAX_MILLIS
+                ))
+            }
+            _ => {}
+        }
+        if self.batch == 0 || self.batch > Self::MAX_BATCH {
+            return bad(format!(
+                "batch: {}; expected 1 to {}",
+                self.batch,
+                Self::MAX_BATCH
+            ));
+        }
+        if self.margin_percent > 100 {
+            return bad(format!(
+                "margin: {}; expected a percentage 0 to 100",
+                self.margin_percent
+            ));
+        }
+        Ok(())
+    }
+
+    /// Searches the decision of `game` from `seed`, evaluating leaves with `evaluator`:
+    /// per legal action its visits and share, and every seat's mean reward over the
+    /// iterations ([`Evaluation`]; its `value` is the deciding seat's).
+    pub fn evaluate(
+        &self,
+        game: &Game,
+        seed: u64,
+        evaluator: &mut dyn LeafEvaluator,
+    ) -> Result<Evaluation, SearchError> {
+        self.evaluate_while(game, seed, evaluator, &mut || true)
+    }
+
+    /// [`GuidedSearch::evaluate`] that `go_on` can stop: it is asked after every
+    /// evaluator call, and [`SearchError::Stopped`] is the result once it says no.
+    pub fn evaluate_while(
+        &self,
+        game: &Game,
+        seed: u64,
+        evaluator: &mut dyn LeafEvaluator,
+        go_on: &mut dyn FnMut() -> bool,
+    ) -> Result<Evaluation, SearchError> {
+        self.check()?;
+        match game.phase() {
+            Phase::GameOver => return Err(SearchError::GameOver),
+            Phase::Draw => return Err(SearchError::ChanceNode),
+            _ => {}
+        }
+        let started = Instant::now();
+        let mut tree = GuidedTree::new(self, game, seed);
+        tree.evaluate_root(evaluator)?;
+        let deadline = match self.budget {
+            Budget::Millis(ms) => Some(started + Duration::from_millis(u64::from(ms))),
+            Budget::Iterations(_) => None,
+        };
+        let limit = match self.budget {
+            Budget::Iterations(n) => u64::from(n),
+            Budget::Millis(_) => u64::MAX,
+        };
+        while tree.iterations < limit {
+            if deadline.is_some_and(|d| tree.iterations > 0 && Instant::now() >= d) {
+                break;
+            }
+            let room = (limit - tree.iterations).min(u64::from(self.batch)) as usize;
+            tree.round(room, evaluator)?;
+            if !go_on() {
+                return Err(SearchError::Stopped);
+            }
+        }
+        Ok(tree.report(game, started))
+    }
+}
+
+/// No child yet.
+const NONE: u32 = u32::MAX;
+
+#[derive(Copy, Clone, Debug)]
+struct Node {
+    first: u32,
+    len: u32,
+    visits: u32,
+    expanded: bool,
+    /// A leaf waiting for the evaluator in the current batch.
+    waiting: bool,
+    player: u8,
+}
+
+impl Node {
+    const fn leaf(player: u8) -> Node {
+        Node {
+            first: 0,
+            len: 0,
+            visits: 0,
+            expanded: false,
+            waiting: false,
+            player,
+        }
+    }
+}
+
+#[derive(Copy, Clone, Debug)]
+struct Edge {
+    action: Action,
+    child: u32,
+    visits: u32,
+    /// Sum of the rewards of the node's deciding seat.
+    value: f64,
+    prior: f32,
+}
+
+/// A leaf waiting for the evaluator: its node and the edges of its descent.
+struct Waiting {
+    node: u32,
+    path: Vec<(u32, u8)>,
+}
+
+struct GuidedTree {
+    root_game: Game,
+    nodes: Vec<Node>,
+    edges: Vec<Edge>,
+    rng: Rng,
+    c: f64,
+    margin: f64,
+    iterations: u64,
+    seat_sums: [f64; MAX_PLAYERS],
+    /// The batch being gathered: leaf games, their descents, the evaluator's answers.
+    games: Vec<Game>,
+    waiting: Vec<Waiting>,
+    estimates: Vec<LeafEstimate>,
+}
+
+impl GuidedTree {
+    fn new(settings: &GuidedSearch, game: &Game, seed: u64) -> GuidedTree {
+        let mut root_game = game.clone();
+        root_game.set_chance_mode(ChanceMode::Explicit);
+        let mut tree = GuidedTree {
+            root_game,
+            nodes: Vec::with_capacity(1 << 10),
+            edges: Vec::with_capacity(1 << 12),
+            rng: Rng::new(seed),
+            c: f64::from(settings.c_puct_centi) / 100.0,
+            margin: f64::from(settings.margin_percent) / 100.0,
+            iterations: 0,
+            seat_sums: [0.0; MAX_PLAYERS],
+            games: Vec::new(),
+            waiting: Vec::new(),
+            estimates: Vec::new(),
+        };
+        tree.nodes.push(Node::leaf(game.to_play() as u8));
+        tree
+    }
+
+    /// Evaluates the root and gives its edges (in the game's legal order) their priors.
+    fn evaluate_root(&mut self, evaluator: &mut dyn LeafEvaluator) -> Result<(), SearchError> {
+        self.games.clear();
+        self.games.push(self.root_game.clone());
+        self.waiting.clear();
+        self.waiting.push(Waiting {
+            node: 0,
+            path: Vec::new(),
+        });
+        self.call(evaluator)?;
+        self.expand_evaluated(0, 0);
+        self.games.clear();
+        self.waiting.clear();
+        Ok(())
+    }
+
+    /// Asks the evaluator about the gathered leaves, checking what it answers.
+    fn call(&mut self, evaluator: &mut dyn LeafEvaluator) -> Result<(), SearchError> {
+        let n = self.games.len();
+        if self.estimates.len() < n {
+            self.estimates.resize(
+                n,
+                LeafEstimate {
+                    priors: Vec::new(),
+                    values: [0.5; MAX_PLAYERS],
+                },
+            );
+        }
+        for (game, est) in self.games.iter().zip(self.estimates.iter_mut()) {
+            est.priors.clear();
+            est.priors.resize(game.legal().len(), 0.0);
+            est.values = [0.5; MAX_PLAYERS];
+        }
+        evaluator
+            .evaluate(&self.games, &mut self.estimates[..n])
+            .map_err(SearchError::Evaluator)?;
+        for (i, (game, est)) in self.games.iter().zip(&mut self.estimates).enumerate() {
+            let legal = game.legal().len();
+            if est.priors.len() != legal {
+                return Err(SearchError::Evaluator(format!(
+                    "leaf {i}: {} priors for {legal} legal actions",
+                    est.priors.len()
+                )));
+            }
+            if let Some((k, p)) = est
+                .priors
+                .iter()
+                .enumerate()
+                .find(|(_, p)| !p.is_finite() || **p < 0.0)
+            {
+                return Err(SearchError::Evaluator(format!(
+                    "leaf {i}: prior {k} is {p}; priors must be finite and not negative"
+                )));
+            }
+            for (seat, v) in est.values[..game.num_players()].iter_mut().enumerate() {
+                if !v.is_finite() || *v < -VALUE_SLACK || *v > 1.0 + VALUE_SLACK {
+                    return Err(SearchError::Evaluator(format!(
+                        "leaf {i}: the value of seat {seat} is {v}; values are expected rewards in 0..=1"
+                    )));
+                }
+                *v = v.clamp(0.0, 1.0);
+            }
+        }
+        Ok(())
+    }
+
+    /// Gives node `node` the edges of `self.games[k]`'s legal actions with the priors of
+    /// `self.estimates[k]`, normalized over the actions the search considers.
+    fn expand_evaluated(&mut self, node: u32, k: usize) {
+        let game = &self.games[k];
+        let priors = &self.estimates[k].priors;
+        let first = self.edges.len();
+        let total: f64 = game
+            .legal()
+            .iter()
+            .zip(priors)
+            .filter(|(a, _)| searched(a))
+            .map(|(_, p)| f64::from(*p))
+            .sum();
+        let considered = game.legal().iter().filter(|a| searched(a)).count().max(1);
+        self.edges
+            .extend(game.legal().iter().zip(priors).map(|(&action, &p)| Edge {
+                action,
+                child: NONE,
+                visits: 0,
+                value: 0.0,
+                prior: if !searched(&action) {
+                    0.0
+                } else if total > 0.0 {
+                    (f64::from(p) / total) as f32
+                } else {
+                    1.0 / considered as f32
+                },
+            }));
+        let n = &mut self.nodes[node as usize];
+        n.first = first as u32;
+        n.len = (self.edges.len() - first) as u32;
+        n.expanded = true;
+        n.waiting = false;
+    }
+
+    /// Gathers up to `room` leaves, evaluates them and backs them up (a finished game
+    /// reached on the way is backed up at once).
+    fn round(&mut self, room: usize, evaluator: &mut dyn LeafEvaluator) -> Result<(), SearchError> {
+        self.games.clear();
+        self.waiting.clear();
+        let mut descents = 0;
+        while descents < room {
+            descents += 1;
+            if !self.descend() {
+                break;
+            }
+        }
+        if self.games.is_empty() {
+            return Ok(());
+        }
+        self.call(evaluator)?;
+        for k in 0..self.games.len() {
+            let node = self.waiting[k].node;
+            self.expand_evaluated(node, k);
+            let values = self.estimates[k].values;
+            let path = std::mem::take(&mut self.waiting[k].path);
+            self.back_up(&path, &values);
+        }
+        Ok(())
+    }
+
+    /// One descent from the root: to a finished game (backed up now), to a new leaf
+    /// (added to the batch), or to a leaf already waiting (its virtual visits taken
+    /// back). Whether the batch may go on.
+    fn descend(&mut self) -> bool {
+        let mut game = self.root_game.clone();
+        game.reseed_draws(self.rng.next_u64());
+        let mut path: Vec<(u32, u8)> = Vec::new();
+        // The nodes whose visit this descent counted (taken back on a collision).
+        let mut counted: Vec<u32> = Vec::new();
+        let mut node = 0u32;
+        loop {
+            if game.is_terminal() {
+                let r = rewards(&game, self.margin);
+                self.back_up(&path, &r);
+                return true;
+            }
+            let n = node as usize;
+            if game.phase() == Phase::Draw {
+                if !self.nodes[n].expanded {
+                    self.expand_draw(n, &game);
+                }
+                self.nodes[n].visits += 1;
+                counted.push(node);
+                let k = sample_draw(&game, &mut self.rng);
+                let e = self.nodes[n].first as usize + k;
+                game.apply_unchecked(self.edges[e].action);
+                node = self.child_of(e, &game);
+                continue;
+            }
+            if !self.nodes[n].expanded {
+                if self.nodes[n].waiting {
+                    // Reached twice in one batch: take this descent's visits back.
+                    for &(e, _) in &path {
+                        self.edges[e as usize].visits -= 1;
+                    }
+                    for &c in &counted {
+                        self.nodes[c as usize].visits -= 1;
+                    }
+                    return false;
+                }
+                self.nodes[n].waiting = true;
+                self.games.push(game);
+                self.waiting.push(Waiting { node, path });
+                return true;
+            }
+            self.nodes[n].visits += 1;
+            counted.push(node);
+            let e = self.select(n);
+            // The virtual visit: counted now, its reward added when it is known.
+            self.edges[e].visits += 1;
+            path.push((e as u32, self.nodes[n].player));
+            game.apply_unchecked(self.edges[e].action);
+            node = self.child_of(e, &game);
+        }
+    }
+
+    /// Adds each seat's reward to every edge of `path` (whose visit was counted on the
+    /// way down) and to the root's sums.
+    fn back_up(&mut self, path: &[(u32, u8)], values: &[f64; MAX_PLAYERS]) {
+        for &(e, player) in path {
+            self.edges[e as usize].value += values[player as usize];
+        }
+        for (sum, v) in self.seat_sums.iter_mut().zip(values) {
+            *sum += v;
+        }
+        self.iterations += 1;
+    }
+
+    /// PUCT at an expanded decision node.
+    fn select(&self, n: usize) -> usize {
+        let node = self.nodes[n];
+        let range = node.first as usize..(node.first + node.len) as usize;
+        let (sum, visits) = self.edges[range.clone()]
+            .iter()
+            .fold((0.0, 0u32), |(s, v), e| (s + e.value, v + e.visits));
+        let unvisited_q = if visits > 0 { sum / f64::from(visits) } else { 0.5 };
+        let sqrt_n = f64::from(node.visits.max(1)).sqrt();
+        let mut best = range.start;
+        let mut best_score = f64::NEG_INFINITY;
+        for e in range {
+            let edge = &self.edges[e];
+            if !searched(&edge.action) {
+                continue;
+            }
+            let q = if edge.visits > 0 {
+                edge.value / f64::from(edge.visits)
+            } else {
+                unvisited_q
+            };
+            let score = q + self.c * f64::from(edge.prior) * sqrt_n / (1.0 + f64::from(edge.visits));
+            if score > best_score {
+                best_score = score;
+                best = e;
+            }
+        }
+        best
+    }
+
+    /// Gives draw node `n` an edge per tile the game may draw, in its legal order.
+    fn expand_draw(&mut self, n: usize, game: &Game) {
+        let first = self.edges.len();
+        self.edges.extend(game.legal().iter().map(|&action| Edge {
+            action,
+            child: NONE,
+            visits: 0,
+            value: 0.0,
+            prior: 0.0,
+        }));
+        let node = &mut self.nodes[n];
+        node.first = first as u32;
+        node.len = (self.edges.len() - first) as u32;
+        node.expanded = true;
+    }
+
+    fn child_of(&mut self, e: usize, game: &Game) -> u32 {
+        let child = self.edges[e].child;
+        if child != NONE {
+            return child;
+        }
+        let id = self.nodes.len() as u32;
+        self.nodes.push(Node::leaf(game.to_play() as u8));
+        self.edges[e].child = id;
+        id
+    }
+
+    fn report(&self, game: &Game, started: Instant) -> Evaluation {
+        let root = self.nodes[0];
+        let edges = &self.edges[root.first as usize..(root.first + root.len) as usize];
+        let visits: u64 = edges.iter().map(|e| u64::from(e.visits)).sum();
+        let player = game.to_play();
+        let mean = |sum: f64| {
+            if self.iterations == 0 {
+                0.5
+            } else {
+                sum / self.iterations as f64
+            }
+        };
+        Evaluation {
+            player,
+            actions: edges
+                .iter()
+                .map(|e| ActionEvaluation {
+                    action: e.action,
+                    visits: u64::from(e.visits),
+                    share: if visits == 0 {
+                        0.0
+                    } else {
+                        f64::from(e.visits) / visits as f64
+                    },
+                    mean_reward: (e.visits > 0).then(|| e.value / f64::from(e.visits)),
+                })
+                .collect(),
+            value: mean(self.seat_sums[player]),
+            values: (0..game.num_players())
+                .map(|p| mean(self.seat_sums[p]))
+                .collect(),
+            iterations: self.iterations,
+            elapsed: started.elapsed(),
+        }
+    }
+}
+
+/// How far outside `0..=1` an evaluator's value may stray (rounding) before it is refused.
+const VALUE_SLACK: f64 = 1e-4;
+
+/// A batch of leaves as a network reads them ([`FlatEvaluator`]): each leaf's
+/// observation for its deciding seat and its legal-id mask, in a layout's sizes, leaf
+/// after leaf.
+#[derive(Debug)]
+pub struct FlatLeaves<'a> {
+    /// Leaves in the batch.
+    pub count: usize,
+    /// Board planes, `u8 [count, C, W, W]`.
+    pub planes: &'a [u8],
+    /// Globals, `f32 [count, G]`.
+    pub globals: &'a [f32],
+    /// Legal-id masks, `i8 [count, A]` (1 = offered).
+    pub masks: &'a [i8],
+}
+
+/// What the function of a [`FlatEvaluator`] writes for a batch.
+#[derive(Debug)]
+pub struct FlatEstimates<'a> {
+    /// A prior weight per flat id, `f32 [count, A]`, filled with zeros: finite, not
+    /// negative (a policy head's probabilities; ids the mask does not offer are ignored).
+    pub priors: &'a mut [f32],
+    /// Expected rewards in `0..=1` by seat *relative to the deciding seat* (0 is the
+    /// deciding seat, 1 the next in turn order, as the observations number seats),
+    /// `f32 [count, players]`, filled with NaN; a row whose entries past the first are
+    /// still NaN gives the other seats `(1 - v) / (players - 1)` each (`v` the first).
+    pub values: &'a mut [f32],
+}
+
+/// A [`LeafEvaluator`] over encoded observations: the leaves' observations and masks in
+/// the sizes of `layout` go to a function that writes priors over the flat ids and
+/// values ([`FlatLeaves`], [`FlatEstimates`]).
+///
+/// A legal action's prior is its first id's; a two-step action (a `CELL` id, then a
+/// `SLOT` id) shares its first id's prior with the others of that cell in proportion to
+/// the priors of their `SLOT` ids in the same row. A legal action with no id (a square
+/// outside the window) gets the mean prior of those with one.
+pub struct FlatEvaluator<F> {
+    layout: Arc<Layout>,
+    function: F,
+    planes: Vec<u8>,
+    globals: Vec<f32>,
+    masks: Vec<i8>,
+    priors: Vec<f32>,
+    values: Vec<f32>,
+    paths: Vec<Option<(u32, Option<u32>)>>,
+}
+
+impl<F> FlatEvaluator<F>
+where
+    F: FnMut(&FlatLeaves<'_>, &mut FlatEstimates<'_>) -> Result<(), String>,
+{
+    /// An evaluator speaking the ids, planes and globals of `layout`.
+    pub fn new(layout: Arc<Layout>, function: F) -> FlatEvaluator<F> {
+        FlatEvaluator {
+            layout,
+            function,
+            planes: Vec::new(),
+            globals: Vec::new(),
+            masks: Vec::new(),
+            priors: Vec::new(),
+            values: Vec::new(),
+            paths: Vec::new(),
+        }
+    }
+}
+
+impl<F> LeafEvaluator for FlatEvaluator<F>
+where
+    F: FnMut(&FlatLeaves<'_>, &mut FlatEstimates<'_>) -> Result<(), String>,
+{
+    fn evaluate(&mut self, games: &[Game], out: &mut [LeafEstimate]) -> Result<(), String> {
+        let count = games.len();
+        let (p_len, g_len, a_len) = (
+            self.layout.planes_len(),
+            self.layout.num_globals(),
+            self.layout.num_actions(),
+        );
+        let players = games.first().map_or(1, Game::num_players);
+        self.planes.resize(count * p_len, 0);
+        self.globals.resize(count * g_len, 0.0);
+        self.masks.resize(count * a_len, 0);
+        self.priors.clear();
+        self.priors.resize(count * a_len, 0.0);
+        self.values.clear();
+        self.values.resize(count * players, f32::NAN);
+        let mut sessions = Vec::with_capacity(count);
+        for (i, game) in games.iter().enumerate() {
+            let mut session = Session::with_layout(game.clone(), self.layout.clone());
+            let encode = |e: EncodeError| format!("leaf {i}: {e}");
+            session
+                .observe(
+                    game.to_play(),
+                    &mut self.planes[i * p_len..(i + 1) * p_len],
+                    &mut self.globals[i * g_len..(i + 1) * g_len],
+                )
+                .map_err(encode)?;
+            session
+                .legal_mask(&mut self.masks[i * a_len..(i + 1) * a_len])
+                .map_err(encode)?;
+            sessions.push(session);
+        }
+        (self.function)(
+            &FlatLeaves {
+                count,
+                planes: &self.planes,
+                globals: &self.globals,
+                masks: &self.masks,
+            },
+            &mut FlatEstimates {
+                priors: &mut self.priors,
+                values: &mut self.values,
+            },
+        )?;
+        for (i, (session, est)) in sessions.iter_mut().zip(out.iter_mut()).enumerate() {
+            let row = &self.priors[i * a_len..(i + 1) * a_len];
+            if let Some((id, p)) = row
+                .iter()
+                .enumerate()
+                .find(|(_, p)| !p.is_finite() || **p < 0.0)
+            {
+                return Err(format!(
+                    "leaf {i}: the prior of id {id} is {p}; priors must be finite and not negative"
+                ));
+            }
+            let legal: Vec<Action> = session.legal_actions().to_vec();
+            self.paths.clear();
+            self.paths.extend(
+                legal
+                    .iter()
+                    .map(|&a| session.flat_path(a).map(|p| (p.first, p.second))),
+            );
+            action_priors(&self.paths, row, &mut est.priors);
+            let rel = &self.values[i * players..(i + 1) * players];
+            let first = rel[0];
+            if !first.is_finite() {
+                return Err(format!(
+                    "leaf {i}: the value of the deciding seat is {first}; values are expected rewards in 0..=1"
+                ));
+            }
+            let to_play = session.game().to_play();
+            for (r, &v) in rel.iter().enumerate() {
+                let v = if v.is_nan() && r > 0 {
+                    (1.0 - first) / (players - 1) as f32
+                } else {
+                    v
+                };
+                est.values[(to_play + r) % players] = f64::from(v);
+            }
+        }
+        Ok(())
+    }
+}
+
+/// The prior of each legal action from the priors of a row of flat ids (see
+/// [`FlatEvaluator`]): `paths` holds each action's first and second ids.
+fn action_priors(paths: &[Option<(u32, Option<u32>)>], row: &[f32], out: &mut [f32]) {
+    let mut with_id = (0.0f64, 0usize);
+    for (k, path) in paths.iter().enumerate() {
+        let Some((first, second)) = *path else {
+            continue;
+        };
+        let p1 = row[first as usize];
+        out[k] = match second {
+            None => p1,
+            Some(s) => {
+                // The SLOT ids that follow the same CELL id share its prior.
+                let (sum, n) = paths
+                    .iter()
+                    .filter_map(|p| match p {
+                        Some((f, Some(s2))) if *f == first => Some(row[*s2 as usize]),
+                        _ => None,
+                    })
+                    .fold((0.0f32, 0usize), |(t, n), p| (t + p, n + 1));
+                if sum > 0.0 {
+                    p1 * row[s as usize] / sum
+                } else {
+                    p1 / n.max(1) as f32
+                }
+            }
+        };
+        with_id.0 += f64::from(out[k]);
+        with_id.1 += 1;
+    }
+    let mean = if with_id.1 > 0 {
+        (with_id.0 / with_id.1 as f64) as f32
+    } else {
+        1.0
+    };
+    for (k, path) in paths.iter().enumerate() {
+        if path.is_none() {
+            out[k] = mean;
+        }
+    }
+}
+
+/// Writes the target of a policy head for the current step of `session` into `out`
+/// (`f32 [A]` of the session's layout): each offered id's share of the visits of
+/// `eval` (a search of the session's decision). With no focus pending an id gets the
+/// shares of the actions it starts (a `CELL` id those of every action on its tile); with
+/// a focus pending (after a `CELL` id) each `SLOT` id gets its action's share among the
+/// actions on that tile. The shares are normalized over the ids offered, so they sum to 1
+/// over the mask; shares of actions without an id (a square outside the window) are left
+/// out. If no visit went to an offered id, every offered id gets an equal share. Returns
+/// the fraction of the visits the ids cover (1 unless actions lay outside the window).
+pub fn flat_policy(
+    session: &mut Session,
+    eval: &Evaluation,
+    out: &mut [f32],
+) -> Result<f64, EncodeError> {
+    crate::encode::check_len("policy", out.len(), session.num_actions())?;
+    out.fill(0.0);
+    let focus = session.pending_focus();
+    let focus_cell = |session: &mut Session, first: u32| match session.decode(first) {
+        Some(FlatDecision::Focus(pos)) => Some(pos),
+        _ => None,
+    };
+    let mut covered = 0.0f64;
+    let mut total = 0.0f64;
+    for a in &eval.actions {
+        let Some(path) = session.flat_path(a.action) else {
+            total += a.share;
+            continue;
+        };
+        let id = match focus {
+            None => Some(path.first),
+            Some(pos) => match path.second {
+                Some(second) if focus_cell(session, path.first) == Some(pos) => Some(second),
+                _ => None,
+            },
+        };
+        match (focus, id) {
+            (_, Some(id)) => {
+                out[id as usize] += a.share as f32;
+                covered += a.share;
+                total += a.share;
+            }
+            // Another tile's action while a focus is pending: not part of this step.
+            (Some(_), None) => {}
+            (None, None) => total += a.share,
+        }
+    }
+    let mut mask = vec![0i8; session.num_actions()];
+    session.legal_mask(&mut mask)?;
+    let sum: f32 = out.iter().sum();
+    if sum > 0.0 {
+        out.iter_mut().for_each(|p| *p /= sum);
+    } else {
+        let offered = mask.iter().filter(|m| **m == 1).count().max(1) as f32;
+        for (p, m) in out.iter_mut().zip(&mask) {
+            *p = if *m == 1 { 1.0 / offered } else { 0.0 };
+        }
+    }
+    Ok(if total > 0.0 { covered / total } else { 1.0 })
+}
