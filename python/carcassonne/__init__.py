@@ -13,6 +13,9 @@
   as :class:`BuiltinPlayer` (for a game, a PettingZoo agent, or as the opponents of the
   Gymnasium envs), :func:`match` (many games, seats rotated, win rates with 95 %
   intervals) and :func:`play_games`.
+* :func:`search`: the built-in tree search's view of a decision (visit shares over the
+  legal actions and the flat ids, every seat's value), with random playouts or a batched
+  evaluator (a policy-value network) at the leaves.
 
 The observation layout is documented in the project's ``docs/observations.md``.
 """
@@ -33,6 +36,7 @@ from .errors import (
 from ._state import ExpansionState
 from .game import Game
 from .players import BuiltinPlayer, MatchResult, PlayerResult, match, play_games
+from ._search import SearchResult, search
 from .vector import VectorEnv
 
 __version__: str = _core.__version__
@@ -69,6 +73,7 @@ __all__ = [
     "InvalidRecordError",
     "MatchResult",
     "PlayerResult",
+    "SearchResult",
     "VectorEnv",
     "describe_action_id",
     "encoder_info",
@@ -81,6 +86,7 @@ __all__ = [
     "rotate_action_id",
     "rotate_board",
     "rotate_globals",
+    "search",
     "state_schema",
     "tile_geometry",
     "tile_ids",

@@ -4,7 +4,7 @@ its fields in the order ``action_schema()`` gives, absent ones ``None``:
 ``("place_tile", x, y, rot, bridge)`` (``bridge`` ``None`` or ``(x, y, axis)``),
 ``("deploy", figure, x, y, feature)``, ``("pass",)``, ``("draw", tile_id)``, ..."""
 
-from typing import Any, Dict, List, Mapping, Optional, Sequence, Tuple, Union, final
+from typing import Any, Callable, Dict, List, Mapping, Optional, Sequence, Tuple, Union, final
 
 import numpy as np
 import numpy.typing as npt
@@ -121,6 +121,14 @@ class Game:
     def apply(self, action: Any) -> None: ...
     def chance_outcomes(self) -> List[Tuple[str, float]]: ...
     def builtin_action(self, kind: str, seed: int = 0) -> _ActionTuple: ...
+    def search(
+        self,
+        budget: Union[int, str],
+        seed: int = 0,
+        evaluator: Optional[Callable[[Dict[str, npt.NDArray[Any]]], Any]] = None,
+        batch: int = 8,
+        c: Optional[float] = None,
+    ) -> Dict[str, Any]: ...
     def render_text(self) -> str: ...
     def render_svg(self) -> str: ...
     def window_origin(self) -> Tuple[int, int]: ...

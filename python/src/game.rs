@@ -713,6 +713,68 @@ impl PyGame {
         action_to_py(py, action)
     }
 
+    /// The built-in tree search's view of the current decision (see
+    /// `carcassonne.search`): a dict of `shares` float64 [L] and `visits` int64 [L] (per
+    /// legal action, in `legal_actions()` order; shares sum to 1), `mean_rewards` float64
+    /// [L] (NaN for an action never tried), `policy` float32 [A] (each flat id's share of
+    /// the visits in the current step: sums to 1 over the mask, 0 elsewhere),
+    /// `policy_coverage` (the share of the visits that went to actions with a flat id),
+    /// `values` float64 [P] (each seat's mean reward in 0..1), `value` (the deciding
+    /// seat's), `player`, `iterations`, `best` (the index of the most visited action) and
+    /// `seconds`. `budget` is iterations (an int, or `"200"`) or a time (`"50ms"`); the
+    /// same seed gives the same search with an iteration budget. Without `evaluator`
+    /// leaves are played out at random (the `mcts` player; `c` its exploration constant);
+    /// with one, `evaluator(batch)` is called with up to `batch` leaves (`board` uint8
+    /// [k, C, W, W], `globals` float32 [k, G], `action_mask` int8 [k, A], for the deciding
+    /// seat, in this game's preset) and returns `(priors [k, A], values)`, values [k] (the
+    /// deciding seat's expected reward in 0..1) or [k, P] (by seat relative to it); the
+    /// search selects by PUCT (`c` its constant, default 1.5). Raises
+    /// `CarcassonneError` when the game is over or waits for a draw,
+    /// `InvalidArgumentError` for a bad budget, batch or evaluator answer; an exception of
+    /// the evaluator is raised as it is.
+    #[pyo3(signature = (budget, seed=Int(0), evaluator=None, batch=Int(8), c=None), text_signature = "($self, budget, seed=0, evaluator=None, batch=8, c=None)")]
+    fn search<'py>(
+        &mut self,
+        py: Python<'py>,
+        budget: &Bound<'py, PyAny>,
+        seed: Int,
+        evaluator: Option<Bound<'py, PyAny>>,
+        batch: Int,
+        c: Option<f64>,
+    ) -> PyResult<Bound<'py, PyDict>> {
+        let budget = crate::search::budget_from(budget)?;
+        let seed = u64::try_from(seed.0)
+            .map_err(|_| invalid_argument(format!("seed: {} is negative", seed.0)))?;
+        let batch = u32::try_from(batch.0)
+            .ok()
+            .filter(|b| (1..=carcassonne_session::guided::GuidedSearch::MAX_BATCH).contains(b))
+            .ok_or_else(|| {
+                invalid_argument(format!(
+                    "batch: {}; expected 1 to {}",
+                    batch.0,
+                    carcassonne_session::guided::GuidedSearch::MAX_BATCH
+                ))
+            })?;
+        if let Some(e) = &evaluator {
+            if !e.is_callable() {
+                return Err(invalid_argument(
+                    "evaluator: not callable; expected f(batch) -> (priors, values)",
+                ));
+            }
+        }
+        crate::search::search(
+            py,
+            &mut self.session,
+            crate::search::SearchArgs {
+                budget,
+                seed,
+                evaluator,
+                batch,
+                c,
+            },
+        )
+    }
+
     /// The board as text.
     fn render_text(&self) -> String {
         render::board_text(self.game())

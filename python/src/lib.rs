@@ -9,6 +9,7 @@
 mod convert;
 mod errors;
 mod game;
+mod search;
 mod signals;
 mod vector;
 

@@ -17,7 +17,8 @@
 //!   the next ones descend, each edge it passed counting one visit already (a virtual
 //!   loss: the reward waits), so the next descents spread over other branches; up to
 //!   [`GuidedSearch::batch`] leaves go to the evaluator in one call. A descent that
-//!   reaches a leaf already waiting ends the batch early.
+//!   reaches a leaf already waiting gathers nothing (its visits are taken back); a
+//!   batch is sent when it is full or after twice its size in descents.
 //!
 //! The root is evaluated first (its priors; that call is not an iteration). The
 //! iteration budget counts the descents that were backed up, so the evaluator sees
@@ -426,11 +427,13 @@ impl GuidedTree {
     fn round(&mut self, room: usize, evaluator: &mut dyn LeafEvaluator) -> Result<(), SearchError> {
         self.games.clear();
         self.waiting.clear();
-        let mut descents = 0;
-        while descents < room {
+        // A descent that meets a waiting leaf gathers nothing; the next may still find
+        // another leaf, up to twice the room in descents.
+        let (mut gathered, mut descents) = (0, 0);
+        while gathered < room && descents < 2 * room {
             descents += 1;
-            if !self.descend() {
-                break;
+            if self.descend() {
+                gathered += 1;
             }
         }
         if self.games.is_empty() {
@@ -449,7 +452,7 @@ impl GuidedTree {
 
     /// One descent from the root: to a finished game (backed up now), to a new leaf
     /// (added to the batch), or to a leaf already waiting (its virtual visits taken
-    /// back). Whether the batch may go on.
+    /// back). Whether it was one of the first two.
     fn descend(&mut self) -> bool {
         let mut game = self.root_game.clone();
         game.reseed_draws(self.rng.next_u64());

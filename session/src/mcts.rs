@@ -382,13 +382,23 @@ impl MctsConfig {
     /// assert_eq!(eval.best().action, config.search(&game, &mut Rng::new(5)).action);
     /// ```
     pub fn evaluate(&self, game: &Game, rng: &mut Rng) -> Option<Evaluation> {
+        self.evaluate_while(game, rng, &mut || true)
+    }
+
+    /// [`MctsConfig::evaluate`] that can be stopped: `go_on` is asked as
+    /// [`MctsConfig::search_while`] asks it, and a stopped search gives `None`.
+    pub fn evaluate_while(
+        &self,
+        game: &Game,
+        rng: &mut Rng,
+        go_on: &mut dyn FnMut() -> bool,
+    ) -> Option<Evaluation> {
         if game.is_terminal() || game.phase() == Phase::Draw {
             return None;
         }
         let started = Instant::now();
         let seed = rng.next_u64();
-        let (root, iterations, _, seat_sums) =
-            self.search_root(game, seed, started, &mut || true)?;
+        let (root, iterations, _, seat_sums) = self.search_root(game, seed, started, go_on)?;
         let visits: u64 = root.iter().map(|r| r.visits).sum();
         let reward: f64 = root.iter().map(|r| r.mean_reward * r.visits as f64).sum();
         let actions = root
@@ -550,7 +560,9 @@ impl fmt::Display for MctsConfig {
     }
 }
 
-pub(crate) fn parse_budget(text: &str) -> Result<Budget, String> {
+/// Reads a budget as the spec strings write it: iterations (`"2000"`, 1 to
+/// [`Budget::MAX_ITERATIONS`]) or milliseconds (`"100ms"`, 1 to [`Budget::MAX_MILLIS`]).
+pub fn parse_budget(text: &str) -> Result<Budget, String> {
     let expected = "expected a number of iterations (mcts:2000) or milliseconds (mcts:100ms)";
     if let Some(ms) = text.strip_suffix("ms") {
         return ms

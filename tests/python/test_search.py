@@ -1,0 +1,185 @@
+"""carcassonne.search: the built-in search's visit shares over the legal actions and the
+flat ids (the targets a learner imitates), every seat's value, reproducible from the seed,
+within its budget; a batched evaluator in place of the playouts; clear errors."""
+
+from __future__ import annotations
+
+from typing import Any, Dict, List, Tuple
+
+import numpy as np
+import numpy.typing as npt
+import pytest
+
+import carcassonne
+from carcassonne.errors import CarcassonneError, InvalidArgumentError
+
+
+def midgame(decisions: int = 6, **kw: Any) -> carcassonne.Game:
+    kw.setdefault("players", 2)
+    kw.setdefault("seed", 3)
+    game = carcassonne.Game(**kw)
+    rng = np.random.default_rng(1)
+    for _ in range(decisions):
+        legal = game.legal_actions()
+        game.apply(legal[int(rng.integers(len(legal)))])
+    return game
+
+
+def check_targets(game: carcassonne.Game, result: carcassonne.SearchResult) -> None:
+    assert result.actions == game.legal_actions()
+    assert result.shares.shape == (len(result.actions),)
+    assert abs(result.shares.sum() - 1.0) < 1e-9
+    mask = game.legal_mask()
+    assert result.policy.shape == mask.shape and result.policy.dtype == np.float32
+    assert abs(float(result.policy.sum()) - 1.0) < 1e-5
+    assert not np.any(result.policy[mask == 0]), "shares on ids the mask does not offer"
+    assert result.player == game.to_play
+    assert result.values.shape == (game.num_players,)
+    assert abs(result.value - result.values[result.player]) < 1e-9
+
+
+def test_playout_search_targets_sum_to_one_over_the_legal_actions() -> None:
+    game = midgame(preset="compact", window=24)
+    result = carcassonne.search(game, 200, seed=4)
+    check_targets(game, result)
+    assert result.iterations == 200 and int(result.visits.sum()) == 200
+    # Each one-step action's flat id carries its share (base game: every action is one id).
+    for action, share in zip(result.actions, result.shares):
+        assert abs(result.policy[game.action_to_flat(action)] - share) < 1e-6
+    assert result.best == result.actions[int(np.argmax(result.visits))]
+    # Two players' margin rewards are complementary.
+    assert abs(result.values.sum() - 1.0) < 1e-9
+    assert game.is_legal(result.best) and len(game.legal_actions()) == len(result.actions)
+
+
+def test_the_same_seed_gives_the_same_search() -> None:
+    game = midgame(8)
+    a, b = carcassonne.search(game, 150, seed=9), carcassonne.search(game, 150, seed=9)
+    assert np.array_equal(a.visits, b.visits) and np.array_equal(a.values, b.values)
+    c = carcassonne.search(game, 150, seed=10)
+    assert not np.array_equal(a.visits, c.visits)
+
+
+def test_a_time_budget_is_accepted() -> None:
+    result = carcassonne.search(midgame(), "30ms", seed=1)
+    assert result.iterations >= 1
+    assert result.seconds < 5
+
+
+def test_two_step_decisions_give_targets_for_each_step() -> None:
+    # The fairy (PD15) moves by a CELL id, then a SLOT id: the first step's target is over
+    # the ids that start an action, the second's over the SLOT ids after the chosen cell.
+    game = carcassonne.Game(players=2, sets=["base", "princess-and-dragon"], seed=5)
+    rng = np.random.default_rng(3)
+    info = carcassonne.encoder_info()
+    cell_base, slot_base = info["cell_base"], info["slot_base"]
+    while not game.is_terminal:
+        mask = game.legal_mask()
+        cells = [i for i in np.flatnonzero(mask) if cell_base <= i < slot_base]
+        if cells and game.phase == "deploy":
+            break
+        legal = game.legal_actions()
+        game.apply(legal[int(rng.integers(len(legal)))])
+    else:
+        pytest.fail("no two-step decision in the game")
+    first = carcassonne.search(game, 120, seed=2)
+    check_targets(game, first)
+    game.step_flat(int(cells[0]))
+    assert game.pending_focus is not None
+    second = carcassonne.search(game, 120, seed=2)
+    mask = game.legal_mask()
+    assert abs(float(second.policy.sum()) - 1.0) < 1e-5
+    assert not np.any(second.policy[mask == 0])
+    assert np.all(np.flatnonzero(second.policy) >= slot_base)
+
+
+class Recorder:
+    """An evaluator: priors from the mask (one favoured id), a fixed value."""
+
+    def __init__(self, value: Any = 0.5, favour_last: bool = False) -> None:
+        self.value = value
+        self.favour_last = favour_last
+        self.batches: List[Tuple[int, ...]] = []
+
+    def __call__(self, batch: Dict[str, npt.NDArray[Any]]) -> Tuple[Any, Any]:
+        mask = batch["action_mask"]
+        k = mask.shape[0]
+        self.batches.append(batch["board"].shape)
+        assert batch["globals"].shape[0] == k and batch["board"].dtype == np.uint8
+        priors = mask.astype(np.float32)
+        if self.favour_last:
+            priors = np.zeros_like(priors)
+            for row, m in zip(priors, mask):
+                row[np.flatnonzero(m)[-1]] = 1.0
+        return priors, np.broadcast_to(np.asarray(self.value, dtype=np.float32), (k,) + np.shape(self.value)[1:])
+
+
+def test_an_evaluator_replaces_the_playouts_in_batches() -> None:
+    game = midgame(preset="compact", window=24)
+    rec = Recorder(value=0.75)
+    result = carcassonne.search(game, 96, seed=1, evaluator=rec, batch=16)
+    check_targets(game, result)
+    assert result.iterations == 96
+    sizes = [shape[0] for shape in rec.batches]
+    assert sizes[0] == 1, "the root first"
+    assert max(sizes) <= 16 and sum(sizes) == 97
+    assert rec.batches[0][1:] == game.observation()["board"].shape
+    # Each leaf's deciding seat gets 0.75 and the other 1 - 0.75: every seat's value is
+    # a mean of the two, and the two add up to 1.
+    assert abs(result.values.sum() - 1.0) < 1e-6
+    assert np.all((result.values >= 0.25 - 1e-6) & (result.values <= 0.75 + 1e-6))
+    assert not np.allclose(result.values, 0.5)
+
+
+def test_per_seat_values_and_priors_steer_the_search() -> None:
+    game = midgame(4)
+    rec = Recorder(value=np.array([[0.9, 0.1]]), favour_last=True)
+    result = carcassonne.search(game, 200, seed=3, evaluator=rec, batch=4)
+    favoured = game.flat_to_action(int(np.flatnonzero(game.legal_mask())[-1]))
+    k = result.actions.index(favoured)
+    assert result.best == favoured and result.shares[k] > 0.5
+    # Values by relative seat: each leaf's deciding seat 0.9, the other 0.1.
+    assert abs(result.values.sum() - 1.0) < 1e-6
+    assert np.all((result.values >= 0.1 - 1e-6) & (result.values <= 0.9 + 1e-6))
+
+
+def test_bad_input_is_refused_clearly() -> None:
+    game = midgame()
+    for budget in [0, -5, "fast", True, 1.5]:
+        with pytest.raises(InvalidArgumentError, match="budget"):
+            carcassonne.search(game, budget)  # type: ignore[arg-type]
+    with pytest.raises(InvalidArgumentError, match="batch: 0"):
+        carcassonne.search(game, 10, evaluator=Recorder(), batch=0)
+    with pytest.raises(InvalidArgumentError, match="not callable"):
+        carcassonne.search(game, 10, evaluator=42)  # type: ignore[arg-type]
+    with pytest.raises(InvalidArgumentError, match=r"priors of shape \[1, 3\]"):
+        carcassonne.search(game, 10, evaluator=lambda b: (np.zeros((1, 3)), np.zeros(1)))
+    with pytest.raises(InvalidArgumentError, match="values of shape"):
+        carcassonne.search(
+            game, 10, evaluator=lambda b: (b["action_mask"], np.zeros((1, 5)))
+        )
+    with pytest.raises(InvalidArgumentError, match="expected a tuple"):
+        carcassonne.search(game, 10, evaluator=lambda b: None)
+    with pytest.raises(InvalidArgumentError, match="prior"):
+        carcassonne.search(
+            game, 10, evaluator=lambda b: (-b["action_mask"].astype(np.float32), np.zeros(1))
+        )
+    with pytest.raises(InvalidArgumentError, match="value of seat"):
+        carcassonne.search(game, 10, evaluator=lambda b: (b["action_mask"], np.full(1, 3.0)))
+
+    def failing(batch: Dict[str, npt.NDArray[Any]]) -> Tuple[Any, Any]:
+        raise KeyError("the network is not loaded")
+
+    with pytest.raises(KeyError, match="not loaded"):
+        carcassonne.search(game, 10, evaluator=failing)
+    over = midgame(0)
+    while not over.is_terminal:
+        over.apply(over.legal_actions()[0])
+    with pytest.raises(CarcassonneError, match="game is over"):
+        carcassonne.search(over, 10)
+    with pytest.raises(CarcassonneError, match="game is over"):
+        carcassonne.search(over, 10, evaluator=Recorder())
+    chance = carcassonne.Game(players=2, seed=1, chance="explicit")
+    assert chance.phase == "draw"
+    with pytest.raises(CarcassonneError, match="draw"):
+        carcassonne.search(chance, 10)
