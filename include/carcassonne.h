@@ -1584,6 +1584,45 @@ typedef struct CarcMaskInfo {
 } CarcMaskInfo;
 
 /**
+ * What `carc_mcts_search` found, and the buffer sizes it needs (40 bytes, blittable).
+ */
+typedef struct CarcSearchInfo {
+    /**
+     * Legal actions `L` of the decision: the length `shares` needs.
+     */
+    uint32_t legal;
+    /**
+     * Flat ids `A` of the game's layout: the length `policy` needs.
+     */
+    uint32_t actions;
+    /**
+     * Players `P`: the length `values` needs.
+     */
+    uint32_t players;
+    /**
+     * Iterations run.
+     */
+    uint32_t iterations;
+    /**
+     * The most visited action, as an index into `carc_game_legal_actions`.
+     */
+    uint32_t best;
+    /**
+     * The deciding seat.
+     */
+    uint32_t player;
+    /**
+     * The deciding seat's mean reward over the iterations, in 0..1 (½ an even game).
+     */
+    double value;
+    /**
+     * The share of the visits that went to actions with a flat id (1 unless some lay
+     * outside the window).
+     */
+    double policy_coverage;
+} CarcSearchInfo;
+
+/**
  * A player's holdings (7 bytes, blittable; `carc_game_supply`): figures not on the board, and
  * tiles of the expansions not yet placed.
  */
@@ -2409,6 +2448,39 @@ CarcStatus carc_game_render_svg(const struct CarcGame *game,
                                 char *buf,
                                 uint32_t len,
                                 uint32_t *needed);
+
+/**
+ * Searches the current decision of `game` with the built-in Monte Carlo tree search (the
+ * player `"mcts:<iterations>"`: random playouts, the smooth score-margin reward) from
+ * `seed`, and writes what it found: `shares[i]` (`float [L]`) is the share of the
+ * root's visits of the `i`-th action of `carc_game_legal_actions` (they sum to 1);
+ * `policy` (`float [A]`, optional) the same shares over the flat ids of the current step
+ * (the ids the mask of `carc_game_legal_mask` offers sum to 1, every other id is 0: the
+ * target of a policy head); `values` (`double [P]`, optional) each seat's mean reward
+ * over the iterations, in 0..1; `*info` the sizes, the iterations, the most visited
+ * action and the deciding seat's value. The game is not changed; the same seed gives the
+ * same result.
+ *
+ * `iterations` is 1 to 100 000 000 (`CARC_STATUS_INVALID_ARGUMENT` otherwise). A
+ * finished game is `CARC_STATUS_GAME_OVER`; a game waiting for a draw (explicit chance)
+ * is `CARC_STATUS_ILLEGAL_ACTION` (a chance event is nobody's decision). A buffer shorter
+ * than its size in `*info` is `CARC_STATUS_BUFFER_TOO_SMALL`, with only `*info`'s sizes
+ * written; `policy` and `values` may be NULL with length 0 (not wanted). Call with
+ * `shares` NULL and `shares_len` 0 to ask for the sizes only (no search).
+ *
+ * Ownership: `game` is borrowed (its flat-id cache is refreshed); the buffers and `info`
+ * belong to the caller.
+ */
+CarcStatus carc_mcts_search(const struct CarcGame *game,
+                            uint32_t iterations,
+                            uint64_t seed,
+                            float *shares,
+                            uint32_t shares_len,
+                            float *policy,
+                            uint32_t policy_len,
+                            double *values,
+                            uint32_t values_len,
+                            struct CarcSearchInfo *info);
 
 /**
  * Writes the number of players to `*out`.

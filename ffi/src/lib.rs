@@ -55,6 +55,7 @@ mod handles;
 pub mod layout;
 pub mod learn;
 pub mod render;
+pub mod search;
 pub mod state;
 pub mod status;
 pub mod tiles;
@@ -84,6 +85,7 @@ pub use state::{
     CarcBoardFigure, CarcDragon, CarcFairy, CarcPlacedTile, CarcTower, CARC_NO_PLAYER,
     CARC_NO_TILE, CARC_NO_TOP,
 };
+pub use search::CarcSearchInfo;
 pub use status::CarcStatus;
 pub use tiles::{CarcFeatureGeometry, CarcRoadEnd};
 pub use version::{CARC_ABI_VERSION, CARC_VERSION_MAJOR, CARC_VERSION_MINOR, CARC_VERSION_PATCH};

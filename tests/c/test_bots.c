@@ -1,7 +1,8 @@
 /* The built-in players through the C API: bots made from spec strings play whole games
  * with every set (every chosen action is one of the legal list and applies), the same
- * seed gives the same choices, MCTS beats random play, and mistakes are reported with
- * their status and message.
+ * seed gives the same choices, MCTS beats random play, the search's targets
+ * (carc_mcts_search) sum to 1 over the legal actions and the offered flat ids, and
+ * mistakes are reported with their status and message.
  *
  * Usage: test_bots [iterations]   (MCTS iterations per decision in the games with every
  *                                  set and the seed check, default 20) */
@@ -181,6 +182,101 @@ static void mistakes(void) {
     carc_bot_free(NULL);
 }
 
+/* carc_mcts_search: the shares of the legal actions sum to 1, the flat policy sums to 1
+ * over the ids the mask offers and is 0 elsewhere, the budget is kept, the same seed
+ * gives the same shares; sizes first, clear errors for a budget of 0, short buffers, a
+ * finished game and a game waiting for a draw. */
+#define MAX_IDS 8192
+static float shares[MAX_ACTIONS], shares_again[MAX_ACTIONS], policy[MAX_IDS];
+static int8_t search_mask[MAX_IDS];
+
+static void search_targets(const char *config, uint32_t iterations) {
+    CarcGame *game = NULL;
+    CarcSearchInfo info;
+    double values[6] = {0}, sum = 0, offered = 0, value_sum = 0;
+    uint32_t n = 0, i, needed = 0;
+    int outside = 0, same = 1;
+    EXPECT_OK(carc_game_new(config, &game));
+    if (game == NULL) {
+        return;
+    }
+    /* A few decisions in. */
+    for (i = 0; i < 5; i++) {
+        EXPECT_OK(carc_game_legal_actions(game, legal, MAX_ACTIONS, &n));
+        EXPECT_OK(carc_game_apply(game, &legal[n - 1]));
+    }
+    EXPECT_OK(carc_mcts_search(game, iterations, 3, NULL, 0, NULL, 0, NULL, 0, &info));
+    EXPECT_OK(carc_game_legal_actions(game, legal, MAX_ACTIONS, &n));
+    CHECK(info.legal == n && info.iterations == 0);
+    CHECK(info.actions <= MAX_IDS && info.players <= 6);
+    EXPECT_OK(carc_mcts_search(game, iterations, 3, shares, n, policy, MAX_IDS, values, 6,
+                               &info));
+    CHECK(info.iterations == iterations);
+    CHECK(info.best < n);
+    EXPECT_OK(carc_game_legal_mask(game, search_mask, MAX_IDS, &needed, NULL));
+    for (i = 0; i < n; i++) {
+        sum += shares[i];
+    }
+    for (i = 0; i < info.actions; i++) {
+        if (search_mask[i]) {
+            offered += policy[i];
+        } else if (policy[i] != 0.0f) {
+            outside = 1;
+        }
+    }
+    for (i = 0; i < info.players; i++) {
+        value_sum += values[i];
+    }
+    CHECK(sum > 0.9999 && sum < 1.0001);
+    CHECK(offered > 0.9999 && offered < 1.0001);
+    CHECK(!outside);
+    CHECK(values[info.player] - info.value < 1e-9 && info.value - values[info.player] < 1e-9);
+    CHECK(value_sum > 0.0 && value_sum <= (double)info.players);
+    EXPECT_OK(carc_mcts_search(game, iterations, 3, shares_again, n, NULL, 0, NULL, 0, &info));
+    for (i = 0; i < n; i++) {
+        same = same && shares[i] == shares_again[i];
+    }
+    CHECK(same);
+
+    EXPECT_STATUS(carc_mcts_search(game, 0, 3, shares, n, NULL, 0, NULL, 0, &info),
+                  CARC_STATUS_INVALID_ARGUMENT);
+    CHECK(strstr(last_error_text(), "iterations: 0") != NULL);
+    EXPECT_STATUS(carc_mcts_search(game, 10, 3, shares, n - 1, NULL, 0, NULL, 0, &info),
+                  CARC_STATUS_BUFFER_TOO_SMALL);
+    CHECK(info.legal == n && strstr(last_error_text(), "shares needs") != NULL);
+    EXPECT_STATUS(carc_mcts_search(game, 10, 3, shares, n, policy, 1, NULL, 0, &info),
+                  CARC_STATUS_BUFFER_TOO_SMALL);
+    EXPECT_STATUS(carc_mcts_search(game, 10, 3, shares, n, NULL, 5, NULL, 0, &info),
+                  CARC_STATUS_NULL_ARGUMENT);
+    EXPECT_STATUS(carc_mcts_search(NULL, 10, 3, shares, n, NULL, 0, NULL, 0, &info),
+                  CARC_STATUS_NULL_ARGUMENT);
+    EXPECT_STATUS(carc_mcts_search(game, 10, 3, shares, n, NULL, 0, NULL, 0, NULL),
+                  CARC_STATUS_NULL_ARGUMENT);
+    carc_game_free(game);
+}
+
+static void search_refusals(void) {
+    CarcGame *game = NULL;
+    CarcSearchInfo info;
+    uint8_t over = 0;
+    uint32_t n = 0;
+    EXPECT_OK(carc_game_new("{\"players\":2,\"sets\":[\"base\"],\"seed\":2}", &game));
+    while (carc_game_is_terminal(game, &over) == CARC_STATUS_OK && !over) {
+        EXPECT_OK(carc_game_legal_actions(game, legal, MAX_ACTIONS, &n));
+        EXPECT_OK(carc_game_apply(game, &legal[0]));
+    }
+    EXPECT_STATUS(carc_mcts_search(game, 10, 1, shares, MAX_ACTIONS, NULL, 0, NULL, 0, &info),
+                  CARC_STATUS_GAME_OVER);
+    CHECK(strstr(last_error_text(), "no decision to search") != NULL);
+    carc_game_free(game);
+    EXPECT_OK(carc_game_new(
+        "{\"players\":2,\"sets\":[\"base\"],\"seed\":2,\"chance\":\"explicit\"}", &game));
+    EXPECT_STATUS(carc_mcts_search(game, 10, 1, shares, MAX_ACTIONS, NULL, 0, NULL, 0, &info),
+                  CARC_STATUS_ILLEGAL_ACTION);
+    CHECK(strstr(last_error_text(), "waits for a draw") != NULL);
+    carc_game_free(game);
+}
+
 int main(int argc, char **argv) {
     long iterations = argc > 1 ? strtol(argv[1], NULL, 10) : 20;
     char mcts[32];
@@ -189,5 +285,8 @@ int main(int argc, char **argv) {
     same_seed_same_choice(mcts);
     mcts_beats_random();
     mistakes();
+    search_targets(CONFIGS[0], (uint32_t)(iterations < 1 ? 1 : iterations) * 5);
+    search_targets(CONFIGS[3], (uint32_t)(iterations < 1 ? 1 : iterations));
+    search_refusals();
     return finish("test_bots");
 }

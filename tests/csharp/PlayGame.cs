@@ -50,6 +50,7 @@ static class PlayGame
         Check(Marshal.SizeOf(typeof(CarcFairy)) == 12, "CarcFairy is 12 bytes");
         Check(Marshal.SizeOf(typeof(CarcObservationSizes)) == 28, "CarcObservationSizes is 28 bytes");
         Check(Marshal.SizeOf(typeof(CarcMaskInfo)) == 12, "CarcMaskInfo is 12 bytes");
+        Check(Marshal.SizeOf(typeof(CarcSearchInfo)) == 40, "CarcSearchInfo is 40 bytes");
         Check(Native.carc_abi_version() == Native.AbiVersion, "the library has the binding's ABI version");
         Check(Marshal.SizeOf(typeof(CarcEvent)) == 28, "CarcEvent is 28 bytes");
         Check(Marshal.SizeOf(typeof(CarcFeaturePart)) == 12, "CarcFeaturePart is 12 bytes");
@@ -523,6 +524,37 @@ static class PlayGame
         }
     }
 
+    /// <summary>Search targets: the shares of the legal actions and of the offered flat ids
+    /// each sum to 1, and the same seed gives the same shares.</summary>
+    static void SearchTargets()
+    {
+        using (Game game = Game.Create("{\"players\":2,\"sets\":[\"base\"],\"seed\":8}"))
+        {
+            int legal = game.LegalActions().Count;
+            CarcObservationSizes sizes = game.ObservationSizes();
+            float[] shares = new float[legal], again = new float[legal];
+            float[] policy = new float[sizes.Actions];
+            double[] values = new double[game.NumPlayers];
+            CarcSearchInfo info = game.MctsSearch(100, 5, shares, policy, values);
+            Check(info.Iterations == 100 && info.Legal == legal, "the search's budget and sizes");
+            double sum = 0, offered = 0;
+            foreach (float s in shares) sum += s;
+            sbyte[] mask = new sbyte[sizes.Actions];
+            game.LegalMask(mask);
+            for (int i = 0; i < policy.Length; i++) if (mask[i] == 1) offered += policy[i];
+            Check(Math.Abs(sum - 1) < 1e-5 && Math.Abs(offered - 1) < 1e-5, "shares sum to 1");
+            Check(Math.Abs(values[info.Player] - info.Value) < 1e-9, "the deciding seat's value");
+            game.MctsSearch(100, 5, again, null, null);
+            bool same = true;
+            for (int i = 0; i < legal; i++) same &= shares[i] == again[i];
+            Check(same, "the same seed gives the same shares");
+            bool refused = false;
+            try { game.MctsSearch(0, 5, shares, null, null); }
+            catch (CarcassonneException) { refused = true; }
+            Check(refused, "a budget of 0 iterations is refused");
+        }
+    }
+
     static int Main(string[] args)
     {
         ObservationLayout(args.Length > 0 ? args[0] : null);
@@ -534,6 +566,7 @@ static class PlayGame
         Events();
         Geometry();
         Bots();
+        SearchTargets();
         RoyalGiftState();
         // Handles left to the finalizer are released too.
         Game.Create("{\"players\":3,\"sets\":[\"base\"]}");

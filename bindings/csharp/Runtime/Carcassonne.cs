@@ -569,6 +569,28 @@ namespace Carcassonne
         public uint OutsideWindow;
     }
 
+    /// <summary>What carc_mcts_search found and the buffer sizes it needs (CarcSearchInfo,
+    /// 40 bytes).</summary>
+    [StructLayout(LayoutKind.Sequential)]
+    public struct CarcSearchInfo
+    {
+        /// <summary>Legal actions L (the length of the shares).</summary>
+        public uint Legal;
+        /// <summary>Flat ids A (the length of the policy).</summary>
+        public uint Actions;
+        /// <summary>Players P (the length of the values).</summary>
+        public uint Players;
+        public uint Iterations;
+        /// <summary>The most visited action, an index into LegalActions().</summary>
+        public uint Best;
+        /// <summary>The deciding seat.</summary>
+        public uint Player;
+        /// <summary>The deciding seat's mean reward, 0..1.</summary>
+        public double Value;
+        /// <summary>The share of the visits that went to actions with a flat id.</summary>
+        public double PolicyCoverage;
+    }
+
     /// <summary>A score or a figure returned (CarcEvent, 28 bytes).</summary>
     [StructLayout(LayoutKind.Sequential)]
     public struct CarcEvent
@@ -985,6 +1007,7 @@ namespace Carcassonne
         [DllImport(Lib)] public static extern Status carc_game_apply_flat(GameHandle game, uint id, out byte completed);
         [DllImport(Lib)] public static extern Status carc_game_action_to_flat(GameHandle game, ref CarcAction action, out uint first, out uint second);
         [DllImport(Lib)] public static extern Status carc_game_observe(GameHandle game, uint player, byte[] planes, uint planesLen, out uint planesNeeded, float[] globals, uint globalsLen, out uint globalsNeeded);
+        [DllImport(Lib)] public static extern Status carc_mcts_search(GameHandle game, uint iterations, ulong seed, [Out] float[] shares, uint sharesLen, [Out] float[] policy, uint policyLen, [Out] double[] values, uint valuesLen, out CarcSearchInfo info);
 
         [DllImport(Lib)] public static extern ulong carc_layout_version();
         [DllImport(Lib)] public static extern Status carc_game_plane_name(GameHandle game, uint index, out IntPtr name);
@@ -1348,6 +1371,20 @@ namespace Carcassonne
             uint np, ng;
             Native.Check(Native.carc_game_observe(handle, player, planes, (uint)planes.Length, out np,
                 globals, (uint)globals.Length, out ng));
+        }
+
+        /// <summary>The built-in search's view of the current decision (carc_mcts_search):
+        /// each legal action's share of `iterations` iterations (`shares`, length
+        /// LegalActions().Count), the same shares over the flat ids of the current step
+        /// (`policy`, length ObservationSizes().Actions, or null) and each seat's value in 0..1
+        /// (`values`, length NumPlayers, or null). Reproducible from `seed`.</summary>
+        public CarcSearchInfo MctsSearch(uint iterations, ulong seed, float[] shares, float[] policy, double[] values)
+        {
+            CarcSearchInfo info;
+            Native.Check(Native.carc_mcts_search(handle, iterations, seed, shares, (uint)shares.Length,
+                policy, policy == null ? 0u : (uint)policy.Length,
+                values, values == null ? 0u : (uint)values.Length, out info));
+            return info;
         }
 
         /// <summary>The observation layout version of the library (a hash of the observation
