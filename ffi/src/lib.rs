@@ -81,11 +81,11 @@ pub use layout::{CarcLayoutBlock, CarcLayoutPart, CARC_LAYOUT_VERSION};
 pub use learn::{
     CarcFocus, CarcMaskInfo, CarcObservationSizes, CarcWindowOrigin, CARC_NO_ACTION_ID,
 };
+pub use search::CarcSearchInfo;
 pub use state::{
     CarcBoardFigure, CarcDragon, CarcFairy, CarcPlacedTile, CarcTower, CARC_NO_PLAYER,
     CARC_NO_TILE, CARC_NO_TOP,
 };
-pub use search::CarcSearchInfo;
 pub use status::CarcStatus;
 pub use tiles::{CarcFeatureGeometry, CarcRoadEnd};
 pub use version::{CARC_ABI_VERSION, CARC_VERSION_MAJOR, CARC_VERSION_MINOR, CARC_VERSION_PATCH};

@@ -23,7 +23,9 @@ use std::time::Instant;
 pub fn budget_from(budget: &Bound<'_, PyAny>) -> PyResult<Budget> {
     if let Ok(n) = budget.extract::<i64>() {
         if budget.is_instance_of::<pyo3::types::PyBool>() {
-            return Err(invalid_argument("budget: a bool; expected iterations (200) or a time (\"50ms\")"));
+            return Err(invalid_argument(
+                "budget: a bool; expected iterations (200) or a time (\"50ms\")",
+            ));
         }
         let n = u32::try_from(n)
             .ok()
@@ -64,7 +66,11 @@ fn call_evaluator<'py>(
 ) -> PyResult<()> {
     let k = leaves.count;
     let w = layout.window() as usize;
-    let (c, g, a) = (layout.num_planes(), layout.num_globals(), layout.num_actions());
+    let (c, g, a) = (
+        layout.num_planes(),
+        layout.num_globals(),
+        layout.num_actions(),
+    );
     let players = est.values.len() / k.max(1);
     let batch = PyDict::new(py);
     let board = Array4::from_shape_vec((k, c, w, w), leaves.planes.to_vec())
@@ -75,12 +81,17 @@ fn call_evaluator<'py>(
     let masks = Array2::from_shape_vec((k, a), leaves.masks.to_vec()).expect("masks");
     batch.set_item("action_mask", masks.into_pyarray(py))?;
     let answer = evaluator.call1((batch,))?;
-    let (priors, values): (Bound<'py, PyAny>, Bound<'py, PyAny>) = answer.extract().map_err(|_| {
-        invalid_argument(format!(
-            "evaluator: returned {}; expected a tuple (priors [k, A], values [k] or [k, P])",
-            answer.get_type().name().map(|n| n.to_string()).unwrap_or_default()
-        ))
-    })?;
+    let (priors, values): (Bound<'py, PyAny>, Bound<'py, PyAny>) =
+        answer.extract().map_err(|_| {
+            invalid_argument(format!(
+                "evaluator: returned {}; expected a tuple (priors [k, A], values [k] or [k, P])",
+                answer
+                    .get_type()
+                    .name()
+                    .map(|n| n.to_string())
+                    .unwrap_or_default()
+            ))
+        })?;
     let numpy = py.import("numpy")?;
     let as_f32 = |x: &Bound<'py, PyAny>| numpy.call_method1("ascontiguousarray", (x, "float32"));
     let priors = as_f32(&priors)?;

@@ -525,7 +525,11 @@ impl GuidedTree {
         let (sum, visits) = self.edges[range.clone()]
             .iter()
             .fold((0.0, 0u32), |(s, v), e| (s + e.value, v + e.visits));
-        let unvisited_q = if visits > 0 { sum / f64::from(visits) } else { 0.5 };
+        let unvisited_q = if visits > 0 {
+            sum / f64::from(visits)
+        } else {
+            0.5
+        };
         let sqrt_n = f64::from(node.visits.max(1)).sqrt();
         let mut best = range.start;
         let mut best_score = f64::NEG_INFINITY;
@@ -539,7 +543,8 @@ impl GuidedTree {
             } else {
                 unvisited_q
             };
-            let score = q + self.c * f64::from(edge.prior) * sqrt_n / (1.0 + f64::from(edge.visits));
+            let score =
+                q + self.c * f64::from(edge.prior) * sqrt_n / (1.0 + f64::from(edge.visits));
             if score > best_score {
                 best_score = score;
                 best = e;

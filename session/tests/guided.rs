@@ -78,9 +78,7 @@ fn share_sum(eval: &Evaluation) -> f64 {
 fn shares_cover_the_legal_actions_and_the_budget_is_kept() {
     let game = midgame(6);
     let mut fixed = Fixed::new([0.7, 0.3]);
-    let eval = search(200, 16)
-        .evaluate(&game, 5, &mut fixed)
-        .unwrap();
+    let eval = search(200, 16).evaluate(&game, 5, &mut fixed).unwrap();
     assert_eq!(eval.iterations, 200);
     assert_eq!(eval.actions.len(), game.legal().len());
     for (a, legal) in eval.actions.iter().zip(game.legal()) {
@@ -92,8 +90,15 @@ fn shares_cover_the_legal_actions_and_the_budget_is_kept() {
     // The root and one leaf per iteration that did not end the game, in batches of at
     // most 16: nothing finishes this early in a game.
     assert_eq!(fixed.leaves, 201);
-    assert!(fixed.largest <= 16 && fixed.largest > 1, "{}", fixed.largest);
-    assert!(fixed.calls >= 1 + 200 / 16);
+    assert!(
+        fixed.largest <= 16 && fixed.largest > 1,
+        "{}",
+        fixed.largest
+    );
+    assert!(
+        fixed.calls > 200 / 16,
+        "the root, then batches of at most 16"
+    );
 }
 
 #[test]
@@ -132,11 +137,13 @@ fn priors_steer_the_search() {
         }
         Ok(())
     };
-    let eval = search(300, 4)
-        .evaluate(&game, 2, &mut last_only)
-        .unwrap();
+    let eval = search(300, 4).evaluate(&game, 2, &mut last_only).unwrap();
     let last = eval.actions.last().unwrap();
-    assert!(last.share > 0.9, "share of the favoured action: {}", last.share);
+    assert!(
+        last.share > 0.9,
+        "share of the favoured action: {}",
+        last.share
+    );
     assert_eq!(eval.best().action, *game.legal().last().unwrap());
 }
 
@@ -147,7 +154,8 @@ fn what_cannot_be_searched_is_refused_clearly() {
     let mut rng = Rng::new(1);
     while !over.is_terminal() {
         let legal = over.legal();
-        over.apply(legal[rng.below(legal.len() as u32) as usize]).unwrap();
+        over.apply(legal[rng.below(legal.len() as u32) as usize])
+            .unwrap();
     }
     assert_eq!(
         search(10, 1).evaluate(&over, 0, &mut fixed),
@@ -215,7 +223,11 @@ fn the_playout_search_reports_every_seats_value() {
     let game = midgame(10);
     let eval = mcts::search(&game, Budget::Iterations(120), 4).unwrap();
     assert_eq!(eval.values.len(), 2);
-    assert!((eval.values[0] + eval.values[1] - 1.0).abs() < 1e-9, "{:?}", eval.values);
+    assert!(
+        (eval.values[0] + eval.values[1] - 1.0).abs() < 1e-9,
+        "{:?}",
+        eval.values
+    );
     assert!((eval.values[game.to_play()] - eval.value).abs() < 1e-9);
 }
 
@@ -262,7 +274,10 @@ fn flat_evaluators_read_observations_and_write_relative_values() {
         .unwrap();
     assert_eq!(seen, 1);
     assert!((out[0].values[1] - 0.9).abs() < 1e-6);
-    assert!((out[0].values[0] - 0.1).abs() < 1e-6, "the other seat gets 1 - v");
+    assert!(
+        (out[0].values[0] - 0.1).abs() < 1e-6,
+        "the other seat gets 1 - v"
+    );
     let favoured = session.decode(favourite as u32).unwrap();
     for (a, p) in game.legal().iter().zip(&out[0].priors) {
         let expected = if carcassonne_session::encode::FlatDecision::Action(*a) == favoured {
@@ -282,7 +297,10 @@ fn flat_targets_sum_to_one_over_the_mask() {
     let eval = mcts::search(&game, Budget::Iterations(200), 9).unwrap();
     let mut policy = vec![0f32; layout.num_actions()];
     let covered = flat_policy(&mut session, &eval, &mut policy).unwrap();
-    assert_eq!(covered, 1.0, "the window holds every square of the decision");
+    assert_eq!(
+        covered, 1.0,
+        "the window holds every square of the decision"
+    );
     let mut mask = vec![0i8; layout.num_actions()];
     session.legal_mask(&mut mask).unwrap();
     let total: f32 = policy.iter().sum();
@@ -322,5 +340,5 @@ fn a_network_guided_search_runs_through_the_flat_evaluator() {
     assert_eq!(eval.iterations, 64);
     assert!((share_sum(&eval) - 1.0).abs() < 1e-9);
     drop(evaluator);
-    assert!(calls >= 1 + 64 / 8);
+    assert!(calls > 64 / 8, "the root, then batches of at most 8");
 }

@@ -19,7 +19,18 @@ fn sizes_then_a_search() {
     let mut info = CarcSearchInfo::default();
     let none = std::ptr::null_mut();
     assert_eq!(
-        carc_mcts_search(game, 50, 1, none, 0, none, 0, std::ptr::null_mut(), 0, &mut info),
+        carc_mcts_search(
+            game,
+            50,
+            1,
+            none,
+            0,
+            none,
+            0,
+            std::ptr::null_mut(),
+            0,
+            &mut info
+        ),
         CarcStatus::Ok
     );
     assert_eq!((info.iterations, info.players), (0, 2));
