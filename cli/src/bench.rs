@@ -104,7 +104,6 @@ pub fn run(words: &[String]) -> Result<Outcome, CliError> {
     let description = setup::describe(&config);
     let first_seed = config.seed;
     let mut rng = Rng::new(first_seed ^ PICK_SEED_MIX);
-    let mut legal = Vec::with_capacity(512);
     let mut games = 0u64;
     let mut decisions = 0u64;
     let (mut iterations, mut searched, mut search_time) = (0u64, 0u64, Duration::ZERO);
@@ -113,7 +112,8 @@ pub fn run(words: &[String]) -> Result<Outcome, CliError> {
         config.seed = first_seed.wrapping_add(games);
         let mut game = Game::new(config.clone()).map_err(|e| CliError::Usage(e.to_string()))?;
         while !game.is_terminal() {
-            game.legal_actions_into(&mut legal);
+            // The legal list is read where the game keeps it, not copied.
+            let legal = game.legal();
             if legal.is_empty() {
                 return Err(CliError::Failed(format!(
                     "the engine offers no action in phase {:?} (game seed {})",
@@ -132,7 +132,7 @@ pub fn run(words: &[String]) -> Result<Outcome, CliError> {
                     }
                     report.action
                 }
-                other => other.choose(&game, &legal, &mut rng),
+                other => other.choose(&game, legal, &mut rng),
             };
             game.apply_unchecked(pick);
             decisions += 1;

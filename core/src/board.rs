@@ -33,6 +33,15 @@ pub struct Placement {
     pub surrounded_by: u8,
 }
 
+/// An empty square next to a placed tile.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub struct FrontierSquare {
+    /// Where it lies.
+    pub pos: Pos,
+    /// What its neighbours require of a tile put there.
+    pub required: Requirement,
+}
+
 /// Placed tiles and the frontier.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Board {
@@ -43,9 +52,7 @@ pub struct Board {
     /// Frontier slot + 1 of each square (0: not on the frontier).
     slots: Vec<u16>,
     placements: Vec<Placement>,
-    frontier: Vec<Pos>,
-    /// Side requirements of each frontier square, as [`Board::requirement`] computes them.
-    frontier_requirements: Vec<Requirement>,
+    frontier: Vec<FrontierSquare>,
     /// Smallest and largest coordinates of placed tiles (kept as tiles are placed).
     bounds: (Pos, Pos),
 }
@@ -70,7 +77,6 @@ impl Board {
             slots: vec![0; (dim * dim) as usize],
             placements: Vec::with_capacity(max_tiles + 1),
             frontier: Vec::with_capacity(4 * max_tiles + 4),
-            frontier_requirements: Vec::with_capacity(4 * max_tiles + 4),
             bounds: (Pos::default(), Pos::default()),
         }
     }
@@ -129,15 +135,10 @@ impl Board {
         self.placements.is_empty()
     }
 
-    /// Empty squares orthogonally next to a placed tile.
-    pub fn frontier(&self) -> &[Pos] {
+    /// Empty squares orthogonally next to a placed tile, with what each requires of a
+    /// tile put there.
+    pub fn frontier(&self) -> &[FrontierSquare] {
         &self.frontier
-    }
-
-    /// The side requirements of each frontier square, in the order of [`Board::frontier`],
-    /// as [`Board::requirement`] computes them.
-    pub fn frontier_requirements(&self) -> &[Requirement] {
-        &self.frontier_requirements
     }
 
     /// Whether `pos` can ever hold a tile in this game (no farther from the start than the
@@ -184,7 +185,9 @@ impl Board {
             self.cells[c] = (i + 1) as u8;
         }
         for k in 0..self.frontier.len() {
-            let c = self.cell(self.frontier[k]).expect("inside the grown grid");
+            let c = self
+                .cell(self.frontier[k].pos)
+                .expect("inside the grown grid");
             self.slots[c] = (k + 1) as u16;
         }
     }
@@ -222,7 +225,7 @@ impl Board {
         if let Some(c) = self.cell(facing) {
             if self.slots[c] != 0 {
                 let k = self.slots[c] as usize - 1;
-                self.frontier_requirements[k] = self.requirement(facing);
+                self.frontier[k].required = self.requirement(facing);
             }
         }
     }
@@ -279,10 +282,9 @@ impl Board {
             let k = self.slots[c] as usize - 1;
             self.slots[c] = 0;
             self.frontier.swap_remove(k);
-            self.frontier_requirements.swap_remove(k);
             if k < self.frontier.len() {
                 let moved = self
-                    .cell(self.frontier[k])
+                    .cell(self.frontier[k].pos)
                     .expect("frontier inside the grid");
                 self.slots[moved] = (k + 1) as u16;
             }
@@ -305,11 +307,10 @@ impl Board {
             let required = side_requirement(side.opposite(), sides[side.index()]);
             match self.slots[nc] {
                 0 => {
-                    self.frontier.push(n);
-                    self.frontier_requirements.push(required);
+                    self.frontier.push(FrontierSquare { pos: n, required });
                     self.slots[nc] = self.frontier.len() as u16;
                 }
-                slot => self.frontier_requirements[slot as usize - 1] |= required,
+                slot => self.frontier[slot as usize - 1].required |= required,
             }
         }
         index

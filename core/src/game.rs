@@ -19,7 +19,7 @@
 //! ```
 
 use crate::action::Action;
-use crate::board::{packed_requirement, Board, FitTable};
+use crate::board::{packed_requirement, Board, FitTable, FrontierSquare};
 use crate::config::{ConfigError, Figure, Figures, GameConfig, Rules, MAX_PLAYERS};
 use crate::deck::Deck;
 use crate::features::{Features, NodeId};
@@ -1409,47 +1409,57 @@ impl Game {
     /// 0..3. A tile with no placement is discarded (B5).
     pub(crate) fn placements_into(&self, tile: TileKind, out: &mut Vec<Action>) {
         // The common case (no placement rule of an expansion, no misfit made to fit)
-        // gets its own copy of the loop, compiled without the checks.
-        if self.placement_restricters(tile) != 0 || self.misfit_makers() != 0 {
-            self.placements_checked_into::<true>(tile, out);
+        // has its own loop, without the checks.
+        let restricters = self.placement_restricters(tile);
+        let makers = self.misfit_makers();
+        if restricters != 0 || makers != 0 {
+            self.checked_placements_into(tile, restricters, makers, out);
         } else {
-            self.placements_checked_into::<false>(tile, out);
+            self.fitting_placements_into(tile, out);
         }
     }
 
-    /// [`Game::placements_into`], with the expansions' placement checks compiled in when
-    /// `CHECKED`.
-    fn placements_checked_into<const CHECKED: bool>(&self, tile: TileKind, out: &mut Vec<Action>) {
-        let def = tile.def();
-        let restricters = if CHECKED {
-            self.placement_restricters(tile)
-        } else {
-            0
-        };
+    /// [`Game::placements_into`] when no expansion restricts or extends where `tile` may
+    /// go: every rotation that fits the neighbours (B4).
+    fn fitting_placements_into(&self, tile: TileKind, out: &mut Vec<Action>) {
+        let table = FitTable::of(tile);
+        let frontier = self.board.frontier();
+        out.reserve(4 * frontier.len());
+        // Rotations that give the same sides (symmetric tiles) are still distinct actions.
+        for square in frontier {
+            let mut fits = table.fits(square.required);
+            while fits != 0 {
+                out.push(Action::PlaceTile {
+                    pos: square.pos,
+                    rot: Rotation::ALL[fits.trailing_zeros() as usize & 3],
+                    bridge: None,
+                });
+                fits &= fits - 1;
+            }
+        }
+    }
+
+    /// [`Game::placements_into`] with the placement checks of the expansions in
+    /// `restricters` and the misfits that those in `makers` make fit.
+    fn checked_placements_into(
+        &self,
+        tile: TileKind,
+        restricters: u32,
+        makers: u32,
+        out: &mut Vec<Action>,
+    ) {
         let restricted = restricters != 0;
-        let makers = if CHECKED { self.misfit_makers() } else { 0 };
-        let packed_rot = Rotation::ALL.map(|r| def.oriented(r).packed_sides);
+        let packed_rot = Rotation::ALL.map(|r| tile.def().oriented(r).packed_sides);
         let table = FitTable::of(tile);
         out.reserve(4 * self.board.frontier().len());
-        // Rotations that give the same sides (symmetric tiles) are still distinct actions.
-        for (&pos, &required) in self
-            .board
-            .frontier()
-            .iter()
-            .zip(self.board.frontier_requirements())
-        {
-            // One bit per fitting rotation.
+        for &FrontierSquare { pos, required } in self.board.frontier() {
             let mut fits = table.fits(required);
             // Where a rotation does not fit, an expansion may make it fit (BR2: with a
             // bridge, if every side that does not match is a road against a field or a
             // field against a road).
             let mut misfits = 0u8;
-            let (packed, mask) = if CHECKED && makers != 0 {
-                packed_requirement(required)
-            } else {
-                (0, 0)
-            };
-            if CHECKED && makers != 0 {
+            let (packed, mask) = packed_requirement(required);
+            if makers != 0 {
                 for (r, &sides) in packed_rot.iter().enumerate() {
                     let misfit = fits & (1 << r) == 0;
                     misfits |= u8::from(misfit && Game::misfit_may_fit(sides, packed, mask)) << r;

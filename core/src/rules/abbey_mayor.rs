@@ -375,7 +375,7 @@ impl Game {
         self.board
             .frontier()
             .iter()
-            .any(|&pos| self.is_hole(restricters, pos))
+            .any(|square| self.is_hole(restricters, square.pos))
     }
 
     /// `PlaceAbbey` actions: every hole, in frontier order.
@@ -384,9 +384,9 @@ impl Game {
             return;
         }
         let restricters = self.placement_restricters(Game::abbey_tile());
-        for &pos in self.board.frontier() {
-            if self.is_hole(restricters, pos) {
-                out.push(Action::PlaceAbbey { pos });
+        for square in self.board.frontier() {
+            if self.is_hole(restricters, square.pos) {
+                out.push(Action::PlaceAbbey { pos: square.pos });
             }
         }
     }

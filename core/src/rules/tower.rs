@@ -138,11 +138,17 @@ impl Expansion for Tower {
     fn new(config: &GameConfig, _: usize) -> Tower {
         let mut pieces = [0; MAX_PLAYERS];
         pieces[..config.players as usize].fill(tower_pieces(config.players));
-        let foundations: usize = catalogue()
-            .kinds()
-            .filter(|k| k.def().has(Symbols::TOWER))
-            .map(|k| config.edition.count(k) as usize)
-            .sum();
+        // Room for the sites only when the Tower is in play (counting its foundations
+        // walks the whole catalogue).
+        let foundations: usize = if Tower::in_play(config) {
+            catalogue()
+                .kinds()
+                .filter(|k| k.def().has(Symbols::TOWER))
+                .map(|k| config.edition.count(k) as usize)
+                .sum()
+        } else {
+            0
+        };
         Tower {
             pieces,
             sites: Vec::with_capacity(foundations),

@@ -11,7 +11,7 @@ fn frontier_follows_placements() {
     assert_eq!(b.frontier().len(), 4);
     b.place(Pos::new(1, 0), d, Rotation::default(), 4);
     assert_eq!(b.frontier().len(), 6);
-    assert!(!b.frontier().contains(&Pos::new(1, 0)));
+    assert!(!b.frontier().iter().any(|s| s.pos == Pos::new(1, 0)));
     assert_eq!(b.at(Pos::new(0, 0)).unwrap().surrounded_by, 1);
     // BASE-D's east side is a road: a square east of it requires a road on its west.
     assert_eq!(
@@ -29,12 +29,12 @@ fn frontier_follows_placements() {
         x += 1;
     }
     assert!(b.is_placed(Pos::new(39, 0)) && b.is_placed(Pos::new(0, 0)));
-    assert!(b.frontier().contains(&Pos::new(40, 0)));
+    assert!(b.frontier().iter().any(|s| s.pos == Pos::new(40, 0)));
     assert_eq!(b.bounds(), (Pos::new(0, 0), Pos::new(39, 0)));
     assert_eq!(b.frontier().len(), 2 * 40 + 2);
     // The incrementally kept requirements agree with the computed ones.
-    for (pos, req) in b.frontier().iter().zip(b.frontier_requirements()) {
-        assert_eq!(*req, b.requirement(*pos));
+    for square in b.frontier() {
+        assert_eq!(square.required, b.requirement(square.pos));
     }
 }
 
