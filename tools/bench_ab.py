@@ -348,7 +348,10 @@ def vector(a: Build, b: Build, rounds: int) -> None:
     for r in range(rounds):
         order = [a, b] if r % 2 == 0 else [b, a]
         for build in order:
-            env = dict(os.environ, PYTHONPATH=str(sites[build.name]))
+            # PYTHONSAFEPATH: the script's own folder is not put first on the path (in
+            # older trees, python/bench.py lies beside the package's sources, whose
+            # unbuilt `carcassonne` would hide the built one).
+            env = dict(os.environ, PYTHONPATH=str(sites[build.name]), PYTHONSAFEPATH="1")
             out = run([str(py), str(script), "--steps", "300"], env=env).stdout
             m, f = MASKS.search(out), FULL.search(out)
             if not m or not f:

@@ -333,17 +333,37 @@ pub fn side_requirement(side: Side, terrain: Terrain) -> Requirement {
 
 /// A requirement in the form `(packed, mask)`, 4 bits per side as in
 /// `Oriented::packed_sides`: a tile fits when `(packed_sides ^ packed) & mask == 0`.
+#[inline]
 pub fn packed_requirement(required: Requirement) -> (u16, u16) {
-    let (mut packed, mut mask) = (0, 0);
-    for side in 0..4 {
-        let code = required >> (3 * side) & 7;
-        if code != 0 {
-            packed |= (code - 1) << (4 * side);
-            mask |= 0xF << (4 * side);
-        }
-    }
-    (packed, mask)
+    let (low, high) = (
+        PACKED_HALVES[(required & 63) as usize],
+        PACKED_HALVES[(required >> 6 & 63) as usize],
+    );
+    (
+        low.0 as u16 | (high.0 as u16) << 8,
+        low.1 as u16 | (high.1 as u16) << 8,
+    )
 }
+
+/// [`packed_requirement`] of each half of a requirement (two sides, 6 bits): the packed
+/// terrains and the mask of the two sides, 4 bits each.
+const PACKED_HALVES: [(u8, u8); 64] = {
+    let mut halves = [(0u8, 0u8); 64];
+    let mut code = 0;
+    while code < 64 {
+        let mut side = 0;
+        while side < 2 {
+            let terrain = (code >> (3 * side)) & 7;
+            if terrain != 0 {
+                halves[code].0 |= ((terrain - 1) << (4 * side)) as u8;
+                halves[code].1 |= 0xF << (4 * side);
+            }
+            side += 1;
+        }
+        code += 1;
+    }
+    halves
+};
 
 /// Which rotations of one tile kind fit each [`Requirement`], a bit per rotation (bit
 /// `r`: rotation `r`), looked up in two halves: north and east, south and west.

@@ -1458,7 +1458,11 @@ impl Game {
             // bridge, if every side that does not match is a road against a field or a
             // field against a road).
             let mut misfits = 0u8;
-            let (packed, mask) = packed_requirement(required);
+            let (packed, mask) = if makers != 0 {
+                packed_requirement(required)
+            } else {
+                (0, 0)
+            };
             if makers != 0 {
                 for (r, &sides) in packed_rot.iter().enumerate() {
                     let misfit = fits & (1 << r) == 0;

@@ -86,3 +86,28 @@ fn fit_tables_agree_with_the_sides() {
     }
     assert!(fitted > 0 && refused > 0);
 }
+
+#[test]
+fn packed_requirements_name_the_facing_terrains() {
+    // B4: the packed form requires, on each side that faces a tile, that tile's terrain.
+    let terrains = [
+        Terrain::Field,
+        Terrain::Road,
+        Terrain::City,
+        Terrain::River,
+        Terrain::Carcassonne,
+    ];
+    for (i, &north) in terrains.iter().enumerate() {
+        let west = terrains[(i + 2) % terrains.len()];
+        let required = side_requirement(Side::N, north) | side_requirement(Side::W, west);
+        let (packed, mask) = packed_requirement(required);
+        assert_eq!(mask, 0xF00F);
+        assert_eq!(packed, north as u16 | (west as u16) << 12);
+    }
+    // The abbey requires nothing (AM1); no neighbour requires nothing.
+    assert_eq!(
+        packed_requirement(side_requirement(Side::E, Terrain::Abbey)),
+        (0, 0)
+    );
+    assert_eq!(packed_requirement(0), (0, 0));
+}
