@@ -269,3 +269,21 @@ def play_match(
     figures: Optional[Mapping[str, int]] = None,
     threads: int = 1,
 ) -> Dict[str, Any]: ...
+def selfplay(
+    games: int,
+    budget: Union[int, str] = 150,
+    seed: int = 0,
+    first_game: int = 0,
+    threads: int = 1,
+    players: Optional[int] = None,
+    sets: Optional[Sequence[str]] = None,
+    edition: Optional[str] = None,
+    rules: Optional[Mapping[str, Any]] = None,
+    figures: Optional[Mapping[str, int]] = None,
+    window: int = 24,
+    preset: str = "compact",
+    sample_moves: int = 30,
+    evaluator: Optional[Callable[[Dict[str, npt.NDArray[Any]]], Any]] = None,
+    batch: int = 8,
+    c: Optional[float] = None,
+) -> Dict[str, Any]: ...

@@ -10,6 +10,7 @@ mod convert;
 mod errors;
 mod game;
 mod search;
+mod selfplay;
 mod signals;
 mod vector;
 
@@ -50,6 +51,8 @@ mod _core {
 
     #[pymodule_export]
     use crate::game::PyGame;
+    #[pymodule_export]
+    use crate::selfplay::selfplay;
     #[pymodule_export]
     use crate::vector::VectorEnv;
 

@@ -57,7 +57,7 @@ pub struct SearchArgs<'py> {
 /// `globals` float32 [k, G] and `action_mask` int8 [k, A]; it returns `(priors,
 /// values)`: priors [k, A], values [k] (the deciding seat's) or [k, P] (by seat relative
 /// to the deciding one).
-fn call_evaluator<'py>(
+pub fn call_evaluator<'py>(
     py: Python<'py>,
     evaluator: &Bound<'py, PyAny>,
     layout: &Layout,

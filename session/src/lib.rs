@@ -13,6 +13,7 @@
 //!   match runner between them;
 //! * [`guided`]: a tree search whose leaves a network evaluates, and the visit shares
 //!   over flat ids that a learner imitates;
+//! * [`selfplay`]: self-play games with tree search on several threads, as training rows;
 //! * [`session`]: a game with its encoder settings and a per-decision cache, the type
 //!   that the command line, the C ABI and Python wrap;
 //! * [`vector`]: a batch of sessions stepped by flat ids on several threads, with
@@ -32,5 +33,6 @@ pub mod mcts;
 pub mod record;
 pub mod render;
 pub mod schemas;
+pub mod selfplay;
 pub mod session;
 pub mod vector;
