@@ -32,6 +32,7 @@ __all__ = [
     "_game_from_record",
     "_vector_env_from_state",
     "play_match",
+    "selfplay",
     "bot_spec",
     "__version__",
     "LAYOUT_VERSION",
