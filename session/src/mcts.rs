@@ -1062,21 +1062,32 @@ impl<'a> Tree<'a> {
 pub(crate) fn rewards(game: &Game, margin_weight: f64) -> [f64; MAX_PLAYERS] {
     let scores = game.scores();
     let mut out = [0.0; MAX_PLAYERS];
-    let best = scores.iter().copied().max().unwrap_or(0);
-    let winners = scores.iter().filter(|s| **s == best).count() as f64;
-    for (p, &s) in scores.iter().enumerate() {
-        let other = scores
-            .iter()
-            .enumerate()
-            .filter(|(q, _)| *q != p)
-            .map(|(_, s)| *s)
-            .max()
-            .unwrap_or(s);
-        let outcome = if s == best { 1.0 / winners } else { 0.0 };
-        let margin = 0.5 + 0.5 * (f64::from(s - other) / MARGIN_SCALE).tanh();
-        out[p] = (1.0 - margin_weight) * outcome + margin_weight * margin;
+    for (p, o) in out.iter_mut().enumerate().take(scores.len()) {
+        let (outcome, points) = outcome_and_margin(scores, p);
+        let margin = 0.5 + 0.5 * (f64::from(points) / MARGIN_SCALE).tanh();
+        *o = (1.0 - margin_weight) * outcome + margin_weight * margin;
     }
     out
+}
+
+/// Seat `p`'s outcome by the final `scores` (1 a win, `1/k` a win shared by `k`, 0 a
+/// loss; B17) and its score minus the best opponent's.
+pub(crate) fn outcome_and_margin(scores: &[i32], p: usize) -> (f64, i32) {
+    let best = scores.iter().copied().max().unwrap_or(0);
+    let winners = scores.iter().filter(|s| **s == best).count() as f64;
+    let other = scores
+        .iter()
+        .enumerate()
+        .filter(|(q, _)| *q != p)
+        .map(|(_, s)| *s)
+        .max()
+        .unwrap_or(scores[p]);
+    let outcome = if scores[p] == best {
+        1.0 / winners
+    } else {
+        0.0
+    };
+    (outcome, scores[p] - other)
 }
 
 /// Points of margin at which the margin reward is `½ + ½·tanh(1)`.

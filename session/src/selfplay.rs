@@ -43,7 +43,7 @@
 
 use crate::encode::{FlatDecision, Layout};
 use crate::guided::{flat_policy, GuidedSearch, LeafEvaluator, SearchError};
-use crate::mcts::{Evaluation, MctsConfig};
+use crate::mcts::{outcome_and_margin, Evaluation, MctsConfig};
 use crate::session::Session;
 use crate::vector::episode_seed;
 use carcassonne::{Action, Game, GameConfig, Phase, Rng};
@@ -334,23 +334,10 @@ impl<'a> SelfPlay<'a> {
             actions.push(action);
         }
         let scores = session.game().scores().to_vec();
-        let best = scores.iter().copied().max().unwrap_or(0);
-        let winners = scores.iter().filter(|s| **s == best).count() as f32;
         for k in 0..rows.players.len() {
-            let p = rows.players[k] as usize;
-            let other = scores
-                .iter()
-                .enumerate()
-                .filter(|(q, _)| *q != p)
-                .map(|(_, s)| *s)
-                .max()
-                .unwrap_or(scores[p]);
-            rows.outcomes.push(if scores[p] == best {
-                1.0 / winners
-            } else {
-                0.0
-            });
-            rows.margins.push(scores[p] - other);
+            let (outcome, margin) = outcome_and_margin(&scores, usize::from(rows.players[k]));
+            rows.outcomes.push(outcome as f32);
+            rows.margins.push(margin);
         }
         rows.game_index = vec![0; rows.players.len()];
         rows.actions.push(actions);
