@@ -34,6 +34,7 @@ SETS = [
 JOINED_LATER = [
     "inns-and-cathedrals",
     "tower",
+    "traders-and-builders",
 ]
 
 
@@ -84,7 +85,9 @@ def main():
         c3 = counts.get("C3")
         # Groups are joined with '.', so the City of Carcassonne's '.' becomes 'k'.
         edges = ".".join(g.replace(".", "k") for g in tile["edge_code"].split())
-        symbols = " ".join(tile.get("symbols", []))
+        # TB1: a tile with trade goods shows the goods symbol; which goods is the city's.
+        symbols = " ".join(dict.fromkeys(
+            "goods" if s.startswith("goods:") else s for s in tile.get("symbols", [])))
         print(f"{tile['id']} {tile['set']} {counts.get('C1', 0)} {counts.get('C2', 0)} "
               f"{'-' if c3 is None else c3} {edges} {symbols}".rstrip())
         for f in tile["features"]:

@@ -38,6 +38,7 @@ pub use crate::rules::abbey_mayor::{BarnPlacement, WagonMove};
 pub use crate::rules::count::{CountFinal, CountLandscape};
 pub use crate::rules::princess_dragon::{DragonMove, FairyRule, PrincessRule};
 pub use crate::rules::river::RiverLakes;
+pub use crate::rules::traders_builders::VolcanoSpecials;
 
 crate::named_enum! {
     /// The tile edition (`edition` switch).
@@ -143,6 +144,8 @@ rule_switches! {
     count_final: CountFinal = CountFinal::default(),
     /// CC8.
     count_landscape: CountLandscape = CountLandscape::default(),
+    /// PD1 with TB3, TB5: whether builders and pigs may go on a volcano tile.
+    volcano_specials: VolcanoSpecials = VolcanoSpecials::default(),
 }
 
 /// How the value of a rule switch is read from and written to a `rules` object.
@@ -214,6 +217,12 @@ crate::named_enum! {
         Barn(4) = "barn",
         /// The big follower (IC1): a follower that counts as two in every majority.
         BigFollower(5) = "big-follower",
+        /// The builder (TB3): on a road or city beside its owner's follower; no follower,
+        /// no majority, earns a second turn (TB4).
+        Builder(6) = "builder",
+        /// The pig (TB5): on a field beside its owner's farmer; no follower, no majority,
+        /// adds a point per city to its owner's field scoring.
+        Pig(7) = "pig",
     }
 }
 
@@ -225,9 +234,10 @@ impl Figure {
 
     /// Whether the figure is a follower for occupation and majorities (B7, B13): every
     /// figure that stands on a feature and is not one of the expansions' pieces that
-    /// count for no majority; not the barn, which stands on a corner.
+    /// count for no majority (the builder and the pig, TB6); not the barn, which stands
+    /// on a corner.
     pub const fn is_follower_like(self) -> bool {
-        !matches!(self, Figure::Barn)
+        !matches!(self, Figure::Barn | Figure::Builder | Figure::Pig)
     }
 
     /// Whether the figure stands on a feature of a tile (its `BoardFigure::local` is a
@@ -298,6 +308,10 @@ figure_counts! {
     abbey,
     /// Big followers (Inns & Cathedrals: 1).
     big_follower as "big-follower",
+    /// Builders (Traders & Builders: 1).
+    builder,
+    /// Pigs (Traders & Builders: 1).
+    pig,
 }
 
 impl Figures {

@@ -130,7 +130,7 @@ impl BoardFigure {
     /// The corner of its tile the figure stands on, for a figure that stands on a corner
     /// rather than on a feature (a barn, AM6).
     pub fn corner(&self) -> Option<Corner> {
-        (!self.figure.is_follower_like()).then(|| Corner::from_index(self.local as usize))
+        (!self.figure.stands_on_feature()).then(|| Corner::from_index(self.local as usize))
     }
 }
 
@@ -178,6 +178,8 @@ crate::named_enum! {
         RansomPaid = "ransompaid.payment",
         /// A ransom received for a prisoner: +3 (TW5).
         RansomReceived = "ransompaid.income",
+        /// End of game: the most tokens of a kind of trade goods, 10 (TB2).
+        Goods = "goods",
     }
 }
 
@@ -251,6 +253,9 @@ crate::named_enum! {
         /// supply when the capturer took his own figure or the capture was exchanged
         /// (TW4).
         Captured = "captured",
+        /// A builder or pig whose owner has no figure left beside it in its feature: its
+        /// follower was removed, eaten or captured (TB6).
+        Unaccompanied = "unaccompanied",
     }
 }
 
@@ -410,6 +415,9 @@ pub struct TurnLog {
     /// A second tile placed in the same turn, without a draw: the River II city lake
     /// after the volcano lake (R6, `river2_lakes: one-turn`).
     pub second: Option<TileKind>,
+    /// Whether this is the second part of a turn, the same player's extra turn earned by
+    /// his builder (TB4; `builder_bonus` in records).
+    pub extra_turn: bool,
     /// Range of this turn's decisions in [`Game::history_actions`].
     pub actions: (u32, u32),
     /// Range of this turn's score events in [`Game::events`].
@@ -520,6 +528,8 @@ pub struct Game {
     pub(crate) end_from: u8,
     /// The pile is empty: the game is in its end-of-game rounds (AM4).
     pub(crate) ending: bool,
+    /// The turn in progress is the turn player's extra turn (TB4).
+    pub(crate) extra_turn: bool,
     pub(crate) events: Vec<ScoreEvent>,
     /// Figures that left the board, in order.
     pub(crate) returns: Vec<FigureReturn>,
@@ -584,6 +594,7 @@ impl Game {
             ext: Expansions::new(&config, total_tiles),
             end_from: 0,
             ending: false,
+            extra_turn: false,
             events: Vec::with_capacity(total_tiles * 4 + log_room),
             returns: Vec::with_capacity(total_tiles * 2),
             // A join makes two features one: at most one fewer than the nodes.
@@ -1069,12 +1080,20 @@ impl Game {
         loop {
             match self.step {
                 Step::Start => {
-                    if self.deck.total() == 0 && !self.tiles_held_to_place() {
+                    // An extra turn (TB4) with the pile empty is only given for an abbey.
+                    if self.deck.total() == 0 && !self.tiles_held_to_place() && !self.extra_turn
+                    {
                         self.begin_end_round();
                         continue;
                     }
                     self.open_turn(None);
-                    self.on_turn_start();
+                    if self.extra_turn {
+                        // TB4: the turn goes on; what comes once per turn (PD16b) does not
+                        // come again.
+                        self.reset_turn_state();
+                    } else {
+                        self.on_turn_start();
+                    }
                     if let Some(tile) = self.tile_instead_of_draw() {
                         self.start_drawn_tile(tile);
                         continue;
@@ -1089,8 +1108,10 @@ impl Game {
                 }
                 Step::Draw => {
                     if self.deck.total() == 0 {
-                        // Every remaining tile was discarded: the turn ends empty.
+                        // Every remaining tile was discarded (or an extra turn, TB4, did
+                        // without its abbey): the turn ends empty.
                         self.discard_open_turn_if_empty();
+                        self.extra_turn = false;
                         if self.tiles_held_to_place() {
                             // The others still place the tiles they hold.
                             self.turn_player = (self.turn_player + 1) % self.players;
@@ -1163,6 +1184,12 @@ impl Game {
                         self.step = Step::EndRound;
                         continue;
                     }
+                    // TB4: the same player again, once.
+                    self.extra_turn = !self.extra_turn && self.another_turn();
+                    if self.extra_turn {
+                        self.step = Step::Start;
+                        continue;
+                    }
                     if self.deck.total() == 0 && !self.tiles_held_to_place() {
                         self.begin_end_round();
                         continue;
@@ -1217,6 +1244,7 @@ impl Game {
             draw,
             discarded: false,
             second: None,
+            extra_turn: self.extra_turn,
             actions: (a, a),
             events: (e, e),
             returns: (r, r),
@@ -1581,7 +1609,9 @@ impl Game {
     pub(crate) fn deploy(&mut self, player: u8, figure: Figure, index: u8, local: u8) {
         let node = self.board.placement(index as usize).node_base + local as NodeId;
         let root = self.features.find(node);
-        self.features.node_mut(root).figures += 1;
+        if figure.is_follower_like() {
+            self.features.node_mut(root).figures += 1;
+        }
         self.supply[player as usize][figure.index()] -= 1;
         self.figures.push(BoardFigure {
             owner: player,
@@ -1735,6 +1765,9 @@ impl Game {
         h.write(self.deck.counts());
         h.write(&[self.phase as u8, self.to_play, self.turn_player]);
         h.write(&[self.step as u8, u8::from(self.ending), self.end_from]);
+        if self.extra_turn {
+            h.write(&[1]);
+        }
         let t = &self.turn;
         (t.placed, t.first_placed, t.feature_scorers, t.drawn).hash(&mut h);
         self.turn_completed().hash(&mut h);

@@ -78,6 +78,12 @@ impl Game {
 
     /// Gives `points` to every player with the highest strength above 0 (B13).
     pub(crate) fn award_majority(&mut self, root: NodeId, points: i32, kind: ScoreKind) {
+        self.award_majority_per_city(root, points, 0, kind);
+    }
+
+    /// [`Game::award_majority`] for a field that counts `cities` completed cities and
+    /// castles: each player of the majority also scores his bonus per city (TB5).
+    fn award_majority_per_city(&mut self, root: NodeId, points: i32, cities: i32, kind: ScoreKind) {
         let s = self.strengths(root);
         let best = *s.iter().max().unwrap_or(&0);
         if best == 0 {
@@ -86,7 +92,12 @@ impl Game {
         let at = Some(self.node_name(root));
         for p in 0..self.players {
             if s[p as usize] == best {
-                self.add_score(p, points, kind, at, Some(root));
+                let bonus = if cities > 0 {
+                    cities * self.field_bonus_per_city(root, p)
+                } else {
+                    0
+                };
+                self.add_score(p, points + bonus, kind, at, Some(root));
             }
         }
     }
@@ -197,12 +208,13 @@ impl Game {
     }
 
     /// Scores the field of `root` for its farmers at `per_city` points per completed
-    /// city (+1 with the pig herd, +1 for a castle) and returns them (B16, AM7, AM8, CA4).
+    /// city (+1 with the pig herd, +1 for a castle; +1 more for a player with his pig,
+    /// TB5) and returns them (B16, AM7, AM8, CA4).
     pub(crate) fn score_field_farmers(&mut self, root: NodeId, per_city: i32, kind: ScoreKind) {
         let fc = self.field_cities(root);
         let per_city = per_city + i32::from(fc.pig && self.rules.pig_herd);
         let points = fc.cities * per_city + fc.castles * (per_city + 1);
-        self.award_majority(root, points, kind);
+        self.award_majority_per_city(root, points, fc.cities + fc.castles, kind);
         let final_scoring = kind == ScoreKind::Farmers;
         self.on_feature_scored(root, final_scoring);
         self.return_figures_of(

@@ -81,6 +81,8 @@ crate::named_enum! {
         InnsCathedrals = "inns-and-cathedrals",
         /// The Tower (`tower`).
         Tower = "tower",
+        /// Traders & Builders (`traders-and-builders`).
+        TradersBuilders = "traders-and-builders",
     }
 }
 
@@ -284,6 +286,8 @@ symbols! {
     CATHEDRAL = 15 as "cathedral",
     /// A tower foundation (TW1).
     TOWER = 16 as "tower",
+    /// Trade goods on a city (TB1; which goods is the city part's).
+    GOODS = 17 as "goods",
 }
 
 impl Symbols {

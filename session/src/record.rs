@@ -87,12 +87,15 @@ const TURN_KEYS: &[&str] = &[
     "events",
     // BZ1: the offer of a bazaar held at the end of the turn.
     "bazaar",
+    // TB4: the second part of a turn, the builder's extra turn.
+    "builder_bonus",
 ];
 /// Keys of an event (informative: read for their keys only): a score (`points`, `what`,
 /// `at`, `parts`) or a figure returned (`returned`, `at`, `cause`).
 const EVENT_KEYS: &[&str] = &[
     "player", "points", "what", "at", // a score
     "parts", "returned", "cause", // for clients
+    "goods", "count", // TB1: goods taken
 ];
 /// Keys of an action besides `type`, `player` (who decides) and the fields of its kind
 /// in the action schema: `(record type, keys)`.
@@ -513,7 +516,7 @@ fn action_from_json(
                 let name = as_str(field(o, f.name, path)?, &p)?;
                 FieldValue::Figure(
                     Figure::from_name(name)
-                        .filter(|f| f.is_follower_like())
+                        .filter(|f| f.stands_on_feature())
                         .ok_or_else(|| err(&p, format!("unknown figure {}", echo(name))))?,
                 )
             }
@@ -878,6 +881,9 @@ pub fn to_value_with(game: &Game, id: &str, resume: &Resume) -> Value {
             if t.discarded {
                 v["discarded"] = json!(true);
             }
+            if t.extra_turn {
+                v["builder_bonus"] = json!(true);
+            }
             let offer = game.bazaar_offer_of_turn(i);
             if !offer.is_empty() {
                 v["bazaar"] = offer.iter().map(|k| k.id()).collect();
@@ -1094,6 +1100,19 @@ pub fn shown_id(id: &str) -> String {
     json::shown(id).into_owned()
 }
 
+/// The optional boolean `key` of a turn (`false` when absent).
+fn flag(o: &Map<String, Value>, key: &str, path: &str) -> Result<bool, ReplayError> {
+    match o.get(key) {
+        None => Ok(false),
+        Some(Value::Bool(b)) => Ok(*b),
+        Some(v) => Err(err(
+            format!("{path}.{key}"),
+            format!("expected true or false, found {}", describe(v)),
+        )
+        .into()),
+    }
+}
+
 /// Replays a record: forces its draws, applies its actions, compares every turn's
 /// scores and the final scores. Returns the replayed game, in explicit-chance mode (a
 /// `resume` object is checked, not applied: see [`load`]).
@@ -1161,17 +1180,8 @@ fn replay_with_resume(record: &Value) -> Result<(Game, Option<Resume>), ReplayEr
                 &format!("{path}.draw"),
             )?),
         };
-        let discarded = match o.get("discarded") {
-            None => false,
-            Some(Value::Bool(b)) => *b,
-            Some(v) => {
-                return Err(err(
-                    format!("{path}.discarded"),
-                    format!("expected true or false, found {}", describe(v)),
-                )
-                .into())
-            }
-        };
+        let discarded = flag(o, "discarded", &path)?;
+        let builder_bonus = flag(o, "builder_bonus", &path)?;
         let actions = as_array(field(o, "actions", &path)?, &format!("{path}.actions"))?;
         let scores = scores_of(
             field(o, "scores", &path)?,
@@ -1344,6 +1354,11 @@ fn replay_with_resume(record: &Value) -> Result<(Game, Option<Resume>), ReplayEr
                     ),
                 ),
             ));
+        }
+        let extra_turn = game.turns()[t].extra_turn;
+        if extra_turn != builder_bonus {
+            let turn = |extra| if extra { "an extra turn (TB4)" } else { "a turn of its own" };
+            return Err(diverged(t, None, turn(builder_bonus), turn(extra_turn)));
         }
         let actual = &game.turns()[t].scores[..players];
         if actual != scores.as_slice() {

@@ -153,6 +153,10 @@ fn inns_and_cathedrals() {
 fn tower() {
     replay_file("tower.jsonl", 28);
 }
+#[test]
+fn traders_and_builders() {
+    replay_file("tb.jsonl", 28);
+}
 
 /// The tile id placed at `(x, y)` before turn `turn` action `action` of a record.
 fn tile_at(record: &Value, turn: usize, action: usize, x: i64, y: i64) -> Option<String> {

@@ -367,7 +367,7 @@ impl Game {
     }
 
     /// AM1: whether `player` may place an abbey now (he holds one and a hole exists).
-    fn abbey_possible(&self, player: u8) -> bool {
+    pub(crate) fn abbey_possible(&self, player: u8) -> bool {
         if self.ext.abbey.abbeys[player as usize] == 0 {
             return false;
         }

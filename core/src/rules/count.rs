@@ -112,7 +112,8 @@ impl Quarter {
             Figure::Mayor => matches!(self, Quarter::Castle),
             Figure::Wagon => !matches!(self, Quarter::Market),
             Figure::Abbot => matches!(self, Quarter::Cathedral),
-            Figure::Barn => false,
+            // Builders and pigs never enter the City (TB6).
+            Figure::Barn | Figure::Builder | Figure::Pig => false,
         }
     }
 }

@@ -11,6 +11,7 @@
 //! * [`bcb`]: Bridges, Castles & Bazaars (BR1–BR3, CA1–CA4, BZ1–BZ4).
 //! * [`inns_cathedrals`]: Inns & Cathedrals (IC1–IC4).
 //! * [`tower`]: the Tower (TW1–TW7).
+//! * [`traders_builders`]: Traders & Builders (TB1–TB6).
 //!
 //! [`state`] is the visible state of every expansion for clients: tables that each
 //! expansion declares in its module (`state_tables!`) and writes (`write_state`).
@@ -65,6 +66,7 @@ pub mod king_robber;
 pub mod princess_dragon;
 pub mod river;
 pub mod tower;
+pub mod traders_builders;
 
 #[cfg(test)]
 pub(crate) use registry::HashProbe;
@@ -99,6 +101,8 @@ expansions! {
     inns: inns_cathedrals::InnsCathedrals,
     /// The Tower.
     tower: tower::Tower,
+    /// Traders & Builders.
+    traders: traders_builders::TradersBuilders,
 }
 
 impl Game {

@@ -324,14 +324,14 @@ impl Game {
 
     /// PD13b: no figure may be deployed on the dragon's tile.
     #[inline]
-    fn dragon_bars(&self, index: usize) -> bool {
+    pub(crate) fn dragon_bars(&self, index: usize) -> bool {
         self.ext.dragon.dragon == Some(index as u8)
     }
 
     /// PD1: no figure but the dragon ever stands on a volcano tile (also after the dragon
     /// has left it).
     #[inline]
-    fn volcano_bars(&self, index: usize) -> bool {
+    pub(crate) fn volcano_bars(&self, index: usize) -> bool {
         self.board.placement(index).kind.def().has(Symbols::VOLCANO)
     }
 
@@ -364,7 +364,7 @@ impl Game {
                     && self.figures.iter().any(|f| {
                         f.owner == player
                             && f.placement == fairy.placement
-                            && f.figure != Figure::Barn
+                            && f.figure.is_follower_like()
                     })
             }
         };
@@ -390,7 +390,7 @@ impl Game {
         }
         let mut winner = None;
         for f in &self.figures {
-            if f.figure == Figure::Barn || f.placement != fairy.placement {
+            if !f.figure.is_follower_like() || f.placement != fairy.placement {
                 continue;
             }
             let matches = match self.rules.fairy {
@@ -450,7 +450,8 @@ impl Game {
         }
         let before = out.len();
         for f in &self.figures {
-            if f.figure != Figure::Barn && self.features.root(f.node) == root {
+            // Knights only: not a builder beside them (TB6).
+            if f.figure.is_follower_like() && self.features.root(f.node) == root {
                 let pos = self.board.placement(f.placement as usize).pos;
                 out.push(Action::Princess {
                     pos,
@@ -501,7 +502,8 @@ impl Game {
         let player = self.turn_player;
         let start = out.len();
         for f in &self.figures {
-            if f.owner != player || f.figure == Figure::Barn {
+            // Next to followers only: not to a builder or a pig (TB6).
+            if f.owner != player || !f.figure.is_follower_like() {
                 continue;
             }
             let pos = self.board.placement(f.placement as usize).pos;

@@ -199,6 +199,13 @@ pub(crate) trait Expansion: Sized + Clone + fmt::Debug + Eq + Hash {
         None
     }
 
+    /// Points per completed city (and castle) that `player` scores beyond the field's
+    /// value when the field of `root` is scored for him (TB5: his pig).
+    #[inline]
+    fn field_bonus_per_city(_game: &Game, _root: NodeId, _player: u8) -> i32 {
+        0
+    }
+
     /// Whether no figure may be put on placement `index` (PD13b, PD1, R6, CC8).
     #[inline]
     fn figure_barred_on(_game: &Game, _index: usize) -> bool {
@@ -429,6 +436,16 @@ pub(crate) trait Expansion: Sized + Clone + fmt::Debug + Eq + Hash {
     /// it (BZ1).
     #[inline]
     fn drawn_at_end_of_turn(_game: &mut Game, _tile: TileKind) -> bool {
+        false
+    }
+
+    /// Whether the turn player, whose turn ends, takes an extra turn at once (TB4: his
+    /// builder); by default the next player's turn comes. Not asked at the end of an
+    /// extra turn (it gives no other) nor in the end-of-game rounds. An extra turn
+    /// starts without [`Expansion::on_turn_start`] (what comes once per turn, PD16b,
+    /// does not come again) but with [`Expansion::reset_turn`].
+    #[inline]
+    fn another_turn(_game: &mut Game) -> bool {
         false
     }
 
@@ -701,6 +718,12 @@ macro_rules! expansions {
                 None
             }
 
+            /// [`Expansion::field_bonus_per_city`] of every expansion, summed.
+            #[inline]
+            pub(crate) fn field_bonus_per_city(&self, root: NodeId, player: u8) -> i32 {
+                0 $(+ if self.in_play(Slot::$field) { <$ty as Expansion>::field_bonus_per_city(self, root, player) } else { 0 })+
+            }
+
             /// [`Expansion::figure_barred_on`] of some expansion.
             #[inline]
             pub(crate) fn figure_barred_on(&self, index: usize) -> bool {
@@ -967,6 +990,15 @@ macro_rules! expansions {
             pub(crate) fn drawn_at_end_of_turn(&mut self, tile: TileKind) {
                 let _taken = false $(|| (self.in_play(Slot::$field) && <$ty as Expansion>::drawn_at_end_of_turn(self, tile)))+;
                 debug_assert!(_taken, "a tile drawn at the end of the turn that no expansion asked for");
+            }
+
+            /// [`Expansion::another_turn`] of some expansion (every one is asked).
+            pub(crate) fn another_turn(&mut self) -> bool {
+                let mut again = false;
+                $(if self.in_play(Slot::$field) {
+                    again |= <$ty as Expansion>::another_turn(self);
+                })+
+                again
             }
 
             /// Applies a decision that an expansion owns ([`Expansion::apply`]); returns

@@ -220,7 +220,10 @@ impl Expansion for Tower {
 
     #[inline]
     fn reset_turn(game: &mut Game) {
-        game.ext.tower.ransom_paid = false;
+        // TW5: once for both parts of a turn with a builder's extra turn (TB4).
+        if !game.extra_turn {
+            game.ext.tower.ransom_paid = false;
+        }
         game.ext.tower.exchange_with = None;
     }
 

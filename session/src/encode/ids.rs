@@ -186,6 +186,10 @@ carcassonne::named_enum! {
         LeaveBigFollower(15) = "leave-big-follower",
         /// Put a tower piece on this tower (TW2; tower slot).
         TowerPiece(16) = "tower-piece",
+        /// Deploy the builder (TB3).
+        Builder(17) = "builder",
+        /// Deploy the pig (TB5).
+        Pig(18) = "pig",
     }
 }
 
@@ -199,6 +203,8 @@ impl Channel {
             Figure::Mayor => Some(Channel::Mayor),
             Figure::Wagon => Some(Channel::Wagon),
             Figure::BigFollower => Some(Channel::BigFollower),
+            Figure::Builder => Some(Channel::Builder),
+            Figure::Pig => Some(Channel::Pig),
             Figure::Barn => None,
         }
     }
@@ -211,14 +217,16 @@ impl Channel {
             Figure::Mayor => Some(Channel::LeaveMayor),
             Figure::Wagon => Some(Channel::LeaveWagon),
             Figure::BigFollower => Some(Channel::LeaveBigFollower),
-            Figure::Barn => None,
+            // Builders and pigs never enter the City (TB6).
+            Figure::Barn | Figure::Builder | Figure::Pig => None,
         }
     }
 
     /// When the channel can be offered: a figure's channels when the figure is in play
     /// (the leaving channels with the Count too), the fairy and the princess with the
     /// Princess & the Dragon, the abbot's return with the abbot, the castle and the
-    /// bridges with Bridges, Castles & Bazaars, the big follower's with the big follower, the tower piece with the Tower.
+    /// bridges with Bridges, Castles & Bazaars, the big follower's with the big follower,
+    /// the tower piece with the Tower, the builder's and the pig's with their figures.
     pub const fn live(self) -> Live {
         use Channel::*;
         const COUNT: Live = Live::Set(TileSet::Count);
@@ -236,6 +244,8 @@ impl Channel {
             BigFollower => Live::Figure(Figure::BigFollower),
             LeaveBigFollower => Live::All(&[Live::Figure(Figure::BigFollower), COUNT]),
             TowerPiece => Live::Set(TileSet::Tower),
+            Builder => Live::Figure(Figure::Builder),
+            Pig => Live::Figure(Figure::Pig),
         }
     }
 }

@@ -621,6 +621,10 @@ const fn score_column(kind: ScoreKind) -> (&'static str, &'static str) {
             "end: barns, 4 per completed city next to their field (AM9)",
         ),
         ScoreKind::King => ("king", "end: the King, a point per completed city (KR3)"),
+        ScoreKind::Goods => (
+            "goods",
+            "end: 10 for the most tokens of each kind of trade goods (TB2)",
+        ),
         ScoreKind::RobberBaron => (
             "robber",
             "end: the Robber Baron, a point per completed road (KR3)",

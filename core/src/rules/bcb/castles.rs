@@ -93,7 +93,8 @@ impl Game {
             .figures
             .iter()
             .find(|f| {
-                f.figure != crate::config::Figure::Barn && self.features.root(f.node) == root
+                // A builder or pig beside the figure does not count (CA1).
+                f.figure.is_follower_like() && self.features.root(f.node) == root
             })?
             .owner;
         (self.castles_left(owner as usize) > 0).then_some(owner)
