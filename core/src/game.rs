@@ -1081,8 +1081,7 @@ impl Game {
             match self.step {
                 Step::Start => {
                     // An extra turn (TB4) with the pile empty is only given for an abbey.
-                    if self.deck.total() == 0 && !self.tiles_held_to_place() && !self.extra_turn
-                    {
+                    if self.deck.total() == 0 && !self.tiles_held_to_place() && !self.extra_turn {
                         self.begin_end_round();
                         continue;
                     }

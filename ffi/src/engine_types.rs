@@ -217,6 +217,12 @@ pub enum CarcFigure {
     /// The big follower (IC1): a follower that counts as two in every majority. Name:
     /// `big-follower`.
     BigFollower = 5,
+    /// The builder (TB3): on a road or city beside its owner's follower; no follower, no majority,
+    /// earns a second turn (TB4). Name: `builder`.
+    Builder = 6,
+    /// The pig (TB5): on a field beside its owner's farmer; no follower, no majority, adds a point
+    /// per city to its owner's field scoring. Name: `pig`.
+    Pig = 7,
 }
 
 impl From<Figure> for CarcFigure {
@@ -228,6 +234,8 @@ impl From<Figure> for CarcFigure {
             Figure::Wagon => CarcFigure::Wagon,
             Figure::Barn => CarcFigure::Barn,
             Figure::BigFollower => CarcFigure::BigFollower,
+            Figure::Builder => CarcFigure::Builder,
+            Figure::Pig => CarcFigure::Pig,
         }
     }
 }
@@ -391,6 +399,8 @@ pub enum CarcScoreKind {
     RansomPaid = 18,
     /// A ransom received for a prisoner: +3 (TW5). Name: `ransompaid.income`.
     RansomReceived = 19,
+    /// End of game: the most tokens of a kind of trade goods, 10 (TB2). Name: `goods`.
+    Goods = 20,
 }
 
 impl From<ScoreKind> for CarcScoreKind {
@@ -416,6 +426,7 @@ impl From<ScoreKind> for CarcScoreKind {
             ScoreKind::BazaarSell => CarcScoreKind::BazaarSell,
             ScoreKind::RansomPaid => CarcScoreKind::RansomPaid,
             ScoreKind::RansomReceived => CarcScoreKind::RansomReceived,
+            ScoreKind::Goods => CarcScoreKind::Goods,
         }
     }
 }
@@ -441,6 +452,9 @@ pub enum CarcReturnCause {
     /// Taken prisoner by a tower (TW3): held by the capturer, or back in its owner's supply when
     /// the capturer took his own figure or the capture was exchanged (TW4). Name: `captured`.
     Captured = 6,
+    /// A builder or pig whose owner has no figure left beside it in its feature: its follower was
+    /// removed, eaten or captured (TB6). Name: `unaccompanied`.
+    Unaccompanied = 7,
 }
 
 impl From<ReturnCause> for CarcReturnCause {
@@ -453,6 +467,7 @@ impl From<ReturnCause> for CarcReturnCause {
             ReturnCause::AbbotTaken => CarcReturnCause::AbbotTaken,
             ReturnCause::Challenged => CarcReturnCause::Challenged,
             ReturnCause::Captured => CarcReturnCause::Captured,
+            ReturnCause::Unaccompanied => CarcReturnCause::Unaccompanied,
         }
     }
 }
@@ -572,7 +587,7 @@ impl From<Rows> for CarcStateRows {
     }
 }
 
-/// A player's holdings (7 bytes, blittable; `carc_game_supply`): figures not on the board, and
+/// A player's holdings (9 bytes, blittable; `carc_game_supply`): figures not on the board, and
 /// tiles of the expansions not yet placed.
 #[repr(C)]
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, Default)]
@@ -591,6 +606,10 @@ pub struct CarcSupply {
     pub abbey: u8,
     /// Big followers (Inns & Cathedrals: 1).
     pub big_follower: u8,
+    /// Builders (Traders & Builders: 1).
+    pub builder: u8,
+    /// Pigs (Traders & Builders: 1).
+    pub pig: u8,
 }
 
 impl From<Figures> for CarcSupply {
@@ -603,6 +622,8 @@ impl From<Figures> for CarcSupply {
             barn: value.barn,
             abbey: value.abbey,
             big_follower: value.big_follower,
+            builder: value.builder,
+            pig: value.pig,
         }
     }
 }
@@ -659,3 +680,6 @@ pub const CARC_SYMBOL_CATHEDRAL: u32 = 32768;
 
 /// A tower foundation (TW1).
 pub const CARC_SYMBOL_TOWER: u32 = 65536;
+
+/// Trade goods on a city (TB1; which goods is the city part's).
+pub const CARC_SYMBOL_GOODS: u32 = 131072;

@@ -468,6 +468,9 @@ pub extern "C" fn carc_game_prisoners(
                 wagon: of(Figure::Wagon),
                 barn: of(Figure::Barn),
                 abbey: 0,
+                // Builders and pigs are never captured (TW3).
+                builder: 0,
+                pig: 0,
             },
         );
         Ok(())

@@ -1357,7 +1357,13 @@ fn replay_with_resume(record: &Value) -> Result<(Game, Option<Resume>), ReplayEr
         }
         let extra_turn = game.turns()[t].extra_turn;
         if extra_turn != builder_bonus {
-            let turn = |extra| if extra { "an extra turn (TB4)" } else { "a turn of its own" };
+            let turn = |extra| {
+                if extra {
+                    "an extra turn (TB4)"
+                } else {
+                    "a turn of its own"
+                }
+            };
             return Err(diverged(t, None, turn(builder_bonus), turn(extra_turn)));
         }
         let actual = &game.turns()[t].scores[..players];

@@ -157,6 +157,44 @@ fn tower() {
 fn traders_and_builders() {
     replay_file("tb.jsonl", 28);
 }
+#[test]
+fn inns_traders_tower() {
+    replay_file("ic-tb-tower.jsonl", 28);
+}
+#[test]
+fn seed_interactions() {
+    replay_file("seed-interactions.jsonl", 28);
+}
+
+/// Where the dragon stands before turn `turn` action `action` of a record: on the last
+/// volcano tile placed (PD2) or where its last step took it (PD5).
+fn dragon_at(record: &Value, turn: usize, action: usize) -> Option<(Option<i64>, Option<i64>)> {
+    let mut dragon = None;
+    for (ti, t) in record["turns"]
+        .as_array()?
+        .iter()
+        .enumerate()
+        .take(turn + 1)
+    {
+        for (ai, a) in t["actions"].as_array()?.iter().enumerate() {
+            if (ti, ai) == (turn, action) {
+                return dragon;
+            }
+            let square = (a["x"].as_i64(), a["y"].as_i64());
+            match a["type"].as_str() {
+                Some("place_tile") => {
+                    let id = a.get("tile").unwrap_or(&t["draw"]).as_str()?;
+                    if catalogue().by_id(id)?.def().has(Symbols::VOLCANO) {
+                        dragon = Some(square);
+                    }
+                }
+                Some("move_dragon") => dragon = Some(square),
+                _ => {}
+            }
+        }
+    }
+    dragon
+}
 
 /// The tile id placed at `(x, y)` before turn `turn` action `action` of a record.
 fn tile_at(record: &Value, turn: usize, action: usize, x: i64, y: i64) -> Option<String> {
@@ -282,6 +320,18 @@ fn known_divergences_are_what_their_rule_says() {
                         )) && w.legal.len() > 1,
                         "{id}: {d}"
                     );
+                }
+                "refused: a follower onto a tower on the dragon's tile" => {
+                    // PD13b: the refused action puts a follower onto a tower (`t1`) on the
+                    // tile where the dragon stands.
+                    let a = d
+                        .action
+                        .unwrap_or_else(|| panic!("{id}: {d} is no refusal"));
+                    let action = &r["turns"][d.turn]["actions"][a];
+                    assert_eq!(action["type"], "deploy", "{id}: {d}");
+                    assert_eq!(action["feature"], "t1", "{id}: {d}");
+                    let target = (action["x"].as_i64(), action["y"].as_i64());
+                    assert_eq!(dragon_at(&r, d.turn, a), Some(target), "{id}: {d}");
                 }
                 other => panic!("{id}: unknown divergence kind {other:?}"),
             }

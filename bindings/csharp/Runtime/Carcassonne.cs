@@ -159,6 +159,10 @@ namespace Carcassonne
         Barn = 4,
         /// <summary>The big follower (IC1): a follower that counts as two in every majority. Name: `big-follower`.</summary>
         BigFollower = 5,
+        /// <summary>The builder (TB3): on a road or city beside its owner's follower; no follower, no majority, earns a second turn (TB4). Name: `builder`.</summary>
+        Builder = 6,
+        /// <summary>The pig (TB5): on a field beside its owner's farmer; no follower, no majority, adds a point per city to its owner's field scoring. Name: `pig`.</summary>
+        Pig = 7,
     }
 
     /// <summary>Barn corners, board frame (the `corner` field of a `CarcAction`). Stable numbers. (CarcCorner)</summary>
@@ -288,6 +292,8 @@ namespace Carcassonne
         RansomPaid = 18,
         /// <summary>A ransom received for a prisoner: +3 (TW5). Name: `ransompaid.income`.</summary>
         RansomReceived = 19,
+        /// <summary>End of game: the most tokens of a kind of trade goods, 10 (TB2). Name: `goods`.</summary>
+        Goods = 20,
     }
 
     /// <summary>Why a figure left the board (`cause` of a `CarcEvent`). Stable numbers. (CarcReturnCause)</summary>
@@ -307,6 +313,8 @@ namespace Carcassonne
         Challenged = 5,
         /// <summary>Taken prisoner by a tower (TW3): held by the capturer, or back in its owner's supply when the capturer took his own figure or the capture was exchanged (TW4). Name: `captured`.</summary>
         Captured = 6,
+        /// <summary>A builder or pig whose owner has no figure left beside it in its feature: its follower was removed, eaten or captured (TB6). Name: `unaccompanied`.</summary>
+        Unaccompanied = 7,
     }
 
     /// <summary>The kind of a feature (`carc_tile_feature_geometry`, events, parts). Stable numbers. (CarcFeatureKind)</summary>
@@ -397,7 +405,7 @@ namespace Carcassonne
         Many = 3,
     }
 
-    /// <summary>A player's holdings (7 bytes, blittable; `carc_game_supply`): figures not on the board, and tiles of the expansions not yet placed. (CarcSupply)</summary>
+    /// <summary>A player's holdings (9 bytes, blittable; `carc_game_supply`): figures not on the board, and tiles of the expansions not yet placed. (CarcSupply)</summary>
     [StructLayout(LayoutKind.Sequential)]
     public struct CarcSupply
     {
@@ -415,6 +423,10 @@ namespace Carcassonne
         public byte Abbey;
         /// <summary>Big followers (Inns &amp; Cathedrals: 1).</summary>
         public byte BigFollower;
+        /// <summary>Builders (Traders &amp; Builders: 1).</summary>
+        public byte Builder;
+        /// <summary>Pigs (Traders &amp; Builders: 1).</summary>
+        public byte Pig;
     }
 
     // END GENERATED TYPES
@@ -928,6 +940,8 @@ namespace Carcassonne
         public const uint SymbolCathedral = 32768;
         /// <summary>A tower foundation (TW1).</summary>
         public const uint SymbolTower = 65536;
+        /// <summary>Trade goods on a city (TB1; which goods is the city part's).</summary>
+        public const uint SymbolGoods = 131072;
         // END GENERATED CONSTANTS
         /// <summary>The default side of the observation window.</summary>
         public const uint DefaultWindow = 32;

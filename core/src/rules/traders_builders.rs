@@ -89,10 +89,16 @@ impl Expansion for TradersBuilders {
             let n = config.figures.of(figure);
             let field = format!("figures.{}", figure.name());
             if n > 1 {
-                return Err(ConfigError::new(field, format!("{n}; at most 1 (TB3, TB5)")));
+                return Err(ConfigError::new(
+                    field,
+                    format!("{n}; at most 1 (TB3, TB5)"),
+                ));
             }
             if n > 0 && !config.has(TileSet::TradersBuilders) {
-                return Err(ConfigError::new(field, "needs the traders-and-builders set"));
+                return Err(ConfigError::new(
+                    field,
+                    "needs the traders-and-builders set",
+                ));
             }
         }
         Ok(())
@@ -182,9 +188,7 @@ impl Game {
     /// feature of `root` (TB3, TB5).
     fn accompanied(&self, owner: u8, special: Figure, root: NodeId) -> bool {
         self.figures.iter().any(|f| {
-            f.owner == owner
-                && accompanies(special, f.figure)
-                && self.features.root(f.node) == root
+            f.owner == owner && accompanies(special, f.figure) && self.features.root(f.node) == root
         })
     }
 
