@@ -126,7 +126,7 @@
  * documentation): a hash of the observation schema. Compare it with
  * `carc_layout_version()` to detect a library whose observations differ.
  */
-#define CARC_LAYOUT_VERSION 16913041202442683107ull
+#define CARC_LAYOUT_VERSION 9686442614495980793ull
 
 /**
  * The id value meaning "no second id" (`carc_game_action_to_flat` for a one-step action).

@@ -284,13 +284,6 @@ fn pd7_pd20_dragon_eats_every_figure_but_the_barn() {
     assert_eq!(game.board_figures().len(), 1);
 }
 
-/// PD8: the builder and the pig, whose return PD8 governs, are not among the figures of
-/// the supported sets, so the rule has nothing to act on.
-#[test]
-fn pd8_no_builder_or_pig_figures() {
-    assert!(Figure::from_name("builder").is_none() && Figure::from_name("pig").is_none());
-}
-
 // ----- princess (PD9–PD11) ------------------------------------------------------------------
 
 /// Seat 0 puts a knight on the pennant band at (0, -1) (city north–south, joined to the

@@ -29,6 +29,7 @@ use crate::action::Action;
 use crate::config::{ConfigError, Figure, Figures, GameConfig, MAX_PLAYERS};
 use crate::features::NodeId;
 use crate::game::{Game, ReturnCause, ScoreKind};
+use crate::rules::state::{Seat, StateWriter};
 use crate::rules::{Expansion, FigureCounts, TurnEnd};
 use crate::tiles::{FeatureKind, Goods, Symbols, TileSet};
 
@@ -43,6 +44,22 @@ crate::named_enum! {
         /// translation of the rulebook).
         Allowed = "allowed",
     }
+}
+
+crate::rules::state::state_tables! {
+    expansion: "traders-and-builders";
+    /// The goods tokens each seat holds (TB1), whose majorities score at the end (TB2).
+    /// The builders and pigs are figures: on the board and in the supplies.
+    goods: PerSeat {
+        /// The seat.
+        seat: Seat,
+        /// Its wine tokens.
+        wine: u8,
+        /// Its grain tokens.
+        grain: u8,
+        /// Its cloth tokens.
+        cloth: u8,
+    },
 }
 
 /// The points for the most tokens of a kind of goods at the end of the game (TB2).
@@ -73,6 +90,16 @@ impl Expansion for TradersBuilders {
             ("TB1", |t| t.goods[0][0] ^= 1),
             ("TB4", |t| t.extra_turn_earned ^= true),
         ]
+    }
+
+    const STATE_TABLES: &'static [crate::rules::state::StateTable] = STATE_TABLES;
+
+    fn write_state(game: &Game, out: &mut StateWriter<'_>) {
+        let mut rows = StateRows(out);
+        for seat in 0..game.num_players() {
+            let [wine, grain, cloth] = game.ext.traders.goods[seat];
+            rows.goods(Seat(seat as u8), wine, grain, cloth);
+        }
     }
 
     /// TB3, TB5: with the set, each player has one builder and one pig by default.
@@ -176,6 +203,12 @@ const fn accompanies(special: Figure, figure: Figure) -> bool {
 }
 
 impl Game {
+    /// Whether the turn in progress is the turn player's extra turn, earned by his
+    /// builder (TB4).
+    pub fn in_extra_turn(&self) -> bool {
+        self.extra_turn
+    }
+
     /// Goods tokens of kind `goods` that `player` holds (TB1).
     pub fn goods_held(&self, player: usize, goods: Goods) -> u8 {
         if !self.has_set(TileSet::TradersBuilders) || player >= self.num_players() {
@@ -346,3 +379,7 @@ impl Game {
         }
     }
 }
+
+#[cfg(test)]
+#[path = "../tests/unit/traders_builders.rs"]
+mod tests;

@@ -124,6 +124,7 @@ pub mod schema;
 mod spec;
 mod stats;
 pub mod tower;
+pub mod traders_builders;
 mod window;
 
 pub use base::{global, plane};

@@ -53,7 +53,7 @@ use std::sync::OnceLock;
 /// The layout version: [`schema_fingerprint`] of this build, as a constant (the C
 /// header carries it as `CARC_LAYOUT_VERSION`). A test checks that it equals the
 /// fingerprint, so that no change of the schema goes without a new version.
-pub const LAYOUT_VERSION: u64 = 0xeab7_315d_4f24_42e3;
+pub const LAYOUT_VERSION: u64 = 0x866d_283c_a63d_2cf9;
 
 /// Raised when what a writer writes changes while the tables stay the same (the golden
 /// observation traces then differ); part of the fingerprint.
@@ -536,6 +536,7 @@ pub const SECTIONS: &[&Section] = &[
     &super::cult::SECTION,
     &super::bcb::SECTION,
     &super::tower::SECTION,
+    &super::traders_builders::SECTION,
 ];
 
 /// The last block of ids: `PASS`.
