@@ -31,7 +31,7 @@
 
 use carcassonne::config::{
     BarnPlacement, CountFinal, CountLandscape, DragonMove, FairyRule, PrincessRule, RiverLakes,
-    WagonMove,
+    VolcanoSpecials, WagonMove,
 };
 use carcassonne::rules::bcb::MAX_BID;
 use carcassonne::{
@@ -100,9 +100,12 @@ const ALL: &[TileSet] = &[
     TileSet::Cult,
     TileSet::BridgesCastlesBazaars,
     TileSet::InnsCathedrals,
+    TileSet::TradersBuilders,
 ];
 /// Inns & Cathedrals on the base game.
 const IC: &[TileSet] = &[TileSet::Base, TileSet::InnsCathedrals];
+/// Traders & Builders on the base game.
+const TB: &[TileSet] = &[TileSet::Base, TileSet::TradersBuilders];
 /// Bridges, Castles & Bazaars on the base game.
 const BCB: &[TileSet] = &[TileSet::Base, TileSet::BridgesCastlesBazaars];
 /// The Count, King & Robber and the Cult on the base game.
@@ -643,6 +646,15 @@ fn inns_and_cathedrals_two_to_six_players() {
 }
 
 #[test]
+fn traders_and_builders_two_to_six_players() {
+    // Goods (TB1, TB2), builders and their extra turns (TB3, TB4), pigs (TB5) with every
+    // table size.
+    let mut cases: Vec<Case> = (2..=6).map(|p| few(case("tb", p, TB, |_| {}))).collect();
+    cases.push(explicit(case("tb", 3, TB, |_| {})));
+    run(cases);
+}
+
+#[test]
 fn every_set_two_to_six_players() {
     let mut cases: Vec<Case> = (2..=6)
         .map(|p| few(case("all sets", p, ALL, |c| c.figures.abbot = 1)))
@@ -667,6 +679,7 @@ fn every_set_two_to_six_players() {
                 fairy_final_bonus: false,
                 count_final: CountFinal::AnyQuarter,
                 count_landscape: CountLandscape::Open,
+                volcano_specials: VolcanoSpecials::Allowed,
             }
         },
     )));

@@ -79,6 +79,12 @@ pub enum Piece {
     Cathedral,
     /// Towers with their height (TW1); a follower on top closes one (TW2).
     Tower,
+    /// The builder (TB3).
+    Builder,
+    /// The pig (TB5).
+    Pig,
+    /// Trade goods on cities: wine, grain, cloth (TB1).
+    Goods,
     /// The tiles placed in the turn a replay shows.
     NewTile,
 }
@@ -136,7 +142,7 @@ const fn piece(
 
 /// Every piece, in legend order: terrain and tile symbols, figures, then each
 /// expansion's pieces.
-pub const PIECES: [PieceInfo; 32] = [
+pub const PIECES: [PieceInfo; 35] = [
     piece(Piece::Field, "field", Some("."), Presence::Always),
     piece(Piece::City, "city", Some("#"), Presence::Always),
     piece(Piece::Road, "road", Some("="), Presence::Always),
@@ -267,6 +273,19 @@ pub const PIECES: [PieceInfo; 32] = [
         "tower (its height)",
         None,
         Presence::Symbol(Symbols::TOWER),
+    ),
+    piece(
+        Piece::Builder,
+        "builder",
+        None,
+        Presence::Figure(Figure::Builder),
+    ),
+    piece(Piece::Pig, "pig", None, Presence::Figure(Figure::Pig)),
+    piece(
+        Piece::Goods,
+        "goods (wine, grain, cloth)",
+        None,
+        Presence::Symbol(Symbols::GOODS),
     ),
     piece(Piece::NewTile, "tile of this turn", None, Presence::Replay),
 ];

@@ -8,7 +8,7 @@ use carcassonne::config::Figure;
 use carcassonne::game::{BoardFigure, Game, ScoreKind};
 use carcassonne::geometry::{Corner, Pos, Rotation, Side};
 use carcassonne::rules::count::Quarter;
-use carcassonne::tiles::{FeatureKind, TileKind, TileSet};
+use carcassonne::tiles::{FeatureKind, Goods, TileKind, TileSet};
 use std::fmt::Write as _;
 
 /// Characters per tile block, across.
@@ -532,6 +532,26 @@ fn expansion_lines(game: &Game) -> String {
         })
         .collect();
     out.push_str(&wrapped("bridges:", &bridges));
+    if game.has_set(TileSet::TradersBuilders) {
+        // TB1, TB2: the goods tokens each seat holds.
+        let goods: Vec<String> = (0..game.num_players())
+            .map(|seat| {
+                let held: Vec<String> = Goods::ALL
+                    .iter()
+                    .map(|&g| format!("{} {}", game.goods_held(seat, g), g.name()))
+                    .collect();
+                format!("seat {seat} {}", held.join(", "))
+            })
+            .collect();
+        out.push_str(&wrapped("goods:", &goods));
+        if game.in_extra_turn() {
+            let _ = writeln!(
+                out,
+                "extra turn: seat {} plays again (builder, TB4)",
+                game.turn_player()
+            );
+        }
+    }
     if game.has_set(TileSet::Tower) {
         let towers: Vec<String> = game
             .towers()

@@ -4,6 +4,7 @@
 use super::*;
 use crate::render::pieces::Piece;
 use carcassonne::config::Figure;
+use carcassonne::tiles::Goods;
 use std::fmt::Write as _;
 
 /// The outline of a follower (a meeple) of height about `2.2 * s`, standing on `(x, y)`.
@@ -44,10 +45,11 @@ pub(crate) fn svg_figure(
     let classes = format!("{class} {}", figure.name());
     let data = seat.map_or(String::new(), |s| format!(r#" data-seat="{s}""#));
     // Every figure but the follower carries the initial of its name; the big follower,
-    // which counts as two followers (IC1), a 2.
+    // which counts as two followers (IC1), a 2; the builder a small b (B is the barn's).
     let initial = match figure {
         Figure::Follower => None,
         Figure::BigFollower => Some('2'),
+        Figure::Builder => Some('b'),
         _ => figure.name().chars().next().map(|c| c.to_ascii_uppercase()),
     };
     let shape = if figure.is_follower_like() {
@@ -190,6 +192,27 @@ pub(super) fn svg_inn(out: &mut String, at: (f64, f64), s: f64) {
         num(y - s * 0.6),
         num(x + s * 0.65),
         num(y - s * 0.1)
+    );
+}
+
+/// A token of trade goods (TB1), centred at `at`, of size `s`: a barrel of wine, a sack
+/// of grain, a bale of cloth, told apart by their colours.
+pub(super) fn svg_goods(out: &mut String, at: (f64, f64), s: f64, goods: Goods) {
+    let (x, y) = at;
+    let (fill, ink) = match goods {
+        Goods::Wine => ("#8e2448", "#3a0d1c"),
+        Goods::Grain => ("#e3b341", "#5a4210"),
+        Goods::Cloth => ("#4a78c2", "#16294a"),
+    };
+    let _ = writeln!(
+        out,
+        r##"<g class="goods {}"><rect x="{}" y="{}" width="{}" height="{}" rx="{}" fill="{fill}" stroke="{ink}" stroke-width="1"/></g>"##,
+        goods.name(),
+        num(x - s / 2.0),
+        num(y - s / 2.0),
+        num(s),
+        num(s),
+        num(s * 0.3),
     );
 }
 
@@ -528,6 +551,9 @@ pub(crate) fn swatch(out: &mut String, piece: Piece, x: f64, y: f64) {
         Piece::BigFollower => figure(out, Figure::BigFollower, "a big follower"),
         Piece::Inn => svg_inn(out, (cx, cy + 2.0), 12.0),
         Piece::Cathedral => svg_cathedral(out, (cx, cy + 3.0), 14.0),
+        Piece::Builder => figure(out, Figure::Builder, "a builder"),
+        Piece::Pig => figure(out, Figure::Pig, "a pig"),
+        Piece::Goods => svg_goods(out, (cx, cy), 12.0, Goods::Grain),
         Piece::Tower => svg_tower(out, "swatch tower", (cx, cy), 2, "a tower of height 2"),
         Piece::NewTile => {
             let _ = write!(

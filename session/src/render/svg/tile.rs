@@ -4,8 +4,8 @@
 //! volcano, magic portal, bazaar, lakes, pennants, inns, cathedrals), and where figures stand on it.
 
 use super::symbols::{
-    svg_bazaar, svg_cathedral, svg_chapel, svg_garden, svg_inn, svg_pennant, svg_pond, svg_portal,
-    svg_shrine, svg_volcano,
+    svg_bazaar, svg_cathedral, svg_chapel, svg_garden, svg_goods, svg_inn, svg_pennant, svg_pond,
+    svg_portal, svg_shrine, svg_volcano,
 };
 use super::*;
 use crate::render::{anchor_segment, centre_of, segment_look, Centre, Look};
@@ -362,6 +362,17 @@ pub(super) fn svg_tile_art(out: &mut String, kind: TileKind, rot: Rotation) {
                 let at = ((p.0 + q.0) * 0.3 + c * 0.4, (p.1 + q.1) * 0.3 + c * 0.4);
                 svg_inn(out, (at.0 + TILE * 0.1, at.1 - TILE * 0.06), TILE * 0.14);
             }
+        }
+    }
+    // Trade goods (TB1): a token inside the city, near its anchor third.
+    for (i, f) in def.features.iter().enumerate() {
+        let Some(goods) = f.goods else {
+            continue;
+        };
+        if let Some(seg) = anchor_segment(oriented, i as u8) {
+            let (p, q) = segment_ends(seg);
+            let at = ((p.0 + q.0) * 0.3 + c * 0.4, (p.1 + q.1) * 0.3 + c * 0.4);
+            svg_goods(out, (at.0 - TILE * 0.1, at.1), TILE * 0.12, goods);
         }
     }
     // Centre symbols.
