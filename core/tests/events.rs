@@ -319,7 +319,7 @@ fn check_game(game: &Game, ctx: &str) {
     for e in game.events() {
         let Some(f) = e.feature else {
             // The fairy's turn point, the King and Robber Baron's many features, bazaar
-            // payments and ransoms (TW5).
+            // payments, ransoms (TW5) and the goods majorities (TB2).
             assert!(
                 matches!(
                     e.kind,
@@ -330,6 +330,7 @@ fn check_game(game: &Game, ctx: &str) {
                         | ScoreKind::BazaarSell
                         | ScoreKind::RansomPaid
                         | ScoreKind::RansomReceived
+                        | ScoreKind::Goods
                 ),
                 "{ctx}: {e:?}"
             );
@@ -371,6 +372,7 @@ fn random_games_events_add_up_and_parts_give_the_points() {
         (vec![TileSet::Base, TileSet::PrincessDragon], 3, 0),
         (vec![TileSet::Base, TileSet::AbbeyMayor], 3, 1),
         (vec![TileSet::Base, TileSet::Tower], 4, 0),
+        (vec![TileSet::Base, TileSet::TradersBuilders], 3, 0),
         (all, 5, 1),
     ];
     for (sets, players, abbot) in configs {

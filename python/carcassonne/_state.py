@@ -28,6 +28,7 @@ __all__ = [
     "TowerPiecesRow",
     "PrisonersRow",
     "RansomRow",
+    "GoodsRow",
 ]
 
 
@@ -281,6 +282,24 @@ class RansomRow(TypedDict):
     """Whether the turn player has paid a ransom this turn."""
 
 
+class GoodsRow(TypedDict):
+    """The goods tokens each seat holds (TB1), whose majorities score at the end (TB2).
+    The builders and pigs are figures: on the board and in the supplies. A row of table
+    ``goods`` of ``traders-and-builders`` (rows: per-seat)."""
+
+    seat: int
+    """The seat."""
+
+    wine: int
+    """Its wine tokens."""
+
+    grain: int
+    """Its grain tokens."""
+
+    cloth: int
+    """Its cloth tokens."""
+
+
 class ExpansionState(TypedDict, total=False):
     """The visible state of a game's expansions: a key per table in play (those of the
     expansions in play), its row, its row or ``None``, or the list of its rows."""
@@ -301,3 +320,4 @@ class ExpansionState(TypedDict, total=False):
     tower_pieces: List[TowerPiecesRow]
     prisoners: List[PrisonersRow]
     ransom: RansomRow
+    goods: List[GoodsRow]

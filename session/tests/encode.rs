@@ -668,7 +668,8 @@ fn session_cache_agrees_with_a_fresh_computation() {
 }
 
 /// Every follower-like figure has its deploying channel and its channel for leaving the
-/// City of Carcassonne (CC4, CC6), named after it; a figure on a corner (the barn, AM6)
+/// City of Carcassonne (CC4, CC6), named after it; the builder and the pig, which never
+/// enter the City (TB6), a deploying channel only; a figure on a corner (the barn, AM6)
 /// has neither (a `CORNER` id places it).
 #[test]
 fn channels_of_the_figures() {
@@ -681,6 +682,9 @@ fn channels_of_the_figures() {
                 leaving.map(Channel::name),
                 Some(format!("leave-{}", figure.name()).as_str())
             );
+        } else if figure.stands_on_feature() {
+            assert_eq!(deploying.map(Channel::name), Some(figure.name()));
+            assert_eq!(leaving, None, "{figure:?}");
         } else {
             assert_eq!((deploying, leaving), (None, None), "{figure:?}");
         }

@@ -18,6 +18,7 @@ static const char *const CONFIGS[] = {
     "\"abbey-and-mayor\"],\"figures\":{\"abbot\":1},\"seed\":4}",
     "{\"players\":3,\"sets\":[\"base\",\"king-and-robber\",\"cult\"],\"seed\":5}",
     "{\"players\":4,\"sets\":[\"base\",\"inns-and-cathedrals\"],\"seed\":6}",
+    "{\"players\":3,\"sets\":[\"base\",\"traders-and-builders\"],\"seed\":7}",
 };
 #define NUM_CONFIGS (sizeof CONFIGS / sizeof CONFIGS[0])
 

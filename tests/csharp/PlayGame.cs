@@ -43,7 +43,7 @@ static class PlayGame
     {
         Check(Marshal.SizeOf(typeof(CarcAction)) == 32, "CarcAction is 32 bytes");
         Check(Marshal.SizeOf(typeof(CarcChanceOutcome)) == 16, "CarcChanceOutcome is 16 bytes");
-        Check(Marshal.SizeOf(typeof(CarcSupply)) == 7, "CarcSupply is 7 bytes");
+        Check(Marshal.SizeOf(typeof(CarcSupply)) == 9, "CarcSupply is 9 bytes");
         Check(Marshal.SizeOf(typeof(CarcPlacedTile)) == 12, "CarcPlacedTile is 12 bytes");
         Check(Marshal.SizeOf(typeof(CarcBoardFigure)) == 12, "CarcBoardFigure is 12 bytes");
         Check(Marshal.SizeOf(typeof(CarcDragon)) == 12, "CarcDragon is 12 bytes");
@@ -128,7 +128,7 @@ static class PlayGame
     {
         using (Game game = Game.Create(
             "{\"players\":4,\"sets\":[\"base\",\"river1\",\"princess-and-dragon\",\"abbey-and-mayor\"," +
-            "\"inns-and-cathedrals\"],\"figures\":{\"abbot\":1},\"seed\":99}"))
+            "\"inns-and-cathedrals\",\"traders-and-builders\"],\"figures\":{\"abbot\":1},\"seed\":99}"))
         {
             PlayToEnd(game, new Random(5), false);
             int[] scores = game.Scores();

@@ -31,7 +31,8 @@ def test_first_decisions_of_the_base_game() -> None:
     assert game.tiles_left == 70  # 72 base tiles, less the start tile and the tile in hand
     assert game.tile_in_hand is not None
     assert game.supplies() == [
-        {"follower": 7, "abbot": 0, "mayor": 0, "wagon": 0, "barn": 0, "abbey": 0, "big-follower": 0}
+        {"follower": 7, "abbot": 0, "mayor": 0, "wagon": 0, "barn": 0, "abbey": 0, "big-follower": 0,
+         "builder": 0, "pig": 0}
     ] * 2
     legal = game.legal_actions()
     assert legal and all(isinstance(a, PlaceTile) for a in legal)
@@ -142,16 +143,18 @@ def test_phase_names_and_holdings_cover_every_set() -> None:
     """``phase_names()`` has one name per entry of the globals' ``phase`` one-hot, and a
     game of every set only ever waits in one of them; ``supplies()`` and ``supply()``
     give the same counts, figures then the tiles held (B1: 7 followers; AM1: one abbey
-    tile; IC1: one big follower)."""
+    tile; IC1: one big follower; TB3, TB5: one builder, one pig)."""
     phases = carcassonne.phase_names()
     blocks = {name: length for name, _, length in carcassonne.global_blocks()}
     assert len(phases) == blocks["phase"] and len(set(phases)) == len(phases)
     every_set = ["base", "river1", "river2", "princess-and-dragon", "abbey-and-mayor", "count",
-                 "king-and-robber", "cult", "bridges-castles-and-bazaars", "inns-and-cathedrals"]
+                 "king-and-robber", "cult", "bridges-castles-and-bazaars", "inns-and-cathedrals",
+                 "traders-and-builders"]
     game = carcassonne.Game(players=3, sets=every_set, seed=4)
     supply = game.supplies()[0]
     assert list(supply)[0] == "follower" and supply["follower"] == 7 and supply["abbey"] == 1
     assert supply["big-follower"] == 1  # IC1
+    assert supply["builder"] == 1 and supply["pig"] == 1  # TB3, TB5
     assert all(game.supply(0, key) == count for key, count in supply.items())
     r = np.random.default_rng(4)
     seen = set()

@@ -182,10 +182,11 @@ impl Expansion for TradersBuilders {
         game.extra_turn_due()
     }
 
-    /// TB2.
+    /// TB2; the builders and pigs leave the board with the other figures (B15).
     #[inline]
     fn final_scoring(game: &mut Game) {
         game.goods_majorities();
+        game.return_builders_and_pigs();
     }
 }
 
@@ -359,6 +360,18 @@ impl Game {
                 }
             }
             k += 1;
+        }
+    }
+
+    /// The builders and pigs still on the board go back at final scoring.
+    fn return_builders_and_pigs(&mut self) {
+        let mut k = 0;
+        while k < self.figures.len() {
+            if matches!(self.figures[k].figure, Figure::Builder | Figure::Pig) {
+                self.return_figure(k, ReturnCause::FinalScoring);
+            } else {
+                k += 1;
+            }
         }
     }
 

@@ -16,10 +16,10 @@ use crate::action::{
 };
 use crate::engine_types::{
     CARC_SYMBOL_ABBEY, CARC_SYMBOL_BAZAAR, CARC_SYMBOL_CATHEDRAL, CARC_SYMBOL_COUNT_QUARTERS,
-    CARC_SYMBOL_DRAGON, CARC_SYMBOL_GARDEN, CARC_SYMBOL_INN, CARC_SYMBOL_MAGIC_PORTAL,
-    CARC_SYMBOL_MONASTERY, CARC_SYMBOL_PIG_HERD, CARC_SYMBOL_PRINCESS, CARC_SYMBOL_RIVER,
-    CARC_SYMBOL_SHRINE, CARC_SYMBOL_TOWER, CARC_SYMBOL_TUNNEL, CARC_SYMBOL_VOLCANO,
-    CARC_SYMBOL_WELL,
+    CARC_SYMBOL_DRAGON, CARC_SYMBOL_GARDEN, CARC_SYMBOL_GOODS, CARC_SYMBOL_INN,
+    CARC_SYMBOL_MAGIC_PORTAL, CARC_SYMBOL_MONASTERY, CARC_SYMBOL_PIG_HERD, CARC_SYMBOL_PRINCESS,
+    CARC_SYMBOL_RIVER, CARC_SYMBOL_SHRINE, CARC_SYMBOL_TOWER, CARC_SYMBOL_TUNNEL,
+    CARC_SYMBOL_VOLCANO, CARC_SYMBOL_WELL,
 };
 use crate::events::{carc_game_event_count, carc_game_event_parts, carc_game_events};
 use crate::game::{
@@ -485,6 +485,10 @@ fn geometry_of_every_tile_kind_matches_the_catalogue() {
             ("count_quarters", CARC_SYMBOL_COUNT_QUARTERS),
             ("cathedral", CARC_SYMBOL_CATHEDRAL),
             ("tower", CARC_SYMBOL_TOWER),
+            // TB1: one goods symbol; which goods is the city part's.
+            ("goods:wine", CARC_SYMBOL_GOODS),
+            ("goods:grain", CARC_SYMBOL_GOODS),
+            ("goods:cloth", CARC_SYMBOL_GOODS),
         ];
         let expected_symbols = t["symbols"]
             .as_array()
