@@ -101,6 +101,11 @@
 #define CARC_SYMBOL_TOWER 65536
 
 /**
+ * Trade goods on a city (TB1; which goods is the city part's).
+ */
+#define CARC_SYMBOL_GOODS 131072
+
+/**
  * The `turn` of an event of the final scoring (after the last turn).
  */
 #define CARC_NO_TURN 4294967295
@@ -551,6 +556,16 @@ enum CarcFigure
      * `big-follower`.
      */
     CARC_FIGURE_BIG_FOLLOWER = 5,
+    /**
+     * The builder (TB3): on a road or city beside its owner's follower; no follower, no majority,
+     * earns a second turn (TB4). Name: `builder`.
+     */
+    CARC_FIGURE_BUILDER = 6,
+    /**
+     * The pig (TB5): on a field beside its owner's farmer; no follower, no majority, adds a point
+     * per city to its owner's field scoring. Name: `pig`.
+     */
+    CARC_FIGURE_PIG = 7,
 };
 #ifndef __cplusplus
 #if __STDC_VERSION__ >= 202311L
@@ -875,6 +890,10 @@ enum CarcScoreKind
      * A ransom received for a prisoner: +3 (TW5). Name: `ransompaid.income`.
      */
     CARC_SCORE_KIND_RANSOM_RECEIVED = 19,
+    /**
+     * End of game: the most tokens of a kind of trade goods, 10 (TB2). Name: `goods`.
+     */
+    CARC_SCORE_KIND_GOODS = 20,
 };
 #ifndef __cplusplus
 #if __STDC_VERSION__ >= 202311L
@@ -923,6 +942,11 @@ enum CarcReturnCause
      * the capturer took his own figure or the capture was exchanged (TW4). Name: `captured`.
      */
     CARC_RETURN_CAUSE_CAPTURED = 6,
+    /**
+     * A builder or pig whose owner has no figure left beside it in its feature: its follower was
+     * removed, eaten or captured (TB6). Name: `unaccompanied`.
+     */
+    CARC_RETURN_CAUSE_UNACCOMPANIED = 7,
 };
 #ifndef __cplusplus
 #if __STDC_VERSION__ >= 202311L
@@ -1623,7 +1647,7 @@ typedef struct CarcSearchInfo {
 } CarcSearchInfo;
 
 /**
- * A player's holdings (7 bytes, blittable; `carc_game_supply`): figures not on the board, and
+ * A player's holdings (9 bytes, blittable; `carc_game_supply`): figures not on the board, and
  * tiles of the expansions not yet placed.
  */
 typedef struct CarcSupply {
@@ -1655,6 +1679,14 @@ typedef struct CarcSupply {
      * Big followers (Inns & Cathedrals: 1).
      */
     uint8_t big_follower;
+    /**
+     * Builders (Traders & Builders: 1).
+     */
+    uint8_t builder;
+    /**
+     * Pigs (Traders & Builders: 1).
+     */
+    uint8_t pig;
 } CarcSupply;
 
 /**
