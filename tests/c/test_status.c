@@ -251,10 +251,10 @@ static void test_buffers(CarcGame *game) {
         CHECK(sizes.planes_len == sizes.planes * sizes.window * sizes.window);
         CHECK(sizes.window == CARC_DEFAULT_WINDOW);
         /* TILE 4·W², CELL W², SLOT slots × channels, CORNER 4, QUARTER 24, BRIDGE 24,
-           BAZAAR 6·31, BID 31, CHOICE 2, EXCHANGE 6 figures, RANSOM 6 seats × 6 figures,
+           BAZAAR 6·31, BID 31, CHOICE 2, EXCHANGE 8 figures, RANSOM 6 seats × 8 figures,
            PASS 1. */
         CHECK(sizes.actions == 5 * sizes.window * sizes.window + sizes.slots * sizes.channels +
-                                   4 + 24 + 24 + 6 * 31 + 31 + 2 + 6 + 6 * 6 + 1);
+                                   4 + 24 + 24 + 6 * 31 + 31 + 2 + 8 + 6 * 8 + 1);
         EXPECT_STATUS(carc_game_observe(game, 0, planes, 4, &np, globals, 4, &ng),
                       CARC_STATUS_BUFFER_TOO_SMALL);
         CHECK(planes[0] == 9);

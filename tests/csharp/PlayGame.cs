@@ -508,7 +508,7 @@ static class PlayGame
         using (Game full = Game.Create("{\"players\":2,\"sets\":[\"base\"]}"))
         {
             CarcObservationSizes sizes = full.ObservationSizes();
-            Check(sizes.Slots == 19 && sizes.Channels == 17, "19 slots x 17 channels in the full encoding");
+            Check(sizes.Slots == 19 && sizes.Channels == 19, "19 slots x 19 channels in the full encoding");
             if (docs == null) return;
             string text = System.IO.File.ReadAllText(docs);
             Check(text.Contains("**Layout version `" + Game.LayoutVersion.ToString("x16") + "`**"), "the documented layout version");

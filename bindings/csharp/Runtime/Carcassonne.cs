@@ -953,7 +953,7 @@ namespace Carcassonne
         public const uint AbiVersion = 2;
         /// <summary>The observation layout version this binding was written for (the header's
         /// CARC_LAYOUT_VERSION); compare with carc_layout_version().</summary>
-        public const ulong LayoutVersion = 16913041202442683107;
+        public const ulong LayoutVersion = 9686442614495980793;
         /// <summary>Values per row of the expansions' state (CARC_STATE_MAX_COLUMNS).</summary>
         public const uint StateMaxColumns = 8;
         /// <summary>A cell of the expansions' state that holds no value (CARC_STATE_ABSENT).</summary>
