@@ -198,13 +198,15 @@ fn check_state(game: &Game, config: &GameConfig, ctx: &str) {
     if let (Some(dragon), Some((fairy, by))) = (game.dragon(), game.fairy()) {
         // PD16a: the dragon never enters the fairy's tile. The fairy may join the dragon
         // only by a figure that the dragon spares: one on a castle that has not scored
-        // (CA4), whose city's two tiles are the fairy's and a neighbour.
+        // (CA4), whose city's two tiles are the fairy's and a neighbour. Under `on-tile`
+        // the fairy stands by no follower (PD15): any such castle lets it join.
         if dragon == fairy {
             let owner = by.map(|(owner, _)| owner);
             let near = |p: Pos| (p.x - fairy.x).abs() + (p.y - fairy.y).abs() <= 1;
             assert!(
-                game.castles()
-                    .any(|(o, (p, _), scored)| Some(o) == owner && !scored && near(p)),
+                game.castles().any(|(o, (p, _), scored)| {
+                    owner.is_none_or(|owner| o == owner) && !scored && near(p)
+                }),
                 "{ctx}: the dragon stands on the fairy's tile"
             );
         }
