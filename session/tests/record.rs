@@ -164,6 +164,7 @@ fn record_events_add_up_to_the_scores() {
                         "bazaar-sell",
                         "ransompaid.payment",
                         "ransompaid.income",
+                        "goods",
                     ];
                     assert!(
                         e["parts"].as_array().is_some()

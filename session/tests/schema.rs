@@ -239,7 +239,7 @@ fn two_dimensional_globals_are_row_major() {
                     let r = (seat + n - player) % n;
                     for f in Figure::ALL {
                         assert_eq!(
-                            globals[supply.start + 6 * r + f.index()],
+                            globals[supply.start + 8 * r + f.index()],
                             game.supply(seat, f) as f32
                         );
                     }
