@@ -8,7 +8,7 @@ mod common;
 use carcassonne::config::RiverLakes;
 use carcassonne::game::tile;
 use carcassonne::tiles::Symbols;
-use carcassonne::{Action, Figure, Game, Phase, Pos, Rules, ScoreKind, TileSet};
+use carcassonne::{Action, Figure, Game, Phase, Pos, ScoreKind, TileSet};
 use carcassonne_session::record;
 use common::*;
 
@@ -213,14 +213,7 @@ fn r5_volcano_lake_brings_the_dragon_with_princess_and_dragon() {
 #[test]
 fn r5_pig_herd_adds_one_per_city() {
     for (pig_herd, per_city) in [(true, 4), (false, 3)] {
-        let mut config = config(2, &[TileSet::Base, TileSet::River2]);
-        config.rules = Rules {
-            pig_herd,
-            // The layout lays the city lake before the volcano lake (R6 `two-turns`).
-            river2_lakes: RiverLakes::TwoTurns,
-            ..Rules::default()
-        };
-        let mut game = start(config);
+        let mut game = river2_game(&[TileSet::Base, TileSet::River2], pig_herd);
         // Seat 1 places the pig-herd bend (4th river tile) with a farmer on its big field.
         lay(&mut game, &RIVER2[..3]);
         place_follower(&mut game, "RIV2-CURVE-PIGS", (3, 0), 3, "f2");

@@ -9,10 +9,10 @@
 
 mod common;
 
-use carcassonne::config::{RiverLakes, VolcanoSpecials};
+use carcassonne::config::VolcanoSpecials;
 use carcassonne::game::ReturnCause;
 use carcassonne::tiles::Goods;
-use carcassonne::{Action, Corner, Figure, Figures, Game, Phase, Pos, Rules, ScoreKind, TileSet};
+use carcassonne::{Action, Corner, Figure, Figures, Game, Phase, Pos, ScoreKind, TileSet};
 use common::*;
 
 const FOLLOWER: Figure = Figure::Follower;
@@ -282,16 +282,8 @@ fn tb5_pig_adds_a_point_per_city_to_its_farmers() {
 #[test]
 fn tb5_r5_pig_herd_and_pig_give_five_per_city() {
     for (pig_herd, per_city) in [(true, 5), (false, 4)] {
-        let mut config = config(
-            2,
-            &[TileSet::Base, TileSet::River2, TileSet::TradersBuilders],
-        );
-        config.rules = Rules {
-            pig_herd,
-            river2_lakes: RiverLakes::TwoTurns,
-            ..Rules::default()
-        };
-        let mut game = start(config);
+        let sets = [TileSet::Base, TileSet::River2, TileSet::TradersBuilders];
+        let mut game = river2_game(&sets, pig_herd);
         lay(&mut game, &RIVER2[..3]);
         place_follower(&mut game, "RIV2-CURVE-PIGS", (3, 0), 3, "f2"); // seat 1
         lay(&mut game, &RIVER2[4..5]);

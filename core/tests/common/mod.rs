@@ -450,6 +450,19 @@ pub const RIVER2: [(&str, Xy, u8); 11] = [
     ("RIV2-LAKE-VOLCANO", (7, 2), 0),
 ];
 
+/// A two-player game of `sets` (River II among them) for the layout [`RIVER2`], which
+/// lays the city lake before the volcano lake (R6 `two-turns`), with the pig herd's
+/// switch `pig_herd` (R5).
+pub fn river2_game(sets: &[TileSet], pig_herd: bool) -> Game {
+    let mut config = config(2, sets);
+    config.rules = carcassonne::Rules {
+        pig_herd,
+        river2_lakes: carcassonne::config::RiverLakes::TwoTurns,
+        ..carcassonne::Rules::default()
+    };
+    start(config)
+}
+
 /// Places the given tiles in order, deploying nothing.
 #[track_caller]
 pub fn lay(game: &mut Game, tiles: &[(&str, Xy, u8)]) {
