@@ -114,13 +114,13 @@ def test_rgb_array_shows_tiles_and_each_seats_figures() -> None:
 
 def test_observation_tables_and_sizes() -> None:
     info = carcassonne.encoder_info()
-    # TILE 4·W², CELL W², SLOT 19 slots × 17 channels, CORNER 4, QUARTER 24, BRIDGE 24,
-    # BAZAAR 6 places × 31 bids, BID 31, CHOICE 2, EXCHANGE 6 figures, RANSOM 6 seats × 6
+    # TILE 4·W², CELL W², SLOT 19 slots × 19 channels, CORNER 4, QUARTER 24, BRIDGE 24,
+    # BAZAAR 6 places × 31 bids, BID 31, CHOICE 2, EXCHANGE 8 figures, RANSOM 6 seats × 8
     # figures, PASS 1 (docs/observations.md).
-    assert (info["num_slots"], info["num_channels"]) == (19, 17)
+    assert (info["num_slots"], info["num_channels"]) == (19, 19)
     assert (
         info["num_actions"]
-        == 5 * 32 * 32 + 19 * 17 + 4 + 24 + 24 + 6 * 31 + 31 + 2 + 6 + 6 * 6 + 1
+        == 5 * 32 * 32 + 19 * 19 + 4 + 24 + 24 + 6 * 31 + 31 + 2 + 8 + 6 * 8 + 1
     )
     names = carcassonne.plane_names()
     assert len(names) == info["num_planes"] and names[0] == "occupied"
