@@ -215,7 +215,7 @@ pub fn run(words: &[String]) -> Result<Outcome, CliError> {
     }
     let rules = rule_options(&parsed)?;
     // The engine checks rule names and values once, before any record is replayed.
-    carcassonne::Rules::from_json(&Value::Object(rules.clone()), "rules")
+    carcassonne::RuleSwitches::from_json(&Value::Object(rules.clone()), "rules")
         .map_err(|e| CliError::Usage(format!("{}: {}", option_of(&e.field), e.message)))?;
     let known_option = parsed.value("known");
     if known_option == Some("") {

@@ -101,7 +101,7 @@ const HELP_WIDTH: usize = 88;
 /// values (from the engine's tables).
 pub fn help_text(template: &str) -> String {
     let sets: Vec<String> = TileSet::ALL.iter().map(|s| s.name().to_string()).collect();
-    let rules: Vec<String> = carcassonne::config::Rules::switches()
+    let rules: Vec<String> = carcassonne::config::RuleSwitches::switches()
         .into_iter()
         .map(|(key, values)| format!("{key}={}", values.join("|")))
         .collect();

@@ -736,7 +736,7 @@ fn play_help_lists_every_set_and_rule_switch() {
                 set.name()
             );
         }
-        for (key, values) in carcassonne::config::Rules::switches() {
+        for (key, values) in carcassonne::config::RuleSwitches::switches() {
             let listed = format!("{key}={}", values.join("|"));
             assert!(text.contains(&listed), "{words:?} lacks {listed}");
         }

@@ -1,7 +1,7 @@
 //! Game configuration: players, edition, tile sets, rule switches, figures and seed,
 //! validated on creation.
 //!
-//! Every rule switch of the rules reference (`docs/rules.md` §9) is a field of [`Rules`];
+//! Every rule switch of the rules reference (`docs/rules.md` §9) is a field of [`RuleSwitches`];
 //! [`GameConfig::validate`] reports a bad configuration as a [`ConfigError`] naming the
 //! field and the reason.
 //!
@@ -67,27 +67,27 @@ impl Edition {
     }
 }
 
-/// Declares [`Rules`] from its switches, once: the struct, its default, the reader and
+/// Declares [`RuleSwitches`] from its switches, once: the struct, its default, the reader and
 /// writer of a `rules` object, and the list of switches with their values.
 macro_rules! rule_switches {
     ($($(#[doc = $doc:literal])* $key:ident: $ty:ty = $default:expr,)+) => {
         /// The rule switches (`docs/rules.md` §9).
         #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
-        pub struct Rules {
+        pub struct RuleSwitches {
             $($(#[doc = $doc])* pub $key: $ty,)+
         }
 
-        impl Default for Rules {
-            fn default() -> Rules {
-                Rules {
+        impl Default for RuleSwitches {
+            fn default() -> RuleSwitches {
+                RuleSwitches {
                     $($key: $default,)+
                 }
             }
         }
 
-        impl Rules {
+        impl RuleSwitches {
             /// Every switch: its key in a `rules` object and its values, as written there
-            /// (the defaults are `Rules::default().to_json()`).
+            /// (the defaults are `RuleSwitches::default().to_json()`).
             pub fn switches() -> Vec<(&'static str, Vec<String>)> {
                 vec![$((stringify!($key), <$ty as SwitchValue>::allowed()),)+]
             }
@@ -414,7 +414,7 @@ pub struct GameConfig {
     /// Tile sets in play; must include `base`.
     pub sets: Vec<TileSet>,
     /// Rule switches.
-    pub rules: Rules,
+    pub rules: RuleSwitches,
     /// Figures per player.
     pub figures: Figures,
     /// Seed of the game's random generator (tile draws in sampled mode).
@@ -430,7 +430,7 @@ impl GameConfig {
             players,
             edition: Edition::C2,
             sets: vec![TileSet::Base],
-            rules: Rules::default(),
+            rules: RuleSwitches::default(),
             figures: Figures::default_for(&[TileSet::Base]),
             seed: 0,
             start: None,
@@ -709,7 +709,7 @@ impl GameConfig {
             })
             .collect::<Result<_, _>>()?;
         if let Some(r) = o.get("rules") {
-            config.rules = Rules::from_json(r, "rules")?;
+            config.rules = RuleSwitches::from_json(r, "rules")?;
         }
         config.figures = Figures::default_for(&config.sets);
         if let Some(f) = o.get("figures") {
@@ -830,11 +830,11 @@ impl Figures {
     }
 }
 
-impl Rules {
+impl RuleSwitches {
     /// Reads a `rules` object (absent switches keep their defaults); `path` names it in
     /// errors (`rules`).
-    pub fn from_json(v: &Value, path: &str) -> Result<Rules, ConfigError> {
-        let mut rules = Rules::default();
+    pub fn from_json(v: &Value, path: &str) -> Result<RuleSwitches, ConfigError> {
+        let mut rules = RuleSwitches::default();
         for (k, v) in object(v, path)? {
             let p = format!("{path}.{}", key_in_path(k));
             let t = match v {

@@ -20,7 +20,7 @@
 
 use crate::action::Action;
 use crate::board::{packed_requirement, Board, FitTable, FrontierSquare};
-use crate::config::{ConfigError, Figure, Figures, GameConfig, Rules, MAX_PLAYERS};
+use crate::config::{ConfigError, Figure, Figures, GameConfig, RuleSwitches, MAX_PLAYERS};
 use crate::deck::Deck;
 use crate::features::{Features, NodeId};
 use crate::geometry::{Corner, Pos, Rotation, Side};
@@ -30,6 +30,14 @@ use crate::tiles::{catalogue, FeatureKind, Symbols, TileKind, TileSet, NO_FEATUR
 use std::fmt;
 use std::hash::{Hash, Hasher};
 use std::sync::Arc;
+
+mod events;
+mod history;
+
+pub use events::{
+    Event, Events, FigureReturn, ReturnCause, ScoreEvent, ScoreKind, ScoredFeature, ScoredParts,
+};
+pub use history::{Decision, TurnLog};
 
 /// How tile draws are decided.
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, Default)]
@@ -84,7 +92,7 @@ crate::named_enum! {
 
 /// Where the turn pipeline stands (`docs/rules.md` §8).
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
-pub(crate) enum Step {
+pub(crate) enum TurnStep {
     Start,
     /// A decision before the draw (an abbey, AM1), if an expansion offers one.
     BeforeDraw,
@@ -132,309 +140,6 @@ impl BoardFigure {
     pub fn corner(&self) -> Option<Corner> {
         (!self.figure.stands_on_feature()).then(|| Corner::from_index(self.local as usize))
     }
-}
-
-crate::named_enum! {
-    /// What a score event was for (named as in records' `events`).
-    #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
-    pub enum ScoreKind {
-        /// A completed city (B12).
-        City = "city",
-        /// A completed road.
-        Road = "road",
-        /// A completed monastery or abbey.
-        Monastery = "monastery",
-        /// A completed garden (A2).
-        Garden = "garden",
-        /// A monastery or garden scored when the abbot is taken back (A3).
-        AbbotReturn = "abbot-return",
-        /// The fairy's start-of-turn point (PD16b).
-        FairyTurn = "fairy.turn",
-        /// The fairy's bonus when its follower's feature scores (PD16c).
-        FairyScored = "fairy.completed",
-        /// A field scored when a barn is placed (AM7).
-        BarnPlaced = "field.barn-placed",
-        /// A field scored when it joins a barn's field (AM8).
-        BarnConnected = "field.barn-connected",
-        /// End of game: an incomplete city, road, monastery or garden (B15).
-        Incomplete = "incomplete",
-        /// End of game: farmers (B16).
-        Farmers = "farmers",
-        /// End of game: a barn (AM9).
-        Barn = "barn",
-        /// A completed shrine (CU1).
-        Shrine = "shrine",
-        /// End of game: the King's completed cities (KR3).
-        King = "king",
-        /// End of game: the Robber Baron's completed roads (KR3).
-        RobberBaron = "robber-baron",
-        /// A castle scored the feature completed in its neighbourhood (CA3).
-        Castle = "castle",
-        /// Points paid or received for a bazaar tile the selector bought (BZ3).
-        BazaarBuy = "bazaar-buy",
-        /// Points paid or received for a bazaar tile the selector sold (BZ3).
-        BazaarSell = "bazaar-sell",
-        /// A ransom paid for a prisoner: −3 (TW5).
-        RansomPaid = "ransompaid.payment",
-        /// A ransom received for a prisoner: +3 (TW5).
-        RansomReceived = "ransompaid.income",
-        /// End of game: the most tokens of a kind of trade goods, 10 (TB2).
-        Goods = "goods",
-    }
-}
-
-impl ScoreKind {
-    /// Whether these are points for a feature during play (B12–B13, barns): the points
-    /// that let the turn player into the City of Carcassonne when only others score them
-    /// (CC3). Castles count (CA3); fairy points and bazaar payments do not.
-    pub const fn is_feature_scoring(self) -> bool {
-        matches!(
-            self,
-            ScoreKind::City
-                | ScoreKind::Road
-                | ScoreKind::Monastery
-                | ScoreKind::Garden
-                | ScoreKind::Shrine
-                | ScoreKind::Castle
-                | ScoreKind::BarnPlaced
-                | ScoreKind::BarnConnected
-        )
-    }
-}
-
-/// Points scored by one player for one reason.
-#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
-pub struct ScoreEvent {
-    /// Seat.
-    pub player: u8,
-    /// Points.
-    pub points: i32,
-    /// Why.
-    pub kind: ScoreKind,
-    /// A part of the scored feature: tile and local feature index.
-    pub at: Option<(Pos, u8)>,
-    /// The scored feature as it was when it scored (its parts: [`Game::scored_parts`]);
-    /// `None` for the fairy's start-of-turn point. The fairy's bonus names the feature
-    /// of the fairy's follower.
-    pub feature: Option<ScoredFeature>,
-}
-
-/// A feature as it was at one moment of the game: one of its parts and the number of
-/// joins of features made until then. Features only grow (a field scored for a barn may
-/// join others later), so the parts of a scored feature are those joined to this part
-/// by the first `joins` joins ([`Game::scored_parts`]).
-#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
-pub struct ScoredFeature {
-    /// A part of the feature.
-    pub node: NodeId,
-    /// Joins of features made before it scored.
-    pub joins: u32,
-}
-
-crate::named_enum! {
-    /// Why a figure left the board (named as in records' `events`).
-    #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
-    pub enum ReturnCause {
-        /// Its feature was completed and scored during play (B14); a wagon may then move
-        /// on (AM11).
-        Scored = "scored",
-        /// Final scoring: incomplete features (B15), farmers (B16), farmers of a barn's
-        /// field (AM9), figures left on completed features.
-        FinalScoring = "final-scoring",
-        /// Removed with the princess (PD9).
-        Princess = "princess",
-        /// Eaten by the dragon (PD7).
-        Dragon = "dragon",
-        /// The abbot taken back (A3).
-        AbbotTaken = "abbot-taken",
-        /// On a monastery or shrine that lost a challenge (CU3).
-        Challenged = "challenged",
-        /// Taken prisoner by a tower (TW3): held by the capturer, or back in its owner's
-        /// supply when the capturer took his own figure or the capture was exchanged
-        /// (TW4).
-        Captured = "captured",
-        /// A builder or pig whose owner has no figure left beside it in its feature: its
-        /// follower was removed, eaten or captured (TB6).
-        Unaccompanied = "unaccompanied",
-    }
-}
-
-/// A figure that left the board: back to its owner's supply, or, captured by a tower
-/// (TW3), held as a prisoner.
-#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
-pub struct FigureReturn {
-    /// Owner's seat.
-    pub owner: u8,
-    /// Kind.
-    pub figure: Figure,
-    /// Square of the tile it stood on.
-    pub pos: Pos,
-    /// Local feature index on that tile.
-    pub local: u8,
-    /// Why it left.
-    pub cause: ReturnCause,
-    /// Number of score events ([`Game::events`]) logged before it: it came after those,
-    /// and before the next one.
-    pub after: u32,
-}
-
-/// One thing that happened, as a client shows it: points scored, or a figure returned.
-#[derive(Copy, Clone, Debug, PartialEq, Eq)]
-pub enum Event<'a> {
-    /// Points for one player.
-    Score(&'a ScoreEvent),
-    /// A figure back in its owner's supply.
-    FigureReturned(&'a FigureReturn),
-}
-
-/// The events of a stretch of the game in the order they happened (score events and
-/// figure returns merged); see [`Game::turn_events`].
-#[derive(Clone, Debug)]
-pub struct Events<'a> {
-    scores: &'a [ScoreEvent],
-    returns: &'a [FigureReturn],
-    /// Next score event and end (indices into `scores`).
-    e: (u32, u32),
-    /// Next return and end (indices into `returns`).
-    r: (u32, u32),
-}
-
-impl<'a> Iterator for Events<'a> {
-    type Item = Event<'a>;
-
-    fn next(&mut self) -> Option<Event<'a>> {
-        let return_first = self.r.0 < self.r.1
-            && (self.e.0 >= self.e.1 || self.returns[self.r.0 as usize].after <= self.e.0);
-        if return_first {
-            self.r.0 += 1;
-            Some(Event::FigureReturned(&self.returns[self.r.0 as usize - 1]))
-        } else if self.e.0 < self.e.1 {
-            self.e.0 += 1;
-            Some(Event::Score(&self.scores[self.e.0 as usize - 1]))
-        } else {
-            None
-        }
-    }
-
-    fn size_hint(&self) -> (usize, Option<usize>) {
-        let n = (self.e.1 - self.e.0 + self.r.1 - self.r.0) as usize;
-        (n, Some(n))
-    }
-}
-
-impl ExactSizeIterator for Events<'_> {}
-
-/// Lists the parts of scored features as they were when they scored
-/// ([`Game::scored_parts`]): it replays the game's joins of features in order, so
-/// listing the features of a whole game in order costs one pass over its joins.
-#[derive(Clone, Debug)]
-pub struct ScoredParts<'a> {
-    game: &'a Game,
-    parent: Vec<NodeId>,
-    next: Vec<NodeId>,
-    applied: usize,
-    ids: Vec<NodeId>,
-}
-
-impl ScoredParts<'_> {
-    fn find(&mut self, mut id: NodeId) -> NodeId {
-        while self.parent[id as usize] != id {
-            let grand = self.parent[self.parent[id as usize] as usize];
-            self.parent[id as usize] = grand;
-            id = grand;
-        }
-        id
-    }
-
-    fn restart(&mut self) {
-        let n = self.game.features.len();
-        self.parent.clear();
-        self.parent.extend(0..n as NodeId);
-        self.next.clear();
-        self.next.extend(0..n as NodeId);
-        self.applied = 0;
-    }
-
-    /// Writes the parts of `feature` (tile square and local feature index, in the order
-    /// of their tiles' placement) into `out` (cleared first). Cheapest when asked in the
-    /// order the features scored.
-    pub fn parts_into(&mut self, feature: ScoredFeature, out: &mut Vec<(Pos, u8)>) {
-        out.clear();
-        if feature.joins as usize > self.game.joins.len()
-            || feature.node as usize >= self.game.features.len()
-        {
-            return;
-        }
-        if (feature.joins as usize) < self.applied {
-            self.restart();
-        }
-        while self.applied < feature.joins as usize {
-            let (a, b) = self.game.joins[self.applied];
-            self.applied += 1;
-            let (ra, rb) = (self.find(a), self.find(b));
-            if ra != rb {
-                self.parent[rb as usize] = ra;
-                self.next.swap(ra as usize, rb as usize);
-            }
-        }
-        // Nodes are numbered in placement order, each tile's in local order.
-        self.ids.clear();
-        let start = feature.node;
-        let mut id = start;
-        loop {
-            self.ids.push(id);
-            id = self.next[id as usize];
-            if id == start {
-                break;
-            }
-        }
-        self.ids.sort_unstable();
-        out.extend(self.ids.iter().map(|&id| {
-            let n = self.game.features.node(id);
-            (self.game.board.placement(n.placement as usize).pos, n.local)
-        }));
-    }
-
-    /// The parts of `feature` (see [`ScoredParts::parts_into`]).
-    pub fn parts(&mut self, feature: ScoredFeature) -> Vec<(Pos, u8)> {
-        let mut out = Vec::new();
-        self.parts_into(feature, &mut out);
-        out
-    }
-}
-
-/// One turn of the history (a discarded tile is a turn of its own, as in records).
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct TurnLog {
-    /// The turn player.
-    pub player: u8,
-    /// The tile drawn (`None`: an abbey turn).
-    pub draw: Option<TileKind>,
-    /// Whether the drawn tile was discarded (B5).
-    pub discarded: bool,
-    /// A second tile placed in the same turn, without a draw: the River II city lake
-    /// after the volcano lake (R6, `river2_lakes: one-turn`).
-    pub second: Option<TileKind>,
-    /// Whether this is the second part of a turn, the same player's extra turn earned by
-    /// his builder (TB4; `builder_bonus` in records).
-    pub extra_turn: bool,
-    /// Range of this turn's decisions in [`Game::history_actions`].
-    pub actions: (u32, u32),
-    /// Range of this turn's score events in [`Game::events`].
-    pub events: (u32, u32),
-    /// Range of this turn's figure returns in [`Game::figure_returns`].
-    pub returns: (u32, u32),
-    /// Scores after the turn.
-    pub scores: [i32; MAX_PLAYERS],
-}
-
-/// A decision in the history: who took it and what it was.
-#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
-pub struct Decision {
-    /// Seat of the player who decided.
-    pub player: u8,
-    /// The action.
-    pub action: Action,
 }
 
 /// Why an action was refused. The game is unchanged.
@@ -503,7 +208,7 @@ impl Default for TurnState {
 #[derive(Clone, Debug)]
 pub struct Game {
     pub(crate) config: Arc<GameConfig>,
-    pub(crate) rules: Rules,
+    pub(crate) rules: RuleSwitches,
     /// The follower-like figures that may stand on each kind of feature (a bit per
     /// [`Figure::index`], by [`FeatureKind`]): a fact of the configuration.
     pub(crate) stands_on: [u16; FeatureKind::ALL.len()],
@@ -518,12 +223,12 @@ pub struct Game {
     pub(crate) rng: Rng,
     pub(crate) chance: ChanceMode,
     pub(crate) phase: Phase,
-    pub(crate) step: Step,
+    pub(crate) step: TurnStep,
     pub(crate) turn_player: u8,
     pub(crate) to_play: u8,
     pub(crate) turn: TurnState,
     /// Every expansion's state, each owned by its module under `rules/`.
-    pub(crate) ext: Expansions,
+    pub(crate) expansions: Expansions,
     /// The seat that placed (or discarded) the last tile.
     pub(crate) end_from: u8,
     /// The pile is empty: the game is in its end-of-game rounds (AM4).
@@ -587,11 +292,11 @@ impl Game {
             deck,
             chance,
             phase: Phase::PlaceTile,
-            step: Step::Start,
+            step: TurnStep::Start,
             turn_player: 0,
             to_play: 0,
             turn: TurnState::default(),
-            ext: Expansions::new(&config, total_tiles),
+            expansions: Expansions::new(&config, total_tiles),
             end_from: 0,
             ending: false,
             extra_turn: false,
@@ -610,7 +315,7 @@ impl Game {
             figures_at_final_scoring: Vec::with_capacity(MAX_PLAYERS * 12),
             config: Arc::new(config),
         };
-        game.stands_on = Game::stands_on(&game.config, &game.ext);
+        game.stands_on = Game::stands_on(&game.config, &game.expansions);
         for (tile, pos, rot) in start_tiles {
             game.put_tile(tile, pos, rot);
         }
@@ -725,7 +430,7 @@ impl Game {
     }
 
     /// The rule switches in force.
-    pub fn rules(&self) -> &Rules {
+    pub fn rules(&self) -> &RuleSwitches {
         &self.rules
     }
 
@@ -1020,7 +725,7 @@ impl Game {
         match action {
             Action::Draw { tile } => {
                 self.deck.take(tile);
-                if self.step == Step::EndOfTurn {
+                if self.step == TurnStep::EndOfTurn {
                     self.drawn_at_end_of_turn(tile);
                 } else {
                     self.start_drawn_tile(tile);
@@ -1040,7 +745,7 @@ impl Game {
             }
             Action::Pass if matches!(self.phase, Phase::Deploy) => {
                 self.record(player, action);
-                self.step = Step::AfterDeployment;
+                self.step = TurnStep::AfterDeployment;
             }
             Action::Deploy {
                 figure,
@@ -1050,7 +755,7 @@ impl Game {
                 self.record(player, action);
                 let i = self.board.index_at(pos).expect("deploy on a tile") as u8;
                 self.deploy(player, figure, i, feature);
-                self.step = Step::AfterDeployment;
+                self.step = TurnStep::AfterDeployment;
             }
             _ => {
                 if !self.apply_expansion_action(player, action) {
@@ -1079,7 +784,7 @@ impl Game {
     fn run_steps(&mut self) {
         loop {
             match self.step {
-                Step::Start => {
+                TurnStep::Start => {
                     // An extra turn (TB4) with the pile empty is only given for an abbey.
                     if self.deck.total() == 0 && !self.tiles_held_to_place() && !self.extra_turn {
                         self.begin_end_round();
@@ -1097,15 +802,15 @@ impl Game {
                         self.start_drawn_tile(tile);
                         continue;
                     }
-                    self.step = Step::BeforeDraw;
+                    self.step = TurnStep::BeforeDraw;
                 }
-                Step::BeforeDraw => {
+                TurnStep::BeforeDraw => {
                     if self.decision_before_draw() {
                         return;
                     }
-                    self.step = Step::Draw;
+                    self.step = TurnStep::Draw;
                 }
-                Step::Draw => {
+                TurnStep::Draw => {
                     if self.deck.total() == 0 {
                         // Every remaining tile was discarded (or an extra turn, TB4, did
                         // without its abbey): the turn ends empty.
@@ -1114,7 +819,7 @@ impl Game {
                         if self.tiles_held_to_place() {
                             // The others still place the tiles they hold.
                             self.turn_player = (self.turn_player + 1) % self.players;
-                            self.step = Step::Start;
+                            self.step = TurnStep::Start;
                             continue;
                         }
                         self.begin_end_round();
@@ -1125,68 +830,68 @@ impl Game {
                         None => return,
                     }
                 }
-                Step::Place => {
+                TurnStep::Place => {
                     self.phase = Phase::PlaceTile;
                     self.to_play = self.turn_player;
                     return;
                 }
-                Step::Deploy => {
+                TurnStep::Deploy => {
                     let mut legal = std::mem::take(&mut self.legal);
                     self.deploy_actions(&mut legal);
                     let only_pass = legal.as_slice() == [Action::Pass];
                     self.legal = legal;
                     if only_pass {
-                        self.step = Step::AfterDeployment;
+                        self.step = TurnStep::AfterDeployment;
                         continue;
                     }
                     self.phase = Phase::Deploy;
                     self.to_play = self.turn_player;
                     return;
                 }
-                Step::AfterDeployment => {
-                    self.step = Step::Resolve;
+                TurnStep::AfterDeployment => {
+                    self.step = TurnStep::Resolve;
                     if self.decision_after_deployment() {
                         return;
                     }
                 }
-                Step::Resolve => {
+                TurnStep::Resolve => {
                     self.collect_completed();
-                    self.step = Step::BeforeScoring;
+                    self.step = TurnStep::BeforeScoring;
                 }
-                Step::BeforeScoring => {
+                TurnStep::BeforeScoring => {
                     if self.decision_before_scoring() {
                         return;
                     }
-                    self.step = Step::Score;
+                    self.step = TurnStep::Score;
                 }
-                Step::Score => {
+                TurnStep::Score => {
                     self.score_turn();
-                    self.step = Step::AfterScoring;
+                    self.step = TurnStep::AfterScoring;
                 }
-                Step::AfterScoring => {
+                TurnStep::AfterScoring => {
                     if self.decision_after_scoring() {
                         return;
                     }
-                    self.step = Step::EndOfTurn;
+                    self.step = TurnStep::EndOfTurn;
                 }
-                Step::EndOfTurn => match self.at_end_of_turn() {
+                TurnStep::EndOfTurn => match self.at_end_of_turn() {
                     TurnEnd::Decide => return,
                     TurnEnd::Draw => match self.draw_from_pile() {
                         Some(tile) => self.drawn_at_end_of_turn(tile),
                         None => return,
                     },
-                    TurnEnd::Done => self.step = Step::End,
+                    TurnEnd::Done => self.step = TurnStep::End,
                 },
-                Step::End => {
+                TurnStep::End => {
                     self.close_turn();
                     if self.ending {
-                        self.step = Step::EndRound;
+                        self.step = TurnStep::EndRound;
                         continue;
                     }
                     // TB4: the same player again, once.
                     self.extra_turn = !self.extra_turn && self.another_turn();
                     if self.extra_turn {
-                        self.step = Step::Start;
+                        self.step = TurnStep::Start;
                         continue;
                     }
                     if self.deck.total() == 0 && !self.tiles_held_to_place() {
@@ -1195,23 +900,23 @@ impl Game {
                     }
                     self.turn_player = (self.turn_player + 1) % self.players;
                     self.to_play = self.turn_player;
-                    self.step = Step::Start;
+                    self.step = TurnStep::Start;
                 }
-                Step::EndRound => {
+                TurnStep::EndRound => {
                     if self.end_round_decision() {
                         return;
                     }
                     self.before_final_moves();
-                    self.step = Step::FinalMoves;
+                    self.step = TurnStep::FinalMoves;
                 }
-                Step::FinalMoves => {
+                TurnStep::FinalMoves => {
                     if self.final_move_decision() {
                         return;
                     }
                     self.final_scoring();
-                    self.step = Step::Over;
+                    self.step = TurnStep::Over;
                 }
-                Step::Over => {
+                TurnStep::Over => {
                     self.phase = Phase::GameOver;
                     return;
                 }
@@ -1290,7 +995,7 @@ impl Game {
         self.placements_into(tile, &mut legal);
         self.legal = legal;
         if !self.legal.is_empty() {
-            self.step = Step::Place;
+            self.step = TurnStep::Place;
             self.phase = Phase::PlaceTile;
             self.to_play = self.turn_player;
         } else {
@@ -1307,7 +1012,7 @@ impl Game {
         self.on_tile_discarded(tile);
         self.close_turn();
         self.open_turn(None);
-        self.step = Step::Draw;
+        self.step = TurnStep::Draw;
     }
 
     /// The feature node on third `third` of side `side` of placement `index` (a bridge
@@ -1399,7 +1104,7 @@ impl Game {
         let index = self.put_tile(tile, pos, rot);
         self.turn.placed = Some(index);
         self.on_tile_placed(index);
-        self.step = Step::Deploy;
+        self.step = TurnStep::Deploy;
         if let Some(next) = self.second_tile_after(index) {
             // R6: a second tile in the same turn, placed before the deployment step.
             self.turn.first_placed = Some(index);
@@ -1412,7 +1117,7 @@ impl Game {
             self.placements_into(next, &mut legal);
             self.legal = legal;
             if !self.legal.is_empty() {
-                self.step = Step::Place;
+                self.step = TurnStep::Place;
             }
             // A second tile that fits nowhere is out of the game (B5); the turn goes on.
         }
@@ -1429,7 +1134,7 @@ impl Game {
         self.end_from = self.turn_player;
         self.ending = true;
         self.on_game_end();
-        self.step = Step::EndRound;
+        self.step = TurnStep::EndRound;
     }
 
     /// Every legal placement of `tile` (B4, R2): squares in frontier order, rotations
@@ -1770,7 +1475,7 @@ impl Game {
         let t = &self.turn;
         (t.placed, t.first_placed, t.feature_scorers, t.drawn).hash(&mut h);
         self.turn_completed().hash(&mut h);
-        self.ext.hash(&mut h);
+        self.expansions.hash(&mut h);
         h.finish()
     }
 }

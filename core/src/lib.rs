@@ -43,7 +43,7 @@ pub mod scoring;
 pub mod tiles;
 
 pub use action::Action;
-pub use config::{ConfigError, Edition, Figure, Figures, GameConfig, Rules};
+pub use config::{ConfigError, Edition, Figure, Figures, GameConfig, RuleSwitches};
 pub use game::{
     ActionError, ChanceMode, Event, FigureReturn, Game, Phase, ReturnCause, ScoreEvent, ScoreKind,
     ScoredFeature,

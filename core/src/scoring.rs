@@ -15,8 +15,8 @@ use crate::tiles::FeatureKind;
 /// ```
 /// use carcassonne::scoring::feature_value;
 /// use carcassonne::tiles::FeatureKind;
-/// use carcassonne::Rules;
-/// let rules = Rules::default();
+/// use carcassonne::RuleSwitches;
+/// let rules = RuleSwitches::default();
 /// assert_eq!(feature_value(FeatureKind::City, 3, 1, None, &rules), 8);
 /// assert_eq!(feature_value(FeatureKind::City, 3, 1, Some(0), &rules), 4);
 /// assert_eq!(feature_value(FeatureKind::Monastery, 0, 0, Some(5), &rules), 6);
@@ -26,7 +26,7 @@ pub fn feature_value(
     tiles: u32,
     pennants: u32,
     incomplete: Option<u8>,
-    rules: &crate::config::Rules,
+    rules: &crate::config::RuleSwitches,
 ) -> i32 {
     let (tiles, pennants) = (tiles as i32, pennants as i32);
     match (kind, incomplete) {

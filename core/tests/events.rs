@@ -7,8 +7,8 @@ mod common;
 
 use carcassonne::config::{DragonMove, Figures};
 use carcassonne::{
-    Action, Corner, Event, Figure, FigureReturn, Game, GameConfig, Pos, ReturnCause, Rng, Rules,
-    ScoreEvent, ScoreKind, TileSet,
+    Action, Corner, Event, Figure, FigureReturn, Game, GameConfig, Pos, ReturnCause, Rng,
+    RuleSwitches, ScoreEvent, ScoreKind, TileSet,
 };
 use common::*;
 use std::collections::HashSet;
@@ -83,9 +83,9 @@ fn b12_b14_city_scores_then_its_knights_return() {
 #[test]
 fn pd7_dragon_meal_is_logged() {
     let mut config = config(2, &[TileSet::Base, TileSet::PrincessDragon]);
-    config.rules = Rules {
+    config.rules = RuleSwitches {
         dragon_move: DragonMove::BeforeScoring,
-        ..Rules::default()
+        ..RuleSwitches::default()
     };
     let mut game = start(config);
     place(&mut game, "PD-VOLCANO-FIELD", (0, 1), 0);

@@ -4,7 +4,7 @@
 mod common;
 
 use carcassonne::config::{BarnPlacement, WagonMove};
-use carcassonne::{Action, Corner, Figure, Game, Phase, Rules, ScoreKind, TileSet};
+use carcassonne::{Action, Corner, Figure, Game, Phase, RuleSwitches, ScoreKind, TileSet};
 use common::*;
 use std::collections::BTreeSet;
 
@@ -15,7 +15,7 @@ fn am_game(players: u8) -> Game {
     start(config(players, &AM))
 }
 
-fn am_game_with(rules: Rules) -> Game {
+fn am_game_with(rules: RuleSwitches) -> Game {
     let mut config = config(2, &AM);
     config.rules = rules;
     start(config)
@@ -237,9 +237,9 @@ fn am6_barn_only_on_a_corner_of_four_fields() {
 /// * seat 1 places (1, 1), which closes four field quarters at its north-west corner, and
 ///   puts its barn there: the field is scored at once (AM7).
 fn barn_position(barn_placement: BarnPlacement) -> Game {
-    let mut game = am_game_with(Rules {
+    let mut game = am_game_with(RuleSwitches {
         barn_placement,
-        ..Rules::default()
+        ..RuleSwitches::default()
     });
     place_follower(&mut game, "BASE-U", (1, 0), 0, "f2"); // seat 0
     place(&mut game, "BASE-E", (0, 1), 2); // seat 1: cap facing south
@@ -330,9 +330,9 @@ fn am10_wagon_on_road_city_monastery_not_field() {
 /// road with a T-junction east of it: 3 tiles, 3 points for the wagon (AM11: it counts as
 /// a follower). Returns the game at seat 0's wagon decision.
 fn wagon_scored(wagon_move: WagonMove) -> Game {
-    let mut game = am_game_with(Rules {
+    let mut game = am_game_with(RuleSwitches {
         wagon_move,
-        ..Rules::default()
+        ..RuleSwitches::default()
     });
     place_deploy(&mut game, "BASE-W", (-1, 0), 0, Figure::Wagon, "r1");
     place(&mut game, "BASE-W", (1, 0), 0);

@@ -9,7 +9,9 @@
 mod common;
 
 use carcassonne::game::tile;
-use carcassonne::{Action, ActionError, Figure, GameConfig, Phase, Rules, ScoreKind, TileSet};
+use carcassonne::{
+    Action, ActionError, Figure, GameConfig, Phase, RuleSwitches, ScoreKind, TileSet,
+};
 use common::*;
 
 const FOLLOWER: Figure = Figure::Follower;
@@ -300,9 +302,9 @@ fn b8_road_loop_is_complete() {
 fn b9_b12_two_tile_city_scores_4_or_2_with_tiny_city() {
     for (tiny, expected) in [(4u8, 4), (2, 2)] {
         let mut config = config(2, &[TileSet::Base]);
-        config.rules = Rules {
+        config.rules = RuleSwitches {
             tiny_city: tiny,
-            ..Rules::default()
+            ..RuleSwitches::default()
         };
         let mut game = start(config);
         // A cap facing south closes the start city: 2 tiles, no pennant.
@@ -440,7 +442,7 @@ fn b15_incomplete_features_at_the_end() {
 ///   4 points at once.
 /// * (0, 2) BASE-U: road west–east; its north field joins seat 0's field, its south field
 ///   is cut off by the road. Seat 1 farmer there.
-fn farmers_position(rules: Rules) -> carcassonne::Game {
+fn farmers_position(rules: RuleSwitches) -> carcassonne::Game {
     let mut config = config(2, &[TileSet::Base]);
     config.rules = rules;
     let mut game = start(config);
@@ -465,7 +467,7 @@ fn farmers_position(rules: Rules) -> carcassonne::Game {
 /// a road is two fields, and a field without cities gives nothing.
 #[test]
 fn b16_farmers_score_completed_cities_of_their_field() {
-    let mut game = farmers_position(Rules::default());
+    let mut game = farmers_position(RuleSwitches::default());
     // B11: both cities are complete, yet the farmers are still standing.
     assert_eq!(on_board(&game, 0, FOLLOWER), 1);
     assert_eq!(on_board(&game, 1, FOLLOWER), 2);
@@ -483,9 +485,9 @@ fn b16_farmers_score_completed_cities_of_their_field() {
 /// B16: with `farmers: false` no follower may go onto a field.
 #[test]
 fn b16_farmers_off_forbids_fields() {
-    let rules = Rules {
+    let rules = RuleSwitches {
         farmers: false,
-        ..Rules::default()
+        ..RuleSwitches::default()
     };
     let mut game = farmers_position(rules);
     // A straight road: its road takes a thief, its two fields take nobody.

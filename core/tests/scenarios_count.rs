@@ -20,7 +20,7 @@ mod common;
 use carcassonne::config::{CountFinal, CountLandscape};
 use carcassonne::rules::count::{Quarter, QuarterStep};
 use carcassonne::tiles::Symbols;
-use carcassonne::{Action, Corner, Figure, Game, Phase, Pos, Rules, ScoreKind, TileSet};
+use carcassonne::{Action, Corner, Figure, Game, Phase, Pos, RuleSwitches, ScoreKind, TileSet};
 use common::*;
 use std::collections::BTreeSet;
 
@@ -31,7 +31,7 @@ fn count_game(players: u8) -> Game {
     start(config(players, &COUNT))
 }
 
-fn count_game_with(players: u8, rules: Rules) -> Game {
+fn count_game_with(players: u8, rules: RuleSwitches) -> Game {
     let mut config = config(players, &COUNT);
     config.rules = rules;
     start(config)
@@ -295,9 +295,9 @@ fn cc3_enter_the_city_when_only_others_scored() {
 fn cc3_no_market_without_farmers() {
     let mut game = count_game_with(
         2,
-        Rules {
+        RuleSwitches {
             farmers: false,
-            ..Rules::default()
+            ..RuleSwitches::default()
         },
     );
     south_road(&mut game);
@@ -536,7 +536,7 @@ fn cc5_no_figure_leaves_the_counts_quarter() {
 /// completed city next to the south-west field) and seat 1 puts a farmer into that field
 /// at (−3, 0).
 fn two_in_the_city(
-    rules: Rules,
+    rules: RuleSwitches,
     q0: Quarter,
     c0: Option<Quarter>,
     q1: Quarter,
@@ -590,7 +590,7 @@ fn last_tile_player(game: &Game) -> usize {
 #[test]
 fn cc6_final_moves_from_the_market() {
     let mut game = two_in_the_city(
-        Rules::default(),
+        RuleSwitches::default(),
         Quarter::Market,
         Some(Quarter::Blacksmith),
         Quarter::Market,
@@ -652,9 +652,9 @@ fn cc6_final_moves_from_the_market() {
 #[test]
 fn cc5_cc6_final_moves_by_switch() {
     for count_final in [CountFinal::MarketOnly, CountFinal::AnyQuarter] {
-        let rules = Rules {
+        let rules = RuleSwitches {
             count_final,
-            ..Rules::default()
+            ..RuleSwitches::default()
         };
         let mut game = two_in_the_city(
             rules,

@@ -6,7 +6,7 @@ mod common;
 use carcassonne::config::{DragonMove, FairyRule, PrincessRule};
 use carcassonne::game::tile;
 use carcassonne::tiles::Symbols;
-use carcassonne::{Action, Corner, Figure, Game, Phase, Pos, Rules, ScoreKind, TileSet};
+use carcassonne::{Action, Corner, Figure, Game, Phase, Pos, RuleSwitches, ScoreKind, TileSet};
 use common::*;
 
 const FOLLOWER: Figure = Figure::Follower;
@@ -16,7 +16,7 @@ fn pd_game(players: u8) -> Game {
     start(config(players, &PD))
 }
 
-fn pd_game_with(rules: Rules) -> Game {
+fn pd_game_with(rules: RuleSwitches) -> Game {
     let mut config = config(2, &PD);
     config.rules = rules;
     start(config)
@@ -109,9 +109,9 @@ fn pd3_dragon_tiles_held_back_until_a_volcano() {
 /// (2 tiles) and puts a knight on it. The flight goes (0, 1) → (0, 0) → (0, -1) and then
 /// is stuck (PD6). Returns the game at the first step.
 fn knight_on_a_dragon_tile(dragon_move: DragonMove) -> Game {
-    let mut game = pd_game_with(Rules {
+    let mut game = pd_game_with(RuleSwitches {
         dragon_move,
-        ..Rules::default()
+        ..RuleSwitches::default()
     });
     place(&mut game, "PD-VOLCANO-FIELD", (0, 1), 0);
     // PD4: a figure may be deployed on a dragon tile as usual.
@@ -290,9 +290,9 @@ fn pd7_pd20_dragon_eats_every_figure_but_the_barn() {
 /// start city); then seat 1 places the princess corner at (0, -2), turned twice: its
 /// princess city (south and east) joins the knight's city.
 fn princess_position(rule: PrincessRule) -> Game {
-    let mut game = pd_game_with(Rules {
+    let mut game = pd_game_with(RuleSwitches {
         princess: rule,
-        ..Rules::default()
+        ..RuleSwitches::default()
     });
     place_follower(&mut game, "BASE-F", (0, -1), 1, "c1");
     play(&mut game, "PD-PRINCESS-BIG-CORNER", (0, -2), 2);
@@ -495,9 +495,9 @@ fn pd16_fairy_rulebook_example_three_more_points() {
 /// a figure and gives him 1 point at the start of his turns.
 #[test]
 fn pd15_fairy_on_tile() {
-    let mut game = pd_game_with(Rules {
+    let mut game = pd_game_with(RuleSwitches {
         fairy: FairyRule::OnTile,
-        ..Rules::default()
+        ..RuleSwitches::default()
     });
     place_follower(&mut game, "BASE-U", (1, 0), 0, "r1"); // seat 0
     place(&mut game, "BASE-U", (-1, 0), 0); // seat 1
@@ -658,9 +658,9 @@ fn pd1_no_wagon_move_onto_an_old_volcano() {
 #[test]
 fn pd16c_fairy_bonus_at_final_scoring_by_switch() {
     for bonus in [true, false] {
-        let mut game = pd_game_with(Rules {
+        let mut game = pd_game_with(RuleSwitches {
             fairy_final_bonus: bonus,
-            ..Rules::default()
+            ..RuleSwitches::default()
         });
         // Seat 0: a thief on the road east of the start (open at both ends).
         place_follower(&mut game, "BASE-U", (1, 0), 0, "r1");
@@ -693,9 +693,9 @@ fn pd16c_fairy_bonus_at_final_scoring_by_switch() {
 /// seat 0's road with one (PD16c).
 #[test]
 fn pd15_on_tile_fairy_belongs_to_the_player_who_moved_it() {
-    let mut game = pd_game_with(Rules {
+    let mut game = pd_game_with(RuleSwitches {
         fairy: FairyRule::OnTile,
-        ..Rules::default()
+        ..RuleSwitches::default()
     });
     // Seat 0: a road-and-city tile east of the start with a thief on its road.
     place_follower(&mut game, "BASE-D", (1, 0), 0, "r1");

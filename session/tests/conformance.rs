@@ -36,7 +36,7 @@ use carcassonne::config::{
 use carcassonne::rules::bcb::MAX_BID;
 use carcassonne::{
     Action, ChanceMode, Corner, Edition, Event, Figure, Figures, Game, GameConfig, Phase, Pos, Rng,
-    Rules, TileKind, TileSet,
+    RuleSwitches, TileKind, TileSet,
 };
 use carcassonne_session::record;
 use serde_json::Value;
@@ -574,11 +574,11 @@ fn princess_and_dragon_every_switch() {
                     fairy.name()
                 );
                 cases.push(few(case(&name, 4, PD, |c| {
-                    c.rules = Rules {
+                    c.rules = RuleSwitches {
                         dragon_move,
                         princess,
                         fairy,
-                        ..Rules::default()
+                        ..RuleSwitches::default()
                     }
                 })));
             }
@@ -594,10 +594,10 @@ fn abbey_and_mayor_every_switch() {
         for wagon_move in WagonMove::ALL {
             let name = format!("am {} {}", barn_placement.name(), wagon_move.name());
             cases.push(case(&name, 3, AM, |c| {
-                c.rules = Rules {
+                c.rules = RuleSwitches {
                     barn_placement,
                     wagon_move,
-                    ..Rules::default()
+                    ..RuleSwitches::default()
                 }
             }));
         }
@@ -668,7 +668,7 @@ fn every_set_two_to_six_players() {
         |c| {
             c.figures.abbot = 1;
             c.edition = Edition::C1;
-            c.rules = Rules {
+            c.rules = RuleSwitches {
                 farmers: true,
                 tiny_city: 2,
                 dragon_move: DragonMove::AfterScoring,

@@ -5,7 +5,7 @@
 use super::Entry;
 use crate::choices::{self, Choice};
 use crate::table::{self, Seat};
-use carcassonne::config::{Edition, Figure, Rules};
+use carcassonne::config::{Edition, Figure, RuleSwitches};
 use carcassonne::tiles::catalogue;
 use carcassonne::{Game, Pos, TileSet};
 use carcassonne_session::mcts::Evaluation;
@@ -78,8 +78,8 @@ fn set_title(set: TileSet) -> String {
 
 /// The options of the setup form.
 pub fn options() -> Value {
-    let defaults = Rules::default().to_json();
-    let rules: Vec<Value> = Rules::switches()
+    let defaults = RuleSwitches::default().to_json();
+    let rules: Vec<Value> = RuleSwitches::switches()
         .into_iter()
         .map(|(key, values)| {
             json!({ "key": key, "values": values, "default": defaults.get(key).cloned().unwrap_or(Value::Null) })

@@ -17,7 +17,7 @@
 use crate::action::Action;
 use crate::config::{ConfigError, Figure, Figures, GameConfig, MAX_PLAYERS};
 use crate::features::NodeId;
-use crate::game::{BoardFigure, Game, Phase, ScoreKind, Step};
+use crate::game::{BoardFigure, Game, Phase, ScoreKind, TurnStep};
 use crate::geometry::{Corner, Pos, Rotation, Side};
 use crate::rules::{Expansion, FigureCounts};
 use crate::tiles::{
@@ -250,7 +250,7 @@ impl Game {
     /// a draw would otherwise imply.
     pub fn abbey_declined_before_draw(&self) -> bool {
         self.phase == Phase::Draw
-            && self.ext.abbey.declined_in_turn == Some(self.turns.len())
+            && self.expansions.abbey.declined_in_turn == Some(self.turns.len())
             && self.turn.drawn.is_none()
     }
 
@@ -258,7 +258,7 @@ impl Game {
     /// may.
     #[inline]
     fn abbey_decision(&mut self) -> bool {
-        if self.ext.abbey.declined_in_turn != Some(self.turns.len())
+        if self.expansions.abbey.declined_in_turn != Some(self.turns.len())
             && self.abbey_possible(self.turn_player)
         {
             self.phase = Phase::Abbey;
@@ -293,21 +293,21 @@ impl Game {
                 self.record(player, action);
                 self.wagon_declined(player);
             }
-            Action::Pass if self.step == Step::EndRound => {
+            Action::Pass if self.step == TurnStep::EndRound => {
                 // Declining the end-of-game abbey is recorded as a pass.
                 self.record(player, action);
                 self.close_turn();
-                self.step = Step::EndRound;
+                self.step = TurnStep::EndRound;
             }
             Action::Pass => {
                 // Declining the abbey before drawing is implied by the draw.
-                self.ext.abbey.declined_in_turn = Some(self.turns.len());
-                self.step = Step::Draw;
+                self.expansions.abbey.declined_in_turn = Some(self.turns.len());
+                self.step = TurnStep::Draw;
             }
             Action::DeployBarn { pos, corner } => {
                 self.record(player, action);
                 self.deploy_barn(player, pos, corner);
-                self.step = Step::AfterDeployment;
+                self.step = TurnStep::AfterDeployment;
             }
             Action::MoveWagon { pos, feature } => {
                 self.record(player, action);
@@ -335,13 +335,13 @@ impl Game {
 
     /// Abbey tiles `player` still holds.
     pub fn abbeys_left(&self, player: usize) -> u8 {
-        self.ext.abbey.abbeys[player]
+        self.expansions.abbey.abbeys[player]
     }
 
     /// A new turn: no barn placed, no wagon waiting.
     #[inline]
     fn abbey_mayor_turn_start(&mut self) {
-        let am = &mut self.ext.abbey;
+        let am = &mut self.expansions.abbey;
         am.wagons = 0;
         am.barn = None;
         am.declined_in_turn = None;
@@ -368,7 +368,7 @@ impl Game {
 
     /// AM1: whether `player` may place an abbey now (he holds one and a hole exists).
     pub(crate) fn abbey_possible(&self, player: u8) -> bool {
-        if self.ext.abbey.abbeys[player as usize] == 0 {
+        if self.expansions.abbey.abbeys[player as usize] == 0 {
             return false;
         }
         let restricters = self.placement_restricters(Game::abbey_tile());
@@ -394,26 +394,26 @@ impl Game {
     /// AM1–AM3: places the turn player's abbey; deployment follows as usual.
     fn place_abbey(&mut self, pos: Pos) {
         let player = self.to_play as usize;
-        self.ext.abbey.abbeys[player] -= 1;
+        self.expansions.abbey.abbeys[player] -= 1;
         let index = self.put_tile(Game::abbey_tile(), pos, Rotation::default());
         self.turn.placed = Some(index);
         self.turn.drawn = None;
-        self.step = Step::Deploy;
+        self.step = TurnStep::Deploy;
     }
 
     /// AM4: after the last tile, the abbey round starts with the seat after the one that
     /// placed it.
     #[inline]
     fn begin_abbey_round(&mut self) {
-        self.ext.abbey.round = (1, self.players);
+        self.expansions.abbey.round = (1, self.players);
     }
 
     /// Asks the next seat of the abbey round that can place an abbey; `false` when the
     /// round is over. No fairy point in these turns.
     #[inline]
     fn next_end_round_turn(&mut self) -> bool {
-        while self.ext.abbey.round.1 > 0 {
-            let round = &mut self.ext.abbey.round;
+        while self.expansions.abbey.round.1 > 0 {
+            let round = &mut self.expansions.abbey.round;
             let seat = (self.end_from + round.0) % self.players;
             round.0 += 1;
             round.1 -= 1;
@@ -423,7 +423,7 @@ impl Game {
                 self.open_turn(None);
                 self.reset_turn_state();
                 self.phase = Phase::Abbey;
-                self.step = Step::EndRound;
+                self.step = TurnStep::EndRound;
                 return true;
             }
         }
@@ -496,7 +496,7 @@ impl Game {
             local: corner.index() as u8,
             node,
         });
-        self.ext.abbey.barn = Some(node);
+        self.expansions.abbey.barn = Some(node);
     }
 
     /// Scoring step, after completed features: the field of a barn placed this turn
@@ -504,7 +504,7 @@ impl Game {
     /// hold farmers (AM8, 1 per city).
     #[inline]
     fn barn_joins(&mut self, placed: u8) {
-        let barn_root = self.ext.abbey.barn.map(|n| self.features.find(n));
+        let barn_root = self.expansions.abbey.barn.map(|n| self.features.find(n));
         if let Some(root) = barn_root {
             self.score_field_farmers(root, 3, ScoreKind::BarnPlaced);
         }
@@ -545,7 +545,7 @@ impl Game {
                     n += 1;
                 }
             };
-            if let Some(b) = self.ext.abbey.barn {
+            if let Some(b) = self.expansions.abbey.barn {
                 push(self.features.root(b), out);
             }
             for placed in self.placed_this_turn_indices() {
@@ -584,7 +584,7 @@ impl Game {
     /// A wagon was returned by the scoring of its feature: it may move (AM11).
     #[inline]
     fn wagon_scored(&mut self, f: BoardFigure) {
-        let am = &mut self.ext.abbey;
+        let am = &mut self.expansions.abbey;
         am.wagons |= 1 << f.owner;
         am.wagon_from[f.owner as usize] = (f.placement, f.local);
     }
@@ -593,10 +593,10 @@ impl Game {
     /// go; wagons with nowhere to go stay in the supply. `false` when none is left.
     #[inline]
     fn next_wagon_decision(&mut self) -> bool {
-        while self.ext.abbey.wagons != 0 {
+        while self.expansions.abbey.wagons != 0 {
             let seat = (0..self.players)
                 .map(|o| (self.turn_player + o) % self.players)
-                .find(|s| self.ext.abbey.wagons & (1 << s) != 0)
+                .find(|s| self.expansions.abbey.wagons & (1 << s) != 0)
                 .expect("a pending wagon");
             let mut v = std::mem::take(&mut self.legal);
             v.clear();
@@ -608,7 +608,7 @@ impl Game {
                 self.to_play = seat;
                 return true;
             }
-            self.ext.abbey.wagons &= !(1 << seat);
+            self.expansions.abbey.wagons &= !(1 << seat);
         }
         false
     }
@@ -637,10 +637,10 @@ impl Game {
 
     /// `MoveWagon` targets of `player`'s pending wagon (AM11).
     fn wagon_targets(&self, player: u8, out: &mut Vec<Action>) {
-        if self.ext.abbey.wagons & (1 << player) == 0 {
+        if self.expansions.abbey.wagons & (1 << player) == 0 {
             return;
         }
-        let (placement, local) = self.ext.abbey.wagon_from[player as usize];
+        let (placement, local) = self.expansions.abbey.wagon_from[player as usize];
         let from = self.board.placement(placement as usize);
         match self.rules.wagon_move {
             WagonMove::C2 => {
@@ -727,12 +727,12 @@ impl Game {
 
     /// The owner declined to move his wagon: it stays in the supply.
     fn wagon_declined(&mut self, player: u8) {
-        self.ext.abbey.wagons &= !(1 << player);
+        self.expansions.abbey.wagons &= !(1 << player);
     }
 
     /// Moves `player`'s wagon onto `(pos, feature)` (AM11).
     fn move_wagon(&mut self, player: u8, pos: Pos, feature: u8) {
-        self.ext.abbey.wagons &= !(1 << player);
+        self.expansions.abbey.wagons &= !(1 << player);
         let index = self.board.index_at(pos).expect("wagon onto a tile") as u8;
         self.deploy(player, Figure::Wagon, index, feature);
     }

@@ -8,7 +8,7 @@
 
 use crate::action::Action;
 use crate::config::{Figure, GameConfig};
-use crate::game::{Game, ReturnCause, ScoreKind, Step};
+use crate::game::{Game, ReturnCause, ScoreKind, TurnStep};
 use crate::geometry::Pos;
 use crate::rules::Expansion;
 use crate::tiles::FeatureKind;
@@ -51,7 +51,7 @@ impl Expansion for Abbot {
         };
         game.record(player, action);
         game.return_abbot(pos, feature);
-        game.step = Step::AfterDeployment;
+        game.step = TurnStep::AfterDeployment;
         Some(true)
     }
 }

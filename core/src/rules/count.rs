@@ -210,7 +210,7 @@ impl Expansion for Count {
 
     fn write_state(game: &Game, out: &mut StateWriter<'_>) {
         let mut rows = StateRows(out);
-        let count = &game.ext.count;
+        let count = &game.expansions.count;
         rows.count(count.count_at);
         for &(quarter, owner, figure) in &count.inside {
             rows.quarter_figures(quarter, Seat(owner), figure);
@@ -308,7 +308,7 @@ impl Game {
             },
             Action::DeployQuarter { figure, quarter } => {
                 self.enter_quarter(figure, quarter);
-                self.ext.count.entry = CityEntry::CountToMove;
+                self.expansions.count.entry = CityEntry::CountToMove;
             }
             Action::MoveCount { quarter } => self.move_count(quarter),
             _ => unreachable!("not a Count decision"),
@@ -321,12 +321,12 @@ impl Game {
 
     /// The quarter where the count stands (with the Count in play).
     pub fn count_quarter(&self) -> Option<Quarter> {
-        self.count_on().then_some(self.ext.count.count_at)
+        self.count_on().then_some(self.expansions.count.count_at)
     }
 
     /// The figures in the quarters of the City of Carcassonne: (quarter, owner, figure).
     pub fn quarter_figures(&self) -> &[(Quarter, u8, Figure)] {
-        &self.ext.count.inside
+        &self.expansions.count.inside
     }
 
     /// Whether placement `index` is one of the twelve squares of the City (laid first).
@@ -428,7 +428,7 @@ impl Game {
     /// The figures `seat` may take out of the City now: (quarter, figure), each once,
     /// never from the count's quarter (CC5).
     fn movable(&self, seat: u8) -> impl Iterator<Item = (Quarter, Figure)> + '_ {
-        let c = &self.ext.count;
+        let c = &self.expansions.count;
         c.inside
             .iter()
             .enumerate()
@@ -497,7 +497,7 @@ impl Game {
 
     /// Takes `seat`'s `figure` out of `quarter` and stands it on `(pos, feature)`.
     fn leave_quarter(&mut self, seat: u8, quarter: Quarter, figure: Figure, pos: Pos, feature: u8) {
-        let c = &mut self.ext.count;
+        let c = &mut self.expansions.count;
         let k = c
             .inside
             .iter()
@@ -520,16 +520,16 @@ impl Game {
     /// CC3, CC4: a new turn; nobody has been asked yet.
     #[inline]
     fn count_turn_start(&mut self) {
-        self.ext.count.leave_round = 1;
-        self.ext.count.entry = CityEntry::Open;
+        self.expansions.count.leave_round = 1;
+        self.expansions.count.entry = CityEntry::Open;
     }
 
     /// CC4: asks the next seat (from the left of the turn player, the turn player last)
     /// that can move a figure out of the City; `false` when everyone is done.
     #[inline]
     fn next_leave_decision(&mut self) -> bool {
-        while self.ext.count.leave_round <= self.players {
-            let seat = (self.turn_player + self.ext.count.leave_round) % self.players;
+        while self.expansions.count.leave_round <= self.players {
+            let seat = (self.turn_player + self.expansions.count.leave_round) % self.players;
             let mut legal = std::mem::take(&mut self.legal);
             legal.clear();
             self.leave_actions(seat, &mut legal);
@@ -543,7 +543,7 @@ impl Game {
                 return true;
             }
             self.legal = legal;
-            self.ext.count.leave_round += 1;
+            self.expansions.count.leave_round += 1;
         }
         false
     }
@@ -553,9 +553,9 @@ impl Game {
     /// `false` when there is nothing (more) to ask this turn.
     #[inline]
     fn next_city_entry_decision(&mut self) -> bool {
-        match self.ext.count.entry {
+        match self.expansions.count.entry {
             CityEntry::Open => {
-                self.ext.count.entry = CityEntry::Done;
+                self.expansions.count.entry = CityEntry::Done;
                 if !self.may_enter_city() {
                     return false;
                 }
@@ -567,7 +567,7 @@ impl Game {
                 true
             }
             CityEntry::CountToMove => {
-                self.ext.count.entry = CityEntry::Done;
+                self.expansions.count.entry = CityEntry::Done;
                 self.ask_turn_player(Phase::MoveCount, Game::count_moves, QuarterStep::Count);
                 true
             }
@@ -594,7 +594,7 @@ impl Game {
 
     /// CC4: the asked seat is done moving figures out this turn.
     fn leave_round_passed(&mut self) {
-        self.ext.count.leave_round += 1;
+        self.expansions.count.leave_round += 1;
     }
 
     /// CC3: whether the turn player may put a figure into the City now: the turn made
@@ -633,13 +633,13 @@ impl Game {
     fn enter_quarter(&mut self, figure: Figure, quarter: Quarter) {
         let seat = self.turn_player;
         self.supply[seat as usize][figure.index()] -= 1;
-        self.ext.count.inside.push((quarter, seat, figure));
+        self.expansions.count.inside.push((quarter, seat, figure));
     }
 
     /// CC3: `MoveCount` actions: every other quarter.
     fn count_moves(&self, out: &mut Vec<Action>) {
         for quarter in Quarter::ALL {
-            if quarter != self.ext.count.count_at {
+            if quarter != self.expansions.count.count_at {
                 out.push(Action::MoveCount { quarter });
             }
         }
@@ -647,13 +647,13 @@ impl Game {
 
     /// CC3: moves the count.
     fn move_count(&mut self, quarter: Quarter) {
-        self.ext.count.count_at = quarter;
+        self.expansions.count.count_at = quarter;
     }
 
     /// CC6: the final round starts with the seat after the one that placed the last tile.
     #[inline]
     fn begin_final_moves(&mut self) {
-        let c = &mut self.ext.count;
+        let c = &mut self.expansions.count;
         c.final_next = 1;
         c.final_out = 0;
     }
@@ -663,10 +663,10 @@ impl Game {
     #[inline]
     fn next_final_move(&mut self) -> bool {
         let all = (1u16 << self.players) - 1;
-        while u16::from(self.ext.count.final_out) != all {
-            let seat = (self.end_from + self.ext.count.final_next) % self.players;
-            self.ext.count.final_next = self.ext.count.final_next % self.players + 1;
-            if self.ext.count.final_out & (1 << seat) != 0 {
+        while u16::from(self.expansions.count.final_out) != all {
+            let seat = (self.end_from + self.expansions.count.final_next) % self.players;
+            self.expansions.count.final_next = self.expansions.count.final_next % self.players + 1;
+            if self.expansions.count.final_out & (1 << seat) != 0 {
                 continue;
             }
             let mut legal = std::mem::take(&mut self.legal);
@@ -674,7 +674,7 @@ impl Game {
             self.final_actions(seat, &mut legal);
             if legal.is_empty() {
                 self.legal = legal;
-                self.ext.count.final_out |= 1 << seat;
+                self.expansions.count.final_out |= 1 << seat;
                 continue;
             }
             legal.push(Action::QuarterPass {
@@ -690,6 +690,6 @@ impl Game {
 
     /// CC6: `seat` passed and is out of the final round.
     fn final_passed(&mut self, seat: u8) {
-        self.ext.count.final_out |= 1 << seat;
+        self.expansions.count.final_out |= 1 << seat;
     }
 }

@@ -78,7 +78,7 @@ impl Expansion for KingRobber {
 
     fn write_state(game: &Game, out: &mut StateWriter<'_>) {
         let mut rows = StateRows(out);
-        let KingRobber { king, robber } = game.ext.king;
+        let KingRobber { king, robber } = game.expansions.king;
         rows.king(king.holder.map(Seat), king.record);
         rows.robber_baron(robber.holder.map(Seat), robber.record);
     }
@@ -99,7 +99,7 @@ impl Expansion for KingRobber {
 impl Game {
     /// The holders of the King and the Robber Baron tiles (KR1, KR2).
     pub fn titles(&self) -> (Option<usize>, Option<usize>) {
-        let kr = &self.ext.king;
+        let kr = &self.expansions.king;
         (
             kr.king.holder.map(usize::from),
             kr.robber.holder.map(usize::from),
@@ -126,8 +126,8 @@ impl Game {
         }
         let player = self.turn_player;
         for (title, size) in [
-            (&mut self.ext.king.king, city),
-            (&mut self.ext.king.robber, road),
+            (&mut self.expansions.king.king, city),
+            (&mut self.expansions.king.robber, road),
         ] {
             if size > title.record {
                 title.record = size;
@@ -156,7 +156,7 @@ impl Game {
         }
         // CC2: the City of Carcassonne counts as one completed city.
         cities += i32::from(self.has_set(TileSet::Count));
-        let kr = &self.ext.king;
+        let kr = &self.expansions.king;
         let (king, robber) = (kr.king.holder, kr.robber.holder);
         if let Some(p) = king.filter(|_| cities > 0) {
             self.add_score(p, cities, ScoreKind::King, None, None);

@@ -28,7 +28,7 @@
 //! list generates the struct of the states and every hook's fan-out, called in list
 //! order; dispatch is static. The kernel applies draws, placements and deployments;
 //! every other decision is applied and listed by the module that owns it. Its rule
-//! switches are declared in the module too and gathered in [`crate::config::Rules`].
+//! switches are declared in the module too and gathered in [`crate::config::RuleSwitches`].
 //!
 //! # Adding an expansion
 //!

@@ -20,7 +20,7 @@
 use crate::action::Action;
 use crate::config::{Figure, GameConfig};
 use crate::features::NodeId;
-use crate::game::{BoardFigure, Game, Phase, ReturnCause, ScoreKind, Step};
+use crate::game::{BoardFigure, Game, Phase, ReturnCause, ScoreKind, TurnStep};
 use crate::geometry::{Pos, Side};
 use crate::rules::state::{LocalFeature, Seat, StateWriter};
 use crate::rules::{Expansion, TurnEnd};
@@ -161,7 +161,7 @@ impl Expansion for PrincessDragon {
         for pos in game.flight_visited() {
             rows.dragon_path(pos);
         }
-        if let Some(fairy) = game.ext.dragon.fairy {
+        if let Some(fairy) = game.expansions.dragon.fairy {
             let pos = game.board.placement(fairy.placement as usize).pos;
             let (owner, feature) = match fairy.follower {
                 Some((owner, local)) => (Some(Seat(owner)), Some(LocalFeature(local))),
@@ -263,11 +263,11 @@ impl Game {
         match action {
             Action::MoveFairy { pos, feature } => {
                 self.move_fairy(player, pos, feature);
-                self.step = Step::AfterDeployment;
+                self.step = TurnStep::AfterDeployment;
             }
             Action::Princess { pos, feature } => {
                 self.princess_remove(pos, feature);
-                self.step = Step::AfterDeployment;
+                self.step = TurnStep::AfterDeployment;
             }
             Action::MoveDragon { pos } => {
                 self.dragon_step(pos);
@@ -283,12 +283,12 @@ impl Game {
 
     /// Whether the dragon is on the board (PD3: dragon tiles are drawn only then).
     pub(crate) fn dragon_on_board(&self) -> bool {
-        self.ext.dragon.dragon.is_some()
+        self.expansions.dragon.dragon.is_some()
     }
 
     /// The dragon's square, if it is on the board.
     pub fn dragon(&self) -> Option<Pos> {
-        self.ext
+        self.expansions
             .dragon
             .dragon
             .map(|i| self.board.placement(i as usize).pos)
@@ -297,7 +297,7 @@ impl Game {
     /// The fairy's square and the figure it stands by (owner, local feature), if it is
     /// on the board.
     pub fn fairy(&self) -> Option<(Pos, Option<(u8, u8)>)> {
-        self.ext
+        self.expansions
             .dragon
             .fairy
             .map(|f| (self.board.placement(f.placement as usize).pos, f.follower))
@@ -305,13 +305,13 @@ impl Game {
 
     /// Dragon steps taken in the current flight, while the game waits for one (PD5).
     pub fn flight_steps(&self) -> Option<u8> {
-        (self.phase == Phase::DragonFlight).then_some(self.ext.dragon.flight.steps)
+        (self.phase == Phase::DragonFlight).then_some(self.expansions.dragon.flight.steps)
     }
 
     /// Squares the current flight has visited, its start included (PD6); empty when no
     /// flight is in progress.
     pub fn flight_visited(&self) -> impl Iterator<Item = Pos> + '_ {
-        let flight = &self.ext.dragon.flight;
+        let flight = &self.expansions.dragon.flight;
         let n = if self.phase == Phase::DragonFlight {
             flight.len as usize
         } else {
@@ -325,7 +325,7 @@ impl Game {
     /// PD13b: no figure may be deployed on the dragon's tile.
     #[inline]
     pub(crate) fn dragon_bars(&self, index: usize) -> bool {
-        self.ext.dragon.dragon == Some(index as u8)
+        self.expansions.dragon.dragon == Some(index as u8)
     }
 
     /// PD1: no figure but the dragon ever stands on a volcano tile (also after the dragon
@@ -345,7 +345,7 @@ impl Game {
             .def()
             .has(Symbols::VOLCANO)
         {
-            self.ext.dragon.dragon = Some(index);
+            self.expansions.dragon.dragon = Some(index);
         }
     }
 
@@ -353,7 +353,7 @@ impl Game {
     /// one of his followers (on-tile: on a tile with one of his followers).
     #[inline]
     fn fairy_turn_point(&mut self) {
-        let Some(fairy) = self.ext.dragon.fairy else {
+        let Some(fairy) = self.expansions.dragon.fairy else {
             return;
         };
         let player = self.turn_player;
@@ -382,7 +382,7 @@ impl Game {
     /// final scoring only with `fairy_final_bonus`.
     #[inline]
     fn fairy_bonus(&mut self, root: NodeId, final_scoring: bool) {
-        let Some(fairy) = self.ext.dragon.fairy else {
+        let Some(fairy) = self.expansions.dragon.fairy else {
             return;
         };
         if final_scoring && !self.rules.fairy_final_bonus {
@@ -417,7 +417,7 @@ impl Game {
     /// A figure left the board: the fairy stays on its tile, unattached (PD16).
     #[inline]
     fn fairy_figure_left(&mut self, f: &BoardFigure) {
-        if let Some(fairy) = &mut self.ext.dragon.fairy {
+        if let Some(fairy) = &mut self.expansions.dragon.fairy {
             if fairy.placement == f.placement && fairy.follower == Some((f.owner, f.local)) {
                 fairy.follower = None;
             }
@@ -509,7 +509,7 @@ impl Game {
             let pos = self.board.placement(f.placement as usize).pos;
             match self.rules.fairy {
                 FairyRule::NextToFollower => {
-                    let here = self.ext.dragon.fairy.is_some_and(|z| {
+                    let here = self.expansions.dragon.fairy.is_some_and(|z| {
                         z.placement == f.placement && z.follower == Some((player, f.local))
                     });
                     if !here {
@@ -521,7 +521,7 @@ impl Game {
                 }
                 FairyRule::OnTile => {
                     let here = self
-                        .ext
+                        .expansions
                         .dragon
                         .fairy
                         .is_some_and(|z| z.placement == f.placement);
@@ -537,7 +537,7 @@ impl Game {
     /// Moves the fairy (PD15).
     pub(crate) fn move_fairy(&mut self, player: u8, pos: Pos, feature: Option<u8>) {
         let placement = self.board.index_at(pos).expect("fairy onto a tile") as u8;
-        self.ext.dragon.fairy = Some(Fairy {
+        self.expansions.dragon.fairy = Some(Fairy {
             placement,
             follower: feature.map(|local| (player, local)),
             mover: player,
@@ -549,7 +549,7 @@ impl Game {
     fn flight_due(&self, when: DragonMove) -> bool {
         if self.rules.dragon_move != when
             || !self.dragon_on_board()
-            || self.ext.dragon.flown_in_turn == Some(self.turns.len())
+            || self.expansions.dragon.flown_in_turn == Some(self.turns.len())
         {
             return false;
         }
@@ -576,11 +576,11 @@ impl Game {
 
     /// Starts a flight from the dragon's square.
     fn start_flight(&mut self) {
-        let start = self.ext.dragon.dragon.expect("dragon on the board");
-        self.ext.dragon.flown_in_turn = Some(self.turns.len());
+        let start = self.expansions.dragon.dragon.expect("dragon on the board");
+        self.expansions.dragon.flown_in_turn = Some(self.turns.len());
         let mut visited = [0u8; 8];
         visited[0] = start;
-        self.ext.dragon.flight = Flight {
+        self.expansions.dragon.flight = Flight {
             steps: 0,
             visited,
             len: 1,
@@ -589,7 +589,7 @@ impl Game {
 
     /// Asks for the next step if the flight goes on (PD5, PD6); else ends it.
     pub(crate) fn flight_continues(&mut self) -> bool {
-        let steps = self.ext.dragon.flight.steps;
+        let steps = self.expansions.dragon.flight.steps;
         if steps < DRAGON_STEPS {
             let mut v = std::mem::take(&mut self.legal);
             v.clear();
@@ -602,14 +602,14 @@ impl Game {
                 return true;
             }
         }
-        self.ext.dragon.flight = Flight::default();
+        self.expansions.dragon.flight = Flight::default();
         false
     }
 
     /// `MoveDragon` actions: placed orthogonal neighbours not yet visited in this flight
     /// and not the fairy's tile (PD6), in N, E, S, W order.
     pub(crate) fn dragon_steps(&self, out: &mut Vec<Action>) {
-        let d = &self.ext.dragon;
+        let d = &self.expansions.dragon;
         let Some(at) = d.dragon else { return };
         let pos = self.board.placement(at as usize).pos;
         let visited = &d.flight.visited[..d.flight.len as usize];
@@ -635,8 +635,8 @@ impl Game {
     /// figures on a castle (CA4).
     pub(crate) fn dragon_step(&mut self, pos: Pos) {
         let i = self.board.index_at(pos).expect("dragon onto a tile") as u8;
-        self.ext.dragon.dragon = Some(i);
-        let f = &mut self.ext.dragon.flight;
+        self.expansions.dragon.dragon = Some(i);
+        let f = &mut self.expansions.dragon.flight;
         f.visited[f.len as usize] = i;
         f.len += 1;
         f.steps += 1;

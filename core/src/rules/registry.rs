@@ -639,7 +639,7 @@ macro_rules! expansions {
             /// Whether the expansion of `slot` is in play.
             #[inline(always)]
             fn in_play(&self, slot: Slot) -> bool {
-                self.ext.in_play & (1 << slot as u32) != 0
+                self.expansions.in_play & (1 << slot as u32) != 0
             }
 
             /// [`Expansion::write_state`] of every expansion in play, its tables noted in

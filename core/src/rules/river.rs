@@ -174,7 +174,7 @@ impl Game {
             .index_at(pos.step(entry))
             .expect("entry neighbour");
         match self
-            .ext
+            .expansions
             .river
             .heading_in
             .get(prev)
@@ -201,7 +201,7 @@ impl Game {
             }
             if let Some(n) = self.board.at(pos.step(side)) {
                 if n.sides[side.opposite().index()] == Terrain::River {
-                    let heading_in = &mut self.ext.river.heading_in;
+                    let heading_in = &mut self.expansions.river.heading_in;
                     if heading_in.len() <= index as usize {
                         heading_in.resize(index as usize + 1, u8::MAX);
                     }

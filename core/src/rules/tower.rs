@@ -29,7 +29,7 @@
 use crate::action::{Action, Seat};
 use crate::config::{Figure, GameConfig, MAX_PLAYERS};
 use crate::features::NodeId;
-use crate::game::{Game, Phase, ReturnCause, ScoreKind, Step};
+use crate::game::{Game, Phase, ReturnCause, ScoreKind, TurnStep};
 use crate::geometry::{Pos, Side};
 use crate::rules::state::{LocalFeature, Seat as StateSeat, StateWriter};
 use crate::rules::Expansion;
@@ -191,7 +191,7 @@ impl Expansion for Tower {
                 figure,
             );
         }
-        let tower = &game.ext.tower;
+        let tower = &game.expansions.tower;
         for seat in 0..game.num_players() {
             rows.tower_pieces(StateSeat(seat as u8), tower.pieces[seat]);
         }
@@ -222,9 +222,9 @@ impl Expansion for Tower {
     fn reset_turn(game: &mut Game) {
         // TW5: once for both parts of a turn with a builder's extra turn (TB4).
         if !game.extra_turn {
-            game.ext.tower.ransom_paid = false;
+            game.expansions.tower.ransom_paid = false;
         }
-        game.ext.tower.exchange_with = None;
+        game.expansions.tower.exchange_with = None;
     }
 
     /// TW2: a follower on top of an open tower.
@@ -312,7 +312,7 @@ impl Game {
                     self.to_play = player;
                     return false;
                 }
-                self.step = Step::AfterDeployment;
+                self.step = TurnStep::AfterDeployment;
             }
             Action::Capture {
                 pos,
@@ -324,13 +324,18 @@ impl Game {
                     self.to_play = player;
                     return false;
                 }
-                self.step = Step::AfterDeployment;
+                self.step = TurnStep::AfterDeployment;
             }
-            Action::CapturePass => self.step = Step::AfterDeployment,
+            Action::CapturePass => self.step = TurnStep::AfterDeployment,
             Action::ExchangePrisoner { figure } => {
-                let with = self.ext.tower.exchange_with.take().expect("an exchange");
+                let with = self
+                    .expansions
+                    .tower
+                    .exchange_with
+                    .take()
+                    .expect("an exchange");
                 self.release_prisoner(with, player, figure);
-                self.step = Step::AfterDeployment;
+                self.step = TurnStep::AfterDeployment;
             }
             Action::PayRansom {
                 prisoner_of,
@@ -344,7 +349,7 @@ impl Game {
                     return false;
                 }
                 // The figure action, listed again with the figure back in the supply.
-                self.step = Step::Deploy;
+                self.step = TurnStep::Deploy;
             }
             _ => unreachable!("not a Tower decision"),
         }
@@ -353,13 +358,13 @@ impl Game {
 
     /// Tower pieces `seat` still has (TW1).
     pub fn tower_pieces_left(&self, seat: usize) -> u8 {
-        self.ext.tower.pieces[seat]
+        self.expansions.tower.pieces[seat]
     }
 
     /// Every tower foundation on the board, in placement order, with its height and the
     /// figure on top (TW1, TW2).
     pub fn towers(&self) -> impl ExactSizeIterator<Item = TowerView> + '_ {
-        self.ext.tower.sites.iter().map(|s| TowerView {
+        self.expansions.tower.sites.iter().map(|s| TowerView {
             pos: self.board.placement(s.placement as usize).pos,
             feature: s.local,
             height: s.height,
@@ -371,12 +376,12 @@ impl Game {
 
     /// The figures of `owner` that `holder` holds prisoner, by kind (TW4).
     pub fn prisoners(&self, holder: usize, owner: usize, figure: Figure) -> u8 {
-        self.ext.tower.prisoners[holder][owner][figure.index()]
+        self.expansions.tower.prisoners[holder][owner][figure.index()]
     }
 
     /// Prisoners `holder` holds, of every owner and kind (TW4).
     pub fn prisoners_held(&self, holder: usize) -> u32 {
-        self.ext.tower.prisoners[holder]
+        self.expansions.tower.prisoners[holder]
             .iter()
             .flatten()
             .map(|&n| n as u32)
@@ -385,7 +390,7 @@ impl Game {
 
     /// Whether the turn player has paid a ransom this turn (TW5: once per turn).
     pub fn ransom_paid_this_turn(&self) -> bool {
-        self.ext.tower.ransom_paid
+        self.expansions.tower.ransom_paid
     }
 
     /// TW1: a tile put on the board with a tower foundation brings a tower of height 0.
@@ -399,7 +404,7 @@ impl Game {
             .iter()
             .position(|f| f.kind == FeatureKind::Tower)
         {
-            self.ext.tower.sites.push(Site {
+            self.expansions.tower.sites.push(Site {
                 placement: index,
                 local: local as u8,
                 height: 0,
@@ -417,7 +422,7 @@ impl Game {
     /// on any tile where figures may be put (PD13b: not the dragon's).
     fn tower_deploys(&self, out: &mut Vec<Action>) {
         let player = self.turn_player as usize;
-        for site in &self.ext.tower.sites {
+        for site in &self.expansions.tower.sites {
             if site.height == 0
                 || self.tower_closed(site)
                 || self.figure_barred_on(site.placement as usize)
@@ -439,10 +444,10 @@ impl Game {
 
     /// TW2: a tower piece onto each foundation or open tower, while the player has one.
     fn tower_piece_actions(&self, out: &mut Vec<Action>) {
-        if self.ext.tower.pieces[self.turn_player as usize] == 0 {
+        if self.expansions.tower.pieces[self.turn_player as usize] == 0 {
             return;
         }
-        for site in &self.ext.tower.sites {
+        for site in &self.expansions.tower.sites {
             if !self.tower_closed(site) {
                 let pos = self.board.placement(site.placement as usize).pos;
                 out.push(Action::PlaceTowerPiece { pos });
@@ -453,7 +458,7 @@ impl Game {
     /// TW2: `player` puts a piece on the tower at `pos`; returns its site.
     fn raise_tower(&mut self, player: u8, pos: Pos) -> Site {
         let placement = self.board.index_at(pos).expect("a tower on a tile") as u8;
-        let tower = &mut self.ext.tower;
+        let tower = &mut self.expansions.tower;
         tower.pieces[player as usize] -= 1;
         let site = tower
             .sites
@@ -515,14 +520,15 @@ impl Game {
             self.remove_figure(k, ReturnCause::Captured, true);
             return false;
         }
-        let held = self.ext.tower.prisoners[owner as usize][capturer as usize];
+        let held = self.expansions.tower.prisoners[owner as usize][capturer as usize];
         let kinds = held.iter().filter(|&&n| n > 0).count();
         // TW4: with prisoners of the capturer held by the victim, the captured figure
         // goes straight back to its owner in the exchange.
         self.remove_figure(k, ReturnCause::Captured, kinds > 0);
         match kinds {
             0 => {
-                self.ext.tower.prisoners[capturer as usize][owner as usize][figure.index()] += 1;
+                self.expansions.tower.prisoners[capturer as usize][owner as usize]
+                    [figure.index()] += 1;
                 false
             }
             1 => {
@@ -531,7 +537,7 @@ impl Game {
                 false
             }
             _ => {
-                self.ext.tower.exchange_with = Some(owner);
+                self.expansions.tower.exchange_with = Some(owner);
                 let mut legal = std::mem::take(&mut self.legal);
                 legal.clear();
                 for back in Figure::ALL {
@@ -547,7 +553,7 @@ impl Game {
 
     /// A prisoner of `owner` that `holder` held goes back to `owner`'s supply (TW4, TW5).
     fn release_prisoner(&mut self, holder: u8, owner: u8, figure: Figure) {
-        self.ext.tower.prisoners[holder as usize][owner as usize][figure.index()] -= 1;
+        self.expansions.tower.prisoners[holder as usize][owner as usize][figure.index()] -= 1;
         self.supply[owner as usize][figure.index()] += 1;
     }
 
@@ -555,7 +561,7 @@ impl Game {
     /// player holds, if he has at least 3 points and has not paid one this turn.
     fn ransom_actions(&self, out: &mut Vec<Action>) {
         let player = self.turn_player as usize;
-        if self.ext.tower.ransom_paid || self.scores[player] < RANSOM {
+        if self.expansions.tower.ransom_paid || self.scores[player] < RANSOM {
             return;
         }
         for holder in 0..self.players {
@@ -563,7 +569,7 @@ impl Game {
                 continue;
             }
             for figure in Figure::ALL {
-                if self.ext.tower.prisoners[holder as usize][player][figure.index()] > 0 {
+                if self.expansions.tower.prisoners[holder as usize][player][figure.index()] > 0 {
                     out.push(Action::PayRansom {
                         prisoner_of: Seat(holder),
                         figure,
@@ -578,7 +584,7 @@ impl Game {
         self.add_score(player, -RANSOM, ScoreKind::RansomPaid, None, None);
         self.add_score(holder, RANSOM, ScoreKind::RansomReceived, None, None);
         self.release_prisoner(holder, player, figure);
-        self.ext.tower.ransom_paid = true;
+        self.expansions.tower.ransom_paid = true;
     }
 
     /// The squares a tower of `height` at `pos` reaches (TW3): its own and those of its

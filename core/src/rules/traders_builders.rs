@@ -97,7 +97,7 @@ impl Expansion for TradersBuilders {
     fn write_state(game: &Game, out: &mut StateWriter<'_>) {
         let mut rows = StateRows(out);
         for seat in 0..game.num_players() {
-            let [wine, grain, cloth] = game.ext.traders.goods[seat];
+            let [wine, grain, cloth] = game.expansions.traders.goods[seat];
             rows.goods(Seat(seat as u8), wine, grain, cloth);
         }
     }
@@ -133,7 +133,7 @@ impl Expansion for TradersBuilders {
 
     #[inline]
     fn reset_turn(game: &mut Game) {
-        game.ext.traders.extra_turn_earned = false;
+        game.expansions.traders.extra_turn_earned = false;
     }
 
     /// TB4.
@@ -215,7 +215,7 @@ impl Game {
         if !self.has_set(TileSet::TradersBuilders) || player >= self.num_players() {
             return 0;
         }
-        self.ext.traders.goods[player][goods as usize]
+        self.expansions.traders.goods[player][goods as usize]
     }
 
     /// Whether `owner` has a figure that keeps his `special` (builder or pig) on the
@@ -286,7 +286,7 @@ impl Game {
     /// TB4: the tile just placed at `index` (not an abbey) adds to a road or city holding
     /// the turn player's builder; not in an extra turn.
     fn builder_extends(&mut self, index: u8) {
-        if self.extra_turn || self.ext.traders.extra_turn_earned {
+        if self.extra_turn || self.expansions.traders.extra_turn_earned {
             return;
         }
         let player = self.turn_player;
@@ -301,13 +301,13 @@ impl Game {
         let p = self.board.placement(index as usize);
         let extends = (0..self.tile_features(index as usize))
             .any(|local| self.features.root(p.node_base + local as NodeId) == root);
-        self.ext.traders.extra_turn_earned = extends;
+        self.expansions.traders.extra_turn_earned = extends;
     }
 
     /// TB4: whether the turn player takes his extra turn now: earned this turn, and a
     /// tile to draw or his abbey to place.
     fn extra_turn_due(&mut self) -> bool {
-        let earned = std::mem::take(&mut self.ext.traders.extra_turn_earned);
+        let earned = std::mem::take(&mut self.expansions.traders.extra_turn_earned);
         earned
             && (self.deck.total() > 0
                 || (self.has_set(TileSet::AbbeyMayor) && self.abbey_possible(self.turn_player)))
@@ -331,7 +331,7 @@ impl Game {
                 let def = self.board.placement(part.placement as usize).kind.def();
                 // Parts beyond the catalogue's (a bridge, BR3) carry no goods.
                 if let Some(goods) = def.features.get(part.local as usize).and_then(|f| f.goods) {
-                    self.ext.traders.goods[player][goods as usize] += 1;
+                    self.expansions.traders.goods[player][goods as usize] += 1;
                 }
                 id = self.next_part(id);
                 if id == root {
@@ -379,13 +379,13 @@ impl Game {
     fn goods_majorities(&mut self) {
         let players = self.players as usize;
         for goods in Goods::ALL {
-            let held = |p: usize| self.ext.traders.goods[p][goods as usize];
+            let held = |p: usize| self.expansions.traders.goods[p][goods as usize];
             let most = (0..players).map(held).max().unwrap_or(0);
             if most == 0 {
                 continue;
             }
             for p in 0..players {
-                if self.ext.traders.goods[p][goods as usize] == most {
+                if self.expansions.traders.goods[p][goods as usize] == most {
                     self.add_score(p as u8, GOODS_MAJORITY, ScoreKind::Goods, None, None);
                 }
             }

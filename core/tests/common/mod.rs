@@ -455,10 +455,10 @@ pub const RIVER2: [(&str, Xy, u8); 11] = [
 /// switch `pig_herd` (R5).
 pub fn river2_game(sets: &[TileSet], pig_herd: bool) -> Game {
     let mut config = config(2, sets);
-    config.rules = carcassonne::Rules {
+    config.rules = carcassonne::RuleSwitches {
         pig_herd,
         river2_lakes: carcassonne::config::RiverLakes::TwoTurns,
-        ..carcassonne::Rules::default()
+        ..carcassonne::RuleSwitches::default()
     };
     start(config)
 }

@@ -76,13 +76,13 @@ impl Bazaar {
 impl Game {
     /// Every tile laid out at a bazaar so far, in draw order.
     pub fn bazaar_log(&self) -> &[TileKind] {
-        &self.ext.bcb.bazaar.log
+        &self.expansions.bcb.bazaar.log
     }
 
     /// The tiles laid out at the bazaar held at the end of turn `turn` (an index into
     /// [`Game::turns`]), in draw order; empty when none was (BZ1).
     pub fn bazaar_offer_of_turn(&self, turn: usize) -> &[TileKind] {
-        let b = &self.ext.bcb.bazaar;
+        let b = &self.expansions.bcb.bazaar;
         let turn = turn as u32;
         let start = b.log_turns.partition_point(|t| *t < turn);
         let end = b.log_turns.partition_point(|t| *t <= turn);
@@ -92,7 +92,14 @@ impl Game {
     /// Whether the tile of turn `turn` (an index into [`Game::turns`]) is the turn
     /// player's bazaar tile rather than one drawn from the pile (BZ4).
     pub fn tile_from_bazaar(&self, turn: usize) -> bool {
-        u32::try_from(turn).is_ok_and(|t| self.ext.bcb.bazaar.tile_turns.binary_search(&t).is_ok())
+        u32::try_from(turn).is_ok_and(|t| {
+            self.expansions
+                .bcb
+                .bazaar
+                .tile_turns
+                .binary_search(&t)
+                .is_ok()
+        })
     }
 
     /// The index of the turn in progress (or last) in the turn log.
@@ -103,19 +110,19 @@ impl Game {
     /// The offer of the bazaar under way, one place per tile laid out (`None`: taken),
     /// empty when no bazaar is held.
     pub fn bazaar_offer(&self) -> &[Option<TileKind>] {
-        let b = &self.ext.bcb.bazaar;
+        let b = &self.expansions.bcb.bazaar;
         &b.offer[..b.drawn as usize]
     }
 
     /// The tile `player` got at a bazaar and places on his next turn (BZ4).
     pub fn bazaar_tile_of(&self, player: usize) -> Option<TileKind> {
-        self.ext.bcb.bazaar.held[player]
+        self.expansions.bcb.bazaar.held[player]
     }
 
     /// The auction under way: the picked tile, the bid, who bid it (the selector when
     /// nobody outbid him) and the selector.
     pub fn bazaar_auction(&self) -> Option<(TileKind, u32, u8, u8)> {
-        let b = &self.ext.bcb.bazaar;
+        let b = &self.expansions.bcb.bazaar;
         b.picked
             .map(|t| (t, b.bid, b.high.unwrap_or(b.selector), b.selector))
     }
@@ -124,15 +131,15 @@ impl Game {
     /// placed, BZ4).
     #[inline]
     pub(crate) fn bazaar_tiles_held(&self) -> bool {
-        self.ext.bcb.bazaar.held.iter().any(Option::is_some)
+        self.expansions.bcb.bazaar.held.iter().any(Option::is_some)
     }
 
     /// BZ4: the turn player's bazaar tile, taken into his hand instead of drawing.
     #[inline]
     pub(crate) fn take_bazaar_tile(&mut self) -> Option<TileKind> {
-        let tile = self.ext.bcb.bazaar.held[self.turn_player as usize].take()?;
+        let tile = self.expansions.bcb.bazaar.held[self.turn_player as usize].take()?;
         let turn = self.turn_index();
-        let b = &mut self.ext.bcb.bazaar;
+        let b = &mut self.expansions.bcb.bazaar;
         b.bazaar_turn = true;
         b.tile_turns.push(turn);
         Some(tile)
@@ -153,9 +160,9 @@ impl Game {
         {
             return;
         }
-        let in_round = self.ext.bcb.bazaar.bazaar_turn || self.bazaar_tiles_held();
+        let in_round = self.expansions.bcb.bazaar.bazaar_turn || self.bazaar_tiles_held();
         if !in_round {
-            self.ext.bcb.bazaar.pending = true;
+            self.expansions.bcb.bazaar.pending = true;
         }
     }
 
@@ -163,11 +170,11 @@ impl Game {
     /// then asks its auction decisions one at a time.
     #[inline]
     pub(crate) fn bazaar_at_end_of_turn(&mut self) -> TurnEnd {
-        if !self.ext.bcb.bazaar.under_way {
+        if !self.expansions.bcb.bazaar.under_way {
             if !self.bazaar_starts() {
                 return TurnEnd::Done;
             }
-            self.ext.bcb.bazaar.under_way = true;
+            self.expansions.bcb.bazaar.under_way = true;
         }
         if self.bazaar_drawing() {
             return TurnEnd::Draw;
@@ -175,14 +182,14 @@ impl Game {
         if self.next_bazaar_decision() {
             return TurnEnd::Decide;
         }
-        self.ext.bcb.bazaar.under_way = false;
+        self.expansions.bcb.bazaar.under_way = false;
         TurnEnd::Done
     }
 
     /// BZ1: whether a bazaar is held now (a bazaar tile was placed this turn and the pile
     /// holds a tile per player); starts it.
     fn bazaar_starts(&mut self) -> bool {
-        let b = &mut self.ext.bcb.bazaar;
+        let b = &mut self.expansions.bcb.bazaar;
         if !std::mem::take(&mut b.pending) || self.deck.total() < self.players as u32 {
             return false;
         }
@@ -196,17 +203,17 @@ impl Game {
 
     /// Whether the offer still misses tiles (one per player).
     fn bazaar_drawing(&self) -> bool {
-        self.ext.bcb.bazaar.drawn < self.players
+        self.expansions.bcb.bazaar.drawn < self.players
     }
 
     /// A tile drawn for the offer (BZ1), if one is being drawn; whether it was.
     #[inline]
     pub(crate) fn bazaar_drawn(&mut self, tile: TileKind) -> bool {
-        if !self.ext.bcb.bazaar.under_way || !self.bazaar_drawing() {
+        if !self.expansions.bcb.bazaar.under_way || !self.bazaar_drawing() {
             return false;
         }
         let turn = self.turn_index();
-        let b = &mut self.ext.bcb.bazaar;
+        let b = &mut self.expansions.bcb.bazaar;
         b.offer[b.drawn as usize] = Some(tile);
         b.drawn += 1;
         b.log.push(tile);
@@ -216,7 +223,7 @@ impl Game {
 
     /// `player` gets `tile` from the offer.
     fn bazaar_assign(&mut self, player: u8, tile: TileKind) {
-        let b = &mut self.ext.bcb.bazaar;
+        let b = &mut self.expansions.bcb.bazaar;
         b.held[player as usize] = Some(tile);
         if let Some(place) = b.offer.iter_mut().find(|t| **t == Some(tile)) {
             *place = None;
@@ -241,17 +248,17 @@ impl Game {
     /// (every player has a tile). Takes the decisions that are no choice itself.
     fn next_bazaar_decision(&mut self) -> bool {
         loop {
-            let b = &self.ext.bcb.bazaar;
+            let b = &self.expansions.bcb.bazaar;
             let players = self.players;
             let without = (0..players)
                 .filter(|p| b.held[*p as usize].is_none())
                 .count();
             let Some(last_tile) = b.offer.iter().flatten().next().copied() else {
-                self.ext.bcb.bazaar.drawn = 0;
+                self.expansions.bcb.bazaar.drawn = 0;
                 return false;
             };
             if without == 0 {
-                self.ext.bcb.bazaar.drawn = 0;
+                self.expansions.bcb.bazaar.drawn = 0;
                 return false;
             }
             if without == 1 {
@@ -259,7 +266,7 @@ impl Game {
                 let p = (0..players)
                     .find(|p| b.held[*p as usize].is_none())
                     .expect("one player without a tile");
-                self.ext.bcb.bazaar.selector = p;
+                self.expansions.bcb.bazaar.selector = p;
                 self.bazaar_assign(p, last_tile);
                 continue;
             }
@@ -288,7 +295,7 @@ impl Game {
                 .map(|o| (o, (selector + o) % players))
                 .find(|(_, p)| b.held[*p as usize].is_none());
             if let Some((offset, seat)) = bidder {
-                self.ext.bcb.bazaar.asked = offset;
+                self.expansions.bcb.bazaar.asked = offset;
                 for raise in bid + 1..=MAX_BID {
                     legal.push(Action::BazaarBid { bid: raise });
                 }
@@ -298,7 +305,7 @@ impl Game {
                 self.legal = legal;
                 return true;
             }
-            if self.ext.bcb.bazaar.high.is_none() {
+            if self.expansions.bcb.bazaar.high.is_none() {
                 // Nobody outbid the selector: he takes the tile for his bid.
                 self.legal = legal;
                 if bid > 0 {
@@ -322,7 +329,7 @@ impl Game {
 
     /// BZ2: the selector picks `tile` and opens with `bid`.
     pub(crate) fn bazaar_select(&mut self, tile: TileKind, bid: u32) {
-        let b = &mut self.ext.bcb.bazaar;
+        let b = &mut self.expansions.bcb.bazaar;
         b.picked = Some(tile);
         b.bid = bid;
         b.high = None;
@@ -331,7 +338,7 @@ impl Game {
 
     /// BZ2: `player` raises to `bid` (a pass changes nothing).
     pub(crate) fn bazaar_raise(&mut self, player: u8, bid: u32) {
-        let b = &mut self.ext.bcb.bazaar;
+        let b = &mut self.expansions.bcb.bazaar;
         b.bid = bid;
         b.high = Some(player);
     }
@@ -339,7 +346,7 @@ impl Game {
     /// BZ3: the selector buys the tile (pays the highest bidder) or sells it (the highest
     /// bidder takes it and pays him).
     pub(crate) fn bazaar_buy_or_sell(&mut self, choice: BazaarChoice) {
-        let b = &self.ext.bcb.bazaar;
+        let b = &self.expansions.bcb.bazaar;
         let (selector, bidder, bid) = (b.selector, b.high.expect("an outbid tile"), b.bid as i32);
         let tile = b.picked.expect("a picked tile");
         let (taker, payee, kind) = match choice {

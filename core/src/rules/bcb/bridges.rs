@@ -47,12 +47,12 @@ pub(crate) fn bridge_may_fit(sides: u16, packed: u16, mask: u16) -> bool {
 impl Game {
     /// The bridge on placement `index`, if any.
     pub fn bridge_at(&self, index: usize) -> Option<Axis> {
-        self.ext.bcb.bridge_on.get(index).copied().flatten()
+        self.expansions.bcb.bridge_on.get(index).copied().flatten()
     }
 
     /// Bridges `player` still has (BR1).
     pub fn bridges_left(&self, player: usize) -> u8 {
-        self.ext.bcb.bridges_left[player]
+        self.expansions.bcb.bridges_left[player]
     }
 
     /// The local index of the bridge feature of placement `index` (one past its
@@ -76,7 +76,7 @@ impl Game {
     pub(crate) fn add_bridge_node(&mut self, index: u8) {
         let local = self.bridge_local(index as usize);
         self.features.add(FeatureKind::River, index, local, 1, 0);
-        let on = &mut self.ext.bcb.bridge_on;
+        let on = &mut self.expansions.bcb.bridge_on;
         if on.len() <= index as usize {
             on.resize(index as usize + 1, None);
         }
@@ -85,7 +85,7 @@ impl Game {
     /// Marks a bridge along `axis` on placement `index`: its sides along the axis become
     /// road sides, its bridge node a road open at both ends (not yet joined).
     pub(crate) fn set_bridge(&mut self, index: usize, axis: Axis) {
-        self.ext.bcb.bridge_on[index] = Some(axis);
+        self.expansions.bcb.bridge_on[index] = Some(axis);
         let node = self.board.placement(index).node_base + self.bridge_local(index) as NodeId;
         let n = self.features.node_mut(node);
         n.kind = FeatureKind::Road;
@@ -127,15 +127,15 @@ impl Game {
             .board
             .index_at(bridge.pos)
             .expect("a tile under the bridge");
-        self.ext.bcb.bridges_left[player as usize] -= 1;
-        self.ext.bcb.bridge_this_turn = Some(index as u8);
+        self.expansions.bcb.bridges_left[player as usize] -= 1;
+        self.expansions.bcb.bridge_this_turn = Some(index as u8);
         self.lay_bridge(index, bridge.axis);
     }
 
     /// The road of the bridge placed this turn, if that bridge completed it.
     #[inline]
     pub(crate) fn bridge_completed_this_turn(&mut self) -> Option<NodeId> {
-        let index = self.ext.bcb.bridge_this_turn? as usize;
+        let index = self.expansions.bcb.bridge_this_turn? as usize;
         let node = self.board.placement(index).node_base + self.bridge_local(index) as NodeId;
         let root = self.features.find(node);
         (self.features.node(root).open == 0).then_some(root)
@@ -151,7 +151,7 @@ impl Game {
                 self.place_bridge(self.turn_player, neighbour.at(pos));
             }
             TileBridge::OnTile(axis) => {
-                let b = &mut self.ext.bcb;
+                let b = &mut self.expansions.bcb;
                 b.bridges_left[self.turn_player as usize] -= 1;
                 b.bridge_this_turn = Some(self.board.len() as u8);
                 b.bridge_with_tile = Some(axis);
@@ -163,7 +163,8 @@ impl Game {
     /// has placed none this turn.
     #[inline]
     pub(crate) fn may_bridge_placement(&self) -> bool {
-        self.ext.bcb.bridge_this_turn.is_none() && self.bridges_left(self.turn_player as usize) > 0
+        self.expansions.bcb.bridge_this_turn.is_none()
+            && self.bridges_left(self.turn_player as usize) > 0
     }
 
     /// BR2: whether the tile in hand may be discarded instead of placed: every legal
@@ -202,7 +203,7 @@ impl Game {
     #[inline]
     pub(crate) fn bridge_actions(&self, out: &mut Vec<Action>) {
         let player = self.turn_player as usize;
-        if self.ext.bcb.bridge_this_turn.is_some() || self.bridges_left(player) == 0 {
+        if self.expansions.bcb.bridge_this_turn.is_some() || self.bridges_left(player) == 0 {
             return;
         }
         let Some(placed) = self.turn.placed else {

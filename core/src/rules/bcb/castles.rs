@@ -46,18 +46,18 @@ impl Castle {
 impl Game {
     /// Whether the city of root `root` was turned into a castle (CA1).
     pub(crate) fn castle_on(&self, root: NodeId) -> bool {
-        self.ext.bcb.castles.iter().any(|c| c.root == root)
+        self.expansions.bcb.castles.iter().any(|c| c.root == root)
     }
 
     /// Castles `player` still has (CA1).
     pub fn castles_left(&self, player: usize) -> u8 {
-        self.ext.bcb.castles_left[player]
+        self.expansions.bcb.castles_left[player]
     }
 
     /// Every castle: its owner, a part of its city that names it, and whether it has
     /// scored (CA3).
     pub fn castles(&self) -> impl Iterator<Item = (u8, (Pos, u8), bool)> + '_ {
-        self.ext
+        self.expansions
             .bcb
             .castles
             .iter()
@@ -120,8 +120,8 @@ impl Game {
     #[inline]
     pub(crate) fn next_castle_decision(&mut self) -> bool {
         let mut legal = std::mem::take(&mut self.legal);
-        while self.ext.bcb.castle_next < self.players {
-            let seat = (self.turn_player + self.ext.bcb.castle_next) % self.players;
+        while self.expansions.bcb.castle_next < self.players {
+            let seat = (self.turn_player + self.expansions.bcb.castle_next) % self.players;
             legal.clear();
             for &root in self.turn_completed() {
                 if self.castle_candidate(root) == Some(seat) {
@@ -136,7 +136,7 @@ impl Game {
                 self.to_play = seat;
                 return true;
             }
-            self.ext.bcb.castle_next += 1;
+            self.expansions.bcb.castle_next += 1;
         }
         self.legal = legal;
         false
@@ -144,7 +144,7 @@ impl Game {
 
     /// The player asked declines his (remaining) castles this turn.
     pub(crate) fn castle_passed(&mut self) {
-        self.ext.bcb.castle_next += 1;
+        self.expansions.bcb.castle_next += 1;
     }
 
     /// CA1: `player` turns the completed city at `(pos, feature)` into a castle: it is no
@@ -174,8 +174,8 @@ impl Game {
         } else {
             (Pos::new(min.x, min.y - 1), Pos::new(max.x, max.y + 1))
         };
-        self.ext.bcb.castles_left[player as usize] -= 1;
-        self.ext.bcb.castles.push(Castle {
+        self.expansions.bcb.castles_left[player as usize] -= 1;
+        self.expansions.bcb.castles.push(Castle {
             owner: player,
             root,
             area,
@@ -208,7 +208,7 @@ impl Game {
 
     /// Whether a figure standing on `node` is on a castle (safe from the dragon, CA4).
     pub(crate) fn on_castle(&self, node: NodeId) -> bool {
-        !self.ext.bcb.castles.is_empty() && self.castle_on(self.features.root(node))
+        !self.expansions.bcb.castles.is_empty() && self.castle_on(self.features.root(node))
     }
 
     /// Whether a part of the feature of `root` lies in `castle`'s neighbourhood (a cloister
@@ -235,19 +235,19 @@ impl Game {
     /// which the castles were built.
     #[inline]
     pub(crate) fn castles_score(&mut self, roots: &[NodeId]) {
-        if self.ext.bcb.castles.is_empty() {
+        if self.expansions.bcb.castles.is_empty() {
             return;
         }
         let this_turn = self.turns.len() as u32;
         // At most 3 castles for each of 4 players, 2 for each of 6: one bit each.
-        debug_assert!(self.ext.bcb.castles.len() <= 32);
+        debug_assert!(self.expansions.bcb.castles.len() <= 32);
         // The castles that scored in the previous wave (none before the first).
         let mut previous = 0u32;
         let mut first_wave = true;
         loop {
             let mut this_wave = 0u32;
-            for k in 0..self.ext.bcb.castles.len() {
-                let castle = self.ext.bcb.castles[k];
+            for k in 0..self.expansions.bcb.castles.len() {
+                let castle = self.expansions.bcb.castles[k];
                 if castle.scored.is_some() || castle.built >= this_turn {
                     continue;
                 }
@@ -259,7 +259,7 @@ impl Game {
                         }
                     }
                 } else {
-                    for (j, other) in self.ext.bcb.castles.iter().enumerate() {
+                    for (j, other) in self.expansions.bcb.castles.iter().enumerate() {
                         if previous & (1 << j) != 0 && self.reaches(&castle, other.root) {
                             best = best.max(other.scored.map(|(_, points)| points));
                         }
@@ -268,7 +268,7 @@ impl Game {
                 let Some(points) = best else {
                     continue;
                 };
-                self.ext.bcb.castles[k].scored = Some((this_turn, points));
+                self.expansions.bcb.castles[k].scored = Some((this_turn, points));
                 this_wave |= 1 << k;
                 let at = Some(self.node_name(castle.root));
                 self.add_score(

@@ -287,7 +287,7 @@ impl Expansion for Bcb {
 
     fn write_state(game: &Game, out: &mut StateWriter<'_>) {
         let mut rows = StateRows(out);
-        let bcb = &game.ext.bcb;
+        let bcb = &game.expansions.bcb;
         for (index, axis) in bcb.bridge_on.iter().enumerate() {
             if let Some(axis) = *axis {
                 rows.bridges(game.board.placement(index).pos, axis);
@@ -360,7 +360,7 @@ impl Expansion for Bcb {
     /// CA1.
     #[inline]
     fn is_castle(game: &Game, root: NodeId) -> bool {
-        !game.ext.bcb.castles.is_empty() && game.castle_on(root)
+        !game.expansions.bcb.castles.is_empty() && game.castle_on(root)
     }
 
     /// CA1: a castle named by any part of its city.
@@ -407,7 +407,7 @@ impl Expansion for Bcb {
     /// (yet) a bazaar tile's turn (BZ4).
     #[inline]
     fn reset_turn(game: &mut Game) {
-        let b = &mut game.ext.bcb;
+        let b = &mut game.expansions.bcb;
         b.bridge_this_turn = None;
         b.castle_next = 0;
         b.bazaar.bazaar_turn = false;
@@ -442,7 +442,7 @@ impl Expansion for Bcb {
     #[inline]
     fn on_tile_put(game: &mut Game, index: u8) {
         game.add_bridge_node(index);
-        if let Some(axis) = game.ext.bcb.bridge_with_tile.take() {
+        if let Some(axis) = game.expansions.bcb.bridge_with_tile.take() {
             game.set_bridge(index as usize, axis);
         }
     }

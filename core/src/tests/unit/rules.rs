@@ -41,9 +41,9 @@ fn every_expansion_state_changes_the_hash() {
         let hash = game.state_hash();
         for (name, rule, change) in &probes {
             let mut changed = game.clone();
-            change(&mut changed.ext);
+            change(&mut changed.expansions);
             assert_ne!(
-                changed.ext, game.ext,
+                changed.expansions, game.expansions,
                 "{name} {rule}: the probe changes nothing"
             );
             assert_ne!(
@@ -62,9 +62,9 @@ fn every_expansion_state_changes_the_hash() {
 fn history_is_not_hashed() {
     let game = game_with_every_set(60, 4);
     let mut changed = game.clone();
-    changed.ext.bcb.bazaar.log.push(TileKind(0));
-    changed.ext.bcb.bazaar.log_turns.push(0);
-    changed.ext.bcb.bazaar.tile_turns.push(0);
-    assert_ne!(changed.ext, game.ext);
+    changed.expansions.bcb.bazaar.log.push(TileKind(0));
+    changed.expansions.bcb.bazaar.log_turns.push(0);
+    changed.expansions.bcb.bazaar.tile_turns.push(0);
+    assert_ne!(changed.expansions, game.expansions);
     assert_eq!(changed.state_hash(), game.state_hash());
 }

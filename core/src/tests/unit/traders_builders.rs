@@ -13,9 +13,9 @@ fn tb2_ten_for_the_most_of_each_kind() {
     config.sets = vec![TileSet::Base, TileSet::TradersBuilders];
     config.figures = Figures::default_for(&config.sets);
     let mut game = Game::new(config).unwrap();
-    game.ext.traders.goods[0] = [2, 0, 1];
-    game.ext.traders.goods[1] = [2, 1, 0];
-    game.ext.traders.goods[2] = [1, 0, 1];
+    game.expansions.traders.goods[0] = [2, 0, 1];
+    game.expansions.traders.goods[1] = [2, 1, 0];
+    game.expansions.traders.goods[2] = [1, 0, 1];
     let before = game.events().len();
     game.goods_majorities();
     let got: Vec<(u8, i32, ScoreKind)> = game.events()[before..]
@@ -36,7 +36,7 @@ fn tb2_ten_for_the_most_of_each_kind() {
     assert_eq!(game.scores(), &[20, 20, 10, 0]);
 
     let mut none = game.clone();
-    none.ext.traders.goods = Default::default();
+    none.expansions.traders.goods = Default::default();
     let before = none.events().len();
     none.goods_majorities();
     assert_eq!(none.events().len(), before, "no tokens, no points");

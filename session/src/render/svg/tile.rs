@@ -57,7 +57,7 @@ pub(super) fn side_middle(side: usize) -> (f64, f64) {
 
 /// One step of an outline: a straight line or a quadratic curve (control, end).
 #[derive(Copy, Clone, Debug, PartialEq)]
-pub(super) enum Step {
+pub(super) enum OutlineStep {
     Line((f64, f64)),
     Curve((f64, f64), (f64, f64)),
 }
@@ -73,13 +73,15 @@ pub(super) fn city_outline(
     oriented: &Oriented,
     local: u8,
     kinds: impl Fn(u8) -> FeatureKind,
-) -> Option<((f64, f64), Vec<Step>)> {
+) -> Option<((f64, f64), Vec<OutlineStep>)> {
     let covered: [bool; 12] = std::array::from_fn(|s| oriented.segment_feature[s] == local);
     if !covered.iter().any(|&c| c) {
         return None;
     }
     if covered.iter().all(|&c| c) {
-        let steps = (1..=4).map(|i| Step::Line(square_corner(i))).collect();
+        let steps = (1..=4)
+            .map(|i| OutlineStep::Line(square_corner(i)))
+            .collect();
         return Some((square_corner(0), steps));
     }
     let runs: Vec<(usize, usize)> = (0..12)
@@ -93,7 +95,7 @@ pub(super) fn city_outline(
     let mut steps = Vec::with_capacity(16);
     for (i, &(first, len)) in runs.iter().enumerate() {
         for k in 1..=len {
-            steps.push(Step::Line(border_point((first + k) as f64)));
+            steps.push(OutlineStep::Line(border_point((first + k) as f64)));
         }
         let end = first + len;
         let next = runs[(i + 1) % runs.len()].0;
@@ -114,7 +116,7 @@ pub(super) fn city_outline(
             1.0
         };
         let control = (m.0 + (c - m.0) * pull, m.1 + (c - m.1) * pull);
-        steps.push(Step::Curve(control, border_point(next as f64)));
+        steps.push(OutlineStep::Curve(control, border_point(next as f64)));
     }
     Some((border_point(runs[0].0 as f64), steps))
 }
@@ -133,11 +135,11 @@ pub(super) fn city_paths(
     let mut at = start;
     for step in steps {
         match step {
-            Step::Line(to) => {
+            OutlineStep::Line(to) => {
                 let _ = write!(area, " L {}", pt(to));
                 at = to;
             }
-            Step::Curve(control, to) => {
+            OutlineStep::Curve(control, to) => {
                 let _ = write!(area, " Q {} {}", pt(control), pt(to));
                 let _ = write!(edges, "M {} Q {} {} ", pt(at), pt(control), pt(to));
                 at = to;

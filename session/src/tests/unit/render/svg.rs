@@ -1,6 +1,6 @@
 //! Unit tests of `render::svg`, included by `svg.rs` so they see its private items.
 
-use super::tile::{city_outline, segment_point, Step};
+use super::tile::{city_outline, segment_point, OutlineStep};
 use super::*;
 use crate::render::test_games::{every_set, played, with_castle_and_bridge, with_dragon_and_fairy};
 use carcassonne::geometry::Rotation;
@@ -75,12 +75,12 @@ fn seat_colours_stand_apart_from_terrain_and_each_other() {
 }
 
 /// The points of a city outline, its curves flattened.
-fn flatten(start: (f64, f64), steps: &[Step]) -> Vec<(f64, f64)> {
+fn flatten(start: (f64, f64), steps: &[OutlineStep]) -> Vec<(f64, f64)> {
     let mut points = vec![start];
     for step in steps {
         match *step {
-            Step::Line(to) => points.push(to),
-            Step::Curve(c, to) => {
+            OutlineStep::Line(to) => points.push(to),
+            OutlineStep::Curve(c, to) => {
                 let from = *points.last().unwrap();
                 for i in 1..=32 {
                     let t = i as f64 / 32.0;
