@@ -10,7 +10,9 @@ Two regions of bindings/csharp/Runtime/Carcassonne.cs:
   NS, WE) keep their capitals. Then the `CarcSupply` struct, one byte per field of the
   header's (follower: Follower);
 * between the BEGIN and END GENERATED CONSTANTS lines (in class Native), the
-  `CARC_SYMBOL_*` bits (CARC_SYMBOL_PIG_HERD: SymbolPigHerd).
+  `CARC_SYMBOL_*` bits (CARC_SYMBOL_PIG_HERD: SymbolPigHerd) and the version macros
+  (CARC_VERSION_MAJOR/MINOR/PATCH, CARC_ABI_VERSION, CARC_LAYOUT_VERSION: VersionMajor,
+  ..., AbiVersion, LayoutVersion).
 
 The header is generated from the C library's Rust source, so a new enum value, figure or
 symbol of the engine reaches C# by running this script after regenerating the header:
@@ -137,8 +139,26 @@ def render(header: str) -> str:
     return "\n".join(out)
 
 
+# The header's version macros the binding repeats: (macro, documentation, C# type, the
+# literal's suffix in the header).
+VERSIONS = [
+    ("CARC_VERSION_MAJOR", "The library version this binding was written for (see Game.Version).", "uint", ""),
+    ("CARC_VERSION_MINOR", "The library's minor version this binding was written for.", "uint", ""),
+    ("CARC_VERSION_PATCH", "The library's patch version this binding was written for.", "uint", ""),
+    ("CARC_ABI_VERSION", "The ABI this binding was written for; compare with carc_abi_version().", "uint", ""),
+    (
+        "CARC_LAYOUT_VERSION",
+        "The observation layout version this binding was written for (the header's "
+        "CARC_LAYOUT_VERSION); compare with carc_layout_version().",
+        "ulong",
+        "ull",
+    ),
+]
+
+
 def render_constants(header: str) -> str:
-    """The generated constants region (the symbol bits), BEGIN and END lines included."""
+    """The generated constants region (the symbol bits and the version macros), BEGIN and END
+    lines included."""
     out = [BEGIN_CONSTANTS, "        // carc_tile_symbols bits."]
     symbols = list(SYMBOL.finditer(header))
     if not symbols:
@@ -150,6 +170,12 @@ def render_constants(header: str) -> str:
         doc = escape(first_paragraph(own), quote=False)
         out.append(f"        /// <summary>{doc}</summary>")
         out.append(f"        public const uint Symbol{member_name(m.group('name'), '')} = {m.group('value')};")
+    for name, doc, csharp_type, suffix in VERSIONS:
+        m = re.search(rf"#define {name} (\d+){suffix}\n", header)
+        if not m:
+            raise SystemExit(f"the header has no {name}")
+        out.append(f"        /// <summary>{doc}</summary>")
+        out.append(f"        public const {csharp_type} {member_name(name, 'CARC_')} = {m.group(1)};")
     out.append(END_CONSTANTS)
     return "\n".join(out)
 

@@ -942,18 +942,19 @@ namespace Carcassonne
         public const uint SymbolTower = 65536;
         /// <summary>Trade goods on a city (TB1; which goods is the city part's).</summary>
         public const uint SymbolGoods = 131072;
-        // END GENERATED CONSTANTS
-        /// <summary>The default side of the observation window.</summary>
-        public const uint DefaultWindow = 32;
         /// <summary>The library version this binding was written for (see Game.Version).</summary>
         public const uint VersionMajor = 0;
+        /// <summary>The library's minor version this binding was written for.</summary>
         public const uint VersionMinor = 1;
+        /// <summary>The library's patch version this binding was written for.</summary>
         public const uint VersionPatch = 0;
         /// <summary>The ABI this binding was written for; compare with carc_abi_version().</summary>
         public const uint AbiVersion = 2;
-        /// <summary>The observation layout version this binding was written for (the header's
-        /// CARC_LAYOUT_VERSION); compare with carc_layout_version().</summary>
+        /// <summary>The observation layout version this binding was written for (the header's CARC_LAYOUT_VERSION); compare with carc_layout_version().</summary>
         public const ulong LayoutVersion = 9686442614495980793;
+        // END GENERATED CONSTANTS
+        /// <summary>The default side of the observation window.</summary>
+        public const uint DefaultWindow = 32;
         /// <summary>Values per row of the expansions' state (CARC_STATE_MAX_COLUMNS).</summary>
         public const uint StateMaxColumns = 8;
         /// <summary>A cell of the expansions' state that holds no value (CARC_STATE_ABSENT).</summary>
