@@ -1,0 +1,399 @@
+//! Reading a record's JSON: typed field access with paths in errors, the setup's
+//! configuration, actions and events checked against the format.
+
+use super::*;
+
+pub(super) fn field<'a>(
+    obj: &'a Map<String, Value>,
+    key: &str,
+    path: &str,
+) -> Result<&'a Value, RecordError> {
+    obj.get(key)
+        .ok_or_else(|| err(format!("{path}.{key}").trim_start_matches('.'), "missing"))
+}
+
+pub(super) fn as_object<'a>(
+    v: &'a Value,
+    path: &str,
+) -> Result<&'a Map<String, Value>, RecordError> {
+    v.as_object()
+        .ok_or_else(|| err(path, format!("expected an object, found {}", describe(v))))
+}
+
+pub(super) fn as_int(v: &Value, path: &str) -> Result<i64, RecordError> {
+    v.as_i64()
+        .ok_or_else(|| err(path, format!("expected an integer, found {}", describe(v))))
+}
+
+pub(super) fn as_str<'a>(v: &'a Value, path: &str) -> Result<&'a str, RecordError> {
+    v.as_str()
+        .ok_or_else(|| err(path, format!("expected a string, found {}", describe(v))))
+}
+
+pub(super) fn as_array<'a>(v: &'a Value, path: &str) -> Result<&'a Vec<Value>, RecordError> {
+    v.as_array()
+        .ok_or_else(|| err(path, format!("expected an array, found {}", describe(v))))
+}
+
+/// `path.key`, or `key` at the top level.
+pub(super) fn child(path: &str, key: &str) -> String {
+    if path.is_empty() {
+        key.to_string()
+    } else {
+        format!("{path}.{key}")
+    }
+}
+
+/// Refuses a key of `o` that `allowed` does not list.
+pub(super) fn check_keys(
+    o: &Map<String, Value>,
+    allowed: impl Fn(&str) -> bool,
+    names: impl Fn() -> Vec<String>,
+    path: &str,
+) -> Result<(), RecordError> {
+    match o.keys().find(|k| !allowed(k)) {
+        None => Ok(()),
+        Some(k) => Err(err(
+            child(path, &json::echo_key(k)),
+            format!("unknown key (allowed: {})", names().join(", ")),
+        )),
+    }
+}
+
+/// Refuses a key of `o` that is not in `keys`.
+pub(super) fn check_table(
+    o: &Map<String, Value>,
+    keys: &[&str],
+    path: &str,
+) -> Result<(), RecordError> {
+    check_keys(
+        o,
+        |k| keys.contains(&k),
+        || keys.iter().map(|k| k.to_string()).collect(),
+        path,
+    )
+}
+
+pub(super) fn int_field(
+    obj: &Map<String, Value>,
+    key: &str,
+    path: &str,
+) -> Result<i64, RecordError> {
+    as_int(field(obj, key, path)?, &format!("{path}.{key}"))
+}
+
+pub(super) fn small_int(
+    obj: &Map<String, Value>,
+    key: &str,
+    path: &str,
+    range: std::ops::RangeInclusive<i64>,
+) -> Result<i64, RecordError> {
+    let v = int_field(obj, key, path)?;
+    if !range.contains(&v) {
+        return Err(err(
+            format!("{path}.{key}"),
+            format!("{v} is out of range {}..={}", range.start(), range.end()),
+        ));
+    }
+    Ok(v)
+}
+
+pub(super) fn tile_by_id(id: &str, path: &str) -> Result<TileKind, RecordError> {
+    catalogue()
+        .by_id(id)
+        .ok_or_else(|| err(path, format!("unknown tile id {}", echo(id))))
+}
+
+/// Reads a `setup` object into a configuration (validated); errors name the field
+/// under `setup` (`setup.rules.fairy`).
+pub fn config_from_setup(setup: &Value) -> Result<GameConfig, RecordError> {
+    GameConfig::from_json(setup).map_err(|e| {
+        let e = e.under("setup");
+        err(e.field, e.message)
+    })
+}
+
+/// Reads one record action, resolving feature ids against the game's current board
+/// (the tile in hand for the placement). Every field is read as the action schema
+/// ([`carcassonne::action::SCHEMA`]) declares it.
+pub(super) fn action_from_json(
+    game: &Game,
+    v: &Value,
+    path: &str,
+) -> Result<(Action, Option<u8>), RecordError> {
+    let o = as_object(v, path)?;
+    let ty = as_str(field(o, "type", path)?, &format!("{path}.type"))?;
+    let kind = ActionKind::from_name(ty).ok_or_else(|| {
+        err(
+            format!("{path}.type"),
+            format!("unknown action type {}", echo(ty)),
+        )
+    })?;
+    let spec = kind.spec();
+    let extra: &[&str] = ACTION_EXTRA_KEYS
+        .iter()
+        .find(|(name, _)| *name == spec.name)
+        .map_or(&[], |(_, keys)| keys);
+    check_keys(
+        o,
+        |k| {
+            k == "type"
+                || k == "player"
+                || spec.fields.iter().any(|f| f.name == k)
+                || extra.contains(&k)
+        },
+        || {
+            ["type", "player"]
+                .into_iter()
+                .chain(spec.fields.iter().map(|f| f.name))
+                .chain(extra.iter().copied())
+                .map(String::from)
+                .collect()
+        },
+        path,
+    )?;
+    let mut values = Vec::with_capacity(spec.fields.len());
+    let mut pos = Pos::default();
+    for f in spec.fields {
+        let p = format!("{path}.{}", f.name);
+        let value = match f.kind {
+            FieldKind::X => {
+                pos.x = small_int(o, f.name, path, -10_000..=10_000)? as i32;
+                FieldValue::Int(pos.x)
+            }
+            FieldKind::Y => {
+                pos.y = small_int(o, f.name, path, -10_000..=10_000)? as i32;
+                FieldValue::Int(pos.y)
+            }
+            FieldKind::Rot => FieldValue::Rot(
+                Rotation::new(small_int(o, f.name, path, 0..=3)? as u8).expect("checked range"),
+            ),
+            FieldKind::Figure => {
+                let name = as_str(field(o, f.name, path)?, &p)?;
+                FieldValue::Figure(
+                    Figure::from_name(name)
+                        .filter(|f| f.stands_on_feature())
+                        .ok_or_else(|| err(&p, format!("unknown figure {}", echo(name))))?,
+                )
+            }
+            FieldKind::Feature => FieldValue::Feature(feature_at(game, pos, o, f.name, &p)?),
+            FieldKind::OptFeature => FieldValue::OptFeature(if o.contains_key(f.name) {
+                Some(feature_at(game, pos, o, f.name, &p)?)
+            } else {
+                None
+            }),
+            FieldKind::Corner => {
+                let name = as_str(field(o, f.name, path)?, &p)?;
+                FieldValue::Corner(
+                    Corner::from_name(name)
+                        .ok_or_else(|| err(&p, format!("unknown corner {}", echo(name))))?,
+                )
+            }
+            FieldKind::Tile => {
+                FieldValue::Tile(tile_by_id(as_str(field(o, f.name, path)?, &p)?, &p)?)
+            }
+            FieldKind::Quarter => FieldValue::Quarter(named_field(o, f.name, path, "quarter")?),
+            FieldKind::Step => FieldValue::Step(named_field(o, f.name, path, "step")?),
+            FieldKind::OptBridge => FieldValue::Bridge(match o.get(f.name) {
+                None | Some(Value::Null) => None,
+                Some(b) => {
+                    let bo = as_object(b, &p)?;
+                    Some(Bridge {
+                        pos: Pos::new(
+                            small_int(bo, "x", &p, -10_000..=10_000)? as i32,
+                            small_int(bo, "y", &p, -10_000..=10_000)? as i32,
+                        ),
+                        axis: named_field(bo, "axis", &p, "axis")?,
+                    })
+                }
+            }),
+            FieldKind::Axis => FieldValue::Axis(named_field(o, f.name, path, "axis")?),
+            FieldKind::Bid => {
+                FieldValue::Bid(small_int(o, f.name, path, 0..=MAX_BID as i64)? as u32)
+            }
+            FieldKind::Choice => FieldValue::Choice(named_field(o, f.name, path, "choice")?),
+            FieldKind::Seat => {
+                FieldValue::Seat(Seat(
+                    small_int(o, f.name, path, 0..=game.num_players() as i64 - 1)? as u8,
+                ))
+            }
+        };
+        values.push(value);
+    }
+    let action = Action::from_values(kind, &values)
+        .map_err(|e| err(format!("{path}.{}", e.field), e.message))?;
+    let player = match o.get("player") {
+        // The kinds whose table in the format lists `player` always carry it (those
+        // that a player other than the turn player may take).
+        None if spec.names_player => {
+            return Err(err(
+                format!("{path}.player"),
+                format!("missing (a {} action names who takes it)", spec.name),
+            ))
+        }
+        Some(v) => {
+            let p = format!("{path}.player");
+            let n = as_int(v, &p)?;
+            let seats = game.num_players() as i64;
+            if !(0..seats).contains(&n) {
+                return Err(err(
+                    p,
+                    format!("{n} is out of range 0..={} (the seats)", seats - 1),
+                ));
+            }
+            Some(n as u8)
+        }
+        None => None,
+    };
+    Ok((action, player))
+}
+
+/// The bridge axis named by `key` (`NS` or `WE`).
+/// The value of a named enum at `key`: an unknown name is an error that lists the names
+/// (`unknown quarter "x" (castle, blacksmith, cathedral, market)`).
+pub(super) fn named_field<T: Named>(
+    o: &Map<String, Value>,
+    key: &str,
+    path: &str,
+    what: &str,
+) -> Result<T, RecordError> {
+    let p = format!("{path}.{key}");
+    let name = as_str(field(o, key, path)?, &p)?;
+    T::with_name(name).ok_or_else(|| {
+        err(
+            &p,
+            format!("unknown {what} {} ({})", echo(name), T::names()),
+        )
+    })
+}
+
+/// The names an event's `what` may have: the engine's score kinds, and the names the
+/// reference engine writes in its records (the reference games of `tests/data`, and those
+/// of the sets the engine does not play yet).
+pub(super) const REFERENCE_EVENT_NAMES: &[&str] = &[
+    "bazaar buy",
+    "bazaar sell",
+    "city.empty",
+    "city.tiny",
+    "garden.incomplete",
+    "monastery.incomplete",
+    "shrine.incomplete",
+    "goods",
+    "flock",
+    "flock.wolf",
+    "tower.exchange",
+];
+
+/// An entry of `events` or `final_events`, which a replay does not depend on but checks
+/// for its form: a seat, and either a score (`points`, a known `what`) or a figure
+/// returned (a figure name and a known `cause`), with places `[x, y]` (a tile) or
+/// `[x, y, feature]`.
+pub(super) fn check_event(e: &Value, path: &str, players: usize) -> Result<(), RecordError> {
+    let o = as_object(e, path)?;
+    check_table(o, EVENT_KEYS, path)?;
+    small_int(o, "player", path, 0..=players as i64 - 1)?;
+    let place = |v: &Value, p: &str| -> Result<(), RecordError> {
+        match v.as_array().map(Vec::as_slice) {
+            Some([x, y]) if x.is_i64() && y.is_i64() => Ok(()),
+            Some([x, y, feature]) if x.is_i64() && y.is_i64() && feature.is_string() => Ok(()),
+            _ => Err(err(
+                p,
+                format!(
+                    "expected a place [x, y] or [x, y, feature], found {}",
+                    describe(v)
+                ),
+            )),
+        }
+    };
+    if let Some(at) = o.get("at") {
+        place(at, &format!("{path}.at"))?;
+    }
+    if let Some(Value::Array(returned)) = o.get("returned") {
+        // A prisoner exchange (TW4): the figures that went back, `[[seat, figure], ...]`.
+        for (i, pair) in returned.iter().enumerate() {
+            let p = format!("{path}.returned[{i}]");
+            match pair.as_array().map(Vec::as_slice) {
+                Some([seat, figure])
+                    if seat.as_u64().is_some_and(|s| s < players as u64)
+                        && figure.as_str().and_then(Figure::with_name).is_some() => {}
+                _ => {
+                    return Err(err(
+                        p,
+                        format!("expected [seat, figure], found {}", describe(pair)),
+                    ))
+                }
+            }
+        }
+    } else if o.contains_key("returned") {
+        let figure = as_str(&o["returned"], &format!("{path}.returned"))?;
+        if Figure::with_name(figure).is_none() {
+            return Err(err(
+                format!("{path}.returned"),
+                format!("unknown figure {} ({})", echo(figure), Figure::names()),
+            ));
+        }
+        let cause = as_str(field(o, "cause", path)?, &format!("{path}.cause"))?;
+        if ReturnCause::with_name(cause).is_none() {
+            return Err(err(
+                format!("{path}.cause"),
+                format!("unknown cause {} ({})", echo(cause), ReturnCause::names()),
+            ));
+        }
+        return Ok(());
+    }
+    small_int(o, "points", path, i32::MIN as i64..=i32::MAX as i64)?;
+    let what = as_str(field(o, "what", path)?, &format!("{path}.what"))?;
+    if ScoreKind::with_name(what).is_none() && !REFERENCE_EVENT_NAMES.contains(&what) {
+        return Err(err(
+            format!("{path}.what"),
+            format!(
+                "unknown score {} ({}, {})",
+                echo(what),
+                ScoreKind::names(),
+                REFERENCE_EVENT_NAMES.join(", ")
+            ),
+        ));
+    }
+    if let Some(parts) = o.get("parts") {
+        let ppath = format!("{path}.parts");
+        for (i, part) in as_array(parts, &ppath)?.iter().enumerate() {
+            place(part, &format!("{ppath}[{i}]"))?;
+        }
+    }
+    Ok(())
+}
+
+/// The record name of local feature `local` of the tile at `pos` (`bridge` for its
+/// bridge, BR3), `#local` if there is no such tile.
+pub(super) fn feature_name(game: &Game, pos: Pos, local: u8) -> String {
+    match game.board().index_at(pos) {
+        Some(i) => game.feature_name(i, local).to_string(),
+        None => format!("#{local}"),
+    }
+}
+
+/// The local index of the feature named by `key` on the tile at `pos`.
+pub(super) fn feature_at(
+    game: &Game,
+    pos: Pos,
+    o: &Map<String, Value>,
+    key: &str,
+    p: &str,
+) -> Result<u8, RecordError> {
+    let id = as_str(o.get(key).ok_or_else(|| err(p, "missing"))?, p)?;
+    let index = game
+        .board()
+        .index_at(pos)
+        .ok_or_else(|| err(p, format!("no tile at {pos} to hold feature {}", echo(id))))?;
+    let tile = game.board().placement(index);
+    game.feature_named(index, id).ok_or_else(|| {
+        err(
+            p,
+            format!(
+                "tile {} at {pos} has no feature {}",
+                tile.kind.id(),
+                echo(id)
+            ),
+        )
+    })
+}

@@ -1,0 +1,562 @@
+//! Replaying a record: draws forced, every action applied, every turn's scores
+//! compared, the first divergence reported.
+
+use super::*;
+
+/// A score vector of `players` scores, each a 32-bit integer (never truncated).
+pub(super) fn scores_of(v: &Value, path: &str, players: usize) -> Result<Vec<i32>, RecordError> {
+    let list = as_array(v, path)?;
+    if list.len() != players {
+        return Err(err(
+            path,
+            format!("{} scores for {players} players", list.len()),
+        ));
+    }
+    list.iter()
+        .enumerate()
+        .map(|(i, s)| {
+            let p = format!("{path}[{i}]");
+            let n = as_int(s, &p)?;
+            i32::try_from(n).map_err(|_| {
+                err(
+                    p,
+                    format!("{n} is out of range {}..={}", i32::MIN, i32::MAX),
+                )
+            })
+        })
+        .collect()
+}
+
+/// The first `n` legal actions of `game`, for divergence messages.
+pub(super) fn legal_summary(game: &Game, n: usize) -> String {
+    let legal = game.legal_actions();
+    let mut shown: Vec<String> = legal.iter().take(n).map(|l| l.to_string()).collect();
+    if legal.len() > n {
+        shown.push("...".into());
+    }
+    shown.join(", ")
+}
+
+pub(super) fn diverged(
+    turn: usize,
+    action: Option<usize>,
+    expected: impl Into<String>,
+    actual: impl Into<String>,
+) -> ReplayError {
+    ReplayError::Diverged(Box::new(Divergence {
+        turn,
+        action,
+        expected: expected.into(),
+        actual: actual.into(),
+        scores: None,
+        waiting: None,
+    }))
+}
+
+/// A score mismatch after turn `turn` (`usize::MAX`: the final scores).
+pub(super) fn scores_diverged(
+    turn: usize,
+    expected: &[i32],
+    engine: &[i32],
+    detail: String,
+) -> ReplayError {
+    let what = if turn == usize::MAX { "" } else { "scores " };
+    ReplayError::Diverged(Box::new(Divergence {
+        turn,
+        action: None,
+        expected: format!("{what}{expected:?}"),
+        actual: format!("{what}{engine:?}{detail}"),
+        scores: Some((expected.to_vec(), engine.to_vec())),
+        waiting: None,
+    }))
+}
+
+/// Reads one record's JSON text strictly: at most [`MAX_RECORD_BYTES`], duplicate keys
+/// refused, nesting bounded ([`json::parse_strict`]).
+pub fn parse_record_text(text: &str) -> Result<Value, RecordError> {
+    if text.len() > MAX_RECORD_BYTES {
+        return Err(err(
+            "",
+            format!(
+                "the record is {} bytes long; at most {MAX_RECORD_BYTES} are accepted",
+                text.len()
+            ),
+        ));
+    }
+    parse_strict(text).map_err(|e| err(e.path, e.message))
+}
+
+/// Replays a record given as JSON text (read by [`parse_record_text`]).
+pub fn replay_json(text: &str) -> Result<Game, ReplayError> {
+    replay(&parse_record_text(text)?)
+}
+
+/// Loads a record given as JSON text to play on (see [`load`]).
+pub fn load_json(text: &str, chance: Option<ChanceMode>) -> Result<Loaded, ReplayError> {
+    load(&parse_record_text(text)?, chance)
+}
+
+/// Replays a record ([`replay`]) and restores the state its `resume` object saved: the
+/// game draws from then on with the generator of the game that wrote the record, so a
+/// game in sampled-chance mode continues with the same draws. `chance` chooses the
+/// chance mode; `None` keeps the record's (sampled when it has no `resume` object, the
+/// generator then seeded with `setup.seed`).
+///
+/// ```
+/// use carcassonne::{Game, GameConfig};
+/// use carcassonne_session::record;
+/// let mut game = Game::new(GameConfig::new(2)).unwrap();
+/// for _ in 0..10 {
+///     let a = game.legal_actions()[0];
+///     game.apply(a).unwrap();
+/// }
+/// let text = record::to_json(&game, "saved").unwrap();
+/// let mut loaded = record::load_json(&text, None).unwrap().game;
+/// while !game.is_terminal() {
+///     let a = game.legal_actions()[0];
+///     game.apply(a).unwrap();
+///     loaded.apply(a).unwrap();
+///     assert_eq!(loaded.state_hash(), game.state_hash());
+/// }
+/// ```
+pub fn load(record: &Value, chance: Option<ChanceMode>) -> Result<Loaded, ReplayError> {
+    let (mut game, resume) = replay_with_resume(record)?;
+    if let Some(r) = &resume {
+        game.set_rng(r.rng.clone());
+    }
+    let mode = chance
+        .or(resume.as_ref().map(|r| r.chance))
+        .unwrap_or(ChanceMode::Sampled);
+    game.set_chance_mode(mode);
+    Ok(Loaded { game, resume })
+}
+
+/// The record's `id`, if it has one.
+pub fn record_id(record: &Value) -> Option<&str> {
+    record.get("id").and_then(Value::as_str)
+}
+
+/// A record's `id` for messages ([`json::shown`]): as it is, or quoted and escaped when
+/// it is long or holds a character that does not print as itself (an escape sequence).
+pub fn shown_id(id: &str) -> String {
+    json::shown(id).into_owned()
+}
+
+/// The optional boolean `key` of a turn (`false` when absent).
+pub(super) fn flag(o: &Map<String, Value>, key: &str, path: &str) -> Result<bool, ReplayError> {
+    match o.get(key) {
+        None => Ok(false),
+        Some(Value::Bool(b)) => Ok(*b),
+        Some(v) => Err(err(
+            format!("{path}.{key}"),
+            format!("expected true or false, found {}", describe(v)),
+        )
+        .into()),
+    }
+}
+
+/// Replays a record: forces its draws, applies its actions, compares every turn's
+/// scores and the final scores. Returns the replayed game, in explicit-chance mode (a
+/// `resume` object is checked, not applied: see [`load`]).
+pub fn replay(record: &Value) -> Result<Game, ReplayError> {
+    replay_with_resume(record).map(|(game, _)| game)
+}
+
+pub(super) fn replay_with_resume(record: &Value) -> Result<(Game, Option<Resume>), ReplayError> {
+    let top = as_object(record, "")?;
+    let format = as_str(field(top, "format", "")?, "format")?;
+    if format != FORMAT {
+        return Err(err(
+            "format",
+            format!("expected {FORMAT:?}, found {}", echo(format)),
+        )
+        .into());
+    }
+    check_table(top, RECORD_KEYS, "")?;
+    for key in ["id", "notes"] {
+        if let Some(v) = top.get(key) {
+            as_str(v, key)?;
+        }
+    }
+    let version = int_field(top, "version", "")?;
+    if version != VERSION as i64 {
+        return Err(err(
+            "version",
+            format!("version {version} is not supported (only {VERSION})"),
+        )
+        .into());
+    }
+    let config = config_from_setup(field(top, "setup", "")?)?;
+    let resume = top.get("resume").map(Resume::from_json).transpose()?;
+    let players = config.players as usize;
+    let mut game = Game::with_chance(config, ChanceMode::Explicit).map_err(|e| {
+        let e = e.under("setup");
+        err(e.field, e.message)
+    })?;
+    let turns = as_array(field(top, "turns", "")?, "turns")?;
+    if turns.len() > MAX_TURNS {
+        return Err(err(
+            "turns",
+            format!("{} turns; a record holds at most {MAX_TURNS}", turns.len()),
+        )
+        .into());
+    }
+    let final_scores = match top.get("final_scores") {
+        Some(fs) => Some(scores_of(fs, "final_scores", players)?),
+        None => None,
+    };
+    if let Some(events) = top.get("final_events") {
+        for (i, e) in as_array(events, "final_events")?.iter().enumerate() {
+            check_event(e, &format!("final_events[{i}]"), players)?;
+        }
+    }
+    for (t, turn) in turns.iter().enumerate() {
+        let path = format!("turns[{t}]");
+        let o = as_object(turn, &path)?;
+        check_table(o, TURN_KEYS, &path)?;
+        let player = small_int(o, "player", &path, 0..=players as i64 - 1)? as usize;
+        let draw = match field(o, "draw", &path)? {
+            Value::Null => None,
+            v => Some(tile_by_id(
+                as_str(v, &format!("{path}.draw"))?,
+                &format!("{path}.draw"),
+            )?),
+        };
+        let discarded = flag(o, "discarded", &path)?;
+        let builder_bonus = flag(o, "builder_bonus", &path)?;
+        let actions = as_array(field(o, "actions", &path)?, &format!("{path}.actions"))?;
+        let scores = scores_of(
+            field(o, "scores", &path)?,
+            &format!("{path}.scores"),
+            players,
+        )?;
+        if let Some(events) = o.get("events") {
+            let epath = format!("{path}.events");
+            for (i, e) in as_array(events, &epath)?.iter().enumerate() {
+                check_event(e, &format!("{epath}[{i}]"), players)?;
+            }
+        }
+        if game.is_terminal() {
+            return Err(diverged(t, None, "another turn", "the game is over"));
+        }
+        let bazaar: Vec<TileKind> = match o.get("bazaar") {
+            None => Vec::new(),
+            Some(v) => v
+                .as_array()
+                .ok_or_else(|| err(format!("{path}.bazaar"), "expected an array of tile ids"))?
+                .iter()
+                .enumerate()
+                .map(|(i, id)| {
+                    let p = format!("{path}.bazaar[{i}]");
+                    tile_by_id(as_str(id, &p)?, &p)
+                })
+                .collect::<Result<_, _>>()?,
+        };
+        let mut offer = bazaar.iter();
+        // BZ4: the tile the player got at a bazaar is in his hand without a draw (and is
+        // already discarded when it fits nowhere, B5).
+        let from_bazaar = game.tile_from_bazaar(t);
+        if from_bazaar {
+            let got = game.turns()[t].draw;
+            if draw != got || game.turn_player() != player {
+                return Err(diverged(
+                    t,
+                    None,
+                    format!(
+                        "player {player} draws {}",
+                        draw.map_or("nothing (an abbey)", |k| k.id())
+                    ),
+                    format!(
+                        "player {} places the bazaar tile {}",
+                        game.turn_player(),
+                        got.map_or("?", |k| k.id())
+                    ),
+                ));
+            }
+            check_discard(&mut game, t, discarded)?;
+        } else if let Some(tile) = draw {
+            if game.phase() == Phase::Abbey && game.to_play() == player && !game.in_end_round() {
+                game.apply(Action::Pass)
+                    .map_err(|e| diverged(t, None, "decline the abbey", e.to_string()))?;
+            }
+            if game.phase() != Phase::Draw || game.turn_player() != player {
+                return Err(diverged(
+                    t,
+                    None,
+                    format!("player {player} draws {}", tile.id()),
+                    format!("waits for {:?} by player {}", game.phase(), game.to_play()),
+                ));
+            }
+            game.apply(Action::Draw { tile }).map_err(|_| {
+                diverged(
+                    t,
+                    None,
+                    format!("draw {}", tile.id()),
+                    "that tile cannot be drawn now (pile stage or PD3)",
+                )
+            })?;
+            check_discard(&mut game, t, discarded)?;
+        } else if game.phase() != Phase::Abbey || game.to_play() != player {
+            return Err(diverged(
+                t,
+                None,
+                format!("player {player} places an abbey"),
+                format!("waits for {:?} by player {}", game.phase(), game.to_play()),
+            ));
+        }
+        for (a, av) in actions.iter().enumerate() {
+            let apath = format!("{path}.actions[{a}]");
+            lay_out_bazaar(&mut game, t, &mut offer, false)?;
+            let (action, decider) = action_from_json(&game, av, &apath)?;
+            if let (Action::PlaceTile { .. }, Some(named)) = (action, av.get("tile")) {
+                // R6: a second placement in the turn names the tile it places.
+                let tpath = format!("{apath}.tile");
+                let tile = tile_by_id(as_str(named, &tpath)?, &tpath)?;
+                if game.tile_in_hand() != Some(tile) {
+                    return Err(diverged(
+                        t,
+                        Some(a),
+                        format!("place {} ({action})", tile.id()),
+                        format!(
+                            "the tile in hand is {}",
+                            game.tile_in_hand().map_or("none", |k| k.id())
+                        ),
+                    ));
+                }
+            }
+            let open = game.turns().len() == t + 1 && game.turn_in_progress();
+            if action == Action::Pass && (!open || !game.is_legal(Action::Pass)) {
+                // A forced decision the engine took by itself.
+                continue;
+            }
+            if !open {
+                return Err(diverged(
+                    t,
+                    Some(a),
+                    format!("{action}"),
+                    "the turn is already over",
+                ));
+            }
+            if let Some(d) = decider {
+                if d as usize != game.to_play() {
+                    return Err(waiting_in(
+                        &game,
+                        diverged(
+                            t,
+                            Some(a),
+                            format!("player {d} decides {action}"),
+                            format!("player {} decides", game.to_play()),
+                        ),
+                    ));
+                }
+            }
+            if let Err(e) = game.apply(action) {
+                return Err(waiting_in(
+                    &game,
+                    diverged(
+                        t,
+                        Some(a),
+                        format!("{action}"),
+                        format!("{e}; legal: [{}]", legal_summary(&game, 12)),
+                    ),
+                ));
+            }
+        }
+        let unfinished = t + 1 == turns.len() && final_scores.is_none();
+        // An unfinished game saved while its bazaar's offer was being drawn (explicit
+        // chance) waits for the next of those draws.
+        lay_out_bazaar(&mut game, t, &mut offer, unfinished)?;
+        if offer.len() > 0 {
+            return Err(diverged(
+                t,
+                None,
+                format!("a bazaar with {} more tiles", offer.len()),
+                "no more bazaar tiles are drawn",
+            ));
+        }
+        if game.turn_in_progress() && game.turns().len() == t + 1 && unfinished {
+            // The record of an unfinished game ends inside this turn.
+            if game.scores() != scores.as_slice() {
+                return Err(scores_diverged(t, &scores, game.scores(), String::new()));
+            }
+            return Ok((game, resume));
+        }
+        if game.turn_in_progress() && game.turns().len() == t + 1 {
+            return Err(waiting_in(
+                &game,
+                diverged(
+                    t,
+                    None,
+                    "the turn ends",
+                    format!(
+                        "waits for {:?} by player {}: [{}]",
+                        game.phase(),
+                        game.to_play(),
+                        legal_summary(&game, 8)
+                    ),
+                ),
+            ));
+        }
+        let extra_turn = game.turns()[t].extra_turn;
+        if extra_turn != builder_bonus {
+            let turn = |extra| {
+                if extra {
+                    "an extra turn (TB4)"
+                } else {
+                    "a turn of its own"
+                }
+            };
+            return Err(diverged(t, None, turn(builder_bonus), turn(extra_turn)));
+        }
+        let actual = &game.turns()[t].scores[..players];
+        if actual != scores.as_slice() {
+            let events: Vec<String> = {
+                let log = &game.turns()[t];
+                game.events()[log.events.0 as usize..log.events.1 as usize]
+                    .iter()
+                    .map(|e| format!("p{}+{} {}", e.player, e.points, e.kind.name()))
+                    .collect()
+            };
+            let detail = format!(" (events: {})", events.join(", "));
+            return Err(scores_diverged(t, &scores, actual, detail));
+        }
+    }
+    let finals = match top.get("final_actions") {
+        Some(v) => Some(as_array(v, "final_actions")?),
+        None => None,
+    };
+    if final_scores.is_some() || finals.is_some_and(|f| !f.is_empty()) {
+        // Declines of an end-of-game abbey that the record does not list, when the
+        // record goes on after the last turn (the record of an unfinished game stops
+        // where it was written: AM4).
+        while game.phase() == Phase::Abbey && game.in_end_round() {
+            game.apply(Action::Pass)
+                .map_err(|e| diverged(turns.len(), None, "the game ends", e.to_string()))?;
+        }
+    }
+    if let Some(finals) = finals {
+        // Divergences in final actions are reported after the last turn.
+        let t = turns.len();
+        for (a, av) in finals.iter().enumerate() {
+            let apath = format!("final_actions[{a}]");
+            let (action, decider) = action_from_json(&game, av, &apath)?;
+            if game.is_terminal() {
+                return Err(diverged(
+                    t,
+                    Some(a),
+                    format!("{action}"),
+                    "the game is over",
+                ));
+            }
+            if let Some(d) = decider {
+                if d as usize != game.to_play() {
+                    return Err(diverged(
+                        t,
+                        Some(a),
+                        format!("player {d} decides {action}"),
+                        format!("player {} decides", game.to_play()),
+                    ));
+                }
+            }
+            if let Err(e) = game.apply(action) {
+                return Err(diverged(
+                    t,
+                    Some(a),
+                    format!("{action}"),
+                    format!("{e}; legal: [{}]", legal_summary(&game, 12)),
+                ));
+            }
+        }
+    }
+    if let Some(expected) = final_scores {
+        if !game.is_terminal() {
+            return Err(diverged(
+                usize::MAX,
+                None,
+                format!("final scores {expected:?}"),
+                format!(
+                    "the game goes on ({:?} by player {}, {} tiles left)",
+                    game.phase(),
+                    game.to_play(),
+                    game.tiles_left()
+                ),
+            ));
+        }
+        if game.scores() != expected.as_slice() {
+            return Err(scores_diverged(
+                usize::MAX,
+                &expected,
+                game.scores(),
+                String::new(),
+            ));
+        }
+    }
+    Ok((game, resume))
+}
+
+/// BZ1: while turn `t` waits for the tiles of a bazaar's offer, draws them from the
+/// record's `bazaar` list; when the list runs out, stops there if `may_stop` (the end of
+/// an unfinished game), else diverges.
+pub(super) fn lay_out_bazaar(
+    game: &mut Game,
+    t: usize,
+    offer: &mut std::slice::Iter<'_, TileKind>,
+    may_stop: bool,
+) -> Result<(), ReplayError> {
+    // (Not the turn's own draw after a declined abbey, AM1.)
+    while game.phase() == Phase::Draw
+        && game.turns().len() == t + 1
+        && game.turn_in_progress()
+        && !game.abbey_declined_before_draw()
+    {
+        let Some(&tile) = offer.next() else {
+            if may_stop {
+                return Ok(());
+            }
+            return Err(diverged(
+                t,
+                None,
+                "no bazaar",
+                "a bazaar is held: the record lists no tiles for its offer",
+            ));
+        };
+        game.apply(Action::Draw { tile }).map_err(|_| {
+            diverged(
+                t,
+                None,
+                format!("lay out {} at the bazaar", tile.id()),
+                "that tile cannot be drawn now",
+            )
+        })?;
+    }
+    Ok(())
+}
+
+/// The tile in hand at turn `t` is discarded exactly when the record says so: a tile that
+/// fits only with a bridge is discarded by the player (BR2, the `pass` offered then), one
+/// that fits nowhere by the engine (B5).
+pub(super) fn check_discard(game: &mut Game, t: usize, discarded: bool) -> Result<(), ReplayError> {
+    if discarded && game.phase() == Phase::PlaceTile && game.is_legal(Action::Pass) {
+        // BR2: the player discarded a tile that fitted only with a bridge.
+        game.apply(Action::Pass)
+            .map_err(|e| diverged(t, None, "discard the tile", e.to_string()))?;
+    }
+    let engine_discarded = game.turns().get(t).is_some_and(|l| l.discarded);
+    if discarded != engine_discarded {
+        return Err(diverged(
+            t,
+            None,
+            if discarded {
+                "the tile is discarded"
+            } else {
+                "the tile is placed"
+            },
+            if engine_discarded {
+                "it fits nowhere (B5)"
+            } else {
+                "it fits somewhere"
+            },
+        ));
+    }
+    Ok(())
+}
