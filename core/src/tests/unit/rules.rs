@@ -24,7 +24,7 @@ fn game_with_every_set(decisions: usize, seed: u64) -> Game {
     game
 }
 
-/// Issue 24 item 4: every expansion's state is in the state hash. Each probe changes one
+/// Every expansion's state is in the state hash. Each probe changes one
 /// expansion's state alone (who holds the King, KR1; a barn, AM7; the count's quarter,
 /// CC3; the dragon, PD2; the fairy, PD15; castles, CA1; bridges, BR1; the bazaar,
 /// BZ1–BZ4; the abbey supply, AM1; ...), at the start of a game and in the middle of
