@@ -127,6 +127,7 @@ bench:
 	$(CARC) bench --players 4 --sets base,bridges-castles-and-bazaars --seconds 10
 	$(CARC) bench --players 4 --sets $(EVERY_SET) --abbot 1 --seconds 10
 	$(CARC) bench --players 4 --sets base,tower --seconds 10
+	$(CARC) bench --players 4 --sets base,inns-and-cathedrals,traders-and-builders --seconds 10
 	$(CARC) bench --players 4 --sets $(EVERY_SET),inns-and-cathedrals,tower --abbot 1 --seconds 10
 
 ## Another commit against the working tree (docs/benchmarks.md): instructions per game and
