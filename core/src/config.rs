@@ -245,7 +245,42 @@ impl Figure {
     pub const fn stands_on_feature(self) -> bool {
         !matches!(self, Figure::Barn)
     }
+
+    /// The figures that are followers for occupation and majorities
+    /// ([`Figure::is_follower_like`]), in [`Figure::ALL`]'s order: what a deployment on a
+    /// feature may offer, listed once at compile time instead of filtered per feature.
+    ///
+    /// ```
+    /// use carcassonne::Figure;
+    /// assert!(Figure::FOLLOWER_LIKE.iter().all(|f| f.is_follower_like()));
+    /// let count = Figure::ALL.iter().filter(|f| f.is_follower_like()).count();
+    /// assert_eq!(Figure::FOLLOWER_LIKE.len(), count);
+    /// ```
+    pub const FOLLOWER_LIKE: [Figure; FOLLOWER_LIKE_COUNT] = {
+        let mut out = [Figure::Follower; FOLLOWER_LIKE_COUNT];
+        let (mut i, mut n) = (0, 0);
+        while i < Figure::ALL.len() {
+            if Figure::ALL[i].is_follower_like() {
+                out[n] = Figure::ALL[i];
+                n += 1;
+            }
+            i += 1;
+        }
+        out
+    };
 }
+
+/// How many figures are follower-like ([`Figure::FOLLOWER_LIKE`]).
+const FOLLOWER_LIKE_COUNT: usize = {
+    let (mut i, mut n) = (0, 0);
+    while i < Figure::ALL.len() {
+        if Figure::ALL[i].is_follower_like() {
+            n += 1;
+        }
+        i += 1;
+    }
+    n
+};
 
 /// Declares [`Figures`] from its keys, once: the struct, its counts in key order and
 /// back, the keys of a `figures` object, and where each figure's count is. A key is a

@@ -1243,7 +1243,7 @@ impl Game {
     fn stands_on(config: &GameConfig, expansions: &Expansions) -> [u16; FeatureKind::ALL.len()] {
         FeatureKind::ALL.map(|kind| {
             let mut figures = 0;
-            for figure in Figure::ALL.into_iter().filter(|f| f.is_follower_like()) {
+            for figure in Figure::FOLLOWER_LIKE {
                 let fits = match figure {
                     Figure::Follower => follower_fits(config, kind),
                     other => expansions.figure_fits(config, other, kind),
@@ -1277,7 +1277,7 @@ impl Game {
         if require_incomplete && self.is_complete(root) {
             return;
         }
-        for figure in Figure::ALL.into_iter().filter(|f| f.is_follower_like()) {
+        for figure in Figure::FOLLOWER_LIKE {
             if self.supply[player as usize][figure.index()] > 0
                 && self.figure_fits(figure, node.kind)
             {
