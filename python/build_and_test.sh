@@ -10,8 +10,8 @@
 #   4. mypy.stubtest of carcassonne._core against _core.pyi and mypy --strict of the
 #      package, in the development environment with the same wheel installed,
 #   5. the tests that need heavy packages (PyTorch, sb3-contrib, Ray RLlib, OpenSpiel:
-#      tests/python/test_rl.py, which also runs a short smoke run of
-#      examples/train_ppo.py, the RLlib example for two iterations and the OpenSpiel
+#      tests/python/test_rl.py, which also runs short smoke runs of
+#      examples/train_ppo.py and examples/expert_iteration.py, the RLlib example for two iterations and the OpenSpiel
 #      example), in a reinforcement-learning environment kept between runs (created and
 #      filled on the first run, several minutes and about 6 GB, with about 10 GB free
 #      needed while it downloads, checked first; then only the wheel is reinstalled).

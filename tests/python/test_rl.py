@@ -7,6 +7,7 @@ package fails them (python/build_and_test.sh installs them and sets it)."""
 from __future__ import annotations
 
 import importlib
+import importlib.util
 import os
 import subprocess
 import sys
@@ -288,6 +289,75 @@ def test_training_example_minutes_bound_the_whole_run(tmp_path: Path) -> None:
     reported = float(done.stdout.split("whole run:")[1].split()[0])
     assert reported <= minutes + 0.1, done.stdout
     assert elapsed <= 60 * minutes + 45, f"{elapsed:.0f} s for a run of {minutes} minutes"
+
+
+def load_example(name: str) -> Any:
+    """The module ``examples/<name>.py``, imported."""
+    spec = importlib.util.spec_from_file_location(name, ROOT / "examples" / f"{name}.py")
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def test_expert_iteration_smoke_run(tmp_path: Path) -> None:
+    """One tiny iteration with playouts, then one guided by the network it trained."""
+    need("torch")
+    done = run_example("expert_iteration.py", "--smoke", "--out", str(tmp_path), timeout=900)
+    assert done.returncode == 0, done.stderr
+    rows = (tmp_path / "curve.csv").read_text().splitlines()
+    assert rows[0].startswith("iteration,search,games,rows") and len(rows) == 3, rows
+    first, second = (r.split(",") for r in rows[1:])
+    assert first[1].startswith("mcts:") and second[1].startswith("guided:")
+    assert 0 < int(first[3]) < int(second[3]), "rows add up over the iterations"
+    assert (tmp_path / "policy.pt").stat().st_size > 10_000
+    done = run_example(
+        "expert_iteration.py", "--evaluate", str(tmp_path / "policy.pt"), "--player", "search:4",
+        "--opponent", "random", "--deals", "1", timeout=600,
+    )
+    assert done.returncode == 0, done.stderr
+    assert "against random: 2 games" in done.stdout
+
+
+def test_network_guided_search_targets_sum_to_one_and_repeat_from_a_seed() -> None:
+    torch = need("torch")
+    example = load_example("expert_iteration")
+    torch.manual_seed(0)
+    model = example.make_model(24)
+    model.eval()
+    game = Game(players=2, sets=["base"], seed=11, preset="compact", window=24)
+    for _ in range(9):
+        game.apply(game.legal_actions()[0])
+    evaluator = example.NetworkEvaluator(model)
+    first = carcassonne.search(game, 40, seed=5, evaluator=evaluator, batch=8)
+    legal = game.legal_actions()
+    assert first.actions == legal and len(legal) > 1
+    assert first.shares.shape == (len(legal),) and np.all(first.shares >= 0)
+    assert abs(first.shares.sum() - 1.0) < 1e-9
+    assert first.visits.sum() == 40
+    mask = game.legal_mask()
+    assert abs(float(first.policy[mask == 1].sum()) - 1.0) < 1e-5 and not first.policy[mask == 0].any()
+    # Batched: the root alone, then up to 8 leaves a call; 41 leaves at most.
+    assert evaluator.leaves <= 41 and evaluator.calls < evaluator.leaves
+    again = carcassonne.search(game, 40, seed=5, evaluator=example.NetworkEvaluator(model), batch=8)
+    assert np.array_equal(first.visits, again.visits) and first.best == again.best
+    assert np.allclose(first.values, again.values)
+
+
+def test_shipped_expert_iteration_weights_play_a_game() -> None:
+    """The weights in examples/ still fit the observation layout: they load and play."""
+    torch = need("torch")
+    example = load_example("expert_iteration")
+    model = example.make_model(24)
+    model.load_state_dict(torch.load(ROOT / "examples" / "expert_iteration_base_2p.pt"))
+    model.eval()
+    play = example.argmax_player(model)
+    game = Game(players=2, sets=["base"], seed=3, preset="compact", window=24)
+    while not game.is_terminal:
+        action = play(game)
+        assert game.is_legal(action)
+        game.apply(action)
+    assert sum(game.scores) > 0
 
 
 # ----- Ray RLlib ------------------------------------------------------------------------------

@@ -1,0 +1,324 @@
+"""A baseline that learns from search: expert iteration on the 2-player base game.
+
+Each iteration plays self-play games natively (:func:`carcassonne.selfplay.generate`,
+every seat searching every decision), trains a small policy-value network on the rows
+(policy: cross-entropy to the search's visit shares over the masked flat ids; value:
+squared error to the deciding seat's final outcome, 1 a win, ½ a tie, 0 a loss), and
+hands the network to the next iteration's search: its leaves are then evaluated by the
+network in batches (softmax priors over the mask, a sigmoid value) instead of random
+playouts (``carcassonne.search``'s evaluator). The first iteration has no network yet
+and searches with random playouts (``--first-budget`` iterations per decision); the
+later ones search with ``--budget`` network evaluations per decision. ``--init WEIGHTS``
+starts from saved weights of the same network instead (an earlier run's, to go on, or
+``train_ppo.py``'s of the same observation layout), and every iteration is then guided.
+
+The network is the convolutional policy of ``train_ppo.py`` (a logit per window cell and
+rotation from a 1×1 convolution, the other ids from pooled features; about 60,000
+parameters, 0.25 MB of weights), its value head read through a sigmoid. Rows are kept in
+a buffer of the last ``--buffer`` rows; each iteration trains ``--epochs`` passes over it.
+
+After each iteration the arg-max network (no search) plays ``--eval-deals`` deals from
+both seats against ``heuristic`` and against ``mcts:150`` with
+:func:`carcassonne.evaluation.evaluate` (the same deals every iteration), and a line of
+the learning curve is printed and appended to ``OUT/curve.csv``. The weights are saved
+after every iteration to ``OUT/policy.pt``, and those that did best against
+``mcts:150`` to ``OUT/best.pt``. ``--minutes`` bounds the whole run: an iteration whose
+self-play would start after the deadline is not begun, and its generation stops early
+(fewer games) when time is short.
+
+Run (from the repository's root, with the package and PyTorch installed)::
+
+    nice -n 10 python examples/expert_iteration.py --minutes 30 --out runs/exit
+
+``--smoke`` is one tiny iteration (a few games, short searches, one evaluation deal)
+that finishes within a minute. ``--evaluate WEIGHTS`` trains nothing: it plays the saved
+network against ``--opponent`` on ``--deals`` deals from both seats, as the arg-max
+policy (``--player argmax``) or guiding a search of N evaluations a move
+(``--player search:50``), and prints the evaluation's table::
+
+    python examples/expert_iteration.py --evaluate examples/expert_iteration_base_2p.pt \\
+        --player argmax --opponent heuristic --deals 200
+"""
+
+from __future__ import annotations
+
+import argparse
+import csv
+import os
+import sys
+import time
+from typing import Any, Callable, Dict, List, Optional, Tuple
+
+import numpy as np
+import torch
+import torch.nn.functional as F
+
+import carcassonne
+from carcassonne import selfplay
+from carcassonne.evaluation import Evaluation, evaluate
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from train_ppo import Policy, masked  # noqa: E402  (the same network as the PPO example)
+
+GAME: Dict[str, Any] = {"players": 2, "sets": ["base"]}
+PRESET = "compact"
+
+
+def make_model(window: int) -> Policy:
+    return Policy(carcassonne.encoder_info(window, PRESET, **GAME))
+
+
+class NetworkEvaluator:
+    """The evaluator of ``carcassonne.search`` and ``selfplay.generate``: a softmax over
+    the masked logits as the priors, the value head through a sigmoid as the deciding
+    seat's expected outcome. Called with the interpreter held; PyTorch releases it in
+    the forward pass, so self-play threads share the cores."""
+
+    def __init__(self, model: Policy) -> None:
+        self.model = model
+        self.calls = 0
+        self.leaves = 0
+
+    def __call__(self, batch: Dict[str, np.ndarray]) -> Tuple[np.ndarray, np.ndarray]:
+        self.calls += 1
+        self.leaves += len(batch["board"])
+        with torch.no_grad():
+            logits, v = self.model(torch.from_numpy(batch["board"]), torch.from_numpy(batch["globals"]))
+            priors = torch.softmax(masked(logits, torch.from_numpy(batch["action_mask"])), dim=1)
+            return priors.numpy(), torch.sigmoid(v).numpy()
+
+
+def argmax_player(model: Policy) -> Callable[[carcassonne.Game], carcassonne.Action]:
+    """The network's most likely legal id, played without search (a legal action drawn
+    by a fixed rule when none lies in the window)."""
+
+    def play(game: carcassonne.Game) -> carcassonne.Action:
+        obs = game.observation()
+        mask = game.legal_mask()
+        if not mask.any():
+            return game.legal_actions()[0]
+        with torch.no_grad():
+            logits, _ = model(torch.from_numpy(obs["board"][None]), torch.from_numpy(obs["globals"][None]))
+            flat = int(masked(logits, torch.from_numpy(mask[None])).argmax(dim=1)[0])
+        action = game.flat_to_action(flat)
+        assert action is not None, f"id {flat} is offered by the mask but names no whole action"
+        return action
+
+    play.__name__ = play.__qualname__ = "network"
+    return play
+
+
+def search_player(model: Policy, evaluations: int, seed: int,
+                  batch: int = 8) -> Callable[[carcassonne.Game], carcassonne.Action]:
+    """The most visited action of a search guided by the network, ``evaluations``
+    iterations a move (each decision searched from its own seed)."""
+    evaluator = NetworkEvaluator(model)
+    counter = [seed]
+
+    def play(game: carcassonne.Game) -> carcassonne.Action:
+        if len(game.legal_actions()) == 1:
+            return game.legal_actions()[0]
+        counter[0] += 1
+        return carcassonne.search(game, evaluations, seed=counter[0], evaluator=evaluator, batch=batch).best
+
+    play.__name__ = play.__qualname__ = f"network+search:{evaluations}"
+    return play
+
+
+class Buffer:
+    """The last ``capacity`` training rows."""
+
+    def __init__(self, capacity: int) -> None:
+        self.capacity = capacity
+        self.parts: List[Dict[str, np.ndarray]] = []
+
+    def add(self, rows: selfplay.SelfPlayRows) -> None:
+        self.parts.append({"board": rows.board, "globals": rows.globals, "mask": rows.action_mask,
+                           "policy": rows.policy, "outcome": rows.outcome})
+        while len(self.parts) > 1 and sum(len(p["outcome"]) for p in self.parts[1:]) >= self.capacity:
+            self.parts.pop(0)
+
+    def tensors(self) -> Dict[str, torch.Tensor]:
+        out = {k: torch.from_numpy(np.concatenate([p[k] for p in self.parts])) for k in self.parts[0]}
+        return {k: v[-self.capacity:] for k, v in out.items()}
+
+
+def train(model: Policy, opt: torch.optim.Optimizer, data: Dict[str, torch.Tensor], epochs: int,
+          minibatch: int, stop_at: float) -> Tuple[float, float]:
+    """``epochs`` passes over ``data`` (stopping at ``time.monotonic()`` ``stop_at``);
+    the mean policy cross-entropy and value squared error of the last pass."""
+    n = len(data["outcome"])
+    model.train()
+    ce_sum = mse_sum = 0.0
+    for _ in range(epochs):
+        perm = torch.randperm(n)
+        ce_sum = mse_sum = 0.0
+        seen = 0
+        for k in range(0, n, minibatch):
+            j = perm[k:k + minibatch]
+            logits, v = model(data["board"][j], data["globals"][j])
+            logp = F.log_softmax(masked(logits, data["mask"][j]), dim=1)
+            ce = -(data["policy"][j] * logp).sum(dim=1).mean()
+            mse = F.mse_loss(torch.sigmoid(v), data["outcome"][j])
+            loss = ce + mse
+            opt.zero_grad()
+            loss.backward()
+            torch.nn.utils.clip_grad_norm_(model.parameters(), 1.0)
+            opt.step()
+            ce_sum += float(ce.detach()) * len(j)
+            mse_sum += float(mse.detach()) * len(j)
+            seen += len(j)
+            if time.monotonic() >= stop_at:
+                break
+        if time.monotonic() >= stop_at:
+            break
+    model.eval()
+    return ce_sum / max(seen, 1), mse_sum / max(seen, 1)
+
+
+def generate(model: Optional[Policy], games: int, args: argparse.Namespace, first_game: int,
+             stop_at: float) -> Optional[selfplay.SelfPlayRows]:
+    """Self-play rows of up to ``games`` games (in chunks of ``--chunk`` games, stopping
+    when ``time.monotonic()`` passes ``stop_at``): random playouts without a model, the
+    model's evaluations with one. ``None`` when no chunk was played."""
+    parts: List[selfplay.SelfPlayRows] = []
+    kwargs: Dict[str, Any] = dict(seed=args.seed, threads=args.threads, window=args.window, preset=PRESET,
+                                  sample_moves=args.sample_moves, **GAME)
+    if model is None:
+        kwargs["budget"] = args.first_budget
+    else:
+        kwargs.update(budget=args.budget, evaluator=NetworkEvaluator(model), batch=args.batch)
+    done = 0
+    while done < games and (not parts or time.monotonic() < stop_at):
+        k = min(args.chunk, games - done)
+        parts.append(selfplay.generate(k, first_game=first_game + done, **kwargs))
+        done += k
+    if not parts:
+        return None
+    if len(parts) == 1:
+        return parts[0]
+    fields = {f: np.concatenate([getattr(p, f) for p in parts])
+              for f in ("board", "globals", "action_mask", "policy", "player", "search_value", "outcome",
+                        "margin", "seeds", "scores")}
+    offsets = np.cumsum([0] + [len(p.seeds) for p in parts[:-1]])
+    fields["game"] = np.concatenate([p.game + o for p, o in zip(parts, offsets)]).astype(np.int32)
+    return selfplay.SelfPlayRows(**fields, seconds=sum(p.seconds for p in parts))
+
+
+def run_evaluation(model: Policy, player: str, opponent: str, deals: int, seed: int, window: int,
+                   search_seed: int = 0) -> Evaluation:
+    """``player`` (``argmax`` or ``search:N``) against the built-in ``opponent``."""
+    if player == "argmax":
+        me = argmax_player(model)
+    elif player.startswith("search:"):
+        me = search_player(model, int(player.split(":", 1)[1]), search_seed)
+    else:
+        raise SystemExit(f"--player {player}: expected argmax or search:N")
+    return evaluate(me, opponent, deals, sets=GAME["sets"], seed=seed, window=window, preset=PRESET)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--minutes", type=float, default=30.0, help="time of the whole run")
+    parser.add_argument("--iterations", type=int, default=100, help="most iterations (the minutes end it first)")
+    parser.add_argument("--first-games", type=int, default=120, help="games of the first (playout) iteration")
+    parser.add_argument("--first-budget", type=int, default=150, help="playout iterations a decision, first iteration")
+    parser.add_argument("--games", type=int, default=60, help="games of each later iteration")
+    parser.add_argument("--budget", type=int, default=64, help="network evaluations a decision, later iterations")
+    parser.add_argument("--batch", type=int, default=8, help="leaves a call of the evaluator")
+    parser.add_argument("--sample-moves", type=int, default=30, help="decisions a game drawn by visit share")
+    parser.add_argument("--chunk", type=int, default=10, help="games a self-play call")
+    parser.add_argument("--buffer", type=int, default=40000, help="rows kept for training")
+    parser.add_argument("--epochs", type=int, default=2, help="passes over the buffer an iteration")
+    parser.add_argument("--first-epochs", type=int, default=6, help="passes over the first iteration's rows")
+    parser.add_argument("--minibatch", type=int, default=256)
+    parser.add_argument("--lr", type=float, default=1e-3)
+    parser.add_argument("--width", type=int, default=32)
+    parser.add_argument("--eval-deals", type=int, default=25, help="deals (2 games each) per opponent an iteration")
+    parser.add_argument("--window", type=int, default=24)
+    parser.add_argument("--threads", type=int, default=2, help="self-play threads")
+    parser.add_argument("--torch-threads", type=int, default=1)
+    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--out", default="runs/exit")
+    parser.add_argument("--init", metavar="WEIGHTS",
+                        help="start from these weights (this network's): every iteration is guided")
+    parser.add_argument("--smoke", action="store_true", help="one tiny iteration, within a minute")
+    parser.add_argument("--evaluate", metavar="WEIGHTS", help="evaluate saved weights instead of training")
+    parser.add_argument("--player", default="argmax", help="with --evaluate: argmax, or search:N")
+    parser.add_argument("--opponent", default="heuristic", help="with --evaluate: a built-in player's spec")
+    parser.add_argument("--deals", type=int, default=200, help="with --evaluate: deals, each from both seats")
+    parser.add_argument("--eval-seed", type=int, default=1_000_000, help="with --evaluate: the first deal's seed")
+    args = parser.parse_args()
+    if args.smoke:
+        args.iterations, args.first_games, args.first_budget, args.games, args.budget = 2, 2, 16, 2, 8
+        args.chunk, args.first_epochs, args.epochs, args.eval_deals = 2, 1, 1, 1
+        args.minutes = min(args.minutes, 1.0)
+
+    torch.manual_seed(args.seed)
+    torch.set_num_threads(args.torch_threads)
+    if args.evaluate:
+        model = make_model(args.window)
+        model.load_state_dict(torch.load(args.evaluate))
+        model.eval()
+        result = run_evaluation(model, args.player, args.opponent, args.deals, args.eval_seed, args.window, args.seed)
+        print(f"{args.evaluate} ({args.player}):")
+        print(result.text(), flush=True)
+        return
+
+    started = time.monotonic()
+    deadline = started + 60.0 * args.minutes
+    os.makedirs(args.out, exist_ok=True)
+    model = make_model(args.window)
+    if args.init:
+        model.load_state_dict(torch.load(args.init))
+    model.eval()
+    opt = torch.optim.Adam(model.parameters(), lr=args.lr)
+    print(f"{sum(p.numel() for p in model.parameters()):,} parameters", flush=True)
+    curve_path = os.path.join(args.out, "curve.csv")
+    with open(curve_path, "w", newline="") as f:
+        csv.writer(f).writerow(["iteration", "search", "games", "rows", "buffer", "minutes", "rows_per_second",
+                                "cross_entropy", "value_mse", "win_heuristic", "win_mcts150"])
+    buffer = Buffer(args.buffer)
+    best = -1.0
+    first_game = 0
+    total_rows = 0
+    for iteration in range(args.iterations):
+        if iteration > 0 and time.monotonic() >= deadline:
+            break
+        left = deadline - time.monotonic()
+        guided = iteration > 0 or args.init is not None
+        games = args.games if guided else args.first_games
+        # Self-play may take half the time left; training and evaluation share the rest.
+        rows = generate(model if guided else None, games, args, first_game, time.monotonic() + left / 2)
+        if rows is None:
+            break
+        first_game += len(rows.seeds)
+        total_rows += len(rows)
+        buffer.add(rows)
+        data = buffer.tensors()
+        epochs = args.epochs if guided else args.first_epochs
+        train_until = time.monotonic() + max(deadline - time.monotonic(), 0.0) * 0.7
+        ce, mse = train(model, opt, data, epochs, args.minibatch, train_until if not args.smoke else float("inf"))
+        torch.save(model.state_dict(), os.path.join(args.out, "policy.pt"))
+        search = f"guided:{args.budget}" if guided else f"mcts:{args.first_budget}"
+        results = [run_evaluation(model, "argmax", opp, args.eval_deals, 10_000, args.window) for opp in ("heuristic", "mcts:150")]
+        minutes = (time.monotonic() - started) / 60
+        wh, wm = results[0].win_rate, results[1].win_rate
+        print(f"[iteration {iteration}, {minutes:5.1f} min] {search}: {len(rows.seeds)} games, {len(rows)} rows "
+              f"({rows.rows_per_second:.0f}/s), buffer {len(data['outcome'])}; cross-entropy {ce:.3f}, "
+              f"value mse {mse:.3f}; arg-max network wins {100 * wh:.0f} % against heuristic, "
+              f"{100 * wm:.0f} % against mcts:150 ({results[0].games} games each)", flush=True)
+        with open(curve_path, "a", newline="") as f:
+            csv.writer(f).writerow([iteration, search, len(rows.seeds), total_rows, len(data["outcome"]),
+                                    f"{minutes:.2f}", f"{rows.rows_per_second:.1f}", f"{ce:.4f}", f"{mse:.4f}",
+                                    f"{wh:.4f}", f"{wm:.4f}"])
+        if wm + wh > best:
+            best = wm + wh
+            torch.save(model.state_dict(), os.path.join(args.out, "best.pt"))
+    print(f"whole run: {(time.monotonic() - started) / 60:.2f} minutes of {args.minutes:g}", flush=True)
+    print(f"curve: {curve_path}; weights: {os.path.join(args.out, 'policy.pt')} (last), "
+          f"{os.path.join(args.out, 'best.pt')} (best in the evaluations)")
+
+
+if __name__ == "__main__":
+    main()
