@@ -88,6 +88,20 @@ class NetworkEvaluator:
             return priors.numpy(), torch.sigmoid(v).numpy()
 
 
+class Named:
+    """A player (a callable ``f(game) -> Action``) that the evaluation's table names."""
+
+    def __init__(self, name: str, play: Callable[[carcassonne.Game], carcassonne.Action]) -> None:
+        self.name = name
+        self.play = play
+
+    def __call__(self, game: carcassonne.Game) -> carcassonne.Action:
+        return self.play(game)
+
+    def __repr__(self) -> str:
+        return self.name
+
+
 def argmax_player(model: Policy) -> Callable[[carcassonne.Game], carcassonne.Action]:
     """The network's most likely legal id, played without search (a legal action drawn
     by a fixed rule when none lies in the window)."""
@@ -104,8 +118,7 @@ def argmax_player(model: Policy) -> Callable[[carcassonne.Game], carcassonne.Act
         assert action is not None, f"id {flat} is offered by the mask but names no whole action"
         return action
 
-    play.__name__ = play.__qualname__ = "network"
-    return play
+    return Named("network", play)
 
 
 def search_player(model: Policy, evaluations: int, seed: int,
@@ -121,8 +134,7 @@ def search_player(model: Policy, evaluations: int, seed: int,
         counter[0] += 1
         return carcassonne.search(game, evaluations, seed=counter[0], evaluator=evaluator, batch=batch).best
 
-    play.__name__ = play.__qualname__ = f"network+search:{evaluations}"
-    return play
+    return Named(f"network+search:{evaluations}", play)
 
 
 class Buffer:
