@@ -889,7 +889,7 @@ impl Game {
                         continue;
                     }
                     // TB4: the same player again, once.
-                    self.extra_turn = !self.extra_turn && self.another_turn();
+                    self.extra_turn = self.extra_turn_follows();
                     if self.extra_turn {
                         self.step = TurnStep::Start;
                         continue;
@@ -922,6 +922,13 @@ impl Game {
                 }
             }
         }
+    }
+
+    /// Whether the part of the turn now ending is followed by the turn player's extra turn
+    /// (TB4): earned by this part, which is no extra turn itself, outside the end-of-game
+    /// rounds. What comes after the whole turn (a bazaar, §8 step 14) waits for it.
+    pub(crate) fn extra_turn_follows(&self) -> bool {
+        !self.extra_turn && !self.ending && self.another_turn()
     }
 
     /// A tile from the pile, sampled now (PD3: dragon tiles only once the dragon is on the

@@ -1,7 +1,8 @@
 //! Rule-by-rule scenarios of Traders & Builders (TB1–TB6 of `docs/rules.md`), with the
 //! base game, and with River II, The Princess & the Dragon, Abbey & Mayor and Inns &
 //! Cathedrals for the interaction rules of the seeds (PD1, PD7, PD8, PD9, PD12, PD15,
-//! PD16b, R5, AM7, AM8).
+//! PD16b, R5, AM7, AM8), and with Bridges, Castles & Bazaars for the order of a turn
+//! (`docs/rules.md` §8).
 //!
 //! The start tile `BASE-D` at (0, 0) has its city cap on the north side, its road from
 //! west to east and field on the south side. `BASE-U` turned 0 continues a road west–east,
@@ -10,7 +11,7 @@
 mod common;
 
 use carcassonne::config::VolcanoSpecials;
-use carcassonne::game::ReturnCause;
+use carcassonne::game::{tile, ReturnCause};
 use carcassonne::tiles::Goods;
 use carcassonne::{Action, Corner, Figure, Figures, Game, Phase, Pos, ScoreKind, TileSet};
 use common::*;
@@ -127,7 +128,11 @@ fn tb2_goods_majorities_at_the_end() {
 /// west at (-1, 0); seat 0 continues it east at (2, 0) and puts his builder there; seat 1
 /// places a monastery south of the start.
 fn builder_position() -> Game {
-    let mut game = tb_game(2);
+    builder_position_in(tb_game(2))
+}
+
+/// [`builder_position`] in `game`, a new two-player game with Traders & Builders.
+fn builder_position_in(mut game: Game) -> Game {
     place_follower(&mut game, "BASE-U", (1, 0), 0, "r1"); // seat 0
     play(&mut game, "BASE-U", (-1, 0), 0); // seat 1
                                            // TB3: no builder on a road without a follower of one's own; B7: no thief either.
@@ -250,6 +255,97 @@ fn tb4_tb6_completing_the_builders_road() {
     assert!(game.turns().last().unwrap().extra_turn);
 }
 
+/// TB4: with the pile empty there is no extra turn: the last tile adds to the builder's
+/// road and the game ends (without Abbey & Mayor nothing could be placed in it).
+#[test]
+fn tb4_no_extra_turn_with_the_pile_empty() {
+    let mut game = tb_game(2);
+    let a = last_tile_on_the_builders_road(&mut game);
+    assert!(game.is_terminal());
+    let last = game.turns().last().unwrap();
+    assert_eq!(last.player as usize, a);
+    assert!(!last.extra_turn);
+    assert!(game.turns().iter().all(|t| !t.extra_turn));
+}
+
+/// TB4, AM1: with the pile empty the extra turn still comes for the abbey: the same player
+/// places it in the hole (1, 1) in his extra turn; then the end-of-game abbey round (AM4)
+/// begins with the other player.
+#[test]
+fn tb4_am1_extra_turn_with_the_pile_empty_places_the_abbey() {
+    let mut game = tb_game_with(&[TileSet::AbbeyMayor]);
+    let a = last_tile_on_the_builders_road(&mut game);
+    assert_eq!((game.phase(), game.turn_player()), (Phase::Abbey, a));
+    assert!(!game.in_end_round());
+    assert!(game.in_extra_turn());
+    let abbey = Action::PlaceAbbey { pos: pos((1, 1)) };
+    assert_legal(&game, abbey);
+    assert_legal(&game, Action::Pass);
+    apply(&mut game, abbey);
+    finish_turn(&mut game);
+    assert_eq!(game.abbeys_left(a), 0);
+    let last = game.turns().last().unwrap();
+    assert_eq!(
+        (last.player as usize, last.extra_turn, last.draw),
+        (a, true, None)
+    );
+    // AM4: the abbey round, from the player after the one who placed the last tile.
+    assert!(game.is_terminal() || (game.in_end_round() && game.to_play() == 1 - a));
+}
+
+/// TB4, AM4: an extra turn with the pile empty whose abbey is declined leaves no turn
+/// (the record has no entry for it, `docs/record-format.md`); the abbey round then asks
+/// the other player first and the player himself last.
+#[test]
+fn tb4_am4_declined_abbey_in_the_extra_turn_leaves_no_turn() {
+    let mut game = tb_game_with(&[TileSet::AbbeyMayor]);
+    let a = last_tile_on_the_builders_road(&mut game);
+    let turns = game.turns().len();
+    assert_eq!((game.phase(), game.turn_player()), (Phase::Abbey, a));
+    apply(&mut game, Action::Pass);
+    assert!(game.in_end_round());
+    assert_eq!((game.phase(), game.to_play()), (Phase::Abbey, 1 - a));
+    // The empty extra turn is gone; the turn in progress is the abbey round's.
+    assert_eq!(game.turns().len(), turns);
+    assert!(game.turns().iter().all(|t| !t.extra_turn));
+    assert_eq!(game.turns().last().unwrap().player as usize, 1 - a);
+    apply(&mut game, Action::Pass);
+    assert_eq!((game.phase(), game.to_play()), (Phase::Abbey, a));
+}
+
+/// TB4 ("not an abbey"), AM1, AM3: an abbey that closes the builder's road gives no extra
+/// turn, even when it completes the road. Seat 0's thief and builder stand on the start
+/// road, closed in the west by a monastery's road; its east end at (3, 0) becomes a hole.
+/// Seat 0's abbey there completes the road (4 tiles, 4 points to his thief); the builder
+/// goes back with the thief (TB6) and seat 1's turn comes.
+#[test]
+fn tb4_am3_no_extra_turn_from_an_abbey() {
+    let mut game = tb_game_with(&[TileSet::AbbeyMayor]);
+    place_follower(&mut game, "BASE-U", (1, 0), 0, "r1"); // seat 0
+    place(&mut game, "BASE-B", (1, 1), 0); // seat 1
+    place_deploy(&mut game, "BASE-U", (2, 0), 0, BUILDER, "r1"); // seat 0
+    place(&mut game, "BASE-B", (2, 1), 0); // seat 1
+    place(&mut game, "BASE-B", (3, 1), 0); // seat 0
+    place(&mut game, "BASE-B", (4, 1), 0); // seat 1
+    place(&mut game, "BASE-U", (4, 0), 0); // seat 0: not joined to his road yet
+    place(&mut game, "BASE-U", (2, -1), 0); // seat 1
+    place(&mut game, "BASE-U", (3, -1), 0); // seat 0: (3, 0) is a hole
+    place(&mut game, "BASE-A", (-1, 0), 3); // seat 1 declines his abbey; closes the west end
+    assert_eq!((game.phase(), game.turn_player()), (Phase::Abbey, 0));
+    let since = game.events().len();
+    let returns = game.figure_returns().len();
+    apply(&mut game, Action::PlaceAbbey { pos: pos((3, 0)) });
+    finish_turn(&mut game);
+    assert_eq!(points_since(&game, since), vec![(0, 4, ScoreKind::Road)]);
+    let back: Vec<_> = game.figure_returns()[returns..]
+        .iter()
+        .map(|r| (r.figure, r.cause))
+        .collect();
+    assert!(back.contains(&(BUILDER, ReturnCause::Scored)), "{back:?}");
+    assert_eq!((game.phase(), game.turn_player()), (Phase::Draw, 1));
+    assert!(game.turns().iter().all(|t| !t.extra_turn));
+}
+
 // ----- the pig (TB5) -------------------------------------------------------------------------
 
 /// TB5, B16: seat 0's farmer and pig share a field next to the completed start city: at
@@ -368,6 +464,42 @@ fn tb5_am8_joined_barn_field_scores_two_per_city_with_a_pig() {
     );
     assert_eq!(game.supply(1, PIG), 1);
     assert_eq!(game.supply(1, FOLLOWER), 7);
+}
+
+/// TB5, TB6 with AM8: the pig deployed in the very turn whose tile joins its farmer's field
+/// to a barn's field (the pig is no follower: AM8's ban on deploying into a barn's field
+/// does not hold it back) counts at once: 2 per city instead of 1; farmer and pig go back.
+#[test]
+fn tb5_am8_pig_deployed_as_the_field_joins_the_barn() {
+    let mut game = barn_position_with_pig();
+    play(&mut game, "BASE-B", (1, 1), 0); // seat 1: barn
+    apply(
+        &mut game,
+        Action::DeployBarn {
+            pos: pos((1, 1)),
+            corner: Corner::NW,
+        },
+    );
+    place(&mut game, "BASE-B", (-1, 1), 0); // seat 0
+    place(&mut game, "BASE-E", (-1, 3), 3); // seat 1
+    place(&mut game, "BASE-U", (2, 0), 0); // seat 0
+                                           // Seat 1: (1, 2) joins the field of his farmer below the city to the barn's field.
+    play(&mut game, "BASE-B", (1, 2), 0);
+    assert_not_legal(&game, deploy_action(&game, FOLLOWER, (1, 2), "f1"));
+    let since = game.events().len();
+    let returns = game.figure_returns().len();
+    deploy(&mut game, PIG, (1, 2), "f1");
+    assert_eq!(
+        points_since(&game, since),
+        vec![(1, 2, ScoreKind::BarnConnected)]
+    );
+    assert_eq!(game.supply(1, PIG), 1);
+    assert_eq!(game.supply(1, FOLLOWER), 7);
+    let pig_back = game.figure_returns()[returns..]
+        .iter()
+        .find(|r| r.figure == PIG)
+        .expect("the pig returned");
+    assert_eq!(pig_back.cause, ReturnCause::Scored);
 }
 
 // ----- builders and pigs are no followers (TB6) -----------------------------------------------
@@ -518,4 +650,69 @@ fn tb3_tb5_figures_checked() {
     without.figures.builder = 1;
     let err = Game::new(without).expect_err("a builder without the set");
     assert!(err.to_string().contains("traders-and-builders"), "{err}");
+}
+
+// ----- the extra turn and the bazaar (§8) ------------------------------------------------------
+
+/// §8 steps 13–14, TB4, BZ1, BZ2: when a builder's extra turn and a bazaar fall in the same
+/// turn, the bazaar comes after the whole turn, whichever part placed the bazaar tile, and
+/// once when both did. In [`builder_position_in`] seat 0 adds to his builder's road at
+/// (3, 0) (the bazaar with two roads turned west–east, or a straight road), then in his
+/// extra turn places a monastery at (1, 1) or continues the road with a bazaar at (4, 0)
+/// (the one with an inn, a plain road without Inns & Cathedrals, when both parts show one).
+/// Only then are two tiles (one per player) laid out, and seat 1 picks first.
+#[test]
+fn tb4_bz1_the_bazaar_waits_for_the_extra_turn() {
+    let cases = [
+        ("BCB-BAZAAR-2ROADS", ("BASE-B", (1, 1), 0)),
+        ("BASE-U", ("BCB-BAZAAR-2ROADS", (4, 0), 1)),
+        ("BCB-BAZAAR-2ROADS", ("BCB-BAZAAR-2ROADS-INN", (4, 0), 1)),
+    ];
+    for (first, (second, xy, r)) in cases {
+        let case = format!("{first} then {second}");
+        let game = tb_game_with(&[TileSet::BridgesCastlesBazaars]);
+        let mut game = builder_position_in(game);
+        let tiles = game.tiles_left();
+        let r_first = if first == "BASE-U" { 0 } else { 1 };
+        place(&mut game, first, (3, 0), r_first);
+        // TB4: the extra turn comes at once, before any bazaar.
+        assert_eq!(
+            (game.phase(), game.turn_player()),
+            (Phase::Draw, 0),
+            "{case}"
+        );
+        assert!(game.turns().last().unwrap().extra_turn, "{case}");
+        assert!(game.bazaar_offer().is_empty(), "{case}: no bazaar yet");
+        assert_eq!(game.tiles_left(), tiles - 1, "{case}: no tile laid out");
+        place(&mut game, second, xy, r);
+        // BZ1: the bazaar after the whole turn: still seat 0's turn, one tile per player.
+        assert_eq!(
+            (game.phase(), game.turn_player()),
+            (Phase::Draw, 0),
+            "{case}"
+        );
+        assert!(game.placed_this_turn().is_some(), "{case}");
+        for id in ["BASE-E", "BASE-K"] {
+            apply(&mut game, Action::Draw { tile: tile(id) });
+        }
+        assert_eq!(game.tiles_left(), tiles - 4, "{case}");
+        let offer = [Some(tile("BASE-E")), Some(tile("BASE-K"))];
+        assert_eq!(game.bazaar_offer(), offer.as_slice(), "{case}");
+        // The record's bazaar goes with the extra turn's entry.
+        let last = game.turns().len() - 1;
+        assert!(game.turns()[last].extra_turn, "{case}");
+        assert_eq!(
+            game.bazaar_offer_of_turn(last),
+            &[tile("BASE-E"), tile("BASE-K")],
+            "{case}"
+        );
+        assert!(game.bazaar_offer_of_turn(last - 1).is_empty(), "{case}");
+        // BZ2: the player after the bazaar player picks first; one bazaar only.
+        assert_eq!(
+            (game.phase(), game.to_play()),
+            (Phase::BazaarSelect, 1),
+            "{case}"
+        );
+        assert_eq!(game.bazaar_log().len(), 2, "{case}");
+    }
 }

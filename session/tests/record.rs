@@ -9,6 +9,9 @@ use carcassonne::tiles::TileSet;
 use carcassonne_session::record::*;
 use serde_json::{json, Value};
 
+#[path = "../../core/tests/common/mod.rs"]
+mod scenario;
+
 /// A record written at any point of a game, finished or not, replays to the same
 /// board, figures, scores and decision.
 #[test]
@@ -131,6 +134,41 @@ fn a_declined_abbey_before_the_draw_is_saved() {
         }
     }
     assert!(checked > 5, "{checked} abbey decisions");
+}
+
+/// TB4, AM4: with the pile empty a builder's extra turn comes only for the abbey; declined,
+/// it leaves no entry (`docs/record-format.md`), and the record still replays: saved at the
+/// next decision (the other player's abbey of the end-of-game round) and at the end.
+#[test]
+fn a_declined_abbey_of_an_extra_turn_leaves_no_entry() {
+    let sets = [TileSet::Base, TileSet::TradersBuilders, TileSet::AbbeyMayor];
+    let mut game = scenario::start(scenario::config(2, &sets));
+    let a = scenario::last_tile_on_the_builders_road(&mut game);
+    assert!(game.in_extra_turn() && game.phase() == Phase::Abbey);
+    game.apply(Action::Pass).unwrap();
+    assert!(game.in_end_round());
+    assert_eq!(game.to_play(), 1 - a);
+    let check = |game: &Game| {
+        let record = to_value(game, "extra-turn");
+        let turns = record["turns"].as_array().unwrap();
+        assert!(turns.iter().all(|t| t.get("builder_bonus").is_none()));
+        let back = replay_json(&record.to_string()).unwrap();
+        assert_eq!(back.is_terminal(), game.is_terminal());
+        assert_eq!(back.scores(), game.scores());
+        assert_eq!(back.turns().len(), game.turns().len());
+        if !game.is_terminal() {
+            assert_eq!(
+                (back.phase(), back.to_play()),
+                (game.phase(), game.to_play())
+            );
+            assert_eq!(back.legal_actions(), game.legal_actions());
+        }
+    };
+    check(&game);
+    while !game.is_terminal() {
+        game.apply(Action::Pass).unwrap();
+        check(&game);
+    }
 }
 
 /// The record's events add up to the score changes of every turn and of the final

@@ -441,11 +441,13 @@ pub(crate) trait Expansion: Sized + Clone + fmt::Debug + Eq + Hash {
 
     /// Whether the turn player, whose turn ends, takes an extra turn at once (TB4: his
     /// builder); by default the next player's turn comes. Not asked at the end of an
-    /// extra turn (it gives no other) nor in the end-of-game rounds. An extra turn
-    /// starts without [`Expansion::on_turn_start`] (what comes once per turn, PD16b,
-    /// does not come again) but with [`Expansion::reset_turn`].
+    /// extra turn (it gives no other) nor in the end-of-game rounds. Asked also before
+    /// the end of the turn (a bazaar waits for the whole turn, §8 step 14), so it
+    /// changes nothing. An extra turn starts without [`Expansion::on_turn_start`] (what
+    /// comes once per turn, PD16b, does not come again) but with
+    /// [`Expansion::reset_turn`].
     #[inline]
-    fn another_turn(_game: &mut Game) -> bool {
+    fn another_turn(_game: &Game) -> bool {
         false
     }
 
@@ -992,13 +994,9 @@ macro_rules! expansions {
                 debug_assert!(_taken, "a tile drawn at the end of the turn that no expansion asked for");
             }
 
-            /// [`Expansion::another_turn`] of some expansion (every one is asked).
-            pub(crate) fn another_turn(&mut self) -> bool {
-                let mut again = false;
-                $(if self.in_play(Slot::$field) {
-                    again |= <$ty as Expansion>::another_turn(self);
-                })+
-                again
+            /// [`Expansion::another_turn`] of some expansion.
+            pub(crate) fn another_turn(&self) -> bool {
+                false $(|| (self.in_play(Slot::$field) && <$ty as Expansion>::another_turn(self)))+
             }
 
             /// Applies a decision that an expansion owns ([`Expansion::apply`]); returns

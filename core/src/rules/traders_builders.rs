@@ -158,28 +158,35 @@ impl Expansion for TradersBuilders {
     /// dragon's flight go back before the turn scores.
     #[inline]
     fn decision_before_scoring(game: &mut Game) -> bool {
-        game.return_unaccompanied();
+        game.return_unaccompanied(ReturnCause::Unaccompanied);
         false
     }
 
-    /// TB1; TB6: builders and pigs of the features that scored go back.
+    /// TB1; TB6: builders and pigs of the features that scored go back (also of the
+    /// fields a barn scored, AM7, AM8), after their followers.
     #[inline]
     fn on_turn_scored(game: &mut Game, roots: &[NodeId], _scored: &[NodeId]) {
         game.take_goods(roots);
-        game.return_unaccompanied();
+        game.return_unaccompanied(ReturnCause::Scored);
     }
 
     /// TB6, after a dragon's flight at the end of the turn (PD4 `after-scoring`).
     #[inline]
     fn at_end_of_turn(game: &mut Game) -> TurnEnd {
-        game.return_unaccompanied();
+        game.return_unaccompanied(ReturnCause::Unaccompanied);
         TurnEnd::Done
     }
 
     /// TB4.
     #[inline]
-    fn another_turn(game: &mut Game) -> bool {
+    fn another_turn(game: &Game) -> bool {
         game.extra_turn_due()
+    }
+
+    /// TB4: an extra turn earned when the pile ran out, with no abbey to place, is lost.
+    #[inline]
+    fn on_game_end(game: &mut Game) {
+        game.expansions.traders.extra_turn_earned = false;
     }
 
     /// TB2; the builders and pigs leave the board with the other figures (B15).
@@ -304,11 +311,11 @@ impl Game {
         self.expansions.traders.extra_turn_earned = extends;
     }
 
-    /// TB4: whether the turn player takes his extra turn now: earned this turn, and a
-    /// tile to draw or his abbey to place.
-    fn extra_turn_due(&mut self) -> bool {
-        let earned = std::mem::take(&mut self.expansions.traders.extra_turn_earned);
-        earned
+    /// TB4: whether the turn player takes his extra turn when this part of his turn
+    /// ends: earned this turn (the flag goes with the turn's state, reset when the next
+    /// part or turn starts), and a tile to draw or his abbey to place.
+    fn extra_turn_due(&self) -> bool {
+        self.expansions.traders.extra_turn_earned
             && (self.deck.total() > 0
                 || (self.has_set(TileSet::AbbeyMayor) && self.abbey_possible(self.turn_player)))
     }
@@ -342,19 +349,15 @@ impl Game {
     }
 
     /// TB6: every builder or pig whose owner has no figure of its companion kinds left
-    /// in its feature goes back to the supply (its feature scored: `Scored`).
-    fn return_unaccompanied(&mut self) {
+    /// in its feature goes back to the supply, for `cause`: `Scored` right after the
+    /// turn's scoring took the followers back, `Unaccompanied` when they were removed.
+    fn return_unaccompanied(&mut self, cause: ReturnCause) {
         let mut k = 0;
         while k < self.figures.len() {
             let f = self.figures[k];
             if matches!(f.figure, Figure::Builder | Figure::Pig) {
                 let root = self.features.root(f.node);
                 if !self.accompanied(f.owner, f.figure, root) {
-                    let cause = if self.is_complete(root) {
-                        ReturnCause::Scored
-                    } else {
-                        ReturnCause::Unaccompanied
-                    };
                     self.return_figure(k, cause);
                     continue;
                 }

@@ -568,3 +568,39 @@ pub fn naive_completed(game: &Game) -> (Vec<FeatureParts>, Vec<FeatureParts>) {
     }
     (cities, roads)
 }
+
+// ----- Traders & Builders ----------------------------------------------------------------------
+
+/// The squares where [`last_tile_on_the_builders_road`] lays the pile: north of the start
+/// tile's city, and beyond the row north of the start road, which stays free.
+fn far_north(p: Pos) -> bool {
+    (p.x == 0 && p.y == -1) || p.y <= -2
+}
+
+/// Plays the pile far north down to its 7 straight roads and 4 monasteries, then, from the
+/// turn player A (the other is B): A's thief at (1, 0) and builder at (2, 0) on the start
+/// road, monasteries at (0, 1), (2, 1), (0, 2), (1, 2) around the hole (1, 1), A's north–south
+/// roads at (-1, 1) and (-1, 2) off his road, B's tiles at (3, 0) and (4, 0) on it (no
+/// builder of his: no extra turn), and A's last tile of the pile at (5, 0), which adds to
+/// his builder's road. Returns A.
+pub fn last_tile_on_the_builders_road(game: &mut Game) -> usize {
+    let kept = [tile("BASE-U"), tile("BASE-B")];
+    play_out_until(game, far_north, &kept, 11);
+    assert_eq!(game.tiles_left(), 11);
+    let a = game.turn_player();
+    place_follower(game, "BASE-U", (1, 0), 0, "r1"); // A
+    place(game, "BASE-B", (0, 1), 0); // B
+    place_deploy(game, "BASE-U", (2, 0), 0, Figure::Builder, "r1"); // A
+    place(game, "BASE-B", (2, 1), 0); // B
+    place(game, "BASE-B", (0, 2), 0); // A
+    place(game, "BASE-B", (1, 2), 0); // B: (1, 1) is a hole
+    place(game, "BASE-U", (-1, 1), 1); // A
+    place(game, "BASE-U", (3, 0), 0); // B
+    place(game, "BASE-U", (-1, 2), 1); // A
+    place(game, "BASE-U", (4, 0), 0); // B
+    assert_eq!(game.turn_player(), a);
+    assert!(game.turns().iter().all(|t| !t.extra_turn));
+    place(game, "BASE-U", (5, 0), 0); // A: the last tile
+    assert_eq!(game.tiles_left(), 0);
+    a
+}

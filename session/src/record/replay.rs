@@ -236,6 +236,10 @@ pub(super) fn replay_with_resume(record: &Value) -> Result<(Game, Option<Resume>
                 check_event(e, &format!("{epath}[{i}]"), players)?;
             }
         }
+        if !builder_bonus {
+            decline_unrecorded_extra_turn(&mut game)
+                .map_err(|e| diverged(t, None, "the next turn", e.to_string()))?;
+        }
         if game.is_terminal() {
             return Err(diverged(t, None, "another turn", "the game is over"));
         }
@@ -426,6 +430,8 @@ pub(super) fn replay_with_resume(record: &Value) -> Result<(Game, Option<Resume>
         None => None,
     };
     if final_scores.is_some() || finals.is_some_and(|f| !f.is_empty()) {
+        decline_unrecorded_extra_turn(&mut game)
+            .map_err(|e| diverged(turns.len(), None, "the game ends", e.to_string()))?;
         // Declines of an end-of-game abbey that the record does not list, when the
         // record goes on after the last turn (the record of an unfinished game stops
         // where it was written: AM4).
@@ -557,6 +563,20 @@ pub(super) fn check_discard(game: &mut Game, t: usize, discarded: bool) -> Resul
                 "it fits somewhere"
             },
         ));
+    }
+    Ok(())
+}
+
+/// TB4 with the pile empty: the extra turn comes only for the abbey, and a record has no
+/// entry for it when the abbey was declined. Where the record goes on with something else
+/// (another entry, or the end of the game), the engine's extra turn declines it.
+fn decline_unrecorded_extra_turn(game: &mut Game) -> Result<(), carcassonne::game::ActionError> {
+    if game.phase() == Phase::Abbey
+        && game.in_extra_turn()
+        && game.tiles_left() == 0
+        && !game.in_end_round()
+    {
+        game.apply(Action::Pass)?;
     }
     Ok(())
 }

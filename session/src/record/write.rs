@@ -90,8 +90,12 @@ pub fn to_value_with(game: &Game, id: &str, resume: &Resume) -> Value {
     let mut scored = game.scored_parts();
     let last = game.turns().len().saturating_sub(1);
     // A turn just begun, before its draw or abbey, is left out: replaying the record
-    // reaches the same point (its fairy point included).
+    // reaches the same point (its fairy point included). Not a turn of the end-of-game
+    // abbey round (AM4), written with no actions: when a builder's extra turn (TB4) with
+    // the pile empty declined its abbey, which leaves no entry, only that entry tells
+    // the replay that the extra turn is over.
     let begun_only = game.turn_in_progress()
+        && !game.in_end_round()
         && game.turns().last().is_some_and(|t| {
             t.draw.is_none() && t.actions.0 as usize == game.history_actions().len()
         });

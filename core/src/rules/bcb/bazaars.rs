@@ -52,7 +52,8 @@ pub(crate) struct Bazaar {
     pub(crate) high: Option<u8>,
     /// Bidders asked so far in this auction (seats after the selector).
     pub(crate) asked: u8,
-    /// A bazaar tile placed this turn starts a bazaar after the turn.
+    /// A bazaar tile placed this turn starts a bazaar after the turn (after both parts
+    /// of a turn with a builder's extra turn, TB4).
     pub(crate) pending: bool,
     /// A bazaar is under way (from its start to its last tile given).
     pub(crate) under_way: bool,
@@ -167,10 +168,15 @@ impl Game {
     }
 
     /// BZ1–BZ3 at the end of the turn: a bazaar starts if one is due, draws its offer,
-    /// then asks its auction decisions one at a time.
+    /// then asks its auction decisions one at a time. Not before a builder's extra turn
+    /// (TB4): the bazaar comes after the whole turn, also for a bazaar tile placed in its
+    /// first part (§8 step 14).
     #[inline]
     pub(crate) fn bazaar_at_end_of_turn(&mut self) -> TurnEnd {
         if !self.expansions.bcb.bazaar.under_way {
+            if self.expansions.bcb.bazaar.pending && self.extra_turn_follows() {
+                return TurnEnd::Done;
+            }
             if !self.bazaar_starts() {
                 return TurnEnd::Done;
             }
