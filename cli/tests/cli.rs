@@ -212,7 +212,7 @@ fn play_and_match_share_their_defaults() {
 fn play_with_every_set_explains_the_scores() {
     let dir = scratch("every-set");
     let out = dir.join("game.json");
-    let sets = "base,river1,river2,princess-and-dragon,abbey-and-mayor,count,king-and-robber,cult,bridges-castles-and-bazaars,inns-and-cathedrals,traders-and-builders";
+    let sets = "base,river1,river2,princess-and-dragon,abbey-and-mayor,count,king-and-robber,cult,bridges-castles-and-bazaars,inns-and-cathedrals,traders-and-builders,tower";
     let played = carcassonne(&[
         "play",
         "--players",

@@ -5,7 +5,8 @@
 //! * `greedy`: the legal action with the best immediate score difference
 //!   ([`immediate_gain`]: own points gained minus the most points gained by an opponent,
 //!   with the rest of the player's own turn settled by passing, and a bazaar bid counted
-//!   as its cost), ties broken at random.
+//!   as its cost; with the Tower, prisoners count as points: [`prisoner_values`]), ties
+//!   broken at random.
 //! * `heuristic`: greedy with a club player's rules for its ties ([`heuristic_key`]): a
 //!   tile is placed where the rest of the turn is best (a follower on a good feature
 //!   included), a follower goes on a city or a monastery before a road, on a field only
@@ -28,8 +29,9 @@
 
 use crate::json::echo;
 use crate::mcts::MctsConfig;
-use carcassonne::config::MAX_PLAYERS;
-use carcassonne::tiles::FeatureKind;
+use carcassonne::config::{Figure, MAX_PLAYERS};
+use carcassonne::rules::tower::RANSOM;
+use carcassonne::tiles::{FeatureKind, TileSet};
 use carcassonne::{Action, Game, Phase, Rng};
 use std::fmt;
 
@@ -157,16 +159,14 @@ impl fmt::Display for Bot {
 /// How good `action` is right now for the deciding player: the points he gains minus the
 /// most points any opponent gains. The action is applied to a copy of the game and the
 /// rest of the player's own turn is settled by passing where passing is allowed (deploy
-/// nothing more, move no wagon, capture nothing after a tower piece), so that the features
-/// a placement completes are scored.
+/// nothing more, move no wagon), so that the features a placement completes are scored;
+/// after a tower piece the best capture is taken ([`best_capture`]), or none.
 /// A bid at a bazaar (BZ2) counts as the points it may cost: it is paid at a later
-/// decision, if at all, so it would otherwise look free. `i32::MIN` for an action that
-/// is not legal.
+/// decision, if at all, so it would otherwise look free. With the Tower, prisoners count
+/// as points ([`prisoner_values`]), so that a capture gains and a ransom is paid when a
+/// follower is short. `i32::MIN` for an action that is not legal.
 pub fn immediate_gain(game: &Game, action: Action) -> i32 {
     let me = game.to_play();
-    let n = game.num_players();
-    let mut before = [0i32; MAX_PLAYERS];
-    before[..n].copy_from_slice(game.scores());
     let mut copy = game.clone();
     if copy.apply(action).is_err() {
         return i32::MIN;
@@ -180,27 +180,102 @@ pub fn immediate_gain(game: &Game, action: Action) -> i32 {
                 copy.phase(),
                 Phase::Deploy | Phase::WagonMove | Phase::Capture
             );
-        // No capture after a tower piece (TW3): the turn goes on to its scoring.
-        let pass = if copy.phase() == Phase::Capture {
-            Action::CapturePass
+        let next = if copy.phase() == Phase::Capture {
+            best_capture(&copy)
         } else {
             Action::Pass
         };
-        if !settling || copy.apply(pass).is_err() {
+        if !settling || copy.apply(next).is_err() {
             break;
         }
     }
-    let after = copy.scores();
-    let best_opponent = (0..n)
-        .filter(|&p| p != me)
-        .map(|p| after[p] - before[p])
-        .max()
-        .unwrap_or(0);
     let bid = match action {
         Action::BazaarSelect { bid, .. } | Action::BazaarBid { bid } => bid as i32,
         _ => 0,
     };
-    after[me] - before[me] - best_opponent - bid
+    margin_change(game, &copy, me) - bid
+}
+
+/// What `me` gained from `before` to `after` (points and, with the Tower, the worth of
+/// prisoners, [`prisoner_values`]) minus the most any opponent gained.
+fn margin_change(before: &Game, after: &Game, me: usize) -> i32 {
+    let n = before.num_players();
+    let worth = |game: &Game| {
+        let mut points = [0i32; MAX_PLAYERS];
+        points[..n].copy_from_slice(game.scores());
+        let prisoners = prisoner_values(game);
+        for (p, v) in points.iter_mut().zip(prisoners) {
+            *p += v;
+        }
+        points
+    };
+    let (b, a) = (worth(before), worth(after));
+    let best_opponent = (0..n)
+        .filter(|&p| p != me)
+        .map(|p| a[p] - b[p])
+        .max()
+        .unwrap_or(0);
+    a[me] - b[me] - best_opponent
+}
+
+/// What a prisoner is worth to the seat that holds it (TW4): the ransom it may fetch
+/// (TW5).
+pub const PRISONER_WORTH: i32 = RANSOM;
+
+/// What a figure held prisoner costs its owner while he still has a follower in his
+/// supply: less than the ransom, so that a ransom is not worth paying then.
+pub const PRISONER_COST: i32 = RANSOM - 1;
+
+/// What a figure held prisoner costs its owner who has no follower left in his supply:
+/// more than the ransom, so that he pays it to play on.
+pub const PRISONER_COST_SHORT: i32 = RANSOM + 2;
+
+/// The worth of the prisoners for each seat, in points (TW4, TW5): [`PRISONER_WORTH`] for
+/// each figure a seat holds, minus [`PRISONER_COST`] (or [`PRISONER_COST_SHORT`] when he
+/// has no follower in his supply) for each of his own figures held. Nothing without the
+/// Tower, nor once the game is over (prisoners score nothing, TW7).
+pub fn prisoner_values(game: &Game) -> [i32; MAX_PLAYERS] {
+    let mut values = [0i32; MAX_PLAYERS];
+    if !game.has_set(TileSet::Tower) || game.is_terminal() {
+        return values;
+    }
+    let n = game.num_players();
+    for holder in (0..n).filter(|&h| game.prisoners_held(h) > 0) {
+        for owner in (0..n).filter(|&o| o != holder) {
+            let held: i32 = Figure::ALL
+                .iter()
+                .map(|&f| i32::from(game.prisoners(holder, owner, f)))
+                .sum();
+            let cost = if game.supply(owner, Figure::Follower) == 0 {
+                PRISONER_COST_SHORT
+            } else {
+                PRISONER_COST
+            };
+            values[holder] += held * PRISONER_WORTH;
+            values[owner] -= held * cost;
+        }
+    }
+    values
+}
+
+/// After a tower piece (TW3): the capture that gains the deciding player most
+/// ([`prisoner_values`]), or no capture when none gains.
+pub fn best_capture(game: &Game) -> Action {
+    let me = game.to_play();
+    let mut best = (0, Action::CapturePass);
+    for &action in game.legal() {
+        if !matches!(action, Action::Capture { .. }) {
+            continue;
+        }
+        let mut copy = game.clone();
+        if copy.apply(action).is_ok() {
+            let gain = margin_change(game, &copy, me);
+            if gain > best.0 {
+                best = (gain, action);
+            }
+        }
+    }
+    best.1
 }
 
 /// The action with the highest [`immediate_gain`]; ties broken uniformly by `rng`.

@@ -214,3 +214,129 @@ fn heuristic_beats_greedy_in_most_games() {
         2 * deals
     );
 }
+
+/// The Tower's positions for the bots, built move by move in explicit-chance mode.
+#[path = "../../core/tests/common/mod.rs"]
+mod scenario;
+
+/// Two players, the base game and the Tower, `followers` followers each. Seat 0 closes
+/// the start city with a knight (4 points; the knight comes back), seat 1 puts a monastery
+/// south of the start, seat 0 a follower on the road of a tower tile at (1, 0); seat 1
+/// continues that road at (2, 0) and waits for his figure action.
+fn tower_position(followers: u8) -> Game {
+    use carcassonne::{Figure, TileSet};
+    use scenario::*;
+    let mut config = config(2, &[TileSet::Base, TileSet::Tower]);
+    config.figures.follower = followers;
+    let mut game = start(config);
+    place_follower(&mut game, "BASE-E", (0, -1), 2, "c1"); // seat 0: 4 points
+    place(&mut game, "BASE-B", (0, 1), 0); // seat 1
+    place_follower(&mut game, "TOWER-4ROADS", (1, 0), 0, "r2"); // seat 0
+    play(&mut game, "BASE-U", (2, 0), 0); // seat 1
+    assert_eq!(game.scores(), &[4, 0]);
+    assert_eq!(game.supply(0, Figure::Follower), followers - 1);
+    game
+}
+
+/// The actions `bot` takes in `game` with eight tie-breaks.
+fn choices(bot: Bot, game: &Game) -> Vec<Action> {
+    let legal = game.legal_actions();
+    (0..8)
+        .map(|seed| bot.choose(game, &legal, &mut Rng::new(seed)))
+        .collect()
+}
+
+/// The action `bot` takes in `game`, the same for every tie-break.
+fn sure_choice(bot: Bot, game: &Game) -> Action {
+    let all = choices(bot, game);
+    assert!(all.iter().all(|a| *a == all[0]), "{bot}: {all:?}");
+    all[0]
+}
+
+/// TW2, TW3, TW4: greedy and heuristic put a tower piece where it can capture and take the
+/// opponent's follower prisoner (a prisoner is worth its ransom to its holder, and costs
+/// its owner a figure), rather than deploy nothing of worth or capture nothing.
+#[test]
+fn greedy_and_heuristic_capture_an_opponents_follower() {
+    for bot in [Bot::Greedy, Bot::Heuristic] {
+        let mut game = tower_position(7);
+        let piece = sure_choice(bot, &game);
+        assert_eq!(
+            piece,
+            Action::PlaceTowerPiece {
+                pos: Pos::new(1, 0)
+            },
+            "{bot}"
+        );
+        assert!(immediate_gain(&game, piece) > 0);
+        game.apply(piece).unwrap();
+        let take = sure_choice(bot, &game);
+        assert!(
+            matches!(take, Action::Capture { pos, figure: carcassonne::Figure::Follower, .. }
+                if pos == Pos::new(1, 0)),
+            "{bot}: {take:?}"
+        );
+        game.apply(take).unwrap();
+        assert_eq!(game.prisoners(1, 0, carcassonne::Figure::Follower), 1);
+    }
+}
+
+/// Seat 0's turn in `game` played by `bot` (tie-breaks from `seed`): whether seat 0 got
+/// his follower back from seat 1 by a ransom in it.
+fn ransom_paid_in_turn(bot: Bot, game: &Game, seed: u64) -> bool {
+    let mut game = game.clone();
+    let mut rng = Rng::new(seed);
+    let held = game.prisoners(1, 0, carcassonne::Figure::Follower);
+    while !game.is_terminal() && game.turn_player() == 0 {
+        let legal = game.legal_actions();
+        let action = bot.choose(&game, &legal, &mut rng);
+        game.apply(action).unwrap();
+    }
+    game.prisoners(1, 0, carcassonne::Figure::Follower) < held
+}
+
+/// TW5: greedy and heuristic pay a ransom for their captured follower when they have the
+/// points and no follower left in their supply (before placing the tile or before the
+/// figure action), and not while they still have one.
+#[test]
+fn bots_pay_a_ransom_only_when_short_of_followers() {
+    use scenario::*;
+    let is_ransom = |a: &Action| matches!(a, Action::PayRansom { .. });
+    let mut game = tower_position(2);
+    apply(&mut game, Action::PlaceTowerPiece { pos: pos((1, 0)) });
+    let take = *legal(&game)
+        .iter()
+        .find(|a| matches!(a, Action::Capture { .. }))
+        .unwrap();
+    apply(&mut game, take);
+    // Seat 0: 4 points, one follower in the supply, one held by seat 1.
+    draw(&mut game, "BASE-U");
+    let ransom = *legal(&game).iter().find(|a| is_ransom(a)).unwrap();
+    assert!(immediate_gain(&game, ransom) < 0);
+    for bot in [Bot::Greedy, Bot::Heuristic] {
+        for seed in 0..4 {
+            assert!(!ransom_paid_in_turn(bot, &game, seed), "{bot}");
+        }
+    }
+    // Its last follower goes into a field beyond the tower's reach (a tower piece could
+    // otherwise take it back, TW3): none left in the supply.
+    apply(
+        &mut game,
+        Action::PlaceTile {
+            pos: pos((0, -2)),
+            rot: rot(0),
+            bridge: None,
+        },
+    );
+    deploy(&mut game, carcassonne::Figure::Follower, (0, -2), "f1");
+    place(&mut game, "BASE-U", (3, 0), 0); // seat 1
+    draw(&mut game, "BASE-B"); // seat 0: a monastery that scores nothing anywhere
+    let ransom = *legal(&game).iter().find(|a| is_ransom(a)).unwrap();
+    assert!(immediate_gain(&game, ransom) > 0);
+    assert_eq!(sure_choice(Bot::Greedy, &game), ransom);
+    for bot in [Bot::Greedy, Bot::Heuristic] {
+        for seed in 0..4 {
+            assert!(ransom_paid_in_turn(bot, &game, seed), "{bot}");
+        }
+    }
+}

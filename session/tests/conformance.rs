@@ -89,19 +89,8 @@ fn few(mut c: Case) -> Case {
 const BASE: &[TileSet] = &[TileSet::Base];
 const PD: &[TileSet] = &[TileSet::Base, TileSet::PrincessDragon];
 const AM: &[TileSet] = &[TileSet::Base, TileSet::AbbeyMayor];
-const ALL: &[TileSet] = &[
-    TileSet::Base,
-    TileSet::River1,
-    TileSet::River2,
-    TileSet::PrincessDragon,
-    TileSet::AbbeyMayor,
-    TileSet::Count,
-    TileSet::KingRobber,
-    TileSet::Cult,
-    TileSet::BridgesCastlesBazaars,
-    TileSet::InnsCathedrals,
-    TileSet::TradersBuilders,
-];
+/// Every set key (`TileSet::ALL`): a set added to the engine joins these cases.
+const ALL: &[TileSet] = &TileSet::ALL;
 /// Inns & Cathedrals on the base game.
 const IC: &[TileSet] = &[TileSet::Base, TileSet::InnsCathedrals];
 /// Traders & Builders on the base game.
@@ -168,7 +157,8 @@ fn never_legal(game: &Game) -> Vec<Action> {
     v
 }
 
-/// Figures of each kind per seat: supply plus those on the board.
+/// Figures of each kind per seat: supply plus those on the board, in the City of
+/// Carcassonne and held prisoner.
 fn figure_totals(game: &Game) -> Vec<[u32; Figure::ALL.len()]> {
     let mut totals = vec![[0u32; Figure::ALL.len()]; game.num_players()];
     for (p, t) in totals.iter_mut().enumerate() {
@@ -182,6 +172,13 @@ fn figure_totals(game: &Game) -> Vec<[u32; Figure::ALL.len()]> {
     // CC2: figures in the quarters of the City of Carcassonne.
     for &(_, owner, f) in game.quarter_figures() {
         totals[owner as usize][f.index()] += 1;
+    }
+    // TW4: figures held prisoner by another seat.
+    let n = game.num_players();
+    for (holder, owner) in (0..n).flat_map(|h| (0..n).map(move |o| (h, o))) {
+        for f in Figure::ALL {
+            totals[owner][f.index()] += u32::from(game.prisoners(holder, owner, f));
+        }
     }
     totals
 }

@@ -19,6 +19,10 @@ static const char *const CONFIGS[] = {
     "{\"players\":3,\"sets\":[\"base\",\"king-and-robber\",\"cult\"],\"seed\":5}",
     "{\"players\":4,\"sets\":[\"base\",\"inns-and-cathedrals\"],\"seed\":6}",
     "{\"players\":3,\"sets\":[\"base\",\"traders-and-builders\"],\"seed\":7}",
+    "{\"players\":3,\"sets\":[\"base\",\"tower\"],\"seed\":8}",
+    "{\"players\":4,\"sets\":[\"base\",\"river1\",\"river2\",\"princess-and-dragon\",\"abbey-and-mayor\","
+    "\"count\",\"king-and-robber\",\"cult\",\"bridges-castles-and-bazaars\",\"inns-and-cathedrals\","
+    "\"traders-and-builders\",\"tower\"],\"figures\":{\"abbot\":1},\"seed\":9}",
 };
 #define NUM_CONFIGS (sizeof CONFIGS / sizeof CONFIGS[0])
 

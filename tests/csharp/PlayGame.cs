@@ -124,11 +124,13 @@ static class PlayGame
         Check(game.ToPlay == Native.NoPlayer, "nobody to play at the end");
     }
 
+    // A complete game with every set key, played, recorded and replayed.
     static void CompleteGame()
     {
         using (Game game = Game.Create(
-            "{\"players\":4,\"sets\":[\"base\",\"river1\",\"princess-and-dragon\",\"abbey-and-mayor\"," +
-            "\"inns-and-cathedrals\",\"traders-and-builders\"],\"figures\":{\"abbot\":1},\"seed\":99}"))
+            "{\"players\":4,\"sets\":[\"base\",\"river1\",\"river2\",\"princess-and-dragon\",\"abbey-and-mayor\"," +
+            "\"count\",\"king-and-robber\",\"cult\",\"bridges-castles-and-bazaars\"," +
+            "\"inns-and-cathedrals\",\"traders-and-builders\",\"tower\"],\"figures\":{\"abbot\":1},\"seed\":99}"))
         {
             PlayToEnd(game, new Random(5), false);
             int[] scores = game.Scores();

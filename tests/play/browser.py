@@ -173,7 +173,7 @@ def play(b: Browser, base: str, carc: str, scratch: str, rng: random.Random) -> 
     choose_option(b, "#players", "2")
     b.click(b.find("#all-sets"))
     sets = b.find_all("input[name=set]")
-    check("the form offers every set", len(sets) >= 9 and all(b.cmd("GET", f"/element/{s}/selected") for s in sets),
+    check("the form offers every set", len(sets) >= 12 and all(b.cmd("GET", f"/element/{s}/selected") for s in sets),
           f"{len(sets)} sets")
     b.click(b.find("#abbot"))
     choose_option(b, "#seat-0", "human")

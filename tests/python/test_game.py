@@ -149,7 +149,7 @@ def test_phase_names_and_holdings_cover_every_set() -> None:
     assert len(phases) == blocks["phase"] and len(set(phases)) == len(phases)
     every_set = ["base", "river1", "river2", "princess-and-dragon", "abbey-and-mayor", "count",
                  "king-and-robber", "cult", "bridges-castles-and-bazaars", "inns-and-cathedrals",
-                 "traders-and-builders"]
+                 "traders-and-builders", "tower"]
     game = carcassonne.Game(players=3, sets=every_set, seed=4)
     supply = game.supplies()[0]
     assert list(supply)[0] == "follower" and supply["follower"] == 7 and supply["abbey"] == 1

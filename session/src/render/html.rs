@@ -9,8 +9,8 @@ use carcassonne::config::Figure;
 use carcassonne::game::Game;
 use std::fmt::Write as _;
 
-/// The panel of one turn: its status line, the scores with the winners and titles, and
-/// the City of Carcassonne's quarters.
+/// The panel of one turn: its status line, the scores with the winners, titles and
+/// prisoners (TW4), and the City of Carcassonne's quarters.
 fn turn_panel(out: &mut String, turn: usize, summary: &Summary) {
     let _ = writeln!(
         out,
@@ -41,6 +41,16 @@ fn turn_panel(out: &mut String, turn: usize, summary: &Summary) {
                 r#" <span class="title">{} {name}</span>"#,
                 icon(Icon::Piece(title))
             );
+        }
+        if !line.prisoners.is_empty() {
+            out.push_str(r#" <span class="prisoners">prisoners"#);
+            for &(owner, figure, n) in &line.prisoners {
+                let _ = write!(out, " {}", icon(Icon::Seat(owner, figure)));
+                if n > 1 {
+                    let _ = write!(out, "×{n}");
+                }
+            }
+            out.push_str("</span>");
         }
         out.push_str("</li>\n");
     }

@@ -1,5 +1,5 @@
 //! What a picture says beside the board: the status line, each seat's score with the
-//! winners and the titles held (KR1, KR2), and the quarters of the City of Carcassonne
+//! winners, the titles held (KR1, KR2) and the prisoners held (TW4), and the quarters of the City of Carcassonne
 //! with their figures and the count (CC2). The SVG picture writes it under the board,
 //! the HTML replay in a panel beside it, once per turn.
 
@@ -34,6 +34,9 @@ pub(super) struct SeatLine {
     pub winner: bool,
     /// The titles it holds: [`Piece::King`], [`Piece::RobberBaron`].
     pub titles: Vec<Piece>,
+    /// The other seats' figures it holds prisoner (TW4): (owner, figure, how many), by
+    /// owner, then in the order of [`Figure::ALL`].
+    pub prisoners: Vec<(usize, Figure, u8)>,
 }
 
 /// One quarter of the City of Carcassonne.
@@ -101,6 +104,7 @@ pub(super) fn summary(game: &Game) -> Summary {
                 .filter(|(holder, _)| *holder == Some(seat))
                 .map(|(_, piece)| piece)
                 .collect(),
+            prisoners: prisoners_held(game, seat),
         })
         .collect();
     let city = match game.count_quarter() {
@@ -124,4 +128,19 @@ pub(super) fn summary(game: &Game) -> Summary {
         seats,
         city,
     }
+}
+
+/// The figures of the other seats that `holder` holds prisoner (TW4), as
+/// [`SeatLine::prisoners`]; none without the Tower.
+fn prisoners_held(game: &Game, holder: usize) -> Vec<(usize, Figure, u8)> {
+    if game.prisoners_held(holder) == 0 {
+        return Vec::new();
+    }
+    (0..game.num_players())
+        .flat_map(|owner| Figure::ALL.into_iter().map(move |figure| (owner, figure)))
+        .filter_map(|(owner, figure)| {
+            let n = game.prisoners(holder, owner, figure);
+            (n > 0).then_some((owner, figure, n))
+        })
+        .collect()
 }

@@ -1,6 +1,6 @@
 //! The expansions' pieces in the SVG picture: on the board, bridges (BR1), castles (CA1)
 //! and the count on its City (CC2); beside the scores, the King and the Robber Baron
-//! (KR1, KR2); under them, the quarters of the City of Carcassonne with their figures.
+//! (KR1, KR2) and the prisoners each seat holds (TW4); under them, the quarters of the City of Carcassonne with their figures.
 //! An expansion whose state a picture shows adds its function here, calls it from
 //! `svg_board_state` (on the board) or `svg_summary` (beside it), and declares its pieces
 //! in `pieces.rs`.
@@ -13,6 +13,7 @@ use super::{escape, num, seat_colour, seat_name, Layout, SCORE_LINE, TILE};
 use crate::render::anchor_segment;
 use crate::render::pieces::Piece;
 use crate::render::summary::QuarterLine;
+use carcassonne::config::Figure;
 use carcassonne::game::Game;
 use carcassonne::tiles::Symbols;
 use std::fmt::Write as _;
@@ -116,6 +117,49 @@ pub(super) fn titles(out: &mut String, titles: &[Piece], at: (f64, f64)) {
         );
         x += 100.0;
     }
+}
+
+/// The prisoners `holder` holds (TW4), from `at` to the right: `prisoners` and each kind of
+/// figure in its owner's colour, with its number when more than one.
+pub(super) fn prisoners(
+    out: &mut String,
+    holder: usize,
+    prisoners: &[(usize, Figure, u8)],
+    at: (f64, f64),
+) {
+    if prisoners.is_empty() {
+        return;
+    }
+    let (mut x, y) = at;
+    let _ = write!(out, r#"<g class="prisoners" data-seat="{holder}">"#);
+    let _ = writeln!(
+        out,
+        r##"<text x="{}" y="{}" fill="#222222">prisoners</text>"##,
+        num(x),
+        num(y + 4.0)
+    );
+    x += 66.0;
+    for &(owner, figure, n) in prisoners {
+        let title = format!(
+            "{n} {} of {} held prisoner by {}",
+            figure.name(),
+            seat_name(owner),
+            seat_name(holder)
+        );
+        svg_figure(out, "prisoner", (x, y), Some(owner), figure, &title);
+        x += 10.0;
+        if n > 1 {
+            let _ = writeln!(
+                out,
+                r##"<text x="{}" y="{}" fill="#222222">×{n}</text>"##,
+                num(x),
+                num(y + 4.0)
+            );
+            x += 18.0;
+        }
+        x += 6.0;
+    }
+    out.push_str("</g>\n");
 }
 
 /// The City of Carcassonne (CC2) from `at` down: its name, then each quarter with its

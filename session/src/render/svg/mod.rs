@@ -383,8 +383,8 @@ pub(crate) fn icon(icon: Icon) -> String {
 }
 
 /// The summary under the board ([`summary`]): the status line above the board, a line per
-/// seat with its score (the winners marked `★ winner`) and the titles it holds, and the
-/// City of Carcassonne's quarters.
+/// seat with its score (the winners marked `★ winner`), the titles it holds and the
+/// prisoners it holds, and the City of Carcassonne's quarters.
 fn svg_summary(out: &mut String, summary: &Summary, layout: &Layout) {
     let _ = writeln!(
         out,
@@ -426,6 +426,8 @@ fn svg_summary(out: &mut String, summary: &Summary, layout: &Layout) {
             if line.winner { " \u{2605} winner" } else { "" }
         );
         expansions::titles(out, &line.titles, (x + 220.0, base - 4.0));
+        let after_titles = x + 220.0 + 100.0 * line.titles.len() as f64;
+        expansions::prisoners(out, seat, &line.prisoners, (after_titles, base - 4.0));
         out.push_str("</g>\n");
     }
     out.push_str("</g>\n");
@@ -446,7 +448,8 @@ fn svg_summary(out: &mut String, summary: &Summary, layout: &Layout) {
 /// end of the last turn, before final scoring returned them. Bridges, castles (outlined
 /// in their owner's colour), the count, the dragon (`D`) and the fairy (`F`) stand on
 /// the board. Coordinates label the columns and rows; under the board, the scores (the
-/// winner marked `★ winner`, the King and the Robber Baron beside their holders), the
+/// winner marked `★ winner`, the King and the Robber Baron and the prisoners of the
+/// Tower beside their holders), the
 /// quarters of the City of Carcassonne with their figures, and a legend of every piece
 /// the game has ([`pieces_of`](super::pieces_of)) and no other.
 ///

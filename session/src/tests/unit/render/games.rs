@@ -45,3 +45,15 @@ pub(super) fn with_castle_and_bridge() -> Game {
         })
         .expect("a game with a castle and a bridge")
 }
+
+/// A game of the base game and the Tower, three players, in which some seat holds a
+/// prisoner (TW3, TW4).
+pub(super) fn with_prisoners() -> Game {
+    let mut config = GameConfig::new(3);
+    config.sets = vec![TileSet::Base, TileSet::Tower];
+    config.figures = carcassonne::config::Figures::default_for(&config.sets);
+    (0..40)
+        .map(|seed| played(config.clone(), seed, 20))
+        .find(|g| (0..3).any(|seat| g.prisoners_held(seat) > 0))
+        .expect("a game with a prisoner")
+}

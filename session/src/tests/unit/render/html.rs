@@ -42,3 +42,24 @@ fn replay_pages_hold_every_turn() {
     assert_eq!(html.matches("<script>").count(), 1);
     assert!(!html.contains("src=\"http") && !html.contains("href=\"http"));
 }
+
+/// TW4: the turn panel shows the prisoners beside their holder's score, one icon per
+/// owner and kind.
+#[test]
+fn turn_panels_show_the_prisoners() {
+    let game = crate::render::test_games::with_prisoners();
+    let html = replay_html("prisoners", std::slice::from_ref(&game));
+    let kinds: usize = (0..game.num_players())
+        .map(|holder| {
+            (0..game.num_players())
+                .flat_map(|owner| Figure::ALL.map(|f| game.prisoners(holder, owner, f)))
+                .filter(|&n| n > 0)
+                .count()
+        })
+        .sum();
+    let holders = (0..game.num_players())
+        .filter(|&s| game.prisoners_held(s) > 0)
+        .count();
+    assert!(kinds > 0);
+    assert_eq!(html.matches(r#"<span class="prisoners">"#).count(), holders);
+}

@@ -2,7 +2,9 @@
 
 use super::tile::{city_outline, segment_point, OutlineStep};
 use super::*;
-use crate::render::test_games::{every_set, played, with_castle_and_bridge, with_dragon_and_fairy};
+use crate::render::test_games::{
+    every_set, played, with_castle_and_bridge, with_dragon_and_fairy, with_prisoners,
+};
 use carcassonne::geometry::Rotation;
 use carcassonne::tiles::{catalogue, FeatureKind, Symbols, TileSet, NO_FEATURE};
 
@@ -352,4 +354,46 @@ fn royal_gift_pieces_are_drawn_and_in_the_legend() {
     ] {
         assert!(legend.contains(&format!(">{name}</text>")), "{name}");
     }
+}
+
+/// TW4: beside each seat's score, the figures of other seats it holds prisoner, one mark
+/// per owner and kind in the owner's colour, titled with the number, the owner and the
+/// holder; a seat without prisoners has none.
+#[test]
+fn prisoners_are_drawn_beside_their_holders_score() {
+    let game = with_prisoners();
+    let svg = board_svg(&game);
+    let scores = &svg[svg.find(r#"<g class="scores">"#).unwrap()..];
+    let mut marks = 0;
+    for holder in 0..game.num_players() {
+        let line_start = scores
+            .find(&format!(r#"data-seat="{holder}">"#))
+            .expect("a score line per seat");
+        let line = &scores[line_start..];
+        let line = &line[..line.find("</g>\n</g>").map_or(line.len(), |e| e + 4)];
+        let held = game.prisoners_held(holder);
+        assert_eq!(
+            line.contains(&format!(r#"<g class="prisoners" data-seat="{holder}">"#)),
+            held > 0,
+            "seat {holder}"
+        );
+        for owner in 0..game.num_players() {
+            for figure in Figure::ALL {
+                let n = game.prisoners(holder, owner, figure);
+                let title = format!(
+                    "<title>{n} {} of {} held prisoner by {}</title>",
+                    figure.name(),
+                    seat_name(owner),
+                    seat_name(holder)
+                );
+                assert_eq!(svg.contains(&title), n > 0, "{title}");
+                marks += usize::from(n > 0);
+            }
+        }
+    }
+    assert!(marks > 0);
+    assert_eq!(svg.matches(r#"class="prisoner "#).count(), marks);
+    // Without the Tower, no prisoner mark.
+    let plain = board_svg(&played(carcassonne::config::GameConfig::new(2), 1, 30));
+    assert!(!plain.contains(r#"class="prisoners""#));
 }
