@@ -34,6 +34,7 @@ use carcassonne::config::{
     VolcanoSpecials, WagonMove,
 };
 use carcassonne::rules::bcb::MAX_BID;
+use carcassonne::rules::tower::RANSOM;
 use carcassonne::{
     Action, ChanceMode, Corner, Edition, Event, Figure, Figures, Game, GameConfig, Phase, Pos, Rng,
     RuleSwitches, TileKind, TileSet,
@@ -243,7 +244,7 @@ fn check_applies(game: &Game, action: Action, config: &GameConfig, ctx: &str) {
 }
 
 /// Scores never go down (B12-B16), but by a bazaar's payments (BZ3): a seat pays at most
-/// the highest bid, at the decision that closes an auction.
+/// the highest bid, at the decision that closes an auction; and by a ransom (TW5): 3.
 fn check_scores(before: &[i32], after: &[i32], action: Action, ctx: &str) {
     let auction = matches!(
         action,
@@ -252,8 +253,15 @@ fn check_scores(before: &[i32], after: &[i32], action: Action, ctx: &str) {
             | Action::BazaarPass
             | Action::BazaarBuyOrSell { .. }
     );
+    let ransom = matches!(action, Action::PayRansom { .. });
     for (p, (a, b)) in before.iter().zip(after).enumerate() {
-        let lowest = if auction { a - MAX_BID as i32 } else { *a };
+        let lowest = if auction {
+            a - MAX_BID as i32
+        } else if ransom {
+            a - RANSOM
+        } else {
+            *a
+        };
         assert!(
             *b >= lowest,
             "{ctx}: {action} lowered seat {p}'s score from {a} to {b}"
