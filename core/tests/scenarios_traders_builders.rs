@@ -437,22 +437,29 @@ fn tb5_am7_barn_scores_four_per_city_with_a_pig() {
     assert_eq!(game.supply(0, PIG), 1);
 }
 
-/// TB5 with AM8: a field with a farmer and his pig that joins a barn's field scores 2 per
-/// city for him instead of 1.
-#[test]
-fn tb5_am8_joined_barn_field_scores_two_per_city_with_a_pig() {
-    let mut game = barn_position_with_pig();
-    play(&mut game, "BASE-B", (1, 1), 0); // seat 1: barn
+/// In [`barn_position_with_pig`], seat 1 puts his barn on the north-west corner of a
+/// monastery at (1, 1), which scores seat 0's field (AM7); seat 0 places a monastery at
+/// (-1, 1).
+fn barn_beside_the_pig(game: &mut Game) {
+    play(game, "BASE-B", (1, 1), 0); // seat 1: barn
     apply(
-        &mut game,
+        game,
         Action::DeployBarn {
             pos: pos((1, 1)),
             corner: Corner::NW,
         },
     );
-    place(&mut game, "BASE-B", (-1, 1), 0); // seat 0
-                                            // Seat 1: a cap facing west, west of (0, 3), in his farmer's field below the city:
-                                            // his pig.
+    place(game, "BASE-B", (-1, 1), 0); // seat 0
+}
+
+/// TB5 with AM8: a field with a farmer and his pig that joins a barn's field scores 2 per
+/// city for him instead of 1.
+#[test]
+fn tb5_am8_joined_barn_field_scores_two_per_city_with_a_pig() {
+    let mut game = barn_position_with_pig();
+    barn_beside_the_pig(&mut game);
+    // Seat 1: a cap facing west, west of (0, 3), in his farmer's field below the city:
+    // his pig.
     place_deploy(&mut game, "BASE-E", (-1, 3), 3, PIG, "f1");
     place(&mut game, "BASE-U", (2, 0), 0); // seat 0
                                            // Seat 1: (1, 2) joins his field to the barn's.
@@ -472,18 +479,11 @@ fn tb5_am8_joined_barn_field_scores_two_per_city_with_a_pig() {
 #[test]
 fn tb5_am8_pig_deployed_as_the_field_joins_the_barn() {
     let mut game = barn_position_with_pig();
-    play(&mut game, "BASE-B", (1, 1), 0); // seat 1: barn
-    apply(
-        &mut game,
-        Action::DeployBarn {
-            pos: pos((1, 1)),
-            corner: Corner::NW,
-        },
-    );
-    place(&mut game, "BASE-B", (-1, 1), 0); // seat 0
+    barn_beside_the_pig(&mut game);
     place(&mut game, "BASE-E", (-1, 3), 3); // seat 1
     place(&mut game, "BASE-U", (2, 0), 0); // seat 0
-                                           // Seat 1: (1, 2) joins the field of his farmer below the city to the barn's field.
+
+    // Seat 1: (1, 2) joins the field of his farmer below the city to the barn's field.
     play(&mut game, "BASE-B", (1, 2), 0);
     assert_not_legal(&game, deploy_action(&game, FOLLOWER, (1, 2), "f1"));
     let since = game.events().len();

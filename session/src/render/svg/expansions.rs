@@ -131,13 +131,16 @@ pub(super) fn prisoners(
         return;
     }
     let (mut x, y) = at;
+    let label = |out: &mut String, x: f64, text: &str| {
+        let _ = writeln!(
+            out,
+            r##"<text x="{}" y="{}" fill="#222222">{text}</text>"##,
+            num(x),
+            num(y + 4.0)
+        );
+    };
     let _ = write!(out, r#"<g class="prisoners" data-seat="{holder}">"#);
-    let _ = writeln!(
-        out,
-        r##"<text x="{}" y="{}" fill="#222222">prisoners</text>"##,
-        num(x),
-        num(y + 4.0)
-    );
+    label(out, x, "prisoners");
     x += 66.0;
     for &(owner, figure, n) in prisoners {
         let title = format!(
@@ -149,12 +152,7 @@ pub(super) fn prisoners(
         svg_figure(out, "prisoner", (x, y), Some(owner), figure, &title);
         x += 10.0;
         if n > 1 {
-            let _ = writeln!(
-                out,
-                r##"<text x="{}" y="{}" fill="#222222">×{n}</text>"##,
-                num(x),
-                num(y + 4.0)
-            );
+            label(out, x, &format!("×{n}"));
             x += 18.0;
         }
         x += 6.0;
