@@ -53,8 +53,10 @@ ROOT = Path(__file__).resolve().parent.parent
 TARGET = Path(os.environ.get("CARGO_TARGET_DIR", ROOT / "target"))
 SCRATCH = ROOT / "target" / "bench-ab"
 
-EVERY_SET = ("base,river1,river2,princess-and-dragon,abbey-and-mayor,count,king-and-robber,"
-             "cult,bridges-castles-and-bazaars")
+# The nine set keys of the Royal Gift box, then every set key.
+ROYAL_GIFT_SETS = ("base,river1,river2,princess-and-dragon,abbey-and-mayor,count,king-and-robber,"
+                   "cult,bridges-castles-and-bazaars")
+ALL_SET_KEYS = ROYAL_GIFT_SETS + ",inns-and-cathedrals,traders-and-builders,tower"
 
 # The configurations of docs/benchmarks.md: label, bench options, games under callgrind.
 CONFIGS: List[Tuple[str, List[str], int]] = [
@@ -70,7 +72,10 @@ CONFIGS: List[Tuple[str, List[str], int]] = [
      ["--players", "4", "--sets", "base,count,king-and-robber,cult"], 600),
     ("base + Bridges, Castles & Bazaars, 4 players",
      ["--players", "4", "--sets", "base,bridges-castles-and-bazaars"], 500),
-    ("every set + Abbot, 4 players", ["--players", "4", "--sets", EVERY_SET, "--abbot", "1"], 250),
+    ("the nine Royal Gift keys + Abbot, 4 players",
+     ["--players", "4", "--sets", ROYAL_GIFT_SETS, "--abbot", "1"], 250),
+    ("all twelve set keys + Abbot, 4 players",
+     ["--players", "4", "--sets", ALL_SET_KEYS, "--abbot", "1"], 150),
 ]
 
 # The MCTS search measured: its budget under callgrind (one game) and in timed rounds.
