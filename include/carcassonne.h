@@ -106,6 +106,16 @@
 #define CARC_SYMBOL_GOODS 131072
 
 /**
+ * A hill (HS3): a tile goes face down under it; followers on it break ties (HS4).
+ */
+#define CARC_SYMBOL_HILL 262144
+
+/**
+ * A vineyard (HS5): 3 more points to each completed monastery around it.
+ */
+#define CARC_SYMBOL_VINEYARD 524288
+
+/**
  * The `turn` of an event of the final scoring (after the last turn).
  */
 #define CARC_NO_TURN 4294967295
@@ -131,7 +141,7 @@
  * documentation): a hash of the observation schema. Compare it with
  * `carc_layout_version()` to detect a library whose observations differ.
  */
-#define CARC_LAYOUT_VERSION 9686442614495980793ull
+#define CARC_LAYOUT_VERSION 7357042928877196312
 
 /**
  * The id value meaning "no second id" (`carc_game_action_to_flat` for a one-step action).
@@ -363,6 +373,15 @@ enum CarcPhase
      * `exchange_prisoner`.
      */
     CARC_PHASE_EXCHANGE_PRISONER = 15,
+    /**
+     * Grow the flock of the shepherd whose field the turn's tile extended, or herd it into the
+     * fold (HS2). Name: `flock`.
+     */
+    CARC_PHASE_FLOCK = 16,
+    /**
+     * Explicit chance: the token drawn from the bag for a shepherd (HS1, HS2). Name: `draw_token`.
+     */
+    CARC_PHASE_DRAW_TOKEN = 17,
 };
 #ifndef __cplusplus
 #if __STDC_VERSION__ >= 202311L
@@ -513,6 +532,17 @@ enum CarcActionKind
      * Name: `pay_ransom`.
      */
     CARC_ACTION_KIND_PAY_RANSOM = 26,
+    /**
+     * The turn player's tile extended the field of his shepherd on `feature` at `(x, y)`: `choice`
+     * `grow` (a token is drawn from the bag) or `herd` (the field's flocks score) (HS2). Name:
+     * `flock`.
+     */
+    CARC_ACTION_KIND_FLOCK = 27,
+    /**
+     * The chance outcome: the token drawn from the bag for a shepherd (HS1, HS2; explicit-chance
+     * mode). Name: `draw_token`.
+     */
+    CARC_ACTION_KIND_DRAW_TOKEN = 28,
 };
 #ifndef __cplusplus
 #if __STDC_VERSION__ >= 202311L
@@ -566,6 +596,11 @@ enum CarcFigure
      * per city to its owner's field scoring. Name: `pig`.
      */
     CARC_FIGURE_PIG = 7,
+    /**
+     * The shepherd (HS1): on a field, with its flock of sheep; no follower, no majority. Name:
+     * `shepherd`.
+     */
+    CARC_FIGURE_SHEPHERD = 8,
 };
 #ifndef __cplusplus
 #if __STDC_VERSION__ >= 202311L
@@ -894,6 +929,11 @@ enum CarcScoreKind
      * End of game: the most tokens of a kind of trade goods, 10 (TB2). Name: `goods`.
      */
     CARC_SCORE_KIND_GOODS = 20,
+    /**
+     * A flock herded into the fold, or scored in a closed field: the sheep of every flock of the
+     * field, to each shepherd's owner (HS2). Name: `flock`.
+     */
+    CARC_SCORE_KIND_FLOCK = 21,
 };
 #ifndef __cplusplus
 #if __STDC_VERSION__ >= 202311L
@@ -947,6 +987,10 @@ enum CarcReturnCause
      * removed, eaten or captured (TB6). Name: `unaccompanied`.
      */
     CARC_RETURN_CAUSE_UNACCOMPANIED = 7,
+    /**
+     * A shepherd sent home by a wolf drawn from the bag (HS1, HS2). Name: `wolf`.
+     */
+    CARC_RETURN_CAUSE_WOLF = 8,
 };
 #ifndef __cplusplus
 #if __STDC_VERSION__ >= 202311L
@@ -1219,8 +1263,8 @@ typedef struct CarcAction {
     uint8_t figure;
     /**
      * `DEPLOY`, `MOVE_FAIRY` (`CARC_NO_FEATURE` under the on-tile fairy), `PRINCESS`,
-     * `RETURN_ABBOT`, `MOVE_WAGON`, `LEAVE_QUARTER`, `BUILD_CASTLE`, `CAPTURE`: local
-     * feature index (the index after the catalogue's features is the tile's bridge).
+     * `RETURN_ABBOT`, `MOVE_WAGON`, `LEAVE_QUARTER`, `BUILD_CASTLE`, `CAPTURE`, `FLOCK`:
+     * local feature index (the index after the catalogue's features is the tile's bridge).
      */
     uint8_t feature;
     /**
@@ -1241,7 +1285,7 @@ typedef struct CarcAction {
     /**
      * Square, x (east): `PLACE_TILE`, `PLACE_ABBEY`, `DEPLOY`, `DEPLOY_BARN`, `MOVE_FAIRY`,
      * `PRINCESS`, `RETURN_ABBOT`, `MOVE_DRAGON`, `MOVE_WAGON`, `LEAVE_QUARTER`,
-     * `PLACE_BRIDGE`, `BUILD_CASTLE`, `PLACE_TOWER_PIECE`, `CAPTURE`.
+     * `PLACE_BRIDGE`, `BUILD_CASTLE`, `PLACE_TOWER_PIECE`, `CAPTURE`, `FLOCK`.
      */
     int32_t x;
     /**
@@ -1257,7 +1301,7 @@ typedef struct CarcAction {
      */
     uint8_t axis;
     /**
-     * `BAZAAR_BUY_OR_SELL`: a `CarcBazaarChoice`.
+     * `BAZAAR_BUY_OR_SELL`: a `CarcBazaarChoice`; `FLOCK`: a `CarcFlockChoice`.
      */
     uint8_t choice;
     /**
@@ -1274,9 +1318,9 @@ typedef struct CarcAction {
      */
     uint8_t seat;
     /**
-     * Always 0.
+     * `DRAW_TOKEN`: a `CarcSheepToken` (the token drawn from the bag, HS1, HS2).
      */
-    uint8_t reserved;
+    uint8_t token;
     /**
      * `PLACE_TILE` with `has_bridge`: the square of the tile carrying the bridge, x.
      */
@@ -1647,7 +1691,7 @@ typedef struct CarcSearchInfo {
 } CarcSearchInfo;
 
 /**
- * A player's holdings (9 bytes, blittable; `carc_game_supply`): figures not on the board, and
+ * A player's holdings (10 bytes, blittable; `carc_game_supply`): figures not on the board, and
  * tiles of the expansions not yet placed.
  */
 typedef struct CarcSupply {
@@ -1687,6 +1731,10 @@ typedef struct CarcSupply {
      * Pigs (Traders & Builders: 1).
      */
     uint8_t pig;
+    /**
+     * Shepherds (Hills & Sheep: 1).
+     */
+    uint8_t shepherd;
 } CarcSupply;
 
 /**

@@ -140,7 +140,7 @@ def render(header: str) -> str:
 
 
 # The header's version macros the binding repeats: (macro, documentation, C# type, the
-# literal's suffix in the header).
+# literal's suffix in the header, when it has one).
 VERSIONS = [
     ("CARC_VERSION_MAJOR", "The library version this binding was written for (see Game.Version).", "uint", ""),
     ("CARC_VERSION_MINOR", "The library's minor version this binding was written for.", "uint", ""),
@@ -171,7 +171,8 @@ def render_constants(header: str) -> str:
         out.append(f"        /// <summary>{doc}</summary>")
         out.append(f"        public const uint Symbol{member_name(m.group('name'), '')} = {m.group('value')};")
     for name, doc, csharp_type, suffix in VERSIONS:
-        m = re.search(rf"#define {name} (\d+){suffix}\n", header)
+        # cbindgen writes the suffix only where the value needs it (above 2^63 - 1).
+        m = re.search(rf"#define {name} (\d+)(?:{suffix})?\n", header)
         if not m:
             raise SystemExit(f"the header has no {name}")
         out.append(f"        /// <summary>{doc}</summary>")

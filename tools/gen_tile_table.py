@@ -6,10 +6,10 @@ Usage: python3 tools/gen_tile_table.py tests/data/tiles.json > core/data/tiles.t
 The Rust test `catalogue_matches_reference` checks the table against the catalogue, so a
 hand edit of the table that disagrees with the catalogue fails the tests.
 
-Only the sets in SETS (those the engine plays) are written; the catalogue's other sets
-(Traders & Builders, Hills & Sheep) are left out on purpose, and so are their tiles' peculiarities
-(a side split between two cities, a segment in no feature). A set joins the table by
-joining SETS, once the engine has its rules.
+Only the sets in SETS and JOINED_LATER (those the engine plays) are written. A set joins
+the table by joining JOINED_LATER, once the engine has its rules. Hills & Sheep brought two
+peculiarities the table carries as they are: a side split between two cities
+(HS-CORNER-AND-CAP-VINEYARD) and a side third in no feature (HS-CITYCAP-VINEYARD).
 """
 import json
 import re
@@ -35,6 +35,7 @@ JOINED_LATER = [
     "inns-and-cathedrals",
     "tower",
     "traders-and-builders",
+    "hills-and-sheep",
 ]
 
 

@@ -187,6 +187,8 @@ pub fn kind_label(kind: ActionKind) -> &'static str {
         ActionKind::CapturePass => "take no prisoner",
         ActionKind::ExchangePrisoner => "take back in the exchange",
         ActionKind::PayRansom => "pay a ransom",
+        ActionKind::Flock => "the flock",
+        ActionKind::DrawToken => "the token drawn",
     }
 }
 
@@ -211,6 +213,8 @@ pub fn phase_label(game: &Game) -> String {
         Phase::BazaarBuyOrSell => "buy the tile, or sell it to the highest bidder".into(),
         Phase::Capture => "take a figure in reach of the tower prisoner, or pass".into(),
         Phase::ExchangePrisoner => "pick which of your figures comes back in the exchange".into(),
+        Phase::Flock => "grow your flock by a token from the bag, or herd it into the fold".into(),
+        Phase::DrawToken => "the token drawn from the bag".into(),
     }
 }
 
@@ -244,6 +248,8 @@ pub fn field_text(game: &Game, pos: Option<Pos>, value: FieldValue) -> (String, 
         FieldValue::Axis(a) => (format!("axis {}", a.name()), vec![lower(a.name())]),
         FieldValue::Bid(b) => (format!("bid {b}"), vec![b.to_string()]),
         FieldValue::Choice(c) => (c.name().to_string(), vec![lower(c.name())]),
+        FieldValue::FlockChoice(c) => (c.name().to_string(), vec![lower(c.name())]),
+        FieldValue::Token(t) => (t.name().to_string(), vec![lower(t.name())]),
         FieldValue::Seat(Seat(seat)) => (
             format!("to {}", crate::table::seat_name(seat as usize)),
             vec![seat.to_string()],

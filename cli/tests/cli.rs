@@ -166,7 +166,7 @@ fn play_and_match_share_their_defaults() {
     assert_eq!(setup["seed"], 0);
     assert_eq!(
         setup["figures"],
-        serde_json::json!({"follower": 7, "abbot": 0, "mayor": 0, "wagon": 0, "barn": 0, "abbey": 0, "big-follower": 0, "builder": 0, "pig": 0})
+        serde_json::json!({"follower": 7, "abbot": 0, "mayor": 0, "wagon": 0, "barn": 0, "abbey": 0, "big-follower": 0, "builder": 0, "pig": 0, "shepherd": 0})
     );
     assert_eq!(
         head,
@@ -212,7 +212,7 @@ fn play_and_match_share_their_defaults() {
 fn play_with_every_set_explains_the_scores() {
     let dir = scratch("every-set");
     let out = dir.join("game.json");
-    let sets = "base,river1,river2,princess-and-dragon,abbey-and-mayor,count,king-and-robber,cult,bridges-castles-and-bazaars,inns-and-cathedrals,traders-and-builders,tower";
+    let sets = "base,river1,river2,princess-and-dragon,abbey-and-mayor,count,king-and-robber,cult,bridges-castles-and-bazaars,inns-and-cathedrals,traders-and-builders,tower,hills-and-sheep";
     let played = carcassonne(&[
         "play",
         "--players",
@@ -230,7 +230,7 @@ fn play_with_every_set_explains_the_scores() {
     let record: Value = serde_json::from_str(&std::fs::read_to_string(&out).unwrap()).unwrap();
     assert_eq!(
         record["setup"]["figures"],
-        serde_json::json!({"follower": 7, "abbot": 1, "mayor": 1, "wagon": 1, "barn": 1, "abbey": 1, "big-follower": 1, "builder": 1, "pig": 1})
+        serde_json::json!({"follower": 7, "abbot": 1, "mayor": 1, "wagon": 1, "barn": 1, "abbey": 1, "big-follower": 1, "builder": 1, "pig": 1, "shepherd": 1})
     );
     let text = stdout(&played);
     let table: Vec<&str> = text

@@ -28,6 +28,7 @@ use crate::config::Figure;
 use crate::geometry::{Corner, Pos, Rotation};
 use crate::rules::bcb::{Axis, BazaarChoice, Bridge, TileBridge};
 use crate::rules::count::{Quarter, QuarterStep};
+use crate::rules::hills_sheep::{FlockChoice, SheepToken};
 use crate::tiles::TileKind;
 use std::fmt;
 
@@ -306,6 +307,23 @@ actions! {
             /// The prisoner's kind.
             figure: Figure,
         };
+    Flock = "flock", player: false,
+        doc: "The turn player's tile extended the field of his shepherd on `feature` at `(x, y)`: \
+              `choice` `grow` (a token is drawn from the bag) or `herd` (the field's flocks score) \
+              (HS2)." {
+            /// The shepherd's tile.
+            pos: Pos,
+            /// The shepherd's field on that tile.
+            feature: u8,
+            /// Grow or herd.
+            choice: FlockChoice,
+        };
+    DrawToken = "draw_token", player: false,
+        doc: "The chance outcome: the token drawn from the bag for a shepherd (HS1, HS2; \
+              explicit-chance mode)." {
+            /// The token.
+            token: SheepToken,
+        };
 }
 
 /// A seat (player) named by an action's field: `prisoner_of` of a ransom (TW5).
@@ -348,6 +366,10 @@ pub enum FieldKind {
     Choice,
     /// A seat, 0 to the number of players − 1.
     Seat,
+    /// A shepherd's choice by name (`grow`, `herd`).
+    FlockChoice,
+    /// A token of the bag by name (`sheep-1` .. `sheep-4`, `wolf`).
+    Token,
 }
 
 /// One field of an action kind.
@@ -424,6 +446,10 @@ pub enum FieldValue {
     Choice(BazaarChoice),
     /// [`FieldKind::Seat`].
     Seat(Seat),
+    /// [`FieldKind::FlockChoice`].
+    FlockChoice(FlockChoice),
+    /// [`FieldKind::Token`].
+    Token(SheepToken),
 }
 
 /// Most fields an action kind has.
@@ -560,6 +586,8 @@ single_value_fields! {
     u32 => Bid;
     BazaarChoice => Choice;
     Seat => Seat;
+    FlockChoice => FlockChoice;
+    SheepToken => Token;
 }
 
 /// A position is the schema's `x` and `y`: the action's square, which the fields after
@@ -685,6 +713,8 @@ impl fmt::Display for FieldValue {
             FieldValue::Bid(b) => write!(f, "{b}"),
             FieldValue::Choice(c) => f.write_str(c.name()),
             FieldValue::Seat(Seat(seat)) => write!(f, "{seat}"),
+            FieldValue::FlockChoice(c) => f.write_str(c.name()),
+            FieldValue::Token(t) => f.write_str(t.name()),
         }
     }
 }

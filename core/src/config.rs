@@ -36,6 +36,7 @@ pub const MAX_PLAYERS: usize = 6;
 // them here.
 pub use crate::rules::abbey_mayor::{BarnPlacement, WagonMove};
 pub use crate::rules::count::{CountFinal, CountLandscape};
+pub use crate::rules::hills_sheep::HillTiebreak;
 pub use crate::rules::princess_dragon::{DragonMove, FairyRule, PrincessRule};
 pub use crate::rules::river::RiverLakes;
 pub use crate::rules::traders_builders::VolcanoSpecials;
@@ -146,6 +147,8 @@ rule_switches! {
     count_landscape: CountLandscape = CountLandscape::default(),
     /// PD1 with TB3, TB5: whether builders and pigs may go on a volcano tile.
     volcano_specials: VolcanoSpecials = VolcanoSpecials::default(),
+    /// HS4.
+    hill_tiebreak: HillTiebreak = HillTiebreak::default(),
 }
 
 /// How the value of a rule switch is read from and written to a `rules` object.
@@ -223,6 +226,9 @@ crate::named_enum! {
         /// The pig (TB5): on a field beside its owner's farmer; no follower, no majority,
         /// adds a point per city to its owner's field scoring.
         Pig(7) = "pig",
+        /// The shepherd (HS1): on a field, with its flock of sheep; no follower, no
+        /// majority.
+        Shepherd(8) = "shepherd",
     }
 }
 
@@ -234,10 +240,13 @@ impl Figure {
 
     /// Whether the figure is a follower for occupation and majorities (B7, B13): every
     /// figure that stands on a feature and is not one of the expansions' pieces that
-    /// count for no majority (the builder and the pig, TB6); not the barn, which stands
-    /// on a corner.
+    /// count for no majority (the builder and the pig, TB6; the shepherd, HS1); not the
+    /// barn, which stands on a corner.
     pub const fn is_follower_like(self) -> bool {
-        !matches!(self, Figure::Barn | Figure::Builder | Figure::Pig)
+        !matches!(
+            self,
+            Figure::Barn | Figure::Builder | Figure::Pig | Figure::Shepherd
+        )
     }
 
     /// Whether the figure stands on a feature of a tile (its `BoardFigure::local` is a
@@ -347,6 +356,8 @@ figure_counts! {
     builder,
     /// Pigs (Traders & Builders: 1).
     pig,
+    /// Shepherds (Hills & Sheep: 1).
+    shepherd,
 }
 
 impl Figures {

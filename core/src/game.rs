@@ -87,6 +87,20 @@ crate::named_enum! {
         Capture = "capture",
         /// Pick which of his figures the capturer gets back in a prisoner exchange (TW4).
         ExchangePrisoner = "exchange_prisoner",
+        /// Grow the flock of the shepherd whose field the turn's tile extended, or herd it
+        /// into the fold (HS2).
+        Flock = "flock",
+        /// Explicit chance: the token drawn from the bag for a shepherd (HS1, HS2).
+        DrawToken = "draw_token",
+    }
+}
+
+impl Phase {
+    /// Whether the game waits for a chance outcome rather than a player's decision: a
+    /// tile ([`Phase::Draw`]) or a token of the bag ([`Phase::DrawToken`]), applied by the
+    /// caller only in explicit-chance mode.
+    pub const fn is_chance(self) -> bool {
+        matches!(self, Phase::Draw | Phase::DrawToken)
     }
 }
 
@@ -98,6 +112,9 @@ pub(crate) enum TurnStep {
     BeforeDraw,
     Draw,
     Place,
+    /// A tile from the pile that an expansion takes after the placement (HS3: under a
+    /// hill), if one asks.
+    AfterPlace,
     Deploy,
     /// A decision after the deployment (the dragon's flight, PD4), if an expansion has one.
     AfterDeployment,
@@ -601,7 +618,7 @@ impl Game {
     /// switches to sampled draws.
     pub fn set_chance_mode(&mut self, mode: ChanceMode) {
         self.chance = mode;
-        if self.phase == Phase::Draw && mode == ChanceMode::Sampled {
+        if self.phase.is_chance() && mode == ChanceMode::Sampled {
             self.advance();
         }
     }
@@ -639,7 +656,7 @@ impl Game {
         if self.phase != Phase::Draw {
             return Vec::new();
         }
-        self.deck.outcomes(self.holds_back_tiles())
+        self.deck.outcomes(self.draw_holds_back())
     }
 
     // ----- decisions -------------------------------------------------------------------
@@ -702,7 +719,7 @@ impl Game {
             Phase::Draw => {
                 let mut legal = std::mem::take(&mut self.legal);
                 legal.clear();
-                self.deck.drawable_into(self.holds_back_tiles(), &mut legal);
+                self.deck.drawable_into(self.draw_holds_back(), &mut legal);
                 self.legal = legal;
             }
             Phase::PlaceTile => {
@@ -725,10 +742,13 @@ impl Game {
         match action {
             Action::Draw { tile } => {
                 self.deck.take(tile);
-                if self.step == TurnStep::EndOfTurn {
-                    self.drawn_at_end_of_turn(tile);
-                } else {
-                    self.start_drawn_tile(tile);
+                match self.step {
+                    TurnStep::EndOfTurn => self.drawn_at_end_of_turn(tile),
+                    TurnStep::AfterPlace => {
+                        self.drawn_after_placement(tile);
+                        self.step = TurnStep::Deploy;
+                    }
+                    _ => self.start_drawn_tile(tile),
                 }
             }
             Action::PlaceTile { pos, rot, .. } => {
@@ -835,6 +855,15 @@ impl Game {
                     self.to_play = self.turn_player;
                     return;
                 }
+                TurnStep::AfterPlace => {
+                    if self.deck.total() > 0 && self.tile_after_placement() {
+                        match self.draw_from_pile() {
+                            Some(tile) => self.drawn_after_placement(tile),
+                            None => return,
+                        }
+                    }
+                    self.step = TurnStep::Deploy;
+                }
                 TurnStep::Deploy => {
                     let mut legal = std::mem::take(&mut self.legal);
                     self.deploy_actions(&mut legal);
@@ -849,6 +878,10 @@ impl Game {
                     return;
                 }
                 TurnStep::AfterDeployment => {
+                    // Asked again after each of its decisions and draws (HS1, HS2).
+                    if self.decision_after_figure_action() {
+                        return;
+                    }
                     self.step = TurnStep::Resolve;
                     if self.decision_after_deployment() {
                         return;
@@ -940,10 +973,22 @@ impl Game {
                 None
             }
             ChanceMode::Sampled => {
-                let hold_back = self.holds_back_tiles();
+                let hold_back = self.draw_holds_back();
                 Some(self.deck.draw(&mut self.rng, hold_back))
             }
         }
+    }
+
+    /// Whether a draw now holds back the tiles an expansion holds back (PD3): not for the
+    /// tile put face down under a hill (HS3), which nobody sees.
+    fn draw_holds_back(&self) -> bool {
+        self.step != TurnStep::AfterPlace && self.holds_back_tiles()
+    }
+
+    /// Whether the game waits for the tile that goes under the hill just placed (HS3), a
+    /// [`Phase::Draw`] in explicit-chance mode.
+    pub fn waits_for_tile_after_placement(&self) -> bool {
+        self.phase == Phase::Draw && self.step == TurnStep::AfterPlace
     }
 
     pub(crate) fn open_turn(&mut self, draw: Option<TileKind>) {
@@ -1066,16 +1111,18 @@ impl Game {
             let n_base = n.node_base;
             let opp = side.opposite().index();
             if abbey {
-                // AM3: the abbey closes the neighbour's road, city, river or bridge side.
-                if let Some(nf) = self.segment_node(ni, side.opposite(), 1) {
-                    let root = self.features.find(nf);
-                    let node = self.features.node_mut(root);
-                    if node.kind != FeatureKind::Field {
-                        node.open -= 1;
-                    }
+                // AM3: the abbey closes the neighbour's roads, cities, rivers and bridges
+                // on that side: each once, on whichever thirds (a side may hold two
+                // cities, HS-CORNER-AND-CAP-VINEYARD).
+                let mut seen = [None; 3];
+                for (third, slot) in seen.iter_mut().enumerate() {
+                    *slot = self.segment_node(ni, side.opposite(), third);
                 }
+                self.close_side_of(&seen);
                 continue;
             }
+            let mut mine_seen = [None; 3];
+            let mut theirs_seen = [None; 3];
             for third in 0..3 {
                 let (mine, theirs) = if third == 1 && crossings {
                     // The middle third: an expansion's feature across it (a bridge end,
@@ -1095,23 +1142,39 @@ impl Game {
                     }
                     (node_base + mine as NodeId, n_base + theirs as NodeId)
                 };
-                let root = self.join_features(mine, theirs);
-                if third == 1 {
-                    let node = self.features.node_mut(root);
-                    if node.kind != FeatureKind::Field {
-                        node.open -= 2;
-                    }
-                }
+                self.join_features(mine, theirs);
+                mine_seen[third] = Some(mine);
+                theirs_seen[third] = Some(theirs);
             }
+            // Each road, city or river of either tile on this side loses one open side,
+            // once however many thirds it holds: a side is closed per feature, not per
+            // middle third (HS-CORNER-AND-CAP-VINEYARD has two cities on one side).
+            self.close_side_of(&mine_seen);
+            self.close_side_of(&theirs_seen);
         }
         index
+    }
+
+    /// The features on the thirds of one side (`nodes`, by third; `None`: no feature)
+    /// lost that open side: each road, city or river among them once.
+    fn close_side_of(&mut self, nodes: &[Option<NodeId>; 3]) {
+        for (third, node) in nodes.iter().enumerate() {
+            let Some(node) = *node else { continue };
+            if self.features.node(node).kind == FeatureKind::Field
+                || nodes[..third].contains(&Some(node))
+            {
+                continue;
+            }
+            let root = self.features.find(node);
+            self.features.node_mut(root).open -= 1;
+        }
     }
 
     fn place_turn_tile(&mut self, tile: TileKind, pos: Pos, rot: Rotation) {
         let index = self.put_tile(tile, pos, rot);
         self.turn.placed = Some(index);
         self.on_tile_placed(index);
-        self.step = TurnStep::Deploy;
+        self.step = TurnStep::AfterPlace;
         if let Some(next) = self.second_tile_after(index) {
             // R6: a second tile in the same turn, placed before the deployment step.
             self.turn.first_placed = Some(index);

@@ -89,9 +89,17 @@ impl Game {
         if best == 0 {
             return;
         }
+        let mut tied = 0u8;
+        for p in 0..self.players {
+            tied |= u8::from(s[p as usize] == best) << p;
+        }
+        if tied.count_ones() > 1 {
+            // HS4: a tie may be broken by followers on hills.
+            tied = self.break_tie(root, tied);
+        }
         let at = Some(self.node_name(root));
         for p in 0..self.players {
-            if s[p as usize] == best {
+            if tied & (1 << p) != 0 {
                 let bonus = if cities > 0 {
                     cities * self.field_bonus_per_city(root, p)
                 } else {
@@ -125,6 +133,8 @@ impl Game {
         let (kind, pennants) = (node.kind, node.pennants as u32);
         let tiles = match kind {
             FeatureKind::City | FeatureKind::Road => self.feature_tiles(root),
+            // HS5: a completed monastery's vineyards.
+            FeatureKind::Monastery => 0,
             _ => return feature_value(kind, 0, pennants, None, &self.rules),
         };
         self.expansion_feature_value(root, tiles, true)
@@ -309,13 +319,17 @@ impl Game {
                 let Some(q) = self.board.index_at(p.pos.step(side)) else {
                     continue;
                 };
-                let Some(part) = self.segment_node(q, side.opposite(), 1) else {
-                    continue;
-                };
-                let r = self.features.find(part);
-                let node = self.features.node(r);
-                if matches!(node.kind, FeatureKind::City | FeatureKind::Road) && node.open == 0 {
-                    push(r);
+                // Every third: a side may hold two cities (HS-CORNER-AND-CAP-VINEYARD).
+                for third in 0..3 {
+                    let Some(part) = self.segment_node(q, side.opposite(), third) else {
+                        continue;
+                    };
+                    let r = self.features.find(part);
+                    let node = self.features.node(r);
+                    if matches!(node.kind, FeatureKind::City | FeatureKind::Road) && node.open == 0
+                    {
+                        push(r);
+                    }
                 }
             }
         }

@@ -83,6 +83,8 @@ crate::named_enum! {
         Tower = "tower",
         /// Traders & Builders (`traders-and-builders`).
         TradersBuilders = "traders-and-builders",
+        /// Hills & Sheep (`hills-and-sheep`).
+        HillsSheep = "hills-and-sheep",
     }
 }
 
@@ -288,6 +290,10 @@ symbols! {
     TOWER = 16 as "tower",
     /// Trade goods on a city (TB1; which goods is the city part's).
     GOODS = 17 as "goods",
+    /// A hill (HS3): a tile goes face down under it; followers on it break ties (HS4).
+    HILL = 18 as "hill",
+    /// A vineyard (HS5): 3 more points to each completed monastery around it.
+    VINEYARD = 19 as "vineyard",
 }
 
 impl Symbols {
@@ -352,13 +358,10 @@ impl FeatureDef {
         let mut mask = 0;
         for side in 0..4 {
             let thirds = (self.segments >> (side * 3)) & 0b111;
-            let touches = match self.kind {
-                // A field touches a side through any third; roads and rivers through the
-                // middle third; cities through all three.
-                FeatureKind::Field => thirds != 0,
-                _ => thirds & 0b010 != 0,
-            };
-            if touches {
+            // A feature touches a side through any of its thirds: a road or river holds
+            // the middle one, a city usually all three, but two cities may share a side
+            // (HS-CORNER-AND-CAP-VINEYARD: one on thirds 0 and 1, the other on third 2).
+            if thirds != 0 {
                 mask |= 1 << side;
             }
         }

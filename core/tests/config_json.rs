@@ -150,7 +150,7 @@ fn figure_keys_follow_the_figures() {
         figures[key] = json!(if key == "follower" { 3 } else { 1 });
         let config = GameConfig::from_json(&json!({
             "players": 2,
-            "sets": ["base", "abbey-and-mayor", "inns-and-cathedrals", "traders-and-builders"],
+            "sets": ["base", "abbey-and-mayor", "inns-and-cathedrals", "traders-and-builders", "hills-and-sheep"],
             "figures": figures
         }))
         .unwrap_or_else(|e| panic!("{key}: {e}"));

@@ -283,6 +283,20 @@ fn value_from_parts(game: &Game, e: &ScoreEvent, parts: &[(Pos, u8)]) -> Option<
         }
         (ScoreKind::City, K::City) => Some(2 * tiles + 2 * pennants),
         (ScoreKind::Road, K::Road) => Some(tiles),
+        // HS5: 3 more per vineyard tile around a completed monastery.
+        (ScoreKind::Monastery, K::Monastery) if game.has_set(TileSet::HillsSheep) => {
+            let vineyards = parts[0]
+                .0
+                .surrounding()
+                .iter()
+                .filter(|q| {
+                    game.board()
+                        .at(**q)
+                        .is_some_and(|t| t.kind.def().has(carcassonne::tiles::Symbols::VINEYARD))
+                })
+                .count() as i32;
+            Some(9 + 3 * vineyards)
+        }
         (ScoreKind::Monastery | ScoreKind::Garden, _) => Some(9),
         (ScoreKind::Incomplete, K::City) => Some(tiles + pennants),
         (ScoreKind::Incomplete, K::Road) => Some(tiles),

@@ -440,9 +440,9 @@ fn ca1_castle_for_a_two_cap_city_with_one_figure() {
     assert_eq!(castles(&game).len(), 1);
 }
 
-/// CA1: the six caps whose art shows no semicircular cap hold no castle (`tiles.json`:
-/// `"castle_base": false`; five of them are in the Royal Gift sets, the sixth is of Inns &
-/// Cathedrals). Each closes the start tile's cap with seat 0's knight: a completed
+/// CA1: the eight caps whose art shows no semicircular cap hold no castle (`tiles.json`:
+/// `"castle_base": false`; five of them are in the Royal Gift sets, one is of Inns &
+/// Cathedrals, two of Hills & Sheep). Each closes the start tile's cap with seat 0's knight: a completed
 /// city of two caps with one figure, which is scored (4, and 2 per pennant) without a
 /// castle decision. The start tile's cap itself holds one (`BASE-E`, above).
 #[test]
@@ -459,6 +459,8 @@ fn ca1_caps_without_castle_base_hold_no_castle() {
             "AM-CITY-3FIELDS",
             "BCB-CITY-3FIELDS-ROAD",
             "BCB-CITY-3FIELDS-ROAD-G",
+            "HS-CITYCAP-VINEYARD",
+            "HS-OPPOSITE-CAPS-VINEYARD",
             "IC-CITY-2FIELDS",
             "PD-PRINCESS-CAP-AND-CORNER",
         ])
@@ -469,6 +471,7 @@ fn ca1_caps_without_castle_base_hold_no_castle() {
         TileSet::AbbeyMayor,
         TileSet::BridgesCastlesBazaars,
         TileSet::InnsCathedrals,
+        TileSet::HillsSheep,
     ];
     for id in no_base {
         let def = tile(id).def();

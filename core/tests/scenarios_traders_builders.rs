@@ -28,9 +28,7 @@ fn tb_game(players: u8) -> Game {
 
 /// A two-player game of the base game, Traders & Builders and `more`.
 fn tb_game_with(more: &[TileSet]) -> Game {
-    let mut sets = TB.to_vec();
-    sets.extend_from_slice(more);
-    start(config(2, &sets))
+    start_with(2, &TB, more)
 }
 
 /// Squares south of the start's row: where [`finish_game`] lays the rest of the pile in

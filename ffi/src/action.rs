@@ -6,6 +6,7 @@ use crate::status::{CallResult, CarcStatus, Failure};
 use carcassonne_core::action::{ActionKind, FieldKind, FieldValue, Seat, MAX_FIELDS};
 use carcassonne_core::rules::bcb::{Axis, BazaarChoice, Bridge, MAX_BID};
 use carcassonne_core::rules::count::{Quarter, QuarterStep};
+use carcassonne_core::rules::hills_sheep::{FlockChoice, SheepToken};
 use carcassonne_core::{catalogue, Action, ActionError, Corner, Figure, Pos, Rotation, TileKind};
 
 /// The `feature` value meaning "no feature" (a fairy placed on a tile under the on-tile
@@ -30,8 +31,8 @@ pub struct CarcAction {
     /// `PAY_RANSOM`: a `CarcFigure`.
     pub figure: u8,
     /// `DEPLOY`, `MOVE_FAIRY` (`CARC_NO_FEATURE` under the on-tile fairy), `PRINCESS`,
-    /// `RETURN_ABBOT`, `MOVE_WAGON`, `LEAVE_QUARTER`, `BUILD_CASTLE`, `CAPTURE`: local
-    /// feature index (the index after the catalogue's features is the tile's bridge).
+    /// `RETURN_ABBOT`, `MOVE_WAGON`, `LEAVE_QUARTER`, `BUILD_CASTLE`, `CAPTURE`, `FLOCK`:
+    /// local feature index (the index after the catalogue's features is the tile's bridge).
     pub feature: u8,
     /// `DEPLOY_BARN`: a `CarcCorner`.
     pub corner: u8,
@@ -44,7 +45,7 @@ pub struct CarcAction {
     pub tile: u16,
     /// Square, x (east): `PLACE_TILE`, `PLACE_ABBEY`, `DEPLOY`, `DEPLOY_BARN`, `MOVE_FAIRY`,
     /// `PRINCESS`, `RETURN_ABBOT`, `MOVE_DRAGON`, `MOVE_WAGON`, `LEAVE_QUARTER`,
-    /// `PLACE_BRIDGE`, `BUILD_CASTLE`, `PLACE_TOWER_PIECE`, `CAPTURE`.
+    /// `PLACE_BRIDGE`, `BUILD_CASTLE`, `PLACE_TOWER_PIECE`, `CAPTURE`, `FLOCK`.
     pub x: i32,
     /// Square, y (south), for the same kinds as `x`.
     pub y: i32,
@@ -52,7 +53,7 @@ pub struct CarcAction {
     pub step: u8,
     /// `PLACE_BRIDGE`, and `PLACE_TILE` with `has_bridge`: a `CarcAxis`.
     pub axis: u8,
-    /// `BAZAAR_BUY_OR_SELL`: a `CarcBazaarChoice`.
+    /// `BAZAAR_BUY_OR_SELL`: a `CarcBazaarChoice`; `FLOCK`: a `CarcFlockChoice`.
     pub choice: u8,
     /// `PLACE_TILE`: 1 if the placement comes with the bridge at (`bridge_x`, `bridge_y`)
     /// along `axis` (it fits only so), else 0.
@@ -61,8 +62,8 @@ pub struct CarcAction {
     pub bid: u16,
     /// `PAY_RANSOM`: the seat holding the prisoner (`prisoner_of`).
     pub seat: u8,
-    /// Always 0.
-    pub reserved: u8,
+    /// `DRAW_TOKEN`: a `CarcSheepToken` (the token drawn from the bag, HS1, HS2).
+    pub token: u8,
     /// `PLACE_TILE` with `has_bridge`: the square of the tile carrying the bridge, x.
     pub bridge_x: i32,
     /// `PLACE_TILE` with `has_bridge`: the square of the tile carrying the bridge, y.
@@ -104,6 +105,8 @@ impl From<Action> for CarcAction {
                 (_, FieldValue::Bid(bid)) => c.bid = bid as u16,
                 (_, FieldValue::Choice(choice)) => c.choice = choice as u8,
                 (_, FieldValue::Seat(Seat(seat))) => c.seat = seat,
+                (_, FieldValue::FlockChoice(choice)) => c.choice = choice as u8,
+                (_, FieldValue::Token(token)) => c.token = token as u8,
             }
         }
         c
@@ -195,6 +198,23 @@ pub(crate) fn action_from_c(a: &CarcAction) -> Result<Action, Failure> {
                     Failure::invalid(format!(
                         "action.choice {} is not a CarcBazaarChoice (0..=1)",
                         a.choice
+                    ))
+                })?)
+            }
+            FieldKind::FlockChoice => FieldValue::FlockChoice(
+                *FlockChoice::ALL.get(a.choice as usize).ok_or_else(|| {
+                    Failure::invalid(format!(
+                        "action.choice {} is not a CarcFlockChoice (0..=1)",
+                        a.choice
+                    ))
+                })?,
+            ),
+            FieldKind::Token => {
+                FieldValue::Token(*SheepToken::ALL.get(a.token as usize).ok_or_else(|| {
+                    Failure::invalid(format!(
+                        "action.token {} is not a CarcSheepToken (0..={})",
+                        a.token,
+                        SheepToken::ALL.len() - 1
                     ))
                 })?)
             }

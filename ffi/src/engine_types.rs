@@ -10,6 +10,7 @@ use carcassonne_core::action::ActionKind;
 use carcassonne_core::config::Figures;
 use carcassonne_core::rules::bcb::{Axis, BazaarChoice};
 use carcassonne_core::rules::count::{Quarter, QuarterStep};
+use carcassonne_core::rules::hills_sheep::{FlockChoice, SheepToken};
 use carcassonne_core::rules::state::{ColumnKind, Rows};
 use carcassonne_core::tiles::FeatureKind;
 use carcassonne_core::{Corner, Figure, Phase, ReturnCause, ScoreKind};
@@ -55,6 +56,11 @@ pub enum CarcPhase {
     /// Pick which of his figures the capturer gets back in a prisoner exchange (TW4). Name:
     /// `exchange_prisoner`.
     ExchangePrisoner = 15,
+    /// Grow the flock of the shepherd whose field the turn's tile extended, or herd it into the
+    /// fold (HS2). Name: `flock`.
+    Flock = 16,
+    /// Explicit chance: the token drawn from the bag for a shepherd (HS1, HS2). Name: `draw_token`.
+    DrawToken = 17,
 }
 
 impl From<Phase> for CarcPhase {
@@ -76,6 +82,8 @@ impl From<Phase> for CarcPhase {
             Phase::BazaarBuyOrSell => CarcPhase::BazaarBuyOrSell,
             Phase::Capture => CarcPhase::Capture,
             Phase::ExchangePrisoner => CarcPhase::ExchangePrisoner,
+            Phase::Flock => CarcPhase::Flock,
+            Phase::DrawToken => CarcPhase::DrawToken,
         }
     }
 }
@@ -163,6 +171,13 @@ pub enum CarcActionKind {
     /// holds prisoner: once per turn, before placing the tile or before the figure action (TW5).
     /// Name: `pay_ransom`.
     PayRansom = 26,
+    /// The turn player's tile extended the field of his shepherd on `feature` at `(x, y)`: `choice`
+    /// `grow` (a token is drawn from the bag) or `herd` (the field's flocks score) (HS2). Name:
+    /// `flock`.
+    Flock = 27,
+    /// The chance outcome: the token drawn from the bag for a shepherd (HS1, HS2; explicit-chance
+    /// mode). Name: `draw_token`.
+    DrawToken = 28,
 }
 
 impl From<ActionKind> for CarcActionKind {
@@ -195,6 +210,8 @@ impl From<ActionKind> for CarcActionKind {
             ActionKind::CapturePass => CarcActionKind::CapturePass,
             ActionKind::ExchangePrisoner => CarcActionKind::ExchangePrisoner,
             ActionKind::PayRansom => CarcActionKind::PayRansom,
+            ActionKind::Flock => CarcActionKind::Flock,
+            ActionKind::DrawToken => CarcActionKind::DrawToken,
         }
     }
 }
@@ -223,6 +240,9 @@ pub enum CarcFigure {
     /// The pig (TB5): on a field beside its owner's farmer; no follower, no majority, adds a point
     /// per city to its owner's field scoring. Name: `pig`.
     Pig = 7,
+    /// The shepherd (HS1): on a field, with its flock of sheep; no follower, no majority. Name:
+    /// `shepherd`.
+    Shepherd = 8,
 }
 
 impl From<Figure> for CarcFigure {
@@ -236,6 +256,7 @@ impl From<Figure> for CarcFigure {
             Figure::BigFollower => CarcFigure::BigFollower,
             Figure::Builder => CarcFigure::Builder,
             Figure::Pig => CarcFigure::Pig,
+            Figure::Shepherd => CarcFigure::Shepherd,
         }
     }
 }
@@ -355,6 +376,55 @@ impl From<BazaarChoice> for CarcBazaarChoice {
     }
 }
 
+/// The turn player's choice for his shepherd's flock (the `choice` field of a `CarcAction` of kind
+/// `FLOCK`). Stable numbers.
+#[repr(u8)]
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
+pub enum CarcFlockChoice {
+    /// Draw a token: a sheep joins the flock, a wolf ends every flock of the field. Name: `grow`.
+    Grow = 0,
+    /// Into the fold: every shepherd owner of the field scores its sheep. Name: `herd`.
+    Herd = 1,
+}
+
+impl From<FlockChoice> for CarcFlockChoice {
+    fn from(value: FlockChoice) -> CarcFlockChoice {
+        match value {
+            FlockChoice::Grow => CarcFlockChoice::Grow,
+            FlockChoice::Herd => CarcFlockChoice::Herd,
+        }
+    }
+}
+
+/// A token of the sheep bag (the `token` field of a `CarcAction` of kind `DRAW_TOKEN`). Stable
+/// numbers.
+#[repr(u8)]
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
+pub enum CarcSheepToken {
+    /// One sheep. Name: `sheep-1`.
+    Sheep1 = 0,
+    /// Two sheep. Name: `sheep-2`.
+    Sheep2 = 1,
+    /// Three sheep. Name: `sheep-3`.
+    Sheep3 = 2,
+    /// Four sheep. Name: `sheep-4`.
+    Sheep4 = 3,
+    /// The wolf. Name: `wolf`.
+    Wolf = 4,
+}
+
+impl From<SheepToken> for CarcSheepToken {
+    fn from(value: SheepToken) -> CarcSheepToken {
+        match value {
+            SheepToken::Sheep1 => CarcSheepToken::Sheep1,
+            SheepToken::Sheep2 => CarcSheepToken::Sheep2,
+            SheepToken::Sheep3 => CarcSheepToken::Sheep3,
+            SheepToken::Sheep4 => CarcSheepToken::Sheep4,
+            SheepToken::Wolf => CarcSheepToken::Wolf,
+        }
+    }
+}
+
 /// Why points were scored (`score_kind` of a `CarcEvent`). Stable numbers.
 #[repr(u8)]
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
@@ -401,6 +471,9 @@ pub enum CarcScoreKind {
     RansomReceived = 19,
     /// End of game: the most tokens of a kind of trade goods, 10 (TB2). Name: `goods`.
     Goods = 20,
+    /// A flock herded into the fold, or scored in a closed field: the sheep of every flock of the
+    /// field, to each shepherd's owner (HS2). Name: `flock`.
+    Flock = 21,
 }
 
 impl From<ScoreKind> for CarcScoreKind {
@@ -427,6 +500,7 @@ impl From<ScoreKind> for CarcScoreKind {
             ScoreKind::RansomPaid => CarcScoreKind::RansomPaid,
             ScoreKind::RansomReceived => CarcScoreKind::RansomReceived,
             ScoreKind::Goods => CarcScoreKind::Goods,
+            ScoreKind::Flock => CarcScoreKind::Flock,
         }
     }
 }
@@ -455,6 +529,8 @@ pub enum CarcReturnCause {
     /// A builder or pig whose owner has no figure left beside it in its feature: its follower was
     /// removed, eaten or captured (TB6). Name: `unaccompanied`.
     Unaccompanied = 7,
+    /// A shepherd sent home by a wolf drawn from the bag (HS1, HS2). Name: `wolf`.
+    Wolf = 8,
 }
 
 impl From<ReturnCause> for CarcReturnCause {
@@ -468,6 +544,7 @@ impl From<ReturnCause> for CarcReturnCause {
             ReturnCause::Challenged => CarcReturnCause::Challenged,
             ReturnCause::Captured => CarcReturnCause::Captured,
             ReturnCause::Unaccompanied => CarcReturnCause::Unaccompanied,
+            ReturnCause::Wolf => CarcReturnCause::Wolf,
         }
     }
 }
@@ -587,7 +664,7 @@ impl From<Rows> for CarcStateRows {
     }
 }
 
-/// A player's holdings (9 bytes, blittable; `carc_game_supply`): figures not on the board, and
+/// A player's holdings (10 bytes, blittable; `carc_game_supply`): figures not on the board, and
 /// tiles of the expansions not yet placed.
 #[repr(C)]
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, Default)]
@@ -610,6 +687,8 @@ pub struct CarcSupply {
     pub builder: u8,
     /// Pigs (Traders & Builders: 1).
     pub pig: u8,
+    /// Shepherds (Hills & Sheep: 1).
+    pub shepherd: u8,
 }
 
 impl From<Figures> for CarcSupply {
@@ -624,6 +703,7 @@ impl From<Figures> for CarcSupply {
             big_follower: value.big_follower,
             builder: value.builder,
             pig: value.pig,
+            shepherd: value.shepherd,
         }
     }
 }
@@ -683,3 +763,9 @@ pub const CARC_SYMBOL_TOWER: u32 = 65536;
 
 /// Trade goods on a city (TB1; which goods is the city part's).
 pub const CARC_SYMBOL_GOODS: u32 = 131072;
+
+/// A hill (HS3): a tile goes face down under it; followers on it break ties (HS4).
+pub const CARC_SYMBOL_HILL: u32 = 262144;
+
+/// A vineyard (HS5): 3 more points to each completed monastery around it.
+pub const CARC_SYMBOL_VINEYARD: u32 = 524288;

@@ -18,7 +18,7 @@ use std::sync::Mutex;
 /// The layout version this header was generated with (16 hexadecimal digits in the
 /// documentation): a hash of the observation schema. Compare it with
 /// `carc_layout_version()` to detect a library whose observations differ.
-pub const CARC_LAYOUT_VERSION: u64 = 0x866d_283c_a63d_2cf9;
+pub const CARC_LAYOUT_VERSION: u64 = 0x6619_7790_8506_5418;
 
 /// Which blocks of a layout (argument of `carc_game_layout_block` and its companions).
 #[repr(u32)]

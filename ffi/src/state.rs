@@ -468,9 +468,10 @@ pub extern "C" fn carc_game_prisoners(
                 wagon: of(Figure::Wagon),
                 barn: of(Figure::Barn),
                 abbey: 0,
-                // Builders and pigs are never captured (TW3).
+                // Builders, pigs and shepherds are never captured (TW3, HS1).
                 builder: 0,
                 pig: 0,
+                shepherd: 0,
             },
         );
         Ok(())

@@ -59,6 +59,8 @@ __all__ = [
     "CapturePass",
     "ExchangePrisoner",
     "PayRansom",
+    "Flock",
+    "DrawToken",
 ]
 
 
@@ -330,6 +332,28 @@ class PayRansom(_ActionBase):
     type: ClassVar[str] = "pay_ransom"
 
 
+@dataclass(frozen=True, repr=False)
+class Flock(_ActionBase):
+    """The turn player's tile extended the field of his shepherd on ``feature`` at ``(x,
+    y)``: ``choice`` ``grow`` (a token is drawn from the bag) or ``herd`` (the field's
+    flocks score) (HS2)."""
+
+    x: int
+    y: int
+    feature: Union[int, str]
+    choice: str
+    type: ClassVar[str] = "flock"
+
+
+@dataclass(frozen=True, repr=False)
+class DrawToken(_ActionBase):
+    """The chance outcome: the token drawn from the bag for a shepherd (HS1, HS2;
+    explicit-chance mode)."""
+
+    token: str
+    type: ClassVar[str] = "draw_token"
+
+
 Action = Union[
     PlaceTile,
     PlaceAbbey,
@@ -358,4 +382,6 @@ Action = Union[
     CapturePass,
     ExchangePrisoner,
     PayRansom,
+    Flock,
+    DrawToken,
 ]

@@ -29,6 +29,8 @@ __all__ = [
     "PrisonersRow",
     "RansomRow",
     "GoodsRow",
+    "FlocksRow",
+    "SheepBagRow",
 ]
 
 
@@ -300,6 +302,49 @@ class GoodsRow(TypedDict):
     """Its cloth tokens."""
 
 
+class FlocksRow(TypedDict):
+    """Every shepherd on the board with his flock (HS1, HS2), in the order of the
+    figures. A row of table ``flocks`` of ``hills-and-sheep`` (rows: many)."""
+
+    seat: int
+    """The shepherd's owner."""
+
+    x: int
+    """The square of the shepherd's tile (x)."""
+
+    y: int
+    """The square of the shepherd's tile (y)."""
+
+    feature: int
+    """His field on that tile."""
+
+    sheep: int
+    """The sheep of his flock."""
+
+    tokens: int
+    """The sheep tokens of his flock."""
+
+
+class SheepBagRow(TypedDict):
+    """The tokens left in the bag, by kind (HS1). A row of table ``sheep_bag`` of
+    ``hills-and-sheep`` (rows: one)."""
+
+    sheep_1: int
+    """Tokens of one sheep."""
+
+    sheep_2: int
+    """Tokens of two sheep."""
+
+    sheep_3: int
+    """Tokens of three sheep."""
+
+    sheep_4: int
+    """Tokens of four sheep."""
+
+    wolves: int
+    """Wolves."""
+
+
 class ExpansionState(TypedDict, total=False):
     """The visible state of a game's expansions: a key per table in play (those of the
     expansions in play), its row, its row or ``None``, or the list of its rows."""
@@ -321,3 +366,5 @@ class ExpansionState(TypedDict, total=False):
     prisoners: List[PrisonersRow]
     ransom: RansomRow
     goods: List[GoodsRow]
+    flocks: List[FlocksRow]
+    sheep_bag: SheepBagRow

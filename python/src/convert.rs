@@ -427,6 +427,8 @@ pub fn action_from_py(game: &Game, obj: &Bound<'_, PyAny>) -> PyResult<Action> {
                 FieldValue::Bid(int_in(it, f.name, 0, MAX_BID as i64)? as u32)
             }
             (FieldKind::Choice, Some(it)) => FieldValue::Choice(named(it, "choice")?),
+            (FieldKind::FlockChoice, Some(it)) => FieldValue::FlockChoice(named(it, "choice")?),
+            (FieldKind::Token, Some(it)) => FieldValue::Token(named(it, "token")?),
             (FieldKind::Seat, Some(it)) => {
                 FieldValue::Seat(Seat(
                     int_in(it, f.name, 0, game.num_players() as i64 - 1)? as u8
@@ -460,6 +462,8 @@ pub fn action_to_py<'py>(py: Python<'py>, action: Action) -> PyResult<Bound<'py,
             FieldValue::Axis(a) => a.name().into_pyobject(py)?.into_any(),
             FieldValue::Bid(b) => b.into_pyobject(py)?.into_any(),
             FieldValue::Choice(c) => c.name().into_pyobject(py)?.into_any(),
+            FieldValue::FlockChoice(c) => c.name().into_pyobject(py)?.into_any(),
+            FieldValue::Token(t) => t.name().into_pyobject(py)?.into_any(),
             FieldValue::Seat(Seat(seat)) => seat.into_pyobject(py)?.into_any(),
         });
     }

@@ -395,7 +395,8 @@ impl PyGame {
     #[getter]
     fn to_play(&self) -> Option<usize> {
         match self.game().phase() {
-            Phase::GameOver | Phase::Draw => None,
+            Phase::GameOver => None,
+            phase if phase.is_chance() => None,
             _ => Some(self.game().to_play()),
         }
     }
@@ -692,7 +693,7 @@ impl PyGame {
         if self.game().is_terminal() {
             return Err(state_error("the game is over"));
         }
-        if self.game().phase() == Phase::Draw {
+        if self.game().phase().is_chance() {
             return Err(state_error("the game waits for a chance outcome"));
         }
         let mut rng = Rng::new(seed.0 as u64);
@@ -918,7 +919,9 @@ impl PyGame {
         let Some(decoded) = decoded else {
             return Err(match self.game().phase() {
                 Phase::GameOver => illegal("the game is over"),
-                Phase::Draw => illegal("the game waits for a chance outcome, not a flat id"),
+                phase if phase.is_chance() => {
+                    illegal("the game waits for a chance outcome, not a flat id")
+                }
                 _ => illegal(format!("action id {} is not legal now", id.0)),
             });
         };

@@ -203,8 +203,8 @@ mod _core {
     /// `("enter_quarter", figure, quarter)`, `("move_count", quarter)`,
     /// `("bridge", rot, variant)`, `("bazaar_select", place, bid)`, `("bazaar_bid", bid)`,
     /// `("bazaar_choice", buy|sell)`, `("exchange_prisoner", figure)`,
-    /// `("pay_ransom", holder, figure)` (the holder a seat relative to the payer) or
-    /// `("pass",)`.
+    /// `("pay_ransom", holder, figure)` (the holder a seat relative to the payer),
+    /// `("flock", grow|herd)` or `("pass",)`.
     #[pyfunction]
     #[pyo3(signature = (id, window=Int(32)), text_signature = "(id, window=32)")]
     fn describe_action_id(id: Int, window: Int) -> PyResult<(String, Vec<String>)> {
@@ -251,6 +251,7 @@ mod _core {
                 "pay_ransom".into(),
                 vec![holder.to_string(), figure.name().to_string()],
             ),
+            FlatAction::Flock(c) => ("flock".into(), vec![c.name().to_string()]),
             FlatAction::Pass => ("pass".into(), vec![]),
         })
     }

@@ -236,7 +236,7 @@ pub fn search<'py>(
 fn check_decision(game: &carcassonne::Game) -> PyResult<()> {
     match game.phase() {
         carcassonne::Phase::GameOver => Err(state_error(SearchError::GameOver.to_string())),
-        carcassonne::Phase::Draw => Err(state_error(SearchError::ChanceNode.to_string())),
+        phase if phase.is_chance() => Err(state_error(SearchError::ChanceNode.to_string())),
         _ => Ok(()),
     }
 }

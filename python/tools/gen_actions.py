@@ -37,6 +37,8 @@ FIELD_TYPES = {
     "bid": ("int", None),
     "choice": ("str", None),
     "seat": ("int", None),
+    "flockchoice": ("str", None),
+    "token": ("str", None),
 }
 
 Schema = Sequence[Tuple[str, Sequence[Tuple[str, str]], bool, str]]

@@ -214,7 +214,7 @@ impl GuidedSearch {
         self.check()?;
         match game.phase() {
             Phase::GameOver => return Err(SearchError::GameOver),
-            Phase::Draw => return Err(SearchError::ChanceNode),
+            phase if phase.is_chance() => return Err(SearchError::ChanceNode),
             _ => {}
         }
         let started = Instant::now();
@@ -467,7 +467,7 @@ impl GuidedTree {
                 return true;
             }
             let n = node as usize;
-            if game.phase() == Phase::Draw {
+            if game.phase().is_chance() {
                 if !self.nodes[n].expanded {
                     self.expand_draw(n, &game);
                 }

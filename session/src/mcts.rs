@@ -330,7 +330,7 @@ impl MctsConfig {
             elapsed: Duration::ZERO,
             root: Vec::new(),
         };
-        if game.phase() == Phase::Draw {
+        if game.phase().is_chance() {
             report.action = legal[sample_draw(game, &mut Rng::new(seed))];
             report.elapsed = started.elapsed();
             return Some(report);
@@ -393,7 +393,7 @@ impl MctsConfig {
         rng: &mut Rng,
         go_on: &mut dyn FnMut() -> bool,
     ) -> Option<Evaluation> {
-        if game.is_terminal() || game.phase() == Phase::Draw {
+        if game.is_terminal() || game.phase().is_chance() {
             return None;
         }
         let started = Instant::now();
@@ -705,8 +705,11 @@ pub struct RootStat {
 /// the game offers now.
 pub(crate) fn sample_draw(game: &Game, rng: &mut Rng) -> usize {
     let counts = game.remaining_tiles();
+    let bag = game.sheep_bag();
     let weight = |a: &Action| match a {
         Action::Draw { tile } => u32::from(counts[tile.index()]),
+        // HS1, HS2: a token of the sheep bag.
+        Action::DrawToken { token } => u32::from(bag[*token as usize]),
         _ => 0,
     };
     let legal = game.legal();
@@ -888,7 +891,7 @@ impl<'a> Tree<'a> {
                 break;
             }
             let n = node as usize;
-            if game.phase() == Phase::Draw {
+            if game.phase().is_chance() {
                 if !self.nodes[n].expanded {
                     self.expand(n, &game, false);
                 }

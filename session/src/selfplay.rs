@@ -46,7 +46,7 @@ use crate::guided::{flat_policy, GuidedSearch, LeafEvaluator, SearchError};
 use crate::mcts::{outcome_and_margin, Evaluation, MctsConfig};
 use crate::session::Session;
 use crate::vector::episode_seed;
-use carcassonne::{Action, Game, GameConfig, Phase, Rng};
+use carcassonne::{Action, Game, GameConfig, Rng};
 use std::sync::atomic::{AtomicBool, AtomicU32, Ordering};
 use std::sync::{Arc, Mutex};
 
@@ -295,7 +295,7 @@ impl<'a> SelfPlay<'a> {
                 return Err(SearchError::Stopped);
             }
             let legal = session.legal_actions();
-            if session.game().phase() == Phase::Draw || legal.len() == 1 {
+            if session.game().phase().is_chance() || legal.len() == 1 {
                 let a = legal[0];
                 actions.push(a);
                 session.apply(a).expect("a legal action");

@@ -365,7 +365,7 @@ impl Session {
     pub fn step(&mut self, id: u32) -> Result<FlatDecision, FlatError> {
         match self.game.phase() {
             Phase::GameOver => return Err(FlatError::GameOver),
-            Phase::Draw => return Err(FlatError::ChanceNode),
+            phase if phase.is_chance() => return Err(FlatError::ChanceNode),
             _ => {}
         }
         let decision = self.decode(id).ok_or(FlatError::NotOffered { id })?;

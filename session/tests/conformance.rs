@@ -30,8 +30,8 @@
 //! in a debug build on two cores; `--release` is much faster).
 
 use carcassonne::config::{
-    BarnPlacement, CountFinal, CountLandscape, DragonMove, FairyRule, PrincessRule, RiverLakes,
-    VolcanoSpecials, WagonMove,
+    BarnPlacement, CountFinal, CountLandscape, DragonMove, FairyRule, HillTiebreak, PrincessRule,
+    RiverLakes, VolcanoSpecials, WagonMove,
 };
 use carcassonne::rules::bcb::MAX_BID;
 use carcassonne::rules::tower::RANSOM;
@@ -96,6 +96,15 @@ const ALL: &[TileSet] = &TileSet::ALL;
 const IC: &[TileSet] = &[TileSet::Base, TileSet::InnsCathedrals];
 /// Traders & Builders on the base game.
 const TB: &[TileSet] = &[TileSet::Base, TileSet::TradersBuilders];
+/// Hills & Sheep on the base game.
+const HS: &[TileSet] = &[TileSet::Base, TileSet::HillsSheep];
+/// Hills & Sheep with the Princess & the Dragon and Traders & Builders (HS6).
+const HS_PD_TB: &[TileSet] = &[
+    TileSet::Base,
+    TileSet::PrincessDragon,
+    TileSet::TradersBuilders,
+    TileSet::HillsSheep,
+];
 /// Bridges, Castles & Bazaars on the base game.
 const BCB: &[TileSet] = &[TileSet::Base, TileSet::BridgesCastlesBazaars];
 /// The Count, King & Robber and the Cult on the base game.
@@ -662,6 +671,21 @@ fn traders_and_builders_two_to_six_players() {
 }
 
 #[test]
+fn hills_and_sheep_two_to_six_players() {
+    // Shepherds and their tokens (HS1), flocks grown, herded and closed (HS2), hills with
+    // a tile under them (HS3), tie-breaks (HS4), vineyards (HS5), with every table size;
+    // the tokens and the tiles under hills drawn by the test in explicit-chance mode.
+    let mut cases: Vec<Case> = (2..=6).map(|p| few(case("hs", p, HS, |_| {}))).collect();
+    cases.push(explicit(case("hs", 3, HS, |_| {})));
+    cases.push(few(case("hs, number-of-followers", 4, HS, |c| {
+        c.rules.hill_tiebreak = HillTiebreak::NumberOfFollowers;
+    })));
+    cases.push(few(case("hs, pd, tb", 4, HS_PD_TB, |_| {})));
+    cases.push(explicit(case("hs, pd, tb", 2, HS_PD_TB, |_| {})));
+    run(cases);
+}
+
+#[test]
 fn every_set_two_to_six_players() {
     let mut cases: Vec<Case> = (2..=6)
         .map(|p| few(case("all sets", p, ALL, |c| c.figures.abbot = 1)))
@@ -687,6 +711,7 @@ fn every_set_two_to_six_players() {
                 count_final: CountFinal::AnyQuarter,
                 count_landscape: CountLandscape::Open,
                 volcano_specials: VolcanoSpecials::Allowed,
+                hill_tiebreak: HillTiebreak::NumberOfFollowers,
             }
         },
     )));

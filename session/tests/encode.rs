@@ -47,6 +47,12 @@ fn variety() -> Vec<GameConfig> {
     v.push(config(5, &TileSet::ALL, 12));
     v.push(config(4, &[Base, Tower], 13));
     v.push(config(2, &[Base, Tower, PrincessDragon, AbbeyMayor], 14));
+    v.push(config(3, &[Base, HillsSheep], 15));
+    v.push(config(
+        4,
+        &[Base, HillsSheep, PrincessDragon, TradersBuilders],
+        16,
+    ));
     let mut open = config(3, &[Base, Count, River1, PrincessDragon, AbbeyMayor], 10);
     open.rules.count_landscape = carcassonne::config::CountLandscape::Open;
     open.rules.count_final = carcassonne::config::CountFinal::AnyQuarter;
@@ -80,6 +86,8 @@ fn square_needed(game: &Game, action: Action) -> Option<Pos> {
         | Action::PayRansom { .. }
         | Action::DeployBarn { .. }
         | Action::Draw { .. }
+        | Action::DrawToken { .. }
+        | Action::Flock { .. }
         | Action::QuarterPass { .. }
         | Action::DeployQuarter { .. }
         | Action::MoveCount { .. }
@@ -537,6 +545,7 @@ fn flat_ids_take_apart_and_back() {
             + 2
             + FIGURE_KINDS
             + 6 * FIGURE_KINDS
+            + 2
             + 1
     );
     for id in 0..spec.num_actions() as u32 {

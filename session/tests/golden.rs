@@ -165,6 +165,14 @@ fn inns_traders_tower() {
 fn seed_interactions() {
     replay_file("seed-interactions.jsonl", 28);
 }
+#[test]
+fn hills_and_sheep() {
+    replay_file("hs.jsonl", 28);
+}
+#[test]
+fn hills_and_sheep_with_princess_dragon_and_traders_builders() {
+    replay_file("hs-pd-tb.jsonl", 28);
+}
 
 /// Where the dragon stands before turn `turn` action `action` of a record: on the last
 /// volcano tile placed (PD2) or where its last step took it (PD5).

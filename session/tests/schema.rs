@@ -212,7 +212,7 @@ fn planes_and_globals_turn_with_their_indices() {
 }
 
 /// A client written from the documentation finds the supply of seat `r` and figure `f`
-/// at `supply + 8·r + f` and the figures of seat `r` in quarter `q` at
+/// at `supply + 9·r + f` and the figures of seat `r` in quarter `q` at
 /// `quarter-figures + 4·r + q` (CC3): checked against the game in Count games, from
 /// every seat's point of view.
 #[test]
@@ -220,7 +220,7 @@ fn two_dimensional_globals_are_row_major() {
     let s = schema();
     let supply = s.global("supply").unwrap();
     let quarters = s.global("quarter-figures").unwrap();
-    assert_eq!(supply.shape, [6, 8]);
+    assert_eq!(supply.shape, [6, 9]);
     assert_eq!(supply.row.dims, [Dim::Seat, Dim::Figure]);
     assert_eq!(quarters.shape, [6, 4]);
     let spec = EncoderSpec::new(16).unwrap();
@@ -239,7 +239,7 @@ fn two_dimensional_globals_are_row_major() {
                     let r = (seat + n - player) % n;
                     for f in Figure::ALL {
                         assert_eq!(
-                            globals[supply.start + 8 * r + f.index()],
+                            globals[supply.start + 9 * r + f.index()],
                             game.supply(seat, f) as f32
                         );
                     }
@@ -430,7 +430,7 @@ fn pass_discards_a_tile_that_fits_only_with_a_bridge() {
         );
         assert_eq!(spec.pass_id() as usize, spec.num_actions() - 1);
         let w = u32::from(window);
-        assert_eq!(spec.pass_id(), 5 * w * w + 688, "the documented id");
+        assert_eq!(spec.pass_id(), 5 * w * w + 716, "the documented id");
         let mut mask = vec![0i8; spec.num_actions()];
         legal_mask(&game, spec, &mut mask).unwrap();
         assert_eq!(mask[spec.pass_id() as usize], 1);

@@ -478,7 +478,7 @@ int main(int argc, char **argv) {
     }
     full = new_game("{\"players\":2,\"sets\":[\"base\"]}");
     EXPECT_OK(carc_game_observation_sizes(full, &sizes));
-    CHECK(sizes.window == 32 && sizes.slots == 19 && sizes.channels == 19);
+    CHECK(sizes.window == 32 && sizes.slots == 19 && sizes.channels == 20);
     check_version(doc);
     check_planes(doc, full, sizes.planes);
     check_globals(doc, full, sizes.globals_len);

@@ -83,7 +83,7 @@ def test_slot_block_of_a_preset() -> None:
     """``num_slots`` and ``num_channels`` are the sides of the preset's ``SLOT`` block; its
     labels name the full slot and channel of each id."""
     full = carcassonne.encoder_info()
-    assert (full["num_slots"], full["num_channels"]) == (19, 19)
+    assert (full["num_slots"], full["num_channels"]) == (19, 20)
     info = carcassonne.encoder_info(24, "compact", players=2, sets=["base"])
     slot = next(b for b in info["action_layout"] if b["name"] == "slot")
     assert slot["shape"] == [info["num_slots"], info["num_channels"]]

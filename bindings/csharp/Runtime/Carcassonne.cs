@@ -83,6 +83,10 @@ namespace Carcassonne
         Capture = 14,
         /// <summary>Pick which of his figures the capturer gets back in a prisoner exchange (TW4). Name: `exchange_prisoner`.</summary>
         ExchangePrisoner = 15,
+        /// <summary>Grow the flock of the shepherd whose field the turn's tile extended, or herd it into the fold (HS2). Name: `flock`.</summary>
+        Flock = 16,
+        /// <summary>Explicit chance: the token drawn from the bag for a shepherd (HS1, HS2). Name: `draw_token`.</summary>
+        DrawToken = 17,
     }
 
     /// <summary>What a `CarcAction` does (its `kind` field); the record format's action types, one to one. A field the kind does not have is ignored; an absent feature is `CARC_NO_FEATURE`. Stable numbers. (CarcActionKind)</summary>
@@ -142,6 +146,10 @@ namespace Carcassonne
         ExchangePrisoner = 25,
         /// <summary>Pay 3 points to `prisoner_of` and take back one of the player's `figure`s that `prisoner_of` holds prisoner: once per turn, before placing the tile or before the figure action (TW5). Name: `pay_ransom`.</summary>
         PayRansom = 26,
+        /// <summary>The turn player's tile extended the field of his shepherd on `feature` at `(x, y)`: `choice` `grow` (a token is drawn from the bag) or `herd` (the field's flocks score) (HS2). Name: `flock`.</summary>
+        Flock = 27,
+        /// <summary>The chance outcome: the token drawn from the bag for a shepherd (HS1, HS2; explicit-chance mode). Name: `draw_token`.</summary>
+        DrawToken = 28,
     }
 
     /// <summary>A kind of figure (the `figure` field of a `CarcAction` and of a `CarcBoardFigure`). Stable numbers. (CarcFigure)</summary>
@@ -163,6 +171,8 @@ namespace Carcassonne
         Builder = 6,
         /// <summary>The pig (TB5): on a field beside its owner's farmer; no follower, no majority, adds a point per city to its owner's field scoring. Name: `pig`.</summary>
         Pig = 7,
+        /// <summary>The shepherd (HS1): on a field, with its flock of sheep; no follower, no majority. Name: `shepherd`.</summary>
+        Shepherd = 8,
     }
 
     /// <summary>Barn corners, board frame (the `corner` field of a `CarcAction`). Stable numbers. (CarcCorner)</summary>
@@ -294,6 +304,8 @@ namespace Carcassonne
         RansomReceived = 19,
         /// <summary>End of game: the most tokens of a kind of trade goods, 10 (TB2). Name: `goods`.</summary>
         Goods = 20,
+        /// <summary>A flock herded into the fold, or scored in a closed field: the sheep of every flock of the field, to each shepherd's owner (HS2). Name: `flock`.</summary>
+        Flock = 21,
     }
 
     /// <summary>Why a figure left the board (`cause` of a `CarcEvent`). Stable numbers. (CarcReturnCause)</summary>
@@ -315,6 +327,8 @@ namespace Carcassonne
         Captured = 6,
         /// <summary>A builder or pig whose owner has no figure left beside it in its feature: its follower was removed, eaten or captured (TB6). Name: `unaccompanied`.</summary>
         Unaccompanied = 7,
+        /// <summary>A shepherd sent home by a wolf drawn from the bag (HS1, HS2). Name: `wolf`.</summary>
+        Wolf = 8,
     }
 
     /// <summary>The kind of a feature (`carc_tile_feature_geometry`, events, parts). Stable numbers. (CarcFeatureKind)</summary>
@@ -405,7 +419,7 @@ namespace Carcassonne
         Many = 3,
     }
 
-    /// <summary>A player's holdings (9 bytes, blittable; `carc_game_supply`): figures not on the board, and tiles of the expansions not yet placed. (CarcSupply)</summary>
+    /// <summary>A player's holdings (10 bytes, blittable; `carc_game_supply`): figures not on the board, and tiles of the expansions not yet placed. (CarcSupply)</summary>
     [StructLayout(LayoutKind.Sequential)]
     public struct CarcSupply
     {
@@ -427,6 +441,8 @@ namespace Carcassonne
         public byte Builder;
         /// <summary>Pigs (Traders &amp; Builders: 1).</summary>
         public byte Pig;
+        /// <summary>Shepherds (Hills &amp; Sheep: 1).</summary>
+        public byte Shepherd;
     }
 
     // END GENERATED TYPES
@@ -451,7 +467,8 @@ namespace Carcassonne
         public ushort Bid;
         /// <summary>PayRansom: the seat holding the prisoner (prisoner_of, TW5).</summary>
         public byte Seat;
-        public byte Reserved;
+        /// <summary>DrawToken: the token drawn from the sheep bag (a CarcSheepToken, HS1, HS2).</summary>
+        public byte Token;
         public int BridgeX;
         public int BridgeY;
 
@@ -942,6 +959,10 @@ namespace Carcassonne
         public const uint SymbolTower = 65536;
         /// <summary>Trade goods on a city (TB1; which goods is the city part's).</summary>
         public const uint SymbolGoods = 131072;
+        /// <summary>A hill (HS3): a tile goes face down under it; followers on it break ties (HS4).</summary>
+        public const uint SymbolHill = 262144;
+        /// <summary>A vineyard (HS5): 3 more points to each completed monastery around it.</summary>
+        public const uint SymbolVineyard = 524288;
         /// <summary>The library version this binding was written for (see Game.Version).</summary>
         public const uint VersionMajor = 0;
         /// <summary>The library's minor version this binding was written for.</summary>
@@ -951,7 +972,7 @@ namespace Carcassonne
         /// <summary>The ABI this binding was written for; compare with carc_abi_version().</summary>
         public const uint AbiVersion = 2;
         /// <summary>The observation layout version this binding was written for (the header's CARC_LAYOUT_VERSION); compare with carc_layout_version().</summary>
-        public const ulong LayoutVersion = 9686442614495980793;
+        public const ulong LayoutVersion = 7357042928877196312;
         // END GENERATED CONSTANTS
         /// <summary>The default side of the observation window.</summary>
         public const uint DefaultWindow = 32;

@@ -54,6 +54,9 @@ crate::named_enum! {
         RansomReceived = "ransompaid.income",
         /// End of game: the most tokens of a kind of trade goods, 10 (TB2).
         Goods = "goods",
+        /// A flock herded into the fold, or scored in a closed field: the sheep of every
+        /// flock of the field, to each shepherd's owner (HS2).
+        Flock = "flock",
     }
 }
 
@@ -130,6 +133,8 @@ crate::named_enum! {
         /// A builder or pig whose owner has no figure left beside it in its feature: its
         /// follower was removed, eaten or captured (TB6).
         Unaccompanied = "unaccompanied",
+        /// A shepherd sent home by a wolf drawn from the bag (HS1, HS2).
+        Wolf = "wolf",
     }
 }
 

@@ -112,8 +112,8 @@ impl Quarter {
             Figure::Mayor => matches!(self, Quarter::Castle),
             Figure::Wagon => !matches!(self, Quarter::Market),
             Figure::Abbot => matches!(self, Quarter::Cathedral),
-            // Builders and pigs never enter the City (TB6).
-            Figure::Barn | Figure::Builder | Figure::Pig => false,
+            // Builders, pigs (TB6) and shepherds (HS1) never enter the City.
+            Figure::Barn | Figure::Builder | Figure::Pig | Figure::Shepherd => false,
         }
     }
 }

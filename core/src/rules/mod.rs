@@ -12,6 +12,7 @@
 //! * [`inns_cathedrals`]: Inns & Cathedrals (IC1–IC4).
 //! * [`tower`]: the Tower (TW1–TW7).
 //! * [`traders_builders`]: Traders & Builders (TB1–TB6).
+//! * [`hills_sheep`]: Hills & Sheep (HS1–HS6).
 //!
 //! [`state`] is the visible state of every expansion for clients: tables that each
 //! expansion declares in its module (`state_tables!`) and writes (`write_state`).
@@ -61,6 +62,7 @@ pub mod abbot;
 pub mod bcb;
 pub mod count;
 pub mod cult;
+pub mod hills_sheep;
 pub mod inns_cathedrals;
 pub mod king_robber;
 pub mod princess_dragon;
@@ -103,6 +105,8 @@ expansions! {
     tower: tower::Tower,
     /// Traders & Builders.
     traders: traders_builders::TradersBuilders,
+    /// Hills & Sheep.
+    hills: hills_sheep::HillsSheep,
 }
 
 impl Game {

@@ -199,6 +199,14 @@ pub(crate) trait Expansion: Sized + Clone + fmt::Debug + Eq + Hash {
         None
     }
 
+    /// Which of the players `tied` (a bit per seat, two or more, tied for the majority of
+    /// the city, road or field of `root`) score it (HS4: those with a follower on a hill
+    /// tile); `tied` keeps them all.
+    #[inline]
+    fn break_tie(_game: &Game, _root: NodeId, tied: u8) -> u8 {
+        tied
+    }
+
     /// Points per completed city (and castle) that `player` scores beyond the field's
     /// value when the field of `root` is scored for him (TB5: his pig).
     #[inline]
@@ -346,6 +354,21 @@ pub(crate) trait Expansion: Sized + Clone + fmt::Debug + Eq + Hash {
     #[inline]
     fn on_tile_placed(_game: &mut Game, _index: u8) {}
 
+    /// Whether the expansion takes a tile from the pile right after the turn's tile was
+    /// placed, while tiles are left (HS3: under a hill): sampled, or asked for as a chance
+    /// outcome in explicit-chance mode; it goes to [`Expansion::drawn_after_placement`].
+    #[inline]
+    fn tile_after_placement(_game: &mut Game) -> bool {
+        false
+    }
+
+    /// The tile drawn for [`Expansion::tile_after_placement`]; returns whether the
+    /// expansion asked for it (HS3).
+    #[inline]
+    fn drawn_after_placement(_game: &mut Game, _tile: TileKind) -> bool {
+        false
+    }
+
     /// A tile that fits nowhere was discarded (B5, R6).
     #[inline]
     fn on_tile_discarded(_game: &mut Game, _tile: TileKind) {}
@@ -373,6 +396,14 @@ pub(crate) trait Expansion: Sized + Clone + fmt::Debug + Eq + Hash {
     /// bridge).
     #[inline]
     fn instead_of_deploying(_game: &Game, _out: &mut Vec<Action>) {}
+
+    /// Whether a decision or chance event follows the figure action before every other
+    /// step after the deployment (HS1: the shepherd's token; HS2: the flock); asked again
+    /// after each such decision until no expansion asks.
+    #[inline]
+    fn decision_after_figure_action(_game: &mut Game) -> bool {
+        false
+    }
 
     /// Whether a decision follows the deployment (PD4: the dragon's flight); the game
     /// then waits for it.
@@ -720,6 +751,17 @@ macro_rules! expansions {
                 None
             }
 
+            /// [`Expansion::break_tie`] of every expansion, in turn.
+            #[inline]
+            pub(crate) fn break_tie(&self, root: NodeId, tied: u8) -> u8 {
+                $(let tied = if self.in_play(Slot::$field) {
+                    <$ty as Expansion>::break_tie(self, root, tied)
+                } else {
+                    tied
+                };)+
+                tied
+            }
+
             /// [`Expansion::field_bonus_per_city`] of every expansion, summed.
             #[inline]
             pub(crate) fn field_bonus_per_city(&self, root: NodeId, player: u8) -> i32 {
@@ -885,6 +927,18 @@ macro_rules! expansions {
                 })+
             }
 
+            /// [`Expansion::tile_after_placement`]: whether some expansion asks.
+            pub(crate) fn tile_after_placement(&mut self) -> bool {
+                false $(|| (self.in_play(Slot::$field) && <$ty as Expansion>::tile_after_placement(self)))+
+            }
+
+            /// The tile drawn for [`Expansion::tile_after_placement`], to the expansion
+            /// that asked for it.
+            pub(crate) fn drawn_after_placement(&mut self, tile: TileKind) {
+                let _taken = false $(|| (self.in_play(Slot::$field) && <$ty as Expansion>::drawn_after_placement(self, tile)))+;
+                debug_assert!(_taken, "a tile drawn after the placement that no expansion asked for");
+            }
+
             /// [`Expansion::on_tile_discarded`] of every expansion.
             pub(crate) fn on_tile_discarded(&mut self, tile: TileKind) {
                 $(if self.in_play(Slot::$field) {
@@ -917,6 +971,11 @@ macro_rules! expansions {
                 $(if self.in_play(Slot::$field) {
                     <$ty as Expansion>::instead_of_deploying(self, out);
                 })+
+            }
+
+            /// [`Expansion::decision_after_figure_action`]: the first expansion that asks.
+            pub(crate) fn decision_after_figure_action(&mut self) -> bool {
+                false $(|| (self.in_play(Slot::$field) && <$ty as Expansion>::decision_after_figure_action(self)))+
             }
 
             /// [`Expansion::decision_after_deployment`]: the first expansion that asks.

@@ -49,6 +49,14 @@ pub fn start(config: GameConfig) -> Game {
     Game::with_chance(config, ChanceMode::Explicit).expect("a valid configuration")
 }
 
+/// A game of `players` players with the sets `sets` and `more` in explicit-chance mode
+/// (an expansion's scenarios with the sets of its interactions).
+pub fn start_with(players: u8, sets: &[TileSet], more: &[TileSet]) -> Game {
+    let mut all = sets.to_vec();
+    all.extend_from_slice(more);
+    start(config(players, &all))
+}
+
 /// The base game for `players` players in explicit-chance mode.
 pub fn base_game(players: u8) -> Game {
     start(config(players, &[TileSet::Base]))
@@ -384,7 +392,11 @@ pub fn play_out_until(
                     .expect("a pass is always offered");
                 apply(game, pass);
             }
-            Phase::BazaarSelect | Phase::BazaarBuyOrSell | Phase::ExchangePrisoner => {
+            Phase::BazaarSelect
+            | Phase::BazaarBuyOrSell
+            | Phase::ExchangePrisoner
+            | Phase::Flock
+            | Phase::DrawToken => {
                 let first = game.legal_actions()[0];
                 apply(game, first);
             }

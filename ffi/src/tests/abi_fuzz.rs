@@ -233,7 +233,7 @@ fn raw_action() -> impl Strategy<Value = CarcAction> {
                 has_bridge: flag,
                 bid,
                 seat: flag,
-                reserved: 0,
+                token: flag,
                 bridge_x: bx,
                 bridge_y: by,
             },

@@ -16,10 +16,10 @@ use crate::action::{
 };
 use crate::engine_types::{
     CARC_SYMBOL_ABBEY, CARC_SYMBOL_BAZAAR, CARC_SYMBOL_CATHEDRAL, CARC_SYMBOL_COUNT_QUARTERS,
-    CARC_SYMBOL_DRAGON, CARC_SYMBOL_GARDEN, CARC_SYMBOL_GOODS, CARC_SYMBOL_INN,
+    CARC_SYMBOL_DRAGON, CARC_SYMBOL_GARDEN, CARC_SYMBOL_GOODS, CARC_SYMBOL_HILL, CARC_SYMBOL_INN,
     CARC_SYMBOL_MAGIC_PORTAL, CARC_SYMBOL_MONASTERY, CARC_SYMBOL_PIG_HERD, CARC_SYMBOL_PRINCESS,
     CARC_SYMBOL_RIVER, CARC_SYMBOL_SHRINE, CARC_SYMBOL_TOWER, CARC_SYMBOL_TUNNEL,
-    CARC_SYMBOL_VOLCANO, CARC_SYMBOL_WELL,
+    CARC_SYMBOL_VINEYARD, CARC_SYMBOL_VOLCANO, CARC_SYMBOL_WELL,
 };
 use crate::events::{carc_game_event_count, carc_game_event_parts, carc_game_events};
 use crate::game::{
@@ -485,6 +485,8 @@ fn geometry_of_every_tile_kind_matches_the_catalogue() {
             ("count_quarters", CARC_SYMBOL_COUNT_QUARTERS),
             ("cathedral", CARC_SYMBOL_CATHEDRAL),
             ("tower", CARC_SYMBOL_TOWER),
+            ("hill", CARC_SYMBOL_HILL),
+            ("vineyard", CARC_SYMBOL_VINEYARD),
             // TB1: one goods symbol; which goods is the city part's.
             ("goods:wine", CARC_SYMBOL_GOODS),
             ("goods:grain", CARC_SYMBOL_GOODS),
@@ -567,8 +569,9 @@ fn geometry_of_every_tile_kind_matches_the_catalogue() {
                 assert_eq!(u64::from(g.pennants), pennants, "{ctx}");
                 assert_eq!(g.adjacent_cities, adjacent, "{ctx}");
                 assert_eq!(g.flags, flags, "{ctx}");
-                // Corners: both edge thirds at the corner; sides by the catalogue's
-                // notation (roads and rivers: the middle third; cities: all; fields: any).
+                // Corners: both edge thirds at the corner; sides: a feature touches a side
+                // through any of its thirds (a road or river holds the middle one; two
+                // cities may share a side, HS-CORNER-AND-CAP-VINEYARD).
                 let has = |n: String| names.contains(&n);
                 let corners = [("W2", "N0"), ("N2", "E0"), ("E2", "S0"), ("S2", "W0")]
                     .iter()
@@ -579,10 +582,7 @@ fn geometry_of_every_tile_kind_matches_the_catalogue() {
                 let sides = (0..4)
                     .filter(|s| {
                         let side = ["N", "E", "S", "W"][*s];
-                        match ty {
-                            "field" => (0..3).any(|k| has(format!("{side}{k}"))),
-                            _ => has(format!("{side}1")),
-                        }
+                        (0..3).any(|k| has(format!("{side}{k}")))
                     })
                     .fold(0u8, |acc, s| acc | 1 << s);
                 assert_eq!(g.sides, sides, "{ctx} rot {rot}");
@@ -983,7 +983,7 @@ fn mask_info_at_a_draw_and_at_the_end() {
 /// The `CarcAction` fields checked for `CARC_STATUS_INVALID_ARGUMENT`: `kind` always; of
 /// the other fields only those the kind uses, and only for values no action can have
 /// (`docs/c-api.md`). Positions and features take any value (a wrong one is merely not
-/// legal); `reserved` and the fields the kind does not use are ignored.
+/// legal); the fields the kind does not use are ignored.
 #[test]
 fn action_fields_checked_for_invalid_argument() {
     use CarcActionKind as K;
@@ -1146,14 +1146,14 @@ fn action_fields_checked_for_invalid_argument() {
             thread_error()
         );
     }
-    // Unused fields and `reserved` are ignored; positions and features are never invalid.
+    // Unused fields are ignored; positions and features are never invalid.
     let ignored = [
         CarcAction {
             rot: 9,
             figure: 9,
             corner: 9,
             tile: 9999,
-            reserved: 77,
+            token: 77,
             quarter: 9,
             step: 9,
             axis: 9,
@@ -1193,7 +1193,7 @@ fn action_fields_checked_for_invalid_argument() {
     }
     let first = legal(game)[0];
     let sloppy = CarcAction {
-        reserved: 5,
+        token: 5,
         figure: 9,
         quarter: 9,
         step: 9,

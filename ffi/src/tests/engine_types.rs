@@ -15,6 +15,7 @@ use carcassonne_core::config::Figures;
 use carcassonne_core::names::Named;
 use carcassonne_core::rules::bcb::{Axis, BazaarChoice};
 use carcassonne_core::rules::count::{Quarter, QuarterStep};
+use carcassonne_core::rules::hills_sheep::{FlockChoice, SheepToken};
 use carcassonne_core::rules::state::{ColumnKind, Rows};
 use carcassonne_core::tiles::{FeatureKind, Symbols};
 use carcassonne_core::{Corner, Figure, Phase, ReturnCause, ScoreKind};
@@ -115,6 +116,22 @@ fn mirrors() -> Vec<Mirror> {
              `CarcAction`).",
             "BazaarChoice",
             named::<BazaarChoice>(),
+        ),
+        m(
+            "CarcFlockChoice",
+            "u8",
+            "The turn player's choice for his shepherd's flock (the `choice` field of a \
+             `CarcAction` of kind `FLOCK`).",
+            "FlockChoice",
+            named::<FlockChoice>(),
+        ),
+        m(
+            "CarcSheepToken",
+            "u8",
+            "A token of the sheep bag (the `token` field of a `CarcAction` of kind \
+             `DRAW_TOKEN`).",
+            "SheepToken",
+            named::<SheepToken>(),
         ),
         m(
             "CarcScoreKind",
@@ -222,6 +239,7 @@ fn render(committed: &str) -> Result<String, String> {
          use carcassonne_core::config::Figures;\n\
          use carcassonne_core::rules::bcb::{Axis, BazaarChoice};\n\
          use carcassonne_core::rules::count::{Quarter, QuarterStep};\n\
+         use carcassonne_core::rules::hills_sheep::{FlockChoice, SheepToken};\n\
          use carcassonne_core::rules::state::{ColumnKind, Rows};\n\
          use carcassonne_core::tiles::FeatureKind;\n\
          use carcassonne_core::{Corner, Figure, Phase, ReturnCause, ScoreKind};\n",

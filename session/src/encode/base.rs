@@ -418,7 +418,7 @@ fn write_globals(w: &mut Writer<'_>) {
     let phase = game.phase();
     w.global(PHASE + phase_index(phase), 1.0);
     w.flag(FOCUS_PENDING, w.focus.is_some());
-    let deciding = !matches!(phase, Phase::GameOver | Phase::Draw);
+    let deciding = phase != Phase::GameOver && !phase.is_chance();
     w.flag(IS_TO_PLAY, deciding && game.to_play() == player);
     let scores = game.scores();
     let mut best_other = i32::MIN;

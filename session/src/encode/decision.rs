@@ -98,7 +98,9 @@ impl Frame {
             Action::MoveWagon { pos, feature } => {
                 self.targeted(game, pos, Some(feature), Channel::Wagon)
             }
-            Action::Draw { .. } => Route::Unencodable,
+            Action::Draw { .. } | Action::DrawToken { .. } => Route::Unencodable,
+            // One shepherd per player: the choice names the flock (HS2).
+            Action::Flock { choice, .. } => Route::Direct(FlatAction::Flock(choice).id(spec)),
             Action::PlaceTowerPiece { pos } => {
                 let tower = game.board().at(pos).and_then(|p| {
                     let features = &p.kind.def().features;

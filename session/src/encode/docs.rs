@@ -158,6 +158,8 @@ fn entry_names(dims: &[Dim]) -> String {
                     | Dim::QuarterMover
                     | Dim::BridgeVariant
                     | Dim::Choice
+                    | Dim::Token
+                    | Dim::FlockChoice
             )
         })
         .map(|d| {

@@ -7,6 +7,7 @@ use carcassonne::config::Figure;
 use carcassonne::geometry::{Corner, Rotation};
 use carcassonne::rules::bcb::{BazaarChoice, TileBridge};
 use carcassonne::rules::count::Quarter;
+use carcassonne::rules::hills_sheep::FlockChoice;
 use carcassonne::tiles::{FeatureKind, TileKind, TileSet};
 
 /// Feature slots: where on a tile, in the board frame.
@@ -190,6 +191,8 @@ carcassonne::named_enum! {
         Builder(17) = "builder",
         /// Deploy the pig (TB5).
         Pig(18) = "pig",
+        /// Deploy the shepherd (HS1).
+        Shepherd(19) = "shepherd",
     }
 }
 
@@ -205,6 +208,7 @@ impl Channel {
             Figure::BigFollower => Some(Channel::BigFollower),
             Figure::Builder => Some(Channel::Builder),
             Figure::Pig => Some(Channel::Pig),
+            Figure::Shepherd => Some(Channel::Shepherd),
             Figure::Barn => None,
         }
     }
@@ -217,8 +221,8 @@ impl Channel {
             Figure::Mayor => Some(Channel::LeaveMayor),
             Figure::Wagon => Some(Channel::LeaveWagon),
             Figure::BigFollower => Some(Channel::LeaveBigFollower),
-            // Builders and pigs never enter the City (TB6).
-            Figure::Barn | Figure::Builder | Figure::Pig => None,
+            // Builders, pigs (TB6) and shepherds (HS1) never enter the City.
+            Figure::Barn | Figure::Builder | Figure::Pig | Figure::Shepherd => None,
         }
     }
 
@@ -226,7 +230,8 @@ impl Channel {
     /// (the leaving channels with the Count too), the fairy and the princess with the
     /// Princess & the Dragon, the abbot's return with the abbot, the castle and the
     /// bridges with Bridges, Castles & Bazaars, the big follower's with the big follower,
-    /// the tower piece with the Tower, the builder's and the pig's with their figures.
+    /// the tower piece with the Tower, the builder's, the pig's and the shepherd's with
+    /// their figures.
     pub const fn live(self) -> Live {
         use Channel::*;
         const COUNT: Live = Live::Set(TileSet::Count);
@@ -246,6 +251,7 @@ impl Channel {
             TowerPiece => Live::Set(TileSet::Tower),
             Builder => Live::Figure(Figure::Builder),
             Pig => Live::Figure(Figure::Pig),
+            Shepherd => Live::Figure(Figure::Shepherd),
         }
     }
 }
@@ -335,6 +341,8 @@ pub enum FlatAction {
         /// The prisoner's kind.
         figure: Figure,
     },
+    /// `FLOCK`: grow the flock of the turn player's shepherd or herd it (HS2).
+    Flock(FlockChoice),
     /// `PASS`.
     Pass,
 }
@@ -380,6 +388,7 @@ impl FlatAction {
             FlatAction::Ransom { holder, figure } => {
                 spec.ransom_base() + (FIGURE_KINDS * holder as usize + figure.index()) as u32
             }
+            FlatAction::Flock(choice) => spec.flock_base() + choice as u32,
             FlatAction::Pass => spec.pass_id(),
         }
     }
@@ -439,12 +448,14 @@ impl FlatAction {
             FlatAction::Choice(BazaarChoice::ALL[(id - spec.choice_base()) as usize])
         } else if id < spec.ransom_base() {
             FlatAction::Exchange(*Figure::ALL.get((id - spec.exchange_base()) as usize)?)
-        } else if id < spec.pass_id() {
+        } else if id < spec.flock_base() {
             let k = (id - spec.ransom_base()) as usize;
             FlatAction::Ransom {
                 holder: (k / FIGURE_KINDS) as u8,
                 figure: Figure::ALL[k % FIGURE_KINDS],
             }
+        } else if id < spec.pass_id() {
+            FlatAction::Flock(FlockChoice::ALL[(id - spec.flock_base()) as usize])
         } else if id == spec.pass_id() {
             FlatAction::Pass
         } else {

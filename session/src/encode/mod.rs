@@ -112,6 +112,7 @@ pub mod count;
 pub mod cult;
 mod decision;
 pub mod docs;
+pub mod hills_sheep;
 mod ids;
 pub mod king_robber;
 mod observe;

@@ -90,6 +90,7 @@ pub fn rotate_action_id(spec: EncoderSpec, id: u32, quarter_turns: u8) -> Option
         | FlatAction::Choice(_)
         | FlatAction::Exchange(_)
         | FlatAction::Ransom { .. }
+        | FlatAction::Flock(_)
         | FlatAction::Pass) => other,
     };
     Some(turned.id(spec))

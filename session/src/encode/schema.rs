@@ -46,6 +46,7 @@ use carcassonne::game::Phase;
 use carcassonne::names::same_name;
 use carcassonne::rules::bcb::BazaarChoice;
 use carcassonne::rules::count::Quarter;
+use carcassonne::rules::hills_sheep::{FlockChoice, SheepToken};
 use carcassonne::tiles::{catalogue, FeatureKind, Symbols, Terrain, TileSet};
 use std::fmt::Write as _;
 use std::sync::OnceLock;
@@ -53,11 +54,11 @@ use std::sync::OnceLock;
 /// The layout version: [`schema_fingerprint`] of this build, as a constant (the C
 /// header carries it as `CARC_LAYOUT_VERSION`). A test checks that it equals the
 /// fingerprint, so that no change of the schema goes without a new version.
-pub const LAYOUT_VERSION: u64 = 0x866d_283c_a63d_2cf9;
+pub const LAYOUT_VERSION: u64 = 0x6619_7790_8506_5418;
 
 /// Raised when what a writer writes changes while the tables stay the same (the golden
 /// observation traces then differ); part of the fingerprint.
-pub const REVISION: u32 = 1;
+pub const REVISION: u32 = 2;
 
 // ----- indices ---------------------------------------------------------------------------
 
@@ -108,6 +109,10 @@ pub enum Dim {
     Bid,
     /// Buy or sell the outbid tile.
     Choice,
+    /// Tokens of the sheep bag: one to four sheep, the wolf (HS1).
+    Token,
+    /// Grow or herd a flock (HS2).
+    FlockChoice,
 }
 
 /// The length of `dims`' product when no index depends on the window or the catalogue.
@@ -129,7 +134,8 @@ impl Dim {
     pub const fn fixed_len(self) -> Option<usize> {
         Some(match self {
             Dim::Side | Dim::Rotation | Dim::Quarter | Dim::Corner => 4,
-            Dim::Axes(..) | Dim::Choice => 2,
+            Dim::Axes(..) | Dim::Choice | Dim::FlockChoice => 2,
+            Dim::Token => SheepToken::ALL.len(),
             Dim::Seat | Dim::OfferPlace => MAX_PLAYERS,
             Dim::Figure => Figure::ALL.len(),
             Dim::Phase => Phase::ALL.len(),
@@ -174,6 +180,8 @@ impl Dim {
             Dim::OfferPlace => "offer place",
             Dim::Bid => "bid",
             Dim::Choice => "choice",
+            Dim::Token => "token",
+            Dim::FlockChoice => "flock choice",
         }
     }
 
@@ -199,6 +207,8 @@ impl Dim {
             Dim::OfferPlace => "place",
             Dim::Bid => "bid",
             Dim::Choice => "choice",
+            Dim::Token => "token",
+            Dim::FlockChoice => "flock",
         }
     }
 
@@ -229,6 +239,8 @@ impl Dim {
             Dim::BridgeVariant => ["tile-NS", "tile-WE", "N", "E", "S", "W"][i].into(),
             Dim::OfferPlace => format!("place{i}"),
             Dim::Choice => BazaarChoice::ALL[i].name().into(),
+            Dim::Token => SheepToken::ALL[i].name().into(),
+            Dim::FlockChoice => FlockChoice::ALL[i].name().into(),
         }
     }
 
@@ -250,10 +262,16 @@ impl Dim {
 
     /// Whether entry `i` can be used in a game of the configuration `play` describes:
     /// seats in the game, figures, sets and tile kinds in play, the slots and channels
-    /// that its figures and rules use; every entry of the other indices.
+    /// that its figures and rules use, the phases of Hills & Sheep with that set (the
+    /// phases of the sets before it are always kept, so that their layouts did not
+    /// change); every entry of the other indices.
     pub fn live(self, i: usize, play: &InPlay) -> bool {
         match self {
             Dim::Seat => i < play.players,
+            Dim::Phase => match Phase::ALL[i] {
+                Phase::Flock | Phase::DrawToken => play.has(TileSet::HillsSheep),
+                _ => true,
+            },
             Dim::Figure => play.figures[i],
             Dim::Set => play.has(TileSet::ALL[i]),
             Dim::TileKind => play.kinds.get(i) == Some(&true),
@@ -537,6 +555,7 @@ pub const SECTIONS: &[&Section] = &[
     &super::bcb::SECTION,
     &super::tower::SECTION,
     &super::traders_builders::SECTION,
+    &super::hills_sheep::SECTION,
 ];
 
 /// The last block of ids: `PASS`.

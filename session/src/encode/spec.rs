@@ -154,6 +154,11 @@ impl EncoderSpec {
         self.base(const { id_offset("ransom") })
     }
 
+    /// First id of the `FLOCK` block (grow, herd: HS2).
+    pub fn flock_base(self) -> u32 {
+        self.base(const { id_offset("flock") })
+    }
+
     /// The `PASS` id (the last one).
     pub fn pass_id(self) -> u32 {
         self.base(const { id_offset("pass") })

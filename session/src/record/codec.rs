@@ -212,6 +212,10 @@ pub(super) fn action_from_json(
                 FieldValue::Bid(small_int(o, f.name, path, 0..=MAX_BID as i64)? as u32)
             }
             FieldKind::Choice => FieldValue::Choice(named_field(o, f.name, path, "choice")?),
+            FieldKind::FlockChoice => {
+                FieldValue::FlockChoice(named_field(o, f.name, path, "choice")?)
+            }
+            FieldKind::Token => FieldValue::Token(named_field(o, f.name, path, "token")?),
             FieldKind::Seat => {
                 FieldValue::Seat(Seat(
                     small_int(o, f.name, path, 0..=game.num_players() as i64 - 1)? as u8,

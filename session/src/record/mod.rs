@@ -40,6 +40,7 @@ use carcassonne::game::{ChanceMode, Event, Game, Phase, ReturnCause, ScoreKind, 
 use carcassonne::geometry::{Corner, Pos, Rotation};
 use carcassonne::names::Named;
 use carcassonne::rules::bcb::{Bridge, MAX_BID};
+use carcassonne::rules::hills_sheep::SheepToken;
 use carcassonne::tiles::{catalogue, TileKind};
 use carcassonne::Rng;
 use serde_json::{json, Map, Value};
@@ -103,15 +104,25 @@ const TURN_KEYS: &[&str] = &[
 /// Keys of an event (informative: read for their keys only): a score (`points`, `what`,
 /// `at`, `parts`) or a figure returned (`returned`, `at`, `cause`).
 const EVENT_KEYS: &[&str] = &[
-    "player", "points", "what", "at", // a score
-    "parts", "returned", "cause", // for clients
-    "goods", "count", // TB1: goods taken
+    "player",
+    "points",
+    "what",
+    "at", // a score
+    "parts",
+    "returned",
+    "cause", // for clients
+    "goods",
+    "count",     // TB1: goods taken
+    "vineyards", // HS5: the vineyards around a completed monastery
 ];
 /// Keys of an action besides `type`, `player` (who decides) and the fields of its kind
 /// in the action schema: `(record type, keys)`.
 const ACTION_EXTRA_KEYS: &[(&str, &[&str])] = &[
     // R6: the second tile placed in a turn names itself.
-    ("place_tile", &["tile"]),
+    ("place_tile", &["tile", "under_hill"]),
+    // HS1, HS2: the token drawn for a shepherd deployed or a flock grown.
+    ("deploy", &["token"]),
+    ("flock", &["token"]),
 ];
 
 /// Keys of the `resume` object (what resumes a game exactly, for clients).

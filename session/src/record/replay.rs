@@ -365,6 +365,7 @@ pub(super) fn replay_with_resume(record: &Value) -> Result<(Game, Option<Resume>
                     ),
                 ));
             }
+            apply_chance_fields(&mut game, av, t, a, &apath)?;
         }
         let unfinished = t + 1 == turns.len() && final_scores.is_none();
         // An unfinished game saved while its bazaar's offer was being drawn (explicit
@@ -498,6 +499,58 @@ pub(super) fn replay_with_resume(record: &Value) -> Result<(Game, Option<Resume>
         }
     }
     Ok((game, resume))
+}
+
+/// HS1–HS3: the chance outcomes a record names inside an action: the tile under a hill
+/// (`under_hill` of a placement) and the token drawn for a shepherd (`token` of a deploy or
+/// a grown flock); each must be what the game waits for, and nothing may be missing.
+pub(super) fn apply_chance_fields(
+    game: &mut Game,
+    av: &Value,
+    t: usize,
+    a: usize,
+    apath: &str,
+) -> Result<(), ReplayError> {
+    if let Some(v) = av.get("under_hill") {
+        let p = format!("{apath}.under_hill");
+        let tile = tile_by_id(as_str(v, &p)?, &p)?;
+        if !game.waits_for_tile_after_placement() {
+            return Err(diverged(
+                t,
+                Some(a),
+                format!("{} goes under a hill", tile.id()),
+                "no tile goes under a hill here (HS3)",
+            ));
+        }
+        game.apply(Action::Draw { tile }).map_err(|_| {
+            diverged(
+                t,
+                Some(a),
+                format!("{} goes under the hill", tile.id()),
+                "that tile is not in the pile",
+            )
+        })?;
+    }
+    if av.get("token").is_some() {
+        let token: SheepToken = named_field(as_object(av, apath)?, "token", apath, "token")?;
+        if game.phase() != Phase::DrawToken {
+            return Err(diverged(
+                t,
+                Some(a),
+                format!("{} drawn from the bag", token.name()),
+                "no token is drawn here (HS1, HS2)",
+            ));
+        }
+        game.apply(Action::DrawToken { token }).map_err(|_| {
+            diverged(
+                t,
+                Some(a),
+                format!("{} drawn from the bag", token.name()),
+                "that token is not in the bag",
+            )
+        })?;
+    }
+    Ok(())
 }
 
 /// BZ1: while turn `t` waits for the tiles of a bazaar's offer, draws them from the

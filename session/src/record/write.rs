@@ -42,6 +42,8 @@ pub fn action_to_json(game: &Game, player: u8, action: &Action) -> Value {
             (_, FieldValue::Bid(b)) => json!(b),
             (_, FieldValue::Choice(c)) => json!(c.name()),
             (_, FieldValue::Seat(Seat(seat))) => json!(seat),
+            (_, FieldValue::FlockChoice(c)) => json!(c.name()),
+            (_, FieldValue::Token(t)) => json!(t.name()),
         };
         o.insert(f.name.into(), v);
     }
@@ -115,10 +117,19 @@ pub fn to_value_with(game: &Game, id: &str, resume: &Resume) -> Value {
                 (t.actions.1 as usize, t.scores[..players].to_vec())
             };
             let mut placements = 0;
-            let mut actions: Vec<Value> = game.history_actions()[t.actions.0 as usize..actions_end]
+            let first = t.actions.0 as usize;
+            let mut actions: Vec<Value> = game.history_actions()[first..actions_end]
                 .iter()
-                .map(|d| {
+                .enumerate()
+                .map(|(k, d)| {
                     let mut v = action_to_json(game, d.player, &d.action);
+                    // HS1–HS3: the chance outcomes that followed the decision.
+                    if let Some(tile) = game.under_hill_after(first + k) {
+                        v["under_hill"] = json!(tile.id());
+                    }
+                    if let Some(token) = game.token_after(first + k) {
+                        v["token"] = json!(token.name());
+                    }
                     if let Action::PlaceTile { .. } = d.action {
                         placements += 1;
                         // R6: the second tile of a turn that places two names itself.

@@ -616,6 +616,10 @@ const fn score_column(kind: ScoreKind) -> (&'static str, &'static str) {
             "fields scored when a barn was placed or joined (AM7, AM8)",
         ),
         ScoreKind::Shrine => ("shrine", "completed shrines (CU1)"),
+        ScoreKind::Flock => (
+            "flock",
+            "flocks herded into the fold or scored in a closed field (HS2)",
+        ),
         ScoreKind::Castle => (
             "castle",
             "castles: the feature completed next to them (CA3)",

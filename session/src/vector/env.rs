@@ -6,7 +6,7 @@ use crate::bots::Bot;
 use crate::encode::{self, MaskInfo};
 use crate::session::Session;
 use carcassonne::config::MAX_PLAYERS;
-use carcassonne::{Game, Phase, Rng};
+use carcassonne::{Game, Rng};
 
 /// One game of the batch.
 #[derive(Debug)]
@@ -332,7 +332,7 @@ impl Env {
         go_on: &mut dyn FnMut() -> bool,
     ) -> Option<i64> {
         let g = self.session.game();
-        if self.done || g.is_terminal() || g.phase() == Phase::Draw {
+        if self.done || g.is_terminal() || g.phase().is_chance() {
             return Some(-1);
         }
         let (game, legal) = self.session.decision();

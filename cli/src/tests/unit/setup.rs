@@ -33,7 +33,7 @@ fn players_default_to_the_bots_listed() {
 
 #[test]
 fn every_set_brings_its_figures() {
-    let c = config("--players 4 --abbot 1 --sets base,river1,river2,princess-and-dragon,abbey-and-mayor,count,king-and-robber,cult,bridges-castles-and-bazaars,inns-and-cathedrals,tower,traders-and-builders").unwrap();
+    let c = config("--players 4 --abbot 1 --sets base,river1,river2,princess-and-dragon,abbey-and-mayor,count,king-and-robber,cult,bridges-castles-and-bazaars,inns-and-cathedrals,tower,traders-and-builders,hills-and-sheep").unwrap();
     assert_eq!(c.sets, TileSet::ALL);
     let f = c.figures;
     assert_eq!(
@@ -46,9 +46,10 @@ fn every_set_brings_its_figures() {
             f.abbey,
             f.big_follower,
             f.builder,
-            f.pig
+            f.pig,
+            f.shepherd
         ),
-        (7, 1, 1, 1, 1, 1, 1, 1, 1)
+        (7, 1, 1, 1, 1, 1, 1, 1, 1, 1)
     );
 }
 

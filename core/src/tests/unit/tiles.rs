@@ -5,7 +5,7 @@ use super::*;
 #[test]
 fn table_parses_and_orients() {
     let c = catalogue();
-    assert_eq!(c.len(), 201);
+    assert_eq!(c.len(), 218);
     let d = c.by_id("BASE-D").unwrap().def();
     let r1 = d.oriented(Rotation::new(1).unwrap());
     // BASE-D: city north; after a quarter turn the city faces east.

@@ -81,7 +81,7 @@ fn every_kind_round_trips() {
     ];
     for a in actions {
         let c = CarcAction::from(a);
-        assert_eq!(c.reserved, 0);
+        assert_eq!(c.token, 0);
         assert_eq!(action_from_c(&c), Ok(a), "{a}");
     }
 }
@@ -179,7 +179,8 @@ fn header_comments_name_every_kind_of_each_field() {
         FieldKind::OptBridge => vec!["has_bridge", "axis", "bridge_x", "bridge_y"],
         FieldKind::Axis => vec!["axis"],
         FieldKind::Bid => vec!["bid"],
-        FieldKind::Choice => vec!["choice"],
+        FieldKind::Choice | FieldKind::FlockChoice => vec!["choice"],
+        FieldKind::Token => vec!["token"],
         FieldKind::Seat => vec!["seat"],
     };
     for kind in ActionKind::ALL {

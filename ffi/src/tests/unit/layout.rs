@@ -102,7 +102,7 @@ fn slots_and_channels_follow_the_preset() {
     };
     let full = new(r#"{"players":2,"sets":["base"]}"#);
     let s = sizes(full);
-    assert_eq!((s.slots, s.channels), (19, 19));
+    assert_eq!((s.slots, s.channels), (19, 20));
     let compact = new(r#"{"players":2,"sets":["base"],"preset":"compact"}"#);
     let s = sizes(compact);
     assert_eq!(s.channels, 1, "the base game deploys followers only");
