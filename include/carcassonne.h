@@ -1332,22 +1332,28 @@ typedef struct CarcAction {
 } CarcAction;
 
 /**
- * One possible tile draw in explicit-chance mode (16 bytes, blittable).
+ * One possible chance outcome in explicit-chance mode (16 bytes, blittable): a tile
+ * draw, or a token of the sheep bag (HS1, HS2).
  */
 typedef struct CarcChanceOutcome {
     /**
-     * Probability of this draw (copies of the kind that may be drawn now / all tiles that
-     * may be drawn now).
+     * Probability of this outcome (copies of the kind that may be drawn now / all tiles
+     * that may be drawn now; tokens of the kind in the bag / tokens in the bag).
      */
     double probability;
     /**
-     * Tile kind index.
+     * A tile draw: the tile kind index (0 for a token).
      */
     uint16_t tile;
     /**
-     * Always 0.
+     * 1 for a token of the sheep bag (`CARC_PHASE_DRAW_TOKEN`: apply it as a
+     * `CARC_ACTION_KIND_DRAW_TOKEN` action), 0 for a tile draw.
      */
-    uint16_t reserved16;
+    uint8_t is_token;
+    /**
+     * A token: its `CarcSheepToken` (0 for a tile draw).
+     */
+    uint8_t token;
     /**
      * Always 0.
      */
@@ -1968,10 +1974,12 @@ CarcStatus carc_game_legal_actions(const struct CarcGame *game,
 CarcStatus carc_game_apply(struct CarcGame *game, const struct CarcAction *action);
 
 /**
- * Writes the draws possible now with their probabilities into `buf` (`len` elements);
- * `needed` receives their number. The list is empty unless the game (explicit-chance
- * mode) waits for a draw (`CARC_PHASE_DRAW`). Apply one with `carc_game_apply_draw` or
- * with a `CARC_ACTION_KIND_DRAW` action.
+ * Writes the chance outcomes possible now with their probabilities into `buf` (`len`
+ * elements); `needed` receives their number. The list is empty unless the game
+ * (explicit-chance mode) waits for a draw (`CARC_PHASE_DRAW`: apply one with
+ * `carc_game_apply_draw` or a `CARC_ACTION_KIND_DRAW` action) or for a token of the
+ * sheep bag (`CARC_PHASE_DRAW_TOKEN`: outcomes with `is_token`, applied as a
+ * `CARC_ACTION_KIND_DRAW_TOKEN` action).
  *
  * Ownership: `game` is borrowed; `buf` and `needed` belong to the caller (NULL `buf` with
  * `len == 0` asks for the count; on `CARC_STATUS_BUFFER_TOO_SMALL` only `needed` is
@@ -2571,12 +2579,13 @@ CarcStatus carc_game_num_players(const struct CarcGame *game, uint32_t *out);
 
 /**
  * Writes the seat that decides now to `*out`, or `CARC_NO_PLAYER` when the game is over
- * or waits for a draw (explicit chance). It differs from the turn player during a dragon
+ * or waits for a draw or a token of the sheep bag (explicit chance). It differs from the turn player during a dragon
  * flight and a wagon move.
  *
  * Ownership: `game` is borrowed; `out` belongs to the caller.
  */
-CarcStatus carc_game_to_play(const struct CarcGame *game, uint32_t *out);
+CarcStatus carc_game_to_play(const struct CarcGame *game,
+                             uint32_t *out);
 
 /**
  * Writes the seat whose turn it is (the last turn's when the game is over) to `*out`.

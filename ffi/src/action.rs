@@ -298,25 +298,31 @@ pub extern "C" fn carc_game_apply(game: *mut CarcGame, action: *const CarcAction
     })
 }
 
-/// One possible tile draw in explicit-chance mode (16 bytes, blittable).
+/// One possible chance outcome in explicit-chance mode (16 bytes, blittable): a tile
+/// draw, or a token of the sheep bag (HS1, HS2).
 #[repr(C)]
 #[derive(Copy, Clone, Debug, PartialEq, Default)]
 pub struct CarcChanceOutcome {
-    /// Probability of this draw (copies of the kind that may be drawn now / all tiles that
-    /// may be drawn now).
+    /// Probability of this outcome (copies of the kind that may be drawn now / all tiles
+    /// that may be drawn now; tokens of the kind in the bag / tokens in the bag).
     pub probability: f64,
-    /// Tile kind index.
+    /// A tile draw: the tile kind index (0 for a token).
     pub tile: u16,
-    /// Always 0.
-    pub reserved16: u16,
+    /// 1 for a token of the sheep bag (`CARC_PHASE_DRAW_TOKEN`: apply it as a
+    /// `CARC_ACTION_KIND_DRAW_TOKEN` action), 0 for a tile draw.
+    pub is_token: u8,
+    /// A token: its `CarcSheepToken` (0 for a tile draw).
+    pub token: u8,
     /// Always 0.
     pub reserved32: u32,
 }
 
-/// Writes the draws possible now with their probabilities into `buf` (`len` elements);
-/// `needed` receives their number. The list is empty unless the game (explicit-chance
-/// mode) waits for a draw (`CARC_PHASE_DRAW`). Apply one with `carc_game_apply_draw` or
-/// with a `CARC_ACTION_KIND_DRAW` action.
+/// Writes the chance outcomes possible now with their probabilities into `buf` (`len`
+/// elements); `needed` receives their number. The list is empty unless the game
+/// (explicit-chance mode) waits for a draw (`CARC_PHASE_DRAW`: apply one with
+/// `carc_game_apply_draw` or a `CARC_ACTION_KIND_DRAW` action) or for a token of the
+/// sheep bag (`CARC_PHASE_DRAW_TOKEN`: outcomes with `is_token`, applied as a
+/// `CARC_ACTION_KIND_DRAW_TOKEN` action).
 ///
 /// Ownership: `game` is borrowed; `buf` and `needed` belong to the caller (NULL `buf` with
 /// `len == 0` asks for the count; on `CARC_STATUS_BUFFER_TOO_SMALL` only `needed` is
@@ -329,6 +335,16 @@ pub extern "C" fn carc_game_chance_outcomes(
     needed: *mut u32,
 ) -> CarcStatus {
     with_game("carc_game_chance_outcomes", game, |h| {
+        let tokens = h
+            .game()
+            .token_outcomes()
+            .into_iter()
+            .map(|(t, p)| CarcChanceOutcome {
+                probability: p,
+                is_token: 1,
+                token: t as u8,
+                ..CarcChanceOutcome::default()
+            });
         let list: Vec<CarcChanceOutcome> = h
             .game()
             .chance_outcomes()
@@ -338,6 +354,7 @@ pub extern "C" fn carc_game_chance_outcomes(
                 tile: kind.index() as u16,
                 ..CarcChanceOutcome::default()
             })
+            .chain(tokens)
             .collect();
         write_array(&list, buf, len, needed, "the chance outcome list")
     })

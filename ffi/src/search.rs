@@ -107,12 +107,10 @@ pub extern "C" fn carc_mcts_search(
                     "the game is over: there is no decision to search",
                 ))
             }
-            Phase::Draw => {
-                return Err(Failure::new(
-                    CarcStatus::IllegalAction,
-                    "the game waits for a draw (a chance event), not a player's decision",
-                ))
-            }
+            phase if phase.is_chance() => return Err(Failure::new(
+                CarcStatus::IllegalAction,
+                "the game waits for a draw or a token (a chance event), not a player's decision",
+            )),
             _ => {}
         }
         if shares.is_null() {

@@ -127,16 +127,18 @@ pub extern "C" fn carc_game_num_players(game: *const CarcGame, out: *mut u32) ->
 }
 
 /// Writes the seat that decides now to `*out`, or `CARC_NO_PLAYER` when the game is over
-/// or waits for a draw (explicit chance). It differs from the turn player during a dragon
+/// or waits for a draw or a token of the sheep bag (explicit chance). It differs from the turn player during a dragon
 /// flight and a wagon move.
 ///
 /// Ownership: `game` is borrowed; `out` belongs to the caller.
 #[no_mangle]
 pub extern "C" fn carc_game_to_play(game: *const CarcGame, out: *mut u32) -> CarcStatus {
     with_game("carc_game_to_play", game, |h| {
-        let player = match h.game().phase() {
-            Phase::GameOver | Phase::Draw => CARC_NO_PLAYER,
-            _ => h.game().to_play() as u32,
+        let phase = h.game().phase();
+        let player = if phase == Phase::GameOver || phase.is_chance() {
+            CARC_NO_PLAYER
+        } else {
+            h.game().to_play() as u32
         };
         put(out, "out", player)
     })

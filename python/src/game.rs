@@ -669,8 +669,17 @@ impl PyGame {
     }
 
     /// Draw outcomes `(tile_id, probability)` when the game waits for a draw in
-    /// explicit-chance mode; else empty.
+    /// explicit-chance mode, `(token, probability)` when it waits for a token of the sheep
+    /// bag (`draw_token`, HS1, HS2); else empty.
     fn chance_outcomes(&self) -> Vec<(&'static str, f64)> {
+        if self.game().phase() == Phase::DrawToken {
+            return self
+                .game()
+                .token_outcomes()
+                .into_iter()
+                .map(|(t, p)| (t.name(), p))
+                .collect();
+        }
         self.game()
             .chance_outcomes()
             .into_iter()

@@ -30,7 +30,10 @@ static const char *const CONFIGS[] = {
     "{\"players\":2,\"sets\":[\"base\",\"tower\"],\"seed\":14}",
     "{\"players\":4,\"sets\":[\"base\",\"river1\",\"river2\",\"princess-and-dragon\",\"abbey-and-mayor\","
     "\"count\",\"king-and-robber\",\"cult\",\"bridges-castles-and-bazaars\",\"inns-and-cathedrals\","
-    "\"traders-and-builders\",\"tower\"],\"figures\":{\"abbot\":1},\"seed\":15}",
+    "\"traders-and-builders\",\"tower\",\"hills-and-sheep\"],\"figures\":{\"abbot\":1},\"seed\":15}",
+    "{\"players\":3,\"sets\":[\"base\",\"hills-and-sheep\"],\"seed\":16}",
+    "{\"players\":2,\"sets\":[\"base\",\"princess-and-dragon\",\"traders-and-builders\",\"hills-and-sheep\"],"
+    "\"chance\":\"explicit\",\"seed\":17}",
 };
 #define NUM_CONFIGS (sizeof CONFIGS / sizeof CONFIGS[0])
 
@@ -223,7 +226,8 @@ static void check_rendering(const CarcGame *game) {
     free(text);
 }
 
-/* Draws a tile by the outcome probabilities (explicit chance). */
+/* Draws a tile, or a token of the sheep bag (HS1), by the outcome probabilities
+ * (explicit chance). */
 static void draw(CarcGame *game, TestRng *rng) {
     uint32_t n = 0, i;
     double total = 0.0, pick = rng_unit(rng), acc = 0.0;
@@ -239,7 +243,16 @@ static void draw(CarcGame *game, TestRng *rng) {
             break;
         }
     }
-    EXPECT_OK(carc_game_apply_draw(game, outcomes[i].tile));
+    if (outcomes[i].is_token) {
+        CarcAction token;
+        memset(&token, 0, sizeof token);
+        token.kind = CARC_ACTION_KIND_DRAW_TOKEN;
+        token.feature = CARC_NO_FEATURE;
+        token.token = outcomes[i].token;
+        EXPECT_OK(carc_game_apply(game, &token));
+    } else {
+        EXPECT_OK(carc_game_apply_draw(game, outcomes[i].tile));
+    }
 }
 
 static void play(const char *config, uint64_t seed) {
@@ -278,7 +291,7 @@ static void play(const char *config, uint64_t seed) {
         }
         EXPECT_OK(carc_game_phase(game, &phase));
         EXPECT_OK(carc_game_to_play(game, &to_play));
-        if (phase == CARC_PHASE_DRAW) {
+        if (phase == CARC_PHASE_DRAW || phase == CARC_PHASE_DRAW_TOKEN) {
             CHECK(to_play == CARC_NO_PLAYER);
             draw(game, &rng);
             continue;

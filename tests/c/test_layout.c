@@ -270,6 +270,7 @@ static void check_supply(const char *json) {
             if (strcmp(label, "big-follower") == 0) want = s.big_follower;
             if (strcmp(label, "builder") == 0) want = s.builder;
             if (strcmp(label, "pig") == 0) want = s.pig;
+            if (strcmp(label, "shepherd") == 0) want = s.shepherd;
             CHECK(globals[supply.start + supply.shape[1] * r + f] == (float)want);
         }
     }
@@ -490,7 +491,7 @@ int main(int argc, char **argv) {
     check_supply("{\"players\":3,\"sets\":[\"base\",\"abbey-and-mayor\"],\"preset\":\"compact\"}");
     check_slots("{\"players\":2,\"sets\":[\"base\"],\"preset\":\"in-play\"}", 0, 1);
     check_slots("{\"players\":4,\"sets\":[\"base\",\"count\"],\"preset\":\"compact\"}", 0, 0);
-    check_slots("{\"players\":2,\"sets\":[\"base\"]}", 19, 19);
+    check_slots("{\"players\":2,\"sets\":[\"base\"]}", 19, 20);
 
     check_bridge_only_discard();
     check_bridge_steps(games, &pending, &discards);

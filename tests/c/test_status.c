@@ -251,10 +251,10 @@ static void test_buffers(CarcGame *game) {
         CHECK(sizes.planes_len == sizes.planes * sizes.window * sizes.window);
         CHECK(sizes.window == CARC_DEFAULT_WINDOW);
         /* TILE 4·W², CELL W², SLOT slots × channels, CORNER 4, QUARTER 24, BRIDGE 24,
-           BAZAAR 6·31, BID 31, CHOICE 2, EXCHANGE 8 figures, RANSOM 6 seats × 8 figures,
-           PASS 1. */
+           BAZAAR 6·31, BID 31, CHOICE 2, EXCHANGE 9 figures, RANSOM 6 seats × 9 figures,
+           FLOCK 2, PASS 1. */
         CHECK(sizes.actions == 5 * sizes.window * sizes.window + sizes.slots * sizes.channels +
-                                   4 + 24 + 24 + 6 * 31 + 31 + 2 + 8 + 6 * 8 + 1);
+                                   4 + 24 + 24 + 6 * 31 + 31 + 2 + 9 + 6 * 9 + 2 + 1);
         EXPECT_STATUS(carc_game_observe(game, 0, planes, 4, &np, globals, 4, &ng),
                       CARC_STATUS_BUFFER_TOO_SMALL);
         CHECK(planes[0] == 9);
@@ -593,7 +593,7 @@ static void test_explicit_chance(void) {
     EXPECT_OK(carc_game_chance_outcomes(game, outcomes, 128, &n));
     CHECK(n >= 10);
     for (i = 0; i < n; i++) {
-        CHECK(outcomes[i].probability > 0.0 && outcomes[i].reserved16 == 0);
+        CHECK(outcomes[i].probability > 0.0 && outcomes[i].is_token == 0 && outcomes[i].token == 0);
     }
     /* The flat interface has no chance ids. */
     EXPECT_STATUS(carc_game_apply_flat(game, 0, NULL), CARC_STATUS_ILLEGAL_ACTION);

@@ -43,7 +43,7 @@ static class PlayGame
     {
         Check(Marshal.SizeOf(typeof(CarcAction)) == 32, "CarcAction is 32 bytes");
         Check(Marshal.SizeOf(typeof(CarcChanceOutcome)) == 16, "CarcChanceOutcome is 16 bytes");
-        Check(Marshal.SizeOf(typeof(CarcSupply)) == 9, "CarcSupply is 9 bytes");
+        Check(Marshal.SizeOf(typeof(CarcSupply)) == 10, "CarcSupply is 10 bytes");
         Check(Marshal.SizeOf(typeof(CarcPlacedTile)) == 12, "CarcPlacedTile is 12 bytes");
         Check(Marshal.SizeOf(typeof(CarcBoardFigure)) == 12, "CarcBoardFigure is 12 bytes");
         Check(Marshal.SizeOf(typeof(CarcDragon)) == 12, "CarcDragon is 12 bytes");
@@ -80,14 +80,28 @@ static class PlayGame
         int decisions = 0;
         while (!game.IsTerminal && decisions < 20000)
         {
-            if (game.Phase == Phase.Draw)
+            if (game.Phase == Phase.Draw || game.Phase == Phase.DrawToken)
             {
                 Check(explicitChance, "draws only in explicit mode");
                 CarcChanceOutcome[] outcomes = game.ChanceOutcomes();
                 double sum = 0;
                 foreach (CarcChanceOutcome o in outcomes) sum += o.Probability;
                 Check(Math.Abs(sum - 1.0) < 1e-6, "probabilities add up to 1");
-                game.ApplyDraw(outcomes[rng.Next(outcomes.Length)].Tile);
+                CarcChanceOutcome pick = outcomes[rng.Next(outcomes.Length)];
+                Check((pick.IsToken == 1) == (game.Phase == Phase.DrawToken), "a token only when one is drawn");
+                if (pick.IsToken == 1)
+                {
+                    // A token of the sheep bag (HS1, HS2).
+                    CarcAction token = new CarcAction();
+                    token.Kind = (byte)ActionKind.DrawToken;
+                    token.Feature = Native.NoFeature;
+                    token.Token = pick.Token;
+                    game.Apply(token);
+                }
+                else
+                {
+                    game.ApplyDraw(pick.Tile);
+                }
                 continue;
             }
             ArraySegment<CarcAction> legal = game.LegalActions();
@@ -130,7 +144,7 @@ static class PlayGame
         using (Game game = Game.Create(
             "{\"players\":4,\"sets\":[\"base\",\"river1\",\"river2\",\"princess-and-dragon\",\"abbey-and-mayor\"," +
             "\"count\",\"king-and-robber\",\"cult\",\"bridges-castles-and-bazaars\"," +
-            "\"inns-and-cathedrals\",\"traders-and-builders\",\"tower\"],\"figures\":{\"abbot\":1},\"seed\":99}"))
+            "\"inns-and-cathedrals\",\"traders-and-builders\",\"tower\",\"hills-and-sheep\"],\"figures\":{\"abbot\":1},\"seed\":99}"))
         {
             PlayToEnd(game, new Random(5), false);
             int[] scores = game.Scores();
@@ -161,6 +175,13 @@ static class PlayGame
                 Check(copy.StateHash == game.StateHash, "a clone hashes like its original");
             }
             PlayToEnd(game, new Random(11), true);
+        }
+        // Hills & Sheep: the tokens of the sheep bag and the tiles under hills are chance
+        // outcomes too (HS1, HS3).
+        using (Game game = Game.Create(
+            "{\"players\":3,\"sets\":[\"base\",\"hills-and-sheep\"],\"chance\":\"explicit\",\"seed\":4}"))
+        {
+            PlayToEnd(game, new Random(12), true);
         }
     }
 

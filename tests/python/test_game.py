@@ -8,7 +8,7 @@ import numpy as np
 import pytest
 
 import carcassonne
-from carcassonne import Deploy, Draw, Pass, PlaceTile
+from carcassonne import Deploy, Draw, DrawToken, Pass, PlaceTile
 from conftest import CONFIGS, random_game
 
 
@@ -32,7 +32,7 @@ def test_first_decisions_of_the_base_game() -> None:
     assert game.tile_in_hand is not None
     assert game.supplies() == [
         {"follower": 7, "abbot": 0, "mayor": 0, "wagon": 0, "barn": 0, "abbey": 0, "big-follower": 0,
-         "builder": 0, "pig": 0}
+         "builder": 0, "pig": 0, "shepherd": 0}
     ] * 2
     legal = game.legal_actions()
     assert legal and all(isinstance(a, PlaceTile) for a in legal)
@@ -55,6 +55,32 @@ def test_deploy_by_feature_id_and_inspect_figures() -> None:
     outcomes = game.chance_outcomes()
     assert abs(sum(p for _, p in outcomes) - 1.0) < 1e-9
     assert game.remaining_tiles()["BASE-D"] == 2  # 4 in C2, the start tile and one drawn
+
+
+def test_hills_and_sheep_in_both_chance_modes() -> None:
+    """HS1, HS3: with explicit chance the tokens of the sheep bag (``draw_token``) and the
+    tiles under hills (``draw``) are chance outcomes the caller gives, with their odds;
+    sampled, the game draws them itself. A random game ends in both modes."""
+    for chance in ("explicit", "sampled"):
+        game = carcassonne.Game(players=3, sets=["base", "hills-and-sheep"], chance=chance, seed=5)
+        r = np.random.default_rng(5)
+        tokens = 0
+        while not game.is_terminal:
+            if game.phase in ("draw", "draw_token"):
+                assert chance == "explicit" and game.to_play is None
+                outcomes = game.chance_outcomes()
+                assert outcomes and abs(sum(p for _, p in outcomes) - 1.0) < 1e-9
+                name = outcomes[int(r.integers(len(outcomes)))][0]
+                if game.phase == "draw_token":
+                    tokens += 1
+                    game.apply(DrawToken(name))
+                else:
+                    game.apply(Draw(name))
+                continue
+            legal = game.legal_actions()
+            game.apply(legal[int(r.integers(len(legal)))])
+        assert game.phase == "game_over"
+        assert (tokens > 0) == (chance == "explicit")
 
 
 def test_clone_is_independent() -> None:
@@ -114,13 +140,13 @@ def test_rgb_array_shows_tiles_and_each_seats_figures() -> None:
 
 def test_observation_tables_and_sizes() -> None:
     info = carcassonne.encoder_info()
-    # TILE 4·W², CELL W², SLOT 19 slots × 19 channels, CORNER 4, QUARTER 24, BRIDGE 24,
-    # BAZAAR 6 places × 31 bids, BID 31, CHOICE 2, EXCHANGE 8 figures, RANSOM 6 seats × 8
-    # figures, PASS 1 (docs/observations.md).
-    assert (info["num_slots"], info["num_channels"]) == (19, 19)
+    # TILE 4·W², CELL W², SLOT 19 slots × 20 channels, CORNER 4, QUARTER 24, BRIDGE 24,
+    # BAZAAR 6 places × 31 bids, BID 31, CHOICE 2, EXCHANGE 9 figures, RANSOM 6 seats × 9
+    # figures, FLOCK 2, PASS 1 (docs/observations.md).
+    assert (info["num_slots"], info["num_channels"]) == (19, 20)
     assert (
         info["num_actions"]
-        == 5 * 32 * 32 + 19 * 19 + 4 + 24 + 24 + 6 * 31 + 31 + 2 + 8 + 6 * 8 + 1
+        == 5 * 32 * 32 + 19 * 20 + 4 + 24 + 24 + 6 * 31 + 31 + 2 + 9 + 6 * 9 + 2 + 1
     )
     names = carcassonne.plane_names()
     assert len(names) == info["num_planes"] and names[0] == "occupied"
@@ -143,18 +169,19 @@ def test_phase_names_and_holdings_cover_every_set() -> None:
     """``phase_names()`` has one name per entry of the globals' ``phase`` one-hot, and a
     game of every set only ever waits in one of them; ``supplies()`` and ``supply()``
     give the same counts, figures then the tiles held (B1: 7 followers; AM1: one abbey
-    tile; IC1: one big follower; TB3, TB5: one builder, one pig)."""
+    tile; IC1: one big follower; TB3, TB5: one builder, one pig; HS1: one shepherd)."""
     phases = carcassonne.phase_names()
     blocks = {name: length for name, _, length in carcassonne.global_blocks()}
     assert len(phases) == blocks["phase"] and len(set(phases)) == len(phases)
     every_set = ["base", "river1", "river2", "princess-and-dragon", "abbey-and-mayor", "count",
                  "king-and-robber", "cult", "bridges-castles-and-bazaars", "inns-and-cathedrals",
-                 "traders-and-builders", "tower"]
+                 "traders-and-builders", "tower", "hills-and-sheep"]
     game = carcassonne.Game(players=3, sets=every_set, seed=4)
     supply = game.supplies()[0]
     assert list(supply)[0] == "follower" and supply["follower"] == 7 and supply["abbey"] == 1
     assert supply["big-follower"] == 1  # IC1
     assert supply["builder"] == 1 and supply["pig"] == 1  # TB3, TB5
+    assert supply["shepherd"] == 1  # HS1
     assert all(game.supply(0, key) == count for key, count in supply.items())
     r = np.random.default_rng(4)
     seen = set()

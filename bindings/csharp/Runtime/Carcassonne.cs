@@ -487,7 +487,10 @@ namespace Carcassonne
     {
         public double Probability;
         public ushort Tile;
-        public ushort Reserved16;
+        /// <summary>1 for a token of the sheep bag (HS1, HS2; apply it as a DrawToken action), 0 for a tile draw.</summary>
+        public byte IsToken;
+        /// <summary>A token: its CarcSheepToken (0 for a tile draw).</summary>
+        public byte Token;
         public uint Reserved32;
     }
 

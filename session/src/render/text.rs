@@ -481,7 +481,8 @@ fn wrapped(label: &str, items: &[String]) -> String {
 
 /// The lines of the expansions' state: the City of Carcassonne (CC2), the King and the
 /// Robber Baron (KR1, KR2), castles (CA1), bridges (BR1), towers, tower pieces and
-/// prisoners (TW1, TW2, TW4) and a bazaar's auction (BZ2).
+/// prisoners (TW1, TW2, TW4), flocks and the sheep bag (HS1, HS2) and a bazaar's auction
+/// (BZ2).
 fn expansion_lines(game: &Game) -> String {
     let board = game.board();
     let mut out = String::new();
@@ -551,6 +552,31 @@ fn expansion_lines(game: &Game) -> String {
                 game.turn_player()
             );
         }
+    }
+    if game.has_set(TileSet::HillsSheep) {
+        // HS1, HS2: each shepherd's flock, and the tokens left in the bag.
+        let flocks: Vec<String> = game
+            .board_figures()
+            .iter()
+            .filter(|f| f.figure == carcassonne::Figure::Shepherd)
+            .map(|f| {
+                let index = f.placement as usize;
+                format!(
+                    "seat {} at {} on {}: {} sheep",
+                    f.owner,
+                    board.placement(index).pos,
+                    game.feature_name(index, f.local),
+                    game.flock_sheep(f.owner as usize)
+                )
+            })
+            .collect();
+        out.push_str(&wrapped("flocks:", &flocks));
+        let bag = game.sheep_bag();
+        let tokens: Vec<String> = carcassonne::rules::hills_sheep::SheepToken::ALL
+            .iter()
+            .map(|t| format!("{} {}", bag[*t as usize], t.name()))
+            .collect();
+        out.push_str(&wrapped("sheep bag:", &tokens));
     }
     if game.has_set(TileSet::Tower) {
         let towers: Vec<String> = game
