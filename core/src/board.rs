@@ -198,6 +198,35 @@ impl Board {
         self.bounds
     }
 
+    /// The tiles with all 8 surrounding squares filled (B10) among the tile at `pos`
+    /// and the 8 squares around it, in the order `pos`, then [`Pos::surrounding`]: their
+    /// placement indices, and how many there are. `pos` must hold a tile.
+    pub fn surrounded_around(&self, pos: Pos) -> ([u8; 9], usize) {
+        let mut found = ([0u8; 9], 0);
+        let c = self.cell(pos).expect("a placed tile lies inside the grid");
+        // The grid reaches at least one square beyond every placed tile (`place` grows
+        // it): the neighbours' cells are offsets of `c`.
+        let dim = self.dim as usize;
+        for n in [
+            c,
+            c - dim - 1,
+            c - dim,
+            c - dim + 1,
+            c - 1,
+            c + 1,
+            c + dim - 1,
+            c + dim,
+            c + dim + 1,
+        ] {
+            let i = self.cells[n];
+            if i != EMPTY && self.placements[i as usize - 1].surrounded_by == 8 {
+                found.0[found.1] = i - 1;
+                found.1 += 1;
+            }
+        }
+        found
+    }
+
     /// Number of orthogonal neighbours of `pos` that hold tiles.
     pub fn orthogonal_neighbours(&self, pos: Pos) -> usize {
         Side::ALL

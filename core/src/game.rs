@@ -1230,13 +1230,20 @@ impl Game {
         // Rotations that give the same sides (symmetric tiles) are still distinct actions.
         for square in frontier {
             let mut fits = table.fits(square.required);
-            while fits != 0 {
+            if fits == 0 {
+                continue;
+            }
+            let pos = square.pos;
+            loop {
                 out.push(Action::PlaceTile {
-                    pos: square.pos,
-                    rot: Rotation::ALL[fits.trailing_zeros() as usize & 3],
+                    pos,
+                    rot: Rotation::from_low_bits(fits.trailing_zeros()),
                     bridge: None,
                 });
                 fits &= fits - 1;
+                if fits == 0 {
+                    break;
+                }
             }
         }
     }
@@ -1300,12 +1307,6 @@ impl Game {
 
     // ----- deployment (B6, B7) -----------------------------------------------------------
 
-    /// Whether a follower-like figure may stand on this feature kind.
-    #[inline]
-    pub(crate) fn figure_fits(&self, figure: Figure, kind: FeatureKind) -> bool {
-        self.stands_on[kind as usize] & (1 << figure.index()) != 0
-    }
-
     /// The follower-like figures that may stand on each kind of feature in a game of
     /// `config`, a bit per [`Figure::index`]: followers on cities, roads, monasteries,
     /// shrines and, with farmers, fields (B6, B16, CU1); the expansions' figures where
@@ -1324,6 +1325,16 @@ impl Game {
         })
     }
 
+    /// The follower-like figures of which `player` has at least one in supply, a bit per
+    /// [`Figure::index`].
+    #[inline]
+    pub(crate) fn follower_like_in_supply(&self, player: u8) -> u16 {
+        let supply = &self.supply[player as usize];
+        Figure::FOLLOWER_LIKE.iter().fold(0, |bits, figure| {
+            bits | u16::from(supply[figure.index()] > 0) << figure.index()
+        })
+    }
+
     /// Pushes `Deploy` actions for every figure in `player`'s supply that may stand on
     /// local feature `local` of placement `index`, if the feature is free.
     pub(crate) fn push_deploys(
@@ -1334,6 +1345,24 @@ impl Game {
         require_incomplete: bool,
         out: &mut Vec<Action>,
     ) {
+        let in_supply = self.follower_like_in_supply(player);
+        self.push_deploys_of(in_supply, index, local, require_incomplete, out);
+    }
+
+    /// [`Game::push_deploys`] for the figures `in_supply` (a bit per [`Figure::index`],
+    /// [`Game::follower_like_in_supply`]), in [`Figure::ALL`] order.
+    #[inline]
+    fn push_deploys_of(
+        &self,
+        in_supply: u16,
+        index: usize,
+        local: u8,
+        require_incomplete: bool,
+        out: &mut Vec<Action>,
+    ) {
+        if in_supply == 0 {
+            return;
+        }
         let p = self.board.placement(index);
         let node_id = p.node_base + local as NodeId;
         let root = self.features.root(node_id);
@@ -1344,19 +1373,18 @@ impl Game {
         if node.kind == FeatureKind::Field && node.barns > 0 {
             return; // AM8
         }
-        if require_incomplete && self.is_complete(root) {
+        let mut figures = in_supply & self.stands_on[node.kind as usize];
+        if figures == 0 || require_incomplete && self.is_complete(root) {
             return;
         }
-        for figure in Figure::FOLLOWER_LIKE {
-            if self.supply[player as usize][figure.index()] > 0
-                && self.figure_fits(figure, node.kind)
-            {
-                out.push(Action::Deploy {
-                    figure,
-                    pos: p.pos,
-                    feature: local,
-                });
-            }
+        while figures != 0 {
+            let figure = Figure::ALL[figures.trailing_zeros() as usize];
+            figures &= figures - 1;
+            out.push(Action::Deploy {
+                figure,
+                pos: p.pos,
+                feature: local,
+            });
         }
     }
 
@@ -1370,9 +1398,11 @@ impl Game {
             return;
         }
         let placed = placed as usize;
-        if !self.figure_barred_on(placed) {
+        // The supply is looked at once for the tile's features.
+        let in_supply = self.follower_like_in_supply(player);
+        if in_supply != 0 && !self.figure_barred_on(placed) {
             for local in 0..self.tile_features(placed) {
-                self.push_deploys(player, placed, local, false, out);
+                self.push_deploys_of(in_supply, placed, local, false, out);
             }
         }
         self.deploy_options(out);

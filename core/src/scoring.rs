@@ -333,15 +333,9 @@ impl Game {
                 }
             }
         }
-        let mut around = [p.pos; 9];
-        around[1..].copy_from_slice(&p.pos.surrounding());
-        for pos in around {
-            let Some(q) = self.board.at(pos) else {
-                continue;
-            };
-            if q.surrounded_by != 8 {
-                continue;
-            }
+        let (surrounded, count) = self.board.surrounded_around(p.pos);
+        for &q in &surrounded[..count] {
+            let q = self.board.placement(q as usize);
             for (i, f) in q.kind.def().features.iter().enumerate() {
                 if f.kind.is_cloister() {
                     push(q.node_base + i as NodeId);
