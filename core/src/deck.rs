@@ -15,9 +15,11 @@
 //! them: a game replayed from its record (draws named by kind) holds the very pile of the
 //! game that wrote it, and with the saved generator state goes on with the same draws.
 
-use crate::config::{Edition, GameConfig};
+use crate::config::{Edition, GameConfig, RuleSwitches};
+use crate::geometry::Rotation;
 use crate::rng::Rng;
-use crate::tiles::{catalogue, FeatureKind, RoadEnd, TileKind};
+use crate::tiles::{catalogue, FeatureKind, RoadEnd, TileKind, TileSet};
+use std::cell::RefCell;
 use std::sync::OnceLock;
 
 /// Stages of the pile, drawn in order.
@@ -66,6 +68,15 @@ fn kind_info() -> &'static [KindInfo] {
     })
 }
 
+/// What the pile of a configuration depends on ([`Deck::new`]).
+#[derive(Clone, Debug, PartialEq, Eq)]
+struct PileKey {
+    sets: Vec<TileSet>,
+    edition: Edition,
+    rules: RuleSwitches,
+    start: Option<(TileKind, Rotation)>,
+}
+
 /// Tiles left to draw.
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub struct Deck {
@@ -83,7 +94,34 @@ impl Deck {
     /// The pile for a configuration: every tile of the sets in play in the edition's
     /// counts, less the start tile and as the expansions say (R4: with River I and II
     /// together, River II's spring only and no River I lake).
+    ///
+    /// The pile of the last configuration built on this thread is kept and copied for the
+    /// next game of the same sets, edition, rules and start (what the pile depends on).
     pub fn new(config: &GameConfig) -> Deck {
+        thread_local! {
+            static LAST: RefCell<Option<(PileKey, Deck)>> = const { RefCell::new(None) };
+        }
+        let key = PileKey {
+            sets: config.sets.clone(),
+            edition: config.edition,
+            rules: config.rules,
+            start: config.start,
+        };
+        LAST.with(|last| {
+            let mut last = last.borrow_mut();
+            if let Some((cached, deck)) = last.as_ref() {
+                if *cached == key {
+                    return deck.clone();
+                }
+            }
+            let deck = Deck::build(config);
+            *last = Some((key, deck.clone()));
+            deck
+        })
+    }
+
+    /// [`Deck::new`] built from the catalogue.
+    fn build(config: &GameConfig) -> Deck {
         let cat = catalogue();
         let info = kind_info();
         let sets = config.sets.iter().fold(0u16, |acc, s| acc | s.bit());
