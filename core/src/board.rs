@@ -31,6 +31,17 @@ pub struct Placement {
     pub sides: [Terrain; 4],
     /// Number of placed tiles among the 8 surrounding squares.
     pub surrounded_by: u8,
+    /// Whether putting this tile filled the surroundings of a tile (its own included):
+    /// some tile got its eighth neighbour.
+    filled_surroundings: bool,
+}
+
+impl Placement {
+    /// Whether putting this tile gave some tile (itself included) its eighth
+    /// surrounding tile (B10: a cloister may have been completed).
+    pub fn filled_surroundings(&self) -> bool {
+        self.filled_surroundings
+    }
 }
 
 /// An empty square next to a placed tile.
@@ -281,6 +292,7 @@ impl Board {
         // edge): the neighbours' cells are offsets of `c`.
         let dim = self.dim as usize;
         let mut surrounded_by = 0;
+        let mut filled_surroundings = false;
         for n in [
             c - dim - 1,
             c - dim,
@@ -294,9 +306,12 @@ impl Board {
             let i = self.cells[n];
             if i != EMPTY {
                 surrounded_by += 1;
-                self.placements[i as usize - 1].surrounded_by += 1;
+                let neighbour = &mut self.placements[i as usize - 1];
+                neighbour.surrounded_by += 1;
+                filled_surroundings |= neighbour.surrounded_by == 8;
             }
         }
+        filled_surroundings |= surrounded_by == 8;
         let sides = kind.def().oriented(rot).sides;
         self.placements.push(Placement {
             pos,
@@ -305,6 +320,7 @@ impl Board {
             node_base,
             sides,
             surrounded_by,
+            filled_surroundings,
         });
         self.cells[c] = (index + 1) as u8;
         if self.slots[c] != 0 {

@@ -248,8 +248,13 @@ impl Game {
             placed_tiles[placed_len] = placed;
             placed_len += 1;
         }
+        // A cloister is completed by its eighth neighbour: only when a placement of this
+        // turn gave some tile its eighth are the tiles around them looked at.
+        let filled = placed_tiles[..placed_len]
+            .iter()
+            .any(|&i| self.board.placement(i as usize).filled_surroundings());
         for &placed in &placed_tiles[..placed_len] {
-            self.completed_by(placed, &mut roots, &mut n);
+            self.completed_by(placed, filled, &mut roots, &mut n);
         }
         // Features completed beside the tiles (BR1: a bridge laid on a neighbour between
         // abbeys closes its road by itself).
@@ -294,9 +299,9 @@ impl Game {
     }
 
     /// Pushes (once each) the roots of the features that placing the tile `placed`
-    /// completed: its cities and roads, those an abbey closes (AM3), and the cloisters
-    /// around it.
-    fn completed_by(&mut self, placed: u8, roots: &mut [NodeId; 48], n: &mut usize) {
+    /// completed: its cities and roads, those an abbey closes (AM3), and, if `filled`
+    /// (some tile got its eighth neighbour this turn), the cloisters around it.
+    fn completed_by(&mut self, placed: u8, filled: bool, roots: &mut [NodeId; 48], n: &mut usize) {
         let mut push = |r: NodeId| {
             if !roots[..*n].contains(&r) && *n < roots.len() {
                 roots[*n] = r;
@@ -332,6 +337,9 @@ impl Game {
                     }
                 }
             }
+        }
+        if !filled {
+            return;
         }
         let (surrounded, count) = self.board.surrounded_around(p.pos);
         for &q in &surrounded[..count] {
