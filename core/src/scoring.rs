@@ -66,11 +66,18 @@ impl Game {
     /// figure, or what its expansion says it weighs ([`Game::figure_strength`]).
     pub(crate) fn strengths(&mut self, root: NodeId) -> [u32; MAX_PLAYERS] {
         let mut s = [0u32; MAX_PLAYERS];
+        // The root counts the follower-like figures on its feature: the walk over the
+        // figure list stops at the last of them.
+        let mut left = self.features.node(root).figures;
         for k in 0..self.figures.len() {
+            if left == 0 {
+                break;
+            }
             let f = self.figures[k];
             if !f.figure.is_follower_like() || self.features.find(f.node) != root {
                 continue;
             }
+            left -= 1;
             s[f.owner as usize] += self.figure_strength(f.figure, root);
         }
         s
@@ -114,7 +121,9 @@ impl Game {
     /// expansions of those of a feature scored during play.
     pub(crate) fn return_figures_of(&mut self, root: NodeId, cause: ReturnCause) {
         let mut k = 0;
-        while k < self.figures.len() {
+        // The root counts the follower-like figures still on its feature (each return
+        // takes one off): the walk stops when none is left.
+        while k < self.figures.len() && self.features.node(root).figures > 0 {
             let f = self.figures[k];
             if f.figure.is_follower_like() && self.features.find(f.node) == root {
                 self.return_figure(k, cause);
