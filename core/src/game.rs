@@ -324,7 +324,8 @@ impl Game {
             turns: Vec::with_capacity(total_tiles + 16),
             decisions: Vec::with_capacity(total_tiles * 4 + log_room),
             turn_open: false,
-            stamp: vec![0; max_nodes.max(total_tiles)],
+            // Zeroed as the board grows (`next_mark`).
+            stamp: Vec::with_capacity(max_nodes.max(total_tiles)),
             stamp_value: 0,
             // The frontier of n tiles has at most 2n + 2 squares, 4 rotations each.
             legal: Vec::with_capacity(4 * (2 * total_tiles + 2)),

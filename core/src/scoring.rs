@@ -52,8 +52,14 @@ pub(crate) struct FieldCities {
 }
 
 impl Game {
-    /// A fresh mark for the scratch stamp array.
+    /// A fresh mark for the scratch stamp array, which then has a stamp for every feature
+    /// node and every placement (it grows with the board, within the room reserved at
+    /// creation).
     pub(crate) fn next_mark(&mut self) -> u32 {
+        let needed = self.features.len().max(self.board.len());
+        if self.stamp.len() < needed {
+            self.stamp.resize(needed, 0);
+        }
         self.stamp_value = self.stamp_value.wrapping_add(1);
         if self.stamp_value == 0 {
             self.stamp.iter_mut().for_each(|s| *s = 0);
