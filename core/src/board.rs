@@ -209,6 +209,19 @@ impl Board {
         self.bounds
     }
 
+    /// The placement indices of the tiles next to the tile at `pos`, by [`Side::ALL`]
+    /// (`None` for an empty square). `pos` must hold a tile.
+    pub fn neighbour_indices(&self, pos: Pos) -> [Option<usize>; 4] {
+        let c = self.cell(pos).expect("a placed tile lies inside the grid");
+        // The grid reaches at least one square beyond every placed tile (`place` grows
+        // it): the neighbours' cells are offsets of `c`.
+        let dim = self.dim as usize;
+        [c - dim, c + 1, c + dim, c - 1].map(|n| match self.cells[n] {
+            EMPTY => None,
+            i => Some(i as usize - 1),
+        })
+    }
+
     /// The tiles with all 8 surrounding squares filled (B10) among the tile at `pos`
     /// and the 8 squares around it, in the order `pos`, then [`Pos::surrounding`]: their
     /// placement indices, and how many there are. `pos` must hold a tile.

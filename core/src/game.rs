@@ -1103,8 +1103,9 @@ impl Game {
         self.on_tile_put(index);
         let abbey = def.has(Symbols::ABBEY);
         let crossings = self.crosses_sides();
+        let neighbours = self.board.neighbour_indices(pos);
         for side in Side::ALL {
-            let Some(ni) = self.board.index_at(pos.step(side)) else {
+            let Some(ni) = neighbours[side.index()] else {
                 continue;
             };
             let n = self.board.placement(ni);
