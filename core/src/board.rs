@@ -209,6 +209,24 @@ impl Board {
         self.bounds
     }
 
+    /// The cells of the 8 squares around cell `c`, in [`Pos::surrounding`] order. The
+    /// square of `c` must lie at least one square inside the grid's edge (every placed
+    /// tile does: `place` grows the grid).
+    #[inline]
+    fn surrounding_cells(&self, c: usize) -> [usize; 8] {
+        let dim = self.dim as usize;
+        [
+            c - dim - 1,
+            c - dim,
+            c - dim + 1,
+            c - 1,
+            c + 1,
+            c + dim - 1,
+            c + dim,
+            c + dim + 1,
+        ]
+    }
+
     /// The placement indices of the tiles next to the tile at `pos`, by [`Side::ALL`]
     /// (`None` for an empty square). `pos` must hold a tile.
     pub fn neighbour_indices(&self, pos: Pos) -> [Option<usize>; 4] {
@@ -230,18 +248,9 @@ impl Board {
         let c = self.cell(pos).expect("a placed tile lies inside the grid");
         // The grid reaches at least one square beyond every placed tile (`place` grows
         // it): the neighbours' cells are offsets of `c`.
-        let dim = self.dim as usize;
-        for n in [
-            c,
-            c - dim - 1,
-            c - dim,
-            c - dim + 1,
-            c - 1,
-            c + 1,
-            c + dim - 1,
-            c + dim,
-            c + dim + 1,
-        ] {
+        let mut cells = [c; 9];
+        cells[1..].copy_from_slice(&self.surrounding_cells(c));
+        for n in cells {
             let i = self.cells[n];
             if i != EMPTY && self.placements[i as usize - 1].surrounded_by == 8 {
                 found.0[found.1] = i - 1;
@@ -306,16 +315,7 @@ impl Board {
         let dim = self.dim as usize;
         let mut surrounded_by = 0;
         let mut filled_surroundings = false;
-        for n in [
-            c - dim - 1,
-            c - dim,
-            c - dim + 1,
-            c - 1,
-            c + 1,
-            c + dim - 1,
-            c + dim,
-            c + dim + 1,
-        ] {
+        for n in self.surrounding_cells(c) {
             let i = self.cells[n];
             if i != EMPTY {
                 surrounded_by += 1;
