@@ -87,20 +87,20 @@ static class PlayGame
                 double sum = 0;
                 foreach (CarcChanceOutcome o in outcomes) sum += o.Probability;
                 Check(Math.Abs(sum - 1.0) < 1e-6, "probabilities add up to 1");
-                CarcChanceOutcome pick = outcomes[rng.Next(outcomes.Length)];
-                Check((pick.IsToken == 1) == (game.Phase == Phase.DrawToken), "a token only when one is drawn");
-                if (pick.IsToken == 1)
+                CarcChanceOutcome outcome = outcomes[rng.Next(outcomes.Length)];
+                Check((outcome.IsToken == 1) == (game.Phase == Phase.DrawToken), "a token only when one is drawn");
+                if (outcome.IsToken == 1)
                 {
                     // A token of the sheep bag (HS1, HS2).
                     CarcAction token = new CarcAction();
                     token.Kind = (byte)ActionKind.DrawToken;
                     token.Feature = Native.NoFeature;
-                    token.Token = pick.Token;
+                    token.Token = outcome.Token;
                     game.Apply(token);
                 }
                 else
                 {
-                    game.ApplyDraw(pick.Tile);
+                    game.ApplyDraw(outcome.Tile);
                 }
                 continue;
             }
@@ -531,7 +531,7 @@ static class PlayGame
         using (Game full = Game.Create("{\"players\":2,\"sets\":[\"base\"]}"))
         {
             CarcObservationSizes sizes = full.ObservationSizes();
-            Check(sizes.Slots == 19 && sizes.Channels == 19, "19 slots x 19 channels in the full encoding");
+            Check(sizes.Slots == 19 && sizes.Channels == 20, "19 slots x 20 channels in the full encoding (docs/observations.md)");
             if (docs == null) return;
             string text = System.IO.File.ReadAllText(docs);
             Check(text.Contains("**Layout version `" + Game.LayoutVersion.ToString("x16") + "`**"), "the documented layout version");

@@ -539,11 +539,14 @@ impl Game {
             return false;
         };
         let root = self.features.root(self.figures[k].node);
-        self.placed_this_turn_indices().any(|placed| {
+        for placed in self.placed_this_turn_indices() {
             let p = self.board.placement(placed as usize);
-            (0..p.kind.def().features.len() as u8)
-                .any(|local| self.features.root(p.node_base + local as NodeId) == root)
-        })
+            let features = p.kind.def().features.len() as NodeId;
+            if (0..features).any(|local| self.features.root(p.node_base + local) == root) {
+                return true;
+            }
+        }
+        false
     }
 
     /// A token drawn from the bag at random (sampled-chance mode).
