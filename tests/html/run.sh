@@ -67,9 +67,12 @@ span() {
     sed -n "s/.*<span id=\"$1\">\\([^<]*\\)<\\/span>.*/\\1/p" "$2" | head -n 1
 }
 
-# A game played by the command line, and a reference game with every set.
+# A game played by the command line, and reference games with many sets.
 "$CARC" play --players 3 --seed 11 --bots greedy,random,greedy --out "$OUT/played.json" >/dev/null
-cases=("$OUT/played.json|" "tests/data/all.jsonl|all-3p-0002" "tests/data/royal-gift.jsonl|royal-gift-4p-0003")
+# Hills & Sheep is in no game of all.jsonl: one of its games with the Princess & the
+# Dragon and Traders & Builders adds the sheep bag to the panel and its pieces to the legend.
+cases=("$OUT/played.json|" "tests/data/all.jsonl|all-3p-0002" "tests/data/royal-gift.jsonl|royal-gift-4p-0003"
+    "tests/data/hs-pd-tb.jsonl|hs-pd-tb-5p-0004")
 
 # The replay page in a 1280×800 frame: the box (left top right bottom) of the controls,
 # the turn's scores, the legend and the board, one line each.

@@ -173,6 +173,9 @@ pub(crate) struct HillsSheep {
     /// The chance outcomes, each with the index of the decision it follows
     /// ([`Game::history_actions`]).
     outcomes: History<Vec<(u32, Outcome)>>,
+    /// The flocks as they stood when final scoring sent the shepherds home (for the
+    /// pictures of a finished game, [`Game::flock_before_final_scoring`]).
+    final_flocks: History<[Tokens; MAX_PLAYERS]>,
 }
 
 impl Expansion for HillsSheep {
@@ -188,6 +191,7 @@ impl Expansion for HillsSheep {
             pending: None,
             // At most a tile under a hill and a token per placement.
             outcomes: History(Vec::with_capacity(2 * tiles)),
+            final_flocks: History([[0; SheepToken::ALL.len()]; MAX_PLAYERS]),
         }
     }
 
@@ -362,6 +366,8 @@ impl Expansion for HillsSheep {
 
     /// HS2: flocks on the board at the end score nothing; the shepherds go home.
     fn final_scoring(game: &mut Game) {
+        let hills = &mut game.expansions.hills;
+        hills.final_flocks = History(hills.flocks);
         let mut k = 0;
         while k < game.figures.len() {
             if game.figures[k].figure == Figure::Shepherd {
@@ -393,6 +399,35 @@ impl Game {
     /// The sheep of `player`'s flock (HS1).
     pub fn flock_sheep(&self, player: usize) -> u32 {
         flock_sheep(&self.flock_of(player))
+    }
+
+    /// The sheep tokens of `player`'s flock as it stood before final scoring sent the
+    /// shepherds home and their sheep back into the bag (HS2), like
+    /// [`Game::figures_before_final_scoring`]; before the end, [`Game::flock_of`].
+    pub fn flock_before_final_scoring(&self, player: usize) -> [u8; SheepToken::ALL.len()] {
+        if !self.final_scored {
+            return self.flock_of(player);
+        }
+        self.expansions
+            .hills
+            .final_flocks
+            .get(player)
+            .copied()
+            .unwrap_or_default()
+    }
+
+    /// The bag as it stood before final scoring put the flocks back into it (HS2); before
+    /// the end, [`Game::sheep_bag`].
+    pub fn sheep_bag_before_final_scoring(&self) -> [u8; SheepToken::ALL.len()] {
+        let mut bag = self.sheep_bag();
+        if self.final_scored {
+            for flock in self.expansions.hills.final_flocks.iter() {
+                for (left, n) in bag.iter_mut().zip(flock) {
+                    *left = left.saturating_sub(*n);
+                }
+            }
+        }
+        bag
     }
 
     /// The tokens that may be drawn now with their probabilities, when the game waits

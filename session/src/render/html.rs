@@ -7,10 +7,12 @@ use super::summary::{seat_name, summary, Summary};
 use super::svg::{escape, icon, svg_board_state, svg_open, svg_tile, Icon, Layout};
 use carcassonne::config::Figure;
 use carcassonne::game::Game;
+use carcassonne::rules::hills_sheep::SheepToken;
 use std::fmt::Write as _;
 
 /// The panel of one turn: its status line, the scores with the winners, titles and
-/// prisoners (TW4), and the City of Carcassonne's quarters.
+/// prisoners (TW4), the tokens left in the sheep bag (HS1), and the City of
+/// Carcassonne's quarters.
 fn turn_panel(out: &mut String, turn: usize, summary: &Summary) {
     let _ = writeln!(
         out,
@@ -55,6 +57,23 @@ fn turn_panel(out: &mut String, turn: usize, summary: &Summary) {
         out.push_str("</li>\n");
     }
     out.push_str("</ul>\n");
+    if let Some(bag) = &summary.sheep_bag {
+        let left: u32 = bag.iter().map(|&n| u32::from(n)).sum();
+        let _ = write!(
+            out,
+            r#"<p class="sheep-bag"><b>Sheep bag</b> ({left} tokens):"#
+        );
+        for token in SheepToken::ALL {
+            let _ = write!(
+                out,
+                r#" <span class="bag-token" data-token="{}">{}×{}</span>"#,
+                token.name(),
+                icon(Icon::Token(token)),
+                bag[token as usize]
+            );
+        }
+        out.push_str("</p>\n");
+    }
     if !summary.city.is_empty() {
         out.push_str("<div class=\"city\"><b>City of Carcassonne</b><ul>\n");
         for line in &summary.city {
@@ -175,6 +194,8 @@ aside li {{ margin: 2px 0; }}
 .status {{ font-weight: bold; margin: 0 0 6px 0; }}
 .scores li.winner {{ font-weight: bold; }}
 .city ul {{ margin-left: 8px; }}
+.sheep-bag {{ margin: 4px 0; }}
+.bag-token {{ white-space: nowrap; }}
 .legend {{ display: grid; grid-template-columns: 1fr 1fr; gap: 0 8px; font-size: 13px; }}
 svg.icon {{ width: 16px; height: 16px; vertical-align: -3px; overflow: visible; }}
 g.frame {{ display: none; }}

@@ -85,6 +85,17 @@ pub enum Piece {
     Pig,
     /// Trade goods on cities: wine, grain, cloth (TB1).
     Goods,
+    /// Hills (HS3, HS4).
+    Hill,
+    /// Vineyards (HS5).
+    Vineyard,
+    /// The shepherd (HS1).
+    Shepherd,
+    /// Sheep: a token with the number of sheep of a shepherd's flock beside him, or of a
+    /// kind of token left in the bag (HS1, HS2).
+    Sheep,
+    /// The wolves left in the bag (HS1).
+    Wolf,
     /// The tiles placed in the turn a replay shows.
     NewTile,
 }
@@ -142,7 +153,7 @@ const fn piece(
 
 /// Every piece, in legend order: terrain and tile symbols, figures, then each
 /// expansion's pieces.
-pub const PIECES: [PieceInfo; 35] = [
+pub const PIECES: [PieceInfo; 40] = [
     piece(Piece::Field, "field", Some("."), Presence::Always),
     piece(Piece::City, "city", Some("#"), Presence::Always),
     piece(Piece::Road, "road", Some("="), Presence::Always),
@@ -286,6 +297,31 @@ pub const PIECES: [PieceInfo; 35] = [
         "goods (wine, grain, cloth)",
         None,
         Presence::Symbol(Symbols::GOODS),
+    ),
+    piece(Piece::Hill, "hill", None, Presence::Symbol(Symbols::HILL)),
+    piece(
+        Piece::Vineyard,
+        "vineyard",
+        None,
+        Presence::Symbol(Symbols::VINEYARD),
+    ),
+    piece(
+        Piece::Shepherd,
+        "shepherd",
+        None,
+        Presence::Figure(Figure::Shepherd),
+    ),
+    piece(
+        Piece::Sheep,
+        "sheep (flock, bag)",
+        None,
+        Presence::Set(TileSet::HillsSheep),
+    ),
+    piece(
+        Piece::Wolf,
+        "wolf (bag)",
+        None,
+        Presence::Set(TileSet::HillsSheep),
     ),
     piece(Piece::NewTile, "tile of this turn", None, Presence::Replay),
 ];

@@ -1,12 +1,15 @@
 //! What a picture says beside the board: the status line, each seat's score with the
-//! winners, the titles held (KR1, KR2) and the prisoners held (TW4), and the quarters of the City of Carcassonne
-//! with their figures and the count (CC2). The SVG picture writes it under the board,
-//! the HTML replay in a panel beside it, once per turn.
+//! winners, the titles held (KR1, KR2) and the prisoners held (TW4), the tokens left in
+//! the sheep bag (HS1), and the quarters of the City of Carcassonne with their figures
+//! and the count (CC2). The SVG picture writes it under the board, the HTML replay in a
+//! panel beside it, once per turn.
 
 use super::pieces::Piece;
 use carcassonne::config::Figure;
 use carcassonne::game::Game;
 use carcassonne::rules::count::Quarter;
+use carcassonne::rules::hills_sheep::SheepToken;
+use carcassonne::tiles::TileSet;
 
 /// The colour of each seat's figures in the pictures: saturated colours, each far from
 /// every terrain and symbol colour of the pictures.
@@ -56,6 +59,9 @@ pub(super) struct Summary {
     pub seats: Vec<SeatLine>,
     /// The quarters, with the Count in play; empty otherwise.
     pub city: Vec<QuarterLine>,
+    /// The tokens left in the sheep bag by [`SheepToken`], with Hills & Sheep in play
+    /// (HS1); a finished game's as they stood before final scoring put the flocks back.
+    pub sheep_bag: Option<[u8; SheepToken::ALL.len()]>,
 }
 
 /// The summary of `game`.
@@ -123,10 +129,14 @@ pub(super) fn summary(game: &Game) -> Summary {
             })
             .collect(),
     };
+    let sheep_bag = game
+        .has_set(TileSet::HillsSheep)
+        .then(|| game.sheep_bag_before_final_scoring());
     Summary {
         status,
         seats,
         city,
+        sheep_bag,
     }
 }
 

@@ -1,12 +1,14 @@
 //! The expansions' pieces in the SVG picture: on the board, bridges (BR1), castles (CA1)
 //! and the count on its City (CC2); beside the scores, the King and the Robber Baron
-//! (KR1, KR2) and the prisoners each seat holds (TW4); under them, the quarters of the City of Carcassonne with their figures.
+//! (KR1, KR2) and the prisoners each seat holds (TW4); beside a shepherd, the sheep of his
+//! flock (HS1, HS2); under the scores, the tokens left in the sheep bag (HS1) and the
+//! quarters of the City of Carcassonne with their figures.
 //! An expansion whose state a picture shows adds its function here, calls it from
 //! `svg_board_state` (on the board) or `svg_summary` (beside it), and declares its pieces
 //! in `pieces.rs`.
 
 use super::symbols::{
-    svg_bridge, svg_castle, svg_count, svg_crown, svg_figure, svg_robber, svg_tower,
+    svg_bridge, svg_castle, svg_count, svg_crown, svg_figure, svg_robber, svg_token, svg_tower,
 };
 use super::tile::{segment_point, side_middle};
 use super::{escape, num, seat_colour, seat_name, Layout, SCORE_LINE, TILE};
@@ -15,6 +17,7 @@ use crate::render::pieces::Piece;
 use crate::render::summary::QuarterLine;
 use carcassonne::config::Figure;
 use carcassonne::game::Game;
+use carcassonne::rules::hills_sheep::SheepToken;
 use carcassonne::tiles::Symbols;
 use std::fmt::Write as _;
 
@@ -210,6 +213,61 @@ pub(super) fn city_lines(out: &mut String, city: &[QuarterLine], at: (f64, f64))
             );
             fx += 16.0;
         }
+    }
+    out.push_str("</g>\n");
+}
+
+/// The flock of `owner`'s shepherd drawn at `at` (HS1, HS2): a sheep with its number of
+/// sheep, left of the shepherd. A finished game shows it as it stood before final scoring.
+pub(super) fn flock(out: &mut String, game: &Game, owner: usize, at: (f64, f64)) {
+    let tokens = game.flock_before_final_scoring(owner);
+    let sheep: u32 = SheepToken::ALL
+        .into_iter()
+        .map(|t| t.sheep() * u32::from(tokens[t as usize]))
+        .sum();
+    let title = format!(
+        "flock of {}: {sheep} sheep on {} tokens",
+        seat_name(owner),
+        tokens.iter().map(|&n| u32::from(n)).sum::<u32>()
+    );
+    svg_token(
+        out,
+        "flock",
+        (at.0 - TILE * 0.22, at.1 - 2.0),
+        None,
+        Some(sheep),
+        &title,
+    );
+}
+
+/// The tokens left in the sheep bag (HS1) on one line from `at`: each kind of token, a
+/// sheep with its number or the wolf, and how many are left.
+pub(super) fn sheep_bag(out: &mut String, bag: &[u8; SheepToken::ALL.len()], at: (f64, f64)) {
+    let (mut x, y) = at;
+    out.push_str("<g class=\"sheep-bag\">\n");
+    let _ = writeln!(
+        out,
+        r##"<text x="{}" y="{}" fill="#222222">sheep bag ({} tokens)</text>"##,
+        num(x),
+        num(y + 4.0),
+        bag.iter().map(|&n| u32::from(n)).sum::<u32>()
+    );
+    x += 130.0;
+    for token in SheepToken::ALL {
+        let n = bag[token as usize];
+        let title = match token {
+            SheepToken::Wolf => format!("{n} wolves left in the bag"),
+            t => format!("{n} tokens of {} sheep left in the bag", t.sheep()),
+        };
+        let label = (token != SheepToken::Wolf).then(|| token.sheep());
+        svg_token(out, "bag-token", (x, y), Some(token), label, &title);
+        let _ = writeln!(
+            out,
+            r##"<text x="{}" y="{}" fill="#222222">×{n}</text>"##,
+            num(x + 10.0),
+            num(y + 4.0)
+        );
+        x += 44.0;
     }
     out.push_str("</g>\n");
 }

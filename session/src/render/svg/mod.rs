@@ -17,6 +17,7 @@ use super::summary::{seat_name, summary, Summary, PLAYER_COLOURS};
 use carcassonne::config::Figure;
 use carcassonne::game::Game;
 use carcassonne::geometry::{Pos, Rotation};
+use carcassonne::rules::hills_sheep::SheepToken;
 use carcassonne::tiles::TileKind;
 use std::fmt::Write as _;
 use symbols::{svg_dragon, svg_fairy, svg_figure};
@@ -64,6 +65,12 @@ pub(super) const CASTLE_COLOUR: &str = "#9a9a9a";
 const CARCASSONNE_COLOUR: &str = "#bdb5c9";
 const SHRINE_COLOUR: &str = "#3b4a6b";
 const BAZAAR_COLOUR: &str = "#8a6d3b";
+const HILL_COLOUR: &str = "#a08a5c";
+const GRAPE_COLOUR: &str = "#7a3b6e";
+// The sheep bag's tokens (HS1): a white sheep, a slate-grey wolf; the shepherd's crook.
+const SHEEP_COLOUR: &str = "#fdfdf6";
+const WOLF_COLOUR: &str = "#5e6b78";
+const CROOK_COLOUR: &str = "#5b3a1a";
 // Pieces beside the board: the count (a neutral figure), the King and the Robber Baron.
 const COUNT_COLOUR: &str = "#7f8c8d";
 const KING_COLOUR: &str = "#c39b1e";
@@ -71,7 +78,7 @@ const ROBBER_COLOUR: &str = "#6d4c41";
 
 /// Every fill that shows terrain or a tile symbol (for the palette test).
 #[cfg(test)]
-const TERRAIN_FILLS: [&str; 14] = [
+const TERRAIN_FILLS: [&str; 18] = [
     FIELD_COLOUR,
     CITY_COLOUR,
     ROAD_COLOUR,
@@ -86,6 +93,10 @@ const TERRAIN_FILLS: [&str; 14] = [
     CARCASSONNE_COLOUR,
     SHRINE_COLOUR,
     BAZAAR_COLOUR,
+    HILL_COLOUR,
+    GRAPE_COLOUR,
+    SHEEP_COLOUR,
+    WOLF_COLOUR,
 ];
 
 /// The colour of a seat's figures.
@@ -144,6 +155,8 @@ pub(crate) struct Layout {
     top: f64,
     /// Top of the score lines.
     scores_top: f64,
+    /// Top of the sheep bag's line (HS1).
+    bag_top: f64,
     /// Top of the City of Carcassonne's lines.
     city_top: f64,
     /// Top of the legend.
@@ -156,15 +169,21 @@ pub(crate) struct Layout {
 const CITY_LINES: usize = 5;
 
 impl Layout {
-    /// A whole picture: `players` score lines, the City's lines when `city`, and a legend
-    /// of `legend` entries under the board.
-    fn picture((min, max): (Pos, Pos), players: usize, city: bool, legend: usize) -> Layout {
+    /// A whole picture: `players` score lines, the sheep bag's line when `bag`, the City's
+    /// lines when `city`, and a legend of `legend` entries under the board.
+    fn picture(
+        (min, max): (Pos, Pos),
+        players: usize,
+        (bag, city): (bool, bool),
+        legend: usize,
+    ) -> Layout {
         let cols = (max.x - min.x + 1) as f64;
         let rows = (max.y - min.y + 1) as f64;
         let width = (MARGIN * 2.0 + cols * TILE).max(MIN_WIDTH);
         let top = HEADER + MARGIN;
         let scores_top = top + rows * TILE + MARGIN;
-        let city_top = scores_top + SCORE_LINE * players as f64 + 4.0;
+        let bag_top = scores_top + SCORE_LINE * players as f64 + 4.0;
+        let city_top = bag_top + if bag { SCORE_LINE } else { 0.0 };
         let city_lines = if city { CITY_LINES } else { 0 };
         let legend_top = city_top + SCORE_LINE * city_lines as f64 + 8.0;
         let legend_columns = (((width - 2.0 * MARGIN) / LEGEND_ITEM).floor() as usize).max(1);
@@ -175,6 +194,7 @@ impl Layout {
             width,
             top,
             scores_top,
+            bag_top,
             city_top,
             legend_top,
             height: legend_top + legend_rows as f64 * LEGEND_ROW + 8.0,
@@ -194,6 +214,7 @@ impl Layout {
             width: MARGIN * 2.0 + cols * TILE,
             top,
             scores_top: height,
+            bag_top: height,
             city_top: height,
             legend_top: height,
             height,
@@ -266,7 +287,7 @@ fn svg_legend(out: &mut String, layout: &Layout, pieces: &[&PieceInfo]) {
 
 /// The board's state in a game: a frame around the tiles placed in the turn shown
 /// (`new_tiles`, placement indices), the expansions' pieces on the board (bridges,
-/// castles, the count), the figures, the fairy and the dragon.
+/// castles, the count), the figures (a shepherd with his flock), the fairy and the dragon.
 pub(crate) fn svg_board_state(
     out: &mut String,
     game: &Game,
@@ -330,6 +351,9 @@ pub(crate) fn svg_board_state(
             f.figure,
             &title,
         );
+        if f.figure == Figure::Shepherd {
+            expansions::flock(out, game, f.owner as usize, (x, y));
+        }
         if let Some((fpos, Some((owner, local)))) = fairy {
             if fpos == p.pos && owner == f.owner && local == f.local && f.corner().is_none() {
                 fairy_point = Some((x + TILE * 0.15, y - TILE * 0.15));
@@ -359,6 +383,8 @@ pub(crate) enum Icon {
     Piece(Piece),
     /// A seat's figure, in the seat's colour.
     Seat(usize, Figure),
+    /// A token of the sheep bag (HS1): a sheep with its number, or the wolf.
+    Token(SheepToken),
 }
 
 /// `icon` as a small inline SVG of 16×16 pixels.
@@ -376,6 +402,14 @@ pub(crate) fn icon(icon: Icon) -> String {
                 figure,
                 &seat_name(seat),
             );
+        }
+        Icon::Token(token) => {
+            let title = match token {
+                SheepToken::Wolf => "the wolf".to_string(),
+                t => format!("{} sheep", t.sheep()),
+            };
+            let label = (token != SheepToken::Wolf).then(|| token.sheep());
+            symbols::svg_token(&mut out, "swatch", (9.0, 8.0), Some(token), label, &title);
         }
     }
     out.push_str("</svg>");
@@ -431,6 +465,9 @@ fn svg_summary(out: &mut String, summary: &Summary, layout: &Layout) {
         out.push_str("</g>\n");
     }
     out.push_str("</g>\n");
+    if let Some(bag) = &summary.sheep_bag {
+        expansions::sheep_bag(out, bag, (MARGIN, layout.bag_top + 8.0));
+    }
     expansions::city_lines(out, &summary.city, (MARGIN, layout.city_top));
 }
 
@@ -440,16 +477,17 @@ fn svg_summary(out: &mut String, summary: &Summary, layout: &Layout) {
 /// `<g class="tile">` per placed tile (with `data-x`, `data-y`, `data-tile`, `data-rot`,
 /// `data-order`): fields green, each city its own shape with its own outline (two
 /// cities on one tile stay visibly apart), roads and rivers across, monasteries, shrines,
-/// gardens, volcanoes, magic portals, bazaars, lakes and pennants marked, the abbey's
-/// walls and the walled City of Carcassonne in their own colours. Each figure is one
-/// element of class `figure` in its owner's colour ([`PLAYER_COLOURS`], chosen apart
-/// from every terrain colour): a meeple (abbot, mayor and wagon with their initial) or
-/// a barn's square on its corner. A finished game shows its figures as they stood at the
+/// gardens, volcanoes, magic portals, bazaars, lakes, pennants, hills and vineyards
+/// marked, the abbey's walls and the walled City of Carcassonne in their own colours.
+/// Each figure is one element of class `figure` in its owner's colour
+/// ([`PLAYER_COLOURS`], chosen apart from every terrain colour): a meeple (abbot, mayor
+/// and wagon with their initial; the shepherd with a crook and, beside him, a sheep
+/// with the number of sheep of his flock) or a barn's square on its corner. A finished game shows its figures as they stood at the
 /// end of the last turn, before final scoring returned them. Bridges, castles (outlined
 /// in their owner's colour), the count, the dragon (`D`) and the fairy (`F`) stand on
 /// the board. Coordinates label the columns and rows; under the board, the scores (the
 /// winner marked `★ winner`, the King and the Robber Baron and the prisoners of the
-/// Tower beside their holders), the
+/// Tower beside their holders), the tokens left in the sheep bag, the
 /// quarters of the City of Carcassonne with their figures, and a legend of every piece
 /// the game has ([`pieces_of`](super::pieces_of)) and no other.
 ///
@@ -469,7 +507,7 @@ pub fn board_svg(game: &Game) -> String {
     let layout = Layout::picture(
         board.bounds(),
         game.num_players(),
-        !summary.city.is_empty(),
+        (summary.sheep_bag.is_some(), !summary.city.is_empty()),
         pieces.len(),
     );
     let (min, max) = (layout.min, layout.max);

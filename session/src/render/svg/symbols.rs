@@ -4,6 +4,7 @@
 use super::*;
 use crate::render::pieces::Piece;
 use carcassonne::config::Figure;
+use carcassonne::rules::hills_sheep::SheepToken;
 use carcassonne::tiles::Goods;
 use std::fmt::Write as _;
 
@@ -30,7 +31,8 @@ pub(super) fn meeple(x: f64, y: f64, s: f64) -> (String, (f64, f64), f64) {
 }
 
 /// One figure: a meeple in its owner's colour (abbot, mayor and wagon with their
-/// initial, the big follower with a 2), a barn as a square on its corner. `class` is `figure` on the board,
+/// initial, the big follower with a 2), a shepherd as a meeple with a crook (HS1), a
+/// barn as a square on its corner. `class` is `figure` on the board,
 /// `swatch` in the legend and the score lines.
 pub(crate) fn svg_figure(
     out: &mut String,
@@ -50,9 +52,12 @@ pub(crate) fn svg_figure(
         Figure::Follower => None,
         Figure::BigFollower => Some('2'),
         Figure::Builder => Some('b'),
+        Figure::Shepherd => None,
         _ => figure.name().chars().next().map(|c| c.to_ascii_uppercase()),
     };
-    let shape = if figure.is_follower_like() {
+    let shape = if figure == Figure::Shepherd {
+        Shape::Shepherd
+    } else if figure.is_follower_like() {
         Shape::Meeple
     } else {
         Shape::Square
@@ -76,6 +81,8 @@ pub(super) enum Shape {
     Meeple,
     /// A square centred on its point (the barn).
     Square,
+    /// A meeple with a shepherd's crook at its side (HS1).
+    Shepherd,
 }
 
 /// A figure's shape in `colour` with `letter` in `ink` on it, as a group of classes
@@ -108,7 +115,7 @@ pub(super) fn svg_piece(
                 num(2.0 * s)
             );
         }
-        Shape::Meeple => {
+        Shape::Meeple | Shape::Shepherd => {
             let (body, head, r) = meeple(x, y, s);
             let _ = write!(
                 out,
@@ -117,6 +124,20 @@ pub(super) fn svg_piece(
                 num(head.1),
                 num(r)
             );
+            if shape == Shape::Shepherd {
+                let staff = x + 1.45 * s;
+                let _ = write!(
+                    out,
+                    r##"<path class="crook" d="M {} {} V {} Q {} {} {} {}" fill="none" stroke="{CROOK_COLOUR}" stroke-width="1.6" stroke-linecap="round"/>"##,
+                    num(staff),
+                    num(y + 1.2 * s),
+                    num(y - 1.5 * s),
+                    num(staff),
+                    num(y - 2.3 * s),
+                    num(staff - 0.7 * s),
+                    num(y - 1.9 * s)
+                );
+            }
         }
     }
     if let Some(letter) = letter {
@@ -301,6 +322,84 @@ pub(super) fn svg_garden(out: &mut String, at: (f64, f64), s: f64) {
             num(x + dx),
             num(y + dy),
             num(r * 1.05)
+        );
+    }
+    out.push_str("</g>\n");
+}
+
+/// A hill (HS3) centred at `at`, `s` wide: a grassy mound.
+pub(super) fn svg_hill(out: &mut String, at: (f64, f64), s: f64) {
+    let (x, y) = at;
+    let _ = writeln!(
+        out,
+        r##"<path class="hill" d="M {} Q {} {} Z" fill="{HILL_COLOUR}" stroke="#4e4126" stroke-width="1"/>"##,
+        pt((x - s / 2.0, y + s / 4.0)),
+        pt((x, y - s * 0.75)),
+        pt((x + s / 2.0, y + s / 4.0))
+    );
+}
+
+/// A vineyard (HS5) centred at `at`, `s` wide: three stakes, each with a bunch of grapes.
+pub(super) fn svg_vineyard(out: &mut String, at: (f64, f64), s: f64) {
+    let (x, y) = at;
+    let _ = write!(out, r#"<g class="vineyard">"#);
+    for k in [-1.0, 0.0, 1.0] {
+        let vx = x + k * s / 3.0;
+        let _ = write!(
+            out,
+            r##"<path d="M {} {} V {}" stroke="#5b3a1a" stroke-width="1.2"/><polygon points="{},{} {},{} {},{}" fill="{GRAPE_COLOUR}" stroke="#2e1029" stroke-width="0.6"/>"##,
+            num(vx),
+            num(y - s / 2.0),
+            num(y + s / 2.0),
+            num(vx - s / 7.0),
+            num(y - s / 5.0),
+            num(vx + s / 7.0),
+            num(y - s / 5.0),
+            num(vx),
+            num(y + s / 4.0)
+        );
+    }
+    out.push_str("</g>\n");
+}
+
+/// A token of the sheep bag (HS1) centred at `at`: a sheep (a white fleece with a dark
+/// head) with `label` on it (its sheep, or the sheep of a flock), or the wolf (a grey
+/// fleece marked `W`), titled `title` in a group of class `class`.
+pub(super) fn svg_token(
+    out: &mut String,
+    class: &str,
+    at: (f64, f64),
+    token: Option<SheepToken>,
+    label: Option<u32>,
+    title: &str,
+) {
+    let (x, y) = at;
+    let wolf = token == Some(SheepToken::Wolf);
+    let (fleece, ink) = if wolf {
+        (WOLF_COLOUR, "#ffffff")
+    } else {
+        (SHEEP_COLOUR, "#111111")
+    };
+    let _ = write!(
+        out,
+        r##"<g class="{class}"><title>{}</title><ellipse cx="{}" cy="{}" rx="3" ry="2.2" fill="#2b2b2b"/><ellipse cx="{}" cy="{}" rx="6.5" ry="5" fill="{fleece}" stroke="#2b2b2b" stroke-width="1"/>"##,
+        escape(title),
+        num(x - 6.5),
+        num(y - 1.5),
+        num(x + 1.0),
+        num(y),
+    );
+    let text = if wolf {
+        Some("W".to_string())
+    } else {
+        label.map(|n| n.to_string())
+    };
+    if let Some(text) = text {
+        let _ = write!(
+            out,
+            r#"<text x="{}" y="{}" font-size="8" font-weight="bold" fill="{ink}" text-anchor="middle">{text}</text>"#,
+            num(x + 1.0),
+            num(y + 3.0)
         );
     }
     out.push_str("</g>\n");
@@ -555,6 +654,25 @@ pub(crate) fn swatch(out: &mut String, piece: Piece, x: f64, y: f64) {
         Piece::Pig => figure(out, Figure::Pig, "a pig"),
         Piece::Goods => svg_goods(out, (cx, cy), 12.0, Goods::Grain),
         Piece::Tower => svg_tower(out, "swatch tower", (cx, cy), 2, "a tower of height 2"),
+        Piece::Hill => svg_hill(out, (cx, cy + 2.0), 16.0),
+        Piece::Vineyard => svg_vineyard(out, (cx, cy), 14.0),
+        Piece::Shepherd => svg_figure(
+            out,
+            "swatch",
+            (cx - 2.0, cy + 2.0),
+            None,
+            Figure::Shepherd,
+            "a shepherd",
+        ),
+        Piece::Sheep => svg_token(out, "swatch sheep", (cx + 1.0, cy), None, None, "sheep"),
+        Piece::Wolf => svg_token(
+            out,
+            "swatch wolf",
+            (cx + 1.0, cy),
+            Some(SheepToken::Wolf),
+            None,
+            "the wolf",
+        ),
         Piece::NewTile => {
             let _ = write!(
                 out,

@@ -1,18 +1,19 @@
 //! One tile of the SVG picture ([`svg_tile`]): its terrain drawn from the catalogue's
 //! segments (fields, each city its own outlined shape, roads, rivers, the abbey's walls,
 //! the walled City of Carcassonne) and its symbols (monastery, abbey, shrine, garden,
-//! volcano, magic portal, bazaar, lakes, pennants, inns, cathedrals), and where figures stand on it.
+//! volcano, magic portal, bazaar, lakes, pennants, inns, cathedrals, hills, vineyards), and
+//! where figures stand on it.
 
 use super::symbols::{
-    svg_bazaar, svg_cathedral, svg_chapel, svg_garden, svg_goods, svg_inn, svg_pennant, svg_pond,
-    svg_portal, svg_shrine, svg_volcano,
+    svg_bazaar, svg_cathedral, svg_chapel, svg_garden, svg_goods, svg_hill, svg_inn, svg_pennant,
+    svg_pond, svg_portal, svg_shrine, svg_vineyard, svg_volcano,
 };
 use super::*;
 use crate::render::{anchor_segment, centre_of, segment_look, Centre, Look};
 use carcassonne::board::Placement;
 use carcassonne::game::BoardFigure;
 use carcassonne::geometry::{Corner, Rotation};
-use carcassonne::tiles::{FeatureKind, Oriented, RoadEnd, TileKind, NO_FEATURE};
+use carcassonne::tiles::{FeatureKind, Oriented, RoadEnd, Symbols, TileKind, NO_FEATURE};
 use std::fmt::Write as _;
 
 /// Corner `i` of a tile square (0 = NW, clockwise), in tile coordinates.
@@ -209,6 +210,25 @@ pub fn feature_spot(kind: TileKind, rot: Rotation, local: u8) -> (f64, f64) {
     }
 }
 
+/// Where a tile's hill or vineyard (HS3, HS5) is drawn, in tile coordinates: on a field
+/// third by a corner that is not where a figure on that field stands ([`feature_spot`]),
+/// else on any field third, else below the centre.
+pub(crate) fn field_symbol_spot(kind: TileKind, rot: Rotation) -> (f64, f64) {
+    let def = kind.def();
+    let oriented = def.oriented(rot);
+    let field_third = |s: usize| {
+        let f = oriented.segment_feature[s];
+        f != NO_FEATURE && def.features[f as usize].kind == FeatureKind::Field
+    };
+    let corners = [0, 2, 3, 5, 6, 8, 9, 11];
+    let free = corners.into_iter().find(|&s| {
+        field_third(s) && anchor_segment(oriented, oriented.segment_feature[s]) != Some(s)
+    });
+    let any = || (0..12).find(|&s| field_third(s));
+    free.or_else(any)
+        .map_or((TILE / 2.0, TILE * 0.75), segment_point)
+}
+
 /// One tile as an SVG group at its board square; `order` is its placement index.
 pub(crate) fn svg_tile(out: &mut String, placement: &Placement, order: usize, origin: (f64, f64)) {
     let (kind, rot, pos) = (placement.kind, placement.rot, placement.pos);
@@ -387,6 +407,13 @@ pub(super) fn svg_tile_art(out: &mut String, kind: TileKind, rot: Rotation) {
         Centre::Portal => svg_portal(out, (c, c), s * 0.9),
         Centre::Bazaar => svg_bazaar(out, (c, c), s * 1.1),
         Centre::Walled | Centre::Feature(_) => {}
+    }
+    // Hills (HS3) and vineyards (HS5): a mound, vines, on a field by a corner.
+    if def.has(Symbols::HILL) {
+        svg_hill(out, field_symbol_spot(kind, rot), TILE * 0.3);
+    }
+    if def.has(Symbols::VINEYARD) {
+        svg_vineyard(out, field_symbol_spot(kind, rot), TILE * 0.26);
     }
     // A garden on a tile with another centre (it never shares one, but draw it if so).
     if def.features.iter().any(|f| f.kind == FeatureKind::Garden)

@@ -57,3 +57,25 @@ pub(super) fn with_prisoners() -> Game {
         .find(|g| (0..3).any(|seat| g.prisoners_held(seat) > 0))
         .expect("a game with a prisoner")
 }
+
+/// The base game with Hills & Sheep, `players` seats.
+pub(super) fn hills_and_sheep(players: u8) -> GameConfig {
+    let mut config = GameConfig::new(players);
+    config.sets = vec![TileSet::Base, TileSet::HillsSheep];
+    config.figures = carcassonne::config::Figures::default_for(&config.sets);
+    config
+}
+
+/// A game of the base game and Hills & Sheep played until at most `leave` tiles are left
+/// (0: to its end) with a shepherd on the board when it stops (HS1; at the end, as the
+/// board stood before final scoring).
+pub(super) fn with_shepherds(leave: u32) -> Game {
+    (0..60)
+        .map(|seed| played(hills_and_sheep(3), seed, leave))
+        .find(|g| {
+            g.figures_before_final_scoring()
+                .iter()
+                .any(|f| f.figure == carcassonne::config::Figure::Shepherd)
+        })
+        .expect("a game with a shepherd on the board")
+}

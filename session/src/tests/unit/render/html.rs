@@ -2,6 +2,7 @@
 
 use super::*;
 use crate::render::test_games::every_set;
+use carcassonne::config::GameConfig;
 use carcassonne::rng::Rng;
 
 /// The replay page has one frame per state, each naming its tiles; tiles are drawn
@@ -62,4 +63,31 @@ fn turn_panels_show_the_prisoners() {
         .count();
     assert!(kinds > 0);
     assert_eq!(html.matches(r#"<span class="prisoners">"#).count(), holders);
+}
+
+/// HS1: with Hills & Sheep, each turn's panel shows the sheep bag, one entry per kind of
+/// token (sheep of one to four, the wolf) with how many are left; the first turn's is the
+/// full bag of 4, 5, 5, 2 and 2 wolves. Without the set, no bag.
+#[test]
+fn turn_panels_show_the_sheep_bag() {
+    let game = Game::new(crate::render::test_games::hills_and_sheep(2)).unwrap();
+    let later = crate::render::test_games::with_shepherds(20);
+    let html = replay_html("bag", &[game]);
+    assert_eq!(html.matches(r#"<p class="sheep-bag">"#).count(), 1);
+    assert!(html.contains("<b>Sheep bag</b> (18 tokens):"));
+    for (token, n) in ["sheep-1", "sheep-2", "sheep-3", "sheep-4", "wolf"]
+        .into_iter()
+        .zip([4, 5, 5, 2, 2])
+    {
+        let entry = format!(r#"<span class="bag-token" data-token="{token}">"#);
+        let at = html.find(&entry).unwrap_or_else(|| panic!("{entry}"));
+        let end = at + html[at..].find("</span>").unwrap();
+        assert!(html[at..end].ends_with(&format!("×{n}")), "{token}");
+    }
+    let left: u32 = later.sheep_bag().iter().map(|&n| u32::from(n)).sum();
+    assert!(left < 18, "a shepherd's token left the bag");
+    let html = replay_html("bag", &[later]);
+    assert!(html.contains(&format!("<b>Sheep bag</b> ({left} tokens):")));
+    let plain = replay_html("plain", &[Game::new(GameConfig::new(2)).unwrap()]);
+    assert!(!plain.contains(r#"<p class="sheep-bag">"#));
 }

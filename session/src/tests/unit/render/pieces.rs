@@ -74,11 +74,12 @@ fn a_base_game_has_only_base_pieces() {
 /// Each set brings its own pieces: the River its rivers and lakes (R1), The Princess &
 /// the Dragon its volcanoes, portals, dragon and fairy (PD1, PD12, PD15), Abbey & Mayor
 /// its figures and abbeys (AM1, AM5, AM6, AM10), the Royal Gift sets theirs (CC2,
-/// KR1, KR2, CU1, BR1, CA1, BZ1), and Inns & Cathedrals the big follower, inns and
-/// cathedrals (IC1–IC3).
+/// KR1, KR2, CU1, BR1, CA1, BZ1), Inns & Cathedrals the big follower, inns and
+/// cathedrals (IC1–IC3), and Hills & Sheep hills, vineyards, the shepherd, sheep and
+/// wolves (HS1, HS3, HS5).
 #[test]
 fn each_set_brings_its_pieces() {
-    let cases: [(&[TileSet], &[Piece]); 8] = [
+    let cases: [(&[TileSet], &[Piece]); 9] = [
         (
             &[TileSet::Base, TileSet::River1],
             &[Piece::River, Piece::RiverEnd],
@@ -119,6 +120,16 @@ fn each_set_brings_its_pieces() {
         (
             &[TileSet::Base, TileSet::InnsCathedrals],
             &[Piece::BigFollower, Piece::Inn, Piece::Cathedral],
+        ),
+        (
+            &[TileSet::Base, TileSet::HillsSheep],
+            &[
+                Piece::Hill,
+                Piece::Vineyard,
+                Piece::Shepherd,
+                Piece::Sheep,
+                Piece::Wolf,
+            ],
         ),
     ];
     let base = pieces(&game_of(&[TileSet::Base], 0), false);

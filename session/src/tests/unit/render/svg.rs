@@ -4,6 +4,7 @@ use super::tile::{city_outline, segment_point, OutlineStep};
 use super::*;
 use crate::render::test_games::{
     every_set, played, with_castle_and_bridge, with_dragon_and_fairy, with_prisoners,
+    with_shepherds,
 };
 use carcassonne::geometry::Rotation;
 use carcassonne::tiles::{catalogue, FeatureKind, Symbols, TileSet, NO_FEATURE};
@@ -396,4 +397,171 @@ fn prisoners_are_drawn_beside_their_holders_score() {
     // Without the Tower, no prisoner mark.
     let plain = board_svg(&played(carcassonne::config::GameConfig::new(2), 1, 30));
     assert!(!plain.contains(r#"class="prisoners""#));
+}
+
+/// The tiles placed of `game` that show `symbol`.
+fn tiles_with(game: &Game, symbol: Symbols) -> usize {
+    game.board()
+        .placements()
+        .iter()
+        .filter(|p| p.kind.def().has(symbol))
+        .count()
+}
+
+/// HS3, HS5: every placed tile with a hill shows one mound, every tile with a vineyard
+/// one vineyard; HS1: every shepherd is a meeple with a crook (no letter, unlike the other
+/// figures but the follower), with a sheep beside it carrying the number of sheep of its
+/// flock, the sum of its tokens' sheep; the legend names all of them.
+#[test]
+fn hills_vineyards_and_shepherds_with_their_flocks_are_drawn() {
+    let game = with_shepherds(20);
+    let picture = board_svg(&game);
+    let svg = &picture[..picture.find(r#"<g class="legend">"#).unwrap()];
+    let legend = &picture[svg.len()..];
+    let hills = tiles_with(&game, Symbols::HILL);
+    let vineyards = tiles_with(&game, Symbols::VINEYARD);
+    assert!(hills > 0, "a game of 50 tiles places a hill");
+    assert_eq!(svg.matches(r#"<path class="hill""#).count(), hills);
+    assert_eq!(svg.matches(r#"<g class="vineyard">"#).count(), vineyards);
+    let shepherds: Vec<_> = game
+        .board_figures()
+        .iter()
+        .filter(|f| f.figure == Figure::Shepherd)
+        .collect();
+    assert!(!shepherds.is_empty());
+    let marks = svg.matches(r#"<g class="figure shepherd""#).count();
+    assert_eq!(marks, shepherds.len());
+    assert_eq!(svg.matches(r#"<path class="crook""#).count(), marks);
+    assert_eq!(svg.matches(r#"<g class="flock">"#).count(), marks);
+    for f in shepherds {
+        let owner = f.owner as usize;
+        let tokens = game.flock_of(owner);
+        // HS1: tokens of one to four sheep, in the order of SheepToken; a wolf never
+        // stays with a shepherd.
+        assert_eq!(tokens[4], 0);
+        let sheep: u32 = (0..4).map(|k| (k as u32 + 1) * u32::from(tokens[k])).sum();
+        assert!(sheep > 0, "a shepherd on the board has a sheep");
+        let title = format!("<title>flock of {}: {sheep} sheep on ", seat_name(owner));
+        let at = svg.find(&title).unwrap_or_else(|| panic!("{title}"));
+        // The number on the sheep is the flock's.
+        let mark = &svg[at..at + svg[at..].find("</g>").unwrap()];
+        assert!(mark.contains(&format!(">{sheep}</text>")), "{mark}");
+    }
+    for name in [
+        "hill",
+        "vineyard",
+        "shepherd",
+        "sheep (flock, bag)",
+        "wolf (bag)",
+    ] {
+        assert!(legend.contains(&format!(">{name}</text>")), "{name}");
+    }
+    // Without the set, none of it.
+    let plain = board_svg(&played(carcassonne::config::GameConfig::new(2), 1, 30));
+    for mark in [
+        r#"class="hill""#,
+        r#"class="vineyard""#,
+        "sheep-bag",
+        "flock",
+    ] {
+        assert!(!plain.contains(mark), "{mark}");
+    }
+}
+
+/// HS1: at the start the sheep bag holds 18 tokens: 4 of one sheep, 5 of two, 5 of three,
+/// 2 of four and 2 wolves; the line under the scores shows each kind with its number.
+#[test]
+fn the_sheep_bag_starts_full() {
+    let game = Game::new(crate::render::test_games::hills_and_sheep(2)).unwrap();
+    let svg = board_svg(&game);
+    let bag = &svg[svg
+        .find(r#"<g class="sheep-bag">"#)
+        .expect("the bag's line")..];
+    assert!(bag.contains(">sheep bag (18 tokens)</text>"));
+    for (n, what) in [
+        (4, "tokens of 1 sheep"),
+        (5, "tokens of 2 sheep"),
+        (5, "tokens of 3 sheep"),
+        (2, "tokens of 4 sheep"),
+        (2, "wolves"),
+    ] {
+        assert!(
+            bag.contains(&format!("<title>{n} {what} left in the bag</title>")),
+            "{n} {what}"
+        );
+    }
+    assert_eq!(bag.matches(r#"<g class="bag-token">"#).count(), 5);
+}
+
+/// HS1, HS2: a finished game shows its shepherds as they stood before final scoring (B15)
+/// with their flocks, not the flocks final scoring put back into the bag; the bag shown
+/// then holds the other tokens: with the flocks drawn, every kind adds up to the full
+/// bag (4, 5, 5, 2 and 2 wolves).
+#[test]
+fn a_finished_game_shows_its_last_flocks_and_the_bag_without_them() {
+    let game = with_shepherds(0);
+    assert!(game.is_terminal());
+    let svg = board_svg(&game);
+    let full = [4u8, 5, 5, 2, 2];
+    let mut in_flocks = [0u8; 5];
+    let shepherds = game
+        .figures_before_final_scoring()
+        .iter()
+        .filter(|f| f.figure == Figure::Shepherd);
+    for f in shepherds {
+        let tokens = game.flock_before_final_scoring(f.owner as usize);
+        let sheep: u32 = (0..4).map(|k| (k as u32 + 1) * u32::from(tokens[k])).sum();
+        assert!(sheep > 0, "a shepherd stood with a sheep");
+        let title = format!(
+            "<title>flock of {}: {sheep} sheep on ",
+            seat_name(f.owner as usize)
+        );
+        assert!(svg.contains(&title), "{title}");
+        for (sum, n) in in_flocks.iter_mut().zip(tokens) {
+            *sum += n;
+        }
+    }
+    let titles = [
+        "tokens of 1 sheep",
+        "tokens of 2 sheep",
+        "tokens of 3 sheep",
+        "tokens of 4 sheep",
+        "wolves",
+    ];
+    for k in 0..5 {
+        let left = full[k] - in_flocks[k];
+        let title = format!("<title>{left} {} left in the bag</title>", titles[k]);
+        assert!(svg.contains(&title), "{title}");
+    }
+}
+
+/// HS3, HS5: a hill or vineyard is drawn on a field third of its tile, in every rotation,
+/// and never where a figure on one of the tile's features stands.
+#[test]
+fn hills_and_vineyards_stand_on_a_field_apart_from_the_figures() {
+    let mut drawn = 0;
+    for kind in catalogue().kinds() {
+        let def = kind.def();
+        if !(def.has(Symbols::HILL) || def.has(Symbols::VINEYARD)) {
+            continue;
+        }
+        for r in 0..4 {
+            let rot = Rotation::new(r).unwrap();
+            let oriented = def.oriented(rot);
+            let spot = tile::field_symbol_spot(kind, rot);
+            let on_field = (0..12).any(|s| {
+                let f = oriented.segment_feature[s];
+                f != NO_FEATURE
+                    && def.features[f as usize].kind == FeatureKind::Field
+                    && segment_point(s) == spot
+            });
+            assert!(on_field, "{} turned {r}: {spot:?}", kind.id());
+            for local in 0..def.features.len() as u8 {
+                assert_ne!(feature_spot(kind, rot, local), spot, "{} {r}", kind.id());
+            }
+            drawn += 1;
+        }
+    }
+    // The 17 tile kinds of Hills & Sheep but its two monasteries.
+    assert_eq!(drawn, 4 * 15);
 }
