@@ -130,6 +130,8 @@ bench:
 	$(CARC) bench --players 4 --sets base,inns-and-cathedrals,traders-and-builders --seconds 10
 	$(CARC) bench --players 4 --sets $(ROYAL_GIFT_SETS),inns-and-cathedrals,tower --abbot 1 --seconds 10
 	$(CARC) bench --players 4 --sets $(ROYAL_GIFT_SETS),inns-and-cathedrals,traders-and-builders,tower --abbot 1 --seconds 10
+	$(CARC) bench --players 4 --sets base,hills-and-sheep --seconds 10
+	$(CARC) bench --players 4 --sets $(ROYAL_GIFT_SETS),inns-and-cathedrals,traders-and-builders,tower,hills-and-sheep --abbot 1 --seconds 10
 
 ## Another commit against the working tree (docs/benchmarks.md): instructions per game and
 ## per decision of both under callgrind (the same games), games/s and MCTS iterations/s in

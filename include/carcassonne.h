@@ -216,7 +216,8 @@
 
 /**
  * Version of the ABI: raised whenever a function, struct or constant changes in a way
- * that breaks callers compiled against an older header.
+ * that breaks callers compiled against the header of the last release, once per release
+ * (1: version 0.1.0; 2: every change since, the structs grown with later sets included).
  */
 #define CARC_ABI_VERSION 2
 

@@ -53,10 +53,12 @@ ROOT = Path(__file__).resolve().parent.parent
 TARGET = Path(os.environ.get("CARGO_TARGET_DIR", ROOT / "target"))
 SCRATCH = ROOT / "target" / "bench-ab"
 
-# The nine set keys of the Royal Gift box, then every set key.
+# The nine set keys of the Royal Gift box, the twelve keys before Hills & Sheep, then every
+# set key (thirteen).
 ROYAL_GIFT_SETS = ("base,river1,river2,princess-and-dragon,abbey-and-mayor,count,king-and-robber,"
                    "cult,bridges-castles-and-bazaars")
-ALL_SET_KEYS = ROYAL_GIFT_SETS + ",inns-and-cathedrals,traders-and-builders,tower"
+TWELVE_SET_KEYS = ROYAL_GIFT_SETS + ",inns-and-cathedrals,traders-and-builders,tower"
+ALL_SET_KEYS = TWELVE_SET_KEYS + ",hills-and-sheep"
 
 # The configurations of docs/benchmarks.md: label, bench options, games under callgrind.
 CONFIGS: List[Tuple[str, List[str], int]] = [
@@ -75,6 +77,10 @@ CONFIGS: List[Tuple[str, List[str], int]] = [
     ("the nine Royal Gift keys + Abbot, 4 players",
      ["--players", "4", "--sets", ROYAL_GIFT_SETS, "--abbot", "1"], 250),
     ("all twelve set keys + Abbot, 4 players",
+     ["--players", "4", "--sets", TWELVE_SET_KEYS, "--abbot", "1"], 150),
+    ("base + Hills & Sheep, 4 players",
+     ["--players", "4", "--sets", "base,hills-and-sheep"], 500),
+    ("all thirteen set keys + Abbot, 4 players",
      ["--players", "4", "--sets", ALL_SET_KEYS, "--abbot", "1"], 150),
 ]
 

@@ -244,6 +244,16 @@ fn hs2_flocks_score_nothing_at_the_end() {
         .iter()
         .all(|(p, _)| *p == 1));
     assert_eq!(game.supply(0, SHEPHERD), 1);
+    // The four sheep went back into the bag; the flock as it stood before final scoring
+    // is kept for the pictures, and the bag then lacked that token.
+    assert_eq!(game.flock_sheep(0), 0);
+    assert_eq!(game.sheep_bag(), bag_without(&[]));
+    assert_eq!(game.flock_before_final_scoring(0), [0, 0, 0, 1, 0]);
+    assert_eq!(game.flock_before_final_scoring(1), [0; 5]);
+    assert_eq!(
+        game.sheep_bag_before_final_scoring(),
+        bag_without(&[SheepToken::Sheep4])
+    );
 }
 
 /// A side split between two cities (`HS-CORNER-AND-CAP-VINEYARD`): a city placed against

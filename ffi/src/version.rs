@@ -13,7 +13,8 @@ pub const CARC_VERSION_MINOR: u32 = 1;
 /// Patch version of the library.
 pub const CARC_VERSION_PATCH: u32 = 0;
 /// Version of the ABI: raised whenever a function, struct or constant changes in a way
-/// that breaks callers compiled against an older header.
+/// that breaks callers compiled against the header of the last release, once per release
+/// (1: version 0.1.0; 2: every change since, the structs grown with later sets included).
 pub const CARC_ABI_VERSION: u32 = 2;
 
 const VERSION_STRING: &str = concat!(env!("CARGO_PKG_VERSION"), "\0");

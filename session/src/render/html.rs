@@ -59,9 +59,10 @@ fn turn_panel(out: &mut String, turn: usize, summary: &Summary) {
     out.push_str("</ul>\n");
     if let Some(bag) = &summary.sheep_bag {
         let left: u32 = bag.iter().map(|&n| u32::from(n)).sum();
+        let tokens = if left == 1 { "token" } else { "tokens" };
         let _ = write!(
             out,
-            r#"<p class="sheep-bag"><b>Sheep bag</b> ({left} tokens):"#
+            r#"<p class="sheep-bag"><b>Sheep bag</b> ({left} {tokens}):"#
         );
         for token in SheepToken::ALL {
             let _ = write!(

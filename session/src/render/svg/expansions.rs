@@ -226,9 +226,13 @@ pub(super) fn flock(out: &mut String, game: &Game, owner: usize, at: (f64, f64))
         .map(|t| t.sheep() * u32::from(tokens[t as usize]))
         .sum();
     let title = format!(
-        "flock of {}: {sheep} sheep on {} tokens",
+        "flock of {}: {sheep} sheep on {}",
         seat_name(owner),
-        tokens.iter().map(|&n| u32::from(n)).sum::<u32>()
+        count(
+            tokens.iter().map(|&n| u32::from(n)).sum(),
+            "token",
+            "tokens"
+        )
     );
     svg_token(
         out,
@@ -247,17 +251,21 @@ pub(super) fn sheep_bag(out: &mut String, bag: &[u8; SheepToken::ALL.len()], at:
     out.push_str("<g class=\"sheep-bag\">\n");
     let _ = writeln!(
         out,
-        r##"<text x="{}" y="{}" fill="#222222">sheep bag ({} tokens)</text>"##,
+        r##"<text x="{}" y="{}" fill="#222222">sheep bag ({})</text>"##,
         num(x),
         num(y + 4.0),
-        bag.iter().map(|&n| u32::from(n)).sum::<u32>()
+        count(bag.iter().map(|&n| u32::from(n)).sum(), "token", "tokens")
     );
     x += 130.0;
     for token in SheepToken::ALL {
         let n = bag[token as usize];
         let title = match token {
-            SheepToken::Wolf => format!("{n} wolves left in the bag"),
-            t => format!("{n} tokens of {} sheep left in the bag", t.sheep()),
+            SheepToken::Wolf => format!("{} left in the bag", count(n.into(), "wolf", "wolves")),
+            t => format!(
+                "{} of {} sheep left in the bag",
+                count(n.into(), "token", "tokens"),
+                t.sheep()
+            ),
         };
         let label = (token != SheepToken::Wolf).then(|| token.sheep());
         svg_token(out, "bag-token", (x, y), Some(token), label, &title);
@@ -270,4 +278,9 @@ pub(super) fn sheep_bag(out: &mut String, bag: &[u8; SheepToken::ALL.len()], at:
         x += 44.0;
     }
     out.push_str("</g>\n");
+}
+
+/// `n` with the word for one or for several: `1 token`, `3 tokens`.
+fn count(n: u32, one: &str, several: &str) -> String {
+    format!("{n} {}", if n == 1 { one } else { several })
 }

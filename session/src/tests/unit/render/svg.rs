@@ -521,16 +521,15 @@ fn a_finished_game_shows_its_last_flocks_and_the_bag_without_them() {
             *sum += n;
         }
     }
-    let titles = [
-        "tokens of 1 sheep",
-        "tokens of 2 sheep",
-        "tokens of 3 sheep",
-        "tokens of 4 sheep",
-        "wolves",
-    ];
     for k in 0..5 {
         let left = full[k] - in_flocks[k];
-        let title = format!("<title>{left} {} left in the bag</title>", titles[k]);
+        let what = match (k, left) {
+            (4, 1) => "wolf".to_string(),
+            (4, _) => "wolves".to_string(),
+            (_, 1) => format!("token of {} sheep", k + 1),
+            _ => format!("tokens of {} sheep", k + 1),
+        };
+        let title = format!("<title>{left} {what} left in the bag</title>");
         assert!(svg.contains(&title), "{title}");
     }
 }
