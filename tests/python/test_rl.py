@@ -93,7 +93,7 @@ def test_preset_masks_offer_the_same_moves_as_the_full_encoding(config: Any) -> 
 def test_compact_preset_is_smaller_and_names_its_planes() -> None:
     full = carcassonne.encoder_info(32)
     compact = carcassonne.encoder_info(24, "compact", players=2, sets=["base"])
-    assert full["num_planes"] == len(full["plane_names"]) == 116
+    assert full["num_planes"] == len(full["plane_names"]) == 125  # docs/observations.md: C = 125
     assert compact["num_planes"] == len(compact["plane_names"]) < 50
     assert "figures.opponents.follower" in compact["plane_names"]
     assert "dragon" not in compact["plane_names"]
