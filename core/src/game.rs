@@ -1125,6 +1125,7 @@ impl Game {
             }
             let mut mine_seen = [None; 3];
             let mut theirs_seen = [None; 3];
+            let mut last_pair = (NodeId::MAX, NodeId::MAX);
             for third in 0..3 {
                 let (mine, theirs) = if third == 1 && crossings {
                     // The middle third: an expansion's feature across it (a bridge end,
@@ -1144,7 +1145,12 @@ impl Game {
                     }
                     (node_base + mine as NodeId, n_base + theirs as NodeId)
                 };
-                self.join_features(mine, theirs);
+                // A feature that spans several thirds on both tiles (a city side, a field
+                // side) is joined once: the same pair again would join nothing.
+                if last_pair != (mine, theirs) {
+                    self.join_features(mine, theirs);
+                    last_pair = (mine, theirs);
+                }
                 mine_seen[third] = Some(mine);
                 theirs_seen[third] = Some(theirs);
             }
