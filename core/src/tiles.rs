@@ -500,25 +500,21 @@ pub fn catalogue() -> &'static Catalogue {
 }
 
 fn parse_segment(s: &str) -> Result<usize, String> {
-    let mut chars = s.chars();
-    let side = chars
-        .next()
-        .and_then(Side::from_letter)
-        .ok_or_else(|| format!("bad segment {s:?}"))?;
-    let third: usize = chars
-        .as_str()
-        .parse()
-        .ok()
-        .filter(|t| *t < 3)
-        .ok_or_else(|| format!("bad segment {s:?}"))?;
-    Ok(side.index() * 3 + third)
+    // A side letter and a third: `N0` ... `W2`.
+    match *s.as_bytes() {
+        [letter, third @ b'0'..=b'2'] => match Side::from_letter(letter as char) {
+            Some(side) => Ok(side.index() * 3 + (third - b'0') as usize),
+            None => Err(format!("bad segment {s:?}")),
+        },
+        _ => Err(format!("bad segment {s:?}")),
+    }
 }
 
-fn parse_feature(
-    line: &str,
+fn parse_feature<'a>(
+    line: &'a str,
     tile_id: &str,
-) -> Result<(FeatureDef, Vec<String>, Option<String>), String> {
-    let mut words = line.split_whitespace();
+) -> Result<(FeatureDef, Vec<&'a str>, Option<&'a str>), String> {
+    let mut words = line.split_ascii_whitespace();
     let err = |what: &str| format!("tile {tile_id}: {what} in {line:?}");
     let id = words
         .next()
@@ -565,13 +561,9 @@ fn parse_feature(
         if let Some(n) = word.strip_prefix("pennants=") {
             def.pennants = n.parse().map_err(|_| err("bad pennants"))?;
         } else if let Some(list) = word.strip_prefix("cities=") {
-            cities = list
-                .split(',')
-                .filter(|c| !c.is_empty())
-                .map(String::from)
-                .collect();
+            cities = list.split(',').filter(|c| !c.is_empty()).collect();
         } else if let Some(e) = word.strip_prefix("end=") {
-            end = Some(e.to_string());
+            end = Some(e);
         } else if let Some(g) = word.strip_prefix("goods=") {
             def.goods = Some(Goods::from_name(g).ok_or_else(|| err("unknown goods"))?);
         } else {
@@ -591,18 +583,21 @@ fn parse_feature(
     Ok((def, cities, end))
 }
 
-fn orient(edges: &[[Terrain; 3]; 4], features: &[FeatureDef], rot: Rotation) -> Oriented {
+/// The tile turned by `rot`; `canonical_features` gives the feature on each segment of
+/// the unturned tile.
+fn orient(
+    edges: &[[Terrain; 3]; 4],
+    features: &[FeatureDef],
+    canonical_features: &[u8; 12],
+    rot: Rotation,
+) -> Oriented {
     let mut sides = [Terrain::Field; 4];
     let mut segment_feature = [NO_FEATURE; 12];
     for board_side in Side::ALL {
         let canon = rot.canonical_side(board_side);
         sides[board_side.index()] = edges[canon.index()][1];
-        for third in 0..3 {
-            let bit = 1u16 << (canon.index() * 3 + third);
-            if let Some(i) = features.iter().position(|f| f.segments & bit != 0) {
-                segment_feature[board_side.index() * 3 + third] = i as u8;
-            }
-        }
+        let (to, from) = (board_side.index() * 3, canon.index() * 3);
+        segment_feature[to..to + 3].copy_from_slice(&canonical_features[from..from + 3]);
     }
     let r = rot.quarter_turns();
     let feature_sides = features
@@ -626,21 +621,21 @@ fn orient(edges: &[[Terrain; 3]; 4], features: &[FeatureDef], rot: Rotation) -> 
 
 /// Parses the compact tile table (see `data/tiles.txt` for the format).
 pub fn parse_table(text: &str) -> Result<Catalogue, String> {
-    struct Pending {
+    struct Pending<'a> {
         def: TileDef,
-        links: Vec<(usize, Vec<String>, Option<String>)>,
+        links: Vec<(usize, Vec<&'a str>, Option<&'a str>)>,
     }
     fn finish(p: Pending) -> Result<TileDef, String> {
         let mut def = p.def;
         for (i, cities, end) in p.links {
             for c in cities {
                 let j = def
-                    .feature_by_id(&c)
+                    .feature_by_id(c)
                     .ok_or_else(|| format!("tile {}: unknown city {c}", def.id))?;
                 def.features[i].adjacent_cities |= 1 << j;
             }
             if let Some(e) = end {
-                let road_end = match e.as_str() {
+                let road_end = match e {
                     "through" => RoadEnd::Through,
                     "junction" => RoadEnd::Junction,
                     "spring" => RoadEnd::Spring,
@@ -666,7 +661,20 @@ pub fn parse_table(text: &str) -> Result<Catalogue, String> {
                 def.features[i].road_end = Some(road_end);
             }
         }
-        def.oriented = Rotation::ALL.map(|r| orient(&def.edges, &def.features, r));
+        // The feature on each segment of the unturned tile, looked up once for the four
+        // rotations.
+        let mut segment_feature = [NO_FEATURE; 12];
+        for (segment, slot) in segment_feature.iter_mut().enumerate() {
+            if let Some(i) = def
+                .features
+                .iter()
+                .position(|f| f.segments & 1 << segment != 0)
+            {
+                *slot = i as u8;
+            }
+        }
+        def.oriented =
+            Rotation::ALL.map(|r| orient(&def.edges, &def.features, &segment_feature, r));
         def.cloister = def
             .features
             .iter()
@@ -675,7 +683,7 @@ pub fn parse_table(text: &str) -> Result<Catalogue, String> {
         Ok(def)
     }
 
-    let mut tiles = Vec::new();
+    let mut tiles = Vec::with_capacity(256);
     let mut current: Option<Pending> = None;
     for line in text.lines() {
         if line.trim().is_empty() || line.starts_with('#') {
@@ -691,7 +699,7 @@ pub fn parse_table(text: &str) -> Result<Catalogue, String> {
         if let Some(p) = current.take() {
             tiles.push(finish(p)?);
         }
-        let words: Vec<&str> = line.split_whitespace().collect();
+        let words: Vec<&str> = line.split_ascii_whitespace().collect();
         if words.len() < 6 {
             return Err(format!("short tile line {line:?}"));
         }
@@ -740,11 +748,11 @@ pub fn parse_table(text: &str) -> Result<Catalogue, String> {
                 has_c3_count,
                 edges,
                 symbols,
-                features: Vec::new(),
+                features: Vec::with_capacity(8),
                 oriented: [empty.clone(), empty.clone(), empty.clone(), empty],
                 cloister: NO_FEATURE,
             },
-            links: Vec::new(),
+            links: Vec::with_capacity(8),
         });
     }
     if let Some(p) = current.take() {
