@@ -270,6 +270,18 @@ def test_training_example_smoke_run(tmp_path: Path) -> None:
     assert "against random over 2 games" in done.stdout
 
 
+def test_shipped_ppo_weights_evaluate_as_documented() -> None:
+    """docs/reinforcement-learning.md's command plays examples/ppo_base_2p.pt: the weights
+    still fit the observation layout (two games instead of 400)."""
+    need("torch")
+    done = run_example(
+        "train_ppo.py", "--evaluate", str(ROOT / "examples" / "ppo_base_2p.pt"), "--final-games", "2",
+        timeout=600,
+    )
+    assert done.returncode == 0, done.stderr
+    assert "against greedy over 2 games" in done.stdout
+
+
 def test_training_example_minutes_bound_the_whole_run(tmp_path: Path) -> None:
     """``--minutes`` bounds imitation and evaluations too: with far more imitation decisions
     and evaluation games than the time allows, the run still ends within its minutes (plus
