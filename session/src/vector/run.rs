@@ -237,7 +237,9 @@ fn row_opt<'b, T>(rows: &'b mut Option<&mut [T]>, j: usize, width: usize) -> Opt
 }
 
 /// Runs `f(env, index, out, go_on)` for every game of `envs`, on `threads` threads (the
-/// calling thread takes the last rows); `stop` stops it (polled by the calling thread
+/// calling thread takes the last rows, the others go to rayon's pool, whose threads live
+/// on between calls: the per-thread tables of the encoders and the pile are built once
+/// per thread, not once per call, and no thread is started per step); `stop` stops it (polled by the calling thread
 /// about once per game and while it waits for the others; the other threads stop at their
 /// next game or search iteration: `f` gets the check to pass to the opponents'
 /// searches). Returns whether it was stopped. The buffers' lengths are checked.
@@ -286,7 +288,7 @@ where
     let rewards: &mut [f32] = rewards.take().unwrap_or(&mut scratch_rewards);
     let terminated: &mut [bool] = terminated.take().unwrap_or(&mut scratch_term);
     let truncated: &mut [bool] = truncated.take().unwrap_or(&mut scratch_trunc);
-    std::thread::scope(|scope| {
+    rayon::in_place_scope(|scope| {
         let mut envs = envs;
         let mut board = board.take();
         let mut globals = globals.take();
@@ -364,7 +366,7 @@ where
             } else {
                 running.fetch_add(1, Ordering::AcqRel);
                 let caller = caller.clone();
-                scope.spawn(move || {
+                scope.spawn(move |_| {
                     work(false);
                     running.fetch_sub(1, Ordering::AcqRel);
                     caller.unpark();
