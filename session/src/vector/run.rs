@@ -239,10 +239,11 @@ fn row_opt<'b, T>(rows: &'b mut Option<&mut [T]>, j: usize, width: usize) -> Opt
 /// Runs `f(env, index, out, go_on)` for every game of `envs`, on `threads` threads (the
 /// calling thread takes the last rows, the others go to rayon's pool, whose threads live
 /// on between calls: the per-thread tables of the encoders and the pile are built once
-/// per thread, not once per call, and no thread is started per step); `stop` stops it (polled by the calling thread
-/// about once per game and while it waits for the others; the other threads stop at their
-/// next game or search iteration: `f` gets the check to pass to the opponents'
-/// searches). Returns whether it was stopped. The buffers' lengths are checked.
+/// per thread, not once per call, and no thread is started per step); `stop` stops it
+/// (polled by the calling thread about once per game and while it waits for the others;
+/// the other threads stop at their next game or search iteration: `f` gets the check to
+/// pass to the opponents' searches). Returns whether it was stopped. The buffers' lengths
+/// are checked.
 pub(super) fn run<F>(
     envs: &mut [Env],
     settings: &BatchSettings,
