@@ -1123,6 +1123,35 @@ impl Game {
                 self.close_side_of(&seen);
                 continue;
             }
+            if !crossings {
+                // The tiles' own features meet on each third (no bridge crosses a side).
+                // Local features are bits here: `n_def`'s and `def`'s masks of features
+                // that are no field pick those that lose the open side.
+                let n_def = n.kind.def();
+                let (mut mine_met, mut theirs_met) = (0u16, 0u16);
+                let mut last_pair = (NO_FEATURE, NO_FEATURE);
+                for third in 0..3 {
+                    let mine = oriented.segment_feature[side.index() * 3 + third];
+                    let theirs = n_oriented.segment_feature[opp * 3 + (2 - third)];
+                    if mine == NO_FEATURE || theirs == NO_FEATURE {
+                        continue;
+                    }
+                    // A feature that spans several thirds on both tiles (a city side, a
+                    // field side) is joined once: the same pair again would join nothing.
+                    if last_pair != (mine, theirs) {
+                        self.join_features(node_base + mine as NodeId, n_base + theirs as NodeId);
+                        last_pair = (mine, theirs);
+                    }
+                    mine_met |= 1 << mine;
+                    theirs_met |= 1 << theirs;
+                }
+                // Each road, city or river of either tile on this side loses one open
+                // side, once however many thirds it holds (HS-CORNER-AND-CAP-VINEYARD has
+                // two cities on one side).
+                self.close_open_sides(node_base, mine_met & def.no_field);
+                self.close_open_sides(n_base, theirs_met & n_def.no_field);
+                continue;
+            }
             let mut mine_seen = [None; 3];
             let mut theirs_seen = [None; 3];
             let mut last_pair = (NodeId::MAX, NodeId::MAX);
@@ -1161,6 +1190,18 @@ impl Game {
             self.close_side_of(&theirs_seen);
         }
         index
+    }
+
+    /// The local features `locals` (a bit per local index) of the tile whose first node
+    /// is `node_base` lost an open side each.
+    fn close_open_sides(&mut self, node_base: NodeId, mut locals: u16) {
+        while locals != 0 {
+            let root = self
+                .features
+                .find(node_base + locals.trailing_zeros() as NodeId);
+            self.features.node_mut(root).open -= 1;
+            locals &= locals - 1;
+        }
     }
 
     /// The features on the thirds of one side (`nodes`, by third; `None`: no feature)

@@ -441,6 +441,9 @@ pub struct TileDef {
     /// The local index of its monastery or shrine ([`FeatureKind::is_monastery_like`]),
     /// or [`NO_FEATURE`].
     pub cloister: u8,
+    /// A bit per local feature that is no field: those that lose an open side where a
+    /// neighbour meets them (roads, cities, rivers; B8, B9).
+    pub no_field: u16,
 }
 
 impl TileDef {
@@ -499,14 +502,15 @@ pub fn catalogue() -> &'static Catalogue {
     })
 }
 
-fn parse_segment(s: &str) -> Result<usize, String> {
+fn parse_segment(s: &[u8]) -> Result<usize, String> {
     // A side letter and a third: `N0` ... `W2`.
-    match *s.as_bytes() {
+    let bad = || format!("bad segment {:?}", String::from_utf8_lossy(s));
+    match *s {
         [letter, third @ b'0'..=b'2'] => match Side::from_letter(letter as char) {
             Some(side) => Ok(side.index() * 3 + (third - b'0') as usize),
-            None => Err(format!("bad segment {s:?}")),
+            None => Err(bad()),
         },
-        _ => Err(format!("bad segment {s:?}")),
+        _ => Err(bad()),
     }
 }
 
@@ -534,8 +538,10 @@ fn parse_feature<'a>(
     let mut segments = 0u16;
     let segs = words.next().ok_or_else(|| err("missing segments"))?;
     if segs != "-" {
-        for s in segs.split(',') {
-            segments |= 1 << parse_segment(s)?;
+        // Bytes: the table is read at every start, and a `char` search per comma costs
+        // more than the rest of the parse.
+        for s in segs.as_bytes().split(|&b| b == b',') {
+            segments |= 1 << parse_segment(s).map_err(|e| err(&e))?;
         }
     }
     let mut def = FeatureDef {
@@ -627,6 +633,10 @@ pub fn parse_table(text: &str) -> Result<Catalogue, String> {
     }
     fn finish(p: Pending) -> Result<TileDef, String> {
         let mut def = p.def;
+        // Local features are bits of a `u16` (`no_field`, the joins of `Game::put_tile`).
+        if def.features.len() > 16 {
+            return Err(format!("tile {}: more than 16 features", def.id));
+        }
         for (i, cities, end) in p.links {
             for c in cities {
                 let j = def
@@ -675,6 +685,12 @@ pub fn parse_table(text: &str) -> Result<Catalogue, String> {
         }
         def.oriented =
             Rotation::ALL.map(|r| orient(&def.edges, &def.features, &segment_feature, r));
+        def.no_field = def
+            .features
+            .iter()
+            .enumerate()
+            .filter(|(_, f)| f.kind != FeatureKind::Field)
+            .fold(0, |mask, (i, _)| mask | 1 << i);
         def.cloister = def
             .features
             .iter()
@@ -716,15 +732,25 @@ pub fn parse_table(text: &str) -> Result<Catalogue, String> {
             if has_c3_count { count(words[4])? } else { 0 },
         ];
         let mut edges = [[Terrain::Field; 3]; 4];
-        let groups: Vec<&str> = words[5].split('.').collect();
-        if groups.len() != 4 || groups.iter().any(|g| g.chars().count() != 3) {
-            return Err(format!("tile {id}: bad edges {:?}", words[5]));
-        }
-        for (s, g) in groups.iter().enumerate() {
-            for (t, c) in g.chars().enumerate() {
-                edges[s][t] =
-                    Terrain::from_code(c).ok_or_else(|| format!("tile {id}: bad edge {c}"))?;
+        let bad_edges = || format!("tile {id}: bad edges {:?}", words[5]);
+        let mut groups = words[5].as_bytes().split(|&b| b == b'.');
+        for side in edges.iter_mut() {
+            let group = groups
+                .next()
+                .filter(|g| g.len() == 3)
+                .ok_or_else(bad_edges)?;
+            for (third, &code) in side.iter_mut().zip(group) {
+                *third = Terrain::from_code(code as char).ok_or_else(|| {
+                    if code.is_ascii() {
+                        format!("tile {id}: bad edge {}", code as char)
+                    } else {
+                        bad_edges()
+                    }
+                })?;
             }
+        }
+        if groups.next().is_some() {
+            return Err(bad_edges());
         }
         let mut symbols = Symbols::default();
         for name in &words[6..] {
@@ -751,6 +777,7 @@ pub fn parse_table(text: &str) -> Result<Catalogue, String> {
                 features: Vec::with_capacity(8),
                 oriented: [empty.clone(), empty.clone(), empty.clone(), empty],
                 cloister: NO_FEATURE,
+                no_field: 0,
             },
             links: Vec::with_capacity(8),
         });

@@ -175,9 +175,14 @@ impl Expansion for Count {
     }
 
     /// The count in the castle, the quarters empty.
-    fn new(config: &GameConfig, _: usize) -> Count {
+    fn new(config: &GameConfig, tiles: usize) -> Count {
+        let room = if tiles == 0 {
+            0
+        } else {
+            config.players as usize * 12
+        };
         Count {
-            inside: Vec::with_capacity(config.players as usize * 12),
+            inside: Vec::with_capacity(room),
             ..Count::default()
         }
     }

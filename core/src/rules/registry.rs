@@ -68,7 +68,8 @@ pub(crate) trait Expansion: Sized + Clone + fmt::Debug + Eq + Hash {
     fn in_play(config: &GameConfig) -> bool;
 
     /// The state at the start of a game of `config`, with room for `tiles` placements
-    /// (reserved now: the hot path allocates nothing).
+    /// (reserved now: the hot path allocates nothing). `tiles` is 0 for an expansion
+    /// that is not in play: its state is never used then, and should allocate nothing.
     fn new(config: &GameConfig, tiles: usize) -> Self;
 
     /// Changes of this state alone for the state-hash test (none for an expansion
@@ -582,7 +583,10 @@ macro_rules! expansions {
                 })+
                 Expansions {
                     in_play,
-                    $($field: <$ty as Expansion>::new(config, tiles),)+
+                    $($field: <$ty as Expansion>::new(
+                        config,
+                        if in_play & (1 << Slot::$field as u32) != 0 { tiles } else { 0 },
+                    ),)+
                 }
             }
 
@@ -669,6 +673,14 @@ macro_rules! expansions {
         /// The fan-outs the kernel calls: each hook of every expansion in play, in list
         /// order.
         impl Game {
+            /// Whether no expansion is in play (the base game alone). Every fan-out below
+            /// that the kernel calls on each turn first asks this and returns its
+            /// no-expansion answer: one test instead of one per expansion.
+            #[inline(always)]
+            fn no_expansion_in_play(&self) -> bool {
+                self.expansions.in_play == 0
+            }
+
             /// Whether the expansion of `slot` is in play.
             #[inline(always)]
             fn in_play(&self, slot: Slot) -> bool {
@@ -692,12 +704,18 @@ macro_rules! expansions {
             /// [`Expansion::holds_back_tiles`]: whether some expansion holds back now.
             #[inline]
             pub(crate) fn holds_back_tiles(&self) -> bool {
+                if self.no_expansion_in_play() {
+                    return false;
+                }
                 false $(|| (self.in_play(Slot::$field) && <$ty as Expansion>::holds_back_tiles(self)))+
             }
 
             /// [`Expansion::held`] of every expansion.
             #[inline]
             pub(crate) fn held_tiles(&self, player: usize, counts: &mut FigureCounts) {
+                if self.no_expansion_in_play() {
+                    return;
+                }
                 $(if self.in_play(Slot::$field) {
                     <$ty as Expansion>::held(self, player, counts);
                 })+
@@ -708,18 +726,27 @@ macro_rules! expansions {
             #[inline]
             pub(crate) fn tile_features(&self, index: usize) -> u8 {
                 let own = self.board.placement(index).kind.def().features.len() as u8;
+                if self.no_expansion_in_play() {
+                    return own;
+                }
                 own $(+ if self.in_play(Slot::$field) { <$ty as Expansion>::extra_features(self, index) } else { 0 })+
             }
 
             /// [`Expansion::crosses_sides`] of some expansion.
             #[inline]
             pub(crate) fn crosses_sides(&self) -> bool {
+                if self.no_expansion_in_play() {
+                    return false;
+                }
                 false $(|| (self.in_play(Slot::$field) && <$ty as Expansion>::crosses_sides(self)))+
             }
 
             /// [`Expansion::crossing_node`]: the first expansion's.
             #[inline]
             pub(crate) fn crossing_node(&self, index: usize, side: Side) -> Option<NodeId> {
+                if self.no_expansion_in_play() {
+                    return None;
+                }
                 $(if self.in_play(Slot::$field) {
                     if let Some(node) = <$ty as Expansion>::crossing_node(self, index, side) {
                         return Some(node);
@@ -732,6 +759,9 @@ macro_rules! expansions {
             /// majority (B13): 1, or what its expansion says ([`Expansion::figure_weight`]).
             #[inline]
             pub(crate) fn figure_strength(&self, figure: Figure, root: NodeId) -> u32 {
+                if self.no_expansion_in_play() {
+                    return 1;
+                }
                 $(if self.in_play(Slot::$field) {
                     if let Some(weight) = <$ty as Expansion>::figure_weight(self, figure, root) {
                         return weight;
@@ -743,6 +773,9 @@ macro_rules! expansions {
             /// [`Expansion::feature_value`]: the first expansion's.
             #[inline]
             pub(crate) fn expansion_feature_value(&self, root: NodeId, tiles: u32, complete: bool) -> Option<i32> {
+                if self.no_expansion_in_play() {
+                    return None;
+                }
                 $(if self.in_play(Slot::$field) {
                     if let Some(value) = <$ty as Expansion>::feature_value(self, root, tiles, complete) {
                         return Some(value);
@@ -754,6 +787,9 @@ macro_rules! expansions {
             /// [`Expansion::break_tie`] of every expansion, in turn.
             #[inline]
             pub(crate) fn break_tie(&self, root: NodeId, tied: u8) -> u8 {
+                if self.no_expansion_in_play() {
+                    return tied;
+                }
                 $(let tied = if self.in_play(Slot::$field) {
                     <$ty as Expansion>::break_tie(self, root, tied)
                 } else {
@@ -765,29 +801,44 @@ macro_rules! expansions {
             /// [`Expansion::field_bonus_per_city`] of every expansion, summed.
             #[inline]
             pub(crate) fn field_bonus_per_city(&self, root: NodeId, player: u8) -> i32 {
+                if self.no_expansion_in_play() {
+                    return 0;
+                }
                 0 $(+ if self.in_play(Slot::$field) { <$ty as Expansion>::field_bonus_per_city(self, root, player) } else { 0 })+
             }
 
             /// [`Expansion::figure_barred_on`] of some expansion.
             #[inline]
             pub(crate) fn figure_barred_on(&self, index: usize) -> bool {
+                if self.no_expansion_in_play() {
+                    return false;
+                }
                 false $(|| (self.in_play(Slot::$field) && <$ty as Expansion>::figure_barred_on(self, index)))+
             }
 
             /// [`Expansion::is_castle`] of some expansion.
             #[inline]
             pub(crate) fn is_castle(&self, root: NodeId) -> bool {
+                if self.no_expansion_in_play() {
+                    return false;
+                }
                 false $(|| (self.in_play(Slot::$field) && <$ty as Expansion>::is_castle(self, root)))+
             }
 
             /// [`Expansion::field_extra_cities`] of every expansion, summed.
             #[inline]
             pub(crate) fn field_extra_cities(&self, root: NodeId) -> i32 {
+                if self.no_expansion_in_play() {
+                    return 0;
+                }
                 0 $(+ if self.in_play(Slot::$field) { <$ty as Expansion>::field_extra_cities(self, root) } else { 0 })+
             }
 
             /// [`Expansion::normalize`] of every expansion.
             pub(crate) fn normalize_expansion_action(&self, action: Action) -> Action {
+                if self.no_expansion_in_play() {
+                    return action;
+                }
                 $(let action = if self.in_play(Slot::$field) {
                     <$ty as Expansion>::normalize(self, action)
                 } else {
@@ -802,6 +853,9 @@ macro_rules! expansions {
             /// [`Game::placement_allowed_turned`].
             #[inline]
             pub(crate) fn placement_restricters(&self, tile: TileKind) -> u32 {
+                if self.no_expansion_in_play() {
+                    return 0;
+                }
                 let mut restricters = 0;
                 $(if self.in_play(Slot::$field) && <$ty as Expansion>::placement_restricted(self, tile) {
                     restricters |= 1 << Slot::$field as u32;
@@ -835,6 +889,9 @@ macro_rules! expansions {
             /// [`Game::misfit_placements`].
             #[inline]
             pub(crate) fn misfit_makers(&self) -> u32 {
+                if self.no_expansion_in_play() {
+                    return 0;
+                }
                 let mut makers = 0;
                 $(if self.in_play(Slot::$field) && <$ty as Expansion>::misfits_possible(self) {
                     makers |= 1 << Slot::$field as u32;
@@ -866,12 +923,18 @@ macro_rules! expansions {
 
             /// [`Expansion::may_discard_tile`] of some expansion.
             pub(crate) fn may_discard_tile(&self) -> bool {
+                if self.no_expansion_in_play() {
+                    return false;
+                }
                 false $(|| (self.in_play(Slot::$field) && <$ty as Expansion>::may_discard_tile(self)))+
             }
 
             /// A turn begins (before the tile is drawn): every expansion's per-turn
             /// state is reset, then [`Expansion::on_turn_start`].
             pub(crate) fn on_turn_start(&mut self) {
+                if self.no_expansion_in_play() {
+                    return;
+                }
                 self.reset_turn_state();
                 $(if self.in_play(Slot::$field) {
                     <$ty as Expansion>::on_turn_start(self);
@@ -880,6 +943,9 @@ macro_rules! expansions {
 
             /// [`Expansion::reset_turn`] of every expansion.
             pub(crate) fn reset_turn_state(&mut self) {
+                if self.no_expansion_in_play() {
+                    return;
+                }
                 $(if self.in_play(Slot::$field) {
                     <$ty as Expansion>::reset_turn(self);
                 })+
@@ -887,6 +953,9 @@ macro_rules! expansions {
 
             /// [`Expansion::tile_instead_of_draw`]: the first expansion's.
             pub(crate) fn tile_instead_of_draw(&mut self) -> Option<TileKind> {
+                if self.no_expansion_in_play() {
+                    return None;
+                }
                 $(if self.in_play(Slot::$field) {
                     if let Some(tile) = <$ty as Expansion>::tile_instead_of_draw(self) {
                         return Some(tile);
@@ -897,16 +966,25 @@ macro_rules! expansions {
 
             /// [`Expansion::tiles_held_to_place`] of some expansion.
             pub(crate) fn tiles_held_to_place(&self) -> bool {
+                if self.no_expansion_in_play() {
+                    return false;
+                }
                 false $(|| (self.in_play(Slot::$field) && <$ty as Expansion>::tiles_held_to_place(self)))+
             }
 
             /// [`Expansion::decision_before_draw`]: the first expansion that asks.
             pub(crate) fn decision_before_draw(&mut self) -> bool {
+                if self.no_expansion_in_play() {
+                    return false;
+                }
                 false $(|| (self.in_play(Slot::$field) && <$ty as Expansion>::decision_before_draw(self)))+
             }
 
             /// [`Expansion::before_turn_tile`] of every expansion.
             pub(crate) fn before_turn_tile(&mut self, placement: Action) {
+                if self.no_expansion_in_play() {
+                    return;
+                }
                 $(if self.in_play(Slot::$field) {
                     <$ty as Expansion>::before_turn_tile(self, placement);
                 })+
@@ -915,6 +993,9 @@ macro_rules! expansions {
             /// [`Expansion::on_tile_put`] of every expansion.
             #[inline]
             pub(crate) fn on_tile_put(&mut self, index: u8) {
+                if self.no_expansion_in_play() {
+                    return;
+                }
                 $(if self.in_play(Slot::$field) {
                     <$ty as Expansion>::on_tile_put(self, index);
                 })+
@@ -922,6 +1003,9 @@ macro_rules! expansions {
 
             /// [`Expansion::on_tile_placed`] of every expansion.
             pub(crate) fn on_tile_placed(&mut self, index: u8) {
+                if self.no_expansion_in_play() {
+                    return;
+                }
                 $(if self.in_play(Slot::$field) {
                     <$ty as Expansion>::on_tile_placed(self, index);
                 })+
@@ -929,6 +1013,9 @@ macro_rules! expansions {
 
             /// [`Expansion::tile_after_placement`]: whether some expansion asks.
             pub(crate) fn tile_after_placement(&mut self) -> bool {
+                if self.no_expansion_in_play() {
+                    return false;
+                }
                 false $(|| (self.in_play(Slot::$field) && <$ty as Expansion>::tile_after_placement(self)))+
             }
 
@@ -941,6 +1028,9 @@ macro_rules! expansions {
 
             /// [`Expansion::on_tile_discarded`] of every expansion.
             pub(crate) fn on_tile_discarded(&mut self, tile: TileKind) {
+                if self.no_expansion_in_play() {
+                    return;
+                }
                 $(if self.in_play(Slot::$field) {
                     <$ty as Expansion>::on_tile_discarded(self, tile);
                 })+
@@ -948,6 +1038,9 @@ macro_rules! expansions {
 
             /// [`Expansion::second_tile_after`]: the first expansion's.
             pub(crate) fn second_tile_after(&mut self, index: u8) -> Option<TileKind> {
+                if self.no_expansion_in_play() {
+                    return None;
+                }
                 $(if self.in_play(Slot::$field) {
                     if let Some(tile) = <$ty as Expansion>::second_tile_after(self, index) {
                         return Some(tile);
@@ -958,6 +1051,9 @@ macro_rules! expansions {
 
             /// [`Expansion::exclusive_deploy_options`]: the first expansion's.
             pub(crate) fn exclusive_deploy_options(&self, out: &mut Vec<Action>) -> bool {
+                if self.no_expansion_in_play() {
+                    return false;
+                }
                 false $(|| (self.in_play(Slot::$field) && <$ty as Expansion>::exclusive_deploy_options(self, out)))+
             }
 
@@ -965,6 +1061,9 @@ macro_rules! expansions {
             /// every [`Expansion::deploy_options`], then every
             /// [`Expansion::instead_of_deploying`].
             pub(crate) fn deploy_options(&self, out: &mut Vec<Action>) {
+                if self.no_expansion_in_play() {
+                    return;
+                }
                 $(if self.in_play(Slot::$field) {
                     <$ty as Expansion>::deploy_options(self, out);
                 })+
@@ -975,17 +1074,26 @@ macro_rules! expansions {
 
             /// [`Expansion::decision_after_figure_action`]: the first expansion that asks.
             pub(crate) fn decision_after_figure_action(&mut self) -> bool {
+                if self.no_expansion_in_play() {
+                    return false;
+                }
                 false $(|| (self.in_play(Slot::$field) && <$ty as Expansion>::decision_after_figure_action(self)))+
             }
 
             /// [`Expansion::decision_after_deployment`]: the first expansion that asks.
             pub(crate) fn decision_after_deployment(&mut self) -> bool {
+                if self.no_expansion_in_play() {
+                    return false;
+                }
                 false $(|| (self.in_play(Slot::$field) && <$ty as Expansion>::decision_after_deployment(self)))+
             }
 
             /// [`Expansion::completed_beside_tiles`] of every expansion, pushed with
             /// `push`.
             pub(crate) fn completed_beside_tiles(&mut self, mut push: impl FnMut(NodeId)) {
+                if self.no_expansion_in_play() {
+                    return;
+                }
                 $(if let Some(root) = self.in_play(Slot::$field).then(|| <$ty as Expansion>::completed_beside_tiles(self)).flatten() {
                     push(root);
                 })+
@@ -993,11 +1101,17 @@ macro_rules! expansions {
 
             /// [`Expansion::decision_before_scoring`]: the first expansion that asks.
             pub(crate) fn decision_before_scoring(&mut self) -> bool {
+                if self.no_expansion_in_play() {
+                    return false;
+                }
                 false $(|| (self.in_play(Slot::$field) && <$ty as Expansion>::decision_before_scoring(self)))+
             }
 
             /// [`Expansion::on_feature_scored`] of every expansion.
             pub(crate) fn on_feature_scored(&mut self, root: NodeId, final_scoring: bool) {
+                if self.no_expansion_in_play() {
+                    return;
+                }
                 $(if self.in_play(Slot::$field) {
                     <$ty as Expansion>::on_feature_scored(self, root, final_scoring);
                 })+
@@ -1005,6 +1119,9 @@ macro_rules! expansions {
 
             /// [`Expansion::on_figure_left`] of every expansion.
             pub(crate) fn on_figure_left(&mut self, figure: &BoardFigure) {
+                if self.no_expansion_in_play() {
+                    return;
+                }
                 $(if self.in_play(Slot::$field) {
                     <$ty as Expansion>::on_figure_left(self, figure);
                 })+
@@ -1012,6 +1129,9 @@ macro_rules! expansions {
 
             /// [`Expansion::on_figure_scored`] of every expansion.
             pub(crate) fn on_figure_scored(&mut self, figure: BoardFigure) {
+                if self.no_expansion_in_play() {
+                    return;
+                }
                 $(if self.in_play(Slot::$field) {
                     <$ty as Expansion>::on_figure_scored(self, figure);
                 })+
@@ -1019,6 +1139,9 @@ macro_rules! expansions {
 
             /// [`Expansion::after_turn_scoring`] of every expansion.
             pub(crate) fn after_turn_scoring(&mut self, placed: u8) {
+                if self.no_expansion_in_play() {
+                    return;
+                }
                 $(if self.in_play(Slot::$field) {
                     <$ty as Expansion>::after_turn_scoring(self, placed);
                 })+
@@ -1026,6 +1149,9 @@ macro_rules! expansions {
 
             /// [`Expansion::on_turn_scored`] of every expansion.
             pub(crate) fn on_turn_scored(&mut self, roots: &[NodeId], scored: &[NodeId]) {
+                if self.no_expansion_in_play() {
+                    return;
+                }
                 $(if self.in_play(Slot::$field) {
                     <$ty as Expansion>::on_turn_scored(self, roots, scored);
                 })+
@@ -1033,11 +1159,17 @@ macro_rules! expansions {
 
             /// [`Expansion::decision_after_scoring`]: the first expansion that asks.
             pub(crate) fn decision_after_scoring(&mut self) -> bool {
+                if self.no_expansion_in_play() {
+                    return false;
+                }
                 false $(|| (self.in_play(Slot::$field) && <$ty as Expansion>::decision_after_scoring(self)))+
             }
 
             /// [`Expansion::at_end_of_turn`]: the first expansion that is not done.
             pub(crate) fn at_end_of_turn(&mut self) -> TurnEnd {
+                if self.no_expansion_in_play() {
+                    return TurnEnd::Done;
+                }
                 $(if self.in_play(Slot::$field) {
                     match <$ty as Expansion>::at_end_of_turn(self) {
                         TurnEnd::Done => {}
@@ -1055,6 +1187,9 @@ macro_rules! expansions {
 
             /// [`Expansion::another_turn`] of some expansion.
             pub(crate) fn another_turn(&self) -> bool {
+                if self.no_expansion_in_play() {
+                    return false;
+                }
                 false $(|| (self.in_play(Slot::$field) && <$ty as Expansion>::another_turn(self)))+
             }
 
@@ -1069,6 +1204,9 @@ macro_rules! expansions {
 
             /// [`Expansion::complete_legal`] of every expansion.
             pub(crate) fn complete_expansion_legal(&mut self, phase: Phase) {
+                if self.no_expansion_in_play() {
+                    return;
+                }
                 $(if self.in_play(Slot::$field) {
                     <$ty as Expansion>::complete_legal(self, phase);
                 })+
@@ -1076,6 +1214,9 @@ macro_rules! expansions {
 
             /// [`Expansion::on_game_end`] of every expansion.
             pub(crate) fn on_game_end(&mut self) {
+                if self.no_expansion_in_play() {
+                    return;
+                }
                 $(if self.in_play(Slot::$field) {
                     <$ty as Expansion>::on_game_end(self);
                 })+
@@ -1083,11 +1224,17 @@ macro_rules! expansions {
 
             /// [`Expansion::end_round_decision`]: the first expansion that asks.
             pub(crate) fn end_round_decision(&mut self) -> bool {
+                if self.no_expansion_in_play() {
+                    return false;
+                }
                 false $(|| (self.in_play(Slot::$field) && <$ty as Expansion>::end_round_decision(self)))+
             }
 
             /// [`Expansion::before_final_moves`] of every expansion.
             pub(crate) fn before_final_moves(&mut self) {
+                if self.no_expansion_in_play() {
+                    return;
+                }
                 $(if self.in_play(Slot::$field) {
                     <$ty as Expansion>::before_final_moves(self);
                 })+
@@ -1095,12 +1242,18 @@ macro_rules! expansions {
 
             /// [`Expansion::final_move_decision`]: the first expansion that asks.
             pub(crate) fn final_move_decision(&mut self) -> bool {
+                if self.no_expansion_in_play() {
+                    return false;
+                }
                 false $(|| (self.in_play(Slot::$field) && <$ty as Expansion>::final_move_decision(self)))+
             }
 
             /// Final scoring of every expansion ([`Expansion::final_scoring`]), after
             /// incomplete features and farmers.
             pub(crate) fn final_scoring_extras(&mut self) {
+                if self.no_expansion_in_play() {
+                    return;
+                }
                 $(if self.in_play(Slot::$field) {
                     <$ty as Expansion>::final_scoring(self);
                 })+

@@ -114,16 +114,16 @@ impl Expansion for TradersBuilders {
     fn check_config(config: &GameConfig) -> Result<(), ConfigError> {
         for figure in [Figure::Builder, Figure::Pig] {
             let n = config.figures.of(figure);
-            let field = format!("figures.{}", figure.name());
+            let field = || format!("figures.{}", figure.name());
             if n > 1 {
                 return Err(ConfigError::new(
-                    field,
+                    field(),
                     format!("{n}; at most 1 (TB3, TB5)"),
                 ));
             }
             if n > 0 && !config.has(TileSet::TradersBuilders) {
                 return Err(ConfigError::new(
-                    field,
+                    field(),
                     "needs the traders-and-builders set",
                 ));
             }

@@ -236,7 +236,11 @@ impl Expansion for Bcb {
             bridges_left: left,
             castles_left: left,
             bridge_on: Vec::with_capacity(tiles),
-            castles: Vec::with_capacity(config.players as usize * 3),
+            castles: Vec::with_capacity(if tiles == 0 {
+                0
+            } else {
+                config.players as usize * 3
+            }),
             bazaar: bazaars::Bazaar::with_capacity(tiles),
             ..Bcb::default()
         }

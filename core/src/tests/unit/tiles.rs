@@ -43,3 +43,44 @@ fn rotations_of_masks_follow_the_oriented_tile() {
     assert_eq!([1, 2, 4, 8].map(field_at), [0, 0, 1, 1]);
     assert_eq!(rotate_quarters(0b0001, Rotation::new(3).unwrap()), 0b1000);
 }
+
+/// A table with a bad edge group, edge code or segment is refused with a message that
+/// names the tile and what is wrong; so is a tile with more features than `no_field`
+/// holds.
+#[test]
+fn bad_tables_are_refused_with_the_tile_and_the_fault() {
+    let tile = |edges: &str, segments: &str| {
+        format!("T-1 base 1 1 1 {edges}\n  c1 city {segments} pennants=0\n  f1 field - cities=c1\n")
+    };
+    let error = |text: String| parse_table(&text).expect_err("a bad table");
+    assert_eq!(
+        error(tile("ccc.fff.fff", "N0,N1,N2")),
+        "tile T-1: bad edges \"ccc.fff.fff\""
+    );
+    assert_eq!(
+        error(tile("ccc.fff.fff.fff.fff", "N0,N1,N2")),
+        "tile T-1: bad edges \"ccc.fff.fff.fff.fff\""
+    );
+    assert_eq!(
+        error(tile("ccc.ff.fff.fff", "N0,N1,N2")),
+        "tile T-1: bad edges \"ccc.ff.fff.fff\""
+    );
+    assert_eq!(
+        error(tile("cxc.fff.fff.fff", "N0,N1,N2")),
+        "tile T-1: bad edge x"
+    );
+    assert_eq!(
+        error(tile("ccc.fff.fff.fff", "N0,N3")),
+        "tile T-1: bad segment \"N3\" in \"  c1 city N0,N3 pennants=0\""
+    );
+    assert_eq!(
+        error(tile("ccc.fff.fff.fff", "N0,Q1")),
+        "tile T-1: bad segment \"Q1\" in \"  c1 city N0,Q1 pennants=0\""
+    );
+    // Seventeen fields on one tile: more local features than a `u16` has bits.
+    let mut crowded = String::from("T-2 base 1 1 1 fff.fff.fff.fff\n");
+    for i in 0..17 {
+        crowded.push_str(&format!("  f{i} field - cities=\n"));
+    }
+    assert_eq!(error(crowded), "tile T-2: more than 16 features");
+}
