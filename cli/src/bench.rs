@@ -108,9 +108,14 @@ pub fn run(words: &[String]) -> Result<Outcome, CliError> {
     let mut decisions = 0u64;
     let (mut iterations, mut searched, mut search_time) = (0u64, 0u64, Duration::ZERO);
     let start = Instant::now();
+    // Each game after the first starts again in the memory of the last
+    // (`Game::restart`), as the batched environments play theirs.
+    let mut game = Game::new(config.clone()).map_err(|e| CliError::Usage(e.to_string()))?;
     loop {
         config.seed = first_seed.wrapping_add(games);
-        let mut game = Game::new(config.clone()).map_err(|e| CliError::Usage(e.to_string()))?;
+        if games > 0 {
+            game.restart(config.seed);
+        }
         while !game.is_terminal() {
             // The legal list is read where the game keeps it, not copied.
             let legal = game.legal();

@@ -77,19 +77,51 @@ const INITIAL_RADIUS: i32 = 12;
 impl Board {
     /// An empty board for a game of at most `max_tiles` tiles.
     pub fn new(max_tiles: usize) -> Board {
-        let max_radius = max_tiles as i32 + 2;
-        let radius = max_radius.min(INITIAL_RADIUS);
-        let dim = 2 * radius + 1;
+        let mut board = Board::unallocated();
+        board.clear_for(max_tiles);
+        board
+    }
+
+    /// A board without a grid yet, for [`Board::clear_for`] to size.
+    pub(crate) const fn unallocated() -> Board {
         Board {
+            radius: 0,
+            max_radius: 0,
+            dim: 0,
+            cells: Vec::new(),
+            slots: Vec::new(),
+            placements: Vec::new(),
+            frontier: Vec::new(),
+            bounds: (Pos::new(0, 0), Pos::new(0, 0)),
+        }
+    }
+
+    /// Empties the board for a game of at most `max_tiles` tiles: the board
+    /// [`Board::new`] makes, in this board's memory.
+    pub fn clear_for(&mut self, max_tiles: usize) {
+        let Board {
             radius,
             max_radius,
             dim,
-            cells: vec![EMPTY; (dim * dim) as usize],
-            slots: vec![0; (dim * dim) as usize],
-            placements: Vec::with_capacity(max_tiles + 1),
-            frontier: Vec::with_capacity(4 * max_tiles + 4),
-            bounds: (Pos::default(), Pos::default()),
-        }
+            cells,
+            slots,
+            placements,
+            frontier,
+            bounds,
+        } = self;
+        *max_radius = max_tiles as i32 + 2;
+        *radius = (*max_radius).min(INITIAL_RADIUS);
+        *dim = 2 * *radius + 1;
+        let area = (*dim * *dim) as usize;
+        cells.clear();
+        cells.resize(area, EMPTY);
+        slots.clear();
+        slots.resize(area, 0);
+        placements.clear();
+        placements.reserve_exact(max_tiles + 1);
+        frontier.clear();
+        frontier.reserve_exact(4 * max_tiles + 4);
+        *bounds = (Pos::default(), Pos::default());
     }
 
     fn cell(&self, pos: Pos) -> Option<usize> {

@@ -77,8 +77,24 @@ struct PileKey {
     start: Option<(TileKind, Rotation)>,
 }
 
+impl PileKey {
+    /// Whether the pile of `config` is the one of this key.
+    fn matches(&self, config: &GameConfig) -> bool {
+        let PileKey {
+            sets,
+            edition,
+            rules,
+            start,
+        } = self;
+        *sets == config.sets
+            && *edition == config.edition
+            && *rules == config.rules
+            && *start == config.start
+    }
+}
+
 /// Tiles left to draw.
-#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+#[derive(Clone, Debug, Default, PartialEq, Eq, Hash)]
 pub struct Deck {
     counts: Vec<u8>,
     /// The tiles of each stage; the last stage without its held-back tiles.
@@ -98,26 +114,47 @@ impl Deck {
     /// The pile of the last configuration built on this thread is kept and copied for the
     /// next game of the same sets, edition, rules and start (what the pile depends on).
     pub fn new(config: &GameConfig) -> Deck {
+        let mut deck = Deck::default();
+        deck.refill(config);
+        deck
+    }
+
+    /// Makes this deck the pile of a new game of `config` ([`Deck::new`]), in its own
+    /// memory.
+    pub fn refill(&mut self, config: &GameConfig) {
         thread_local! {
             static LAST: RefCell<Option<(PileKey, Deck)>> = const { RefCell::new(None) };
         }
-        let key = PileKey {
-            sets: config.sets.clone(),
-            edition: config.edition,
-            rules: config.rules,
-            start: config.start,
-        };
         LAST.with(|last| {
             let mut last = last.borrow_mut();
-            if let Some((cached, deck)) = last.as_ref() {
-                if *cached == key {
-                    return deck.clone();
-                }
+            if !matches!(last.as_ref(), Some((key, _)) if key.matches(config)) {
+                let key = PileKey {
+                    sets: config.sets.clone(),
+                    edition: config.edition,
+                    rules: config.rules,
+                    start: config.start,
+                };
+                *last = Some((key, Deck::build(config)));
             }
-            let deck = Deck::build(config);
-            *last = Some((key, deck.clone()));
-            deck
+            let (_, deck) = last.as_ref().expect("the pile of `config`, cached above");
+            self.copy_from(deck);
         })
+    }
+
+    /// Makes this deck equal to `source`, in its own memory.
+    fn copy_from(&mut self, source: &Deck) {
+        let Deck {
+            counts,
+            piles,
+            held_back,
+            held,
+        } = source;
+        self.counts.clone_from(counts);
+        for (pile, from) in self.piles.iter_mut().zip(piles) {
+            pile.clone_from(from);
+        }
+        self.held_back.clone_from(held_back);
+        self.held = *held;
     }
 
     /// [`Deck::new`] built from the catalogue.

@@ -47,6 +47,13 @@ impl Features {
         }
     }
 
+    /// Removes every node, keeping room for `capacity` (the features of a new game in
+    /// this memory).
+    pub fn clear_for(&mut self, capacity: usize) {
+        self.nodes.clear();
+        self.nodes.reserve_exact(capacity);
+    }
+
     /// Number of nodes.
     pub fn len(&self) -> usize {
         self.nodes.len()

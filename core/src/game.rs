@@ -271,6 +271,69 @@ pub struct Game {
     pub(crate) figures_at_final_scoring: Vec<BoardFigure>,
 }
 
+/// The memory of a finished game, emptied for the next one ([`Game::restart`]): its
+/// board, features, pile and lists.
+struct Spare {
+    board: Board,
+    features: Features,
+    figures: Vec<BoardFigure>,
+    deck: Deck,
+    events: Vec<ScoreEvent>,
+    returns: Vec<FigureReturn>,
+    joins: Vec<(NodeId, NodeId)>,
+    turns: Vec<TurnLog>,
+    decisions: Vec<Decision>,
+    stamp: Vec<u32>,
+    legal: Vec<Action>,
+    figures_at_final_scoring: Vec<BoardFigure>,
+}
+
+impl Spare {
+    /// No memory yet: a new game allocates its own.
+    fn none() -> Spare {
+        Spare {
+            board: Board::unallocated(),
+            features: Features::default(),
+            figures: Vec::new(),
+            deck: Deck::default(),
+            events: Vec::new(),
+            returns: Vec::new(),
+            joins: Vec::new(),
+            turns: Vec::new(),
+            decisions: Vec::new(),
+            stamp: Vec::new(),
+            legal: Vec::new(),
+            figures_at_final_scoring: Vec::new(),
+        }
+    }
+
+    /// Takes the memory of `game`, whose lists are left empty.
+    fn take_from(game: &mut Game) -> Spare {
+        use std::mem::take;
+        Spare {
+            board: std::mem::replace(&mut game.board, Board::unallocated()),
+            features: take(&mut game.features),
+            figures: take(&mut game.figures),
+            deck: take(&mut game.deck),
+            events: take(&mut game.events),
+            returns: take(&mut game.returns),
+            joins: take(&mut game.joins),
+            turns: take(&mut game.turns),
+            decisions: take(&mut game.decisions),
+            stamp: take(&mut game.stamp),
+            legal: take(&mut game.legal),
+            figures_at_final_scoring: take(&mut game.figures_at_final_scoring),
+        }
+    }
+}
+
+/// `list` emptied, with room for `capacity` items (allocated only if it had less).
+fn emptied<T>(mut list: Vec<T>, capacity: usize) -> Vec<T> {
+    list.clear();
+    list.reserve_exact(capacity);
+    list
+}
+
 impl Game {
     /// A new game in sampled-chance mode, started and advanced to its first decision.
     pub fn new(config: GameConfig) -> Result<Game, ConfigError> {
@@ -280,7 +343,57 @@ impl Game {
     /// A new game with the given chance mode.
     pub fn with_chance(config: GameConfig, chance: ChanceMode) -> Result<Game, ConfigError> {
         config.validate()?;
-        let deck = Deck::new(&config);
+        Ok(Game::build(Arc::new(config), chance, Spare::none()))
+    }
+
+    /// Starts this game again with seed `seed`: the game [`Game::with_chance`] makes of
+    /// the same configuration (that seed) and chance mode, built in this game's memory.
+    /// Playing many games one after another this way allocates almost nothing per game
+    /// (the start tiles' list, and the state of expansions that keep lists); the
+    /// batched environments and the benchmark do.
+    ///
+    /// ```
+    /// use carcassonne::{Game, GameConfig};
+    ///
+    /// let mut config = GameConfig::new(2);
+    /// config.seed = 7;
+    /// let mut game = Game::new(config.clone()).unwrap();
+    /// while !game.is_terminal() {
+    ///     let first = game.legal()[0];
+    ///     game.apply_unchecked(first);
+    /// }
+    /// game.restart(8);
+    /// config.seed = 8;
+    /// let fresh = Game::new(config).unwrap();
+    /// assert_eq!(game.legal(), fresh.legal());
+    /// assert_eq!(game.state_hash(), fresh.state_hash());
+    /// ```
+    pub fn restart(&mut self, seed: u64) {
+        // The configuration is copied only when another game shares it (a clone).
+        Arc::make_mut(&mut self.config).seed = seed;
+        let config = Arc::clone(&self.config);
+        let chance = self.chance;
+        let spare = Spare::take_from(self);
+        *self = Game::build(config, chance, spare);
+    }
+
+    /// A new game of the validated `config`, its lists in the memory of `spare`.
+    fn build(config: Arc<GameConfig>, chance: ChanceMode, spare: Spare) -> Game {
+        let Spare {
+            mut board,
+            mut features,
+            figures,
+            mut deck,
+            events,
+            returns,
+            joins,
+            turns,
+            decisions,
+            stamp,
+            legal,
+            figures_at_final_scoring,
+        } = spare;
+        deck.refill(&config);
         let start_tiles = config.start_tiles();
         let total_tiles =
             deck.total() as usize + start_tiles.len() + crate::rules::tiles_beside_pile(&config);
@@ -295,14 +408,16 @@ impl Game {
         let max_nodes = total_tiles * 10;
         // Decisions and score events beyond a few per tile (bazaar auctions, BZ2, BZ3).
         let log_room = crate::rules::log_room(&config, deck.counts());
+        board.clear_for(total_tiles);
+        features.clear_for(max_nodes);
         let mut game = Game {
             rules: config.rules,
             stands_on: [0; FeatureKind::ALL.len()],
             players: config.players,
             sets,
-            board: Board::new(total_tiles),
-            features: Features::with_capacity(max_nodes),
-            figures: Vec::with_capacity(MAX_PLAYERS * 12),
+            board,
+            features,
+            figures: emptied(figures, MAX_PLAYERS * 12),
             supply,
             scores: [0; MAX_PLAYERS],
             rng: Rng::new(config.seed),
@@ -317,28 +432,28 @@ impl Game {
             end_from: 0,
             ending: false,
             extra_turn: false,
-            events: Vec::with_capacity(total_tiles * 4 + log_room),
-            returns: Vec::with_capacity(total_tiles * 2),
+            events: emptied(events, total_tiles * 4 + log_room),
+            returns: emptied(returns, total_tiles * 2),
             // A join makes two features one: at most one fewer than the nodes.
-            joins: Vec::with_capacity(max_nodes),
-            turns: Vec::with_capacity(total_tiles + 16),
-            decisions: Vec::with_capacity(total_tiles * 4 + log_room),
+            joins: emptied(joins, max_nodes),
+            turns: emptied(turns, total_tiles + 16),
+            decisions: emptied(decisions, total_tiles * 4 + log_room),
             turn_open: false,
             // Zeroed as the board grows (`next_mark`).
-            stamp: Vec::with_capacity(max_nodes.max(total_tiles)),
+            stamp: emptied(stamp, max_nodes.max(total_tiles)),
             stamp_value: 0,
             // The frontier of n tiles has at most 2n + 2 squares, 4 rotations each.
-            legal: Vec::with_capacity(4 * (2 * total_tiles + 2)),
+            legal: emptied(legal, 4 * (2 * total_tiles + 2)),
             final_scored: false,
-            figures_at_final_scoring: Vec::with_capacity(MAX_PLAYERS * 12),
-            config: Arc::new(config),
+            figures_at_final_scoring: emptied(figures_at_final_scoring, MAX_PLAYERS * 12),
+            config,
         };
         game.stands_on = Game::stands_on(&game.config, &game.expansions);
         for (tile, pos, rot) in start_tiles {
             game.put_tile(tile, pos, rot);
         }
         game.advance();
-        Ok(game)
+        game
     }
 
     // ----- queries -------------------------------------------------------------------
@@ -1058,6 +1173,8 @@ impl Game {
 
     /// B5: the tile in hand leaves the game; the same player draws again, in a new
     /// record entry.
+    #[cold]
+    #[inline(never)]
     fn discard_drawn_tile(&mut self, tile: TileKind) {
         if let Some(t) = self.turns.last_mut() {
             t.discarded = true;
@@ -1249,6 +1366,8 @@ impl Game {
 
     /// The pile is empty: the end-of-game rounds begin, from the seat after the one
     /// that placed (or discarded) the last tile (AM4).
+    #[cold]
+    #[inline(never)]
     fn begin_end_round(&mut self) {
         self.end_from = self.turn_player;
         self.ending = true;

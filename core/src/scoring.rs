@@ -368,6 +368,9 @@ impl Game {
     }
 
     /// End of game: incomplete features (B15), farmers (B16), barns (AM9).
+    // Once per game: kept out of the turn pipeline it is called from.
+    #[cold]
+    #[inline(never)]
     pub(crate) fn final_scoring(&mut self) {
         if self.final_scored {
             return;

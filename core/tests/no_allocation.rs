@@ -1,28 +1,33 @@
 //! "No heap allocation per decision": a counting allocator watches random playouts. Once
 //! a game is created, listing legal actions into a reused buffer and applying them
 //! allocates nothing, except the two arrays of the board grid each time it doubles
-//! because a tile reached its edge (a few times in a game at most). Only the test's own
-//! thread is counted: the test harness's thread allocates whenever it prints.
+//! because a tile reached its edge (a few times in a game at most); a game started again
+//! in the memory of a finished one (`Game::restart`) allocates only its list of start
+//! tiles. Each test counts its own thread's allocations: the test harness's thread
+//! allocates whenever it prints, and the tests run side by side.
 
 use carcassonne::{Figures, Game, GameConfig, Rng, TileSet};
 use std::alloc::{GlobalAlloc, Layout, System};
 use std::cell::Cell;
-use std::sync::atomic::{AtomicUsize, Ordering};
 
 struct Counting;
 
-static ALLOCATIONS: AtomicUsize = AtomicUsize::new(0);
-
 thread_local! {
-    /// Whether this thread's allocations are counted (a `const` initialiser: reading it
-    /// never allocates).
+    /// Whether this thread's allocations are counted, and how many were (`const`
+    /// initialisers: using them never allocates).
     static COUNTED: Cell<bool> = const { Cell::new(false) };
+    static ALLOCATIONS: Cell<usize> = const { Cell::new(0) };
 }
 
 fn count() {
     if COUNTED.try_with(Cell::get).unwrap_or(false) {
-        ALLOCATIONS.fetch_add(1, Ordering::Relaxed);
+        let _ = ALLOCATIONS.try_with(|n| n.set(n.get() + 1));
     }
+}
+
+/// This thread's allocations so far.
+fn allocations() -> usize {
+    ALLOCATIONS.with(Cell::get)
 }
 
 // SAFETY: every call is forwarded unchanged to the system allocator; the wrapper only
@@ -58,13 +63,13 @@ fn playouts(sets: &[TileSet], players: u8, abbot: u8, games: u64) {
     for seed in 0..games {
         config.seed = seed;
         let mut game = Game::new(config.clone()).unwrap();
-        let before = ALLOCATIONS.load(Ordering::Relaxed);
+        let before = allocations();
         while !game.is_terminal() {
             game.legal_actions_into(&mut legal);
             game.apply_unchecked(legal[rng.below(legal.len() as u32) as usize]);
             decisions += 1;
         }
-        let used = ALLOCATIONS.load(Ordering::Relaxed) - before;
+        let used = allocations() - before;
         let growths = game.board().grid_growths() as usize;
         assert_eq!(
             used,
@@ -87,4 +92,32 @@ fn decisions_do_not_allocate() {
     let all: Vec<TileSet> = TileSet::ALL.to_vec();
     playouts(&all, 4, 1, 30);
     playouts(&all, 6, 1, 20);
+}
+
+/// A finished game started again in its own memory allocates only the list of its start
+/// tiles, and its play no more than a new game's (the grid's doublings).
+#[test]
+fn a_restart_allocates_only_the_start_tiles() {
+    COUNTED.with(|c| c.set(true));
+    let mut config = GameConfig::new(2);
+    config.seed = 1;
+    let mut game = Game::new(config).unwrap();
+    let mut rng = Rng::new(5);
+    let mut legal = Vec::with_capacity(4096);
+    for seed in 2..40 {
+        while !game.is_terminal() {
+            game.legal_actions_into(&mut legal);
+            game.apply_unchecked(legal[rng.below(legal.len() as u32) as usize]);
+        }
+        let before = allocations();
+        game.restart(seed);
+        assert_eq!(allocations() - before, 1, "seed {seed}: restart");
+        let before = allocations();
+        while !game.is_terminal() {
+            game.legal_actions_into(&mut legal);
+            game.apply_unchecked(legal[rng.below(legal.len() as u32) as usize]);
+        }
+        let growths = game.board().grid_growths() as usize;
+        assert_eq!(allocations() - before, 2 * growths, "seed {seed}: play");
+    }
 }

@@ -90,10 +90,9 @@ impl Env {
         self.seed = seed;
         self.returns = [0.0; MAX_PLAYERS];
         self.length = 0;
-        let mut config = settings.config.clone();
-        config.seed = seed;
-        let game = Game::new(config).expect("validated configuration");
-        self.session.reset(game);
+        // The game of every episode has the batch's configuration: it starts again in the
+        // memory of the last.
+        self.session.restart(seed);
         self.rng = Rng::new(seed ^ 0x5851_f42d_4c95_7f2d);
         let n = self.players() as u32;
         self.learner = match settings.learner_seat {
