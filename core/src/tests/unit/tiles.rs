@@ -53,30 +53,41 @@ fn bad_tables_are_refused_with_the_tile_and_the_fault() {
         format!("T-1 base 1 1 1 {edges}\n  c1 city {segments} pennants=0\n  f1 field - cities=c1\n")
     };
     let error = |text: String| parse_table(&text).expect_err("a bad table");
-    assert_eq!(
-        error(tile("ccc.fff.fff", "N0,N1,N2")),
-        "tile T-1: bad edges \"ccc.fff.fff\""
-    );
-    assert_eq!(
-        error(tile("ccc.fff.fff.fff.fff", "N0,N1,N2")),
-        "tile T-1: bad edges \"ccc.fff.fff.fff.fff\""
-    );
-    assert_eq!(
-        error(tile("ccc.ff.fff.fff", "N0,N1,N2")),
-        "tile T-1: bad edges \"ccc.ff.fff.fff\""
-    );
-    assert_eq!(
-        error(tile("cxc.fff.fff.fff", "N0,N1,N2")),
-        "tile T-1: bad edge x"
-    );
-    assert_eq!(
-        error(tile("ccc.fff.fff.fff", "N0,N3")),
-        "tile T-1: bad segment \"N3\" in \"  c1 city N0,N3 pennants=0\""
-    );
-    assert_eq!(
-        error(tile("ccc.fff.fff.fff", "N0,Q1")),
-        "tile T-1: bad segment \"Q1\" in \"  c1 city N0,Q1 pennants=0\""
-    );
+    let cases = [
+        (
+            "ccc.fff.fff",
+            "N0,N1,N2",
+            r#"tile T-1: bad edges "ccc.fff.fff""#,
+        ),
+        (
+            "ccc.fff.fff.fff.fff",
+            "N0,N1,N2",
+            r#"tile T-1: bad edges "ccc.fff.fff.fff.fff""#,
+        ),
+        (
+            "ccc.ff.fff.fff",
+            "N0,N1,N2",
+            r#"tile T-1: bad edges "ccc.ff.fff.fff""#,
+        ),
+        ("cxc.fff.fff.fff", "N0,N1,N2", "tile T-1: bad edge x"),
+        (
+            "ccc.fff.fff.fff",
+            "N0,N3",
+            r#"tile T-1: bad segment "N3" in "  c1 city N0,N3 pennants=0""#,
+        ),
+        (
+            "ccc.fff.fff.fff",
+            "N0,Q1",
+            r#"tile T-1: bad segment "Q1" in "  c1 city N0,Q1 pennants=0""#,
+        ),
+    ];
+    for (edges, segments, expected) in cases {
+        assert_eq!(
+            error(tile(edges, segments)),
+            expected,
+            "edges {edges}, segments {segments}"
+        );
+    }
     // Seventeen fields on one tile: more local features than a `u16` has bits.
     let mut crowded = String::from("T-2 base 1 1 1 fff.fff.fff.fff\n");
     for i in 0..17 {
