@@ -161,14 +161,6 @@ impl Session {
         self.fresh = false;
     }
 
-    /// Starts the game again with seed `seed` in its own memory ([`Game::restart`]): a new
-    /// episode of the same configuration, keeping the spec and the cache's buffers.
-    pub fn restart(&mut self, seed: u64) {
-        self.game.restart(seed);
-        self.focus = None;
-        self.fresh = false;
-    }
-
     /// The encoder settings.
     pub fn spec(&self) -> EncoderSpec {
         self.table.spec()

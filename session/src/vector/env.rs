@@ -92,7 +92,7 @@ impl Env {
         self.length = 0;
         // The game of every episode has the batch's configuration: it starts again in the
         // memory of the last.
-        self.session.restart(seed);
+        self.session.with_game_mut(|game| game.restart(seed));
         self.rng = Rng::new(seed ^ 0x5851_f42d_4c95_7f2d);
         let n = self.players() as u32;
         self.learner = match settings.learner_seat {
