@@ -327,6 +327,18 @@ impl Board {
     /// Puts a tile on an empty square and updates the frontier and surround counts.
     /// Returns its placement index.
     pub fn place(&mut self, pos: Pos, kind: TileKind, rot: Rotation, node_base: u16) -> usize {
+        self.place_beside(pos, kind, rot, node_base).0
+    }
+
+    /// [`Board::place`], also returning the placement indices of the tiles next to the
+    /// new one, by [`Side::ALL`] (as [`Board::neighbour_indices`] would after it).
+    pub fn place_beside(
+        &mut self,
+        pos: Pos,
+        kind: TileKind,
+        rot: Rotation,
+        node_base: u16,
+    ) -> (usize, [Option<usize>; 4]) {
         if pos.x.abs() + 1 >= self.radius || pos.y.abs() + 1 >= self.radius {
             self.grow_for(pos);
         }
@@ -343,13 +355,19 @@ impl Board {
             )
         };
         // The grid holds every square around `pos` (it grew above when `pos` lay near its
-        // edge): the neighbours' cells are offsets of `c`.
+        // edge): the 3 × 3 squares around it are three rows of three cells.
         let dim = self.dim as usize;
+        let row = |r: usize| -> [u8; 3] {
+            let start = c + r * dim - dim - 1;
+            self.cells[start..start + 3]
+                .try_into()
+                .expect("three cells")
+        };
+        let window = [row(0), row(1), row(2)];
         let mut surrounded_by = 0;
         let mut filled_surroundings = false;
-        for n in self.surrounding_cells(c) {
-            let i = self.cells[n];
-            if i != EMPTY {
+        for (k, &i) in window.as_flattened().iter().enumerate() {
+            if k != 4 && i != EMPTY {
                 surrounded_by += 1;
                 let neighbour = &mut self.placements[i as usize - 1];
                 neighbour.surrounded_by += 1;
@@ -379,14 +397,16 @@ impl Board {
                 self.slots[moved] = (k + 1) as u16;
             }
         }
+        // By side: the cell and what it holds.
+        let beside = [
+            (c - dim, window[0][1]),
+            (c + 1, window[1][2]),
+            (c + dim, window[2][1]),
+            (c - 1, window[1][0]),
+        ];
         for side in Side::ALL {
-            let nc = match side {
-                Side::N => c - dim,
-                Side::E => c + 1,
-                Side::S => c + dim,
-                Side::W => c - 1,
-            };
-            if self.cells[nc] != EMPTY {
+            let (nc, held) = beside[side.index()];
+            if held != EMPTY {
                 continue;
             }
             let n = pos.step(side);
@@ -403,21 +423,27 @@ impl Board {
                 slot => self.frontier[slot as usize - 1].required |= required,
             }
         }
-        index
+        let neighbours = beside.map(|(_, held)| match held {
+            EMPTY => None,
+            i => Some(i as usize - 1),
+        });
+        (index, neighbours)
     }
 }
 
 /// What an empty square requires of the sides of a tile put there, from its neighbours
-/// (B4): 3 bits per side, north in the lowest bits, clockwise; 0 where no tile faces the
-/// side or the abbey does (it fits anything, AM1), else the terrain of the facing side
-/// plus 1.
+/// (B4): 3 bits per side, in two bytes of two sides each — north (bits 0–2) and east
+/// (3–5) in the low byte, south (8–10) and west (11–13) in the high byte, so that each
+/// byte is looked up on its own ([`FitTable::fits`]); 0 where no tile faces the side or
+/// the abbey does (it fits anything, AM1), else the terrain of the facing side plus 1.
 pub type Requirement = u16;
 
 /// The requirement that a neighbour's terrain `terrain` puts on side `side` of a square.
 pub fn side_requirement(side: Side, terrain: Terrain) -> Requirement {
+    const SHIFT: [u32; 4] = [0, 3, 8, 11];
     match terrain {
         Terrain::Abbey => 0,
-        t => (t as Requirement + 1) << (3 * side.index()),
+        t => (t as Requirement + 1) << SHIFT[side.index()],
     }
 }
 
@@ -427,7 +453,7 @@ pub fn side_requirement(side: Side, terrain: Terrain) -> Requirement {
 pub fn packed_requirement(required: Requirement) -> (u16, u16) {
     let (low, high) = (
         PACKED_HALVES[(required & 63) as usize],
-        PACKED_HALVES[(required >> 6 & 63) as usize],
+        PACKED_HALVES[(required >> 8 & 63) as usize],
     );
     (
         low.0 as u16 | (high.0 as u16) << 8,
@@ -456,10 +482,13 @@ const PACKED_HALVES: [(u8, u8); 64] = {
 };
 
 /// Which rotations of one tile kind fit each [`Requirement`], a bit per rotation (bit
-/// `r`: rotation `r`), looked up in two halves: north and east, south and west.
+/// `r`: rotation `r`), looked up in two halves: north and east, south and west — one byte
+/// of the requirement each. A half has an entry for every byte value, so that a lookup
+/// needs neither a mask nor a bounds check; the entries of bytes no requirement has
+/// (bits 6 and 7 set) stay 0.
 #[derive(Clone, Debug)]
 pub struct FitTable {
-    halves: [[u8; 64]; 2],
+    halves: [[u8; 256]; 2],
 }
 
 impl FitTable {
@@ -475,9 +504,9 @@ impl FitTable {
                 codes[terrain as usize + 1] |= 1 << r;
             }
         }
-        let mut halves = [[0u8; 64]; 2];
+        let mut halves = [[0u8; 256]; 2];
         for (half, table) in halves.iter_mut().enumerate() {
-            for (code, fits) in table.iter_mut().enumerate() {
+            for (code, fits) in table[..64].iter_mut().enumerate() {
                 *fits = by_side[2 * half][code & 7] & by_side[2 * half + 1][code >> 3];
             }
         }
@@ -499,7 +528,7 @@ impl FitTable {
     /// The rotations that fit `required`, a bit per rotation.
     #[inline]
     pub fn fits(&self, required: Requirement) -> u8 {
-        self.halves[0][(required & 63) as usize] & self.halves[1][(required >> 6 & 63) as usize]
+        self.halves[0][required as u8 as usize] & self.halves[1][(required >> 8) as usize]
     }
 }
 

@@ -189,8 +189,9 @@ impl fmt::Display for ActionError {
 
 impl std::error::Error for ActionError {}
 
-/// Per-turn state.
-#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
+/// Per-turn state. The entries of `completed` past `completed_len` are left over from
+/// earlier turns and mean nothing (so the type has no equality or hash of its own).
+#[derive(Copy, Clone, Debug)]
 pub(crate) struct TurnState {
     /// Placement index of the tile (or abbey) placed this turn (the last one when the
     /// turn places two, R6).
@@ -218,6 +219,17 @@ impl Default for TurnState {
             completed: [0; 48],
             completed_len: 0,
         }
+    }
+}
+
+impl TurnState {
+    /// The state at the start of a turn, `completed`'s stale entries kept.
+    fn reset(&mut self) {
+        self.placed = None;
+        self.first_placed = None;
+        self.drawn = None;
+        self.feature_scorers = 0;
+        self.completed_len = 0;
     }
 }
 
@@ -983,7 +995,7 @@ impl Game {
                 TurnStep::Deploy => {
                     let mut legal = std::mem::take(&mut self.legal);
                     self.deploy_actions(&mut legal);
-                    let only_pass = legal.as_slice() == [Action::Pass];
+                    let only_pass = matches!(legal.as_slice(), [Action::Pass]);
                     self.legal = legal;
                     if only_pass {
                         self.step = TurnStep::AfterDeployment;
@@ -1123,7 +1135,7 @@ impl Game {
             scores: self.scores,
         });
         self.turn_open = true;
-        self.turn = TurnState::default();
+        self.turn.reset();
     }
 
     pub(crate) fn close_turn(&mut self) {
@@ -1204,7 +1216,8 @@ impl Game {
     pub(crate) fn put_tile(&mut self, kind: TileKind, pos: Pos, rot: Rotation) -> u8 {
         let def = kind.def();
         let node_base = self.features.len() as NodeId;
-        let index = self.board.place(pos, kind, rot, node_base) as u8;
+        let (index, neighbours) = self.board.place_beside(pos, kind, rot, node_base);
+        let index = index as u8;
         let oriented = def.oriented(rot);
         for (i, f) in def.features.iter().enumerate() {
             let open = if matches!(
@@ -1220,7 +1233,6 @@ impl Game {
         self.on_tile_put(index);
         let abbey = def.has(Symbols::ABBEY);
         let crossings = self.crosses_sides();
-        let neighbours = self.board.neighbour_indices(pos);
         for side in Side::ALL {
             let Some(ni) = neighbours[side.index()] else {
                 continue;

@@ -255,8 +255,7 @@ impl Game {
     /// Notes the roots of every feature the turn's placements completed (before anyone
     /// acts on them: castles, moves out of the City of Carcassonne, scoring).
     pub(crate) fn collect_completed(&mut self) {
-        let mut roots: [NodeId; 48] = [0; 48];
-        let mut n = 0;
+        self.turn.completed_len = 0;
         let mut placed_tiles = [0u8; 2];
         let mut placed_len = 0;
         for placed in self.placed_this_turn_indices() {
@@ -269,18 +268,21 @@ impl Game {
             .iter()
             .any(|&i| self.board.placement(i as usize).filled_surroundings());
         for &placed in &placed_tiles[..placed_len] {
-            self.completed_by(placed, filled, &mut roots, &mut n);
+            self.completed_by(placed, filled);
         }
         // Features completed beside the tiles (BR1: a bridge laid on a neighbour between
         // abbeys closes its road by itself).
-        self.completed_beside_tiles(|r| {
-            if !roots[..n].contains(&r) && n < roots.len() {
-                roots[n] = r;
-                n += 1;
-            }
-        });
-        self.turn.completed = roots;
-        self.turn.completed_len = n as u8;
+        self.completed_beside_tiles();
+    }
+
+    /// Notes `root` among the features the turn completed, once.
+    pub(crate) fn note_completed(&mut self, root: NodeId) {
+        let turn = &mut self.turn;
+        let n = turn.completed_len as usize;
+        if !turn.completed[..n].contains(&root) && n < turn.completed.len() {
+            turn.completed[n] = root;
+            turn.completed_len += 1;
+        }
     }
 
     /// The roots of the features the turn's placements completed (from the resolve step
@@ -291,38 +293,30 @@ impl Game {
 
     /// Scores everything the turn's placements completed (B8–B14, AM3, AM8).
     pub(crate) fn score_turn(&mut self) {
-        let roots = self.turn.completed;
-        let n = self.turn.completed_len as usize;
         let mut placed_tiles = [0u8; 2];
         let mut placed_len = 0;
         for placed in self.placed_this_turn_indices() {
             placed_tiles[placed_len] = placed;
             placed_len += 1;
         }
-        let mut scored: [NodeId; 48] = [0; 48];
-        let mut s = 0;
-        for &r in &roots[..n] {
-            if self.score_completed(r) {
-                scored[s] = r;
-                s += 1;
+        // Which of the completed features scored, a bit per index in the list (at most
+        // 48 of them).
+        let mut scored = 0u64;
+        for k in 0..self.turn.completed_len as usize {
+            if self.score_completed(self.turn.completed[k]) {
+                scored |= 1 << k;
             }
         }
         for &placed in &placed_tiles[..placed_len] {
             self.after_turn_scoring(placed);
         }
-        self.on_turn_scored(&roots[..n], &scored[..s]);
+        self.on_turn_scored(scored);
     }
 
-    /// Pushes (once each) the roots of the features that placing the tile `placed`
+    /// Notes (once each) the roots of the features that placing the tile `placed`
     /// completed: its cities and roads, those an abbey closes (AM3), and, if `filled`
     /// (some tile got its eighth neighbour this turn), the cloisters around it.
-    fn completed_by(&mut self, placed: u8, filled: bool, roots: &mut [NodeId; 48], n: &mut usize) {
-        let mut push = |r: NodeId| {
-            if !roots[..*n].contains(&r) && *n < roots.len() {
-                roots[*n] = r;
-                *n += 1;
-            }
-        };
+    fn completed_by(&mut self, placed: u8, filled: bool) {
         let p = self.board.placement(placed as usize).clone();
         let def = p.kind.def();
         // Its cities and roads, its bridge included (BR3).
@@ -330,7 +324,7 @@ impl Game {
             let r = self.features.find(p.node_base + i as NodeId);
             let node = self.features.node(r);
             if matches!(node.kind, FeatureKind::City | FeatureKind::Road) && node.open == 0 {
-                push(r);
+                self.note_completed(r);
             }
         }
         if def.has(crate::tiles::Symbols::ABBEY) {
@@ -348,7 +342,7 @@ impl Game {
                     let node = self.features.node(r);
                     if matches!(node.kind, FeatureKind::City | FeatureKind::Road) && node.open == 0
                     {
-                        push(r);
+                        self.note_completed(r);
                     }
                 }
             }
@@ -359,9 +353,10 @@ impl Game {
         let (surrounded, count) = self.board.surrounded_around(p.pos);
         for &q in &surrounded[..count] {
             let q = self.board.placement(q as usize);
-            for (i, f) in q.kind.def().features.iter().enumerate() {
+            let (def, node_base) = (q.kind.def(), q.node_base);
+            for (i, f) in def.features.iter().enumerate() {
                 if f.kind.is_cloister() {
-                    push(q.node_base + i as NodeId);
+                    self.note_completed(node_base + i as NodeId);
                 }
             }
         }

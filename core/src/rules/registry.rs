@@ -1088,14 +1088,14 @@ macro_rules! expansions {
                 false $(|| (self.in_play(Slot::$field) && <$ty as Expansion>::decision_after_deployment(self)))+
             }
 
-            /// [`Expansion::completed_beside_tiles`] of every expansion, pushed with
-            /// `push`.
-            pub(crate) fn completed_beside_tiles(&mut self, mut push: impl FnMut(NodeId)) {
+            /// [`Expansion::completed_beside_tiles`] of every expansion, noted among the
+            /// turn's completed features ([`Game::note_completed`]).
+            pub(crate) fn completed_beside_tiles(&mut self) {
                 if self.no_expansion_in_play() {
                     return;
                 }
                 $(if let Some(root) = self.in_play(Slot::$field).then(|| <$ty as Expansion>::completed_beside_tiles(self)).flatten() {
-                    push(root);
+                    self.note_completed(root);
                 })+
             }
 
@@ -1147,13 +1147,24 @@ macro_rules! expansions {
                 })+
             }
 
-            /// [`Expansion::on_turn_scored`] of every expansion.
-            pub(crate) fn on_turn_scored(&mut self, roots: &[NodeId], scored: &[NodeId]) {
+            /// [`Expansion::on_turn_scored`] of every expansion: `scored` has a bit per
+            /// index in [`Game::turn_completed`] of the features that scored.
+            pub(crate) fn on_turn_scored(&mut self, scored: u64) {
                 if self.no_expansion_in_play() {
                     return;
                 }
+                let roots = self.turn.completed;
+                let roots = &roots[..self.turn.completed_len as usize];
+                let mut scored_roots = [0; 48];
+                let mut s = 0;
+                for (k, &root) in roots.iter().enumerate() {
+                    if scored & 1 << k != 0 {
+                        scored_roots[s] = root;
+                        s += 1;
+                    }
+                }
                 $(if self.in_play(Slot::$field) {
-                    <$ty as Expansion>::on_turn_scored(self, roots, scored);
+                    <$ty as Expansion>::on_turn_scored(self, roots, &scored_roots[..s]);
                 })+
             }
 

@@ -16,7 +16,7 @@ fn frontier_follows_placements() {
     // BASE-D's east side is a road: a square east of it requires a road on its west.
     assert_eq!(
         b.requirement(Pos::new(2, 0)),
-        (Terrain::Road as Requirement + 1) << 9
+        (Terrain::Road as Requirement + 1) << 11
     );
     assert_eq!(
         packed_requirement(b.requirement(Pos::new(2, 0))),
