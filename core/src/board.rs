@@ -13,7 +13,8 @@
 //! are one pass over the frontier.
 
 use crate::geometry::{Pos, Rotation, Side};
-use crate::tiles::{catalogue, Terrain, TileKind};
+use crate::tiles::{catalogue, Oriented, Terrain, TileDef, TileKind};
+use std::fmt;
 use std::sync::OnceLock;
 
 /// One placed tile.
@@ -34,9 +35,43 @@ pub struct Placement {
     /// Whether putting this tile filled the surroundings of a tile (its own included):
     /// some tile got its eighth neighbour.
     filled_surroundings: bool,
+    /// `kind`'s definition, kept here so that the hot paths read it without going
+    /// through the catalogue.
+    def: KindDef,
+}
+
+/// A tile kind's definition held by a placement: equal when it is the same definition,
+/// shown by its catalogue id.
+#[derive(Clone, Copy)]
+struct KindDef(&'static TileDef);
+
+impl PartialEq for KindDef {
+    fn eq(&self, other: &KindDef) -> bool {
+        std::ptr::eq(self.0, other.0)
+    }
+}
+
+impl Eq for KindDef {}
+
+impl fmt::Debug for KindDef {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.0.id)
+    }
 }
 
 impl Placement {
+    /// The definition of the tile (`kind.def()`).
+    #[inline]
+    pub fn def(&self) -> &'static TileDef {
+        self.def.0
+    }
+
+    /// The tile in its rotation (`kind.def().oriented(rot)`).
+    #[inline]
+    pub fn oriented(&self) -> &'static Oriented {
+        self.def.0.oriented(self.rot)
+    }
+
     /// Whether putting this tile gave some tile (itself included) its eighth
     /// surrounding tile (B10: a cloister may have been completed).
     pub fn filled_surroundings(&self) -> bool {
@@ -327,18 +362,21 @@ impl Board {
     /// Puts a tile on an empty square and updates the frontier and surround counts.
     /// Returns its placement index.
     pub fn place(&mut self, pos: Pos, kind: TileKind, rot: Rotation, node_base: u16) -> usize {
-        self.place_beside(pos, kind, rot, node_base).0
+        self.place_beside(pos, kind, kind.def(), rot, node_base).0
     }
 
-    /// [`Board::place`], also returning the placement indices of the tiles next to the
-    /// new one, by [`Side::ALL`] (as [`Board::neighbour_indices`] would after it).
+    /// [`Board::place`] of a tile whose definition `def` (`kind.def()`) the caller has at
+    /// hand, also returning the placement indices of the tiles next to the new one, by
+    /// [`Side::ALL`] (as [`Board::neighbour_indices`] would after it).
     pub fn place_beside(
         &mut self,
         pos: Pos,
         kind: TileKind,
+        def: &'static TileDef,
         rot: Rotation,
         node_base: u16,
     ) -> (usize, [Option<usize>; 4]) {
+        debug_assert!(std::ptr::eq(def, kind.def()));
         if pos.x.abs() + 1 >= self.radius || pos.y.abs() + 1 >= self.radius {
             self.grow_for(pos);
         }
@@ -375,7 +413,7 @@ impl Board {
             }
         }
         filled_surroundings |= surrounded_by == 8;
-        let sides = kind.def().oriented(rot).sides;
+        let sides = def.oriented(rot).sides;
         self.placements.push(Placement {
             pos,
             kind,
@@ -384,6 +422,7 @@ impl Board {
             sides,
             surrounded_by,
             filled_surroundings,
+            def: KindDef(def),
         });
         self.cells[c] = (index + 1) as u8;
         if self.slots[c] != 0 {

@@ -707,7 +707,7 @@ impl Game {
     pub fn feature_kind_at(&self, pos: Pos, local: u8) -> Option<FeatureKind> {
         let i = self.board.index_at(pos)?;
         let p = self.board.placement(i);
-        match p.kind.def().features.get(local as usize) {
+        match p.def().features.get(local as usize) {
             Some(f) => Some(f.kind),
             None => (local < self.tile_features(i))
                 .then(|| self.features.node(p.node_base + local as NodeId).kind),
@@ -1207,7 +1207,7 @@ impl Game {
             }
         }
         let p = self.board.placement(index);
-        let local = p.kind.def().oriented(p.rot).segment_feature[side.index() * 3 + third];
+        let local = p.oriented().segment_feature[side.index() * 3 + third];
         (local != NO_FEATURE).then(|| p.node_base + local as NodeId)
     }
 
@@ -1216,7 +1216,7 @@ impl Game {
     pub(crate) fn put_tile(&mut self, kind: TileKind, pos: Pos, rot: Rotation) -> u8 {
         let def = kind.def();
         let node_base = self.features.len() as NodeId;
-        let (index, neighbours) = self.board.place_beside(pos, kind, rot, node_base);
+        let (index, neighbours) = self.board.place_beside(pos, kind, def, rot, node_base);
         let index = index as u8;
         let oriented = def.oriented(rot);
         for (i, f) in def.features.iter().enumerate() {
@@ -1238,7 +1238,7 @@ impl Game {
                 continue;
             };
             let n = self.board.placement(ni);
-            let n_oriented = n.kind.def().oriented(n.rot);
+            let n_oriented = n.oriented();
             let n_base = n.node_base;
             let opp = side.opposite().index();
             if abbey {
@@ -1256,7 +1256,7 @@ impl Game {
                 // The tiles' own features meet on each third (no bridge crosses a side).
                 // Local features are bits here: `n_def`'s and `def`'s masks of features
                 // that are no field pick those that lose the open side.
-                let n_def = n.kind.def();
+                let n_def = n.def();
                 let (mut mine_met, mut theirs_met) = (0u16, 0u16);
                 let mut last_pair = (NO_FEATURE, NO_FEATURE);
                 for third in 0..3 {

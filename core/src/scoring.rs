@@ -200,7 +200,7 @@ impl Game {
         loop {
             let node = self.features.node(id);
             let p = self.board.placement(node.placement as usize);
-            let def = p.kind.def();
+            let def = p.def();
             let base = p.node_base;
             let f = &def.features[node.local as usize];
             pig |= f.pig_herd;
@@ -318,7 +318,7 @@ impl Game {
     /// (some tile got its eighth neighbour this turn), the cloisters around it.
     fn completed_by(&mut self, placed: u8, filled: bool) {
         let p = self.board.placement(placed as usize).clone();
-        let def = p.kind.def();
+        let def = p.def();
         // Its cities and roads, its bridge included (BR3).
         for i in 0..self.tile_features(placed as usize) {
             let r = self.features.find(p.node_base + i as NodeId);
@@ -353,7 +353,7 @@ impl Game {
         let (surrounded, count) = self.board.surrounded_around(p.pos);
         for &q in &surrounded[..count] {
             let q = self.board.placement(q as usize);
-            let (def, node_base) = (q.kind.def(), q.node_base);
+            let (def, node_base) = (q.def(), q.node_base);
             for (i, f) in def.features.iter().enumerate() {
                 if f.kind.is_cloister() {
                     self.note_completed(node_base + i as NodeId);

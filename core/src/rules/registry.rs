@@ -725,7 +725,7 @@ macro_rules! expansions {
             /// catalogue features and [`Expansion::extra_features`].
             #[inline]
             pub(crate) fn tile_features(&self, index: usize) -> u8 {
-                let own = self.board.placement(index).kind.def().features.len() as u8;
+                let own = self.board.placement(index).def().features.len() as u8;
                 if self.no_expansion_in_play() {
                     return own;
                 }
