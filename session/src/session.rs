@@ -369,11 +369,17 @@ impl Session {
             _ => {}
         }
         let decision = self.decode(id).ok_or(FlatError::NotOffered { id })?;
+        self.take_decoded(decision);
+        Ok(decision)
+    }
+
+    /// Takes what [`Session::decode`] gave for an id of the current step: picks the focus
+    /// tile or applies the action (the batched environments decode each id once).
+    pub(crate) fn take_decoded(&mut self, decision: FlatDecision) {
         match decision {
             FlatDecision::Focus(pos) => self.focus = Some(pos),
             FlatDecision::Action(a) => self.apply_legal(a),
         }
-        Ok(decision)
     }
 
     /// Applies a structured action (a chance outcome included) if it is legal now,

@@ -248,11 +248,10 @@ impl Env {
             self.write_observation(settings, &mut out);
             return;
         }
-        let offered = self.offers(id);
-        let id = if offered {
-            Some(id)
-        } else {
-            match settings.illegal {
+        // Decoded once: what the id picks is taken as it is.
+        let decision = match self.session.decode(id) {
+            Some(decision) => Some(decision),
+            None => match settings.illegal {
                 IllegalPolicy::Raise => unreachable!("ids are checked before stepping"),
                 IllegalPolicy::Penalize(p) => {
                     out.rewards.fill(0.0);
@@ -275,12 +274,12 @@ impl Env {
                         .enumerate()
                         .filter(|(_, m)| **m == 1)
                         .nth(k)
-                        .map(|(i, _)| i as u32)
+                        .and_then(|(i, _)| self.session.decode(i as u32))
                 }
-            }
+            },
         };
-        if let Some(id) = id {
-            self.session.step(id).expect("offered ids are legal");
+        if let Some(decision) = decision {
+            self.session.take_decoded(decision);
         }
         self.length += 1;
         self.play_opponents(settings, go_on);
