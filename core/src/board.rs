@@ -106,6 +106,15 @@ pub struct Board {
 /// Marker in `cells` for an empty square.
 const EMPTY: u8 = 0;
 
+/// The placement index a cell holds (a cell holds the index plus 1), if any.
+#[inline]
+fn held_index(cell: u8) -> Option<usize> {
+    match cell {
+        EMPTY => None,
+        i => Some(i as usize - 1),
+    }
+}
+
 /// Half the side of the grid a board starts with.
 const INITIAL_RADIUS: i32 = 12;
 
@@ -176,10 +185,7 @@ impl Board {
     #[inline]
     pub fn index_at(&self, pos: Pos) -> Option<usize> {
         let c = self.cell(pos)?;
-        match self.cells[c] {
-            EMPTY => None,
-            i => Some(i as usize - 1),
-        }
+        held_index(self.cells[c])
     }
 
     /// The tile at `pos`, if any.
@@ -301,10 +307,7 @@ impl Board {
         // The grid reaches at least one square beyond every placed tile (`place` grows
         // it): the neighbours' cells are offsets of `c`.
         let dim = self.dim as usize;
-        [c - dim, c + 1, c + dim, c - 1].map(|n| match self.cells[n] {
-            EMPTY => None,
-            i => Some(i as usize - 1),
-        })
+        [c - dim, c + 1, c + dim, c - 1].map(|n| held_index(self.cells[n]))
     }
 
     /// The tiles with all 8 surrounding squares filled (B10) among the tile at `pos`
@@ -462,10 +465,7 @@ impl Board {
                 slot => self.frontier[slot as usize - 1].required |= required,
             }
         }
-        let neighbours = beside.map(|(_, held)| match held {
-            EMPTY => None,
-            i => Some(i as usize - 1),
-        });
+        let neighbours = beside.map(|(_, held)| held_index(held));
         (index, neighbours)
     }
 }
