@@ -433,14 +433,14 @@ impl Game {
     /// The field node at `corner` of placement `index`, if that quarter is field.
     fn corner_field(&self, index: usize, corner: Corner) -> Option<NodeId> {
         let p = self.board.placement(index);
-        let seg = p.kind.def().oriented(p.rot).segment_feature;
+        let seg = p.oriented().segment_feature;
         // Both half-edges at the corner must be the same field of the tile.
         let [(s0, t0), (s1, t1)] = corner.half_edges();
         let local = seg[s0.index() * 3 + t0];
         if local == NO_FEATURE || local != seg[s1.index() * 3 + t1] {
             return None;
         }
-        (p.kind.def().features[local as usize].kind == FeatureKind::Field)
+        (p.def().features[local as usize].kind == FeatureKind::Field)
             .then_some(p.node_base + local as NodeId)
     }
 
@@ -510,7 +510,7 @@ impl Game {
         }
         let p = self.board.placement(placed as usize).clone();
         let mut done: [NodeId; 8] = [NodeId::MAX; 8];
-        for (i, f) in p.kind.def().features.iter().enumerate() {
+        for (i, f) in p.def().features.iter().enumerate() {
             if f.kind != FeatureKind::Field {
                 continue;
             }
@@ -550,7 +550,7 @@ impl Game {
             }
             for placed in self.placed_this_turn_indices() {
                 let p = self.board.placement(placed as usize);
-                for (i, f) in p.kind.def().features.iter().enumerate() {
+                for (i, f) in p.def().features.iter().enumerate() {
                     let root = self.features.root(p.node_base + i as NodeId);
                     let node = self.features.node(root);
                     if f.kind == FeatureKind::Field && node.barns > 0 && node.figures > 0 {
@@ -660,7 +660,7 @@ impl Game {
                 for part in self.features.parts(root) {
                     let node = self.features.node(part);
                     let i = node.placement as usize;
-                    let def = self.board.placement(i).kind.def();
+                    let def = self.board.placement(i).def();
                     let me = node.local;
                     // A bridge part (BR3) links nothing on its tile.
                     let Some(here) = def.features.get(me as usize) else {
@@ -711,7 +711,7 @@ impl Game {
     /// to the abbey's monastery (the abbey itself links to nothing).
     fn abbey_links(&self, index: usize, local: u8, out: &mut Vec<Action>) {
         let p = self.board.placement(index);
-        let sides = p.kind.def().oriented(p.rot).feature_sides[local as usize];
+        let sides = p.oriented().feature_sides[local as usize];
         for side in Side::ALL {
             if sides & (1 << side.index()) == 0 {
                 continue;
@@ -719,7 +719,7 @@ impl Game {
             let Some(ni) = self.board.index_at(p.pos.step(side)) else {
                 continue;
             };
-            if self.board.placement(ni).kind.def().has(Symbols::ABBEY) {
+            if self.board.placement(ni).def().has(Symbols::ABBEY) {
                 self.push_wagon_target(ni, 0, out);
             }
         }

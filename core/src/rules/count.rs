@@ -348,7 +348,7 @@ impl Game {
         match self.rules.count_landscape {
             CountLandscape::Closed => true,
             CountLandscape::Open => {
-                let def = self.board.placement(index).kind.def();
+                let def = self.board.placement(index).def();
                 def.features.is_empty() || def.has(Symbols::COUNT_QUARTERS)
             }
         }
@@ -390,7 +390,7 @@ impl Game {
         let Some(p) = self.board.at(pos) else {
             return action;
         };
-        if feature as usize >= p.kind.def().features.len() {
+        if feature as usize >= p.def().features.len() {
             return action;
         }
         let root = self.features.root(p.node_base + feature as NodeId);

@@ -56,7 +56,7 @@ impl Expansion for Cult {
 impl Game {
     /// The monastery or shrine of the tile at `pos` (local index and kind), if any.
     fn cloister_at(&self, pos: Pos) -> Option<(usize, FeatureKind)> {
-        let def = self.board.at(pos)?.kind.def();
+        let def = self.board.at(pos)?.def();
         let f = def.cloister as usize;
         (def.cloister != NO_FEATURE).then(|| (f, def.features[f].kind))
     }

@@ -576,7 +576,7 @@ impl Game {
         let root = self.features.root(self.figures[k].node);
         for placed in self.placed_this_turn_indices() {
             let p = self.board.placement(placed as usize);
-            let features = p.kind.def().features.len() as NodeId;
+            let features = p.def().features.len() as NodeId;
             if (0..features).any(|local| self.features.root(p.node_base + local) == root) {
                 return true;
             }
@@ -696,7 +696,7 @@ impl Game {
         self.features.parts(root).all(|id| {
             let node = self.features.node(id);
             let p = self.board.placement(node.placement as usize);
-            let oriented = p.kind.def().oriented(p.rot);
+            let oriented = p.oriented();
             Side::ALL.iter().all(|&side| {
                 let on_side = (0..3).any(|third| {
                     let local = oriented.segment_feature[side.index() * 3 + third];
@@ -755,7 +755,7 @@ impl Game {
             .filter(|&&q| {
                 self.board
                     .at(q)
-                    .is_some_and(|t| t.kind.def().has(Symbols::VINEYARD))
+                    .is_some_and(|t| t.def().has(Symbols::VINEYARD))
             })
             .count() as i32;
         (vineyards > 0).then_some(9 + 3 * vineyards)

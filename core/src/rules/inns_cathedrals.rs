@@ -95,7 +95,7 @@ impl Game {
         };
         let has = self.features.parts(root).any(|id| {
             let part = self.features.node(id);
-            let def = self.board.placement(part.placement as usize).kind.def();
+            let def = self.board.placement(part.placement as usize).def();
             // Parts beyond the catalogue's (a bridge, BR3) carry no inn.
             def.features.get(part.local as usize).is_some_and(special)
         });

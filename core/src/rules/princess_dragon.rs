@@ -332,7 +332,7 @@ impl Game {
     /// has left it).
     #[inline]
     pub(crate) fn volcano_bars(&self, index: usize) -> bool {
-        self.board.placement(index).kind.def().has(Symbols::VOLCANO)
+        self.board.placement(index).def().has(Symbols::VOLCANO)
     }
 
     /// PD2: a volcano tile just placed brings the dragon (also River II's volcano lake, R5).
@@ -440,7 +440,7 @@ impl Game {
             return false;
         };
         let p = self.board.placement(placed as usize);
-        let def = p.kind.def();
+        let def = p.def();
         let Some(local) = def.features.iter().position(|f| f.princess) else {
             return false;
         };

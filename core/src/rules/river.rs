@@ -190,7 +190,7 @@ impl Game {
     #[inline]
     fn river_placed(&mut self, index: u8) {
         let p = self.board.placement(index as usize);
-        if !p.kind.def().has(Symbols::RIVER) {
+        if !p.def().has(Symbols::RIVER) {
             return;
         }
         let sides = Game::river_sides(p.kind, p.rot);

@@ -395,7 +395,7 @@ impl Game {
 
     /// TW1: a tile put on the board with a tower foundation brings a tower of height 0.
     fn add_tower_site(&mut self, index: u8) {
-        let def = self.board.placement(index as usize).kind.def();
+        let def = self.board.placement(index as usize).def();
         if !def.has(Symbols::TOWER) {
             return;
         }

@@ -259,7 +259,7 @@ impl Game {
             return;
         }
         let index = placed as usize;
-        let volcano = self.board.placement(index).kind.def().has(Symbols::VOLCANO);
+        let volcano = self.board.placement(index).def().has(Symbols::VOLCANO);
         let barred = if volcano && self.rules.volcano_specials == VolcanoSpecials::Allowed {
             // The dragon that came onto the volcano (PD2) bars followers only.
             false
@@ -335,7 +335,7 @@ impl Game {
             let mut id = root;
             loop {
                 let part = self.features.node(id);
-                let def = self.board.placement(part.placement as usize).kind.def();
+                let def = self.board.placement(part.placement as usize).def();
                 // Parts beyond the catalogue's (a bridge, BR3) carry no goods.
                 if let Some(goods) = def.features.get(part.local as usize).and_then(|f| f.goods) {
                     self.expansions.traders.goods[player][goods as usize] += 1;

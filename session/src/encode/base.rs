@@ -319,7 +319,7 @@ fn write_tiles(w: &mut Writer<'_>) {
         let Some(c) = w.cell(placement.pos) else {
             continue;
         };
-        let def = placement.kind.def();
+        let def = placement.def();
         let oriented = def.oriented(placement.rot);
         w.set(OCCUPIED, c, 1);
         for s in 0..4 {

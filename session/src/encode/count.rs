@@ -49,7 +49,7 @@ fn write(w: &mut Writer<'_>) {
         return;
     }
     for placement in game.board().placements() {
-        if placement.kind.def().set == TileSet::Count {
+        if placement.def().set == TileSet::Count {
             w.mark(CITY_OF_CARCASSONNE, placement.pos);
         }
     }

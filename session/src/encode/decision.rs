@@ -103,7 +103,7 @@ impl Frame {
             Action::Flock { choice, .. } => Route::Direct(FlatAction::Flock(choice).id(spec)),
             Action::PlaceTowerPiece { pos } => {
                 let tower = game.board().at(pos).and_then(|p| {
-                    let features = &p.kind.def().features;
+                    let features = &p.def().features;
                     features.iter().position(|f| f.kind == FeatureKind::Tower)
                 });
                 match tower {
@@ -161,7 +161,7 @@ impl Frame {
                 };
                 match game.board().at(pos) {
                     Some(p) => {
-                        let local = p.kind.def().features.len() as u8;
+                        let local = p.def().features.len() as u8;
                         self.targeted(game, pos, Some(local), ch)
                     }
                     None => Route::Unencodable,

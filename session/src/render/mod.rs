@@ -91,7 +91,7 @@ pub fn anchor_segment(oriented: &Oriented, local: u8) -> Option<usize> {
 /// The kind and record name of local feature `local` of placement `index` (its bridge,
 /// a road named `bridge`, after the catalogue's features; BR3).
 fn feature_label(game: &Game, index: usize, local: u8) -> (FeatureKind, &str) {
-    let def = game.board().placement(index).kind.def();
+    let def = game.board().placement(index).def();
     let kind = def
         .features
         .get(local as usize)

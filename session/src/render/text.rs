@@ -283,7 +283,7 @@ pub fn board_grid_text(game: &Game, labels: &[(Pos, &str)]) -> String {
     for (_, (pos, local), _) in game.castles() {
         if let Some(i) = board.index_at(pos) {
             let p = board.placement(i);
-            let oriented = p.kind.def().oriented(p.rot);
+            let oriented = p.oriented();
             let mut cells: Vec<(usize, usize)> = anchor_segment(oriented, local)
                 .map(segment_cell)
                 .into_iter()

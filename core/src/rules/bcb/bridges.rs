@@ -58,7 +58,7 @@ impl Game {
     /// The local index of the bridge feature of placement `index` (one past its
     /// catalogue features).
     fn bridge_local(&self, index: usize) -> u8 {
-        self.board.placement(index).kind.def().features.len() as u8
+        self.board.placement(index).def().features.len() as u8
     }
 
     /// The bridge node of placement `index` if its bridge crosses `side` (BR3).
@@ -297,7 +297,7 @@ impl Game {
     /// The name of local feature `local` of placement `index` in records: its catalogue
     /// id, or `bridge` (BR3).
     pub fn feature_name(&self, index: usize, local: u8) -> &str {
-        let def = self.board.placement(index).kind.def();
+        let def = self.board.placement(index).def();
         match def.features.get(local as usize) {
             Some(f) => &f.id,
             None => BRIDGE_FEATURE,
@@ -307,7 +307,7 @@ impl Game {
     /// The local feature of placement `index` named `name` (a catalogue id, or `bridge`
     /// when the tile has one).
     pub fn feature_named(&self, index: usize, name: &str) -> Option<u8> {
-        let def = self.board.placement(index).kind.def();
+        let def = self.board.placement(index).def();
         match def.feature_by_id(name) {
             Some(i) => Some(i as u8),
             None => (name == BRIDGE_FEATURE && self.bridge_at(index).is_some())

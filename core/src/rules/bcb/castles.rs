@@ -77,7 +77,7 @@ impl Game {
         for part in self.features.parts(root) {
             let part = self.features.node(part);
             let p = self.board.placement(part.placement as usize);
-            let def = p.kind.def();
+            let def = p.def();
             let sides = def.oriented(p.rot).feature_sides[part.local as usize];
             let base = def.features[part.local as usize].castle_base;
             if n == 2 || sides.count_ones() != 1 || !base || tiles.contains(&part.placement) {

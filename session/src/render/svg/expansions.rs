@@ -64,8 +64,8 @@ pub(super) fn castles(out: &mut String, game: &Game, layout: &Layout) {
         };
         let p = board.placement(i);
         let (x, y) = layout.origin(pos);
-        let (cx, cy) = anchor_segment(p.kind.def().oriented(p.rot), local)
-            .map_or((TILE / 2.0, TILE / 2.0), segment_point);
+        let (cx, cy) =
+            anchor_segment(p.oriented(), local).map_or((TILE / 2.0, TILE / 2.0), segment_point);
         let at = (x + (cx + TILE / 2.0) / 2.0, y + (cy + TILE / 2.0) / 2.0);
         let title = format!(
             "castle of {}{}",
@@ -85,7 +85,7 @@ pub(super) fn count_on_its_city(out: &mut String, game: &Game, layout: &Layout) 
     let Some(p) = board
         .placements()
         .iter()
-        .find(|p| p.kind.def().has(Symbols::COUNT_QUARTERS))
+        .find(|p| p.def().has(Symbols::COUNT_QUARTERS))
     else {
         return;
     };
