@@ -204,6 +204,7 @@ class VectorEnv:
         globals: Optional[npt.NDArray[np.float32]] = None,
         seeds: Union[None, int, Sequence[int]] = None,
         outside_window: Optional[npt.NDArray[np.uint32]] = None,
+        board_kept: bool = False,
     ) -> None: ...
     def step(
         self,
@@ -222,6 +223,7 @@ class VectorEnv:
         final_board: Optional[npt.NDArray[np.uint8]] = None,
         final_globals: Optional[npt.NDArray[np.float32]] = None,
         active: Optional[npt.NDArray[np.bool_]] = None,
+        board_kept: bool = False,
     ) -> None: ...
 
 def tile_ids() -> List[str]: ...

@@ -4,7 +4,11 @@
 ``carcassonne._core.VectorEnv``, which steps every game with the interpreter released
 and writes observations, masks, rewards, seats and episode flags in place. The arrays
 returned by :meth:`VectorEnv.reset` and :meth:`VectorEnv.step` are those buffers: the
-next call overwrites them (copy what you keep).
+next call overwrites them (copy what you keep). With the full preset the board
+(``obs["board"]``) is a read-only view: each game rewrites only the planes of its row
+that change, so the env must be the only writer of it. Copy it to modify it;
+``torch.from_numpy`` on it warns that it is not writable, while
+``torch.as_tensor(board, dtype=torch.float32)`` converts it without a warning.
 
 A ``VectorEnv`` belongs to the first thread that calls its :meth:`~VectorEnv.reset` or
 :meth:`~VectorEnv.step`; a call from another thread raises
@@ -62,7 +66,7 @@ Seeds = Union[None, int, Sequence[int]]
 
 
 #: The buffers that :func:`_buffer` may put on huge pages.
-_LARGE_BUFFERS = ("board", "globals", "action_mask", "final_board", "final_globals")
+_LARGE_BUFFERS = ("_board", "globals", "action_mask", "final_board", "final_globals")
 
 #: Size of a transparent huge page (x86-64 and most 64-bit Linux systems).
 _HUGE_PAGE = 2 << 20
@@ -95,6 +99,15 @@ def _buffer(shape: Tuple[int, ...], dtype: Any) -> npt.NDArray[Any]:
     # An anonymous mapping starts zeroed; the array keeps the mapping alive.
     array: npt.NDArray[Any] = raw[start : start + nbytes].view(dtype).reshape(shape)
     return array
+
+
+def _read_only(array: Optional[npt.NDArray[Any]]) -> Optional[npt.NDArray[Any]]:
+    """A view of ``array`` that refuses writes (``None`` stays ``None``)."""
+    if array is None:
+        return None
+    view = array.view()
+    view.flags.writeable = False
+    return view
 
 
 class VectorEnv:
@@ -190,9 +203,10 @@ class VectorEnv:
         w = e.window
         self.num_envs: int = n
         self.num_players: int = p
-        self.board: Optional[npt.NDArray[np.uint8]] = (
+        self._board: Optional[npt.NDArray[np.uint8]] = (
             _buffer((n, e.num_planes, w, w), np.uint8) if observations else None
         )
+        self.board: Optional[npt.NDArray[np.uint8]] = self._board_view()
         self.globals: Optional[npt.NDArray[np.float32]] = (
             _buffer((n, e.num_globals), np.float32) if observations else None
         )
@@ -230,6 +244,7 @@ class VectorEnv:
         # arrays; a copy belongs to the first thread that uses it.
         state = dict(self.__dict__)
         del state["_owner_lock"]
+        del state["board"]  # the read-only view of _board
         state["_owner"] = None
         return state
 
@@ -242,6 +257,14 @@ class VectorEnv:
                 new = _buffer(old.shape, old.dtype)
                 new[...] = old
                 setattr(self, name, new)
+        self.board = self._board_view()
+
+    def _board_view(self) -> Optional[npt.NDArray[np.uint8]]:
+        """The board as handed out. With the full preset each game rewrites only the
+        planes of its row that change (it clears those it set last time), so the board is
+        read-only: a write into it would stay in the following observations. Another
+        preset's board is written in full at every step."""
+        return _read_only(self._board) if self._env.preset == "full" else self._board
 
     def _claim(self) -> None:
         """Binds the env to the calling thread on first use; refuses other threads."""
@@ -351,10 +374,11 @@ class VectorEnv:
         self._env.reset(
             self.action_mask,
             self.to_play,
-            board=self.board,
+            board=self._board,
             globals=self.globals,
             seeds=seed,
             outside_window=self.outside_window,
+            board_kept=True,
         )
         self.rewards.fill(0)
         self.terminated.fill(False)
@@ -407,7 +431,7 @@ class VectorEnv:
             self.to_play,
             self.terminated,
             self.truncated,
-            board=self.board,
+            board=self._board,
             globals=self.globals,
             final_scores=self.final_scores,
             outside_window=self.outside_window,
@@ -416,6 +440,7 @@ class VectorEnv:
             final_board=self.final_board,
             final_globals=self.final_globals,
             active=active,
+            board_kept=True,
         )
 
     # ----- opponents played from Python ------------------------------------------------

@@ -304,7 +304,7 @@ impl VectorEnv {
     /// `None` keeps each game's seed stream, an int `s` restarts the streams as a batch
     /// made with seed `s`, a list gives each game the seed of its next game (later games
     /// follow a stream started from that seed).
-    #[pyo3(signature = (action_mask, to_play, board=None, globals=None, seeds=None, outside_window=None))]
+    #[pyo3(signature = (action_mask, to_play, board=None, globals=None, seeds=None, outside_window=None, board_kept=false))]
     #[allow(clippy::too_many_arguments)]
     fn reset<'py>(
         &self,
@@ -315,6 +315,7 @@ impl VectorEnv {
         globals: Option<&Bound<'py, PyAny>>,
         seeds: Option<&Bound<'py, PyAny>>,
         outside_window: Option<&Bound<'py, PyAny>>,
+        board_kept: bool,
     ) -> PyResult<()> {
         let mut batch = self.batch()?;
         if let Some(s) = seeds.filter(|s| !s.is_none()) {
@@ -347,7 +348,7 @@ impl VectorEnv {
             outside_window,
             [None; 4],
         )?;
-        let bufs = arrays.slices()?;
+        let bufs = arrays.slices(board_kept)?;
         let watch = SignalWatch::new();
         let games: &mut Batch = &mut batch;
         let done = py.detach(|| games.reset(bufs, &watch));
@@ -368,7 +369,11 @@ impl VectorEnv {
     ///
     /// `active` (bool [N]) steps only the games it marks: the others are not stepped and
     /// their rows of every array are left as they were (their actions are not read).
-    #[pyo3(signature = (actions, action_mask, rewards, to_play, terminated, truncated, board=None, globals=None, final_scores=None, outside_window=None, episode_returns=None, episode_lengths=None, final_board=None, final_globals=None, active=None))]
+    ///
+    /// `board_kept`: `board` holds what this env wrote into it in earlier calls and
+    /// nobody has written into it since, so each game clears only the planes it set
+    /// there last time (see `StepBuffers::board_kept`; the same for `reset`).
+    #[pyo3(signature = (actions, action_mask, rewards, to_play, terminated, truncated, board=None, globals=None, final_scores=None, outside_window=None, episode_returns=None, episode_lengths=None, final_board=None, final_globals=None, active=None, board_kept=false))]
     #[allow(clippy::too_many_arguments)]
     fn step<'py>(
         &self,
@@ -388,6 +393,7 @@ impl VectorEnv {
         final_board: Option<&Bound<'py, PyAny>>,
         final_globals: Option<&Bound<'py, PyAny>>,
         active: Option<&Bound<'py, PyAny>>,
+        board_kept: bool,
     ) -> PyResult<()> {
         let n = self.num_envs;
         let active = active_games(active, n)?;
@@ -428,7 +434,7 @@ impl VectorEnv {
             outside_window,
             [episode_returns, episode_lengths, final_board, final_globals],
         )?;
-        let bufs = arrays.slices()?;
+        let bufs = arrays.slices(board_kept)?;
         let watch = SignalWatch::new();
         let games: &mut Batch = &mut batch;
         let done = py.detach(|| games.step_active(&ids, active, bufs, &watch));
@@ -542,7 +548,8 @@ impl<'py> Arrays<'py> {
         })
     }
 
-    fn slices(&mut self) -> PyResult<StepBuffers<'_>> {
+    /// The arrays as the batch's buffers; `board_kept`: see [`StepBuffers::board_kept`].
+    fn slices(&mut self, board_kept: bool) -> PyResult<StepBuffers<'_>> {
         Ok(StepBuffers {
             board: self
                 .board
@@ -601,6 +608,7 @@ impl<'py> Arrays<'py> {
                 .as_mut()
                 .map(|x| slice_mut(x, "final_globals"))
                 .transpose()?,
+            board_kept,
         })
     }
 }

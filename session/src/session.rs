@@ -30,8 +30,8 @@
 //! ```
 
 use crate::encode::{
-    encode_observation_with, DecisionTable, EncodeError, EncoderSpec, FlatDecision, FlatError,
-    FlatPath, Layout, MaskInfo, WindowOrigin,
+    encode_observation_over, encode_observation_with, DecisionTable, EncodeError, EncoderSpec,
+    FlatDecision, FlatError, FlatPath, Layout, MaskInfo, PlaneSet, WindowOrigin,
 };
 use crate::record::{self, Loaded, RecordError, Resume};
 use carcassonne::{Action, ActionError, Game, Phase, Pos};
@@ -300,18 +300,35 @@ impl Session {
         planes: &mut [u8],
         globals: &mut [f32],
     ) -> Result<WindowOrigin, EncodeError> {
+        let mut unknown = PlaneSet::ALL;
+        self.observe_over(player, planes, globals, &mut unknown)
+    }
+
+    /// [`Session::observe`] into a buffer of which only the planes in `written` may hold
+    /// something, as [`crate::encode::encode_observation_over`] writes it: `written`
+    /// becomes the planes written now. (With a preset other than the full one the
+    /// buffer is written in full and `written` becomes [`PlaneSet::ALL`].)
+    pub fn observe_over(
+        &mut self,
+        player: usize,
+        planes: &mut [u8],
+        globals: &mut [f32],
+        written: &mut PlaneSet,
+    ) -> Result<WindowOrigin, EncodeError> {
         let focus = self.focus;
         self.table();
         let Some(layout) = self.layout.clone() else {
-            return encode_observation_with(
+            return encode_observation_over(
                 &self.game,
                 &self.table,
                 focus,
                 player,
                 planes,
                 globals,
+                written,
             );
         };
+        *written = PlaneSet::ALL;
         crate::encode::check_len("planes", planes.len(), layout.planes_len())?;
         crate::encode::check_len("globals", globals.len(), layout.num_globals())?;
         let (game, table) = (&self.game, &self.table);

@@ -250,9 +250,10 @@ def test_truncation_when_the_window_is_too_small() -> None:
 
 
 def test_large_buffers_lie_on_huge_page_boundaries_and_survive_pickling() -> None:
-    """The mask, planes and globals of a large batch are ordinary writable C-contiguous
-    arrays; on Linux they start on a 2 MiB boundary (transparent huge pages), also in a
-    pickled copy, which steps exactly like the original."""
+    """The mask, planes and globals of a large batch are ordinary C-contiguous arrays
+    (the mask writable, the full preset's board a read-only view); on Linux they start on
+    a 2 MiB boundary (transparent huge pages), also in a pickled copy, which steps exactly
+    like the original."""
     import mmap
     import pickle
 
@@ -262,7 +263,8 @@ def test_large_buffers_lie_on_huge_page_boundaries_and_survive_pickling() -> Non
     for e in (env, copy):
         for name in ("action_mask", "board"):
             a = getattr(e, name)
-            assert a.flags.c_contiguous and a.flags.writeable and a.nbytes >= 1 << 20
+            assert a.flags.c_contiguous and a.nbytes >= 1 << 20
+            assert a.flags.writeable == (name == "action_mask"), name
             if hasattr(mmap, "MADV_HUGEPAGE"):
                 assert a.ctypes.data % (2 << 20) == 0, name
     assert np.array_equal(copy.action_mask, env.action_mask)
@@ -273,6 +275,29 @@ def test_large_buffers_lie_on_huge_page_boundaries_and_survive_pickling() -> Non
         b, *_ = copy.step(actions.tolist())  # a list goes through the checked copy
         assert np.array_equal(a["action_mask"], b["action_mask"])
         assert np.array_equal(a["board"], b["board"])
+
+
+def test_full_board_is_read_only_and_rewritten_only_where_it_changes() -> None:
+    """With the full preset each game clears only the planes it set in its row last
+    time, so the board is handed out read-only (a write would stay in later
+    observations); over a whole episode and the automatic resets after it every row
+    still equals the single game's observation. A compact board is written in full and
+    stays writable."""
+    n = 3
+    env = carcassonne.VectorEnv(n, players=2, seed=11)
+    obs, _ = env.reset()
+    with pytest.raises(ValueError):
+        obs["board"][0, 0, 0, 0] = 1
+    r = np.random.default_rng(3)
+    for _ in range(2 * 80):  # beyond the end of every first episode
+        actions = np.array([_pick(m, r) for m in obs["action_mask"]], dtype=np.int64)
+        obs, *_ = env.step(actions)
+        for i in range(n):
+            expected = env.game(i).observation(int(obs["to_play"][i]))["board"]
+            np.testing.assert_array_equal(obs["board"][i], expected)
+    compact = carcassonne.VectorEnv(2, players=2, seed=11, preset="compact", window=16)
+    cobs, _ = compact.reset()
+    assert cobs["board"].flags.writeable
 
 
 

@@ -127,6 +127,7 @@ mod stats;
 pub mod tower;
 pub mod traders_builders;
 mod window;
+mod zero;
 
 pub use base::{global, plane};
 pub use decision::{
@@ -134,7 +135,10 @@ pub use decision::{
     DecisionTable, FlatDecision, FlatError, FlatPath, MaskInfo,
 };
 pub use ids::{feature_slot, slot, slot_feature, slot_live, Channel, FlatAction};
-pub use observe::{encode_observation, encode_observation_at, encode_observation_with, Writer};
+pub use observe::{
+    encode_observation, encode_observation_at, encode_observation_over, encode_observation_with,
+    PlaneSet, Writer,
+};
 pub use preset::{Layout, LayoutBlock, LayoutPlane, Preset};
 pub use rewards::{outcome_values, step_rewards, win_loss_values, RewardMode};
 pub use rotate::{global_after_turn, rotate_action_id, rotate_globals, rotate_mask, rotate_planes};
@@ -147,6 +151,7 @@ pub use spec::{
     FIGURE_KINDS, QUARTER_IDS, SLOT_COUNT,
 };
 pub use window::WindowOrigin;
+pub use zero::{zero_bytes, zero_floats, zero_mask, CHUNK_BYTES};
 
 /// Every plane by index (the schema's, [`schema()`]).
 pub fn plane_table() -> &'static [PlaneInfo] {

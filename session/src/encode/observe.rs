@@ -2,7 +2,8 @@
 //! the schema ([`super::schema::SECTIONS`]) through a [`Writer`].
 
 use super::decision::with_table;
-use super::schema::SECTIONS;
+use super::schema::{PLANE_COUNT, SECTIONS};
+use super::zero::{zero_bytes, zero_floats};
 use super::{check_len, DecisionTable, EncodeError, EncoderSpec, WindowOrigin};
 use carcassonne::game::Game;
 use carcassonne::geometry::Pos;
@@ -64,23 +65,97 @@ pub fn encode_observation_with(
     planes: &mut [u8],
     globals: &mut [f32],
 ) -> Result<WindowOrigin, EncodeError> {
+    let mut unknown = PlaneSet::ALL;
+    encode_observation_over(game, table, focus, player, planes, globals, &mut unknown)
+}
+
+/// Writes the observation like [`encode_observation_with`] into `planes` of which only
+/// the planes in `written` may hold something (what this function wrote into the same
+/// buffer last time, or [`PlaneSet::ALL`] when that is not known): those planes are
+/// cleared, the others are taken to be zero and not touched, and `written` becomes the
+/// set of planes written now. Rewriting one buffer step after step this way touches the
+/// few planes a game sets instead of all of them (the full preset has 125), which is
+/// what makes `VectorEnv`'s full observations cheap; it is exact only as long as nobody
+/// else writes into the buffer between the calls.
+pub fn encode_observation_over(
+    game: &Game,
+    table: &DecisionTable,
+    focus: Option<Pos>,
+    player: usize,
+    planes: &mut [u8],
+    globals: &mut [f32],
+    written: &mut PlaneSet,
+) -> Result<WindowOrigin, EncodeError> {
     check_observation(game, table.spec, player, planes, globals)?;
-    planes.fill(0);
-    globals.fill(0.0);
     let window = table.spec.window as usize;
+    let ww = window * window;
+    for plane in written.iter() {
+        zero_bytes(&mut planes[plane * ww..(plane + 1) * ww]);
+    }
+    zero_floats(globals);
     let mut w = Writer {
         game,
         table,
         player,
         focus,
-        ww: window * window,
+        ww,
         planes,
         globals,
+        written: PlaneSet::EMPTY,
     };
     for section in SECTIONS {
         (section.write)(&mut w);
     }
+    *written = w.written;
     Ok(table.frame.origin)
+}
+
+/// A set of observation planes (by index, below [`PLANE_COUNT`]): the planes an
+/// observation buffer may hold something in (see [`encode_observation_over`]).
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub struct PlaneSet([u64; PLANE_WORDS]);
+
+const PLANE_WORDS: usize = PLANE_COUNT.div_ceil(64);
+
+impl PlaneSet {
+    /// No plane.
+    pub const EMPTY: PlaneSet = PlaneSet([0; PLANE_WORDS]);
+
+    /// Every plane: a buffer whose contents are not known.
+    pub const ALL: PlaneSet = {
+        let mut words = [0u64; PLANE_WORDS];
+        let mut p = 0;
+        while p < PLANE_COUNT {
+            words[p / 64] |= 1 << (p % 64);
+            p += 1;
+        }
+        PlaneSet(words)
+    };
+
+    /// Adds plane `plane`.
+    #[inline]
+    pub fn insert(&mut self, plane: usize) {
+        self.0[plane / 64] |= 1 << (plane % 64);
+    }
+
+    /// Whether plane `plane` is in the set.
+    pub fn contains(&self, plane: usize) -> bool {
+        plane < PLANE_COUNT && self.0[plane / 64] & (1 << (plane % 64)) != 0
+    }
+
+    /// The planes in the set, in increasing order.
+    pub fn iter(&self) -> impl Iterator<Item = usize> + '_ {
+        self.0.iter().enumerate().flat_map(|(i, &word)| {
+            let mut bits = word;
+            std::iter::from_fn(move || {
+                (bits != 0).then(|| {
+                    let b = bits.trailing_zeros() as usize;
+                    bits &= bits - 1;
+                    i * 64 + b
+                })
+            })
+        })
+    }
 }
 
 /// What a section's writer reads (the game, the decision, the observing player, the
@@ -100,6 +175,8 @@ pub struct Writer<'a> {
     ww: usize,
     planes: &'a mut [u8],
     globals: &'a mut [f32],
+    /// The planes written so far.
+    written: PlaneSet,
 }
 
 impl Writer<'_> {
@@ -139,6 +216,7 @@ impl Writer<'_> {
     #[inline]
     pub fn set(&mut self, plane: usize, cell: usize, value: u8) {
         self.planes[plane * self.ww + cell] = value;
+        self.written.insert(plane);
     }
 
     /// Adds `value` to window cell `cell` of plane `plane` (saturating at 255).
@@ -146,6 +224,7 @@ impl Writer<'_> {
     pub fn add(&mut self, plane: usize, cell: usize, value: u8) {
         let v = &mut self.planes[plane * self.ww + cell];
         *v = v.saturating_add(value);
+        self.written.insert(plane);
     }
 
     /// Sets plane `plane` to 1 on board square `pos`, if it lies in the window.

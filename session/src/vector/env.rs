@@ -1,9 +1,11 @@
 //! One game of a batch: its episodes, its opponents' moves and one step.
 
 use super::run::Out;
+#[cfg(doc)]
+use super::run::StepBuffers;
 use super::{seed_in_stream, Autoreset, BatchSettings, IllegalPolicy, OutsidePolicy};
 use crate::bots::Bot;
-use crate::encode::{self, MaskInfo};
+use crate::encode::{self, MaskInfo, PlaneSet};
 use crate::session::Session;
 use carcassonne::config::MAX_PLAYERS;
 use carcassonne::{Game, Rng};
@@ -30,6 +32,10 @@ pub(super) struct Env {
     pub(super) info: MaskInfo,
     /// The episode ended and the game waits for its reset (next-step or no autoreset).
     pub(super) done: bool,
+    /// The address of the board row this game last wrote its observation into, and the
+    /// planes it set there (see [`StepBuffers::board_kept`]).
+    pub(super) board_row: usize,
+    pub(super) board_written: PlaneSet,
 }
 
 impl Env {
@@ -48,6 +54,8 @@ impl Env {
             scores_before: [0; MAX_PLAYERS],
             info: MaskInfo::default(),
             done: false,
+            board_row: 0,
+            board_written: PlaneSet::ALL,
         }
     }
 
@@ -169,8 +177,15 @@ impl Env {
     pub(super) fn write_observation(&mut self, settings: &BatchSettings, out: &mut Out<'_>) {
         let seat = self.observer(settings);
         if let (Some(b), Some(g)) = (out.board.as_deref_mut(), out.globals.as_deref_mut()) {
+            // Only the planes set last time need clearing, if this is the row written
+            // then and nobody has written into it since.
+            let row = b.as_ptr() as usize;
+            if !out.board_kept || row != self.board_row {
+                self.board_written = PlaneSet::ALL;
+            }
+            self.board_row = row;
             self.session
-                .observe(seat, b, g)
+                .observe_over(seat, b, g, &mut self.board_written)
                 .expect("buffers sized by the layout");
         } else if out.board.is_some() || out.globals.is_some() {
             // One of the two buffers: encode into the given one, scratch for the other.

@@ -8,7 +8,7 @@ use super::{
     MAX_THREADS,
 };
 use crate::bots::Bot;
-use crate::encode::{EncoderSpec, Layout, Preset, RewardMode};
+use crate::encode::{EncoderSpec, Layout, PlaneSet, Preset, RewardMode};
 use crate::record;
 use crate::session::Session;
 use carcassonne::config::MAX_PLAYERS;
@@ -170,6 +170,8 @@ fn env_from(v: &Value, layout: &Arc<Layout>, config: &GameConfig) -> Result<Env,
         scores_before,
         info,
         done,
+        board_row: 0,
+        board_written: PlaneSet::ALL,
     })
 }
 
