@@ -205,6 +205,51 @@ fn threads_change_nothing() {
     assert!(run(1) == run(3));
 }
 
+/// A board kept between calls (`StepBuffers::board_kept`) is rewritten only in the planes
+/// that change: at every step, through episode ends and automatic resets, it equals the
+/// board of a batch that clears every row in full; a row at another address (a buffer
+/// full of garbage) is cleared in full all the same.
+#[test]
+fn a_kept_board_equals_a_board_written_in_full() {
+    let c = config(3, &[TileSet::Base, TileSet::PrincessDragon], 0, 21);
+    let make = || {
+        let mut batch = Batch::new(settings(c.clone(), 16, Preset::Full), 3, 1).unwrap();
+        let mut bufs = batch.buffers();
+        batch.reset(bufs.view(), &NoInterrupt).unwrap();
+        (batch, bufs)
+    };
+    let (mut kept, mut kept_bufs) = make();
+    let (mut full, mut full_bufs) = make();
+    let mut episodes_ended = 0;
+    for k in 0..400 {
+        let ids = offered_ids(&full, &full_bufs, k);
+        let checked = full.check_actions(&ids).unwrap();
+        full.step(&checked, full_bufs.view(), &NoInterrupt).unwrap();
+        let checked = kept.check_actions(&ids).unwrap();
+        let view = StepBuffers {
+            board_kept: true,
+            ..kept_bufs.view()
+        };
+        kept.step(&checked, view, &NoInterrupt).unwrap();
+        assert!(kept_bufs.board == full_bufs.board, "step {k}");
+        episodes_ended += full_bufs.terminated.iter().filter(|t| **t).count();
+    }
+    assert!(episodes_ended >= 3, "the run crosses automatic resets");
+    // Another buffer, full of garbage: nothing of it survives the next step.
+    let mut moved = vec![0xA5u8; kept_bufs.board.len()];
+    let ids = offered_ids(&full, &full_bufs, 0);
+    let checked = full.check_actions(&ids).unwrap();
+    full.step(&checked, full_bufs.view(), &NoInterrupt).unwrap();
+    let checked = kept.check_actions(&ids).unwrap();
+    let view = StepBuffers {
+        board: Some(&mut moved),
+        board_kept: true,
+        ..kept_bufs.view()
+    };
+    kept.step(&checked, view, &NoInterrupt).unwrap();
+    assert!(moved == full_bufs.board);
+}
+
 /// Autoreset: same-step writes the next episode's first observation in the ending step;
 /// next-step writes the final one and restarts in the next step (whose id is ignored);
 /// disabled refuses to step an ended episode until reset.
