@@ -342,7 +342,7 @@ impl DecisionTable {
     /// `CELL` id picked that tile) the `SLOT` ids that complete one there.
     pub fn mask(&self, focus: Option<Pos>, mask: &mut [i8]) -> Result<MaskInfo, EncodeError> {
         check_len("mask", mask.len(), self.spec.num_actions())?;
-        super::zero::zero_mask(mask);
+        mask.fill(0);
         let mut info = MaskInfo {
             legal: self.first.len() as u32,
             offered: 0,

@@ -127,7 +127,6 @@ mod stats;
 pub mod tower;
 pub mod traders_builders;
 mod window;
-mod zero;
 
 pub use base::{global, plane};
 pub use decision::{
@@ -151,7 +150,6 @@ pub use spec::{
     FIGURE_KINDS, QUARTER_IDS, SLOT_COUNT,
 };
 pub use window::WindowOrigin;
-pub use zero::{zero_bytes, zero_floats, zero_mask, CHUNK_BYTES};
 
 /// Every plane by index (the schema's, [`schema()`]).
 pub fn plane_table() -> &'static [PlaneInfo] {

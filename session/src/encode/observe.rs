@@ -3,7 +3,6 @@
 
 use super::decision::with_table;
 use super::schema::{PLANE_COUNT, SECTIONS};
-use super::zero::{zero_bytes, zero_floats};
 use super::{check_len, DecisionTable, EncodeError, EncoderSpec, WindowOrigin};
 use carcassonne::game::Game;
 use carcassonne::geometry::Pos;
@@ -89,10 +88,14 @@ pub fn encode_observation_over(
     check_observation(game, table.spec, player, planes, globals)?;
     let window = table.spec.window as usize;
     let ww = window * window;
-    for plane in written.iter() {
-        zero_bytes(&mut planes[plane * ww..(plane + 1) * ww]);
+    if *written == PlaneSet::ALL {
+        planes.fill(0);
+    } else {
+        for plane in written.iter() {
+            planes[plane * ww..(plane + 1) * ww].fill(0);
+        }
     }
-    zero_floats(globals);
+    globals.fill(0.0);
     let mut w = Writer {
         game,
         table,
@@ -251,5 +254,22 @@ impl Writer<'_> {
     #[inline]
     pub fn flag(&mut self, index: usize, flag: bool) {
         self.globals[index] = f32::from(u8::from(flag));
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn plane_sets_list_their_planes_in_order() {
+        let mut set = PlaneSet::EMPTY;
+        for p in [PLANE_COUNT - 1, 0, 64, 63, 64] {
+            set.insert(p);
+        }
+        assert_eq!(set.iter().collect::<Vec<_>>(), [0, 63, 64, PLANE_COUNT - 1]);
+        assert!(set.contains(63) && !set.contains(1) && !set.contains(PLANE_COUNT));
+        assert_eq!(PlaneSet::ALL.iter().count(), PLANE_COUNT);
+        assert_eq!(PlaneSet::EMPTY.iter().count(), 0);
     }
 }

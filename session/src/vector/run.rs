@@ -4,6 +4,7 @@
 use super::env::Env;
 use super::{BatchError, BatchSettings, INTERRUPT_INTERVAL};
 use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::Mutex;
 use std::time::{Duration, Instant};
 
 /// What lets the caller stop a call part way (Python's Ctrl-C). The thread that made the
@@ -246,14 +247,81 @@ fn row_opt<'b, T>(rows: &'b mut Option<&mut [T]>, j: usize, width: usize) -> Opt
         .map(|x| &mut x[j * width..(j + 1) * width])
 }
 
-/// Runs `f(env, index, out, go_on)` for every game of `envs`, on `threads` threads (the
-/// calling thread takes the last rows, the others go to rayon's pool, whose threads live
-/// on between calls: the per-thread tables of the encoders and the pile are built once
-/// per thread, not once per call, and no thread is started per step); `stop` stops it
-/// (polled by the calling thread about once per game and while it waits for the others;
-/// the other threads stop at their next game or search iteration: `f` gets the check to
-/// pass to the opponents' searches). Returns whether it was stopped. The buffers' lengths
-/// are checked.
+/// The rows of a run of consecutive games: their envs and their rows of every buffer.
+struct Rows<'a> {
+    /// The index of the first game.
+    base: usize,
+    envs: &'a mut [Env],
+    board: Option<&'a mut [u8]>,
+    globals: Option<&'a mut [f32]>,
+    mask: &'a mut [i8],
+    rewards: &'a mut [f32],
+    to_play: &'a mut [i32],
+    terminated: &'a mut [bool],
+    truncated: &'a mut [bool],
+    final_scores: Option<&'a mut [i32]>,
+    outside: Option<&'a mut [u32]>,
+    episode_returns: Option<&'a mut [f32]>,
+    episode_lengths: Option<&'a mut [i32]>,
+    final_board: Option<&'a mut [u8]>,
+    final_globals: Option<&'a mut [f32]>,
+}
+
+impl<'a> Rows<'a> {
+    /// Splits the first `k` games off `self` (which keeps the rest).
+    fn split_off_front(&mut self, k: usize, widths: RowWidths) -> Rows<'a> {
+        let RowWidths { p, pl, gl, al } = widths;
+        let base = self.base;
+        self.base += k;
+        Rows {
+            base,
+            envs: split_rows(&mut self.envs, k),
+            board: split_rows_opt(&mut self.board, k * pl),
+            globals: split_rows_opt(&mut self.globals, k * gl),
+            mask: split_rows(&mut self.mask, k * al),
+            rewards: split_rows(&mut self.rewards, k * p),
+            to_play: split_rows(&mut self.to_play, k),
+            terminated: split_rows(&mut self.terminated, k),
+            truncated: split_rows(&mut self.truncated, k),
+            final_scores: split_rows_opt(&mut self.final_scores, k * p),
+            outside: split_rows_opt(&mut self.outside, k),
+            episode_returns: split_rows_opt(&mut self.episode_returns, k * p),
+            episode_lengths: split_rows_opt(&mut self.episode_lengths, k),
+            final_board: split_rows_opt(&mut self.final_board, k * pl),
+            final_globals: split_rows_opt(&mut self.final_globals, k * gl),
+        }
+    }
+}
+
+/// Items per game of the buffers: seats, plane bytes, globals, ids.
+#[derive(Copy, Clone)]
+struct RowWidths {
+    p: usize,
+    pl: usize,
+    gl: usize,
+    al: usize,
+}
+
+/// Games per piece of work when `threads` threads share `n` games: about eight pieces
+/// per thread, so that a thread that starts late (a sleeping core takes a while to wake)
+/// finds the others have taken its share instead of making them wait for it.
+fn piece_len(n: usize, threads: usize) -> usize {
+    if threads <= 1 {
+        n.max(1)
+    } else {
+        n.div_ceil(threads * 8).clamp(1, 64)
+    }
+}
+
+/// Runs `f(env, index, out, go_on)` for every game of `envs`, on `threads` threads: the
+/// games are cut into runs of a few games ([`piece_len`]) that the calling thread and
+/// `threads - 1` tasks of rayon's pool take one after the other until none is left
+/// (rayon's threads live on between calls: the per-thread tables of the encoders and the
+/// pile are built once per thread, not once per call, and no thread is started per
+/// step). `stop` stops it (polled by the calling thread about once per game and while it
+/// waits for the others; the other threads stop at their next game or search iteration:
+/// `f` gets the check to pass to the opponents' searches). Returns whether it was
+/// stopped. The buffers' lengths are checked.
 pub(super) fn run<F>(
     envs: &mut [Env],
     settings: &BatchSettings,
@@ -266,127 +334,124 @@ where
     F: Fn(&mut Env, usize, Out<'_>, &mut dyn FnMut() -> bool) + Sync,
 {
     let layout = &settings.layout;
-    let p = settings.players();
-    let (pl, gl, al) = (
-        layout.planes_len(),
-        layout.num_globals(),
-        layout.num_actions(),
-    );
+    let widths = RowWidths {
+        p: settings.players(),
+        pl: layout.planes_len(),
+        gl: layout.num_globals(),
+        al: layout.num_actions(),
+    };
+    let RowWidths { p, pl, gl, al } = widths;
     let n = envs.len();
     let threads = threads.clamp(1, n.max(1));
+    let StepBuffers {
+        board,
+        globals,
+        mask,
+        rewards,
+        to_play,
+        terminated,
+        truncated,
+        final_scores,
+        outside,
+        episode_returns,
+        episode_lengths,
+        final_board,
+        final_globals,
+        board_kept,
+    } = bufs;
+    let mut scratch_rewards = Vec::new();
+    let mut scratch_term = Vec::new();
+    let mut scratch_trunc = Vec::new();
+    let mut rest = Rows {
+        base: 0,
+        envs,
+        board,
+        globals,
+        mask,
+        rewards: rewards.unwrap_or_else(|| {
+            scratch_rewards.resize(n * p, 0.0);
+            &mut scratch_rewards
+        }),
+        to_play,
+        terminated: terminated.unwrap_or_else(|| {
+            scratch_term.resize(n, false);
+            &mut scratch_term
+        }),
+        truncated: truncated.unwrap_or_else(|| {
+            scratch_trunc.resize(n, false);
+            &mut scratch_trunc
+        }),
+        final_scores,
+        outside,
+        episode_returns,
+        episode_lengths,
+        final_board,
+        final_globals,
+    };
+    let per = piece_len(n, threads);
+    let mut pieces = Vec::with_capacity(n.div_ceil(per));
+    while rest.base < n {
+        let k = per.min(n - rest.base);
+        pieces.push(Mutex::new(Some(rest.split_off_front(k, widths))));
+    }
+    let next_piece = AtomicUsize::new(0);
+    let (pieces, next_piece) = (&pieces, &next_piece);
+    let f = &f;
+    let work = move |calling_thread: bool| {
+        let mut last = Instant::now();
+        let mut go_on = || {
+            if calling_thread {
+                stop.poll(&mut last)
+            } else {
+                !stop.stopped()
+            }
+        };
+        loop {
+            let i = next_piece.fetch_add(1, Ordering::AcqRel);
+            let Some(piece) = pieces.get(i) else {
+                return;
+            };
+            let Some(mut rows) = piece.lock().unwrap_or_else(|e| e.into_inner()).take() else {
+                continue;
+            };
+            for (j, env) in rows.envs.iter_mut().enumerate() {
+                if !go_on() {
+                    return;
+                }
+                let out = Out {
+                    board: row_opt(&mut rows.board, j, pl),
+                    globals: row_opt(&mut rows.globals, j, gl),
+                    mask: &mut rows.mask[j * al..(j + 1) * al],
+                    rewards: &mut rows.rewards[j * p..(j + 1) * p],
+                    to_play: &mut rows.to_play[j],
+                    terminated: &mut rows.terminated[j],
+                    truncated: &mut rows.truncated[j],
+                    final_scores: row_opt(&mut rows.final_scores, j, p),
+                    outside: rows.outside.as_deref_mut().map(|o| &mut o[j]),
+                    episode_returns: row_opt(&mut rows.episode_returns, j, p),
+                    episode_length: rows.episode_lengths.as_deref_mut().map(|x| &mut x[j]),
+                    final_board: row_opt(&mut rows.final_board, j, pl),
+                    final_globals: row_opt(&mut rows.final_globals, j, gl),
+                    board_kept,
+                };
+                f(env, rows.base + j, out, &mut go_on);
+            }
+        }
+    };
     let caller = std::thread::current();
     let running = AtomicUsize::new(0);
     let running = &running;
-    let per = n.div_ceil(threads);
-    let StepBuffers {
-        mut board,
-        mut globals,
-        mask,
-        mut rewards,
-        to_play,
-        mut terminated,
-        mut truncated,
-        mut final_scores,
-        mut outside,
-        mut episode_returns,
-        mut episode_lengths,
-        mut final_board,
-        mut final_globals,
-        board_kept,
-    } = bufs;
-    let mut scratch_rewards = vec![0f32; n * p];
-    let mut scratch_term = vec![false; n];
-    let mut scratch_trunc = vec![false; n];
-    let rewards: &mut [f32] = rewards.take().unwrap_or(&mut scratch_rewards);
-    let terminated: &mut [bool] = terminated.take().unwrap_or(&mut scratch_term);
-    let truncated: &mut [bool] = truncated.take().unwrap_or(&mut scratch_trunc);
     rayon::in_place_scope(|scope| {
-        let mut envs = envs;
-        let mut board = board.take();
-        let mut globals = globals.take();
-        let mut mask = mask;
-        let mut rewards = rewards;
-        let mut to_play = to_play;
-        let mut terminated = terminated;
-        let mut truncated = truncated;
-        let mut final_scores = final_scores.take();
-        let mut outside = outside.take();
-        let mut episode_returns = episode_returns.take();
-        let mut episode_lengths = episode_lengths.take();
-        let mut final_board = final_board.take();
-        let mut final_globals = final_globals.take();
-        let mut start = 0;
-        while start < n {
-            let k = per.min(n - start);
-            let s_now = split_rows(&mut envs, k);
-            let b_now = split_rows_opt(&mut board, k * pl);
-            let g_now = split_rows_opt(&mut globals, k * gl);
-            let m_now = split_rows(&mut mask, k * al);
-            let r_now = split_rows(&mut rewards, k * p);
-            let t_now = split_rows(&mut to_play, k);
-            let te_now = split_rows(&mut terminated, k);
-            let tr_now = split_rows(&mut truncated, k);
-            let f_now = split_rows_opt(&mut final_scores, k * p);
-            let o_now = split_rows_opt(&mut outside, k);
-            let er_now = split_rows_opt(&mut episode_returns, k * p);
-            let el_now = split_rows_opt(&mut episode_lengths, k);
-            let fb_now = split_rows_opt(&mut final_board, k * pl);
-            let fg_now = split_rows_opt(&mut final_globals, k * gl);
-            let f = &f;
-            let base = start;
-            let work = move |calling_thread: bool| {
-                let mut b_now = b_now;
-                let mut g_now = g_now;
-                let mut f_now = f_now;
-                let mut o_now = o_now;
-                let mut er_now = er_now;
-                let mut el_now = el_now;
-                let mut fb_now = fb_now;
-                let mut fg_now = fg_now;
-                let mut last = Instant::now();
-                let mut go_on = || {
-                    if calling_thread {
-                        stop.poll(&mut last)
-                    } else {
-                        !stop.stopped()
-                    }
-                };
-                for (j, env) in s_now.iter_mut().enumerate() {
-                    if !go_on() {
-                        break;
-                    }
-                    let out = Out {
-                        board: row_opt(&mut b_now, j, pl),
-                        globals: row_opt(&mut g_now, j, gl),
-                        mask: &mut m_now[j * al..(j + 1) * al],
-                        rewards: &mut r_now[j * p..(j + 1) * p],
-                        to_play: &mut t_now[j],
-                        terminated: &mut te_now[j],
-                        truncated: &mut tr_now[j],
-                        final_scores: row_opt(&mut f_now, j, p),
-                        outside: o_now.as_deref_mut().map(|o| &mut o[j]),
-                        episode_returns: row_opt(&mut er_now, j, p),
-                        episode_length: el_now.as_deref_mut().map(|x| &mut x[j]),
-                        final_board: row_opt(&mut fb_now, j, pl),
-                        final_globals: row_opt(&mut fg_now, j, gl),
-                        board_kept,
-                    };
-                    f(env, base + j, out, &mut go_on);
-                }
-            };
-            if start + k >= n {
-                work(true);
-            } else {
-                running.fetch_add(1, Ordering::AcqRel);
-                let caller = caller.clone();
-                scope.spawn(move |_| {
-                    work(false);
-                    running.fetch_sub(1, Ordering::AcqRel);
-                    caller.unpark();
-                });
-            }
-            start += k;
+        for _ in 1..threads.min(pieces.len()) {
+            running.fetch_add(1, Ordering::AcqRel);
+            let caller = caller.clone();
+            scope.spawn(move |_| {
+                work(false);
+                running.fetch_sub(1, Ordering::AcqRel);
+                caller.unpark();
+            });
         }
+        work(true);
         // Wait for the other threads, still polling.
         let mut last = Instant::now();
         while running.load(Ordering::Acquire) > 0 {
