@@ -188,7 +188,9 @@ impl Env {
                 .observe_over(seat, b, g, &mut self.board_written)
                 .expect("buffers sized by the layout");
         } else if out.board.is_some() || out.globals.is_some() {
-            // One of the two buffers: encode into the given one, scratch for the other.
+            // One of the two buffers: encode into the given one, scratch for the other
+            // (the board row, if given, is written in full: what it holds is not tracked).
+            self.board_written = PlaneSet::ALL;
             let layout = &settings.layout;
             let mut b_scratch;
             let mut g_scratch;
