@@ -343,50 +343,35 @@ where
     let RowWidths { p, pl, gl, al } = widths;
     let n = envs.len();
     let threads = threads.clamp(1, n.max(1));
-    let StepBuffers {
-        board,
-        globals,
-        mask,
-        rewards,
-        to_play,
-        terminated,
-        truncated,
-        final_scores,
-        outside,
-        episode_returns,
-        episode_lengths,
-        final_board,
-        final_globals,
-        board_kept,
-    } = bufs;
+    let board_kept = bufs.board_kept;
     let mut scratch_rewards = Vec::new();
     let mut scratch_term = Vec::new();
     let mut scratch_trunc = Vec::new();
     let mut rest = Rows {
         base: 0,
         envs,
-        board,
-        globals,
-        mask,
-        rewards: rewards.unwrap_or_else(|| {
+        board: bufs.board,
+        globals: bufs.globals,
+        mask: bufs.mask,
+        rewards: bufs.rewards.unwrap_or_else(|| {
             scratch_rewards.resize(n * p, 0.0);
             &mut scratch_rewards
         }),
-        to_play,
-        terminated: terminated.unwrap_or_else(|| {
+        to_play: bufs.to_play,
+        terminated: bufs.terminated.unwrap_or_else(|| {
             scratch_term.resize(n, false);
             &mut scratch_term
         }),
-        truncated: truncated.unwrap_or_else(|| {
+        truncated: bufs.truncated.unwrap_or_else(|| {
             scratch_trunc.resize(n, false);
             &mut scratch_trunc
         }),
-        final_scores,
-        outside,
-        episode_returns,
-        episode_lengths,
-        final_board,
-        final_globals,
+        final_scores: bufs.final_scores,
+        outside: bufs.outside,
+        episode_returns: bufs.episode_returns,
+        episode_lengths: bufs.episode_lengths,
+        final_board: bufs.final_board,
+        final_globals: bufs.final_globals,
     };
     let per = piece_len(n, threads);
     let mut pieces = Vec::with_capacity(n.div_ceil(per));
