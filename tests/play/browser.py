@@ -143,8 +143,21 @@ def settle(b: Browser, timeout: float = 300) -> tuple:
     raise TimeoutError(f"the page stayed {status(b)} for {timeout} s")
 
 
+def wait_for(b: Browser, css: str, timeout: float = 30) -> str:
+    """The first element matching ``css``, once the page has built it (the setup form is
+    filled in by the page's script after the load)."""
+    deadline = time.time() + timeout
+    while True:
+        found = b.find(css)
+        if found is not None:
+            return found
+        if time.time() >= deadline:
+            raise TimeoutError(f"no element {css} after {timeout} s")
+        time.sleep(0.05)
+
+
 def choose_option(b: Browser, select_css: str, value: str) -> None:
-    b.click(b.find(f"{select_css} option[value='{value}']"))
+    b.click(wait_for(b, f"{select_css} option[value='{value}']"))
 
 
 def main() -> int:
