@@ -3,7 +3,8 @@
 Each iteration plays self-play games natively (:func:`carcassonne.selfplay.generate`,
 every seat searching every decision), trains a small policy-value network on the rows
 (policy: cross-entropy to the search's visit shares over the masked flat ids; value:
-squared error to the deciding seat's final outcome, 1 a win, ½ a tie, 0 a loss), and
+squared error to the deciding seat's final outcome, 1 a win, ½ a tie, 0 a loss, or a
+mix of it and the search's value of the decision with ``--value-mix``), and
 hands the network to the next iteration's search: its leaves are then evaluated by the
 network in batches (softmax priors over the mask, a sigmoid value) instead of random
 playouts (``carcassonne.search``'s evaluator). The first iteration has no network yet
@@ -14,8 +15,10 @@ starts from saved weights of the same network instead (an earlier run's, to go o
 
 The network is the convolutional policy of ``train_ppo.py`` (a logit per window cell and
 rotation from a 1×1 convolution, the other ids from pooled features; about 60,000
-parameters, 0.25 MB of weights), its value head read through a sigmoid. Rows are kept in
-a buffer of the last ``--buffer`` rows; each iteration trains ``--epochs`` passes over it.
+parameters, 0.25 MB of weights, at the default ``--width 32 --depth 3``), its value head
+read through a sigmoid. Rows are kept in a buffer of the last ``--buffer`` rows (about
+28 KB a row: the planes as uint8, the policy target sparse; see :class:`Buffer`); each
+iteration trains ``--epochs`` passes over it.
 
 After each iteration the arg-max network (no search) plays ``--eval-deals`` deals from
 both seats against ``heuristic`` and against ``mcts:150`` with
@@ -47,7 +50,7 @@ import csv
 import os
 import sys
 import time
-from typing import Any, Callable, Dict, List, Optional, Tuple
+from typing import Any, Callable, Dict, NamedTuple, Optional, Tuple
 
 import numpy as np
 import torch
@@ -64,8 +67,19 @@ GAME: Dict[str, Any] = {"players": 2, "sets": ["base"]}
 PRESET = "compact"
 
 
-def make_model(window: int) -> Policy:
-    return Policy(carcassonne.encoder_info(window, PRESET, **GAME))
+def make_model(window: int, width: int = 32, depth: int = 3) -> Policy:
+    return Policy(carcassonne.encoder_info(window, PRESET, **GAME), width=width, depth=depth)
+
+
+def load_model(path: str, window: int) -> Policy:
+    """Saved weights of this network, its width and depth read from their shapes."""
+    state = torch.load(path)
+    width = int(state["inp.weight"].shape[0])
+    depth = sum(1 for k in state if k.startswith("convs.") and k.endswith(".weight"))
+    model = make_model(window, width, depth)
+    model.load_state_dict(state)
+    model.eval()
+    return model
 
 
 class NetworkEvaluator:
@@ -138,48 +152,101 @@ def search_player(model: Policy, evaluations: int, seed: int,
 
 
 class Buffer:
-    """The last ``capacity`` training rows."""
+    """The last ``capacity`` training rows, in arrays allocated once (a ring) and filled
+    chunk by chunk as self-play returns them, so that a run's rows are never joined into
+    a second copy. Boards stay as the encoder writes them (uint8); the policy target is
+    kept sparse, as its ``entries`` largest shares with their ids (renormalized; a search
+    of a few hundred iterations rarely visits more actions), and made dense again a
+    minibatch at a time. The value target is ``(1 - value_mix)`` times the deciding seat's
+    outcome plus ``value_mix`` times the search's value of the decision."""
 
-    def __init__(self, capacity: int) -> None:
+    def __init__(self, capacity: int, value_mix: float = 0.0, entries: int = 96) -> None:
         self.capacity = capacity
-        self.parts: List[Dict[str, np.ndarray]] = []
+        self.value_mix = value_mix
+        self.entries = entries
+        self.arrays: Dict[str, np.ndarray] = {}
+        self.num_actions = 0
+        self.next = 0
+        self.size = 0
+        self.kept_share = 1.0
+
+    def __len__(self) -> int:
+        return self.size
+
+    def _allocate(self, rows: selfplay.SelfPlayRows) -> None:
+        n, a = self.capacity, rows.policy.shape[1]
+        self.num_actions = a
+        self.entries = min(self.entries, a)
+        self.arrays = {
+            "board": np.empty((n,) + rows.board.shape[1:], dtype=rows.board.dtype),
+            "globals": np.empty((n,) + rows.globals.shape[1:], dtype=np.float32),
+            "mask": np.empty((n, a), dtype=rows.action_mask.dtype),
+            "policy_ids": np.empty((n, self.entries), dtype=np.int16 if a < 2**15 else np.int32),
+            "policy_shares": np.empty((n, self.entries), dtype=np.float32),
+            "value": np.empty(n, dtype=np.float32),
+        }
 
     def add(self, rows: selfplay.SelfPlayRows) -> None:
-        self.parts.append({"board": rows.board, "globals": rows.globals, "mask": rows.action_mask,
-                           "policy": rows.policy, "outcome": rows.outcome})
-        while len(self.parts) > 1 and sum(len(p["outcome"]) for p in self.parts[1:]) >= self.capacity:
-            self.parts.pop(0)
+        if len(rows) == 0:
+            return
+        if not self.arrays:
+            self._allocate(rows)
+        k = self.entries
+        ids = np.argpartition(-rows.policy, k - 1, axis=1)[:, :k] if k < self.num_actions else \
+            np.broadcast_to(np.arange(k), rows.policy.shape).copy()
+        shares = np.take_along_axis(rows.policy, ids, axis=1)
+        total = shares.sum(axis=1, keepdims=True)
+        self.kept_share = float(total.mean())
+        shares /= np.maximum(total, 1e-12)
+        value = (1.0 - self.value_mix) * rows.outcome + self.value_mix * rows.search_value
+        fields = {"board": rows.board, "globals": rows.globals, "mask": rows.action_mask,
+                  "policy_ids": ids, "policy_shares": shares, "value": value}
+        for start in range(0, len(rows), self.capacity):
+            part = slice(start, min(start + self.capacity, len(rows)))
+            n = part.stop - part.start
+            first = min(n, self.capacity - self.next)
+            for name, source in fields.items():
+                self.arrays[name][self.next:self.next + first] = source[part][:first]
+                self.arrays[name][:n - first] = source[part][first:]
+            self.next = (self.next + n) % self.capacity
+            self.size = min(self.size + n, self.capacity)
 
-    def tensors(self) -> Dict[str, torch.Tensor]:
-        out = {k: torch.from_numpy(np.concatenate([p[k] for p in self.parts])) for k in self.parts[0]}
-        return {k: v[-self.capacity:] for k, v in out.items()}
+    def minibatch(self, rows: np.ndarray) -> Dict[str, torch.Tensor]:
+        """The rows at ``rows`` (indices below ``len(self)``), in that order, as tensors; the
+        policy dense."""
+        a = self.arrays
+        ids = torch.from_numpy(a["policy_ids"][rows].astype(np.int64))
+        policy = torch.zeros(len(rows), self.num_actions).scatter_add_(1, ids, torch.from_numpy(a["policy_shares"][rows]))
+        return {"board": torch.from_numpy(a["board"][rows]), "globals": torch.from_numpy(a["globals"][rows]),
+                "mask": torch.from_numpy(a["mask"][rows]), "policy": policy, "value": torch.from_numpy(a["value"][rows])}
 
 
-def train(model: Policy, opt: torch.optim.Optimizer, data: Dict[str, torch.Tensor], epochs: int,
+def train(model: Policy, opt: torch.optim.Optimizer, buffer: Buffer, epochs: int,
           minibatch: int, stop_at: float) -> Tuple[float, float]:
-    """``epochs`` passes over ``data`` (stopping at ``time.monotonic()`` ``stop_at``);
-    the mean policy cross-entropy and value squared error of the last pass."""
-    n = len(data["outcome"])
+    """``epochs`` passes over the buffer's rows (stopping at ``time.monotonic()``
+    ``stop_at``); the mean policy cross-entropy and value squared error of the last pass."""
+    n = len(buffer)
     model.train()
     ce_sum = mse_sum = 0.0
     for _ in range(epochs):
-        perm = torch.randperm(n)
+        perm = np.random.permutation(n)
         ce_sum = mse_sum = 0.0
         seen = 0
         for k in range(0, n, minibatch):
-            j = perm[k:k + minibatch]
-            logits, v = model(data["board"][j], data["globals"][j])
-            logp = F.log_softmax(masked(logits, data["mask"][j]), dim=1)
-            ce = -(data["policy"][j] * logp).sum(dim=1).mean()
-            mse = F.mse_loss(torch.sigmoid(v), data["outcome"][j])
+            batch = buffer.minibatch(np.sort(perm[k:k + minibatch]))  # sorted: fewer cache misses
+            logits, v = model(batch["board"], batch["globals"])
+            logp = F.log_softmax(masked(logits, batch["mask"]), dim=1)
+            ce = -(batch["policy"] * logp).sum(dim=1).mean()
+            mse = F.mse_loss(torch.sigmoid(v), batch["value"])
             loss = ce + mse
             opt.zero_grad()
             loss.backward()
             torch.nn.utils.clip_grad_norm_(model.parameters(), 1.0)
             opt.step()
-            ce_sum += float(ce.detach()) * len(j)
-            mse_sum += float(mse.detach()) * len(j)
-            seen += len(j)
+            size = len(batch["value"])
+            ce_sum += float(ce.detach()) * size
+            mse_sum += float(mse.detach()) * size
+            seen += size
             if time.monotonic() >= stop_at:
                 break
         if time.monotonic() >= stop_at:
@@ -188,33 +255,39 @@ def train(model: Policy, opt: torch.optim.Optimizer, data: Dict[str, torch.Tenso
     return ce_sum / max(seen, 1), mse_sum / max(seen, 1)
 
 
+class Generated(NamedTuple):
+    """What an iteration's self-play added to the buffer."""
+
+    games: int
+    rows: int
+    seconds: float
+
+    @property
+    def rows_per_second(self) -> float:
+        return self.rows / self.seconds if self.seconds > 0 else 0.0
+
+
 def generate(model: Optional[Policy], games: int, args: argparse.Namespace, first_game: int,
-             stop_at: float) -> Optional[selfplay.SelfPlayRows]:
-    """Self-play rows of up to ``games`` games (in chunks of ``--chunk`` games, stopping
-    when ``time.monotonic()`` passes ``stop_at``): random playouts without a model, the
-    model's evaluations with one. ``None`` when no chunk was played."""
-    parts: List[selfplay.SelfPlayRows] = []
+             stop_at: float, buffer: Buffer) -> Optional[Generated]:
+    """Plays up to ``games`` self-play games into ``buffer`` (in chunks of ``--chunk``
+    games, stopping when ``time.monotonic()`` passes ``stop_at``): random playouts without
+    a model, the model's evaluations with one. ``None`` when no chunk was played."""
     kwargs: Dict[str, Any] = dict(seed=args.seed, threads=args.threads, window=args.window, preset=PRESET,
                                   sample_moves=args.sample_moves, **GAME)
     if model is None:
         kwargs["budget"] = args.first_budget
     else:
         kwargs.update(budget=args.budget, evaluator=NetworkEvaluator(model), batch=args.batch)
-    done = 0
-    while done < games and (not parts or time.monotonic() < stop_at):
+    done = rows = 0
+    seconds = 0.0
+    while done < games and (done == 0 or time.monotonic() < stop_at):
         k = min(args.chunk, games - done)
-        parts.append(selfplay.generate(k, first_game=first_game + done, **kwargs))
+        part = selfplay.generate(k, first_game=first_game + done, **kwargs)
+        buffer.add(part)
         done += k
-    if not parts:
-        return None
-    if len(parts) == 1:
-        return parts[0]
-    fields = {f: np.concatenate([getattr(p, f) for p in parts])
-              for f in ("board", "globals", "action_mask", "policy", "player", "search_value", "outcome",
-                        "margin", "seeds", "scores")}
-    offsets = np.cumsum([0] + [len(p.seeds) for p in parts[:-1]])
-    fields["game"] = np.concatenate([p.game + o for p, o in zip(parts, offsets)]).astype(np.int32)
-    return selfplay.SelfPlayRows(**fields, seconds=sum(p.seconds for p in parts))
+        rows += len(part)
+        seconds += part.seconds
+    return Generated(done, rows, seconds) if done else None
 
 
 def run_evaluation(model: Policy, player: str, opponent: str, deals: int, seed: int, window: int,
@@ -245,7 +318,10 @@ def main() -> None:
     parser.add_argument("--first-epochs", type=int, default=6, help="passes over the first iteration's rows")
     parser.add_argument("--minibatch", type=int, default=256)
     parser.add_argument("--lr", type=float, default=1e-3)
-    parser.add_argument("--width", type=int, default=32)
+    parser.add_argument("--width", type=int, default=32, help="channels of the network's convolutions")
+    parser.add_argument("--depth", type=int, default=3, help="residual 3x3 convolutions of the network")
+    parser.add_argument("--value-mix", type=float, default=0.0,
+                        help="share of the search's value in the value target (the rest: the game's outcome)")
     parser.add_argument("--eval-deals", type=int, default=25, help="deals (2 games each) per opponent an iteration")
     parser.add_argument("--window", type=int, default=24)
     parser.add_argument("--threads", type=int, default=2, help="self-play threads")
@@ -268,10 +344,10 @@ def main() -> None:
 
     torch.manual_seed(args.seed)
     torch.set_num_threads(args.torch_threads)
+    if not 0.0 <= args.value_mix <= 1.0:
+        parser.error(f"--value-mix {args.value_mix}: expected a share in 0..1")
     if args.evaluate:
-        model = make_model(args.window)
-        model.load_state_dict(torch.load(args.evaluate))
-        model.eval()
+        model = load_model(args.evaluate, args.window)
         result = run_evaluation(model, args.player, args.opponent, args.deals, args.eval_seed, args.window, args.seed)
         print(f"{args.evaluate} ({args.player}):")
         print(result.text(), flush=True)
@@ -280,9 +356,7 @@ def main() -> None:
     started = time.monotonic()
     deadline = started + 60.0 * args.minutes
     os.makedirs(args.out, exist_ok=True)
-    model = make_model(args.window)
-    if args.init:
-        model.load_state_dict(torch.load(args.init))
+    model = load_model(args.init, args.window) if args.init else make_model(args.window, args.width, args.depth)
     model.eval()
     opt = torch.optim.Adam(model.parameters(), lr=args.lr)
     print(f"{sum(p.numel() for p in model.parameters()):,} parameters", flush=True)
@@ -290,7 +364,7 @@ def main() -> None:
     with open(curve_path, "w", newline="") as f:
         csv.writer(f).writerow(["iteration", "search", "games", "rows", "buffer", "minutes", "rows_per_second",
                                 "cross_entropy", "value_mse", "win_heuristic", "win_mcts150"])
-    buffer = Buffer(args.buffer)
+    buffer = Buffer(args.buffer, args.value_mix)
     best = -1.0
     first_game = 0
     total_rows = 0
@@ -301,27 +375,25 @@ def main() -> None:
         guided = iteration > 0 or args.init is not None
         games = args.games if guided else args.first_games
         # Self-play may take half the time left; training and evaluation share the rest.
-        rows = generate(model if guided else None, games, args, first_game, time.monotonic() + left / 2)
+        rows = generate(model if guided else None, games, args, first_game, time.monotonic() + left / 2, buffer)
         if rows is None:
             break
-        first_game += len(rows.seeds)
-        total_rows += len(rows)
-        buffer.add(rows)
-        data = buffer.tensors()
+        first_game += rows.games
+        total_rows += rows.rows
         epochs = args.epochs if guided else args.first_epochs
         train_until = time.monotonic() + max(deadline - time.monotonic(), 0.0) * 0.7
-        ce, mse = train(model, opt, data, epochs, args.minibatch, train_until if not args.smoke else float("inf"))
+        ce, mse = train(model, opt, buffer, epochs, args.minibatch, train_until if not args.smoke else float("inf"))
         torch.save(model.state_dict(), os.path.join(args.out, "policy.pt"))
         search = f"guided:{args.budget}" if guided else f"mcts:{args.first_budget}"
         results = [run_evaluation(model, "argmax", opp, args.eval_deals, 10_000, args.window) for opp in ("heuristic", "mcts:150")]
         minutes = (time.monotonic() - started) / 60
         wh, wm = results[0].win_rate, results[1].win_rate
-        print(f"[iteration {iteration}, {minutes:5.1f} min] {search}: {len(rows.seeds)} games, {len(rows)} rows "
-              f"({rows.rows_per_second:.0f}/s), buffer {len(data['outcome'])}; cross-entropy {ce:.3f}, "
+        print(f"[iteration {iteration}, {minutes:5.1f} min] {search}: {rows.games} games, {rows.rows} rows "
+              f"({rows.rows_per_second:.0f}/s), buffer {len(buffer)}; cross-entropy {ce:.3f}, "
               f"value mse {mse:.3f}; arg-max network wins {100 * wh:.0f} % against heuristic, "
               f"{100 * wm:.0f} % against mcts:150 ({results[0].games} games each)", flush=True)
         with open(curve_path, "a", newline="") as f:
-            csv.writer(f).writerow([iteration, search, len(rows.seeds), total_rows, len(data["outcome"]),
+            csv.writer(f).writerow([iteration, search, rows.games, total_rows, len(buffer),
                                     f"{minutes:.2f}", f"{rows.rows_per_second:.1f}", f"{ce:.4f}", f"{mse:.4f}",
                                     f"{wh:.4f}", f"{wm:.4f}"])
         if wm + wh > best:

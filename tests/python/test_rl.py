@@ -356,6 +356,42 @@ def test_network_guided_search_targets_sum_to_one_and_repeat_from_a_seed() -> No
     assert np.allclose(first.values, again.values)
 
 
+def test_expert_iteration_buffer_keeps_the_last_rows_and_their_targets() -> None:
+    """The ring buffer of the training example: after more rows than it holds, it has the
+    last ``capacity`` of them, each with its planes, mask, policy target (sparse inside,
+    dense again in a minibatch, 1 over the mask) and value target (the mix of outcome and
+    search value)."""
+    torch = need("torch")
+    example = load_example("expert_iteration")
+    rows = carcassonne.selfplay.generate(3, budget=24, seed=4, threads=1, window=24)
+    capacity = len(rows) - 25
+    buffer = example.Buffer(capacity, value_mix=0.25, entries=16)
+    for start in range(0, len(rows), 40):  # chunks of 40 rows: the ring wraps mid-chunk
+        part = {f: getattr(rows, f) for f in ("board", "globals", "action_mask", "policy", "player",
+                                               "search_value", "outcome", "margin", "game")}
+        part = {f: v[start:start + 40] for f, v in part.items()}
+        buffer.add(carcassonne.selfplay.SelfPlayRows(**part, seeds=rows.seeds, scores=rows.scores, seconds=1.0))
+    assert len(buffer) == capacity
+    # The oldest kept row is row 25 of the run; the ring put it where the next write goes.
+    order = [(buffer.next + i) % capacity for i in range(capacity)]
+    batch = buffer.minibatch(np.array(order))
+    kept = slice(25, len(rows))
+    assert np.array_equal(batch["board"].numpy(), rows.board[kept])
+    assert np.array_equal(batch["mask"].numpy(), rows.action_mask[kept])
+    assert np.allclose(batch["value"].numpy(), 0.75 * rows.outcome[kept] + 0.25 * rows.search_value[kept])
+    policy = batch["policy"].numpy()
+    assert np.allclose(policy.sum(axis=1), 1.0, atol=1e-5)
+    assert not policy[rows.action_mask[kept] == 0].any(), "no share outside the mask"
+    few = (rows.policy[kept] > 0).sum(axis=1) <= 16
+    assert few.any() and np.allclose(policy[few], rows.policy[kept][few], atol=1e-6)
+    many = ~few  # more than 16 actions visited: the 16 largest shares kept, renormalized
+    assert many.any()
+    top = np.sort(rows.policy[kept][many], axis=1)[:, -16:]
+    assert np.allclose(np.sort(policy[many], axis=1)[:, -16:], top / top.sum(axis=1, keepdims=True), atol=1e-6)
+    assert ((policy[many] > 0).sum(axis=1) <= 16).all()
+    assert torch.is_tensor(batch["policy"])
+
+
 def test_shipped_expert_iteration_weights_play_a_game() -> None:
     """The weights in examples/ still fit the observation layout: they load and play."""
     torch = need("torch")
