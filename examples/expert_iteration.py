@@ -12,6 +12,9 @@ and searches with random playouts (``--first-budget`` iterations per decision); 
 later ones search with ``--budget`` network evaluations per decision. ``--init WEIGHTS``
 starts from saved weights of the same network instead (an earlier run's, to go on, or
 ``train_ppo.py``'s of the same observation layout), and every iteration is then guided.
+``--playouts`` keeps every iteration on random playouts (``--first-budget`` iterations,
+``--first-games`` games, ``--first-epochs`` passes): with ``--init``, more distilled
+search for saved weights, on other deals when ``--seed`` differs.
 
 The network is the convolutional policy of ``train_ppo.py`` (a logit per window cell and
 rotation from a 1×1 convolution, the other ids from pooled features; about 60,000
@@ -328,6 +331,8 @@ def main() -> None:
     parser.add_argument("--torch-threads", type=int, default=1)
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--out", default="runs/exit")
+    parser.add_argument("--playouts", action="store_true",
+                        help="every iteration searches with random playouts, none with the network")
     parser.add_argument("--init", metavar="WEIGHTS",
                         help="start from these weights (this network's): every iteration is guided")
     parser.add_argument("--smoke", action="store_true", help="one tiny iteration, within a minute")
@@ -372,7 +377,7 @@ def main() -> None:
         if iteration > 0 and time.monotonic() >= deadline:
             break
         left = deadline - time.monotonic()
-        guided = iteration > 0 or args.init is not None
+        guided = (iteration > 0 or args.init is not None) and not args.playouts
         games = args.games if guided else args.first_games
         # Self-play may take half the time left; training and evaluation share the rest.
         rows = generate(model if guided else None, games, args, first_game, time.monotonic() + left / 2, buffer)

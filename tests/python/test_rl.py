@@ -261,6 +261,8 @@ def test_training_example_smoke_run(tmp_path: Path) -> None:
     steps = int(rows[-1].split(",")[1])
     assert steps >= 8 * 16 and steps % (8 * 16) == 0, "whole PPO updates of 8 envs x 16 steps, at least one"
     assert (tmp_path / "policy.pt").stat().st_size > 10_000
+    weights = torch.load(tmp_path / "policy.pt")
+    assert weights["inp.weight"].shape[0] == 16 and "convs.1.weight" in weights and "convs.2.weight" not in weights
     # The saved weights play through Carcassonne-v0.
     done = run_example(
         "train_ppo.py", "--evaluate", str(tmp_path / "policy.pt"), "--final-games", "2", "--opponents", "random",
@@ -313,9 +315,11 @@ def load_example(name: str) -> Any:
 
 
 def test_expert_iteration_smoke_run(tmp_path: Path) -> None:
-    """One tiny iteration with playouts, then one guided by the network it trained."""
-    need("torch")
-    done = run_example("expert_iteration.py", "--smoke", "--out", str(tmp_path), timeout=900)
+    """One tiny iteration with playouts, then one guided by the network it trained, of a
+    width and depth other than the default (which the evaluation reads from the weights)."""
+    torch = need("torch")
+    done = run_example("expert_iteration.py", "--smoke", "--width", "16", "--depth", "2", "--out", str(tmp_path),
+                       timeout=900)
     assert done.returncode == 0, done.stderr
     rows = (tmp_path / "curve.csv").read_text().splitlines()
     assert rows[0].startswith("iteration,search,games,rows") and len(rows) == 3, rows
@@ -323,6 +327,8 @@ def test_expert_iteration_smoke_run(tmp_path: Path) -> None:
     assert first[1].startswith("mcts:") and second[1].startswith("guided:")
     assert 0 < int(first[3]) < int(second[3]), "rows add up over the iterations"
     assert (tmp_path / "policy.pt").stat().st_size > 10_000
+    weights = torch.load(tmp_path / "policy.pt")
+    assert weights["inp.weight"].shape[0] == 16 and "convs.1.weight" in weights and "convs.2.weight" not in weights
     done = run_example(
         "expert_iteration.py", "--evaluate", str(tmp_path / "policy.pt"), "--player", "search:4",
         "--opponent", "random", "--deals", "1", timeout=600,
