@@ -329,6 +329,14 @@ def test_expert_iteration_smoke_run(tmp_path: Path) -> None:
     assert (tmp_path / "policy.pt").stat().st_size > 10_000
     weights = torch.load(tmp_path / "policy.pt")
     assert weights["inp.weight"].shape[0] == 16 and "convs.1.weight" in weights and "convs.2.weight" not in weights
+    # --playouts --init: both iterations search with playouts, going on from the weights.
+    again = tmp_path / "again"
+    done = run_example("expert_iteration.py", "--smoke", "--playouts", "--init", str(tmp_path / "policy.pt"),
+                       "--out", str(again), timeout=900)
+    assert done.returncode == 0, done.stderr
+    searches = [r.split(",")[1] for r in (again / "curve.csv").read_text().splitlines()[1:]]
+    assert searches == ["mcts:16", "mcts:16"], searches
+    assert torch.load(again / "policy.pt")["inp.weight"].shape[0] == 16, "the width comes from --init's weights"
     done = run_example(
         "expert_iteration.py", "--evaluate", str(tmp_path / "policy.pt"), "--player", "search:4",
         "--opponent", "random", "--deals", "1", timeout=600,
