@@ -171,7 +171,6 @@ class Buffer:
         self.num_actions = 0
         self.next = 0
         self.size = 0
-        self.kept_share = 1.0
 
     def __len__(self) -> int:
         return self.size
@@ -198,9 +197,7 @@ class Buffer:
         ids = np.argpartition(-rows.policy, k - 1, axis=1)[:, :k] if k < self.num_actions else \
             np.broadcast_to(np.arange(k), rows.policy.shape).copy()
         shares = np.take_along_axis(rows.policy, ids, axis=1)
-        total = shares.sum(axis=1, keepdims=True)
-        self.kept_share = float(total.mean())
-        shares /= np.maximum(total, 1e-12)
+        shares /= np.maximum(shares.sum(axis=1, keepdims=True), 1e-12)
         value = (1.0 - self.value_mix) * rows.outcome + self.value_mix * rows.search_value
         fields = {"board": rows.board, "globals": rows.globals, "mask": rows.action_mask,
                   "policy_ids": ids, "policy_shares": shares, "value": value}
@@ -232,7 +229,7 @@ def train(model: Policy, opt: torch.optim.Optimizer, buffer: Buffer, epochs: int
     model.train()
     ce_sum = mse_sum = 0.0
     for _ in range(epochs):
-        perm = np.random.permutation(n)
+        perm = torch.randperm(n).numpy()  # drawn by torch: --seed repeats it
         ce_sum = mse_sum = 0.0
         seen = 0
         for k in range(0, n, minibatch):
@@ -334,7 +331,7 @@ def main() -> None:
     parser.add_argument("--playouts", action="store_true",
                         help="every iteration searches with random playouts, none with the network")
     parser.add_argument("--init", metavar="WEIGHTS",
-                        help="start from these weights (this network's): every iteration is guided")
+                        help="start from these weights (this network's): every iteration is guided, unless --playouts")
     parser.add_argument("--smoke", action="store_true", help="one tiny iteration, within a minute")
     parser.add_argument("--evaluate", metavar="WEIGHTS", help="evaluate saved weights instead of training")
     parser.add_argument("--player", default="argmax", help="with --evaluate: argmax, or search:N")
