@@ -261,8 +261,6 @@ def test_training_example_smoke_run(tmp_path: Path) -> None:
     steps = int(rows[-1].split(",")[1])
     assert steps >= 8 * 16 and steps % (8 * 16) == 0, "whole PPO updates of 8 envs x 16 steps, at least one"
     assert (tmp_path / "policy.pt").stat().st_size > 10_000
-    weights = torch.load(tmp_path / "policy.pt")
-    assert weights["inp.weight"].shape[0] == 16 and "convs.1.weight" in weights and "convs.2.weight" not in weights
     # The saved weights play through Carcassonne-v0.
     done = run_example(
         "train_ppo.py", "--evaluate", str(tmp_path / "policy.pt"), "--final-games", "2", "--opponents", "random",
