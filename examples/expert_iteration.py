@@ -74,12 +74,16 @@ def make_model(window: int, width: int = 32, depth: int = 3) -> Policy:
     return Policy(carcassonne.encoder_info(window, PRESET, **GAME), width=width, depth=depth)
 
 
-def load_model(path: str, window: int) -> Policy:
-    """Saved weights of this network, its width and depth read from their shapes."""
+def load_model(path: str, window: int, width: Optional[int] = None, depth: Optional[int] = None) -> Policy:
+    """Saved weights of this network, its width and depth read from their shapes (a
+    ``width`` or ``depth`` given must agree with them)."""
     state = torch.load(path)
-    width = int(state["inp.weight"].shape[0])
-    depth = sum(1 for k in state if k.startswith("convs.") and k.endswith(".weight"))
-    model = make_model(window, width, depth)
+    saved = {"width": int(state["inp.weight"].shape[0]),
+             "depth": sum(1 for k in state if k.startswith("convs.") and k.endswith(".weight"))}
+    for name, asked in (("width", width), ("depth", depth)):
+        if asked is not None and asked != saved[name]:
+            raise SystemExit(f"--{name} {asked}: the weights {path} have {name} {saved[name]}")
+    model = make_model(window, saved["width"], saved["depth"])
     model.load_state_dict(state)
     model.eval()
     return model
@@ -193,23 +197,26 @@ class Buffer:
             return
         if not self.arrays:
             self._allocate(rows)
+        # Of more rows than the ring holds, only the last ``capacity`` stay: skip the others.
+        dropped = max(len(rows) - self.capacity, 0)
+        self.next = (self.next + dropped) % self.capacity
+        kept = slice(dropped, len(rows))
+        policy = rows.policy[kept]
         k = self.entries
-        ids = np.argpartition(-rows.policy, k - 1, axis=1)[:, :k] if k < self.num_actions else \
-            np.broadcast_to(np.arange(k), rows.policy.shape).copy()
-        shares = np.take_along_axis(rows.policy, ids, axis=1)
+        ids = np.argpartition(-policy, k - 1, axis=1)[:, :k] if k < self.num_actions else \
+            np.broadcast_to(np.arange(k), policy.shape).copy()
+        shares = np.take_along_axis(policy, ids, axis=1)
         shares /= np.maximum(shares.sum(axis=1, keepdims=True), 1e-12)
-        value = (1.0 - self.value_mix) * rows.outcome + self.value_mix * rows.search_value
-        fields = {"board": rows.board, "globals": rows.globals, "mask": rows.action_mask,
+        value = (1.0 - self.value_mix) * rows.outcome[kept] + self.value_mix * rows.search_value[kept]
+        fields = {"board": rows.board[kept], "globals": rows.globals[kept], "mask": rows.action_mask[kept],
                   "policy_ids": ids, "policy_shares": shares, "value": value}
-        for start in range(0, len(rows), self.capacity):
-            part = slice(start, min(start + self.capacity, len(rows)))
-            n = part.stop - part.start
-            first = min(n, self.capacity - self.next)
-            for name, source in fields.items():
-                self.arrays[name][self.next:self.next + first] = source[part][:first]
-                self.arrays[name][:n - first] = source[part][first:]
-            self.next = (self.next + n) % self.capacity
-            self.size = min(self.size + n, self.capacity)
+        n = len(value)
+        first = min(n, self.capacity - self.next)  # up to the ring's end; the rest from its start
+        for name, source in fields.items():
+            self.arrays[name][self.next:self.next + first] = source[:first]
+            self.arrays[name][:n - first] = source[first:]
+        self.next = (self.next + n) % self.capacity
+        self.size = min(self.size + n, self.capacity)
 
     def minibatch(self, rows: np.ndarray) -> Dict[str, torch.Tensor]:
         """The rows at ``rows`` (indices below ``len(self)``), in that order, as tensors; the
@@ -318,8 +325,10 @@ def main() -> None:
     parser.add_argument("--first-epochs", type=int, default=6, help="passes over the first iteration's rows")
     parser.add_argument("--minibatch", type=int, default=256)
     parser.add_argument("--lr", type=float, default=1e-3)
-    parser.add_argument("--width", type=int, default=32, help="channels of the network's convolutions")
-    parser.add_argument("--depth", type=int, default=3, help="residual 3x3 convolutions of the network")
+    parser.add_argument("--width", type=int, help="channels of the network's convolutions (default 32; "
+                        "with --init or --evaluate, those of the weights)")
+    parser.add_argument("--depth", type=int, help="residual 3x3 convolutions of the network (default 3; "
+                        "with --init or --evaluate, those of the weights)")
     parser.add_argument("--value-mix", type=float, default=0.0,
                         help="share of the search's value in the value target (the rest: the game's outcome)")
     parser.add_argument("--eval-deals", type=int, default=25, help="deals (2 games each) per opponent an iteration")
@@ -348,8 +357,12 @@ def main() -> None:
     torch.set_num_threads(args.torch_threads)
     if not 0.0 <= args.value_mix <= 1.0:
         parser.error(f"--value-mix {args.value_mix}: expected a share in 0..1")
+    if args.width is not None and args.width < 1:
+        parser.error(f"--width {args.width}: expected at least 1 channel")
+    if args.depth is not None and args.depth < 0:
+        parser.error(f"--depth {args.depth}: expected 0 or more convolutions")
     if args.evaluate:
-        model = load_model(args.evaluate, args.window)
+        model = load_model(args.evaluate, args.window, args.width, args.depth)
         result = run_evaluation(model, args.player, args.opponent, args.deals, args.eval_seed, args.window, args.seed)
         print(f"{args.evaluate} ({args.player}):")
         print(result.text(), flush=True)
@@ -358,7 +371,10 @@ def main() -> None:
     started = time.monotonic()
     deadline = started + 60.0 * args.minutes
     os.makedirs(args.out, exist_ok=True)
-    model = load_model(args.init, args.window) if args.init else make_model(args.window, args.width, args.depth)
+    if args.init:
+        model = load_model(args.init, args.window, args.width, args.depth)
+    else:
+        model = make_model(args.window, 32 if args.width is None else args.width, 3 if args.depth is None else args.depth)
     model.eval()
     opt = torch.optim.Adam(model.parameters(), lr=args.lr)
     print(f"{sum(p.numel() for p in model.parameters()):,} parameters", flush=True)

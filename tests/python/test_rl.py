@@ -335,6 +335,9 @@ def test_expert_iteration_smoke_run(tmp_path: Path) -> None:
     searches = [r.split(",")[1] for r in (again / "curve.csv").read_text().splitlines()[1:]]
     assert searches == ["mcts:16", "mcts:16"], searches
     assert torch.load(again / "policy.pt")["inp.weight"].shape[0] == 16, "the width comes from --init's weights"
+    done = run_example("expert_iteration.py", "--evaluate", str(tmp_path / "policy.pt"), "--width", "32",
+                       "--deals", "1", timeout=600)
+    assert done.returncode != 0 and "--width 32: the weights" in done.stderr and "have width 16" in done.stderr
     done = run_example(
         "expert_iteration.py", "--evaluate", str(tmp_path / "policy.pt"), "--player", "search:4",
         "--opponent", "random", "--deals", "1", timeout=600,
@@ -402,6 +405,13 @@ def test_expert_iteration_buffer_keeps_the_last_rows_and_their_targets() -> None
     assert np.allclose(np.sort(policy[many], axis=1)[:, -16:], top / top.sum(axis=1, keepdims=True), atol=1e-6)
     assert ((policy[many] > 0).sum(axis=1) <= 16).all()
     assert torch.is_tensor(batch["policy"])
+    # All the rows at once, more than the ring holds: the same last rows in the same order.
+    whole = example.Buffer(capacity, value_mix=0.25, entries=16)
+    whole.add(rows)
+    again = whole.minibatch(np.array([(whole.next + i) % capacity for i in range(capacity)]))
+    assert len(whole) == capacity
+    for name in ("board", "globals", "mask", "policy", "value"):
+        assert torch.equal(again[name], batch[name]), name
 
 
 def test_shipped_expert_iteration_weights_play_a_game() -> None:
