@@ -143,21 +143,24 @@ def settle(b: Browser, timeout: float = 300) -> tuple:
     raise TimeoutError(f"the page stayed {status(b)} for {timeout} s")
 
 
-def wait_for(b: Browser, css: str, timeout: float = 30) -> str:
+def wait_for(b: Browser, css: str, timeout: float = 30) -> Optional[str]:
     """The first element matching ``css``, once the page has built it (the setup form is
-    filled in by the page's script after the load)."""
+    filled in by the page's script after the load; an analysis shows its moves when the
+    search is done); ``None`` if none came within ``timeout`` seconds."""
     deadline = time.time() + timeout
     while True:
         found = b.find(css)
-        if found is not None:
+        if found is not None or time.time() >= deadline:
             return found
-        if time.time() >= deadline:
-            raise TimeoutError(f"no element {css} after {timeout} s")
         time.sleep(0.05)
 
 
 def choose_option(b: Browser, select_css: str, value: str) -> None:
-    b.click(wait_for(b, f"{select_css} option[value='{value}']"))
+    css = f"{select_css} option[value='{value}']"
+    option = wait_for(b, css)
+    if option is None:
+        raise TimeoutError(f"no element {css} after 30 s")
+    b.click(option)
 
 
 def main() -> int:
@@ -230,10 +233,7 @@ def play(b: Browser, base: str, carc: str, scratch: str, rng: random.Random) -> 
             continue
         if roll < 0.035:
             b.click(b.find("#analyse"))
-            deadline = time.time() + 120
-            while not b.find_all("#view .move") and time.time() < deadline:
-                time.sleep(0.05)
-            if b.find_all("#view .move"):
+            if wait_for(b, "#view .move", timeout=120) is not None:
                 counts["analyse"] += 1
             continue
         if roll < 0.05:
@@ -251,9 +251,7 @@ def play(b: Browser, base: str, carc: str, scratch: str, rng: random.Random) -> 
             b.click(rng.choice(b.find_all(".overlay .act.target.fits")))
             b.type(b.find("#iterations"), os.environ.get("SCREENSHOT_ITERATIONS", "600"))
             b.click(b.find("#analyse"))
-            deadline = time.time() + 120
-            while not b.find_all("#view .move") and time.time() < deadline:
-                time.sleep(0.05)
+            wait_for(b, "#view .move", timeout=120)
             saved_mid = http("GET", api + "/record")
             with open(os.path.join(scratch, "browser-mid.json"), "w") as f:
                 f.write(json.dumps(saved_mid) + "\n")
