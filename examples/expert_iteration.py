@@ -40,7 +40,8 @@ Run (from the repository's root, with the package and PyTorch installed)::
 that finishes within a minute. ``--evaluate WEIGHTS`` trains nothing: it plays the saved
 network against ``--opponent`` on ``--deals`` deals from both seats, as the arg-max
 policy (``--player argmax``) or guiding a search of N evaluations a move
-(``--player search:50``), and prints the evaluation's table::
+(``--player search:50``; ``--c`` its PUCT constant, ``--batch`` its leaves a call), and
+prints the evaluation's table::
 
     python examples/expert_iteration.py --evaluate examples/expert_iteration_base_2p.pt \\
         --player argmax --opponent heuristic --deals 200
@@ -142,10 +143,11 @@ def argmax_player(model: Policy) -> Callable[[carcassonne.Game], carcassonne.Act
     return Named("network", play)
 
 
-def search_player(model: Policy, evaluations: int, seed: int,
-                  batch: int = 8) -> Callable[[carcassonne.Game], carcassonne.Action]:
+def search_player(model: Policy, evaluations: int, seed: int, batch: int = 8,
+                  c: Optional[float] = None) -> Callable[[carcassonne.Game], carcassonne.Action]:
     """The most visited action of a search guided by the network, ``evaluations``
-    iterations a move (each decision searched from its own seed)."""
+    iterations a move (each decision searched from its own seed), with PUCT constant
+    ``c`` (``None``: the search's default, 1.5)."""
     evaluator = NetworkEvaluator(model)
     counter = [seed]
 
@@ -153,9 +155,9 @@ def search_player(model: Policy, evaluations: int, seed: int,
         if len(game.legal_actions()) == 1:
             return game.legal_actions()[0]
         counter[0] += 1
-        return carcassonne.search(game, evaluations, seed=counter[0], evaluator=evaluator, batch=batch).best
+        return carcassonne.search(game, evaluations, seed=counter[0], evaluator=evaluator, batch=batch, c=c).best
 
-    return Named(f"network+search:{evaluations}", play)
+    return Named(f"network+search:{evaluations}" + ("" if c is None else f",c={c:g}"), play)
 
 
 class Buffer:
@@ -298,12 +300,13 @@ def generate(model: Optional[Policy], games: int, args: argparse.Namespace, firs
 
 
 def run_evaluation(model: Policy, player: str, opponent: str, deals: int, seed: int, window: int,
-                   search_seed: int = 0) -> Evaluation:
-    """``player`` (``argmax`` or ``search:N``) against the built-in ``opponent``."""
+                   search_seed: int = 0, c: Optional[float] = None, batch: int = 8) -> Evaluation:
+    """``player`` (``argmax`` or ``search:N``, the latter with PUCT constant ``c`` and
+    ``batch`` leaves an evaluator call) against the built-in ``opponent``."""
     if player == "argmax":
         me = argmax_player(model)
     elif player.startswith("search:"):
-        me = search_player(model, int(player.split(":", 1)[1]), search_seed)
+        me = search_player(model, int(player.split(":", 1)[1]), search_seed, batch=batch, c=c)
     else:
         raise SystemExit(f"--player {player}: expected argmax or search:N")
     return evaluate(me, opponent, deals, sets=GAME["sets"], seed=seed, window=window, preset=PRESET)
@@ -344,6 +347,8 @@ def main() -> None:
     parser.add_argument("--smoke", action="store_true", help="one tiny iteration, within a minute")
     parser.add_argument("--evaluate", metavar="WEIGHTS", help="evaluate saved weights instead of training")
     parser.add_argument("--player", default="argmax", help="with --evaluate: argmax, or search:N")
+    parser.add_argument("--c", type=float, help="with --evaluate and --player search:N: the PUCT constant "
+                        "(default 1.5; larger leans on the priors, smaller on the values)")
     parser.add_argument("--opponent", default="heuristic", help="with --evaluate: a built-in player's spec")
     parser.add_argument("--deals", type=int, default=200, help="with --evaluate: deals, each from both seats")
     parser.add_argument("--eval-seed", type=int, default=1_000_000, help="with --evaluate: the first deal's seed")
@@ -361,9 +366,14 @@ def main() -> None:
         parser.error(f"--width {args.width}: expected at least 1 channel")
     if args.depth is not None and args.depth < 0:
         parser.error(f"--depth {args.depth}: expected 0 or more convolutions")
+    if args.c is not None and not 0.0 <= args.c <= 10.0:
+        parser.error(f"--c {args.c}: expected a PUCT constant in 0..10")
+    if args.batch < 1:
+        parser.error(f"--batch {args.batch}: expected at least 1 leaf a call")
     if args.evaluate:
         model = load_model(args.evaluate, args.window, args.width, args.depth)
-        result = run_evaluation(model, args.player, args.opponent, args.deals, args.eval_seed, args.window, args.seed)
+        result = run_evaluation(model, args.player, args.opponent, args.deals, args.eval_seed, args.window, args.seed,
+                                args.c, args.batch)
         print(f"{args.evaluate} ({args.player}):")
         print(result.text(), flush=True)
         return
