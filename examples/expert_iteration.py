@@ -366,6 +366,8 @@ def main() -> None:
         parser.error(f"--width {args.width}: expected at least 1 channel")
     if args.depth is not None and args.depth < 0:
         parser.error(f"--depth {args.depth}: expected 0 or more convolutions")
+    if args.c is not None and not (args.evaluate and args.player.startswith("search:")):
+        parser.error(f"--c {args.c}: only a guided search has it (--evaluate WEIGHTS --player search:N)")
     if args.c is not None and not 0.0 <= args.c <= 10.0:
         parser.error(f"--c {args.c}: expected a PUCT constant in 0..10")
     if args.batch < 1:

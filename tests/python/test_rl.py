@@ -347,6 +347,9 @@ def test_expert_iteration_smoke_run(tmp_path: Path) -> None:
     done = run_example("expert_iteration.py", "--evaluate", str(tmp_path / "policy.pt"), "--player", "search:4",
                        "--c", "11", "--deals", "1", timeout=600)
     assert done.returncode != 0 and "--c 11.0: expected a PUCT constant in 0..10" in done.stderr
+    done = run_example("expert_iteration.py", "--evaluate", str(tmp_path / "policy.pt"), "--c", "3", "--deals", "1",
+                       timeout=600)
+    assert done.returncode != 0 and "--c 3.0: only a guided search has it" in done.stderr
 
 
 def test_network_guided_search_targets_sum_to_one_and_repeat_from_a_seed() -> None:
