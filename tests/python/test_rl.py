@@ -420,6 +420,22 @@ def test_expert_iteration_buffer_keeps_the_last_rows_and_their_targets() -> None
         assert torch.equal(again[name], batch[name]), name
 
 
+def test_value_refinement_changes_the_value_head_alone(tmp_path: Path) -> None:
+    """examples/train_value.py trains the value head on its self-play outcomes and leaves
+    every other weight as it was: the arg-max policy is that of --init."""
+    torch = need("torch")
+    init = ROOT / "examples" / "expert_iteration_base_2p.pt"
+    done = run_example("train_value.py", "--smoke", "--init", str(init), "--out", str(tmp_path), timeout=600)
+    assert done.returncode == 0, done.stderr
+    assert "self-play: 8 games" in done.stdout and "pass 1: training cross-entropy" in done.stdout, done.stdout
+    before, after = torch.load(init), torch.load(tmp_path / "policy.pt")
+    assert before.keys() == after.keys()
+    changed = {name for name in before if not torch.equal(before[name], after[name])}
+    assert changed and all(name.startswith("value_head.") for name in changed), changed
+    done = run_example("train_value.py", "--smoke", "--keep", "1.5", "--out", str(tmp_path), timeout=600)
+    assert done.returncode != 0 and "--keep 1.5: expected a share in 0..1" in done.stderr
+
+
 def test_shipped_expert_iteration_weights_play_a_game() -> None:
     """The weights in examples/ still fit the observation layout: they load and play."""
     torch = need("torch")
