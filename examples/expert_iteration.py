@@ -143,11 +143,13 @@ def argmax_player(model: Policy) -> Callable[[carcassonne.Game], carcassonne.Act
     return Named("network", play)
 
 
-def search_player(model: Policy, evaluations: int, seed: int, batch: int = 8,
-                  c: Optional[float] = None) -> Callable[[carcassonne.Game], carcassonne.Action]:
+def search_player(model: Policy, evaluations: int, seed: int, batch: int = 8, c: Optional[float] = None,
+                  margin: Optional[float] = None) -> Callable[[carcassonne.Game], carcassonne.Action]:
     """The most visited action of a search guided by the network, ``evaluations``
     iterations a move (each decision searched from its own seed), with PUCT constant
-    ``c`` (``None``: the search's default, 1.5)."""
+    ``c`` (``None``: the search's default, 1.5) and weight ``margin`` of the smooth score
+    margin in the reward of a game finished inside the tree (``None``: the search's
+    default, 0, the outcome; 1 for a value head trained on the margin)."""
     evaluator = NetworkEvaluator(model)
     counter = [seed]
 
@@ -155,9 +157,11 @@ def search_player(model: Policy, evaluations: int, seed: int, batch: int = 8,
         if len(game.legal_actions()) == 1:
             return game.legal_actions()[0]
         counter[0] += 1
-        return carcassonne.search(game, evaluations, seed=counter[0], evaluator=evaluator, batch=batch, c=c).best
+        return carcassonne.search(game, evaluations, seed=counter[0], evaluator=evaluator, batch=batch, c=c,
+                                  margin=margin).best
 
-    return Named(f"network+search:{evaluations}" + ("" if c is None else f",c={c:g}"), play)
+    options = ("" if c is None else f",c={c:g}") + ("" if margin is None else f",margin={margin:g}")
+    return Named(f"network+search:{evaluations}{options}", play)
 
 
 class Buffer:
@@ -300,13 +304,16 @@ def generate(model: Optional[Policy], games: int, args: argparse.Namespace, firs
 
 
 def run_evaluation(model: Policy, player: str, opponent: str, deals: int, seed: int, window: int,
-                   search_seed: int = 0, c: Optional[float] = None, batch: int = 8) -> Evaluation:
-    """``player`` (``argmax`` or ``search:N``, the latter with PUCT constant ``c`` and
-    ``batch`` leaves an evaluator call) against the built-in ``opponent``."""
+                   search_seed: int = 0, c: Optional[float] = None, batch: int = 8,
+                   margin: Optional[float] = None) -> Evaluation:
+    """``player`` (``argmax`` or ``search:N``, the latter with PUCT constant ``c``,
+    ``batch`` leaves an evaluator call and the reward's ``margin`` weight) against the
+    built-in ``opponent``."""
     if player == "argmax":
         me = argmax_player(model)
     elif player.startswith("search:"):
-        me = search_player(model, int(player.split(":", 1)[1]), search_seed, batch=batch, c=c)
+        me = search_player(model, int(player.split(":", 1)[1]), search_seed, batch=batch, c=c,
+                           margin=margin)
     else:
         raise SystemExit(f"--player {player}: expected argmax or search:N")
     return evaluate(me, opponent, deals, sets=GAME["sets"], seed=seed, window=window, preset=PRESET)
@@ -349,6 +356,9 @@ def main() -> None:
     parser.add_argument("--player", default="argmax", help="with --evaluate: argmax, or search:N")
     parser.add_argument("--c", type=float, help="with --evaluate and --player search:N: the PUCT constant "
                         "(default 1.5; larger leans on the priors, smaller on the values)")
+    parser.add_argument("--margin", type=float, help="with --evaluate and --player search:N: weight 0..1 of the "
+                        "smooth score margin in the reward of a game finished in the tree (default 0, the outcome; "
+                        "1 for a value head trained on the margin: train_value.py --target margin)")
     parser.add_argument("--opponent", default="heuristic", help="with --evaluate: a built-in player's spec")
     parser.add_argument("--deals", type=int, default=200, help="with --evaluate: deals, each from both seats")
     parser.add_argument("--eval-seed", type=int, default=1_000_000, help="with --evaluate: the first deal's seed")
@@ -370,12 +380,16 @@ def main() -> None:
         parser.error(f"--c {args.c}: only a guided search has it (--evaluate WEIGHTS --player search:N)")
     if args.c is not None and not 0.0 <= args.c <= 10.0:
         parser.error(f"--c {args.c}: expected a PUCT constant in 0..10")
+    if args.margin is not None and not (args.evaluate and args.player.startswith("search:")):
+        parser.error(f"--margin {args.margin}: only a guided search has it (--evaluate WEIGHTS --player search:N)")
+    if args.margin is not None and not 0.0 <= args.margin <= 1.0:
+        parser.error(f"--margin {args.margin}: expected a weight in 0..1")
     if args.batch < 1:
         parser.error(f"--batch {args.batch}: expected at least 1 leaf a call")
     if args.evaluate:
         model = load_model(args.evaluate, args.window, args.width, args.depth)
         result = run_evaluation(model, args.player, args.opponent, args.deals, args.eval_seed, args.window, args.seed,
-                                args.c, args.batch)
+                                args.c, args.batch, args.margin)
         print(f"{args.evaluate} ({args.player}):")
         print(result.text(), flush=True)
         return

@@ -10,9 +10,12 @@ pass a step; a share ``--explore`` of the moves is drawn from the policy instead
 games and positions differ), a random share ``--keep`` of the positions is kept with the
 deciding seat's final outcome (1 a win, ½ a tie, 0 a loss; a game cut short because
 nothing could be offered inside the window is dropped), and then the value head alone is
-trained on them (binary cross-entropy of its logit). The trunk and the policy's heads are
-frozen: the arg-max policy of the result is exactly that of ``--init``, only the search's
-leaf values change.
+trained on them (binary cross-entropy of its logit). With ``--target margin`` the target
+is instead the smooth final margin ``½ + ½·tanh(margin / 20)``, the reward the built-in
+``mcts`` player backs up: a search guided by such a head should score finished games the
+same way (``carcassonne.search(..., margin=1)``, ``expert_iteration.py --margin 1``). The
+trunk and the policy's heads are frozen: the arg-max policy of the result is exactly that
+of ``--init``, only the search's leaf values change.
 
 Self-play takes half of ``--minutes``, training the rest (``--epochs`` passes at most).
 One game in ten is held out: the value's cross-entropy and squared error on its positions
@@ -51,8 +54,8 @@ SHIPPED = os.path.join(os.path.dirname(os.path.abspath(__file__)), "expert_itera
 
 class Positions:
     """Positions kept from self-play, in arrays allocated once: the deciding seat's
-    observation, its seat, the game it belongs to, and (once that game ends) its outcome
-    (NaN before)."""
+    observation, its seat, the game it belongs to, and (once that game ends) its value
+    target in ``outcome`` (NaN before)."""
 
     def __init__(self, capacity: int, board_shape: Tuple[int, ...], num_globals: int) -> None:
         self.capacity = capacity
@@ -106,12 +109,21 @@ def self_play(model: Policy, args: argparse.Namespace, stop_at: float) -> Tuple[
                 for row in pending[i]:
                     seat = positions.seat[row]
                     margin = int(scores[seat]) - int(scores[1 - seat])
-                    positions.outcome[row] = 1.0 if margin > 0 else 0.5 if margin == 0 else 0.0
+                    positions.outcome[row] = value_target(margin, args.target)
                 ended += 1
             pending[i] = []
             game_of[i] = next_game
             next_game += 1
     return positions, ended
+
+
+def value_target(margin: int, target: str) -> float:
+    """The value head's target for a final ``margin`` (own score minus the opponent's):
+    the outcome (1 a win, ½ a tie, 0 a loss) or, with ``target`` ``margin``, the smooth
+    margin ``½ + ½·tanh(margin / 20)`` that the built-in ``mcts`` player backs up."""
+    if target == "margin":
+        return 0.5 + 0.5 * float(np.tanh(margin / 20.0))
+    return 1.0 if margin > 0 else 0.5 if margin == 0 else 0.0
 
 
 def value_losses(model: Policy, positions: Positions, rows: np.ndarray, minibatch: int) -> Dict[str, float]:
@@ -137,6 +149,8 @@ def main() -> None:
     parser.add_argument("--keep", type=float, default=0.15, help="share of the positions kept")
     parser.add_argument("--explore", type=float, default=0.15, help="share of the moves drawn from the policy")
     parser.add_argument("--max-rows", type=int, default=300_000, help="most positions kept (25 KB each)")
+    parser.add_argument("--target", choices=("outcome", "margin"), default="outcome",
+                        help="the value's target: the final outcome, or the smooth final margin")
     parser.add_argument("--epochs", type=int, default=2, help="most passes over the kept positions")
     parser.add_argument("--minibatch", type=int, default=256)
     parser.add_argument("--lr", type=float, default=1e-3)
@@ -172,7 +186,7 @@ def main() -> None:
     minutes = (time.monotonic() - started) / 60
     print(f"self-play: {games} games in {minutes:.1f} min, {len(rows):,} positions kept "
           f"({len(train_rows):,} to train on, {len(held_out):,} held out); "
-          f"the deciding seat won {100 * float(positions.outcome[rows].mean()):.1f} % of them", flush=True)
+          f"mean {args.target} target of the deciding seat {float(positions.outcome[rows].mean()):.3f}", flush=True)
     if len(train_rows) == 0:
         raise SystemExit("no finished game: nothing to train on (give more --minutes or --games)")
 

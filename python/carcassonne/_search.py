@@ -65,6 +65,7 @@ def search(
     evaluator: Optional[Evaluator] = None,
     batch: int = 8,
     c: Optional[float] = None,
+    margin: Optional[float] = None,
 ) -> SearchResult:
     """Searches the current decision of ``game`` (the game is not changed).
 
@@ -73,12 +74,16 @@ def search(
     ``mcts`` player (random playouts; ``c`` its exploration constant, default 0.4). With
     one, leaves are evaluated in batches of up to ``batch`` by ``evaluator(batch) ->
     (priors, values)`` (see :data:`Evaluator`) and the search selects by PUCT (``c``
-    default 1.5). Raises ``CarcassonneError`` when the game is over or waits for a draw,
-    ``InvalidArgumentError`` for a bad budget, batch or evaluator answer; an exception
-    raised by the evaluator propagates unchanged.
+    default 1.5). ``margin`` (0 to 1) weighs the smooth score margin ``½ + ½·tanh(margin /
+    20)`` against the outcome (1 a win, 0 a loss) in the reward of a game finished inside
+    the tree: by default 1 with playouts, 0 with an evaluator (the scale of a value
+    trained on outcomes; give 1 for a value trained on the margin). Raises
+    ``CarcassonneError`` when the game is over or waits for a draw,
+    ``InvalidArgumentError`` for a bad budget, batch, margin or evaluator answer; an
+    exception raised by the evaluator propagates unchanged.
     """
     core = game._g
-    raw: Dict[str, Any] = core.search(budget, seed=seed, evaluator=evaluator, batch=batch, c=c)
+    raw: Dict[str, Any] = core.search(budget, seed=seed, evaluator=evaluator, batch=batch, c=c, margin=margin)
     actions = [action_from_tuple(t) for t in core.legal_actions()]
     return SearchResult(
         actions=actions,

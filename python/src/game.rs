@@ -738,11 +738,14 @@ impl PyGame {
     /// [k, C, W, W], `globals` float32 [k, G], `action_mask` int8 [k, A], for the deciding
     /// seat, in this game's preset) and returns `(priors [k, A], values)`, values [k] (the
     /// deciding seat's expected reward in 0..1) or [k, P] (by seat relative to it); the
-    /// search selects by PUCT (`c` its constant, default 1.5). Raises
-    /// `CarcassonneError` when the game is over or waits for a draw,
-    /// `InvalidArgumentError` for a bad budget, batch or evaluator answer; an exception of
-    /// the evaluator is raised as it is.
-    #[pyo3(signature = (budget, seed=Int(0), evaluator=None, batch=Int(8), c=None), text_signature = "($self, budget, seed=0, evaluator=None, batch=8, c=None)")]
+    /// search selects by PUCT (`c` its constant, default 1.5). `margin` (0 to 1) weighs
+    /// the smooth score margin `½ + ½·tanh(margin / 20)` against the outcome in the reward
+    /// of a game finished inside the tree (playouts: default 1; with an evaluator: default
+    /// 0, the scale of a value trained on outcomes). Raises `CarcassonneError` when the
+    /// game is over or waits for a draw, `InvalidArgumentError` for a bad budget, batch,
+    /// margin or evaluator answer; an exception of the evaluator is raised as it is.
+    #[allow(clippy::too_many_arguments)] // the keyword arguments of a Python method
+    #[pyo3(signature = (budget, seed=Int(0), evaluator=None, batch=Int(8), c=None, margin=None), text_signature = "($self, budget, seed=0, evaluator=None, batch=8, c=None, margin=None)")]
     fn search<'py>(
         &mut self,
         py: Python<'py>,
@@ -751,6 +754,7 @@ impl PyGame {
         evaluator: Option<Bound<'py, PyAny>>,
         batch: Int,
         c: Option<f64>,
+        margin: Option<f64>,
     ) -> PyResult<Bound<'py, PyDict>> {
         let budget = crate::search::budget_from(budget)?;
         let seed = u64::try_from(seed.0)
@@ -781,6 +785,7 @@ impl PyGame {
                 evaluator,
                 batch,
                 c,
+                margin,
             },
         )
     }

@@ -51,6 +51,18 @@ pub struct SearchArgs<'py> {
     pub evaluator: Option<Bound<'py, PyAny>>,
     pub batch: u32,
     pub c: Option<f64>,
+    /// Weight of the smooth score margin in the reward of a finished game, 0 to 1.
+    pub margin: Option<f64>,
+}
+
+/// The weight `margin` (0 to 1) as the searches' percentage.
+fn margin_percent(margin: f64) -> PyResult<u8> {
+    if !(0.0..=1.0).contains(&margin) {
+        return Err(invalid_argument(format!(
+            "margin: {margin}; expected a weight 0 to 1"
+        )));
+    }
+    Ok((margin * 100.0).round() as u8)
 }
 
 /// Calls the Python evaluator on a batch: a dict of `board` uint8 [k, C, W, W],
@@ -146,6 +158,9 @@ pub fn search<'py>(
             if let Some(c) = args.c {
                 config.exploration_centi = (c * 100.0).round() as u16;
             }
+            if let Some(margin) = args.margin {
+                config.margin_percent = margin_percent(margin)?;
+            }
             check_decision(&game)?;
             let watch = SignalWatch::new();
             let eval = py.detach(|| {
@@ -165,6 +180,9 @@ pub fn search<'py>(
                     return Err(invalid_argument(format!("c: {c}; expected 0 to 10")));
                 }
                 settings.c_puct_centi = (c * 100.0).round() as u16;
+            }
+            if let Some(margin) = args.margin {
+                settings.margin_percent = margin_percent(margin)?;
             }
             let raised: RefCell<Option<PyErr>> = RefCell::new(None);
             let layout_ref: Arc<Layout> = layout.clone();

@@ -340,16 +340,24 @@ def test_expert_iteration_smoke_run(tmp_path: Path) -> None:
     assert done.returncode != 0 and "--width 32: the weights" in done.stderr and "have width 16" in done.stderr
     done = run_example(
         "expert_iteration.py", "--evaluate", str(tmp_path / "policy.pt"), "--player", "search:4",
-        "--c", "3", "--batch", "2", "--opponent", "random", "--deals", "1", timeout=600,
+        "--c", "3", "--batch", "2", "--margin", "1", "--opponent", "random", "--deals", "1", timeout=600,
     )
     assert done.returncode == 0, done.stderr
-    assert "network+search:4,c=3 against random: 2 games" in done.stdout
+    assert "network+search:4,c=3,margin=1 against random: 2 games" in done.stdout
     done = run_example("expert_iteration.py", "--evaluate", str(tmp_path / "policy.pt"), "--player", "search:4",
                        "--c", "11", "--deals", "1", timeout=600)
     assert done.returncode != 0 and "--c 11.0: expected a PUCT constant in 0..10" in done.stderr
     done = run_example("expert_iteration.py", "--evaluate", str(tmp_path / "policy.pt"), "--c", "3", "--deals", "1",
                        timeout=600)
     assert done.returncode != 0 and "--c 3.0: only a guided search has it" in done.stderr
+    for margin, error in (("1.5", "--margin 1.5: expected a weight in 0..1"),
+                          ("nan", "--margin nan: expected a weight in 0..1")):
+        done = run_example("expert_iteration.py", "--evaluate", str(tmp_path / "policy.pt"), "--player", "search:4",
+                           "--margin", margin, "--deals", "1", timeout=600)
+        assert done.returncode != 0 and error in done.stderr, done.stderr
+    done = run_example("expert_iteration.py", "--evaluate", str(tmp_path / "policy.pt"), "--margin", "1",
+                       "--deals", "1", timeout=600)
+    assert done.returncode != 0 and "--margin 1.0: only a guided search has it" in done.stderr
 
 
 def test_network_guided_search_targets_sum_to_one_and_repeat_from_a_seed() -> None:
@@ -434,6 +442,32 @@ def test_value_refinement_changes_the_value_head_alone(tmp_path: Path) -> None:
     assert changed and all(name.startswith("value_head.") for name in changed), changed
     done = run_example("train_value.py", "--smoke", "--keep", "1.5", "--out", str(tmp_path), timeout=600)
     assert done.returncode != 0 and "--keep 1.5: expected a share in 0..1" in done.stderr
+
+
+def test_value_targets_are_the_rewards_the_search_backs_up() -> None:
+    """train_value.py's targets are on the scale of the guided search's finished games: the
+    outcome with margin 0, the smooth margin with margin 1 (B17), at the last tile where
+    every action ends the game."""
+    need("torch")
+    value_target = load_example("train_value").value_target
+    game = Game(players=2, sets=["base"], seed=3)
+    probe, decisions = game.clone(), 0
+    while not probe.is_terminal:
+        probe.apply(probe.legal_actions()[0])
+        decisions += 1
+    for _ in range(decisions - 1):
+        game.apply(game.legal_actions()[0])
+    seat = game.to_play
+    for target, margin_weight in (("outcome", 0.0), ("margin", 1.0)):
+        result = carcassonne.search(game, 60, seed=2, margin=margin_weight)
+        tried = np.flatnonzero(~np.isnan(result.mean_rewards))
+        assert len(tried) >= 10
+        for k in tried:
+            after = game.clone()
+            after.apply(result.actions[k])
+            assert after.is_terminal
+            margin = after.scores[seat] - after.scores[1 - seat]
+            assert abs(result.mean_rewards[k] - value_target(margin, target)) < 1e-6, (target, margin)
 
 
 def test_shipped_expert_iteration_weights_play_a_game() -> None:

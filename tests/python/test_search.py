@@ -143,11 +143,47 @@ def test_per_seat_values_and_priors_steer_the_search() -> None:
     assert np.all((result.values >= 0.1 - 1e-6) & (result.values <= 0.9 + 1e-6))
 
 
+def test_the_margin_weight_sets_the_reward_of_a_finished_game() -> None:
+    # At the last tile every action ends the game (B16, B17): with margin 0 each action's
+    # mean reward is the outcome (1, 1/2 or 0); with margin 1 it is the smooth margin
+    # 1/2 + 1/2 tanh(margin / 20); the same with playouts and with an evaluator.
+    game = carcassonne.Game(players=2, seed=3)
+    decisions = 0
+    probe = game.clone()
+    while not probe.is_terminal:
+        probe.apply(probe.legal_actions()[0])
+        decisions += 1
+    for _ in range(decisions - 1):
+        game.apply(game.legal_actions()[0])
+    scores = []
+    for action in game.legal_actions():
+        after = game.clone()
+        after.apply(action)
+        assert after.is_terminal
+        scores.append(after.scores)
+    for evaluator in (None, Recorder()):
+        outcome = carcassonne.search(game, 40, seed=1, evaluator=evaluator, margin=0)
+        smooth = carcassonne.search(game, 40, seed=1, evaluator=evaluator, margin=1)
+        seat = game.to_play
+        for result, reward in ((outcome, lambda m: 1.0 if m > 0 else 0.5 if m == 0 else 0.0),
+                               (smooth, lambda m: 0.5 + 0.5 * np.tanh(m / 20))):
+            tried = np.flatnonzero(~np.isnan(result.mean_rewards))
+            assert len(tried) >= 10
+            for k in tried:
+                margin = scores[k][seat] - scores[k][1 - seat]
+                assert abs(result.mean_rewards[k] - reward(margin)) < 1e-9
+
+
 def test_bad_input_is_refused_clearly() -> None:
     game = midgame()
     for budget in [0, -5, "fast", True, 1.5]:
         with pytest.raises(InvalidArgumentError, match="budget"):
             carcassonne.search(game, budget)  # type: ignore[arg-type]
+    for margin in (-0.1, 1.5, float("nan")):
+        with pytest.raises(InvalidArgumentError, match="margin: .*expected a weight 0 to 1"):
+            carcassonne.search(game, 10, margin=margin)
+        with pytest.raises(InvalidArgumentError, match="margin: "):
+            carcassonne.search(game, 10, evaluator=Recorder(), margin=margin)
     with pytest.raises(InvalidArgumentError, match="batch: 0"):
         carcassonne.search(game, 10, evaluator=Recorder(), batch=0)
     with pytest.raises(InvalidArgumentError, match="not callable"):
