@@ -146,6 +146,7 @@ pub fn search<'py>(
 ) -> PyResult<Bound<'py, PyDict>> {
     let game = session.game().clone();
     let layout = session.current_layout();
+    let margin_percent = args.margin.map(margin_percent).transpose()?;
     let eval: Evaluation = match &args.evaluator {
         None => {
             if args.c.is_some_and(|c| !(0.0..=10.0).contains(&c)) {
@@ -158,8 +159,8 @@ pub fn search<'py>(
             if let Some(c) = args.c {
                 config.exploration_centi = (c * 100.0).round() as u16;
             }
-            if let Some(margin) = args.margin {
-                config.margin_percent = margin_percent(margin)?;
+            if let Some(percent) = margin_percent {
+                config.margin_percent = percent;
             }
             check_decision(&game)?;
             let watch = SignalWatch::new();
@@ -181,8 +182,8 @@ pub fn search<'py>(
                 }
                 settings.c_puct_centi = (c * 100.0).round() as u16;
             }
-            if let Some(margin) = args.margin {
-                settings.margin_percent = margin_percent(margin)?;
+            if let Some(percent) = margin_percent {
+                settings.margin_percent = percent;
             }
             let raised: RefCell<Option<PyErr>> = RefCell::new(None);
             let layout_ref: Arc<Layout> = layout.clone();
