@@ -144,12 +144,15 @@ def argmax_player(model: Policy) -> Callable[[carcassonne.Game], carcassonne.Act
 
 
 def search_player(model: Policy, evaluations: int, seed: int, batch: int = 8, c: Optional[float] = None,
-                  margin: Optional[float] = None) -> Callable[[carcassonne.Game], carcassonne.Action]:
+                  margin: Optional[float] = None,
+                  playout: Optional[float] = None) -> Callable[[carcassonne.Game], carcassonne.Action]:
     """The most visited action of a search guided by the network, ``evaluations``
     iterations a move (each decision searched from its own seed), with PUCT constant
     ``c`` (``None``: the search's default, 1.5) and weight ``margin`` of the smooth score
     margin in the reward of a game finished inside the tree (``None``: the search's
-    default, 0, the outcome; 1 for a value head trained on the margin)."""
+    default, 0, the outcome; 1 for a value head trained on the margin); ``playout`` weighs
+    one random playout of each leaf against the value head (``None``: 0, the network
+    alone)."""
     evaluator = NetworkEvaluator(model)
     counter = [seed]
 
@@ -158,9 +161,10 @@ def search_player(model: Policy, evaluations: int, seed: int, batch: int = 8, c:
             return game.legal_actions()[0]
         counter[0] += 1
         return carcassonne.search(game, evaluations, seed=counter[0], evaluator=evaluator, batch=batch, c=c,
-                                  margin=margin).best
+                                  margin=margin, playout=playout).best
 
     options = ("" if c is None else f",c={c:g}") + ("" if margin is None else f",margin={margin:g}")
+    options += "" if playout is None else f",playout={playout:g}"
     return Named(f"network+search:{evaluations}{options}", play)
 
 
@@ -305,15 +309,15 @@ def generate(model: Optional[Policy], games: int, args: argparse.Namespace, firs
 
 def run_evaluation(model: Policy, player: str, opponent: str, deals: int, seed: int, window: int,
                    search_seed: int = 0, c: Optional[float] = None, batch: int = 8,
-                   margin: Optional[float] = None) -> Evaluation:
+                   margin: Optional[float] = None, playout: Optional[float] = None) -> Evaluation:
     """``player`` (``argmax`` or ``search:N``, the latter with PUCT constant ``c``,
     ``batch`` leaves an evaluator call and the reward's ``margin`` weight) against the
-    built-in ``opponent``."""
+    built-in ``opponent``; ``playout`` the weight of a random playout in a leaf's value."""
     if player == "argmax":
         me = argmax_player(model)
     elif player.startswith("search:"):
         me = search_player(model, int(player.split(":", 1)[1]), search_seed, batch=batch, c=c,
-                           margin=margin)
+                           margin=margin, playout=playout)
     else:
         raise SystemExit(f"--player {player}: expected argmax or search:N")
     return evaluate(me, opponent, deals, sets=GAME["sets"], seed=seed, window=window, preset=PRESET)
@@ -359,6 +363,8 @@ def main() -> None:
     parser.add_argument("--margin", type=float, help="with --evaluate and --player search:N: weight 0..1 of the "
                         "smooth score margin in the reward of a game finished in the tree (default 0, the outcome; "
                         "1 for a value head trained on the margin: train_value.py --target margin)")
+    parser.add_argument("--playout", type=float, help="with --evaluate and --player search:N: weight 0..1 of "
+                        "one random playout of each leaf against the value head (default 0, the network alone)")
     parser.add_argument("--opponent", default="heuristic", help="with --evaluate: a built-in player's spec")
     parser.add_argument("--deals", type=int, default=200, help="with --evaluate: deals, each from both seats")
     parser.add_argument("--eval-seed", type=int, default=1_000_000, help="with --evaluate: the first deal's seed")
@@ -384,12 +390,16 @@ def main() -> None:
         parser.error(f"--margin {args.margin}: only a guided search has it (--evaluate WEIGHTS --player search:N)")
     if args.margin is not None and not 0.0 <= args.margin <= 1.0:
         parser.error(f"--margin {args.margin}: expected a weight in 0..1")
+    if args.playout is not None and not (args.evaluate and args.player.startswith("search:")):
+        parser.error(f"--playout {args.playout}: only a guided search has it (--evaluate WEIGHTS --player search:N)")
+    if args.playout is not None and not 0.0 <= args.playout <= 1.0:
+        parser.error(f"--playout {args.playout}: expected a weight in 0..1")
     if args.batch < 1:
         parser.error(f"--batch {args.batch}: expected at least 1 leaf a call")
     if args.evaluate:
         model = load_model(args.evaluate, args.window, args.width, args.depth)
         result = run_evaluation(model, args.player, args.opponent, args.deals, args.eval_seed, args.window, args.seed,
-                                args.c, args.batch, args.margin)
+                                args.c, args.batch, args.margin, args.playout)
         print(f"{args.evaluate} ({args.player}):")
         print(result.text(), flush=True)
         return

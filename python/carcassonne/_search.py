@@ -66,6 +66,7 @@ def search(
     batch: int = 8,
     c: Optional[float] = None,
     margin: Optional[float] = None,
+    playout: Optional[float] = None,
 ) -> SearchResult:
     """Searches the current decision of ``game`` (the game is not changed).
 
@@ -77,13 +78,16 @@ def search(
     default 1.5). ``margin`` (0 to 1) weighs the smooth score margin ``½ + ½·tanh(margin /
     20)`` against the outcome (1 a win, 0 a loss) in the reward of a game finished inside
     the tree: by default 1 with playouts, 0 with an evaluator (the scale of a value
-    trained on outcomes; give 1 for a value trained on the margin). Raises
-    ``CarcassonneError`` when the game is over or waits for a draw,
-    ``InvalidArgumentError`` for a bad budget, batch, margin or evaluator answer; an
-    exception raised by the evaluator propagates unchanged.
+    trained on outcomes; give 1 for a value trained on the margin). ``playout`` (0 to 1,
+    with an evaluator only; default 0) plays each leaf out once at random, as the
+    ``mcts`` player does, and weighs that game's reward (``margin`` as above) against the
+    evaluator's value. Raises ``CarcassonneError`` when the game is over or waits for a
+    draw, ``InvalidArgumentError`` for a bad budget, batch, margin, playout or evaluator
+    answer; an exception raised by the evaluator propagates unchanged.
     """
     core = game._g
-    raw: Dict[str, Any] = core.search(budget, seed=seed, evaluator=evaluator, batch=batch, c=c, margin=margin)
+    raw: Dict[str, Any] = core.search(budget, seed=seed, evaluator=evaluator, batch=batch, c=c, margin=margin,
+                                  playout=playout)
     actions = [action_from_tuple(t) for t in core.legal_actions()]
     return SearchResult(
         actions=actions,

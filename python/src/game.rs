@@ -741,11 +741,13 @@ impl PyGame {
     /// search selects by PUCT (`c` its constant, default 1.5). `margin` (0 to 1) weighs
     /// the smooth score margin `½ + ½·tanh(margin / 20)` against the outcome in the reward
     /// of a game finished inside the tree (playouts: default 1; with an evaluator: default
-    /// 0, the scale of a value trained on outcomes). Raises `CarcassonneError` when the
-    /// game is over or waits for a draw, `InvalidArgumentError` for a bad budget, batch,
-    /// margin or evaluator answer; an exception of the evaluator is raised as it is.
+    /// 0, the scale of a value trained on outcomes). `playout` (0 to 1, with an evaluator
+    /// only; default 0) weighs one random playout of each leaf against the evaluator's
+    /// value. Raises `CarcassonneError` when the game is over or waits for a draw,
+    /// `InvalidArgumentError` for a bad budget, batch, margin, playout or evaluator answer;
+    /// an exception of the evaluator is raised as it is.
     #[allow(clippy::too_many_arguments)] // the keyword arguments of a Python method
-    #[pyo3(signature = (budget, seed=Int(0), evaluator=None, batch=Int(8), c=None, margin=None), text_signature = "($self, budget, seed=0, evaluator=None, batch=8, c=None, margin=None)")]
+    #[pyo3(signature = (budget, seed=Int(0), evaluator=None, batch=Int(8), c=None, margin=None, playout=None), text_signature = "($self, budget, seed=0, evaluator=None, batch=8, c=None, margin=None, playout=None)")]
     fn search<'py>(
         &mut self,
         py: Python<'py>,
@@ -755,6 +757,7 @@ impl PyGame {
         batch: Int,
         c: Option<f64>,
         margin: Option<f64>,
+        playout: Option<f64>,
     ) -> PyResult<Bound<'py, PyDict>> {
         let budget = crate::search::budget_from(budget)?;
         let seed = u64::try_from(seed.0)
@@ -786,6 +789,7 @@ impl PyGame {
                 batch,
                 c,
                 margin,
+                playout,
             },
         )
     }

@@ -53,16 +53,18 @@ pub struct SearchArgs<'py> {
     pub c: Option<f64>,
     /// Weight of the smooth score margin in the reward of a finished game, 0 to 1.
     pub margin: Option<f64>,
+    /// Weight of a random playout in each leaf's value, 0 to 1 (guided search only).
+    pub playout: Option<f64>,
 }
 
-/// The weight `margin` (0 to 1) as the searches' percentage.
-fn margin_percent(margin: f64) -> PyResult<u8> {
-    if !(0.0..=1.0).contains(&margin) {
+/// The weight `value` of argument `name` (0 to 1) as the searches' percentage.
+fn weight_percent(name: &str, value: f64) -> PyResult<u8> {
+    if !(0.0..=1.0).contains(&value) {
         return Err(invalid_argument(format!(
-            "margin: {margin}; expected a weight 0 to 1"
+            "{name}: {value}; expected a weight 0 to 1"
         )));
     }
-    Ok((margin * 100.0).round() as u8)
+    Ok((value * 100.0).round() as u8)
 }
 
 /// Calls the Python evaluator on a batch: a dict of `board` uint8 [k, C, W, W],
@@ -146,7 +148,19 @@ pub fn search<'py>(
 ) -> PyResult<Bound<'py, PyDict>> {
     let game = session.game().clone();
     let layout = session.current_layout();
-    let margin_percent = args.margin.map(margin_percent).transpose()?;
+    let margin_percent = args
+        .margin
+        .map(|m| weight_percent("margin", m))
+        .transpose()?;
+    let playout_percent = args
+        .playout
+        .map(|w| weight_percent("playout", w))
+        .transpose()?;
+    if playout_percent.is_some() && args.evaluator.is_none() {
+        return Err(invalid_argument(
+            "playout: a guided search's setting (give an evaluator); without one every leaf is played out",
+        ));
+    }
     let eval: Evaluation = match &args.evaluator {
         None => {
             if args.c.is_some_and(|c| !(0.0..=10.0).contains(&c)) {
@@ -184,6 +198,9 @@ pub fn search<'py>(
             }
             if let Some(percent) = margin_percent {
                 settings.margin_percent = percent;
+            }
+            if let Some(percent) = playout_percent {
+                settings.playout_percent = percent;
             }
             let raised: RefCell<Option<PyErr>> = RefCell::new(None);
             let layout_ref: Arc<Layout> = layout.clone();

@@ -9,7 +9,10 @@
 //!
 //! * a new decision node is not played out but **evaluated**: the [`LeafEvaluator`]
 //!   gives a prior per legal action and each seat's expected reward in `0..=1`, which is
-//!   backed up as the iteration's result (a finished game backs up its rewards);
+//!   backed up as the iteration's result (a finished game backs up its rewards); with
+//!   [`GuidedSearch::playout_percent`] above 0 the leaf is also played out once at
+//!   random and that game's reward is mixed in (the playout search's estimate beside
+//!   the network's);
 //! * a decision selects by **PUCT**: the mean reward of the deciding seat plus
 //!   `c·P·sqrt(N)/(1 + n)` (prior `P`, node visits `N`, edge visits `n`); an edge never
 //!   tried counts the node's mean reward so far;
@@ -50,7 +53,9 @@
 //! ```
 
 use crate::encode::{EncodeError, FlatDecision, Layout};
-use crate::mcts::{rewards, sample_draw, searched, ActionEvaluation, Budget, Evaluation};
+use crate::mcts::{
+    play_out, rewards, sample_draw, searched, ActionEvaluation, Budget, Evaluation, MctsConfig,
+};
 use crate::session::Session;
 use carcassonne::config::MAX_PLAYERS;
 use carcassonne::{Action, ChanceMode, Game, Phase, Rng};
@@ -134,6 +139,12 @@ pub struct GuidedSearch {
     /// percent (the rest is the outcome: 1 a win, `1/k` a win shared by `k`, 0 a loss).
     /// The default 0 gives the outcome, the scale of a value trained on outcomes.
     pub margin_percent: u8,
+    /// Weight of one random playout in a leaf's value, percent: each leaf the evaluator
+    /// answers is also played to the end as the built-in search does ([`crate::mcts`],
+    /// uniformly random moves), and its value for each seat becomes `(1 − w)·value +
+    /// w·reward` (the reward weighs the margin by [`GuidedSearch::margin_percent`]).
+    /// The default 0 trusts the evaluator alone.
+    pub playout_percent: u8,
 }
 
 impl GuidedSearch {
@@ -152,11 +163,13 @@ impl GuidedSearch {
             batch: Self::DEFAULT_BATCH,
             c_puct_centi: Self::DEFAULT_C_PUCT_CENTI,
             margin_percent: 0,
+            playout_percent: 0,
         }
     }
 
     /// Checks the settings: a budget of at least 1 (and at most the limits of
-    /// [`Budget`]), a batch of 1 to [`GuidedSearch::MAX_BATCH`], a margin of at most 100.
+    /// [`Budget`]), a batch of 1 to [`GuidedSearch::MAX_BATCH`], a margin and a playout
+    /// weight of at most 100.
     pub fn check(&self) -> Result<(), SearchError> {
         let bad = |m: String| Err(SearchError::Settings(m));
         match self.budget {
@@ -185,6 +198,12 @@ impl GuidedSearch {
             return bad(format!(
                 "margin: {}; expected a percentage 0 to 100",
                 self.margin_percent
+            ));
+        }
+        if self.playout_percent > 100 {
+            return bad(format!(
+                "playout: {}; expected a percentage 0 to 100",
+                self.playout_percent
             ));
         }
         Ok(())
@@ -292,6 +311,8 @@ struct GuidedTree {
     rng: Rng,
     c: f64,
     margin: f64,
+    /// Weight of a random playout in a leaf's value.
+    playout: f64,
     iterations: u64,
     seat_sums: [f64; MAX_PLAYERS],
     /// The batch being gathered: leaf games, their descents, the evaluator's answers.
@@ -311,6 +332,7 @@ impl GuidedTree {
             rng: Rng::new(seed),
             c: f64::from(settings.c_puct_centi) / 100.0,
             margin: f64::from(settings.margin_percent) / 100.0,
+            playout: f64::from(settings.playout_percent) / 100.0,
             iterations: 0,
             seat_sums: [0.0; MAX_PLAYERS],
             games: Vec::new(),
@@ -443,11 +465,26 @@ impl GuidedTree {
         for k in 0..self.games.len() {
             let node = self.waiting[k].node;
             self.expand_evaluated(node, k);
-            let values = self.estimates[k].values;
+            let mut values = self.estimates[k].values;
+            if self.playout > 0.0 {
+                self.mix_playout(k, &mut values);
+            }
             let path = std::mem::take(&mut self.waiting[k].path);
             self.back_up(&path, &values);
         }
         Ok(())
+    }
+
+    /// Mixes a random playout of leaf `k`'s game into its `values` (weight
+    /// `self.playout`).
+    fn mix_playout(&mut self, k: usize, values: &mut [f64; MAX_PLAYERS]) {
+        let mut game = self.games[k].clone();
+        play_out(&mut game, &mut self.rng, MctsConfig::DEFAULT_DEPLOY_PERCENT);
+        let reward = rewards(&game, self.margin);
+        let players = game.num_players();
+        for (v, r) in values[..players].iter_mut().zip(&reward) {
+            *v = (1.0 - self.playout) * *v + self.playout * r;
+        }
     }
 
     /// One descent from the root: to a finished game (backed up now), to a new leaf

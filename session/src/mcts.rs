@@ -921,7 +921,7 @@ impl<'a> Tree<'a> {
             game.apply_unchecked(self.edges[e].action);
             node = self.child_of(e, &game);
         }
-        self.play_out(&mut game);
+        play_out(&mut game, &mut self.rng, self.config.deploy_percent);
         let rewards = rewards(&game, self.margin);
         for (sum, r) in self.seat_sums.iter_mut().zip(&rewards) {
             *sum += r;
@@ -1024,38 +1024,40 @@ impl<'a> Tree<'a> {
         }
         best
     }
+}
 
-    /// Plays `game` to its end with the default policy and sampled draws.
-    fn play_out(&mut self, game: &mut Game) {
-        game.set_chance_mode(ChanceMode::Sampled);
-        let deploy = u32::from(self.config.deploy_percent);
-        while !game.is_terminal() {
-            let legal = game.legal();
-            let action = if game.phase() == Phase::BazaarSelect {
-                // A random tile of the offer, opened at 0 (the first bid of each tile).
-                let opened_at_zero = |a: &&Action| matches!(a, Action::BazaarSelect { bid: 0, .. });
-                let tiles = legal.iter().filter(opened_at_zero).count();
-                let k = self.rng.below(tiles as u32) as usize;
-                *legal
-                    .iter()
-                    .filter(opened_at_zero)
-                    .nth(k)
-                    .expect("a tile opened at 0")
-            } else if game.phase() == Phase::BazaarBid {
-                Action::BazaarPass
-            } else if game.phase() == Phase::Deploy && deploy < 100 {
-                // Pass is the last deployment option; deploy with the set probability.
-                let pass = legal.len() - 1;
-                if pass == 0 || self.rng.below(100) >= deploy {
-                    legal[pass]
-                } else {
-                    legal[self.rng.below(pass as u32) as usize]
-                }
+/// Plays `game` to its end with the default policy (uniformly random legal actions; a
+/// deployment step deploys with `deploy_percent` % and passes otherwise; an auction opens
+/// at 0 and nobody raises, BZ2) and draws sampled from its generator.
+pub(crate) fn play_out(game: &mut Game, rng: &mut Rng, deploy_percent: u8) {
+    game.set_chance_mode(ChanceMode::Sampled);
+    let deploy = u32::from(deploy_percent);
+    while !game.is_terminal() {
+        let legal = game.legal();
+        let action = if game.phase() == Phase::BazaarSelect {
+            // A random tile of the offer, opened at 0 (the first bid of each tile).
+            let opened_at_zero = |a: &&Action| matches!(a, Action::BazaarSelect { bid: 0, .. });
+            let tiles = legal.iter().filter(opened_at_zero).count();
+            let k = rng.below(tiles as u32) as usize;
+            *legal
+                .iter()
+                .filter(opened_at_zero)
+                .nth(k)
+                .expect("a tile opened at 0")
+        } else if game.phase() == Phase::BazaarBid {
+            Action::BazaarPass
+        } else if game.phase() == Phase::Deploy && deploy < 100 {
+            // Pass is the last deployment option; deploy with the set probability.
+            let pass = legal.len() - 1;
+            if pass == 0 || rng.below(100) >= deploy {
+                legal[pass]
             } else {
-                legal[self.rng.below(legal.len() as u32) as usize]
-            };
-            game.apply_unchecked(action);
-        }
+                legal[rng.below(pass as u32) as usize]
+            }
+        } else {
+            legal[rng.below(legal.len() as u32) as usize]
+        };
+        game.apply_unchecked(action);
     }
 }
 

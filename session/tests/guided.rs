@@ -342,3 +342,58 @@ fn a_network_guided_search_runs_through_the_flat_evaluator() {
     drop(evaluator);
     assert!(calls > 64 / 8, "the root, then batches of at most 8");
 }
+
+#[test]
+fn a_playout_weighs_into_every_leafs_value() {
+    // The evaluator says 0.9 for both seats (sum 1.8); a finished game's margin reward
+    // of two players sums to 1 (½ ± ½·tanh of opposite margins). With playout weight w
+    // every backed-up leaf, and so the mean, sums to (1 − w)·1.8 + w·1.
+    let game = midgame(12);
+    for (percent, sum) in [(0u8, 1.8), (50, 1.4), (100, 1.0)] {
+        let settings = GuidedSearch {
+            playout_percent: percent,
+            margin_percent: 100,
+            ..search(120, 8)
+        };
+        let mut fixed = Fixed::new([0.9, 0.9]);
+        let eval = settings.evaluate(&game, 7, &mut fixed).unwrap();
+        assert!(
+            (eval.values[0] + eval.values[1] - sum).abs() < 1e-9,
+            "playout {percent} %: {:?}",
+            eval.values
+        );
+        assert_eq!(fixed.leaves, 121, "the evaluator still sees every leaf");
+        assert!((share_sum(&eval) - 1.0).abs() < 1e-9);
+        let again = settings
+            .evaluate(&game, 7, &mut Fixed::new([0.9, 0.9]))
+            .unwrap();
+        assert_eq!(again.values, eval.values, "the playouts follow the seed");
+    }
+    // With the outcome as the reward (B17: 1 a win, ½ each for a shared win, 0 a loss)
+    // a playout-only leaf is worth 0, ½ or 1 to a seat.
+    let outcome_only = GuidedSearch {
+        playout_percent: 100,
+        ..search(40, 1)
+    };
+    let eval = outcome_only
+        .evaluate(&game, 2, &mut Fixed::new([0.9, 0.9]))
+        .unwrap();
+    let once: Vec<f64> = eval
+        .actions
+        .iter()
+        .filter(|a| a.visits == 1)
+        .map(|a| a.mean_reward.unwrap())
+        .collect();
+    assert!(!once.is_empty(), "40 iterations try some actions once");
+    for r in once {
+        assert!(r == 0.0 || r == 0.5 || r == 1.0, "{r}");
+    }
+    let bad = GuidedSearch {
+        playout_percent: 101,
+        ..search(10, 1)
+    };
+    let err = bad
+        .evaluate(&game, 0, &mut Fixed::new([0.5, 0.5]))
+        .unwrap_err();
+    assert!(err.to_string().contains("playout: 101"), "{err}");
+}

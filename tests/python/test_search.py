@@ -174,6 +174,22 @@ def test_the_margin_weight_sets_the_reward_of_a_finished_game() -> None:
                 assert abs(result.mean_rewards[k] - reward(margin)) < 1e-9
 
 
+def test_a_playout_weighs_into_each_leafs_value() -> None:
+    # The evaluator says 0.9 for both seats (sum 1.8); two players' margin rewards of a
+    # finished game sum to 1. With playout weight w each leaf's values, and so their
+    # mean, sum to (1 - w) 1.8 + w 1; the evaluator still sees every leaf.
+    game = midgame(10)
+    for weight, total in ((0.0, 1.8), (0.5, 1.4), (1.0, 1.0)):
+        rec = Recorder(value=np.array([[0.9, 0.9]]))
+        result = carcassonne.search(game, 64, seed=2, evaluator=rec, margin=1, playout=weight)
+        check_targets(game, result)
+        assert abs(float(result.values.sum()) - total) < 1e-5, (weight, result.values)
+        assert sum(shape[0] for shape in rec.batches) == 65, "the root and every leaf"
+        again = carcassonne.search(game, 64, seed=2, evaluator=Recorder(value=np.array([[0.9, 0.9]])), margin=1,
+                                   playout=weight)
+        assert np.array_equal(again.visits, result.visits) and np.array_equal(again.values, result.values)
+
+
 def test_bad_input_is_refused_clearly() -> None:
     game = midgame()
     for budget in [0, -5, "fast", True, 1.5]:
@@ -184,6 +200,11 @@ def test_bad_input_is_refused_clearly() -> None:
             carcassonne.search(game, 10, margin=margin)
         with pytest.raises(InvalidArgumentError, match="margin: "):
             carcassonne.search(game, 10, evaluator=Recorder(), margin=margin)
+    for playout in (-0.5, 2.0, float("nan")):
+        with pytest.raises(InvalidArgumentError, match="playout: .*expected a weight 0 to 1"):
+            carcassonne.search(game, 10, evaluator=Recorder(), playout=playout)
+    with pytest.raises(InvalidArgumentError, match="playout: a guided search's setting"):
+        carcassonne.search(game, 10, playout=0.5)
     with pytest.raises(InvalidArgumentError, match="batch: 0"):
         carcassonne.search(game, 10, evaluator=Recorder(), batch=0)
     with pytest.raises(InvalidArgumentError, match="not callable"):
