@@ -40,8 +40,9 @@ Run (from the repository's root, with the package and PyTorch installed)::
 that finishes within a minute. ``--evaluate WEIGHTS`` trains nothing: it plays the saved
 network against ``--opponent`` on ``--deals`` deals from both seats, as the arg-max
 policy (``--player argmax``) or guiding a search of N evaluations a move
-(``--player search:50``; ``--c`` its PUCT constant, ``--batch`` its leaves a call), and
-prints the evaluation's table::
+(``--player search:50``; ``--c`` its PUCT constant, ``--batch`` its leaves a call,
+``--margin`` the smooth margin's weight in a finished game's reward, ``--playout`` the
+weight of a random playout in each leaf's value), and prints the evaluation's table::
 
     python examples/expert_iteration.py --evaluate examples/expert_iteration_base_2p.pt \\
         --player argmax --opponent heuristic --deals 200
