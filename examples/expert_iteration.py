@@ -387,14 +387,12 @@ def main() -> None:
         parser.error(f"--c {args.c}: only a guided search has it (--evaluate WEIGHTS --player search:N)")
     if args.c is not None and not 0.0 <= args.c <= 10.0:
         parser.error(f"--c {args.c}: expected a PUCT constant in 0..10")
-    if args.margin is not None and not (args.evaluate and args.player.startswith("search:")):
-        parser.error(f"--margin {args.margin}: only a guided search has it (--evaluate WEIGHTS --player search:N)")
-    if args.margin is not None and not 0.0 <= args.margin <= 1.0:
-        parser.error(f"--margin {args.margin}: expected a weight in 0..1")
-    if args.playout is not None and not (args.evaluate and args.player.startswith("search:")):
-        parser.error(f"--playout {args.playout}: only a guided search has it (--evaluate WEIGHTS --player search:N)")
-    if args.playout is not None and not 0.0 <= args.playout <= 1.0:
-        parser.error(f"--playout {args.playout}: expected a weight in 0..1")
+    for name in ("margin", "playout"):
+        weight = getattr(args, name)
+        if weight is not None and not (args.evaluate and args.player.startswith("search:")):
+            parser.error(f"--{name} {weight}: only a guided search has it (--evaluate WEIGHTS --player search:N)")
+        if weight is not None and not 0.0 <= weight <= 1.0:
+            parser.error(f"--{name} {weight}: expected a weight in 0..1")
     if args.batch < 1:
         parser.error(f"--batch {args.batch}: expected at least 1 leaf a call")
     if args.evaluate:

@@ -87,7 +87,7 @@ def search(
     """
     core = game._g
     raw: Dict[str, Any] = core.search(budget, seed=seed, evaluator=evaluator, batch=batch, c=c, margin=margin,
-                                  playout=playout)
+                                      playout=playout)
     actions = [action_from_tuple(t) for t in core.legal_actions()]
     return SearchResult(
         actions=actions,

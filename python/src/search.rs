@@ -156,6 +156,13 @@ pub fn search<'py>(
         .playout
         .map(|w| weight_percent("playout", w))
         .transpose()?;
+    // The exploration constant of either search (UCT or PUCT), in hundredths.
+    let c_centi = match args.c {
+        Some(c) if !(0.0..=10.0).contains(&c) => {
+            return Err(invalid_argument(format!("c: {c}; expected 0 to 10")))
+        }
+        c => c.map(|c| (c * 100.0).round() as u16),
+    };
     if playout_percent.is_some() && args.evaluator.is_none() {
         return Err(invalid_argument(
             "playout: a guided search's setting (give an evaluator); without one every leaf is played out",
@@ -163,15 +170,9 @@ pub fn search<'py>(
     }
     let eval: Evaluation = match &args.evaluator {
         None => {
-            if args.c.is_some_and(|c| !(0.0..=10.0).contains(&c)) {
-                return Err(invalid_argument(format!(
-                    "c: {}; expected 0 to 10",
-                    args.c.unwrap_or_default()
-                )));
-            }
             let mut config = MctsConfig::new(args.budget);
-            if let Some(c) = args.c {
-                config.exploration_centi = (c * 100.0).round() as u16;
+            if let Some(centi) = c_centi {
+                config.exploration_centi = centi;
             }
             if let Some(percent) = margin_percent {
                 config.margin_percent = percent;
@@ -190,11 +191,8 @@ pub fn search<'py>(
         Some(evaluator) => {
             let mut settings = GuidedSearch::new(args.budget);
             settings.batch = args.batch;
-            if let Some(c) = args.c {
-                if !(0.0..=10.0).contains(&c) {
-                    return Err(invalid_argument(format!("c: {c}; expected 0 to 10")));
-                }
-                settings.c_puct_centi = (c * 100.0).round() as u16;
+            if let Some(centi) = c_centi {
+                settings.c_puct_centi = centi;
             }
             if let Some(percent) = margin_percent {
                 settings.margin_percent = percent;

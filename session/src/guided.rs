@@ -476,11 +476,12 @@ impl GuidedTree {
     }
 
     /// Mixes a random playout of leaf `k`'s game into its `values` (weight
-    /// `self.playout`).
+    /// `self.playout`). The leaf's game is played out in place: its node was expanded
+    /// already, and the batch's games are dropped at the next round.
     fn mix_playout(&mut self, k: usize, values: &mut [f64; MAX_PLAYERS]) {
-        let mut game = self.games[k].clone();
-        play_out(&mut game, &mut self.rng, MctsConfig::DEFAULT_DEPLOY_PERCENT);
-        let reward = rewards(&game, self.margin);
+        let game = &mut self.games[k];
+        play_out(game, &mut self.rng, MctsConfig::DEFAULT_DEPLOY_PERCENT);
+        let reward = rewards(game, self.margin);
         let players = game.num_players();
         for (v, r) in values[..players].iter_mut().zip(&reward) {
             *v = (1.0 - self.playout) * *v + self.playout * r;
