@@ -512,6 +512,17 @@ impl Game {
         &self.scores[..self.players as usize]
     }
 
+    /// Each seat's score if the game ended now: the points so far plus what the final
+    /// scoring would add (B15 incomplete features, B16 farmers, and the sets' own
+    /// end-of-game scoring), read from a copy; the game is unchanged. Points of the turn
+    /// still in progress (features the tile just placed completes) are not in it: they
+    /// are scored when the turn ends. Once the game is over, the final scores.
+    pub fn scores_if_ended_now(&self) -> Vec<i32> {
+        let mut copy = self.clone();
+        copy.final_scoring();
+        copy.scores().to_vec()
+    }
+
     /// The seats with the highest score once the game is over (B17: tied players share
     /// the win); empty while the game goes on.
     pub fn winners(&self) -> Vec<usize> {

@@ -416,6 +416,12 @@ fn b15_incomplete_features_at_the_end() {
     place_follower(&mut game, "BASE-V", (-1, 2), 0, "r1");
     let before = game.scores().to_vec();
     assert_eq!(before, vec![0, 0]);
+    // The same final scoring read ahead on a copy (the rest of the pile never touches
+    // these tiles): 3 for seat 0, 4 + 1 for seat 1; the game itself is unchanged.
+    let figures = game.board_figures().len();
+    assert_eq!(game.scores_if_ended_now(), vec![3, 5]);
+    assert_eq!(game.scores(), &[0, 0]);
+    assert_eq!(game.board_figures().len(), figures);
     let since = game.events().len();
     finish_game(&mut game, north_of_start);
     // City: 2 tiles + 1 pennant = 3 for seat 0. Monastery (0, 2): neighbours (0, 1),
@@ -471,6 +477,9 @@ fn b16_farmers_score_completed_cities_of_their_field() {
     // B11: both cities are complete, yet the farmers are still standing.
     assert_eq!(on_board(&game, 0, FOLLOWER), 1);
     assert_eq!(on_board(&game, 1, FOLLOWER), 2);
+    // Read ahead on a copy, the farmers' points below (6 and 3) are already in it.
+    assert_eq!(game.scores_if_ended_now(), vec![4 + 6, 3]);
+    assert_eq!(game.scores(), &[4, 0]);
     let since = game.events().len();
     finish_game(&mut game, north_of_start);
     // Seat 0's field touches the east and the west city: 2 × 3 = 6. Seat 1's field at

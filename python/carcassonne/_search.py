@@ -67,6 +67,7 @@ def search(
     c: Optional[float] = None,
     margin: Optional[float] = None,
     playout: Optional[float] = None,
+    standing: Optional[float] = None,
 ) -> SearchResult:
     """Searches the current decision of ``game`` (the game is not changed).
 
@@ -81,13 +82,17 @@ def search(
     trained on outcomes; give 1 for a value trained on the margin). ``playout`` (0 to 1,
     with an evaluator only; default 0) plays each leaf out once at random, as the
     ``mcts`` player does, and weighs that game's reward (``margin`` as above) against the
-    evaluator's value. Raises ``CarcassonneError`` when the game is over or waits for a
-    draw, ``InvalidArgumentError`` for a bad budget, batch, margin, playout or evaluator
-    answer; an exception raised by the evaluator propagates unchanged.
+    evaluator's value. ``standing`` (0 to 1, with an evaluator only; default 0) weighs
+    the standings if the game ended at the leaf against it: the deciding seat's turn is
+    settled by passing, each seat's score with the final scoring is read (what
+    :meth:`Game.scores_if_ended_now` gives) and scored as ``margin`` says; it is mixed in
+    before the playout. Raises ``CarcassonneError`` when the game is over or waits for a
+    draw, ``InvalidArgumentError`` for a bad budget, batch, margin, playout, standing or
+    evaluator answer; an exception raised by the evaluator propagates unchanged.
     """
     core = game._g
     raw: Dict[str, Any] = core.search(budget, seed=seed, evaluator=evaluator, batch=batch, c=c, margin=margin,
-                                      playout=playout)
+                                      playout=playout, standing=standing)
     actions = [action_from_tuple(t) for t in core.legal_actions()]
     return SearchResult(
         actions=actions,

@@ -155,6 +155,14 @@ class Game:
     def scores(self) -> List[int]:
         return self._g.scores
 
+    def scores_if_ended_now(self) -> List[int]:
+        """Each seat's score if the game ended now: the points so far plus the final
+        scoring of what is on the board (incomplete features and monasteries, farmers,
+        the sets' own end-of-game scoring). The points of a turn still in progress (what
+        the tile just placed completes) are not in it: they are scored when the turn
+        ends. The game is unchanged; once it is over, its final scores."""
+        return self._g.scores_if_ended_now()
+
     @property
     def tiles_left(self) -> int:
         return self._g.tiles_left

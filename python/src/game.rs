@@ -411,6 +411,13 @@ impl PyGame {
         self.game().scores().to_vec()
     }
 
+    /// Each seat's score if the game ended now: the points so far plus the final
+    /// scoring of what is on the board (incomplete features, farmers, ...); the points of
+    /// a turn still in progress are not in it. The game is unchanged.
+    fn scores_if_ended_now(&self) -> Vec<i32> {
+        self.game().scores_if_ended_now()
+    }
+
     #[getter]
     fn tiles_left(&self) -> u32 {
         self.game().tiles_left()
@@ -743,11 +750,14 @@ impl PyGame {
     /// of a game finished inside the tree (playouts: default 1; with an evaluator: default
     /// 0, the scale of a value trained on outcomes). `playout` (0 to 1, with an evaluator
     /// only; default 0) weighs one random playout of each leaf against the evaluator's
-    /// value. Raises `CarcassonneError` when the game is over or waits for a draw,
-    /// `InvalidArgumentError` for a bad budget, batch, margin, playout or evaluator answer;
-    /// an exception of the evaluator is raised as it is.
+    /// value, and `standing` (0 to 1, with an evaluator only; default 0) the standings if
+    /// the game ended at the leaf (the deciding seat's turn settled by passing, then each
+    /// seat's score with the final scoring, scored as `margin` says; mixed in before the
+    /// playout). Raises `CarcassonneError` when the game is over or waits for a draw,
+    /// `InvalidArgumentError` for a bad budget, batch, margin, playout, standing or
+    /// evaluator answer; an exception of the evaluator is raised as it is.
     #[allow(clippy::too_many_arguments)] // the keyword arguments of a Python method
-    #[pyo3(signature = (budget, seed=Int(0), evaluator=None, batch=Int(8), c=None, margin=None, playout=None), text_signature = "($self, budget, seed=0, evaluator=None, batch=8, c=None, margin=None, playout=None)")]
+    #[pyo3(signature = (budget, seed=Int(0), evaluator=None, batch=Int(8), c=None, margin=None, playout=None, standing=None), text_signature = "($self, budget, seed=0, evaluator=None, batch=8, c=None, margin=None, playout=None, standing=None)")]
     fn search<'py>(
         &mut self,
         py: Python<'py>,
@@ -758,6 +768,7 @@ impl PyGame {
         c: Option<f64>,
         margin: Option<f64>,
         playout: Option<f64>,
+        standing: Option<f64>,
     ) -> PyResult<Bound<'py, PyDict>> {
         let budget = crate::search::budget_from(budget)?;
         let seed = u64::try_from(seed.0)
@@ -790,6 +801,7 @@ impl PyGame {
                 c,
                 margin,
                 playout,
+                standing,
             },
         )
     }

@@ -55,6 +55,9 @@ pub struct SearchArgs<'py> {
     pub margin: Option<f64>,
     /// Weight of a random playout in each leaf's value, 0 to 1 (guided search only).
     pub playout: Option<f64>,
+    /// Weight of the standings (scores if the game ended at the leaf) in each leaf's
+    /// value, 0 to 1 (guided search only).
+    pub standing: Option<f64>,
 }
 
 /// The weight `value` of argument `name` (0 to 1) as the searches' percentage.
@@ -156,6 +159,10 @@ pub fn search<'py>(
         .playout
         .map(|w| weight_percent("playout", w))
         .transpose()?;
+    let standing_percent = args
+        .standing
+        .map(|w| weight_percent("standing", w))
+        .transpose()?;
     // The exploration constant of either search (UCT or PUCT), in hundredths.
     let c_centi = match args.c {
         Some(c) if !(0.0..=10.0).contains(&c) => {
@@ -163,10 +170,14 @@ pub fn search<'py>(
         }
         c => c.map(|c| (c * 100.0).round() as u16),
     };
-    if playout_percent.is_some() && args.evaluator.is_none() {
-        return Err(invalid_argument(
-            "playout: a guided search's setting (give an evaluator); without one every leaf is played out",
-        ));
+    if args.evaluator.is_none() {
+        for (name, percent) in [("playout", playout_percent), ("standing", standing_percent)] {
+            if percent.is_some() {
+                return Err(invalid_argument(format!(
+                    "{name}: a guided search's setting (give an evaluator); without one every leaf is played out"
+                )));
+            }
+        }
     }
     let eval: Evaluation = match &args.evaluator {
         None => {
@@ -199,6 +210,9 @@ pub fn search<'py>(
             }
             if let Some(percent) = playout_percent {
                 settings.playout_percent = percent;
+            }
+            if let Some(percent) = standing_percent {
+                settings.standing_percent = percent;
             }
             let raised: RefCell<Option<PyErr>> = RefCell::new(None);
             let layout_ref: Arc<Layout> = layout.clone();

@@ -171,29 +171,37 @@ pub fn immediate_gain(game: &Game, action: Action) -> i32 {
     if copy.apply(action).is_err() {
         return i32::MIN;
     }
-    // A turn has few decisions; the bound only guards against a loop.
-    for _ in 0..32 {
-        let settling = !copy.is_terminal()
-            && copy.turn_player() == me
-            && copy.to_play() == me
-            && matches!(
-                copy.phase(),
-                Phase::Deploy | Phase::WagonMove | Phase::Capture
-            );
-        let next = if copy.phase() == Phase::Capture {
-            best_capture(&copy)
-        } else {
-            Action::Pass
-        };
-        if !settling || copy.apply(next).is_err() {
-            break;
-        }
-    }
+    settle_turn(&mut copy, me);
     let bid = match action {
         Action::BazaarSelect { bid, .. } | Action::BazaarBid { bid } => bid as i32,
         _ => 0,
     };
     margin_change(game, &copy, me) - bid
+}
+
+/// Settles the rest of `me`'s turn the cheapest way, so that what it completes is
+/// scored: while `me` is the turn player and decides, it passes where passing is allowed
+/// (deploys nothing more, moves no wagon) and takes the best capture after a tower piece
+/// ([`best_capture`]), or none.
+pub fn settle_turn(game: &mut Game, me: usize) {
+    // A turn has few decisions; the bound only guards against a loop.
+    for _ in 0..32 {
+        let settling = !game.is_terminal()
+            && game.turn_player() == me
+            && game.to_play() == me
+            && matches!(
+                game.phase(),
+                Phase::Deploy | Phase::WagonMove | Phase::Capture
+            );
+        let next = if game.phase() == Phase::Capture {
+            best_capture(game)
+        } else {
+            Action::Pass
+        };
+        if !settling || game.apply(next).is_err() {
+            break;
+        }
+    }
 }
 
 /// What `me` gained from `before` to `after` (points and, with the Tower, the worth of

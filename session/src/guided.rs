@@ -10,6 +10,9 @@
 //! * a new decision node is not played out but **evaluated**: the [`LeafEvaluator`]
 //!   gives a prior per legal action and each seat's expected reward in `0..=1`, which is
 //!   backed up as the iteration's result (a finished game backs up its rewards); with
+//!   [`GuidedSearch::standing_percent`] above 0 the standings if the game ended at
+//!   the leaf are mixed in (each seat's score with the final scoring,
+//!   [`Game::scores_if_ended_now`], as a reward), and with
 //!   [`GuidedSearch::playout_percent`] above 0 the leaf is also played out once at
 //!   random and that game's reward is mixed in (the playout search's estimate beside
 //!   the network's);
@@ -52,9 +55,11 @@
 //! assert!((total - 1.0).abs() < 1e-9);
 //! ```
 
+use crate::bots::settle_turn;
 use crate::encode::{EncodeError, FlatDecision, Layout};
 use crate::mcts::{
-    play_out, rewards, sample_draw, searched, ActionEvaluation, Budget, Evaluation, MctsConfig,
+    play_out, rewards, rewards_of_scores, sample_draw, searched, ActionEvaluation, Budget,
+    Evaluation, MctsConfig,
 };
 use crate::session::Session;
 use carcassonne::config::MAX_PLAYERS;
@@ -145,6 +150,14 @@ pub struct GuidedSearch {
     /// w·reward` (the reward weighs the margin by [`GuidedSearch::margin_percent`]).
     /// The default 0 trusts the evaluator alone.
     pub playout_percent: u8,
+    /// Weight of the standings in a leaf's value, percent: the rest of the deciding
+    /// seat's turn is settled by passing ([`settle_turn`]), each seat's score if the game
+    /// ended then is read ([`Game::scores_if_ended_now`]: the points so far plus the
+    /// final scoring of what is on the board), and its value for each seat becomes
+    /// `(1 − w)·value + w·reward` of those scores (the reward weighs the margin by
+    /// [`GuidedSearch::margin_percent`]). Mixed in before a playout
+    /// ([`GuidedSearch::playout_percent`]). The default 0 trusts the evaluator alone.
+    pub standing_percent: u8,
 }
 
 impl GuidedSearch {
@@ -164,12 +177,13 @@ impl GuidedSearch {
             c_puct_centi: Self::DEFAULT_C_PUCT_CENTI,
             margin_percent: 0,
             playout_percent: 0,
+            standing_percent: 0,
         }
     }
 
     /// Checks the settings: a budget of at least 1 (and at most the limits of
-    /// [`Budget`]), a batch of 1 to [`GuidedSearch::MAX_BATCH`], a margin and a playout
-    /// weight of at most 100.
+    /// [`Budget`]), a batch of 1 to [`GuidedSearch::MAX_BATCH`], a margin, a playout and a
+    /// standings weight of at most 100.
     pub fn check(&self) -> Result<(), SearchError> {
         let bad = |m: String| Err(SearchError::Settings(m));
         match self.budget {
@@ -194,17 +208,14 @@ impl GuidedSearch {
                 Self::MAX_BATCH
             ));
         }
-        if self.margin_percent > 100 {
-            return bad(format!(
-                "margin: {}; expected a percentage 0 to 100",
-                self.margin_percent
-            ));
-        }
-        if self.playout_percent > 100 {
-            return bad(format!(
-                "playout: {}; expected a percentage 0 to 100",
-                self.playout_percent
-            ));
+        for (name, percent) in [
+            ("margin", self.margin_percent),
+            ("playout", self.playout_percent),
+            ("standing", self.standing_percent),
+        ] {
+            if percent > 100 {
+                return bad(format!("{name}: {percent}; expected a percentage 0 to 100"));
+            }
         }
         Ok(())
     }
@@ -313,6 +324,8 @@ struct GuidedTree {
     margin: f64,
     /// Weight of a random playout in a leaf's value.
     playout: f64,
+    /// Weight of the standings in a leaf's value.
+    standing: f64,
     iterations: u64,
     seat_sums: [f64; MAX_PLAYERS],
     /// The batch being gathered: leaf games, their descents, the evaluator's answers.
@@ -333,6 +346,7 @@ impl GuidedTree {
             c: f64::from(settings.c_puct_centi) / 100.0,
             margin: f64::from(settings.margin_percent) / 100.0,
             playout: f64::from(settings.playout_percent) / 100.0,
+            standing: f64::from(settings.standing_percent) / 100.0,
             iterations: 0,
             seat_sums: [0.0; MAX_PLAYERS],
             games: Vec::new(),
@@ -466,6 +480,9 @@ impl GuidedTree {
             let node = self.waiting[k].node;
             self.expand_evaluated(node, k);
             let mut values = self.estimates[k].values;
+            if self.standing > 0.0 {
+                self.mix_standing(k, &mut values);
+            }
             if self.playout > 0.0 {
                 self.mix_playout(k, &mut values);
             }
@@ -473,6 +490,21 @@ impl GuidedTree {
             self.back_up(&path, &values);
         }
         Ok(())
+    }
+
+    /// Mixes the standings of leaf `k`'s game if it ended now into its `values` (weight
+    /// `self.standing`): the rest of the deciding seat's turn settled by passing
+    /// ([`settle_turn`]), then each seat's score with the final scoring
+    /// ([`Game::scores_if_ended_now`]), as rewards.
+    fn mix_standing(&mut self, k: usize, values: &mut [f64; MAX_PLAYERS]) {
+        let mut game = self.games[k].clone();
+        let turn_player = game.turn_player();
+        settle_turn(&mut game, turn_player);
+        let reward = rewards_of_scores(&game.scores_if_ended_now(), self.margin);
+        let players = game.num_players();
+        for (v, r) in values[..players].iter_mut().zip(&reward) {
+            *v = (1.0 - self.standing) * *v + self.standing * r;
+        }
     }
 
     /// Mixes a random playout of leaf `k`'s game into its `values` (weight

@@ -1065,7 +1065,11 @@ pub(crate) fn play_out(game: &mut Game, rng: &mut Rng, deploy_percent: u8) {
 /// shared by `k`, 0 a loss) and, with weight `margin`, a smooth margin over the best
 /// opponent.
 pub(crate) fn rewards(game: &Game, margin_weight: f64) -> [f64; MAX_PLAYERS] {
-    let scores = game.scores();
+    rewards_of_scores(game.scores(), margin_weight)
+}
+
+/// [`rewards`] of a game that ended with `scores`.
+pub(crate) fn rewards_of_scores(scores: &[i32], margin_weight: f64) -> [f64; MAX_PLAYERS] {
     let mut out = [0.0; MAX_PLAYERS];
     for (p, o) in out.iter_mut().enumerate().take(scores.len()) {
         let (outcome, points) = outcome_and_margin(scores, p);

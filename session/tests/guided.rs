@@ -397,3 +397,63 @@ fn a_playout_weighs_into_every_leafs_value() {
         .unwrap_err();
     assert!(err.to_string().contains("playout: 101"), "{err}");
 }
+
+#[test]
+fn the_standings_weigh_into_every_leafs_value() {
+    // As with a playout: two seats' margin rewards sum to 1, the evaluator's to 1.8.
+    let game = midgame(12);
+    for (percent, sum) in [(50u8, 1.4), (100, 1.0)] {
+        let settings = GuidedSearch {
+            standing_percent: percent,
+            margin_percent: 100,
+            ..search(120, 8)
+        };
+        let mut fixed = Fixed::new([0.9, 0.9]);
+        let eval = settings.evaluate(&game, 7, &mut fixed).unwrap();
+        assert!(
+            (eval.values[0] + eval.values[1] - sum).abs() < 1e-9,
+            "standing {percent} %: {:?}",
+            eval.values
+        );
+        assert_eq!(fixed.leaves, 121, "the evaluator still sees every leaf");
+    }
+    // One iteration: the leaf after the placement the search tried is the placing seat's
+    // deployment; settled by passing, its standings (the points so far and the final
+    // scoring of the board, B15, B16) are that leaf's whole value with weight 100 %.
+    let mut placing = midgame(12);
+    while placing.phase() != Phase::PlaceTile {
+        let legal = placing.legal();
+        placing.apply(legal[legal.len() - 1]).unwrap();
+    }
+    let me = placing.to_play();
+    let one = GuidedSearch {
+        standing_percent: 100,
+        margin_percent: 100,
+        ..search(1, 1)
+    };
+    let eval = one
+        .evaluate(&placing, 3, &mut Fixed::new([0.9, 0.9]))
+        .unwrap();
+    let tried = eval.actions.iter().find(|a| a.visits == 1).unwrap();
+    let mut settled = placing.clone();
+    settled.apply(tried.action).unwrap();
+    while settled.to_play() == me && settled.phase() == Phase::Deploy {
+        settled.apply(carcassonne::Action::Pass).unwrap();
+    }
+    let standings = settled.scores_if_ended_now();
+    let margin = f64::from(standings[me] - standings[1 - me]);
+    let expected = 0.5 + 0.5 * (margin / 20.0).tanh();
+    assert!(
+        (tried.mean_reward.unwrap() - expected).abs() < 1e-9,
+        "{:?} against {expected} (standings {standings:?})",
+        tried.mean_reward
+    );
+    let bad = GuidedSearch {
+        standing_percent: 101,
+        ..search(10, 1)
+    };
+    let err = bad
+        .evaluate(&game, 0, &mut Fixed::new([0.5, 0.5]))
+        .unwrap_err();
+    assert!(err.to_string().contains("standing: 101"), "{err}");
+}

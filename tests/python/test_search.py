@@ -190,6 +190,31 @@ def test_a_playout_weighs_into_each_leafs_value() -> None:
         assert np.array_equal(again.visits, result.visits) and np.array_equal(again.values, result.values)
 
 
+def test_the_standings_weigh_into_each_leafs_value() -> None:
+    # As with a playout: two players' margin rewards sum to 1, so with standing weight w
+    # each leaf's values, and their mean, sum to (1 - w) 1.8 + w 1.
+    game = midgame(10)
+    for weight, total in ((0.5, 1.4), (1.0, 1.0)):
+        rec = Recorder(value=np.array([[0.9, 0.9]]))
+        result = carcassonne.search(game, 64, seed=2, evaluator=rec, margin=1, standing=weight)
+        check_targets(game, result)
+        assert abs(float(result.values.sum()) - total) < 1e-5, (weight, result.values)
+        assert sum(shape[0] for shape in rec.batches) == 65, "the root and every leaf"
+
+
+def test_scores_if_ended_now_reads_the_final_scoring_ahead() -> None:
+    # B15-B17: at the last decision the final scoring is all that is left to add, so the
+    # scores read ahead are those the game ends with; before, the game is unchanged.
+    game = carcassonne.Game(players=2, seed=5)
+    while not game.is_terminal:
+        before = game.scores
+        ahead = game.scores_if_ended_now()
+        assert all(a >= b for a, b in zip(ahead, before)), "the final scoring only adds"
+        assert game.scores == before
+        game.apply(game.legal_actions()[-1])
+    assert game.scores_if_ended_now() == game.scores
+
+
 def test_bad_input_is_refused_clearly() -> None:
     game = midgame()
     for budget in [0, -5, "fast", True, 1.5]:
@@ -205,6 +230,11 @@ def test_bad_input_is_refused_clearly() -> None:
             carcassonne.search(game, 10, evaluator=Recorder(), playout=playout)
     with pytest.raises(InvalidArgumentError, match="playout: a guided search's setting"):
         carcassonne.search(game, 10, playout=0.5)
+    for standing in (-0.5, 2.0, float("nan")):
+        with pytest.raises(InvalidArgumentError, match="standing: .*expected a weight 0 to 1"):
+            carcassonne.search(game, 10, evaluator=Recorder(), standing=standing)
+    with pytest.raises(InvalidArgumentError, match="standing: a guided search's setting"):
+        carcassonne.search(game, 10, standing=0.5)
     with pytest.raises(InvalidArgumentError, match="batch: 0"):
         carcassonne.search(game, 10, evaluator=Recorder(), batch=0)
     with pytest.raises(InvalidArgumentError, match="not callable"):
