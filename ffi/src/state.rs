@@ -192,6 +192,33 @@ pub extern "C" fn carc_game_scores(
     })
 }
 
+/// Writes each seat's score if the game ended now into `buf` (`len` elements): the
+/// points so far plus the final scoring of what is on the board (incomplete features,
+/// farmers, the sets' own end-of-game scoring), read on a copy (the game is unchanged).
+/// The points of a turn still in progress are not in it; after the game is over, the
+/// final scores. `needed` receives the number of players.
+///
+/// Ownership: `game` is borrowed; `buf` (may be NULL with `len == 0` to ask for the
+/// count) and `needed` belong to the caller. On `CARC_STATUS_BUFFER_TOO_SMALL` only
+/// `needed` is written.
+#[no_mangle]
+pub extern "C" fn carc_game_scores_if_ended_now(
+    game: *const CarcGame,
+    buf: *mut i32,
+    len: u32,
+    needed: *mut u32,
+) -> CarcStatus {
+    with_game("carc_game_scores_if_ended_now", game, |h| {
+        write_array(
+            &h.game().scores_if_ended_now(),
+            buf,
+            len,
+            needed,
+            "the scores if the game ended now",
+        )
+    })
+}
+
 /// Writes the supply of seat `player` (figures not on the board, abbey tiles left) to
 /// `*out`. A seat outside the game is `CARC_STATUS_INVALID_ARGUMENT`.
 ///

@@ -200,6 +200,12 @@ static void round_trip(const CarcGame *game) {
         for (i = 0; i < players; i++) {
             CHECK(scores_a[i] == scores_b[i]);
         }
+        /* Once the game is over, the scores if it ended now are its final scores. */
+        EXPECT_OK(carc_game_scores_if_ended_now(game, scores_b, 6, &n_b));
+        CHECK(n_b == players);
+        for (i = 0; i < players; i++) {
+            CHECK(scores_a[i] == scores_b[i]);
+        }
         EXPECT_OK(carc_game_placed_tiles(game, tiles_a, 512, &n_a));
         EXPECT_OK(carc_game_placed_tiles(loaded, tiles_b, 512, &n_b));
         CHECK(n_a == n_b && memcmp(tiles_a, tiles_b, n_a * sizeof tiles_a[0]) == 0);

@@ -132,6 +132,7 @@ static void test_null_handles(void) {
     EXPECT_STATUS(carc_game_phase(NULL, &phase), CARC_STATUS_NULL_ARGUMENT);
     EXPECT_STATUS(carc_game_is_terminal(NULL, &b), CARC_STATUS_NULL_ARGUMENT);
     EXPECT_STATUS(carc_game_scores(NULL, scores, 6, &needed), CARC_STATUS_NULL_ARGUMENT);
+    EXPECT_STATUS(carc_game_scores_if_ended_now(NULL, scores, 6, &needed), CARC_STATUS_NULL_ARGUMENT);
     EXPECT_STATUS(carc_game_supply(NULL, 0, &supply), CARC_STATUS_NULL_ARGUMENT);
     EXPECT_STATUS(carc_game_tile_in_hand(NULL, &t), CARC_STATUS_NULL_ARGUMENT);
     EXPECT_STATUS(carc_game_tiles_left(NULL, &u), CARC_STATUS_NULL_ARGUMENT);
@@ -219,6 +220,12 @@ static void test_buffers(CarcGame *game) {
     EXPECT_STATUS(carc_game_scores(game, scores, 1, &n), CARC_STATUS_BUFFER_TOO_SMALL);
     CHECK(n == 2 && scores[0] == -5);
     EXPECT_OK(carc_game_scores(game, scores, 2, &n));
+    CHECK(n == 2 && scores[0] == 0 && scores[1] == 0);
+    scores[0] = -5;
+    EXPECT_STATUS(carc_game_scores_if_ended_now(game, scores, 1, &n), CARC_STATUS_BUFFER_TOO_SMALL);
+    CHECK(n == 2 && scores[0] == -5);
+    /* B15, B16: nothing on the board but the start tile, so nothing to add yet. */
+    EXPECT_OK(carc_game_scores_if_ended_now(game, scores, 2, &n));
     CHECK(n == 2 && scores[0] == 0 && scores[1] == 0);
     /* Text: the size counts the NUL. */
     EXPECT_OK(carc_game_render_text(game, NULL, 0, &size));

@@ -149,6 +149,7 @@ static class PlayGame
             PlayToEnd(game, new Random(5), false);
             int[] scores = game.Scores();
             Check(scores.Length == 4, "four scores");
+            Check(SameScores(game.ScoresIfEndedNow(), scores), "once the game is over, the scores if it ended now are its scores");
             string record = game.ToRecord("csharp");
             Check(record.Contains("\"id\":\"csharp\""), "record id");
             using (Game loaded = Game.FromRecord(record, Chance.Explicit))

@@ -1004,6 +1004,7 @@ namespace Carcassonne
         [DllImport(Lib)] public static extern Status carc_game_phase(GameHandle game, out Phase phase);
         [DllImport(Lib)] public static extern Status carc_game_is_terminal(GameHandle game, out byte terminal);
         [DllImport(Lib)] public static extern Status carc_game_scores(GameHandle game, int[] buf, uint len, out uint needed);
+        [DllImport(Lib)] public static extern Status carc_game_scores_if_ended_now(GameHandle game, int[] buf, uint len, out uint needed);
         [DllImport(Lib)] public static extern Status carc_game_supply(GameHandle game, uint player, out CarcSupply supply);
         [DllImport(Lib)] public static extern Status carc_game_tile_in_hand(GameHandle game, out ushort tile);
         [DllImport(Lib)] public static extern Status carc_game_tiles_left(GameHandle game, out uint left);
@@ -1200,6 +1201,17 @@ namespace Carcassonne
             Native.Check(Native.carc_game_scores(handle, null, 0, out n));
             int[] scores = new int[n];
             Native.Check(Native.carc_game_scores(handle, scores, n, out n));
+            return scores;
+        }
+
+        /// <summary>Each seat's score if the game ended now: the points so far plus the final
+        /// scoring of what is on the board, read on a copy (`carc_game_scores_if_ended_now`).</summary>
+        public int[] ScoresIfEndedNow()
+        {
+            uint n;
+            Native.Check(Native.carc_game_scores_if_ended_now(handle, null, 0, out n));
+            int[] scores = new int[n];
+            Native.Check(Native.carc_game_scores_if_ended_now(handle, scores, n, out n));
             return scores;
         }
 
