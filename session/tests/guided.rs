@@ -343,6 +343,22 @@ fn a_network_guided_search_runs_through_the_flat_evaluator() {
     assert!(calls > 64 / 8, "the root, then batches of at most 8");
 }
 
+/// Searches `game` with `settings` (120 iterations, a mix in the leaves' values) and an
+/// evaluator saying 0.9 for both seats; checks that the two seats' mean values sum to
+/// `sum`, that the evaluator saw the root and every leaf, and that the shares sum to 1.
+fn search_with_a_mix(game: &Game, settings: &GuidedSearch, sum: f64) -> Evaluation {
+    let mut fixed = Fixed::new([0.9, 0.9]);
+    let eval = settings.evaluate(game, 7, &mut fixed).unwrap();
+    assert!(
+        (eval.values[0] + eval.values[1] - sum).abs() < 1e-9,
+        "{settings:?}: {:?}",
+        eval.values
+    );
+    assert_eq!(fixed.leaves, 121, "the evaluator still sees every leaf");
+    assert!((share_sum(&eval) - 1.0).abs() < 1e-9);
+    eval
+}
+
 #[test]
 fn a_playout_weighs_into_every_leafs_value() {
     // The evaluator says 0.9 for both seats (sum 1.8); a finished game's margin reward
@@ -355,15 +371,7 @@ fn a_playout_weighs_into_every_leafs_value() {
             margin_percent: 100,
             ..search(120, 8)
         };
-        let mut fixed = Fixed::new([0.9, 0.9]);
-        let eval = settings.evaluate(&game, 7, &mut fixed).unwrap();
-        assert!(
-            (eval.values[0] + eval.values[1] - sum).abs() < 1e-9,
-            "playout {percent} %: {:?}",
-            eval.values
-        );
-        assert_eq!(fixed.leaves, 121, "the evaluator still sees every leaf");
-        assert!((share_sum(&eval) - 1.0).abs() < 1e-9);
+        let eval = search_with_a_mix(&game, &settings, sum);
         let again = settings
             .evaluate(&game, 7, &mut Fixed::new([0.9, 0.9]))
             .unwrap();
@@ -408,14 +416,7 @@ fn the_standings_weigh_into_every_leafs_value() {
             margin_percent: 100,
             ..search(120, 8)
         };
-        let mut fixed = Fixed::new([0.9, 0.9]);
-        let eval = settings.evaluate(&game, 7, &mut fixed).unwrap();
-        assert!(
-            (eval.values[0] + eval.values[1] - sum).abs() < 1e-9,
-            "standing {percent} %: {:?}",
-            eval.values
-        );
-        assert_eq!(fixed.leaves, 121, "the evaluator still sees every leaf");
+        search_with_a_mix(&game, &settings, sum);
     }
     // One iteration: the leaf after the placement the search tried is the placing seat's
     // deployment; settled by passing, its standings (the points so far and the final

@@ -1197,21 +1197,25 @@ namespace Carcassonne
 
         public int[] Scores()
         {
-            uint n;
-            Native.Check(Native.carc_game_scores(handle, null, 0, out n));
-            int[] scores = new int[n];
-            Native.Check(Native.carc_game_scores(handle, scores, n, out n));
-            return scores;
+            return SeatScores(Native.carc_game_scores);
         }
 
         /// <summary>Each seat's score if the game ended now: the points so far plus the final
         /// scoring of what is on the board, read on a copy (`carc_game_scores_if_ended_now`).</summary>
         public int[] ScoresIfEndedNow()
         {
+            return SeatScores(Native.carc_game_scores_if_ended_now);
+        }
+
+        delegate Status ScoresQuery(GameHandle game, int[] buf, uint len, out uint needed);
+
+        /// <summary>A score per seat from `query`: the count asked first, then the scores.</summary>
+        int[] SeatScores(ScoresQuery query)
+        {
             uint n;
-            Native.Check(Native.carc_game_scores_if_ended_now(handle, null, 0, out n));
+            Native.Check(query(handle, null, 0, out n));
             int[] scores = new int[n];
-            Native.Check(Native.carc_game_scores_if_ended_now(handle, scores, n, out n));
+            Native.Check(query(handle, scores, n, out n));
             return scores;
         }
 
