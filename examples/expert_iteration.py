@@ -43,7 +43,8 @@ policy (``--player argmax``) or guiding a search of N evaluations a move
 (``--player search:50``; ``--c`` its PUCT constant, ``--batch`` its leaves a call,
 ``--margin`` the smooth margin's weight in a finished game's reward, ``--playout`` the
 weight of a random playout in each leaf's value, ``--standing`` that of the standings if
-the game ended at the leaf), and prints the evaluation's table::
+the game ended at the leaf, ``--standing-end`` that weight at the end of the game when it
+should grow as the tiles are placed), and prints the evaluation's table::
 
     python examples/expert_iteration.py --evaluate examples/expert_iteration_base_2p.pt \\
         --player argmax --opponent heuristic --deals 200
@@ -148,14 +149,16 @@ def argmax_player(model: Policy) -> Callable[[carcassonne.Game], carcassonne.Act
 def search_player(model: Policy, evaluations: int, seed: int, batch: int = 8, c: Optional[float] = None,
                   margin: Optional[float] = None,
                   playout: Optional[float] = None,
-                  standing: Optional[float] = None) -> Callable[[carcassonne.Game], carcassonne.Action]:
+                  standing: Optional[float] = None,
+                  standing_end: Optional[float] = None) -> Callable[[carcassonne.Game], carcassonne.Action]:
     """The most visited action of a search guided by the network, ``evaluations``
     iterations a move (each decision searched from its own seed), with PUCT constant
     ``c`` (``None``: the search's default, 1.5) and weight ``margin`` of the smooth score
     margin in the reward of a game finished inside the tree (``None``: the search's
     default, 0, the outcome; 1 for a value head trained on the margin); ``playout`` weighs
     one random playout of each leaf against the value head and ``standing`` the standings
-    if the game ended at the leaf (``None``: 0, the network alone)."""
+    if the game ended at the leaf (``None``: 0, the network alone), at the start of the
+    game, ``standing_end`` at its end (``None``: the same as at the start)."""
     evaluator = NetworkEvaluator(model)
     counter = [seed]
 
@@ -164,9 +167,10 @@ def search_player(model: Policy, evaluations: int, seed: int, batch: int = 8, c:
             return game.legal_actions()[0]
         counter[0] += 1
         return carcassonne.search(game, evaluations, seed=counter[0], evaluator=evaluator, batch=batch, c=c,
-                                  margin=margin, playout=playout, standing=standing).best
+                                  margin=margin, playout=playout, standing=standing,
+                                  standing_end=standing_end).best
 
-    settings = {"c": c, "margin": margin, "playout": playout, "standing": standing}
+    settings = {"c": c, "margin": margin, "playout": playout, "standing": standing, "standing_end": standing_end}
     options = "".join(f",{name}={value:g}" for name, value in settings.items() if value is not None)
     return Named(f"network+search:{evaluations}{options}", play)
 
@@ -313,16 +317,17 @@ def generate(model: Optional[Policy], games: int, args: argparse.Namespace, firs
 def run_evaluation(model: Policy, player: str, opponent: str, deals: int, seed: int, window: int,
                    search_seed: int = 0, c: Optional[float] = None, batch: int = 8,
                    margin: Optional[float] = None, playout: Optional[float] = None,
-                   standing: Optional[float] = None) -> Evaluation:
+                   standing: Optional[float] = None, standing_end: Optional[float] = None) -> Evaluation:
     """``player`` (``argmax`` or ``search:N``, the latter with PUCT constant ``c``,
     ``batch`` leaves an evaluator call and the reward's ``margin`` weight) against the
     built-in ``opponent``; ``playout`` and ``standing`` the weights of a random playout
-    and of the standings if the game ended in a leaf's value."""
+    and of the standings if the game ended in a leaf's value (``standing_end``: the latter
+    at the end of the game)."""
     if player == "argmax":
         me = argmax_player(model)
     elif player.startswith("search:"):
         me = search_player(model, int(player.split(":", 1)[1]), search_seed, batch=batch, c=c,
-                           margin=margin, playout=playout, standing=standing)
+                           margin=margin, playout=playout, standing=standing, standing_end=standing_end)
     else:
         raise SystemExit(f"--player {player}: expected argmax or search:N")
     return evaluate(me, opponent, deals, sets=GAME["sets"], seed=seed, window=window, preset=PRESET)
@@ -372,7 +377,10 @@ def main() -> None:
                         "one random playout of each leaf against the value head (default 0, the network alone)")
     parser.add_argument("--standing", type=float, help="with --evaluate and --player search:N: weight 0..1 of the "
                         "standings if the game ended at each leaf (scores with the final scoring, scored as --margin "
-                        "says) against the value head (default 0, the network alone)")
+                        "says) against the value head (default 0, the network alone), at the start of the game")
+    parser.add_argument("--standing-end", type=float, help="with --evaluate and --player search:N: weight 0..1 of "
+                        "the standings at the end of the game; the weight moves linearly from --standing (default 0) "
+                        "to it as the tiles are placed (default: --standing's, constant)")
     parser.add_argument("--opponent", default="heuristic", help="with --evaluate: a built-in player's spec")
     parser.add_argument("--deals", type=int, default=200, help="with --evaluate: deals, each from both seats")
     parser.add_argument("--eval-seed", type=int, default=1_000_000, help="with --evaluate: the first deal's seed")
@@ -394,18 +402,19 @@ def main() -> None:
         parser.error(f"--c {args.c}: only a guided search has it (--evaluate WEIGHTS --player search:N)")
     if args.c is not None and not 0.0 <= args.c <= 10.0:
         parser.error(f"--c {args.c}: expected a PUCT constant in 0..10")
-    for name in ("margin", "playout", "standing"):
+    for name in ("margin", "playout", "standing", "standing_end"):
         weight = getattr(args, name)
+        option = "--" + name.replace("_", "-")
         if weight is not None and not (args.evaluate and args.player.startswith("search:")):
-            parser.error(f"--{name} {weight}: only a guided search has it (--evaluate WEIGHTS --player search:N)")
+            parser.error(f"{option} {weight}: only a guided search has it (--evaluate WEIGHTS --player search:N)")
         if weight is not None and not 0.0 <= weight <= 1.0:
-            parser.error(f"--{name} {weight}: expected a weight in 0..1")
+            parser.error(f"{option} {weight}: expected a weight in 0..1")
     if args.batch < 1:
         parser.error(f"--batch {args.batch}: expected at least 1 leaf a call")
     if args.evaluate:
         model = load_model(args.evaluate, args.window, args.width, args.depth)
         result = run_evaluation(model, args.player, args.opponent, args.deals, args.eval_seed, args.window, args.seed,
-                                args.c, args.batch, args.margin, args.playout, args.standing)
+                                args.c, args.batch, args.margin, args.playout, args.standing, args.standing_end)
         print(f"{args.evaluate} ({args.player}):")
         print(result.text(), flush=True)
         return

@@ -68,6 +68,7 @@ def search(
     margin: Optional[float] = None,
     playout: Optional[float] = None,
     standing: Optional[float] = None,
+    standing_end: Optional[float] = None,
 ) -> SearchResult:
     """Searches the current decision of ``game`` (the game is not changed).
 
@@ -86,13 +87,16 @@ def search(
     the standings if the game ended at the leaf against it: the deciding seat's turn is
     settled by passing, each seat's score with the final scoring is read (what
     :meth:`Game.scores_if_ended_now` gives) and scored as ``margin`` says; it is mixed in
-    before the playout. Raises ``CarcassonneError`` when the game is over or waits for a
-    draw, ``InvalidArgumentError`` for a bad budget, batch, margin, playout, standing or
-    evaluator answer; an exception raised by the evaluator propagates unchanged.
+    before the playout. With ``standing_end`` (0 to 1) that weight moves linearly from
+    ``standing`` (default 0) at the start of the game to ``standing_end`` at its end, with
+    the share of the tiles placed. Raises ``CarcassonneError`` when the game is over or
+    waits for a draw, ``InvalidArgumentError`` for a bad budget, batch, margin, playout,
+    standing, standing_end or evaluator answer; an exception raised by the evaluator
+    propagates unchanged.
     """
     core = game._g
     raw: Dict[str, Any] = core.search(budget, seed=seed, evaluator=evaluator, batch=batch, c=c, margin=margin,
-                                      playout=playout, standing=standing)
+                                      playout=playout, standing=standing, standing_end=standing_end)
     actions = [action_from_tuple(t) for t in core.legal_actions()]
     return SearchResult(
         actions=actions,

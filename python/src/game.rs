@@ -753,11 +753,13 @@ impl PyGame {
     /// value, and `standing` (0 to 1, with an evaluator only; default 0) the standings if
     /// the game ended at the leaf (the deciding seat's turn settled by passing, then each
     /// seat's score with the final scoring, scored as `margin` says; mixed in before the
-    /// playout). Raises `CarcassonneError` when the game is over or waits for a draw,
-    /// `InvalidArgumentError` for a bad budget, batch, margin, playout, standing or
-    /// evaluator answer; an exception of the evaluator is raised as it is.
+    /// playout); with `standing_end` (0 to 1) that weight moves linearly from `standing`
+    /// (default 0) at the start of the game to `standing_end` at its end, with the share
+    /// of the tiles placed. Raises `CarcassonneError` when the game is over or waits for a
+    /// draw, `InvalidArgumentError` for a bad budget, batch, margin, playout, standing,
+    /// standing_end or evaluator answer; an exception of the evaluator is raised as it is.
     #[allow(clippy::too_many_arguments)] // the keyword arguments of a Python method
-    #[pyo3(signature = (budget, seed=Int(0), evaluator=None, batch=Int(8), c=None, margin=None, playout=None, standing=None), text_signature = "($self, budget, seed=0, evaluator=None, batch=8, c=None, margin=None, playout=None, standing=None)")]
+    #[pyo3(signature = (budget, seed=Int(0), evaluator=None, batch=Int(8), c=None, margin=None, playout=None, standing=None, standing_end=None), text_signature = "($self, budget, seed=0, evaluator=None, batch=8, c=None, margin=None, playout=None, standing=None, standing_end=None)")]
     fn search<'py>(
         &mut self,
         py: Python<'py>,
@@ -769,6 +771,7 @@ impl PyGame {
         margin: Option<f64>,
         playout: Option<f64>,
         standing: Option<f64>,
+        standing_end: Option<f64>,
     ) -> PyResult<Bound<'py, PyDict>> {
         let budget = crate::search::budget_from(budget)?;
         let seed = u64::try_from(seed.0)
@@ -802,6 +805,7 @@ impl PyGame {
                 margin,
                 playout,
                 standing,
+                standing_end,
             },
         )
     }

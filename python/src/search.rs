@@ -58,6 +58,9 @@ pub struct SearchArgs<'py> {
     /// Weight of the standings (scores if the game ended at the leaf) in each leaf's
     /// value, 0 to 1 (guided search only).
     pub standing: Option<f64>,
+    /// Weight of the standings at the end of the game, 0 to 1 (the weight moves
+    /// linearly from `standing` to it as the tiles are placed; guided search only).
+    pub standing_end: Option<f64>,
 }
 
 /// The weight `value` of argument `name` (0 to 1) as the searches' percentage.
@@ -163,6 +166,10 @@ pub fn search<'py>(
         .standing
         .map(|w| weight_percent("standing", w))
         .transpose()?;
+    let standing_end_percent = args
+        .standing_end
+        .map(|w| weight_percent("standing_end", w))
+        .transpose()?;
     // The exploration constant of either search (UCT or PUCT), in hundredths.
     let c_centi = match args.c {
         Some(c) if !(0.0..=10.0).contains(&c) => {
@@ -171,7 +178,11 @@ pub fn search<'py>(
         c => c.map(|c| (c * 100.0).round() as u16),
     };
     if args.evaluator.is_none() {
-        for (name, percent) in [("playout", playout_percent), ("standing", standing_percent)] {
+        for (name, percent) in [
+            ("playout", playout_percent),
+            ("standing", standing_percent),
+            ("standing_end", standing_end_percent),
+        ] {
             if percent.is_some() {
                 return Err(invalid_argument(format!(
                     "{name}: a guided search's setting (give an evaluator); without one every leaf is played out"
@@ -214,6 +225,7 @@ pub fn search<'py>(
             if let Some(percent) = standing_percent {
                 settings.standing_percent = percent;
             }
+            settings.standing_end_percent = standing_end_percent;
             let raised: RefCell<Option<PyErr>> = RefCell::new(None);
             let layout_ref: Arc<Layout> = layout.clone();
             let mut flat = FlatEvaluator::new(

@@ -157,7 +157,15 @@ pub struct GuidedSearch {
     /// `(1 − w)·value + w·reward` of those scores (the reward weighs the margin by
     /// [`GuidedSearch::margin_percent`]). Mixed in before a playout
     /// ([`GuidedSearch::playout_percent`]). The default 0 trusts the evaluator alone.
+    /// This is the weight at the start of the game; see
+    /// [`GuidedSearch::standing_end_percent`].
     pub standing_percent: u8,
+    /// Weight of the standings at the end of the game, percent, when it differs from
+    /// [`GuidedSearch::standing_percent`]: the weight then moves linearly from the one to
+    /// the other with the share of the tiles already placed at the leaf (the tiles on
+    /// the board over those plus the tiles left), as the standings come to decide the
+    /// outcome. `None` (the default) keeps the weight constant.
+    pub standing_end_percent: Option<u8>,
 }
 
 impl GuidedSearch {
@@ -178,6 +186,7 @@ impl GuidedSearch {
             margin_percent: 0,
             playout_percent: 0,
             standing_percent: 0,
+            standing_end_percent: None,
         }
     }
 
@@ -212,6 +221,7 @@ impl GuidedSearch {
             ("margin", self.margin_percent),
             ("playout", self.playout_percent),
             ("standing", self.standing_percent),
+            ("standing end", self.standing_end_percent.unwrap_or(0)),
         ] {
             if percent > 100 {
                 return bad(format!("{name}: {percent}; expected a percentage 0 to 100"));
@@ -324,8 +334,9 @@ struct GuidedTree {
     margin: f64,
     /// Weight of a random playout in a leaf's value.
     playout: f64,
-    /// Weight of the standings in a leaf's value.
+    /// Weight of the standings in a leaf's value at the start and at the end of the game.
     standing: f64,
+    standing_end: f64,
     iterations: u64,
     seat_sums: [f64; MAX_PLAYERS],
     /// The batch being gathered: leaf games, their descents, the evaluator's answers.
@@ -347,6 +358,11 @@ impl GuidedTree {
             margin: f64::from(settings.margin_percent) / 100.0,
             playout: f64::from(settings.playout_percent) / 100.0,
             standing: f64::from(settings.standing_percent) / 100.0,
+            standing_end: f64::from(
+                settings
+                    .standing_end_percent
+                    .unwrap_or(settings.standing_percent),
+            ) / 100.0,
             iterations: 0,
             seat_sums: [0.0; MAX_PLAYERS],
             games: Vec::new(),
@@ -480,7 +496,7 @@ impl GuidedTree {
             let node = self.waiting[k].node;
             self.expand_evaluated(node, k);
             let mut values = self.estimates[k].values;
-            if self.standing > 0.0 {
+            if self.standing > 0.0 || self.standing_end > 0.0 {
                 self.mix_standing(k, &mut values);
             }
             if self.playout > 0.0 {
@@ -493,17 +509,21 @@ impl GuidedTree {
     }
 
     /// Mixes the standings of leaf `k`'s game if it ended now into its `values` (weight
-    /// `self.standing`): the rest of the deciding seat's turn settled by passing
-    /// ([`settle_turn`]), then each seat's score with the final scoring
+    /// `self.standing` at the start of the game, `self.standing_end` at its end, linear
+    /// in the share of the tiles placed): the rest of the deciding seat's turn settled by
+    /// passing ([`settle_turn`]), then each seat's score with the final scoring
     /// ([`Game::scores_if_ended_now`]), as rewards.
     fn mix_standing(&mut self, k: usize, values: &mut [f64; MAX_PLAYERS]) {
         let mut game = self.games[k].clone();
         let turn_player = game.turn_player();
         settle_turn(&mut game, turn_player);
         let reward = rewards_of_scores(&game.scores_if_ended_now(), self.margin);
+        let placed = game.board().len() as f64;
+        let progress = placed / (placed + f64::from(game.tiles_left()));
+        let w = self.standing + (self.standing_end - self.standing) * progress;
         let players = game.num_players();
         for (v, r) in values[..players].iter_mut().zip(&reward) {
-            *v = (1.0 - self.standing) * *v + self.standing * r;
+            *v = (1.0 - w) * *v + w * r;
         }
     }
 

@@ -458,3 +458,54 @@ fn the_standings_weigh_into_every_leafs_value() {
         .unwrap_err();
     assert!(err.to_string().contains("standing: 101"), "{err}");
 }
+
+#[test]
+fn the_standings_weight_moves_with_the_tiles_placed() {
+    // From 0 at the start of the game to 100 % at its end, the weight at a leaf is the
+    // share p of the tiles placed there (board over board plus pile), so each leaf's two
+    // values sum to (1 − p)·1.8 + p·1; the leaves of 120 iterations lie a few tiles past
+    // the root, so the mean sum lies between those of the root's share and a few more.
+    let game = midgame(40);
+    let share = |extra: f64| {
+        let placed = game.board().len() as f64 + extra;
+        placed / (game.board().len() as f64 + f64::from(game.tiles_left()))
+    };
+    let settings = GuidedSearch {
+        standing_percent: 0,
+        standing_end_percent: Some(100),
+        margin_percent: 100,
+        ..search(120, 8)
+    };
+    let eval = settings
+        .evaluate(&game, 7, &mut Fixed::new([0.9, 0.9]))
+        .unwrap();
+    let sum = eval.values[0] + eval.values[1];
+    let (low, high) = (1.8 - 0.8 * share(4.0), 1.8 - 0.8 * share(0.0));
+    assert!(low <= sum && sum <= high, "{sum} outside {low}..{high}");
+    assert!(share(0.0) > 0.3, "the root is well into the game");
+    // The same start and end weights are the constant weight.
+    let constant = GuidedSearch {
+        standing_percent: 50,
+        margin_percent: 100,
+        ..search(120, 8)
+    };
+    let same = GuidedSearch {
+        standing_end_percent: Some(50),
+        ..constant
+    };
+    let a = constant
+        .evaluate(&game, 3, &mut Fixed::new([0.9, 0.9]))
+        .unwrap();
+    let b = same
+        .evaluate(&game, 3, &mut Fixed::new([0.9, 0.9]))
+        .unwrap();
+    assert_eq!(a.values, b.values);
+    let bad = GuidedSearch {
+        standing_end_percent: Some(120),
+        ..search(10, 1)
+    };
+    let err = bad
+        .evaluate(&game, 0, &mut Fixed::new([0.5, 0.5]))
+        .unwrap_err();
+    assert!(err.to_string().contains("standing end: 120"), "{err}");
+}

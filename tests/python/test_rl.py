@@ -340,11 +340,12 @@ def test_expert_iteration_smoke_run(tmp_path: Path) -> None:
     assert done.returncode != 0 and "--width 32: the weights" in done.stderr and "have width 16" in done.stderr
     done = run_example(
         "expert_iteration.py", "--evaluate", str(tmp_path / "policy.pt"), "--player", "search:4",
-        "--c", "3", "--batch", "2", "--margin", "1", "--playout", "0.5", "--standing", "0.25", "--opponent", "random",
-        "--deals", "1", timeout=600,
+        "--c", "3", "--batch", "2", "--margin", "1", "--playout", "0.5", "--standing", "0.25", "--standing-end", "0.75",
+        "--opponent", "random", "--deals", "1", timeout=600,
     )
     assert done.returncode == 0, done.stderr
-    assert "network+search:4,c=3,margin=1,playout=0.5,standing=0.25 against random: 2 games" in done.stdout
+    assert ("network+search:4,c=3,margin=1,playout=0.5,standing=0.25,standing_end=0.75 against random: 2 games"
+            in done.stdout)
     done = run_example("expert_iteration.py", "--evaluate", str(tmp_path / "policy.pt"), "--player", "search:4",
                        "--c", "11", "--deals", "1", timeout=600)
     assert done.returncode != 0 and "--c 11.0: expected a PUCT constant in 0..10" in done.stderr
@@ -368,6 +369,9 @@ def test_expert_iteration_smoke_run(tmp_path: Path) -> None:
     done = run_example("expert_iteration.py", "--evaluate", str(tmp_path / "policy.pt"), "--player", "search:4",
                        "--standing", "-1", "--deals", "1", timeout=600)
     assert done.returncode != 0 and "--standing -1.0: expected a weight in 0..1" in done.stderr, done.stderr
+    done = run_example("expert_iteration.py", "--evaluate", str(tmp_path / "policy.pt"), "--standing-end", "0.5",
+                       "--deals", "1", timeout=600)
+    assert done.returncode != 0 and "--standing-end 0.5: only a guided search has it" in done.stderr, done.stderr
 
 
 def test_network_guided_search_targets_sum_to_one_and_repeat_from_a_seed() -> None:

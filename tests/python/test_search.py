@@ -200,6 +200,15 @@ def test_the_standings_weigh_into_each_leafs_value() -> None:
         check_targets(game, result)
         assert abs(float(result.values.sum()) - total) < 1e-5, (weight, result.values)
         assert sum(shape[0] for shape in rec.batches) == 65, "the root and every leaf"
+    # From 0 at the start to 1 at the end the weight is the share p of the tiles placed
+    # at the leaf, a few tiles past the root's share: the sum lies near (1 - p) 1.8 + p.
+    game = midgame(60)
+    placed = len(game.board())
+    total = placed + game.tiles_left
+    rec = Recorder(value=np.array([[0.9, 0.9]]))
+    result = carcassonne.search(game, 64, seed=2, evaluator=rec, margin=1, standing=0, standing_end=1)
+    low, high = 1.8 - 0.8 * (placed + 4) / total, 1.8 - 0.8 * placed / total
+    assert low <= float(result.values.sum()) <= high, (low, result.values, high)
 
 
 def test_scores_if_ended_now_reads_the_final_scoring_ahead() -> None:
@@ -235,6 +244,10 @@ def test_bad_input_is_refused_clearly() -> None:
             carcassonne.search(game, 10, evaluator=Recorder(), standing=standing)
     with pytest.raises(InvalidArgumentError, match="standing: a guided search's setting"):
         carcassonne.search(game, 10, standing=0.5)
+    with pytest.raises(InvalidArgumentError, match="standing_end: 1.5; expected a weight 0 to 1"):
+        carcassonne.search(game, 10, evaluator=Recorder(), standing_end=1.5)
+    with pytest.raises(InvalidArgumentError, match="standing_end: a guided search's setting"):
+        carcassonne.search(game, 10, standing_end=0.5)
     with pytest.raises(InvalidArgumentError, match="batch: 0"):
         carcassonne.search(game, 10, evaluator=Recorder(), batch=0)
     with pytest.raises(InvalidArgumentError, match="not callable"):
