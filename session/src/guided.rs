@@ -221,7 +221,7 @@ impl GuidedSearch {
             ("margin", self.margin_percent),
             ("playout", self.playout_percent),
             ("standing", self.standing_percent),
-            ("standing end", self.standing_end_percent.unwrap_or(0)),
+            ("standing_end", self.standing_end_percent.unwrap_or(0)),
         ] {
             if percent > 100 {
                 return bad(format!("{name}: {percent}; expected a percentage 0 to 100"));

@@ -507,5 +507,5 @@ fn the_standings_weight_moves_with_the_tiles_placed() {
     let err = bad
         .evaluate(&game, 0, &mut Fixed::new([0.5, 0.5]))
         .unwrap_err();
-    assert!(err.to_string().contains("standing end: 120"), "{err}");
+    assert!(err.to_string().contains("standing_end: 120"), "{err}");
 }
