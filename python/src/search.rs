@@ -63,14 +63,15 @@ pub struct SearchArgs<'py> {
     pub standing_end: Option<f64>,
 }
 
-/// The weight `value` of argument `name` (0 to 1) as the searches' percentage.
-fn weight_percent(name: &str, value: f64) -> PyResult<u8> {
-    if !(0.0..=1.0).contains(&value) {
-        return Err(invalid_argument(format!(
-            "{name}: {value}; expected a weight 0 to 1"
-        )));
+/// The weight `value` of argument `name` (0 to 1, or not given) as the searches'
+/// percentage.
+fn weight_percent(name: &str, value: Option<f64>) -> PyResult<Option<u8>> {
+    match value {
+        Some(w) if !(0.0..=1.0).contains(&w) => Err(invalid_argument(format!(
+            "{name}: {w}; expected a weight 0 to 1"
+        ))),
+        w => Ok(w.map(|w| (w * 100.0).round() as u8)),
     }
-    Ok((value * 100.0).round() as u8)
 }
 
 /// Calls the Python evaluator on a batch: a dict of `board` uint8 [k, C, W, W],
@@ -154,22 +155,10 @@ pub fn search<'py>(
 ) -> PyResult<Bound<'py, PyDict>> {
     let game = session.game().clone();
     let layout = session.current_layout();
-    let margin_percent = args
-        .margin
-        .map(|m| weight_percent("margin", m))
-        .transpose()?;
-    let playout_percent = args
-        .playout
-        .map(|w| weight_percent("playout", w))
-        .transpose()?;
-    let standing_percent = args
-        .standing
-        .map(|w| weight_percent("standing", w))
-        .transpose()?;
-    let standing_end_percent = args
-        .standing_end
-        .map(|w| weight_percent("standing_end", w))
-        .transpose()?;
+    let margin_percent = weight_percent("margin", args.margin)?;
+    let playout_percent = weight_percent("playout", args.playout)?;
+    let standing_percent = weight_percent("standing", args.standing)?;
+    let standing_end_percent = weight_percent("standing_end", args.standing_end)?;
     // The exploration constant of either search (UCT or PUCT), in hundredths.
     let c_centi = match args.c {
         Some(c) if !(0.0..=10.0).contains(&c) => {

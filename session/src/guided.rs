@@ -521,10 +521,7 @@ impl GuidedTree {
         let placed = game.board().len() as f64;
         let progress = placed / (placed + f64::from(game.tiles_left()));
         let w = self.standing + (self.standing_end - self.standing) * progress;
-        let players = game.num_players();
-        for (v, r) in values[..players].iter_mut().zip(&reward) {
-            *v = (1.0 - w) * *v + w * r;
-        }
+        blend(values, &reward[..game.num_players()], w);
     }
 
     /// Mixes a random playout of leaf `k`'s game into its `values` (weight
@@ -534,10 +531,7 @@ impl GuidedTree {
         let game = &mut self.games[k];
         play_out(game, &mut self.rng, MctsConfig::DEFAULT_DEPLOY_PERCENT);
         let reward = rewards(game, self.margin);
-        let players = game.num_players();
-        for (v, r) in values[..players].iter_mut().zip(&reward) {
-            *v = (1.0 - self.playout) * *v + self.playout * r;
-        }
+        blend(values, &reward[..game.num_players()], self.playout);
     }
 
     /// One descent from the root: to a finished game (backed up now), to a new leaf
@@ -704,6 +698,14 @@ impl GuidedTree {
             iterations: self.iterations,
             elapsed: started.elapsed(),
         }
+    }
+}
+
+/// Mixes each seat's `reward` into its value in `values` with weight `w`:
+/// `(1 − w)·value + w·reward`.
+fn blend(values: &mut [f64; MAX_PLAYERS], reward: &[f64], w: f64) {
+    for (v, r) in values.iter_mut().zip(reward) {
+        *v = (1.0 - w) * *v + w * r;
     }
 }
 

@@ -346,32 +346,24 @@ def test_expert_iteration_smoke_run(tmp_path: Path) -> None:
     assert done.returncode == 0, done.stderr
     assert ("network+search:4,c=3,margin=1,playout=0.5,standing=0.25,standing_end=0.75 against random: 2 games"
             in done.stdout)
-    done = run_example("expert_iteration.py", "--evaluate", str(tmp_path / "policy.pt"), "--player", "search:4",
-                       "--c", "11", "--deals", "1", timeout=600)
-    assert done.returncode != 0 and "--c 11.0: expected a PUCT constant in 0..10" in done.stderr
-    done = run_example("expert_iteration.py", "--evaluate", str(tmp_path / "policy.pt"), "--c", "3", "--deals", "1",
-                       timeout=600)
-    assert done.returncode != 0 and "--c 3.0: only a guided search has it" in done.stderr
-    for margin, error in (("1.5", "--margin 1.5: expected a weight in 0..1"),
-                          ("nan", "--margin nan: expected a weight in 0..1")):
-        done = run_example("expert_iteration.py", "--evaluate", str(tmp_path / "policy.pt"), "--player", "search:4",
-                           "--margin", margin, "--deals", "1", timeout=600)
-        assert done.returncode != 0 and error in done.stderr, done.stderr
-    done = run_example("expert_iteration.py", "--evaluate", str(tmp_path / "policy.pt"), "--margin", "1",
-                       "--deals", "1", timeout=600)
-    assert done.returncode != 0 and "--margin 1.0: only a guided search has it" in done.stderr
-    done = run_example("expert_iteration.py", "--evaluate", str(tmp_path / "policy.pt"), "--player", "search:4",
-                       "--playout", "1.5", "--deals", "1", timeout=600)
-    assert done.returncode != 0 and "--playout 1.5: expected a weight in 0..1" in done.stderr, done.stderr
-    done = run_example("expert_iteration.py", "--evaluate", str(tmp_path / "policy.pt"), "--playout", "0.5",
-                       "--deals", "1", timeout=600)
-    assert done.returncode != 0 and "--playout 0.5: only a guided search has it" in done.stderr
-    done = run_example("expert_iteration.py", "--evaluate", str(tmp_path / "policy.pt"), "--player", "search:4",
-                       "--standing", "-1", "--deals", "1", timeout=600)
-    assert done.returncode != 0 and "--standing -1.0: expected a weight in 0..1" in done.stderr, done.stderr
-    done = run_example("expert_iteration.py", "--evaluate", str(tmp_path / "policy.pt"), "--standing-end", "0.5",
-                       "--deals", "1", timeout=600)
-    assert done.returncode != 0 and "--standing-end 0.5: only a guided search has it" in done.stderr, done.stderr
+    # Refused settings, each with the option it names: out of range, or given to a player
+    # without a search.
+    search = ("--player", "search:4")
+    refused = [
+        (search + ("--c", "11"), "--c 11.0: expected a PUCT constant in 0..10"),
+        (("--c", "3"), "--c 3.0: only a guided search has it"),
+        (search + ("--margin", "1.5"), "--margin 1.5: expected a weight in 0..1"),
+        (search + ("--margin", "nan"), "--margin nan: expected a weight in 0..1"),
+        (("--margin", "1"), "--margin 1.0: only a guided search has it"),
+        (search + ("--playout", "1.5"), "--playout 1.5: expected a weight in 0..1"),
+        (("--playout", "0.5"), "--playout 0.5: only a guided search has it"),
+        (search + ("--standing", "-1"), "--standing -1.0: expected a weight in 0..1"),
+        (("--standing-end", "0.5"), "--standing-end 0.5: only a guided search has it"),
+    ]
+    for options, error in refused:
+        done = run_example("expert_iteration.py", "--evaluate", str(tmp_path / "policy.pt"), *options,
+                           "--deals", "1", timeout=600)
+        assert done.returncode != 0 and error in done.stderr, (options, done.stderr)
 
 
 def test_network_guided_search_targets_sum_to_one_and_repeat_from_a_seed() -> None:
