@@ -14,7 +14,10 @@ starts from saved weights of the same network instead (an earlier run's, to go o
 ``train_ppo.py``'s of the same observation layout), and every iteration is then guided.
 ``--playouts`` keeps every iteration on random playouts (``--first-budget`` iterations,
 ``--first-games`` games, ``--first-epochs`` passes): with ``--init``, more distilled
-search for saved weights, on other deals when ``--seed`` differs.
+search for saved weights, on other deals when ``--seed`` differs. The guided search's
+tuning (``--c``, ``--margin``, ``--playout``, ``--standing``, ``--standing-end``; see
+:data:`TUNING`) tunes the guided iterations' self-play as it tunes an evaluated search
+(below): a teacher that mixes the standings into its leaves, for instance.
 
 The network is the convolutional policy of ``train_ppo.py`` (a logit per window cell and
 rotation from a 1×1 convolution, the other ids from pooled features; about 60,000
@@ -146,33 +149,45 @@ def argmax_player(model: Policy) -> Callable[[carcassonne.Game], carcassonne.Act
     return Named("network", play)
 
 
-def search_player(model: Policy, evaluations: int, seed: int, batch: int = 8, c: Optional[float] = None,
-                  margin: Optional[float] = None,
-                  playout: Optional[float] = None,
-                  standing: Optional[float] = None,
-                  standing_end: Optional[float] = None) -> Callable[[carcassonne.Game], carcassonne.Action]:
+#: The guided search's tuning options (``carcassonne.search``'s and ``selfplay.generate``'s
+#: keywords of the same names): the PUCT constant ``c`` (default 1.5; larger leans on the
+#: priors), the weight ``margin`` of the smooth score margin in the reward of a game
+#: finished inside the tree (default 0, the outcome; 1 for a value head trained on the
+#: margin), the weights ``playout`` of one random playout of each leaf and ``standing`` of
+#: the standings if the game ended at the leaf against the value head (default 0, the
+#: network alone), the latter at the start of the game, ``standing_end`` at its end
+#: (default: the same as at the start).
+TUNING = ("c", "margin", "playout", "standing", "standing_end")
+
+
+def tuning_of(args: argparse.Namespace) -> Dict[str, float]:
+    """The tuning options given on the command line, by keyword."""
+    return {name: getattr(args, name) for name in TUNING if getattr(args, name) is not None}
+
+
+def tuning_label(tuning: Dict[str, float], separator: str = ",") -> str:
+    """``tuning`` as text, each option led by ``separator`` (empty without options)."""
+    return "".join(f"{separator}{name}={value:g}" for name, value in tuning.items())
+
+
+def search_player(model: Policy, evaluations: int, seed: int, batch: int = 8,
+                  tuning: Optional[Dict[str, float]] = None) -> Callable[[carcassonne.Game], carcassonne.Action]:
     """The most visited action of a search guided by the network, ``evaluations``
-    iterations a move (each decision searched from its own seed), with PUCT constant
-    ``c`` (``None``: the search's default, 1.5) and weight ``margin`` of the smooth score
-    margin in the reward of a game finished inside the tree (``None``: the search's
-    default, 0, the outcome; 1 for a value head trained on the margin); ``playout`` weighs
-    one random playout of each leaf against the value head and ``standing`` the standings
-    if the game ended at the leaf (``None``: 0, the network alone), at the start of the
-    game, ``standing_end`` at its end (``None``: the same as at the start)."""
+    iterations a move (each decision searched from its own seed), ``batch`` leaves an
+    evaluator call, tuned by ``tuning`` (keywords of :data:`TUNING`; the search's defaults
+    for those not given)."""
     evaluator = NetworkEvaluator(model)
     counter = [seed]
+    tuning = dict(tuning or {})
 
     def play(game: carcassonne.Game) -> carcassonne.Action:
         if len(game.legal_actions()) == 1:
             return game.legal_actions()[0]
         counter[0] += 1
-        return carcassonne.search(game, evaluations, seed=counter[0], evaluator=evaluator, batch=batch, c=c,
-                                  margin=margin, playout=playout, standing=standing,
-                                  standing_end=standing_end).best
+        return carcassonne.search(game, evaluations, seed=counter[0], evaluator=evaluator, batch=batch,
+                                  **tuning).best
 
-    settings = {"c": c, "margin": margin, "playout": playout, "standing": standing, "standing_end": standing_end}
-    options = "".join(f",{name}={value:g}" for name, value in settings.items() if value is not None)
-    return Named(f"network+search:{evaluations}{options}", play)
+    return Named(f"network+search:{evaluations}{tuning_label(tuning)}", play)
 
 
 class Buffer:
@@ -295,13 +310,14 @@ def generate(model: Optional[Policy], games: int, args: argparse.Namespace, firs
              stop_at: float, buffer: Buffer) -> Optional[Generated]:
     """Plays up to ``games`` self-play games into ``buffer`` (in chunks of ``--chunk``
     games, stopping when ``time.monotonic()`` passes ``stop_at``): random playouts without
-    a model, the model's evaluations with one. ``None`` when no chunk was played."""
+    a model, the model's evaluations with one (tuned by the command line's :data:`TUNING`
+    options). ``None`` when no chunk was played."""
     kwargs: Dict[str, Any] = dict(seed=args.seed, threads=args.threads, window=args.window, preset=PRESET,
                                   sample_moves=args.sample_moves, **GAME)
     if model is None:
         kwargs["budget"] = args.first_budget
     else:
-        kwargs.update(budget=args.budget, evaluator=NetworkEvaluator(model), batch=args.batch)
+        kwargs.update(budget=args.budget, evaluator=NetworkEvaluator(model), batch=args.batch, **tuning_of(args))
     done = rows = 0
     seconds = 0.0
     while done < games and (done == 0 or time.monotonic() < stop_at):
@@ -315,19 +331,14 @@ def generate(model: Optional[Policy], games: int, args: argparse.Namespace, firs
 
 
 def run_evaluation(model: Policy, player: str, opponent: str, deals: int, seed: int, window: int,
-                   search_seed: int = 0, c: Optional[float] = None, batch: int = 8,
-                   margin: Optional[float] = None, playout: Optional[float] = None,
-                   standing: Optional[float] = None, standing_end: Optional[float] = None) -> Evaluation:
-    """``player`` (``argmax`` or ``search:N``, the latter with PUCT constant ``c``,
-    ``batch`` leaves an evaluator call and the reward's ``margin`` weight) against the
-    built-in ``opponent``; ``playout`` and ``standing`` the weights of a random playout
-    and of the standings if the game ended in a leaf's value (``standing_end``: the latter
-    at the end of the game)."""
+                   search_seed: int = 0, batch: int = 8, tuning: Optional[Dict[str, float]] = None) -> Evaluation:
+    """``player`` (``argmax`` or ``search:N``, the latter with ``batch`` leaves an
+    evaluator call, tuned by ``tuning``: see :data:`TUNING`) against the built-in
+    ``opponent``."""
     if player == "argmax":
         me = argmax_player(model)
     elif player.startswith("search:"):
-        me = search_player(model, int(player.split(":", 1)[1]), search_seed, batch=batch, c=c,
-                           margin=margin, playout=playout, standing=standing, standing_end=standing_end)
+        me = search_player(model, int(player.split(":", 1)[1]), search_seed, batch=batch, tuning=tuning)
     else:
         raise SystemExit(f"--player {player}: expected argmax or search:N")
     return evaluate(me, opponent, deals, sets=GAME["sets"], seed=seed, window=window, preset=PRESET)
@@ -368,17 +379,18 @@ def main() -> None:
     parser.add_argument("--smoke", action="store_true", help="one tiny iteration, within a minute")
     parser.add_argument("--evaluate", metavar="WEIGHTS", help="evaluate saved weights instead of training")
     parser.add_argument("--player", default="argmax", help="with --evaluate: argmax, or search:N")
-    parser.add_argument("--c", type=float, help="with --evaluate and --player search:N: the PUCT constant "
+    guided_only = "the guided search's (--evaluate WEIGHTS --player search:N, or the guided iterations' self-play): "
+    parser.add_argument("--c", type=float, help=guided_only + "the PUCT constant "
                         "(default 1.5; larger leans on the priors, smaller on the values)")
-    parser.add_argument("--margin", type=float, help="with --evaluate and --player search:N: weight 0..1 of the "
+    parser.add_argument("--margin", type=float, help=guided_only + "weight 0..1 of the "
                         "smooth score margin in the reward of a game finished in the tree (default 0, the outcome; "
                         "1 for a value head trained on the margin: train_value.py --target margin)")
-    parser.add_argument("--playout", type=float, help="with --evaluate and --player search:N: weight 0..1 of "
+    parser.add_argument("--playout", type=float, help=guided_only + "weight 0..1 of "
                         "one random playout of each leaf against the value head (default 0, the network alone)")
-    parser.add_argument("--standing", type=float, help="with --evaluate and --player search:N: weight 0..1 of the "
+    parser.add_argument("--standing", type=float, help=guided_only + "weight 0..1 of the "
                         "standings if the game ended at each leaf (scores with the final scoring, scored as --margin "
                         "says) against the value head (default 0, the network alone), at the start of the game")
-    parser.add_argument("--standing-end", type=float, help="with --evaluate and --player search:N: weight 0..1 of "
+    parser.add_argument("--standing-end", type=float, help=guided_only + "weight 0..1 of "
                         "the standings at the end of the game; the weight moves linearly from --standing (default 0) "
                         "to it as the tiles are placed (default: --standing's, constant)")
     parser.add_argument("--opponent", default="heuristic", help="with --evaluate: a built-in player's spec")
@@ -398,23 +410,22 @@ def main() -> None:
         parser.error(f"--width {args.width}: expected at least 1 channel")
     if args.depth is not None and args.depth < 0:
         parser.error(f"--depth {args.depth}: expected 0 or more convolutions")
-    if args.c is not None and not (args.evaluate and args.player.startswith("search:")):
-        parser.error(f"--c {args.c}: only a guided search has it (--evaluate WEIGHTS --player search:N)")
-    if args.c is not None and not 0.0 <= args.c <= 10.0:
-        parser.error(f"--c {args.c}: expected a PUCT constant in 0..10")
-    for name in ("margin", "playout", "standing", "standing_end"):
-        weight = getattr(args, name)
+    guided_search = args.player.startswith("search:") if args.evaluate else not args.playouts
+    for name, value in tuning_of(args).items():
         option = "--" + name.replace("_", "-")
-        if weight is not None and not (args.evaluate and args.player.startswith("search:")):
-            parser.error(f"{option} {weight}: only a guided search has it (--evaluate WEIGHTS --player search:N)")
-        if weight is not None and not 0.0 <= weight <= 1.0:
-            parser.error(f"{option} {weight}: expected a weight in 0..1")
+        if not guided_search:
+            parser.error(f"{option} {value}: only a guided search has it (--evaluate WEIGHTS --player search:N, "
+                         "or training without --playouts)")
+        if name == "c" and not 0.0 <= value <= 10.0:
+            parser.error(f"--c {value}: expected a PUCT constant in 0..10")
+        if name != "c" and not 0.0 <= value <= 1.0:
+            parser.error(f"{option} {value}: expected a weight in 0..1")
     if args.batch < 1:
         parser.error(f"--batch {args.batch}: expected at least 1 leaf a call")
     if args.evaluate:
         model = load_model(args.evaluate, args.window, args.width, args.depth)
         result = run_evaluation(model, args.player, args.opponent, args.deals, args.eval_seed, args.window, args.seed,
-                                args.c, args.batch, args.margin, args.playout, args.standing, args.standing_end)
+                                args.batch, tuning_of(args))
         print(f"{args.evaluate} ({args.player}):")
         print(result.text(), flush=True)
         return
@@ -453,7 +464,7 @@ def main() -> None:
         train_until = time.monotonic() + max(deadline - time.monotonic(), 0.0) * 0.7
         ce, mse = train(model, opt, buffer, epochs, args.minibatch, train_until if not args.smoke else float("inf"))
         torch.save(model.state_dict(), os.path.join(args.out, "policy.pt"))
-        search = f"guided:{args.budget}" if guided else f"mcts:{args.first_budget}"
+        search = f"guided:{args.budget}{tuning_label(tuning_of(args), ' ')}" if guided else f"mcts:{args.first_budget}"
         results = [run_evaluation(model, "argmax", opp, args.eval_deals, 10_000, args.window) for opp in ("heuristic", "mcts:150")]
         minutes = (time.monotonic() - started) / 60
         wh, wm = results[0].win_rate, results[1].win_rate

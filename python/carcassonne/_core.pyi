@@ -294,4 +294,8 @@ def selfplay(
     evaluator: Optional[Callable[[Dict[str, npt.NDArray[Any]]], Any]] = None,
     batch: int = 8,
     c: Optional[float] = None,
+    margin: Optional[float] = None,
+    playout: Optional[float] = None,
+    standing: Optional[float] = None,
+    standing_end: Optional[float] = None,
 ) -> Dict[str, Any]: ...

@@ -74,6 +74,10 @@ def generate(
     batch: int = 8,
     c: Optional[float] = None,
     first_game: int = 0,
+    margin: Optional[float] = None,
+    playout: Optional[float] = None,
+    standing: Optional[float] = None,
+    standing_end: Optional[float] = None,
     **config: Any,
 ) -> SelfPlayRows:
     """Plays ``games`` self-play games and returns their rows.
@@ -86,7 +90,10 @@ def generate(
     ``episode_seed(seed, 0, first_game + g)``. ``threads`` threads play the games, with the
     interpreter released; the rows come out in game order whatever the threads. With
     ``evaluator`` (see :func:`carcassonne.search`) the search is guided by it, called with
-    up to ``batch`` leaves at a time from every thread. Other keywords (``edition``,
+    up to ``batch`` leaves at a time from every thread. ``c``, ``margin``, ``playout``,
+    ``standing`` and ``standing_end`` tune the search as they tune
+    :func:`carcassonne.search` (the last three with an evaluator only): a teacher whose
+    leaves mix the standings into the network's value, for instance. Other keywords (``edition``,
     ``rules``, ``figures``) configure the games as for :class:`carcassonne.Game`.
     """
     raw: Dict[str, Any] = _core.selfplay(
@@ -103,6 +110,10 @@ def generate(
         evaluator=evaluator,
         batch=batch,
         c=c,
+        margin=margin,
+        playout=playout,
+        standing=standing,
+        standing_end=standing_end,
         **config,
     )
     return SelfPlayRows(**raw)

@@ -786,13 +786,15 @@ impl PyGame {
                     carcassonne_session::guided::GuidedSearch::MAX_BATCH
                 ))
             })?;
-        if let Some(e) = &evaluator {
-            if !e.is_callable() {
-                return Err(invalid_argument(
-                    "evaluator: not callable; expected f(batch) -> (priors, values)",
-                ));
-            }
-        }
+        crate::search::check_callable(evaluator.as_ref())?;
+        let tuning = crate::search::SearchTuning::parse(
+            c,
+            margin,
+            playout,
+            standing,
+            standing_end,
+            evaluator.is_some(),
+        )?;
         crate::search::search(
             py,
             &mut self.session,
@@ -801,11 +803,7 @@ impl PyGame {
                 seed,
                 evaluator,
                 batch,
-                c,
-                margin,
-                playout,
-                standing,
-                standing_end,
+                tuning,
             },
         )
     }

@@ -50,17 +50,95 @@ pub struct SearchArgs<'py> {
     pub seed: u64,
     pub evaluator: Option<Bound<'py, PyAny>>,
     pub batch: u32,
-    pub c: Option<f64>,
-    /// Weight of the smooth score margin in the reward of a finished game, 0 to 1.
-    pub margin: Option<f64>,
-    /// Weight of a random playout in each leaf's value, 0 to 1 (guided search only).
-    pub playout: Option<f64>,
-    /// Weight of the standings (scores if the game ended at the leaf) in each leaf's
-    /// value, 0 to 1 (guided search only).
-    pub standing: Option<f64>,
-    /// Weight of the standings at the end of the game, 0 to 1 (the weight moves
-    /// linearly from `standing` to it as the tiles are placed; guided search only).
-    pub standing_end: Option<f64>,
+    pub tuning: SearchTuning,
+}
+
+/// The tuning both `Game.search` and `selfplay` take, checked once: the exploration
+/// constant and the weights of the reward's margin, of a leaf's playout and of its
+/// standings, each `None` when not given (the search's default).
+#[derive(Clone, Copy, Debug, Default)]
+pub struct SearchTuning {
+    c_centi: Option<u16>,
+    margin_percent: Option<u8>,
+    playout_percent: Option<u8>,
+    standing_percent: Option<u8>,
+    standing_end_percent: Option<u8>,
+}
+
+impl SearchTuning {
+    /// Checks the Python arguments: `c` 0 to 10 (UCT or PUCT), `margin` (weight of the
+    /// smooth score margin in the reward of a finished game), `playout` and `standing`
+    /// (weights of a random playout and of the standings in each leaf's value) and
+    /// `standing_end` (the standings' weight at the end of the game) 0 to 1. The last
+    /// three belong to a guided search: refused when `guided` is false.
+    pub fn parse(
+        c: Option<f64>,
+        margin: Option<f64>,
+        playout: Option<f64>,
+        standing: Option<f64>,
+        standing_end: Option<f64>,
+        guided: bool,
+    ) -> PyResult<Self> {
+        let c_centi = match c {
+            Some(c) if !(0.0..=10.0).contains(&c) => {
+                return Err(invalid_argument(format!("c: {c}; expected 0 to 10")))
+            }
+            c => c.map(|c| (c * 100.0).round() as u16),
+        };
+        let tuning = SearchTuning {
+            c_centi,
+            margin_percent: weight_percent("margin", margin)?,
+            playout_percent: weight_percent("playout", playout)?,
+            standing_percent: weight_percent("standing", standing)?,
+            standing_end_percent: weight_percent("standing_end", standing_end)?,
+        };
+        if !guided {
+            for (name, percent) in [
+                ("playout", tuning.playout_percent),
+                ("standing", tuning.standing_percent),
+                ("standing_end", tuning.standing_end_percent),
+            ] {
+                if percent.is_some() {
+                    return Err(invalid_argument(format!(
+                        "{name}: a guided search's setting (give an evaluator); without one every leaf is played out"
+                    )));
+                }
+            }
+        }
+        Ok(tuning)
+    }
+
+    /// The `mcts` player's search with random playouts, with this tuning.
+    pub fn playouts(&self, budget: Budget) -> MctsConfig {
+        let mut config = MctsConfig::new(budget);
+        if let Some(centi) = self.c_centi {
+            config.exploration_centi = centi;
+        }
+        if let Some(percent) = self.margin_percent {
+            config.margin_percent = percent;
+        }
+        config
+    }
+
+    /// The guided search with `batch` leaves an evaluator call, with this tuning.
+    pub fn guided(&self, budget: Budget, batch: u32) -> GuidedSearch {
+        let mut settings = GuidedSearch::new(budget);
+        settings.batch = batch;
+        if let Some(centi) = self.c_centi {
+            settings.c_puct_centi = centi;
+        }
+        if let Some(percent) = self.margin_percent {
+            settings.margin_percent = percent;
+        }
+        if let Some(percent) = self.playout_percent {
+            settings.playout_percent = percent;
+        }
+        if let Some(percent) = self.standing_percent {
+            settings.standing_percent = percent;
+        }
+        settings.standing_end_percent = self.standing_end_percent;
+        settings
+    }
 }
 
 /// The weight `value` of argument `name` (0 to 1, or not given) as the searches'
@@ -71,6 +149,16 @@ fn weight_percent(name: &str, value: Option<f64>) -> PyResult<Option<u8>> {
             "{name}: {w}; expected a weight 0 to 1"
         ))),
         w => Ok(w.map(|w| (w * 100.0).round() as u8)),
+    }
+}
+
+/// Refuses an evaluator that cannot be called.
+pub fn check_callable(evaluator: Option<&Bound<'_, PyAny>>) -> PyResult<()> {
+    match evaluator {
+        Some(e) if !e.is_callable() => Err(invalid_argument(
+            "evaluator: not callable; expected f(batch) -> (priors, values)",
+        )),
+        _ => Ok(()),
     }
 }
 
@@ -155,39 +243,9 @@ pub fn search<'py>(
 ) -> PyResult<Bound<'py, PyDict>> {
     let game = session.game().clone();
     let layout = session.current_layout();
-    let margin_percent = weight_percent("margin", args.margin)?;
-    let playout_percent = weight_percent("playout", args.playout)?;
-    let standing_percent = weight_percent("standing", args.standing)?;
-    let standing_end_percent = weight_percent("standing_end", args.standing_end)?;
-    // The exploration constant of either search (UCT or PUCT), in hundredths.
-    let c_centi = match args.c {
-        Some(c) if !(0.0..=10.0).contains(&c) => {
-            return Err(invalid_argument(format!("c: {c}; expected 0 to 10")))
-        }
-        c => c.map(|c| (c * 100.0).round() as u16),
-    };
-    if args.evaluator.is_none() {
-        for (name, percent) in [
-            ("playout", playout_percent),
-            ("standing", standing_percent),
-            ("standing_end", standing_end_percent),
-        ] {
-            if percent.is_some() {
-                return Err(invalid_argument(format!(
-                    "{name}: a guided search's setting (give an evaluator); without one every leaf is played out"
-                )));
-            }
-        }
-    }
     let eval: Evaluation = match &args.evaluator {
         None => {
-            let mut config = MctsConfig::new(args.budget);
-            if let Some(centi) = c_centi {
-                config.exploration_centi = centi;
-            }
-            if let Some(percent) = margin_percent {
-                config.margin_percent = percent;
-            }
+            let config = args.tuning.playouts(args.budget);
             check_decision(&game)?;
             let watch = SignalWatch::new();
             let eval = py.detach(|| {
@@ -200,21 +258,7 @@ pub fn search<'py>(
             eval.ok_or_else(|| state_error("the search was stopped"))?
         }
         Some(evaluator) => {
-            let mut settings = GuidedSearch::new(args.budget);
-            settings.batch = args.batch;
-            if let Some(centi) = c_centi {
-                settings.c_puct_centi = centi;
-            }
-            if let Some(percent) = margin_percent {
-                settings.margin_percent = percent;
-            }
-            if let Some(percent) = playout_percent {
-                settings.playout_percent = percent;
-            }
-            if let Some(percent) = standing_percent {
-                settings.standing_percent = percent;
-            }
-            settings.standing_end_percent = standing_end_percent;
+            let settings = args.tuning.guided(args.budget, args.batch);
             let raised: RefCell<Option<PyErr>> = RefCell::new(None);
             let layout_ref: Arc<Layout> = layout.clone();
             let mut flat = FlatEvaluator::new(

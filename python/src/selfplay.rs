@@ -4,13 +4,12 @@
 use crate::convert::{config_from_args, ConfigArgs, Int};
 use crate::errors::{invalid_argument, invalid_config, state_error};
 use crate::game::{layout_from, spec_from};
-use crate::search::{budget_from, call_evaluator};
+use crate::search::{budget_from, call_evaluator, check_callable, SearchTuning};
 use crate::signals::SignalWatch;
 use carcassonne_session::encode::Layout;
 use carcassonne_session::guided::{
-    FlatEstimates, FlatEvaluator, FlatLeaves, GuidedSearch, LeafEvaluator, SearchError,
+    FlatEstimates, FlatEvaluator, FlatLeaves, LeafEvaluator, SearchError,
 };
-use carcassonne_session::mcts::MctsConfig;
 use carcassonne_session::selfplay::{Searcher, SelfPlay};
 use numpy::ndarray::{Array1, Array2, Array4};
 use numpy::IntoPyArray;
@@ -32,11 +31,12 @@ use std::time::Instant;
 /// rows do not depend on `threads`. `budget` is iterations per decision (or `"50ms"`);
 /// the first `sample_moves` searched decisions of a game draw their action by visit
 /// share. With `evaluator` (as for `Game.search`) the search is guided by it, in batches
-/// of `batch` leaves (`c` the PUCT constant); it is called from every thread, with the
-/// interpreter held for the call. Ctrl-C stops the run within 20 ms
+/// of `batch` leaves; it is called from every thread, with the interpreter held for the
+/// call. `c`, `margin`, `playout`, `standing` and `standing_end` tune the search as for
+/// `Game.search` (the last three with an evaluator only). Ctrl-C stops the run within 20 ms
 /// (`KeyboardInterrupt`); an exception of the evaluator is raised as it is.
 #[pyfunction]
-#[pyo3(signature = (games, budget=None, seed=Int(0), first_game=Int(0), threads=Int(1), players=None, sets=None, edition=None, rules=None, figures=None, window=Int(24), preset="compact", sample_moves=Int(30), evaluator=None, batch=Int(8), c=None), text_signature = "(games, budget=150, seed=0, first_game=0, threads=1, players=None, sets=None, edition=None, rules=None, figures=None, window=24, preset='compact', sample_moves=30, evaluator=None, batch=8, c=None)")]
+#[pyo3(signature = (games, budget=None, seed=Int(0), first_game=Int(0), threads=Int(1), players=None, sets=None, edition=None, rules=None, figures=None, window=Int(24), preset="compact", sample_moves=Int(30), evaluator=None, batch=Int(8), c=None, margin=None, playout=None, standing=None, standing_end=None), text_signature = "(games, budget=150, seed=0, first_game=0, threads=1, players=None, sets=None, edition=None, rules=None, figures=None, window=24, preset='compact', sample_moves=30, evaluator=None, batch=8, c=None, margin=None, playout=None, standing=None, standing_end=None)")]
 #[allow(clippy::too_many_arguments)]
 pub fn selfplay<'py>(
     py: Python<'py>,
@@ -56,6 +56,10 @@ pub fn selfplay<'py>(
     evaluator: Option<Bound<'py, PyAny>>,
     batch: Int,
     c: Option<f64>,
+    margin: Option<f64>,
+    playout: Option<f64>,
+    standing: Option<f64>,
+    standing_end: Option<f64>,
 ) -> PyResult<Bound<'py, PyDict>> {
     let default_budget = 150i64.into_pyobject(py)?.into_any();
     let budget = budget_from(budget.unwrap_or(&default_budget))?;
@@ -91,26 +95,17 @@ pub fn selfplay<'py>(
         .map_err(|_| invalid_argument(format!("seed: {} is negative", seed.0)))?;
     let first_game = u64::try_from(first_game.0)
         .map_err(|_| invalid_argument(format!("first_game: {} is negative", first_game.0)))?;
-    if let Some(c) = c {
-        if !(0.0..=10.0).contains(&c) {
-            return Err(invalid_argument(format!("c: {c}; expected 0 to 10")));
-        }
-    }
-    let mut guided = GuidedSearch::new(budget);
-    guided.batch = u32::try_from(batch.0).unwrap_or(0);
-    if let Some(c) = c {
-        guided.c_puct_centi = (c * 100.0).round() as u16;
-    }
-    let mut playouts = MctsConfig::new(budget);
-    if let Some(c) = c {
-        playouts.exploration_centi = (c * 100.0).round() as u16;
-    }
-    if let Some(e) = &evaluator {
-        if !e.is_callable() {
-            return Err(invalid_argument(
-                "evaluator: not callable; expected f(batch) -> (priors, values)",
-            ));
-        }
+    check_callable(evaluator.as_ref())?;
+    let tuning = SearchTuning::parse(
+        c,
+        margin,
+        playout,
+        standing,
+        standing_end,
+        evaluator.is_some(),
+    )?;
+    let guided = tuning.guided(budget, u32::try_from(batch.0).unwrap_or(0));
+    if evaluator.is_some() {
         guided
             .check()
             .map_err(|e| invalid_argument(e.to_string()))?;
@@ -138,7 +133,7 @@ pub fn selfplay<'py>(
     };
     let searcher = match &shared {
         Some(_) => Searcher::Guided(guided, &make),
-        None => Searcher::Playouts(playouts),
+        None => Searcher::Playouts(tuning.playouts(budget)),
     };
     let run = SelfPlay {
         config: config.clone(),

@@ -313,16 +313,17 @@ def load_example(name: str) -> Any:
 
 
 def test_expert_iteration_smoke_run(tmp_path: Path) -> None:
-    """One tiny iteration with playouts, then one guided by the network it trained, of a
-    width and depth other than the default (which the evaluation reads from the weights)."""
+    """One tiny iteration with playouts, then one guided by the network it trained (its
+    search tuned from the command line), of a width and depth other than the default
+    (which the evaluation reads from the weights)."""
     torch = need("torch")
     done = run_example("expert_iteration.py", "--smoke", "--width", "16", "--depth", "2", "--out", str(tmp_path),
-                       timeout=900)
+                       "--margin", "1", "--standing", "0.4", "--standing-end", "0.9", timeout=900)
     assert done.returncode == 0, done.stderr
     rows = (tmp_path / "curve.csv").read_text().splitlines()
     assert rows[0].startswith("iteration,search,games,rows") and len(rows) == 3, rows
     first, second = (r.split(",") for r in rows[1:])
-    assert first[1].startswith("mcts:") and second[1].startswith("guided:")
+    assert first[1] == "mcts:16" and second[1] == "guided:8 margin=1 standing=0.4 standing_end=0.9", (first, second)
     assert 0 < int(first[3]) < int(second[3]), "rows add up over the iterations"
     assert (tmp_path / "policy.pt").stat().st_size > 10_000
     weights = torch.load(tmp_path / "policy.pt")
@@ -364,6 +365,10 @@ def test_expert_iteration_smoke_run(tmp_path: Path) -> None:
         done = run_example("expert_iteration.py", "--evaluate", str(tmp_path / "policy.pt"), *options,
                            "--deals", "1", timeout=600)
         assert done.returncode != 0 and error in done.stderr, (options, done.stderr)
+    # Training tunes its guided iterations; with --playouts there are none.
+    done = run_example("expert_iteration.py", "--smoke", "--playouts", "--standing", "0.5", "--out", str(again),
+                       timeout=600)
+    assert done.returncode != 0 and "--standing 0.5: only a guided search has it" in done.stderr, done.stderr
 
 
 def test_network_guided_search_targets_sum_to_one_and_repeat_from_a_seed() -> None:

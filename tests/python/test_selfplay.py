@@ -1,7 +1,8 @@
 """carcassonne.selfplay: training rows of self-play games with tree search: shapes and
 types, policies that sum to 1 over the mask, outcomes from the final scores (B17), rows
 that match the games they came from, independent of the threads; batches that continue
-one run; a guided search with a Python evaluator; clear errors."""
+one run; a guided search with a Python evaluator, tuned as carcassonne.search is (the
+standings of B15/B16 in its leaves); clear errors."""
 
 from __future__ import annotations
 
@@ -96,3 +97,29 @@ def test_bad_settings_are_refused_clearly() -> None:
     with pytest.raises(InvalidArgumentError, match="batch: 0"):
         selfplay.generate(1, evaluator=lambda b: None, batch=0)
     assert len(selfplay.generate(0)) == 0
+
+
+def test_the_search_tuning_reaches_the_self_play_search() -> None:
+    # The same tuning as carcassonne.search: with a fixed evaluator that calls every leaf
+    # a loss for every seat (values by seat, [k, 2]), the standings (B15/B16 final scoring, scored by the margin)
+    # are the only source of value, so the rows' search values move off 0 with them.
+    def losing(batch: Dict[str, npt.NDArray[Any]]) -> Tuple[Any, Any]:
+        mask = batch["action_mask"]
+        return mask.astype(np.float32), np.zeros((len(mask), 2), dtype=np.float32)
+
+    plain = selfplay.generate(1, seed=4, evaluator=losing, **SMALL)  # type: ignore[arg-type]
+    assert float(np.median(plain.search_value)) == 0.0  # only a game finished in the tree scores
+    mixed = selfplay.generate(1, seed=4, evaluator=losing, standing=0.5, margin=1.0, **SMALL)  # type: ignore[arg-type]
+    # Half of each leaf's value is the standings' smooth margin reward, in 0..1 and about
+    # 1/2 while the scores are close, so the searched values sit near a quarter.
+    assert 0.1 < float(np.median(mixed.search_value)) < 0.5
+    again = selfplay.generate(1, seed=4, evaluator=losing, standing=0.5, margin=1.0, threads=2, **SMALL)  # type: ignore[arg-type]
+    assert np.array_equal(again.policy, mixed.policy)
+    with pytest.raises(InvalidArgumentError, match="standing: a guided search's setting"):
+        selfplay.generate(1, standing=0.5)
+    with pytest.raises(InvalidArgumentError, match="playout: 2; expected a weight 0 to 1"):
+        selfplay.generate(1, evaluator=losing, playout=2.0)
+    with pytest.raises(InvalidArgumentError, match="c: -1; expected 0 to 10"):
+        selfplay.generate(1, c=-1.0)
+    with pytest.raises(InvalidArgumentError, match="evaluator: not callable"):
+        selfplay.generate(1, evaluator=3)  # type: ignore[arg-type]
