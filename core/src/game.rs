@@ -518,9 +518,14 @@ impl Game {
     /// still in progress (features the tile just placed completes) are not in it: they
     /// are scored when the turn ends. Once the game is over, the final scores.
     pub fn scores_if_ended_now(&self) -> Vec<i32> {
-        let mut copy = self.clone();
-        copy.final_scoring();
-        copy.scores().to_vec()
+        self.clone().into_scores_if_ended_now()
+    }
+
+    /// [`Game::scores_if_ended_now`] of a game the caller no longer needs: the final
+    /// scoring runs on it, saving the copy.
+    pub fn into_scores_if_ended_now(mut self) -> Vec<i32> {
+        self.final_scoring();
+        self.scores().to_vec()
     }
 
     /// The seats with the highest score once the game is over (B17: tied players share

@@ -480,6 +480,8 @@ fn b16_farmers_score_completed_cities_of_their_field() {
     // Read ahead on a copy, the farmers' points below (6 and 3) are already in it.
     assert_eq!(game.scores_if_ended_now(), vec![4 + 6, 3]);
     assert_eq!(game.scores(), &[4, 0]);
+    // The same read on a copy the caller gives up.
+    assert_eq!(game.clone().into_scores_if_ended_now(), vec![4 + 6, 3]);
     let since = game.events().len();
     finish_game(&mut game, north_of_start);
     // Seat 0's field touches the east and the west city: 2 × 3 = 6. Seat 1's field at

@@ -512,16 +512,17 @@ impl GuidedTree {
     /// `self.standing` at the start of the game, `self.standing_end` at its end, linear
     /// in the share of the tiles placed): the rest of the deciding seat's turn settled by
     /// passing ([`settle_turn`]), then each seat's score with the final scoring
-    /// ([`Game::scores_if_ended_now`]), as rewards.
+    /// ([`Game::into_scores_if_ended_now`], on that settled copy), as rewards.
     fn mix_standing(&mut self, k: usize, values: &mut [f64; MAX_PLAYERS]) {
         let mut game = self.games[k].clone();
         let turn_player = game.turn_player();
         settle_turn(&mut game, turn_player);
-        let reward = rewards_of_scores(&game.scores_if_ended_now(), self.margin);
         let placed = game.board().len() as f64;
         let progress = placed / (placed + f64::from(game.tiles_left()));
         let w = self.standing + (self.standing_end - self.standing) * progress;
-        blend(values, &reward[..game.num_players()], w);
+        let players = game.num_players();
+        let reward = rewards_of_scores(&game.into_scores_if_ended_now(), self.margin);
+        blend(values, &reward[..players], w);
     }
 
     /// Mixes a random playout of leaf `k`'s game into its `values` (weight
