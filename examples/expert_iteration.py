@@ -410,12 +410,14 @@ def main() -> None:
         parser.error(f"--width {args.width}: expected at least 1 channel")
     if args.depth is not None and args.depth < 0:
         parser.error(f"--depth {args.depth}: expected 0 or more convolutions")
-    guided_search = args.player.startswith("search:") if args.evaluate else not args.playouts
+    # Training has guided iterations unless --playouts, or a single iteration with no --init (playouts).
+    trains_guided = not args.playouts and (args.init is not None or args.iterations > 1)
+    guided_search = args.player.startswith("search:") if args.evaluate else trains_guided
     for name, value in tuning_of(args).items():
         option = "--" + name.replace("_", "-")
         if not guided_search:
             parser.error(f"{option} {value}: only a guided search has it (--evaluate WEIGHTS --player search:N, "
-                         "or training without --playouts)")
+                         "or training with guided iterations: no --playouts, and --init or more than one iteration)")
         if name == "c" and not 0.0 <= value <= 10.0:
             parser.error(f"--c {value}: expected a PUCT constant in 0..10")
         if name != "c" and not 0.0 <= value <= 1.0:

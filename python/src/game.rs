@@ -786,14 +786,13 @@ impl PyGame {
                     carcassonne_session::guided::GuidedSearch::MAX_BATCH
                 ))
             })?;
-        crate::search::check_callable(evaluator.as_ref())?;
         let tuning = crate::search::SearchTuning::parse(
+            evaluator.as_ref(),
             c,
             margin,
             playout,
             standing,
             standing_end,
-            evaluator.is_some(),
         )?;
         crate::search::search(
             py,

@@ -56,7 +56,7 @@ pub struct SearchArgs<'py> {
 /// The tuning both `Game.search` and `selfplay` take, checked once: the exploration
 /// constant and the weights of the reward's margin, of a leaf's playout and of its
 /// standings, each `None` when not given (the search's default).
-#[derive(Clone, Copy, Debug, Default)]
+#[derive(Clone, Copy, Debug)]
 pub struct SearchTuning {
     c_centi: Option<u16>,
     margin_percent: Option<u8>,
@@ -70,15 +70,21 @@ impl SearchTuning {
     /// smooth score margin in the reward of a finished game), `playout` and `standing`
     /// (weights of a random playout and of the standings in each leaf's value) and
     /// `standing_end` (the standings' weight at the end of the game) 0 to 1. The last
-    /// three belong to a guided search: refused when `guided` is false.
+    /// three belong to a guided search: refused without an `evaluator`, which must be
+    /// callable.
     pub fn parse(
+        evaluator: Option<&Bound<'_, PyAny>>,
         c: Option<f64>,
         margin: Option<f64>,
         playout: Option<f64>,
         standing: Option<f64>,
         standing_end: Option<f64>,
-        guided: bool,
     ) -> PyResult<Self> {
+        if evaluator.is_some_and(|e| !e.is_callable()) {
+            return Err(invalid_argument(
+                "evaluator: not callable; expected f(batch) -> (priors, values)",
+            ));
+        }
         let c_centi = match c {
             Some(c) if !(0.0..=10.0).contains(&c) => {
                 return Err(invalid_argument(format!("c: {c}; expected 0 to 10")))
@@ -92,7 +98,7 @@ impl SearchTuning {
             standing_percent: weight_percent("standing", standing)?,
             standing_end_percent: weight_percent("standing_end", standing_end)?,
         };
-        if !guided {
+        if evaluator.is_none() {
             for (name, percent) in [
                 ("playout", tuning.playout_percent),
                 ("standing", tuning.standing_percent),
@@ -149,16 +155,6 @@ fn weight_percent(name: &str, value: Option<f64>) -> PyResult<Option<u8>> {
             "{name}: {w}; expected a weight 0 to 1"
         ))),
         w => Ok(w.map(|w| (w * 100.0).round() as u8)),
-    }
-}
-
-/// Refuses an evaluator that cannot be called.
-pub fn check_callable(evaluator: Option<&Bound<'_, PyAny>>) -> PyResult<()> {
-    match evaluator {
-        Some(e) if !e.is_callable() => Err(invalid_argument(
-            "evaluator: not callable; expected f(batch) -> (priors, values)",
-        )),
-        _ => Ok(()),
     }
 }
 

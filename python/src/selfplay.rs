@@ -4,7 +4,7 @@
 use crate::convert::{config_from_args, ConfigArgs, Int};
 use crate::errors::{invalid_argument, invalid_config, state_error};
 use crate::game::{layout_from, spec_from};
-use crate::search::{budget_from, call_evaluator, check_callable, SearchTuning};
+use crate::search::{budget_from, call_evaluator, SearchTuning};
 use crate::signals::SignalWatch;
 use carcassonne_session::encode::Layout;
 use carcassonne_session::guided::{
@@ -95,14 +95,13 @@ pub fn selfplay<'py>(
         .map_err(|_| invalid_argument(format!("seed: {} is negative", seed.0)))?;
     let first_game = u64::try_from(first_game.0)
         .map_err(|_| invalid_argument(format!("first_game: {} is negative", first_game.0)))?;
-    check_callable(evaluator.as_ref())?;
     let tuning = SearchTuning::parse(
+        evaluator.as_ref(),
         c,
         margin,
         playout,
         standing,
         standing_end,
-        evaluator.is_some(),
     )?;
     let guided = tuning.guided(budget, u32::try_from(batch.0).unwrap_or(0));
     if evaluator.is_some() {

@@ -365,10 +365,11 @@ def test_expert_iteration_smoke_run(tmp_path: Path) -> None:
         done = run_example("expert_iteration.py", "--evaluate", str(tmp_path / "policy.pt"), *options,
                            "--deals", "1", timeout=600)
         assert done.returncode != 0 and error in done.stderr, (options, done.stderr)
-    # Training tunes its guided iterations; with --playouts there are none.
-    done = run_example("expert_iteration.py", "--smoke", "--playouts", "--standing", "0.5", "--out", str(again),
-                       timeout=600)
-    assert done.returncode != 0 and "--standing 0.5: only a guided search has it" in done.stderr, done.stderr
+    # Training tunes its guided iterations; with --playouts, or one iteration without
+    # --init (its search plays out), there are none.
+    for options in [("--smoke", "--playouts"), ("--iterations", "1")]:
+        done = run_example("expert_iteration.py", *options, "--standing", "0.5", "--out", str(again), timeout=600)
+        assert done.returncode != 0 and "--standing 0.5: only a guided search has it" in done.stderr, done.stderr
 
 
 def test_network_guided_search_targets_sum_to_one_and_repeat_from_a_seed() -> None:
