@@ -396,14 +396,22 @@ fn a_playout_weighs_into_every_leafs_value() {
     for r in once {
         assert!(r == 0.0 || r == 0.5 || r == 1.0, "{r}");
     }
-    let bad = GuidedSearch {
-        playout_percent: 101,
-        ..search(10, 1)
-    };
-    let err = bad
-        .evaluate(&game, 0, &mut Fixed::new([0.5, 0.5]))
-        .unwrap_err();
-    assert!(err.to_string().contains("playout: 101"), "{err}");
+    let err = refusal(
+        &GuidedSearch {
+            playout_percent: 101,
+            ..search(10, 1)
+        },
+        &game,
+    );
+    assert!(err.contains("playout: 101"), "{err}");
+}
+
+/// The error `settings` are refused with, as text, before anything is evaluated.
+fn refusal(settings: &GuidedSearch, game: &Game) -> String {
+    settings
+        .evaluate(game, 0, &mut Fixed::new([0.5, 0.5]))
+        .unwrap_err()
+        .to_string()
 }
 
 #[test]
@@ -449,14 +457,14 @@ fn the_standings_weigh_into_every_leafs_value() {
         "{:?} against {expected} (standings {standings:?})",
         tried.mean_reward
     );
-    let bad = GuidedSearch {
-        standing_percent: 101,
-        ..search(10, 1)
-    };
-    let err = bad
-        .evaluate(&game, 0, &mut Fixed::new([0.5, 0.5]))
-        .unwrap_err();
-    assert!(err.to_string().contains("standing: 101"), "{err}");
+    let err = refusal(
+        &GuidedSearch {
+            standing_percent: 101,
+            ..search(10, 1)
+        },
+        &game,
+    );
+    assert!(err.contains("standing: 101"), "{err}");
 }
 
 #[test]
@@ -500,12 +508,12 @@ fn the_standings_weight_moves_with_the_tiles_placed() {
         .evaluate(&game, 3, &mut Fixed::new([0.9, 0.9]))
         .unwrap();
     assert_eq!(a.values, b.values);
-    let bad = GuidedSearch {
-        standing_end_percent: Some(120),
-        ..search(10, 1)
-    };
-    let err = bad
-        .evaluate(&game, 0, &mut Fixed::new([0.5, 0.5]))
-        .unwrap_err();
-    assert!(err.to_string().contains("standing_end: 120"), "{err}");
+    let err = refusal(
+        &GuidedSearch {
+            standing_end_percent: Some(120),
+            ..search(10, 1)
+        },
+        &game,
+    );
+    assert!(err.contains("standing_end: 120"), "{err}");
 }
