@@ -29,6 +29,10 @@ use std::fmt;
 /// Seeds the bots' generator from the game seed, apart from the tile draws (as `play`).
 pub const BOT_SEED_MIX: u64 = 0xB075_5EED_0000_0001;
 
+/// The most decisions of people kept to be taken back, one after the other, in one
+/// stretch of decisions with no tile drawn and no bot's decision between them.
+pub const MAX_UNDO: usize = 16;
+
 /// Who sits at a seat.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
 pub enum Seat {
@@ -226,6 +230,21 @@ impl Table {
         };
         let mark = self.mark();
         self.game.apply(action).map_err(PlayError::Illegal)?;
+        // A decision taken before a tile was drawn, or before another player decided,
+        // can never be taken back (only the newest could be, and it stays newest until
+        // taken back): keep only the decisions of this stretch, and at most
+        // [`MAX_UNDO`] of them.
+        let drawn = |b: &Before| {
+            b.game.rng() != before.game.rng() || b.game.turns().len() != before.game.turns().len()
+        };
+        if self.undo.last().is_some_and(|b| {
+            drawn(b) || b.game.history_actions().len() + 1 != before.game.history_actions().len()
+        }) {
+            self.undo.clear();
+        }
+        if self.undo.len() >= MAX_UNDO {
+            self.undo.remove(0);
+        }
         self.undo.push(before);
         self.version += 1;
         Ok(self.events_since(mark))
@@ -234,14 +253,7 @@ impl Table {
     /// Takes back the last decision of a person, if nothing has been revealed since (see
     /// the module docs); returns the seat whose decision it was.
     pub fn undo(&mut self) -> Result<usize, UndoRefused> {
-        let last = self.undo.last().ok_or(UndoRefused::Nothing)?;
-        if self.game.rng() != last.game.rng() || self.game.turns().len() != last.game.turns().len()
-        {
-            return Err(UndoRefused::TileDrawn);
-        }
-        if self.game.history_actions().len() != last.game.history_actions().len() + 1 {
-            return Err(UndoRefused::OthersMoved);
-        }
+        self.can_undo()?;
         let last = self.undo.pop().expect("checked above");
         self.game = last.game;
         self.version += 1;
@@ -250,7 +262,15 @@ impl Table {
 
     /// Whether [`Table::undo`] would take a decision back now.
     pub fn can_undo(&self) -> Result<(), UndoRefused> {
-        self.clone().undo().map(|_| ())
+        let last = self.undo.last().ok_or(UndoRefused::Nothing)?;
+        if self.game.rng() != last.game.rng() || self.game.turns().len() != last.game.turns().len()
+        {
+            return Err(UndoRefused::TileDrawn);
+        }
+        if self.game.history_actions().len() != last.game.history_actions().len() + 1 {
+            return Err(UndoRefused::OthersMoved);
+        }
+        Ok(())
     }
 
     /// The game's record, with what resumes it exactly (its `resume` object).

@@ -10,9 +10,9 @@
 
 use std::io::{BufRead, BufReader, Read, Write};
 use std::net::{TcpListener, TcpStream};
-use std::sync::atomic::{AtomicUsize, Ordering};
-use std::sync::Arc;
-use std::time::Duration;
+use std::sync::atomic::{AtomicU8, AtomicUsize, Ordering};
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant};
 
 /// The most bytes of a request line and its headers.
 pub const MAX_HEAD_BYTES: usize = 16 << 10;
@@ -162,9 +162,11 @@ fn bad(status: u16, message: impl Into<String>) -> BadRequest {
 
 /// Reads one request from `stream`, within the limits of the module. `continue_to` is
 /// where a `100 Continue` goes when the client waits for it (`Expect: 100-continue`).
+/// `admit` is asked about the body's length before it is read, and may refuse it.
 pub fn read_request(
     stream: &mut impl Read,
     continue_to: &mut impl Write,
+    admit: impl FnOnce(usize) -> Result<(), BadRequest>,
 ) -> Result<Request, BadRequest> {
     let mut reader = BufReader::new(stream);
     let mut head_bytes = 0usize;
@@ -279,16 +281,19 @@ pub fn read_request(
             format!("the body is {length} bytes; at most {MAX_BODY_BYTES} are accepted"),
         ));
     }
+    admit(length)?;
     if length > 0 && header("expect").is_some_and(|e| e.eq_ignore_ascii_case("100-continue")) {
         let _ = continue_to.write_all(b"HTTP/1.1 100 Continue\r\n\r\n");
     }
-    let mut body = vec![0u8; length];
-    reader.read_exact(&mut body).map_err(|e| match e.kind() {
-        std::io::ErrorKind::UnexpectedEof => {
-            bad(400, "the body is shorter than its Content-Length")
-        }
-        _ => io_error(e),
-    })?;
+    // The body grows as it arrives: a length announced is not memory taken.
+    let mut body = Vec::with_capacity(length.min(LARGE_BODY_BYTES));
+    reader
+        .take(length as u64)
+        .read_to_end(&mut body)
+        .map_err(io_error)?;
+    if body.len() < length {
+        return Err(bad(400, "the body is shorter than its Content-Length"));
+    }
     Ok(Request {
         method: method.to_string(),
         path,
@@ -336,46 +341,220 @@ pub fn percent_decode(text: &str, plus_is_space: bool) -> Option<String> {
 /// What answers requests.
 pub type Handler = dyn Fn(&Request) -> Response + Send + Sync;
 
-/// Serves `listener` until the process ends: each connection on a thread of its own
-/// (at most [`MAX_CONNECTIONS`] at once), one request each.
-pub fn serve(listener: TcpListener, handler: Arc<Handler>) {
-    let open = Arc::new(AtomicUsize::new(0));
-    for stream in listener.incoming() {
-        let Ok(mut stream) = stream else {
-            continue;
-        };
-        if open.fetch_add(1, Ordering::SeqCst) >= MAX_CONNECTIONS {
-            open.fetch_sub(1, Ordering::SeqCst);
-            let _ = stream.set_write_timeout(Some(Duration::from_secs(1)));
-            let _ = write_response(
-                &mut stream,
-                &Response::error(503, "too many connections at once; try again"),
-            );
-            continue;
-        }
-        let handler = Arc::clone(&handler);
-        let done = Arc::clone(&open);
-        let spawned = std::thread::Builder::new()
-            .name("carcassonne-http".into())
-            .spawn(move || {
-                handle(stream, &*handler);
-                done.fetch_sub(1, Ordering::SeqCst);
-            });
-        if spawned.is_err() {
-            // The thread could not start: the connection was dropped with it.
-            open.fetch_sub(1, Ordering::SeqCst);
+/// The limits of a server that can be set when it starts.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub struct Limits {
+    /// How long a client may take to send its whole request (line, headers and body),
+    /// and then to take the whole answer.
+    pub request_timeout: Duration,
+}
+
+impl Default for Limits {
+    fn default() -> Limits {
+        Limits {
+            request_timeout: IO_TIMEOUT,
         }
     }
 }
 
-/// Answers the one request of a connection.
-fn handle(mut stream: TcpStream, handler: &Handler) {
-    let _ = stream.set_read_timeout(Some(IO_TIMEOUT));
-    let _ = stream.set_write_timeout(Some(IO_TIMEOUT));
-    let Ok(mut writer) = stream.try_clone() else {
-        return;
+/// A connection still sending its request: the one that has been at it longest gives
+/// its place to a new connection when every place is taken.
+const READING: u8 = 0;
+/// A connection whose request is being answered: it keeps its place.
+const ANSWERING: u8 = 1;
+/// A connection that gave its place up while still sending: it is answered 408.
+const EVICTED: u8 = 2;
+
+/// A connection being served.
+struct Conn {
+    started: Instant,
+    state: AtomicU8,
+    /// The socket (a clone), to stop a read from another thread.
+    stream: TcpStream,
+}
+
+/// The connections being served, by number.
+type Registry = Mutex<Vec<(u64, Arc<Conn>)>>;
+
+fn lock_registry(r: &Registry) -> std::sync::MutexGuard<'_, Vec<(u64, Arc<Conn>)>> {
+    r.lock().unwrap_or_else(|e| e.into_inner())
+}
+
+/// Takes a place for a new connection: a free one, or the place of the connection that
+/// has been sending its request longest (it is answered 408). `false` when every place
+/// is held by a request being answered.
+fn take_place(registry: &Registry, id: u64, conn: Arc<Conn>) -> bool {
+    let mut conns = lock_registry(registry);
+    let held = conns
+        .iter()
+        .filter(|(_, c)| c.state.load(Ordering::SeqCst) != EVICTED)
+        .count();
+    if held >= MAX_CONNECTIONS {
+        let mut readers: Vec<&Arc<Conn>> = conns
+            .iter()
+            .map(|(_, c)| c)
+            .filter(|c| c.state.load(Ordering::SeqCst) == READING)
+            .collect();
+        readers.sort_by_key(|c| c.started);
+        let evicted = readers.into_iter().find(|c| {
+            c.state
+                .compare_exchange(READING, EVICTED, Ordering::SeqCst, Ordering::SeqCst)
+                .is_ok()
+        });
+        match evicted {
+            // Its thread's read ends at once; the thread answers 408 and closes.
+            Some(c) => {
+                let _ = c.stream.shutdown(std::net::Shutdown::Read);
+            }
+            None => return false,
+        }
+    }
+    conns.push((id, conn));
+    true
+}
+
+/// Reads from a socket until a deadline: every read waits at most for the time left.
+struct Deadline<'a> {
+    stream: &'a TcpStream,
+    until: Instant,
+}
+
+impl Deadline<'_> {
+    fn left(&self) -> std::io::Result<Duration> {
+        let left = self.until.saturating_duration_since(Instant::now());
+        if left.is_zero() {
+            return Err(std::io::ErrorKind::TimedOut.into());
+        }
+        Ok(left)
+    }
+}
+
+impl Read for Deadline<'_> {
+    fn read(&mut self, buf: &mut [u8]) -> std::io::Result<usize> {
+        self.stream.set_read_timeout(Some(self.left()?))?;
+        (&mut &*self.stream).read(buf)
+    }
+}
+
+impl Write for Deadline<'_> {
+    fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
+        self.stream.set_write_timeout(Some(self.left()?))?;
+        (&mut &*self.stream).write(buf)
+    }
+
+    fn flush(&mut self) -> std::io::Result<()> {
+        Ok(())
+    }
+}
+
+/// Bodies larger than this need one of [`MAX_LARGE_BODIES`] places to be read and
+/// answered; when none is free the request is answered 503.
+pub const LARGE_BODY_BYTES: usize = 64 << 10;
+/// The most requests with a large body read and answered at once.
+pub const MAX_LARGE_BODIES: usize = 4;
+
+/// One of the [`MAX_LARGE_BODIES`] places, given back when dropped.
+pub struct LargeBody(Arc<AtomicUsize>);
+
+impl Drop for LargeBody {
+    fn drop(&mut self) {
+        self.0.fetch_sub(1, Ordering::SeqCst);
+    }
+}
+
+fn large_body(count: &Arc<AtomicUsize>) -> Option<LargeBody> {
+    if count.fetch_add(1, Ordering::SeqCst) >= MAX_LARGE_BODIES {
+        count.fetch_sub(1, Ordering::SeqCst);
+        return None;
+    }
+    Some(LargeBody(Arc::clone(count)))
+}
+
+/// Serves `listener` until the process ends: each connection on a thread of its own
+/// (at most [`MAX_CONNECTIONS`] at once), one request each.
+pub fn serve(listener: TcpListener, handler: Arc<Handler>, limits: Limits) {
+    let registry: Arc<Registry> = Arc::new(Mutex::new(Vec::new()));
+    let large = Arc::new(AtomicUsize::new(0));
+    let mut next_id = 0u64;
+    for stream in listener.incoming() {
+        let Ok(mut stream) = stream else {
+            continue;
+        };
+        let Ok(clone) = stream.try_clone() else {
+            continue;
+        };
+        next_id += 1;
+        let id = next_id;
+        let conn = Arc::new(Conn {
+            started: Instant::now(),
+            state: AtomicU8::new(READING),
+            stream: clone,
+        });
+        if !take_place(&registry, id, Arc::clone(&conn)) {
+            let _ = stream.set_write_timeout(Some(Duration::from_secs(1)));
+            let _ = write_response(
+                &mut stream,
+                &Response::error(503, "too many requests at once; try again"),
+            );
+            continue;
+        }
+        let handler = Arc::clone(&handler);
+        let done = Arc::clone(&registry);
+        let large = Arc::clone(&large);
+        let spawned = std::thread::Builder::new()
+            .name("carcassonne-http".into())
+            .spawn(move || {
+                handle(stream, &conn, &*handler, limits, &large);
+                lock_registry(&done).retain(|(i, _)| *i != id);
+            });
+        if spawned.is_err() {
+            // The thread could not start: the connection was dropped with it.
+            lock_registry(&registry).retain(|(i, _)| *i != id);
+        }
+    }
+}
+
+/// Answers the one request of a connection: the request must arrive within
+/// `limits.request_timeout` of the connection, the answer be taken within as long again.
+fn handle(
+    stream: TcpStream,
+    conn: &Conn,
+    handler: &Handler,
+    limits: Limits,
+    large: &Arc<AtomicUsize>,
+) {
+    let mut input = Deadline {
+        stream: &stream,
+        until: conn.started + limits.request_timeout,
     };
-    let response = match read_request(&mut stream, &mut writer) {
+    let mut early = Deadline {
+        stream: &stream,
+        until: conn.started + limits.request_timeout,
+    };
+    let mut place = None;
+    let read = read_request(&mut input, &mut early, |length| {
+        if length > LARGE_BODY_BYTES {
+            place = Some(large_body(large).ok_or_else(|| {
+                bad(
+                    503,
+                    format!("too many requests with a body over {LARGE_BODY_BYTES} bytes at once; try again"),
+                )
+            })?);
+        }
+        Ok(())
+    });
+    let read =
+        match conn
+            .state
+            .compare_exchange(READING, ANSWERING, Ordering::SeqCst, Ordering::SeqCst)
+        {
+            Ok(_) => read,
+            Err(_) => Err(bad(
+                408,
+                "the request took too long to arrive, and the server needed its place",
+            )),
+        };
+    let response = match read {
         Ok(request) => {
             // A panic in a handler is a bug: answer 500, keep serving.
             match std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| handler(&request))) {
@@ -385,14 +564,19 @@ fn handle(mut stream: TcpStream, handler: &Handler) {
         }
         Err(e) => Response::error(e.status, e.message),
     };
-    let _ = write_response(&mut writer, &response);
-    let _ = writer.shutdown(std::net::Shutdown::Write);
+    drop(place);
+    let mut output = Deadline {
+        stream: &stream,
+        until: Instant::now() + limits.request_timeout,
+    };
+    let _ = write_response(&mut output, &response);
+    let _ = stream.shutdown(std::net::Shutdown::Write);
     // Let the client read the answer before the socket closes under unread input (a
     // body refused unread): drain a little of it, briefly.
     let mut sink = [0u8; 4096];
     let _ = stream.set_read_timeout(Some(Duration::from_millis(200)));
     for _ in 0..64 {
-        match stream.read(&mut sink) {
+        match (&stream).read(&mut sink) {
             Ok(n) if n > 0 => {}
             _ => break,
         }

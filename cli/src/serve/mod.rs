@@ -46,20 +46,35 @@ use http::{Request, Response};
 use serde_json::{json, Value};
 use std::collections::BTreeMap;
 use std::net::{IpAddr, TcpListener};
-use std::sync::{Arc, Mutex, MutexGuard};
+use std::sync::{Arc, Condvar, Mutex, MutexGuard};
 use std::time::Instant;
 
 /// Help text.
 pub const HELP: &str = "\
 carcassonne serve: play against the built-in bots in a browser
 
-usage: carcassonne serve [--port P] [--host ADDRESS]
+usage: carcassonne serve [--port P] [--host ADDRESS] [--allow-host NAME]...
+                        [--max-threads N] [--max-iterations N] [--max-millis MS]
+                        [--request-timeout SECS]
 
 options:
   --port P             the port to listen on (default 8080; 0 picks a free one)
   --host ADDRESS       the address to listen on (default 127.0.0.1: this machine only;
                        another address opens the games to the network, without any
                        password)
+  --allow-host NAME    a host name the page may be opened by, repeatable (besides the
+                       address listened on and, on this machine, localhost): requests
+                       naming another host are refused (DNS rebinding)
+  --max-threads N      the most search threads of all the bots and analyses at once,
+                       and so of one seat's `mcts:...:threads=T` (default: the number
+                       of processors, at most 64)
+  --max-iterations N   the largest MCTS budget of a seat, in iterations (default
+                       200000); analyses search at most 100000 iterations or this
+  --max-millis MS      the largest MCTS budget of a seat, in milliseconds (default
+                       20000)
+  --request-timeout SECS
+                       how long a client may take to send a whole request, and then
+                       to take the whole answer (default 20)
   -h, --help           show this text
 
 Prints the address of the page and serves until stopped (Ctrl-C). The page sets up a
@@ -74,10 +89,14 @@ room): save a record to keep one.
 
 /// Games kept at once; a new one makes room by dropping the one untouched longest.
 pub const MAX_GAMES: usize = 64;
-/// The largest MCTS budget a seat may have: iterations.
+/// The largest MCTS budget a seat may have by default: iterations.
 pub const MAX_BOT_ITERATIONS: u32 = 200_000;
-/// The largest MCTS budget a seat may have: milliseconds.
+/// The largest MCTS budget a seat may have by default: milliseconds.
 pub const MAX_BOT_MILLIS: u32 = 20_000;
+/// The most JSON values (objects, arrays, strings, numbers, ...) of a request's body,
+/// counted before any is kept: the largest game record (six players, every set) holds
+/// about 10 000.
+pub const MAX_JSON_VALUES: usize = 200_000;
 /// The largest search of an analysis, in iterations.
 pub const MAX_ANALYSIS_ITERATIONS: u32 = 100_000;
 /// Iterations of an analysis when no MCTS bot sits at the table.
@@ -92,7 +111,18 @@ const STYLE_CSS: &str = include_str!("../../web/style.css");
 
 /// Runs the subcommand.
 pub fn run(words: &[String]) -> Result<Outcome, CliError> {
-    let parsed = args::parse(words, &[OptSpec::once("port"), OptSpec::once("host")])?;
+    let parsed = args::parse(
+        words,
+        &[
+            OptSpec::once("port"),
+            OptSpec::once("host"),
+            OptSpec::many("allow-host"),
+            OptSpec::once("max-threads"),
+            OptSpec::once("max-iterations"),
+            OptSpec::once("max-millis"),
+            OptSpec::once("request-timeout"),
+        ],
+    )?;
     if parsed.help {
         emit(HELP);
         return Ok(Outcome::Success);
@@ -116,6 +146,58 @@ pub fn run(words: &[String]) -> Result<Outcome, CliError> {
             ))
         })?,
     };
+    let number = |name: &str, default: u64, max: u64| -> Result<u64, CliError> {
+        match parsed.value(name) {
+            None => Ok(default),
+            Some(text) => text
+                .trim()
+                .parse::<u64>()
+                .ok()
+                .filter(|n| (1..=max).contains(n))
+                .ok_or_else(|| {
+                    CliError::Usage(format!(
+                        "--{name}: expected a whole number from 1 to {max}, found {text:?}"
+                    ))
+                }),
+        }
+    };
+    let processors = std::thread::available_parallelism().map_or(1, |n| n.get()) as u64;
+    let mut allowed_hosts = Vec::new();
+    for name in parsed.values("allow-host") {
+        let name = name.trim().trim_end_matches('.').to_ascii_lowercase();
+        if name.is_empty()
+            || !name
+                .bytes()
+                .all(|b| b.is_ascii_alphanumeric() || b == b'-' || b == b'.')
+        {
+            return Err(CliError::Usage(format!(
+                "--allow-host: expected a host name such as games.example, found {name:?}"
+            )));
+        }
+        allowed_hosts.push(name);
+    }
+    let settings = Settings {
+        bind: host,
+        allowed_hosts,
+        max_iterations: number(
+            "max-iterations",
+            u64::from(MAX_BOT_ITERATIONS),
+            u64::from(u32::MAX),
+        )? as u32,
+        max_millis: number("max-millis", u64::from(MAX_BOT_MILLIS), 3_600_000)? as u32,
+        ..Settings::local(number(
+            "max-threads",
+            processors.min(u64::from(MctsConfig::MAX_THREADS)),
+            u64::from(MctsConfig::MAX_THREADS),
+        )? as u8)
+    };
+    let limits = http::Limits {
+        request_timeout: std::time::Duration::from_secs(number(
+            "request-timeout",
+            http::IO_TIMEOUT.as_secs(),
+            3600,
+        )?),
+    };
     let listener = TcpListener::bind((host, port))
         .map_err(|e| CliError::Failed(format!("cannot listen on {host} port {port}: {e}")))?;
     let bound = listener
@@ -125,11 +207,11 @@ pub fn run(words: &[String]) -> Result<Outcome, CliError> {
         std::net::SocketAddr::V6(a) => format!("[{}]:{}", a.ip(), a.port()),
         std::net::SocketAddr::V4(a) => a.to_string(),
     };
-    let server = Server::new(host.is_loopback().then(|| bound.port()));
+    let server = Server::new(settings);
     emit(&format!(
         "carcassonne: serving the game page on http://{shown}/ (Ctrl-C stops; games live in memory until then)\n"
     ));
-    if !host.is_loopback() {
+    if !host.to_canonical().is_loopback() {
         eprintln!(
             "carcassonne serve: listening on {host}: anyone who can reach this address can play and load games"
         );
@@ -138,6 +220,7 @@ pub fn run(words: &[String]) -> Result<Outcome, CliError> {
     http::serve(
         listener,
         Arc::new(move |request: &Request| server.handle(request)),
+        limits,
     );
     Ok(Outcome::Success)
 }
@@ -176,14 +259,130 @@ impl Entry {
     }
 }
 
+/// What a server accepts, set when it starts.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Settings {
+    /// The address listened on: requests must name it (or another name accepted, see
+    /// [`Settings::host_allowed`]) in their `Host` header.
+    pub bind: IpAddr,
+    /// Further host names accepted (`--allow-host`), in lower case.
+    pub allowed_hosts: Vec<String>,
+    /// The most search threads of all searches at once, and so of one seat.
+    pub max_threads: u8,
+    /// The largest MCTS budget of a seat, in iterations.
+    pub max_iterations: u32,
+    /// The largest MCTS budget of a seat, in milliseconds.
+    pub max_millis: u32,
+}
+
+impl Settings {
+    /// The defaults of a server on 127.0.0.1 with `max_threads` search threads.
+    pub fn local(max_threads: u8) -> Settings {
+        Settings {
+            bind: IpAddr::from([127, 0, 0, 1]),
+            allowed_hosts: Vec::new(),
+            max_threads,
+            max_iterations: MAX_BOT_ITERATIONS,
+            max_millis: MAX_BOT_MILLIS,
+        }
+    }
+
+    /// Whether a request's `Host` header names this server (the port is not looked at):
+    /// an IP address of the address listened on (any IP address when it listens on all,
+    /// `0.0.0.0` or `::`; any loopback address when it listens on one), `localhost` when
+    /// it listens on a loopback address or on all, or a name of
+    /// [`Settings::allowed_hosts`]. A page of another site reached through DNS
+    /// rebinding names that site, never one of these.
+    pub fn host_allowed(&self, host: &str) -> bool {
+        let Some(name) = host_name(host) else {
+            return false;
+        };
+        let bind = self.bind.to_canonical();
+        if let Ok(ip) = name.parse::<IpAddr>() {
+            let ip = ip.to_canonical();
+            return bind.is_unspecified() || ip == bind || (bind.is_loopback() && ip.is_loopback());
+        }
+        let name = name.trim_end_matches('.').to_ascii_lowercase();
+        (name == "localhost" && (bind.is_loopback() || bind.is_unspecified()))
+            || self.allowed_hosts.contains(&name)
+    }
+
+    /// The host names accepted, in words.
+    fn hosts_in_words(&self) -> String {
+        let bind = self.bind.to_canonical();
+        let mut names = vec![if bind.is_unspecified() {
+            "any IP address of this machine".to_string()
+        } else if bind.is_loopback() {
+            format!("{bind} (or another loopback address)")
+        } else {
+            bind.to_string()
+        }];
+        if bind.is_loopback() || bind.is_unspecified() {
+            names.push("localhost".into());
+        }
+        names.extend(self.allowed_hosts.iter().cloned());
+        format!("{} (more with --allow-host NAME)", names.join(", "))
+    }
+}
+
+/// The name of a `Host` header without its port (an IPv6 address without brackets);
+/// `None` when it is not `NAME`, `NAME:PORT`, `[IPV6]` or `[IPV6]:PORT`.
+fn host_name(host: &str) -> Option<&str> {
+    let host = host.trim();
+    let port_ok = |p: &str| !p.is_empty() && p.bytes().all(|b| b.is_ascii_digit()) && p.len() <= 5;
+    let name = if let Some(rest) = host.strip_prefix('[') {
+        let (ip, after) = rest.split_once(']')?;
+        if !(after.is_empty() || after.strip_prefix(':').is_some_and(port_ok)) {
+            return None;
+        }
+        ip
+    } else {
+        match host.split_once(':') {
+            Some((name, port)) if port_ok(port) => name,
+            Some(_) => return None,
+            None => host,
+        }
+    };
+    (!name.is_empty()).then_some(name)
+}
+
+/// Search threads shared by all searches: a search waits until its threads are free.
+struct Threads {
+    free: Mutex<u32>,
+    freed: Condvar,
+}
+
+/// Threads taken by a search, given back when dropped.
+struct TakenThreads<'a> {
+    pool: &'a Threads,
+    count: u32,
+}
+
+impl Threads {
+    fn take(&self, count: u32) -> TakenThreads<'_> {
+        let mut free = lock(&self.free);
+        while *free < count {
+            free = self.freed.wait(free).unwrap_or_else(|e| e.into_inner());
+        }
+        *free -= count;
+        TakenThreads { pool: self, count }
+    }
+}
+
+impl Drop for TakenThreads<'_> {
+    fn drop(&mut self) {
+        *lock(&self.pool.free) += self.count;
+        self.pool.freed.notify_all();
+    }
+}
+
 /// The server's games and what it answers.
 pub struct Server {
     games: Mutex<BTreeMap<String, Arc<Mutex<Entry>>>>,
     /// Draws the games' ids.
     ids: Mutex<carcassonne::Rng>,
-    /// The port, when bound to a loopback address: requests must then name this machine
-    /// in their `Host` header.
-    loopback_port: Option<u16>,
+    settings: Settings,
+    threads: Threads,
 }
 
 /// Locks a mutex, also one a panic left poisoned (its data is still consistent: every
@@ -193,8 +392,8 @@ fn lock<T>(m: &Mutex<T>) -> MutexGuard<'_, T> {
 }
 
 impl Server {
-    /// A server with no games; `loopback_port` as the field says.
-    pub fn new(loopback_port: Option<u16>) -> Server {
+    /// A server with no games.
+    pub fn new(settings: Settings) -> Server {
         let seed = std::time::SystemTime::now()
             .duration_since(std::time::UNIX_EPOCH)
             .map_or(0, |d| d.as_nanos() as u64)
@@ -202,29 +401,26 @@ impl Server {
         Server {
             games: Mutex::new(BTreeMap::new()),
             ids: Mutex::new(carcassonne::Rng::new(seed)),
-            loopback_port,
+            threads: Threads {
+                free: Mutex::new(u32::from(settings.max_threads)),
+                freed: Condvar::new(),
+            },
+            settings,
         }
     }
 
     /// Answers one request.
     pub fn handle(&self, request: &Request) -> Response {
-        if let Some(port) = self.loopback_port {
-            let host = request.header("host").unwrap_or("");
-            let allowed = [
-                format!("127.0.0.1:{port}"),
-                format!("localhost:{port}"),
-                format!("[::1]:{port}"),
-            ];
-            if !allowed.iter().any(|a| a.eq_ignore_ascii_case(host)) {
-                return Response::error(
-                    403,
-                    format!(
-                        "the Host header is {}; this server answers only to {}",
-                        echo(host),
-                        allowed[0]
-                    ),
-                );
-            }
+        let host = request.header("host").unwrap_or("");
+        if !self.settings.host_allowed(host) {
+            return Response::error(
+                403,
+                format!(
+                    "the Host header is {}; this server answers only to {}",
+                    echo(host),
+                    self.settings.hosts_in_words()
+                ),
+            );
         }
         if request.method == "POST" {
             let json = request.header("content-type").is_some_and(|t| {
@@ -272,7 +468,7 @@ impl Server {
                     Ok(b) => b,
                     Err(r) => return r,
                 };
-                self.with_game(id, |id, entry| game_action(id, entry, action, &body))
+                self.with_game(id, |id, entry| self.game_action(id, entry, action, &body))
             }
             ("GET", ["api", "tiles", name]) => tile_picture(name, request.param("rot")),
             _ if known_path(&segments) => Response::error(
@@ -357,7 +553,7 @@ impl Server {
             Err(e) => return Response::error(400, format!("setup.{}: {}", e.field, e.message)),
         };
         let players = config.players as usize;
-        let seats = match seats_of(body.get("seats"), players) {
+        let seats = match self.seats_of(body.get("seats"), players) {
             Ok(s) => s,
             Err(m) => return Response::error(400, m),
         };
@@ -389,9 +585,12 @@ impl Server {
         };
         // The record as an object, or as the text of a file.
         let value = match value {
-            Value::String(text) => match record::parse_record_text(text.trim()) {
-                Ok(v) => v,
-                Err(e) => return Response::error(400, format!("record: {e}")),
+            Value::String(text) => match count_values(text.trim()) {
+                Err(r) if r.status == 413 => return r,
+                _ => match record::parse_record_text(text.trim()) {
+                    Ok(v) => v,
+                    Err(e) => return Response::error(400, format!("record: {e}")),
+                },
             },
             v => v.clone(),
         };
@@ -400,7 +599,7 @@ impl Server {
             Err(e) => return Response::error(400, format!("record: {e}")),
         };
         let players = loaded.game.num_players();
-        let seats = match seats_of(body.get("seats"), players) {
+        let seats = match self.seats_of(body.get("seats"), players) {
             Ok(s) => s,
             Err(m) => return Response::error(400, m),
         };
@@ -476,6 +675,7 @@ fn body_object(request: &Request) -> Result<serde_json::Map<String, Value>, Resp
     if text.trim().is_empty() {
         return Ok(serde_json::Map::new());
     }
+    count_values(text)?;
     match parse_strict(text) {
         Ok(Value::Object(o)) => Ok(o),
         Ok(_) => Err(Response::error(400, "the body must be a JSON object")),
@@ -486,20 +686,99 @@ fn body_object(request: &Request) -> Result<serde_json::Map<String, Value>, Resp
     }
 }
 
-/// The seats of a new game: `"human"` or a bot spec each, one per player.
-fn seats_of(value: Option<&Value>, players: usize) -> Result<Vec<Seat>, String> {
-    let Some(value) = value else {
-        return Err(
-            "seats: missing (one per player: \"human\" or a bot such as \"mcts:500\")".into(),
-        );
-    };
-    let list = value
-        .as_array()
-        .ok_or("seats: expected an array of strings, one per player")?;
-    if list.len() != players {
-        return Err(format!("seats: {} given for {players} players", list.len()));
+/// Counts the values of a JSON text without keeping any: refuses (413) a text of more
+/// than [`MAX_JSON_VALUES`], and (400) one that is not JSON, before a tree is built.
+fn count_values(text: &str) -> Result<(), Response> {
+    use serde::de::{DeserializeSeed, Deserializer, IgnoredAny, MapAccess, SeqAccess, Visitor};
+    use std::cell::Cell;
+    struct Count<'a>(&'a Cell<usize>);
+    impl Count<'_> {
+        fn tick<E: serde::de::Error>(&self) -> Result<(), E> {
+            let n = self.0.get() + 1;
+            self.0.set(n);
+            if n > MAX_JSON_VALUES {
+                return Err(E::custom("too many values"));
+            }
+            Ok(())
+        }
     }
-    list.iter()
+    impl<'de> DeserializeSeed<'de> for Count<'_> {
+        type Value = ();
+        fn deserialize<D: Deserializer<'de>>(self, d: D) -> Result<(), D::Error> {
+            d.deserialize_any(self)
+        }
+    }
+    impl<'de> Visitor<'de> for Count<'_> {
+        type Value = ();
+        fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+            f.write_str("a JSON value")
+        }
+        fn visit_bool<E: serde::de::Error>(self, _: bool) -> Result<(), E> {
+            self.tick()
+        }
+        fn visit_i64<E: serde::de::Error>(self, _: i64) -> Result<(), E> {
+            self.tick()
+        }
+        fn visit_u64<E: serde::de::Error>(self, _: u64) -> Result<(), E> {
+            self.tick()
+        }
+        fn visit_f64<E: serde::de::Error>(self, _: f64) -> Result<(), E> {
+            self.tick()
+        }
+        fn visit_str<E: serde::de::Error>(self, _: &str) -> Result<(), E> {
+            self.tick()
+        }
+        fn visit_unit<E: serde::de::Error>(self) -> Result<(), E> {
+            self.tick()
+        }
+        fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<(), A::Error> {
+            self.tick()?;
+            while seq.next_element_seed(Count(self.0))?.is_some() {}
+            Ok(())
+        }
+        fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<(), A::Error> {
+            self.tick()?;
+            while map.next_key::<IgnoredAny>()?.is_some() {
+                map.next_value_seed(Count(self.0))?;
+            }
+            Ok(())
+        }
+    }
+    let count = Cell::new(0);
+    let mut reader = serde_json::Deserializer::from_str(text);
+    let scanned = Count(&count)
+        .deserialize(&mut reader)
+        .and_then(|()| reader.end());
+    match scanned {
+        Ok(()) => Ok(()),
+        Err(_) if count.get() > MAX_JSON_VALUES => Err(Response::error(
+            413,
+            format!("the body holds more than {MAX_JSON_VALUES} JSON values"),
+        )),
+        Err(e) => Err(Response::error(
+            400,
+            format!("the body is not valid JSON: {e}"),
+        )),
+    }
+}
+
+impl Server {
+    /// The seats of a new game: `"human"` or a bot spec each, one per player, within the
+    /// server's limits.
+    fn seats_of(&self, value: Option<&Value>, players: usize) -> Result<Vec<Seat>, String> {
+        let limits = &self.settings;
+        let Some(value) = value else {
+            return Err(
+                "seats: missing (one per player: \"human\" or a bot such as \"mcts:500\")".into(),
+            );
+        };
+        let list = value
+            .as_array()
+            .ok_or("seats: expected an array of strings, one per player")?;
+        if list.len() != players {
+            return Err(format!("seats: {} given for {players} players", list.len()));
+        }
+        list.iter()
         .enumerate()
         .map(|(i, v)| {
             let text = v
@@ -511,213 +790,234 @@ fn seats_of(value: Option<&Value>, players: usize) -> Result<Vec<Seat>, String> 
             let bot = Bot::parse(text).map_err(|m| format!("seats[{i}]: {m}"))?;
             if let Bot::Mcts(c) = bot {
                 let too_big = match c.budget {
-                    Budget::Iterations(n) => n > MAX_BOT_ITERATIONS,
-                    Budget::Millis(ms) => ms > MAX_BOT_MILLIS,
+                    Budget::Iterations(n) => n > limits.max_iterations,
+                    Budget::Millis(ms) => ms > limits.max_millis,
                 };
                 if too_big {
                     return Err(format!(
-                        "seats[{i}]: {} is more than this server allows a bot: at most {MAX_BOT_ITERATIONS} iterations or {MAX_BOT_MILLIS} ms per decision",
-                        echo(text)
+                        "seats[{i}]: {} is more than this server allows a bot: at most {} iterations or {} ms per decision (--max-iterations, --max-millis)",
+                        echo(text), limits.max_iterations, limits.max_millis
+                    ));
+                }
+                if c.threads > limits.max_threads {
+                    return Err(format!(
+                        "seats[{i}]: {} asks for {} threads; this server allows at most {} (--max-threads)",
+                        echo(text), c.threads, limits.max_threads
                     ));
                 }
             }
             Ok(Seat::Bot(bot))
         })
         .collect()
-}
+    }
 
-/// `version` of a request's body: it must be the game's.
-fn check_version(body: &serde_json::Map<String, Value>, table: &Table) -> Result<(), Response> {
-    let version = match body.get("version") {
-        None => {
-            return Err(Response::error(
-                400,
-                "version: missing (the version of the state the request acts on)",
-            ))
-        }
-        Some(v) => v
-            .as_u64()
-            .ok_or_else(|| Response::error(400, "version: expected a whole number"))?,
-    };
-    if version != table.version() {
-        return Err(Response::json(
-            409,
-            &json!({
-                "error": format!("the game has changed since version {version} (it is at {}): showing it anew", table.version()),
-                "version": table.version(),
-            }),
-        ));
-    }
-    Ok(())
-}
-
-/// The POST actions on one game.
-fn game_action(
-    id: &str,
-    entry: &mut Entry,
-    action: &str,
-    body: &serde_json::Map<String, Value>,
-) -> Response {
-    let allowed: &[&str] = match action {
-        "play" => &["version", "choice"],
-        "analyse" => &["version", "iterations"],
-        "bot" | "undo" => &["version"],
-        _ => {
-            return Response::error(
-                404,
-                format!(
-                    "no action {} on a game (play, bot, undo, analyse)",
-                    echo(action)
-                ),
-            )
-        }
-    };
-    if let Some(key) = body.keys().find(|k| !allowed.contains(&k.as_str())) {
-        return Response::error(
-            400,
-            format!(
-                "{}: unknown key (allowed: {})",
-                echo(key),
-                allowed.join(", ")
-            ),
-        );
-    }
-    if let Err(r) = check_version(body, &entry.table) {
-        return r;
-    }
-    match action {
-        "play" => {
-            if entry.table.game().is_terminal() {
-                return Response::error(409, "the game is over");
-            }
-            let Some(seat) = entry.table.human_to_play() else {
-                return Response::error(409, "a bot decides now, not a person");
-            };
-            let choices = entry.table.choices();
-            let index = match body.get("choice").map(|v| v.as_u64()) {
-                None => return Response::error(400, "choice: missing"),
-                Some(None) => return Response::error(400, "choice: expected a whole number"),
-                Some(Some(i)) => i,
-            };
-            let Some(choice) = usize::try_from(index).ok().and_then(|i| choices.get(i)) else {
-                return Response::error(
+    /// `version` of a request's body: it must be the game's.
+    fn check_version(body: &serde_json::Map<String, Value>, table: &Table) -> Result<(), Response> {
+        let version = match body.get("version") {
+            None => {
+                return Err(Response::error(
                     400,
+                    "version: missing (the version of the state the request acts on)",
+                ))
+            }
+            Some(v) => v
+                .as_u64()
+                .ok_or_else(|| Response::error(400, "version: expected a whole number"))?,
+        };
+        if version != table.version() {
+            return Err(Response::json(
+                409,
+                &json!({
+                    "error": format!("the game has changed since version {version} (it is at {}): showing it anew", table.version()),
+                    "version": table.version(),
+                }),
+            ));
+        }
+        Ok(())
+    }
+
+    /// The POST actions on one game.
+    fn game_action(
+        &self,
+        id: &str,
+        entry: &mut Entry,
+        action: &str,
+        body: &serde_json::Map<String, Value>,
+    ) -> Response {
+        let allowed: &[&str] = match action {
+            "play" => &["version", "choice"],
+            "analyse" => &["version", "iterations"],
+            "bot" | "undo" => &["version"],
+            _ => {
+                return Response::error(
+                    404,
                     format!(
-                        "choice: {index} is not a choice of this decision (0 to {})",
-                        choices.len() - 1
+                        "no action {} on a game (play, bot, undo, analyse)",
+                        echo(action)
                     ),
-                );
-            };
-            let before = entry.table.game().board().len();
-            let scored = entry.table.game().events().len();
-            let text = choice.describe();
-            match entry.table.play(choice.action) {
-                Ok(events) => {
-                    entry.last = Some(view::LastMove {
-                        seat,
-                        by_bot: false,
-                        text: text.clone(),
-                        events: events.clone(),
-                        tiles: (before, entry.table.game().board().len()),
-                        scores: view::scores_since(entry.table.game(), scored),
-                    });
-                    entry.log([format!("{}: {text}", crate::table::seat_name(seat))]);
-                    entry.log(events.into_iter().map(|e| format!("  {e}")));
-                    Response::json(200, &view::state(id, entry))
-                }
-                Err(e) => Response::error(409, e.to_string()),
+                )
             }
+        };
+        if let Some(key) = body.keys().find(|k| !allowed.contains(&k.as_str())) {
+            return Response::error(
+                400,
+                format!(
+                    "{}: unknown key (allowed: {})",
+                    echo(key),
+                    allowed.join(", ")
+                ),
+            );
         }
-        "bot" => {
-            let before = entry.table.game().board().len();
-            let scored = entry.table.game().events().len();
-            match entry.table.bot_move() {
-                Some(m) => {
-                    let text = entry.table.describe(m.action);
-                    let who = format!(
-                        "{} [{}]",
-                        crate::table::seat_name(m.seat),
-                        entry.table.seats()[m.seat]
-                    );
-                    entry.log([format!("{who}: {text}")]);
-                    entry.log(m.events.iter().map(|e| format!("  {e}")));
-                    if let Some(eval) = m.evaluation {
-                        entry.bot_view = Some(view::BotView {
-                            seat: m.seat,
-                            turn: entry.table.game().turns().len(),
-                            evaluation: eval,
-                        });
-                    }
-                    entry.last = Some(view::LastMove {
-                        seat: m.seat,
-                        by_bot: true,
-                        text,
-                        events: m.events,
-                        tiles: (before, entry.table.game().board().len()),
-                        scores: view::scores_since(entry.table.game(), scored),
-                    });
-                    Response::json(200, &view::state(id, entry))
-                }
-                None if entry.table.game().is_terminal() => {
-                    Response::error(409, "the game is over")
-                }
-                None => Response::error(409, "a person decides now, not a bot"),
-            }
+        if let Err(r) = Self::check_version(body, &entry.table) {
+            return r;
         }
-        "undo" => match entry.table.undo() {
-            Ok(seat) => {
-                entry.last = None;
-                entry.log([format!(
-                    "{} took back a decision",
-                    crate::table::seat_name(seat)
-                )]);
-                Response::json(200, &view::state(id, entry))
-            }
-            Err(why) => Response::error(409, format!("cannot take back: {why}")),
-        },
-        "analyse" => {
-            let game = entry.table.game();
-            if game.is_terminal() {
-                return Response::error(409, "the game is over: there is no decision to analyse");
-            }
-            let mut config = entry
-                .table
-                .seats()
-                .iter()
-                .find_map(|s| match s {
-                    Seat::Bot(Bot::Mcts(c)) => Some(*c),
-                    _ => None,
-                })
-                .unwrap_or_else(|| {
-                    MctsConfig::new(Budget::Iterations(DEFAULT_ANALYSIS_ITERATIONS))
-                });
-            match body.get("iterations").map(|v| v.as_u64()) {
-                None => {}
-                Some(Some(n)) if (1..=u64::from(MAX_ANALYSIS_ITERATIONS)).contains(&n) => {
-                    config.budget = Budget::Iterations(n as u32);
+        match action {
+            "play" => {
+                if entry.table.game().is_terminal() {
+                    return Response::error(409, "the game is over");
                 }
-                Some(_) => {
+                let Some(seat) = entry.table.human_to_play() else {
+                    return Response::error(409, "a bot decides now, not a person");
+                };
+                let choices = entry.table.choices();
+                let index = match body.get("choice").map(|v| v.as_u64()) {
+                    None => return Response::error(400, "choice: missing"),
+                    Some(None) => return Response::error(400, "choice: expected a whole number"),
+                    Some(Some(i)) => i,
+                };
+                let Some(choice) = usize::try_from(index).ok().and_then(|i| choices.get(i)) else {
                     return Response::error(
                         400,
                         format!(
-                        "iterations: expected a whole number from 1 to {MAX_ANALYSIS_ITERATIONS}"
-                    ),
-                    )
+                            "choice: {index} is not a choice of this decision (0 to {})",
+                            choices.len() - 1
+                        ),
+                    );
+                };
+                let before = entry.table.game().board().len();
+                let scored = entry.table.game().events().len();
+                let text = choice.describe();
+                match entry.table.play(choice.action) {
+                    Ok(events) => {
+                        entry.last = Some(view::LastMove {
+                            seat,
+                            by_bot: false,
+                            text: text.clone(),
+                            events: events.clone(),
+                            tiles: (before, entry.table.game().board().len()),
+                            scores: view::scores_since(entry.table.game(), scored),
+                        });
+                        entry.log([format!("{}: {text}", crate::table::seat_name(seat))]);
+                        entry.log(events.into_iter().map(|e| format!("  {e}")));
+                        Response::json(200, &view::state(id, entry))
+                    }
+                    Err(e) => Response::error(409, e.to_string()),
                 }
             }
-            let mut rng = carcassonne::Rng::new(game.state_hash());
-            match config.evaluate(game, &mut rng) {
-                Some(eval) => Response::json(
-                    200,
-                    &json!({
-                        "version": entry.table.version(),
-                        "view": view::evaluation(game, &eval, &config.to_string(), true),
-                    }),
-                ),
-                None => Response::error(409, "there is no decision of a player to analyse now"),
+            "bot" => {
+                let threads = match entry.table.bot_to_play() {
+                    Some((_, Bot::Mcts(c))) => u32::from(c.threads.max(1)),
+                    _ => 0,
+                };
+                let taken = self
+                    .threads
+                    .take(threads.min(u32::from(self.settings.max_threads)));
+                let before = entry.table.game().board().len();
+                let scored = entry.table.game().events().len();
+                let moved = entry.table.bot_move();
+                drop(taken);
+                match moved {
+                    Some(m) => {
+                        let text = entry.table.describe(m.action);
+                        let who = format!(
+                            "{} [{}]",
+                            crate::table::seat_name(m.seat),
+                            entry.table.seats()[m.seat]
+                        );
+                        entry.log([format!("{who}: {text}")]);
+                        entry.log(m.events.iter().map(|e| format!("  {e}")));
+                        if let Some(eval) = m.evaluation {
+                            entry.bot_view = Some(view::BotView {
+                                seat: m.seat,
+                                turn: entry.table.game().turns().len(),
+                                evaluation: eval,
+                            });
+                        }
+                        entry.last = Some(view::LastMove {
+                            seat: m.seat,
+                            by_bot: true,
+                            text,
+                            events: m.events,
+                            tiles: (before, entry.table.game().board().len()),
+                            scores: view::scores_since(entry.table.game(), scored),
+                        });
+                        Response::json(200, &view::state(id, entry))
+                    }
+                    None if entry.table.game().is_terminal() => {
+                        Response::error(409, "the game is over")
+                    }
+                    None => Response::error(409, "a person decides now, not a bot"),
+                }
             }
+            "undo" => match entry.table.undo() {
+                Ok(seat) => {
+                    entry.last = None;
+                    entry.log([format!(
+                        "{} took back a decision",
+                        crate::table::seat_name(seat)
+                    )]);
+                    Response::json(200, &view::state(id, entry))
+                }
+                Err(why) => Response::error(409, format!("cannot take back: {why}")),
+            },
+            "analyse" => {
+                let game = entry.table.game();
+                if game.is_terminal() {
+                    return Response::error(
+                        409,
+                        "the game is over: there is no decision to analyse",
+                    );
+                }
+                let mut config = entry
+                    .table
+                    .seats()
+                    .iter()
+                    .find_map(|s| match s {
+                        Seat::Bot(Bot::Mcts(c)) => Some(*c),
+                        _ => None,
+                    })
+                    .unwrap_or_else(|| {
+                        MctsConfig::new(Budget::Iterations(DEFAULT_ANALYSIS_ITERATIONS))
+                    });
+                let most = MAX_ANALYSIS_ITERATIONS.min(self.settings.max_iterations);
+                match body.get("iterations").map(|v| v.as_u64()) {
+                    None => {}
+                    Some(Some(n)) if (1..=u64::from(most)).contains(&n) => {
+                        config.budget = Budget::Iterations(n as u32);
+                    }
+                    Some(_) => {
+                        return Response::error(
+                            400,
+                            format!("iterations: expected a whole number from 1 to {most}"),
+                        )
+                    }
+                }
+                config.threads = config.threads.clamp(1, self.settings.max_threads.max(1));
+                let mut rng = carcassonne::Rng::new(game.state_hash());
+                let _taken = self.threads.take(u32::from(config.threads));
+                match config.evaluate(game, &mut rng) {
+                    Some(eval) => Response::json(
+                        200,
+                        &json!({
+                            "version": entry.table.version(),
+                            "view": view::evaluation(game, &eval, &config.to_string(), true),
+                        }),
+                    ),
+                    None => Response::error(409, "there is no decision of a player to analyse now"),
+                }
+            }
+            _ => unreachable!("actions are checked above"),
         }
-        _ => unreachable!("actions are checked above"),
     }
 }
 

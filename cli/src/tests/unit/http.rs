@@ -5,7 +5,7 @@ use super::*;
 fn read(bytes: &[u8]) -> (Result<Request, BadRequest>, Vec<u8>) {
     let mut input = bytes;
     let mut continued = Vec::new();
-    let r = read_request(&mut input, &mut continued);
+    let r = read_request(&mut input, &mut continued, |_| Ok(()));
     (r, continued)
 }
 

@@ -56,7 +56,7 @@ fn new_game(server: &Server, sets: &[&str], seats: &[&str]) -> Value {
 
 #[test]
 fn the_page_and_its_files_are_served() {
-    let server = Server::new(Some(PORT));
+    let server = Server::new(Settings::local(4));
     let r = server.handle(&request("GET", "/", None));
     assert_eq!(r.status, 200);
     assert!(r.content_type.starts_with("text/html"));
@@ -92,7 +92,7 @@ use carcassonne::TileSet;
 /// known paths with another method 405.
 #[test]
 fn requests_from_elsewhere_and_odd_requests_are_refused() {
-    let server = Server::new(Some(PORT));
+    let server = Server::new(Settings::local(4));
     let mut r = request("GET", "/api/games", None);
     r.headers[0].1 = "evil.example:8080".into();
     let answer = server.handle(&r);
@@ -108,17 +108,111 @@ fn requests_from_elsewhere_and_odd_requests_are_refused() {
     assert_eq!(call(&server, "GET", "/nothing", None).0, 404);
     assert_eq!(call(&server, "PUT", "/api/games", None).0, 405);
     assert_eq!(call(&server, "DELETE", "/", None).0, 405);
-    // A server bound elsewhere than a loopback address takes any Host.
-    let open = Server::new(None);
-    let mut r = request("GET", "/api/games", None);
-    r.headers[0].1 = "192.168.1.5:8080".into();
-    assert_eq!(open.handle(&r).status, 200);
+}
+
+/// Every bind checks the Host header: its own IP addresses, `localhost` on this machine,
+/// and the names given with --allow-host; the port is not looked at.
+#[test]
+fn host_names_accepted_by_each_bind() {
+    let on = |bind: &str, allowed: &[&str]| Settings {
+        bind: bind.parse().unwrap(),
+        allowed_hosts: allowed.iter().map(|s| s.to_string()).collect(),
+        ..Settings::local(1)
+    };
+    let cases: &[(&str, &[&str], &str, bool)] = &[
+        ("127.0.0.1", &[], "127.0.0.1:8080", true),
+        ("127.0.0.1", &[], "127.0.0.1", true),
+        ("127.0.0.1", &[], "LOCALHOST:1234", true),
+        ("127.0.0.1", &[], "[::1]:8080", true),
+        ("127.0.0.1", &[], "evil.example:8080", false),
+        ("127.0.0.1", &[], "", false),
+        ("127.0.0.1", &[], "127.0.0.1:80:80", false),
+        ("127.0.0.2", &[], "127.0.0.2:8080", true),
+        ("::ffff:127.0.0.1", &[], "127.0.0.1:8080", true),
+        ("::ffff:127.0.0.1", &[], "evil.example:8080", false),
+        ("0.0.0.0", &[], "192.168.1.5:8080", true),
+        ("0.0.0.0", &[], "0.0.0.0:8080", true),
+        ("0.0.0.0", &[], "localhost:8080", true),
+        ("0.0.0.0", &[], "evil.example", false),
+        ("0.0.0.0", &["games.example"], "Games.Example.:8080", true),
+        ("192.168.1.5", &[], "192.168.1.5:8080", true),
+        ("192.168.1.5", &[], "192.168.1.6:8080", false),
+        ("192.168.1.5", &[], "localhost:8080", false),
+        ("192.168.1.5", &[], "rebound.example:8080", false),
+        ("::", &[], "[fe80::1]:8080", true),
+    ];
+    for &(bind, allowed, host, ok) in cases {
+        let server = Server::new(on(bind, allowed));
+        let mut r = request("GET", "/api/games", None);
+        r.headers[0].1 = host.into();
+        let answer = server.handle(&r);
+        assert_eq!(
+            answer.status,
+            if ok { 200 } else { 403 },
+            "bind {bind}, Host {host:?}"
+        );
+        if !ok {
+            let text = String::from_utf8(answer.body).unwrap();
+            assert!(text.contains("--allow-host"), "{text}");
+        }
+    }
+}
+
+/// Seats over the server's thread or budget limits are refused with the limit named.
+#[test]
+fn seats_over_the_limits_are_refused() {
+    let server = Server::new(Settings {
+        max_iterations: 5000,
+        ..Settings::local(2)
+    });
+    let seats = |seats: &[&str]| {
+        call(
+            &server,
+            "POST",
+            "/api/games",
+            Some(json!({ "setup": { "players": 2, "sets": ["base"], "seed": 3 }, "seats": seats })),
+        )
+    };
+    let (status, answer) = seats(&["human", "mcts:200:threads=64"]);
+    assert_eq!(status, 400, "{answer}");
+    assert!(
+        error_of(&answer).contains("at most 2 (--max-threads)"),
+        "{answer}"
+    );
+    let (status, answer) = seats(&["human", "mcts:6000"]);
+    assert_eq!(status, 400, "{answer}");
+    assert!(
+        error_of(&answer).contains("at most 5000 iterations"),
+        "{answer}"
+    );
+    assert_eq!(seats(&["human", "mcts:5000:threads=2"]).0, 201);
+}
+
+/// A body of many small JSON values is refused before a tree of them is built.
+#[test]
+fn bodies_of_too_many_values_are_refused() {
+    let server = Server::new(Settings::local(1));
+    let body = format!("{{\"record\":[{}0]}}", "0,".repeat(MAX_JSON_VALUES));
+    let r = server.handle(&request("POST", "/api/games/load", Some(&body)));
+    assert_eq!(r.status, 413);
+    let text = format!(
+        "{{\"record\":{}}}",
+        json!(format!("[{}0]", "0,".repeat(MAX_JSON_VALUES)))
+    );
+    let r = server.handle(&request("POST", "/api/games/load", Some(&text)));
+    assert_eq!(r.status, 413, "a record given as text is counted too");
+    let r = server.handle(&request(
+        "POST",
+        "/api/games/load",
+        Some("{\"record\":[1,}"),
+    ));
+    assert_eq!(r.status, 400);
 }
 
 /// Bad setups and seats are refused with the field that is wrong.
 #[test]
 fn bad_setups_name_their_field() {
-    let server = Server::new(Some(PORT));
+    let server = Server::new(Settings::local(4));
     let cases: Vec<(Value, &str)> = vec![
         (json!({ "seats": ["human", "random"] }), "setup: missing"),
         (
@@ -195,7 +289,7 @@ fn bad_setups_name_their_field() {
 /// decision and the reverse are refused and change nothing. The record replays.
 #[test]
 fn a_whole_game_through_the_api() {
-    let server = Server::new(Some(PORT));
+    let server = Server::new(Settings::local(4));
     let sets: Vec<&str> = TileSet::ALL.iter().map(|s| s.key()).collect();
     let mut state = new_game(&server, &sets, &["human", "random"]);
     let id = state["id"].as_str().unwrap().to_string();
@@ -359,7 +453,7 @@ fn a_whole_game_through_the_api() {
 /// it; a bad record is refused with the path of what is wrong.
 #[test]
 fn records_load_and_bad_ones_are_named() {
-    let server = Server::new(Some(PORT));
+    let server = Server::new(Settings::local(4));
     let state = new_game(&server, &["base"], &["random", "random"]);
     let game = format!("/api/games/{}", state["id"].as_str().unwrap());
     let mut version = state["version"].as_u64().unwrap();
@@ -423,7 +517,7 @@ fn records_load_and_bad_ones_are_named() {
 /// choice; the view of a bot's last decision comes with the state.
 #[test]
 fn the_mcts_view() {
-    let server = Server::new(Some(PORT));
+    let server = Server::new(Settings::local(4));
     let state = new_game(&server, &["base"], &["human", "mcts:40"]);
     let game = format!("/api/games/{}", state["id"].as_str().unwrap());
     let version = state["version"].clone();
@@ -488,7 +582,7 @@ fn the_mcts_view() {
 
 #[test]
 fn tiles_are_drawn_alone() {
-    let server = Server::new(Some(PORT));
+    let server = Server::new(Settings::local(4));
     let (status, svg) = call(&server, "GET", "/api/tiles/BASE-D.svg?rot=3", None);
     assert_eq!(status, 200);
     assert!(svg
@@ -512,7 +606,7 @@ fn tiles_are_drawn_alone() {
 /// untouched longest.
 #[test]
 fn games_make_room() {
-    let server = Server::new(Some(PORT));
+    let server = Server::new(Settings::local(4));
     let first = new_game(&server, &["base"], &["human", "random"]);
     let first = format!("/api/games/{}", first["id"].as_str().unwrap());
     let second = new_game(&server, &["base"], &["human", "random"]);

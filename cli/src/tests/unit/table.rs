@@ -177,3 +177,23 @@ fn events_and_supplies_read_as_words() {
     assert_eq!(Seat::Human.to_string(), "human");
     assert_eq!(Seat::Bot(Bot::Greedy).to_string(), "greedy");
 }
+
+/// Without a bot at the table the decisions kept to be taken back stay few: only those
+/// since the last tile drawn, at most MAX_UNDO; and can_undo does not copy them.
+#[test]
+fn the_undo_stack_stays_small_without_bots() {
+    let game = Game::new(config(2, &[TileSet::Base], 1)).unwrap();
+    let mut table = Table::new(game, vec![Seat::Human, Seat::Human], "t".into());
+    let mut most = 0;
+    let mut decisions = 0;
+    while !table.game().is_terminal() && decisions < 60 {
+        let action = table.choices()[0].action;
+        table.play(action).unwrap();
+        decisions += 1;
+        most = most.max(table.undo.len());
+        let _ = table.can_undo();
+    }
+    assert!(decisions >= 40, "{decisions}");
+    assert!(most <= MAX_UNDO, "{most} decisions kept");
+    assert!(most <= 4, "{most} decisions kept though tiles were drawn");
+}
