@@ -4,9 +4,21 @@
 //!
 //! Limits: the request line and headers at most [`MAX_HEAD_BYTES`], at most
 //! [`MAX_HEADERS`] headers, a body of at most [`MAX_BODY_BYTES`] given by
-//! `Content-Length` (a chunked body is refused), [`IO_TIMEOUT`] to send the request and
-//! to take the answer. A request that breaks one of them gets its status (400, 408, 413,
-//! 431, 501, 503) with a message that says which, and the connection is closed.
+//! `Content-Length` (a chunked body is refused), bodies over [`LARGE_BODY_BYTES`] at
+//! most [`MAX_LARGE_BODIES`] at once, [`Limits::request_timeout`] to send the whole
+//! request (not each read) and as long to take the answer. A request that breaks one of
+//! them gets its status (400, 408, 413, 431, 501, 503) with a message that says which,
+//! and the connection is closed.
+//!
+//! When all [`MAX_CONNECTIONS`] places are taken, a new connection takes the place of
+//! the one that has been sending its request longest (it is answered 408), so idle or
+//! slow clients cannot keep the others out; a new connection is answered 503 only when
+//! every place is held by a request being answered.
+//!
+//! (A maintained stack, hyper or axum with tower-http on tokio, was weighed and not
+//! taken yet: hyper's header-read timeout closes the connection without the documented
+//! 408, its own refusals of malformed heads carry no message, and the bounds above would
+//! still need code of ours around it.)
 
 use std::io::{BufRead, BufReader, Read, Write};
 use std::net::{TcpListener, TcpStream};
@@ -20,9 +32,10 @@ pub const MAX_HEAD_BYTES: usize = 16 << 10;
 pub const MAX_HEADERS: usize = 64;
 /// The largest body accepted: a game record (at most 4 MiB) and room around it.
 pub const MAX_BODY_BYTES: usize = (4 << 20) + (64 << 10);
-/// The most connections served at once; more are answered 503 at once.
+/// The most connections served at once (see the module's docs for a new one).
 pub const MAX_CONNECTIONS: usize = 64;
-/// How long a client may take to send its request, or to take the answer.
+/// How long a client may take to send its whole request, or to take the answer, by
+/// default.
 pub const IO_TIMEOUT: Duration = Duration::from_secs(20);
 
 /// A request.

@@ -26,9 +26,11 @@
 //!
 //! A request names the version of the state it acts on, so a click meant for an older
 //! state (another tab, a double click) is refused (409) instead of landing on the wrong
-//! decision. Requests whose `Host` is not the server's own loopback name are refused
-//! (a web page elsewhere cannot reach the server by DNS rebinding), and a `POST` must be
-//! `application/json` (so no other site can post a form to it).
+//! decision. Requests whose `Host` does not name the server ([`Settings::host_allowed`])
+//! are refused (a web page elsewhere cannot reach the server by DNS rebinding), and a
+//! `POST` must be `application/json` (so no other site can post a form to it). A body's
+//! JSON values are counted before it is parsed ([`MAX_JSON_VALUES`]), and the bots'
+//! searches share the server's threads (`--max-threads`).
 
 mod http;
 mod view;
