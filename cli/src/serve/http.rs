@@ -11,9 +11,9 @@
 //! and the connection is closed.
 //!
 //! When all [`MAX_CONNECTIONS`] places are taken, a new connection takes the place of
-//! the one that has been sending its request longest (it is answered 408), so idle or
-//! slow clients cannot keep the others out; a new connection is answered 503 only when
-//! every place is held by a request being answered.
+//! the oldest one still sending its request (it is answered 408) or taking its answer
+//! (it is cut), so idle or slow clients cannot keep the others out; a new connection is
+//! answered 503 only when every place is held by a request being answered.
 //!
 //! (A maintained stack, hyper or axum with tower-http on tokio, was weighed and not
 //! taken yet: hyper's header-read timeout closes the connection without the documented
@@ -375,7 +375,11 @@ impl Default for Limits {
 const READING: u8 = 0;
 /// A connection whose request is being answered: it keeps its place.
 const ANSWERING: u8 = 1;
-/// A connection that gave its place up while still sending: it is answered 408.
+/// A connection whose answer is being sent: like a reader, it gives its place up when
+/// it has been at it longest.
+const WRITING: u8 = 3;
+/// A connection that gave its place up: answered 408 when it was still sending its
+/// request, cut when it was taking its answer.
 const EVICTED: u8 = 2;
 
 /// A connection being served.
@@ -403,21 +407,28 @@ fn take_place(registry: &Registry, id: u64, conn: Arc<Conn>) -> bool {
         .filter(|(_, c)| c.state.load(Ordering::SeqCst) != EVICTED)
         .count();
     if held >= MAX_CONNECTIONS {
-        let mut readers: Vec<&Arc<Conn>> = conns
+        let mut slow: Vec<&Arc<Conn>> = conns
             .iter()
             .map(|(_, c)| c)
-            .filter(|c| c.state.load(Ordering::SeqCst) == READING)
+            .filter(|c| matches!(c.state.load(Ordering::SeqCst), READING | WRITING))
             .collect();
-        readers.sort_by_key(|c| c.started);
-        let evicted = readers.into_iter().find(|c| {
-            c.state
-                .compare_exchange(READING, EVICTED, Ordering::SeqCst, Ordering::SeqCst)
-                .is_ok()
+        slow.sort_by_key(|c| c.started);
+        let evicted = slow.into_iter().find_map(|c| {
+            [READING, WRITING].into_iter().find_map(|from| {
+                c.state
+                    .compare_exchange(from, EVICTED, Ordering::SeqCst, Ordering::SeqCst)
+                    .ok()
+                    .map(|from| (c, from))
+            })
         });
         match evicted {
-            // Its thread's read ends at once; the thread answers 408 and closes.
-            Some(c) => {
+            // A reader's read ends at once: its thread answers 408 and closes.
+            Some((c, READING)) => {
                 let _ = c.stream.shutdown(std::net::Shutdown::Read);
+            }
+            // A writer's write fails at once: its thread closes.
+            Some((c, _)) => {
+                let _ = c.stream.shutdown(std::net::Shutdown::Both);
             }
             None => return false,
         }
@@ -578,6 +589,9 @@ fn handle(
         Err(e) => Response::error(e.status, e.message),
     };
     drop(place);
+    let _ = conn
+        .state
+        .compare_exchange(ANSWERING, WRITING, Ordering::SeqCst, Ordering::SeqCst);
     let mut output = Deadline {
         stream: &stream,
         until: Instant::now() + limits.request_timeout,
@@ -585,11 +599,14 @@ fn handle(
     let _ = write_response(&mut output, &response);
     let _ = stream.shutdown(std::net::Shutdown::Write);
     // Let the client read the answer before the socket closes under unread input (a
-    // body refused unread): drain a little of it, briefly.
+    // body refused unread): drain a little of it, briefly (half a second in all).
     let mut sink = [0u8; 4096];
-    let _ = stream.set_read_timeout(Some(Duration::from_millis(200)));
+    let mut rest = Deadline {
+        stream: &stream,
+        until: Instant::now() + Duration::from_millis(500),
+    };
     for _ in 0..64 {
-        match (&stream).read(&mut sink) {
+        match rest.read(&mut sink) {
             Ok(n) if n > 0 => {}
             _ => break,
         }
