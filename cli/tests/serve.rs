@@ -363,3 +363,24 @@ fn a_game_over_real_connections() {
     let game = carcassonne_session::record::replay_json(record).unwrap();
     assert!(game.is_terminal());
 }
+
+/// The server's limits are options; bad values are refused before it listens.
+#[test]
+fn bad_limits_are_refused_at_the_start() {
+    for (option, value) in [
+        ("--max-threads", "0"),
+        ("--max-threads", "65"),
+        ("--max-iterations", "lots"),
+        ("--max-millis", "0"),
+        ("--request-timeout", "0"),
+        ("--allow-host", "evil.example/x"),
+    ] {
+        let out = Command::new(env!("CARGO_BIN_EXE_carcassonne"))
+            .args(["serve", "--port", "0", option, value])
+            .output()
+            .unwrap();
+        assert_eq!(out.status.code(), Some(2), "{option} {value}");
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert!(err.contains(option), "{option} {value}: {err}");
+    }
+}
