@@ -87,13 +87,15 @@ fn malformed_and_huge_requests_get_their_status() {
     let server = Server::start();
     let host = format!("Host: 127.0.0.1:{}\r\n", server.port);
     let cases: Vec<(Vec<u8>, &str, &str)> = vec![
-        (b"\x00\x01\x02 garbage\r\n\r\n".to_vec(), "400", "request line"),
-        (b"GET / HTTP/1.1\r\n".to_vec(), "400", "ended before"),
-        (format!("GET /{} HTTP/1.1\r\n\r\n", "a".repeat(40_000)).into_bytes(), "431", "longer than"),
+        // hyper answers malformed heads itself, without a message.
+        (b"\x00\x01\x02 garbage\r\n\r\n".to_vec(), "400", ""),
+        (format!("GET /{} HTTP/1.1\r\n\r\n", "a".repeat(40_000)).into_bytes(), "431", ""),
+        (format!("GET / HTTP/1.1\r\n{host}{}\r\n", "X-A: b\r\n".repeat(65)).into_bytes(), "431", ""),
         (format!("POST /api/games HTTP/1.1\r\n{host}Content-Type: application/json\r\nContent-Length: 1000000000000\r\n\r\n").into_bytes(), "413", "at most"),
         (format!("POST /api/games HTTP/1.1\r\n{host}Transfer-Encoding: chunked\r\n\r\n0\r\n\r\n").into_bytes(), "501", "Content-Length"),
         (format!("POST /api/games HTTP/1.1\r\n{host}Content-Type: application/json\r\nContent-Length: 5\r\n\r\n{{\"a\":").into_bytes(), "400", "not valid JSON"),
-        (format!("GET /\u{1b}]0;owned\u{7} HTTP/1.1\r\n{host}\r\n").into_bytes(), "404", "\\u{1b}"),
+        (format!("GET /\u{1b}]0;owned\u{7} HTTP/1.1\r\n{host}\r\n").into_bytes(), "400", ""),
+        (format!("GET /%1b]0;owned%07 HTTP/1.1\r\n{host}\r\n").into_bytes(), "404", "\\u{1b}"),
         (b"GET /api/games HTTP/1.1\r\nHost: attacker.example\r\n\r\n".to_vec(), "403", "Host"),
     ];
     for (bytes, expected, says) in cases {
@@ -356,8 +358,8 @@ fn a_game_over_real_connections() {
         version = state["version"].as_u64().unwrap();
     }
     let answer = server.get(&format!("/api/games/{id}/record"));
-    assert!(answer.contains(&format!(
-        "Content-Disposition: attachment; filename=\"{id}.json\""
+    assert!(answer.to_ascii_lowercase().contains(&format!(
+        "content-disposition: attachment; filename=\"{id}.json\""
     )));
     let record = answer.split_once("\r\n\r\n").unwrap().1;
     let game = carcassonne_session::record::replay_json(record).unwrap();

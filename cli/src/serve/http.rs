@@ -1,30 +1,32 @@
-//! A small HTTP/1.1 server on the standard library, for a page served to one person's
-//! browser: one request per connection (`Connection: close`), a thread per connection up
-//! to [`MAX_CONNECTIONS`], and limits on everything a client sends.
+//! The HTTP/1.1 server of `carcassonne serve`, on hyper (1.x) and tokio: one request per
+//! connection (`Connection: close`), and limits on everything a client sends.
 //!
-//! Limits: the request line and headers at most [`MAX_HEAD_BYTES`], at most
-//! [`MAX_HEADERS`] headers, a body of at most [`MAX_BODY_BYTES`] given by
-//! `Content-Length` (a chunked body is refused), bodies over [`LARGE_BODY_BYTES`] at
-//! most [`MAX_LARGE_BODIES`] at once, [`Limits::request_timeout`] to send the whole
-//! request (not each read) and as long to take the answer. A request that breaks one of
-//! them gets its status (400, 408, 413, 431, 501, 503) with a message that says which,
-//! and the connection is closed.
+//! Limits: the request line and headers at most [`MAX_HEAD_BYTES`] (431), at most
+//! [`MAX_HEADERS`] headers (431), a body of at most [`MAX_BODY_BYTES`] given by
+//! `Content-Length` (413; a body with a `Transfer-Encoding` is refused, 501), bodies over
+//! [`LARGE_BODY_BYTES`] at most [`MAX_LARGE_BODIES`] at once (503), and
+//! [`Limits::request_timeout`] to send the whole request (not each read: 408) and as
+//! long to take the answer. A malformed head is answered 400 by hyper.
 //!
-//! When all [`MAX_CONNECTIONS`] places are taken, a new connection takes the place of
-//! the oldest one still sending its request (it is answered 408) or taking its answer
-//! (it is cut), so idle or slow clients cannot keep the others out; a new connection is
-//! answered 503 only when every place is held by a request being answered.
-//!
-//! (A maintained stack, hyper or axum with tower-http on tokio, was weighed and not
-//! taken yet: hyper's header-read timeout closes the connection without the documented
-//! 408, its own refusals of malformed heads carry no message, and the bounds above would
-//! still need code of ours around it.)
+//! At most [`MAX_CONNECTIONS`] connections are served at once. When all places are
+//! taken, a new connection takes the place of the oldest one still sending its request
+//! (it is answered 408) or taking its answer (it is cut), so idle or slow clients cannot
+//! keep the others out; a new connection is answered 503 only when every place is held
+//! by a request being answered. The answers are computed on blocking threads (a bot's
+//! search takes a while), one per connection at most.
 
-use std::io::{BufRead, BufReader, Read, Write};
-use std::net::{TcpListener, TcpStream};
+use http_body_util::{BodyExt, Full, Limited};
+use hyper::body::{Bytes, Incoming};
+use hyper::server::conn::http1;
+use hyper_util::rt::{TokioIo, TokioTimer};
+use std::convert::Infallible;
+use std::io::Write;
+use std::net::TcpListener;
 use std::sync::atomic::{AtomicU8, AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};
-use std::time::{Duration, Instant};
+use std::time::Duration;
+use tokio::sync::Notify;
+use tokio::time::Instant;
 
 /// The most bytes of a request line and its headers.
 pub const MAX_HEAD_BYTES: usize = 16 << 10;
@@ -37,6 +39,11 @@ pub const MAX_CONNECTIONS: usize = 64;
 /// How long a client may take to send its whole request, or to take the answer, by
 /// default.
 pub const IO_TIMEOUT: Duration = Duration::from_secs(20);
+/// Bodies larger than this need one of [`MAX_LARGE_BODIES`] places to be read and
+/// answered; when none is free the request is answered 503.
+pub const LARGE_BODY_BYTES: usize = 64 << 10;
+/// The most requests with a large body read and answered at once.
+pub const MAX_LARGE_BODIES: usize = 4;
 
 /// A request.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -106,222 +113,19 @@ impl Response {
     }
 }
 
-/// The reason phrase of a status code.
-fn reason(status: u16) -> &'static str {
-    match status {
-        100 => "Continue",
-        200 => "OK",
-        201 => "Created",
-        204 => "No Content",
-        400 => "Bad Request",
-        403 => "Forbidden",
-        404 => "Not Found",
-        405 => "Method Not Allowed",
-        408 => "Request Timeout",
-        409 => "Conflict",
-        413 => "Content Too Large",
-        415 => "Unsupported Media Type",
-        431 => "Request Header Fields Too Large",
-        500 => "Internal Server Error",
-        501 => "Not Implemented",
-        503 => "Service Unavailable",
-        _ => "Status",
-    }
+/// The limits of a server that can be set when it starts.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub struct Limits {
+    /// How long a client may take to send its whole request (line, headers and body),
+    /// and then to take the whole answer.
+    pub request_timeout: Duration,
 }
 
-/// Writes `response` (with `Content-Length` and `Connection: close`).
-pub fn write_response(stream: &mut impl Write, response: &Response) -> std::io::Result<()> {
-    let mut head = format!(
-        "HTTP/1.1 {} {}\r\nContent-Type: {}\r\nContent-Length: {}\r\nConnection: close\r\nX-Content-Type-Options: nosniff\r\n",
-        response.status,
-        reason(response.status),
-        response.content_type,
-        response.body.len()
-    );
-    if !response
-        .headers
-        .iter()
-        .any(|(n, _)| n.eq_ignore_ascii_case("cache-control"))
-    {
-        head.push_str("Cache-Control: no-store\r\n");
-    }
-    for (name, value) in &response.headers {
-        head.push_str(name);
-        head.push_str(": ");
-        head.push_str(value);
-        head.push_str("\r\n");
-    }
-    head.push_str("\r\n");
-    stream.write_all(head.as_bytes())?;
-    stream.write_all(&response.body)?;
-    stream.flush()
-}
-
-/// Why a request could not be read: the status to answer and what was wrong.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct BadRequest {
-    /// The status code.
-    pub status: u16,
-    /// The message.
-    pub message: String,
-}
-
-fn bad(status: u16, message: impl Into<String>) -> BadRequest {
-    BadRequest {
-        status,
-        message: message.into(),
-    }
-}
-
-/// Reads one request from `stream`, within the limits of the module. `continue_to` is
-/// where a `100 Continue` goes when the client waits for it (`Expect: 100-continue`).
-/// `admit` is asked about the body's length before it is read, and may refuse it.
-pub fn read_request(
-    stream: &mut impl Read,
-    continue_to: &mut impl Write,
-    admit: impl FnOnce(usize) -> Result<(), BadRequest>,
-) -> Result<Request, BadRequest> {
-    let mut reader = BufReader::new(stream);
-    let mut head_bytes = 0usize;
-    let mut next_line = |reader: &mut BufReader<_>| -> Result<String, BadRequest> {
-        let mut line = Vec::new();
-        let limit = (MAX_HEAD_BYTES - head_bytes.min(MAX_HEAD_BYTES)) as u64 + 1;
-        let n = reader
-            .by_ref()
-            .take(limit)
-            .read_until(b'\n', &mut line)
-            .map_err(io_error)?;
-        head_bytes += n;
-        if head_bytes > MAX_HEAD_BYTES {
-            return Err(bad(
-                431,
-                format!("the request line and headers are longer than {MAX_HEAD_BYTES} bytes"),
-            ));
+impl Default for Limits {
+    fn default() -> Limits {
+        Limits {
+            request_timeout: IO_TIMEOUT,
         }
-        if n == 0 || line.last() != Some(&b'\n') {
-            return Err(bad(400, "the request ended before its headers did"));
-        }
-        line.pop();
-        if line.last() == Some(&b'\r') {
-            line.pop();
-        }
-        String::from_utf8(line).map_err(|_| bad(400, "the request's head is not UTF-8"))
-    };
-    let mut line = next_line(&mut reader)?;
-    // Empty lines before the request line are allowed (RFC 9112 2.2).
-    let mut blanks = 0;
-    while line.is_empty() {
-        blanks += 1;
-        if blanks > 4 {
-            return Err(bad(400, "no request line"));
-        }
-        line = next_line(&mut reader)?;
-    }
-    let mut parts = line.split(' ');
-    let (method, target, version) = match (parts.next(), parts.next(), parts.next(), parts.next()) {
-        (Some(m), Some(t), Some(v), None) if !m.is_empty() && !t.is_empty() => (m, t, v),
-        _ => return Err(bad(400, "the request line is not `METHOD TARGET HTTP/1.1`")),
-    };
-    if !method.bytes().all(|b| b.is_ascii_uppercase()) {
-        return Err(bad(400, "the method is not a word in capitals"));
-    }
-    if version != "HTTP/1.1" && version != "HTTP/1.0" {
-        return Err(bad(
-            400,
-            format!(
-                "unsupported protocol {}",
-                carcassonne_session::json::echo(version)
-            ),
-        ));
-    }
-    if !target.starts_with('/') {
-        return Err(bad(400, "the target must be a path starting with /"));
-    }
-    let (raw_path, raw_query) = target.split_once('?').unwrap_or((target, ""));
-    let path =
-        percent_decode(raw_path, false).ok_or_else(|| bad(400, "the path is badly encoded"))?;
-    let mut query = Vec::new();
-    for pair in raw_query.split('&').filter(|p| !p.is_empty()) {
-        let (k, v) = pair.split_once('=').unwrap_or((pair, ""));
-        let k = percent_decode(k, true).ok_or_else(|| bad(400, "the query is badly encoded"))?;
-        let v = percent_decode(v, true).ok_or_else(|| bad(400, "the query is badly encoded"))?;
-        query.push((k, v));
-    }
-    let mut headers = Vec::new();
-    loop {
-        let line = next_line(&mut reader)?;
-        if line.is_empty() {
-            break;
-        }
-        if headers.len() >= MAX_HEADERS {
-            return Err(bad(431, format!("more than {MAX_HEADERS} headers")));
-        }
-        let (name, value) = line
-            .split_once(':')
-            .ok_or_else(|| bad(400, "a header line without a colon"))?;
-        if name.is_empty() || name.bytes().any(|b| b.is_ascii_whitespace()) {
-            return Err(bad(400, "a header name is empty or holds blanks"));
-        }
-        headers.push((name.to_ascii_lowercase(), value.trim().to_string()));
-    }
-    let header = |n: &str| {
-        headers
-            .iter()
-            .find(|(k, _)| k == n)
-            .map(|(_, v)| v.as_str())
-    };
-    if header("transfer-encoding").is_some() {
-        return Err(bad(
-            501,
-            "bodies with a Transfer-Encoding are not accepted; send Content-Length",
-        ));
-    }
-    let lengths: Vec<&str> = headers
-        .iter()
-        .filter(|(k, _)| k == "content-length")
-        .map(|(_, v)| v.as_str())
-        .collect();
-    let length = match lengths.as_slice() {
-        [] => 0,
-        [one] => one
-            .parse::<usize>()
-            .map_err(|_| bad(400, "Content-Length is not a whole number"))?,
-        _ => return Err(bad(400, "Content-Length given more than once")),
-    };
-    if length > MAX_BODY_BYTES {
-        return Err(bad(
-            413,
-            format!("the body is {length} bytes; at most {MAX_BODY_BYTES} are accepted"),
-        ));
-    }
-    admit(length)?;
-    if length > 0 && header("expect").is_some_and(|e| e.eq_ignore_ascii_case("100-continue")) {
-        let _ = continue_to.write_all(b"HTTP/1.1 100 Continue\r\n\r\n");
-    }
-    // The body grows as it arrives: a length announced is not memory taken.
-    let mut body = Vec::with_capacity(length.min(LARGE_BODY_BYTES));
-    reader
-        .take(length as u64)
-        .read_to_end(&mut body)
-        .map_err(io_error)?;
-    if body.len() < length {
-        return Err(bad(400, "the body is shorter than its Content-Length"));
-    }
-    Ok(Request {
-        method: method.to_string(),
-        path,
-        query,
-        headers,
-        body,
-    })
-}
-
-fn io_error(e: std::io::Error) -> BadRequest {
-    match e.kind() {
-        std::io::ErrorKind::WouldBlock | std::io::ErrorKind::TimedOut => {
-            bad(408, "the request took too long to arrive")
-        }
-        _ => bad(400, format!("cannot read the request: {e}")),
     }
 }
 
@@ -354,54 +158,37 @@ pub fn percent_decode(text: &str, plus_is_space: bool) -> Option<String> {
 /// What answers requests.
 pub type Handler = dyn Fn(&Request) -> Response + Send + Sync;
 
-/// The limits of a server that can be set when it starts.
-#[derive(Copy, Clone, Debug, PartialEq, Eq)]
-pub struct Limits {
-    /// How long a client may take to send its whole request (line, headers and body),
-    /// and then to take the whole answer.
-    pub request_timeout: Duration,
-}
-
-impl Default for Limits {
-    fn default() -> Limits {
-        Limits {
-            request_timeout: IO_TIMEOUT,
-        }
-    }
-}
-
-/// A connection still sending its request: the one that has been at it longest gives
-/// its place to a new connection when every place is taken.
+/// A connection still sending its request.
 const READING: u8 = 0;
 /// A connection whose request is being answered: it keeps its place.
 const ANSWERING: u8 = 1;
-/// A connection whose answer is being sent: like a reader, it gives its place up when
-/// it has been at it longest.
-const WRITING: u8 = 3;
-/// A connection that gave its place up: answered 408 when it was still sending its
-/// request, cut when it was taking its answer.
+/// A connection that gave its place up.
 const EVICTED: u8 = 2;
+/// A connection whose answer is being sent.
+const WRITING: u8 = 3;
 
 /// A connection being served.
 struct Conn {
     started: Instant,
     state: AtomicU8,
-    /// The socket (a clone), to stop a read from another thread.
-    stream: TcpStream,
+    /// Woken when the connection gives its place up or changes its state.
+    wake: Notify,
+    /// Whether it gave its place up while sending its request (answered 408).
+    evicted_reading: std::sync::atomic::AtomicBool,
 }
 
 /// The connections being served, by number.
 type Registry = Mutex<Vec<(u64, Arc<Conn>)>>;
 
-fn lock_registry(r: &Registry) -> std::sync::MutexGuard<'_, Vec<(u64, Arc<Conn>)>> {
-    r.lock().unwrap_or_else(|e| e.into_inner())
+fn lock<T>(m: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
+    m.lock().unwrap_or_else(|e| e.into_inner())
 }
 
-/// Takes a place for a new connection: a free one, or the place of the connection that
-/// has been sending its request longest (it is answered 408). `false` when every place
+/// Takes a place for a new connection: a free one, or the place of the oldest
+/// connection still sending its request or taking its answer. `false` when every place
 /// is held by a request being answered.
 fn take_place(registry: &Registry, id: u64, conn: Arc<Conn>) -> bool {
-    let mut conns = lock_registry(registry);
+    let mut conns = lock(registry);
     let held = conns
         .iter()
         .filter(|(_, c)| c.state.load(Ordering::SeqCst) != EVICTED)
@@ -413,23 +200,20 @@ fn take_place(registry: &Registry, id: u64, conn: Arc<Conn>) -> bool {
             .filter(|c| matches!(c.state.load(Ordering::SeqCst), READING | WRITING))
             .collect();
         slow.sort_by_key(|c| c.started);
-        let evicted = slow.into_iter().find_map(|c| {
-            [READING, WRITING].into_iter().find_map(|from| {
-                c.state
+        let evicted = slow.into_iter().find(|c| {
+            [READING, WRITING].into_iter().any(|from| {
+                let done = c
+                    .state
                     .compare_exchange(from, EVICTED, Ordering::SeqCst, Ordering::SeqCst)
-                    .ok()
-                    .map(|from| (c, from))
+                    .is_ok();
+                if done && from == READING {
+                    c.evicted_reading.store(true, Ordering::SeqCst);
+                }
+                done
             })
         });
         match evicted {
-            // A reader's read ends at once: its thread answers 408 and closes.
-            Some((c, READING)) => {
-                let _ = c.stream.shutdown(std::net::Shutdown::Read);
-            }
-            // A writer's write fails at once: its thread closes.
-            Some((c, _)) => {
-                let _ = c.stream.shutdown(std::net::Shutdown::Both);
-            }
+            Some(c) => c.wake.notify_one(),
             None => return false,
         }
     }
@@ -437,48 +221,54 @@ fn take_place(registry: &Registry, id: u64, conn: Arc<Conn>) -> bool {
     true
 }
 
-/// Reads from a socket until a deadline: every read waits at most for the time left.
-struct Deadline<'a> {
-    stream: &'a TcpStream,
-    until: Instant,
-}
-
-impl Deadline<'_> {
-    fn left(&self) -> std::io::Result<Duration> {
-        let left = self.until.saturating_duration_since(Instant::now());
-        if left.is_zero() {
-            return Err(std::io::ErrorKind::TimedOut.into());
+/// An answer with no body for hyper, with the headers every answer carries.
+fn to_hyper(response: Response) -> hyper::Response<Full<Bytes>> {
+    let mut out = hyper::Response::new(Full::new(Bytes::from(response.body)));
+    *out.status_mut() = hyper::StatusCode::from_u16(response.status)
+        .unwrap_or(hyper::StatusCode::INTERNAL_SERVER_ERROR);
+    let headers = out.headers_mut();
+    let mut put = |name: &str, value: &str| {
+        if let (Ok(n), Ok(v)) = (
+            hyper::header::HeaderName::from_bytes(name.as_bytes()),
+            hyper::header::HeaderValue::from_str(value),
+        ) {
+            headers.append(n, v);
         }
-        Ok(left)
+    };
+    put("content-type", response.content_type);
+    put("x-content-type-options", "nosniff");
+    if !response
+        .headers
+        .iter()
+        .any(|(n, _)| n.eq_ignore_ascii_case("cache-control"))
+    {
+        put("cache-control", "no-store");
     }
+    for (name, value) in &response.headers {
+        put(name, value);
+    }
+    out
 }
 
-impl Read for Deadline<'_> {
-    fn read(&mut self, buf: &mut [u8]) -> std::io::Result<usize> {
-        self.stream.set_read_timeout(Some(self.left()?))?;
-        (&mut &*self.stream).read(buf)
-    }
+/// The raw bytes of an answer, for a connection hyper no longer holds.
+fn raw(response: &Response) -> Vec<u8> {
+    let mut out = format!(
+        "HTTP/1.1 {} {}\r\nContent-Type: {}\r\nContent-Length: {}\r\nConnection: close\r\nCache-Control: no-store\r\n\r\n",
+        response.status,
+        hyper::StatusCode::from_u16(response.status)
+            .ok()
+            .and_then(|s| s.canonical_reason())
+            .unwrap_or("Status"),
+        response.content_type,
+        response.body.len()
+    )
+    .into_bytes();
+    out.extend_from_slice(&response.body);
+    out
 }
-
-impl Write for Deadline<'_> {
-    fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
-        self.stream.set_write_timeout(Some(self.left()?))?;
-        (&mut &*self.stream).write(buf)
-    }
-
-    fn flush(&mut self) -> std::io::Result<()> {
-        Ok(())
-    }
-}
-
-/// Bodies larger than this need one of [`MAX_LARGE_BODIES`] places to be read and
-/// answered; when none is free the request is answered 503.
-pub const LARGE_BODY_BYTES: usize = 64 << 10;
-/// The most requests with a large body read and answered at once.
-pub const MAX_LARGE_BODIES: usize = 4;
 
 /// One of the [`MAX_LARGE_BODIES`] places, given back when dropped.
-pub struct LargeBody(Arc<AtomicUsize>);
+struct LargeBody(Arc<AtomicUsize>);
 
 impl Drop for LargeBody {
     fn drop(&mut self) {
@@ -494,121 +284,267 @@ fn large_body(count: &Arc<AtomicUsize>) -> Option<LargeBody> {
     Some(LargeBody(Arc::clone(count)))
 }
 
-/// Serves `listener` until the process ends: each connection on a thread of its own
-/// (at most [`MAX_CONNECTIONS`] at once), one request each.
-pub fn serve(listener: TcpListener, handler: Arc<Handler>, limits: Limits) {
-    let registry: Arc<Registry> = Arc::new(Mutex::new(Vec::new()));
-    let large = Arc::new(AtomicUsize::new(0));
-    let mut next_id = 0u64;
-    for stream in listener.incoming() {
-        let Ok(mut stream) = stream else {
-            continue;
-        };
-        let Ok(clone) = stream.try_clone() else {
-            continue;
-        };
-        next_id += 1;
-        let id = next_id;
-        let conn = Arc::new(Conn {
-            started: Instant::now(),
-            state: AtomicU8::new(READING),
-            stream: clone,
-        });
-        if !take_place(&registry, id, Arc::clone(&conn)) {
-            let _ = stream.set_write_timeout(Some(Duration::from_secs(1)));
-            let _ = write_response(
-                &mut stream,
-                &Response::error(503, "too many requests at once; try again"),
-            );
-            continue;
-        }
-        let handler = Arc::clone(&handler);
-        let done = Arc::clone(&registry);
-        let large = Arc::clone(&large);
-        let spawned = std::thread::Builder::new()
-            .name("carcassonne-http".into())
-            .spawn(move || {
-                handle(stream, &conn, &*handler, limits, &large);
-                lock_registry(&done).retain(|(i, _)| *i != id);
-            });
-        if spawned.is_err() {
-            // The thread could not start: the connection was dropped with it.
-            lock_registry(&registry).retain(|(i, _)| *i != id);
-        }
+/// Reads a request's head and body within the limits: the request, or the answer that
+/// refuses it.
+async fn read(
+    request: hyper::Request<Incoming>,
+    deadline: Instant,
+    large: &Arc<AtomicUsize>,
+) -> Result<(Request, Option<LargeBody>), Response> {
+    let (parts, body) = request.into_parts();
+    if parts.headers.contains_key(hyper::header::TRANSFER_ENCODING) {
+        return Err(Response::error(
+            501,
+            "bodies with a Transfer-Encoding are not accepted; send Content-Length",
+        ));
     }
+    let length = match parts.headers.get(hyper::header::CONTENT_LENGTH) {
+        None => 0,
+        Some(v) => v
+            .to_str()
+            .ok()
+            .and_then(|v| v.trim().parse::<u64>().ok())
+            .ok_or_else(|| Response::error(400, "Content-Length is not a whole number"))?,
+    };
+    if length > MAX_BODY_BYTES as u64 {
+        return Err(Response::error(
+            413,
+            format!("the body is {length} bytes; at most {MAX_BODY_BYTES} are accepted"),
+        ));
+    }
+    let place = if length > LARGE_BODY_BYTES as u64 {
+        Some(large_body(large).ok_or_else(|| {
+            Response::error(
+                503,
+                format!(
+                    "too many requests with a body over {LARGE_BODY_BYTES} bytes at once; try again"
+                ),
+            )
+        })?)
+    } else {
+        None
+    };
+    let path = percent_decode(parts.uri.path(), false)
+        .ok_or_else(|| Response::error(400, "the path is badly encoded"))?;
+    let mut query = Vec::new();
+    for pair in parts
+        .uri
+        .query()
+        .unwrap_or("")
+        .split('&')
+        .filter(|p| !p.is_empty())
+    {
+        let (k, v) = pair.split_once('=').unwrap_or((pair, ""));
+        let bad = || Response::error(400, "the query is badly encoded");
+        query.push((
+            percent_decode(k, true).ok_or_else(bad)?,
+            percent_decode(v, true).ok_or_else(bad)?,
+        ));
+    }
+    let mut headers = Vec::new();
+    for (name, value) in &parts.headers {
+        let value = std::str::from_utf8(value.as_bytes())
+            .map_err(|_| Response::error(400, "a header value is not UTF-8"))?;
+        headers.push((name.as_str().to_string(), value.trim().to_string()));
+    }
+    let collected = tokio::time::timeout_at(deadline, Limited::new(body, MAX_BODY_BYTES).collect())
+        .await
+        .map_err(|_| Response::error(408, "the request took too long to arrive"))?
+        .map_err(|e| {
+            if e.is::<http_body_util::LengthLimitError>() {
+                Response::error(413, format!("the body is over {MAX_BODY_BYTES} bytes"))
+            } else {
+                Response::error(400, format!("cannot read the body: {e}"))
+            }
+        })?;
+    Ok((
+        Request {
+            method: parts.method.as_str().to_string(),
+            path,
+            query,
+            headers,
+            body: collected.to_bytes().to_vec(),
+        },
+        place,
+    ))
 }
 
-/// Answers the one request of a connection: the request must arrive within
-/// `limits.request_timeout` of the connection, the answer be taken within as long again.
-fn handle(
-    stream: TcpStream,
-    conn: &Conn,
-    handler: &Handler,
-    limits: Limits,
-    large: &Arc<AtomicUsize>,
-) {
-    let mut input = Deadline {
-        stream: &stream,
-        until: conn.started + limits.request_timeout,
-    };
-    let mut early = Deadline {
-        stream: &stream,
-        until: conn.started + limits.request_timeout,
-    };
-    let mut place = None;
-    let read = read_request(&mut input, &mut early, |length| {
-        if length > LARGE_BODY_BYTES {
-            place = Some(large_body(large).ok_or_else(|| {
-                bad(
+/// Serves `listener` until the process ends (or fails to start the runtime).
+pub fn serve(listener: TcpListener, handler: Arc<Handler>, limits: Limits) -> std::io::Result<()> {
+    let runtime = tokio::runtime::Builder::new_multi_thread()
+        .worker_threads(2)
+        .max_blocking_threads(MAX_CONNECTIONS + 4)
+        .thread_name("carcassonne-http")
+        .enable_all()
+        .build()?;
+    listener.set_nonblocking(true)?;
+    runtime.block_on(async move {
+        let listener = tokio::net::TcpListener::from_std(listener)?;
+        let registry: Arc<Registry> = Arc::new(Mutex::new(Vec::new()));
+        let large = Arc::new(AtomicUsize::new(0));
+        let mut next_id = 0u64;
+        loop {
+            let Ok((stream, _)) = listener.accept().await else {
+                // Out of descriptors, for one: try again shortly.
+                tokio::time::sleep(Duration::from_millis(50)).await;
+                continue;
+            };
+            next_id += 1;
+            let id = next_id;
+            let conn = Arc::new(Conn {
+                started: Instant::now(),
+                state: AtomicU8::new(READING),
+                wake: Notify::new(),
+                evicted_reading: false.into(),
+            });
+            if !take_place(&registry, id, Arc::clone(&conn)) {
+                let answer = raw(&Response::error(
                     503,
-                    format!("too many requests with a body over {LARGE_BODY_BYTES} bytes at once; try again"),
-                )
-            })?);
+                    "too many requests at once; try again",
+                ));
+                tokio::spawn(async move {
+                    let mut stream = stream;
+                    let _ = tokio::time::timeout(
+                        Duration::from_secs(1),
+                        tokio::io::AsyncWriteExt::write_all(&mut stream, &answer),
+                    )
+                    .await;
+                });
+                continue;
+            }
+            let registry = Arc::clone(&registry);
+            let handler = Arc::clone(&handler);
+            let large = Arc::clone(&large);
+            tokio::spawn(async move {
+                connection(stream, &conn, handler, limits, large).await;
+                lock(&registry).retain(|(i, _)| *i != id);
+            });
         }
-        Ok(())
-    });
-    let read =
-        match conn
-            .state
-            .compare_exchange(READING, ANSWERING, Ordering::SeqCst, Ordering::SeqCst)
-        {
-            Ok(_) => read,
-            Err(_) => Err(bad(
-                408,
-                "the request took too long to arrive, and the server needed its place",
-            )),
+    })
+}
+
+/// Serves the one request of a connection.
+async fn connection(
+    stream: tokio::net::TcpStream,
+    conn: &Arc<Conn>,
+    handler: Arc<Handler>,
+    limits: Limits,
+    large: Arc<AtomicUsize>,
+) {
+    // A second handle on the socket, to answer 408 once hyper has let it go.
+    let Ok(std_stream) = stream.into_std() else {
+        return;
+    };
+    let spare = std_stream.try_clone();
+    let Ok(stream) = tokio::net::TcpStream::from_std(std_stream) else {
+        return;
+    };
+    let request_deadline = conn.started + limits.request_timeout;
+    let answer_deadline = Arc::new(Mutex::new(None::<Instant>));
+    let service = {
+        let conn = Arc::clone(conn);
+        let answer_deadline = Arc::clone(&answer_deadline);
+        hyper::service::service_fn(move |request: hyper::Request<Incoming>| {
+            let conn = Arc::clone(&conn);
+            let handler = Arc::clone(&handler);
+            let large = Arc::clone(&large);
+            let answer_deadline = Arc::clone(&answer_deadline);
+            async move {
+                let response = match read(request, request_deadline, &large).await {
+                    Err(refused) => refused,
+                    Ok((request, place)) => {
+                        if conn
+                            .state
+                            .compare_exchange(
+                                READING,
+                                ANSWERING,
+                                Ordering::SeqCst,
+                                Ordering::SeqCst,
+                            )
+                            .is_err()
+                        {
+                            Response::error(408, "the request took too long to arrive")
+                        } else {
+                            // A panic in a handler is a bug: answer 500, keep serving.
+                            let answered =
+                                tokio::task::spawn_blocking(move || handler(&request)).await;
+                            drop(place);
+                            answered.unwrap_or_else(|_| {
+                                Response::error(500, "internal error: the server hit a bug")
+                            })
+                        }
+                    }
+                };
+                *lock(&answer_deadline) = Some(Instant::now() + limits.request_timeout);
+                let _ = conn.state.compare_exchange(
+                    ANSWERING,
+                    WRITING,
+                    Ordering::SeqCst,
+                    Ordering::SeqCst,
+                );
+                let _ = conn.state.compare_exchange(
+                    READING,
+                    WRITING,
+                    Ordering::SeqCst,
+                    Ordering::SeqCst,
+                );
+                conn.wake.notify_one();
+                Ok::<_, Infallible>(to_hyper(response))
+            }
+        })
+    };
+    let mut builder = http1::Builder::new();
+    builder
+        .keep_alive(false)
+        .half_close(true)
+        .timer(TokioTimer::new())
+        .header_read_timeout(None)
+        .max_headers(MAX_HEADERS)
+        .max_buf_size(MAX_HEAD_BYTES.max(8192));
+    let mut served = Box::pin(builder.serve_connection(TokioIo::new(stream), service));
+    let timed_out = loop {
+        let state = conn.state.load(Ordering::SeqCst);
+        let deadline = match state {
+            READING => Some(request_deadline),
+            WRITING => *lock(&answer_deadline),
+            EVICTED => break conn.evicted_reading.load(Ordering::SeqCst),
+            _ => None,
         };
-    let response = match read {
-        Ok(request) => {
-            // A panic in a handler is a bug: answer 500, keep serving.
-            match std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| handler(&request))) {
-                Ok(r) => r,
-                Err(_) => Response::error(500, "internal error: the server hit a bug"),
+        let far = Instant::now() + Duration::from_secs(3600);
+        tokio::select! {
+            _ = &mut served => return,
+            _ = conn.wake.notified() => {}
+            _ = tokio::time::sleep_until(deadline.unwrap_or(far)) => {
+                if deadline.is_some() {
+                    break state == READING;
+                }
             }
         }
-        Err(e) => Response::error(e.status, e.message),
     };
-    drop(place);
-    let _ = conn
-        .state
-        .compare_exchange(ANSWERING, WRITING, Ordering::SeqCst, Ordering::SeqCst);
-    let mut output = Deadline {
-        stream: &stream,
-        until: Instant::now() + limits.request_timeout,
-    };
-    let _ = write_response(&mut output, &response);
-    let _ = stream.shutdown(std::net::Shutdown::Write);
-    // Let the client read the answer before the socket closes under unread input (a
-    // body refused unread): drain a little of it, briefly (half a second in all).
-    let mut sink = [0u8; 4096];
-    let mut rest = Deadline {
-        stream: &stream,
-        until: Instant::now() + Duration::from_millis(500),
-    };
-    for _ in 0..64 {
-        match rest.read(&mut sink) {
-            Ok(n) if n > 0 => {}
-            _ => break,
+    // hyper lets the socket go; the spare handle answers.
+    drop(served);
+    if timed_out {
+        if let Ok(mut spare) = spare {
+            // Blocking, briefly: the answer is small, and a little of what the client
+            // still sends is read so that the socket does not close under it.
+            let _ = tokio::task::spawn_blocking(move || {
+                let _ = spare.set_nonblocking(false);
+                let _ = spare.set_write_timeout(Some(Duration::from_secs(1)));
+                let _ = spare.write_all(&raw(&Response::error(
+                    408,
+                    "the request took too long to arrive",
+                )));
+                let _ = spare.shutdown(std::net::Shutdown::Write);
+                let _ = spare.set_read_timeout(Some(Duration::from_millis(100)));
+                let mut sink = [0u8; 4096];
+                for _ in 0..4 {
+                    match std::io::Read::read(&mut spare, &mut sink) {
+                        Ok(n) if n > 0 => {}
+                        _ => break,
+                    }
+                }
+            })
+            .await;
         }
     }
 }

@@ -223,7 +223,8 @@ pub fn run(words: &[String]) -> Result<Outcome, CliError> {
         listener,
         Arc::new(move |request: &Request| server.handle(request)),
         limits,
-    );
+    )
+    .map_err(|e| CliError::Failed(format!("cannot serve: {e}")))?;
     Ok(Outcome::Success)
 }
 
