@@ -363,7 +363,7 @@ async fn read(
             path,
             query,
             headers,
-            body: collected.to_bytes().to_vec(),
+            body: Vec::from(collected.to_bytes()),
         },
         place,
     ))
