@@ -69,7 +69,8 @@ options:
                        naming another host are refused (DNS rebinding)
   --max-threads N      the most search threads of all the bots and analyses at once,
                        and so of one seat's `mcts:...:threads=T` (default: the number
-                       of processors, at most 64)
+                       of processors, at least 2 for the page's 2-thread preset, at
+                       most 64)
   --max-iterations N   the largest MCTS budget of a seat, in iterations (default
                        200000); analyses search at most 100000 iterations or this
   --max-millis MS      the largest MCTS budget of a seat, in milliseconds (default
@@ -189,7 +190,7 @@ pub fn run(words: &[String]) -> Result<Outcome, CliError> {
         max_millis: number("max-millis", u64::from(MAX_BOT_MILLIS), 3_600_000)? as u32,
         ..Settings::local(number(
             "max-threads",
-            processors.min(u64::from(MctsConfig::MAX_THREADS)),
+            processors.clamp(2, u64::from(MctsConfig::MAX_THREADS)),
             u64::from(MctsConfig::MAX_THREADS),
         )? as u8)
     };
