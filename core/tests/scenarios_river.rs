@@ -102,33 +102,100 @@ fn r2_no_u_turn() {
 }
 
 /// R2, B5: the two branches of River II may not be joined. Both open ends of the fork's
-/// branches face (2, -2): the bend that would join them fits by its sides but is refused,
-/// so it fits nowhere and is discarded.
+/// branches face (3, -1): a straight there would join them; it fits by its sides but is
+/// refused, so it fits nowhere and is discarded.
 #[test]
 fn r2_river2_branches_never_joined() {
     let mut game = start(config(2, &[TileSet::Base, TileSet::River2]));
-    // Fork at (1, 0): branches north and east. North: city bridge at (1, -1), then a bend
-    // right (south to east) at (1, -2). East: a bend left (east to north) at (2, 0), then
-    // a straight city-and-road bridge north at (2, -1) (its west city meets the bridge's
-    // east city). Coming from the south into (2, -2) the bend would turn left after a
-    // straight: no U-turn; it is refused only because it joins the other branch.
+    // Fork at (1, 0): branches north and east. North: city bridge at (1, -1), a bend
+    // right (north to east) at (1, -2), the monastery straight east at (2, -2), a bend
+    // right (east to south) at (3, -2). East: the road bridge straight east at (2, 0),
+    // then a bend left (east to north) at (3, 0). No two consecutive bends the same way
+    // on either branch, and the first tiles of both branches are straight (R2 at the
+    // fork); both branches now head for (3, -1).
     lay(
         &mut game,
         &[
             ("RIV2-FORK", (1, 0), 0),
             ("RIV2-CITY-BRIDGE", (1, -1), 0),
-            ("RIV2-CURVE-G", (2, 0), 1),
-            ("RIV2-CITY-ROAD-BRIDGE", (2, -1), 3),
+            ("RIV2-ROAD-BRIDGE-INN", (2, 0), 1),
             ("RIV2-CITY-CORNER-CURVE", (1, -2), 0),
+            ("RIV2-MONASTERY", (2, -2), 0),
+            ("RIV2-CURVE-G", (3, -2), 0),
+            ("RIV2-CURVE-PIGS", (3, 0), 0),
         ],
     );
     let player = game.turn_player();
     let board = game.board().len();
-    draw(&mut game, "RIV2-ROADCURVE-RIVERCURVE");
+    draw(&mut game, "RIV2-CITY-ROAD-BRIDGE");
     assert_eq!(game.phase(), Phase::Draw, "discarded (B5)");
     assert_eq!(game.turn_player(), player);
     assert_eq!(game.board().len(), board);
-    assert!(!game.board().is_placed(pos((2, -2))));
+    assert!(!game.board().is_placed(pos((3, -1))));
+}
+
+/// The spring at (0, 0) and the fork at (1, 0) with its branches east and south (R2's
+/// example in `docs/rules.md`).
+fn fork_east_and_south() -> Game {
+    let mut game = start(config(2, &[TileSet::Base, TileSet::River2]));
+    // The fork's river runs west, north and east; turned twice it runs east, south and
+    // west, west meeting the spring.
+    place(&mut game, "RIV2-FORK", (1, 0), 2);
+    game
+}
+
+/// R2 at the fork, the rule's example: the path from the south branch through the fork
+/// into the east branch turns right (north, then east), so the east branch's first tile
+/// may not turn right (south); the path from the east branch into the south branch turns
+/// left (west, then south), so the south branch's first tile may not turn left (east).
+/// The south branch may not turn right (west) either: the river came from the west into
+/// the fork and turned right there (the plain U-turn).
+#[test]
+fn r2_at_the_fork_no_u_through_the_fork() {
+    let mut game = fork_east_and_south();
+    // The curve's river runs south and west: at (2, 0) unturned it enters from the west
+    // and leaves south (right), turned once it leaves north (left); at (1, 1) turned once
+    // it enters from the north and leaves west (right), turned twice east (left).
+    draw(&mut game, "RIV2-CURVE-G");
+    assert_not_legal(&game, at((2, 0), 0));
+    assert_legal(&game, at((2, 0), 1));
+    assert_not_legal(&game, at((1, 1), 2));
+    assert_not_legal(&game, at((1, 1), 1));
+    assert_eq!(legal(&game), vec![at((2, 0), 1)]);
+    // The other curves alike: the city corner curve runs east and south (turned twice
+    // west and north: the east branch turning left; turned once south and west: turning
+    // right), the pig curve north and west (unturned: turning left).
+    let mut game = fork_east_and_south();
+    draw(&mut game, "RIV2-CITY-CORNER-CURVE");
+    assert_eq!(legal(&game), vec![at((2, 0), 2)]);
+    let mut game = fork_east_and_south();
+    draw(&mut game, "RIV2-CURVE-PIGS");
+    assert_eq!(legal(&game), vec![at((2, 0), 0)]);
+}
+
+/// R2 at the fork: straights go on either branch, and the legal bend of the east branch
+/// (left, north) is followed by the usual rules: the south branch's first tile may still
+/// be straight, and the east branch may go on.
+#[test]
+fn r2_at_the_fork_straights_and_the_legal_bend() {
+    let mut game = fork_east_and_south();
+    // The monastery's river runs west–east: east of the fork unturned, south of it turned
+    // once (north–south).
+    draw(&mut game, "RIV2-MONASTERY");
+    let mut placements = legal(&game);
+    placements.sort_by_key(|a| format!("{a:?}"));
+    let mut expected = vec![at((2, 0), 0), at((2, 0), 2), at((1, 1), 1), at((1, 1), 3)];
+    expected.sort_by_key(|a| format!("{a:?}"));
+    assert_eq!(placements, expected);
+    apply(&mut game, at((2, 0), 0));
+    finish_turn(&mut game);
+    // After a straight the east branch may bend either way again (its first tile is
+    // placed); the south branch still may not bend.
+    draw(&mut game, "RIV2-CURVE-G");
+    assert_legal(&game, at((3, 0), 0));
+    assert_legal(&game, at((3, 0), 1));
+    assert_not_legal(&game, at((1, 1), 1));
+    assert_not_legal(&game, at((1, 1), 2));
 }
 
 /// R3: followers go onto the other features of river tiles, never onto the river; the

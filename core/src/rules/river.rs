@@ -4,7 +4,9 @@
 //!   first), the lakes last ([`crate::deck`]).
 //! * R2: river sides match only river sides (the side fit check); a river tile must
 //!   continue exactly one open river end (so two branches are never joined), and the
-//!   river may not make an immediate U-turn: two consecutive bends the same way.
+//!   river may not make an immediate U-turn: two consecutive bends the same way, also
+//!   along the path from one branch of River II's fork through the fork into the other
+//!   (the first tile of a branch may not bend as that path bends at the fork).
 //! * R3: the river is no feature for figures and separates fields like a road.
 //! * R4: with River I and II, one spring (River II's) and no River I lake ([`crate::deck`]).
 //! * R5: the pig herd adds 1 per city to its field's farmers ([`crate::scoring`]); the
@@ -139,7 +141,9 @@ impl Game {
     }
 
     /// R2 beyond side matching: a river tile continues exactly one open river end and
-    /// makes no immediate U-turn. Other tiles always pass.
+    /// makes no immediate U-turn, neither after the tile it continues nor, as the first
+    /// tile of a branch of the fork, after the path from the other branch through the
+    /// fork. Other tiles always pass.
     #[inline]
     fn river_allows(&self, tile: TileKind, pos: Pos, rot: Rotation) -> bool {
         if !tile.def().has(Symbols::RIVER) {
@@ -173,7 +177,7 @@ impl Game {
             .board
             .index_at(pos.step(entry))
             .expect("entry neighbour");
-        match self
+        let prev_heading = match self
             .expansions
             .river
             .heading_in
@@ -181,9 +185,24 @@ impl Game {
             .copied()
             .unwrap_or(u8::MAX)
         {
-            u8::MAX => true,
-            prev_heading => turn(Side::from_index(prev_heading as usize), heading) != bend,
+            u8::MAX => return true,
+            h => Side::from_index(h as usize),
+        };
+        if turn(prev_heading, heading) == bend {
+            return false;
         }
+        // At a fork, the path from the other branch through the fork into this one: the
+        // first tile of a branch may not bend the same way as that path bends.
+        let p = self.board.placement(prev);
+        let fork_sides = Game::river_sides(p.kind, p.rot);
+        if fork_sides.count_ones() < 3 {
+            return true;
+        }
+        let others = fork_sides & !(1 << prev_heading.opposite().index()) & !(1 << heading.index());
+        Side::ALL
+            .into_iter()
+            .filter(|s| others & (1 << s.index()) != 0)
+            .all(|other| turn(other.opposite(), heading) != bend)
     }
 
     /// Notes the direction of travel into a river tile just placed.
