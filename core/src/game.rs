@@ -207,6 +207,9 @@ pub(crate) struct TurnState {
     pub completed_len: u8,
     /// Tile drawn this turn.
     pub drawn: Option<TileKind>,
+    /// A second tile of this turn that fitted nowhere (R6, B5): logged as a discard of
+    /// its own when the turn ends.
+    pub second_discarded: Option<TileKind>,
 }
 
 impl Default for TurnState {
@@ -215,6 +218,7 @@ impl Default for TurnState {
             placed: None,
             first_placed: None,
             drawn: None,
+            second_discarded: None,
             feature_scorers: 0,
             completed: [0; 48],
             completed_len: 0,
@@ -228,6 +232,7 @@ impl TurnState {
         self.placed = None;
         self.first_placed = None;
         self.drawn = None;
+        self.second_discarded = None;
         self.feature_scorers = 0;
         self.completed_len = 0;
     }
@@ -1061,6 +1066,9 @@ impl Game {
                 },
                 TurnStep::End => {
                     self.close_turn();
+                    if let Some(tile) = self.turn.second_discarded.take() {
+                        self.log_second_discard(tile);
+                    }
                     if self.ending {
                         self.step = TurnStep::EndRound;
                         continue;
@@ -1144,6 +1152,7 @@ impl Game {
             draw,
             discarded: false,
             second: None,
+            second_discard: false,
             extra_turn: self.extra_turn,
             actions: (a, a),
             events: (e, e),
@@ -1373,18 +1382,50 @@ impl Game {
             // R6: a second tile in the same turn, placed before the deployment step.
             self.turn.first_placed = Some(index);
             self.turn.drawn = Some(next);
-            if let Some(t) = self.turns.last_mut() {
-                t.second = Some(next);
-            }
             let mut legal = std::mem::take(&mut self.legal);
             legal.clear();
             self.placements_into(next, &mut legal);
             self.legal = legal;
             if !self.legal.is_empty() {
                 self.step = TurnStep::Place;
+                if let Some(t) = self.turns.last_mut() {
+                    t.second = Some(next);
+                }
+            } else {
+                // A second tile that fits nowhere is out of the game (B5); the turn goes
+                // on, and its discard is logged after it.
+                self.turn.second_discarded = Some(next);
+                self.on_tile_discarded(next);
             }
-            // A second tile that fits nowhere is out of the game (B5); the turn goes on.
         }
+    }
+
+    /// R6, B5: the second tile of the turn just closed fitted nowhere; it is logged as a
+    /// discard entry of the same player right after that turn, with the scores after it.
+    #[cold]
+    #[inline(never)]
+    fn log_second_discard(&mut self, tile: TileKind) {
+        let a = self.decisions.len() as u32;
+        let e = self.events.len() as u32;
+        let r = self.returns.len() as u32;
+        self.turns.push(TurnLog {
+            player: self.turn_player,
+            draw: Some(tile),
+            discarded: true,
+            second: None,
+            second_discard: true,
+            extra_turn: self.extra_turn,
+            actions: (a, a),
+            events: (e, e),
+            returns: (r, r),
+            scores: self.scores,
+        });
+    }
+
+    /// R6: whether the tile in hand is the second tile of the turn (the city lake after
+    /// the volcano lake), placed without a draw.
+    pub fn second_tile_in_hand(&self) -> bool {
+        self.phase == Phase::PlaceTile && self.turn.first_placed.is_some()
     }
 
     /// The tiles placed this turn: the first of two (R6), then the last.

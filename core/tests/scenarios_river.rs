@@ -396,3 +396,118 @@ fn r6_two_turns_lakes_are_ordinary_tiles() {
     place(&mut game, "RIV2-LAKE-CITY", (1, -2), 3);
     assert_eq!(game.tiles_left(), 72);
 }
+
+/// A River II board (`one-turn` lakes) whose south branch ends at (2, 3) and whose east
+/// branch ends at (0, -1), north of the spring: there the city lake, entering from the
+/// north, would turn its city south against the spring's field.
+fn lake_city_fits_nowhere() -> Game {
+    let mut game = start(config(2, &[TileSet::Base, TileSet::River2]));
+    lay(
+        &mut game,
+        &[
+            ("RIV2-FORK", (1, 0), 2),
+            ("RIV2-CURVE-G", (2, 0), 1),
+            ("RIV2-CITY-ROAD-BRIDGE", (2, -1), 1),
+            ("RIV2-ROAD-BRIDGE-INN", (1, 1), 2),
+            ("RIV2-CITY-CORNER-CURVE", (2, -2), 1),
+            ("RIV2-CITY-BRIDGE", (1, 2), 0),
+            ("RIV2-CURVE-PIGS", (1, 3), 1),
+            ("RIV2-MONASTERY", (1, -2), 0),
+            ("RIV2-ROADCURVE-RIVERCURVE", (0, -2), 3),
+        ],
+    );
+    game
+}
+
+/// R6, B5: under `one-turn` the city lake that fits nowhere after the volcano lake is
+/// discarded; the turn goes on (nothing may go on the volcano lake) and the discard is a
+/// record entry of its own, the same player's, right after that turn.
+#[test]
+fn r6_city_lake_that_fits_nowhere_is_discarded_and_recorded() {
+    let mut game = lake_city_fits_nowhere();
+    let player = game.turn_player();
+    let turn = game.turns().len() - 1;
+    play(&mut game, "RIV2-LAKE-VOLCANO", (2, 3), 0);
+    assert_ne!(game.phase(), Phase::PlaceTile, "no second placement");
+    finish_turn(&mut game);
+    assert_eq!(game.tiles_left(), 72, "no river tile left");
+    assert_ne!(game.turn_player(), player, "the next player's turn");
+    let log = &game.turns()[turn];
+    assert_eq!(log.draw, Some(tile("RIV2-LAKE-VOLCANO")));
+    assert_eq!(log.second, None, "no second tile placed");
+    let discard = &game.turns()[turn + 1];
+    assert_eq!(discard.player as usize, player);
+    assert_eq!(discard.draw, Some(tile("RIV2-LAKE-CITY")));
+    assert!(discard.discarded && discard.second_discard);
+    assert_eq!(discard.actions.0, discard.actions.1, "no actions");
+    assert_eq!(discard.scores, log.scores);
+    // One more turn, so that a record without the discard goes on with another turn.
+    draw(&mut game, "BASE-E");
+    let first = legal(&game)[0];
+    apply(&mut game, first);
+    finish_turn(&mut game);
+
+    // The record: a discard entry like any discard, and it replays.
+    let text = record::to_json(&game, "r6-discard").unwrap();
+    let v: serde_json::Value = serde_json::from_str(&text).unwrap();
+    let entry = &v["turns"][turn + 1];
+    assert_eq!(entry["player"], player);
+    assert_eq!(entry["draw"], "RIV2-LAKE-CITY");
+    assert_eq!(entry["discarded"], true);
+    assert_eq!(entry["actions"], serde_json::json!([]));
+    assert_eq!(entry["scores"], v["turns"][turn]["scores"]);
+    let back = record::replay_json(&text).unwrap();
+    assert_eq!(back.state_hash(), game.state_hash());
+    assert_eq!(back.turns(), game.turns());
+
+    // A record that leaves the discard out is refused, naming the lake and the rule.
+    let mut omitted = v.clone();
+    omitted["turns"].as_array_mut().unwrap().remove(turn + 1);
+    let e = record::replay_json(&omitted.to_string())
+        .expect_err("refused")
+        .to_string();
+    assert!(
+        e.contains("RIV2-LAKE-CITY") && e.contains("R6") && e.contains("discarded"),
+        "{e}"
+    );
+    // So is one whose discard entry names another player.
+    let mut other = v.clone();
+    other["turns"][turn + 1]["player"] = serde_json::json!(1 - player);
+    let e = record::replay_json(&other.to_string())
+        .expect_err("refused")
+        .to_string();
+    assert!(e.contains("RIV2-LAKE-CITY") && e.contains("R6"), "{e}");
+}
+
+/// R6: a record that discards the city lake although it fits is refused: the lake is
+/// placed in the volcano lake's turn.
+#[test]
+fn r6_record_discarding_a_city_lake_that_fits_is_refused() {
+    let mut game = start(config(2, &[TileSet::Base, TileSet::River2]));
+    lay(&mut game, &RIVER2[..9]);
+    let turn = game.turns().len() - 1;
+    let player = game.turn_player();
+    play(&mut game, "RIV2-LAKE-VOLCANO", (7, 2), 0);
+    apply(&mut game, at((1, -2), 3));
+    finish_turn(&mut game);
+    let text = record::to_json(&game, "r6-fits").unwrap();
+    let mut v: serde_json::Value = serde_json::from_str(&text).unwrap();
+    // The volcano lake's turn without the city lake, and a discard entry after it.
+    let turns = v["turns"].as_array_mut().unwrap();
+    let actions = turns[turn]["actions"].as_array_mut().unwrap();
+    assert_eq!(actions[1]["tile"], "RIV2-LAKE-CITY");
+    actions.truncate(1);
+    let scores = turns[turn]["scores"].clone();
+    turns.insert(
+        turn + 1,
+        serde_json::json!({"player": player, "draw": "RIV2-LAKE-CITY", "discarded": true,
+            "actions": [], "scores": scores}),
+    );
+    let e = record::replay_json(&v.to_string())
+        .expect_err("refused")
+        .to_string();
+    assert!(
+        e.contains("RIV2-LAKE-CITY") && e.contains("R6") && e.contains("it fits"),
+        "{e}"
+    );
+}

@@ -17,6 +17,10 @@ pub struct TurnLog {
     /// A second tile placed in the same turn, without a draw: the River II city lake
     /// after the volcano lake (R6, `river2_lakes: one-turn`).
     pub second: Option<TileKind>,
+    /// Whether this entry is the discard of such a second tile that fitted nowhere (R6,
+    /// B5): it follows the turn that placed the first tile, the same player's, and its
+    /// tile (`draw`) was not drawn from the pile.
+    pub second_discard: bool,
     /// Whether this is the second part of a turn, the same player's extra turn earned by
     /// his builder (TB4; `builder_bonus` in records).
     pub extra_turn: bool,

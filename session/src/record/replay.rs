@@ -236,6 +236,23 @@ pub(super) fn replay_with_resume(record: &Value) -> Result<(Game, Option<Resume>
                 check_event(e, &format!("{epath}[{i}]"), players)?;
             }
         }
+        if game.turns().get(t).is_some_and(|l| l.second_discard) {
+            // R6, B5: the engine logged the discard of the turn's second tile after it.
+            check_second_discard(&game, t, (player, draw, discarded, builder_bonus))?;
+            if !actions.is_empty() {
+                return Err(diverged(
+                    t,
+                    Some(0),
+                    "an action",
+                    "a discard entry has no actions",
+                ));
+            }
+            let actual = &game.turns()[t].scores[..players];
+            if actual != scores.as_slice() {
+                return Err(scores_diverged(t, &scores, actual, String::new()));
+            }
+            continue;
+        }
         if !builder_bonus {
             decline_unrecorded_extra_turn(&mut game)
                 .map_err(|e| diverged(t, None, "the next turn", e.to_string()))?;
@@ -329,6 +346,9 @@ pub(super) fn replay_with_resume(record: &Value) -> Result<(Game, Option<Resume>
                 }
             }
             let open = game.turns().len() == t + 1 && game.turn_in_progress();
+            if open && game.second_tile_in_hand() && !matches!(action, Action::PlaceTile { .. }) {
+                return Err(second_tile_fits(&game, t, Some(a), format!("{action}")));
+            }
             if action == Action::Pass && (!open || !game.is_legal(Action::Pass)) {
                 // A forced decision the engine took by itself.
                 continue;
@@ -385,6 +405,9 @@ pub(super) fn replay_with_resume(record: &Value) -> Result<(Game, Option<Resume>
                 return Err(scores_diverged(t, &scores, game.scores(), String::new()));
             }
             return Ok((game, resume));
+        }
+        if game.turn_in_progress() && game.turns().len() == t + 1 && game.second_tile_in_hand() {
+            return Err(second_tile_fits(&game, t, None, "the turn ends".into()));
         }
         if game.turn_in_progress() && game.turns().len() == t + 1 {
             return Err(waiting_in(
@@ -618,6 +641,66 @@ pub(super) fn check_discard(game: &mut Game, t: usize, discarded: bool) -> Resul
         ));
     }
     Ok(())
+}
+
+/// R6, B5: record entry `t`, (`player`, `draw`, `discarded`, `builder_bonus`), must be
+/// the discard that the engine logged there: the second tile of the turn before, which
+/// fitted nowhere.
+fn check_second_discard(
+    game: &Game,
+    t: usize,
+    (player, draw, discarded, builder_bonus): (usize, Option<TileKind>, bool, bool),
+) -> Result<(), ReplayError> {
+    let log = &game.turns()[t];
+    let tile = log.draw.map_or("?", |k| k.id());
+    if player != log.player as usize || draw != log.draw || !discarded {
+        return Err(diverged(
+            t,
+            None,
+            format!(
+                "player {player} {} {}",
+                if discarded { "discards" } else { "draws" },
+                draw.map_or("nothing (an abbey)", |k| k.id())
+            ),
+            format!(
+                "player {} discards {tile}, the second tile of the turn before, which fits \
+                 nowhere (R6, B5): the record must say so with {{\"player\": {}, \"draw\": \
+                 \"{tile}\", \"discarded\": true, \"actions\": []}}",
+                log.player, log.player
+            ),
+        ));
+    }
+    if builder_bonus != log.extra_turn {
+        return Err(diverged(
+            t,
+            None,
+            format!("builder_bonus {builder_bonus}"),
+            format!(
+                "builder_bonus {} (the discard belongs to the turn before)",
+                log.extra_turn
+            ),
+        ));
+    }
+    Ok(())
+}
+
+/// R6: the record goes on with `expected` while the turn's second tile, which fits, waits
+/// to be placed.
+fn second_tile_fits(game: &Game, t: usize, a: Option<usize>, expected: String) -> ReplayError {
+    let tile = game.tile_in_hand().map_or("?", |k| k.id());
+    waiting_in(
+        game,
+        diverged(
+            t,
+            a,
+            expected,
+            format!(
+                "{tile} is placed in this turn, after the first tile (R6): it fits (at {}), \
+                 so it is not discarded",
+                legal_summary(game, 4)
+            ),
+        ),
+    )
 }
 
 /// TB4 with the pile empty: the extra turn comes only for the abbey, and a record has no
