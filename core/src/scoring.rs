@@ -148,8 +148,8 @@ impl Game {
         let (kind, pennants) = (node.kind, node.pennants as u32);
         let tiles = match kind {
             FeatureKind::City | FeatureKind::Road => self.feature_tiles(root),
-            // HS5: a completed monastery's vineyards.
-            FeatureKind::Monastery => 0,
+            // HS5: a completed monastery's vineyards (a shrine's too, CU1).
+            FeatureKind::Monastery | FeatureKind::Shrine => 0,
             _ => return feature_value(kind, 0, pennants, None, &self.rules),
         };
         self.expansion_feature_value(root, tiles, true)

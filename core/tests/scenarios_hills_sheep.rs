@@ -402,6 +402,64 @@ fn hs5_vineyards_around_a_completed_monastery() {
     assert_eq!((at.player, at.points), (1, 6));
 }
 
+/// Seven of the eight neighbours of (0, 1), none of them a monastery: roads beside the
+/// start tile, city caps (turned away from (0, 1), or towards it for a city band there,
+/// `band`), a vineyard below; a second vineyard at (1, 2) completes (0, 1) later.
+fn vineyards_around_0_1(game: &mut Game, band: bool) {
+    place(game, "BASE-U", (1, 0), 0);
+    place(game, "BASE-U", (-1, 0), 0);
+    if !band {
+        place(game, "BASE-E", (1, 1), 1); // city east
+        place(game, "BASE-E", (-1, 1), 3); // city west
+    } else {
+        // Against the city band of a monastery in a city at (0, 1): cities facing it.
+        place(game, "BASE-E", (1, 1), 3);
+        place(game, "BASE-E", (-1, 1), 1);
+    }
+    place(game, "BASE-E", (-1, 2), 3);
+    place(game, "HS-CITYCAP-VINEYARD", (0, 2), 2);
+}
+
+/// HS5, CU1: a completed shrine is a monastery here too: 9 and 3 for each vineyard.
+#[test]
+fn hs5_vineyards_around_a_completed_shrine() {
+    let mut game = hs_game_with(&[TileSet::Cult]);
+    place_follower(&mut game, "CULT-SHRINE", (0, 1), 0, "m1"); // seat 0
+    vineyards_around_0_1(&mut game, false);
+    let since = game.events().len();
+    place(&mut game, "HS-CITYCAP-VINEYARD", (1, 2), 2); // seat 1 surrounds (0, 1)
+    assert_eq!(scored(&game, since, ScoreKind::Shrine), vec![(0, 15)]);
+}
+
+/// HS5, AM2: the abbey is a monastery here too: its monk scores 9 and 3 per vineyard
+/// once the abbey is surrounded.
+#[test]
+fn hs5_vineyards_around_a_completed_abbey() {
+    let mut game = hs_game_with(&[TileSet::AbbeyMayor]);
+    vineyards_around_0_1(&mut game, false);
+    // Seat 0: (0, 1) has four neighbours; the abbey instead of a draw, with a monk.
+    assert_eq!(game.turn_player(), 0);
+    assert_eq!(game.phase(), Phase::Abbey);
+    apply(&mut game, Action::PlaceAbbey { pos: pos((0, 1)) });
+    deploy(&mut game, Figure::Follower, (0, 1), "m1");
+    finish_turn(&mut game);
+    let since = game.events().len();
+    place(&mut game, "HS-CITYCAP-VINEYARD", (1, 2), 2); // seat 1 surrounds (0, 1)
+    assert_eq!(scored(&game, since, ScoreKind::Monastery), vec![(0, 15)]);
+}
+
+/// HS5: the monastery inside a city band (Bridges, Castles & Bazaars) is a monastery like
+/// any: 9 and 3 per vineyard.
+#[test]
+fn hs5_vineyards_around_a_completed_monastery_in_a_city() {
+    let mut game = hs_game_with(&[TileSet::BridgesCastlesBazaars]);
+    place_follower(&mut game, "BCB-MONASTERY-IN-CITYBAND", (0, 1), 0, "m1"); // seat 0
+    vineyards_around_0_1(&mut game, true);
+    let since = game.events().len();
+    place(&mut game, "HS-CITYCAP-VINEYARD", (1, 2), 2); // seat 1 surrounds (0, 1)
+    assert_eq!(scored(&game, since, ScoreKind::Monastery), vec![(0, 15)]);
+}
+
 // ----- with the Princess & the Dragon (HS6) -----------------------------------------------------
 
 /// HS6 (seed 003), HS2: the flock decision comes before the dragon's flight; the dragon

@@ -20,7 +20,8 @@
 //! * HS4: players tied for a city, road or field score it only if they have a follower
 //!   on a hill tile in it (switch `hill_tiebreak`: at least one, or the most); when none
 //!   has, all tied players score.
-//! * HS5: a completed monastery scores 3 more per vineyard tile among its 8 neighbours.
+//! * HS5: a completed monastery (the abbey, a shrine) scores 3 more per vineyard tile among
+//!   its 8 neighbours.
 //! * HS6: the dragon eats the shepherd (its sheep go back into the bag); after a princess
 //!   removal or a fairy move no shepherd is placed (they are the figure action).
 //!
@@ -741,11 +742,12 @@ impl Game {
         winners
     }
 
-    /// HS5: a completed monastery with vineyard tiles around it is worth 9 and 3 per
-    /// vineyard; `None` otherwise (no vineyard, not a monastery, at the end of the game).
+    /// HS5: a completed monastery (the abbey and a shrine included, CU1) with vineyard
+    /// tiles around it is worth 9 and 3 per vineyard; `None` otherwise (no vineyard, not a
+    /// monastery, at the end of the game).
     fn vineyard_value(&self, root: NodeId, complete: bool) -> Option<i32> {
         let node = self.features.node(root);
-        if !complete || node.kind != FeatureKind::Monastery {
+        if !complete || !matches!(node.kind, FeatureKind::Monastery | FeatureKind::Shrine) {
             return None;
         }
         let pos = self.board.placement(node.placement as usize).pos;
