@@ -20,7 +20,8 @@
 //!   (`exchange_prisoner`).
 //! * TW5: once per turn, before placing his tile or before his figure action, the turn
 //!   player may pay 3 points to a player who holds one of his figures and take it back
-//!   (`pay_ransom`); only with at least 3 points.
+//!   (`pay_ransom`); only with at least 3 points. The chance before placing comes before
+//!   the abbey decision too (§8 step 1), not in the end-of-game abbey round.
 //! * TW6, TW7: the dragon eats figures on towers, the princess never removes them (a tower
 //!   is no part of a city), the fairy protects nothing from a capture, a barn is never
 //!   captured; figures on towers and prisoners score nothing at the end. These follow from
@@ -239,10 +240,12 @@ impl Expansion for Tower {
         game.tower_piece_actions(out);
     }
 
-    /// TW5: a ransom before placing the tile or before the figure action.
+    /// TW5: a ransom before placing the tile (before the abbey decision too, §8 step 1)
+    /// or before the figure action.
     #[inline]
     fn complete_legal(game: &mut Game, phase: Phase) {
-        if matches!(phase, Phase::PlaceTile | Phase::Deploy) {
+        let before_abbey = phase == Phase::Abbey && !game.in_end_round();
+        if before_abbey || matches!(phase, Phase::PlaceTile | Phase::Deploy) {
             let mut legal = std::mem::take(&mut game.legal);
             game.ransom_actions(&mut legal);
             game.legal = legal;
@@ -342,8 +345,9 @@ impl Game {
                 figure,
             } => {
                 self.pay_ransom(player, prisoner_of.0, figure);
-                if self.phase == Phase::PlaceTile {
-                    // The placements stay as they were; no second ransom this turn.
+                if matches!(self.phase, Phase::PlaceTile | Phase::Abbey) {
+                    // The placements (or the abbey decision) stay as they were; no second
+                    // ransom this turn.
                     self.legal
                         .retain(|a| !matches!(a, Action::PayRansom { .. }));
                     return false;
