@@ -104,8 +104,8 @@ pub fn run(
 
 /// The game of a record to resume, and the record's id.
 fn load_record(file: &str) -> Result<(Game, String), CliError> {
-    let text = std::fs::read_to_string(file)
-        .map_err(|e| CliError::Usage(format!("--resume: cannot read {file}: {e}")))?;
+    let text = record::read_text_file(file.as_ref())
+        .map_err(|e| CliError::Usage(format!("--resume: {e}")))?;
     let value = record::parse_record_text(text.trim())
         .map_err(|e| CliError::Usage(format!("--resume {file}: bad record: {e}")))?;
     let id = record::record_id(&value).unwrap_or("play").to_string();

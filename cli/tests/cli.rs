@@ -1105,3 +1105,96 @@ fn messages_escape_the_control_characters_of_records_and_file_names() {
         assert!(!has_controls(&err), "{err:?}");
     }
 }
+
+/// A file read whole (`play --resume FILE`, `replay --known FILE`) is read with the limit
+/// of a record, 4 MiB: `/dev/zero` is refused at once (exit 2) with a message that names
+/// the file and the limit, as plain `replay` and `render` refuse it.
+#[test]
+fn files_read_whole_are_refused_past_the_record_limit() {
+    if !Path::new("/dev/zero").exists() {
+        return;
+    }
+    let record = reference("base-c2.jsonl");
+    let cases: [(&[&str], &str); 2] = [
+        (&["play", "--resume", "/dev/zero"], "--resume: cannot read"),
+        (
+            &["replay", path_str(&record), "--known", "/dev/zero"],
+            "--known: cannot read",
+        ),
+    ];
+    for (args, start) in cases {
+        let began = std::time::Instant::now();
+        let run = carcassonne(args);
+        let seconds = began.elapsed().as_secs_f64();
+        let err = stderr(&run);
+        assert_eq!(run.status.code(), Some(2), "{args:?}: {err}");
+        assert!(seconds < 10.0, "{args:?}: {seconds} s");
+        assert!(err.contains(start), "{args:?}: {err}");
+        assert!(
+            err.contains("/dev/zero: longer than 4194304 bytes"),
+            "{args:?}: {err}"
+        );
+    }
+}
+
+/// A record file that starts with a UTF-8 byte-order mark (some editors write one) is read
+/// as if it had none, by `replay`, `render` and `play --resume`.
+#[test]
+fn records_that_start_with_a_byte_order_mark_are_read() {
+    let dir = scratch("byte-order-mark");
+    let good = std::fs::read_to_string(reference("base-c2.jsonl")).unwrap();
+    let good = good.lines().next().unwrap();
+    let marked = dir.join("marked.jsonl");
+    std::fs::write(&marked, format!("\u{feff}{good}\n")).unwrap();
+    let run = carcassonne(&["replay", path_str(&marked)]);
+    assert_eq!(run.status.code(), Some(0), "{}", stdout(&run));
+    assert_eq!(
+        last_line(&stdout(&run)),
+        "1 reproduced, 0 known divergences, 0 diverged"
+    );
+    let svg = dir.join("board.svg");
+    let run = carcassonne(&["render", path_str(&marked), "--svg", path_str(&svg)]);
+    assert_eq!(run.status.code(), Some(0), "{}", stderr(&run));
+    assert!(std::fs::read_to_string(&svg).unwrap().starts_with("<svg"));
+    // A game in progress, saved with a mark: `play --resume` goes on from it.
+    let partial = dir.join("partial.json");
+    let run = play_typing(
+        &[
+            "play",
+            "--human",
+            "0",
+            "--seed",
+            "3",
+            "--out",
+            path_str(&partial),
+        ],
+        "q\n",
+    );
+    assert_eq!(run.status.code(), Some(0), "{}", stderr(&run));
+    let saved = std::fs::read_to_string(&partial).unwrap();
+    std::fs::write(&partial, format!("\u{feff}{saved}")).unwrap();
+    let run = play_typing(
+        &["play", "--resume", path_str(&partial), "--human", "0"],
+        "q\n",
+    );
+    assert_eq!(run.status.code(), Some(0), "{}", stderr(&run));
+}
+
+/// Runs `carcassonne` with `typed` on its standard input.
+fn play_typing(args: &[&str], typed: &str) -> Output {
+    use std::io::Write;
+    let mut child = Command::new(env!("CARGO_BIN_EXE_carcassonne"))
+        .args(args)
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .expect("the carcassonne binary runs");
+    child
+        .stdin
+        .take()
+        .unwrap()
+        .write_all(typed.as_bytes())
+        .unwrap();
+    child.wait_with_output().unwrap()
+}
