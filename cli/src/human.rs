@@ -98,7 +98,7 @@ pub fn run(
     match ending {
         Ending::Over => Ok(Outcome::Success),
         Ending::Stopped => Ok(Outcome::Success),
-        Ending::SaveFailed(m) => Err(CliError::Failed(m)),
+        Ending::SaveFailed(m) | Ending::InputRefused(m) => Err(CliError::Failed(m)),
     }
 }
 
@@ -174,6 +174,9 @@ pub enum Ending {
     Stopped,
     /// The record could not be written.
     SaveFailed(String),
+    /// The input was refused (a line longer than [`MAX_TYPED_BYTES`]); the record keeps
+    /// the game.
+    InputRefused(String),
 }
 
 /// Writes the record after every move, and on Ctrl-C says where it is and stops.
@@ -312,16 +315,31 @@ pub fn play(
         }
         write!(output, "{} > ", table::seat_name(seat))?;
         output.flush()?;
-        let mut text = String::new();
-        if input.read_line(&mut text)? == 0 {
-            writeln!(
-                output,
-                "\nend of input: the game is kept in {}; go on with\n  {}",
-                saver.path, saver.resume
-            )?;
-            return Ok(Ending::Stopped);
-        }
-        let text = text.trim();
+        let typed = match read_typed(input)? {
+            Typed::Line(text) => text,
+            Typed::End => {
+                writeln!(
+                    output,
+                    "\nend of input: the game is kept in {}; go on with\n  {}",
+                    saver.path, saver.resume
+                )?;
+                return Ok(Ending::Stopped);
+            }
+            Typed::TooLong => {
+                let m = format!(
+                    "a line longer than {MAX_TYPED_BYTES} bytes was typed, the longest read: \
+                     stopped, the game is kept in {}; go on with\n  {}",
+                    saver.path, saver.resume
+                );
+                writeln!(output, "\n{m}")?;
+                return Ok(Ending::InputRefused(m));
+            }
+            Typed::NotUtf8 => {
+                output.write_all(b"refused: the line is not UTF-8 text\n")?;
+                continue;
+            }
+        };
+        let text = typed.trim();
         let mut reply = String::new();
         match text {
             "" => shown = u64::MAX,
@@ -377,6 +395,36 @@ pub fn play(
         }
         output.write_all(reply.as_bytes())?;
     }
+}
+
+/// The longest line read from the person, in bytes (its newline included): 4096. A longer
+/// line stops the game (the record keeps it), so that input that is not typed (a file
+/// without newlines, `/dev/zero`) is not read without end.
+pub const MAX_TYPED_BYTES: usize = 4096;
+
+/// A line read from the person.
+enum Typed {
+    /// A line, its newline included.
+    Line(String),
+    /// The end of the input.
+    End,
+    /// A line longer than [`MAX_TYPED_BYTES`]: at most that many bytes were read.
+    TooLong,
+    /// A line that is not UTF-8 (it has been read whole).
+    NotUtf8,
+}
+
+/// Reads one line of at most [`MAX_TYPED_BYTES`] from `input`.
+fn read_typed(input: &mut dyn BufRead) -> std::io::Result<Typed> {
+    let mut bytes = Vec::new();
+    let limit = MAX_TYPED_BYTES as u64 + 1;
+    if std::io::Read::take(input, limit).read_until(b'\n', &mut bytes)? == 0 {
+        return Ok(Typed::End);
+    }
+    if bytes.len() > MAX_TYPED_BYTES {
+        return Ok(Typed::TooLong);
+    }
+    Ok(String::from_utf8(bytes).map_or(Typed::NotUtf8, Typed::Line))
 }
 
 /// What is said when the game begins.

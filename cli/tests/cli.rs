@@ -1198,3 +1198,32 @@ fn play_typing(args: &[&str], typed: &str) -> Output {
         .unwrap();
     child.wait_with_output().unwrap()
 }
+
+/// `play --human` reads a typed line of at most 4096 bytes: `/dev/zero` on its standard
+/// input stops the game at once (exit 1) with a message that names the limit, and the
+/// record keeps the game.
+#[test]
+fn play_human_refuses_a_line_longer_than_4096_bytes() {
+    if !Path::new("/dev/zero").exists() {
+        return;
+    }
+    let dir = scratch("typed-zeros");
+    let out = dir.join("game.json");
+    let began = std::time::Instant::now();
+    let run = Command::new(env!("CARGO_BIN_EXE_carcassonne"))
+        .args(["play", "--human", "0", "--out", path_str(&out)])
+        .stdin(std::fs::File::open("/dev/zero").unwrap())
+        .output()
+        .unwrap();
+    let seconds = began.elapsed().as_secs_f64();
+    assert!(seconds < 10.0, "{seconds} s");
+    assert_eq!(run.status.code(), Some(1), "{}", stderr(&run));
+    assert!(
+        stderr(&run).contains("a line longer than 4096 bytes was typed"),
+        "{}",
+        stderr(&run)
+    );
+    assert!(std::fs::read_to_string(&out)
+        .unwrap()
+        .contains("carcassonne-record"));
+}

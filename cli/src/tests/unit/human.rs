@@ -91,6 +91,60 @@ fn stopping_keeps_a_resumable_game() {
     let _ = std::fs::remove_dir_all(dir);
 }
 
+/// A typed line is at most `MAX_TYPED_BYTES` (4096) bytes, its newline included: a line
+/// of that length is read as any other; a longer one stops the game after that many bytes
+/// (the record keeps it), and a line that is not UTF-8 is refused and the game goes on.
+#[test]
+fn typed_lines_are_at_most_4096_bytes() {
+    assert_eq!(MAX_TYPED_BYTES, 4096);
+    let fits = format!("{}1\n", " ".repeat(4094));
+    let mut input = std::io::Cursor::new(fits.into_bytes());
+    match read_typed(&mut input).unwrap() {
+        Typed::Line(text) => assert_eq!(text.trim(), "1"),
+        _ => panic!("a line of 4096 bytes is read"),
+    }
+    let mut input = std::io::Cursor::new(vec![b' '; 4096]);
+    assert!(matches!(read_typed(&mut input).unwrap(), Typed::Line(_)));
+    let mut input = std::io::Cursor::new(format!("{}1\nq\n", " ".repeat(4095)).into_bytes());
+    assert!(matches!(read_typed(&mut input).unwrap(), Typed::TooLong));
+    assert_eq!(
+        input.position(),
+        4097,
+        "no more than the limit and one byte is read"
+    );
+    let mut input = std::io::Cursor::new(b"\xff1\n1\n".to_vec());
+    assert!(matches!(read_typed(&mut input).unwrap(), Typed::NotUtf8));
+    assert!(matches!(read_typed(&mut input).unwrap(), Typed::Line(t) if t == "1\n"));
+
+    let dir = scratch("long-line");
+    let out = dir.join("record.json");
+    let table = Table::new(
+        Game::new(GameConfig::new(2)).unwrap(),
+        vec![Seat::Human, Seat::Bot(Bot::Random)],
+        "long".into(),
+    );
+    let saver = Saver::new(out.to_str().unwrap(), &table);
+    let mut typed = b"\xff\n1\n".to_vec();
+    typed.extend(std::iter::repeat_n(b'1', 1 << 20));
+    let mut input = std::io::Cursor::new(typed);
+    let mut output = Vec::new();
+    let ending = play(table, &saver, &mut input, &mut output).unwrap();
+    let shown = String::from_utf8(output).unwrap();
+    assert!(matches!(&ending, Ending::InputRefused(m) if m.contains("longer than 4096 bytes")));
+    assert!(
+        shown.contains("refused: the line is not UTF-8 text"),
+        "{shown}"
+    );
+    assert!(
+        shown.contains("you: "),
+        "the line after the refused one is played: {shown}"
+    );
+    assert!(input.position() < 10_000, "{}", input.position());
+    let (game, _) = load_record(out.to_str().unwrap()).unwrap();
+    assert!(game.history_actions().iter().any(|d| d.player == 0));
+    let _ = std::fs::remove_dir_all(dir);
+}
+
 /// Typed words name choices: a number, a number and a bid, coordinates and rotation, a
 /// square's letter, or words of the fields; ambiguity lists the candidates.
 #[test]
