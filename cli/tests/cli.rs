@@ -744,6 +744,44 @@ fn play_help_lists_every_set_and_rule_switch() {
     }
 }
 
+/// Every kind of bot the code accepts (`Bot::known_names`) is listed where the docs list
+/// the bots a person plays against (docs/play.md, docs/cli.md) and in the help of `play`.
+#[test]
+fn the_docs_and_the_help_list_every_kind_of_bot() {
+    let known = carcassonne_session::bots::Bot::known_names();
+    let kinds: Vec<&str> = known
+        .split(" (")
+        .next()
+        .unwrap()
+        .split(", ")
+        .map(|k| k.split('[').next().unwrap())
+        .collect();
+    assert!(
+        kinds.len() >= 4 && kinds.contains(&"heuristic"),
+        "{kinds:?}"
+    );
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
+    for doc in ["docs/play.md", "docs/cli.md"] {
+        let text = std::fs::read_to_string(root.join(doc)).unwrap();
+        for kind in &kinds {
+            assert!(
+                text.contains(&format!("`{kind}`")) || text.contains(&format!("`{kind}:")),
+                "{doc} does not list the bot {kind}"
+            );
+        }
+    }
+    let help: String = stdout(&carcassonne(&["play", "--help"]))
+        .split_whitespace()
+        .collect::<Vec<_>>()
+        .join(" ");
+    for kind in &kinds {
+        assert!(
+            help.contains(kind),
+            "play --help does not list the bot {kind}"
+        );
+    }
+}
+
 #[test]
 fn match_rotates_seats_and_reports_win_rates() {
     let run = carcassonne(&[
