@@ -697,6 +697,21 @@ fn bad_command_lines_exit_2_naming_the_option() {
     assert_eq!(run.status.code(), Some(2));
 }
 
+/// The help names `--version`, and `--version` prints the version.
+#[test]
+fn help_mentions_version() {
+    let help = stdout(&carcassonne(&["--help"]));
+    assert!(help.contains("carcassonne --version"), "{help}");
+    for flag in ["--version", "-V"] {
+        let run = carcassonne(&[flag]);
+        assert_eq!(run.status.code(), Some(0));
+        assert_eq!(
+            stdout(&run),
+            format!("carcassonne {}\n", env!("CARGO_PKG_VERSION"))
+        );
+    }
+}
+
 #[test]
 fn every_command_has_help() {
     for (command, option) in [
