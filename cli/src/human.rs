@@ -830,11 +830,15 @@ fn help(table: &Table, choices: &[Choice], out: &mut String) {
     out.push_str(COMMANDS);
     let game = table.game();
     let phase: Phase = game.phase();
-    let _ = writeln!(
+    out.push('\n');
+    wrap_into(
         out,
-        "\nThe decision: {} ({}).",
-        choices::phase_label(game),
-        phase.doc().trim()
+        &format!(
+            "The decision: {} ({}).",
+            choices::phase_label(game),
+            phase.doc().trim()
+        ),
+        "  ",
     );
     out.push_str("What each kind of choice here does:\n");
     let mut kinds = Vec::new();
@@ -845,19 +849,53 @@ fn help(table: &Table, choices: &[Choice], out: &mut String) {
     }
     for kind in kinds {
         let spec = kind.spec();
-        let _ = writeln!(
-            out,
+        let line = format!(
             "  {} ({}): {}",
             choices::kind_label(kind),
             spec.name,
             spec.doc
         );
+        wrap_into(out, &line, "      ");
     }
     out.push_str(
         "The text board: # city, = road, . field, ~ river, + abbey wall, M monastery, A abbey,\n\
          G garden, V volcano, P magic portal; digits are figures of that seat, D the\n\
          dragon, F the fairy; letters in empty squares are where choices put a tile.\n",
     );
+}
+
+/// The widest line of the help text, in characters.
+const HELP_WIDTH: usize = 100;
+
+/// Appends `text` to `out` wrapped at spaces to lines of at most [`HELP_WIDTH`]
+/// characters (a single word longer than that stays whole), the lines after the first
+/// indented by `indent`; the text's own line breaks and leading indentation are kept.
+fn wrap_into(out: &mut String, text: &str, indent: &str) {
+    for paragraph in text.lines() {
+        let lead = paragraph.len() - paragraph.trim_start().len();
+        let mut line = paragraph[..lead].to_string();
+        let mut width = lead;
+        let mut empty = true;
+        for word in paragraph.split_whitespace() {
+            let w = word.chars().count();
+            if !empty && width + 1 + w > HELP_WIDTH {
+                out.push_str(&line);
+                out.push('\n');
+                line = indent.to_string();
+                width = indent.chars().count();
+                empty = true;
+            }
+            if !empty {
+                line.push(' ');
+                width += 1;
+            }
+            line.push_str(word);
+            width += w;
+            empty = false;
+        }
+        out.push_str(&line);
+        out.push('\n');
+    }
 }
 
 /// A hint: an MCTS search of the current decision with the strongest MCTS bot's budget

@@ -272,3 +272,49 @@ fn seats_from_the_command_line() {
         .unwrap_err()
         .contains("--bots"));
 }
+
+/// The help text (`?`) is wrapped to at most 100 columns at every decision of a game
+/// with every set, and says all it said unwrapped (the same words in the same order).
+#[test]
+fn help_lines_are_at_most_100_columns() {
+    let mut config = GameConfig::new(3);
+    config.sets = TileSet::ALL.to_vec();
+    config.figures = carcassonne::config::Figures::default_for(&config.sets);
+    config.seed = 2;
+    let mut table = Table::new(
+        Game::new(config).unwrap(),
+        vec![Seat::Human; 3],
+        "help".into(),
+    );
+    let mut rng = Rng::new(5);
+    let mut widest = 0;
+    let mut kinds = std::collections::BTreeSet::new();
+    while !table.game().is_terminal() {
+        let choices = table.choices();
+        let mut text = String::new();
+        help(&table, &choices, &mut text);
+        for line in text.lines() {
+            widest = widest.max(line.chars().count());
+            assert!(
+                line.chars().count() <= 100,
+                "{} columns: {line}",
+                line.chars().count()
+            );
+        }
+        for c in &choices {
+            let spec = c.action.kind().spec();
+            if kinds.insert(spec.name) {
+                let words: Vec<&str> = spec.doc.split_whitespace().collect();
+                let shown: Vec<&str> = text.split_whitespace().collect();
+                assert!(
+                    shown.windows(words.len()).any(|w| w == words.as_slice()),
+                    "the help of {} is not whole",
+                    spec.name
+                );
+            }
+        }
+        let pick = rng.below(choices.len() as u32) as usize;
+        table.play(choices[pick].action).unwrap();
+    }
+    assert!(widest > 80, "the help was wrapped near its width: {widest}");
+}
