@@ -56,12 +56,17 @@ pub fn run(
     defaults: &SetupDefaults,
     bots_text: &str,
 ) -> Result<Outcome, CliError> {
-    // A resumed game is kept where it was, unless --out says otherwise.
-    let out_path = parsed
-        .value("out")
-        .or(parsed.value("resume"))
-        .unwrap_or("game-record.json")
-        .to_string();
+    // A resumed game is kept where it was, unless --out says otherwise; a new game without
+    // --out never replaces the record of an earlier one.
+    let mut earlier = None;
+    let out_path = match parsed.value("out").or(parsed.value("resume")) {
+        Some(path) => path.to_string(),
+        None => {
+            let (path, kept) = new_record_path(std::path::Path::new("."))?;
+            earlier = kept;
+            path
+        }
+    };
     if out_path.is_empty() {
         return Err(CliError::Usage("--out: empty file name".into()));
     }
@@ -92,6 +97,9 @@ pub fn run(
     let mut input = stdin.lock();
     let mut output = std::io::stdout();
     let saver = Saver::new(&out_path, &table);
+    if let Some(kept) = earlier {
+        println!("{kept} holds an earlier game, kept as it is; this game is written to {out_path}");
+    }
     saver.on_interrupt();
     let ending = play(table, &saver, &mut input, &mut output)
         .map_err(|e| CliError::Failed(format!("cannot write to the terminal: {e}")))?;
@@ -101,6 +109,38 @@ pub fn run(
         Ending::SaveFailed(m) | Ending::InputRefused(m) => Err(CliError::Failed(m)),
     }
 }
+
+/// The default record file of a new game, in `dir`: `game-record.json`, or when that file
+/// exists (the record of an earlier game, perhaps one to resume) the first of
+/// `game-record-2.json`, `game-record-3.json`, ... that does not; and the name of the
+/// existing file that was passed over. Paths are shown as `dir` joined with the name
+/// (without `./`).
+fn new_record_path(dir: &std::path::Path) -> Result<(String, Option<String>), CliError> {
+    let name = |file: &str| {
+        if dir == std::path::Path::new(".") {
+            file.to_string()
+        } else {
+            dir.join(file).display().to_string()
+        }
+    };
+    let first = name("game-record.json");
+    if !std::path::Path::new(&first).exists() {
+        return Ok((first, None));
+    }
+    (2..=MAX_RECORD_NAMES)
+        .map(|n| name(&format!("game-record-{n}.json")))
+        .find(|p| !std::path::Path::new(p).exists())
+        .map(|p| (p, Some(first)))
+        .ok_or_else(|| {
+            CliError::Usage(format!(
+                "game-record.json to game-record-{MAX_RECORD_NAMES}.json all exist: \
+                 name the record with --out"
+            ))
+        })
+}
+
+/// The most default record names tried (`game-record-1000.json`).
+const MAX_RECORD_NAMES: usize = 1000;
 
 /// The game of a record to resume, and the record's id.
 fn load_record(file: &str) -> Result<(Game, String), CliError> {

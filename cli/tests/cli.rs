@@ -1280,3 +1280,43 @@ fn play_human_refuses_a_line_longer_than_4096_bytes() {
         .unwrap()
         .contains("carcassonne-record"));
 }
+
+/// `play --human` without `--out` keeps an earlier game's `game-record.json` (the one the
+/// last stop said to resume): the new game goes to `game-record-2.json`, and says so.
+#[test]
+fn a_new_terminal_game_keeps_the_earlier_record() {
+    use std::io::Write;
+    let dir = scratch("record-names");
+    let run_in_dir = |seed: &str| {
+        let mut child = Command::new(env!("CARGO_BIN_EXE_carcassonne"))
+            .args(["play", "--human", "0", "--seed", seed])
+            .current_dir(&*dir)
+            .stdin(std::process::Stdio::piped())
+            .stdout(std::process::Stdio::piped())
+            .stderr(std::process::Stdio::piped())
+            .spawn()
+            .unwrap();
+        child.stdin.take().unwrap().write_all(b"1\nq\n").unwrap();
+        child.wait_with_output().unwrap()
+    };
+    let first = run_in_dir("1");
+    assert_eq!(first.status.code(), Some(0), "{}", stderr(&first));
+    let kept = std::fs::read_to_string(dir.join("game-record.json")).unwrap();
+    let second = run_in_dir("2");
+    assert_eq!(second.status.code(), Some(0), "{}", stderr(&second));
+    assert!(
+        stdout(&second).contains(
+            "game-record.json holds an earlier game, kept as it is; this game is written to game-record-2.json"
+        ),
+        "{}",
+        stdout(&second)
+    );
+    assert!(stdout(&second).contains("carcassonne play --resume game-record-2.json"));
+    assert_eq!(
+        std::fs::read_to_string(dir.join("game-record.json")).unwrap(),
+        kept
+    );
+    assert!(std::fs::read_to_string(dir.join("game-record-2.json"))
+        .unwrap()
+        .contains("\"seed\":2"));
+}

@@ -318,3 +318,30 @@ fn help_lines_are_at_most_100_columns() {
     }
     assert!(widest > 80, "the help was wrapped near its width: {widest}");
 }
+
+/// A new game without `--out` is written to `game-record.json`, or, when that file holds
+/// an earlier game (one the last stop said to resume), to the first free
+/// `game-record-N.json`: the earlier record is never replaced.
+#[test]
+fn a_new_game_never_replaces_an_earlier_record() {
+    let dir = scratch("names");
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    let at = |f: &str| dir.join(f).display().to_string();
+    assert_eq!(
+        new_record_path(&dir).unwrap(),
+        (at("game-record.json"), None)
+    );
+    std::fs::write(dir.join("game-record.json"), "kept").unwrap();
+    assert_eq!(
+        new_record_path(&dir).unwrap(),
+        (at("game-record-2.json"), Some(at("game-record.json")))
+    );
+    std::fs::write(dir.join("game-record-2.json"), "kept too").unwrap();
+    assert_eq!(new_record_path(&dir).unwrap().0, at("game-record-3.json"));
+    assert_eq!(
+        std::fs::read_to_string(dir.join("game-record.json")).unwrap(),
+        "kept"
+    );
+    let _ = std::fs::remove_dir_all(dir);
+}
