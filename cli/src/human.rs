@@ -346,7 +346,7 @@ pub fn play(
         let seat = table.human_to_play().expect("a bot or a person decides");
         let choices = table.choices();
         let lines = choices::lines(&choices);
-        let squares = choices::square_letters(&choices);
+        let squares = choices::square_letters(table.game(), &choices);
         if shown != table.version() {
             let mut out = String::new();
             decision_view(&table, &choices, &lines, &squares, &mut out);
@@ -644,8 +644,9 @@ fn decision_view(
         out.push('\n');
         out.push_str(&blocks_side_by_side(&blocks));
     }
-    // Placed tiles whose features the choices name, their features lettered.
-    let marks = feature_marks(game, choices);
+    // Placed tiles whose features the choices name, their features lettered; letters are
+    // named in the choices only when their tiles are shown.
+    let mut marks = feature_marks(game, choices);
     let tiles: Vec<Pos> = {
         let mut v: Vec<Pos> = Vec::new();
         for (pos, _, _) in &marks {
@@ -673,12 +674,15 @@ fn decision_view(
             .collect();
         out.push_str("\nfeatures named below, lettered on their tiles:\n");
         out.push_str(&blocks_side_by_side(&blocks));
+    } else {
+        marks.clear();
     }
     let _ = writeln!(out, "\nyour decision: {}", choices::phase_label(game));
     list_choices(game, choices, lines, squares, &marks, out);
 }
 
-/// The letter of each feature that a choice names, per tile: `(tile, local, letter)`.
+/// The letter of each feature that a choice names: `(tile, local, letter)`, each letter
+/// used once in the decision (`a` to `z`; features past the 26th have none).
 fn feature_marks(game: &Game, choices: &[Choice]) -> Vec<(Pos, u8, char)> {
     let mut marks: Vec<(Pos, u8, char)> = Vec::new();
     for c in choices {
@@ -688,8 +692,7 @@ fn feature_marks(game: &Game, choices: &[Choice]) -> Vec<(Pos, u8, char)> {
         if !game.board().is_placed(pos) || marks.iter().any(|(p, l, _)| *p == pos && *l == local) {
             continue;
         }
-        let n = marks.iter().filter(|(p, _, _)| *p == pos).count();
-        if let Some(letter) = (b'a'..=b'z').nth(n) {
+        if let Some(letter) = (b'a'..=b'z').nth(marks.len()) {
             marks.push((pos, local, letter as char));
         }
     }

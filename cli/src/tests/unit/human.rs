@@ -152,7 +152,7 @@ fn typed_words_pick_choices() {
     let game = Game::new(GameConfig::new(2)).unwrap();
     let choices = choices::choices(&game);
     let lines = choices::lines(&choices);
-    let squares = choices::square_letters(&choices);
+    let squares = choices::square_letters(&game, &choices);
     assert_eq!(pick(&choices, &lines, &squares, "1"), Ok(0));
     assert_eq!(
         pick(&choices, &lines, &squares, &lines.len().to_string()),
@@ -344,4 +344,66 @@ fn a_new_game_never_replaces_an_earlier_record() {
         "kept"
     );
     let _ = std::fs::remove_dir_all(dir);
+}
+
+/// At every decision of games with every set, the letters shown are unique and name only
+/// what is shown: a square letter (`A`) only for an empty square of the board drawn with
+/// the decision, a feature letter (`a`) once in the decision, on a tile drawn with it.
+#[test]
+fn letters_are_unique_and_name_what_is_shown() {
+    let mut deploys_on_several_tiles = 0;
+    for seed in 0..6 {
+        let mut config = GameConfig::new(3);
+        config.sets = TileSet::ALL.to_vec();
+        config.figures = carcassonne::config::Figures::default_for(&config.sets);
+        config.seed = seed;
+        let mut table = Table::new(
+            Game::new(config).unwrap(),
+            vec![Seat::Human; 3],
+            "letters".into(),
+        );
+        let mut rng = Rng::new(seed);
+        while !table.game().is_terminal() {
+            let game = table.game();
+            let choices = table.choices();
+            let lines = choices::lines(&choices);
+            let squares = choices::square_letters(game, &choices);
+            let mut view = String::new();
+            decision_view(&table, &choices, &lines, &squares, &mut view);
+            for (pos, letter) in &squares {
+                assert!(
+                    !game.board().is_placed(*pos),
+                    "{letter} names a placed tile"
+                );
+            }
+            let mut labels: Vec<&String> = squares.iter().map(|(_, l)| l).collect();
+            labels.dedup();
+            assert_eq!(labels.len(), squares.len());
+            let marks = feature_marks(game, &choices);
+            let mut letters: Vec<char> = marks.iter().map(|m| m.2).collect();
+            letters.sort_unstable();
+            letters.dedup();
+            assert_eq!(
+                letters.len(),
+                marks.len(),
+                "a letter twice: {marks:?}\n{view}"
+            );
+            let tiles: std::collections::BTreeSet<_> =
+                marks.iter().map(|m| (m.0.x, m.0.y)).collect();
+            deploys_on_several_tiles += usize::from(tiles.len() > 1);
+            let listed = &view[view.find("your decision:").unwrap()..];
+            if !view.contains("features named below") {
+                assert!(
+                    !listed.lines().any(|l| l.contains(" (a)")),
+                    "a feature letter without its tile:\n{view}"
+                );
+            }
+            let pick = rng.below(choices.len() as u32) as usize;
+            table.play(choices[pick].action).unwrap();
+        }
+    }
+    assert!(
+        deploys_on_several_tiles > 0,
+        "no decision named features on several tiles"
+    );
 }
