@@ -40,7 +40,8 @@ echo "== development environment: $VENV"
 "$VENV/bin/python" -m pip install --quiet --upgrade pip
 "$VENV/bin/python" -m pip install --quiet "maturin>=1.9,<2" mypy "${TEST_DEPS[@]}"
 
-echo "== pip wheel ./python"
+echo "== pip wheel ./python: compiles the extension in release mode through maturin;"
+echo "   pip prints nothing meanwhile, and this takes a minute or more"
 cd "$ROOT"
 rm -rf "$WHEELS"
 "$VENV/bin/python" -m pip wheel --quiet --no-deps --wheel-dir "$WHEELS" ./python

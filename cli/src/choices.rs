@@ -335,12 +335,14 @@ pub fn bid_range(choices: &[Choice], indices: &[usize]) -> (u32, u32) {
     (lo, bids.max().unwrap_or(0))
 }
 
-/// Letters for the squares that choices name (`A` ... `Z`, then `AA` ...), in the order
-/// the squares first appear.
-pub fn square_letters(choices: &[Choice]) -> Vec<(Pos, String)> {
+/// Letters for the empty squares that choices name, where a tile goes (`A` ... `Z`, then
+/// `AA` ...), in the order the squares first appear: the squares lettered on the board
+/// shown with the decision. A square with a tile on it is named by its coordinates only
+/// (no board is shown for a decision on placed tiles).
+pub fn square_letters(game: &Game, choices: &[Choice]) -> Vec<(Pos, String)> {
     let mut out: Vec<(Pos, String)> = Vec::new();
     for c in choices {
-        if let Some(pos) = c.pos {
+        if let Some(pos) = c.pos.filter(|p| !game.board().is_placed(*p)) {
             if !out.iter().any(|(p, _)| *p == pos) {
                 let label = letters(out.len());
                 out.push((pos, label));

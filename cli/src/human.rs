@@ -56,12 +56,17 @@ pub fn run(
     defaults: &SetupDefaults,
     bots_text: &str,
 ) -> Result<Outcome, CliError> {
-    // A resumed game is kept where it was, unless --out says otherwise.
-    let out_path = parsed
-        .value("out")
-        .or(parsed.value("resume"))
-        .unwrap_or("game-record.json")
-        .to_string();
+    // A resumed game is kept where it was, unless --out says otherwise; a new game without
+    // --out never replaces the record of an earlier one.
+    let mut earlier = None;
+    let out_path = match parsed.value("out").or(parsed.value("resume")) {
+        Some(path) => path.to_string(),
+        None => {
+            let (path, kept) = new_record_path(std::path::Path::new("."))?;
+            earlier = kept;
+            path
+        }
+    };
     if out_path.is_empty() {
         return Err(CliError::Usage("--out: empty file name".into()));
     }
@@ -92,20 +97,55 @@ pub fn run(
     let mut input = stdin.lock();
     let mut output = std::io::stdout();
     let saver = Saver::new(&out_path, &table);
+    if let Some(kept) = earlier {
+        println!("{kept} holds an earlier game, kept as it is; this game is written to {out_path}");
+    }
     saver.on_interrupt();
     let ending = play(table, &saver, &mut input, &mut output)
         .map_err(|e| CliError::Failed(format!("cannot write to the terminal: {e}")))?;
     match ending {
         Ending::Over => Ok(Outcome::Success),
         Ending::Stopped => Ok(Outcome::Success),
-        Ending::SaveFailed(m) => Err(CliError::Failed(m)),
+        Ending::SaveFailed(m) | Ending::InputRefused(m) => Err(CliError::Failed(m)),
     }
 }
 
+/// The default record file of a new game, in `dir`: `game-record.json`, or when that file
+/// exists (the record of an earlier game, perhaps one to resume) the first of
+/// `game-record-2.json`, `game-record-3.json`, ... that does not; and the name of the
+/// existing file that was passed over. Paths are shown as `dir` joined with the name
+/// (without `./`).
+fn new_record_path(dir: &std::path::Path) -> Result<(String, Option<String>), CliError> {
+    let name = |file: &str| {
+        if dir == std::path::Path::new(".") {
+            file.to_string()
+        } else {
+            dir.join(file).display().to_string()
+        }
+    };
+    let first = name("game-record.json");
+    if !std::path::Path::new(&first).exists() {
+        return Ok((first, None));
+    }
+    (2..=MAX_RECORD_NAMES)
+        .map(|n| name(&format!("game-record-{n}.json")))
+        .find(|p| !std::path::Path::new(p).exists())
+        .map(|p| (p, Some(first)))
+        .ok_or_else(|| {
+            CliError::Usage(format!(
+                "game-record.json to game-record-{MAX_RECORD_NAMES}.json all exist: \
+                 name the record with --out"
+            ))
+        })
+}
+
+/// The most default record names tried (`game-record-1000.json`).
+const MAX_RECORD_NAMES: usize = 1000;
+
 /// The game of a record to resume, and the record's id.
 fn load_record(file: &str) -> Result<(Game, String), CliError> {
-    let text = std::fs::read_to_string(file)
-        .map_err(|e| CliError::Usage(format!("--resume: cannot read {file}: {e}")))?;
+    let text = record::read_text_file(file.as_ref())
+        .map_err(|e| CliError::Usage(format!("--resume: {e}")))?;
     let value = record::parse_record_text(text.trim())
         .map_err(|e| CliError::Usage(format!("--resume {file}: bad record: {e}")))?;
     let id = record::record_id(&value).unwrap_or("play").to_string();
@@ -174,6 +214,9 @@ pub enum Ending {
     Stopped,
     /// The record could not be written.
     SaveFailed(String),
+    /// The input was refused (a line longer than [`MAX_TYPED_BYTES`]); the record keeps
+    /// the game.
+    InputRefused(String),
 }
 
 /// Writes the record after every move, and on Ctrl-C says where it is and stops.
@@ -303,7 +346,7 @@ pub fn play(
         let seat = table.human_to_play().expect("a bot or a person decides");
         let choices = table.choices();
         let lines = choices::lines(&choices);
-        let squares = choices::square_letters(&choices);
+        let squares = choices::square_letters(table.game(), &choices);
         if shown != table.version() {
             let mut out = String::new();
             decision_view(&table, &choices, &lines, &squares, &mut out);
@@ -312,16 +355,31 @@ pub fn play(
         }
         write!(output, "{} > ", table::seat_name(seat))?;
         output.flush()?;
-        let mut text = String::new();
-        if input.read_line(&mut text)? == 0 {
-            writeln!(
-                output,
-                "\nend of input: the game is kept in {}; go on with\n  {}",
-                saver.path, saver.resume
-            )?;
-            return Ok(Ending::Stopped);
-        }
-        let text = text.trim();
+        let typed = match read_typed(input)? {
+            Typed::Line(text) => text,
+            Typed::End => {
+                writeln!(
+                    output,
+                    "\nend of input: the game is kept in {}; go on with\n  {}",
+                    saver.path, saver.resume
+                )?;
+                return Ok(Ending::Stopped);
+            }
+            Typed::TooLong => {
+                let m = format!(
+                    "a line longer than {MAX_TYPED_BYTES} bytes was typed, the longest read: \
+                     stopped, the game is kept in {}; go on with\n  {}",
+                    saver.path, saver.resume
+                );
+                writeln!(output, "\n{m}")?;
+                return Ok(Ending::InputRefused(m));
+            }
+            Typed::NotUtf8 => {
+                output.write_all(b"refused: the line is not UTF-8 text\n")?;
+                continue;
+            }
+        };
+        let text = typed.trim();
         let mut reply = String::new();
         match text {
             "" => shown = u64::MAX,
@@ -377,6 +435,36 @@ pub fn play(
         }
         output.write_all(reply.as_bytes())?;
     }
+}
+
+/// The longest line read from the person, in bytes (its newline included): 4096. A longer
+/// line stops the game (the record keeps it), so that input that is not typed (a file
+/// without newlines, `/dev/zero`) is not read without end.
+pub const MAX_TYPED_BYTES: usize = 4096;
+
+/// A line read from the person.
+enum Typed {
+    /// A line, its newline included.
+    Line(String),
+    /// The end of the input.
+    End,
+    /// A line longer than [`MAX_TYPED_BYTES`]: at most that many bytes were read.
+    TooLong,
+    /// A line that is not UTF-8 (it has been read whole).
+    NotUtf8,
+}
+
+/// Reads one line of at most [`MAX_TYPED_BYTES`] from `input`.
+fn read_typed(input: &mut dyn BufRead) -> std::io::Result<Typed> {
+    let mut bytes = Vec::new();
+    let limit = MAX_TYPED_BYTES as u64 + 1;
+    if std::io::Read::take(input, limit).read_until(b'\n', &mut bytes)? == 0 {
+        return Ok(Typed::End);
+    }
+    if bytes.len() > MAX_TYPED_BYTES {
+        return Ok(Typed::TooLong);
+    }
+    Ok(String::from_utf8(bytes).map_or(Typed::NotUtf8, Typed::Line))
 }
 
 /// What is said when the game begins.
@@ -556,8 +644,9 @@ fn decision_view(
         out.push('\n');
         out.push_str(&blocks_side_by_side(&blocks));
     }
-    // Placed tiles whose features the choices name, their features lettered.
-    let marks = feature_marks(game, choices);
+    // Placed tiles whose features the choices name, their features lettered; letters are
+    // named in the choices only when their tiles are shown.
+    let mut marks = feature_marks(game, choices);
     let tiles: Vec<Pos> = {
         let mut v: Vec<Pos> = Vec::new();
         for (pos, _, _) in &marks {
@@ -585,12 +674,15 @@ fn decision_view(
             .collect();
         out.push_str("\nfeatures named below, lettered on their tiles:\n");
         out.push_str(&blocks_side_by_side(&blocks));
+    } else {
+        marks.clear();
     }
     let _ = writeln!(out, "\nyour decision: {}", choices::phase_label(game));
     list_choices(game, choices, lines, squares, &marks, out);
 }
 
-/// The letter of each feature that a choice names, per tile: `(tile, local, letter)`.
+/// The letter of each feature that a choice names: `(tile, local, letter)`, each letter
+/// used once in the decision (`a` to `z`; features past the 26th have none).
 fn feature_marks(game: &Game, choices: &[Choice]) -> Vec<(Pos, u8, char)> {
     let mut marks: Vec<(Pos, u8, char)> = Vec::new();
     for c in choices {
@@ -600,8 +692,7 @@ fn feature_marks(game: &Game, choices: &[Choice]) -> Vec<(Pos, u8, char)> {
         if !game.board().is_placed(pos) || marks.iter().any(|(p, l, _)| *p == pos && *l == local) {
             continue;
         }
-        let n = marks.iter().filter(|(p, _, _)| *p == pos).count();
-        if let Some(letter) = (b'a'..=b'z').nth(n) {
+        if let Some(letter) = (b'a'..=b'z').nth(marks.len()) {
             marks.push((pos, local, letter as char));
         }
     }
@@ -782,11 +873,15 @@ fn help(table: &Table, choices: &[Choice], out: &mut String) {
     out.push_str(COMMANDS);
     let game = table.game();
     let phase: Phase = game.phase();
-    let _ = writeln!(
+    out.push('\n');
+    wrap_into(
         out,
-        "\nThe decision: {} ({}).",
-        choices::phase_label(game),
-        phase.doc().trim()
+        &format!(
+            "The decision: {} ({}).",
+            choices::phase_label(game),
+            phase.doc().trim()
+        ),
+        "  ",
     );
     out.push_str("What each kind of choice here does:\n");
     let mut kinds = Vec::new();
@@ -797,19 +892,53 @@ fn help(table: &Table, choices: &[Choice], out: &mut String) {
     }
     for kind in kinds {
         let spec = kind.spec();
-        let _ = writeln!(
-            out,
+        let line = format!(
             "  {} ({}): {}",
             choices::kind_label(kind),
             spec.name,
             spec.doc
         );
+        wrap_into(out, &line, "      ");
     }
     out.push_str(
         "The text board: # city, = road, . field, ~ river, + abbey wall, M monastery, A abbey,\n\
          G garden, V volcano, P magic portal; digits are figures of that seat, D the\n\
          dragon, F the fairy; letters in empty squares are where choices put a tile.\n",
     );
+}
+
+/// The widest line of the help text, in characters.
+const HELP_WIDTH: usize = 100;
+
+/// Appends `text` to `out` wrapped at spaces to lines of at most [`HELP_WIDTH`]
+/// characters (a single word longer than that stays whole), the lines after the first
+/// indented by `indent`; the text's own line breaks and leading indentation are kept.
+fn wrap_into(out: &mut String, text: &str, indent: &str) {
+    for paragraph in text.lines() {
+        let lead = paragraph.len() - paragraph.trim_start().len();
+        let mut line = paragraph[..lead].to_string();
+        let mut width = lead;
+        let mut empty = true;
+        for word in paragraph.split_whitespace() {
+            let w = word.chars().count();
+            if !empty && width + 1 + w > HELP_WIDTH {
+                out.push_str(&line);
+                out.push('\n');
+                line = indent.to_string();
+                width = indent.chars().count();
+                empty = true;
+            }
+            if !empty {
+                line.push(' ');
+                width += 1;
+            }
+            line.push_str(word);
+            width += w;
+            empty = false;
+        }
+        out.push_str(&line);
+        out.push('\n');
+    }
 }
 
 /// A hint: an MCTS search of the current decision with the strongest MCTS bot's budget

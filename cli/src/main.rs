@@ -76,7 +76,8 @@ commands:
   serve    play against the built-in bots in a browser (a local web server)
   help     show this text, or `carcassonne help <command>`
 
-`carcassonne <command> --help` describes a command's options.
+`carcassonne <command> --help` describes a command's options;
+`carcassonne --version` (or -V) prints the version.
 Exit status: 0 success, 1 a record diverged or a file could not be written,
 2 a bad command line.
 ";

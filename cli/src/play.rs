@@ -32,7 +32,9 @@ options:
                        greedy's ties as a club player does (docs/bots.md);
                        mcts:2000 searches 2000 iterations per decision, mcts:100ms a
                        tenth of a second (`carcassonne match --help` lists its options)
-  --out FILE           where to write the game record (default game-record.json)
+  --out FILE           where to write the game record (default game-record.json; a new
+                       game with --human that finds it there, an earlier game, writes
+                       to game-record-2.json, -3, ... instead and says so)
   --human SEAT         a person plays this seat in the terminal (repeatable; seats from
                        0); --bots then names the bots of the other seats, one for all or
                        one per seat (default greedy). Type ? at the prompt for help

@@ -232,8 +232,8 @@ pub fn run(words: &[String]) -> Result<Outcome, CliError> {
         if let Some(list) = &list {
             if !lists.contains_key(list) {
                 let shown = list.display().to_string();
-                let text = std::fs::read_to_string(list)
-                    .map_err(|e| CliError::Usage(format!("--known: cannot read {shown}: {e}")))?;
+                let text = record::read_text_file(list)
+                    .map_err(|e| CliError::Usage(format!("--known: {e}")))?;
                 let entries = parse_known(&shown, &text).map_err(CliError::Usage)?;
                 lists.insert(list.clone(), entries);
             }

@@ -341,13 +341,13 @@ pub fn return_text(r: &FigureReturn) -> String {
     )
 }
 
-/// The figures a seat holds, in words: `6 follower, 1 abbot`.
+/// The figures a seat holds, in words: `6 followers, 1 abbot`.
 pub fn supply_text(game: &Game, seat: usize) -> String {
     let parts: Vec<String> = Figure::ALL
         .iter()
         .map(|&f| (f, game.supply(seat, f)))
         .filter(|(_, n)| *n > 0)
-        .map(|(f, n)| format!("{n} {}", f.name()))
+        .map(|(f, n)| format!("{n} {}{}", f.name(), if n == 1 { "" } else { "s" }))
         .collect();
     if parts.is_empty() {
         "no figures".into()

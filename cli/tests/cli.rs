@@ -697,6 +697,21 @@ fn bad_command_lines_exit_2_naming_the_option() {
     assert_eq!(run.status.code(), Some(2));
 }
 
+/// The help names `--version`, and `--version` prints the version.
+#[test]
+fn help_mentions_version() {
+    let help = stdout(&carcassonne(&["--help"]));
+    assert!(help.contains("carcassonne --version"), "{help}");
+    for flag in ["--version", "-V"] {
+        let run = carcassonne(&[flag]);
+        assert_eq!(run.status.code(), Some(0));
+        assert_eq!(
+            stdout(&run),
+            format!("carcassonne {}\n", env!("CARGO_PKG_VERSION"))
+        );
+    }
+}
+
 #[test]
 fn every_command_has_help() {
     for (command, option) in [
@@ -741,6 +756,44 @@ fn play_help_lists_every_set_and_rule_switch() {
             assert!(text.contains(&listed), "{words:?} lacks {listed}");
         }
         assert!(!text.contains('{'), "{words:?}: a placeholder is left");
+    }
+}
+
+/// Every kind of bot the code accepts (`Bot::known_names`) is listed where the docs list
+/// the bots a person plays against (docs/play.md, docs/cli.md) and in the help of `play`.
+#[test]
+fn the_docs_and_the_help_list_every_kind_of_bot() {
+    let known = carcassonne_session::bots::Bot::known_names();
+    let kinds: Vec<&str> = known
+        .split(" (")
+        .next()
+        .unwrap()
+        .split(", ")
+        .map(|k| k.split('[').next().unwrap())
+        .collect();
+    assert!(
+        kinds.len() >= 4 && kinds.contains(&"heuristic"),
+        "{kinds:?}"
+    );
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
+    for doc in ["docs/play.md", "docs/cli.md"] {
+        let text = std::fs::read_to_string(root.join(doc)).unwrap();
+        for kind in &kinds {
+            assert!(
+                text.contains(&format!("`{kind}`")) || text.contains(&format!("`{kind}:")),
+                "{doc} does not list the bot {kind}"
+            );
+        }
+    }
+    let help: String = stdout(&carcassonne(&["play", "--help"]))
+        .split_whitespace()
+        .collect::<Vec<_>>()
+        .join(" ");
+    for kind in &kinds {
+        assert!(
+            help.contains(kind),
+            "play --help does not list the bot {kind}"
+        );
     }
 }
 
@@ -1104,4 +1157,166 @@ fn messages_escape_the_control_characters_of_records_and_file_names() {
         assert!(err.contains("argument 2 is not UTF-8"), "{err:?}");
         assert!(!has_controls(&err), "{err:?}");
     }
+}
+
+/// A file read whole (`play --resume FILE`, `replay --known FILE`) is read with the limit
+/// of a record, 4 MiB: `/dev/zero` is refused at once (exit 2) with a message that names
+/// the file and the limit, as plain `replay` and `render` refuse it.
+#[test]
+fn files_read_whole_are_refused_past_the_record_limit() {
+    if !Path::new("/dev/zero").exists() {
+        return;
+    }
+    let record = reference("base-c2.jsonl");
+    let cases: [(&[&str], &str); 2] = [
+        (&["play", "--resume", "/dev/zero"], "--resume: cannot read"),
+        (
+            &["replay", path_str(&record), "--known", "/dev/zero"],
+            "--known: cannot read",
+        ),
+    ];
+    for (args, start) in cases {
+        let began = std::time::Instant::now();
+        let run = carcassonne(args);
+        let seconds = began.elapsed().as_secs_f64();
+        let err = stderr(&run);
+        assert_eq!(run.status.code(), Some(2), "{args:?}: {err}");
+        assert!(seconds < 10.0, "{args:?}: {seconds} s");
+        assert!(err.contains(start), "{args:?}: {err}");
+        assert!(
+            err.contains("/dev/zero: longer than 4194304 bytes"),
+            "{args:?}: {err}"
+        );
+    }
+}
+
+/// A record file that starts with a UTF-8 byte-order mark (some editors write one) is read
+/// as if it had none, by `replay`, `render` and `play --resume`.
+#[test]
+fn records_that_start_with_a_byte_order_mark_are_read() {
+    let dir = scratch("byte-order-mark");
+    let good = std::fs::read_to_string(reference("base-c2.jsonl")).unwrap();
+    let good = good.lines().next().unwrap();
+    let marked = dir.join("marked.jsonl");
+    std::fs::write(&marked, format!("\u{feff}{good}\n")).unwrap();
+    let run = carcassonne(&["replay", path_str(&marked)]);
+    assert_eq!(run.status.code(), Some(0), "{}", stdout(&run));
+    assert_eq!(
+        last_line(&stdout(&run)),
+        "1 reproduced, 0 known divergences, 0 diverged"
+    );
+    let svg = dir.join("board.svg");
+    let run = carcassonne(&["render", path_str(&marked), "--svg", path_str(&svg)]);
+    assert_eq!(run.status.code(), Some(0), "{}", stderr(&run));
+    assert!(std::fs::read_to_string(&svg).unwrap().starts_with("<svg"));
+    // A game in progress, saved with a mark: `play --resume` goes on from it.
+    let partial = dir.join("partial.json");
+    let run = play_typing(
+        &[
+            "play",
+            "--human",
+            "0",
+            "--seed",
+            "3",
+            "--out",
+            path_str(&partial),
+        ],
+        "q\n",
+    );
+    assert_eq!(run.status.code(), Some(0), "{}", stderr(&run));
+    let saved = std::fs::read_to_string(&partial).unwrap();
+    std::fs::write(&partial, format!("\u{feff}{saved}")).unwrap();
+    let run = play_typing(
+        &["play", "--resume", path_str(&partial), "--human", "0"],
+        "q\n",
+    );
+    assert_eq!(run.status.code(), Some(0), "{}", stderr(&run));
+}
+
+/// Runs `carcassonne` with `typed` on its standard input.
+fn play_typing(args: &[&str], typed: &str) -> Output {
+    use std::io::Write;
+    let mut child = Command::new(env!("CARGO_BIN_EXE_carcassonne"))
+        .args(args)
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .expect("the carcassonne binary runs");
+    child
+        .stdin
+        .take()
+        .unwrap()
+        .write_all(typed.as_bytes())
+        .unwrap();
+    child.wait_with_output().unwrap()
+}
+
+/// `play --human` reads a typed line of at most 4096 bytes: `/dev/zero` on its standard
+/// input stops the game at once (exit 1) with a message that names the limit, and the
+/// record keeps the game.
+#[test]
+fn play_human_refuses_a_line_longer_than_4096_bytes() {
+    if !Path::new("/dev/zero").exists() {
+        return;
+    }
+    let dir = scratch("typed-zeros");
+    let out = dir.join("game.json");
+    let began = std::time::Instant::now();
+    let run = Command::new(env!("CARGO_BIN_EXE_carcassonne"))
+        .args(["play", "--human", "0", "--out", path_str(&out)])
+        .stdin(std::fs::File::open("/dev/zero").unwrap())
+        .output()
+        .unwrap();
+    let seconds = began.elapsed().as_secs_f64();
+    assert!(seconds < 10.0, "{seconds} s");
+    assert_eq!(run.status.code(), Some(1), "{}", stderr(&run));
+    assert!(
+        stderr(&run).contains("a line longer than 4096 bytes was typed"),
+        "{}",
+        stderr(&run)
+    );
+    assert!(std::fs::read_to_string(&out)
+        .unwrap()
+        .contains("carcassonne-record"));
+}
+
+/// `play --human` without `--out` keeps an earlier game's `game-record.json` (the one the
+/// last stop said to resume): the new game goes to `game-record-2.json`, and says so.
+#[test]
+fn a_new_terminal_game_keeps_the_earlier_record() {
+    use std::io::Write;
+    let dir = scratch("record-names");
+    let run_in_dir = |seed: &str| {
+        let mut child = Command::new(env!("CARGO_BIN_EXE_carcassonne"))
+            .args(["play", "--human", "0", "--seed", seed])
+            .current_dir(&*dir)
+            .stdin(std::process::Stdio::piped())
+            .stdout(std::process::Stdio::piped())
+            .stderr(std::process::Stdio::piped())
+            .spawn()
+            .unwrap();
+        child.stdin.take().unwrap().write_all(b"1\nq\n").unwrap();
+        child.wait_with_output().unwrap()
+    };
+    let first = run_in_dir("1");
+    assert_eq!(first.status.code(), Some(0), "{}", stderr(&first));
+    let kept = std::fs::read_to_string(dir.join("game-record.json")).unwrap();
+    let second = run_in_dir("2");
+    assert_eq!(second.status.code(), Some(0), "{}", stderr(&second));
+    assert!(
+        stdout(&second).contains(
+            "game-record.json holds an earlier game, kept as it is; this game is written to game-record-2.json"
+        ),
+        "{}",
+        stdout(&second)
+    );
+    assert!(stdout(&second).contains("carcassonne play --resume game-record-2.json"));
+    assert_eq!(
+        std::fs::read_to_string(dir.join("game-record.json")).unwrap(),
+        kept
+    );
+    assert!(std::fs::read_to_string(dir.join("game-record-2.json"))
+        .unwrap()
+        .contains("\"seed\":2"));
 }

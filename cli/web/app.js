@@ -711,7 +711,7 @@
       name.appendChild(document.createTextNode(s.name + " " + (s.human ? "(a person)" : "(" + s.who + ")")));
       tr.appendChild(name);
       tr.appendChild(el("td", { "class": "score" }, String(s.score)));
-      tr.appendChild(el("td", {}, s.supply.map(function (f) { return f.count + " " + f.figure; }).join(", ")));
+      tr.appendChild(el("td", {}, s.supply.map(function (f) { return f.count + " " + f.figure + (f.count === 1 ? "" : "s"); }).join(", ")));
       table.appendChild(tr);
     });
   }

@@ -113,6 +113,9 @@ class Browser:
     def displayed(self, element: str) -> bool:
         return bool(self.cmd("GET", f"/element/{element}/displayed"))
 
+    def script(self, js: str) -> Any:
+        return self.cmd("POST", "/execute/sync", {"script": js, "args": []})
+
     def screenshot(self) -> bytes:
         return base64.b64decode(self.cmd("GET", "/screenshot"))
 
@@ -124,6 +127,21 @@ class Browser:
         self.driver.terminate()
         self.driver.wait(10)
         self.log.close()
+
+
+# The text of the board (its row and column labels, the points scored) that the last
+# bot move's message covers; only what the board shows (inside its scrolled area) counts.
+COVERED_BY_TOAST = """
+var t = document.getElementById("toast").getBoundingClientRect();
+var w = document.getElementById("board-wrap").getBoundingClientRect();
+var hit = [];
+document.querySelectorAll("#board svg text").forEach(function (e) {
+  var r = e.getBoundingClientRect();
+  if (r.width === 0 || r.bottom <= w.top || r.top >= w.bottom || r.right <= w.left || r.left >= w.right) { return; }
+  if (r.left < t.right && r.right > t.left && r.top < t.bottom && r.bottom > t.top) { hit.push(e.textContent); }
+});
+return hit;
+"""
 
 
 def status(b: Browser) -> tuple:
@@ -192,6 +210,10 @@ def play(b: Browser, base: str, carc: str, scratch: str, rng: random.Random) -> 
     check("the form offers every set", len(sets) >= 12 and all(b.cmd("GET", f"/element/{s}/selected") for s in sets),
           f"{len(sets)} sets")
     b.click(b.find("#abbot"))
+    offered = [b.attr(o, "value") for o in b.find_all("#seat-1 option")]
+    check("the seat menu offers every kind of bot",
+          all(k in offered for k in ["random", "greedy", "heuristic"]) and any(o.startswith("mcts:") for o in offered),
+          str(offered))
     choose_option(b, "#seat-0", "human")
     choose_option(b, "#seat-1", "other")
     spec = b.find("#seat-spec-1")
@@ -203,6 +225,8 @@ def play(b: Browser, base: str, carc: str, scratch: str, rng: random.Random) -> 
     st = settle(b)
     game_id = re.search(r"#game=(\w+)", b.cmd("GET", "/url")).group(1)
     check("the game starts and waits for the person", st[0] == "human", str(st))
+    held = b.text(b.find("#seat-table tr"))
+    check("the figures held read in the plural", "7 followers, 1 abbot" in held, held)
     api = f"{base}/api/games/{game_id}"
 
     counts = {"square": 0, "turn": 0, "key": 0, "place": 0, "spot": 0, "tile": 0, "button": 0, "bid": 0,
@@ -213,10 +237,15 @@ def play(b: Browser, base: str, carc: str, scratch: str, rng: random.Random) -> 
     reload_ok = True
     undo_ok = True
     clicks = 0
+    toasts_seen = 0
+    covered: List[str] = []
     while True:
         st = settle(b)
         if st[0] == "over":
             break
+        if toasts_seen < 5 and b.find("#toast.shown"):
+            toasts_seen += 1
+            covered += b.script(COVERED_BY_TOAST)
         clicks += 1
         if clicks > 6000:
             check("the game ends within 6000 clicks", False)
@@ -322,6 +351,8 @@ def play(b: Browser, base: str, carc: str, scratch: str, rng: random.Random) -> 
     shown = [int(b.text(e)) for e in b.find_all("#seat-table td.score")]
     check("the scores shown are the record's", shown == record["final_scores"], f"{shown} vs {record['final_scores']}")
     check("the status names the winner", "Game over" in b.text(b.find("#status")))
+    check("the bot's move was shown without covering the board's labels", toasts_seen > 0 and not covered,
+          f"{toasts_seen} seen; covered: {covered[:10]}")
     path = os.path.join(scratch, "browser-record.json")
     with open(path, "w") as f:
         f.write(json.dumps(record) + "\n")

@@ -59,9 +59,13 @@ pub struct BotView {
 }
 
 /// Bot strengths the setup form offers (any other spec may be typed).
-const BOT_PRESETS: [(&str, &str); 6] = [
+const BOT_PRESETS: [(&str, &str); 7] = [
     ("random", "random: any legal move"),
     ("greedy", "greedy: the best points this turn"),
+    (
+        "heuristic",
+        "heuristic: greedy, ties broken as a club player would",
+    ),
     ("mcts:200", "MCTS, quick (200 iterations)"),
     ("mcts:1000", "MCTS (1000 iterations)"),
     ("mcts:5000", "MCTS, strong (5000 iterations)"),

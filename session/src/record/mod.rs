@@ -12,7 +12,9 @@
 //! Limits, with their values: a record holds at most [`MAX_RECORD_BYTES`] (4 MiB) of
 //! JSON text and [`MAX_TURNS`] (4096) turns, nested at most [`json::MAX_DEPTH`] (32)
 //! levels. [`RecordReader`] reads a file one record at a time, so memory is bounded by
-//! the largest record, whatever the file's size.
+//! the largest record, whatever the file's size; [`read_text_file`] reads a file of one
+//! record with the same limit. A UTF-8 byte-order mark at the start of a record's text
+//! is skipped.
 //!
 //! The engine also writes what a client needs beside the game: what each turn scored and
 //! which figures returned (`events`, `final_events`), and what resumes the game exactly

@@ -11,6 +11,37 @@ pub fn parse_records(text: &str) -> Vec<Result<Value, RecordError>> {
         .collect()
 }
 
+/// The byte-order mark some editors write at the start of a UTF-8 file: skipped where a
+/// record is read ([`parse_record_text`], [`RecordReader`]).
+pub const BYTE_ORDER_MARK: char = '\u{feff}';
+
+/// Reads a whole text file that holds one record or other short text (a record to
+/// resume, a list of known divergences) with the limit of a record: a file longer than
+/// [`MAX_RECORD_BYTES`] (4 MiB) is refused after that many bytes are read, so `/dev/zero`
+/// fails at once. The error is a sentence naming the file: `cannot read FILE: ...`.
+///
+/// ```
+/// use carcassonne_session::record::read_text_file;
+/// let e = read_text_file("/dev/zero".as_ref()).unwrap_err();
+/// assert!(e.to_string().contains("longer than 4194304 bytes"), "{e}");
+/// ```
+pub fn read_text_file(path: &std::path::Path) -> Result<String, RecordError> {
+    use std::io::Read;
+    let name = json::shown(&path.to_string_lossy()).into_owned();
+    let fail = |why: String| err("", format!("cannot read {name}: {why}"));
+    let file = std::fs::File::open(path).map_err(|e| fail(e.to_string()))?;
+    let mut bytes = Vec::new();
+    file.take(MAX_RECORD_BYTES as u64 + 1)
+        .read_to_end(&mut bytes)
+        .map_err(|e| fail(e.to_string()))?;
+    if bytes.len() > MAX_RECORD_BYTES {
+        return Err(fail(format!(
+            "longer than {MAX_RECORD_BYTES} bytes (4 MiB), the largest file read whole"
+        )));
+    }
+    String::from_utf8(bytes).map_err(|e| fail(format!("not UTF-8 text ({})", e.utf8_error())))
+}
+
 /// One record read by a [`RecordReader`]: the line it starts on (from 1) and its JSON.
 #[derive(Clone, Debug, PartialEq)]
 pub struct RawRecord {
@@ -29,7 +60,8 @@ pub struct RawRecord {
 /// a line (or the one record) is longer than [`MAX_RECORD_BYTES`], when the file cannot
 /// be read, and when the file's first record is not a game record at all (text that
 /// does not start with `{`, invalid JSON, or another `format`), so that a file that is
-/// not a record file fails at once: `/dev/zero` fails after its first byte.
+/// not a record file fails at once: `/dev/zero` fails after its first byte. A UTF-8
+/// byte-order mark at the start of the input is skipped.
 ///
 /// ```
 /// use carcassonne_session::record::RecordReader;
@@ -38,6 +70,11 @@ pub struct RawRecord {
 /// assert_eq!(read[0].as_ref().unwrap().line, 1);
 /// assert_eq!(read[1].as_ref().unwrap_err().path, "line 3");
 /// assert!(RecordReader::new(&b"\0\0\0"[..]).next().unwrap().is_err());
+/// // A byte-order mark at the start is skipped, even when it arrives in pieces.
+/// use std::io::Read;
+/// let marked = (&b"\xef"[..]).chain(&b"\xbb\xbf{\"format\":\"carcassonne-record\"}"[..]);
+/// assert!(RecordReader::new(marked).next().unwrap().is_ok());
+/// assert!(RecordReader::new(&b"\xef\xbb{}"[..]).next().unwrap().is_err());
 /// ```
 pub struct RecordReader<R> {
     input: R,
@@ -71,6 +108,28 @@ impl<R: BufRead> RecordReader<R> {
             done: false,
             buf: Vec::new(),
         }
+    }
+
+    /// Skips a [`BYTE_ORDER_MARK`] at the start of the input. Bytes that begin the mark
+    /// but do not finish it are consumed too: the input then starts with neither a mark
+    /// nor `{`, which is reported as the mark's first byte.
+    fn skip_byte_order_mark(&mut self) -> std::io::Result<Option<u8>> {
+        let mark = "\u{feff}".as_bytes();
+        let mut matched = 0;
+        while matched < mark.len() {
+            let avail = match self.input.fill_buf() {
+                Ok(a) => a,
+                Err(e) if e.kind() == std::io::ErrorKind::Interrupted => continue,
+                Err(e) => return Err(e),
+            };
+            let Some(&b) = avail.first() else { break };
+            if b != mark[matched] {
+                break;
+            }
+            self.input.consume(1);
+            matched += 1;
+        }
+        Ok((matched > 0 && matched < mark.len()).then_some(mark[0]))
     }
 
     /// Appends the next line to `buf` (without its newline), reading at most `limit`
@@ -137,6 +196,13 @@ impl<R: BufRead> Iterator for RecordReader<R> {
             return None;
         }
         let first = self.yielded == 0;
+        if first && self.line == 0 {
+            match self.skip_byte_order_mark() {
+                Ok(None) => {}
+                Ok(Some(b)) => return self.fatal(1, not_object(b)),
+                Err(e) => return self.fatal(1, format!("cannot read: {e}")),
+            }
+        }
         // The next non-blank line.
         let start = loop {
             self.buf.clear();
@@ -153,18 +219,12 @@ impl<R: BufRead> Iterator for RecordReader<R> {
                 LineEnd::TooLong => {
                     return self.fatal(
                         line,
-                        format!("longer than {MAX_RECORD_BYTES} bytes, the largest record accepted"),
-                    )
-                }
-                LineEnd::NotObject(b) => {
-                    return self.fatal(
-                        line,
                         format!(
-                            "not a game record: a record is a JSON object, which starts with '{{', not {}",
-                            echo(&String::from_utf8_lossy(&[b]))
+                            "longer than {MAX_RECORD_BYTES} bytes, the largest record accepted"
                         ),
                     )
                 }
+                LineEnd::NotObject(b) => return self.fatal(line, not_object(b)),
                 LineEnd::Line if self.buf.iter().all(u8::is_ascii_whitespace) => continue,
                 LineEnd::Line => break self.line,
             }
@@ -220,6 +280,14 @@ impl<R: BufRead> Iterator for RecordReader<R> {
         }
         Some(Ok(RawRecord { line: start, value }))
     }
+}
+
+/// The message for a file whose first record starts with the byte `b`, not `{`.
+fn not_object(b: u8) -> String {
+    format!(
+        "not a game record: a record is a JSON object, which starts with '{{', not {}",
+        echo(&String::from_utf8_lossy(&[b]))
+    )
 }
 
 /// One record's bytes read strictly.

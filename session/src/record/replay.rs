@@ -72,8 +72,18 @@ pub(super) fn scores_diverged(
 }
 
 /// Reads one record's JSON text strictly: at most [`MAX_RECORD_BYTES`], duplicate keys
-/// refused, nesting bounded ([`json::parse_strict`]).
+/// refused, nesting bounded ([`json::parse_strict`]). A UTF-8 byte-order mark (U+FEFF,
+/// which some editors write at the start of a file) is skipped.
+///
+/// ```
+/// use carcassonne_session::record::parse_record_text;
+/// let text = "{\"format\":\"carcassonne-record\"}";
+/// let marked = format!("\u{feff}{text}");
+/// assert_eq!(parse_record_text(&marked), parse_record_text(text));
+/// assert!(parse_record_text(text).is_ok());
+/// ```
 pub fn parse_record_text(text: &str) -> Result<Value, RecordError> {
+    let text = text.strip_prefix(BYTE_ORDER_MARK).unwrap_or(text);
     if text.len() > MAX_RECORD_BYTES {
         return Err(err(
             "",

@@ -39,7 +39,7 @@ fn decisions() -> Vec<(Game, Vec<Choice>)> {
 fn every_choice_reads_and_is_named_by_its_words() {
     let mut kinds = std::collections::HashSet::new();
     for (game, choices) in decisions() {
-        let squares = square_letters(&choices);
+        let squares = square_letters(&game, &choices);
         let all: Vec<usize> = (0..choices.len()).collect();
         for (i, c) in choices.iter().enumerate() {
             kinds.insert(c.action.kind());
@@ -69,9 +69,17 @@ fn every_choice_reads_and_is_named_by_its_words() {
                     other.describe()
                 );
             }
-            // The square's letter stands for its coordinates.
+            // The letter of an empty square (where a tile goes, shown on the board)
+            // stands for its coordinates; a placed tile's square has none.
             if let Some(pos) = c.pos {
-                let letter = &squares.iter().find(|(p, _)| *p == pos).unwrap().1;
+                let Some((_, letter)) = squares.iter().find(|(p, _)| *p == pos) else {
+                    assert!(
+                        game.board().is_placed(pos),
+                        "{} has no letter",
+                        c.describe()
+                    );
+                    continue;
+                };
                 let mut by_letter = vec![typed[0].clone(), letter.to_ascii_lowercase()];
                 by_letter.extend(typed[3..].iter().cloned());
                 assert_eq!(match_words(&choices, &all, &squares, &by_letter), found);
@@ -144,7 +152,7 @@ fn words_letters_and_matching() {
     // The first decision of a base game: the start tile is at (0, 0) (B2).
     let game = Game::new(GameConfig::new(2)).unwrap();
     let choices = choices(&game);
-    let squares = square_letters(&choices);
+    let squares = square_letters(&game, &choices);
     let all: Vec<usize> = (0..choices.len()).collect();
     for c in &choices {
         let pos = c.pos.unwrap();

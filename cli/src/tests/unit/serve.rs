@@ -83,9 +83,32 @@ fn the_page_and_its_files_are_served() {
         .unwrap()
         .iter()
         .any(|r| r["key"] == "farmers"));
+    // The seat menu offers every kind of bot (the match is exhaustive: a new kind fails
+    // to compile here until it is listed).
+    let offered: Vec<&str> = options["bots"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|b| Bot::parse(b["spec"].as_str().unwrap()).unwrap().name())
+        .collect();
+    for kind in [
+        Bot::Random,
+        Bot::Greedy,
+        Bot::Heuristic,
+        Bot::parse("mcts").unwrap(),
+    ] {
+        let name = match kind {
+            Bot::Random | Bot::Greedy | Bot::Heuristic | Bot::Mcts(_) => kind.name(),
+        };
+        assert!(
+            offered.contains(&name),
+            "{name} is not in the seat menu: {offered:?}"
+        );
+    }
 }
 
 use carcassonne::TileSet;
+use carcassonne_session::bots::Bot;
 
 /// Requests from elsewhere than this machine's own name are refused (DNS rebinding), a
 /// POST must be JSON (no form posted from another site), unknown paths are 404 and

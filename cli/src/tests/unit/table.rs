@@ -171,7 +171,7 @@ fn events_and_supplies_read_as_words() {
     let game = Game::new(config(2, &[TileSet::Base, TileSet::AbbeyMayor], 1)).unwrap();
     assert_eq!(
         supply_text(&game, 0),
-        "7 follower, 1 mayor, 1 wagon, 1 barn"
+        "7 followers, 1 mayor, 1 wagon, 1 barn"
     );
     assert_eq!(seat_name(1), "seat 1 (blue)");
     assert_eq!(Seat::Human.to_string(), "human");
