@@ -319,7 +319,7 @@ pub extern "C" fn carc_game_action_to_flat(
         check_out(first, "first")?;
         check_out(second, "second")?;
         // SAFETY: non-NULL, aligned, a readable CarcAction (ABI contract).
-        let a = action_from_c(&unsafe { action.read() })?;
+        let a = action_from_c(&unsafe { action.read() }, h.game().num_players())?;
         let mut session = h.session();
         if !session.legal_actions().contains(&a) {
             return Err(Failure::new(
