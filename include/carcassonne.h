@@ -1650,14 +1650,14 @@ typedef struct CarcObservationSizes {
      */
     uint32_t actions;
     /**
-     * Slots of the game's `SLOT` block: `S = 18` in the full encoding; under a preset
+     * Slots of the game's `SLOT` block: `S = 19` in the full encoding; under a preset
      * the slots it keeps (0 if it keeps no `SLOT` id). Its ids are
      * `first + slot_k·channels + channel_k` (`carc_game_layout_block` gives `first`,
      * `carc_game_layout_label` which slot and channel each position stands for).
      */
     uint32_t slots;
     /**
-     * Channels of the game's `SLOT` block: `F = 14` in the full encoding; under a
+     * Channels of the game's `SLOT` block: `F = 20` in the full encoding; under a
      * preset the channels it keeps (0 if it keeps no `SLOT` id).
      */
     uint32_t channels;
