@@ -272,3 +272,22 @@ fn every_function_the_documents_name_exists() {
         }
     }
 }
+
+/// docs/interfaces.md's table of action kinds lists every kind, by its record type.
+#[test]
+fn the_interfaces_table_lists_every_action_kind() {
+    use carcassonne_core::action::ActionKind;
+    let text = read("docs/interfaces.md");
+    for kind in ActionKind::ALL {
+        let name = kind.name();
+        let row = if name == "draw" {
+            "the turn's `draw`".to_string()
+        } else {
+            format!("| `{name}` |")
+        };
+        assert!(
+            text.contains(&row),
+            "docs/interfaces.md: no row for the action kind {name}"
+        );
+    }
+}
