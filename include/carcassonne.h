@@ -763,6 +763,70 @@ typedef uint8_t CarcBazaarChoice;
 #endif // __cplusplus
 
 /**
+ * The turn player's choice for his shepherd's flock (the `choice` field of a `CarcAction` of kind
+ * `FLOCK`). Stable numbers.
+ */
+enum CarcFlockChoice
+#if defined(__cplusplus) || __STDC_VERSION__ >= 202311L
+  : uint8_t
+#endif // defined(__cplusplus) || __STDC_VERSION__ >= 202311L
+ {
+    /**
+     * Draw a token: a sheep joins the flock, a wolf ends every flock of the field. Name: `grow`.
+     */
+    CARC_FLOCK_CHOICE_GROW = 0,
+    /**
+     * Into the fold: every shepherd owner of the field scores its sheep. Name: `herd`.
+     */
+    CARC_FLOCK_CHOICE_HERD = 1,
+};
+#ifndef __cplusplus
+#if __STDC_VERSION__ >= 202311L
+typedef enum CarcFlockChoice CarcFlockChoice;
+#else
+typedef uint8_t CarcFlockChoice;
+#endif // __STDC_VERSION__ >= 202311L
+#endif // __cplusplus
+
+/**
+ * A token of the sheep bag (the `token` field of a `CarcAction` of kind `DRAW_TOKEN`). Stable
+ * numbers.
+ */
+enum CarcSheepToken
+#if defined(__cplusplus) || __STDC_VERSION__ >= 202311L
+  : uint8_t
+#endif // defined(__cplusplus) || __STDC_VERSION__ >= 202311L
+ {
+    /**
+     * One sheep. Name: `sheep-1`.
+     */
+    CARC_SHEEP_TOKEN_SHEEP1 = 0,
+    /**
+     * Two sheep. Name: `sheep-2`.
+     */
+    CARC_SHEEP_TOKEN_SHEEP2 = 1,
+    /**
+     * Three sheep. Name: `sheep-3`.
+     */
+    CARC_SHEEP_TOKEN_SHEEP3 = 2,
+    /**
+     * Four sheep. Name: `sheep-4`.
+     */
+    CARC_SHEEP_TOKEN_SHEEP4 = 3,
+    /**
+     * The wolf. Name: `wolf`.
+     */
+    CARC_SHEEP_TOKEN_WOLF = 4,
+};
+#ifndef __cplusplus
+#if __STDC_VERSION__ >= 202311L
+typedef enum CarcSheepToken CarcSheepToken;
+#else
+typedef uint8_t CarcSheepToken;
+#endif // __STDC_VERSION__ >= 202311L
+#endif // __cplusplus
+
+/**
  * How tile draws are decided (`chance` of a configuration; argument of
  * `carc_game_from_record`).
  */
@@ -1586,14 +1650,14 @@ typedef struct CarcObservationSizes {
      */
     uint32_t actions;
     /**
-     * Slots of the game's `SLOT` block: `S = 18` in the full encoding; under a preset
+     * Slots of the game's `SLOT` block: `S = 19` in the full encoding; under a preset
      * the slots it keeps (0 if it keeps no `SLOT` id). Its ids are
      * `first + slot_k·channels + channel_k` (`carc_game_layout_block` gives `first`,
      * `carc_game_layout_label` which slot and channel each position stands for).
      */
     uint32_t slots;
     /**
-     * Channels of the game's `SLOT` block: `F = 14` in the full encoding; under a
+     * Channels of the game's `SLOT` block: `F = 20` in the full encoding; under a
      * preset the channels it keeps (0 if it keeps no `SLOT` id).
      */
     uint32_t channels;

@@ -113,9 +113,10 @@ impl From<Action> for CarcAction {
     }
 }
 
-/// Reads a caller's action; fields with values no action can have are an error naming
-/// the field. Every field is read as the action schema declares it.
-pub(crate) fn action_from_c(a: &CarcAction) -> Result<Action, Failure> {
+/// Reads a caller's action in a game of `players` seats; fields with values no action of
+/// that game can have (a seat outside the game among them) are an error naming the field.
+/// Every field is read as the action schema declares it.
+pub(crate) fn action_from_c(a: &CarcAction, players: usize) -> Result<Action, Failure> {
     let kind = *ActionKind::ALL.get(a.kind as usize).ok_or_else(|| {
         Failure::invalid(format!(
             "action.kind {} is not a CarcActionKind (0..={})",
@@ -218,8 +219,16 @@ pub(crate) fn action_from_c(a: &CarcAction) -> Result<Action, Failure> {
                     ))
                 })?)
             }
-            // A seat out of range names no player: the game refuses the action.
-            FieldKind::Seat => FieldValue::Seat(Seat(a.seat)),
+            FieldKind::Seat => {
+                if usize::from(a.seat) >= players {
+                    return Err(Failure::invalid(format!(
+                        "action.seat {} is not a seat of this game (0..={})",
+                        a.seat,
+                        players - 1
+                    )));
+                }
+                FieldValue::Seat(Seat(a.seat))
+            }
         };
     }
     Action::from_values(kind, &values[..fields.len()])
@@ -293,7 +302,7 @@ pub extern "C" fn carc_game_apply(game: *mut CarcGame, action: *const CarcAction
         // SAFETY: non-NULL, aligned, and by the ABI contract a readable CarcAction (every
         // bit pattern of its integer fields is a valid value).
         let a = unsafe { action.read() };
-        let action = action_from_c(&a)?;
+        let action = action_from_c(&a, h.game().num_players())?;
         apply_action(h, action)
     })
 }
@@ -393,7 +402,7 @@ pub extern "C" fn carc_game_is_legal(
         }
         check_out(out, "out")?;
         // SAFETY: as in `carc_game_apply`.
-        let a = action_from_c(&unsafe { action.read() })?;
+        let a = action_from_c(&unsafe { action.read() }, h.game().num_players())?;
         let legal = h.session().legal_actions().contains(&a);
         crate::guard::write_out(out, u8::from(legal));
         Ok(())

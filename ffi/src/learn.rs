@@ -30,12 +30,12 @@ pub struct CarcObservationSizes {
     pub globals_len: u32,
     /// Number of distinct flat action ids `A` (length of the mask buffer).
     pub actions: u32,
-    /// Slots of the game's `SLOT` block: `S = 18` in the full encoding; under a preset
+    /// Slots of the game's `SLOT` block: `S = 19` in the full encoding; under a preset
     /// the slots it keeps (0 if it keeps no `SLOT` id). Its ids are
     /// `first + slot_k·channels + channel_k` (`carc_game_layout_block` gives `first`,
     /// `carc_game_layout_label` which slot and channel each position stands for).
     pub slots: u32,
-    /// Channels of the game's `SLOT` block: `F = 14` in the full encoding; under a
+    /// Channels of the game's `SLOT` block: `F = 20` in the full encoding; under a
     /// preset the channels it keeps (0 if it keeps no `SLOT` id).
     pub channels: u32,
 }
@@ -319,7 +319,7 @@ pub extern "C" fn carc_game_action_to_flat(
         check_out(first, "first")?;
         check_out(second, "second")?;
         // SAFETY: non-NULL, aligned, a readable CarcAction (ABI contract).
-        let a = action_from_c(&unsafe { action.read() })?;
+        let a = action_from_c(&unsafe { action.read() }, h.game().num_players())?;
         let mut session = h.session();
         if !session.legal_actions().contains(&a) {
             return Err(Failure::new(

@@ -67,9 +67,9 @@ mod tests;
 pub use action::{CarcAction, CarcChanceOutcome, CARC_NO_FEATURE};
 pub use bot::CarcBot;
 pub use engine_types::{
-    CarcActionKind, CarcAxis, CarcBazaarChoice, CarcCorner, CarcFeatureKind, CarcFigure, CarcPhase,
-    CarcQuarter, CarcQuarterStep, CarcReturnCause, CarcScoreKind, CarcStateKind, CarcStateRows,
-    CarcSupply,
+    CarcActionKind, CarcAxis, CarcBazaarChoice, CarcCorner, CarcFeatureKind, CarcFigure,
+    CarcFlockChoice, CarcPhase, CarcQuarter, CarcQuarterStep, CarcReturnCause, CarcScoreKind,
+    CarcSheepToken, CarcStateKind, CarcStateRows, CarcSupply,
 };
 pub use events::{CarcEvent, CarcEventKind, CarcFeaturePart, CARC_NO_TURN};
 pub use expansion_state::{

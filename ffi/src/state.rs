@@ -4,7 +4,7 @@
 use crate::engine_types::{CarcPhase, CarcSupply};
 use crate::guard::{check_out, put, with_game, write_array, write_iter, write_out, CarcGame};
 use crate::status::{CarcStatus, Failure};
-use carcassonne_core::{Figure, Phase};
+use carcassonne_core::{Figure, Phase, TileSet};
 
 /// The player value meaning "nobody" (`carc_game_to_play` when the game is over or waits
 /// for a draw).
@@ -466,7 +466,13 @@ pub extern "C" fn carc_game_tower_pieces(
 ) -> CarcStatus {
     with_game("carc_game_tower_pieces", game, |h| {
         let p = seat(h, player)?;
-        put(out, "out", u32::from(h.game().tower_pieces_left(p)))
+        let game = h.game();
+        let pieces = if game.has_set(TileSet::Tower) {
+            game.tower_pieces_left(p)
+        } else {
+            0
+        };
+        put(out, "out", u32::from(pieces))
     })
 }
 

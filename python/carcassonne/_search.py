@@ -72,6 +72,10 @@ def search(
 ) -> SearchResult:
     """Searches the current decision of ``game`` (the game is not changed).
 
+    The search runs on a copy of the game: the evaluator may read ``game`` (its legal
+    actions, ``str(game)``, an observation) and other threads may search it at the same
+    time; the answer describes the game as it was when ``search`` was called.
+
     ``budget`` is iterations (``200``) or a time (``"50ms"``); with iterations the same
     ``seed`` gives the same result. Without ``evaluator`` this is the search of the
     ``mcts`` player (random playouts; ``c`` its exploration constant, default 0.4). With
@@ -95,9 +99,10 @@ def search(
     propagates unchanged.
     """
     core = game._g
+    # Read before the search: the evaluator may change the game meanwhile.
+    actions = [action_from_tuple(t) for t in core.legal_actions()]
     raw: Dict[str, Any] = core.search(budget, seed=seed, evaluator=evaluator, batch=batch, c=c, margin=margin,
                                       playout=playout, standing=standing, standing_end=standing_end)
-    actions = [action_from_tuple(t) for t in core.legal_actions()]
     return SearchResult(
         actions=actions,
         shares=raw["shares"],

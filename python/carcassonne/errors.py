@@ -40,10 +40,15 @@ class InvalidArgumentError(CarcassonneError, ValueError):
 
 
 class ConcurrentUseError(CarcassonneError, RuntimeError):
-    """A :class:`~carcassonne.VectorEnv` used from a second thread.
+    """A :class:`~carcassonne.VectorEnv` used from a second thread; a game changed while read.
 
     A ``VectorEnv`` belongs to the first thread that calls its ``reset`` or ``step``: the
     arrays it returns are its own buffers, rewritten by every call. Another thread gets
     this error (and so does a call of ``carcassonne._core.VectorEnv`` made while another
     thread's call on it runs); give each thread its own ``VectorEnv``.
+
+    A :class:`~carcassonne.Game` raises it when Python code run while the game is being
+    read (an ``__index__`` method of a number inside an action) tries to change that game.
+    Reading a game during its own search (from the evaluator) and searching one game from
+    several threads work: the search runs on a copy.
     """

@@ -186,7 +186,7 @@ class Game:
         return self._g.towers
 
     def tower_pieces(self, player: int) -> int:
-        """The tower pieces ``player`` has left (TW1)."""
+        """The tower pieces ``player`` has left (TW1; 0 without the Tower)."""
         return self._g.tower_pieces(player)
 
     def prisoners(self, holder: int) -> Dict[Tuple[int, str], int]:

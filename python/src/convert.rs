@@ -48,8 +48,60 @@ impl<'a, 'py> FromPyObject<'a, 'py> for Int {
                 .call_method0("bit_length")
                 .and_then(|b| b.extract::<u64>())
                 .unwrap_or(0);
-            invalid_argument(format!("an integer of {bits} bits does not fit in 64 bits"))
+            invalid_argument(format!(
+                "an integer of {bits} bits does not fit in 64 bits (signed: -2**63 to 2**63-1)"
+            ))
         })
+    }
+}
+
+/// A seed argument: an integer 0 to 2^64 − 1, the seeds `Game(seed=...)` takes (numpy
+/// integers and other objects with `__index__` too, not a bool). Anything else is an
+/// `InvalidArgumentError` that names the seed and quotes at most 40 characters of it.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub struct Seed(pub u64);
+
+impl<'a, 'py> FromPyObject<'a, 'py> for Seed {
+    type Error = PyErr;
+
+    fn extract(obj: Borrowed<'a, 'py, PyAny>) -> PyResult<Seed> {
+        if is_boolean(&obj) || !(obj.is_instance_of::<PyInt>() || obj.hasattr("__index__")?) {
+            return Err(invalid_argument(format!(
+                "seed: expected an integer 0 to 2**64-1, got {}",
+                type_name(&obj)
+            )));
+        }
+        let index = obj.call_method0("__index__")?;
+        if let Ok(seed) = index.extract::<u64>() {
+            return Ok(Seed(seed));
+        }
+        let negative = index.lt(0i32)?;
+        let bits = index
+            .call_method0("bit_length")
+            .and_then(|b| b.extract::<u64>())
+            .unwrap_or(0);
+        Err(invalid_argument(if negative {
+            match index.extract::<i64>() {
+                Ok(n) => format!("seed: {n} is negative; seeds are 0 to 2**64-1"),
+                Err(_) => {
+                    format!("seed: a negative integer of {bits} bits; seeds are 0 to 2**64-1")
+                }
+            }
+        } else {
+            format!("seed: an integer of {bits} bits; seeds are 0 to 2**64-1")
+        }))
+    }
+}
+
+/// A number from the input as a message quotes it: as Python would write it when that
+/// is short, else in scientific notation (`1e308`, never 309 digits), so that it stays
+/// within the 40 characters of a quoted value (`carcassonne_session::json::MAX_ECHO_CHARS`).
+pub fn number(x: f64) -> String {
+    let plain = x.to_string();
+    if plain.len() <= 24 {
+        plain
+    } else {
+        format!("{x:e}")
     }
 }
 

@@ -4,14 +4,16 @@
 
 use crate::convert::{
     action_from_py, action_to_py, config_from_args, config_to_py, slice_mut, writable, ConfigArgs,
-    Int,
+    Int, Seed,
 };
-use crate::errors::{illegal, invalid_argument, invalid_config, invalid_record, state_error};
+use crate::errors::{
+    concurrent_use_error, illegal, invalid_argument, invalid_config, invalid_record, state_error,
+};
 use crate::signals::SignalWatch;
 use carcassonne::config::{Figure, Figures};
 use carcassonne::game::{ActionError, Event};
 use carcassonne::names::Named;
-use carcassonne::{ChanceMode, Game as CoreGame, Phase, Rng};
+use carcassonne::{Action, ChanceMode, Game as CoreGame, Phase, Rng, TileSet};
 use carcassonne_session::bots::Bot;
 use carcassonne_session::encode::{
     self, EncoderSpec, FlatDecision, Layout, LayoutBlock, Preset, RewardMode,
@@ -236,6 +238,35 @@ impl PyGame {
     fn spec(&self) -> EncoderSpec {
         self.session.spec()
     }
+
+    /// The game, for a call that reads it. A call that changes the game borrows it only
+    /// after every Python value it was given is read, and for no longer than the change:
+    /// `ConcurrentUseError` only when such a value's own Python code (an `__index__`)
+    /// changes the game.
+    fn reading<'py>(slf: &Bound<'py, Self>) -> PyResult<PyRef<'py, Self>> {
+        slf.try_borrow().map_err(|_| concurrent_use())
+    }
+
+    /// The game, for a call that changes it; `ConcurrentUseError` while another call
+    /// reads it from Python code of its own.
+    fn changing<'py>(slf: &Bound<'py, Self>) -> PyResult<PyRefMut<'py, Self>> {
+        slf.try_borrow_mut().map_err(|_| concurrent_use())
+    }
+
+    /// The structured action `action` of this game, read while no change of the game runs.
+    fn action_of(slf: &Bound<'_, Self>, action: &Bound<'_, PyAny>) -> PyResult<Action> {
+        let this = Self::reading(slf)?;
+        action_from_py(this.game(), action)
+    }
+}
+
+/// The error of a call that would change a game while another call uses it.
+fn concurrent_use() -> PyErr {
+    concurrent_use_error(
+        "Game: the game is in use by another call that is reading it (Python code run by \
+         that call, such as an __index__ method, tried to change it); change it once that \
+         call has returned",
+    )
 }
 
 #[pymethods]
@@ -463,10 +494,15 @@ impl PyGame {
             .collect()
     }
 
-    /// The tower pieces `player` has left (TW1).
+    /// The tower pieces `player` has left (TW1; 0 without the Tower).
     fn tower_pieces(&self, player: Int) -> PyResult<u8> {
         let p = self.seat(player.0)?;
-        Ok(self.game().tower_pieces_left(p))
+        let game = self.game();
+        Ok(if game.has_set(TileSet::Tower) {
+            game.tower_pieces_left(p)
+        } else {
+            0
+        })
     }
 
     /// The prisoners `holder` holds (TW4): a dict `(owner, figure name)` → count, only
@@ -503,8 +539,8 @@ impl PyGame {
 
     /// Takes back the `CELL` id of a pending focus (the game never changed); whether
     /// one was pending.
-    fn cancel_focus(&mut self) -> bool {
-        self.session.cancel_focus()
+    fn cancel_focus(slf: &Bound<'_, Self>) -> PyResult<bool> {
+        Ok(Self::changing(slf)?.session.cancel_focus())
     }
 
     /// The tile placed last: `(x, y, tile_id, rot)`; before any placement the last start
@@ -664,15 +700,16 @@ impl PyGame {
     }
 
     /// Whether the action (tuple form) is legal now.
-    fn is_legal(&self, action: &Bound<'_, PyAny>) -> bool {
-        action_from_py(self.game(), action).is_ok_and(|a| self.game().is_legal(a))
+    fn is_legal(slf: &Bound<'_, Self>, action: &Bound<'_, PyAny>) -> PyResult<bool> {
+        let this = Self::reading(slf)?;
+        Ok(action_from_py(this.game(), action).is_ok_and(|a| this.game().is_legal(a)))
     }
 
     /// Applies a legal structured action; raises `IllegalActionError` otherwise (the
     /// game is unchanged).
-    fn apply(&mut self, action: &Bound<'_, PyAny>) -> PyResult<()> {
-        let a = action_from_py(self.game(), action)?;
-        self.session.apply(a).map_err(action_error)
+    fn apply(slf: &Bound<'_, Self>, action: &Bound<'_, PyAny>) -> PyResult<()> {
+        let a = Self::action_of(slf, action)?;
+        Self::changing(slf)?.session.apply(a).map_err(action_error)
     }
 
     /// Draw outcomes `(tile_id, probability)` when the game waits for a draw in
@@ -698,24 +735,28 @@ impl PyGame {
     /// or `mcts:<budget>[:<option>=<value>]...`), drawing its random choices from `seed`.
     /// The interpreter is released while an MCTS player searches; Ctrl-C stops the search
     /// within 20 ms (`KeyboardInterrupt`), the game unchanged.
-    #[pyo3(signature = (kind, seed=Int(0)), text_signature = "($self, kind, seed=0)")]
+    #[pyo3(signature = (kind, seed=Seed(0)), text_signature = "($self, kind, seed=0)")]
     fn builtin_action<'py>(
-        &self,
+        slf: &Bound<'py, Self>,
         py: Python<'py>,
         kind: &str,
-        seed: Int,
+        seed: Seed,
     ) -> PyResult<Bound<'py, PyTuple>> {
         let player = Bot::parse(kind).map_err(|m| invalid_argument(format!("kind: {m}")))?;
-        if self.game().is_terminal() {
+        let this = Self::reading(slf)?;
+        if this.game().is_terminal() {
             return Err(state_error("the game is over"));
         }
-        if self.game().phase().is_chance() {
+        if this.game().phase().is_chance() {
             return Err(state_error("the game waits for a chance outcome"));
         }
-        let mut rng = Rng::new(seed.0 as u64);
+        let mut rng = Rng::new(seed.0);
         let action = match player {
             Bot::Mcts(_) => {
-                let game = self.game().clone();
+                // A copy searched without the game borrowed: other calls (other threads
+                // while the interpreter is released) read and change the game meanwhile.
+                let game = this.game().clone();
+                drop(this);
                 let watch = SignalWatch::new();
                 let action = py.detach(|| {
                     let mut last = Instant::now();
@@ -725,7 +766,7 @@ impl PyGame {
                 watch.into_result()?;
                 action.ok_or_else(|| state_error("the search was stopped"))?
             }
-            _ => player.choose(self.game(), self.game().legal(), &mut rng),
+            _ => player.choose(this.game(), this.game().legal(), &mut rng),
         };
         action_to_py(py, action)
     }
@@ -759,12 +800,12 @@ impl PyGame {
     /// draw, `InvalidArgumentError` for a bad budget, batch, margin, playout, standing,
     /// standing_end or evaluator answer; an exception of the evaluator is raised as it is.
     #[allow(clippy::too_many_arguments)] // the keyword arguments of a Python method
-    #[pyo3(signature = (budget, seed=Int(0), evaluator=None, batch=Int(8), c=None, margin=None, playout=None, standing=None, standing_end=None), text_signature = "($self, budget, seed=0, evaluator=None, batch=8, c=None, margin=None, playout=None, standing=None, standing_end=None)")]
+    #[pyo3(signature = (budget, seed=Seed(0), evaluator=None, batch=Int(8), c=None, margin=None, playout=None, standing=None, standing_end=None), text_signature = "($self, budget, seed=0, evaluator=None, batch=8, c=None, margin=None, playout=None, standing=None, standing_end=None)")]
     fn search<'py>(
-        &mut self,
+        slf: &Bound<'py, Self>,
         py: Python<'py>,
         budget: &Bound<'py, PyAny>,
-        seed: Int,
+        seed: Seed,
         evaluator: Option<Bound<'py, PyAny>>,
         batch: Int,
         c: Option<f64>,
@@ -774,8 +815,6 @@ impl PyGame {
         standing_end: Option<f64>,
     ) -> PyResult<Bound<'py, PyDict>> {
         let budget = crate::search::budget_from(budget)?;
-        let seed = u64::try_from(seed.0)
-            .map_err(|_| invalid_argument(format!("seed: {} is negative", seed.0)))?;
         let batch = u32::try_from(batch.0)
             .ok()
             .filter(|b| (1..=carcassonne_session::guided::GuidedSearch::MAX_BATCH).contains(b))
@@ -794,12 +833,15 @@ impl PyGame {
             standing,
             standing_end,
         )?;
+        // The search runs on a copy: the game is not borrowed while it runs, so the
+        // evaluator may read (or even change) it and other threads may search it too.
+        let mut session = Self::reading(slf)?.session.clone();
         crate::search::search(
             py,
-            &mut self.session,
+            &mut session,
             crate::search::SearchArgs {
                 budget,
-                seed,
+                seed: seed.0,
                 evaluator,
                 batch,
                 tuning,
@@ -832,9 +874,9 @@ impl PyGame {
     // ----- flat API ----------------------------------------------------------------------
 
     /// The window origin `(x, y)`: the board square of window cell `(0, 0)`.
-    fn window_origin(&mut self) -> (i32, i32) {
-        let o = self.session.window_origin();
-        (o.x, o.y)
+    fn window_origin(slf: &Bound<'_, Self>) -> PyResult<(i32, i32)> {
+        let o = Self::changing(slf)?.session.window_origin();
+        Ok((o.x, o.y))
     }
 
     /// The observation of `player` (default: the player to play, else seat 0): a dict of
@@ -843,21 +885,22 @@ impl PyGame {
     /// written in place and returned; missing ones are allocated.
     #[pyo3(signature = (player=None, board=None, globals=None, action_mask=None))]
     fn observation<'py>(
-        &mut self,
+        slf: &Bound<'py, Self>,
         py: Python<'py>,
         player: Option<Int>,
         board: Option<&Bound<'py, PyAny>>,
         globals: Option<&Bound<'py, PyAny>>,
         action_mask: Option<&Bound<'py, PyAny>>,
     ) -> PyResult<Bound<'py, PyDict>> {
-        let spec = self.spec();
+        let mut this = Self::changing(slf)?;
+        let spec = this.spec();
         let seat = match player {
-            Some(p) => self.seat(p.0)?,
-            None => self.to_play().unwrap_or(0),
+            Some(p) => this.seat(p.0)?,
+            None => this.to_play().unwrap_or(0),
         };
         let w = spec.window as usize;
-        let c = self.session.num_planes();
-        let (g_len, a_len) = (self.session.num_globals(), self.session.num_actions());
+        let c = this.session.num_planes();
+        let (g_len, a_len) = (this.session.num_globals(), this.session.num_actions());
         let board_obj = match board {
             Some(b) => b.clone(),
             None => Array3::<u8>::zeros((c, w, w)).into_pyarray(py).into_any(),
@@ -879,12 +922,12 @@ impl PyGame {
                 slice_mut(&mut g, "globals")?,
                 slice_mut(&mut m, "action_mask")?,
             );
-            self.session
+            this.session
                 .observe(seat, b, g)
                 .map_err(|e| invalid_argument(e.to_string()))?;
-            let deciding = self.to_play() == Some(seat);
+            let deciding = this.to_play() == Some(seat);
             if deciding {
-                self.session
+                this.session
                     .legal_mask(m)
                     .map_err(|e| invalid_argument(e.to_string()))?;
             } else {
@@ -899,9 +942,13 @@ impl PyGame {
     }
 
     /// The mask of the current step, int8 [A].
-    fn legal_mask<'py>(&mut self, py: Python<'py>) -> PyResult<Bound<'py, PyArray1<i8>>> {
-        let mut m = vec![0i8; self.session.num_actions()];
-        self.session
+    fn legal_mask<'py>(
+        slf: &Bound<'py, Self>,
+        py: Python<'py>,
+    ) -> PyResult<Bound<'py, PyArray1<i8>>> {
+        let mut this = Self::changing(slf)?;
+        let mut m = vec![0i8; this.session.num_actions()];
+        this.session
             .legal_mask(&mut m)
             .map_err(|e| invalid_argument(e.to_string()))?;
         Ok(m.into_pyarray(py))
@@ -910,9 +957,10 @@ impl PyGame {
     /// `(legal, offered, outside_window)` for the current step: legal structured
     /// actions, ids offered by the mask, legal actions not offered because a square they
     /// need lies outside the window.
-    fn mask_info(&mut self) -> PyResult<(u32, u32, u32)> {
-        let mut m = vec![0i8; self.session.num_actions()];
-        let info = self
+    fn mask_info(slf: &Bound<'_, Self>) -> PyResult<(u32, u32, u32)> {
+        let mut this = Self::changing(slf)?;
+        let mut m = vec![0i8; this.session.num_actions()];
+        let info = this
             .session
             .legal_mask(&mut m)
             .map_err(|e| invalid_argument(e.to_string()))?;
@@ -922,10 +970,82 @@ impl PyGame {
     /// What flat id `id` does now: an action tuple, `("focus", x, y)` for a `CELL` id
     /// that picks the focus tile of a two-step decision, or `None` if it is not offered.
     fn decode_flat<'py>(
-        &mut self,
+        slf: &Bound<'py, Self>,
         py: Python<'py>,
         id: Int,
     ) -> PyResult<Option<Bound<'py, PyTuple>>> {
+        Self::changing(slf)?.decoded(py, id)
+    }
+
+    /// Takes flat id `id` (see `decode_flat`); returns what it did. Raises
+    /// `IllegalActionError` if the mask does not offer it (nothing changes).
+    fn step_flat<'py>(
+        slf: &Bound<'py, Self>,
+        py: Python<'py>,
+        id: Int,
+    ) -> PyResult<Bound<'py, PyTuple>> {
+        let mut this = Self::changing(slf)?;
+        let decoded = this.decoded(py, id)?;
+        let Some(decoded) = decoded else {
+            return Err(match this.game().phase() {
+                Phase::GameOver => illegal("the game is over"),
+                phase if phase.is_chance() => {
+                    illegal("the game waits for a chance outcome, not a flat id")
+                }
+                _ => illegal(format!("action id {} is not legal now", id.0)),
+            });
+        };
+        this.session
+            .step(id.0 as u32)
+            .map_err(|e| illegal(e.to_string()))?;
+        Ok(decoded)
+    }
+
+    /// The first flat id of a legal structured action (its `CELL` id for a two-step
+    /// action), or `None` if it is not legal or lies outside the window.
+    fn action_to_flat(slf: &Bound<'_, Self>, action: &Bound<'_, PyAny>) -> PyResult<Option<u32>> {
+        let a = Self::action_of(slf, action)?;
+        let mut this = Self::changing(slf)?;
+        if this.session.pending_focus().is_some() {
+            return Ok(None);
+        }
+        Ok(this.session.flat_path(a).map(|p| p.first))
+    }
+
+    /// `(first, second)` flat ids of a legal structured action (`second` is `None` for
+    /// one-step actions), or `None`.
+    fn action_to_flat_path(
+        slf: &Bound<'_, Self>,
+        action: &Bound<'_, PyAny>,
+    ) -> PyResult<Option<(u32, Option<u32>)>> {
+        let a = Self::action_of(slf, action)?;
+        let mut this = Self::changing(slf)?;
+        if this.session.pending_focus().is_some() {
+            return Ok(None);
+        }
+        Ok(this.session.flat_path(a).map(|p| (p.first, p.second)))
+    }
+
+    /// The structured action that flat id `id` completes now in one step, or `None`.
+    fn flat_to_action<'py>(
+        slf: &Bound<'py, Self>,
+        py: Python<'py>,
+        id: Int,
+    ) -> PyResult<Option<Bound<'py, PyTuple>>> {
+        let mut this = Self::changing(slf)?;
+        let Ok(id) = u32::try_from(id.0) else {
+            return Ok(None);
+        };
+        match this.session.decode(id) {
+            Some(FlatDecision::Action(a)) => Ok(Some(action_to_py(py, a)?)),
+            _ => Ok(None),
+        }
+    }
+}
+
+impl PyGame {
+    /// What flat id `id` does now (see `decode_flat`).
+    fn decoded<'py>(&mut self, py: Python<'py>, id: Int) -> PyResult<Option<Bound<'py, PyTuple>>> {
         let Ok(id) = u32::try_from(id.0) else {
             return Ok(None);
         };
@@ -940,63 +1060,6 @@ impl PyGame {
                 ],
             )?)),
             None => Ok(None),
-        }
-    }
-
-    /// Takes flat id `id` (see `decode_flat`); returns what it did. Raises
-    /// `IllegalActionError` if the mask does not offer it (nothing changes).
-    fn step_flat<'py>(&mut self, py: Python<'py>, id: Int) -> PyResult<Bound<'py, PyTuple>> {
-        let decoded = self.decode_flat(py, id)?;
-        let Some(decoded) = decoded else {
-            return Err(match self.game().phase() {
-                Phase::GameOver => illegal("the game is over"),
-                phase if phase.is_chance() => {
-                    illegal("the game waits for a chance outcome, not a flat id")
-                }
-                _ => illegal(format!("action id {} is not legal now", id.0)),
-            });
-        };
-        self.session
-            .step(id.0 as u32)
-            .map_err(|e| illegal(e.to_string()))?;
-        Ok(decoded)
-    }
-
-    /// The first flat id of a legal structured action (its `CELL` id for a two-step
-    /// action), or `None` if it is not legal or lies outside the window.
-    fn action_to_flat(&mut self, action: &Bound<'_, PyAny>) -> PyResult<Option<u32>> {
-        let a = action_from_py(self.game(), action)?;
-        if self.session.pending_focus().is_some() {
-            return Ok(None);
-        }
-        Ok(self.session.flat_path(a).map(|p| p.first))
-    }
-
-    /// `(first, second)` flat ids of a legal structured action (`second` is `None` for
-    /// one-step actions), or `None`.
-    fn action_to_flat_path(
-        &mut self,
-        action: &Bound<'_, PyAny>,
-    ) -> PyResult<Option<(u32, Option<u32>)>> {
-        let a = action_from_py(self.game(), action)?;
-        if self.session.pending_focus().is_some() {
-            return Ok(None);
-        }
-        Ok(self.session.flat_path(a).map(|p| (p.first, p.second)))
-    }
-
-    /// The structured action that flat id `id` completes now in one step, or `None`.
-    fn flat_to_action<'py>(
-        &mut self,
-        py: Python<'py>,
-        id: Int,
-    ) -> PyResult<Option<Bound<'py, PyTuple>>> {
-        let Ok(id) = u32::try_from(id.0) else {
-            return Ok(None);
-        };
-        match self.session.decode(id) {
-            Some(FlatDecision::Action(a)) => Ok(Some(action_to_py(py, a)?)),
-            _ => Ok(None),
         }
     }
 }

@@ -33,7 +33,7 @@ static GLOBAL: mimalloc::MiMalloc = mimalloc::MiMalloc;
 #[pymodule]
 mod _core {
     use super::*;
-    use crate::convert::Int;
+    use crate::convert::{Int, Seed};
     use crate::errors::{invalid_argument, invalid_config};
     use crate::game::{info_dict, layout_from, reward_from, spec_from};
     use crate::signals::SignalWatch;
@@ -327,12 +327,12 @@ mod _core {
     /// with seed `seed`: each env draws its seeds from its own SplitMix64 stream, so
     /// batches made with different seeds share no game.
     #[pyfunction]
-    fn episode_seed(seed: Int, env: Int, episode: Int) -> PyResult<u64> {
+    fn episode_seed(seed: Seed, env: Int, episode: Int) -> PyResult<u64> {
         let get = |name: &str, v: Int| {
             u64::try_from(v.0).map_err(|_| invalid_argument(format!("{name}: {} is negative", v.0)))
         };
         Ok(carcassonne_session::vector::episode_seed(
-            get("seed", seed)?,
+            seed.0,
             get("env", env)?,
             get("episode", episode)?,
         ))

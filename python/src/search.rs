@@ -2,6 +2,7 @@
 //! actions and of the flat ids, every seat's value), with random playouts or with a
 //! Python evaluator (a network) at the leaves (`carcassonne_session::guided`).
 
+use crate::convert::number;
 use crate::errors::{invalid_argument, state_error};
 use crate::signals::SignalWatch;
 use carcassonne::Rng;
@@ -87,7 +88,10 @@ impl SearchTuning {
         }
         let c_centi = match c {
             Some(c) if !(0.0..=10.0).contains(&c) => {
-                return Err(invalid_argument(format!("c: {c}; expected 0 to 10")))
+                return Err(invalid_argument(format!(
+                    "c: {}; expected 0 to 10",
+                    number(c)
+                )))
             }
             c => c.map(|c| (c * 100.0).round() as u16),
         };
@@ -152,7 +156,8 @@ impl SearchTuning {
 fn weight_percent(name: &str, value: Option<f64>) -> PyResult<Option<u8>> {
     match value {
         Some(w) if !(0.0..=1.0).contains(&w) => Err(invalid_argument(format!(
-            "{name}: {w}; expected a weight 0 to 1"
+            "{name}: {}; expected a weight 0 to 1",
+            number(w)
         ))),
         w => Ok(w.map(|w| (w * 100.0).round() as u8)),
     }

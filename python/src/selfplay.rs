@@ -1,7 +1,7 @@
 //! `_core.selfplay`: self-play games with tree search on several threads
 //! (`carcassonne_session::selfplay`), their training rows as numpy arrays.
 
-use crate::convert::{config_from_args, ConfigArgs, Int};
+use crate::convert::{config_from_args, ConfigArgs, Int, Seed};
 use crate::errors::{invalid_argument, invalid_config, state_error};
 use crate::game::{layout_from, spec_from};
 use crate::search::{budget_from, call_evaluator, SearchTuning};
@@ -36,13 +36,13 @@ use std::time::Instant;
 /// `Game.search` (the last three with an evaluator only). Ctrl-C stops the run within 20 ms
 /// (`KeyboardInterrupt`); an exception of the evaluator is raised as it is.
 #[pyfunction]
-#[pyo3(signature = (games, budget=None, seed=Int(0), first_game=Int(0), threads=Int(1), players=None, sets=None, edition=None, rules=None, figures=None, window=Int(24), preset="compact", sample_moves=Int(30), evaluator=None, batch=Int(8), c=None, margin=None, playout=None, standing=None, standing_end=None), text_signature = "(games, budget=150, seed=0, first_game=0, threads=1, players=None, sets=None, edition=None, rules=None, figures=None, window=24, preset='compact', sample_moves=30, evaluator=None, batch=8, c=None, margin=None, playout=None, standing=None, standing_end=None)")]
+#[pyo3(signature = (games, budget=None, seed=Seed(0), first_game=Int(0), threads=Int(1), players=None, sets=None, edition=None, rules=None, figures=None, window=Int(24), preset="compact", sample_moves=Int(30), evaluator=None, batch=Int(8), c=None, margin=None, playout=None, standing=None, standing_end=None), text_signature = "(games, budget=150, seed=0, first_game=0, threads=1, players=None, sets=None, edition=None, rules=None, figures=None, window=24, preset='compact', sample_moves=30, evaluator=None, batch=8, c=None, margin=None, playout=None, standing=None, standing_end=None)")]
 #[allow(clippy::too_many_arguments)]
 pub fn selfplay<'py>(
     py: Python<'py>,
     games: Int,
     budget: Option<&Bound<'py, PyAny>>,
-    seed: Int,
+    seed: Seed,
     first_game: Int,
     threads: Int,
     players: Option<&Bound<'py, PyAny>>,
@@ -91,8 +91,7 @@ pub fn selfplay<'py>(
         )));
     }
     let sample_moves = count("sample_moves", sample_moves, i64::from(u32::MAX))? as u32;
-    let seed = u64::try_from(seed.0)
-        .map_err(|_| invalid_argument(format!("seed: {} is negative", seed.0)))?;
+    let seed = seed.0;
     let first_game = u64::try_from(first_game.0)
         .map_err(|_| invalid_argument(format!("first_game: {} is negative", first_game.0)))?;
     let tuning = SearchTuning::parse(

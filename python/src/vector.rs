@@ -6,7 +6,7 @@
 //! [`Interrupt`], and pickling through the engine's JSON state. Every call runs the engine
 //! with the interpreter released.
 
-use crate::convert::{config_from_args, seed_from, slice_mut, writable, ConfigArgs, Int};
+use crate::convert::{config_from_args, seed_from, slice_mut, writable, ConfigArgs, Int, Seed};
 use crate::errors::{
     concurrent_use_error, illegal, invalid_argument, invalid_config, invalid_record, state_error,
 };
@@ -234,12 +234,12 @@ impl VectorEnv {
     /// offered id. `seed` seeds the players' tie-breaks. Runs with the interpreter
     /// released; Ctrl-C stops it within 20 ms, also during a search (`KeyboardInterrupt`,
     /// the games unchanged).
-    #[pyo3(signature = (kind, seed=Int(0), active=None), text_signature = "($self, kind, seed=0, active=None)")]
+    #[pyo3(signature = (kind, seed=Seed(0), active=None), text_signature = "($self, kind, seed=0, active=None)")]
     fn builtin_actions<'py>(
         &self,
         py: Python<'py>,
         kind: &str,
-        seed: Int,
+        seed: Seed,
         active: Option<&Bound<'py, PyAny>>,
     ) -> PyResult<Bound<'py, PyArray1<i64>>> {
         let active = active_games(active, self.num_envs)?;
@@ -253,8 +253,7 @@ impl VectorEnv {
         let mut batch = self.batch()?;
         let watch = SignalWatch::new();
         let games: &mut Batch = &mut batch;
-        let out =
-            py.detach(|| games.builtin_actions_of(bot, seed.0 as u64, active.as_deref(), &watch));
+        let out = py.detach(|| games.builtin_actions_of(bot, seed.0, active.as_deref(), &watch));
         watch.into_result()?;
         let out = out.ok_or_else(|| state_error("VectorEnv.builtin_actions: interrupted"))?;
         Ok(Array1::from_vec(out).into_pyarray(py))

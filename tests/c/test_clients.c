@@ -290,6 +290,85 @@ static void resume_with_preset(void) {
     carc_game_free(full);
 }
 
+/* TW1: tower pieces per player, 10 / 9 / 7 / 6 / 5 with 2 to 6 players, and 0 in a game
+ * without the Tower; a seat outside the game is INVALID_ARGUMENT. */
+static void tower_pieces(void) {
+    static const uint32_t pieces[7] = {0, 0, 10, 9, 7, 6, 5};
+    char config[128];
+    uint32_t players, seat, out;
+    for (players = 2; players <= 6; players++) {
+        CarcGame *tower = NULL, *base = NULL;
+        snprintf(config, sizeof config, "{\"players\":%u,\"sets\":[\"base\",\"tower\"]}",
+                 (unsigned)players);
+        EXPECT_OK(carc_game_new(config, &tower));
+        snprintf(config, sizeof config, "{\"players\":%u,\"sets\":[\"base\"]}",
+                 (unsigned)players);
+        EXPECT_OK(carc_game_new(config, &base));
+        for (seat = 0; seat < players; seat++) {
+            out = 99;
+            EXPECT_OK(carc_game_tower_pieces(tower, seat, &out));
+            CHECK(out == pieces[players]);
+            out = 99;
+            EXPECT_OK(carc_game_tower_pieces(base, seat, &out));
+            CHECK(out == 0);
+        }
+        EXPECT_STATUS(carc_game_tower_pieces(base, players, &out), CARC_STATUS_INVALID_ARGUMENT);
+        carc_game_free(tower);
+        carc_game_free(base);
+    }
+}
+
+/* TW5: PAY_RANSOM's seat (`prisoner_of`) outside the game is INVALID_ARGUMENT, as every
+ * other field out of range is; a seat of the game is well formed (and not legal now).
+ * HS1, HS2: the CarcFlockChoice and CarcSheepToken the header's CarcAction names. */
+static void action_fields(void) {
+    CarcGame *game = NULL;
+    CarcAction ransom, flock, token;
+    uint8_t legal = 7;
+    const CarcFlockChoice choices[2] = {CARC_FLOCK_CHOICE_GROW, CARC_FLOCK_CHOICE_HERD};
+    const CarcSheepToken tokens[5] = {CARC_SHEEP_TOKEN_SHEEP1, CARC_SHEEP_TOKEN_SHEEP2,
+                                      CARC_SHEEP_TOKEN_SHEEP3, CARC_SHEEP_TOKEN_SHEEP4,
+                                      CARC_SHEEP_TOKEN_WOLF};
+    uint32_t i;
+    EXPECT_OK(carc_game_new("{\"players\":3,\"sets\":[\"base\",\"tower\",\"hills-and-sheep\"],"
+                            "\"seed\":2}",
+                            &game));
+    memset(&ransom, 0, sizeof ransom);
+    ransom.kind = CARC_ACTION_KIND_PAY_RANSOM;
+    ransom.figure = CARC_FIGURE_FOLLOWER;
+    ransom.seat = 77;
+    EXPECT_STATUS(carc_game_is_legal(game, &ransom, &legal), CARC_STATUS_INVALID_ARGUMENT);
+    CHECK(strstr(last_error_text(), "action.seat 77") != NULL);
+    CHECK(legal == 7);
+    ransom.seat = 3;
+    EXPECT_STATUS(carc_game_is_legal(game, &ransom, &legal), CARC_STATUS_INVALID_ARGUMENT);
+    EXPECT_STATUS(carc_game_apply(game, &ransom), CARC_STATUS_INVALID_ARGUMENT);
+    ransom.seat = 2;
+    EXPECT_OK(carc_game_is_legal(game, &ransom, &legal));
+    CHECK(legal == 0);
+    memset(&flock, 0, sizeof flock);
+    flock.kind = CARC_ACTION_KIND_FLOCK;
+    for (i = 0; i < 2; i++) {
+        flock.choice = (uint8_t)choices[i];
+        legal = 7;
+        EXPECT_OK(carc_game_is_legal(game, &flock, &legal));
+        CHECK(legal == 0);
+    }
+    flock.choice = (uint8_t)(CARC_FLOCK_CHOICE_HERD + 1);
+    EXPECT_STATUS(carc_game_is_legal(game, &flock, &legal), CARC_STATUS_INVALID_ARGUMENT);
+    memset(&token, 0, sizeof token);
+    token.kind = CARC_ACTION_KIND_DRAW_TOKEN;
+    for (i = 0; i < 5; i++) {
+        token.token = (uint8_t)tokens[i];
+        legal = 7;
+        EXPECT_OK(carc_game_is_legal(game, &token, &legal));
+        CHECK(legal == 0);
+    }
+    token.token = (uint8_t)(CARC_SHEEP_TOKEN_WOLF + 1);
+    EXPECT_STATUS(carc_game_is_legal(game, &token, &legal), CARC_STATUS_INVALID_ARGUMENT);
+    carc_game_free(game);
+}
+
 int main(int argc, char **argv) {
     uint32_t games = argc > 1 ? (uint32_t)atoi(argv[1]) : 3, g;
     CHECK(carc_abi_version() == CARC_ABI_VERSION && CARC_ABI_VERSION >= 2);
@@ -300,5 +379,7 @@ int main(int argc, char **argv) {
     draw_tiles();
     getters();
     resume_with_preset();
+    tower_pieces();
+    action_fields();
     return finish("test_clients");
 }

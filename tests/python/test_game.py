@@ -239,3 +239,12 @@ def test_towers_pieces_and_prisoners() -> None:
         assert game.supply(owner, "follower") + held == 7
     with pytest.raises(ValueError):
         game.tower_pieces(2)
+
+
+def test_tower_pieces_per_player_count_and_none_without_the_tower() -> None:
+    """TW1: 10 / 9 / 7 / 6 / 5 tower pieces with 2 to 6 players; 0 without the Tower."""
+    for players, pieces in zip(range(2, 7), (10, 9, 7, 6, 5)):
+        tower = carcassonne.Game(players=players, sets=["base", "tower"])
+        base = carcassonne.Game(players=players, sets=["base"])
+        assert [tower.tower_pieces(p) for p in range(players)] == [pieces] * players
+        assert [base.tower_pieces(p) for p in range(players)] == [0] * players

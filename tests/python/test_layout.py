@@ -138,3 +138,30 @@ def test_rotate_globals_turns_the_focus_rotation() -> None:
     assert turned[0] == 5.0
     with pytest.raises(carcassonne.InvalidArgumentError):
         carcassonne.rotate_globals(g[:-1], 1)
+
+
+def test_the_bazaar_selector_is_set_in_the_bazaars_decisions_only() -> None:
+    """docs/observations.md: `bazaar-selector` is set at BAZAAR_SELECT, BAZAAR_BID and
+    BAZAAR_BUY_OR_SELL and is 0 at every draw, the explicit draws of the offer included
+    (BZ1, BZ2)."""
+    import random
+
+    game = carcassonne.Game(players=3, sets=["base", "bridges-castles-and-bazaars"], seed=3, chance="explicit")
+    blocks = {name: (start, length) for name, start, length in game.encoder_info()["global_blocks"]}
+    start, length = blocks["bazaar-selector"]
+    rng = random.Random(1)
+    set_in: "set[str]" = set()
+    draws = 0
+    while not game.is_terminal:
+        selector = game.observation()["globals"][start:start + length]
+        if selector.any():
+            set_in.add(game.phase)
+        if game.phase == "draw":
+            draws += 1
+            outcomes = game.chance_outcomes()
+            game.apply(carcassonne.actions.Draw(tile=outcomes[rng.randrange(len(outcomes))][0]))
+        else:
+            legal = game.legal_actions()
+            game.apply(legal[rng.randrange(len(legal))])
+    assert set_in == {"bazaar_select", "bazaar_bid", "bazaar_buy_or_sell"}, set_in
+    assert draws > 70

@@ -4,6 +4,7 @@ within its budget; a batched evaluator in place of the playouts; clear errors.""
 
 from __future__ import annotations
 
+import threading
 from typing import Any, Dict, List, Tuple
 
 import numpy as np
@@ -11,7 +12,7 @@ import numpy.typing as npt
 import pytest
 
 import carcassonne
-from carcassonne.errors import CarcassonneError, InvalidArgumentError
+from carcassonne.errors import CarcassonneError, ConcurrentUseError, InvalidArgumentError
 
 
 def midgame(decisions: int = 6, **kw: Any) -> carcassonne.Game:
@@ -283,3 +284,138 @@ def test_bad_input_is_refused_clearly() -> None:
     assert chance.phase == "draw"
     with pytest.raises(CarcassonneError, match="draw"):
         carcassonne.search(chance, 10)
+
+
+def test_the_evaluator_may_read_the_game_being_searched() -> None:
+    """The search runs on a copy of the game: reading the game from inside the evaluator
+    (legal actions, the text picture, the mask, an observation) works, and the search's
+    answer is the one it gives without those reads."""
+    game = midgame(preset="compact", window=24)
+    quiet = carcassonne.search(game, 48, seed=5, evaluator=Recorder(), batch=4)
+    legal_before = game.legal_actions()
+    seen: List[int] = []
+
+    def reading(batch: Dict[str, npt.NDArray[Any]]) -> Tuple[Any, Any]:
+        assert game.legal_actions() == legal_before
+        assert str(game) == game.render_text()
+        assert game.legal_mask().sum() > 0
+        seen.append(int(game.observation()["board"].sum()))
+        return Recorder()(batch)
+
+    loud = carcassonne.search(game, 48, seed=5, evaluator=reading, batch=4)
+    assert seen, "the evaluator was called"
+    assert np.array_equal(loud.visits, quiet.visits)
+    assert np.array_equal(loud.policy, quiet.policy)
+
+
+def test_the_evaluator_may_even_change_the_game_being_searched() -> None:
+    """The answer describes the game as it was when the search was called."""
+    game = midgame(preset="compact", window=24)
+    copy = game.clone()
+    expected = carcassonne.search(copy, 32, seed=2, evaluator=Recorder(), batch=4)
+
+    def playing(batch: Dict[str, npt.NDArray[Any]]) -> Tuple[Any, Any]:
+        if not game.is_terminal:
+            game.apply(game.legal_actions()[0])
+        return Recorder()(batch)
+
+    result = carcassonne.search(game, 32, seed=2, evaluator=playing, batch=4)
+    assert game.state_hash() != copy.state_hash(), "the evaluator played on"
+    assert result.actions == copy.legal_actions()
+    assert np.array_equal(result.visits, expected.visits)
+
+
+def test_two_threads_search_one_game() -> None:
+    game = midgame()
+    expected = {s: carcassonne.search(game, 400, seed=s) for s in (1, 2)}
+    results: Dict[int, carcassonne.SearchResult] = {}
+    errors: List[BaseException] = []
+
+    def run(s: int) -> None:
+        try:
+            results[s] = carcassonne.search(game, 400, seed=s)
+        except BaseException as e:  # noqa: BLE001 - recorded for the assertion
+            errors.append(e)
+
+    threads = [threading.Thread(target=run, args=(s,)) for s in (1, 2)]
+    for t in threads:
+        t.start()
+    # This thread reads and plays a copy meanwhile.
+    while any(t.is_alive() for t in threads):
+        assert game.legal_actions() and str(game)
+    for t in threads:
+        t.join()
+    assert errors == []
+    for s in (1, 2):
+        assert np.array_equal(results[s].visits, expected[s].visits)
+
+
+def test_a_change_made_while_the_game_is_read_is_a_concurrent_use_error() -> None:
+    """The one place a game is still borrowed while Python code runs: reading a
+    structured action whose numbers are objects with ``__index__``. Code there may read
+    the game, but a change is refused with ``ConcurrentUseError``, never pyo3's bare
+    ``RuntimeError: Already borrowed``."""
+    game = midgame()
+    core = game._g
+    action = core.legal_actions()[0]
+    other = core.legal_actions()[-1]
+    caught: List[BaseException] = []
+    read: List[int] = []
+
+    class Index:
+        def __init__(self, value: int) -> None:
+            self.value = value
+
+        def __index__(self) -> int:
+            read.append(len(core.legal_actions()))
+            try:
+                core.apply(other)
+            except BaseException as e:  # noqa: BLE001 - recorded for the assertion
+                caught.append(e)
+            return self.value
+
+    tricky = (action[0], Index(action[1])) + tuple(action[2:])
+    before = core.state_hash()
+    assert core.is_legal(tricky)
+    core.apply(tricky)
+    assert read and caught
+    assert all(isinstance(e, ConcurrentUseError) for e in caught), caught
+    assert "in use by another call" in str(caught[0])
+    assert core.state_hash() != before
+
+
+def test_seeds_up_to_2_to_the_64_minus_1_everywhere() -> None:
+    top = 2**64 - 1
+    game = midgame()
+    carcassonne.Game(players=2, seed=top)
+    assert carcassonne.search(game, 20, seed=top).iterations == 20
+    assert carcassonne.search(game, 20, seed=np.uint64(top)).iterations == 20
+    assert game._g.builtin_action("random", seed=top) in game._g.legal_actions()
+    assert isinstance(carcassonne._core.episode_seed(top, 0, 0), int)
+    for bad, message in [
+        (2**64, "seed: an integer of 65 bits; seeds are 0 to 2\\*\\*64-1"),
+        (-1, "seed: -1 is negative; seeds are 0 to 2\\*\\*64-1"),
+        (-(2**70), "seed: a negative integer of 71 bits"),
+        (True, "seed: expected an integer 0 to 2\\*\\*64-1, got \"bool\""),
+        (1.5, "seed: expected an integer 0 to 2\\*\\*64-1, got \"float\""),
+    ]:
+        with pytest.raises(InvalidArgumentError, match=message):
+            carcassonne.search(game, 10, seed=bad)  # type: ignore[arg-type]
+        with pytest.raises(InvalidArgumentError, match=message):
+            game._g.builtin_action("random", seed=bad)
+        with pytest.raises(InvalidArgumentError, match=message):
+            carcassonne._core.episode_seed(bad, 0, 0)
+
+
+def test_numbers_in_messages_are_quoted_short() -> None:
+    """docs/reliability.md: a value quoted in a message has at most 40 characters; a
+    long number is written in scientific notation."""
+    game = midgame()
+    with pytest.raises(InvalidArgumentError) as e:
+        carcassonne.search(game, 10, c=1e308)
+    assert str(e.value) == "c: 1e308; expected 0 to 10"
+    with pytest.raises(InvalidArgumentError) as e:
+        carcassonne.search(game, 10, margin=-1e-300)
+    assert str(e.value) == "margin: -1e-300; expected a weight 0 to 1"
+    with pytest.raises(InvalidArgumentError, match=r"^c: 10\.5; expected 0 to 10$"):
+        carcassonne.search(game, 10, c=10.5)

@@ -232,6 +232,30 @@ namespace Carcassonne
         Sell = 1,
     }
 
+    /// <summary>The turn player's choice for his shepherd's flock (the `choice` field of a `CarcAction` of kind `FLOCK`). Stable numbers. (CarcFlockChoice)</summary>
+    public enum FlockChoice : byte
+    {
+        /// <summary>Draw a token: a sheep joins the flock, a wolf ends every flock of the field. Name: `grow`.</summary>
+        Grow = 0,
+        /// <summary>Into the fold: every shepherd owner of the field scores its sheep. Name: `herd`.</summary>
+        Herd = 1,
+    }
+
+    /// <summary>A token of the sheep bag (the `token` field of a `CarcAction` of kind `DRAW_TOKEN`). Stable numbers. (CarcSheepToken)</summary>
+    public enum SheepToken : byte
+    {
+        /// <summary>One sheep. Name: `sheep-1`.</summary>
+        Sheep1 = 0,
+        /// <summary>Two sheep. Name: `sheep-2`.</summary>
+        Sheep2 = 1,
+        /// <summary>Three sheep. Name: `sheep-3`.</summary>
+        Sheep3 = 2,
+        /// <summary>Four sheep. Name: `sheep-4`.</summary>
+        Sheep4 = 3,
+        /// <summary>The wolf. Name: `wolf`.</summary>
+        Wolf = 4,
+    }
+
     /// <summary>How tile draws are decided (`chance` of a configuration; argument of `carc_game_from_record`). (CarcChance)</summary>
     public enum Chance : uint
     {

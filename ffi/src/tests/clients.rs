@@ -1137,6 +1137,56 @@ fn action_fields_checked_for_invalid_argument() {
             },
             "choice",
         ),
+        (
+            CarcAction {
+                figure: carcassonne_core::Figure::ALL.len() as u8,
+                ..action(K::Capture)
+            },
+            "figure",
+        ),
+        (
+            CarcAction {
+                figure: carcassonne_core::Figure::ALL.len() as u8,
+                ..action(K::ExchangePrisoner)
+            },
+            "figure",
+        ),
+        (
+            CarcAction {
+                figure: carcassonne_core::Figure::ALL.len() as u8,
+                ..action(K::PayRansom)
+            },
+            "figure",
+        ),
+        // TW5: `prisoner_of` names a seat of the game (this one has seats 0 and 1).
+        (
+            CarcAction {
+                seat: 2,
+                ..action(K::PayRansom)
+            },
+            "seat",
+        ),
+        (
+            CarcAction {
+                seat: 77,
+                ..action(K::PayRansom)
+            },
+            "seat",
+        ),
+        (
+            CarcAction {
+                choice: 2,
+                ..action(K::Flock)
+            },
+            "choice",
+        ),
+        (
+            CarcAction {
+                token: 77,
+                ..action(K::DrawToken)
+            },
+            "token",
+        ),
     ];
     for (a, field) in invalid {
         assert_eq!(is_legal(a), Err(InvalidArgument), "{field}");

@@ -61,3 +61,40 @@ fn header_declares_every_status_and_the_version_macros() {
         assert!(header.contains(needle), "header lacks {needle:?}");
     }
 }
+
+/// Every type a comment of the header names (`` `CarcSheepToken` ``) is defined in it
+/// (a struct, an enum or a typedef), so that a client written from the header alone finds
+/// what it is told to use.
+#[test]
+fn header_defines_every_type_its_comments_name() {
+    let header = generate();
+    let mut named = std::collections::BTreeSet::new();
+    for piece in header.split('`').skip(1).step_by(2) {
+        if piece.starts_with("Carc")
+            && piece.len() > 4
+            && piece.chars().all(|c| c.is_ascii_alphanumeric())
+        {
+            named.insert(piece.to_string());
+        }
+    }
+    assert!(named.contains("CarcSheepToken") && named.contains("CarcFlockChoice"));
+    let missing: Vec<&String> = named
+        .iter()
+        .filter(|name| {
+            ![
+                format!("typedef enum {name} {name};"),
+                format!("typedef struct {name} {name};"),
+                format!("typedef struct {name} {{"),
+                format!("}} {name};"),
+                format!("typedef uint8_t {name};"),
+                format!("typedef uint32_t {name};"),
+            ]
+            .iter()
+            .any(|d| header.contains(d.as_str()))
+        })
+        .collect();
+    assert!(
+        missing.is_empty(),
+        "named in comments but not defined: {missing:?}"
+    );
+}

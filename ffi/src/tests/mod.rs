@@ -5,5 +5,6 @@
 
 mod abi_fuzz;
 mod clients;
+mod docs;
 mod engine_types;
 mod header;

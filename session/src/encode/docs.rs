@@ -17,7 +17,7 @@
 use super::schema::{
     id_offset, plane_after_turn, schema, Compact, Dim, Live, Row, Schema, SECTIONS,
 };
-use super::{layout_version_hex, EncoderSpec, Layout, Preset};
+use super::{layout_version_hex, EncoderSpec, Layout, Preset, LAYOUT_VERSION};
 use carcassonne::config::{Figures, GameConfig};
 use carcassonne::tiles::{catalogue, TileSet};
 use std::fmt::Write as _;
@@ -71,15 +71,19 @@ fn sizes() -> String {
         "With the default window `W = {w}`: `C = {c}` planes, `G = {g}` globals, `A = {a}` flat \
          action ids; an observation is `{c}·{w}·{w} = {}` bytes of planes plus `{g}·4 = {}` \
          bytes of globals. Tile kinds: {} (the catalogue's).\n\n\
-         **Layout version `{}`**: a hash of every table below (names, order, indices, \
-         when each row is in play, what each preset does with it) and of the encoding's \
-         revision. Python gives it as `carcassonne.LAYOUT_VERSION` and \
-         `encoder_info()[\"layout_version\"]`, the C ABI as `carc_layout_version()` and the \
-         header's `CARC_LAYOUT_VERSION`. A model trained on one version cannot read \
-         another's observations.\n",
+         **Layout version `{}`** (16 hexadecimal digits; `{}` in decimal): a hash of \
+         every table below (names, order, indices, when each row is in play, what each \
+         preset does with it) and of the encoding's revision. Python gives it as the \
+         hexadecimal string `carcassonne.LAYOUT_VERSION` and \
+         `encoder_info()[\"layout_version\"]`, the C ABI as the number \
+         `carc_layout_version()` and the header's `CARC_LAYOUT_VERSION` (`0x{}`, \
+         printed in decimal by `printf(\"%\" PRIu64, ...)`). A model trained on one version \
+         cannot read another's observations.\n",
         c * w * w,
         g * 4,
         catalogue().len(),
+        layout_version_hex(),
+        LAYOUT_VERSION,
         layout_version_hex()
     )
 }

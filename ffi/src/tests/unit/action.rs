@@ -82,7 +82,7 @@ fn every_kind_round_trips() {
     for a in actions {
         let c = CarcAction::from(a);
         assert_eq!(c.token, 0);
-        assert_eq!(action_from_c(&c), Ok(a), "{a}");
+        assert_eq!(action_from_c(&c, 6), Ok(a), "{a}");
     }
 }
 
@@ -92,7 +92,7 @@ fn malformed_fields_are_named() {
         kind: ActionKind::ALL.len() as u8,
         ..CarcAction::default()
     };
-    assert!(action_from_c(&bad_kind)
+    assert!(action_from_c(&bad_kind, 6)
         .unwrap_err()
         .message
         .contains("action.kind"));
@@ -105,7 +105,7 @@ fn malformed_fields_are_named() {
         quarter: 4,
         ..CarcAction::default()
     };
-    assert!(action_from_c(&bad_quarter)
+    assert!(action_from_c(&bad_quarter, 6)
         .unwrap_err()
         .message
         .contains("action.quarter"));
@@ -114,11 +114,11 @@ fn malformed_fields_are_named() {
         step: 9,
         ..CarcAction::default()
     };
-    assert!(action_from_c(&bad_step)
+    assert!(action_from_c(&bad_step, 6)
         .unwrap_err()
         .message
         .contains("action.step"));
-    assert!(action_from_c(&bad_rot)
+    assert!(action_from_c(&bad_rot, 6)
         .unwrap_err()
         .message
         .contains("action.rot"));
@@ -127,17 +127,55 @@ fn malformed_fields_are_named() {
         tile: u16::MAX,
         ..CarcAction::default()
     };
-    assert!(action_from_c(&bad_tile)
+    assert!(action_from_c(&bad_tile, 6)
         .unwrap_err()
         .message
         .contains("action.tile"));
+}
+
+/// A seat field (`prisoner_of` of `PAY_RANSOM`, TW5) outside the game is malformed, as
+/// every other field out of range is: every kind with a seat field is checked, at each
+/// player count.
+#[test]
+fn a_seat_outside_the_game_is_malformed() {
+    let mut with_seat = 0;
+    for &kind in ActionKind::ALL {
+        if !kind.spec().fields.iter().any(|f| f.kind == FieldKind::Seat) {
+            continue;
+        }
+        with_seat += 1;
+        for players in 2..=6usize {
+            for seat in [players as u8, 77, u8::MAX] {
+                let c = CarcAction {
+                    kind: kind as u8,
+                    seat,
+                    ..CarcAction::default()
+                };
+                let message = action_from_c(&c, players).unwrap_err().message;
+                assert!(
+                    message.contains(&format!(
+                        "action.seat {seat} is not a seat of this game (0..={})",
+                        players - 1
+                    )),
+                    "{kind:?}: {message}"
+                );
+            }
+            let last = CarcAction {
+                kind: kind as u8,
+                seat: players as u8 - 1,
+                ..CarcAction::default()
+            };
+            assert!(action_from_c(&last, players).is_ok(), "{kind:?}");
+        }
+    }
+    assert_eq!(with_seat, 1, "PAY_RANSOM");
 }
 
 #[test]
 fn legal_actions_convert_back_to_themselves() {
     let game = Game::new(GameConfig::new(3)).unwrap();
     for a in game.legal_actions() {
-        assert_eq!(action_from_c(&CarcAction::from(a)), Ok(a));
+        assert_eq!(action_from_c(&CarcAction::from(a), 6), Ok(a));
     }
 }
 
@@ -183,7 +221,7 @@ fn header_comments_name_every_kind_of_each_field() {
         FieldKind::Token => vec!["token"],
         FieldKind::Seat => vec!["seat"],
     };
-    for kind in ActionKind::ALL {
+    for &kind in ActionKind::ALL {
         let spec = kind.spec();
         let name = spec.name.to_uppercase();
         for f in spec.fields {
