@@ -32,6 +32,8 @@ mod schema;
 mod selfplay;
 mod write;
 
+/// The Arrow arrays the tables are read as ([`read_table`]).
+pub use arrow_array;
 pub use entry::*;
 pub use read::*;
 pub use schema::*;

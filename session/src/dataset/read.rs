@@ -178,3 +178,30 @@ pub(crate) fn read_table_column_strings(
     }
     Ok(out)
 }
+
+/// The size of a table as its files' footers give it.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct TableInfo {
+    /// Part files.
+    pub files: usize,
+    /// Rows.
+    pub rows: u64,
+    /// Bytes on disk.
+    pub bytes: u64,
+}
+
+/// The files, rows and bytes of `table` in the dataset `dir`, from the files' footers
+/// (each file's version, table and columns checked as [`read_part`] checks them).
+pub fn table_info(dir: &Path, table: &str) -> Result<TableInfo, DatasetError> {
+    let mut info = TableInfo::default();
+    for (_, path) in list_parts(dir, table)? {
+        let (file, meta) = open_part(&path, table)?;
+        info.files += 1;
+        info.rows += meta.metadata().file_metadata().num_rows().max(0) as u64;
+        info.bytes += file
+            .metadata()
+            .map_err(|e| DatasetError::new(&path, format!("cannot read its size: {e}")))?
+            .len();
+    }
+    Ok(info)
+}
