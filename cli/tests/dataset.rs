@@ -5,7 +5,9 @@
 //! self-play writes games whose decisions carry the search's targets.
 
 use carcassonne_session::dataset::arrow_array::cast::AsArray;
-use carcassonne_session::dataset::arrow_array::types::{Float32Type, Int32Type, UInt32Type};
+use carcassonne_session::dataset::arrow_array::types::{
+    Float32Type, Int32Type, UInt32Type, UInt8Type,
+};
 use carcassonne_session::dataset::arrow_array::RecordBatch;
 use carcassonne_session::dataset::read_table;
 use carcassonne_session::record;

@@ -50,6 +50,9 @@ pub struct GameEntry {
     pub decisions: Vec<DecisionRow>,
     game: Game,
     record: Value,
+    /// The engine's own record of the game, when `record` came from elsewhere: its
+    /// events are those of the replayed game.
+    engine_record: Option<Value>,
 }
 
 impl GameEntry {
@@ -75,6 +78,7 @@ impl GameEntry {
                 message: "the game is not finished; a dataset holds finished games".into(),
             }));
         }
+        let engine_record = Some(record::to_value(&game, &id));
         Ok(GameEntry {
             id,
             seats,
@@ -82,6 +86,7 @@ impl GameEntry {
             decisions: Vec::new(),
             game,
             record: record.clone(),
+            engine_record,
         })
     }
 
@@ -105,6 +110,7 @@ impl GameEntry {
             decisions,
             game,
             record,
+            engine_record: None,
         })
     }
 
@@ -116,6 +122,11 @@ impl GameEntry {
     /// The game's record.
     pub fn record(&self) -> &Value {
         &self.record
+    }
+
+    /// The engine's record of the replayed game (the source of the `events` rows).
+    fn engine_record(&self) -> &Value {
+        self.engine_record.as_ref().unwrap_or(&self.record)
     }
 }
 
@@ -303,8 +314,10 @@ pub(crate) fn turns_batch(entries: &[GameEntry]) -> RecordBatch {
     )
 }
 
-/// The `events` rows of `entries`: the score events and figure returns of the
-/// records' turns (`events`) and of the final scoring (`final_events`, turn null).
+/// The `events` rows of `entries`: the score events and figure returns of each turn
+/// (`events` of a record's turn) and of the final scoring (`final_events`, turn null),
+/// as the engine writes them for the replayed game (a record from elsewhere may have
+/// none).
 pub(crate) fn events_batch(entries: &[GameEntry]) -> RecordBatch {
     let mut id = StringBuilder::new();
     let mut turn = UInt32Builder::new();
@@ -315,12 +328,13 @@ pub(crate) fn events_batch(entries: &[GameEntry]) -> RecordBatch {
     let (mut x, mut y) = (Int32Builder::new(), Int32Builder::new());
     let mut feature = StringBuilder::new();
     for e in entries {
-        let turns = e.record["turns"].as_array().map(Vec::as_slice);
+        let written = e.engine_record();
+        let turns = written["turns"].as_array().map(Vec::as_slice);
         let per_turn = turns.unwrap_or_default().iter().enumerate().map(|(i, t)| {
             let events = t["events"].as_array().map(Vec::as_slice);
             (Some(i as u32), events.unwrap_or_default())
         });
-        let finals = e.record["final_events"].as_array().map(Vec::as_slice);
+        let finals = written["final_events"].as_array().map(Vec::as_slice);
         for (t, events) in per_turn.chain(std::iter::once((None, finals.unwrap_or_default()))) {
             for ev in events {
                 id.append_value(&e.id);
