@@ -123,6 +123,27 @@ fn convert_writes_the_reference_games_once() {
         .map(RecordBatch::num_rows)
         .sum();
     assert_eq!(turn_rows, turns);
+    // B15-B17: every point of a final score comes from a score event of the game.
+    let mut points: HashMap<String, Vec<i32>> = HashMap::new();
+    for b in batches(&dir, "events") {
+        let ids = b.column_by_name("game_id").unwrap().as_string::<i32>();
+        let player = b
+            .column_by_name("player")
+            .unwrap()
+            .as_primitive::<UInt8Type>();
+        let p = b
+            .column_by_name("points")
+            .unwrap()
+            .as_primitive::<Int32Type>();
+        for i in 0..b.num_rows() {
+            let id = ids.value(i);
+            let seats = points
+                .entry(id.to_string())
+                .or_insert(vec![0; expected[id].len()]);
+            seats[player.value(i) as usize] += p.value(i);
+        }
+    }
+    assert_eq!(points, expected);
     // Converting again writes nothing.
     let again = carcassonne(&["dataset", "convert", s(&reference()), s(&dir)]);
     assert_eq!(again.status.code(), Some(0));
