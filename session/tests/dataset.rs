@@ -214,7 +214,6 @@ fn check_decisions(id: &str, text: &str, decisions: &[Decision]) {
         if session.game().phase().is_chance() {
             let a = session.game().legal()[0];
             session.apply(a).unwrap();
-            index += 1;
             continue;
         }
         let action = history.next().unwrap().action;

@@ -19,7 +19,9 @@ use std::sync::Arc;
 pub struct DecisionRow {
     /// The deciding seat.
     pub player: u8,
-    /// The index of the step's action among the game's actions, draws included.
+    /// The index of the step's action among the players' actions of the game (the
+    /// actions of the record's turns in order, then its `final_actions`; draws are not
+    /// actions of a player).
     pub action: u32,
     /// The number of legal flat ids at the step.
     pub legal: u32,

@@ -132,9 +132,16 @@ pub fn selfplay_entries(
         let mut game = Game::new(config).map_err(|e| {
             SelfPlayWriteError::Search(SearchError::Settings(format!("config: {e}")))
         })?;
+        // The index of each action among the players' actions (draws not counted).
+        let mut player_index = Vec::with_capacity(actions.len());
         for &action in actions {
+            player_index.push(game.history_actions().len() as u32);
             game.apply(action)
                 .expect("a self-play game's actions replay");
+        }
+        let mut decisions = decisions;
+        for d in &mut decisions {
+            d.action = player_index[d.action as usize];
         }
         let id = selfplay_id(run.seed, run.first_game + g as u64);
         let entry =
