@@ -7,6 +7,7 @@
 mod args;
 mod bench;
 mod choices;
+mod dataset;
 mod human;
 mod matches;
 mod play;
@@ -74,6 +75,8 @@ commands:
   bench    measure games and decisions per second with random play
   render   draw a game record: its board as text, an SVG picture or an HTML replay
   serve    play against the built-in bots in a browser (a local web server)
+  selfplay self-play games with tree search and its targets, into a dataset
+  dataset  convert records into a dataset of Parquet tables; describe a dataset
   help     show this text, or `carcassonne help <command>`
 
 `carcassonne <command> --help` describes a command's options;
@@ -91,6 +94,8 @@ fn help_of(command: &str) -> Option<&'static str> {
         "bench" => Some(bench::HELP),
         "render" => Some(render::HELP),
         "serve" => Some(serve::HELP),
+        "selfplay" => Some(dataset::SELFPLAY_HELP),
+        "dataset" => Some(dataset::HELP),
         _ => None,
     }
 }
@@ -107,6 +112,8 @@ fn run(words: &[String]) -> Result<Outcome, CliError> {
         "bench" => bench::run(rest),
         "render" => render::run(rest),
         "serve" => serve::run(rest),
+        "selfplay" => dataset::run_selfplay(rest),
+        "dataset" => dataset::run(rest),
         "help" | "--help" | "-h" => {
             match rest.first() {
                 None => emit(USAGE),

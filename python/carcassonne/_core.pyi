@@ -33,6 +33,7 @@ __all__ = [
     "_vector_env_from_state",
     "play_match",
     "selfplay",
+    "dataset_selfplay",
     "bot_spec",
     "__version__",
     "LAYOUT_VERSION",
@@ -299,3 +300,18 @@ def selfplay(
     standing: Optional[float] = None,
     standing_end: Optional[float] = None,
 ) -> Dict[str, Any]: ...
+def dataset_selfplay(
+    out: str,
+    games: int,
+    budget: Union[int, str] = 150,
+    seed: int = 0,
+    threads: int = 1,
+    players: Optional[int] = None,
+    sets: Optional[Sequence[str]] = None,
+    edition: Optional[str] = None,
+    rules: Optional[Mapping[str, Any]] = None,
+    figures: Optional[Mapping[str, int]] = None,
+    window: int = 24,
+    sample_moves: int = 30,
+    part_games: int = 64,
+) -> Dict[str, int]: ...

@@ -13,6 +13,7 @@
 //!   match runner between them;
 //! * [`guided`]: a tree search whose leaves a network evaluates, and the visit shares
 //!   over flat ids that a learner imitates;
+//! * [`dataset`]: games and self-play on disk as Apache Parquet tables;
 //! * [`selfplay`]: self-play games with tree search on several threads, as training rows;
 //! * [`session`]: a game with its encoder settings and a per-decision cache, the type
 //!   that the command line, the C ABI and Python wrap;
@@ -25,6 +26,7 @@
 #![warn(missing_docs)]
 
 pub mod bots;
+pub mod dataset;
 pub mod encode;
 pub mod guided;
 pub mod json;

@@ -105,6 +105,14 @@ pub struct Rows {
     pub players: Vec<u8>,
     /// The search's value of the decision for the deciding seat, in `0..=1`.
     pub search_values: Vec<f32>,
+    /// The search's value of the decision for every seat, in `0..=1`, `f32 [N, P]` for
+    /// `P` players (the deciding seat's is its `search_values` entry).
+    pub seat_values: Vec<f32>,
+    /// The id taken at each row's step (`None` when the action taken has no id in the
+    /// window).
+    pub chosen: Vec<Option<u32>>,
+    /// The index of each row's action in its game's `actions`.
+    pub action_index: Vec<u32>,
     /// The deciding seat's outcome: 1 a win, `1/k` a win shared by `k`, 0 a loss.
     pub outcomes: Vec<f32>,
     /// The deciding seat's final score minus the best opponent's.
@@ -147,6 +155,9 @@ impl Rows {
         self.policies.append(&mut other.policies);
         self.players.append(&mut other.players);
         self.search_values.append(&mut other.search_values);
+        self.seat_values.append(&mut other.seat_values);
+        self.chosen.append(&mut other.chosen);
+        self.action_index.append(&mut other.action_index);
         self.outcomes.append(&mut other.outcomes);
         self.margins.append(&mut other.margins);
         self.game_index
@@ -318,12 +329,21 @@ impl<'a> SelfPlay<'a> {
             searched += 1;
             let player = game.to_play() as u8;
             let path = session.flat_path(action);
-            self.add_row(&mut session, &eval, player, &mut mask, &mut rows);
+            let step = Step {
+                player,
+                chosen: path.map(|p| p.first),
+                action_index: actions.len() as u32,
+            };
+            self.add_row(&mut session, &eval, step, &mut mask, &mut rows);
             if let Some(path) = path {
                 if let Some(second) = path.second {
                     let picked = session.step(path.first);
                     debug_assert!(matches!(picked, Ok(FlatDecision::Focus(_))));
-                    self.add_row(&mut session, &eval, player, &mut mask, &mut rows);
+                    let step = Step {
+                        chosen: Some(second),
+                        ..step
+                    };
+                    self.add_row(&mut session, &eval, step, &mut mask, &mut rows);
                     session.step(second).expect("the SLOT id of a legal action");
                 } else {
                     session.step(path.first).expect("the id of a legal action");
@@ -352,10 +372,11 @@ impl<'a> SelfPlay<'a> {
         &self,
         session: &mut Session,
         eval: &Evaluation,
-        player: u8,
+        step: Step,
         mask: &mut [i8],
         rows: &mut Rows,
     ) {
+        let player = step.player;
         let info = session
             .legal_mask(mask)
             .expect("a mask of the layout's size");
@@ -384,7 +405,20 @@ impl<'a> SelfPlay<'a> {
         rows.masks.extend_from_slice(mask);
         rows.players.push(player);
         rows.search_values.push(eval.value as f32);
+        rows.seat_values
+            .extend(eval.values.iter().map(|&v| v as f32));
+        rows.chosen.push(step.chosen);
+        rows.action_index.push(step.action_index);
     }
+}
+
+/// The step a row is taken at: the deciding seat, the id it takes there and the index
+/// of its action in the game's actions.
+#[derive(Clone, Copy)]
+struct Step {
+    player: u8,
+    chosen: Option<u32>,
+    action_index: u32,
 }
 
 /// An action of `eval` drawn in proportion to its visits.

@@ -1,0 +1,182 @@
+"""Games and self-play on disk as a dataset of Parquet tables (docs/dataset.md).
+
+A dataset is a directory with a folder per table (``games``, ``turns``, ``events``,
+``decisions``, ``records``) of files ``part-NNNNN.parquet``, written by
+:func:`write_selfplay`, ``carcassonne selfplay`` or ``carcassonne dataset convert``.
+:func:`open` reads it as pyarrow tables (``.to_pandas()``, ``polars.from_arrow``);
+pyarrow is needed for that (``pip install pyarrow``), not for writing.
+
+>>> import carcassonne.data
+>>> carcassonne.data.write_selfplay("games-ds", games=2, budget=20)  # doctest: +SKIP
+{'written': 2, 'present': 0, 'decisions': ...}
+>>> ds = carcassonne.data.open("games-ds")  # doctest: +SKIP
+>>> ds.games.num_rows  # doctest: +SKIP
+2
+"""
+
+from __future__ import annotations
+
+import os
+from typing import Any, Dict, List, Mapping, Optional, Sequence, Union
+
+from . import _core
+from .errors import CarcassonneError
+
+__all__ = ["SCHEMA_VERSION", "TABLES", "Dataset", "DatasetError", "open", "write_selfplay"]
+
+#: The schema version this module reads (``carcassonne.dataset.version`` of every file).
+SCHEMA_VERSION = 1
+#: The tables of a dataset.
+TABLES = ("games", "turns", "events", "decisions", "records")
+
+_VERSION_KEY = b"carcassonne.dataset.version"
+_TABLE_KEY = b"carcassonne.dataset.table"
+
+
+class DatasetError(CarcassonneError, ValueError):
+    """A dataset file that cannot be read: the message names the file, and the row
+    group when the error is inside one."""
+
+
+class Dataset:
+    """The tables of a dataset as pyarrow tables, and what was skipped reading them."""
+
+    def __init__(self, path: str, tables: Dict[str, Any], skipped: List[str]) -> None:
+        self.path = path
+        self._tables = tables
+        #: Each file or row group skipped with ``skip_bad=True``, with what was wrong.
+        self.skipped = skipped
+
+    def table(self, name: str) -> Any:
+        """The table ``name`` (one of :data:`TABLES`) as a ``pyarrow.Table``."""
+        if name not in self._tables:
+            raise DatasetError(f"no table {name!r} in a dataset (tables: {', '.join(TABLES)})")
+        return self._tables[name]
+
+    @property
+    def games(self) -> Any:
+        """One row per game (``pyarrow.Table``)."""
+        return self._tables["games"]
+
+    @property
+    def turns(self) -> Any:
+        """One row per turn (``pyarrow.Table``)."""
+        return self._tables["turns"]
+
+    @property
+    def events(self) -> Any:
+        """One row per score event or figure returned (``pyarrow.Table``)."""
+        return self._tables["events"]
+
+    @property
+    def decisions(self) -> Any:
+        """One row per searched decision step, with the search's targets (``pyarrow.Table``)."""
+        return self._tables["decisions"]
+
+    @property
+    def records(self) -> Any:
+        """One row per game: its game record as JSON text (``pyarrow.Table``)."""
+        return self._tables["records"]
+
+    def __repr__(self) -> str:
+        rows = ", ".join(f"{t}={self._tables[t].num_rows}" for t in TABLES)
+        return f"Dataset({self.path!r}, {rows})"
+
+
+def _parts(path: str, table: str) -> List[str]:
+    folder = os.path.join(path, table)
+    try:
+        names = os.listdir(folder)
+    except OSError as e:
+        raise DatasetError(f"{folder}: cannot list the {table} table ({e}); is {path} a dataset?") from None
+    parts = [n for n in names if n.startswith("part-") and n.endswith(".parquet")]
+    return [os.path.join(folder, n) for n in sorted(parts)]
+
+
+def _read_part(file: str, table: str, skip_bad: bool, skipped: List[str], out: List[Any]) -> None:
+    # pyarrow is optional and has no type information.
+    import pyarrow.parquet as pq  # type: ignore[import-untyped, import-not-found, unused-ignore]
+
+    def bad(message: str) -> None:
+        if not skip_bad:
+            raise DatasetError(message)
+        skipped.append(message)
+
+    try:
+        pf = pq.ParquetFile(file)
+    except Exception as e:  # pyarrow raises several kinds for a bad file
+        return bad(f"{file}: not a readable Parquet file: {e}")
+    meta = pf.metadata.metadata or {}
+    version = meta.get(_VERSION_KEY)
+    if version is None:
+        return bad(f"{file}: not a dataset file: no {_VERSION_KEY.decode()} in its metadata")
+    if version != str(SCHEMA_VERSION).encode():
+        return bad(f"{file}: schema version {version.decode()!r}; this reader reads version {SCHEMA_VERSION} only")
+    if meta.get(_TABLE_KEY) != table.encode():
+        return bad(f"{file}: a file of table {meta.get(_TABLE_KEY, b'').decode()!r} in the {table} table")
+    for group in range(pf.num_row_groups):
+        try:
+            out.append(pf.read_row_group(group))
+        except Exception as e:
+            bad(f"{file} row group {group}: cannot read: {e}")
+
+
+def open(path: Union[str, "os.PathLike[str]"], *, skip_bad: bool = False) -> Dataset:
+    """Reads the dataset directory ``path``: every table as a ``pyarrow.Table``.
+
+    Every file's schema version must be :data:`SCHEMA_VERSION`. A file or row group
+    that cannot be read, or of another version, is a :class:`DatasetError` naming it;
+    with ``skip_bad=True`` it is left out and listed in :attr:`Dataset.skipped`.
+    """
+    try:
+        import pyarrow as pa  # type: ignore[import-untyped, import-not-found, unused-ignore]
+    except ImportError:
+        raise ImportError("carcassonne.data.open needs pyarrow: pip install pyarrow") from None
+    path = os.fspath(path)
+    tables: Dict[str, Any] = {}
+    skipped: List[str] = []
+    for table in TABLES:
+        pieces: List[Any] = []
+        for file in _parts(path, table):
+            _read_part(file, table, skip_bad, skipped, pieces)
+        tables[table] = pa.concat_tables(pieces) if pieces else pa.table({})
+    return Dataset(path, tables, skipped)
+
+
+def write_selfplay(
+    path: Union[str, "os.PathLike[str]"],
+    games: int,
+    budget: Union[int, str] = 150,
+    seed: int = 0,
+    threads: int = 1,
+    players: Optional[int] = None,
+    sets: Optional[Sequence[str]] = None,
+    edition: Optional[str] = None,
+    rules: Optional[Mapping[str, Any]] = None,
+    figures: Optional[Mapping[str, int]] = None,
+    window: int = 24,
+    sample_moves: int = 30,
+    part_games: int = 64,
+) -> Dict[str, int]:
+    """Plays self-play games ``0..games`` of ``seed`` (every seat searching ``budget``
+    iterations per decision, or ``"50ms"``) and writes them into the dataset ``path``
+    with the search's targets, as ``carcassonne selfplay`` does; games already there
+    are not played again. Returns ``{"written", "present", "decisions"}``. The
+    interpreter is released while the games are played; Ctrl-C stops the run
+    (``KeyboardInterrupt``) and leaves the parts written whole."""
+    result: Dict[str, int] = _core.dataset_selfplay(
+        os.fspath(path),
+        games,
+        budget=budget,
+        seed=seed,
+        threads=threads,
+        players=players,
+        sets=sets,
+        edition=edition,
+        rules=rules,
+        figures=figures,
+        window=window,
+        sample_moves=sample_moves,
+        part_games=part_games,
+    )
+    return result

@@ -1,0 +1,83 @@
+"""carcassonne.data: self-play written as a dataset of Parquet tables and read back as
+pyarrow tables: every record rebuilds its game with the final scores of its games row
+(B17: ranks by the most points, ties share), every decision's targets sum to 1, a rerun
+writes no game twice, a corrupt file is named (or skipped and reported), another schema
+version is refused. Needs pyarrow (skipped without it)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Dict
+
+import pytest
+
+import carcassonne
+from carcassonne import data
+
+pa = pytest.importorskip("pyarrow")
+pq = pytest.importorskip("pyarrow.parquet")
+
+SMALL = dict(budget=6, window=16, sample_moves=8)
+
+
+def write(path: Path, games: int, part_games: int = 1) -> Dict[str, int]:
+    return data.write_selfplay(path, games, seed=4, threads=2, part_games=part_games, **SMALL)  # type: ignore[arg-type]
+
+
+def test_selfplay_reads_back_as_tables_and_replays(tmp_path: Path) -> None:
+    done = write(tmp_path, 2)
+    assert done["written"] == 2 and done["present"] == 0 and done["decisions"] > 100
+    ds = data.open(tmp_path)
+    assert ds.skipped == []
+    assert sorted(ds.games.column("game_id").to_pylist()) == ["selfplay-4-0", "selfplay-4-1"]
+    assert ds.decisions.num_rows == done["decisions"]
+    finals = dict(zip(ds.games.column("game_id").to_pylist(), ds.games.column("final_scores").to_pylist()))
+    ranks = dict(zip(ds.games.column("game_id").to_pylist(), ds.games.column("ranks").to_pylist()))
+    for game_id, text in zip(ds.records.column("game_id").to_pylist(), ds.records.column("record").to_pylist()):
+        game = carcassonne.Game.from_record(text)
+        assert game.is_terminal
+        assert list(game.scores) == finals[game_id]
+        scores = finals[game_id]
+        assert ranks[game_id] == [1 + sum(t > s for t in scores) for s in scores]
+    for targets in ds.decisions.column("targets").to_pylist():
+        assert abs(sum(t["share"] for t in targets) - 1.0) < 1e-4
+    assert ds.decisions.schema.metadata[b"carcassonne.dataset.version"] == b"1"
+
+
+def test_a_rerun_writes_no_game_twice(tmp_path: Path) -> None:
+    write(tmp_path, 1)
+    again = write(tmp_path, 2)
+    assert (again["written"], again["present"]) == (1, 1)
+    ids = data.open(tmp_path).games.column("game_id").to_pylist()
+    assert sorted(ids) == ["selfplay-4-0", "selfplay-4-1"]
+
+
+def test_a_corrupt_file_is_named_or_skipped(tmp_path: Path) -> None:
+    write(tmp_path, 2)
+    bad = tmp_path / "decisions" / "part-00001.parquet"
+    bad.write_bytes(bad.read_bytes()[:100])
+    with pytest.raises(data.DatasetError, match="part-00001.parquet"):
+        data.open(tmp_path)
+    ds = data.open(tmp_path, skip_bad=True)
+    assert len(ds.skipped) == 1 and "part-00001.parquet" in ds.skipped[0]
+    assert set(ds.decisions.column("game_id").to_pylist()) == {"selfplay-4-0"}
+
+
+def test_another_schema_version_is_refused(tmp_path: Path) -> None:
+    write(tmp_path, 1)
+    games = pq.read_table(tmp_path / "games" / "part-00000.parquet")
+    meta = dict(games.schema.metadata)
+    meta[b"carcassonne.dataset.version"] = b"2"
+    pq.write_table(games.replace_schema_metadata(meta), tmp_path / "games" / "part-00001.parquet")
+    with pytest.raises(data.DatasetError, match="schema version '2'"):
+        data.open(tmp_path)
+    assert issubclass(data.DatasetError, ValueError)
+
+
+def test_bad_arguments_are_clear(tmp_path: Path) -> None:
+    with pytest.raises(ValueError, match="threads"):
+        data.write_selfplay(tmp_path, 1, threads=0)
+    with pytest.raises(ValueError, match="part_games"):
+        data.write_selfplay(tmp_path, 1, part_games=0)
+    with pytest.raises(data.DatasetError, match="is .* a dataset"):
+        data.open(tmp_path / "nothing")
