@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # What `make test` installs, where and how big, printed before it starts (the first step
 # of `make test`; `make test-plan` prints it alone). The sizes and the time are those of
-# a fresh clone on Debian 12 (CARC_RL_TESTS=0: 33 min, target/ 3.2 GB); "now" is this
+# a fresh clone on Debian 12 (CARC_RL_TESTS=0: 37 min, 3.8 GB on disk, target/ 4.6 GB at the end); "now" is this
 # machine's present state.
 #
 # Usage: tools/test-plan.sh      (CARC_RL_TESTS=0 leaves the reinforcement-learning step
@@ -31,7 +31,7 @@ for tool in "${TOOLS[@]}"; do
 done
 
 cat <<EOF
-== make test: every check CI runs (33 minutes from a fresh clone on 2 busy cores without
+== make test: every check CI runs (37 minutes from a fresh clone on 2 busy cores without
    the reinforcement-learning step)
 It installs:
   * system packages, with apt-get as root or through sudo, only those missing:
@@ -39,9 +39,9 @@ It installs:
       chromium, chromium-driver (about 620 MB if none is installed)
       missing now: ${missing[*]:-none}
   * into $TARGET_DIR (inside the repository; make clean removes it):
-      Rust builds: debug, release, docs (about 2.5 GB; all of target/ now: $(size_of "$TARGET_DIR"))
+      Rust builds: debug, release, docs (about 4.6 GB at the end; all of target/ now: $(size_of "$TARGET_DIR"))
       python-venv and python-wheel-venv: maturin, numpy, Gymnasium, PettingZoo,
-        matplotlib, a Jupyter kernel, pytest and mypy from PyPI (about 0.75 GB)
+        matplotlib, pyarrow, a Jupyter kernel, pytest and mypy from PyPI (about 0.75 GB)
 EOF
 if [ "${CARC_RL_TESTS:-1}" = 0 ]; then
     echo "      rl-venv: left out (CARC_RL_TESTS=0)"
