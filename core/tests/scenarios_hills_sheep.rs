@@ -532,3 +532,48 @@ fn hs6_fairy_and_shepherd() {
     assert_ne!(game.phase(), Phase::Deploy);
     assert_eq!(game.supply(0, SHEPHERD), 1);
 }
+
+/// The road of the `number-of-followers` scenario, with Inns & Cathedrals: seat 0's big
+/// follower on the hill tile (0, 1), seat 1's followers on the hill tiles (-1, 0) and
+/// (1, 1), so both have strength 2 (B13, IC1); seven tiles once closed at (-1, 1). Returns
+/// the road's score events.
+fn tied_road(hill_tiebreak: HillTiebreak) -> Vec<(u8, i32)> {
+    let mut c = config(
+        2,
+        &[TileSet::Base, TileSet::HillsSheep, TileSet::InnsCathedrals],
+    );
+    c.rules.hill_tiebreak = hill_tiebreak;
+    let mut game = start(c);
+    let hill = |game: &mut Game, id: &str, xy: Xy, r: u8, figure: Figure| {
+        play(game, id, xy, r);
+        under_hill(game, "BASE-B");
+        deploy(game, figure, xy, "r1");
+    };
+    hill(
+        &mut game,
+        "HS-CITYCAP-ROAD-HILL",
+        (0, 1),
+        1,
+        Figure::BigFollower,
+    ); // seat 0
+    hill(&mut game, "HS-CITYCAP-CURVE-SW-HILL", (-1, 0), 3, FOLLOWER); // seat 1
+    place(&mut game, "BASE-E", (0, -1), 2); // seat 0
+    hill(&mut game, "HS-CITYCAP-CURVE-ES-HILL", (1, 1), 3, FOLLOWER); // seat 1
+    place(&mut game, "BASE-V", (1, 0), 0); // seat 0 joins seat 1's two roads
+    place(&mut game, "BASE-A", (2, 1), 1); // seat 1 ends the road at a monastery
+    let since = game.events().len();
+    place(&mut game, "BASE-V", (-1, 1), 2); // seat 0 closes the road
+    scored(&game, since, ScoreKind::Road)
+}
+
+/// HS4 with `number-of-followers`: figures on hill tiles count one each, so seat 1's two
+/// followers on hills beat seat 0's big follower on one (a big follower is one figure,
+/// not two, however strong). With `at-least-one-follower` both have one and both score.
+#[test]
+fn hs4_number_of_followers_counts_figures_one_each() {
+    assert_eq!(tied_road(HillTiebreak::NumberOfFollowers), vec![(1, 7)]);
+    assert_eq!(
+        tied_road(HillTiebreak::AtLeastOneFollower),
+        vec![(0, 7), (1, 7)]
+    );
+}
