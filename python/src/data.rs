@@ -1,7 +1,7 @@
 //! `_core.dataset_selfplay`: self-play games with tree search written into a dataset of
 //! Parquet tables (`carcassonne_session::dataset`), with the search's targets.
 
-use crate::convert::{config_from_args, ConfigArgs, Int};
+use crate::convert::{config_from_args, ConfigArgs, Int, Seed};
 use crate::errors::{invalid_argument, invalid_config, state_error};
 use crate::game::spec_from;
 use crate::search::budget_from;
@@ -25,14 +25,14 @@ use std::time::Instant;
 /// "decisions"}`. Games already in `out` are not played again (docs/dataset.md). Ctrl-C
 /// stops the run within 20 ms (`KeyboardInterrupt`); the parts written stay whole.
 #[pyfunction]
-#[pyo3(signature = (out, games, budget=None, seed=Int(0), threads=Int(1), players=None, sets=None, edition=None, rules=None, figures=None, window=Int(24), sample_moves=Int(30), part_games=Int(64)), text_signature = "(out, games, budget=150, seed=0, threads=1, players=None, sets=None, edition=None, rules=None, figures=None, window=24, sample_moves=30, part_games=64)")]
+#[pyo3(signature = (out, games, budget=None, seed=Seed(0), threads=Int(1), players=None, sets=None, edition=None, rules=None, figures=None, window=Int(24), sample_moves=Int(30), part_games=Int(64)), text_signature = "(out, games, budget=150, seed=0, threads=1, players=None, sets=None, edition=None, rules=None, figures=None, window=24, sample_moves=30, part_games=64)")]
 #[allow(clippy::too_many_arguments)]
 pub fn dataset_selfplay<'py>(
     py: Python<'py>,
     out: PathBuf,
     games: Int,
     budget: Option<&Bound<'py, PyAny>>,
-    seed: Int,
+    seed: Seed,
     threads: Int,
     players: Option<&Bound<'py, PyAny>>,
     sets: Option<&Bound<'py, PyAny>>,
@@ -67,8 +67,7 @@ pub fn dataset_selfplay<'py>(
     let threads = count("threads", threads, 1, SelfPlay::MAX_THREADS as i64)? as usize;
     let sample_moves = count("sample_moves", sample_moves, 0, i64::from(u32::MAX))? as u32;
     let part_games = count("part_games", part_games, 1, 1_000_000)? as usize;
-    let seed = u64::try_from(seed.0)
-        .map_err(|_| invalid_argument(format!("seed: {} is negative", seed.0)))?;
+    let seed = seed.0;
     let layout = Arc::new(Layout::new(spec_from(window.0)?, Preset::Compact, &config));
     let mcts = MctsConfig::new(budget);
     let mut run = SelfPlay::new(config.clone(), layout, Searcher::Playouts(mcts));

@@ -4,6 +4,7 @@ within its budget; a batched evaluator in place of the playouts; clear errors.""
 
 from __future__ import annotations
 
+import tempfile
 import threading
 from typing import Any, Dict, List, Tuple
 
@@ -12,6 +13,7 @@ import numpy.typing as npt
 import pytest
 
 import carcassonne
+import carcassonne.data
 from carcassonne.errors import CarcassonneError, ConcurrentUseError, InvalidArgumentError
 
 
@@ -392,6 +394,10 @@ def test_seeds_up_to_2_to_the_64_minus_1_everywhere() -> None:
     assert carcassonne.search(game, 20, seed=np.uint64(top)).iterations == 20
     assert game._g.builtin_action("random", seed=top) in game._g.legal_actions()
     assert isinstance(carcassonne._core.episode_seed(top, 0, 0), int)
+    with tempfile.TemporaryDirectory() as out:
+        assert carcassonne.data.write_selfplay(out, 0, seed=top)["written"] == 0
+        with pytest.raises(InvalidArgumentError, match="seed: -1 is negative"):
+            carcassonne.data.write_selfplay(out, 0, seed=-1)
     for bad, message in [
         (2**64, "seed: an integer of 65 bits; seeds are 0 to 2\\*\\*64-1"),
         (-1, "seed: -1 is negative; seeds are 0 to 2\\*\\*64-1"),
