@@ -16,7 +16,7 @@ CARC = $(CARGO) run --release -q -p carcassonne-cli --
 ROYAL_GIFT = base,river1,river2,princess-and-dragon,count,king-and-robber,cult,bridges-castles-and-bazaars
 # The demo game: 2 players, the Royal Gift sets, an MCTS player (200 iterations per
 # decision) against the greedy player; this seed's board fits 120 columns.
-DEMO = play --sets $(ROYAL_GIFT) --abbot 1 --bots mcts:200,greedy --seed 6
+DEMO = play --sets $(ROYAL_GIFT) --abbot 1 --bots mcts:200,greedy --seed 2
 
 ## Build everything (about 7 minutes from a fresh clone on 2 cores), then play the demo
 ## game (about 15 s, the game alone): print the board and where each
