@@ -23,6 +23,18 @@ use serde_json::{Map, Number, Value};
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
 pub struct Int(pub i64);
 
+/// `v` when it lies in `min..=max`; otherwise `InvalidArgumentError` quoting the argument
+/// `name`, the value and the range.
+pub fn arg_in_range(name: &str, v: Int, min: i64, max: i64) -> PyResult<i64> {
+    if v.0 < min || v.0 > max {
+        return Err(invalid_argument(format!(
+            "{name}: {}; expected {min} to {max}",
+            v.0
+        )));
+    }
+    Ok(v.0)
+}
+
 impl<'a, 'py> FromPyObject<'a, 'py> for Int {
     type Error = PyErr;
 

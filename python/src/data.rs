@@ -1,7 +1,7 @@
 //! `_core.dataset_selfplay`: self-play games with tree search written into a dataset of
 //! Parquet tables (`carcassonne_session::dataset`), with the search's targets.
 
-use crate::convert::{config_from_args, ConfigArgs, Int, Seed};
+use crate::convert::{arg_in_range, config_from_args, ConfigArgs, Int, Seed};
 use crate::errors::{invalid_argument, invalid_config, state_error};
 use crate::game::spec_from;
 use crate::search::budget_from;
@@ -54,19 +54,10 @@ pub fn dataset_selfplay<'py>(
         seed: None,
         start: None,
     })?;
-    let count = |name: &str, v: Int, min: i64, max: i64| -> PyResult<i64> {
-        if v.0 < min || v.0 > max {
-            return Err(invalid_argument(format!(
-                "{name}: {}; expected {min} to {max}",
-                v.0
-            )));
-        }
-        Ok(v.0)
-    };
-    let games = count("games", games, 0, i64::from(SelfPlay::MAX_GAMES))? as u64;
-    let threads = count("threads", threads, 1, SelfPlay::MAX_THREADS as i64)? as usize;
-    let sample_moves = count("sample_moves", sample_moves, 0, i64::from(u32::MAX))? as u32;
-    let part_games = count("part_games", part_games, 1, 1_000_000)? as usize;
+    let games = arg_in_range("games", games, 0, i64::from(SelfPlay::MAX_GAMES))? as u64;
+    let threads = arg_in_range("threads", threads, 1, SelfPlay::MAX_THREADS as i64)? as usize;
+    let sample_moves = arg_in_range("sample_moves", sample_moves, 0, i64::from(u32::MAX))? as u32;
+    let part_games = arg_in_range("part_games", part_games, 1, 1_000_000)? as usize;
     let seed = seed.0;
     let layout = Arc::new(Layout::new(spec_from(window.0)?, Preset::Compact, &config));
     let mcts = MctsConfig::new(budget);

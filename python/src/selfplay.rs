@@ -1,7 +1,7 @@
 //! `_core.selfplay`: self-play games with tree search on several threads
 //! (`carcassonne_session::selfplay`), their training rows as numpy arrays.
 
-use crate::convert::{config_from_args, ConfigArgs, Int, Seed};
+use crate::convert::{arg_in_range, config_from_args, ConfigArgs, Int, Seed};
 use crate::errors::{invalid_argument, invalid_config, state_error};
 use crate::game::{layout_from, spec_from};
 use crate::search::{budget_from, call_evaluator, SearchTuning};
@@ -73,24 +73,15 @@ pub fn selfplay<'py>(
         start: None,
     })?;
     let layout = layout_from(spec_from(window.0)?, preset, &config)?;
-    let count = |name: &str, v: Int, max: i64| -> PyResult<i64> {
-        if v.0 < 0 || v.0 > max {
-            return Err(invalid_argument(format!(
-                "{name}: {}; expected 0 to {max}",
-                v.0
-            )));
-        }
-        Ok(v.0)
-    };
-    let games = count("games", games, i64::from(SelfPlay::MAX_GAMES))? as u32;
-    let threads = count("threads", threads, SelfPlay::MAX_THREADS as i64)? as usize;
+    let games = arg_in_range("games", games, 0, i64::from(SelfPlay::MAX_GAMES))? as u32;
+    let threads = arg_in_range("threads", threads, 0, SelfPlay::MAX_THREADS as i64)? as usize;
     if threads == 0 {
         return Err(invalid_argument(format!(
             "threads: 0; expected 1 to {}",
             SelfPlay::MAX_THREADS
         )));
     }
-    let sample_moves = count("sample_moves", sample_moves, i64::from(u32::MAX))? as u32;
+    let sample_moves = arg_in_range("sample_moves", sample_moves, 0, i64::from(u32::MAX))? as u32;
     let seed = seed.0;
     let first_game = u64::try_from(first_game.0)
         .map_err(|_| invalid_argument(format!("first_game: {} is negative", first_game.0)))?;
