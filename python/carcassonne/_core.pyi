@@ -305,6 +305,7 @@ def dataset_selfplay(
     games: int,
     budget: Union[int, str] = 150,
     seed: int = 0,
+    first_game: int = 0,
     threads: int = 1,
     players: Optional[int] = None,
     sets: Optional[Sequence[str]] = None,

@@ -148,6 +148,7 @@ def write_selfplay(
     games: int,
     budget: Union[int, str] = 150,
     seed: int = 0,
+    first_game: int = 0,
     threads: int = 1,
     players: Optional[int] = None,
     sets: Optional[Sequence[str]] = None,
@@ -158,7 +159,7 @@ def write_selfplay(
     sample_moves: int = 30,
     part_games: int = 64,
 ) -> Dict[str, int]:
-    """Plays self-play games ``0..games`` of ``seed`` (every seat searching ``budget``
+    """Plays self-play games ``first_game .. first_game + games`` of ``seed`` (every seat searching ``budget``
     iterations per decision, or ``"50ms"``) and writes them into the dataset ``path``
     with the search's targets, as ``carcassonne selfplay`` does; games already there
     are not played again. Returns ``{"written", "present", "decisions"}``. The
@@ -169,6 +170,7 @@ def write_selfplay(
         games,
         budget=budget,
         seed=seed,
+        first_game=first_game,
         threads=threads,
         players=players,
         sets=sets,

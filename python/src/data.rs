@@ -18,14 +18,14 @@ use std::path::PathBuf;
 use std::sync::Arc;
 use std::time::Instant;
 
-/// Plays self-play games `0..games` of `seed` with the playout search of `budget`
+/// Plays self-play games `first_game..first_game + games` of `seed` with the playout search of `budget`
 /// iterations per decision (or `"50ms"`) at every seat, on `threads` threads with the
 /// interpreter released, and writes them into the dataset directory `out` (created if
 /// needed), a part every `part_games` games; returns `{"written", "present",
 /// "decisions"}`. Games already in `out` are not played again (docs/dataset.md). Ctrl-C
 /// stops the run within 20 ms (`KeyboardInterrupt`); the parts written stay whole.
 #[pyfunction]
-#[pyo3(signature = (out, games, budget=None, seed=Seed(0), threads=Int(1), players=None, sets=None, edition=None, rules=None, figures=None, window=Int(24), sample_moves=Int(30), part_games=Int(64)), text_signature = "(out, games, budget=150, seed=0, threads=1, players=None, sets=None, edition=None, rules=None, figures=None, window=24, sample_moves=30, part_games=64)")]
+#[pyo3(signature = (out, games, budget=None, seed=Seed(0), first_game=Int(0), threads=Int(1), players=None, sets=None, edition=None, rules=None, figures=None, window=Int(24), sample_moves=Int(30), part_games=Int(64)), text_signature = "(out, games, budget=150, seed=0, first_game=0, threads=1, players=None, sets=None, edition=None, rules=None, figures=None, window=24, sample_moves=30, part_games=64)")]
 #[allow(clippy::too_many_arguments)]
 pub fn dataset_selfplay<'py>(
     py: Python<'py>,
@@ -33,6 +33,7 @@ pub fn dataset_selfplay<'py>(
     games: Int,
     budget: Option<&Bound<'py, PyAny>>,
     seed: Seed,
+    first_game: Int,
     threads: Int,
     players: Option<&Bound<'py, PyAny>>,
     sets: Option<&Bound<'py, PyAny>>,
@@ -58,12 +59,14 @@ pub fn dataset_selfplay<'py>(
     let threads = arg_in_range("threads", threads, 1, SelfPlay::MAX_THREADS as i64)? as usize;
     let sample_moves = arg_in_range("sample_moves", sample_moves, 0, i64::from(u32::MAX))? as u32;
     let part_games = arg_in_range("part_games", part_games, 1, 1_000_000)? as usize;
+    let first_game = arg_in_range("first_game", first_game, 0, i64::MAX)? as u64;
     let seed = seed.0;
     let layout = Arc::new(Layout::new(spec_from(window.0)?, Preset::Compact, &config));
     let mcts = MctsConfig::new(budget);
     let mut run = SelfPlay::new(config.clone(), layout, Searcher::Playouts(mcts));
     run.threads = threads;
     run.seed = seed;
+    run.first_game = first_game;
     run.sample_moves = sample_moves;
     run.check().map_err(|e| invalid_config(e.to_string()))?;
     let seats = vec![Bot::Mcts(mcts).to_string(); config.players as usize];

@@ -52,6 +52,20 @@ def test_a_rerun_writes_no_game_twice(tmp_path: Path) -> None:
     assert sorted(ids) == ["selfplay-4-0", "selfplay-4-1"]
 
 
+def test_first_game_writes_the_same_game_as_a_run_from_zero(tmp_path: Path) -> None:
+    # Game n is dealt and searched from the seed and n only, so a run of games 2..3
+    # writes game 2 exactly as a run of games 0..3 does.
+    write(tmp_path / "all", 3)
+    data.write_selfplay(tmp_path / "late", 1, seed=4, first_game=2, **SMALL)  # type: ignore[arg-type]
+    late = data.open(tmp_path / "late")
+    assert late.games.column("game_id").to_pylist() == ["selfplay-4-2"]
+    whole = data.open(tmp_path / "all")
+    records = dict(zip(whole.records.column("game_id").to_pylist(), whole.records.column("record").to_pylist()))
+    assert late.records.column("record").to_pylist() == [records["selfplay-4-2"]]
+    with pytest.raises(ValueError, match="first_game"):
+        data.write_selfplay(tmp_path / "late", 1, first_game=-1)
+
+
 def test_a_corrupt_file_is_named_or_skipped(tmp_path: Path) -> None:
     write(tmp_path, 2)
     bad = tmp_path / "decisions" / "part-00001.parquet"
