@@ -277,6 +277,9 @@ def play_match(
     rules: Optional[Mapping[str, Any]] = None,
     figures: Optional[Mapping[str, int]] = None,
     threads: int = 1,
+    first_game: int = 0,
+    out: Optional[str] = None,
+    part_games: int = 256,
 ) -> Dict[str, Any]: ...
 def selfplay(
     games: int,

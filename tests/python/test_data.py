@@ -95,3 +95,44 @@ def test_bad_arguments_are_clear(tmp_path: Path) -> None:
         data.write_selfplay(tmp_path, 1, part_games=0)
     with pytest.raises(data.DatasetError, match="is .* a dataset"):
         data.open(tmp_path / "nothing")
+
+
+def test_match_out_writes_the_games_it_reports(tmp_path: Path) -> None:
+    # Every game of the match is written with its players per seat; each record
+    # replays to the scores the match reported; ranks by the most points (B17).
+    result = carcassonne.match(["greedy", "random"], 3, seed=5, out=tmp_path, part_games=2)
+    assert (result.written, result.present) == (3, 0)
+    assert list(result.game) == [0, 1, 2]
+    ds = data.open(tmp_path)
+    rows = {r["game_id"]: r for r in ds.games.to_pylist()}
+    records = dict(zip(ds.records.column("game_id").to_pylist(), ds.records.column("record").to_pylist()))
+    assert len(rows) == 3 and ds.decisions.num_rows == 0
+    by_seed_and_seats = {}
+    for game_id, row in rows.items():
+        assert game_id.startswith("match-5-")
+        game = carcassonne.Game.from_record(records[game_id])
+        assert list(game.scores) == row["final_scores"]
+        s = row["final_scores"]
+        assert row["ranks"] == [1 + sum(t > x for t in s) for x in s]
+        by_seed_and_seats[(row["seed"], tuple(row["seats"]))] = s
+    for g in range(3):
+        seats = ("greedy", "random") if g % 2 == 0 else ("random", "greedy")
+        assert by_seed_and_seats[(5 + g // 2, seats)] == list(result.scores[g])
+    # Again: nothing played, nothing written twice.
+    again = carcassonne.match(["greedy", "random"], 3, seed=5, out=tmp_path)
+    assert (again.written, again.present) == (0, 3) and len(again.game) == 0
+    assert data.open(tmp_path).games.num_rows == 3
+
+
+def test_match_first_game_plays_the_games_of_the_whole_match(tmp_path: Path) -> None:
+    whole = carcassonne.match(["greedy", "random"], 4, seed=2)
+    tail = carcassonne.match(["greedy", "random"], 3, seed=2, first_game=1, out=tmp_path)
+    assert list(tail.game) == [1, 2, 3]
+    assert (tail.seeds == whole.seeds[1:]).all()
+    assert (tail.seating == whole.seating[1:]).all()
+    assert (tail.scores == whole.scores[1:]).all()
+    assert whole.written is None
+    with pytest.raises(ValueError, match="first_game"):
+        carcassonne.match(["greedy", "random"], 1, first_game=-1)
+    with pytest.raises(ValueError, match="part_games"):
+        carcassonne.match(["greedy", "random"], 1, out=tmp_path, part_games=0)
