@@ -7,7 +7,6 @@
 //! typed interface is `python/carcassonne/_core.pyi`.
 
 mod convert;
-mod data;
 mod errors;
 mod game;
 mod search;
@@ -50,8 +49,6 @@ mod _core {
     use pyo3::types::{PyDict, PyList};
     use std::time::Instant;
 
-    #[pymodule_export]
-    use crate::data::dataset_selfplay;
     #[pymodule_export]
     use crate::game::PyGame;
     #[pymodule_export]
