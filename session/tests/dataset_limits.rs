@@ -60,6 +60,18 @@ fn read_and_check(path: &Path, table: &str) -> Result<(), String> {
     Ok(())
 }
 
+/// Writes each batch of `cases` to `path` and expects the error of its row 0 (naming
+/// `game`) to contain the text beside it.
+fn refused(path: &Path, table: &str, game: &str, cases: Vec<(RecordBatch, &str)>) {
+    for (batch, expected) in cases {
+        write_file(path, &batch, 1024);
+        let e = read_and_check(path, table).unwrap_err();
+        let at = format!("hostile.parquet row group 0: row 0, {game}");
+        assert!(e.contains(&at), "{at:?} in {e}");
+        assert!(e.contains(expected), "{expected:?} in {e}");
+    }
+}
+
 /// The games batch of a dataset with one honest game, `g0`.
 fn games_batch(dir: &Path) -> RecordBatch {
     let mut writer = DatasetWriter::open(dir).unwrap();
@@ -174,15 +186,7 @@ fn games_rows_out_of_range_are_named_with_their_game() {
             "game id: the control character",
         ),
     ];
-    for (batch, expected) in cases {
-        write_file(&path, &batch, 1024);
-        let e = read_and_check(&path, "games").unwrap_err();
-        assert!(
-            e.contains("hostile.parquet row group 0: row 0, game"),
-            "{e}"
-        );
-        assert!(e.contains(expected), "{expected:?} in {e}");
-    }
+    refused(&path, "games", "game", cases);
     // Ranks out of 1..=players and a score per seat missing.
     let ranks = {
         let mut b =
@@ -352,15 +356,7 @@ fn decisions_out_of_range_are_named_with_their_game() {
             "legal: 4294967295; at most 16777216",
         ),
     ];
-    for (batch, expected) in cases {
-        write_file(&path, &batch, 1024);
-        let e = read_and_check(&path, "decisions").unwrap_err();
-        assert!(
-            e.contains("hostile.parquet row group 0: row 0, game \"d0\""),
-            "{e}"
-        );
-        assert!(e.contains(expected), "{expected:?} in {e}");
-    }
+    refused(&path, "decisions", "game \"d0\"", cases);
     write_file(&path, &honest, 1024);
     read_and_check(&path, "decisions").unwrap();
     std::fs::remove_dir_all(&dir).unwrap();
