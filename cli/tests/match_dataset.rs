@@ -24,23 +24,14 @@ fn text(bytes: &[u8]) -> String {
     String::from_utf8(bytes.to_vec()).expect("UTF-8 output")
 }
 
-/// A fresh scratch directory, removed when dropped.
-struct Scratch(PathBuf);
-
-impl Drop for Scratch {
-    fn drop(&mut self) {
-        let _ = std::fs::remove_dir_all(&self.0);
-    }
-}
-
-fn scratch(test: &str) -> Scratch {
+/// A fresh directory for `test` under the system's temporary folder.
+fn fresh_dir(test: &str) -> PathBuf {
     let dir = std::env::temp_dir().join(format!(
         "carcassonne-cli-match-{}-{test}",
         std::process::id()
     ));
     let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
-    Scratch(dir)
+    dir
 }
 
 fn strings(b: &RecordBatch, name: &str) -> Vec<String> {
@@ -65,8 +56,8 @@ fn run_ok(args: &[&str]) -> String {
 
 #[test]
 fn match_out_writes_every_game_and_ranges_make_the_whole_match() {
-    let tmp = scratch("out");
-    let whole = tmp.0.join("whole");
+    let tmp = fresh_dir("out");
+    let whole = tmp.join("whole");
     let w = whole.to_str().unwrap();
     let base = [
         "match",
@@ -109,7 +100,7 @@ fn match_out_writes_every_game_and_ranges_make_the_whole_match() {
     let line = out.lines().find(|l| l.starts_with("greedy ")).unwrap();
     assert!(line.contains(&format!(" {mean:.1} ")), "{mean} in {line:?}");
     // Games 0..1 and 2..3 as two commands: the same records under the same ids.
-    let split = tmp.0.join("split");
+    let split = tmp.join("split");
     let sp = split.to_str().unwrap();
     run_ok(&[&base[..], &["--games", "2", "--out", sp]].concat());
     let second = run_ok(
@@ -132,12 +123,13 @@ fn match_out_writes_every_game_and_ranges_make_the_whole_match() {
     assert!(again.contains("0 games written to"), "{again}");
     assert!(again.contains("4 already there"), "{again}");
     assert_eq!(read_table(&split, "games", false).unwrap().rows(), 4);
+    std::fs::remove_dir_all(&tmp).unwrap();
 }
 
 #[test]
 fn bad_match_options_are_named() {
-    let tmp = scratch("bad");
-    let dir = tmp.0.to_str().unwrap();
+    let tmp = fresh_dir("bad");
+    let dir = tmp.to_str().unwrap();
     for (args, expected) in [
         (
             vec!["--first-game", "-1"],

@@ -134,7 +134,7 @@ def generate(
     again (the ids name the seed and the game, not the search: give each configuration
     or network its own seed or directory). Each seat is named in the ``seats`` column by
     the playout search's spec (``mcts:150``) or, with an evaluator, by ``seat_name``
-    (default ``guided:<budget>``; 1 to 200 printable characters, such as
+    (default ``guided:<budget>``; 1 to 256 bytes, no control character, such as
     ``"net:" + hashlib.sha256(weights).hexdigest()``). Returns ``{"written", "present",
     "decisions"}``; Ctrl-C raises ``KeyboardInterrupt`` and leaves the parts written
     whole.

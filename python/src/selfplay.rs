@@ -9,7 +9,9 @@ use crate::game::{layout_from, spec_from};
 use crate::search::{budget_from, call_evaluator, SearchTuning};
 use crate::signals::SignalWatch;
 use carcassonne_session::bots::Bot;
-use carcassonne_session::dataset::{write_selfplay, DatasetWriter, SelfPlayWriteError};
+use carcassonne_session::dataset::{
+    check_seat_name, write_selfplay, DatasetWriter, SelfPlayWriteError,
+};
 use carcassonne_session::encode::Layout;
 use carcassonne_session::guided::{
     FlatEstimates, FlatEvaluator, FlatLeaves, LeafEvaluator, SearchError,
@@ -47,8 +49,8 @@ use std::time::Instant;
 /// the ids `selfplay-<seed>-<n>`; games already there are not played again, Ctrl-C
 /// leaves the parts written whole, and `{"written", "present", "decisions"}` is
 /// returned. Each seat is named in the `seats` column by the playout search's spec
-/// (`mcts:150`) or, with an evaluator, by `seat_name` (default `guided:<budget>`; up to
-/// 200 printable characters, e.g. `net:<sha256 of the weights file>`).
+/// (`mcts:150`) or, with an evaluator, by `seat_name` (default `guided:<budget>`; 1 to
+/// 256 bytes, no control character, e.g. `net:<sha256 of the weights file>`).
 #[pyfunction]
 #[pyo3(signature = (games, budget=None, seed=Seed(0), first_game=Int(0), threads=Int(1), players=None, sets=None, edition=None, rules=None, figures=None, window=Int(24), preset="compact", sample_moves=Int(30), evaluator=None, batch=Int(8), c=None, margin=None, playout=None, standing=None, standing_end=None, out=None, part_games=None, seat_name=None), text_signature = "(games, budget=150, seed=0, first_game=0, threads=1, players=None, sets=None, edition=None, rules=None, figures=None, window=24, preset='compact', sample_moves=30, evaluator=None, batch=8, c=None, margin=None, playout=None, standing=None, standing_end=None, out=None, part_games=None, seat_name=None)")]
 #[allow(clippy::too_many_arguments)]
@@ -117,7 +119,7 @@ pub fn selfplay<'py>(
                 "seat_name: only with out and an evaluator (a playout search is named by its spec, mcts:150)",
             ));
         }
-        check_seat_name(name)?;
+        check_seat_name(name).map_err(|m| invalid_argument(format!("seat_name: {m}")))?;
     }
     let tuning = SearchTuning::parse(
         evaluator.as_ref(),
@@ -256,24 +258,4 @@ fn search_error(e: SearchError, raised: &Mutex<Option<PyErr>>) -> PyErr {
         SearchError::Settings(m) => invalid_config(m),
         e => state_error(e.to_string()),
     }
-}
-
-/// The longest `seat_name` accepted, in characters.
-const MAX_SEAT_NAME: usize = 200;
-
-/// A seat's name for the dataset: 1 to [`MAX_SEAT_NAME`] characters, none a control
-/// character.
-fn check_seat_name(name: &str) -> PyResult<()> {
-    let n = name.chars().count();
-    if n == 0 || n > MAX_SEAT_NAME {
-        return Err(invalid_argument(format!(
-            "seat_name: {n} characters; expected 1 to {MAX_SEAT_NAME}"
-        )));
-    }
-    if let Some(c) = name.chars().find(|c| c.is_control()) {
-        return Err(invalid_argument(format!(
-            "seat_name: the control character {c:?} is not allowed"
-        )));
-    }
-    Ok(())
 }

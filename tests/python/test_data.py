@@ -200,8 +200,8 @@ def test_generate_out_names_a_network_seat_and_refuses_bad_names(tmp_path: Path)
     assert data.open(tmp_path).games.column("seats").to_pylist() == [[name, name]]
     with pytest.raises(ValueError, match="seat_name: only with out and an evaluator"):
         selfplay.generate(1, out=tmp_path, seat_name="x", **SMALL)
-    with pytest.raises(ValueError, match="seat_name: 201 characters"):
-        selfplay.generate(1, out=tmp_path, evaluator=tiny_evaluator, seat_name="x" * 201)
+    with pytest.raises(ValueError, match="seat_name: 257 bytes; expected 1 to 256"):
+        selfplay.generate(1, out=tmp_path, evaluator=tiny_evaluator, seat_name="x" * 257)
     with pytest.raises(ValueError, match="seat_name: the control character"):
         selfplay.generate(1, out=tmp_path, evaluator=tiny_evaluator, seat_name="a\nb")
     with pytest.raises(ValueError, match="part_games: only with out"):
