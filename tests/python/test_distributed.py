@@ -1,0 +1,301 @@
+"""carcassonne.distributed on a real Ray cluster of this machine: a head node and a
+second node joining it (``ray start``, each its own processes with one CPU, loopback
+only). Self-play written by Ray tasks, with one worker killed (SIGKILL) while it plays
+a chunk, gives the dataset the single-process writer gives for the same seed and games
+(every table, by game id and row content), no game id twice, and a summary naming the
+chunk Ray ran again; a rerun plays nothing; an interrupted run's staged parts are
+adopted and its leftovers removed; a match split into tasks merges into the result of
+``carcassonne.match`` over the whole range (B17: a shared win counts 1/k). The cluster's
+processes are stopped by their ids when the tests end. Needs Ray and pyarrow (skipped
+without them)."""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import signal
+import socket
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+import warnings
+from pathlib import Path
+from typing import Any, Dict, Iterator, List, Set
+
+import pytest
+
+import carcassonne
+from carcassonne import data
+
+ray = pytest.importorskip("ray", reason='Ray is not installed (pip install "./python[ray]")')
+pa = pytest.importorskip("pyarrow", reason='pyarrow is not installed (pip install "./python[ray]")')
+distributed = pytest.importorskip("carcassonne.distributed")
+
+if not sys.platform.startswith("linux"):
+    pytest.skip("the cluster's processes are found through /proc (Linux only)", allow_module_level=True)
+
+SEED = 11
+GAMES = 24
+SMALL: Dict[str, Any] = dict(budget=6, window=16, sample_moves=8)
+BIN = Path(sys.executable).parent
+#: The cluster listens on the loopback interface only, so it runs without Ray's token
+#: authentication (nothing is read from or written to ~/.ray).
+ENV = dict(os.environ, RAY_USAGE_STATS_ENABLED="0", RAY_AUTH_MODE="disabled")
+
+
+def _free_ports(n: int) -> List[int]:
+    socks = [socket.socket() for _ in range(n)]
+    try:
+        for s in socks:
+            s.bind(("127.0.0.1", 0))
+        return [s.getsockname()[1] for s in socks]
+    finally:
+        for s in socks:
+            s.close()
+
+
+def _children() -> Dict[int, List[int]]:
+    out: Dict[int, List[int]] = {}
+    for entry in os.listdir("/proc"):
+        if not entry.isdigit():
+            continue
+        try:
+            with open(f"/proc/{entry}/stat", encoding="utf-8") as f:
+                stat = f.read()
+        except OSError:
+            continue
+        ppid = int(stat.rsplit(")", 1)[1].split()[1])
+        out.setdefault(ppid, []).append(int(entry))
+    return out
+
+
+def _descendants(roots: List[int]) -> Set[int]:
+    children = _children()
+    seen: Set[int] = set()
+    todo = list(roots)
+    while todo:
+        pid = todo.pop()
+        for child in children.get(pid, []):
+            if child not in seen:
+                seen.add(child)
+                todo.append(child)
+    return seen
+
+
+def _cmdline(pid: int) -> str:
+    try:
+        with open(f"/proc/{pid}/cmdline", "rb") as f:
+            return f.read().replace(b"\0", b" ").decode(errors="replace")
+    except OSError:
+        return ""
+
+
+def _marked(marker: str) -> Set[int]:
+    """Processes whose command line or environment names ``marker`` (this cluster's
+    temporary directory)."""
+    found = set()
+    for entry in os.listdir("/proc"):
+        if not entry.isdigit() or int(entry) == os.getpid():
+            continue
+        try:
+            with open(f"/proc/{entry}/environ", "rb") as f:
+                environ = f.read()
+        except OSError:
+            environ = b""
+        if marker in _cmdline(int(entry)) or marker.encode() in environ:
+            found.add(int(entry))
+    return found
+
+
+class Cluster:
+    """A head node and a joining node, each ``ray start --block`` of its own."""
+
+    def __init__(self) -> None:
+        self.temp = tempfile.mkdtemp(prefix="carc-ray-")
+        self.port = _free_ports(1)[0]
+        self.address = f"127.0.0.1:{self.port}"
+        self.procs: List[subprocess.Popen[bytes]] = []
+        self.log = open(os.path.join(self.temp, "ray-start.log"), "wb")
+
+    def start(self) -> None:
+        common = ["--block", "--num-cpus", "1", "--node-ip-address", "127.0.0.1", "--disable-usage-stats",
+                  "--dashboard-agent-listen-port", "0"]
+        dashboard, metrics = _free_ports(2)
+        head = [str(BIN / "ray"), "start", "--head", "--port", str(self.port), "--include-dashboard", "false",
+                "--dashboard-port", str(dashboard), "--metrics-export-port", str(metrics), "--temp-dir", self.temp]
+        node = [str(BIN / "ray"), "start", "--address", self.address]
+        for i, command in enumerate([head, node]):
+            env = dict(ENV, CARC_RAY_TEST_CLUSTER=self.temp)  # found in the environment of every process of the cluster
+            self.procs.append(subprocess.Popen(command + common, env=env, stdout=self.log, stderr=subprocess.STDOUT,
+                                               start_new_session=True))
+            self._wait_for(i + 1)
+
+    def _wait_for(self, nodes: int) -> None:
+        deadline = time.monotonic() + 90
+        while time.monotonic() < deadline:
+            for p in self.procs:
+                if p.poll() is not None:
+                    raise RuntimeError(f"ray start ended ({p.returncode}): {self.output()}")
+            if self.output().count("Ray runtime started.") >= nodes:
+                status = subprocess.run([str(BIN / "ray"), "status", "--address", self.address], env=ENV,
+                                        capture_output=True, text=True)
+                if status.returncode == 0 and status.stdout.count(" node_") >= nodes:
+                    return
+            time.sleep(0.5)
+        raise RuntimeError(f"the cluster did not reach {nodes} nodes: {self.output()}")
+
+    def output(self) -> str:
+        self.log.flush()
+        with open(self.log.name, encoding="utf-8", errors="replace") as f:
+            return f.read()[-3000:]
+
+    def workers(self, task: str) -> List[int]:
+        """The cluster's worker processes running ``task`` now."""
+        return sorted(pid for pid in _descendants([p.pid for p in self.procs]) if _cmdline(pid).startswith(f"ray::{task}"))
+
+    def stop(self) -> None:
+        """Stops this cluster's processes only: each ``ray start --block`` by its id
+        (it stops the node's processes), then any process left that names the cluster's
+        directory."""
+        for p in reversed(self.procs):
+            if p.poll() is None:
+                p.send_signal(signal.SIGTERM)
+        for p in self.procs:
+            try:
+                p.wait(timeout=30)
+            except subprocess.TimeoutExpired:
+                os.killpg(p.pid, signal.SIGKILL)
+                p.wait()
+        deadline = time.monotonic() + 10
+        while (left := _marked(self.temp)) and time.monotonic() < deadline:
+            time.sleep(0.2)
+        for pid in left:
+            try:
+                os.kill(pid, signal.SIGKILL)
+            except ProcessLookupError:
+                pass
+        self.log.close()
+        shutil.rmtree(self.temp, ignore_errors=True)
+
+
+@pytest.fixture(scope="module")
+def cluster() -> Iterator[Cluster]:
+    c = Cluster()
+    try:
+        c.start()
+        yield c
+    finally:
+        c.stop()
+        assert not _marked(c.temp), "processes of the test cluster are still running"
+
+
+def by_game(table: Any) -> Dict[str, List[Dict[str, Any]]]:
+    """A table's rows grouped by game id, in their order within the game."""
+    out: Dict[str, List[Dict[str, Any]]] = {}
+    for row in table.to_pylist():
+        out.setdefault(row["game_id"], []).append(row)
+    return out
+
+
+def assert_same_dataset(got: Path, want: Path) -> None:
+    a, b = data.open(got), data.open(want)
+    assert a.skipped == [] and b.skipped == []
+    ids = a.games.column("game_id").to_pylist()
+    assert len(ids) == len(set(ids)), "a game id appears twice"
+    for table in data.TABLES:
+        assert by_game(a.table(table)) == by_game(b.table(table)), table
+
+
+def run_cli(*args: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run([sys.executable, "-m", "carcassonne.distributed", *args], env=ENV, capture_output=True,
+                          text=True, timeout=300)
+
+
+@pytest.fixture(scope="module")
+def reference(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """Games 0 .. GAMES of SEED written by the single-process writer."""
+    path = tmp_path_factory.mktemp("reference")
+    data.write_selfplay(path, GAMES, seed=SEED, part_games=7, **SMALL)
+    return path
+
+
+def test_selfplay_with_a_worker_killed_equals_the_single_process_run(cluster: Cluster, reference: Path, tmp_path: Path) -> None:
+    out = tmp_path / "ds"
+    args = ["selfplay", "--address", cluster.address, "--out", str(out), "--games", str(GAMES), "--seed", str(SEED),
+            "--budget", "6", "--window", "16", "--sample-moves", "8", "--chunk-games", "3"]
+    killed: List[int] = []
+
+    def kill_one() -> None:
+        # A worker is killed once it is playing its chunk: its process runs the task and
+        # has written its line (host and process id) into the chunk's attempts file.
+        deadline = time.monotonic() + 120
+        while not killed and time.monotonic() < deadline:
+            running = set(cluster.workers("selfplay_chunk"))
+            for attempts in (out / distributed.STAGING).glob("*/attempts"):
+                try:
+                    pids = {int(line.split()[1]) for line in attempts.read_text().splitlines()}
+                except (OSError, IndexError, ValueError):
+                    continue
+                for pid in pids & running:
+                    os.kill(pid, signal.SIGKILL)
+                    killed.append(pid)
+                    return
+            time.sleep(0.02)
+
+    killer = threading.Thread(target=kill_one)
+    killer.start()
+    done = run_cli(*args)
+    killer.join()
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert len(killed) == 1, "no worker was seen running a chunk"
+    # The chunk whose worker died was run again by Ray, and the summary says so.
+    assert "1 run again by Ray" in done.stdout, done.stdout
+    assert f"{GAMES} games written" in done.stdout, done.stdout
+    assert_same_dataset(out, reference)
+    # Readers see the tables only: the staging folder is hidden and empty but for its lock.
+    assert sorted(os.listdir(out / distributed.STAGING)) == ["lock"]
+    # The same command again plays nothing and writes nothing.
+    again = run_cli(*args)
+    assert again.returncode == 0, again.stdout + again.stderr
+    assert "0 games written" in again.stdout and f"already present: {GAMES} games" in again.stdout, again.stdout
+    assert_same_dataset(out, reference)
+
+
+def test_an_interrupted_runs_staged_parts_are_adopted_and_its_leftovers_removed(reference: Path, tmp_path: Path) -> None:
+    # An earlier run stopped with games 0..11 staged whole, games 12..23 half written,
+    # and an orphan part file in a table (its games file never renamed into place).
+    staging = tmp_path / distributed.STAGING
+    data.write_selfplay(staging / f"{SEED}-0-11", 12, seed=SEED, part_games=12, **SMALL)
+    data.write_selfplay(staging / f"{SEED}-12-23", 4, seed=SEED, first_game=12, part_games=4, **SMALL)
+    os.remove(staging / f"{SEED}-12-23" / "decisions" / "part-00000.parquet")
+    (tmp_path / "turns").mkdir(parents=True)
+    (tmp_path / "turns" / "part-00000.parquet").write_bytes(b"half a file")
+    # The games staged whole are adopted without a cluster; then the rest are played.
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        summary = distributed.selfplay(tmp_path, 12, seed=SEED, **SMALL)
+    assert (summary.recovered, summary.written, summary.present, summary.chunks) == (12, 0, 0, 0)
+    assert sorted(os.listdir(staging)) == ["lock"]
+    ds = data.open(tmp_path)
+    assert sorted(ds.games.column("game_id").to_pylist()) == sorted(f"selfplay-{SEED}-{n}" for n in range(12))
+
+
+def test_bad_arguments_name_the_argument(tmp_path: Path) -> None:
+    with pytest.raises(carcassonne.InvalidArgumentError, match="chunk_games: 0 is out of range"):
+        distributed.selfplay(tmp_path, 4, chunk_games=0)
+    with pytest.raises(carcassonne.InvalidArgumentError, match="games: expected an integer"):
+        distributed.selfplay(tmp_path, "4")  # type: ignore[arg-type]
+    with pytest.raises(carcassonne.InvalidArgumentError, match="num_cpus: 0 is out of range"):
+        distributed.match(["random", "greedy"], 4, num_cpus=0)
+
+
+def test_a_second_run_on_the_same_directory_is_refused(tmp_path: Path) -> None:
+    lock = distributed._Lock(str(tmp_path / distributed.STAGING), str(tmp_path))
+    try:
+        with pytest.raises(distributed.DistributedError, match="another distributed run is writing"):
+            distributed.selfplay(tmp_path, 2, seed=SEED, **SMALL)
+    finally:
+        lock.release()
