@@ -290,6 +290,10 @@ def test_bad_arguments_name_the_argument(tmp_path: Path) -> None:
         distributed.selfplay(tmp_path, "4")  # type: ignore[arg-type]
     with pytest.raises(carcassonne.InvalidArgumentError, match="num_cpus: 0 is out of range"):
         distributed.match(["random", "greedy"], 4, num_cpus=0)
+    # Game settings are checked by the native writer before any task (B1: 2 to 6 players).
+    with pytest.raises(carcassonne.InvalidConfigError, match="players: 9 players"):
+        distributed.selfplay(tmp_path, 4, players=9)
+    assert not ray.is_initialized()
 
 
 def test_a_second_run_on_the_same_directory_is_refused(tmp_path: Path) -> None:
@@ -299,3 +303,45 @@ def test_a_second_run_on_the_same_directory_is_refused(tmp_path: Path) -> None:
             distributed.selfplay(tmp_path, 2, seed=SEED, **SMALL)
     finally:
         lock.release()
+
+
+def _rows(result: Any, rows: slice) -> Any:
+    """The games ``rows`` of a match result, as a task playing only those would return them."""
+    return carcassonne.MatchResult(
+        players=[], seeds=result.seeds[rows], seating=result.seating[rows], scores=result.scores[rows],
+        decisions=result.decisions[rows], think_seconds=result.think_seconds[rows], elapsed=0.0, text="",
+    )
+
+
+def assert_same_statistics(got: Any, want: Any) -> None:
+    for name in ("seeds", "seating", "scores", "decisions"):
+        assert getattr(got, name).tolist() == getattr(want, name).tolist(), name
+    assert len(got.players) == len(want.players)
+    for a, b in zip(got.players, want.players):
+        assert (a.spec, a.games, a.wins, a.win_rate, a.interval, a.mean_score, a.mean_margin, a.seat_games, a.seat_wins) == (
+            b.spec, b.games, b.wins, b.win_rate, b.interval, b.mean_score, b.mean_margin, b.seat_games, b.seat_wins)
+
+
+def test_merged_ranges_give_the_statistics_of_the_whole_match() -> None:
+    # B17: a win shared by k seats counts 1/k; the merge sums wins, scores and margins
+    # game by game as carcassonne.match does, so every figure is equal, not just close.
+    whole = carcassonne.match(["greedy", "random", "random"], 14, seed=2)
+    assert any(list(row).count(max(row)) > 1 for row in whole.scores.tolist()), "a game with a shared win"
+    merged = distributed.merge_results([p.spec for p in whole.players],
+                                       [_rows(whole, slice(0, 5)), _rows(whole, slice(5, 6)), _rows(whole, slice(6, 14))],
+                                       elapsed=whole.elapsed)
+    assert_same_statistics(merged, whole)
+    for a, b in zip(merged.players, whole.players):
+        assert a.ms_per_decision == pytest.approx(b.ms_per_decision, rel=1e-9)
+    # The summary table is the one carcassonne.match prints.
+    assert merged.text == whole.text
+
+
+def test_readers_and_the_native_writer_do_not_see_the_staging_folder(tmp_path: Path) -> None:
+    # A chunk staged whole, not yet adopted: carcassonne.data.open (pyarrow) and the Rust
+    # reader, through which the native writer reads the ids present, list DIR/<table>/ only.
+    data.write_selfplay(tmp_path / distributed.STAGING / f"{SEED}-0-1", 2, seed=SEED, **SMALL)
+    assert data.open(tmp_path / distributed.STAGING / f"{SEED}-0-1").games.num_rows == 2
+    done = data.write_selfplay(tmp_path, 1, seed=SEED, first_game=1, **SMALL)
+    assert (done["written"], done["present"]) == (1, 0)
+    assert data.open(tmp_path).games.column("game_id").to_pylist() == [f"selfplay-{SEED}-1"]
