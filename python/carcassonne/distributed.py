@@ -553,7 +553,8 @@ def _text(summaries: List[PlayerResult]) -> str:
     lines.append("win rate per seat (games at that seat):")
     for s in summaries:
         seats = "  ".join(
-            f"seat {i} {(w / n * 100 if n else 0.0):.1f}% ({n})" for i, (n, w) in enumerate(zip(s.seat_games, s.seat_wins))
+            f"seat {i} {(w / n * 100 if n else 0.0):.1f}% ({n})"
+            for i, (n, w) in enumerate(zip(s.seat_games, s.seat_wins))
         )
         lines.append(f"  {s.spec:<{width}}  {seats}")
     return "\n".join(lines) + "\n"
@@ -612,7 +613,9 @@ def match(
     max_retries = _count("max_retries", max_retries, -1)
     if chunk_games is not None:
         chunk_games = _count("chunk_games", chunk_games, 1, 10_000_000)
-    settings: Dict[str, Any] = dict(players=players, sets=sets, edition=edition, rules=rules, figures=figures, seed=seed)
+    settings: Dict[str, Any] = dict(
+        players=players, sets=sets, edition=edition, rules=rules, figures=figures, seed=seed
+    )
     started = time.monotonic()
     _connect(address)
     if chunk_games is None:
@@ -648,29 +651,47 @@ def _rules(items: Sequence[str]) -> Dict[str, Any]:
 
 
 def _setup_args(p: argparse.ArgumentParser) -> None:
-    p.add_argument("--address", default=None, help='the Ray cluster: "auto", "HOST:PORT", "ray://HOST:PORT" (default: a cluster of this machine alone)')
+    p.add_argument(
+        "--address",
+        default=None,
+        help='the Ray cluster: "auto" (the one this node belongs to) or "HOST:PORT" (default: this machine alone)',
+    )
     p.add_argument("--games", type=int, required=True, help="number of games")
     p.add_argument("--seed", type=int, default=0, help="seed (default 0)")
     p.add_argument("--players", type=int, default=None, help="players (self-play: default 2; match: one per bot)")
     p.add_argument("--sets", default=None, help="tile sets, comma separated (default base)")
     p.add_argument("--edition", default=None, help="tile edition (C1, C2, C3)")
     p.add_argument("--rule", action="append", default=[], metavar="NAME=VALUE", help="a rule switch (repeatable)")
-    p.add_argument("--chunk-games", type=int, default=None, help="games per task (default: about four chunks per task slot, at most 64)")
+    p.add_argument(
+        "--chunk-games",
+        type=int,
+        default=None,
+        help="games a task (default: about four chunks a task slot, at most 64)",
+    )
     p.add_argument("--num-cpus", type=int, default=1, help="CPUs per task, searched on as many threads (default 1)")
     p.add_argument("--max-retries", type=int, default=3, help="Ray's retries of a task whose worker died (default 3)")
 
 
 def main(argv: Optional[Sequence[str]] = None) -> int:
     """``python -m carcassonne.distributed selfplay|match ...``; see ``--help``."""
-    parser = argparse.ArgumentParser(prog="python -m carcassonne.distributed", description="Self-play and matches on a Ray cluster.")
+    parser = argparse.ArgumentParser(
+        prog="python -m carcassonne.distributed", description="Self-play and matches on a Ray cluster."
+    )
     sub = parser.add_subparsers(dest="command", required=True)
     sp = sub.add_parser("selfplay", help="self-play games written into a dataset directory")
     _setup_args(sp)
     sp.add_argument("--out", required=True, help="the dataset directory (on storage every node reaches)")
     sp.add_argument("--first-game", type=int, default=0, help="the first game's number (default 0)")
-    sp.add_argument("--budget", default="150", help="search iterations per decision, or a time such as 50ms (default 150)")
+    sp.add_argument(
+        "--budget", default="150", help="search iterations per decision, or a time such as 50ms (default 150)"
+    )
     sp.add_argument("--window", type=int, default=24, help="observation window of the flat ids (default 24)")
-    sp.add_argument("--sample-moves", type=int, default=30, help="moves sampled from the visit shares at the start of a game (default 30)")
+    sp.add_argument(
+        "--sample-moves",
+        type=int,
+        default=30,
+        help="searched decisions a game whose action is drawn by visit share, then the most visited (default 30)",
+    )
     mp = sub.add_parser("match", help="a match between built-in players")
     _setup_args(mp)
     mp.add_argument("bots", nargs="+", help="one player per seat: random, greedy, mcts:<budget>[...]")
