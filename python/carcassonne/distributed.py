@@ -47,6 +47,7 @@ except ImportError:
     ) from None
 
 import argparse
+import dataclasses
 import fcntl
 import math
 import os
@@ -54,6 +55,7 @@ import shutil
 import socket
 import sys
 import time
+import uuid
 from dataclasses import dataclass, field
 from typing import Any, Dict, Iterator, List, Mapping, Optional, Sequence, Set, Tuple, Union
 
@@ -320,11 +322,23 @@ def selfplay_chunk(staging: str, first: int, count: int, settings: Dict[str, Any
     return {**done, "first": first, "count": count, "attempts": attempts}
 
 
-def match_chunk(bots: List[str], first: int, count: int, settings: Dict[str, Any], threads: int) -> MatchResult:
-    """Plays games ``first .. first + count`` of a match (the body of a Ray task)."""
+def match_chunk(
+    bots: List[str], first: int, count: int, settings: Dict[str, Any], threads: int, staging_root: Optional[str]
+) -> Tuple[MatchResult, Optional[str]]:
+    """Plays games ``first .. first + count`` of a match (the body of a Ray task). With
+    ``staging_root``, writes them as one part into a staging directory of this attempt's
+    own (so that every attempt plays and returns every game of its chunk), and returns
+    its path too."""
     from .players import match as native_match
 
-    return native_match(bots, count, first_game=first, threads=threads, **settings)  # type: ignore[call-arg]
+    if staging_root is None:
+        return native_match(bots, count, first_game=first, threads=threads, **settings), None
+    name = f"match-{settings['seed']}-{first}-{first + count - 1}-{uuid.uuid4().hex[:12]}"
+    staging = os.path.join(staging_root, name)
+    result = native_match(
+        bots, count, first_game=first, threads=threads, out=staging, part_games=count, **settings
+    )
+    return result, staging
 
 
 _selfplay_task = ray.remote(selfplay_chunk)
@@ -566,6 +580,7 @@ def merge_results(specs: Sequence[str], parts: Sequence[MatchResult], elapsed: f
     over the whole range; ``elapsed`` is the wall-clock time of the whole."""
     if not parts:
         raise InvalidArgumentError("parts: no results to merge")
+    parts = sorted(parts, key=lambda r: int(r.game[0]) if len(r.game) else 0)
     seating = np.concatenate([r.seating for r in parts])
     scores = np.concatenate([r.scores for r in parts])
     decisions = np.concatenate([r.decisions for r in parts])
@@ -573,6 +588,7 @@ def merge_results(specs: Sequence[str], parts: Sequence[MatchResult], elapsed: f
     summaries = _summaries(list(specs), seating, scores, decisions, think)
     return MatchResult(
         players=summaries,
+        game=np.concatenate([r.game for r in parts]),
         seeds=np.concatenate([r.seeds for r in parts]),
         seating=seating,
         scores=scores,
@@ -594,6 +610,8 @@ def match(
     rules: Optional[Mapping[str, Any]] = None,
     figures: Optional[Mapping[str, int]] = None,
     seed: int = 0,
+    first_game: int = 0,
+    out: Optional[Union[str, "os.PathLike[str]"]] = None,
     chunk_games: Optional[int] = None,
     num_cpus: int = 1,
     max_retries: int = 3,
@@ -605,10 +623,22 @@ def match(
     merges them into one :class:`~carcassonne.MatchResult` with the same statistics.
     Its times (``think_seconds``, ``ms_per_decision``) are those measured on the
     workers and ``elapsed`` the driver's wall-clock time. Connects as :func:`selfplay`
-    does. A task Ray runs again plays its games again (a match writes nothing); one that
-    fails after ``max_retries`` raises :class:`DistributedError`."""
+    does. Games ``first_game .. first_game + games`` are played; chunks start at
+    multiples of ``chunk_games``.
+
+    With ``out``, the games are also written into the dataset ``out`` as
+    ``carcassonne.match(..., out=out)`` writes them (ids ``match-<seed>-<g>-<hash>``):
+    each task into a staging directory of its own, the driver adopting the parts as
+    :func:`selfplay` does; a game whose id is in ``out`` already is played (the result
+    covers every game) but not written again. ``written`` and ``present`` of the result
+    count them. A part that holds games present and games not (a rerun with another
+    ``chunk_games``) is not written; :class:`DistributedError` names it.
+
+    A task Ray runs again plays its chunk again; one that fails after ``max_retries``
+    raises :class:`DistributedError`."""
     specs = [player_spec(b) for b in bots]
     games = _count("games", games, 1, 10_000_000)
+    first_game = _count("first_game", first_game, 0, 2**53)
     num_cpus = _count("num_cpus", num_cpus, 1, 256)
     max_retries = _count("max_retries", max_retries, -1)
     if chunk_games is not None:
@@ -617,23 +647,68 @@ def match(
         players=players, sets=sets, edition=edition, rules=rules, figures=figures, seed=seed
     )
     started = time.monotonic()
-    _connect(address)
-    if chunk_games is None:
-        chunk_games = max(1, min(_MAX_CHUNK_GAMES, math.ceil(games / (4 * _slots(num_cpus)))))
-    task = _match_task.options(num_cpus=num_cpus, max_retries=max_retries)
-    refs = [
-        task.remote(specs, first, min(chunk_games, games - first), settings, num_cpus)
-        for first in range(0, games, chunk_games)
-    ]
+    lock: Optional[_Lock] = None
+    staging_root: Optional[str] = None
+    adopter: Optional[_Adopter] = None
+    counts = SelfPlaySummary(out="", games=games)
+    if out is not None:
+        path = os.path.abspath(os.fspath(out))
+        staging_root = os.path.join(path, STAGING)
+        lock = _Lock(staging_root, path)
     try:
-        results: List[MatchResult] = ray.get(refs)
-    except ray.exceptions.RayError as e:
-        raise DistributedError(f"a chunk of the match failed after Ray's retries: {e}") from None
-    except BaseException:
-        for ref in refs:
-            ray.cancel(ref, force=True)
-        raise
-    return merge_results(specs, results, time.monotonic() - started)
+        if out is not None and staging_root is not None:
+            counts.out = os.path.abspath(os.fspath(out))
+            adopter = _Adopter(counts.out, counts)
+            adopter.recover(staging_root)
+        _connect(address)
+        if chunk_games is None:
+            chunk_games = max(1, min(_MAX_CHUNK_GAMES, math.ceil(games / (4 * _slots(num_cpus)))))
+        task = _match_task.options(num_cpus=num_cpus, max_retries=max_retries)
+        end = first_game + games
+        starts = [first_game] + list(range((first_game // chunk_games + 1) * chunk_games, end, chunk_games))
+        refs = [
+            task.remote(specs, a, min(b, end) - a, settings, num_cpus, staging_root)
+            for a, b in zip(starts, starts[1:] + [end])
+        ]
+        try:
+            done: List[Tuple[MatchResult, Optional[str]]] = ray.get(refs)
+        except ray.exceptions.RayError as e:
+            raise DistributedError(f"a chunk of the match failed after Ray's retries: {e}") from None
+        except BaseException:
+            for ref in refs:
+                ray.cancel(ref, force=True)
+            raise
+        merged = merge_results(specs, [r for r, _ in done], time.monotonic() - started)
+        if adopter is None or staging_root is None:
+            return merged
+        written = present = 0
+        overlapping: List[str] = []
+        for _, staging in done:
+            assert staging is not None
+            for name, ids, decisions in adopter.staged_parts(staging):
+                there = adopter.present.intersection(ids)
+                if not there:
+                    adopter.adopt(staging, name, ids, decisions)
+                    written += len(ids)
+                elif len(there) == len(ids):
+                    present += len(ids)
+                else:
+                    overlapping.append(f"{os.path.basename(staging)}: {len(there)} of its {len(ids)} games present")
+        # Every staging directory of this match's chunks goes, those of attempts Ray
+        # abandoned included.
+        prefixes = tuple(f"match-{seed}-{a}-{min(b, end) - 1}-" for a, b in zip(starts, starts[1:] + [end]))
+        for entry in os.listdir(staging_root):
+            if entry.startswith(prefixes):
+                shutil.rmtree(os.path.join(staging_root, entry), ignore_errors=True)
+        if overlapping:
+            raise DistributedError(
+                f"parts not written, each holding games present and games not (another chunk_games than "
+                f"the run that wrote them?): {'; '.join(overlapping)}"
+            )
+        return dataclasses.replace(merged, written=written, present=present)
+    finally:
+        if lock is not None:
+            lock.release()
 
 
 # ---------------------------------------------------------------------------------------
@@ -694,6 +769,8 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
     )
     mp = sub.add_parser("match", help="a match between built-in players")
     _setup_args(mp)
+    mp.add_argument("--first-game", type=int, default=0, help="the first game's index in the match (default 0)")
+    mp.add_argument("--out", default=None, help="also write the games into this dataset directory")
     mp.add_argument("bots", nargs="+", help="one player per seat: random, greedy, mcts:<budget>[...]")
     args = parser.parse_args(argv)
     sets = args.sets.split(",") if args.sets else None
@@ -729,12 +806,16 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
                 edition=args.edition,
                 rules=rules,
                 seed=args.seed,
+                first_game=args.first_game,
+                out=args.out,
                 chunk_games=args.chunk_games,
                 num_cpus=args.num_cpus,
                 max_retries=args.max_retries,
             )
             print(result.text, end="")
             print(f"{len(result.seeds)} games in {result.elapsed:.1f} s")
+            if args.out is not None:
+                print(f"{args.out}: {result.written} games written, {result.present} already present")
     except DistributedError as e:
         if e.summary is not None:
             print(e.summary)

@@ -308,13 +308,13 @@ def test_a_second_run_on_the_same_directory_is_refused(tmp_path: Path) -> None:
 def _rows(result: Any, rows: slice) -> Any:
     """The games ``rows`` of a match result, as a task playing only those would return them."""
     return carcassonne.MatchResult(
-        players=[], seeds=result.seeds[rows], seating=result.seating[rows], scores=result.scores[rows],
+        players=[], game=result.game[rows], seeds=result.seeds[rows], seating=result.seating[rows], scores=result.scores[rows],
         decisions=result.decisions[rows], think_seconds=result.think_seconds[rows], elapsed=0.0, text="",
     )
 
 
 def assert_same_statistics(got: Any, want: Any) -> None:
-    for name in ("seeds", "seating", "scores", "decisions"):
+    for name in ("game", "seeds", "seating", "scores", "decisions"):
         assert getattr(got, name).tolist() == getattr(want, name).tolist(), name
     assert len(got.players) == len(want.players)
     for a, b in zip(got.players, want.players):
@@ -345,3 +345,58 @@ def test_readers_and_the_native_writer_do_not_see_the_staging_folder(tmp_path: P
     done = data.write_selfplay(tmp_path, 1, seed=SEED, first_game=1, **SMALL)
     assert (done["written"], done["present"]) == (1, 0)
     assert data.open(tmp_path).games.column("game_id").to_pylist() == [f"selfplay-{SEED}-1"]
+
+
+MATCH = ["greedy", "random", "random"]
+
+DRIVER = """
+import json, sys
+import ray
+from carcassonne import distributed
+ray.init(address=sys.argv[1], log_to_driver=False)
+r = distributed.match(%r, 15, seed=2, chunk_games=4, out=sys.argv[2])
+print(json.dumps({"written": r.written, "present": r.present, "game": r.game.tolist(), "seeds": r.seeds.tolist(), "seating": r.seating.tolist(),
+                  "scores": r.scores.tolist(), "decisions": r.decisions.tolist(), "text": r.text,
+                  "players": [[p.spec, p.games, p.wins, p.win_rate, list(p.interval), p.mean_score, p.mean_margin,
+                               p.seat_games, p.seat_wins] for p in r.players]}))
+""" % (MATCH,)
+
+
+def without_times(text: str) -> List[str]:
+    """The summary table without its last column (milliseconds a decision)."""
+    return [line.rsplit(None, 1)[0] if line and line[-1].isdigit() and "seat" not in line else line
+            for line in text.splitlines()]
+
+
+def test_a_match_on_the_cluster_equals_the_whole_match(cluster: Cluster, tmp_path: Path) -> None:
+    # Four tasks of at most 4 games; game g dealt and seated as game g of the whole
+    # match, so every game, every statistic (B17: a shared win counts 1/k) and the table
+    # but for its times equal carcassonne.match over the 15 games, and the games written
+    # are those carcassonne.match writes.
+    whole = carcassonne.match(MATCH, 15, seed=2, out=tmp_path / "reference")
+    out = tmp_path / "ds"
+
+    def drive() -> Dict[str, Any]:
+        done = subprocess.run([sys.executable, "-c", DRIVER, cluster.address, str(out)], env=ENV, capture_output=True,
+                              text=True, timeout=300)
+        assert done.returncode == 0, done.stdout + done.stderr
+        result: Dict[str, Any] = json.loads(done.stdout.strip().splitlines()[-1])
+        return result
+
+    got = drive()
+    assert (got["written"], got["present"]) == (15, 0)
+    assert_same_dataset(out, tmp_path / "reference")
+    # Again: every game played (the result covers the match), none written twice.
+    again = drive()
+    assert (again["written"], again["present"], again["scores"]) == (0, 15, got["scores"])
+    assert_same_dataset(out, tmp_path / "reference")
+    for name in ("game", "seeds", "seating", "scores", "decisions"):
+        assert got[name] == getattr(whole, name).tolist(), name
+    assert got["players"] == [[p.spec, p.games, p.wins, p.win_rate, list(p.interval), p.mean_score, p.mean_margin,
+                               p.seat_games, p.seat_wins] for p in whole.players]
+    assert without_times(got["text"]) == without_times(whole.text)
+    # The command line prints the same table.
+    cli = run_cli("match", "--address", cluster.address, "--games", "15", "--seed", "2", "--chunk-games", "4", *MATCH)
+    assert cli.returncode == 0, cli.stdout + cli.stderr
+    table = [line for line in cli.stdout.splitlines() if not line.startswith(("\x1b", "("))]
+    assert without_times("\n".join(table[: len(whole.text.splitlines())])) == without_times(whole.text)
