@@ -400,3 +400,9 @@ def test_a_match_on_the_cluster_equals_the_whole_match(cluster: Cluster, tmp_pat
     assert cli.returncode == 0, cli.stdout + cli.stderr
     table = [line for line in cli.stdout.splitlines() if not line.startswith(("\x1b", "("))]
     assert without_times("\n".join(table[: len(whole.text.splitlines())])) == without_times(whole.text)
+
+
+def test_without_ray_the_import_error_names_the_extra() -> None:
+    code = "import sys; sys.modules['ray'] = None\ntry:\n    import carcassonne.distributed\nexcept ImportError as e:\n    print(e)"
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
+    assert 'pip install "carcassonne[ray]"' in done.stdout and "./python[ray]" in done.stdout, done.stdout + done.stderr
