@@ -141,6 +141,20 @@ def test_match_first_game_plays_the_games_of_the_whole_match(tmp_path: Path) -> 
         carcassonne.match(["greedy", "random"], 1, out=tmp_path, part_games=0)
 
 
+def test_match_game_ids_are_the_ids_match_out_writes(tmp_path: Path) -> None:
+    from carcassonne import _core
+
+    carcassonne.match(["greedy", "random"], 3, seed=2, first_game=1, out=tmp_path)
+    ids = _core.match_game_ids(["greedy", "random"], 3, seed=2, first_game=1)
+    assert sorted(data.open(tmp_path).games.column("game_id").to_pylist()) == sorted(ids)
+    assert [i.rsplit("-", 1)[0] for i in ids] == ["match-2-1", "match-2-2", "match-2-3"]
+    # Other players (or another setup) are another match: other ids.
+    other = _core.match_game_ids(["random", "greedy"], 3, seed=2, first_game=1)
+    assert set(other).isdisjoint(ids)
+    with pytest.raises(ValueError, match="bots: 1 players for 2 seats"):
+        _core.match_game_ids(["greedy"], 3, players=2)
+
+
 def tiny_evaluator(batch: Dict[str, Any]) -> Tuple[Any, Any]:
     """Priors that prefer some ids over others, a value from the globals."""
     mask = batch["action_mask"].astype(np.float32)

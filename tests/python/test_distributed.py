@@ -354,7 +354,7 @@ import json, sys
 import ray
 from carcassonne import distributed
 ray.init(address=sys.argv[1], log_to_driver=False)
-r = distributed.match(%r, 15, seed=2, chunk_games=4, out=sys.argv[2])
+r = distributed.match(%r, int(sys.argv[3]), seed=2, chunk_games=4, out=sys.argv[2])
 print(json.dumps({"written": r.written, "present": r.present, "game": r.game.tolist(), "seeds": r.seeds.tolist(), "seating": r.seating.tolist(),
                   "scores": r.scores.tolist(), "decisions": r.decisions.tolist(), "text": r.text,
                   "players": [[p.spec, p.games, p.wins, p.win_rate, list(p.interval), p.mean_score, p.mean_margin,
@@ -376,25 +376,37 @@ def test_a_match_on_the_cluster_equals_the_whole_match(cluster: Cluster, tmp_pat
     whole = carcassonne.match(MATCH, 15, seed=2, out=tmp_path / "reference")
     out = tmp_path / "ds"
 
-    def drive() -> Dict[str, Any]:
-        done = subprocess.run([sys.executable, "-c", DRIVER, cluster.address, str(out)], env=ENV, capture_output=True,
-                              text=True, timeout=300)
+    def drive(games: int) -> Dict[str, Any]:
+        done = subprocess.run([sys.executable, "-c", DRIVER, cluster.address, str(out), str(games)], env=ENV,
+                              capture_output=True, text=True, timeout=300)
         assert done.returncode == 0, done.stdout + done.stderr
         result: Dict[str, Any] = json.loads(done.stdout.strip().splitlines()[-1])
         return result
 
-    got = drive()
+    got = drive(15)
     assert (got["written"], got["present"]) == (15, 0)
     assert_same_dataset(out, tmp_path / "reference")
-    # Again: every game played (the result covers the match), none written twice.
-    again = drive()
-    assert (again["written"], again["present"], again["scores"]) == (0, 15, got["scores"])
+    # Again: as carcassonne.match(out=) does, no game present is played again; the
+    # result covers the games played (none here).
+    again = drive(15)
+    assert (again["written"], again["present"], again["game"], again["scores"]) == (0, 15, [], [])
+    assert [p[1] for p in again["players"]] == [0, 0, 0]
     assert_same_dataset(out, tmp_path / "reference")
     for name in ("game", "seeds", "seating", "scores", "decisions"):
         assert got[name] == getattr(whole, name).tolist(), name
     assert got["players"] == [[p.spec, p.games, p.wins, p.win_rate, list(p.interval), p.mean_score, p.mean_margin,
                                p.seat_games, p.seat_wins] for p in whole.players]
     assert without_times(got["text"]) == without_times(whole.text)
+    # A longer range over the same directory plays only the games not there (15 to 19),
+    # and the result is that of carcassonne.match over them.
+    more = drive(20)
+    rest = carcassonne.match(MATCH, 5, seed=2, first_game=15, out=tmp_path / "reference")
+    assert (more["written"], more["present"], rest.written, rest.present) == (5, 15, 5, 0)
+    for name in ("game", "seeds", "seating", "scores", "decisions"):
+        assert more[name] == getattr(rest, name).tolist(), name
+    assert more["players"] == [[p.spec, p.games, p.wins, p.win_rate, list(p.interval), p.mean_score, p.mean_margin,
+                                p.seat_games, p.seat_wins] for p in rest.players]
+    assert_same_dataset(out, tmp_path / "reference")
     # The command line prints the same table.
     cli = run_cli("match", "--address", cluster.address, "--games", "15", "--seed", "2", "--chunk-games", "4", *MATCH)
     assert cli.returncode == 0, cli.stdout + cli.stderr
