@@ -13,7 +13,7 @@ Needs Ray and pyarrow: ``pip install "carcassonne[ray]"`` (from a checkout,
   over the whole range.
 
 Every task writes its chunk into a staging directory of its own inside the dataset,
-``DIR/.staging/<seed>-<first>-<last>`` (hidden: the readers of the dataset list
+``DIR/.staging/<seed>-<first>-<last>-<hash>`` (hidden: the readers of the dataset list
 ``DIR/<table>/`` only). The driver is the only writer of the dataset's tables: as each
 task finishes (``ray.wait``) it moves the chunk's part files into ``DIR/<table>/``
 under the next part number, the ``games`` file last, and it never adopts a game id that
@@ -57,7 +57,7 @@ import sys
 import time
 import uuid
 from dataclasses import dataclass, field
-from typing import Any, Dict, Iterator, List, Mapping, Optional, Sequence, Set, Tuple, Union
+from typing import Any, Callable, Dict, Iterator, List, Mapping, Optional, Sequence, Set, Tuple, Union
 
 import numpy as np
 
@@ -415,13 +415,18 @@ def selfplay(
     lock = _Lock(staging_root, path)
     try:
         probe = os.path.join(staging_root, "check")
-        data.write_selfplay(probe, 0, first_game=first_game, **settings)
+        # The games' ids name the settings by their hash, which the writer returns.
+        hash = data.write_selfplay(probe, 0, first_game=first_game, **settings)["hash"]
         shutil.rmtree(probe)
+
+        def game_id(n: int) -> str:
+            return f"selfplay-{seed}-{n}-{hash}"
+
         adopter = _Adopter(path, summary)
         wanted = range(first_game, first_game + games)
-        summary.present = sum(f"selfplay-{seed}-{n}" in adopter.present for n in wanted)
+        summary.present = sum(game_id(n) in adopter.present for n in wanted)
         adopter.recover(staging_root)
-        missing = [n for n in wanted if f"selfplay-{seed}-{n}" not in adopter.present]
+        missing = [n for n in wanted if game_id(n) not in adopter.present]
         if not missing:
             summary.seconds = time.monotonic() - started
             return summary
@@ -431,7 +436,7 @@ def selfplay(
         task = _selfplay_task.options(num_cpus=num_cpus, max_retries=max_retries)
         pending: Dict[Any, Tuple[int, int, str]] = {}
         for first, count in _chunks(missing, chunk_games):
-            staging = os.path.join(staging_root, f"{seed}-{first}-{first + count - 1}")
+            staging = os.path.join(staging_root, f"{seed}-{first}-{first + count - 1}-{hash}")
             pending[task.remote(staging, first, count, settings, num_cpus)] = (first, count, staging)
         summary.chunks = len(pending)
         try:
@@ -439,7 +444,7 @@ def selfplay(
                 ready, _ = ray.wait(list(pending), num_returns=1)
                 for ref in ready:
                     first, count, staging = pending.pop(ref)
-                    _finish_chunk(adopter, summary, ref, first, count, staging, seed)
+                    _finish_chunk(adopter, summary, ref, first, count, staging, game_id)
         except BaseException:
             for ref in pending:
                 ray.cancel(ref, force=True)
@@ -457,7 +462,13 @@ def selfplay(
 
 
 def _finish_chunk(
-    adopter: _Adopter, summary: SelfPlaySummary, ref: Any, first: int, count: int, staging: str, seed: int
+    adopter: _Adopter,
+    summary: SelfPlaySummary,
+    ref: Any,
+    first: int,
+    count: int,
+    staging: str,
+    game_id: Callable[[int], str],
 ) -> None:
     last = first + count - 1
     try:
@@ -468,7 +479,7 @@ def _finish_chunk(
     if result["attempts"] > 1:
         summary.retried.append((first, last, int(result["attempts"])))
         summary.resumed += int(result["present"])
-    expected = {f"selfplay-{seed}-{n}" for n in range(first, first + count)}
+    expected = {game_id(n) for n in range(first, first + count)}
     adopted: Set[str] = set()
     for name, ids, decisions in adopter.staged_parts(staging):
         if not expected.issuperset(ids):

@@ -262,13 +262,23 @@ def test_selfplay_with_a_worker_killed_equals_the_single_process_run(cluster: Cl
     assert again.returncode == 0, again.stdout + again.stderr
     assert "0 games written" in again.stdout and f"already present: {GAMES} games" in again.stdout, again.stdout
     assert_same_dataset(out, reference)
+    # Another budget with the same seed is other games (their ids hash the settings):
+    # written beside the others, and not again on a rerun.
+    other = list(args)
+    other[other.index("--budget") + 1] = "7"
+    other[other.index("--games") + 1] = "3"
+    for written, present in ((3, 0), (0, 3)):
+        run = run_cli(*other)
+        assert run.returncode == 0, run.stdout + run.stderr
+        assert f"{written} games written" in run.stdout and f"already present: {present} games" in run.stdout, run.stdout
+    assert data.open(out).games.num_rows == GAMES + 3
 
 
 def test_an_interrupted_runs_staged_parts_are_adopted_and_its_leftovers_removed(reference: Path, tmp_path: Path) -> None:
     # An earlier run stopped with games 0..11 staged whole, games 12..23 half written,
     # and an orphan part file in a table (its games file never renamed into place).
     staging = tmp_path / distributed.STAGING
-    data.write_selfplay(staging / f"{SEED}-0-11", 12, seed=SEED, part_games=12, **SMALL)
+    hash = data.write_selfplay(staging / f"{SEED}-0-11", 12, seed=SEED, part_games=12, **SMALL)["hash"]
     data.write_selfplay(staging / f"{SEED}-12-23", 4, seed=SEED, first_game=12, part_games=4, **SMALL)
     os.remove(staging / f"{SEED}-12-23" / "decisions" / "part-00000.parquet")
     (tmp_path / "turns").mkdir(parents=True)
@@ -280,7 +290,7 @@ def test_an_interrupted_runs_staged_parts_are_adopted_and_its_leftovers_removed(
     assert (summary.recovered, summary.written, summary.present, summary.chunks) == (12, 0, 0, 0)
     assert sorted(os.listdir(staging)) == ["lock"]
     ds = data.open(tmp_path)
-    assert sorted(ds.games.column("game_id").to_pylist()) == sorted(f"selfplay-{SEED}-{n}" for n in range(12))
+    assert sorted(ds.games.column("game_id").to_pylist()) == sorted(f"selfplay-{SEED}-{n}-{hash}" for n in range(12))
 
 
 def test_bad_arguments_name_the_argument(tmp_path: Path) -> None:
@@ -344,7 +354,7 @@ def test_readers_and_the_native_writer_do_not_see_the_staging_folder(tmp_path: P
     assert data.open(tmp_path / distributed.STAGING / f"{SEED}-0-1").games.num_rows == 2
     done = data.write_selfplay(tmp_path, 1, seed=SEED, first_game=1, **SMALL)
     assert (done["written"], done["present"]) == (1, 0)
-    assert data.open(tmp_path).games.column("game_id").to_pylist() == [f"selfplay-{SEED}-1"]
+    assert data.open(tmp_path).games.column("game_id").to_pylist() == [f"selfplay-{SEED}-1-{done['hash']}"]
 
 
 MATCH = ["greedy", "random", "random"]
