@@ -246,7 +246,14 @@ fn selfplay_writes_decisions_and_goes_on_where_it_stopped() {
     let scores = final_scores(&dir);
     let mut ids: Vec<&String> = scores.keys().collect();
     ids.sort();
-    assert_eq!(ids, ["selfplay-3-0", "selfplay-3-1", "selfplay-3-2"]);
+    // selfplay-<seed>-<n>-<hash>, one hash for the run's settings (docs/dataset.md).
+    let hash = ids[0].rsplit('-').next().unwrap().to_string();
+    assert!(
+        hash.len() == 8 && hash.chars().all(|c| c.is_ascii_hexdigit()),
+        "{ids:?}"
+    );
+    let want: Vec<String> = (0..3).map(|n| format!("selfplay-3-{n}-{hash}")).collect();
+    assert_eq!(ids, want.iter().collect::<Vec<_>>());
     // Every decision's targets sum to 1 and the games count their decisions.
     let mut rows = 0u32;
     for b in batches(&dir, "decisions") {

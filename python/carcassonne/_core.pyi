@@ -32,6 +32,8 @@ __all__ = [
     "_game_from_record",
     "_vector_env_from_state",
     "play_match",
+    "match_summary",
+    "match_game_ids",
     "selfplay",
     "bot_spec",
     "__version__",
@@ -280,6 +282,25 @@ def play_match(
     out: Optional[str] = None,
     part_games: int = 256,
 ) -> Dict[str, Any]: ...
+def match_summary(
+    bots: Sequence[str],
+    seating: npt.ArrayLike,
+    scores: npt.ArrayLike,
+    decisions: npt.ArrayLike,
+    think_seconds: npt.ArrayLike,
+    game: Optional[Sequence[int]] = None,
+) -> Dict[str, Any]: ...
+def match_game_ids(
+    bots: Sequence[str],
+    games: int = 100,
+    seed: int = 0,
+    players: Optional[int] = None,
+    sets: Optional[Sequence[str]] = None,
+    edition: Optional[str] = None,
+    rules: Optional[Mapping[str, Any]] = None,
+    figures: Optional[Mapping[str, int]] = None,
+    first_game: int = 0,
+) -> List[str]: ...
 def selfplay(
     games: int,
     budget: Union[int, str] = 150,

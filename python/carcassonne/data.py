@@ -158,11 +158,12 @@ def write_selfplay(
     window: int = 24,
     sample_moves: int = 30,
     part_games: int = 64,
-) -> Dict[str, int]:
+) -> Dict[str, Any]:
     """Plays self-play games ``first_game .. first_game + games`` of ``seed`` (every seat
     searching ``budget`` iterations per decision, or ``"50ms"``) and writes them into the
     dataset ``path`` with the search's targets, as ``carcassonne selfplay`` does; games
-    already there are not played again. Returns ``{"written", "present", "decisions"}``.
+    already there are not played again. Returns ``{"written", "present", "decisions",
+    "hash"}`` (``hash``: the one in the games' ids ``selfplay-<seed>-<n>-<hash>``).
     The same as ``carcassonne.selfplay.generate(games, ..., out=path)``, which takes
     every other argument of a self-play run too (an ``evaluator``, the search's tuning).
     The interpreter is released while the games are played; Ctrl-C stops the run

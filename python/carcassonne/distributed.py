@@ -13,7 +13,7 @@ Needs Ray and pyarrow: ``pip install "carcassonne[ray]"`` (from a checkout,
   over the whole range.
 
 Every task writes its chunk into a staging directory of its own inside the dataset,
-``DIR/.staging/<seed>-<first>-<last>`` (hidden: the readers of the dataset list
+``DIR/.staging/<seed>-<first>-<last>-<hash>`` (hidden: the readers of the dataset list
 ``DIR/<table>/`` only). The driver is the only writer of the dataset's tables: as each
 task finishes (``ray.wait``) it moves the chunk's part files into ``DIR/<table>/``
 under the next part number, the ``games`` file last, and it never adopts a game id that
@@ -57,13 +57,13 @@ import sys
 import time
 import uuid
 from dataclasses import dataclass, field
-from typing import Any, Dict, Iterator, List, Mapping, Optional, Sequence, Set, Tuple, Union
+from typing import Any, Callable, Dict, Iterator, List, Mapping, Optional, Sequence, Set, Tuple, Union
 
 import numpy as np
 
-from . import data
+from . import _core, data
 from .errors import CarcassonneError, InvalidArgumentError
-from .players import MatchResult, PlayerResult, PlayerSpec, player_spec
+from .players import MatchResult, PlayerSpec, player_spec, summarize
 
 __all__ = ["DistributedError", "SelfPlaySummary", "match", "selfplay"]
 
@@ -415,13 +415,18 @@ def selfplay(
     lock = _Lock(staging_root, path)
     try:
         probe = os.path.join(staging_root, "check")
-        data.write_selfplay(probe, 0, first_game=first_game, **settings)
+        # The games' ids name the settings by their hash, which the writer returns.
+        hash = data.write_selfplay(probe, 0, first_game=first_game, **settings)["hash"]
         shutil.rmtree(probe)
+
+        def game_id(n: int) -> str:
+            return f"selfplay-{seed}-{n}-{hash}"
+
         adopter = _Adopter(path, summary)
         wanted = range(first_game, first_game + games)
-        summary.present = sum(f"selfplay-{seed}-{n}" in adopter.present for n in wanted)
+        summary.present = sum(game_id(n) in adopter.present for n in wanted)
         adopter.recover(staging_root)
-        missing = [n for n in wanted if f"selfplay-{seed}-{n}" not in adopter.present]
+        missing = [n for n in wanted if game_id(n) not in adopter.present]
         if not missing:
             summary.seconds = time.monotonic() - started
             return summary
@@ -431,7 +436,7 @@ def selfplay(
         task = _selfplay_task.options(num_cpus=num_cpus, max_retries=max_retries)
         pending: Dict[Any, Tuple[int, int, str]] = {}
         for first, count in _chunks(missing, chunk_games):
-            staging = os.path.join(staging_root, f"{seed}-{first}-{first + count - 1}")
+            staging = os.path.join(staging_root, f"{seed}-{first}-{first + count - 1}-{hash}")
             pending[task.remote(staging, first, count, settings, num_cpus)] = (first, count, staging)
         summary.chunks = len(pending)
         try:
@@ -439,7 +444,7 @@ def selfplay(
                 ready, _ = ray.wait(list(pending), num_returns=1)
                 for ref in ready:
                     first, count, staging = pending.pop(ref)
-                    _finish_chunk(adopter, summary, ref, first, count, staging, seed)
+                    _finish_chunk(adopter, summary, ref, first, count, staging, game_id)
         except BaseException:
             for ref in pending:
                 ray.cancel(ref, force=True)
@@ -457,7 +462,13 @@ def selfplay(
 
 
 def _finish_chunk(
-    adopter: _Adopter, summary: SelfPlaySummary, ref: Any, first: int, count: int, staging: str, seed: int
+    adopter: _Adopter,
+    summary: SelfPlaySummary,
+    ref: Any,
+    first: int,
+    count: int,
+    staging: str,
+    game_id: Callable[[int], str],
 ) -> None:
     last = first + count - 1
     try:
@@ -468,7 +479,7 @@ def _finish_chunk(
     if result["attempts"] > 1:
         summary.retried.append((first, last, int(result["attempts"])))
         summary.resumed += int(result["present"])
-    expected = {f"selfplay-{seed}-{n}" for n in range(first, first + count)}
+    expected = {game_id(n) for n in range(first, first + count)}
     adopted: Set[str] = set()
     for name, ids, decisions in adopter.staged_parts(staging):
         if not expected.issuperset(ids):
@@ -493,109 +504,34 @@ def _finish_chunk(
 # Matches.
 
 
-def _wilson(p: float, n: int) -> Tuple[float, float]:
-    """The 95 % Wilson score interval of a proportion ``p`` over ``n`` trials, computed as
-    ``carcassonne.match`` computes it."""
-    if n == 0:
-        return (0.0, 1.0)
-    z = 1.959963984540054
-    z2n = z * z / n
-    centre = (p + z2n / 2.0) / (1.0 + z2n)
-    half = z * math.sqrt(p * (1.0 - p) / n + z2n / (4.0 * n)) / (1.0 + z2n)
-    return (min(max(centre - half, 0.0), p), min(max(centre + half, p), 1.0))
-
-
-def _summaries(
-    specs: List[str],
-    seating: "np.ndarray[Any, Any]",
-    scores: "np.ndarray[Any, Any]",
-    decisions: "np.ndarray[Any, Any]",
-    think: "np.ndarray[Any, Any]",
-) -> List[PlayerResult]:
-    """Each player's results over the games, as ``carcassonne.match`` sums them (game by
-    game, in order; a win shared by ``k`` seats counts ``1/k``, B17)."""
-    g_count, p = scores.shape
-    out = []
-    for b, spec in enumerate(specs):
-        seat_games = [0] * p
-        seat_wins = [0.0] * p
-        wins, score, margin, made, seconds = 0.0, 0, 0, 0, 0.0
-        for g in range(g_count):
-            row = [int(s) for s in scores[g]]
-            seat = int(np.flatnonzero(seating[g] == b)[0])
-            best = max(row)
-            w = 1.0 / row.count(best) if row[seat] == best else 0.0
-            wins += w
-            seat_games[seat] += 1
-            seat_wins[seat] += w
-            score += row[seat]
-            margin += row[seat] - max((row[s] for s in range(p) if s != seat), default=0)
-            made += int(decisions[g, seat])
-            seconds += float(think[g, seat])
-        n = max(g_count, 1)
-        rate = wins / n
-        out.append(
-            PlayerResult(
-                spec=spec,
-                games=g_count,
-                wins=wins,
-                win_rate=rate,
-                interval=_wilson(rate, g_count),
-                mean_score=score / n,
-                mean_margin=margin / n,
-                ms_per_decision=seconds * 1000.0 / max(made, 1),
-                seat_games=seat_games,
-                seat_wins=seat_wins,
-            )
-        )
-    return out
-
-
-def _text(summaries: List[PlayerResult]) -> str:
-    """The summary table of ``carcassonne match``."""
-    width = max([len(s.spec) for s in summaries] + [6])
-    lines = [
-        f"{'player':<{width}}  {'games':>6}  {'wins':>7}  {'win rate':>8}  {'95% interval':>15}  "
-        f"{'mean score':>10}  {'mean margin':>11}  {'ms/decision':>11}"
-    ]
-    for s in summaries:
-        lines.append(
-            f"{s.spec:<{width}}  {s.games:>6}  {s.wins:>7.1f}  {s.win_rate * 100:>7.1f}%  "
-            f"{s.interval[0] * 100:>6.1f}% - {s.interval[1] * 100:>5.1f}%  {s.mean_score:>10.1f}  "
-            f"{s.mean_margin:>+11.1f}  {s.ms_per_decision:>11.2f}"
-        )
-    lines.append("win rate per seat (games at that seat):")
-    for s in summaries:
-        seats = "  ".join(
-            f"seat {i} {(w / n * 100 if n else 0.0):.1f}% ({n})"
-            for i, (n, w) in enumerate(zip(s.seat_games, s.seat_wins))
-        )
-        lines.append(f"  {s.spec:<{width}}  {seats}")
-    return "\n".join(lines) + "\n"
-
-
 def merge_results(specs: Sequence[str], parts: Sequence[MatchResult], elapsed: float) -> MatchResult:
-    """One :class:`~carcassonne.MatchResult` of the games of ``parts`` (consecutive game
-    ranges of one match, in order), with the statistics :func:`carcassonne.match` gives
-    over the whole range; ``elapsed`` is the wall-clock time of the whole."""
-    if not parts:
-        raise InvalidArgumentError("parts: no results to merge")
+    """One :class:`~carcassonne.MatchResult` of the games of ``parts`` (game ranges of
+    one match, put in order of their first game), with the statistics and the table
+    :func:`carcassonne.match` gives over those games, computed natively by the same
+    code (:func:`carcassonne.players.summarize`); ``elapsed`` is the wall-clock time of
+    the whole. No parts give the result of no games."""
     parts = sorted(parts, key=lambda r: int(r.game[0]) if len(r.game) else 0)
-    seating = np.concatenate([r.seating for r in parts])
-    scores = np.concatenate([r.scores for r in parts])
-    decisions = np.concatenate([r.decisions for r in parts])
-    think = np.concatenate([r.think_seconds for r in parts])
-    summaries = _summaries(list(specs), seating, scores, decisions, think)
+    p = len(specs)
+
+    def joined(name: str, dtype: Any, shape: Tuple[int, ...]) -> Any:
+        return np.concatenate([np.zeros(shape, dtype)] + [getattr(r, name) for r in parts])
+
+    seating = joined("seating", np.int32, (0, p))
+    scores = joined("scores", np.int32, (0, p))
+    decisions = joined("decisions", np.int32, (0, p))
+    think = joined("think_seconds", np.float64, (0, p))
+    game = joined("game", np.uint64, (0,))
+    summaries, text = summarize(specs, seating, scores, decisions, think, game=game)
     return MatchResult(
         players=summaries,
-        game=np.concatenate([r.game for r in parts]),
-        seeds=np.concatenate([r.seeds for r in parts]),
+        game=game,
+        seeds=joined("seeds", np.uint64, (0,)),
         seating=seating,
         scores=scores,
         decisions=decisions,
         think_seconds=think,
         elapsed=elapsed,
-        text=_text(summaries),
+        text=text,
     )
 
 
@@ -627,12 +563,16 @@ def match(
     multiples of ``chunk_games``.
 
     With ``out``, the games are also written into the dataset ``out`` as
-    ``carcassonne.match(..., out=out)`` writes them (ids ``match-<seed>-<g>-<hash>``):
-    each task into a staging directory of its own, the driver adopting the parts as
-    :func:`selfplay` does; a game whose id is in ``out`` already is played (the result
-    covers every game) but not written again. ``written`` and ``present`` of the result
-    count them. A part that holds games present and games not (a rerun with another
-    ``chunk_games``) is not written; :class:`DistributedError` names it.
+    ``carcassonne.match(..., out=out)`` writes them (ids ``match-<seed>-<g>-<hash>``,
+    :func:`carcassonne._core.match_game_ids`), and, as there, a game whose id is in
+    ``out`` already is not played again: the result covers the games played by this
+    call (its arrays and statistics; none when every game is there), ``written``
+    counts them and ``present`` the games of the range found in ``out``. The statistics
+    of a whole match written over several runs are those of the games in ``out``
+    (``carcassonne.data.open(out).games``: ``seats`` and ``final_scores``). Each task
+    writes into a staging directory of its own, the driver adopting the parts as
+    :func:`selfplay` does; a run started again over the same directory first adopts
+    what an interrupted run left staged whole.
 
     A task Ray runs again plays its chunk again; one that fails after ``max_retries``
     raises :class:`DistributedError`."""
@@ -647,68 +587,94 @@ def match(
         players=players, sets=sets, edition=edition, rules=rules, figures=figures, seed=seed
     )
     started = time.monotonic()
-    lock: Optional[_Lock] = None
-    staging_root: Optional[str] = None
-    adopter: Optional[_Adopter] = None
-    counts = SelfPlaySummary(out="", games=games)
-    if out is not None:
-        path = os.path.abspath(os.fspath(out))
-        staging_root = os.path.join(path, STAGING)
-        lock = _Lock(staging_root, path)
-    try:
-        if out is not None and staging_root is not None:
-            counts.out = os.path.abspath(os.fspath(out))
-            adopter = _Adopter(counts.out, counts)
-            adopter.recover(staging_root)
+    wanted = list(range(first_game, first_game + games))
+    if out is None:
         _connect(address)
-        if chunk_games is None:
-            chunk_games = max(1, min(_MAX_CHUNK_GAMES, math.ceil(games / (4 * _slots(num_cpus)))))
-        task = _match_task.options(num_cpus=num_cpus, max_retries=max_retries)
-        end = first_game + games
-        starts = [first_game] + list(range((first_game // chunk_games + 1) * chunk_games, end, chunk_games))
-        refs = [
-            task.remote(specs, a, min(b, end) - a, settings, num_cpus, staging_root)
-            for a, b in zip(starts, starts[1:] + [end])
-        ]
-        try:
-            done: List[Tuple[MatchResult, Optional[str]]] = ray.get(refs)
-        except ray.exceptions.RayError as e:
-            raise DistributedError(f"a chunk of the match failed after Ray's retries: {e}") from None
-        except BaseException:
-            for ref in refs:
-                ray.cancel(ref, force=True)
-            raise
+        chunks = _match_chunks(wanted, chunk_games, num_cpus)
+        done = _run_match_chunks(specs, chunks, settings, num_cpus, max_retries, None)
+        return merge_results(specs, [r for r, _ in done], time.monotonic() - started)
+    # The game ids, and with them the settings, are checked before anything is written.
+    ids = _core.match_game_ids(specs, games, first_game=first_game, **settings)
+    path = os.path.abspath(os.fspath(out))
+    staging_root = os.path.join(path, STAGING)
+    lock = _Lock(staging_root, path)
+    try:
+        counts = SelfPlaySummary(out=path, games=games)
+        adopter = _Adopter(path, counts)
+        adopter.recover(staging_root)
+        missing = [g for g, i in zip(wanted, ids) if i not in adopter.present]
+        present = games - len(missing)
+        if not missing:
+            return dataclasses.replace(
+                merge_results(specs, [], time.monotonic() - started), written=0, present=present
+            )
+        _connect(address)
+        chunks = _match_chunks(missing, chunk_games, num_cpus)
+        done = _run_match_chunks(specs, chunks, settings, num_cpus, max_retries, staging_root)
         merged = merge_results(specs, [r for r, _ in done], time.monotonic() - started)
-        if adopter is None or staging_root is None:
-            return merged
-        written = present = 0
-        overlapping: List[str] = []
-        for _, staging in done:
-            assert staging is not None
-            for name, ids, decisions in adopter.staged_parts(staging):
-                there = adopter.present.intersection(ids)
-                if not there:
-                    adopter.adopt(staging, name, ids, decisions)
-                    written += len(ids)
-                elif len(there) == len(ids):
-                    present += len(ids)
-                else:
-                    overlapping.append(f"{os.path.basename(staging)}: {len(there)} of its {len(ids)} games present")
-        # Every staging directory of this match's chunks goes, those of attempts Ray
-        # abandoned included.
-        prefixes = tuple(f"match-{seed}-{a}-{min(b, end) - 1}-" for a, b in zip(starts, starts[1:] + [end]))
-        for entry in os.listdir(staging_root):
-            if entry.startswith(prefixes):
-                shutil.rmtree(os.path.join(staging_root, entry), ignore_errors=True)
-        if overlapping:
+        written = 0
+        clash: List[str] = []
+        try:
+            for _, staging in done:
+                assert staging is not None
+                for name, part_ids, decisions in adopter.staged_parts(staging):
+                    if adopter.present.isdisjoint(part_ids):
+                        adopter.adopt(staging, name, part_ids, decisions)
+                        written += len(part_ids)
+                    else:
+                        clash.append(f"{os.path.basename(staging)}: {len(adopter.present.intersection(part_ids))} "
+                                     f"of its {len(part_ids)} games present")
+        finally:
+            # Every staging directory of this run's chunks goes, those of attempts Ray
+            # abandoned included.
+            prefixes = tuple(f"match-{seed}-{a}-{a + n - 1}-" for a, n in chunks)
+            for entry in os.listdir(staging_root):
+                if entry.startswith(prefixes):
+                    shutil.rmtree(os.path.join(staging_root, entry), ignore_errors=True)
+        if clash:
             raise DistributedError(
-                f"parts not written, each holding games present and games not (another chunk_games than "
-                f"the run that wrote them?): {'; '.join(overlapping)}"
+                f"parts not written, their games written meanwhile by another writer: {'; '.join(clash)}"
             )
         return dataclasses.replace(merged, written=written, present=present)
     finally:
-        if lock is not None:
-            lock.release()
+        lock.release()
+
+
+def _match_chunks(numbers: Sequence[int], chunk_games: Optional[int], num_cpus: int) -> List[Tuple[int, int]]:
+    """The chunks of the games ``numbers`` (increasing): runs of consecutive games, cut
+    at the multiples of ``chunk_games`` (default: about four chunks per task slot, at
+    most 64 games); ``(first, count)``."""
+    if chunk_games is None:
+        chunk_games = max(1, min(_MAX_CHUNK_GAMES, math.ceil(len(numbers) / (4 * _slots(num_cpus)))))
+    out: List[Tuple[int, int]] = []
+    for first, count in _chunks(numbers, len(numbers)):
+        end = first + count
+        while first < end:
+            stop = min(end, (first // chunk_games + 1) * chunk_games)
+            out.append((first, stop - first))
+            first = stop
+    return out
+
+
+def _run_match_chunks(
+    specs: List[str],
+    chunks: List[Tuple[int, int]],
+    settings: Dict[str, Any],
+    num_cpus: int,
+    max_retries: int,
+    staging_root: Optional[str],
+) -> List[Tuple[MatchResult, Optional[str]]]:
+    task = _match_task.options(num_cpus=num_cpus, max_retries=max_retries)
+    refs = [task.remote(specs, a, n, settings, num_cpus, staging_root) for a, n in chunks]
+    try:
+        done: List[Tuple[MatchResult, Optional[str]]] = ray.get(refs)
+    except ray.exceptions.RayError as e:
+        raise DistributedError(f"a chunk of the match failed after Ray's retries: {e}") from None
+    except BaseException:
+        for ref in refs:
+            ray.cancel(ref, force=True)
+        raise
+    return done
 
 
 # ---------------------------------------------------------------------------------------

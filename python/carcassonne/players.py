@@ -175,6 +175,50 @@ class MatchResult:
         return self.text
 
 
+def _player_results(raw: Sequence[Mapping[str, Any]]) -> List[PlayerResult]:
+    return [
+        PlayerResult(
+            spec=s["bot"],
+            games=s["games"],
+            wins=s["wins"],
+            win_rate=s["win_rate"],
+            interval=(s["interval"][0], s["interval"][1]),
+            mean_score=s["mean_score"],
+            mean_margin=s["mean_margin"],
+            ms_per_decision=s["ms_per_decision"],
+            seat_games=list(s["seat_games"]),
+            seat_wins=list(s["seat_wins"]),
+        )
+        for s in raw
+    ]
+
+
+def summarize(
+    bots: Sequence[str],
+    seating: npt.ArrayLike,
+    scores: npt.ArrayLike,
+    decisions: npt.ArrayLike,
+    think_seconds: npt.ArrayLike,
+    game: Optional[Sequence[int]] = None,
+) -> Tuple[List[PlayerResult], str]:
+    """The summaries (one per player of ``bots``, in that order) and the text table of
+    the games given as arrays ``[game, seat]`` as :class:`MatchResult` holds them (of a
+    whole match or of ranges of one match concatenated in order), computed natively as
+    :func:`match` computes them. ``game`` (the games' indices) only names a game in
+    errors. Arrays of another shape, a player out of range or seated twice, a negative
+    count or time raise :class:`~carcassonne.errors.InvalidArgumentError` (a
+    ``ValueError``) naming the argument."""
+    raw = _core.match_summary(
+        list(bots),
+        seating,
+        scores,
+        decisions,
+        think_seconds,
+        game=None if game is None else [int(g) for g in game],
+    )
+    return _player_results(raw["summaries"]), raw["text"]
+
+
 def match(
     bots: Sequence[PlayerSpec],
     games: int = 100,
@@ -222,21 +266,7 @@ def match(
         out=None if out is None else os.fspath(out),
         part_games=part_games,
     )
-    summaries = [
-        PlayerResult(
-            spec=s["bot"],
-            games=s["games"],
-            wins=s["wins"],
-            win_rate=s["win_rate"],
-            interval=(s["interval"][0], s["interval"][1]),
-            mean_score=s["mean_score"],
-            mean_margin=s["mean_margin"],
-            ms_per_decision=s["ms_per_decision"],
-            seat_games=list(s["seat_games"]),
-            seat_wins=list(s["seat_wins"]),
-        )
-        for s in raw["summaries"]
-    ]
+    summaries = _player_results(raw["summaries"])
     return MatchResult(
         players=summaries,
         game=raw["game"],

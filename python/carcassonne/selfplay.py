@@ -83,7 +83,7 @@ def generate(
     *,
     out: Union[str, "os.PathLike[str]"],
     **kwargs: Any,
-) -> Dict[str, int]: ...
+) -> Dict[str, Any]: ...
 
 
 def generate(
@@ -108,7 +108,7 @@ def generate(
     part_games: Optional[int] = None,
     seat_name: Optional[str] = None,
     **config: Any,
-) -> Union[SelfPlayRows, Dict[str, int]]:
+) -> Union[SelfPlayRows, Dict[str, Any]]:
     """Plays ``games`` self-play games and returns their rows (or, with ``out``, writes
     them into a dataset).
 
@@ -130,14 +130,17 @@ def generate(
     (docs/dataset.md) instead of returned: the decisions with the search's targets as
     full flat ids, a part file every ``part_games`` games (default 64; only a part's
     games are held in memory), game ``first_game + g`` under the id
-    ``selfplay-<seed>-<first_game + g>``. A game whose id is there already is not played
-    again (the ids name the seed and the game, not the search: give each configuration
-    or network its own seed or directory). Each seat is named in the ``seats`` column by
-    the playout search's spec (``mcts:150``) or, with an evaluator, by ``seat_name``
-    (default ``guided:<budget>``; 1 to 256 bytes, no control character, such as
-    ``"net:" + hashlib.sha256(weights).hexdigest()``). Returns ``{"written", "present",
-    "decisions"}``; Ctrl-C raises ``KeyboardInterrupt`` and leaves the parts written
-    whole.
+    ``selfplay-<seed>-<first_game + g>-<hash>``, ``hash`` 8 hexadecimal digits of what
+    decides the games but the seed (the seats' names, the setup, ``window``,
+    ``sample_moves``, the budget and the search's tuning; docs/dataset.md). A game whose
+    id is there already is not played again; games of other settings are other games.
+    Each seat is named in the ``seats`` column by the playout search's spec
+    (``mcts:150``) or, with an evaluator, by ``seat_name`` (default ``guided:<budget>``;
+    1 to 256 bytes, no control character, such as ``"net:" +
+    hashlib.sha256(weights).hexdigest()``): the network enters the ids through it only,
+    so give each network its own ``seat_name``. Returns ``{"written", "present",
+    "decisions", "hash"}``; Ctrl-C raises ``KeyboardInterrupt`` and leaves the parts
+    written whole.
     """
     raw: Dict[str, Any] = _core.selfplay(
         games,
@@ -163,7 +166,7 @@ def generate(
         **config,
     )
     if out is not None:
-        return {k: int(v) for k, v in raw.items()}
+        return {k: v if k == "hash" else int(v) for k, v in raw.items()}
     return SelfPlayRows(**raw)
 
 

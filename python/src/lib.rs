@@ -471,45 +471,12 @@ mod _core {
         part_games: Int,
     ) -> PyResult<Bound<'py, PyDict>> {
         use carcassonne_session::matches::{write_match, MatchWriteError};
-        let parsed: Vec<Bot> = bots
-            .iter()
-            .map(|b| Bot::parse(b).map_err(|m| invalid_config(format!("bots: {m}"))))
-            .collect::<PyResult<_>>()?;
-        let count = (parsed.len() as i64).into_pyobject(py)?.into_any();
-        let zero = 0u64.into_pyobject(py)?.into_any();
-        let config = crate::convert::config_from_args(crate::convert::ConfigArgs {
-            players: Some(players.unwrap_or(&count)),
-            sets,
-            edition,
-            rules,
-            figures,
-            seed: Some(seed.unwrap_or(&zero)),
-            start: None,
-        })?;
-        let games = u32::try_from(games.0)
-            .map_err(|_| invalid_config(format!("games: {} is out of range", games.0)))?;
-        let threads = usize::try_from(threads.0)
-            .map_err(|_| invalid_config(format!("threads: {} is out of range", threads.0)))?;
-        let first_game = u64::try_from(first_game.0)
-            .ok()
-            .filter(|g| *g <= MatchSpec::MAX_FIRST_GAME)
-            .ok_or_else(|| {
-                invalid_config(format!(
-                    "first_game: {} is not from 0 to {}",
-                    first_game.0,
-                    MatchSpec::MAX_FIRST_GAME
-                ))
-            })?;
+        let spec = match_spec(
+            py, bots, games, seed, players, sets, edition, rules, figures, threads, first_game,
+        )?;
         let part_games =
             crate::convert::arg_in_range("part_games", part_games, 1, 1_000_000)? as usize;
-        let players = config.players as usize;
-        let spec = MatchSpec {
-            config,
-            bots: parsed,
-            games,
-            first_game,
-            threads,
-        };
+        let players = spec.config.players as usize;
         spec.validate().map_err(invalid_config)?;
         let watch = SignalWatch::new();
         let result = py.detach(|| {
@@ -551,27 +518,7 @@ mod _core {
                 think[[g, seat]] = game.think[seat].as_secs_f64();
             }
         }
-        let summaries = PyList::empty(py);
-        for s in report.summaries() {
-            let d = PyDict::new(py);
-            d.set_item("bot", s.bot.to_string())?;
-            d.set_item("games", s.games)?;
-            d.set_item("wins", s.wins)?;
-            d.set_item("win_rate", s.win_rate)?;
-            d.set_item("interval", s.interval)?;
-            d.set_item("mean_score", s.mean_score)?;
-            d.set_item("mean_margin", s.mean_margin)?;
-            d.set_item("ms_per_decision", s.ms_per_decision)?;
-            d.set_item(
-                "seat_games",
-                s.per_seat.iter().map(|r| r.games).collect::<Vec<_>>(),
-            )?;
-            d.set_item(
-                "seat_wins",
-                s.per_seat.iter().map(|r| r.wins).collect::<Vec<_>>(),
-            )?;
-            summaries.append(d)?;
-        }
+        let summaries = summaries_list(py, &report.summaries())?;
         let out = PyDict::new(py);
         out.set_item(
             "bots",
@@ -590,6 +537,256 @@ mod _core {
         out.set_item("summaries", summaries)?;
         out.set_item("text", report.to_text())?;
         out.set_item("elapsed", report.elapsed.as_secs_f64())?;
+        Ok(out)
+    }
+
+    /// The validated spec of a match from `play_match`'s arguments.
+    #[allow(clippy::too_many_arguments)]
+    fn match_spec<'py>(
+        py: Python<'py>,
+        bots: Vec<String>,
+        games: Int,
+        seed: Option<&Bound<'py, PyAny>>,
+        players: Option<&Bound<'py, PyAny>>,
+        sets: Option<&Bound<'py, PyAny>>,
+        edition: Option<&Bound<'py, PyAny>>,
+        rules: Option<&Bound<'py, PyAny>>,
+        figures: Option<&Bound<'py, PyAny>>,
+        threads: Int,
+        first_game: Int,
+    ) -> PyResult<MatchSpec> {
+        let parsed: Vec<Bot> = bots
+            .iter()
+            .map(|b| Bot::parse(b).map_err(|m| invalid_config(format!("bots: {m}"))))
+            .collect::<PyResult<_>>()?;
+        let count = (parsed.len() as i64).into_pyobject(py)?.into_any();
+        let zero = 0u64.into_pyobject(py)?.into_any();
+        let config = crate::convert::config_from_args(crate::convert::ConfigArgs {
+            players: Some(players.unwrap_or(&count)),
+            sets,
+            edition,
+            rules,
+            figures,
+            seed: Some(seed.unwrap_or(&zero)),
+            start: None,
+        })?;
+        let games = u32::try_from(games.0)
+            .map_err(|_| invalid_config(format!("games: {} is out of range", games.0)))?;
+        let threads = usize::try_from(threads.0)
+            .map_err(|_| invalid_config(format!("threads: {} is out of range", threads.0)))?;
+        let first_game = u64::try_from(first_game.0)
+            .ok()
+            .filter(|g| *g <= MatchSpec::MAX_FIRST_GAME)
+            .ok_or_else(|| {
+                invalid_config(format!(
+                    "first_game: {} is not from 0 to {}",
+                    first_game.0,
+                    MatchSpec::MAX_FIRST_GAME
+                ))
+            })?;
+        let spec = MatchSpec {
+            config,
+            bots: parsed,
+            games,
+            first_game,
+            threads,
+        };
+        spec.validate().map_err(invalid_config)?;
+        Ok(spec)
+    }
+
+    /// The dataset ids of games `first_game .. first_game + games` of the match that
+    /// `play_match` plays with the same arguments (`match-<seed>-<g>-<hash>`,
+    /// `carcassonne_session::matches::match_game_id`): the ids under which
+    /// `play_match(out=)` writes them. Bad arguments raise as for `play_match`.
+    #[pyfunction]
+    #[pyo3(signature = (bots, games=Int(100), seed=None, players=None, sets=None, edition=None, rules=None, figures=None, first_game=Int(0)), text_signature = "(bots, games=100, seed=0, players=None, sets=None, edition=None, rules=None, figures=None, first_game=0)")]
+    #[allow(clippy::too_many_arguments)]
+    fn match_game_ids<'py>(
+        py: Python<'py>,
+        bots: Vec<String>,
+        games: Int,
+        seed: Option<&Bound<'py, PyAny>>,
+        players: Option<&Bound<'py, PyAny>>,
+        sets: Option<&Bound<'py, PyAny>>,
+        edition: Option<&Bound<'py, PyAny>>,
+        rules: Option<&Bound<'py, PyAny>>,
+        figures: Option<&Bound<'py, PyAny>>,
+        first_game: Int,
+    ) -> PyResult<Vec<String>> {
+        use carcassonne_session::matches::match_game_id;
+        let spec = match_spec(
+            py,
+            bots,
+            games,
+            seed,
+            players,
+            sets,
+            edition,
+            rules,
+            figures,
+            Int(1),
+            first_game,
+        )?;
+        Ok(spec
+            .game_indices()
+            .map(|g| match_game_id(&spec, g))
+            .collect())
+    }
+
+    /// The summaries of a match as Python dicts (see `play_match`).
+    fn summaries_list<'py>(
+        py: Python<'py>,
+        summaries: &[carcassonne_session::matches::PlayerSummary],
+    ) -> PyResult<Bound<'py, PyList>> {
+        let list = PyList::empty(py);
+        for s in summaries {
+            let d = PyDict::new(py);
+            d.set_item("bot", s.bot.to_string())?;
+            d.set_item("games", s.games)?;
+            d.set_item("wins", s.wins)?;
+            d.set_item("win_rate", s.win_rate)?;
+            d.set_item("interval", s.interval)?;
+            d.set_item("mean_score", s.mean_score)?;
+            d.set_item("mean_margin", s.mean_margin)?;
+            d.set_item("ms_per_decision", s.ms_per_decision)?;
+            d.set_item(
+                "seat_games",
+                s.per_seat.iter().map(|r| r.games).collect::<Vec<_>>(),
+            )?;
+            d.set_item(
+                "seat_wins",
+                s.per_seat.iter().map(|r| r.wins).collect::<Vec<_>>(),
+            )?;
+            list.append(d)?;
+        }
+        Ok(list)
+    }
+
+    /// A 2-D array argument of shape `[rows, cols]` (any array-like numpy converts to
+    /// `T`), row by row; an `InvalidArgumentError` naming `name` otherwise.
+    fn table<'py, T: numpy::Element + Copy + pyo3::conversion::FromPyObjectOwned<'py> + 'py>(
+        name: &str,
+        value: &Bound<'py, PyAny>,
+        rows: Option<usize>,
+        cols: usize,
+    ) -> PyResult<Vec<Vec<T>>> {
+        let array: numpy::PyArrayLike2<'py, T, numpy::AllowTypeChange> =
+            value.extract().map_err(|e: PyErr| {
+                invalid_argument(format!(
+                    "{name}: expected a 2-D array of numbers [games, players]: {e}"
+                ))
+            })?;
+        let view = array.as_array();
+        let (r, c) = view.dim();
+        if c != cols || rows.is_some_and(|n| n != r) {
+            let want = rows.map_or("games".to_string(), |n| n.to_string());
+            return Err(invalid_argument(format!(
+                "{name}: shape ({r}, {c}); expected ({want}, {cols}): a row per game, a column per seat"
+            )));
+        }
+        Ok(view.outer_iter().map(|row| row.to_vec()).collect())
+    }
+
+    /// The summaries and the text table of a match's games from its arrays (as
+    /// `play_match` returns them, or concatenated from ranges of one match): `bots` one
+    /// spec per player, `seating`, `scores`, `decisions` [G, P] integers and
+    /// `think_seconds` [G, P] (per seat), `game` [G] (the games' indices, used in error
+    /// messages only). Computed as `carcassonne match` computes them. Returns
+    /// `{"summaries", "text"}`. An array of another shape, a player out of range or
+    /// seated twice in a game, a negative count or time: `InvalidArgumentError` naming
+    /// the argument.
+    #[pyfunction]
+    #[pyo3(signature = (bots, seating, scores, decisions, think_seconds, game=None))]
+    fn match_summary<'py>(
+        py: Python<'py>,
+        bots: Vec<String>,
+        seating: &Bound<'py, PyAny>,
+        scores: &Bound<'py, PyAny>,
+        decisions: &Bound<'py, PyAny>,
+        think_seconds: &Bound<'py, PyAny>,
+        game: Option<Vec<u64>>,
+    ) -> PyResult<Bound<'py, PyDict>> {
+        use carcassonne_session::matches::{summary_text, try_summarize, GameResult};
+        use std::time::Duration;
+        let parsed: Vec<Bot> = bots
+            .iter()
+            .map(|b| Bot::parse(b).map_err(|m| invalid_argument(format!("bots: {m}"))))
+            .collect::<PyResult<_>>()?;
+        let p = parsed.len();
+        if p == 0 {
+            return Err(invalid_argument("bots: no players"));
+        }
+        let seating: Vec<Vec<i64>> = table("seating", seating, None, p)?;
+        let n = seating.len();
+        let scores: Vec<Vec<i64>> = table("scores", scores, Some(n), p)?;
+        let decisions: Vec<Vec<i64>> = table("decisions", decisions, Some(n), p)?;
+        let think: Vec<Vec<f64>> = table("think_seconds", think_seconds, Some(n), p)?;
+        let indices = match game {
+            Some(g) if g.len() != n => {
+                return Err(invalid_argument(format!(
+                    "game: {} indices for {n} games",
+                    g.len()
+                )))
+            }
+            Some(g) => g,
+            None => (0..n as u64).collect(),
+        };
+        let mut games = Vec::with_capacity(n);
+        for i in 0..n {
+            let g = indices[i];
+            let at = |name: &str, seat: usize, what: &str| {
+                invalid_argument(format!("{name}: game {g} (row {i}), seat {seat}: {what}"))
+            };
+            let mut result = GameResult {
+                game: g,
+                seed: 0,
+                seating: Vec::with_capacity(p),
+                scores: Vec::with_capacity(p),
+                decisions: Vec::with_capacity(p),
+                think: Vec::with_capacity(p),
+            };
+            for seat in 0..p {
+                let b = seating[i][seat];
+                result
+                    .seating
+                    .push(usize::try_from(b).ok().filter(|b| *b < p).ok_or_else(|| {
+                        at(
+                            "seating",
+                            seat,
+                            &format!("player {b} is not from 0 to {}", p - 1),
+                        )
+                    })?);
+                let s = scores[i][seat];
+                result.scores.push(
+                    i32::try_from(s)
+                        .map_err(|_| at("scores", seat, &format!("{s} is out of range")))?,
+                );
+                let d = decisions[i][seat];
+                result.decisions.push(u32::try_from(d).map_err(|_| {
+                    at(
+                        "decisions",
+                        seat,
+                        &format!("{d} is not from 0 to {}", u32::MAX),
+                    )
+                })?);
+                let t = think[i][seat];
+                result
+                    .think
+                    .push(Duration::try_from_secs_f64(t).map_err(|_| {
+                        at(
+                            "think_seconds",
+                            seat,
+                            &format!("{t} is not a time in seconds"),
+                        )
+                    })?);
+            }
+            games.push(result);
+        }
+        let summaries = try_summarize(&parsed, &games).map_err(invalid_argument)?;
+        let out = PyDict::new(py);
+        out.set_item("summaries", summaries_list(py, &summaries)?)?;
+        out.set_item("text", summary_text(&summaries))?;
         Ok(out)
     }
 

@@ -10,7 +10,7 @@ use crate::search::{budget_from, call_evaluator, SearchTuning};
 use crate::signals::SignalWatch;
 use carcassonne_session::bots::Bot;
 use carcassonne_session::dataset::{
-    check_seat_name, write_selfplay, DatasetWriter, SelfPlayWriteError,
+    check_seat_name, selfplay_hash, write_selfplay, DatasetWriter, SelfPlayWriteError,
 };
 use carcassonne_session::encode::Layout;
 use carcassonne_session::guided::{
@@ -45,12 +45,15 @@ use std::time::Instant;
 ///
 /// With `out`, the games are written into the dataset directory `out` (created if
 /// needed) instead, with the search's targets, a part every `part_games` games
-/// (default 64; given without `out` it is an error), under
-/// the ids `selfplay-<seed>-<n>`; games already there are not played again, Ctrl-C
-/// leaves the parts written whole, and `{"written", "present", "decisions"}` is
-/// returned. Each seat is named in the `seats` column by the playout search's spec
-/// (`mcts:150`) or, with an evaluator, by `seat_name` (default `guided:<budget>`; 1 to
-/// 256 bytes, no control character, e.g. `net:<sha256 of the weights file>`).
+/// (default 64; given without `out` it is an error), under the ids
+/// `selfplay-<seed>-<n>-<hash>` (`hash`: 8 hexadecimal digits of the seats' names, the
+/// setup without its seed, `window`, `sample_moves` and the search's settings,
+/// `carcassonne_session::dataset::selfplay_hash`); games already there are not played
+/// again, Ctrl-C leaves the parts written whole, and `{"written", "present",
+/// "decisions", "hash"}` is returned. Each seat is named in the `seats` column by the
+/// playout search's spec (`mcts:150`) or, with an evaluator, by `seat_name` (default
+/// `guided:<budget>`; 1 to 256 bytes, no control character, e.g. `net:<sha256 of the
+/// weights file>`).
 #[pyfunction]
 #[pyo3(signature = (games, budget=None, seed=Seed(0), first_game=Int(0), threads=Int(1), players=None, sets=None, edition=None, rules=None, figures=None, window=Int(24), preset="compact", sample_moves=Int(30), evaluator=None, batch=Int(8), c=None, margin=None, playout=None, standing=None, standing_end=None, out=None, part_games=None, seat_name=None), text_signature = "(games, budget=150, seed=0, first_game=0, threads=1, players=None, sets=None, edition=None, rules=None, figures=None, window=24, preset='compact', sample_moves=30, evaluator=None, batch=8, c=None, margin=None, playout=None, standing=None, standing_end=None, out=None, part_games=None, seat_name=None)")]
 #[allow(clippy::too_many_arguments)]
@@ -178,6 +181,7 @@ pub fn selfplay<'py>(
     let watch = SignalWatch::new();
     if let Some(dir) = out {
         let seats = vec![seat; config.players as usize];
+        let hash = selfplay_hash(&run, &seats);
         let result = py.detach(|| {
             let mut writer = DatasetWriter::open(&dir).map_err(SelfPlayWriteError::Dataset)?;
             writer.games_per_part = part_games;
@@ -197,6 +201,7 @@ pub fn selfplay<'py>(
         d.set_item("written", done.written)?;
         d.set_item("present", done.present)?;
         d.set_item("decisions", done.decisions)?;
+        d.set_item("hash", hash)?;
         return Ok(d);
     }
     let started = Instant::now();

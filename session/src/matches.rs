@@ -215,103 +215,161 @@ pub fn wilson_interval(p: f64, n: u32) -> (f64, f64) {
 }
 
 impl MatchReport {
-    /// One summary per player, in the spec's order.
+    /// One summary per player, in the spec's order ([`summarize`]).
     pub fn summaries(&self) -> Vec<PlayerSummary> {
-        let p = self.spec.bots.len();
-        (0..p)
-            .map(|b| {
-                let mut per_seat = vec![SeatRecord::default(); p];
-                let (mut wins, mut score, mut margin) = (0.0, 0i64, 0i64);
-                let (mut decisions, mut think) = (0u64, Duration::ZERO);
-                for game in &self.games {
-                    let seat = game
-                        .seating
-                        .iter()
-                        .position(|x| *x == b)
-                        .expect("every player has a seat");
-                    let w = game.win_share(seat);
-                    wins += w;
-                    per_seat[seat].games += 1;
-                    per_seat[seat].wins += w;
-                    score += i64::from(game.scores[seat]);
-                    margin += i64::from(game.margin(seat));
-                    decisions += u64::from(game.decisions[seat]);
-                    think += game.think[seat];
-                }
-                let games = self.games.len() as u32;
-                let n = f64::from(games.max(1));
-                let win_rate = wins / n;
-                PlayerSummary {
-                    bot: self.spec.bots[b],
-                    games,
-                    wins,
-                    win_rate,
-                    interval: wilson_interval(win_rate, games),
-                    mean_score: score as f64 / n,
-                    mean_margin: margin as f64 / n,
-                    ms_per_decision: think.as_secs_f64() * 1000.0 / decisions.max(1) as f64,
-                    per_seat,
-                }
-            })
-            .collect()
+        summarize(&self.spec.bots, &self.games)
     }
 
-    /// The summary as a text table: one line per player, then the win rate per seat.
+    /// The summary as a text table: one line per player, then the win rate per seat
+    /// ([`summary_text`]).
     pub fn to_text(&self) -> String {
-        let mut t = String::new();
-        let summaries = self.summaries();
-        let width = summaries
-            .iter()
-            .map(|s| s.bot.to_string().len())
-            .max()
-            .unwrap_or(6)
-            .max(6);
+        summary_text(&self.summaries())
+    }
+}
+
+/// Why [`summarize`] cannot summarise games; the message names the field.
+fn check_games(players: usize, games: &[GameResult]) -> Result<(), String> {
+    for (i, game) in games.iter().enumerate() {
+        let g = game.game;
+        for (field, len) in [
+            ("seating", game.seating.len()),
+            ("scores", game.scores.len()),
+            ("decisions", game.decisions.len()),
+            ("think", game.think.len()),
+        ] {
+            if len != players {
+                return Err(format!(
+                    "{field}: game {g} (row {i}) has {len} seats for {players} players"
+                ));
+            }
+        }
+        let mut seen = vec![false; players];
+        for (seat, &b) in game.seating.iter().enumerate() {
+            if b >= players {
+                return Err(format!(
+                    "seating: game {g} (row {i}) seats player {b} at seat {seat}; players are 0 to {}",
+                    players - 1
+                ));
+            }
+            if std::mem::replace(&mut seen[b], true) {
+                return Err(format!(
+                    "seating: game {g} (row {i}) seats player {b} twice"
+                ));
+            }
+        }
+    }
+    Ok(())
+}
+
+/// One summary per player of `bots` (in that order) over `games`, whatever range of a
+/// match they are: wins (a win shared by `k` seats counts `1/k`, B17), the win rate
+/// with its 95 % Wilson interval, mean score and margin, time per decision, and the
+/// games and wins at each seat. Summed game by game in the order given, so the games
+/// of a match merged from ranges give the figures of the whole match. An error names
+/// the field of a game whose seats do not match `bots` (a row of another length, a
+/// player out of range or seated twice).
+pub fn try_summarize(bots: &[Bot], games: &[GameResult]) -> Result<Vec<PlayerSummary>, String> {
+    check_games(bots.len(), games)?;
+    Ok(summarize(bots, games))
+}
+
+/// [`try_summarize`] of games known to seat every player of `bots` once (those
+/// [`run_match`] plays); panics otherwise.
+pub fn summarize(bots: &[Bot], games: &[GameResult]) -> Vec<PlayerSummary> {
+    let p = bots.len();
+    (0..p)
+        .map(|b| {
+            let mut per_seat = vec![SeatRecord::default(); p];
+            let (mut wins, mut score, mut margin) = (0.0, 0i64, 0i64);
+            let (mut decisions, mut think) = (0u64, Duration::ZERO);
+            for game in games {
+                let seat = game
+                    .seating
+                    .iter()
+                    .position(|x| *x == b)
+                    .expect("every player has a seat");
+                let w = game.win_share(seat);
+                wins += w;
+                per_seat[seat].games += 1;
+                per_seat[seat].wins += w;
+                score += i64::from(game.scores[seat]);
+                margin += i64::from(game.margin(seat));
+                decisions += u64::from(game.decisions[seat]);
+                think += game.think[seat];
+            }
+            let count = games.len() as u32;
+            let n = f64::from(count.max(1));
+            let win_rate = wins / n;
+            PlayerSummary {
+                bot: bots[b],
+                games: count,
+                wins,
+                win_rate,
+                interval: wilson_interval(win_rate, count),
+                mean_score: score as f64 / n,
+                mean_margin: margin as f64 / n,
+                ms_per_decision: think.as_secs_f64() * 1000.0 / decisions.max(1) as f64,
+                per_seat,
+            }
+        })
+        .collect()
+}
+
+/// The summary table of `carcassonne match`: one line per player, then the win rate
+/// per seat.
+pub fn summary_text(summaries: &[PlayerSummary]) -> String {
+    let mut t = String::new();
+    let width = summaries
+        .iter()
+        .map(|s| s.bot.to_string().len())
+        .max()
+        .unwrap_or(6)
+        .max(6);
+    let _ = writeln!(
+        t,
+        "{:<width$}  {:>6}  {:>7}  {:>8}  {:>15}  {:>10}  {:>11}  {:>11}",
+        "player",
+        "games",
+        "wins",
+        "win rate",
+        "95% interval",
+        "mean score",
+        "mean margin",
+        "ms/decision"
+    );
+    for s in summaries {
         let _ = writeln!(
             t,
-            "{:<width$}  {:>6}  {:>7}  {:>8}  {:>15}  {:>10}  {:>11}  {:>11}",
-            "player",
-            "games",
-            "wins",
-            "win rate",
-            "95% interval",
-            "mean score",
-            "mean margin",
-            "ms/decision"
+            "{:<width$}  {:>6}  {:>7.1}  {:>7.1}%  {:>6.1}% - {:>5.1}%  {:>10.1}  {:>+11.1}  {:>11.2}",
+            s.bot.to_string(),
+            s.games,
+            s.wins,
+            s.win_rate * 100.0,
+            s.interval.0 * 100.0,
+            s.interval.1 * 100.0,
+            s.mean_score,
+            s.mean_margin,
+            s.ms_per_decision
         );
-        for s in &summaries {
-            let _ = writeln!(
-                t,
-                "{:<width$}  {:>6}  {:>7.1}  {:>7.1}%  {:>6.1}% - {:>5.1}%  {:>10.1}  {:>+11.1}  {:>11.2}",
-                s.bot.to_string(),
-                s.games,
-                s.wins,
-                s.win_rate * 100.0,
-                s.interval.0 * 100.0,
-                s.interval.1 * 100.0,
-                s.mean_score,
-                s.mean_margin,
-                s.ms_per_decision
-            );
-        }
-        let _ = writeln!(t, "win rate per seat (games at that seat):");
-        for s in &summaries {
-            let seats: Vec<String> = s
-                .per_seat
-                .iter()
-                .enumerate()
-                .map(|(i, r)| {
-                    let rate = if r.games > 0 {
-                        r.wins / f64::from(r.games) * 100.0
-                    } else {
-                        0.0
-                    };
-                    format!("seat {i} {rate:.1}% ({})", r.games)
-                })
-                .collect();
-            let _ = writeln!(t, "  {:<width$}  {}", s.bot.to_string(), seats.join("  "));
-        }
-        t
     }
+    let _ = writeln!(t, "win rate per seat (games at that seat):");
+    for s in summaries {
+        let seats: Vec<String> = s
+            .per_seat
+            .iter()
+            .enumerate()
+            .map(|(i, r)| {
+                let rate = if r.games > 0 {
+                    r.wins / f64::from(r.games) * 100.0
+                } else {
+                    0.0
+                };
+                format!("seat {i} {rate:.1}% ({})", r.games)
+            })
+            .collect();
+        let _ = writeln!(t, "  {:<width$}  {}", s.bot.to_string(), seats.join("  "));
+    }
+    t
 }
 
 /// Bot seeds are drawn apart from the tile seeds.
@@ -506,7 +564,12 @@ pub fn match_hash(spec: &MatchSpec) -> String {
     let mut config = spec.config.clone();
     config.seed = 0;
     let names: Vec<String> = spec.bots.iter().map(Bot::to_string).collect();
-    let text = format!("{}\n{}", names.join(","), config.to_json());
+    short_hash(&format!("{}\n{}", names.join(","), config.to_json()))
+}
+
+/// 8 hexadecimal digits of the 64-bit FNV-1a hash of `text`, its two halves xored: the
+/// hash in the ids of matches' and self-play runs' games.
+pub(crate) fn short_hash(text: &str) -> String {
     let mut h: u64 = 0xcbf2_9ce4_8422_2325;
     for b in text.bytes() {
         h ^= u64::from(b);

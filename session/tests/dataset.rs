@@ -10,8 +10,8 @@ use arrow_array::types::{Float32Type, Int32Type, UInt32Type, UInt64Type, UInt8Ty
 use arrow_array::{Array, RecordBatch};
 use carcassonne::{Game, GameConfig};
 use carcassonne_session::dataset::{
-    read_table, selfplay_id, table_schema, temporary_name, write_selfplay, DatasetWriter,
-    GameEntry, SelfPlayWritten, SCHEMA_VERSION, TABLES, TABLE_KEY, VERSION_KEY,
+    read_table, selfplay_hash, selfplay_id, table_schema, temporary_name, write_selfplay,
+    DatasetWriter, GameEntry, SelfPlayWritten, SCHEMA_VERSION, TABLES, TABLE_KEY, VERSION_KEY,
 };
 use carcassonne_session::encode::{EncoderSpec, Layout, Preset};
 use carcassonne_session::mcts::{Budget, MctsConfig};
@@ -55,6 +55,14 @@ fn write_games(dir: &Path, games: u64, per_part: usize) -> SelfPlayWritten {
     writer.games_per_part = per_part;
     let seats = vec!["mcts:6".to_string(); 2];
     write_selfplay(&mut writer, &mut run(&config), games, &seats, &mut || true).unwrap()
+}
+
+/// The hash in the ids of [`write_games`]' games.
+fn games_hash() -> String {
+    selfplay_hash(
+        &run(&GameConfig::new(2)),
+        &["mcts:6".to_string(), "mcts:6".to_string()],
+    )
 }
 
 fn strings(b: &RecordBatch, name: &str) -> Vec<String> {
@@ -290,7 +298,7 @@ fn a_rerun_goes_on_without_writing_a_game_id_twice() {
     assert_eq!(ids.len(), 4);
     assert_eq!(unique.len(), 4);
     for g in 0..4 {
-        assert!(unique.contains(&selfplay_id(11, g)));
+        assert!(unique.contains(&selfplay_id(11, g, &games_hash())));
     }
     // Every table holds each game's rows once: the orphan was removed, not read.
     let turn_games: HashSet<String> = table(&dir, "turns")
@@ -329,6 +337,80 @@ fn a_rerun_goes_on_without_writing_a_game_id_twice() {
 }
 
 #[test]
+fn selfplay_ids_name_the_settings_so_other_settings_write_their_own_games() {
+    let dir = fresh_dir("settings");
+    let config = GameConfig::new(2);
+    assert_eq!(write_games(&dir, 2, 2).written, 2);
+    // Another budget, with the same seed, into the same directory: other games.
+    let mut other = run(&config);
+    other.searcher = Searcher::Playouts(MctsConfig::new(Budget::Iterations(7)));
+    let seats7 = vec!["mcts:7".to_string(); 2];
+    let mut writer = DatasetWriter::open(&dir).unwrap();
+    let done = write_selfplay(&mut writer, &mut other, 2, &seats7, &mut || true).unwrap();
+    assert_eq!((done.written, done.present), (2, 0));
+    // A rerun of either writes nothing.
+    assert_eq!(write_games(&dir, 2, 2).present, 2);
+    let mut writer = DatasetWriter::open(&dir).unwrap();
+    let again = write_selfplay(&mut writer, &mut other, 2, &seats7, &mut || true).unwrap();
+    assert_eq!((again.written, again.present), (0, 2));
+    let ids: HashSet<String> = game_ids(&dir).into_iter().collect();
+    let hash7 = selfplay_hash(&other, &seats7);
+    let want: HashSet<String> = (0..2)
+        .flat_map(|g| {
+            [
+                selfplay_id(11, g, &games_hash()),
+                selfplay_id(11, g, &hash7),
+            ]
+        })
+        .collect();
+    assert_eq!(ids, want);
+    assert_eq!(game_ids(&dir).len(), 4);
+    // The id's shape: selfplay-<seed>-<n>-<8 hex digits>.
+    let id = selfplay_id(11, 1, &hash7);
+    let hash = id.strip_prefix("selfplay-11-1-").unwrap();
+    assert!(
+        hash.len() == 8 && hash.chars().all(|c| c.is_ascii_hexdigit()),
+        "{id}"
+    );
+    // What decides the games changes the hash; the threads and the seed do not.
+    let seats6 = vec!["mcts:6".to_string(); 2];
+    let base = selfplay_hash(&run(&config), &seats6);
+    let mut changed = Vec::new();
+    let mut r = run(&config);
+    r.sample_moves += 1;
+    changed.push(selfplay_hash(&r, &seats6));
+    let mut r = run(&config);
+    let mut mcts = MctsConfig::new(Budget::Iterations(6));
+    mcts.exploration_centi += 10;
+    r.searcher = Searcher::Playouts(mcts);
+    changed.push(selfplay_hash(&r, &seats6));
+    let wide = Arc::new(Layout::new(
+        EncoderSpec::new(WINDOW + 2).unwrap(),
+        Preset::Compact,
+        &config,
+    ));
+    let mut r = run(&config);
+    r.layout = wide;
+    changed.push(selfplay_hash(&r, &seats6));
+    changed.push(selfplay_hash(
+        &run(&GameConfig::new(3)),
+        &vec!["mcts:6".to_string(); 3],
+    ));
+    changed.push(selfplay_hash(
+        &run(&config),
+        &["net:a".to_string(), "net:a".to_string()],
+    ));
+    let distinct: HashSet<&String> = changed.iter().chain([&base]).collect();
+    assert_eq!(distinct.len(), changed.len() + 1, "{changed:?}");
+    let mut same = run(&config);
+    same.threads = 1;
+    same.seed = 99;
+    same.config.seed = 5;
+    assert_eq!(selfplay_hash(&same, &seats6), base);
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
 fn a_corrupt_part_is_named_and_can_be_skipped() {
     let dir = fresh_dir("corrupt");
     write_games(&dir, 2, 1);
@@ -346,7 +428,7 @@ fn a_corrupt_part_is_named_and_can_be_skipped() {
         .iter()
         .flat_map(|b| strings(b, "game_id"))
         .collect();
-    assert_eq!(ids, HashSet::from([selfplay_id(11, 0)]));
+    assert_eq!(ids, HashSet::from([selfplay_id(11, 0, &games_hash())]));
     // A corrupt page inside a row group: the error names the row group.
     let good = dir.join("records").join("part-00001.parquet");
     let mut bytes = std::fs::read(&good).unwrap();

@@ -2,7 +2,9 @@
 //! plays the games of the whole match (same deals, seating and scores) and writes the
 //! same rows under the same ids; every record written replays to the scores the match
 //! reported, with ranks by the most points, ties shared (B17); a rerun writes no game
-//! twice; a stopped match leaves the games it finished written whole.
+//! twice; a stopped match leaves the games it finished written whole; the summaries of
+//! ranges put together are the whole match's, and games that do not seat each player
+//! once are refused.
 
 use arrow_array::cast::AsArray;
 use arrow_array::types::{Int32Type, UInt64Type, UInt8Type};
@@ -11,7 +13,8 @@ use carcassonne::{GameConfig, TileSet};
 use carcassonne_session::bots::Bot;
 use carcassonne_session::dataset::{read_table, DatasetWriter, TABLES};
 use carcassonne_session::matches::{
-    match_game_id, match_hash, run_match, write_match, MatchSpec, MatchWriteError,
+    match_game_id, match_hash, run_match, summary_text, try_summarize, write_match, MatchSpec,
+    MatchWriteError,
 };
 use carcassonne_session::record;
 use std::collections::{BTreeMap, HashMap};
@@ -230,4 +233,46 @@ fn a_rerun_writes_no_game_twice_and_a_stopped_match_keeps_what_it_finished() {
     assert!(matches!(write(&dir2, &bad, 1), Err(MatchWriteError::Spec(m)) if m.contains("games")));
     std::fs::remove_dir_all(&dir).unwrap();
     std::fs::remove_dir_all(&dir2).unwrap();
+}
+
+#[test]
+fn the_summaries_of_ranges_put_together_are_the_whole_matchs() {
+    // B17: a win shared by k seats counts 1/k; the summaries are sums game by game, so
+    // the games of ranges put together give the whole match's figures and table.
+    let whole = run_match(&spec(0, 6), &|_, _| {}).unwrap();
+    let mut games = run_match(&spec(0, 2), &|_, _| {}).unwrap().games;
+    games.extend(run_match(&spec(2, 4), &|_, _| {}).unwrap().games);
+    let bots = &whole.spec.bots;
+    // Times differ from run to run: the whole match's own times are used.
+    for (g, w) in games.iter_mut().zip(&whole.games) {
+        assert_eq!(
+            (g.game, g.seed, &g.seating, &g.scores, &g.decisions),
+            (w.game, w.seed, &w.seating, &w.scores, &w.decisions)
+        );
+        g.think.clone_from(&w.think);
+    }
+    let merged = try_summarize(bots, &games).unwrap();
+    assert_eq!(merged, whole.summaries());
+    assert_eq!(summary_text(&merged), whole.to_text());
+    // Games that do not seat each player once are refused, naming the field.
+    let mut bad = games.clone();
+    bad[3].seating = vec![0, 0];
+    let e = try_summarize(bots, &bad).unwrap_err();
+    assert!(
+        e.starts_with("seating: game 3 (row 3) seats player 0 twice"),
+        "{e}"
+    );
+    bad[3].seating = vec![0, 2];
+    let e = try_summarize(bots, &bad).unwrap_err();
+    assert!(
+        e.starts_with("seating: game 3 (row 3) seats player 2 at seat 1"),
+        "{e}"
+    );
+    let mut short = games.clone();
+    short[1].scores.pop();
+    let e = try_summarize(bots, &short).unwrap_err();
+    assert!(
+        e.starts_with("scores: game 1 (row 1) has 1 seats for 2 players"),
+        "{e}"
+    );
 }

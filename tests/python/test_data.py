@@ -23,8 +23,14 @@ pq = pytest.importorskip("pyarrow.parquet")
 SMALL = dict(budget=6, window=16, sample_moves=8)
 
 
-def write(path: Path, games: int, part_games: int = 1) -> Dict[str, int]:
+def write(path: Path, games: int, part_games: int = 1) -> Dict[str, Any]:
     return data.write_selfplay(path, games, seed=4, threads=2, part_games=part_games, **SMALL)  # type: ignore[arg-type]
+
+
+def ids(seed: int, games: List[int], hash: str) -> List[str]:
+    """Self-play game ids as docs/dataset.md spells them."""
+    assert len(hash) == 8 and all(c in "0123456789abcdef" for c in hash), hash
+    return [f"selfplay-{seed}-{n}-{hash}" for n in games]
 
 
 def test_selfplay_reads_back_as_tables_and_replays(tmp_path: Path) -> None:
@@ -32,7 +38,7 @@ def test_selfplay_reads_back_as_tables_and_replays(tmp_path: Path) -> None:
     assert done["written"] == 2 and done["present"] == 0 and done["decisions"] > 100
     ds = data.open(tmp_path)
     assert ds.skipped == []
-    assert sorted(ds.games.column("game_id").to_pylist()) == ["selfplay-4-0", "selfplay-4-1"]
+    assert sorted(ds.games.column("game_id").to_pylist()) == ids(4, [0, 1], done["hash"])
     assert ds.decisions.num_rows == done["decisions"]
     finals = dict(zip(ds.games.column("game_id").to_pylist(), ds.games.column("final_scores").to_pylist()))
     ranks = dict(zip(ds.games.column("game_id").to_pylist(), ds.games.column("ranks").to_pylist()))
@@ -51,33 +57,58 @@ def test_a_rerun_writes_no_game_twice(tmp_path: Path) -> None:
     write(tmp_path, 1)
     again = write(tmp_path, 2)
     assert (again["written"], again["present"]) == (1, 1)
-    ids = data.open(tmp_path).games.column("game_id").to_pylist()
-    assert sorted(ids) == ["selfplay-4-0", "selfplay-4-1"]
+    written = data.open(tmp_path).games.column("game_id").to_pylist()
+    assert sorted(written) == ids(4, [0, 1], again["hash"])
+
+
+def test_runs_of_other_settings_write_their_own_games(tmp_path: Path) -> None:
+    # The ids name the settings that decide the games: a run with another budget (or c,
+    # sample_moves, window, setup) into the same directory writes its games; a rerun of
+    # either writes nothing twice.
+    first = write(tmp_path, 2)
+    other = data.write_selfplay(tmp_path, 2, seed=4, **dict(SMALL, budget=7))  # type: ignore[arg-type]
+    assert (other["written"], other["present"]) == (2, 0) and other["hash"] != first["hash"]
+    tuned = selfplay.generate(2, seed=4, out=tmp_path, c=0.9, **SMALL)  # type: ignore[arg-type]
+    assert (tuned["written"], tuned["present"]) == (2, 0)
+    hashes = {first["hash"], other["hash"], tuned["hash"]}
+    assert len(hashes) == 3
+    for change in (dict(sample_moves=9), dict(window=17), dict(players=3)):
+        done = data.write_selfplay(tmp_path / "x", 1, seed=4, **dict(SMALL, **change))  # type: ignore[arg-type]
+        assert done["hash"] not in hashes, change
+        hashes.add(done["hash"])
+    # The same settings with other threads or parts are the same games.
+    again = data.write_selfplay(tmp_path, 2, seed=4, threads=1, part_games=2, **dict(SMALL, budget=7))  # type: ignore[arg-type]
+    assert (again["written"], again["present"], again["hash"]) == (0, 2, other["hash"])
+    assert (write(tmp_path, 2)["written"], write(tmp_path, 2)["present"]) == (0, 2)
+    written = data.open(tmp_path).games.column("game_id").to_pylist()
+    assert sorted(written) == sorted(ids(4, [0, 1], first["hash"]) + ids(4, [0, 1], other["hash"])
+                                     + ids(4, [0, 1], tuned["hash"]))
 
 
 def test_first_game_writes_the_same_game_as_a_run_from_zero(tmp_path: Path) -> None:
     # Game n is dealt and searched from the seed and n only, so a run of games 2..3
     # writes game 2 exactly as a run of games 0..3 does.
-    write(tmp_path / "all", 3)
-    data.write_selfplay(tmp_path / "late", 1, seed=4, first_game=2, **SMALL)  # type: ignore[arg-type]
+    hash = write(tmp_path / "all", 3)["hash"]
+    done = data.write_selfplay(tmp_path / "late", 1, seed=4, first_game=2, **SMALL)  # type: ignore[arg-type]
+    assert done["hash"] == hash
     late = data.open(tmp_path / "late")
-    assert late.games.column("game_id").to_pylist() == ["selfplay-4-2"]
+    assert late.games.column("game_id").to_pylist() == ids(4, [2], hash)
     whole = data.open(tmp_path / "all")
     records = dict(zip(whole.records.column("game_id").to_pylist(), whole.records.column("record").to_pylist()))
-    assert late.records.column("record").to_pylist() == [records["selfplay-4-2"]]
+    assert late.records.column("record").to_pylist() == [records[ids(4, [2], hash)[0]]]
     with pytest.raises(ValueError, match="first_game"):
         data.write_selfplay(tmp_path / "late", 1, first_game=-1)
 
 
 def test_a_corrupt_file_is_named_or_skipped(tmp_path: Path) -> None:
-    write(tmp_path, 2)
+    hash = write(tmp_path, 2)["hash"]
     bad = tmp_path / "decisions" / "part-00001.parquet"
     bad.write_bytes(bad.read_bytes()[:100])
     with pytest.raises(data.DatasetError, match="part-00001.parquet"):
         data.open(tmp_path)
     ds = data.open(tmp_path, skip_bad=True)
     assert len(ds.skipped) == 1 and "part-00001.parquet" in ds.skipped[0]
-    assert set(ds.decisions.column("game_id").to_pylist()) == {"selfplay-4-0"}
+    assert set(ds.decisions.column("game_id").to_pylist()) == set(ids(4, [0], hash))
 
 
 def test_another_schema_version_is_refused(tmp_path: Path) -> None:
@@ -141,6 +172,20 @@ def test_match_first_game_plays_the_games_of_the_whole_match(tmp_path: Path) -> 
         carcassonne.match(["greedy", "random"], 1, out=tmp_path, part_games=0)
 
 
+def test_match_game_ids_are_the_ids_match_out_writes(tmp_path: Path) -> None:
+    from carcassonne import _core
+
+    carcassonne.match(["greedy", "random"], 3, seed=2, first_game=1, out=tmp_path)
+    ids = _core.match_game_ids(["greedy", "random"], 3, seed=2, first_game=1)
+    assert sorted(data.open(tmp_path).games.column("game_id").to_pylist()) == sorted(ids)
+    assert [i.rsplit("-", 1)[0] for i in ids] == ["match-2-1", "match-2-2", "match-2-3"]
+    # Other players (or another setup) are another match: other ids.
+    other = _core.match_game_ids(["random", "greedy"], 3, seed=2, first_game=1)
+    assert set(other).isdisjoint(ids)
+    with pytest.raises(ValueError, match="bots: 1 players for 2 seats"):
+        _core.match_game_ids(["greedy"], 3, players=2)
+
+
 def tiny_evaluator(batch: Dict[str, Any]) -> Tuple[Any, Any]:
     """Priors that prefer some ids over others, a value from the globals."""
     mask = batch["action_mask"].astype(np.float32)
@@ -165,24 +210,24 @@ def test_generate_out_writes_the_rows_generate_returns(tmp_path: Path, guided: b
         settings["evaluator"] = tiny_evaluator
     rows = selfplay.generate(2, **settings)
     done = selfplay.generate(2, out=tmp_path, part_games=1, **settings)
-    assert done == {"written": 2, "present": 0, "decisions": len(rows)}
+    assert done == {"written": 2, "present": 0, "decisions": len(rows), "hash": done["hash"]}
     ds = data.open(tmp_path)
     games = {r["game_id"]: r for r in ds.games.to_pylist()}
-    assert sorted(games) == ["selfplay-6-1", "selfplay-6-2"]
+    assert sorted(games) == ids(6, [1, 2], done["hash"])
     seat = "guided:6" if guided else "mcts:6"
     assert all(g["seats"] == [seat, seat] for g in games.values())
     written = decisions_by_game(ds)
     for g in range(2):
-        game_id = f"selfplay-6-{1 + g}"
+        game_id = ids(6, [1 + g], done["hash"])[0]
         assert games[game_id]["seed"] == int(rows.seeds[g])
         assert games[game_id]["final_scores"] == list(rows.scores[g])
         ks = np.flatnonzero(rows.game == g)
         assert len(written[game_id]) == len(ks) == games[game_id]["decisions"]
         for k, d in zip(ks, written[game_id]):
             policy, mask = rows.policy[k], rows.action_mask[k]
-            ids = np.flatnonzero(policy > 0)
-            assert [t["id"] for t in d["targets"]] == list(ids)
-            assert [t["share"] for t in d["targets"]] == [float(x) for x in policy[ids]]
+            nonzero = np.flatnonzero(policy > 0)
+            assert [t["id"] for t in d["targets"]] == list(nonzero)
+            assert [t["share"] for t in d["targets"]] == [float(x) for x in policy[nonzero]]
             assert d["legal"] == int(mask.sum())
             assert d["chosen"] is not None and mask[d["chosen"]] == 1
             assert d["player"] == rows.player[k]
@@ -196,8 +241,16 @@ def test_generate_out_writes_the_rows_generate_returns(tmp_path: Path, guided: b
 
 def test_generate_out_names_a_network_seat_and_refuses_bad_names(tmp_path: Path) -> None:
     name = "net:" + "ab" * 32
-    selfplay.generate(1, out=tmp_path, evaluator=tiny_evaluator, seat_name=name, **SMALL)
+    first = selfplay.generate(1, out=tmp_path, evaluator=tiny_evaluator, seat_name=name, **SMALL)
     assert data.open(tmp_path).games.column("seats").to_pylist() == [[name, name]]
+    # Another network (named so) with the same seed writes its own game; the same one
+    # again writes nothing.
+    other = selfplay.generate(1, out=tmp_path, evaluator=tiny_evaluator, seat_name="net:" + "cd" * 32, **SMALL)
+    assert (other["written"], other["present"]) == (1, 0) and other["hash"] != first["hash"]
+    again = selfplay.generate(1, out=tmp_path, evaluator=tiny_evaluator, seat_name=name, **SMALL)
+    assert (again["written"], again["present"], again["hash"]) == (0, 1, first["hash"])
+    assert sorted(data.open(tmp_path).games.column("game_id").to_pylist()) == sorted(
+        ids(0, [0], first["hash"]) + ids(0, [0], other["hash"]))
     with pytest.raises(ValueError, match="seat_name: only with out and an evaluator"):
         selfplay.generate(1, out=tmp_path, seat_name="x", **SMALL)
     with pytest.raises(ValueError, match="seat_name: 257 bytes; expected 1 to 256"):

@@ -262,13 +262,23 @@ def test_selfplay_with_a_worker_killed_equals_the_single_process_run(cluster: Cl
     assert again.returncode == 0, again.stdout + again.stderr
     assert "0 games written" in again.stdout and f"already present: {GAMES} games" in again.stdout, again.stdout
     assert_same_dataset(out, reference)
+    # Another budget with the same seed is other games (their ids hash the settings):
+    # written beside the others, and not again on a rerun.
+    other = list(args)
+    other[other.index("--budget") + 1] = "7"
+    other[other.index("--games") + 1] = "3"
+    for written, present in ((3, 0), (0, 3)):
+        run = run_cli(*other)
+        assert run.returncode == 0, run.stdout + run.stderr
+        assert f"{written} games written" in run.stdout and f"already present: {present} games" in run.stdout, run.stdout
+    assert data.open(out).games.num_rows == GAMES + 3
 
 
 def test_an_interrupted_runs_staged_parts_are_adopted_and_its_leftovers_removed(reference: Path, tmp_path: Path) -> None:
     # An earlier run stopped with games 0..11 staged whole, games 12..23 half written,
     # and an orphan part file in a table (its games file never renamed into place).
     staging = tmp_path / distributed.STAGING
-    data.write_selfplay(staging / f"{SEED}-0-11", 12, seed=SEED, part_games=12, **SMALL)
+    hash = data.write_selfplay(staging / f"{SEED}-0-11", 12, seed=SEED, part_games=12, **SMALL)["hash"]
     data.write_selfplay(staging / f"{SEED}-12-23", 4, seed=SEED, first_game=12, part_games=4, **SMALL)
     os.remove(staging / f"{SEED}-12-23" / "decisions" / "part-00000.parquet")
     (tmp_path / "turns").mkdir(parents=True)
@@ -280,7 +290,7 @@ def test_an_interrupted_runs_staged_parts_are_adopted_and_its_leftovers_removed(
     assert (summary.recovered, summary.written, summary.present, summary.chunks) == (12, 0, 0, 0)
     assert sorted(os.listdir(staging)) == ["lock"]
     ds = data.open(tmp_path)
-    assert sorted(ds.games.column("game_id").to_pylist()) == sorted(f"selfplay-{SEED}-{n}" for n in range(12))
+    assert sorted(ds.games.column("game_id").to_pylist()) == sorted(f"selfplay-{SEED}-{n}-{hash}" for n in range(12))
 
 
 def test_bad_arguments_name_the_argument(tmp_path: Path) -> None:
@@ -344,7 +354,7 @@ def test_readers_and_the_native_writer_do_not_see_the_staging_folder(tmp_path: P
     assert data.open(tmp_path / distributed.STAGING / f"{SEED}-0-1").games.num_rows == 2
     done = data.write_selfplay(tmp_path, 1, seed=SEED, first_game=1, **SMALL)
     assert (done["written"], done["present"]) == (1, 0)
-    assert data.open(tmp_path).games.column("game_id").to_pylist() == [f"selfplay-{SEED}-1"]
+    assert data.open(tmp_path).games.column("game_id").to_pylist() == [f"selfplay-{SEED}-1-{done['hash']}"]
 
 
 MATCH = ["greedy", "random", "random"]
@@ -354,7 +364,7 @@ import json, sys
 import ray
 from carcassonne import distributed
 ray.init(address=sys.argv[1], log_to_driver=False)
-r = distributed.match(%r, 15, seed=2, chunk_games=4, out=sys.argv[2])
+r = distributed.match(%r, int(sys.argv[3]), seed=2, chunk_games=4, out=sys.argv[2])
 print(json.dumps({"written": r.written, "present": r.present, "game": r.game.tolist(), "seeds": r.seeds.tolist(), "seating": r.seating.tolist(),
                   "scores": r.scores.tolist(), "decisions": r.decisions.tolist(), "text": r.text,
                   "players": [[p.spec, p.games, p.wins, p.win_rate, list(p.interval), p.mean_score, p.mean_margin,
@@ -376,25 +386,37 @@ def test_a_match_on_the_cluster_equals_the_whole_match(cluster: Cluster, tmp_pat
     whole = carcassonne.match(MATCH, 15, seed=2, out=tmp_path / "reference")
     out = tmp_path / "ds"
 
-    def drive() -> Dict[str, Any]:
-        done = subprocess.run([sys.executable, "-c", DRIVER, cluster.address, str(out)], env=ENV, capture_output=True,
-                              text=True, timeout=300)
+    def drive(games: int) -> Dict[str, Any]:
+        done = subprocess.run([sys.executable, "-c", DRIVER, cluster.address, str(out), str(games)], env=ENV,
+                              capture_output=True, text=True, timeout=300)
         assert done.returncode == 0, done.stdout + done.stderr
         result: Dict[str, Any] = json.loads(done.stdout.strip().splitlines()[-1])
         return result
 
-    got = drive()
+    got = drive(15)
     assert (got["written"], got["present"]) == (15, 0)
     assert_same_dataset(out, tmp_path / "reference")
-    # Again: every game played (the result covers the match), none written twice.
-    again = drive()
-    assert (again["written"], again["present"], again["scores"]) == (0, 15, got["scores"])
+    # Again: as carcassonne.match(out=) does, no game present is played again; the
+    # result covers the games played (none here).
+    again = drive(15)
+    assert (again["written"], again["present"], again["game"], again["scores"]) == (0, 15, [], [])
+    assert [p[1] for p in again["players"]] == [0, 0, 0]
     assert_same_dataset(out, tmp_path / "reference")
     for name in ("game", "seeds", "seating", "scores", "decisions"):
         assert got[name] == getattr(whole, name).tolist(), name
     assert got["players"] == [[p.spec, p.games, p.wins, p.win_rate, list(p.interval), p.mean_score, p.mean_margin,
                                p.seat_games, p.seat_wins] for p in whole.players]
     assert without_times(got["text"]) == without_times(whole.text)
+    # A longer range over the same directory plays only the games not there (15 to 19),
+    # and the result is that of carcassonne.match over them.
+    more = drive(20)
+    rest = carcassonne.match(MATCH, 5, seed=2, first_game=15, out=tmp_path / "reference")
+    assert (more["written"], more["present"], rest.written, rest.present) == (5, 15, 5, 0)
+    for name in ("game", "seeds", "seating", "scores", "decisions"):
+        assert more[name] == getattr(rest, name).tolist(), name
+    assert more["players"] == [[p.spec, p.games, p.wins, p.win_rate, list(p.interval), p.mean_score, p.mean_margin,
+                                p.seat_games, p.seat_wins] for p in rest.players]
+    assert_same_dataset(out, tmp_path / "reference")
     # The command line prints the same table.
     cli = run_cli("match", "--address", cluster.address, "--games", "15", "--seed", "2", "--chunk-games", "4", *MATCH)
     assert cli.returncode == 0, cli.stdout + cli.stderr

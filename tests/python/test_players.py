@@ -3,12 +3,14 @@ Gymnasium envs, as a PettingZoo agent, and native matches."""
 
 from __future__ import annotations
 
+from typing import Any, Dict
+
 import numpy as np
 import pytest
 
 import carcassonne
 from carcassonne.errors import InvalidArgumentError, InvalidConfigError
-from carcassonne.players import BuiltinPlayer, match, player_spec
+from carcassonne.players import BuiltinPlayer, match, player_spec, summarize
 
 gym = pytest.importorskip("gymnasium")
 
@@ -96,3 +98,63 @@ def test_native_match_summaries() -> None:
         match(["random"], games=2, players=3)
     with pytest.raises(InvalidConfigError, match="games"):
         match(["random", "random"], games=0)
+
+
+def test_summarize_computes_the_figures_by_hand() -> None:
+    # Two games of two players; game 0 is a tie (B17: a win shared by 2 counts 1/2 each).
+    players, text = summarize(
+        ["greedy", "random"],
+        seating=[[0, 1], [1, 0]],
+        scores=[[10, 10], [5, 3]],
+        decisions=[[10, 20], [30, 40]],
+        think_seconds=[[0.1, 0.2], [0.3, 0.4]],
+    )
+    greedy, rnd = players
+    assert (greedy.spec, greedy.games, greedy.wins, greedy.win_rate) == ("greedy", 2, 0.5, 0.25)
+    assert (greedy.mean_score, greedy.mean_margin) == (6.5, -1.0)
+    assert (greedy.seat_games, greedy.seat_wins) == ([1, 1], [0.5, 0.0])
+    assert (rnd.wins, rnd.mean_score, rnd.mean_margin) == (1.5, 7.5, 1.0)
+    assert (rnd.seat_games, rnd.seat_wins) == ([1, 1], [1.0, 0.5])
+    # (0.1 + 0.4) s over 10 + 40 decisions; (0.2 + 0.3) s over 20 + 30.
+    assert greedy.ms_per_decision == pytest.approx(10.0) and rnd.ms_per_decision == pytest.approx(10.0)
+    assert text.splitlines()[1].split()[:4] == ["greedy", "2", "0.5", "25.0%"]
+
+
+def test_summarize_of_a_matchs_arrays_is_the_matchs_summary() -> None:
+    result = match(["greedy", "random", "random"], games=6, seed=2)
+    players, text = summarize(
+        [p.spec for p in result.players], result.seating, result.scores, result.decisions, result.think_seconds,
+        game=result.game,
+    )
+    assert players == result.players
+    assert text == result.text
+
+
+@pytest.mark.parametrize(
+    "change, message",
+    [
+        (dict(scores=[[1, 2, 3], [4, 5, 6]]), r"scores: shape \(2, 3\); expected \(2, 2\)"),
+        (dict(decisions=[[1, 2]]), r"decisions: shape \(1, 2\); expected \(2, 2\)"),
+        (dict(seating=[0, 1]), "seating: expected a 2-D array"),
+        (dict(think_seconds=[["a", "b"], ["c", "d"]]), "think_seconds: expected a 2-D array"),
+        (dict(seating=[[0, 1], [2, 0]]), r"seating: game 1 \(row 1\), seat 0: player 2 is not from 0 to 1"),
+        (dict(seating=[[0, 1], [-1, 0]]), "seating: game 1 .*player -1"),
+        (dict(seating=[[0, 0], [1, 0]]), r"seating: game 0 \(row 0\) seats player 0 twice"),
+        (dict(decisions=[[1, -2], [3, 4]]), "decisions: game 0 .*seat 1: -2"),
+        (dict(think_seconds=[[0.1, float("nan")], [0.1, 0.1]]), "think_seconds: game 0 .*seat 1: NaN is not a time"),
+        (dict(game=[0]), "game: 1 indices for 2 games"),
+        (dict(bots=["greedy", "nobody"]), "bots: "),
+    ],
+)
+def test_summarize_names_the_bad_argument(change: Dict[str, Any], message: str) -> None:
+    args: Dict[str, Any] = dict(
+        bots=["greedy", "random"],
+        seating=[[0, 1], [1, 0]],
+        scores=[[10, 10], [5, 3]],
+        decisions=[[10, 20], [30, 40]],
+        think_seconds=[[0.1, 0.2], [0.3, 0.4]],
+    )
+    args.update(change)
+    with pytest.raises(InvalidArgumentError, match=message) as raised:
+        summarize(**args)
+    assert isinstance(raised.value, ValueError)

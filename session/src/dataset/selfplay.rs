@@ -4,8 +4,9 @@ use super::entry::{DecisionRow, GameEntry};
 use super::write::DatasetWriter;
 use super::DatasetError;
 use crate::guided::SearchError;
+use crate::matches::short_hash;
 use crate::record::RecordError;
-use crate::selfplay::{Rows, SelfPlay};
+use crate::selfplay::{Rows, Searcher, SelfPlay};
 use carcassonne::Game;
 use std::fmt;
 
@@ -32,11 +33,48 @@ impl fmt::Display for SelfPlayWriteError {
 
 impl std::error::Error for SelfPlayWriteError {}
 
-/// The id of self-play game number `n` of a run with seed `seed`:
-/// `selfplay-<seed>-<n>`. Game `n` is dealt and searched from the seed and `n` only
-/// ([`crate::selfplay`]), so the id names the game for given settings.
-pub fn selfplay_id(seed: u64, n: u64) -> String {
-    format!("selfplay-{seed}-{n}")
+/// The short hash in the ids of a self-play run's games: 8 hexadecimal digits of the
+/// FNV-1a hash (as [`crate::matches::match_hash`]) of what decides the games and their
+/// rows but the seed: who plays each seat (`seats`, e.g. `mcts:150` or a network's
+/// name), the setup as records write it (`GameConfig::to_json`) with the seed set to 0,
+/// the window of the targets' flat ids, `sample_moves`, and the search's settings (the
+/// playout search's spec, `mcts:<budget>` and its options; or the guided search's
+/// budget, batch, `c`, margin, playout, standing and standing_end). The seed, the games,
+/// the first game, the threads and the observation preset are left out: the games do
+/// not depend on them (the seed is in the id itself). A guided search's network is
+/// named by `seats` only.
+pub fn selfplay_hash(run: &SelfPlay<'_>, seats: &[String]) -> String {
+    let mut config = run.config.clone();
+    config.seed = 0;
+    let search = match &run.searcher {
+        Searcher::Playouts(mcts) => mcts.to_string(),
+        Searcher::Guided(g, _) => format!(
+            "guided:{}:batch={}:c={}:margin={}:playout={}:standing={}:standing_end={}",
+            g.budget,
+            g.batch,
+            g.c_puct_centi,
+            g.margin_percent,
+            g.playout_percent,
+            g.standing_percent,
+            g.standing_end_percent
+                .map_or("-".to_string(), |p| p.to_string()),
+        ),
+    };
+    short_hash(&format!(
+        "{}\n{}\nwindow={}\nsample_moves={}\n{search}",
+        seats.join(","),
+        config.to_json(),
+        run.layout.window(),
+        run.sample_moves,
+    ))
+}
+
+/// The id of self-play game number `n` of a run with seed `seed` and hash `hash`
+/// ([`selfplay_hash`]): `selfplay-<seed>-<n>-<hash>`. Game `n` is dealt and searched
+/// from the seed and `n` only ([`crate::selfplay`]), so the id names the game of the
+/// settings the hash covers.
+pub fn selfplay_id(seed: u64, n: u64, hash: &str) -> String {
+    format!("selfplay-{seed}-{n}-{hash}")
 }
 
 /// What [`write_selfplay`] did.
@@ -52,7 +90,8 @@ pub struct SelfPlayWritten {
 
 /// Plays games `run.first_game .. run.first_game + games` of `run` (its `games` and
 /// `first_game` are set chunk by chunk) and writes them into `writer`, a part per
-/// [`DatasetWriter::games_per_part`] games, with ids [`selfplay_id`]. A chunk whose
+/// [`DatasetWriter::games_per_part`] games, with ids [`selfplay_id`] of the run's
+/// [`selfplay_hash`] (so games of other settings are other games). A chunk whose
 /// games are all in the dataset already is not played, so a rerun after an
 /// interruption plays only the chunks not written. `seats` names who played each seat
 /// (`mcts:150`). `go_on` is asked between decisions, as [`SelfPlay::run`] asks it.
@@ -64,13 +103,14 @@ pub fn write_selfplay(
     go_on: &mut dyn FnMut() -> bool,
 ) -> Result<SelfPlayWritten, SelfPlayWriteError> {
     let start = run.first_game;
+    let hash = selfplay_hash(run, seats);
     let chunk = writer.games_per_part.max(1) as u64;
     let mut done = SelfPlayWritten::default();
     let mut first = start;
     while first < start + games {
         let n = chunk.min(start + games - first);
         let missing = (first..first + n)
-            .filter(|g| !writer.contains(&selfplay_id(run.seed, *g)))
+            .filter(|g| !writer.contains(&selfplay_id(run.seed, *g, &hash)))
             .count() as u64;
         done.present += n - missing;
         if missing > 0 {
@@ -125,6 +165,7 @@ pub fn selfplay_entries(
             margin: rows.margins[k],
         });
     }
+    let hash = selfplay_hash(run, seats);
     let mut entries = Vec::with_capacity(rows.actions.len());
     for (g, (actions, decisions)) in rows.actions.iter().zip(decisions).enumerate() {
         let mut config = run.config.clone();
@@ -143,7 +184,7 @@ pub fn selfplay_entries(
         for d in &mut decisions {
             d.action = player_index[d.action as usize];
         }
-        let id = selfplay_id(run.seed, run.first_game + g as u64);
+        let id = selfplay_id(run.seed, run.first_game + g as u64, &hash);
         let entry =
             GameEntry::from_game(game, &id, seats.to_vec(), Some(layout.window()), decisions)
                 .map_err(SelfPlayWriteError::Record)?;
