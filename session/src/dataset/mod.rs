@@ -27,6 +27,7 @@
 //! encode any preset at load time.
 
 mod entry;
+mod load;
 mod read;
 mod schema;
 mod selfplay;
@@ -35,6 +36,7 @@ mod write;
 /// The Arrow arrays the tables are read as ([`read_table`]).
 pub use arrow_array;
 pub use entry::*;
+pub use load::*;
 pub use read::*;
 pub use schema::*;
 pub use selfplay::*;
