@@ -165,7 +165,9 @@ impl BatchMut<'_> {
         ];
         for (name, got, want) in sizes {
             if got != want {
-                return Err(format!("{name}: {got} values; expected {want} for {n} rows"));
+                return Err(format!(
+                    "{name}: {got} values; expected {want} for {n} rows"
+                ));
             }
         }
         Ok(())
@@ -317,7 +319,7 @@ enum Task {
 }
 
 enum Output {
-    Game(RowBuf),
+    Game(Box<RowBuf>),
     Skipped(DatasetError),
     Failed(DatasetError),
 }
@@ -369,12 +371,12 @@ impl Shared {
 pub struct Loader {
     shared: Arc<Shared>,
     outputs: Vec<Receiver<Output>>,
-    recycle: Vec<SyncSender<RowBuf>>,
+    recycle: Vec<SyncSender<Box<RowBuf>>>,
     handles: Vec<JoinHandle<()>>,
     /// The stream position: the next game comes from worker `next % threads`.
     next: usize,
     /// The game being drained: its buffer, the next row, its worker.
-    current: Option<(RowBuf, usize, usize)>,
+    current: Option<(Box<RowBuf>, usize, usize)>,
     shuffle: Option<RowBuf>,
     shuffled: usize,
     rng: Rng,
@@ -402,12 +404,17 @@ fn config_key(batch: &RecordBatch, row: usize) -> String {
     let sets = batch.column_by_name("sets").map(|c| {
         let l = c.as_list::<i32>().value(row);
         let s = l.as_string::<i32>();
-        (0..s.len()).map(|i| s.value(i).to_string()).collect::<Vec<_>>()
+        (0..s.len())
+            .map(|i| s.value(i).to_string())
+            .collect::<Vec<_>>()
     });
     let rules = batch.column_by_name("rules").map(|c| {
         let l = c.as_list::<i32>().value(row);
         let s = l.as_struct();
-        let (n, v) = (s.column(0).as_string::<i32>(), s.column(1).as_string::<i32>());
+        let (n, v) = (
+            s.column(0).as_string::<i32>(),
+            s.column(1).as_string::<i32>(),
+        );
         (0..s.len())
             .map(|i| format!("{}={}", n.value(i), v.value(i)))
             .collect::<Vec<_>>()
@@ -472,7 +479,10 @@ impl Loader {
                 games: Vec::new(),
             };
             for b in &games_read.batches {
-                let ids = b.column_by_name("game_id").expect("game_id").as_string::<i32>();
+                let ids = b
+                    .column_by_name("game_id")
+                    .expect("game_id")
+                    .as_string::<i32>();
                 let decisions = b
                     .column_by_name("decisions")
                     .expect("decisions")
@@ -558,7 +568,7 @@ impl Loader {
         for _ in 0..threads {
             let (task_tx, task_rx) = sync_channel::<Task>(2);
             let (out_tx, out_rx) = sync_channel::<Output>(1);
-            let (back_tx, back_rx) = sync_channel::<RowBuf>(BUFFERS_PER_WORKER);
+            let (back_tx, back_rx) = sync_channel::<Box<RowBuf>>(BUFFERS_PER_WORKER);
             let shared = shared.clone();
             handles.push(std::thread::spawn(move || {
                 worker(&shared, task_rx, out_tx, back_rx)
@@ -603,9 +613,8 @@ impl Loader {
                 if ids.value(r) == id {
                     let value = record::parse_record_text(records.value(r))
                         .map_err(|e| DatasetError::new(&path, format!("game {id}: {e}")))?;
-                    let mut config = config_from_setup(&value["setup"]).map_err(|e| {
-                        DatasetError::new(&path, format!("game {id}: setup: {e}"))
-                    })?;
+                    let mut config = config_from_setup(&value["setup"])
+                        .map_err(|e| DatasetError::new(&path, format!("game {id}: setup: {e}")))?;
                     config.seed = 0;
                     return Ok(config);
                 }
@@ -833,7 +842,10 @@ fn reader(shared: &Shared, senders: Vec<SyncSender<Task>>) {
                             Some(Err(e)) => Task::Failed(e),
                             None => {
                                 let e = DatasetError::new(
-                                    &shared.dir.join("records").join(super::part_name(part.number)),
+                                    &shared
+                                        .dir
+                                        .join("records")
+                                        .join(super::part_name(part.number)),
                                     format!("game {}: no record", g.id),
                                 );
                                 if options.skip_bad {
@@ -873,8 +885,7 @@ fn read_games(
     let mut read = ReadTable::default();
     read_part(&dpath, "decisions", skip_bad, &mut read)?;
     let mut jobs: GameJobs = HashMap::new();
-    let wanted: HashMap<&str, &GameInfo> =
-        part.games.iter().map(|g| (g.id.as_str(), g)).collect();
+    let wanted: HashMap<&str, &GameInfo> = part.games.iter().map(|g| (g.id.as_str(), g)).collect();
     for b in &read.batches {
         let ids = b.column(0).as_string::<i32>();
         let index = b.column(1).as_primitive::<UInt32Type>();
@@ -1001,11 +1012,11 @@ fn worker(
     shared: &Shared,
     tasks: Receiver<Task>,
     out: SyncSender<Output>,
-    back: Receiver<RowBuf>,
+    back: Receiver<Box<RowBuf>>,
 ) {
     let layout = &shared.layout;
     let mut owned = 0usize;
-    let mut spare: Option<RowBuf> = None;
+    let mut spare: Option<Box<RowBuf>> = None;
     let mut scratch = Scratch::new(shared);
     while let Ok(task) = tasks.recv() {
         if shared.stop.load(Ordering::Relaxed) {
@@ -1023,7 +1034,7 @@ fn worker(
                     Ok(b) => b,
                     Err(TryRecvError::Empty) if owned < BUFFERS_PER_WORKER => {
                         owned += 1;
-                        RowBuf::new(layout, 0)
+                        Box::new(RowBuf::new(layout, 0))
                     }
                     Err(TryRecvError::Empty) => match back.recv() {
                         Ok(b) => b,
@@ -1039,7 +1050,11 @@ fn worker(
                         shared.sub_held(buf.len);
                         buf.len = 0;
                         spare = Some(buf);
-                        let path = if in_record { &job.record_path } else { &job.path };
+                        let path = if in_record {
+                            &job.record_path
+                        } else {
+                            &job.path
+                        };
                         let e = DatasetError::new(path, format!("game {}: {message}", job.id));
                         if shared.options.skip_bad {
                             Output::Skipped(e)
@@ -1132,13 +1147,15 @@ fn replay_game(
             r.index,
             r.action,
             history.len()
-        ).into());
+        )
+        .into());
     }
     let game = Game::new(config.clone()).map_err(|e| in_record(format!("setup: {e}")))?;
     // `old` speaks the full ids of the stored window; `new` the requested layout when its
     // window differs.
     let mut old = Session::new(game.clone(), shared.stored);
-    let mut new = (layout.spec() != shared.stored).then(|| Session::with_layout(game, layout.clone()));
+    let mut new =
+        (layout.spec() != shared.stored).then(|| Session::with_layout(game, layout.clone()));
     let mut k = 0usize;
     let mut index = 0usize;
     let (a_len, p_len, g_len) = (buf.a, buf.p, buf.g);
@@ -1155,7 +1172,8 @@ fn replay_game(
             return Err(format!(
                 "the game dealt from its seed goes on after the record's {} player actions",
                 history.len()
-            ).into());
+            )
+            .into());
         };
         let action = decision.action;
         if !old.game().is_legal(action) {
@@ -1174,19 +1192,28 @@ fn replay_game(
                 Some(fp) => fp.second.is_some() && row.chosen == fp.second,
                 None => false,
             };
-            let expected = p.map(|fp| if second { fp.second.unwrap_or(fp.first) } else { fp.first });
+            let expected = p.map(|fp| {
+                if second {
+                    fp.second.unwrap_or(fp.first)
+                } else {
+                    fp.first
+                }
+            });
             if row.chosen != expected || rows_here >= 2 || (rows_here == 1 && !second) {
                 return Err(format!(
                     "decision {}: chosen id {:?} is not the flat id of player action {index} \
                      at this step ({expected:?})",
                     row.index, row.chosen
-                ).into());
+                )
+                .into());
             }
             rows_here += 1;
             let mut focus_outside = false;
             if second && old.pending_focus().is_none() {
                 let first = p.expect("a two-step path").first;
-                let decided = old.step(first).map_err(|e| format!("decision {}: {e}", row.index))?;
+                let decided = old
+                    .step(first)
+                    .map_err(|e| format!("decision {}: {e}", row.index))?;
                 if let (Some(n), FlatDecision::Focus(pos)) = (&mut new, decided) {
                     n.set_focus(pos);
                     focus_outside = n.window_origin().cell(layout.spec(), pos).is_none();
@@ -1198,7 +1225,8 @@ fn replay_game(
                     row.index,
                     row.player,
                     old.game().to_play()
-                ).into());
+                )
+                .into());
             }
             let info = old
                 .legal_mask(&mut scratch.full_mask)
@@ -1207,7 +1235,8 @@ fn replay_game(
                 return Err(format!(
                     "decision {}: {} legal ids stored; {} at the replayed step",
                     row.index, row.legal, info.offered
-                ).into());
+                )
+                .into());
             }
             // Write the row in place; it counts once its policy keeps something.
             let j = buf.len;
@@ -1238,7 +1267,8 @@ fn replay_game(
                         }
                     }
                     if layout.is_full() {
-                        old.observe(player, planes, globals).map_err(|e| e.to_string())?;
+                        old.observe(player, planes, globals)
+                            .map_err(|e| e.to_string())?;
                     } else {
                         old.observe(player, &mut scratch.full_planes, &mut scratch.full_globals)
                             .map_err(|e| e.to_string())?;
@@ -1282,7 +1312,8 @@ fn replay_game(
                             _ => lost = true,
                         }
                     }
-                    n.observe(player, planes, globals).map_err(|e| e.to_string())?;
+                    n.observe(player, planes, globals)
+                        .map_err(|e| e.to_string())?;
                 }
             }
             if kept <= 0.0 {
@@ -1307,11 +1338,14 @@ fn replay_game(
             return Err(format!(
                 "decision {}: action index {} comes after a row of action {index}",
                 job.rows[k].index, job.rows[k].action
-            ).into());
+            )
+            .into());
         }
-        old.apply(action).map_err(|e| format!("player action {index}: {e}"))?;
+        old.apply(action)
+            .map_err(|e| format!("player action {index}: {e}"))?;
         if let Some(n) = &mut new {
-            n.apply(action).map_err(|e| format!("player action {index}: {e}"))?;
+            n.apply(action)
+                .map_err(|e| format!("player action {index}: {e}"))?;
         }
         index += 1;
     }
@@ -1319,7 +1353,8 @@ fn replay_game(
         return Err(format!(
             "the game dealt from its seed ends after {index} of the record's {} player actions",
             history.len()
-        ).into());
+        )
+        .into());
     }
     if old.game().scores() != played.scores() {
         return Err(in_record(
