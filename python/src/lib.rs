@@ -10,6 +10,7 @@ mod convert;
 mod data;
 mod errors;
 mod game;
+mod loader;
 mod search;
 mod selfplay;
 mod signals;
@@ -54,6 +55,8 @@ mod _core {
     use crate::data::dataset_selfplay;
     #[pymodule_export]
     use crate::game::PyGame;
+    #[pymodule_export]
+    use crate::loader::PyDatasetLoader;
     #[pymodule_export]
     use crate::selfplay::selfplay;
     #[pymodule_export]
