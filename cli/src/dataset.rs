@@ -261,7 +261,13 @@ fn info(dir: &Path) -> Result<Outcome, CliError> {
 }
 
 /// A whole number of option `name` from `min` to `max`.
-fn ranged(parsed: &args::Parsed, name: &str, default: u64, min: u64, max: u64) -> Result<u64, CliError> {
+fn ranged(
+    parsed: &args::Parsed,
+    name: &str,
+    default: u64,
+    min: u64,
+    max: u64,
+) -> Result<u64, CliError> {
     let n = count(name, parsed.value(name), default, max)?;
     if n < min {
         return Err(CliError::Usage(format!(
@@ -318,13 +324,19 @@ fn bench(dir: &Path, parsed: &args::Parsed) -> Result<Outcome, CliError> {
         shuffle_buffer,
         skip_bad: false,
     };
-    let per_epoch = Loader::open(dir, options.clone()).map_err(failed)?.decisions();
+    let per_epoch = Loader::open(dir, options.clone())
+        .map_err(failed)?
+        .decisions();
     let epochs = rows
         .div_ceil(per_epoch.max(1))
         .clamp(1, u64::from(LoadOptions::MAX_EPOCHS)) as u32;
     let mut loader = Loader::open(dir, LoadOptions { epochs, ..options }).map_err(failed)?;
     let layout = loader.layout().clone();
-    let (p, g, a) = (layout.planes_len(), layout.num_globals(), layout.num_actions());
+    let (p, g, a) = (
+        layout.planes_len(),
+        layout.num_globals(),
+        layout.num_actions(),
+    );
     let mut planes = vec![0u8; batch * p];
     let mut globals = vec![0f32; batch * g];
     let mut mask = vec![0i8; batch * a];
@@ -375,7 +387,10 @@ fn bench(dir: &Path, parsed: &args::Parsed) -> Result<Outcome, CliError> {
         loader.row_bytes()
     );
     if let Some(kb) = peak_resident_kb() {
-        text += &format!("peak resident memory (VmHWM): {:.1} MB\n", kb as f64 / 1024.0);
+        text += &format!(
+            "peak resident memory (VmHWM): {:.1} MB\n",
+            kb as f64 / 1024.0
+        );
     }
     emit(&text);
     Ok(Outcome::Success)
@@ -467,5 +482,76 @@ pub fn run_selfplay(words: &[String]) -> Result<Outcome, CliError> {
              goes on with the others"
         ))),
         Err(e) => Err(CliError::Failed(e.to_string())),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn words(w: &[&str]) -> Vec<String> {
+        w.iter().map(|s| s.to_string()).collect()
+    }
+
+    fn usage(w: &[&str]) -> String {
+        match run(&words(w)) {
+            Err(CliError::Usage(m)) => m,
+            Err(CliError::Failed(m)) => panic!("failed, not a usage error: {m}"),
+            Ok(_) => panic!("accepted: {w:?}"),
+        }
+    }
+
+    #[test]
+    fn bench_options_out_of_range_are_named() {
+        assert_eq!(
+            usage(&["bench", "DIR", "--threads", "0"]),
+            "--threads: 0; expected 1 to 64"
+        );
+        assert_eq!(
+            usage(&["bench", "DIR", "--rows", "0"]),
+            "--rows: 0; expected 1 to 10000000000"
+        );
+        assert!(usage(&["bench", "DIR", "--preset", "big"]).starts_with("--preset: \"big\""));
+        assert!(usage(&["bench", "DIR", "--window", "2"]).starts_with("--window: 2;"));
+        assert_eq!(usage(&["bench"]), "dataset bench: expected one DIR");
+    }
+
+    #[test]
+    fn bench_streams_the_rows_of_a_small_dataset() {
+        let dir =
+            std::env::temp_dir().join(format!("carcassonne-cli-bench-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        let config = carcassonne::GameConfig::new(2);
+        let layout = Arc::new(Layout::new(
+            EncoderSpec::new(12).unwrap(),
+            Preset::Compact,
+            &config,
+        ));
+        let mcts = carcassonne_session::mcts::MctsConfig::new(
+            carcassonne_session::mcts::Budget::Iterations(4),
+        );
+        let mut run_ = SelfPlay::new(config, layout, Searcher::Playouts(mcts));
+        let mut writer = DatasetWriter::open(&dir).unwrap();
+        let seats = vec!["mcts:4".to_string(); 2];
+        write_selfplay(&mut writer, &mut run_, 1, &seats, &mut || true).unwrap();
+        let d = dir.to_string_lossy().to_string();
+        let ok = run(&words(&[
+            "bench",
+            &d,
+            "--rows",
+            "300",
+            "--batch",
+            "32",
+            "--threads",
+            "2",
+        ]));
+        assert!(matches!(ok, Ok(Outcome::Success)));
+        // Not a dataset: a failure naming the directory.
+        let missing = dir.join("nothing");
+        match run(&words(&["bench", &missing.to_string_lossy()])) {
+            Err(CliError::Failed(m)) => assert!(m.contains("nothing"), "{m}"),
+            _ => panic!("a missing dataset is a failure"),
+        }
+        std::fs::remove_dir_all(&dir).unwrap();
     }
 }

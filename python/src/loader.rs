@@ -52,12 +52,7 @@ impl PyDatasetLoader {
         let window = match window {
             Some(w) => Some(
                 spec_from(w.0)
-                    .map_err(|_| {
-                        invalid_argument(format!(
-                            "window: {}; expected 3 to 512",
-                            w.0
-                        ))
-                    })?
+                    .map_err(|_| invalid_argument(format!("window: {}; expected 3 to 512", w.0)))?
                     .window,
             ),
             None => None,
@@ -67,8 +62,7 @@ impl PyDatasetLoader {
             window,
             shuffle,
             seed: seed.0,
-            threads: arg_in_range("threads", threads, 1, LoadOptions::MAX_THREADS as i64)?
-                as usize,
+            threads: arg_in_range("threads", threads, 1, LoadOptions::MAX_THREADS as i64)? as usize,
             epochs: arg_in_range("epochs", epochs, 1, i64::from(LoadOptions::MAX_EPOCHS))? as u32,
             shuffle_buffer: arg_in_range(
                 "shuffle_buffer",
@@ -213,7 +207,11 @@ impl PyDatasetLoader {
     /// What was skipped with `skip_bad` (file, row group or game, and why).
     #[getter]
     fn skipped(&self) -> Vec<String> {
-        self.lock().skipped().iter().map(|e| e.to_string()).collect()
+        self.lock()
+            .skipped()
+            .iter()
+            .map(|e| e.to_string())
+            .collect()
     }
 }
 

@@ -19,7 +19,7 @@
 
 use super::read::{list_parts, read_part, ReadTable};
 use super::DatasetError;
-use crate::encode::{EncoderSpec, FlatDecision, Layout, Preset};
+use crate::encode::{EncoderSpec, FlatDecision, Layout, PlaneSet, Preset};
 use crate::record::{self, config_from_setup};
 use crate::session::Session;
 use arrow_array::cast::AsArray;
@@ -191,6 +191,9 @@ struct RowBuf {
     margin: Vec<i32>,
     game: Vec<i64>,
     index: Vec<u32>,
+    /// The planes each row's slot may hold something in (an observation written over
+    /// the slot's last one clears only those).
+    written: Vec<PlaneSet>,
 }
 
 impl RowBuf {
@@ -210,6 +213,7 @@ impl RowBuf {
             margin: Vec::new(),
             game: Vec::new(),
             index: Vec::new(),
+            written: Vec::new(),
         };
         b.reserve_rows(rows);
         b
@@ -235,6 +239,7 @@ impl RowBuf {
         self.margin.resize(rows, 0);
         self.game.resize(rows, 0);
         self.index.resize(rows, 0);
+        self.written.resize(rows, PlaneSet::EMPTY);
     }
 
     /// Copies row `i` into row `j` of `out`.
@@ -351,6 +356,8 @@ struct Shared {
     options: LoadOptions,
     parts: Vec<PartInfo>,
     stop: AtomicBool,
+    /// The tasks the reader handed out, once it has handed out all (`usize::MAX` before).
+    sent: AtomicUsize,
     held: AtomicUsize,
     peak: AtomicUsize,
     dropped: AtomicUsize,
@@ -557,6 +564,7 @@ impl Loader {
             options: options.clone(),
             parts,
             stop: AtomicBool::new(false),
+            sent: AtomicUsize::new(usize::MAX),
             held: AtomicUsize::new(0),
             peak: AtomicUsize::new(0),
             dropped: AtomicUsize::new(0),
@@ -713,6 +721,12 @@ impl Loader {
             match self.outputs[w].recv() {
                 Err(_) => {
                     self.done = true;
+                    if self.shared.sent.load(Ordering::Relaxed) != self.next {
+                        return Err(DatasetError::new(
+                            &self.shared.dir,
+                            "a loader thread stopped before the end of the stream",
+                        ));
+                    }
                     return Ok(false);
                 }
                 Ok(Output::Game(buf)) => {
@@ -868,6 +882,7 @@ fn reader(shared: &Shared, senders: Vec<SyncSender<Task>>) {
             }
         }
     }
+    shared.sent.store(j, Ordering::Relaxed);
 }
 
 type GameJobs = HashMap<String, Result<Job, DatasetError>>;
@@ -1076,6 +1091,8 @@ struct Scratch {
     full_mask: Vec<i8>,
     full_planes: Vec<u8>,
     full_globals: Vec<f32>,
+    /// The planes of `full_planes` that may hold something.
+    written: PlaneSet,
 }
 
 impl Scratch {
@@ -1086,6 +1103,7 @@ impl Scratch {
             full_mask: vec![0; spec.num_actions()],
             full_planes: vec![0; layout_spec.planes_len()],
             full_globals: vec![0.0; layout_spec.num_globals()],
+            written: PlaneSet::EMPTY,
         }
     }
 }
@@ -1267,11 +1285,16 @@ fn replay_game(
                         }
                     }
                     if layout.is_full() {
-                        old.observe(player, planes, globals)
+                        old.observe_over(player, planes, globals, &mut buf.written[j])
                             .map_err(|e| e.to_string())?;
                     } else {
-                        old.observe(player, &mut scratch.full_planes, &mut scratch.full_globals)
-                            .map_err(|e| e.to_string())?;
+                        old.observe_over(
+                            player,
+                            &mut scratch.full_planes,
+                            &mut scratch.full_globals,
+                            &mut scratch.written,
+                        )
+                        .map_err(|e| e.to_string())?;
                         layout
                             .observation_from_full(
                                 &scratch.full_planes,
