@@ -30,7 +30,7 @@ pub struct PyDatasetLoader {
 #[pymethods]
 impl PyDatasetLoader {
     #[new]
-    #[pyo3(signature = (path, preset="compact", window=None, shuffle=true, seed=Seed(0), threads=Int(1), epochs=Int(1), shuffle_buffer=Int(LoadOptions::DEFAULT_SHUFFLE_BUFFER as i64), skip_bad=false))]
+    #[pyo3(signature = (path, preset="compact", window=None, shuffle=true, seed=Seed(0), threads=Int(1), epochs=Int(1), shuffle_buffer=Int(LoadOptions::DEFAULT_SHUFFLE_BUFFER as i64), skip_bad=false), text_signature = "(path, preset='compact', window=None, shuffle=True, seed=0, threads=1, epochs=1, shuffle_buffer=4096, skip_bad=False)")]
     #[allow(clippy::too_many_arguments)]
     fn new(
         py: Python<'_>,
