@@ -10,7 +10,7 @@ use carcassonne_session::dataset::{
     table_info, write_selfplay, BatchMut, DatasetWriter, GameEntry, LoadOptions, Loader,
     SelfPlayWriteError, TABLES,
 };
-use carcassonne_session::encode::{EncoderSpec, Layout, Preset};
+use carcassonne_session::encode::{EncoderSpec, Layout, PlaneSet, Preset};
 use carcassonne_session::guided::SearchError;
 use carcassonne_session::record::{self, RecordReader};
 use carcassonne_session::selfplay::{Searcher, SelfPlay};
@@ -347,6 +347,7 @@ fn bench(dir: &Path, parsed: &args::Parsed) -> Result<Outcome, CliError> {
     let mut margin = vec![0i32; batch];
     let mut game = vec![0i64; batch];
     let mut index = vec![0u32; batch];
+    let mut written = vec![PlaneSet::EMPTY; batch];
     let start = std::time::Instant::now();
     let mut done = 0u64;
     while done < rows {
@@ -362,6 +363,7 @@ fn bench(dir: &Path, parsed: &args::Parsed) -> Result<Outcome, CliError> {
                 margin: &mut margin,
                 game: &mut game,
                 index: &mut index,
+                written: Some(&mut written),
             })
             .map_err(failed)?;
         if n == 0 {

@@ -7,7 +7,7 @@ use crate::convert::{arg_in_range, Int, Seed};
 use crate::errors::invalid_argument;
 use crate::game::spec_from;
 use carcassonne_session::dataset::{BatchMut, LoadOptions, Loader};
-use carcassonne_session::encode::Preset;
+use carcassonne_session::encode::{PlaneSet, Preset};
 use numpy::{PyArray1, PyArray2, PyArray4, PyArrayMethods};
 use pyo3::prelude::*;
 use pyo3::types::PyDict;
@@ -100,6 +100,8 @@ impl PyDatasetLoader {
         let margin = PyArray1::<i32>::zeros(py, n, false);
         let game = PyArray1::<i64>::zeros(py, n, false);
         let index = PyArray1::<u32>::zeros(py, n, false);
+        // The arrays are zeros: no plane of a row holds anything yet.
+        let mut written = vec![PlaneSet::EMPTY; n];
         let got = {
             // SAFETY: the arrays were made here and are not shared with anything yet.
             let mut out = unsafe {
@@ -114,6 +116,7 @@ impl PyDatasetLoader {
                     margin: margin.as_slice_mut()?,
                     game: game.as_slice_mut()?,
                     index: index.as_slice_mut()?,
+                    written: Some(&mut written),
                 }
             };
             let loader = &self.loader;

@@ -13,7 +13,7 @@ use carcassonne::GameConfig;
 use carcassonne_session::dataset::{
     read_table, table_schema, write_selfplay, BatchMut, DatasetWriter, LoadOptions, Loader,
 };
-use carcassonne_session::encode::{EncoderSpec, Layout, Preset};
+use carcassonne_session::encode::{EncoderSpec, Layout, PlaneSet, Preset};
 use carcassonne_session::mcts::{Budget, MctsConfig};
 use carcassonne_session::selfplay::{Rows, Searcher, SelfPlay};
 use std::path::{Path, PathBuf};
@@ -95,6 +95,8 @@ fn load_all(loader: &mut Loader, batch: usize) -> Result<Loaded, String> {
     let mut margin = vec![0i32; batch];
     let mut game = vec![0i64; batch];
     let mut index = vec![0u32; batch];
+    // The batch arrays are reused: each row is written over the last one in its slot.
+    let mut written = vec![PlaneSet::EMPTY; batch];
     let mut out = Loaded::default();
     loop {
         let n = loader
@@ -109,6 +111,7 @@ fn load_all(loader: &mut Loader, batch: usize) -> Result<Loaded, String> {
                 margin: &mut margin,
                 game: &mut game,
                 index: &mut index,
+                written: Some(&mut written),
             })
             .map_err(|e| e.to_string())?;
         if n == 0 {
@@ -194,6 +197,21 @@ fn rows_equal_selfplay(preset: Preset, threads: usize) {
         );
     }
     assert_eq!(loader.dropped(), 0);
+    // Shuffled through a small buffer (rows written over rows of other games in its
+    // slots and in the batch's): the same rows.
+    let mut shuffled = Loader::open(
+        &dir,
+        LoadOptions {
+            threads,
+            shuffle_buffer: 30,
+            seed: 3,
+            ..options(preset, true)
+        },
+    )
+    .unwrap();
+    let mixed = load_all(&mut shuffled, 7).unwrap();
+    let p = loader.layout().planes_len();
+    assert_eq!(multiset(&mixed, a, p), multiset(&got, a, p));
     std::fs::remove_dir_all(&dir).unwrap();
 }
 

@@ -142,6 +142,12 @@ pub struct BatchMut<'a> {
     pub game: &'a mut [i64],
     /// The row's `index` in its game's decisions.
     pub index: &'a mut [u32],
+    /// With the full preset, what each row's planes may hold something in: a row's
+    /// planes are then written over what is there, clearing only those planes and
+    /// copying only the planes the new row set (arrays of zeros start with
+    /// [`PlaneSet::EMPTY`] rows; the set of a row becomes the planes written). `None`:
+    /// every row's planes are written whole.
+    pub written: Option<&'a mut [PlaneSet]>,
 }
 
 impl BatchMut<'_> {
@@ -162,6 +168,7 @@ impl BatchMut<'_> {
             ("margin", self.margin.len(), n),
             ("game", self.game.len(), n),
             ("index", self.index.len(), n),
+            ("written", self.written.as_ref().map_or(n, |w| w.len()), n),
         ];
         for (name, got, want) in sizes {
             if got != want {
@@ -177,6 +184,10 @@ impl BatchMut<'_> {
 /// Rows held in memory, row after row.
 #[derive(Debug)]
 struct RowBuf {
+    /// Whether the rows' planes are the full encoding's, tracked by `written`.
+    sparse: bool,
+    /// Bytes of a plane.
+    ww: usize,
     p: usize,
     g: usize,
     a: usize,
@@ -198,7 +209,10 @@ struct RowBuf {
 
 impl RowBuf {
     fn new(layout: &Layout, rows: usize) -> RowBuf {
+        let w = layout.window() as usize;
         let mut b = RowBuf {
+            sparse: layout.is_full(),
+            ww: w * w,
             p: layout.planes_len(),
             g: layout.num_globals(),
             a: layout.num_actions(),
@@ -245,7 +259,18 @@ impl RowBuf {
     /// Copies row `i` into row `j` of `out`.
     fn copy_to(&self, i: usize, out: &mut BatchMut<'_>, j: usize) {
         let (p, g, a) = (self.p, self.g, self.a);
-        out.planes[j * p..(j + 1) * p].copy_from_slice(&self.planes[i * p..(i + 1) * p]);
+        let dst = &mut out.planes[j * p..(j + 1) * p];
+        let src = &self.planes[i * p..(i + 1) * p];
+        match out.written.as_deref_mut() {
+            Some(written) if self.sparse => {
+                copy_planes(src, &self.written[i], dst, &mut written[j], self.ww)
+            }
+            Some(written) => {
+                dst.copy_from_slice(src);
+                written[j] = PlaneSet::ALL;
+            }
+            None => dst.copy_from_slice(src),
+        }
         out.globals[j * g..(j + 1) * g].copy_from_slice(&self.globals[i * g..(i + 1) * g]);
         out.mask[j * a..(j + 1) * a].copy_from_slice(&self.mask[i * a..(i + 1) * a]);
         out.policy[j * a..(j + 1) * a].copy_from_slice(&self.policy[i * a..(i + 1) * a]);
@@ -260,7 +285,18 @@ impl RowBuf {
     /// Copies row `from` over row `to`.
     fn move_row(&mut self, from: usize, to: usize) {
         let (p, g, a) = (self.p, self.g, self.a);
-        self.planes.copy_within(from * p..(from + 1) * p, to * p);
+        if self.sparse {
+            let (lo, hi) = self.planes.split_at_mut(from.max(to) * p);
+            let (src, dst) = if from < to {
+                (&lo[from * p..(from + 1) * p], &mut hi[..p])
+            } else {
+                (&hi[..p], &mut lo[to * p..(to + 1) * p])
+            };
+            let set = self.written[from];
+            copy_planes(src, &set, dst, &mut self.written[to], self.ww);
+        } else {
+            self.planes.copy_within(from * p..(from + 1) * p, to * p);
+        }
         self.globals.copy_within(from * g..(from + 1) * g, to * g);
         self.mask.copy_within(from * a..(from + 1) * a, to * a);
         self.policy.copy_within(from * a..(from + 1) * a, to * a);
@@ -285,8 +321,24 @@ impl RowBuf {
             margin: &mut self.margin,
             game: &mut self.game,
             index: &mut self.index,
+            written: Some(&mut self.written),
         }
     }
+}
+
+/// Writes planes `src` (holding something only in `set`) over `dst` (holding something
+/// only in `dst_set`): clears the planes of `dst_set` not in `set`, copies those of `set`;
+/// `dst_set` becomes `set`. Planes are `ww` bytes.
+fn copy_planes(src: &[u8], set: &PlaneSet, dst: &mut [u8], dst_set: &mut PlaneSet, ww: usize) {
+    for q in dst_set.iter() {
+        if !set.contains(q) {
+            dst[q * ww..(q + 1) * ww].fill(0);
+        }
+    }
+    for q in set.iter() {
+        dst[q * ww..(q + 1) * ww].copy_from_slice(&src[q * ww..(q + 1) * ww]);
+    }
+    *dst_set = *set;
 }
 
 /// One stored decision of a game to load.
@@ -1335,7 +1387,7 @@ fn replay_game(
                             _ => lost = true,
                         }
                     }
-                    n.observe(player, planes, globals)
+                    n.observe_over(player, planes, globals, &mut buf.written[j])
                         .map_err(|e| e.to_string())?;
                 }
             }
