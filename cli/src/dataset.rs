@@ -35,8 +35,9 @@ convert   reads the game records of each FILE (JSON Lines, or one JSON record) a
           whose id is in DIR already is not written again.
 info      prints each table's files, rows and bytes, and the bytes on disk per
           decision.
-bench     streams N training rows out of DIR with the loader (replaying each game
-          and encoding its decisions; as many epochs as N needs) and prints the rows
+bench     streams N training rows (in whole batches) out of DIR with the loader
+          (replaying each game and encoding its decisions; as many epochs as N
+          needs) and prints the rows
           a second, the most rows held at once and the process's peak resident
           memory (VmHWM of /proc/self/status, where there is one).
 
