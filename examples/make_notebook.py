@@ -1,6 +1,8 @@
 """Writes examples/analysis.ipynb: builds its cells, runs them in a Jupyter kernel and
-stores the notebook with its outputs (tables, SVG boards, the score histogram), so that
-it shows everything when browsed. Run by ``make notebook``.
+stores the notebook with its outputs (tables, SVG boards, the score histogram, the
+dataset section's tables and plots), so that it shows everything when browsed. Run by
+``make notebook``; the dataset section plays its 10,000 games into
+examples/analysis-dataset the first time (several minutes) and reads them after.
 
 Usage: python examples/make_notebook.py [--check]
   --check  run the notebook and compare its code with the stored one (no write)
@@ -26,9 +28,10 @@ CELLS = [
 
 This notebook plays Carcassonne games between the engine's built-in players (`random`
 and `greedy`), compares them in a win-rate table and a score histogram, and draws the
-board of one game in the middle and at its end. It needs the `carcassonne` package with
-its `notebook` extra (`pip install "./python[notebook]"`: matplotlib and a Jupyter
-kernel); `make notebook` runs it again and stores it with its outputs.""",
+board of one game in the middle and at its end, then reads ten thousand games as tables
+of a dataset. It needs the `carcassonne` package with its `notebook` extra (`pip install
+"./python[notebook]"`: matplotlib, a Jupyter kernel, polars and pyarrow); `make notebook`
+runs it again and stores it with its outputs.""",
     ),
     (
         "code",
@@ -113,6 +116,119 @@ display(SVG(middle.render_svg()))""",
     ),
     ("code", """print("final scores", game.scores)\ngame"""),
     ("code", "print(game.render_text())"),
+    (
+        "md",
+        """## Ten thousand games as tables
+
+A dataset keeps games as Parquet tables (`docs/dataset.md`): one row per game, per turn,
+per score event. `carcassonne.match(..., out=DIR)` writes the games of a match into one;
+a second run finds them there and plays nothing again. Four built-in players meet in
+four-player games of three setups; polars reads the tables (DuckDB or pandas would do
+the same). `CARC_NOTEBOOK_GAMES` sets how many games (10,000 here; the tests use fewer).""",
+    ),
+    (
+        "code",
+        """import os
+from pathlib import Path
+
+import carcassonne.data
+import polars as pl
+
+GAMES = int(os.environ.get("CARC_NOTEBOOK_GAMES", "10000"))
+DATASET = Path(os.environ.get("CARC_NOTEBOOK_DATASET", "analysis-dataset"))
+BOTS = ["heuristic", "mcts:20", "greedy", "random"]
+ROYAL_GIFT = ["base", "river1", "river2", "princess-and-dragon", "abbey-and-mayor", "count",
+              "king-and-robber", "cult", "bridges-castles-and-bazaars"]
+SETUPS = {"base": ["base"], "base + princess & dragon": ["base", "princess-and-dragon"], "royal gift": ROYAL_GIFT}
+for i, sets in enumerate(SETUPS.values()):
+    carcassonne.match(BOTS, GAMES // len(SETUPS), players=4, sets=sets, seed=100_000 * i, threads=2, out=DATASET)
+
+ds = carcassonne.data.open(DATASET)
+setup_of = {tuple(sets): name for name, sets in SETUPS.items()}
+games = pl.from_arrow(ds.games).with_columns(
+    pl.col("sets").map_elements(lambda s: setup_of.get(tuple(s), "other"), return_dtype=pl.String).alias("setup"))
+turns, events = pl.from_arrow(ds.turns), pl.from_arrow(ds.events)
+print(f"{games.height} games, {turns.height} turns, {events.height} events, "
+      f"{sum(f.stat().st_size for f in DATASET.rglob('*.parquet')) / 1e6:.1f} MB on disk")""",
+    ),
+    ("md", "### Where the points come from\n\nShare of all points by what scored them, per setup (final scoring included)."),
+    (
+        "code",
+        """points = (events.filter(pl.col("kind") != "returned")
+          .join(games.select("game_id", "setup"), on="game_id")
+          .group_by("setup", "kind").agg(pl.col("points").sum())
+          .with_columns((pl.col("points") / pl.col("points").sum().over("setup")).alias("share")))
+table = points.pivot(on="setup", index="kind", values="share").fill_null(0.0).sort(list(SETUPS)[-1], descending=True)
+rows = ["| scored by | " + " | ".join(SETUPS) + " |", "|---" * (len(SETUPS) + 1) + "|"]
+for r in table.iter_rows(named=True):
+    rows.append(f"| {r['kind']} | " + " | ".join(f"{r.get(s, 0.0):.1%}" for s in SETUPS) + " |")
+display(Markdown("\\n".join(rows)))""",
+    ),
+    ("md", "### Win rate by player and by seat\n\nA win shared by k players counts 1/k; seats are rotated, so every player sits at every seat."),
+    (
+        "code",
+        """seats = (games.select("game_id", "setup", "seats", "ranks")
+         .with_columns(pl.int_ranges(0, pl.col("seats").list.len()).alias("seat"))
+         .explode("seats", "ranks", "seat").rename({"seats": "player", "ranks": "rank"}))
+seats = seats.with_columns(
+    (pl.col("rank") == 1).cast(pl.Float64).alias("win"),
+    (pl.col("rank") == 1).cast(pl.Int32).sum().over("game_id").alias("winners"),
+).with_columns((pl.col("win") / pl.col("winners")).alias("win"))
+by_seat = seats.group_by("player", "seat").agg(pl.col("win").mean()).sort("seat")
+by_setup = seats.group_by("player", "setup").agg(pl.col("win").mean())
+overall = seats.group_by("player").agg(pl.col("win").mean(), pl.len().alias("games")).sort("win", descending=True)
+n_seats = int(seats["seat"].max()) + 1
+rows = ["| player | games | win rate | " + " | ".join(f"seat {s}" for s in range(n_seats)) + " | "
+        + " | ".join(SETUPS) + " |", "|---" * (3 + n_seats + len(SETUPS)) + "|"]
+for r in overall.iter_rows(named=True):
+    at = {s: w for s, w in by_seat.filter(pl.col("player") == r["player"]).select("seat", "win").iter_rows()}
+    per = {s: w for s, w in by_setup.filter(pl.col("player") == r["player"]).select("setup", "win").iter_rows()}
+    rows.append(f"| {r['player']} | {r['games']} | {r['win']:.1%} | "
+                + " | ".join(f"{at.get(s, 0.0):.1%}" for s in range(n_seats)) + " | "
+                + " | ".join(f"{per.get(s, 0.0):.1%}" for s in SETUPS) + " |")
+display(Markdown("\\n".join(rows)))""",
+    ),
+    ("md", "### Score curves and game lengths\n\nEach player's mean score after each turn of the base games, and how many turns the games of each setup last."),
+    (
+        "code",
+        """curves = (turns.join(games.filter(pl.col("setup") == "base").select("game_id", "seats"), on="game_id")
+          .with_columns(pl.int_ranges(0, pl.col("seats").list.len()).alias("seat"))
+          .explode("scores", "seats", "seat")
+          .group_by("seats", "turn").agg(pl.col("scores").mean()).sort("turn"))
+lengths = games.select("setup", "turns")
+if plt is not None:
+    fig, (left, right) = plt.subplots(1, 2, figsize=(11, 3.5))
+    for player in BOTS:
+        c = curves.filter(pl.col("seats") == player)
+        left.plot(c["turn"].to_numpy(), c["scores"].to_numpy(), label=player)
+    left.set_xlabel("turn")
+    left.set_ylabel("mean score")
+    left.set_title("base game, four players")
+    left.legend()
+    right.hist([lengths.filter(pl.col("setup") == s)["turns"].to_numpy() for s in SETUPS], bins=30, label=list(SETUPS))
+    right.set_xlabel("turns")
+    right.set_ylabel("games")
+    right.set_title("game length")
+    right.legend()
+    png = io.BytesIO()
+    fig.savefig(png, format="png", dpi=80, bbox_inches="tight")
+    plt.close(fig)
+    display(Image(data=png.getvalue()))
+print(lengths.group_by("setup").agg(pl.col("turns").mean().round(1).alias("mean turns"),
+                                    pl.col("turns").min().alias("min"), pl.col("turns").max().alias("max")).sort("setup"))""",
+    ),
+    ("md", "### The most lopsided game\n\nThe widest gap between the winner and the runner-up, replayed from its record and drawn."),
+    (
+        "code",
+        """gaps = games.with_columns(
+    (pl.col("final_scores").list.max() - pl.col("final_scores").list.sort(descending=True).list.get(1)).alias("gap"))
+worst = gaps.sort("gap", descending=True).row(0, named=True)
+record = pl.from_arrow(ds.records).filter(pl.col("game_id") == worst["game_id"])["record"][0]
+lopsided = carcassonne.Game.from_record(record)
+print(f"lopsided game {worst['game_id']} ({worst['setup']}): seats {worst['seats']}, "
+      f"final scores {worst['final_scores']}, gap {worst['gap']}")
+display(SVG(lopsided.render_svg()))""",
+    ),
     ("md", "## What a learner sees\n\nObservations are numpy arrays; actions are flat ids (see `docs/observations.md`)."),
     (
         "code",

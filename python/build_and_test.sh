@@ -30,7 +30,7 @@ PYTHON="${PYTHON:-python3}"
 VENV="${CARC_VENV:-$ROOT/target/python-venv}"
 WHEEL_VENV="${CARC_WHEEL_VENV:-$ROOT/target/python-wheel-venv}"
 WHEELS="${CARGO_TARGET_DIR:-$ROOT/target}/wheels"
-TEST_DEPS=(numpy gymnasium pettingzoo pytest nbclient nbformat ipykernel matplotlib pyarrow)
+TEST_DEPS=(numpy gymnasium pettingzoo pytest nbclient nbformat ipykernel matplotlib pyarrow polars ray)
 RL_VENV="${CARC_RL_VENV:-$ROOT/target/rl-venv}"
 # What the rl, openspiel and rllib extras bring (python/pyproject.toml).
 RL_DEPS=(numpy gymnasium pettingzoo pytest torch "sb3-contrib>=2.4" "ray[rllib]>=2.40" "open-spiel>=1.5")

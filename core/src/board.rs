@@ -89,7 +89,7 @@ pub struct FrontierSquare {
 }
 
 /// Placed tiles and the frontier.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Debug, PartialEq, Eq)]
 pub struct Board {
     radius: i32,
     max_radius: i32,
@@ -101,6 +101,43 @@ pub struct Board {
     frontier: Vec<FrontierSquare>,
     /// Smallest and largest coordinates of placed tiles (kept as tiles are placed).
     bounds: (Pos, Pos),
+}
+
+impl Clone for Board {
+    fn clone(&self) -> Board {
+        Board {
+            radius: self.radius,
+            max_radius: self.max_radius,
+            dim: self.dim,
+            cells: self.cells.clone(),
+            slots: self.slots.clone(),
+            placements: self.placements.clone(),
+            frontier: self.frontier.clone(),
+            bounds: self.bounds,
+        }
+    }
+
+    /// The copy in this board's memory: no allocation once its lists are large enough.
+    fn clone_from(&mut self, source: &Board) {
+        let Board {
+            radius,
+            max_radius,
+            dim,
+            cells,
+            slots,
+            placements,
+            frontier,
+            bounds,
+        } = source;
+        self.radius = *radius;
+        self.max_radius = *max_radius;
+        self.dim = *dim;
+        self.cells.clone_from(cells);
+        self.slots.clone_from(slots);
+        self.placements.clone_from(placements);
+        self.frontier.clone_from(frontier);
+        self.bounds = *bounds;
+    }
 }
 
 /// Marker in `cells` for an empty square.
@@ -260,8 +297,12 @@ impl Board {
         let dim = 2 * radius + 1;
         self.radius = radius;
         self.dim = dim;
-        self.cells = vec![EMPTY; (dim * dim) as usize];
-        self.slots = vec![0; (dim * dim) as usize];
+        // In the lists' own memory: a board copied into a larger one's memory
+        // (`clone_from`) or started again (`clear_for`) grows without allocating.
+        self.cells.clear();
+        self.cells.resize((dim * dim) as usize, EMPTY);
+        self.slots.clear();
+        self.slots.resize((dim * dim) as usize, 0);
         for i in 0..self.placements.len() {
             let c = self
                 .cell(self.placements[i].pos)

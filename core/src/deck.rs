@@ -94,7 +94,7 @@ impl PileKey {
 }
 
 /// Tiles left to draw.
-#[derive(Clone, Debug, Default, PartialEq, Eq, Hash)]
+#[derive(Debug, Default, PartialEq, Eq, Hash)]
 pub struct Deck {
     counts: Vec<u8>,
     /// The tiles of each stage; the last stage without its held-back tiles.
@@ -104,6 +104,33 @@ pub struct Deck {
     /// A tile kept out of the draws but still to be placed, set aside for an expansion
     /// (R6: the city lake, placed right after the volcano lake).
     held: Option<TileKind>,
+}
+
+impl Clone for Deck {
+    fn clone(&self) -> Deck {
+        Deck {
+            counts: self.counts.clone(),
+            piles: self.piles.clone(),
+            held_back: self.held_back.clone(),
+            held: self.held,
+        }
+    }
+
+    /// The copy in this deck's memory: no allocation once its lists are large enough.
+    fn clone_from(&mut self, source: &Deck) {
+        let Deck {
+            counts,
+            piles,
+            held_back,
+            held,
+        } = source;
+        self.counts.clone_from(counts);
+        for (mine, theirs) in self.piles.iter_mut().zip(piles) {
+            mine.clone_from(theirs);
+        }
+        self.held_back.clone_from(held_back);
+        self.held = *held;
+    }
 }
 
 impl Deck {

@@ -34,9 +34,22 @@ pub struct Node {
 }
 
 /// The union-find of all feature parts.
-#[derive(Clone, Debug, PartialEq, Eq, Default)]
+#[derive(Debug, PartialEq, Eq, Default)]
 pub struct Features {
     nodes: Vec<Node>,
+}
+
+impl Clone for Features {
+    fn clone(&self) -> Features {
+        Features {
+            nodes: self.nodes.clone(),
+        }
+    }
+
+    /// The copy in this memory: no allocation once the list is large enough.
+    fn clone_from(&mut self, source: &Features) {
+        self.nodes.clone_from(&source.nodes);
+    }
 }
 
 impl Features {

@@ -239,7 +239,11 @@ impl TurnState {
 }
 
 /// A game in progress.
-#[derive(Clone, Debug)]
+///
+/// `clone_from` copies a game into another game's memory: once the target's lists are
+/// as long as the source's, it allocates nothing (a search copies its root game so for
+/// every iteration).
+#[derive(Debug)]
 pub struct Game {
     pub(crate) config: Arc<GameConfig>,
     pub(crate) rules: RuleSwitches,
@@ -286,6 +290,120 @@ pub struct Game {
     /// The figures on the board when final scoring began (empty before), kept for
     /// views of the finished board; sized at creation like `figures`.
     pub(crate) figures_at_final_scoring: Vec<BoardFigure>,
+}
+
+impl Clone for Game {
+    fn clone(&self) -> Game {
+        Game {
+            config: self.config.clone(),
+            rules: self.rules,
+            stands_on: self.stands_on,
+            players: self.players,
+            sets: self.sets,
+            board: self.board.clone(),
+            features: self.features.clone(),
+            figures: self.figures.clone(),
+            supply: self.supply,
+            scores: self.scores,
+            deck: self.deck.clone(),
+            rng: self.rng.clone(),
+            chance: self.chance,
+            phase: self.phase,
+            step: self.step,
+            turn_player: self.turn_player,
+            to_play: self.to_play,
+            turn: self.turn,
+            expansions: self.expansions.clone(),
+            end_from: self.end_from,
+            ending: self.ending,
+            extra_turn: self.extra_turn,
+            events: self.events.clone(),
+            returns: self.returns.clone(),
+            joins: self.joins.clone(),
+            turns: self.turns.clone(),
+            decisions: self.decisions.clone(),
+            turn_open: self.turn_open,
+            stamp: self.stamp.clone(),
+            stamp_value: self.stamp_value,
+            legal: self.legal.clone(),
+            final_scored: self.final_scored,
+            figures_at_final_scoring: self.figures_at_final_scoring.clone(),
+        }
+    }
+
+    /// Copies `source` into this game's memory (every list keeps its allocation when it
+    /// is large enough), the same game [`Clone::clone`] would give.
+    fn clone_from(&mut self, source: &Game) {
+        let Game {
+            config,
+            rules,
+            stands_on,
+            players,
+            sets,
+            board,
+            features,
+            figures,
+            supply,
+            scores,
+            deck,
+            rng,
+            chance,
+            phase,
+            step,
+            turn_player,
+            to_play,
+            turn,
+            expansions,
+            end_from,
+            ending,
+            extra_turn,
+            events,
+            returns,
+            joins,
+            turns,
+            decisions,
+            turn_open,
+            stamp,
+            stamp_value,
+            legal,
+            final_scored,
+            figures_at_final_scoring,
+        } = source;
+        self.config.clone_from(config);
+        self.rules = *rules;
+        self.stands_on = *stands_on;
+        self.players = *players;
+        self.sets = *sets;
+        self.board.clone_from(board);
+        self.features.clone_from(features);
+        self.figures.clone_from(figures);
+        self.supply = *supply;
+        self.scores = *scores;
+        self.deck.clone_from(deck);
+        self.rng.clone_from(rng);
+        self.chance = *chance;
+        self.phase = *phase;
+        self.step = *step;
+        self.turn_player = *turn_player;
+        self.to_play = *to_play;
+        self.turn = *turn;
+        self.expansions.clone_from(expansions);
+        self.end_from = *end_from;
+        self.ending = *ending;
+        self.extra_turn = *extra_turn;
+        self.events.clone_from(events);
+        self.returns.clone_from(returns);
+        self.joins.clone_from(joins);
+        self.turns.clone_from(turns);
+        self.decisions.clone_from(decisions);
+        self.turn_open = *turn_open;
+        self.stamp.clone_from(stamp);
+        self.stamp_value = *stamp_value;
+        self.legal.clone_from(legal);
+        self.final_scored = *final_scored;
+        self.figures_at_final_scoring
+            .clone_from(figures_at_final_scoring);
+    }
 }
 
 /// The memory of a finished game, emptied for the next one ([`Game::restart`]): its

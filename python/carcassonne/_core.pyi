@@ -33,7 +33,6 @@ __all__ = [
     "_vector_env_from_state",
     "play_match",
     "selfplay",
-    "dataset_selfplay",
     "DatasetLoader",
     "bot_spec",
     "__version__",
@@ -278,6 +277,9 @@ def play_match(
     rules: Optional[Mapping[str, Any]] = None,
     figures: Optional[Mapping[str, int]] = None,
     threads: int = 1,
+    first_game: int = 0,
+    out: Optional[str] = None,
+    part_games: int = 256,
 ) -> Dict[str, Any]: ...
 def selfplay(
     games: int,
@@ -300,23 +302,10 @@ def selfplay(
     playout: Optional[float] = None,
     standing: Optional[float] = None,
     standing_end: Optional[float] = None,
+    out: Optional[str] = None,
+    part_games: Optional[int] = None,
+    seat_name: Optional[str] = None,
 ) -> Dict[str, Any]: ...
-def dataset_selfplay(
-    out: str,
-    games: int,
-    budget: Union[int, str] = 150,
-    seed: int = 0,
-    first_game: int = 0,
-    threads: int = 1,
-    players: Optional[int] = None,
-    sets: Optional[Sequence[str]] = None,
-    edition: Optional[str] = None,
-    rules: Optional[Mapping[str, Any]] = None,
-    figures: Optional[Mapping[str, int]] = None,
-    window: int = 24,
-    sample_moves: int = 30,
-    part_games: int = 64,
-) -> Dict[str, int]: ...
 
 @final
 class DatasetLoader:

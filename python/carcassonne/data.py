@@ -306,17 +306,21 @@ def write_selfplay(
     sample_moves: int = 30,
     part_games: int = 64,
 ) -> Dict[str, int]:
-    """Plays self-play games ``first_game .. first_game + games`` of ``seed`` (every seat searching ``budget``
-    iterations per decision, or ``"50ms"``) and writes them into the dataset ``path``
-    with the search's targets, as ``carcassonne selfplay`` does; games already there
-    are not played again. Returns ``{"written", "present", "decisions"}``. The
-    interpreter is released while the games are played; Ctrl-C stops the run
+    """Plays self-play games ``first_game .. first_game + games`` of ``seed`` (every seat
+    searching ``budget`` iterations per decision, or ``"50ms"``) and writes them into the
+    dataset ``path`` with the search's targets, as ``carcassonne selfplay`` does; games
+    already there are not played again. Returns ``{"written", "present", "decisions"}``.
+    The same as ``carcassonne.selfplay.generate(games, ..., out=path)``, which takes
+    every other argument of a self-play run too (an ``evaluator``, the search's tuning).
+    The interpreter is released while the games are played; Ctrl-C stops the run
     (``KeyboardInterrupt``) and leaves the parts written whole."""
-    result: Dict[str, int] = _core.dataset_selfplay(
-        os.fspath(path),
+    from .selfplay import generate
+
+    return generate(
         games,
         budget=budget,
         seed=seed,
+        out=path,
         first_game=first_game,
         threads=threads,
         players=players,
@@ -328,4 +332,3 @@ def write_selfplay(
         sample_moves=sample_moves,
         part_games=part_games,
     )
-    return result

@@ -24,6 +24,7 @@ margin); :func:`play_games` returns the scores only.
 
 from __future__ import annotations
 
+import os
 from dataclasses import dataclass
 from typing import Any, List, Mapping, Optional, Sequence, Tuple, Union
 
@@ -142,6 +143,8 @@ class MatchResult:
 
     #: One summary per player, in the order given.
     players: List[PlayerResult]
+    #: The index of each game in the match (``first_game`` onwards), uint64 [G].
+    game: npt.NDArray[np.uint64]
     #: The tile seed of each game, uint64 [G].
     seeds: npt.NDArray[np.uint64]
     #: The player (index into ``players``) at each seat, int32 [G, P].
@@ -156,6 +159,10 @@ class MatchResult:
     elapsed: float
     #: The summary as a text table (as printed by ``carcassonne match``).
     text: str
+    #: With ``out``: the games written into the dataset (else ``None``).
+    written: Optional[int] = None
+    #: With ``out``: the games of the match already in the dataset, not played again.
+    present: Optional[int] = None
 
     def player_scores(self) -> npt.NDArray[np.int32]:
         """Final scores per player rather than per seat, int32 [G, P]."""
@@ -179,14 +186,26 @@ def match(
     figures: Optional[Mapping[str, int]] = None,
     seed: int = 0,
     threads: int = 1,
+    first_game: int = 0,
+    out: Optional[Union[str, "os.PathLike[str]"]] = None,
+    part_games: int = 256,
 ) -> MatchResult:
-    """Plays ``games`` games natively between ``bots`` (one per seat; ``players``
-    defaults to their number) and summarises them, like ``carcassonne match``.
+    """Plays games ``first_game .. first_game + games`` natively between ``bots`` (one
+    per seat; ``players`` defaults to their number) and summarises them, like
+    ``carcassonne match``.
 
     Game ``g`` deals the tiles of seed ``seed + g // P`` and seats the players rotated
-    by ``g``, so every deal is played from every seat. ``threads`` games are played at
-    the same time. The interpreter is released while the games run. Bad arguments raise
-    :class:`~carcassonne.errors.InvalidConfigError` naming the field.
+    by ``g``, so every deal is played from every seat, and a match split into ranges of
+    games plays the games of the whole match. ``threads`` games are played at the same
+    time. The interpreter is released while the games run.
+
+    With ``out`` every game is written into the dataset directory ``out``
+    (docs/dataset.md; created if needed), ``part_games`` games a part file, under the id
+    ``match-<seed>-<g>-<hash>`` (the hash of the players and the setup): a game already
+    there is not played again, and the result covers the games played (``written``,
+    ``present``). Ctrl-C writes the games finished, then raises ``KeyboardInterrupt``.
+
+    Bad arguments raise :class:`~carcassonne.errors.InvalidConfigError` naming the field.
     """
     specs = [p.spec if isinstance(p, BuiltinPlayer) else p for p in bots]
     raw = _core.play_match(
@@ -199,6 +218,9 @@ def match(
         rules=rules,
         figures=figures,
         threads=threads,
+        first_game=first_game,
+        out=None if out is None else os.fspath(out),
+        part_games=part_games,
     )
     summaries = [
         PlayerResult(
@@ -217,6 +239,7 @@ def match(
     ]
     return MatchResult(
         players=summaries,
+        game=raw["game"],
         seeds=raw["seeds"],
         seating=raw["seating"],
         scores=raw["scores"],
@@ -224,4 +247,6 @@ def match(
         think_seconds=raw["think_seconds"],
         elapsed=raw["elapsed"],
         text=raw["text"],
+        written=raw.get("written"),
+        present=raw.get("present"),
     )

@@ -7,12 +7,16 @@ step: what the deciding seat saw (the observation and the legal-id mask, in an
 observation preset), what the search taught (its visit shares over the ids and its value)
 and how the game ended for that seat. :func:`batches` yields the rows of a long run a
 few games at a time. The rows depend on the seed and the settings, not on the threads.
+With ``out=DIR`` :func:`generate` writes the games into a dataset of Parquet tables
+instead (docs/dataset.md), with the search's targets, and holds only a part's games in
+memory at a time.
 """
 
 from __future__ import annotations
 
+import os
 from dataclasses import dataclass
-from typing import Any, Dict, Iterator, Optional, Sequence, Union
+from typing import Any, Dict, Iterator, Optional, Sequence, Union, overload
 
 import numpy as np
 import numpy.typing as npt
@@ -60,12 +64,34 @@ class SelfPlayRows:
         return len(self) / self.seconds if self.seconds > 0 else 0.0
 
 
+@overload
+def generate(
+    games: int,
+    budget: Union[int, str] = ...,
+    seed: int = ...,
+    *,
+    out: None = ...,
+    **kwargs: Any,
+) -> SelfPlayRows: ...
+
+
+@overload
+def generate(
+    games: int,
+    budget: Union[int, str] = ...,
+    seed: int = ...,
+    *,
+    out: Union[str, "os.PathLike[str]"],
+    **kwargs: Any,
+) -> Dict[str, int]: ...
+
+
 def generate(
     games: int,
     budget: Union[int, str] = 150,
     seed: int = 0,
     threads: int = 1,
-    players: int = 2,
+    players: Optional[int] = 2,
     sets: Optional[Sequence[str]] = None,
     window: int = 24,
     preset: str = "compact",
@@ -78,9 +104,13 @@ def generate(
     playout: Optional[float] = None,
     standing: Optional[float] = None,
     standing_end: Optional[float] = None,
+    out: Optional[Union[str, "os.PathLike[str]"]] = None,
+    part_games: Optional[int] = None,
+    seat_name: Optional[str] = None,
     **config: Any,
-) -> SelfPlayRows:
-    """Plays ``games`` self-play games and returns their rows.
+) -> Union[SelfPlayRows, Dict[str, int]]:
+    """Plays ``games`` self-play games and returns their rows (or, with ``out``, writes
+    them into a dataset).
 
     Every decision with more than one legal action is searched with ``budget`` (iterations,
     or a time such as ``"50ms"``); a decision with one legal action gives no row, a
@@ -95,6 +125,19 @@ def generate(
     :func:`carcassonne.search` (the last three with an evaluator only): a teacher whose
     leaves mix the standings into the network's value, for instance. Other keywords (``edition``,
     ``rules``, ``figures``) configure the games as for :class:`carcassonne.Game`.
+
+    With ``out`` (a directory, created if needed) the games are written into a dataset
+    (docs/dataset.md) instead of returned: the decisions with the search's targets as
+    full flat ids, a part file every ``part_games`` games (default 64; only a part's
+    games are held in memory), game ``first_game + g`` under the id
+    ``selfplay-<seed>-<first_game + g>``. A game whose id is there already is not played
+    again (the ids name the seed and the game, not the search: give each configuration
+    or network its own seed or directory). Each seat is named in the ``seats`` column by
+    the playout search's spec (``mcts:150``) or, with an evaluator, by ``seat_name``
+    (default ``guided:<budget>``; 1 to 256 bytes, no control character, such as
+    ``"net:" + hashlib.sha256(weights).hexdigest()``). Returns ``{"written", "present",
+    "decisions"}``; Ctrl-C raises ``KeyboardInterrupt`` and leaves the parts written
+    whole.
     """
     raw: Dict[str, Any] = _core.selfplay(
         games,
@@ -114,8 +157,13 @@ def generate(
         playout=playout,
         standing=standing,
         standing_end=standing_end,
+        out=None if out is None else os.fspath(out),
+        part_games=part_games,
+        seat_name=seat_name,
         **config,
     )
+    if out is not None:
+        return {k: int(v) for k, v in raw.items()}
     return SelfPlayRows(**raw)
 
 

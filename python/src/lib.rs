@@ -7,7 +7,6 @@
 //! typed interface is `python/carcassonne/_core.pyi`.
 
 mod convert;
-mod data;
 mod errors;
 mod game;
 mod loader;
@@ -51,8 +50,6 @@ mod _core {
     use pyo3::types::{PyDict, PyList};
     use std::time::Instant;
 
-    #[pymodule_export]
-    use crate::data::dataset_selfplay;
     #[pymodule_export]
     use crate::game::PyGame;
     #[pymodule_export]
@@ -447,15 +444,19 @@ mod _core {
             .map_err(|m| invalid_argument(format!("spec: {m}")))
     }
 
-    /// Plays a match natively (`carcassonne_session::matches`): `games` games between
-    /// `bots` (one spec per seat), seats rotated, deal `g` of seed `seed + g / P`, on
-    /// `threads` threads, with the interpreter released (Ctrl-C stops every thread within
-    /// 20 ms, also during a search: `KeyboardInterrupt`). Returns a dict: `bots` (the
-    /// specs), `seeds` uint64 [G], `seating` int32 [G, P] (the player at each seat),
-    /// `scores` int32 [G, P] (per seat), `decisions` int32 [G, P], `think_seconds`
-    /// float64 [G, P], `summaries` (one dict per player), `text` and `elapsed`.
+    /// Plays a match natively (`carcassonne_session::matches`): games `first_game ..
+    /// first_game + games` between `bots` (one spec per seat), seats rotated by `g`, deal
+    /// `g` of seed `seed + g / P`, on `threads` threads, with the interpreter released
+    /// (Ctrl-C stops every thread within 20 ms, also during a search:
+    /// `KeyboardInterrupt`). With `out`, every game is written into the dataset
+    /// directory `out` (a part every `part_games` games; games already there are not
+    /// played again; Ctrl-C writes the games finished first). Returns a dict: `bots`
+    /// (the specs), `game` uint64 [G] (the index of each game played), `seeds` uint64
+    /// [G], `seating` int32 [G, P] (the player at each seat), `scores` int32 [G, P] (per
+    /// seat), `decisions` int32 [G, P], `think_seconds` float64 [G, P], `summaries` (one
+    /// dict per player), `text`, `elapsed`, and with `out` `written` and `present`.
     #[pyfunction]
-    #[pyo3(signature = (bots, games=Int(100), seed=None, players=None, sets=None, edition=None, rules=None, figures=None, threads=Int(1)), text_signature = "(bots, games=100, seed=0, players=None, sets=None, edition=None, rules=None, figures=None, threads=1)")]
+    #[pyo3(signature = (bots, games=Int(100), seed=None, players=None, sets=None, edition=None, rules=None, figures=None, threads=Int(1), first_game=Int(0), out=None, part_games=Int(256)), text_signature = "(bots, games=100, seed=0, players=None, sets=None, edition=None, rules=None, figures=None, threads=1, first_game=0, out=None, part_games=256)")]
     #[allow(clippy::too_many_arguments)]
     fn play_match<'py>(
         py: Python<'py>,
@@ -468,7 +469,11 @@ mod _core {
         rules: Option<&Bound<'py, PyAny>>,
         figures: Option<&Bound<'py, PyAny>>,
         threads: Int,
+        first_game: Int,
+        out: Option<std::path::PathBuf>,
+        part_games: Int,
     ) -> PyResult<Bound<'py, PyDict>> {
+        use carcassonne_session::matches::{write_match, MatchWriteError};
         let parsed: Vec<Bot> = bots
             .iter()
             .map(|b| Bot::parse(b).map_err(|m| invalid_config(format!("bots: {m}"))))
@@ -488,22 +493,53 @@ mod _core {
             .map_err(|_| invalid_config(format!("games: {} is out of range", games.0)))?;
         let threads = usize::try_from(threads.0)
             .map_err(|_| invalid_config(format!("threads: {} is out of range", threads.0)))?;
+        let first_game = u64::try_from(first_game.0)
+            .ok()
+            .filter(|g| *g <= MatchSpec::MAX_FIRST_GAME)
+            .ok_or_else(|| {
+                invalid_config(format!(
+                    "first_game: {} is not from 0 to {}",
+                    first_game.0,
+                    MatchSpec::MAX_FIRST_GAME
+                ))
+            })?;
+        let part_games =
+            crate::convert::arg_in_range("part_games", part_games, 1, 1_000_000)? as usize;
         let players = config.players as usize;
         let spec = MatchSpec {
             config,
             bots: parsed,
             games,
+            first_game,
             threads,
         };
         spec.validate().map_err(invalid_config)?;
         let watch = SignalWatch::new();
-        let report = py.detach(|| {
+        let result = py.detach(|| {
             let mut last = Instant::now();
-            run_match_until(&spec, &|_, _| {}, &mut || watch.poll(&mut last))
+            let mut go_on = || watch.poll(&mut last);
+            match &out {
+                None => run_match_until(&spec, &|_, _| {}, &mut go_on)
+                    .map(|r| (r, None))
+                    .map_err(MatchWriteError::Spec),
+                Some(dir) => {
+                    let mut writer = carcassonne_session::dataset::DatasetWriter::open(dir)
+                        .map_err(MatchWriteError::Dataset)?;
+                    writer.games_per_part = part_games;
+                    write_match(&spec, &mut writer, &|_, _| {}, &mut go_on)
+                        .map(|d| (d.report, Some((d.written, d.present))))
+                }
+            }
         });
         watch.into_result()?;
-        let report = report.map_err(invalid_config)?;
+        let (report, written) = match result {
+            Ok(r) => r,
+            Err(MatchWriteError::Spec(m)) => return Err(invalid_config(m)),
+            Err(MatchWriteError::Dataset(e)) => return Err(invalid_argument(e.to_string())),
+            Err(e) => return Err(crate::errors::state_error(e.to_string())),
+        };
         let n = report.games.len();
+        let indices: Vec<u64> = report.games.iter().map(|g| g.game).collect();
         let mut seeds = Vec::with_capacity(n);
         let mut seating = Array2::<i32>::zeros((n, players));
         let mut scores = Array2::<i32>::zeros((n, players));
@@ -544,7 +580,12 @@ mod _core {
             "bots",
             spec.bots.iter().map(|b| b.to_string()).collect::<Vec<_>>(),
         )?;
+        out.set_item("game", indices.into_pyarray(py))?;
         out.set_item("seeds", seeds.into_pyarray(py))?;
+        if let Some((written, present)) = written {
+            out.set_item("written", written)?;
+            out.set_item("present", present)?;
+        }
         out.set_item("seating", seating.into_pyarray(py))?;
         out.set_item("scores", scores.into_pyarray(py))?;
         out.set_item("decisions", decisions.into_pyarray(py))?;

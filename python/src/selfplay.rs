@@ -1,11 +1,17 @@
 //! `_core.selfplay`: self-play games with tree search on several threads
-//! (`carcassonne_session::selfplay`), their training rows as numpy arrays.
+//! (`carcassonne_session::selfplay`), their training rows as numpy arrays or, with
+//! `out`, written into a dataset (`carcassonne_session::dataset`) with the search's
+//! targets.
 
 use crate::convert::{arg_in_range, config_from_args, ConfigArgs, Int, Seed};
 use crate::errors::{invalid_argument, invalid_config, state_error};
 use crate::game::{layout_from, spec_from};
 use crate::search::{budget_from, call_evaluator, SearchTuning};
 use crate::signals::SignalWatch;
+use carcassonne_session::bots::Bot;
+use carcassonne_session::dataset::{
+    check_seat_name, write_selfplay, DatasetWriter, SelfPlayWriteError,
+};
 use carcassonne_session::encode::Layout;
 use carcassonne_session::guided::{
     FlatEstimates, FlatEvaluator, FlatLeaves, LeafEvaluator, SearchError,
@@ -15,6 +21,7 @@ use numpy::ndarray::{Array1, Array2, Array4};
 use numpy::IntoPyArray;
 use pyo3::prelude::*;
 use pyo3::types::PyDict;
+use std::path::PathBuf;
 use std::sync::{Arc, Mutex};
 use std::time::Instant;
 
@@ -35,8 +42,17 @@ use std::time::Instant;
 /// call. `c`, `margin`, `playout`, `standing` and `standing_end` tune the search as for
 /// `Game.search` (the last three with an evaluator only). Ctrl-C stops the run within 20 ms
 /// (`KeyboardInterrupt`); an exception of the evaluator is raised as it is.
+///
+/// With `out`, the games are written into the dataset directory `out` (created if
+/// needed) instead, with the search's targets, a part every `part_games` games
+/// (default 64; given without `out` it is an error), under
+/// the ids `selfplay-<seed>-<n>`; games already there are not played again, Ctrl-C
+/// leaves the parts written whole, and `{"written", "present", "decisions"}` is
+/// returned. Each seat is named in the `seats` column by the playout search's spec
+/// (`mcts:150`) or, with an evaluator, by `seat_name` (default `guided:<budget>`; 1 to
+/// 256 bytes, no control character, e.g. `net:<sha256 of the weights file>`).
 #[pyfunction]
-#[pyo3(signature = (games, budget=None, seed=Seed(0), first_game=Int(0), threads=Int(1), players=None, sets=None, edition=None, rules=None, figures=None, window=Int(24), preset="compact", sample_moves=Int(30), evaluator=None, batch=Int(8), c=None, margin=None, playout=None, standing=None, standing_end=None), text_signature = "(games, budget=150, seed=0, first_game=0, threads=1, players=None, sets=None, edition=None, rules=None, figures=None, window=24, preset='compact', sample_moves=30, evaluator=None, batch=8, c=None, margin=None, playout=None, standing=None, standing_end=None)")]
+#[pyo3(signature = (games, budget=None, seed=Seed(0), first_game=Int(0), threads=Int(1), players=None, sets=None, edition=None, rules=None, figures=None, window=Int(24), preset="compact", sample_moves=Int(30), evaluator=None, batch=Int(8), c=None, margin=None, playout=None, standing=None, standing_end=None, out=None, part_games=None, seat_name=None), text_signature = "(games, budget=150, seed=0, first_game=0, threads=1, players=None, sets=None, edition=None, rules=None, figures=None, window=24, preset='compact', sample_moves=30, evaluator=None, batch=8, c=None, margin=None, playout=None, standing=None, standing_end=None, out=None, part_games=None, seat_name=None)")]
 #[allow(clippy::too_many_arguments)]
 pub fn selfplay<'py>(
     py: Python<'py>,
@@ -60,6 +76,9 @@ pub fn selfplay<'py>(
     playout: Option<f64>,
     standing: Option<f64>,
     standing_end: Option<f64>,
+    out: Option<PathBuf>,
+    part_games: Option<Int>,
+    seat_name: Option<String>,
 ) -> PyResult<Bound<'py, PyDict>> {
     let default_budget = 150i64.into_pyobject(py)?.into_any();
     let budget = budget_from(budget.unwrap_or(&default_budget))?;
@@ -85,6 +104,23 @@ pub fn selfplay<'py>(
     let seed = seed.0;
     let first_game = u64::try_from(first_game.0)
         .map_err(|_| invalid_argument(format!("first_game: {} is negative", first_game.0)))?;
+    let part_games = match (&out, part_games) {
+        (None, Some(_)) => {
+            return Err(invalid_argument(
+                "part_games: only with out (the dataset directory)",
+            ))
+        }
+        (_, Some(n)) => arg_in_range("part_games", n, 1, 1_000_000)? as usize,
+        (_, None) => 64,
+    };
+    if let Some(name) = &seat_name {
+        if out.is_none() || evaluator.is_none() {
+            return Err(invalid_argument(
+                "seat_name: only with out and an evaluator (a playout search is named by its spec, mcts:150)",
+            ));
+        }
+        check_seat_name(name).map_err(|m| invalid_argument(format!("seat_name: {m}")))?;
+    }
     let tuning = SearchTuning::parse(
         evaluator.as_ref(),
         c,
@@ -124,7 +160,12 @@ pub fn selfplay<'py>(
         Some(_) => Searcher::Guided(guided, &make),
         None => Searcher::Playouts(tuning.playouts(budget)),
     };
-    let run = SelfPlay {
+    let seat = match (&searcher, seat_name) {
+        (Searcher::Playouts(mcts), _) => Bot::Mcts(*mcts).to_string(),
+        (Searcher::Guided(..), Some(name)) => name,
+        (Searcher::Guided(..), None) => format!("guided:{budget}"),
+    };
+    let mut run = SelfPlay {
         config: config.clone(),
         layout: layout.clone(),
         searcher,
@@ -135,6 +176,29 @@ pub fn selfplay<'py>(
         sample_moves,
     };
     let watch = SignalWatch::new();
+    if let Some(dir) = out {
+        let seats = vec![seat; config.players as usize];
+        let result = py.detach(|| {
+            let mut writer = DatasetWriter::open(&dir).map_err(SelfPlayWriteError::Dataset)?;
+            writer.games_per_part = part_games;
+            let mut last = Instant::now();
+            write_selfplay(&mut writer, &mut run, u64::from(games), &seats, &mut || {
+                watch.poll(&mut last)
+            })
+        });
+        watch.into_result()?;
+        let done = match result {
+            Ok(done) => done,
+            Err(SelfPlayWriteError::Search(e)) => return Err(search_error(e, &raised)),
+            Err(SelfPlayWriteError::Dataset(e)) => return Err(invalid_argument(e.to_string())),
+            Err(e) => return Err(state_error(e.to_string())),
+        };
+        let d = PyDict::new(py);
+        d.set_item("written", done.written)?;
+        d.set_item("present", done.present)?;
+        d.set_item("decisions", done.decisions)?;
+        return Ok(d);
+    }
     let started = Instant::now();
     let result = py.detach(|| {
         let mut last = Instant::now();
@@ -142,19 +206,7 @@ pub fn selfplay<'py>(
     });
     let seconds = started.elapsed().as_secs_f64();
     watch.into_result()?;
-    let rows = match result {
-        Ok(rows) => rows,
-        Err(SearchError::Evaluator(m)) => {
-            return Err(
-                match raised.into_inner().unwrap_or_else(|p| p.into_inner()) {
-                    Some(e) => e,
-                    None => invalid_argument(format!("evaluator: {m}")),
-                },
-            )
-        }
-        Err(SearchError::Settings(m)) => return Err(invalid_config(m)),
-        Err(e) => return Err(state_error(e.to_string())),
-    };
+    let rows = result.map_err(|e| search_error(e, &raised))?;
     let n = rows.len();
     let w = layout.window() as usize;
     let (c_planes, g, a) = (
@@ -192,4 +244,18 @@ pub fn selfplay<'py>(
     out.set_item("scores", scores.into_pyarray(py))?;
     out.set_item("seconds", seconds)?;
     Ok(out)
+}
+
+/// The exception of a failed run: the evaluator's own exception when it raised one.
+fn search_error(e: SearchError, raised: &Mutex<Option<PyErr>>) -> PyErr {
+    match e {
+        SearchError::Evaluator(m) => {
+            match raised.lock().unwrap_or_else(|p| p.into_inner()).take() {
+                Some(e) => e,
+                None => invalid_argument(format!("evaluator: {m}")),
+            }
+        }
+        SearchError::Settings(m) => invalid_config(m),
+        e => state_error(e.to_string()),
+    }
 }

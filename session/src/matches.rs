@@ -8,6 +8,13 @@
 //! favoured by its seat or by a lucky pile. A win shared by `k` players counts `1/k` for
 //! each (B17).
 //!
+//! A match plays its games `first_game .. first_game + games`; game `g` is the same
+//! game (deal, seating, the bots' seeds) whatever the range it is played in, so a match
+//! split into ranges, played anywhere, gives the games of the whole match.
+//! [`write_match`] writes the games into a dataset ([`crate::dataset`]) under ids that
+//! name the match ([`match_game_id`]), so that playing a range again writes no game
+//! twice.
+//!
 //! ```
 //! use carcassonne::GameConfig;
 //! use carcassonne_session::bots::Bot;
@@ -21,7 +28,9 @@
 //! ```
 
 use crate::bots::Bot;
+use crate::dataset::{DatasetError, DatasetWriter, GameEntry};
 use carcassonne::{Game, GameConfig, Rng};
+use std::fmt;
 use std::fmt::Write as _;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::Mutex;
@@ -36,6 +45,9 @@ pub struct MatchSpec {
     pub bots: Vec<Bot>,
     /// Number of games.
     pub games: u32,
+    /// The index of the first game: the match plays games `first_game .. first_game +
+    /// games`, game `g` dealt and seated as game `g` of a match from 0.
+    pub first_game: u64,
     /// Games played at the same time, each on its own thread (1: one after another).
     pub threads: usize,
 }
@@ -45,6 +57,8 @@ impl MatchSpec {
     pub const MAX_GAMES: u32 = 10_000_000;
     /// The most threads accepted.
     pub const MAX_THREADS: usize = 256;
+    /// The largest first game index accepted (2^53: exact in every language's numbers).
+    pub const MAX_FIRST_GAME: u64 = 1 << 53;
 
     /// `games` games of `config` between `bots` on one thread.
     pub fn new(config: GameConfig, bots: Vec<Bot>, games: u32) -> MatchSpec {
@@ -52,6 +66,7 @@ impl MatchSpec {
             config,
             bots,
             games,
+            first_game: 0,
             threads: 1,
         }
     }
@@ -73,6 +88,13 @@ impl MatchSpec {
                 Self::MAX_GAMES
             ));
         }
+        if self.first_game > Self::MAX_FIRST_GAME {
+            return Err(format!(
+                "first_game: {} is more than {}",
+                self.first_game,
+                Self::MAX_FIRST_GAME
+            ));
+        }
         if !(1..=Self::MAX_THREADS).contains(&self.threads) {
             return Err(format!(
                 "threads: {} is not from 1 to {}",
@@ -83,16 +105,24 @@ impl MatchSpec {
         Ok(())
     }
 
-    /// The player (index into `bots`) at `seat` in game `g`.
-    pub fn bot_at(&self, g: u32, seat: usize) -> usize {
+    /// The player (index into `bots`) at `seat` in game `g` (the game's index in the
+    /// match, counted from 0 whatever `first_game`).
+    pub fn bot_at(&self, g: u64, seat: usize) -> usize {
         let p = self.bots.len();
-        (seat + p - (g as usize % p)) % p
+        (seat + p - (g % p as u64) as usize) % p
+    }
+
+    /// The indices of the match's games: `first_game .. first_game + games`.
+    pub fn game_indices(&self) -> std::ops::Range<u64> {
+        self.first_game..self.first_game + u64::from(self.games)
     }
 }
 
 /// One finished game.
 #[derive(Clone, Debug, PartialEq)]
 pub struct GameResult {
+    /// The game's index in the match (from `first_game`).
+    pub game: u64,
     /// The tile seed of the game.
     pub seed: u64,
     /// The player (index into the spec's `bots`) at each seat.
@@ -132,7 +162,7 @@ impl GameResult {
 pub struct MatchReport {
     /// What was played.
     pub spec: MatchSpec,
-    /// The games, in order.
+    /// The games played, in order of their index.
     pub games: Vec<GameResult>,
     /// Wall-clock time of the whole match.
     pub elapsed: Duration,
@@ -287,8 +317,8 @@ impl MatchReport {
 /// Bot seeds are drawn apart from the tile seeds.
 const BOT_SEED_MIX: u64 = 0x3A7C_4E5D_0000_0001;
 
-/// Plays game `g` of the match.
-pub fn play_game(spec: &MatchSpec, g: u32) -> GameResult {
+/// Plays game `g` of the match (its index counted from 0, whatever `first_game`).
+pub fn play_game(spec: &MatchSpec, g: u64) -> GameResult {
     play_game_while(spec, g, &mut || true).expect("a game that is never stopped ends")
 }
 
@@ -296,18 +326,26 @@ pub fn play_game(spec: &MatchSpec, g: u32) -> GameResult {
 /// every search ([`Bot::choose_while`]); `None` once it says no.
 pub fn play_game_while(
     spec: &MatchSpec,
-    g: u32,
+    g: u64,
     go_on: &mut dyn FnMut() -> bool,
 ) -> Option<GameResult> {
+    play_whole_game(spec, g, go_on).map(|(result, _)| result)
+}
+
+/// [`play_game_while`] that also returns the finished game.
+pub fn play_whole_game(
+    spec: &MatchSpec,
+    g: u64,
+    go_on: &mut dyn FnMut() -> bool,
+) -> Option<(GameResult, Game)> {
     let p = spec.bots.len();
     let mut config = spec.config.clone();
-    let seed = spec.config.seed.wrapping_add(u64::from(g) / p as u64);
+    let seed = spec.config.seed.wrapping_add(g / p as u64);
     config.seed = seed;
     let seating: Vec<usize> = (0..p).map(|seat| spec.bot_at(g, seat)).collect();
     let mut game = Game::new(config).expect("a validated configuration");
-    let mut rng = Rng::new(
-        (spec.config.seed ^ BOT_SEED_MIX).wrapping_add(u64::from(g).wrapping_mul(0x9E37_79B9)),
-    );
+    let mut rng =
+        Rng::new((spec.config.seed ^ BOT_SEED_MIX).wrapping_add(g.wrapping_mul(0x9E37_79B9)));
     let mut decisions = vec![0u32; p];
     let mut think = vec![Duration::ZERO; p];
     while !game.is_terminal() {
@@ -323,13 +361,15 @@ pub fn play_game_while(
         game.apply(action)
             .unwrap_or_else(|e| panic!("the {bot} player chose an illegal action: {e}"));
     }
-    Some(GameResult {
+    let result = GameResult {
+        game: g,
         seed,
         seating,
         scores: game.scores().to_vec(),
         decisions,
         think,
-    })
+    };
+    Some((result, game))
 }
 
 /// Plays every game of `spec` (on `spec.threads` threads) and calls `progress` with the
@@ -355,26 +395,74 @@ pub fn run_match_until(
     keep_going: &mut dyn FnMut() -> bool,
 ) -> Result<MatchReport, String> {
     spec.validate()?;
+    let todo: Vec<u64> = spec.game_indices().collect();
+    let played = run_games(spec, &todo, progress, keep_going, &|_, _| Ok(()));
+    let count = played.results.len();
+    if played.stopped {
+        return Err(format!(
+            "the match was stopped after {count} of {} games",
+            spec.games
+        ));
+    }
+    Ok(played.report(spec))
+}
+
+/// What [`run_games`] played.
+struct Played {
+    results: Vec<GameResult>,
+    /// Whether the caller stopped the games (or the sink failed).
+    stopped: bool,
+    /// The first error of the sink.
+    failed: Option<String>,
+    elapsed: Duration,
+}
+
+impl Played {
+    fn report(self, spec: &MatchSpec) -> MatchReport {
+        MatchReport {
+            spec: spec.clone(),
+            games: self.results,
+            elapsed: self.elapsed,
+        }
+    }
+}
+
+/// Plays the games `todo` of `spec` on `spec.threads` threads, gives each finished game
+/// to `sink` (an error of the sink stops every thread), and returns the results of the
+/// games finished, ordered by index.
+fn run_games(
+    spec: &MatchSpec,
+    todo: &[u64],
+    progress: &(dyn Fn(u32, &GameResult) + Sync),
+    keep_going: &mut dyn FnMut() -> bool,
+    sink: &(dyn Fn(&GameResult, Game) -> Result<(), String> + Sync),
+) -> Played {
     let started = Instant::now();
     let next = AtomicUsize::new(0);
     let stop = AtomicBool::new(false);
-    let done = Mutex::new((0u32, vec![None; spec.games as usize]));
+    let done = Mutex::new((0u32, Vec::with_capacity(todo.len()), None::<String>));
     // Takes the next game and plays it; false when no game is left or the match stops.
     let play_next = |go_on: &mut dyn FnMut() -> bool| {
         if stop.load(Ordering::Relaxed) {
             return false;
         }
-        let g = next.fetch_add(1, Ordering::Relaxed);
-        if g >= spec.games as usize {
-            return false;
-        }
-        let Some(result) = play_game_while(spec, g as u32, go_on) else {
+        let k = next.fetch_add(1, Ordering::Relaxed);
+        let Some(&g) = todo.get(k) else {
             return false;
         };
+        let Some((result, game)) = play_whole_game(spec, g, go_on) else {
+            return false;
+        };
+        let kept = sink(&result, game);
         let mut lock = done.lock().unwrap_or_else(|e| e.into_inner());
+        if let Err(e) = kept {
+            lock.2.get_or_insert(e);
+            stop.store(true, Ordering::Relaxed);
+            return false;
+        }
         lock.0 += 1;
         progress(lock.0, &result);
-        lock.1[g] = Some(result);
+        lock.1.push(result);
         true
     };
     let mut caller_go_on = || {
@@ -400,19 +488,144 @@ pub fn run_match_until(
             std::thread::sleep(Duration::from_millis(1));
         }
     });
-    let (played, games) = done.into_inner().unwrap_or_else(|e| e.into_inner());
-    if played < spec.games {
-        return Err(format!(
-            "the match was stopped after {played} of {} games",
-            spec.games
-        ));
-    }
-    Ok(MatchReport {
-        spec: spec.clone(),
-        games: games
-            .into_iter()
-            .map(|g| g.expect("every game was played"))
-            .collect(),
+    let (_, mut results, failed) = done.into_inner().unwrap_or_else(|e| e.into_inner());
+    results.sort_by_key(|r: &GameResult| r.game);
+    Played {
+        stopped: results.len() < todo.len(),
+        results,
+        failed,
         elapsed: started.elapsed(),
+    }
+}
+
+/// The short hash in the game ids of a match: 8 hexadecimal digits of the FNV-1a hash
+/// of the players' specs in seat order and the game's setup as records write it
+/// (`GameConfig::to_json`) with the seed set to 0. The seed, the number of games, the
+/// first game and the threads are left out: every range of one match shares it.
+pub fn match_hash(spec: &MatchSpec) -> String {
+    let mut config = spec.config.clone();
+    config.seed = 0;
+    let names: Vec<String> = spec.bots.iter().map(Bot::to_string).collect();
+    let text = format!("{}\n{}", names.join(","), config.to_json());
+    let mut h: u64 = 0xcbf2_9ce4_8422_2325;
+    for b in text.bytes() {
+        h ^= u64::from(b);
+        h = h.wrapping_mul(0x0100_0000_01b3);
+    }
+    format!("{:08x}", (h >> 32) ^ (h & 0xffff_ffff))
+}
+
+/// The dataset id of game `g` of the match `spec`: `match-<seed>-<g>-<hash>`, with the
+/// match's seed (`config.seed`), the game's index and [`match_hash`]. The same game of
+/// the same match has the same id whatever range it is played in.
+pub fn match_game_id(spec: &MatchSpec, g: u64) -> String {
+    format!("match-{}-{g}-{}", spec.config.seed, match_hash(spec))
+}
+
+/// Why [`write_match`] stopped.
+#[derive(Debug)]
+pub enum MatchWriteError {
+    /// The spec is not valid; the message names the field.
+    Spec(String),
+    /// The caller stopped the match: the games finished were written.
+    Stopped {
+        /// Games written by this call.
+        written: u64,
+        /// Games this call had to play.
+        of: u64,
+    },
+    /// The dataset could not be written (or read).
+    Dataset(DatasetError),
+    /// A game's record could not be made; the message names the game.
+    Record(String),
+}
+
+impl fmt::Display for MatchWriteError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            MatchWriteError::Spec(m) => write!(f, "{m}"),
+            MatchWriteError::Stopped { written, of } => write!(
+                f,
+                "the match was stopped after {written} of {of} games; they were written"
+            ),
+            MatchWriteError::Dataset(e) => write!(f, "dataset: {e}"),
+            MatchWriteError::Record(m) => write!(f, "record: {m}"),
+        }
+    }
+}
+
+impl std::error::Error for MatchWriteError {}
+
+/// What [`write_match`] did.
+#[derive(Clone, Debug)]
+pub struct MatchWritten {
+    /// The games played (those not in the dataset before).
+    pub report: MatchReport,
+    /// Games written.
+    pub written: u64,
+    /// Games of the match already in the dataset, not played again.
+    pub present: u64,
+}
+
+/// Plays the games of `spec` that `writer`'s dataset does not hold yet (by
+/// [`match_game_id`]) and writes each into it, with who played each seat (the bot's
+/// spec) in its `seats` column and no decisions (a built-in bot has no search targets
+/// to store). Parts are written whole every [`DatasetWriter::games_per_part`] games and
+/// once at the end; when `keep_going` stops the match (as for [`run_match_until`]) the
+/// games finished are written as a last part before the error. The report covers the
+/// games played by this call.
+pub fn write_match(
+    spec: &MatchSpec,
+    writer: &mut DatasetWriter,
+    progress: &(dyn Fn(u32, &GameResult) + Sync),
+    keep_going: &mut dyn FnMut() -> bool,
+) -> Result<MatchWritten, MatchWriteError> {
+    spec.validate().map_err(MatchWriteError::Spec)?;
+    let todo: Vec<u64> = spec
+        .game_indices()
+        .filter(|g| !writer.contains(&match_game_id(spec, *g)))
+        .collect();
+    let present = u64::from(spec.games) - todo.len() as u64;
+    let shared = Mutex::new((&mut *writer, None::<DatasetError>));
+    let sink = |result: &GameResult, game: Game| {
+        let id = match_game_id(spec, result.game);
+        let seats = result
+            .seating
+            .iter()
+            .map(|b| spec.bots[*b].to_string())
+            .collect();
+        let entry = GameEntry::from_game(game, &id, seats, None, Vec::new())
+            .map_err(|e| format!("{id}: record: {e}"))?;
+        let mut lock = shared.lock().unwrap_or_else(|e| e.into_inner());
+        let (writer, error) = &mut *lock;
+        match writer.add(entry) {
+            Ok(_) => Ok(()),
+            Err(e) => {
+                let message = e.to_string();
+                error.get_or_insert(e);
+                Err(message)
+            }
+        }
+    };
+    let played = run_games(spec, &todo, progress, keep_going, &sink);
+    let (writer, error) = shared.into_inner().unwrap_or_else(|e| e.into_inner());
+    if let Some(e) = error {
+        return Err(MatchWriteError::Dataset(e));
+    }
+    if let Some(m) = played.failed.clone() {
+        return Err(MatchWriteError::Record(m));
+    }
+    writer.flush().map_err(MatchWriteError::Dataset)?;
+    let written = played.results.len() as u64;
+    if played.stopped {
+        return Err(MatchWriteError::Stopped {
+            written,
+            of: todo.len() as u64,
+        });
+    }
+    Ok(MatchWritten {
+        report: played.report(spec),
+        written,
+        present,
     })
 }

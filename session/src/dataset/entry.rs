@@ -67,10 +67,10 @@ impl GameEntry {
                 message: "missing (a dataset keys its games by id)".into(),
             })?
             .to_string();
-        if id.is_empty() {
+        if let Err(m) = super::limits::check_game_id(&id) {
             return Err(ReplayError::Bad(RecordError {
                 path: "id".into(),
-                message: "empty (a dataset keys its games by id)".into(),
+                message: format!("{m} (a dataset keys its games by id)"),
             }));
         }
         let game = record::replay(record)?;

@@ -27,6 +27,7 @@
 //! encode any preset at load time.
 
 mod entry;
+mod limits;
 mod load;
 mod read;
 mod schema;
@@ -36,6 +37,7 @@ mod write;
 /// The Arrow arrays the tables are read as ([`read_table`]).
 pub use arrow_array;
 pub use entry::*;
+pub use limits::*;
 pub use load::*;
 pub use read::*;
 pub use schema::*;

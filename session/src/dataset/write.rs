@@ -1,6 +1,7 @@
 //! Writing a dataset: parts written whole, a rerun that goes on where the last stopped.
 
 use super::entry::{table_batch, GameEntry};
+use super::limits::{check_entry, entry_bytes, ROW_GROUP_TARGET_BYTES};
 use super::read::{list_parts, read_table_column_strings};
 use super::{part_name, part_number, DatasetError, TABLES};
 use arrow_array::RecordBatch;
@@ -48,6 +49,10 @@ pub struct DatasetWriter {
     /// Games per part: [`DatasetWriter::add`] writes a part once this many are
     /// collected (default [`DatasetWriter::DEFAULT_GAMES_PER_PART`]).
     pub games_per_part: usize,
+    /// The size a row group is cut at: a new row group starts once its games' records
+    /// and decisions reach it ([`entry_bytes`]; default [`ROW_GROUP_TARGET_BYTES`],
+    /// 64 MiB, well under the readers' [`super::MAX_ROW_GROUP_BYTES`]).
+    pub row_group_bytes: usize,
     parts_written: u32,
     games_written: u64,
 }
@@ -97,6 +102,7 @@ impl DatasetWriter {
             pending: Vec::new(),
             next_part,
             games_per_part: Self::DEFAULT_GAMES_PER_PART,
+            row_group_bytes: ROW_GROUP_TARGET_BYTES,
             parts_written: 0,
             games_written: 0,
         })
@@ -118,8 +124,13 @@ impl DatasetWriter {
     }
 
     /// Collects `entry` unless a game with its id is already there (then `false`);
-    /// writes a part once [`DatasetWriter::games_per_part`] games are collected.
+    /// writes a part once [`DatasetWriter::games_per_part`] games are collected. A game
+    /// beyond the dataset's limits ([`check_entry`]) is an error naming it.
     pub fn add(&mut self, entry: GameEntry) -> Result<bool, DatasetError> {
+        check_entry(&entry).map_err(|m| {
+            let shown: String = entry.id.chars().take(64).collect();
+            DatasetError::new(&self.dir, format!("game {shown:?}: {m}"))
+        })?;
         if !self.present.insert(entry.id.clone()) {
             return Ok(false);
         }
@@ -136,9 +147,19 @@ impl DatasetWriter {
             return Ok(());
         }
         let name = part_name(self.next_part);
+        // Row groups of games whose records and decisions reach the target size.
+        let mut groups = Vec::new();
+        let (mut start, mut bytes) = (0, 0);
+        for (i, e) in self.pending.iter().enumerate() {
+            bytes += entry_bytes(e);
+            if bytes >= self.row_group_bytes || i + 1 == self.pending.len() {
+                groups.push(&self.pending[start..=i]);
+                (start, bytes) = (i + 1, 0);
+            }
+        }
         for table in TABLES {
-            let batch = table_batch(table, &self.pending);
-            write_whole(&self.dir.join(table), &name, &batch)?;
+            let batches: Vec<RecordBatch> = groups.iter().map(|g| table_batch(table, g)).collect();
+            write_whole(&self.dir.join(table), &name, &batches)?;
         }
         self.next_part += 1;
         self.parts_written += 1;
@@ -148,8 +169,12 @@ impl DatasetWriter {
     }
 }
 
-/// Writes `batch` as `dir/name`: to a temporary file first, synced, then renamed.
-fn write_whole(dir: &Path, name: &str, batch: &RecordBatch) -> Result<(), DatasetError> {
+/// Writes `batches` as `dir/name`, a row group each (a batch of more than 64 Ki rows in
+/// several): to a temporary file first, synced, then renamed.
+fn write_whole(dir: &Path, name: &str, batches: &[RecordBatch]) -> Result<(), DatasetError> {
+    let Some(batch) = batches.first() else {
+        return Ok(());
+    };
     let tmp = dir.join(temporary_name(name));
     let fail = |p: &Path, what: &str, e: &dyn std::fmt::Display| {
         let _ = fs::remove_file(&tmp);
@@ -170,9 +195,12 @@ fn write_whole(dir: &Path, name: &str, batch: &RecordBatch) -> Result<(), Datase
         .build();
     let mut writer = ArrowWriter::try_new(file, batch.schema(), Some(props))
         .map_err(|e| fail(&tmp, "cannot write", &e))?;
-    writer
-        .write(batch)
-        .map_err(|e| fail(&tmp, "cannot write", &e))?;
+    for batch in batches {
+        writer
+            .write(batch)
+            .map_err(|e| fail(&tmp, "cannot write", &e))?;
+        writer.flush().map_err(|e| fail(&tmp, "cannot write", &e))?;
+    }
     let file = writer
         .into_inner()
         .map_err(|e| fail(&tmp, "cannot write", &e))?;
