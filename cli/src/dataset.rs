@@ -7,9 +7,10 @@ use crate::setup::{config_from_options, parse_setup_command};
 use crate::{emit, CliError, Outcome};
 use carcassonne_session::bots::{parse_bots, Bot};
 use carcassonne_session::dataset::{
-    table_info, write_selfplay, DatasetWriter, GameEntry, SelfPlayWriteError, TABLES,
+    table_info, write_selfplay, BatchMut, DatasetWriter, GameEntry, LoadOptions, Loader,
+    SelfPlayWriteError, TABLES,
 };
-use carcassonne_session::encode::{EncoderSpec, Layout, Preset};
+use carcassonne_session::encode::{EncoderSpec, Layout, PlaneSet, Preset};
 use carcassonne_session::guided::SearchError;
 use carcassonne_session::record::{self, RecordReader};
 use carcassonne_session::selfplay::{Searcher, SelfPlay};
@@ -24,6 +25,8 @@ carcassonne dataset: games as a dataset of Parquet tables (docs/dataset.md)
 
 usage: carcassonne dataset convert FILE... DIR [--skip-bad] [--part-games N]
        carcassonne dataset info DIR
+       carcassonne dataset bench DIR [--preset P] [--window W] [--threads T] [--rows N]
+                                     [--batch B] [--shuffle-buffer S] [--no-shuffle]
 
 convert   reads the game records of each FILE (JSON Lines, or one JSON record) and
           writes them into the dataset DIR (created if needed): the tables games,
@@ -32,12 +35,24 @@ convert   reads the game records of each FILE (JSON Lines, or one JSON record) a
           whose id is in DIR already is not written again.
 info      prints each table's files, rows and bytes, and the bytes on disk per
           decision.
+bench     streams N training rows (in whole batches) out of DIR with the loader
+          (replaying each game and encoding its decisions; as many epochs as N
+          needs) and prints the rows
+          a second, the most rows held at once and the process's peak resident
+          memory (VmHWM of /proc/self/status, where there is one).
 
 options:
   --skip-bad           convert: report a record that cannot be read or does not replay
                        (file, line and why) and go on; without it such a record stops
                        the command before anything more is written
   --part-games N       convert: games per part file, 1 to 1000000 (default 256)
+  --preset P           bench: full, in-play or compact (default full)
+  --window W           bench: the observation window (default: the dataset's)
+  --threads T          bench: loader threads, 1 to 64 (default 1)
+  --rows N             bench: rows to stream, 1 to 10000000000 (default 100000)
+  --batch B            bench: rows a batch, 1 to 65536 (default 256)
+  --shuffle-buffer S   bench: rows of the shuffle buffer, 1 to 10000000 (default 4096)
+  --no-shuffle         bench: rows in dataset order, without the shuffle buffer
   -h, --help           show this text
 
 Exit status: 0 success, 1 a record was bad (skipped with --skip-bad) or DIR could not
@@ -110,7 +125,17 @@ fn open_writer(dir: &Path, per_part: usize) -> Result<DatasetWriter, CliError> {
 
 /// `carcassonne dataset ...`.
 pub fn run(words: &[String]) -> Result<Outcome, CliError> {
-    let specs = [OptSpec::switch("skip-bad"), OptSpec::once("part-games")];
+    let specs = [
+        OptSpec::switch("skip-bad"),
+        OptSpec::once("part-games"),
+        OptSpec::once("preset"),
+        OptSpec::once("window"),
+        OptSpec::once("threads"),
+        OptSpec::once("rows"),
+        OptSpec::once("batch"),
+        OptSpec::once("shuffle-buffer"),
+        OptSpec::switch("no-shuffle"),
+    ];
     let parsed = args::parse(words, &specs)?;
     if parsed.help {
         emit(HELP);
@@ -118,7 +143,7 @@ pub fn run(words: &[String]) -> Result<Outcome, CliError> {
     }
     let Some((sub, rest)) = parsed.positionals.split_first() else {
         return Err(CliError::Usage(format!(
-            "dataset: a subcommand is needed (convert, info)\n\n{HELP}"
+            "dataset: a subcommand is needed (convert, info, bench)\n\n{HELP}"
         )));
     };
     match sub.as_str() {
@@ -127,8 +152,12 @@ pub fn run(words: &[String]) -> Result<Outcome, CliError> {
             [dir] => info(Path::new(dir)),
             _ => Err(CliError::Usage("dataset info: expected one DIR".into())),
         },
+        "bench" => match rest {
+            [dir] => bench(Path::new(dir), &parsed),
+            _ => Err(CliError::Usage("dataset bench: expected one DIR".into())),
+        },
         other => Err(CliError::Usage(format!(
-            "dataset: unknown subcommand {other:?} (convert, info)"
+            "dataset: unknown subcommand {other:?} (convert, info, bench)"
         ))),
     }
 }
@@ -232,6 +261,144 @@ fn info(dir: &Path) -> Result<Outcome, CliError> {
     Ok(Outcome::Success)
 }
 
+/// A whole number of option `name` from `min` to `max`.
+fn ranged(
+    parsed: &args::Parsed,
+    name: &str,
+    default: u64,
+    min: u64,
+    max: u64,
+) -> Result<u64, CliError> {
+    let n = count(name, parsed.value(name), default, max)?;
+    if n < min {
+        return Err(CliError::Usage(format!(
+            "--{name}: {n}; expected {min} to {max}"
+        )));
+    }
+    Ok(n)
+}
+
+/// The peak resident memory of this process in kB (`VmHWM` of `/proc/self/status`).
+fn peak_resident_kb() -> Option<u64> {
+    let status = std::fs::read_to_string("/proc/self/status").ok()?;
+    let line = status.lines().find(|l| l.starts_with("VmHWM:"))?;
+    line.split_whitespace().nth(1)?.parse().ok()
+}
+
+/// `carcassonne dataset bench DIR ...`: the loader's throughput and memory.
+fn bench(dir: &Path, parsed: &args::Parsed) -> Result<Outcome, CliError> {
+    let preset_name = parsed.value("preset").unwrap_or("full");
+    let preset = Preset::from_name(preset_name).ok_or_else(|| {
+        CliError::Usage(format!(
+            "--preset: {preset_name:?}; expected full, in-play or compact"
+        ))
+    })?;
+    let window = match parsed.value("window") {
+        None => None,
+        Some(_) => Some(ranged(
+            parsed,
+            "window",
+            0,
+            u64::from(EncoderSpec::MIN_WINDOW),
+            u64::from(EncoderSpec::MAX_WINDOW),
+        )? as u16),
+    };
+    let threads = ranged(parsed, "threads", 1, 1, LoadOptions::MAX_THREADS as u64)? as usize;
+    let rows = ranged(parsed, "rows", 100_000, 1, 10_000_000_000)?;
+    let batch = ranged(parsed, "batch", 256, 1, 65_536)? as usize;
+    let shuffle_buffer = ranged(
+        parsed,
+        "shuffle-buffer",
+        LoadOptions::DEFAULT_SHUFFLE_BUFFER as u64,
+        1,
+        LoadOptions::MAX_SHUFFLE_BUFFER as u64,
+    )? as usize;
+    let failed = |e: carcassonne_session::dataset::DatasetError| CliError::Failed(e.to_string());
+    // Open once to count the rows of an epoch, then again with enough epochs.
+    let options = LoadOptions {
+        preset,
+        window,
+        shuffle: !parsed.flag("no-shuffle"),
+        seed: 0,
+        threads,
+        epochs: 1,
+        shuffle_buffer,
+        skip_bad: false,
+    };
+    let per_epoch = Loader::open(dir, options.clone())
+        .map_err(failed)?
+        .decisions();
+    let epochs = rows
+        .div_ceil(per_epoch.max(1))
+        .clamp(1, u64::from(LoadOptions::MAX_EPOCHS)) as u32;
+    let mut loader = Loader::open(dir, LoadOptions { epochs, ..options }).map_err(failed)?;
+    let layout = loader.layout().clone();
+    let (p, g, a) = (
+        layout.planes_len(),
+        layout.num_globals(),
+        layout.num_actions(),
+    );
+    let mut planes = vec![0u8; batch * p];
+    let mut globals = vec![0f32; batch * g];
+    let mut mask = vec![0i8; batch * a];
+    let mut policy = vec![0f32; batch * a];
+    let mut player = vec![0i32; batch];
+    let mut value = vec![0f32; batch];
+    let mut outcome = vec![0f32; batch];
+    let mut margin = vec![0i32; batch];
+    let mut game = vec![0i64; batch];
+    let mut index = vec![0u32; batch];
+    let mut written = vec![PlaneSet::EMPTY; batch];
+    let start = std::time::Instant::now();
+    let mut done = 0u64;
+    while done < rows {
+        let n = loader
+            .fill(&mut BatchMut {
+                planes: &mut planes,
+                globals: &mut globals,
+                mask: &mut mask,
+                policy: &mut policy,
+                player: &mut player,
+                search_value: &mut value,
+                outcome: &mut outcome,
+                margin: &mut margin,
+                game: &mut game,
+                index: &mut index,
+                written: Some(&mut written),
+            })
+            .map_err(failed)?;
+        if n == 0 {
+            break;
+        }
+        done += n as u64;
+    }
+    let seconds = start.elapsed().as_secs_f64();
+    let mut text = format!(
+        "{done} rows ({} games, {per_epoch} rows an epoch, {epochs} epochs) of preset {preset_name} \
+         at window {}, {threads} threads, batches of {batch}\n",
+        loader.games(),
+        layout.window(),
+    );
+    text += &format!(
+        "{seconds:.2} s, {:.0} rows/s\n",
+        done as f64 / seconds.max(1e-9)
+    );
+    text += &format!(
+        "rows held at most: {} (bound {}), {} bytes a row\n",
+        loader.peak_rows_held(),
+        loader.max_rows_held(),
+        loader.row_bytes()
+    );
+    if let Some(kb) = peak_resident_kb() {
+        text += &format!(
+            "peak resident memory (VmHWM): {:.1} MB\n",
+            kb as f64 / 1024.0
+        );
+    }
+    emit(&text);
+    Ok(Outcome::Success)
+}
+
 /// `carcassonne selfplay ...`.
 pub fn run_selfplay(words: &[String]) -> Result<Outcome, CliError> {
     let extra = [
@@ -318,5 +485,76 @@ pub fn run_selfplay(words: &[String]) -> Result<Outcome, CliError> {
              goes on with the others"
         ))),
         Err(e) => Err(CliError::Failed(e.to_string())),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn words(w: &[&str]) -> Vec<String> {
+        w.iter().map(|s| s.to_string()).collect()
+    }
+
+    fn usage(w: &[&str]) -> String {
+        match run(&words(w)) {
+            Err(CliError::Usage(m)) => m,
+            Err(CliError::Failed(m)) => panic!("failed, not a usage error: {m}"),
+            Ok(_) => panic!("accepted: {w:?}"),
+        }
+    }
+
+    #[test]
+    fn bench_options_out_of_range_are_named() {
+        assert_eq!(
+            usage(&["bench", "DIR", "--threads", "0"]),
+            "--threads: 0; expected 1 to 64"
+        );
+        assert_eq!(
+            usage(&["bench", "DIR", "--rows", "0"]),
+            "--rows: 0; expected 1 to 10000000000"
+        );
+        assert!(usage(&["bench", "DIR", "--preset", "big"]).starts_with("--preset: \"big\""));
+        assert!(usage(&["bench", "DIR", "--window", "2"]).starts_with("--window: 2;"));
+        assert_eq!(usage(&["bench"]), "dataset bench: expected one DIR");
+    }
+
+    #[test]
+    fn bench_streams_the_rows_of_a_small_dataset() {
+        let dir =
+            std::env::temp_dir().join(format!("carcassonne-cli-bench-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        let config = carcassonne::GameConfig::new(2);
+        let layout = Arc::new(Layout::new(
+            EncoderSpec::new(12).unwrap(),
+            Preset::Compact,
+            &config,
+        ));
+        let mcts = carcassonne_session::mcts::MctsConfig::new(
+            carcassonne_session::mcts::Budget::Iterations(4),
+        );
+        let mut run_ = SelfPlay::new(config, layout, Searcher::Playouts(mcts));
+        let mut writer = DatasetWriter::open(&dir).unwrap();
+        let seats = vec!["mcts:4".to_string(); 2];
+        write_selfplay(&mut writer, &mut run_, 1, &seats, &mut || true).unwrap();
+        let d = dir.to_string_lossy().to_string();
+        let ok = run(&words(&[
+            "bench",
+            &d,
+            "--rows",
+            "300",
+            "--batch",
+            "32",
+            "--threads",
+            "2",
+        ]));
+        assert!(matches!(ok, Ok(Outcome::Success)));
+        // Not a dataset: a failure naming the directory.
+        let missing = dir.join("nothing");
+        match run(&words(&["bench", &missing.to_string_lossy()])) {
+            Err(CliError::Failed(m)) => assert!(m.contains("nothing"), "{m}"),
+            _ => panic!("a missing dataset is a failure"),
+        }
+        std::fs::remove_dir_all(&dir).unwrap();
     }
 }

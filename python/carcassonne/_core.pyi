@@ -35,6 +35,7 @@ __all__ = [
     "match_summary",
     "match_game_ids",
     "selfplay",
+    "DatasetLoader",
     "bot_spec",
     "__version__",
     "LAYOUT_VERSION",
@@ -326,3 +327,39 @@ def selfplay(
     part_games: Optional[int] = None,
     seat_name: Optional[str] = None,
 ) -> Dict[str, Any]: ...
+
+@final
+class DatasetLoader:
+    def __new__(
+        cls,
+        path: str,
+        preset: str = "compact",
+        window: Optional[int] = None,
+        shuffle: bool = True,
+        seed: int = 0,
+        threads: int = 1,
+        epochs: int = 1,
+        shuffle_buffer: int = 4096,
+        skip_bad: bool = False,
+    ) -> "DatasetLoader": ...
+    def next_batch(self, size: int) -> Optional[Dict[str, npt.NDArray[Any]]]: ...
+    @property
+    def board_shape(self) -> Tuple[int, int, int]: ...
+    @property
+    def num_globals(self) -> int: ...
+    @property
+    def num_actions(self) -> int: ...
+    @property
+    def games(self) -> int: ...
+    @property
+    def decisions(self) -> int: ...
+    @property
+    def rows_given(self) -> int: ...
+    @property
+    def dropped(self) -> int: ...
+    @property
+    def peak_rows_held(self) -> int: ...
+    @property
+    def max_rows_held(self) -> int: ...
+    @property
+    def skipped(self) -> List[str]: ...

@@ -22,12 +22,25 @@ from typing import Any, Dict, List, Mapping, Optional, Sequence, Union
 from . import _core
 from .errors import CarcassonneError
 
-__all__ = ["SCHEMA_VERSION", "TABLES", "Dataset", "DatasetError", "open", "write_selfplay"]
+__all__ = [
+    "SCHEMA_VERSION",
+    "TABLES",
+    "DEFAULT_SHUFFLE_BUFFER",
+    "Batches",
+    "Dataset",
+    "DatasetError",
+    "batches",
+    "open",
+    "write_selfplay",
+]
 
 #: The schema version this module reads (``carcassonne.dataset.version`` of every file).
 SCHEMA_VERSION = 1
 #: The tables of a dataset.
 TABLES = ("games", "turns", "events", "decisions", "records")
+
+#: The rows of the shuffle buffer of :meth:`Dataset.batches` by default.
+DEFAULT_SHUFFLE_BUFFER = 4096
 
 _VERSION_KEY = b"carcassonne.dataset.version"
 _TABLE_KEY = b"carcassonne.dataset.table"
@@ -77,6 +90,34 @@ class Dataset:
     def records(self) -> Any:
         """One row per game: its game record as JSON text (``pyarrow.Table``)."""
         return self._tables["records"]
+
+    def batches(
+        self,
+        size: int,
+        preset: str = "compact",
+        window: Optional[int] = None,
+        shuffle: bool = True,
+        seed: int = 0,
+        threads: int = 1,
+        epochs: int = 1,
+        shuffle_buffer: int = DEFAULT_SHUFFLE_BUFFER,
+        drop_last: bool = False,
+        skip_bad: bool = False,
+    ) -> "Batches":
+        """Training rows of the dataset's decisions, ``size`` at a time: see :func:`batches`."""
+        return batches(
+            self.path,
+            size,
+            preset=preset,
+            window=window,
+            shuffle=shuffle,
+            seed=seed,
+            threads=threads,
+            epochs=epochs,
+            shuffle_buffer=shuffle_buffer,
+            drop_last=drop_last,
+            skip_bad=skip_bad,
+        )
 
     def __repr__(self) -> str:
         rows = ", ".join(f"{t}={self._tables[t].num_rows}" for t in TABLES)
@@ -141,6 +182,112 @@ def open(path: Union[str, "os.PathLike[str]"], *, skip_bad: bool = False) -> Dat
             _read_part(file, table, skip_bad, skipped, pieces)
         tables[table] = pa.concat_tables(pieces) if pieces else pa.table({})
     return Dataset(path, tables, skipped)
+
+
+def _check_int(name: str, value: Any, low: int, high: int) -> int:
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise DatasetError(f"{name}: expected an integer, got {type(value).__name__}")
+    if not low <= value <= high:
+        raise DatasetError(f"{name}: {value}; expected {low} to {high}")
+    return value
+
+
+def batches(
+    path: Union[str, "os.PathLike[str]"],
+    size: int,
+    preset: str = "compact",
+    window: Optional[int] = None,
+    shuffle: bool = True,
+    seed: int = 0,
+    threads: int = 1,
+    epochs: int = 1,
+    shuffle_buffer: int = DEFAULT_SHUFFLE_BUFFER,
+    drop_last: bool = False,
+    skip_bad: bool = False,
+) -> "Batches":
+    """Training rows of the decisions of the dataset ``path``, ``size`` rows a batch.
+
+    Each game's record is replayed natively and each row of its ``decisions`` table
+    encoded in the observation ``preset`` (``full``, ``in-play``, ``compact``) and
+    ``window`` (default: the dataset's), on ``threads`` threads, with the interpreter
+    released while a batch is waited for and copied. A batch is a dict of numpy arrays
+    named as the fields of :class:`carcassonne.selfplay.SelfPlayRows`: ``board`` uint8
+    ``[n, C, W, W]``, ``globals`` float32 ``[n, G]``, ``action_mask`` int8 ``[n, A]``,
+    ``policy`` float32 ``[n, A]`` (the search's visit shares, 1 in total over the mask),
+    ``player`` int32, ``search_value`` float32, ``outcome`` float32, ``margin`` int32,
+    and ``game`` int64 (the game's index in the dataset) and ``index`` uint32 (the
+    row's index among its game's decisions).
+
+    ``shuffle=False`` gives the rows in dataset order (parts in order, games in part
+    order, decisions in order). ``shuffle=True`` shuffles the parts and the games of
+    each part by ``seed`` and the epoch, and draws each row at random from a buffer of
+    ``shuffle_buffer`` rows. The rows and their order depend on the dataset and the
+    arguments only, not on ``threads``. ``epochs`` passes are made, each shuffled
+    anew. The last batch is shorter when the rows do not fill it, unless
+    ``drop_last=True`` leaves it out. A bad file, row group or game raises
+    :class:`DatasetError` naming it; with ``skip_bad=True`` it is skipped (the
+    iterator's ``skipped`` lists it). docs/dataset.md, "Loading for training".
+    """
+    _check_int("size", size, 1, 1 << 20)
+    if not isinstance(preset, str) or preset not in ("full", "in-play", "compact"):
+        raise DatasetError(f"preset: {preset!r}; expected 'full', 'in-play' or 'compact'")
+    if window is not None:
+        _check_int("window", window, 3, 512)
+    _check_int("seed", seed, 0, (1 << 64) - 1)
+    _check_int("threads", threads, 1, 64)
+    _check_int("epochs", epochs, 1, 1_000_000)
+    _check_int("shuffle_buffer", shuffle_buffer, 1, 10_000_000)
+    loader = _core.DatasetLoader(
+        os.fspath(path),
+        preset=preset,
+        window=window,
+        shuffle=bool(shuffle),
+        seed=seed,
+        threads=threads,
+        epochs=epochs,
+        shuffle_buffer=shuffle_buffer,
+        skip_bad=bool(skip_bad),
+    )
+    return Batches(loader, size, drop_last)
+
+
+class Batches:
+    """The iterator of :func:`batches` (dicts of numpy arrays), with the loader's counters."""
+
+    def __init__(self, loader: "_core.DatasetLoader", size: int, drop_last: bool) -> None:
+        self._loader = loader
+        self._size = size
+        self._drop_last = drop_last
+
+    def __iter__(self) -> "Batches":
+        return self
+
+    def __next__(self) -> Dict[str, Any]:
+        batch = self._loader.next_batch(self._size)
+        if batch is None or (self._drop_last and len(batch["player"]) < self._size):
+            raise StopIteration
+        return batch
+
+    @property
+    def skipped(self) -> List[str]:
+        """Each file, row group or game skipped with ``skip_bad=True``, with why."""
+        return self._loader.skipped
+
+    @property
+    def peak_rows_held(self) -> int:
+        """The most rows held in memory at once so far."""
+        return self._loader.peak_rows_held
+
+    @property
+    def max_rows_held(self) -> int:
+        """The bound on the rows held in memory at once: ``shuffle_buffer`` (with
+        shuffling) and 3 buffers per thread of the dataset's longest game."""
+        return self._loader.max_rows_held
+
+    @property
+    def dropped(self) -> int:
+        """Rows dropped so far: nothing left to learn in the requested preset or window."""
+        return self._loader.dropped
 
 
 def write_selfplay(

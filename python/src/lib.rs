@@ -9,6 +9,7 @@
 mod convert;
 mod errors;
 mod game;
+mod loader;
 mod search;
 mod selfplay;
 mod signals;
@@ -51,6 +52,8 @@ mod _core {
 
     #[pymodule_export]
     use crate::game::PyGame;
+    #[pymodule_export]
+    use crate::loader::PyDatasetLoader;
     #[pymodule_export]
     use crate::selfplay::selfplay;
     #[pymodule_export]

@@ -28,6 +28,7 @@
 
 mod entry;
 mod limits;
+mod load;
 mod read;
 mod schema;
 mod selfplay;
@@ -37,6 +38,7 @@ mod write;
 pub use arrow_array;
 pub use entry::*;
 pub use limits::*;
+pub use load::*;
 pub use read::*;
 pub use schema::*;
 pub use selfplay::*;

@@ -1,0 +1,1476 @@
+//! The training loader: replays each game of a dataset natively and encodes, at every
+//! row of its `decisions` table, the observation in a requested [`Layout`], the legal-id
+//! mask, the dense policy target, the deciding seat's search value, outcome and margin
+//! (`docs/dataset.md`, "Loading for training").
+//!
+//! Work is split as follows: a reader thread reads the parts (`decisions` and `records`
+//! files) in order (or in an order shuffled by the seed and the epoch), and hands each
+//! game, in order (or shuffled within its part), to worker `j % threads` for game `j` of
+//! the stream. A worker replays the game into a row buffer it reuses (no allocation per
+//! row once the buffer has grown to the longest game) and sends it over a bounded channel
+//! of its own. The consumer ([`Loader::fill`]) takes the games in stream order, so the
+//! rows depend on the dataset, the options and the seed only, never on the threads or
+//! their timing. With `shuffle` the rows go through a shuffle buffer of
+//! [`LoadOptions::shuffle_buffer`] rows from which each batch row is drawn at random.
+//!
+//! Memory is bounded: each worker owns at most [`BUFFERS_PER_WORKER`] game buffers, and
+//! the rows held at any time (in those buffers and in the shuffle buffer) never exceed
+//! [`Loader::max_rows_held`]; [`Loader::peak_rows_held`] counts them.
+
+use super::read::{list_parts, read_part, ReadTable};
+use super::DatasetError;
+use crate::encode::{EncoderSpec, FlatDecision, Layout, PlaneSet, Preset};
+use crate::record::{self, config_from_setup};
+use crate::session::Session;
+use arrow_array::cast::AsArray;
+use arrow_array::types::{Float32Type, Int32Type, UInt16Type, UInt32Type, UInt8Type};
+use arrow_array::{Array, RecordBatch};
+use carcassonne::{Game, GameConfig, Rng};
+use std::collections::HashMap;
+use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+use std::sync::mpsc::{sync_channel, Receiver, SyncSender, TryRecvError};
+use std::sync::Arc;
+use std::thread::JoinHandle;
+
+/// Game buffers a worker owns: one being filled, one waiting in its channel, one being
+/// drained by the consumer.
+pub const BUFFERS_PER_WORKER: usize = 3;
+
+/// What to load and how (see [`Loader::open`]).
+#[derive(Clone, Debug)]
+pub struct LoadOptions {
+    /// The observation preset of the rows.
+    pub preset: Preset,
+    /// The observation window; `None`: the dataset's (its `window` column).
+    pub window: Option<u16>,
+    /// Whether parts, games and rows are shuffled; `false` gives the rows in dataset
+    /// order (parts in order, games in part order, decisions in order).
+    pub shuffle: bool,
+    /// The seed of the shuffles.
+    pub seed: u64,
+    /// Worker threads that replay and encode, 1 to [`LoadOptions::MAX_THREADS`].
+    pub threads: usize,
+    /// Passes over the dataset, 1 to [`LoadOptions::MAX_EPOCHS`]; each is shuffled anew.
+    pub epochs: u32,
+    /// Rows of the shuffle buffer, 1 to [`LoadOptions::MAX_SHUFFLE_BUFFER`] (not used
+    /// without `shuffle`).
+    pub shuffle_buffer: usize,
+    /// Whether a bad file, row group or game is skipped and reported
+    /// ([`Loader::skipped`]) instead of ending the stream with an error.
+    pub skip_bad: bool,
+}
+
+impl LoadOptions {
+    /// The most worker threads.
+    pub const MAX_THREADS: usize = 64;
+    /// The most epochs.
+    pub const MAX_EPOCHS: u32 = 1_000_000;
+    /// The default rows of the shuffle buffer.
+    pub const DEFAULT_SHUFFLE_BUFFER: usize = 4096;
+    /// The most rows of the shuffle buffer.
+    pub const MAX_SHUFFLE_BUFFER: usize = 10_000_000;
+
+    /// Checks the options, naming the one that is out of range.
+    pub fn check(&self) -> Result<(), String> {
+        if self.threads == 0 || self.threads > Self::MAX_THREADS {
+            return Err(format!(
+                "threads: {}; expected 1 to {}",
+                self.threads,
+                Self::MAX_THREADS
+            ));
+        }
+        if self.epochs == 0 || self.epochs > Self::MAX_EPOCHS {
+            return Err(format!(
+                "epochs: {}; expected 1 to {}",
+                self.epochs,
+                Self::MAX_EPOCHS
+            ));
+        }
+        if self.shuffle_buffer == 0 || self.shuffle_buffer > Self::MAX_SHUFFLE_BUFFER {
+            return Err(format!(
+                "shuffle_buffer: {}; expected 1 to {}",
+                self.shuffle_buffer,
+                Self::MAX_SHUFFLE_BUFFER
+            ));
+        }
+        if let Some(w) = self.window {
+            EncoderSpec::new(w).map_err(|e| format!("window: {}", e.message))?;
+        }
+        Ok(())
+    }
+}
+
+impl Default for LoadOptions {
+    /// The compact preset at the dataset's window, shuffled with seed 0, one thread, one
+    /// epoch, [`LoadOptions::DEFAULT_SHUFFLE_BUFFER`] rows, no skipping.
+    fn default() -> LoadOptions {
+        LoadOptions {
+            preset: Preset::Compact,
+            window: None,
+            shuffle: true,
+            seed: 0,
+            threads: 1,
+            epochs: 1,
+            shuffle_buffer: Self::DEFAULT_SHUFFLE_BUFFER,
+            skip_bad: false,
+        }
+    }
+}
+
+/// Rows to write into: `n` rows of each array, row after row (sizes from the layout:
+/// `planes` `n·C·W·W`, `globals` `n·G`, `mask` and `policy` `n·A`).
+pub struct BatchMut<'a> {
+    /// Board planes, `u8 [n, C·W·W]`.
+    pub planes: &'a mut [u8],
+    /// Globals, `f32 [n, G]`.
+    pub globals: &'a mut [f32],
+    /// Legal-id masks, `i8 [n, A]`.
+    pub mask: &'a mut [i8],
+    /// Policy targets, `f32 [n, A]`: 1 in total over the mask, 0 elsewhere.
+    pub policy: &'a mut [f32],
+    /// The deciding seat.
+    pub player: &'a mut [i32],
+    /// The search's value of the decision for the deciding seat.
+    pub search_value: &'a mut [f32],
+    /// The deciding seat's outcome.
+    pub outcome: &'a mut [f32],
+    /// The deciding seat's final margin.
+    pub margin: &'a mut [i32],
+    /// The game's index in the dataset (parts in order, games in part order, counting
+    /// the games that have decisions).
+    pub game: &'a mut [i64],
+    /// The row's `index` in its game's decisions.
+    pub index: &'a mut [u32],
+    /// With the full preset, what each row's planes may hold something in: a row's
+    /// planes are then written over what is there, clearing only those planes and
+    /// copying only the planes the new row set (arrays of zeros start with
+    /// [`PlaneSet::EMPTY`] rows; the set of a row becomes the planes written). `None`:
+    /// every row's planes are written whole.
+    pub written: Option<&'a mut [PlaneSet]>,
+}
+
+impl BatchMut<'_> {
+    /// Rows the arrays have room for (that of `player`).
+    pub fn capacity(&self) -> usize {
+        self.player.len()
+    }
+
+    fn check(&self, layout: &Layout) -> Result<(), String> {
+        let n = self.capacity();
+        let sizes = [
+            ("planes", self.planes.len(), n * layout.planes_len()),
+            ("globals", self.globals.len(), n * layout.num_globals()),
+            ("mask", self.mask.len(), n * layout.num_actions()),
+            ("policy", self.policy.len(), n * layout.num_actions()),
+            ("search_value", self.search_value.len(), n),
+            ("outcome", self.outcome.len(), n),
+            ("margin", self.margin.len(), n),
+            ("game", self.game.len(), n),
+            ("index", self.index.len(), n),
+            ("written", self.written.as_ref().map_or(n, |w| w.len()), n),
+        ];
+        for (name, got, want) in sizes {
+            if got != want {
+                return Err(format!(
+                    "{name}: {got} values; expected {want} for {n} rows"
+                ));
+            }
+        }
+        Ok(())
+    }
+}
+
+/// Rows held in memory, row after row.
+#[derive(Debug)]
+struct RowBuf {
+    /// Whether the rows' planes are the full encoding's, tracked by `written`.
+    sparse: bool,
+    /// Bytes of a plane.
+    ww: usize,
+    p: usize,
+    g: usize,
+    a: usize,
+    len: usize,
+    planes: Vec<u8>,
+    globals: Vec<f32>,
+    mask: Vec<i8>,
+    policy: Vec<f32>,
+    player: Vec<i32>,
+    search_value: Vec<f32>,
+    outcome: Vec<f32>,
+    margin: Vec<i32>,
+    game: Vec<i64>,
+    index: Vec<u32>,
+    /// The planes each row's slot may hold something in (an observation written over
+    /// the slot's last one clears only those).
+    written: Vec<PlaneSet>,
+}
+
+impl RowBuf {
+    fn new(layout: &Layout, rows: usize) -> RowBuf {
+        let w = layout.window() as usize;
+        let mut b = RowBuf {
+            sparse: layout.is_full(),
+            ww: w * w,
+            p: layout.planes_len(),
+            g: layout.num_globals(),
+            a: layout.num_actions(),
+            len: 0,
+            planes: Vec::new(),
+            globals: Vec::new(),
+            mask: Vec::new(),
+            policy: Vec::new(),
+            player: Vec::new(),
+            search_value: Vec::new(),
+            outcome: Vec::new(),
+            margin: Vec::new(),
+            game: Vec::new(),
+            index: Vec::new(),
+            written: Vec::new(),
+        };
+        b.reserve_rows(rows);
+        b
+    }
+
+    /// Rows the buffer has room for.
+    fn rows(&self) -> usize {
+        self.player.len()
+    }
+
+    /// Grows the buffer to room for `rows` rows (never shrinks it).
+    fn reserve_rows(&mut self, rows: usize) {
+        if rows <= self.rows() {
+            return;
+        }
+        self.planes.resize(rows * self.p, 0);
+        self.globals.resize(rows * self.g, 0.0);
+        self.mask.resize(rows * self.a, 0);
+        self.policy.resize(rows * self.a, 0.0);
+        self.player.resize(rows, 0);
+        self.search_value.resize(rows, 0.0);
+        self.outcome.resize(rows, 0.0);
+        self.margin.resize(rows, 0);
+        self.game.resize(rows, 0);
+        self.index.resize(rows, 0);
+        self.written.resize(rows, PlaneSet::EMPTY);
+    }
+
+    /// Copies row `i` into row `j` of `out`.
+    fn copy_to(&self, i: usize, out: &mut BatchMut<'_>, j: usize) {
+        let (p, g, a) = (self.p, self.g, self.a);
+        let dst = &mut out.planes[j * p..(j + 1) * p];
+        let src = &self.planes[i * p..(i + 1) * p];
+        match out.written.as_deref_mut() {
+            Some(written) if self.sparse => {
+                copy_planes(src, &self.written[i], dst, &mut written[j], self.ww)
+            }
+            Some(written) => {
+                dst.copy_from_slice(src);
+                written[j] = PlaneSet::ALL;
+            }
+            None => dst.copy_from_slice(src),
+        }
+        out.globals[j * g..(j + 1) * g].copy_from_slice(&self.globals[i * g..(i + 1) * g]);
+        out.mask[j * a..(j + 1) * a].copy_from_slice(&self.mask[i * a..(i + 1) * a]);
+        out.policy[j * a..(j + 1) * a].copy_from_slice(&self.policy[i * a..(i + 1) * a]);
+        out.player[j] = self.player[i];
+        out.search_value[j] = self.search_value[i];
+        out.outcome[j] = self.outcome[i];
+        out.margin[j] = self.margin[i];
+        out.game[j] = self.game[i];
+        out.index[j] = self.index[i];
+    }
+
+    /// Copies row `from` over row `to`.
+    fn move_row(&mut self, from: usize, to: usize) {
+        let (p, g, a) = (self.p, self.g, self.a);
+        if self.sparse {
+            let (lo, hi) = self.planes.split_at_mut(from.max(to) * p);
+            let (src, dst) = if from < to {
+                (&lo[from * p..(from + 1) * p], &mut hi[..p])
+            } else {
+                (&hi[..p], &mut lo[to * p..(to + 1) * p])
+            };
+            let set = self.written[from];
+            copy_planes(src, &set, dst, &mut self.written[to], self.ww);
+        } else {
+            self.planes.copy_within(from * p..(from + 1) * p, to * p);
+        }
+        self.globals.copy_within(from * g..(from + 1) * g, to * g);
+        self.mask.copy_within(from * a..(from + 1) * a, to * a);
+        self.policy.copy_within(from * a..(from + 1) * a, to * a);
+        self.player[to] = self.player[from];
+        self.search_value[to] = self.search_value[from];
+        self.outcome[to] = self.outcome[from];
+        self.margin[to] = self.margin[from];
+        self.game[to] = self.game[from];
+        self.index[to] = self.index[from];
+    }
+
+    /// The whole buffer as rows to write into.
+    fn as_batch(&mut self) -> BatchMut<'_> {
+        BatchMut {
+            planes: &mut self.planes,
+            globals: &mut self.globals,
+            mask: &mut self.mask,
+            policy: &mut self.policy,
+            player: &mut self.player,
+            search_value: &mut self.search_value,
+            outcome: &mut self.outcome,
+            margin: &mut self.margin,
+            game: &mut self.game,
+            index: &mut self.index,
+            written: Some(&mut self.written),
+        }
+    }
+}
+
+/// Writes planes `src` (holding something only in `set`) over `dst` (holding something
+/// only in `dst_set`): clears the planes of `dst_set` not in `set`, copies those of `set`;
+/// `dst_set` becomes `set`. Planes are `ww` bytes.
+fn copy_planes(src: &[u8], set: &PlaneSet, dst: &mut [u8], dst_set: &mut PlaneSet, ww: usize) {
+    for q in dst_set.iter() {
+        if !set.contains(q) {
+            dst[q * ww..(q + 1) * ww].fill(0);
+        }
+    }
+    for q in set.iter() {
+        dst[q * ww..(q + 1) * ww].copy_from_slice(&src[q * ww..(q + 1) * ww]);
+    }
+    *dst_set = *set;
+}
+
+/// One stored decision of a game to load.
+#[derive(Clone, Copy, Debug)]
+struct StoredRow {
+    index: u32,
+    action: u32,
+    player: u8,
+    legal: u32,
+    chosen: Option<u32>,
+    targets: (usize, usize),
+    value: f32,
+    outcome: f32,
+    margin: i32,
+}
+
+/// A game handed to a worker.
+struct Job {
+    /// The game's index in the dataset.
+    game: i64,
+    id: String,
+    /// The `decisions` file of the game's part (named by errors of its decisions).
+    path: PathBuf,
+    /// The `records` file of the game's part (named by errors of its record).
+    record_path: PathBuf,
+    record: String,
+    rows: Vec<StoredRow>,
+    targets: Vec<(u32, f32)>,
+}
+
+enum Task {
+    Game(Job),
+    Skipped(DatasetError),
+    Failed(DatasetError),
+}
+
+enum Output {
+    Game(Box<RowBuf>),
+    Skipped(DatasetError),
+    Failed(DatasetError),
+}
+
+/// A game of the `games` table that has decisions.
+#[derive(Clone, Debug)]
+struct GameInfo {
+    id: String,
+    decisions: u32,
+    /// Its index in the dataset.
+    index: i64,
+}
+
+/// A part: its number and its games with decisions, in file order.
+#[derive(Clone, Debug)]
+struct PartInfo {
+    number: u32,
+    games: Vec<GameInfo>,
+}
+
+/// What the workers share.
+struct Shared {
+    dir: PathBuf,
+    layout: Arc<Layout>,
+    /// The window of the stored ids.
+    stored: EncoderSpec,
+    /// The dataset's configuration (its seed 0).
+    config: GameConfig,
+    options: LoadOptions,
+    parts: Vec<PartInfo>,
+    stop: AtomicBool,
+    /// The tasks the reader handed out, once it has handed out all (`usize::MAX` before).
+    sent: AtomicUsize,
+    held: AtomicUsize,
+    peak: AtomicUsize,
+    dropped: AtomicUsize,
+}
+
+impl Shared {
+    fn add_held(&self, n: usize) {
+        let now = self.held.fetch_add(n, Ordering::Relaxed) + n;
+        self.peak.fetch_max(now, Ordering::Relaxed);
+    }
+
+    fn sub_held(&self, n: usize) {
+        self.held.fetch_sub(n, Ordering::Relaxed);
+    }
+}
+
+/// A stream of training rows over a dataset directory (see the module documentation).
+pub struct Loader {
+    shared: Arc<Shared>,
+    outputs: Vec<Receiver<Output>>,
+    recycle: Vec<SyncSender<Box<RowBuf>>>,
+    handles: Vec<JoinHandle<()>>,
+    /// The stream position: the next game comes from worker `next % threads`.
+    next: usize,
+    /// The game being drained: its buffer, the next row, its worker.
+    current: Option<(Box<RowBuf>, usize, usize)>,
+    shuffle: Option<RowBuf>,
+    shuffled: usize,
+    rng: Rng,
+    max_game_rows: usize,
+    skipped: Vec<DatasetError>,
+    done: bool,
+    rows_out: u64,
+}
+
+/// The text of column `name` of `batch` at `row` (a string column).
+fn text(batch: &RecordBatch, name: &str, row: usize) -> String {
+    batch
+        .column_by_name(name)
+        .map(|c| c.as_string::<i32>().value(row).to_string())
+        .unwrap_or_default()
+}
+
+/// The configuration of game row `row` of a `games` batch, as text, for comparing
+/// games: players, sets, edition, rules and window.
+fn config_key(batch: &RecordBatch, row: usize) -> String {
+    let players = batch
+        .column_by_name("players")
+        .map(|c| c.as_primitive::<UInt8Type>().value(row))
+        .unwrap_or_default();
+    let sets = batch.column_by_name("sets").map(|c| {
+        let l = c.as_list::<i32>().value(row);
+        let s = l.as_string::<i32>();
+        (0..s.len())
+            .map(|i| s.value(i).to_string())
+            .collect::<Vec<_>>()
+    });
+    let rules = batch.column_by_name("rules").map(|c| {
+        let l = c.as_list::<i32>().value(row);
+        let s = l.as_struct();
+        let (n, v) = (
+            s.column(0).as_string::<i32>(),
+            s.column(1).as_string::<i32>(),
+        );
+        (0..s.len())
+            .map(|i| format!("{}={}", n.value(i), v.value(i)))
+            .collect::<Vec<_>>()
+    });
+    let window = batch
+        .column_by_name("window")
+        .map(|c| c.as_primitive::<UInt16Type>())
+        .filter(|c| c.is_valid(row))
+        .map(|c| c.value(row));
+    format!(
+        "players {players}, sets [{}], edition {}, rules [{}], window {}",
+        sets.unwrap_or_default().join(", "),
+        text(batch, "edition", row),
+        rules.unwrap_or_default().join(", "),
+        window.map_or("none".to_string(), |w| w.to_string())
+    )
+}
+
+/// Shuffles `items` in place (Fisher–Yates).
+fn shuffle_in_place<T>(items: &mut [T], rng: &mut Rng) {
+    for i in (1..items.len()).rev() {
+        let j = rng.below(i as u32 + 1) as usize;
+        items.swap(i, j);
+    }
+}
+
+/// The generator of the shuffles of `epoch` (and of part `part` within it, or the
+/// part order for `None`).
+fn epoch_rng(seed: u64, epoch: u32, part: Option<u32>) -> Rng {
+    let mix = |x: u64| {
+        let mut z = x.wrapping_add(0x9E37_79B9_7F4A_7C15);
+        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+        z ^ (z >> 31)
+    };
+    let p = part.map_or(0, |p| u64::from(p) + 1);
+    Rng::new(mix(mix(seed ^ mix(u64::from(epoch))) ^ mix(p << 1 | 1)))
+}
+
+impl Loader {
+    /// Opens the dataset `dir` and starts the workers. Reads the `games` table, checks
+    /// that every game with decisions has the configuration (players, sets, edition,
+    /// rules) and window of the first (an error names the game that differs), reads the
+    /// first game's record for the configuration of the layout, and checks `options`.
+    pub fn open(dir: &Path, options: LoadOptions) -> Result<Loader, DatasetError> {
+        options
+            .check()
+            .map_err(|m| DatasetError::new(dir, format!("bad option {m}")))?;
+        let mut games_read = ReadTable::default();
+        let mut parts = Vec::new();
+        let mut first: Option<(String, String, PathBuf)> = None;
+        let mut stored_window = None;
+        let mut max_game_rows = 0usize;
+        let mut index = 0i64;
+        let mut skipped = Vec::new();
+        for (number, path) in list_parts(dir, "games")? {
+            games_read.batches.clear();
+            read_part(&path, "games", options.skip_bad, &mut games_read)?;
+            skipped.append(&mut games_read.skipped);
+            let mut part = PartInfo {
+                number,
+                games: Vec::new(),
+            };
+            for b in &games_read.batches {
+                let ids = b
+                    .column_by_name("game_id")
+                    .expect("game_id")
+                    .as_string::<i32>();
+                let decisions = b
+                    .column_by_name("decisions")
+                    .expect("decisions")
+                    .as_primitive::<UInt32Type>();
+                let windows = b
+                    .column_by_name("window")
+                    .expect("window")
+                    .as_primitive::<UInt16Type>();
+                for r in 0..b.num_rows() {
+                    if decisions.value(r) == 0 {
+                        continue;
+                    }
+                    let id = ids.value(r).to_string();
+                    let key = config_key(b, r);
+                    match &first {
+                        None => {
+                            if !windows.is_valid(r) {
+                                return Err(DatasetError::new(
+                                    &path,
+                                    format!("game {id}: decisions without a window"),
+                                ));
+                            }
+                            stored_window = Some(windows.value(r));
+                            first = Some((id.clone(), key, path.clone()));
+                        }
+                        Some((first_id, first_key, _)) if *first_key != key => {
+                            return Err(DatasetError::new(
+                                &path,
+                                format!(
+                                    "game {id}: {key}; game {first_id} has {first_key}: a \
+                                     loader reads games of one configuration and window \
+                                     (write them into separate datasets)"
+                                ),
+                            ));
+                        }
+                        Some(_) => {}
+                    }
+                    max_game_rows = max_game_rows.max(decisions.value(r) as usize);
+                    part.games.push(GameInfo {
+                        id,
+                        decisions: decisions.value(r),
+                        index,
+                    });
+                    index += 1;
+                }
+            }
+            if !part.games.is_empty() {
+                parts.push(part);
+            }
+        }
+        let Some((first_id, _, _)) = first else {
+            return Err(DatasetError::new(
+                dir,
+                "no game with decisions: nothing to load (converted records have no decisions)",
+            ));
+        };
+        let stored = EncoderSpec::new(stored_window.expect("the first game's window"))
+            .map_err(|e| DatasetError::new(dir, format!("stored window: {}", e.message)))?;
+        let config = Self::first_config(dir, parts[0].number, &first_id)?;
+        let spec = match options.window {
+            Some(w) => EncoderSpec::new(w)
+                .map_err(|e| DatasetError::new(dir, format!("window: {}", e.message)))?,
+            None => stored,
+        };
+        let layout = Arc::new(Layout::new(spec, options.preset, &config));
+        let threads = options.threads;
+        let shared = Arc::new(Shared {
+            dir: dir.to_path_buf(),
+            layout: layout.clone(),
+            stored,
+            config,
+            options: options.clone(),
+            parts,
+            stop: AtomicBool::new(false),
+            sent: AtomicUsize::new(usize::MAX),
+            held: AtomicUsize::new(0),
+            peak: AtomicUsize::new(0),
+            dropped: AtomicUsize::new(0),
+        });
+        let mut task_senders = Vec::with_capacity(threads);
+        let mut outputs = Vec::with_capacity(threads);
+        let mut recycle = Vec::with_capacity(threads);
+        let mut handles = Vec::with_capacity(threads + 1);
+        for _ in 0..threads {
+            let (task_tx, task_rx) = sync_channel::<Task>(2);
+            let (out_tx, out_rx) = sync_channel::<Output>(1);
+            let (back_tx, back_rx) = sync_channel::<Box<RowBuf>>(BUFFERS_PER_WORKER);
+            let shared = shared.clone();
+            handles.push(std::thread::spawn(move || {
+                worker(&shared, task_rx, out_tx, back_rx)
+            }));
+            task_senders.push(task_tx);
+            outputs.push(out_rx);
+            recycle.push(back_tx);
+        }
+        {
+            let shared = shared.clone();
+            handles.push(std::thread::spawn(move || reader(&shared, task_senders)));
+        }
+        let shuffle = options
+            .shuffle
+            .then(|| RowBuf::new(&layout, options.shuffle_buffer));
+        Ok(Loader {
+            rng: epoch_rng(options.seed, u32::MAX, None),
+            shared,
+            outputs,
+            recycle,
+            handles,
+            next: 0,
+            current: None,
+            shuffle,
+            shuffled: 0,
+            max_game_rows,
+            skipped,
+            done: false,
+            rows_out: 0,
+        })
+    }
+
+    /// The configuration of game `id` from its record in part `part`.
+    fn first_config(dir: &Path, part: u32, id: &str) -> Result<GameConfig, DatasetError> {
+        let path = dir.join("records").join(super::part_name(part));
+        let mut read = ReadTable::default();
+        read_part(&path, "records", false, &mut read)?;
+        for b in &read.batches {
+            let ids = b.column(0).as_string::<i32>();
+            let records = b.column(1).as_string::<i32>();
+            for r in 0..b.num_rows() {
+                if ids.value(r) == id {
+                    let value = record::parse_record_text(records.value(r))
+                        .map_err(|e| DatasetError::new(&path, format!("game {id}: {e}")))?;
+                    let mut config = config_from_setup(&value["setup"])
+                        .map_err(|e| DatasetError::new(&path, format!("game {id}: setup: {e}")))?;
+                    config.seed = 0;
+                    return Ok(config);
+                }
+            }
+        }
+        Err(DatasetError::new(&path, format!("no record of game {id}")))
+    }
+
+    /// The layout of the rows.
+    pub fn layout(&self) -> &Arc<Layout> {
+        &self.shared.layout
+    }
+
+    /// The window of the ids stored in the dataset.
+    pub fn stored_window(&self) -> u16 {
+        self.shared.stored.window
+    }
+
+    /// The dataset's configuration (its seed 0).
+    pub fn config(&self) -> &GameConfig {
+        &self.shared.config
+    }
+
+    /// The number of games with decisions in the dataset (in one epoch).
+    pub fn games(&self) -> usize {
+        self.shared.parts.iter().map(|p| p.games.len()).sum()
+    }
+
+    /// The number of decision rows in the dataset (in one epoch), from the `games`
+    /// table; rows the loader drops ([`Loader::dropped`]) are not given.
+    pub fn decisions(&self) -> u64 {
+        self.shared
+            .parts
+            .iter()
+            .flat_map(|p| &p.games)
+            .map(|g| u64::from(g.decisions))
+            .sum()
+    }
+
+    /// The most rows held in memory at once: the shuffle buffer (with `shuffle`) and
+    /// [`BUFFERS_PER_WORKER`] buffers per thread of the dataset's longest game.
+    pub fn max_rows_held(&self) -> usize {
+        let options = &self.shared.options;
+        let buffer = if options.shuffle {
+            options.shuffle_buffer
+        } else {
+            0
+        };
+        buffer + BUFFERS_PER_WORKER * options.threads * self.max_game_rows
+    }
+
+    /// The most rows held in memory at once so far (encoded and not yet given out).
+    pub fn peak_rows_held(&self) -> usize {
+        self.shared.peak.load(Ordering::Relaxed)
+    }
+
+    /// The bytes of one row in memory (planes, globals, mask, policy and the scalars).
+    pub fn row_bytes(&self) -> usize {
+        let l = &self.shared.layout;
+        l.planes_len() + 4 * l.num_globals() + 5 * l.num_actions() + 28
+    }
+
+    /// Rows given out so far.
+    pub fn rows_given(&self) -> u64 {
+        self.rows_out
+    }
+
+    /// Rows dropped so far: rows with nothing left to learn in the requested layout
+    /// (no target id kept, no id offered, or a second step whose focus tile lies
+    /// outside the window).
+    pub fn dropped(&self) -> usize {
+        self.shared.dropped.load(Ordering::Relaxed)
+    }
+
+    /// The files, row groups and games skipped so far with `skip_bad`.
+    pub fn skipped(&self) -> &[DatasetError] {
+        &self.skipped
+    }
+
+    /// Makes sure the game being drained has a row left; false at the end of the stream.
+    fn pull(&mut self) -> Result<bool, DatasetError> {
+        loop {
+            if let Some((buf, pos, _)) = &self.current {
+                if *pos < buf.len {
+                    return Ok(true);
+                }
+            }
+            if let Some((buf, _, w)) = self.current.take() {
+                // The worker may have stopped (its channel closed): the buffer is dropped.
+                let _ = self.recycle[w].try_send(buf);
+            }
+            if self.done {
+                return Ok(false);
+            }
+            let w = self.next % self.outputs.len();
+            match self.outputs[w].recv() {
+                Err(_) => {
+                    self.done = true;
+                    if self.shared.sent.load(Ordering::Relaxed) != self.next {
+                        return Err(DatasetError::new(
+                            &self.shared.dir,
+                            "a loader thread stopped before the end of the stream",
+                        ));
+                    }
+                    return Ok(false);
+                }
+                Ok(Output::Game(buf)) => {
+                    self.next += 1;
+                    self.current = Some((buf, 0, w));
+                }
+                Ok(Output::Skipped(e)) => {
+                    self.next += 1;
+                    self.skipped.push(e);
+                }
+                Ok(Output::Failed(e)) => {
+                    self.done = true;
+                    self.shared.stop.store(true, Ordering::Relaxed);
+                    return Err(e);
+                }
+            }
+        }
+    }
+
+    /// Writes the next rows into `out`, at most its capacity, and returns how many were
+    /// written: fewer only at the end of the stream, 0 once it is over. An error (a file
+    /// that cannot be read, a game that does not replay, without `skip_bad`) ends the
+    /// stream.
+    pub fn fill(&mut self, out: &mut BatchMut<'_>) -> Result<usize, DatasetError> {
+        out.check(&self.shared.layout)
+            .map_err(|m| DatasetError::new(&self.shared.dir, format!("batch arrays: {m}")))?;
+        let cap = out.capacity();
+        let mut n = 0;
+        if self.shuffle.is_none() {
+            while n < cap && self.pull()? {
+                let (buf, pos, _) = self.current.as_mut().expect("a game with rows");
+                buf.copy_to(*pos, out, n);
+                *pos += 1;
+                n += 1;
+                self.shared.sub_held(1);
+            }
+        } else {
+            // Fill the shuffle buffer, then draw each row at random and put the next
+            // row of the stream in its place.
+            let size = self.shared.options.shuffle_buffer;
+            while self.shuffled < size && self.pull()? {
+                self.take_into_shuffle(self.shuffled);
+                self.shuffled += 1;
+            }
+            while n < cap && self.shuffled > 0 {
+                let r = self.rng.below(self.shuffled as u32) as usize;
+                self.shuffle
+                    .as_ref()
+                    .expect("a shuffle buffer")
+                    .copy_to(r, out, n);
+                n += 1;
+                self.shared.sub_held(1);
+                if self.pull()? {
+                    self.take_into_shuffle(r);
+                } else {
+                    self.shuffled -= 1;
+                    let last = self.shuffled;
+                    if r != last {
+                        self.shuffle
+                            .as_mut()
+                            .expect("a shuffle buffer")
+                            .move_row(last, r);
+                    }
+                }
+            }
+        }
+        self.rows_out += n as u64;
+        Ok(n)
+    }
+
+    /// Moves the next row of the stream into row `slot` of the shuffle buffer.
+    fn take_into_shuffle(&mut self, slot: usize) {
+        let (buf, pos, _) = self.current.as_mut().expect("a game with rows");
+        let shuffle = self.shuffle.as_mut().expect("a shuffle buffer");
+        buf.copy_to(*pos, &mut shuffle.as_batch(), slot);
+        *pos += 1;
+    }
+}
+
+impl Drop for Loader {
+    fn drop(&mut self) {
+        self.shared.stop.store(true, Ordering::Relaxed);
+        // Closing the channels unblocks every worker and the reader.
+        self.outputs.clear();
+        self.recycle.clear();
+        for h in self.handles.drain(..) {
+            let _ = h.join();
+        }
+    }
+}
+
+/// Reads the parts, epoch after epoch, and hands game `j` of the stream to worker
+/// `j % threads`.
+fn reader(shared: &Shared, senders: Vec<SyncSender<Task>>) {
+    let options = &shared.options;
+    let mut j = 0usize;
+    let mut send = |task: Task| -> bool {
+        let ok = senders[j % senders.len()].send(task).is_ok();
+        j += 1;
+        ok && !shared.stop.load(Ordering::Relaxed)
+    };
+    for epoch in 0..options.epochs {
+        let mut order: Vec<usize> = (0..shared.parts.len()).collect();
+        if options.shuffle {
+            shuffle_in_place(&mut order, &mut epoch_rng(options.seed, epoch, None));
+        }
+        for p in order {
+            let part = &shared.parts[p];
+            let mut games: Vec<&GameInfo> = part.games.iter().collect();
+            if options.shuffle {
+                shuffle_in_place(
+                    &mut games,
+                    &mut epoch_rng(options.seed, epoch, Some(part.number)),
+                );
+            }
+            match read_games(shared, part) {
+                Ok((mut jobs, skipped)) => {
+                    for e in skipped {
+                        if !send(Task::Skipped(e)) {
+                            return;
+                        }
+                    }
+                    for g in games {
+                        let task = match jobs.remove(&g.id) {
+                            Some(Ok(job)) => Task::Game(job),
+                            Some(Err(e)) if options.skip_bad => Task::Skipped(e),
+                            Some(Err(e)) => Task::Failed(e),
+                            None => {
+                                let e = DatasetError::new(
+                                    &shared
+                                        .dir
+                                        .join("records")
+                                        .join(super::part_name(part.number)),
+                                    format!("game {}: no record", g.id),
+                                );
+                                if options.skip_bad {
+                                    Task::Skipped(e)
+                                } else {
+                                    Task::Failed(e)
+                                }
+                            }
+                        };
+                        let failed = matches!(task, Task::Failed(_));
+                        if !send(task) || failed {
+                            return;
+                        }
+                    }
+                }
+                Err(e) => {
+                    send(Task::Failed(e));
+                    return;
+                }
+            }
+        }
+    }
+    shared.sent.store(j, Ordering::Relaxed);
+}
+
+type GameJobs = HashMap<String, Result<Job, DatasetError>>;
+
+/// Reads the decisions and records of a part's games: a job per game of the part that
+/// has a record (or the error of its decisions), and the row groups skipped.
+fn read_games(
+    shared: &Shared,
+    part: &PartInfo,
+) -> Result<(GameJobs, Vec<DatasetError>), DatasetError> {
+    let skip_bad = shared.options.skip_bad;
+    let name = super::part_name(part.number);
+    let dpath = shared.dir.join("decisions").join(&name);
+    let rpath = shared.dir.join("records").join(&name);
+    let mut read = ReadTable::default();
+    read_part(&dpath, "decisions", skip_bad, &mut read)?;
+    let mut jobs: GameJobs = HashMap::new();
+    let wanted: HashMap<&str, &GameInfo> = part.games.iter().map(|g| (g.id.as_str(), g)).collect();
+    for b in &read.batches {
+        let ids = b.column(0).as_string::<i32>();
+        let index = b.column(1).as_primitive::<UInt32Type>();
+        let action = b.column(2).as_primitive::<UInt32Type>();
+        let player = b.column(3).as_primitive::<UInt8Type>();
+        let legal = b.column(4).as_primitive::<UInt32Type>();
+        let chosen = b.column(5).as_primitive::<UInt32Type>();
+        let targets = b.column(6).as_list::<i32>();
+        let values = b.column(7).as_list::<i32>();
+        let outcome = b.column(8).as_primitive::<Float32Type>();
+        let margin = b.column(9).as_primitive::<Int32Type>();
+        let target_struct = targets.values().as_struct();
+        let tid = target_struct.column(0).as_primitive::<UInt32Type>();
+        let tshare = target_struct.column(1).as_primitive::<Float32Type>();
+        let value_items = values.values().as_primitive::<Float32Type>();
+        for r in 0..b.num_rows() {
+            let id = ids.value(r);
+            if !wanted.contains_key(id) {
+                continue;
+            }
+            let entry = jobs.entry(id.to_string()).or_insert_with(|| {
+                Ok(Job {
+                    game: wanted[id].index,
+                    id: id.to_string(),
+                    path: dpath.clone(),
+                    record_path: rpath.clone(),
+                    record: String::new(),
+                    rows: Vec::new(),
+                    targets: Vec::new(),
+                })
+            });
+            let Ok(job) = entry else { continue };
+            let p = player.value(r);
+            let (v0, v1) = (
+                values.value_offsets()[r] as usize,
+                values.value_offsets()[r + 1] as usize,
+            );
+            if usize::from(p) >= v1 - v0 {
+                *entry = Err(DatasetError::new(
+                    &dpath,
+                    format!(
+                        "game {id}: decision {}: player {p} has no value ({} values)",
+                        index.value(r),
+                        v1 - v0
+                    ),
+                ));
+                continue;
+            }
+            let (t0, t1) = (
+                targets.value_offsets()[r] as usize,
+                targets.value_offsets()[r + 1] as usize,
+            );
+            let start = job.targets.len();
+            job.targets
+                .extend((t0..t1).map(|i| (tid.value(i), tshare.value(i))));
+            job.rows.push(StoredRow {
+                index: index.value(r),
+                action: action.value(r),
+                player: p,
+                legal: legal.value(r),
+                chosen: chosen.is_valid(r).then(|| chosen.value(r)),
+                targets: (start, job.targets.len()),
+                value: value_items.value(v0 + usize::from(p)),
+                outcome: outcome.value(r),
+                margin: margin.value(r),
+            });
+        }
+    }
+    let mut skipped = read.skipped;
+    let mut records = ReadTable::default();
+    read_part(&rpath, "records", skip_bad, &mut records)?;
+    skipped.append(&mut records.skipped);
+    for b in &records.batches {
+        let ids = b.column(0).as_string::<i32>();
+        let texts = b.column(1).as_string::<i32>();
+        for r in 0..b.num_rows() {
+            if let Some(Ok(job)) = jobs.get_mut(ids.value(r)) {
+                job.record = texts.value(r).to_string();
+            }
+        }
+    }
+    for g in &part.games {
+        let Some(entry) = jobs.get_mut(&g.id) else {
+            // No decisions row read: an error for the game, with its record or not.
+            jobs.insert(
+                g.id.clone(),
+                Err(DatasetError::new(
+                    &dpath,
+                    format!(
+                        "game {}: no decisions rows; the games table says {}",
+                        g.id, g.decisions
+                    ),
+                )),
+            );
+            continue;
+        };
+        if let Ok(job) = entry {
+            job.rows.sort_by_key(|r| r.index);
+            let problem = if job.rows.len() != g.decisions as usize {
+                Some((
+                    dpath.clone(),
+                    format!(
+                        "game {}: {} decisions rows; the games table says {}",
+                        g.id,
+                        job.rows.len(),
+                        g.decisions
+                    ),
+                ))
+            } else if job.record.is_empty() {
+                Some((rpath.clone(), format!("game {}: no record", g.id)))
+            } else {
+                None
+            };
+            if let Some((path, m)) = problem {
+                *entry = Err(DatasetError::new(&path, m));
+            }
+        }
+    }
+    Ok((jobs, skipped))
+}
+
+/// Takes tasks in order, replays each game into a buffer and sends it.
+fn worker(
+    shared: &Shared,
+    tasks: Receiver<Task>,
+    out: SyncSender<Output>,
+    back: Receiver<Box<RowBuf>>,
+) {
+    let layout = &shared.layout;
+    let mut owned = 0usize;
+    let mut spare: Option<Box<RowBuf>> = None;
+    let mut scratch = Scratch::new(shared);
+    while let Ok(task) = tasks.recv() {
+        if shared.stop.load(Ordering::Relaxed) {
+            return;
+        }
+        let output = match task {
+            Task::Skipped(e) => Output::Skipped(e),
+            Task::Failed(e) => Output::Failed(e),
+            Task::Game(job) => {
+                let next = match spare.take() {
+                    Some(b) => Ok(b),
+                    None => back.try_recv(),
+                };
+                let mut buf = match next {
+                    Ok(b) => b,
+                    Err(TryRecvError::Empty) if owned < BUFFERS_PER_WORKER => {
+                        owned += 1;
+                        Box::new(RowBuf::new(layout, 0))
+                    }
+                    Err(TryRecvError::Empty) => match back.recv() {
+                        Ok(b) => b,
+                        Err(_) => return,
+                    },
+                    Err(TryRecvError::Disconnected) => return,
+                };
+                buf.len = 0;
+                buf.reserve_rows(job.rows.len());
+                match replay_game(shared, &job, &mut buf, &mut scratch) {
+                    Ok(()) => Output::Game(buf),
+                    Err(Failure { in_record, message }) => {
+                        shared.sub_held(buf.len);
+                        buf.len = 0;
+                        spare = Some(buf);
+                        let path = if in_record {
+                            &job.record_path
+                        } else {
+                            &job.path
+                        };
+                        let e = DatasetError::new(path, format!("game {}: {message}", job.id));
+                        if shared.options.skip_bad {
+                            Output::Skipped(e)
+                        } else {
+                            Output::Failed(e)
+                        }
+                    }
+                }
+            }
+        };
+        if out.send(output).is_err() {
+            return;
+        }
+    }
+}
+
+/// A worker's full-size buffers.
+struct Scratch {
+    full_mask: Vec<i8>,
+    full_planes: Vec<u8>,
+    full_globals: Vec<f32>,
+    /// The planes of `full_planes` that may hold something.
+    written: PlaneSet,
+}
+
+impl Scratch {
+    fn new(shared: &Shared) -> Scratch {
+        let spec = shared.stored;
+        let layout_spec = shared.layout.spec();
+        Scratch {
+            full_mask: vec![0; spec.num_actions()],
+            full_planes: vec![0; layout_spec.planes_len()],
+            full_globals: vec![0.0; layout_spec.num_globals()],
+            written: PlaneSet::EMPTY,
+        }
+    }
+}
+
+/// Why a game could not be loaded: in its record, or in its decisions.
+struct Failure {
+    in_record: bool,
+    message: String,
+}
+
+impl From<String> for Failure {
+    fn from(message: String) -> Failure {
+        Failure {
+            in_record: false,
+            message,
+        }
+    }
+}
+
+impl From<&str> for Failure {
+    fn from(message: &str) -> Failure {
+        Failure::from(message.to_string())
+    }
+}
+
+/// A failure of the record.
+fn in_record(message: String) -> Failure {
+    Failure {
+        in_record: true,
+        message,
+    }
+}
+
+/// Replays `job`'s game and writes a row per stored decision into `buf` (see
+/// [`Loader`]); an error says what does not fit the replay.
+fn replay_game(
+    shared: &Shared,
+    job: &Job,
+    buf: &mut RowBuf,
+    scratch: &mut Scratch,
+) -> Result<(), Failure> {
+    let layout = &shared.layout;
+    let value = record::parse_record_text(&job.record).map_err(|e| in_record(format!("{e}")))?;
+    let played = record::replay(&value)
+        .map_err(|e| in_record(format!("the record does not replay: {e}")))?;
+    let config =
+        config_from_setup(&value["setup"]).map_err(|e| in_record(format!("setup: {e}")))?;
+    let mut unseeded = config.clone();
+    unseeded.seed = 0;
+    if unseeded != shared.config {
+        return Err(in_record(
+            "its setup is not the dataset's configuration".into(),
+        ));
+    }
+    let history = played.history_actions();
+    if let Some(r) = job.rows.iter().find(|r| r.action as usize >= history.len()) {
+        return Err(format!(
+            "decision {}: action index {} is past the record's {} player actions",
+            r.index,
+            r.action,
+            history.len()
+        )
+        .into());
+    }
+    let game = Game::new(config.clone()).map_err(|e| in_record(format!("setup: {e}")))?;
+    // `old` speaks the full ids of the stored window; `new` the requested layout when its
+    // window differs.
+    let mut old = Session::new(game.clone(), shared.stored);
+    let mut new =
+        (layout.spec() != shared.stored).then(|| Session::with_layout(game, layout.clone()));
+    let mut k = 0usize;
+    let mut index = 0usize;
+    let (a_len, p_len, g_len) = (buf.a, buf.p, buf.g);
+    while !old.game().is_terminal() {
+        if old.game().phase().is_chance() {
+            let a = old.game().legal()[0];
+            old.apply(a).map_err(|e| format!("a draw: {e}"))?;
+            if let Some(n) = &mut new {
+                n.apply(a).map_err(|e| format!("a draw: {e}"))?;
+            }
+            continue;
+        }
+        let Some(decision) = history.get(index) else {
+            return Err(format!(
+                "the game dealt from its seed goes on after the record's {} player actions",
+                history.len()
+            )
+            .into());
+        };
+        let action = decision.action;
+        if !old.game().is_legal(action) {
+            return Err(in_record(format!(
+                "player action {index} of the record is not legal in the deal of setup.seed \
+                 (the loader replays the deal of the record's seed)"
+            )));
+        }
+        let mut path = None;
+        let mut rows_here = 0;
+        while k < job.rows.len() && job.rows[k].action as usize == index {
+            let row = job.rows[k];
+            k += 1;
+            let p = *path.get_or_insert_with(|| old.flat_path(action));
+            let second = match p {
+                Some(fp) => fp.second.is_some() && row.chosen == fp.second,
+                None => false,
+            };
+            let expected = p.map(|fp| {
+                if second {
+                    fp.second.unwrap_or(fp.first)
+                } else {
+                    fp.first
+                }
+            });
+            if row.chosen != expected || rows_here >= 2 || (rows_here == 1 && !second) {
+                return Err(format!(
+                    "decision {}: chosen id {:?} is not the flat id of player action {index} \
+                     at this step ({expected:?})",
+                    row.index, row.chosen
+                )
+                .into());
+            }
+            rows_here += 1;
+            let mut focus_outside = false;
+            if second && old.pending_focus().is_none() {
+                let first = p.expect("a two-step path").first;
+                let decided = old
+                    .step(first)
+                    .map_err(|e| format!("decision {}: {e}", row.index))?;
+                if let (Some(n), FlatDecision::Focus(pos)) = (&mut new, decided) {
+                    n.set_focus(pos);
+                    focus_outside = n.window_origin().cell(layout.spec(), pos).is_none();
+                }
+            }
+            if usize::from(row.player) != old.game().to_play() {
+                return Err(format!(
+                    "decision {}: player {} stored; player {} decides at the replayed step",
+                    row.index,
+                    row.player,
+                    old.game().to_play()
+                )
+                .into());
+            }
+            let info = old
+                .legal_mask(&mut scratch.full_mask)
+                .map_err(|e| e.to_string())?;
+            if info.offered != row.legal {
+                return Err(format!(
+                    "decision {}: {} legal ids stored; {} at the replayed step",
+                    row.index, row.legal, info.offered
+                )
+                .into());
+            }
+            // Write the row in place; it counts once its policy keeps something.
+            let j = buf.len;
+            let mask = &mut buf.mask[j * a_len..(j + 1) * a_len];
+            let policy = &mut buf.policy[j * a_len..(j + 1) * a_len];
+            let planes = &mut buf.planes[j * p_len..(j + 1) * p_len];
+            let globals = &mut buf.globals[j * g_len..(j + 1) * g_len];
+            let player = usize::from(row.player);
+            policy.fill(0.0);
+            let targets = &job.targets[row.targets.0..row.targets.1];
+            let (mut kept, mut lost) = (0f32, false);
+            match &mut new {
+                None => {
+                    let offered = layout
+                        .mask_from_full(&scratch.full_mask, info, mask)
+                        .map_err(|e| e.to_string())?;
+                    if offered.offered == 0 {
+                        shared.dropped.fetch_add(1, Ordering::Relaxed);
+                        continue;
+                    }
+                    for &(id, share) in targets {
+                        match layout.to_compact(id) {
+                            Some(c) if mask[c as usize] != 0 => {
+                                policy[c as usize] += share;
+                                kept += share;
+                            }
+                            _ => lost = true,
+                        }
+                    }
+                    if layout.is_full() {
+                        old.observe_over(player, planes, globals, &mut buf.written[j])
+                            .map_err(|e| e.to_string())?;
+                    } else {
+                        old.observe_over(
+                            player,
+                            &mut scratch.full_planes,
+                            &mut scratch.full_globals,
+                            &mut scratch.written,
+                        )
+                        .map_err(|e| e.to_string())?;
+                        layout
+                            .observation_from_full(
+                                &scratch.full_planes,
+                                &scratch.full_globals,
+                                planes,
+                                globals,
+                            )
+                            .map_err(|e| e.to_string())?;
+                    }
+                }
+                Some(n) => {
+                    let offered = n.legal_mask(mask).map_err(|e| e.to_string())?;
+                    if offered.offered == 0 || focus_outside {
+                        shared.dropped.fetch_add(1, Ordering::Relaxed);
+                        continue;
+                    }
+                    let spec = layout.spec();
+                    for &(id, share) in targets {
+                        let mapped = match old.decode(id) {
+                            Some(FlatDecision::Focus(pos)) => n
+                                .window_origin()
+                                .cell_index(spec, pos)
+                                .and_then(|c| layout.to_compact(spec.cell_base() + c as u32)),
+                            Some(FlatDecision::Action(a)) => n.flat_path(a).map(|fp| {
+                                if second {
+                                    fp.second.unwrap_or(fp.first)
+                                } else {
+                                    fp.first
+                                }
+                            }),
+                            None => None,
+                        };
+                        match mapped {
+                            Some(c) if mask[c as usize] != 0 => {
+                                policy[c as usize] += share;
+                                kept += share;
+                            }
+                            _ => lost = true,
+                        }
+                    }
+                    n.observe_over(player, planes, globals, &mut buf.written[j])
+                        .map_err(|e| e.to_string())?;
+                }
+            }
+            if kept <= 0.0 {
+                shared.dropped.fetch_add(1, Ordering::Relaxed);
+                continue;
+            }
+            if lost {
+                for s in policy.iter_mut() {
+                    *s /= kept;
+                }
+            }
+            buf.player[j] = i32::from(row.player);
+            buf.search_value[j] = row.value;
+            buf.outcome[j] = row.outcome;
+            buf.margin[j] = row.margin;
+            buf.game[j] = job.game;
+            buf.index[j] = row.index;
+            buf.len += 1;
+            shared.add_held(1);
+        }
+        if k < job.rows.len() && (job.rows[k].action as usize) < index {
+            return Err(format!(
+                "decision {}: action index {} comes after a row of action {index}",
+                job.rows[k].index, job.rows[k].action
+            )
+            .into());
+        }
+        old.apply(action)
+            .map_err(|e| format!("player action {index}: {e}"))?;
+        if let Some(n) = &mut new {
+            n.apply(action)
+                .map_err(|e| format!("player action {index}: {e}"))?;
+        }
+        index += 1;
+    }
+    if index != history.len() {
+        return Err(format!(
+            "the game dealt from its seed ends after {index} of the record's {} player actions",
+            history.len()
+        )
+        .into());
+    }
+    if old.game().scores() != played.scores() {
+        return Err(in_record(
+            "the game dealt from its seed does not end with the record's scores".into(),
+        ));
+    }
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn shuffles_are_permutations_that_depend_on_the_seed() {
+        let mut a: Vec<u32> = (0..50).collect();
+        let mut b = a.clone();
+        shuffle_in_place(&mut a, &mut epoch_rng(1, 0, None));
+        shuffle_in_place(&mut b, &mut epoch_rng(2, 0, None));
+        assert_ne!(a, b);
+        let mut sorted = a.clone();
+        sorted.sort();
+        assert_eq!(sorted, (0..50).collect::<Vec<_>>());
+    }
+
+    #[test]
+    fn options_out_of_range_are_named() {
+        let o = LoadOptions {
+            threads: 0,
+            ..LoadOptions::default()
+        };
+        assert!(o.check().unwrap_err().starts_with("threads: 0"));
+        let o = LoadOptions {
+            shuffle_buffer: 0,
+            ..LoadOptions::default()
+        };
+        assert!(o.check().unwrap_err().starts_with("shuffle_buffer: 0"));
+        let o = LoadOptions {
+            window: Some(2),
+            ..LoadOptions::default()
+        };
+        assert!(o.check().unwrap_err().starts_with("window"));
+    }
+}
