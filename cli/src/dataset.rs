@@ -75,7 +75,8 @@ options:
                        seat; `carcassonne match --help` lists the options)
 {players_line}
   --seed S             the run's seed: game n is dealt and searched from S and n only,
-                       and its id is selfplay-S-n (default 0)
+                       and its id is selfplay-S-n-H, H a hash of the settings
+                       (default 0)
 {setup}
   --threads T          threads, 1 to 64 (default 1): the games do not depend on it
   --window W           the window of the flat ids of the decisions (default 24)

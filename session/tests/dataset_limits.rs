@@ -9,8 +9,8 @@ use arrow_array::builder::{ListBuilder, StringBuilder};
 use arrow_array::{ArrayRef, RecordBatch, StringArray, UInt8Array};
 use carcassonne::{Game, GameConfig};
 use carcassonne_session::dataset::{
-    check_batch, check_row_group, read_part, read_table, table_schema, DatasetWriter, GameEntry,
-    ReadTable, MAX_GAME_ID_BYTES, MAX_ROW_GROUP_ROWS,
+    check_row_group, read_part, read_table, table_schema, DatasetWriter, GameEntry, ReadTable,
+    MAX_GAME_ID_BYTES, MAX_ROW_GROUP_ROWS,
 };
 use carcassonne_session::record::{self, MAX_RECORD_BYTES};
 use parquet::arrow::arrow_reader::{ArrowReaderMetadata, ArrowReaderOptions};
@@ -50,14 +50,19 @@ fn write_file(path: &Path, batch: &RecordBatch, rows: usize) {
     w.close().unwrap();
 }
 
-/// Reads `path` as table `table` and checks every batch, as a reader would.
+/// Reads `path` as table `table` with the dataset's reader, which checks every row group
+/// and batch against the limits; with `skip_bad` the refused row group must be reported
+/// as skipped with the same message.
 fn read_and_check(path: &Path, table: &str) -> Result<(), String> {
     let mut out = ReadTable::default();
-    read_part(path, table, false, &mut out).map_err(|e| e.to_string())?;
-    for b in &out.batches {
-        check_batch(path, Some(0), table, b).map_err(|e| e.to_string())?;
+    let e = read_part(path, table, false, &mut out).map_err(|e| e.to_string());
+    if let Err(message) = &e {
+        let mut skipping = ReadTable::default();
+        read_part(path, table, true, &mut skipping).unwrap();
+        assert_eq!(skipping.skipped.len(), 1, "skip_bad reports the row group");
+        assert_eq!(&skipping.skipped[0].to_string(), message);
     }
-    Ok(())
+    e
 }
 
 /// Writes each batch of `cases` to `path` and expects the error of its row 0 (naming

@@ -1,5 +1,6 @@
 //! Reading a dataset's tables back, naming the file and row group of every error.
 
+use super::limits::{check_batch, check_row_group};
 use super::schema::table_schema;
 use super::{part_number, DatasetError, SCHEMA_VERSION, TABLES, TABLE_KEY, VERSION_KEY};
 use arrow_array::{Array, RecordBatch, StringArray};
@@ -106,7 +107,8 @@ fn open_part(path: &Path, table: &str) -> Result<(fs::File, ArrowReaderMetadata)
     Ok((file, meta))
 }
 
-/// Reads one part file of `table`, a row group at a time. An error names the file and
+/// Reads one part file of `table`, a row group at a time, each checked against the
+/// dataset's limits ([`check_row_group`], [`check_batch`]). An error names the file and
 /// the row group; with `skip_bad` a bad file or row group is skipped and reported in
 /// `out.skipped`.
 pub fn read_part(
@@ -134,19 +136,23 @@ pub fn read_part(
                 .collect::<Result<Vec<_>, _>>()
                 .map_err(|e| e.to_string())
         };
-        match read() {
-            Ok(batches) => out.batches.extend(batches),
-            Err(message) => {
-                let e = DatasetError {
-                    path: path.to_path_buf(),
-                    row_group: Some(group),
-                    message: format!("cannot read: {message}"),
-                };
-                if !skip_bad {
-                    return Err(e);
-                }
-                out.skipped.push(e);
+        // The limits of docs/dataset.md: the footer's sizes before decoding, the values
+        // after.
+        let checked = check_row_group(path, meta.metadata(), group).and_then(|()| {
+            let batches = read().map_err(|message| DatasetError {
+                path: path.to_path_buf(),
+                row_group: Some(group),
+                message: format!("cannot read: {message}"),
+            })?;
+            for batch in &batches {
+                check_batch(path, Some(group), table, batch)?;
             }
+            Ok(batches)
+        });
+        match checked {
+            Ok(batches) => out.batches.extend(batches),
+            Err(e) if skip_bad => out.skipped.push(e),
+            Err(e) => return Err(e),
         }
     }
     Ok(())
