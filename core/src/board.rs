@@ -86,6 +86,10 @@ pub struct FrontierSquare {
     pub pos: Pos,
     /// What its neighbours require of a tile put there.
     pub required: Requirement,
+    /// How many of its four orthogonal neighbours hold tiles (1 to 4): kept as tiles are
+    /// placed, so that holes (AM1: four neighbours) are found without looking at the
+    /// grid.
+    pub neighbours: u8,
 }
 
 /// Placed tiles and the frontier.
@@ -500,10 +504,18 @@ impl Board {
             let required = side_requirement(side.opposite(), sides[side.index()]);
             match self.slots[nc] {
                 0 => {
-                    self.frontier.push(FrontierSquare { pos: n, required });
+                    self.frontier.push(FrontierSquare {
+                        pos: n,
+                        required,
+                        neighbours: 1,
+                    });
                     self.slots[nc] = self.frontier.len() as u16;
                 }
-                slot => self.frontier[slot as usize - 1].required |= required,
+                slot => {
+                    let square = &mut self.frontier[slot as usize - 1];
+                    square.required |= required;
+                    square.neighbours += 1;
+                }
             }
         }
         let neighbours = beside.map(|(_, held)| held_index(held));

@@ -1616,7 +1616,7 @@ impl Game {
         let packed_rot = Rotation::ALL.map(|r| tile.def().oriented(r).packed_sides);
         let table = FitTable::of(tile);
         out.reserve(4 * self.board.frontier().len());
-        for &FrontierSquare { pos, required } in self.board.frontier() {
+        for &FrontierSquare { pos, required, .. } in self.board.frontier() {
             let mut fits = table.fits(required);
             // Where a rotation does not fit, an expansion may make it fit (BR2: with a
             // bridge, if every side that does not match is a road against a field or a

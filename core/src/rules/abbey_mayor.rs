@@ -15,6 +15,7 @@
 //!   (C1), in seat order from the turn player.
 
 use crate::action::Action;
+use crate::board::FrontierSquare;
 use crate::config::{ConfigError, Figure, Figures, GameConfig, MAX_PLAYERS};
 use crate::features::NodeId;
 use crate::game::{BoardFigure, Game, Phase, ScoreKind, TurnStep};
@@ -357,13 +358,14 @@ impl Game {
         })
     }
 
-    /// AM1: whether `pos` is a hole (four orthogonal neighbours) where the abbey may lie
-    /// by the placement rules of `restricters`, the expansions that restrict the abbey
-    /// tile's placements (CU2: it is a monastery).
+    /// AM1: whether frontier square `square` is a hole (four orthogonal neighbours) where
+    /// the abbey may lie by the placement rules of `restricters`, the expansions that
+    /// restrict the abbey tile's placements (CU2: it is a monastery).
     #[inline]
-    fn is_hole(&self, restricters: u32, pos: Pos) -> bool {
-        self.board.orthogonal_neighbours(pos) == 4
-            && self.placement_allowed_at(restricters, Game::abbey_tile(), pos)
+    fn is_hole(&self, restricters: u32, square: &FrontierSquare) -> bool {
+        square.neighbours == 4
+            && (restricters == 0
+                || self.placement_allowed_at(restricters, Game::abbey_tile(), square.pos))
     }
 
     /// AM1: whether `player` may place an abbey now (he holds one and a hole exists).
@@ -375,7 +377,7 @@ impl Game {
         self.board
             .frontier()
             .iter()
-            .any(|square| self.is_hole(restricters, square.pos))
+            .any(|square| self.is_hole(restricters, square))
     }
 
     /// `PlaceAbbey` actions: every hole, in frontier order.
@@ -385,7 +387,7 @@ impl Game {
         }
         let restricters = self.placement_restricters(Game::abbey_tile());
         for square in self.board.frontier() {
-            if self.is_hole(restricters, square.pos) {
+            if self.is_hole(restricters, square) {
                 out.push(Action::PlaceAbbey { pos: square.pos });
             }
         }

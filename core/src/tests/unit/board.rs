@@ -35,7 +35,46 @@ fn frontier_follows_placements() {
     // The incrementally kept requirements agree with the computed ones.
     for square in b.frontier() {
         assert_eq!(square.required, b.requirement(square.pos));
+        assert_eq!(
+            square.neighbours as usize,
+            b.orthogonal_neighbours(square.pos)
+        );
     }
+}
+
+#[test]
+fn frontier_counts_the_tiles_around_a_hole() {
+    // AM1: a hole is an empty square with tiles on all four sides. Tiles put around
+    // (0, 0) one by one: the square's count goes 1, 2, 3, 4.
+    let d = catalogue().by_id("BASE-D").unwrap();
+    let mut b = Board::new(60);
+    let around = [
+        Pos::new(0, -1),
+        Pos::new(1, -1),
+        Pos::new(1, 0),
+        Pos::new(1, 1),
+        Pos::new(0, 1),
+        Pos::new(-1, 1),
+        Pos::new(-1, 0),
+    ];
+    let mut counts = Vec::new();
+    for pos in around {
+        b.place(pos, d, Rotation::default(), 0);
+        let square = b.frontier().iter().find(|s| s.pos == Pos::new(0, 0));
+        counts.push(square.map(|s| s.neighbours));
+    }
+    assert_eq!(
+        counts,
+        [
+            Some(1),
+            Some(1),
+            Some(2),
+            Some(2),
+            Some(3),
+            Some(3),
+            Some(4)
+        ]
+    );
 }
 
 #[test]
