@@ -118,18 +118,7 @@ impl Clone for Deck {
 
     /// The copy in this deck's memory: no allocation once its lists are large enough.
     fn clone_from(&mut self, source: &Deck) {
-        let Deck {
-            counts,
-            piles,
-            held_back,
-            held,
-        } = source;
-        self.counts.clone_from(counts);
-        for (mine, theirs) in self.piles.iter_mut().zip(piles) {
-            mine.clone_from(theirs);
-        }
-        self.held_back.clone_from(held_back);
-        self.held = *held;
+        self.copy_from(source);
     }
 }
 
