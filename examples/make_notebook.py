@@ -13,6 +13,7 @@ from __future__ import annotations
 import argparse
 import sys
 from pathlib import Path
+from typing import Optional
 
 import nbclient
 import nbformat
@@ -252,10 +253,13 @@ def build() -> nbformat.NotebookNode:
     return nb
 
 
-def run(nb: nbformat.NotebookNode) -> nbformat.NotebookNode:
+def run(nb: nbformat.NotebookNode, timeout: Optional[int] = None) -> nbformat.NotebookNode:
+    """Runs every cell; ``timeout`` bounds each cell in seconds (none by default: the
+    first run plays the dataset section's 10,000 games, which takes long on a small
+    machine; a rerun finds them written and plays none)."""
     client = nbclient.NotebookClient(
         nb,
-        timeout=600,
+        timeout=timeout,
         kernel_name="python3",
         record_timing=False,
         resources={"metadata": {"path": str(HERE)}},

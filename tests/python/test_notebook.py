@@ -65,5 +65,5 @@ def test_notebook_executes(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> N
     # The kernel inherits the environment: 24 games into a fresh dataset.
     monkeypatch.setenv("CARC_NOTEBOOK_GAMES", "24")
     monkeypatch.setenv("CARC_NOTEBOOK_DATASET", str(tmp_path / "dataset"))
-    nb = _generator().run(nbformat.read(str(NOTEBOOK), as_version=4))
+    nb = _generator().run(nbformat.read(str(NOTEBOOK), as_version=4), timeout=600)
     _check_outputs(nb)
