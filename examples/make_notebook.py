@@ -142,7 +142,8 @@ ROYAL_GIFT = ["base", "river1", "river2", "princess-and-dragon", "abbey-and-mayo
               "king-and-robber", "cult", "bridges-castles-and-bazaars"]
 SETUPS = {"base": ["base"], "base + princess & dragon": ["base", "princess-and-dragon"], "royal gift": ROYAL_GIFT}
 for i, sets in enumerate(SETUPS.values()):
-    carcassonne.match(BOTS, GAMES // len(SETUPS), players=4, sets=sets, seed=100_000 * i, threads=2, out=DATASET)
+    games_here = GAMES // len(SETUPS) + (i < GAMES % len(SETUPS))
+    carcassonne.match(BOTS, games_here, players=4, sets=sets, seed=100_000 * i, threads=2, out=DATASET)
 
 ds = carcassonne.data.open(DATASET)
 setup_of = {tuple(sets): name for name, sets in SETUPS.items()}
