@@ -1900,7 +1900,7 @@ impl Game {
     /// registry). The same on every platform; two games that differ only in their
     /// history (the order of earlier turns) may hash alike.
     pub fn state_hash(&self) -> u64 {
-        let mut h = StateHasher::default();
+        let mut h = crate::hash::Fnv1a::default();
         for p in self.board.placements() {
             h.write(&[p.kind.index() as u8, p.rot.quarter_turns()]);
             h.write_i32(p.pos.x);
@@ -1932,62 +1932,6 @@ impl Game {
         self.turn_completed().hash(&mut h);
         self.expansions.hash(&mut h);
         h.finish()
-    }
-}
-
-/// The hasher of [`Game::state_hash`]: 64-bit FNV-1a over the bytes written, integers
-/// little-endian in their own width, lengths and `usize` as 8 bytes (the same on every
-/// platform).
-pub(crate) struct StateHasher(u64);
-
-impl Default for StateHasher {
-    fn default() -> StateHasher {
-        StateHasher(0xcbf2_9ce4_8422_2325)
-    }
-}
-
-impl Hasher for StateHasher {
-    fn write(&mut self, bytes: &[u8]) {
-        for b in bytes {
-            self.0 ^= *b as u64;
-            self.0 = self.0.wrapping_mul(0x100_0000_01b3);
-        }
-    }
-
-    fn write_u16(&mut self, i: u16) {
-        self.write(&i.to_le_bytes());
-    }
-
-    fn write_u32(&mut self, i: u32) {
-        self.write(&i.to_le_bytes());
-    }
-
-    fn write_u64(&mut self, i: u64) {
-        self.write(&i.to_le_bytes());
-    }
-
-    fn write_usize(&mut self, i: usize) {
-        self.write_u64(i as u64);
-    }
-
-    fn write_i16(&mut self, i: i16) {
-        self.write(&i.to_le_bytes());
-    }
-
-    fn write_i32(&mut self, i: i32) {
-        self.write(&i.to_le_bytes());
-    }
-
-    fn write_i64(&mut self, i: i64) {
-        self.write(&i.to_le_bytes());
-    }
-
-    fn write_isize(&mut self, i: isize) {
-        self.write_u64(i as i64 as u64);
-    }
-
-    fn finish(&self) -> u64 {
-        self.0
     }
 }
 
