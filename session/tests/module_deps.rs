@@ -1,6 +1,8 @@
-//! The vector env's modules depend on each other one way: `env` (one game) is below
-//! `run` (a call over the games), `state` beside them; no chain of `super::<sibling>`
-//! or `crate::vector::<sibling>` paths leads from a module back to itself.
+//! The code depends one way. The rules engine (`core/`) depends on no crate of this
+//! workspace, its tests included (the session crate is built on it, not the other way).
+//! Within the vector env, `env` (one game) is below `run` (a call over the games),
+//! `state` beside them; no chain of `super::<sibling>` or `crate::vector::<sibling>`
+//! paths leads from a module back to itself.
 
 use std::collections::BTreeMap;
 use std::path::Path;
@@ -92,4 +94,26 @@ fn vector_modules_name_each_other_one_way() {
 fn grouped_imports_are_read_item_by_item() {
     let words = path_words("use super::{env::Env, run};\nuse super::state::X;");
     assert_eq!(words, ["super::env", "super::run", "super::state"]);
+}
+
+#[test]
+fn the_rules_engine_depends_on_no_crate_of_the_workspace() {
+    let manifest = Path::new(env!("CARGO_MANIFEST_DIR")).join("../core/Cargo.toml");
+    let text = std::fs::read_to_string(&manifest).unwrap();
+    let mut section = String::new();
+    let mut local = Vec::new();
+    for line in text.lines() {
+        let line = line.trim();
+        if line.starts_with('[') {
+            section = line.to_string();
+        } else if section.contains("dependencies") && line.contains("path") {
+            local.push(format!("{section} {line}"));
+        }
+    }
+    assert!(text.contains("[dependencies]"), "{}", manifest.display());
+    assert_eq!(
+        local,
+        Vec::<String>::new(),
+        "core depends on a workspace crate"
+    );
 }
