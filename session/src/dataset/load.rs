@@ -319,12 +319,24 @@ fn gather_words(planes: &mut [u8], set: &PlaneSet, ww: usize, words: &mut Vec<(u
     let mut gather = |from: usize, to: usize| {
         for k in from..to {
             let at = 8 * k;
-            let end = (at + 8).min(planes.len());
-            let mut word = [0u8; 8];
-            word[..end - at].copy_from_slice(&planes[at..end]);
-            if word != [0; 8] {
-                words.push((at as u32, word));
-                planes[at..end].fill(0);
+            match planes.get_mut(at..at + 8) {
+                Some(bytes) => {
+                    let word: [u8; 8] = (&*bytes).try_into().expect("8 bytes");
+                    if u64::from_ne_bytes(word) != 0 {
+                        words.push((at as u32, word));
+                        bytes.fill(0);
+                    }
+                }
+                None => {
+                    // The short last word.
+                    let mut word = [0u8; 8];
+                    let n = planes.len() - at;
+                    word[..n].copy_from_slice(&planes[at..]);
+                    if word != [0; 8] {
+                        words.push((at as u32, word));
+                        planes[at..].fill(0);
+                    }
+                }
             }
         }
     };
@@ -1245,21 +1257,23 @@ impl Scratch {
 
 /// Appends `id << 8 | value` for every id of `mask` whose value is not 0.
 fn gather_mask(mask: &[i8], out: &mut Vec<u32>) {
-    // Eight ids at a time: most of the mask is zero.
-    for (k, chunk) in mask.chunks(8).enumerate() {
-        let mut word = [0u8; 8];
-        for (w, m) in word.iter_mut().zip(chunk) {
-            *w = *m as u8;
-        }
-        if u64::from_ne_bytes(word) == 0 {
-            continue;
-        }
-        for (i, &v) in word.iter().enumerate() {
+    let mut push = |base: usize, values: &[i8]| {
+        for (i, &v) in values.iter().enumerate() {
             if v != 0 {
-                out.push(((8 * k + i) as u32) << 8 | u32::from(v));
+                out.push(((base + i) as u32) << 8 | u32::from(v as u8));
             }
         }
+    };
+    // Eight ids at a time: most of the mask is zero.
+    let chunks = mask.chunks_exact(8);
+    let tail = chunks.remainder();
+    for (k, chunk) in chunks.enumerate() {
+        let word = u64::from_ne_bytes(std::array::from_fn(|i| chunk[i] as u8));
+        if word != 0 {
+            push(8 * k, chunk);
+        }
     }
+    push(mask.len() - tail.len(), tail);
 }
 
 /// Why a game could not be loaded: in its record, or in its decisions.
