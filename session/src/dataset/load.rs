@@ -8,7 +8,12 @@
 //! game, in order (or shuffled within its part), to worker `j % threads` for game `j` of
 //! the stream. A worker replays the game into a row buffer it reuses (no allocation per
 //! row once the buffer has grown to the longest game) and sends it over a bounded channel
-//! of its own. The consumer ([`Loader::fill`]) takes the games in stream order, so the
+//! of its own. A row is encoded densely into the worker's scratch buffers and held
+//! sparse (the non-zero 8-byte words of its planes, the ids its mask offers, the policy's
+//! shares, its globals); it goes into the shuffle buffer by a swap and is scattered into
+//! the caller's batch, whose rows are cleared first (with the full preset and a batch's
+//! `written`, only the planes the row there was written in). The consumer
+//! ([`Loader::fill`]) takes the games in stream order, so the
 //! rows depend on the dataset, the options and the seed only, never on the threads or
 //! their timing. With `shuffle` the rows go through a shuffle buffer of
 //! [`LoadOptions::shuffle_buffer`] rows from which each batch row is drawn at random.
@@ -766,7 +771,9 @@ impl Loader {
         self.shared.peak.load(Ordering::Relaxed)
     }
 
-    /// The bytes of one row in memory (planes, globals, mask, policy and the scalars).
+    /// The bytes of one row of a batch (planes, globals, mask, policy and the scalars).
+    /// The rows the loader holds take less: they are kept sparse (the non-zero 8-byte
+    /// words of the planes, the offered ids, the policy's shares, the globals).
     pub fn row_bytes(&self) -> usize {
         let l = &self.shared.layout;
         l.planes_len() + 4 * l.num_globals() + 5 * l.num_actions() + 28
