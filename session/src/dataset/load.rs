@@ -322,27 +322,32 @@ fn gather_words(planes: &mut [u8], set: &PlaneSet, ww: usize, words: &mut Vec<(u
     let chunks = planes.len().div_ceil(8);
     // Every plane is one run of words; runs of consecutive planes are joined.
     let mut gather = |from: usize, to: usize| {
-        for k in from..to {
-            let at = 8 * k;
-            match planes.get_mut(at..at + 8) {
-                Some(bytes) => {
-                    let word: [u8; 8] = (&*bytes).try_into().expect("8 bytes");
-                    if u64::from_ne_bytes(word) != 0 {
-                        words.push((at as u32, word));
-                        bytes.fill(0);
-                    }
-                }
-                None => {
-                    // The short last word.
-                    let mut word = [0u8; 8];
-                    let n = planes.len() - at;
-                    word[..n].copy_from_slice(&planes[at..]);
-                    if word != [0; 8] {
-                        words.push((at as u32, word));
-                        planes[at..].fill(0);
-                    }
+        let (start, len) = (8 * from, planes.len());
+        let region = &mut planes[start..(8 * to).min(len)];
+        let blocks_len = region.len() / 32 * 32;
+        let mut push = |at: usize, bytes: &mut [u8]| {
+            let mut word = [0u8; 8];
+            word[..bytes.len()].copy_from_slice(bytes);
+            if u64::from_ne_bytes(word) != 0 {
+                words.push(((start + at) as u32, word));
+                bytes.fill(0);
+            }
+        };
+        // 32 bytes at a time: most of them are zero.
+        let mut blocks = region.chunks_exact_mut(32);
+        for (k, block) in blocks.by_ref().enumerate() {
+            let b: &mut [u8; 32] = block.try_into().expect("32 bytes");
+            let any = (0..4).fold(0u64, |any, i| {
+                any | u64::from_ne_bytes(b[8 * i..8 * i + 8].try_into().expect("8 bytes"))
+            });
+            if any != 0 {
+                for (i, word) in b.chunks_exact_mut(8).enumerate() {
+                    push(32 * k + 8 * i, word);
                 }
             }
+        }
+        for (i, word) in blocks.into_remainder().chunks_mut(8).enumerate() {
+            push(blocks_len + 8 * i, word);
         }
     };
     if *set == PlaneSet::ALL {
@@ -1271,13 +1276,13 @@ fn gather_mask(mask: &[i8], out: &mut Vec<u32>) {
             }
         }
     };
-    // Eight ids at a time: most of the mask is zero.
-    let chunks = mask.chunks_exact(8);
-    let tail = chunks.remainder();
-    for (k, chunk) in chunks.enumerate() {
-        let word = u64::from_ne_bytes(std::array::from_fn(|i| chunk[i] as u8));
-        if word != 0 {
-            push(8 * k, chunk);
+    // 32 ids at a time: most of the mask is zero.
+    let blocks = mask.chunks_exact(32);
+    let tail = blocks.remainder();
+    for (k, block) in blocks.enumerate() {
+        let b: &[i8; 32] = block.try_into().expect("32 ids");
+        if b.iter().fold(0i8, |any, m| any | m) != 0 {
+            push(32 * k, block);
         }
     }
     push(mask.len() - tail.len(), tail);
@@ -1626,14 +1631,24 @@ mod tests {
 
     #[test]
     fn gathered_masks_list_every_offered_id_with_its_value() {
-        // 21 ids: the last word of the mask is short.
-        let mut mask = vec![0i8; 21];
-        for (id, v) in [(0, 1), (7, 1), (8, -1), (20, 1)] {
+        // 77 ids: two blocks of 32 (the second all zero), then 13.
+        let mut mask = vec![0i8; 77];
+        for (id, v) in [(0, 1), (7, 1), (8, -1), (31, 1), (64, 1), (76, 1)] {
             mask[id] = v;
         }
         let mut ids = Vec::new();
         gather_mask(&mask, &mut ids);
-        assert_eq!(ids, [1, 7 << 8 | 1, 8 << 8 | 0xff, 20 << 8 | 1]);
+        assert_eq!(
+            ids,
+            [
+                1,
+                7 << 8 | 1,
+                8 << 8 | 0xff,
+                31 << 8 | 1,
+                64 << 8 | 1,
+                76 << 8 | 1
+            ]
+        );
     }
 
     #[test]
