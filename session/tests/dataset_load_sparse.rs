@@ -1,11 +1,10 @@
 //! The training loader holds rows sparse (the non-zero 8-byte words of the planes, the
 //! offered ids, the policy's shares) and scatters them into the batch: with the full
 //! preset at a window whose planes are not a whole number of words (13 × 13 = 169
-//! bytes), in the base game and with every set but Abbey & Mayor, the rows it gives equal, byte for byte, the rows
-//! self-play encoded at those points of the game, whether the batch arrays are written
-//! whole (`written: None`) or over their last rows (`written` kept), and through a
-//! shuffle buffer.
-
+//! bytes), in the base game and with every set but Abbey & Mayor, the rows it gives
+//! equal, byte for byte, the rows self-play encoded at those points of the game,
+//! whether the batch arrays are written whole (`written: None`) or over their last rows
+//! (`written` kept), and through a shuffle buffer.
 use carcassonne::config::Figures;
 use carcassonne::tiles::TileSet;
 use carcassonne::GameConfig;
