@@ -5,6 +5,7 @@
 //! equal, byte for byte, the rows self-play encoded at those points of the game,
 //! whether the batch arrays are written whole (`written: None`) or over their last rows
 //! (`written` kept), and through a shuffle buffer.
+
 use carcassonne::config::Figures;
 use carcassonne::tiles::TileSet;
 use carcassonne::GameConfig;
