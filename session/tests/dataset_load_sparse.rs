@@ -1,10 +1,10 @@
 //! The training loader holds rows sparse (the non-zero 8-byte words of the planes, the
 //! offered ids, the policy's shares) and scatters them into the batch: with the full
 //! preset at a window whose planes are not a whole number of words (13 × 13 = 169
-//! bytes), in the base game and with expansions, the rows it gives equal, byte for byte, the rows
-//! self-play encoded at those points of the game, whether the batch arrays are written
-//! whole (`written: None`) or over their last rows (`written` kept), and through a
-//! shuffle buffer.
+//! bytes), in the base game and with every set but Abbey & Mayor, the rows it gives
+//! equal, byte for byte, the rows self-play encoded at those points of the game,
+//! whether the batch arrays are written whole (`written: None`) or over their last rows
+//! (`written` kept), and through a shuffle buffer.
 
 use carcassonne::config::Figures;
 use carcassonne::tiles::TileSet;
@@ -186,13 +186,13 @@ fn full_rows_of_the_base_game_at_an_odd_window_equal_the_selfplay_rows() {
     loads_the_selfplay_rows("base", config(2, &[TileSet::Base]), 11);
 }
 
-/// Inns & Cathedrals and Traders & Builders: more planes and globals set.
+/// Every set but Abbey & Mayor, whose games the loader does not replay yet (a record's
+/// action is found illegal in the replayed deal).
 #[test]
-fn full_rows_of_a_game_with_expansions_equal_the_selfplay_rows() {
-    let sets = [
-        TileSet::Base,
-        TileSet::InnsCathedrals,
-        TileSet::TradersBuilders,
-    ];
-    loads_the_selfplay_rows("sets", config(3, &sets), 12);
+fn full_rows_of_a_game_with_the_other_sets_equal_the_selfplay_rows() {
+    let sets: Vec<TileSet> = TileSet::ALL
+        .into_iter()
+        .filter(|s| *s != TileSet::AbbeyMayor)
+        .collect();
+    loads_the_selfplay_rows("sets", config(2, &sets), 12);
 }
