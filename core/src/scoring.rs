@@ -40,15 +40,15 @@ pub fn feature_value(
     }
 }
 
-/// What a field touches, for its scoring (B16, R5, CA4).
+/// What a field touches, for its scoring (B16).
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
 pub(crate) struct FieldCities {
-    /// Completed cities (the City of Carcassonne counts as one, CC2).
+    /// Completed cities, with those its expansions count
+    /// ([`Game::field_extra_cities`]: the City of Carcassonne, CC2; castles, CA4).
     pub(crate) cities: i32,
-    /// Castles (CA4).
-    pub(crate) castles: i32,
-    /// The field holds the pig herd (R5).
-    pub(crate) pig: bool,
+    /// Points its expansions add to every scoring of the field beyond its cities'
+    /// ([`Game::field_extra_points`]: CA4).
+    pub(crate) extra_points: i32,
 }
 
 impl Game {
@@ -94,8 +94,9 @@ impl Game {
         self.award_majority_per_city(root, points, 0, kind);
     }
 
-    /// [`Game::award_majority`] for a field that counts `cities` completed cities and
-    /// castles: each player of the majority also scores his bonus per city (TB5).
+    /// [`Game::award_majority`] for a field that counts `cities` completed cities:
+    /// each player of the majority also scores his bonus per city
+    /// ([`Game::field_bonus_per_city`]: R5, TB5).
     fn award_majority_per_city(&mut self, root: NodeId, points: i32, cities: i32, kind: ScoreKind) {
         let s = self.strengths(root);
         let best = *s.iter().max().unwrap_or(&0);
@@ -189,13 +190,12 @@ impl Game {
         true
     }
 
-    /// The completed cities and castles that the field of `root` touches, and whether it
-    /// holds the pig herd (B16, R5, CA4).
+    /// The completed cities that the field of `root` touches (B16; a city an expansion
+    /// turned into something else is none, [`Game::is_castle`]), with what its
+    /// expansions add.
     pub(crate) fn field_cities(&mut self, root: NodeId) -> FieldCities {
         let mark = self.next_mark();
         let mut cities = 0;
-        let mut castles = 0;
-        let mut pig = false;
         let mut id = root;
         loop {
             let node = self.features.node(id);
@@ -203,7 +203,6 @@ impl Game {
             let def = p.def();
             let base = p.node_base;
             let f = &def.features[node.local as usize];
-            pig |= f.pig_herd;
             let mut bits = f.adjacent_cities;
             while bits != 0 {
                 let j = bits.trailing_zeros() as NodeId;
@@ -211,9 +210,7 @@ impl Game {
                 let c = self.features.find(base + j);
                 if self.stamp[c as usize] != mark {
                     self.stamp[c as usize] = mark;
-                    if self.is_castle(c) {
-                        castles += 1;
-                    } else if self.is_complete(c) {
+                    if !self.is_castle(c) && self.is_complete(c) {
                         cities += 1;
                     }
                 }
@@ -223,23 +220,22 @@ impl Game {
                 break;
             }
         }
-        // Cities an expansion counts for the field (CC2: the City of Carcassonne).
+        // Cities an expansion counts for the field (CC2: the City of Carcassonne; CA4:
+        // castles).
         cities += self.field_extra_cities(root);
         FieldCities {
             cities,
-            castles,
-            pig,
+            extra_points: self.field_extra_points(root),
         }
     }
 
     /// Scores the field of `root` for its farmers at `per_city` points per completed
-    /// city (+1 with the pig herd, +1 for a castle; +1 more for a player with his pig,
-    /// TB5) and returns them (B16, AM7, AM8, CA4).
+    /// city, with the points its expansions add to the field (CA4) and to a player per
+    /// city (R5: the pig herd; TB5: his pig), and returns them (B16, AM7, AM8).
     pub(crate) fn score_field_farmers(&mut self, root: NodeId, per_city: i32, kind: ScoreKind) {
         let fc = self.field_cities(root);
-        let per_city = per_city + i32::from(fc.pig && self.rules.pig_herd);
-        let points = fc.cities * per_city + fc.castles * (per_city + 1);
-        self.award_majority_per_city(root, points, fc.cities + fc.castles, kind);
+        let points = fc.cities * per_city + fc.extra_points;
+        self.award_majority_per_city(root, points, fc.cities, kind);
         let final_scoring = kind == ScoreKind::Farmers;
         self.on_feature_scored(root, final_scoring);
         self.return_figures_of(

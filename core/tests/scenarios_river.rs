@@ -21,18 +21,6 @@ fn is_river(id: &str) -> bool {
     tile(id).def().has(Symbols::RIVER)
 }
 
-fn outcome_ids(game: &Game) -> Vec<&'static str> {
-    game.chance_outcomes().iter().map(|(k, _)| k.id()).collect()
-}
-
-fn at(xy: Xy, r: u8) -> Action {
-    Action::PlaceTile {
-        pos: pos(xy),
-        rot: rot(r),
-        bridge: None,
-    }
-}
-
 /// R1: the spring is the start tile; every river tile is drawn before any other, the lake
 /// last; then the rest of the pile.
 #[test]

@@ -117,3 +117,22 @@ fn the_rules_engine_depends_on_no_crate_of_the_workspace() {
         "core depends on a workspace crate"
     );
 }
+
+/// The kernel's scoring (B12–B16) names no set's rule: the River II pig herd (R5) and
+/// the castles' field bonus (CA4) come from their sets' modules through the field hooks
+/// (`field_bonus_per_city`, `field_extra_cities`, `field_extra_points`).
+#[test]
+fn the_kernel_scoring_names_no_pig_herd_nor_castles() {
+    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("../core/src/scoring.rs");
+    let text = std::fs::read_to_string(&path).unwrap();
+    let code: Vec<&str> = text
+        .lines()
+        .filter(|l| !l.trim_start().starts_with("//"))
+        .collect();
+    assert!(code.iter().any(|l| l.contains("fn score_field_farmers")));
+    let named: Vec<&&str> = code
+        .iter()
+        .filter(|l| l.contains("pig") || l.contains("castles"))
+        .collect();
+    assert!(named.is_empty(), "{}: {named:?}", path.display());
+}

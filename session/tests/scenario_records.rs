@@ -13,18 +13,6 @@ use common::*;
 
 const FOLLOWER: Figure = Figure::Follower;
 
-fn outcome_ids(game: &Game) -> Vec<&'static str> {
-    game.chance_outcomes().iter().map(|(k, _)| k.id()).collect()
-}
-
-fn at(xy: Xy, r: u8) -> Action {
-    Action::PlaceTile {
-        pos: pos(xy),
-        rot: rot(r),
-        bridge: None,
-    }
-}
-
 /// R6 `one-turn` (default): after the last river tile the next player draws the volcano
 /// lake (the only tile that can be drawn), places it, and at once, in the same turn,
 /// places the city lake (PlaceTile again, no draw); no figure on the volcano lake (PD1),

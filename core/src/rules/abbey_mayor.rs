@@ -574,8 +574,8 @@ impl Game {
             }
             let root = self.features.find(f.node);
             let fc = self.field_cities(root);
-            // CA4: a castle counts as a city worth one point more.
-            let points = 4 * (fc.cities + fc.castles) + fc.castles;
+            // With what expansions add to the field (CA4: a castle is worth one more).
+            let points = 4 * fc.cities + fc.extra_points;
             if points > 0 {
                 let at = Some(self.node_name(root));
                 self.add_score(f.owner, points, ScoreKind::Barn, at, Some(root));

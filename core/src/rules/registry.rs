@@ -235,6 +235,14 @@ pub(crate) trait Expansion: Sized + Clone + fmt::Debug + Eq + Hash {
         0
     }
 
+    /// Points that every scoring of the field of `root` adds beyond its cities' (CA4: a
+    /// castle, counted among the cities by [`Expansion::field_extra_cities`], is worth
+    /// one point more).
+    #[inline]
+    fn field_extra_points(_game: &Game, _root: NodeId) -> i32 {
+        0
+    }
+
     /// The listed form of an expansion's action that names a feature by any of its
     /// parts (CC4, CA1); other actions unchanged.
     #[inline]
@@ -832,6 +840,15 @@ macro_rules! expansions {
                     return 0;
                 }
                 0 $(+ if self.in_play(Slot::$field) { <$ty as Expansion>::field_extra_cities(self, root) } else { 0 })+
+            }
+
+            /// [`Expansion::field_extra_points`] of every expansion, summed.
+            #[inline]
+            pub(crate) fn field_extra_points(&self, root: NodeId) -> i32 {
+                if self.no_expansion_in_play() {
+                    return 0;
+                }
+                0 $(+ if self.in_play(Slot::$field) { <$ty as Expansion>::field_extra_points(self, root) } else { 0 })+
             }
 
             /// [`Expansion::normalize`] of every expansion.

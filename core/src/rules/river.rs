@@ -9,14 +9,16 @@
 //!   (the first tile of a branch may not bend as that path bends at the fork).
 //! * R3: the river is no feature for figures and separates fields like a road.
 //! * R4: with River I and II, one spring (River II's) and no River I lake ([`crate::deck`]).
-//! * R5: the pig herd adds 1 per city to its field's farmers ([`crate::scoring`]); the
-//!   volcano lake brings the dragon ([`super::princess_dragon`]).
+//! * R5: the pig herd adds 1 per city to its field's farmers (with the `pig_herd`
+//!   switch; its `field_bonus_per_city` hook); the volcano lake brings the dragon
+//!   ([`super::princess_dragon`]).
 //! * R6 (`river2_lakes`): `one-turn`, the player who places the volcano lake places the
 //!   city lake at once, in the same turn (the pile holds the city lake back until then,
 //!   [`crate::deck`]), and no figure ever stands on the volcano lake (PD1); `two-turns`,
 //!   the lakes are ordinary last river tiles.
 
 use crate::config::GameConfig;
+use crate::features::NodeId;
 use crate::game::Game;
 use crate::geometry::{Pos, Rotation, Side};
 use crate::rules::Expansion;
@@ -61,6 +63,13 @@ impl Expansion for River {
     #[cfg(test)]
     fn hash_probes() -> Vec<crate::rules::HashProbe<River>> {
         vec![("R2", |r| r.heading_in.push(Side::N as u8))]
+    }
+
+    /// R5: every player who scores a field holding the pig herd scores 1 more per city
+    /// (and per castle, CA4) of that field.
+    #[inline]
+    fn field_bonus_per_city(game: &Game, root: NodeId, _player: u8) -> i32 {
+        i32::from(game.rules.pig_herd && game.field_holds_pig_herd(root))
     }
 
     /// R1: a spring is only ever a start tile.
@@ -265,5 +274,16 @@ impl Game {
     fn volcano_lake_bars(&self, index: usize) -> bool {
         self.rules.river2_lakes == RiverLakes::OneTurn
             && Game::is_volcano_lake(self.board.placement(index).kind)
+    }
+}
+
+impl Game {
+    /// R5: whether a part of the field of `root` is the pig herd's.
+    fn field_holds_pig_herd(&self, root: NodeId) -> bool {
+        self.features.parts(root).any(|id| {
+            let node = self.features.node(id);
+            let def = self.board.placement(node.placement as usize).def();
+            def.features[node.local as usize].pig_herd
+        })
     }
 }

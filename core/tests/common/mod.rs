@@ -475,6 +475,21 @@ pub fn river2_game(sets: &[TileSet], pig_herd: bool) -> Game {
     start(config)
 }
 
+/// The ids of the tiles the game may draw next (its chance outcomes, e.g. the lakes
+/// left of a river, R1).
+pub fn outcome_ids(game: &Game) -> Vec<&'static str> {
+    game.chance_outcomes().iter().map(|(k, _)| k.id()).collect()
+}
+
+/// The placement of the tile in hand at `xy` turned by `r`, without a bridge.
+pub fn at(xy: Xy, r: u8) -> Action {
+    Action::PlaceTile {
+        pos: pos(xy),
+        rot: rot(r),
+        bridge: None,
+    }
+}
+
 /// Places the given tiles in order, deploying nothing.
 #[track_caller]
 pub fn lay(game: &mut Game, tiles: &[(&str, Xy, u8)]) {

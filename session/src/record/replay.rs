@@ -172,8 +172,48 @@ pub fn replay(record: &Value) -> Result<Game, ReplayError> {
     replay_with_resume(record).map(|(game, _)| game)
 }
 
+/// [`replay`], returning the record's `resume` object too. In named steps: the top
+/// level ([`read_head`]); per turn its entry ([`read_turn`]), then either the discard of
+/// the previous turn's second tile ([`check_second_discard_entry`]) or the turn begun
+/// ([`begin_turn`]), its actions applied ([`apply_turn_actions`]) and the turn closed
+/// ([`end_turn`]); then the end of the game ([`finish_game`]).
 pub(super) fn replay_with_resume(record: &Value) -> Result<(Game, Option<Resume>), ReplayError> {
     let top = as_object(record, "")?;
+    let head = read_head(top)?;
+    let players = head.players;
+    let mut game = head.game;
+    for (t, turn) in head.turns.iter().enumerate() {
+        let entry = read_turn(turn, t, players)?;
+        if game.turns().get(t).is_some_and(|l| l.second_discard) {
+            check_second_discard_entry(&game, t, &entry)?;
+            continue;
+        }
+        let bazaar = begin_turn(&mut game, t, &entry)?;
+        let mut offer = bazaar.iter();
+        apply_turn_actions(&mut game, t, &entry, &mut offer)?;
+        let unfinished = t + 1 == head.turns.len() && head.final_scores.is_none();
+        if end_turn(&mut game, t, &entry, &mut offer, unfinished)? == TurnClose::Saved {
+            return Ok((game, head.resume));
+        }
+    }
+    finish_game(&mut game, top, head.turns.len(), head.final_scores)?;
+    Ok((game, head.resume))
+}
+
+/// What the top level of a record says before its turns are replayed.
+struct Head<'r> {
+    /// The game of `setup`, in explicit-chance mode, before any turn.
+    game: Game,
+    players: usize,
+    resume: Option<Resume>,
+    turns: &'r [Value],
+    final_scores: Option<Vec<i32>>,
+}
+
+/// Reads and checks the top level of a record: `format`, its keys, `id` and `notes`,
+/// `version`, `setup` (the game is set up from it), `resume`, `turns` (at most
+/// [`MAX_TURNS`]), `final_scores` and the shape of `final_events`.
+fn read_head(top: &Map<String, Value>) -> Result<Head<'_>, ReplayError> {
     let format = as_str(field(top, "format", "")?, "format")?;
     if format != FORMAT {
         return Err(err(
@@ -199,7 +239,7 @@ pub(super) fn replay_with_resume(record: &Value) -> Result<(Game, Option<Resume>
     let config = config_from_setup(field(top, "setup", "")?)?;
     let resume = top.get("resume").map(Resume::from_json).transpose()?;
     let players = config.players as usize;
-    let mut game = Game::with_chance(config, ChanceMode::Explicit).map_err(|e| {
+    let game = Game::with_chance(config, ChanceMode::Explicit).map_err(|e| {
         let e = e.under("setup");
         err(e.field, e.message)
     })?;
@@ -220,266 +260,370 @@ pub(super) fn replay_with_resume(record: &Value) -> Result<(Game, Option<Resume>
             check_event(e, &format!("final_events[{i}]"), players)?;
         }
     }
-    for (t, turn) in turns.iter().enumerate() {
-        let path = format!("turns[{t}]");
-        let o = as_object(turn, &path)?;
-        check_table(o, TURN_KEYS, &path)?;
-        let player = small_int(o, "player", &path, 0..=players as i64 - 1)? as usize;
-        let draw = match field(o, "draw", &path)? {
-            Value::Null => None,
-            v => Some(tile_by_id(
-                as_str(v, &format!("{path}.draw"))?,
-                &format!("{path}.draw"),
-            )?),
-        };
-        let discarded = flag(o, "discarded", &path)?;
-        let builder_bonus = flag(o, "builder_bonus", &path)?;
-        let actions = as_array(field(o, "actions", &path)?, &format!("{path}.actions"))?;
-        let scores = scores_of(
-            field(o, "scores", &path)?,
-            &format!("{path}.scores"),
-            players,
-        )?;
-        if let Some(events) = o.get("events") {
-            let epath = format!("{path}.events");
-            for (i, e) in as_array(events, &epath)?.iter().enumerate() {
-                check_event(e, &format!("{epath}[{i}]"), players)?;
-            }
+    Ok(Head {
+        game,
+        players,
+        resume,
+        turns,
+        final_scores,
+    })
+}
+
+/// One entry of `turns`, its fields read and checked for their shape (not yet against
+/// the game).
+struct TurnEntry<'r> {
+    /// `turns[t]`, for messages.
+    path: String,
+    fields: &'r Map<String, Value>,
+    player: usize,
+    draw: Option<TileKind>,
+    discarded: bool,
+    builder_bonus: bool,
+    actions: &'r [Value],
+    scores: Vec<i32>,
+}
+
+/// Reads entry `t` of `turns`: its keys, `player`, `draw`, `discarded`, `builder_bonus`,
+/// `actions`, `scores` and the shape of its `events`.
+fn read_turn(turn: &Value, t: usize, players: usize) -> Result<TurnEntry<'_>, ReplayError> {
+    let path = format!("turns[{t}]");
+    let o = as_object(turn, &path)?;
+    check_table(o, TURN_KEYS, &path)?;
+    let player = small_int(o, "player", &path, 0..=players as i64 - 1)? as usize;
+    let draw = match field(o, "draw", &path)? {
+        Value::Null => None,
+        v => Some(tile_by_id(
+            as_str(v, &format!("{path}.draw"))?,
+            &format!("{path}.draw"),
+        )?),
+    };
+    let discarded = flag(o, "discarded", &path)?;
+    let builder_bonus = flag(o, "builder_bonus", &path)?;
+    let actions = as_array(field(o, "actions", &path)?, &format!("{path}.actions"))?;
+    let scores = scores_of(
+        field(o, "scores", &path)?,
+        &format!("{path}.scores"),
+        players,
+    )?;
+    if let Some(events) = o.get("events") {
+        let epath = format!("{path}.events");
+        for (i, e) in as_array(events, &epath)?.iter().enumerate() {
+            check_event(e, &format!("{epath}[{i}]"), players)?;
         }
-        if game.turns().get(t).is_some_and(|l| l.second_discard) {
-            // R6, B5: the engine logged the discard of the turn's second tile after it.
-            check_second_discard(&game, t, (player, draw, discarded, builder_bonus))?;
-            if !actions.is_empty() {
-                return Err(diverged(
-                    t,
-                    Some(0),
-                    "an action",
-                    "a discard entry has no actions",
-                ));
-            }
-            let actual = &game.turns()[t].scores[..players];
-            if actual != scores.as_slice() {
-                return Err(scores_diverged(t, &scores, actual, String::new()));
-            }
-            continue;
-        }
-        if !builder_bonus {
-            decline_unrecorded_extra_turn(&mut game)
-                .map_err(|e| diverged(t, None, "the next turn", e.to_string()))?;
-        }
-        if game.is_terminal() {
-            return Err(diverged(t, None, "another turn", "the game is over"));
-        }
-        let bazaar: Vec<TileKind> = match o.get("bazaar") {
-            None => Vec::new(),
-            Some(v) => v
-                .as_array()
-                .ok_or_else(|| err(format!("{path}.bazaar"), "expected an array of tile ids"))?
-                .iter()
-                .enumerate()
-                .map(|(i, id)| {
-                    let p = format!("{path}.bazaar[{i}]");
-                    tile_by_id(as_str(id, &p)?, &p)
-                })
-                .collect::<Result<_, _>>()?,
-        };
-        let mut offer = bazaar.iter();
-        // BZ4: the tile the player got at a bazaar is in his hand without a draw (and is
-        // already discarded when it fits nowhere, B5).
-        let from_bazaar = game.tile_from_bazaar(t);
-        if from_bazaar {
-            let got = game.turns()[t].draw;
-            if draw != got || game.turn_player() != player {
-                return Err(diverged(
-                    t,
-                    None,
-                    format!(
-                        "player {player} draws {}",
-                        draw.map_or("nothing (an abbey)", |k| k.id())
-                    ),
-                    format!(
-                        "player {} places the bazaar tile {}",
-                        game.turn_player(),
-                        got.map_or("?", |k| k.id())
-                    ),
-                ));
-            }
-            check_discard(&mut game, t, discarded)?;
-        } else if let Some(tile) = draw {
-            if game.phase() == Phase::Abbey && game.to_play() == player && !game.in_end_round() {
-                game.apply(Action::Pass)
-                    .map_err(|e| diverged(t, None, "decline the abbey", e.to_string()))?;
-            }
-            if game.phase() != Phase::Draw || game.turn_player() != player {
-                return Err(diverged(
-                    t,
-                    None,
-                    format!("player {player} draws {}", tile.id()),
-                    format!("waits for {:?} by player {}", game.phase(), game.to_play()),
-                ));
-            }
-            game.apply(Action::Draw { tile }).map_err(|_| {
-                diverged(
-                    t,
-                    None,
-                    format!("draw {}", tile.id()),
-                    "that tile cannot be drawn now (pile stage or PD3)",
-                )
-            })?;
-            check_discard(&mut game, t, discarded)?;
-        } else if game.phase() != Phase::Abbey || game.to_play() != player {
+    }
+    Ok(TurnEntry {
+        path,
+        fields: o,
+        player,
+        draw,
+        discarded,
+        builder_bonus,
+        actions,
+        scores,
+    })
+}
+
+/// R6, B5: entry `t` is the discard of the previous turn's second tile, which the engine
+/// logged after that turn: the same player and tile, no actions, the same scores.
+fn check_second_discard_entry(game: &Game, t: usize, entry: &TurnEntry) -> Result<(), ReplayError> {
+    check_second_discard(
+        game,
+        t,
+        (
+            entry.player,
+            entry.draw,
+            entry.discarded,
+            entry.builder_bonus,
+        ),
+    )?;
+    if !entry.actions.is_empty() {
+        return Err(diverged(
+            t,
+            Some(0),
+            "an action",
+            "a discard entry has no actions",
+        ));
+    }
+    let actual = &game.turns()[t].scores[..entry.scores.len()];
+    if actual != entry.scores.as_slice() {
+        return Err(scores_diverged(t, &entry.scores, actual, String::new()));
+    }
+    Ok(())
+}
+
+/// Starts turn `t` as its entry says: an extra turn the record does not take is declined
+/// (TB4), then the entry's tile is drawn (a bazaar's tile is in hand already, BZ4; an
+/// abbey the player could place is declined first) or, with no draw, the player must be
+/// deciding on an abbey. Returns the tiles of the entry's `bazaar`, in order.
+fn begin_turn(game: &mut Game, t: usize, entry: &TurnEntry) -> Result<Vec<TileKind>, ReplayError> {
+    let (path, player, draw) = (&entry.path, entry.player, entry.draw);
+    if !entry.builder_bonus {
+        decline_unrecorded_extra_turn(game)
+            .map_err(|e| diverged(t, None, "the next turn", e.to_string()))?;
+    }
+    if game.is_terminal() {
+        return Err(diverged(t, None, "another turn", "the game is over"));
+    }
+    let bazaar: Vec<TileKind> = match entry.fields.get("bazaar") {
+        None => Vec::new(),
+        Some(v) => v
+            .as_array()
+            .ok_or_else(|| err(format!("{path}.bazaar"), "expected an array of tile ids"))?
+            .iter()
+            .enumerate()
+            .map(|(i, id)| {
+                let p = format!("{path}.bazaar[{i}]");
+                tile_by_id(as_str(id, &p)?, &p)
+            })
+            .collect::<Result<_, _>>()?,
+    };
+    // BZ4: the tile the player got at a bazaar is in his hand without a draw (and is
+    // already discarded when it fits nowhere, B5).
+    if game.tile_from_bazaar(t) {
+        let got = game.turns()[t].draw;
+        if draw != got || game.turn_player() != player {
             return Err(diverged(
                 t,
                 None,
-                format!("player {player} places an abbey"),
-                format!("waits for {:?} by player {}", game.phase(), game.to_play()),
-            ));
-        }
-        for (a, av) in actions.iter().enumerate() {
-            let apath = format!("{path}.actions[{a}]");
-            lay_out_bazaar(&mut game, t, &mut offer, false)?;
-            let (action, decider) = action_from_json(&game, av, &apath)?;
-            if let (Action::PlaceTile { .. }, Some(named)) = (action, av.get("tile")) {
-                // R6: a second placement in the turn names the tile it places.
-                let tpath = format!("{apath}.tile");
-                let tile = tile_by_id(as_str(named, &tpath)?, &tpath)?;
-                if game.tile_in_hand() != Some(tile) {
-                    return Err(diverged(
-                        t,
-                        Some(a),
-                        format!("place {} ({action})", tile.id()),
-                        format!(
-                            "the tile in hand is {}",
-                            game.tile_in_hand().map_or("none", |k| k.id())
-                        ),
-                    ));
-                }
-            }
-            let open = game.turns().len() == t + 1 && game.turn_in_progress();
-            if open && game.second_tile_in_hand() && !matches!(action, Action::PlaceTile { .. }) {
-                return Err(second_tile_fits(&game, t, Some(a), format!("{action}")));
-            }
-            if action == Action::Pass && (!open || !game.is_legal(Action::Pass)) {
-                // A forced decision the engine took by itself.
-                continue;
-            }
-            if !open {
-                return Err(diverged(
-                    t,
-                    Some(a),
-                    format!("{action}"),
-                    "the turn is already over",
-                ));
-            }
-            if let Some(d) = decider {
-                if d as usize != game.to_play() {
-                    return Err(waiting_in(
-                        &game,
-                        diverged(
-                            t,
-                            Some(a),
-                            format!("player {d} decides {action}"),
-                            format!("player {} decides", game.to_play()),
-                        ),
-                    ));
-                }
-            }
-            if let Err(e) = game.apply(action) {
-                return Err(waiting_in(
-                    &game,
-                    diverged(
-                        t,
-                        Some(a),
-                        format!("{action}"),
-                        format!("{e}; legal: [{}]", legal_summary(&game, 12)),
-                    ),
-                ));
-            }
-            apply_chance_fields(&mut game, av, t, a, &apath)?;
-        }
-        let unfinished = t + 1 == turns.len() && final_scores.is_none();
-        // An unfinished game saved while its bazaar's offer was being drawn (explicit
-        // chance) waits for the next of those draws.
-        lay_out_bazaar(&mut game, t, &mut offer, unfinished)?;
-        if offer.len() > 0 {
-            return Err(diverged(
-                t,
-                None,
-                format!("a bazaar with {} more tiles", offer.len()),
-                "no more bazaar tiles are drawn",
-            ));
-        }
-        if game.turn_in_progress() && game.turns().len() == t + 1 && unfinished {
-            // The record of an unfinished game ends inside this turn.
-            if game.scores() != scores.as_slice() {
-                return Err(scores_diverged(t, &scores, game.scores(), String::new()));
-            }
-            return Ok((game, resume));
-        }
-        if game.turn_in_progress() && game.turns().len() == t + 1 && game.second_tile_in_hand() {
-            return Err(second_tile_fits(&game, t, None, "the turn ends".into()));
-        }
-        if game.turn_in_progress() && game.turns().len() == t + 1 {
-            return Err(waiting_in(
-                &game,
-                diverged(
-                    t,
-                    None,
-                    "the turn ends",
-                    format!(
-                        "waits for {:?} by player {}: [{}]",
-                        game.phase(),
-                        game.to_play(),
-                        legal_summary(&game, 8)
-                    ),
+                format!(
+                    "player {player} draws {}",
+                    draw.map_or("nothing (an abbey)", |k| k.id())
+                ),
+                format!(
+                    "player {} places the bazaar tile {}",
+                    game.turn_player(),
+                    got.map_or("?", |k| k.id())
                 ),
             ));
         }
-        let extra_turn = game.turns()[t].extra_turn;
-        if extra_turn != builder_bonus {
-            let turn = |extra| {
-                if extra {
-                    "an extra turn (TB4)"
-                } else {
-                    "a turn of its own"
-                }
-            };
-            return Err(diverged(t, None, turn(builder_bonus), turn(extra_turn)));
+        check_discard(game, t, entry.discarded)?;
+    } else if let Some(tile) = draw {
+        if game.phase() == Phase::Abbey && game.to_play() == player && !game.in_end_round() {
+            game.apply(Action::Pass)
+                .map_err(|e| diverged(t, None, "decline the abbey", e.to_string()))?;
         }
-        let actual = &game.turns()[t].scores[..players];
-        if actual != scores.as_slice() {
-            let events: Vec<String> = {
-                let log = &game.turns()[t];
-                game.events()[log.events.0 as usize..log.events.1 as usize]
-                    .iter()
-                    .map(|e| format!("p{}+{} {}", e.player, e.points, e.kind.name()))
-                    .collect()
-            };
-            let detail = format!(" (events: {})", events.join(", "));
-            return Err(scores_diverged(t, &scores, actual, detail));
+        if game.phase() != Phase::Draw || game.turn_player() != player {
+            return Err(diverged(
+                t,
+                None,
+                format!("player {player} draws {}", tile.id()),
+                format!("waits for {:?} by player {}", game.phase(), game.to_play()),
+            ));
         }
+        game.apply(Action::Draw { tile }).map_err(|_| {
+            diverged(
+                t,
+                None,
+                format!("draw {}", tile.id()),
+                "that tile cannot be drawn now (pile stage or PD3)",
+            )
+        })?;
+        check_discard(game, t, entry.discarded)?;
+    } else if game.phase() != Phase::Abbey || game.to_play() != player {
+        return Err(diverged(
+            t,
+            None,
+            format!("player {player} places an abbey"),
+            format!("waits for {:?} by player {}", game.phase(), game.to_play()),
+        ));
     }
+    Ok(bazaar)
+}
+
+/// Applies the actions of turn `t`, each after the bazaar's offer drawn so far
+/// (`offer`), with the chance outcomes it names; a forced `pass` the engine took by
+/// itself is skipped.
+fn apply_turn_actions(
+    game: &mut Game,
+    t: usize,
+    entry: &TurnEntry,
+    offer: &mut std::slice::Iter<'_, TileKind>,
+) -> Result<(), ReplayError> {
+    for (a, av) in entry.actions.iter().enumerate() {
+        let apath = format!("{}.actions[{a}]", entry.path);
+        lay_out_bazaar(game, t, offer, false)?;
+        let (action, decider) = action_from_json(game, av, &apath)?;
+        if let (Action::PlaceTile { .. }, Some(named)) = (action, av.get("tile")) {
+            // R6: a second placement in the turn names the tile it places.
+            let tpath = format!("{apath}.tile");
+            let tile = tile_by_id(as_str(named, &tpath)?, &tpath)?;
+            if game.tile_in_hand() != Some(tile) {
+                return Err(diverged(
+                    t,
+                    Some(a),
+                    format!("place {} ({action})", tile.id()),
+                    format!(
+                        "the tile in hand is {}",
+                        game.tile_in_hand().map_or("none", |k| k.id())
+                    ),
+                ));
+            }
+        }
+        let open = game.turns().len() == t + 1 && game.turn_in_progress();
+        if open && game.second_tile_in_hand() && !matches!(action, Action::PlaceTile { .. }) {
+            return Err(second_tile_fits(game, t, Some(a), format!("{action}")));
+        }
+        if action == Action::Pass && (!open || !game.is_legal(Action::Pass)) {
+            // A forced decision the engine took by itself.
+            continue;
+        }
+        if !open {
+            return Err(diverged(
+                t,
+                Some(a),
+                format!("{action}"),
+                "the turn is already over",
+            ));
+        }
+        if let Some(d) = decider {
+            if d as usize != game.to_play() {
+                return Err(waiting_in(
+                    game,
+                    diverged(
+                        t,
+                        Some(a),
+                        format!("player {d} decides {action}"),
+                        format!("player {} decides", game.to_play()),
+                    ),
+                ));
+            }
+        }
+        if let Err(e) = game.apply(action) {
+            return Err(waiting_in(
+                game,
+                diverged(
+                    t,
+                    Some(a),
+                    format!("{action}"),
+                    format!("{e}; legal: [{}]", legal_summary(game, 12)),
+                ),
+            ));
+        }
+        apply_chance_fields(game, av, t, a, &apath)?;
+    }
+    Ok(())
+}
+
+/// How a turn's replay ended.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum TurnClose {
+    /// The turn is over as its entry says.
+    Closed,
+    /// The record of an unfinished game ends inside this turn.
+    Saved,
+}
+
+/// Closes turn `t` after its actions: the rest of the bazaar's offer is drawn (an
+/// `unfinished` game's last turn may stop part way), the turn must be over (or, in the
+/// last turn of an unfinished game, end there), its extra turn (TB4) must be the one the
+/// entry says, and its scores the entry's.
+fn end_turn(
+    game: &mut Game,
+    t: usize,
+    entry: &TurnEntry,
+    offer: &mut std::slice::Iter<'_, TileKind>,
+    unfinished: bool,
+) -> Result<TurnClose, ReplayError> {
+    let scores = &entry.scores;
+    // An unfinished game saved while its bazaar's offer was being drawn (explicit
+    // chance) waits for the next of those draws.
+    lay_out_bazaar(game, t, offer, unfinished)?;
+    if offer.len() > 0 {
+        return Err(diverged(
+            t,
+            None,
+            format!("a bazaar with {} more tiles", offer.len()),
+            "no more bazaar tiles are drawn",
+        ));
+    }
+    let open = game.turn_in_progress() && game.turns().len() == t + 1;
+    if open && unfinished {
+        if game.scores() != scores.as_slice() {
+            return Err(scores_diverged(t, scores, game.scores(), String::new()));
+        }
+        return Ok(TurnClose::Saved);
+    }
+    if open && game.second_tile_in_hand() {
+        return Err(second_tile_fits(game, t, None, "the turn ends".into()));
+    }
+    if open {
+        return Err(waiting_in(
+            game,
+            diverged(
+                t,
+                None,
+                "the turn ends",
+                format!(
+                    "waits for {:?} by player {}: [{}]",
+                    game.phase(),
+                    game.to_play(),
+                    legal_summary(game, 8)
+                ),
+            ),
+        ));
+    }
+    let extra_turn = game.turns()[t].extra_turn;
+    if extra_turn != entry.builder_bonus {
+        let turn = |extra| {
+            if extra {
+                "an extra turn (TB4)"
+            } else {
+                "a turn of its own"
+            }
+        };
+        return Err(diverged(
+            t,
+            None,
+            turn(entry.builder_bonus),
+            turn(extra_turn),
+        ));
+    }
+    let actual = &game.turns()[t].scores[..scores.len()];
+    if actual != scores.as_slice() {
+        let events: Vec<String> = {
+            let log = &game.turns()[t];
+            game.events()[log.events.0 as usize..log.events.1 as usize]
+                .iter()
+                .map(|e| format!("p{}+{} {}", e.player, e.points, e.kind.name()))
+                .collect()
+        };
+        let detail = format!(" (events: {})", events.join(", "));
+        return Err(scores_diverged(t, scores, actual, detail));
+    }
+    Ok(TurnClose::Closed)
+}
+
+/// After the last of `turns` turns: when the record goes on (final scores or final
+/// actions), extra turns and end-of-game abbeys it does not list are declined (AM4);
+/// `final_actions` are applied (their divergences reported after the last turn); a
+/// record with `final_scores` must end the game with them.
+fn finish_game(
+    game: &mut Game,
+    top: &Map<String, Value>,
+    turns: usize,
+    final_scores: Option<Vec<i32>>,
+) -> Result<(), ReplayError> {
     let finals = match top.get("final_actions") {
         Some(v) => Some(as_array(v, "final_actions")?),
         None => None,
     };
     if final_scores.is_some() || finals.is_some_and(|f| !f.is_empty()) {
-        decline_unrecorded_extra_turn(&mut game)
-            .map_err(|e| diverged(turns.len(), None, "the game ends", e.to_string()))?;
+        decline_unrecorded_extra_turn(game)
+            .map_err(|e| diverged(turns, None, "the game ends", e.to_string()))?;
         // Declines of an end-of-game abbey that the record does not list, when the
         // record goes on after the last turn (the record of an unfinished game stops
         // where it was written: AM4).
         while game.phase() == Phase::Abbey && game.in_end_round() {
             game.apply(Action::Pass)
-                .map_err(|e| diverged(turns.len(), None, "the game ends", e.to_string()))?;
+                .map_err(|e| diverged(turns, None, "the game ends", e.to_string()))?;
         }
     }
     if let Some(finals) = finals {
         // Divergences in final actions are reported after the last turn.
-        let t = turns.len();
+        let t = turns;
         for (a, av) in finals.iter().enumerate() {
             let apath = format!("final_actions[{a}]");
-            let (action, decider) = action_from_json(&game, av, &apath)?;
+            let (action, decider) = action_from_json(game, av, &apath)?;
             if game.is_terminal() {
                 return Err(diverged(
                     t,
@@ -503,7 +647,7 @@ pub(super) fn replay_with_resume(record: &Value) -> Result<(Game, Option<Resume>
                     t,
                     Some(a),
                     format!("{action}"),
-                    format!("{e}; legal: [{}]", legal_summary(&game, 12)),
+                    format!("{e}; legal: [{}]", legal_summary(game, 12)),
                 ));
             }
         }
@@ -531,7 +675,7 @@ pub(super) fn replay_with_resume(record: &Value) -> Result<(Game, Option<Resume>
             ));
         }
     }
-    Ok((game, resume))
+    Ok(())
 }
 
 /// HS1–HS3: the chance outcomes a record names inside an action: the tile under a hill

@@ -44,6 +44,31 @@ impl Castle {
 }
 
 impl Game {
+    /// CA4: the castles that the field of `root` touches (a part of the field beside a
+    /// part of the castle's city).
+    pub(crate) fn castles_beside_field(&self, root: NodeId) -> i32 {
+        let castles = &self.expansions.bcb.castles;
+        if castles.is_empty() {
+            return 0;
+        }
+        let touches = |castle: NodeId| {
+            self.features.parts(root).any(|id| {
+                let node = self.features.node(id);
+                let p = self.board.placement(node.placement as usize);
+                let mut bits = p.def().features[node.local as usize].adjacent_cities;
+                while bits != 0 {
+                    let j = bits.trailing_zeros() as NodeId;
+                    bits &= bits - 1;
+                    if self.features.root(p.node_base + j) == castle {
+                        return true;
+                    }
+                }
+                false
+            })
+        };
+        castles.iter().filter(|c| touches(c.root)).count() as i32
+    }
+
     /// Whether the city of root `root` was turned into a castle (CA1).
     pub(crate) fn castle_on(&self, root: NodeId) -> bool {
         self.expansions.bcb.castles.iter().any(|c| c.root == root)

@@ -367,6 +367,18 @@ impl Expansion for Bcb {
         !game.expansions.bcb.castles.is_empty() && game.castle_on(root)
     }
 
+    /// CA4: a castle counts for a field beside it as a completed city...
+    #[inline]
+    fn field_extra_cities(game: &Game, root: NodeId) -> i32 {
+        game.castles_beside_field(root)
+    }
+
+    /// ... worth one point more.
+    #[inline]
+    fn field_extra_points(game: &Game, root: NodeId) -> i32 {
+        game.castles_beside_field(root)
+    }
+
     /// CA1: a castle named by any part of its city.
     #[inline]
     fn normalize(game: &Game, action: Action) -> Action {
