@@ -34,9 +34,10 @@ pub const BRIDGE_FEATURE: &str = "bridge";
 /// looks for the bridge.
 ///
 /// Fields are 0 and roads 1: a side that does not match is a field against a road or a
-/// road against a field exactly when the two terrains differ by 1 and the tile's is 0 or
-/// 1. So every nibble of the difference must be 0 or 1, and the tile's nibble has no bit
-/// above the lowest wherever the difference is 1 (`diff * 0xE` marks those bits there).
+/// road against a field exactly when the two terrains differ by 1 and the tile's is a
+/// field or a road. So every nibble of the difference must be 0 or 1, and the tile's
+/// nibble has no bit above the lowest wherever the difference is 1 (`diff * 0xE` marks
+/// those bits there).
 #[inline]
 pub(crate) fn bridge_may_fit(sides: u16, packed: u16, mask: u16) -> bool {
     const _: () = assert!(Terrain::Field as u16 == 0 && Terrain::Road as u16 == 1);
