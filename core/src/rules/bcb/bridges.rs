@@ -27,21 +27,22 @@ use crate::tiles::{FeatureKind, Terrain, TileKind};
 pub const BRIDGE_FEATURE: &str = "bridge";
 
 /// BR2: whether a bridge could make a tile with packed sides `sides` fit where the
-/// frontier requires `packed` on the sides of `mask`: every side that does not match is a
-/// field facing a road (a bridge on the tile) or a road facing a field (a bridge on the
-/// neighbour). A quick test before [`Game::bridge_placements`] looks for the bridge.
+/// frontier requires `packed` on the sides of `mask` (whole sides: each 4-bit nibble of
+/// `mask` is 0 or 0xF, as [`crate::board::packed_requirement`] gives): every side that
+/// does not match is a field facing a road (a bridge on the tile) or a road facing a
+/// field (a bridge on the neighbour). A quick test before [`Game::bridge_placements`]
+/// looks for the bridge.
+///
+/// Fields are 0 and roads 1: a side that does not match is a field against a road or a
+/// road against a field exactly when the two terrains differ by 1 and the tile's is a
+/// field or a road. So every nibble of the difference must be 0 or 1, and the tile's
+/// nibble has no bit above the lowest wherever the difference is 1 (`diff * 0xE` marks
+/// those bits there).
+#[inline]
 pub(crate) fn bridge_may_fit(sides: u16, packed: u16, mask: u16) -> bool {
-    let field = Terrain::Field as u16;
-    let road = Terrain::Road as u16;
+    const _: () = assert!(Terrain::Field as u16 == 0 && Terrain::Road as u16 == 1);
     let diff = (sides ^ packed) & mask;
-    (0..4).all(|i| {
-        let shift = i * 4;
-        if (diff >> shift) & 0xF == 0 {
-            return true;
-        }
-        let (mine, theirs) = ((sides >> shift) & 0xF, (packed >> shift) & 0xF);
-        (mine == field && theirs == road) || (mine == road && theirs == field)
-    })
+    diff & 0xEEEE == 0 && sides & (diff * 0xE) == 0
 }
 
 impl Game {
@@ -315,3 +316,7 @@ impl Game {
         }
     }
 }
+
+#[cfg(test)]
+#[path = "../../tests/unit/bridges.rs"]
+mod tests;
