@@ -34,7 +34,7 @@ minibatches by :func:`carcassonne.data.batches` (``games=`` the window's ids): e
 game's record replayed and its decisions encoded natively, shuffled across games
 through ``--shuffle-buffer`` rows. Memory does not grow with the window: the loader
 holds at most its shuffle buffer and three games' rows (the iteration's line prints
-that bound, about 24 KB a row, some 400 MB at the default 16,384 rows), whatever
+that bound, about 37 KB a row, some 600 MB at the default 16,384 rows), whatever
 ``--buffer`` is; on disk a decision costs about 105 bytes (docs/benchmarks.md).
 
 ``OUT/checkpoint.pt`` (the network, the optimizer and each finished iteration's games)
