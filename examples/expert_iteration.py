@@ -3,10 +3,10 @@
 Each iteration plays self-play games natively (:func:`carcassonne.selfplay.generate`,
 every seat searching every decision) into the run's dataset ``OUT/data`` (Parquet
 tables, docs/dataset.md), trains a small policy-value network on the rows of its last
-games streamed from there (policy: cross-entropy to the search's visit shares over the masked flat ids; value:
-squared error to the deciding seat's final outcome, 1 a win, ½ a tie, 0 a loss, or a
-mix of it and the search's value of the decision with ``--value-mix``), and
-hands the network to the next iteration's search: its leaves are then evaluated by the
+games streamed from there (policy: cross-entropy to the search's visit shares over the
+masked flat ids; value: squared error to the deciding seat's final outcome, 1 a win, ½ a
+tie, 0 a loss, or a mix of it and the search's value of the decision with
+``--value-mix``), and hands the network to the next iteration's search: its leaves are then evaluated by the
 network in batches (softmax priors over the mask, a sigmoid value) instead of random
 playouts (``carcassonne.search``'s evaluator). The first iteration has no network yet
 and searches with random playouts (``--first-budget`` iterations per decision); the
@@ -34,8 +34,8 @@ minibatches by :func:`carcassonne.data.batches` (``games=`` the window's ids): e
 game's record replayed and its decisions encoded natively, shuffled across games
 through ``--shuffle-buffer`` rows. Memory does not grow with the window: the loader
 holds at most its shuffle buffer and three games' rows (the iteration's line prints
-that bound, about 37 KB a row, some 600 MB at the default 16,384 rows), whatever
-``--buffer`` is; on disk a decision costs about 105 bytes (docs/benchmarks.md).
+that bound, about 37 KB a row, some 300 MB at the default 8,192 rows), whatever
+``--buffer`` is (docs/learning.md has the memory measured over 10,000 games); on disk a decision costs about 105 bytes (docs/benchmarks.md).
 
 ``OUT/checkpoint.pt`` (the network, the optimizer and each finished iteration's games)
 is written after every iteration, whole: the same command again with the same
@@ -65,8 +65,9 @@ needs the ``ray`` extra too, ``pip install "./python[ray]"``)::
     python examples/expert_iteration.py --ray auto --minutes 120 --out /shared/runs/exit
 
 ``--smoke`` is two tiny iterations (a few games, short searches, one evaluation deal)
-bounded by a minute unless ``--minutes`` says otherwise. ``--evaluate WEIGHTS`` trains nothing: it plays the saved
-network against ``--opponent`` on ``--deals`` deals from both seats, as the arg-max
+bounded by a minute unless ``--minutes`` says otherwise. ``--evaluate WEIGHTS`` trains
+nothing: it plays the saved network against ``--opponent`` on ``--deals`` deals from
+both seats, as the arg-max
 policy (``--player argmax``) or guiding a search of N evaluations a move
 (``--player search:50``; ``--c`` its PUCT constant, ``--batch`` its leaves a call,
 ``--margin`` the smooth margin's weight in a finished game's reward, ``--playout`` the
@@ -274,7 +275,7 @@ def train(model: Policy, opt: torch.optim.Optimizer, path: str, games: List[str]
         size = len(batch["player"])
         if not held_bytes:
             held_bytes = stream.max_rows_held * sum(a.nbytes for a in batch.values()) / size
-        if streamed // per_pass != (streamed + size - 1) // per_pass or streamed == 0:
+        if streamed == 0 or (streamed - 1) // per_pass != (streamed + size - 1) // per_pass:
             ce_sum = mse_sum = 0.0  # a new pass begins in this minibatch: the means are of the last pass
             seen = 0
         streamed += size
@@ -438,7 +439,7 @@ def main() -> None:
     parser.add_argument("--chunk", type=int, default=10, help="games a self-play call (with --ray: a task)")
     parser.add_argument("--buffer", type=int, default=500,
                         help="the replay window: the last games of the run (in OUT/data) that training streams from")
-    parser.add_argument("--shuffle-buffer", type=int, default=16384,
+    parser.add_argument("--shuffle-buffer", type=int, default=8192,
                         help="rows of the loader's shuffle buffer (what training holds in memory)")
     parser.add_argument("--epochs", type=int, default=2, help="passes over the buffer an iteration")
     parser.add_argument("--first-epochs", type=int, default=6, help="passes over the first iteration's rows")
