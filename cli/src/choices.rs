@@ -251,10 +251,16 @@ pub fn field_text(game: &Game, pos: Option<Pos>, value: FieldValue) -> (String, 
         FieldValue::FlockChoice(c) => (c.name().to_string(), vec![lower(c.name())]),
         FieldValue::Token(t) => (t.name().to_string(), vec![lower(t.name())]),
         FieldValue::Seat(Seat(seat)) => (
-            format!("to {}", crate::table::seat_name(seat as usize)),
+            format!("to {}", seat_name(seat as usize)),
             vec![seat.to_string()],
         ),
     }
+}
+
+/// A seat as people read it: `seat 1 (blue)`.
+pub fn seat_name(seat: usize) -> String {
+    let colours = render::PLAYER_COLOUR_NAMES;
+    format!("seat {seat} ({})", colours[seat % colours.len()])
 }
 
 /// A feature of the tile at `pos`: its kind's name and its catalogue id (`city`, `c1`).

@@ -20,6 +20,9 @@ mod table;
 #[cfg(test)]
 #[path = "tests/unit/games.rs"]
 mod test_games;
+#[cfg(test)]
+#[path = "tests/unit/modules.rs"]
+mod test_modules;
 
 use carcassonne_session::json::escape_controls;
 use std::fmt;

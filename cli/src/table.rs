@@ -15,6 +15,7 @@
 //! the decision ([`Evaluation`]: the visit share of each legal action), the same search
 //! that chose.
 
+pub use crate::choices::seat_name;
 use crate::choices::{self, Choice};
 use carcassonne::config::Figure;
 use carcassonne::game::{FigureReturn, ScoreEvent};
@@ -22,7 +23,6 @@ use carcassonne::{Action, ActionError, Game, Rng};
 use carcassonne_session::bots::Bot;
 use carcassonne_session::mcts::Evaluation;
 use carcassonne_session::record;
-use carcassonne_session::render::PLAYER_COLOUR_NAMES;
 use serde_json::Value;
 use std::fmt;
 
@@ -49,14 +49,6 @@ impl fmt::Display for Seat {
             Seat::Bot(bot) => bot.fmt(f),
         }
     }
-}
-
-/// A seat as people read it: `seat 1 (blue)`.
-pub fn seat_name(seat: usize) -> String {
-    format!(
-        "seat {seat} ({})",
-        PLAYER_COLOUR_NAMES[seat % PLAYER_COLOUR_NAMES.len()]
-    )
 }
 
 /// The state before a person's decision, kept to take it back.

@@ -290,6 +290,11 @@ pub struct Game {
     /// The figures on the board when final scoring began (empty before), kept for
     /// views of the finished board; sized at creation like `figures`.
     pub(crate) figures_at_final_scoring: Vec<BoardFigure>,
+    /// Whether a figure left the board or was deployed since every builder and pig on it
+    /// was last found accompanied (TB6, `rules/traders_builders.rs`). Only a figure
+    /// leaving can take a builder's or pig's companions away (features only ever join),
+    /// so while this is false that check has nothing to find.
+    pub(crate) figures_changed: bool,
 }
 
 impl Clone for Game {
@@ -328,6 +333,7 @@ impl Clone for Game {
             legal: self.legal.clone(),
             final_scored: self.final_scored,
             figures_at_final_scoring: self.figures_at_final_scoring.clone(),
+            figures_changed: self.figures_changed,
         }
     }
 
@@ -368,6 +374,7 @@ impl Clone for Game {
             legal,
             final_scored,
             figures_at_final_scoring,
+            figures_changed,
         } = source;
         self.config.clone_from(config);
         self.rules = *rules;
@@ -403,6 +410,7 @@ impl Clone for Game {
         self.final_scored = *final_scored;
         self.figures_at_final_scoring
             .clone_from(figures_at_final_scoring);
+        self.figures_changed = *figures_changed;
     }
 }
 
@@ -581,6 +589,7 @@ impl Game {
             legal: emptied(legal, 4 * (2 * total_tiles + 2)),
             final_scored: false,
             figures_at_final_scoring: emptied(figures_at_final_scoring, MAX_PLAYERS * 12),
+            figures_changed: true,
             config,
         };
         game.stands_on = Game::stands_on(&game.config, &game.expansions);
@@ -1772,6 +1781,7 @@ impl Game {
             self.features.node_mut(root).figures += 1;
         }
         self.supply[player as usize][figure.index()] -= 1;
+        self.figures_changed = true;
         self.figures.push(BoardFigure {
             owner: player,
             figure,
@@ -1795,6 +1805,7 @@ impl Game {
         to_supply: bool,
     ) -> BoardFigure {
         let f = self.figures.swap_remove(k);
+        self.figures_changed = true;
         if f.figure.is_follower_like() {
             let root = self.features.find(f.node);
             self.features.node_mut(root).figures -= 1;
@@ -1900,7 +1911,7 @@ impl Game {
     /// registry). The same on every platform; two games that differ only in their
     /// history (the order of earlier turns) may hash alike.
     pub fn state_hash(&self) -> u64 {
-        let mut h = StateHasher::default();
+        let mut h = crate::hash::Fnv1a::default();
         for p in self.board.placements() {
             h.write(&[p.kind.index() as u8, p.rot.quarter_turns()]);
             h.write_i32(p.pos.x);
@@ -1932,62 +1943,6 @@ impl Game {
         self.turn_completed().hash(&mut h);
         self.expansions.hash(&mut h);
         h.finish()
-    }
-}
-
-/// The hasher of [`Game::state_hash`]: 64-bit FNV-1a over the bytes written, integers
-/// little-endian in their own width, lengths and `usize` as 8 bytes (the same on every
-/// platform).
-pub(crate) struct StateHasher(u64);
-
-impl Default for StateHasher {
-    fn default() -> StateHasher {
-        StateHasher(0xcbf2_9ce4_8422_2325)
-    }
-}
-
-impl Hasher for StateHasher {
-    fn write(&mut self, bytes: &[u8]) {
-        for b in bytes {
-            self.0 ^= *b as u64;
-            self.0 = self.0.wrapping_mul(0x100_0000_01b3);
-        }
-    }
-
-    fn write_u16(&mut self, i: u16) {
-        self.write(&i.to_le_bytes());
-    }
-
-    fn write_u32(&mut self, i: u32) {
-        self.write(&i.to_le_bytes());
-    }
-
-    fn write_u64(&mut self, i: u64) {
-        self.write(&i.to_le_bytes());
-    }
-
-    fn write_usize(&mut self, i: usize) {
-        self.write_u64(i as u64);
-    }
-
-    fn write_i16(&mut self, i: i16) {
-        self.write(&i.to_le_bytes());
-    }
-
-    fn write_i32(&mut self, i: i32) {
-        self.write(&i.to_le_bytes());
-    }
-
-    fn write_i64(&mut self, i: i64) {
-        self.write(&i.to_le_bytes());
-    }
-
-    fn write_isize(&mut self, i: isize) {
-        self.write_u64(i as i64 as u64);
-    }
-
-    fn finish(&self) -> u64 {
-        self.0
     }
 }
 

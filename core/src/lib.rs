@@ -9,6 +9,7 @@
 //! * [`game`]: the state and its decision model (`legal_actions`, `apply`, chance).
 //! * [`board`], [`features`], [`deck`], [`scoring`]: the machinery behind it.
 //! * [`rules`]: each expansion's rules in its own module.
+//! * [`hash`]: the FNV-1a hash behind state hashes, layout fingerprints and game ids.
 //!
 //! Records, rendering, observation encoding and the built-in players are built on this
 //! crate's public API in the crate `carcassonne-session`.
@@ -36,6 +37,7 @@ pub mod deck;
 pub mod features;
 pub mod game;
 pub mod geometry;
+pub mod hash;
 pub mod names;
 pub mod rng;
 pub mod rules;

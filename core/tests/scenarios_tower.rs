@@ -14,7 +14,6 @@ use carcassonne::rules::count::{Quarter, QuarterStep};
 use carcassonne::rules::tower::{tower_pieces, TowerView};
 use carcassonne::tiles::{catalogue, FeatureKind, Symbols};
 use carcassonne::{Action, Corner, Figure, Figures, Game, Phase, ReturnCause, ScoreKind, TileSet};
-use carcassonne_session::record;
 use common::*;
 
 const FOLLOWER: Figure = Figure::Follower;
@@ -741,77 +740,4 @@ fn tw7_towers_and_prisoners_score_nothing_at_the_end() {
     // Seat 1 still holds seat 0's follower: out of seat 0's supply to the end.
     assert_eq!(game.prisoners(1, 0, FOLLOWER), 1);
     assert_eq!(game.supply(0, FOLLOWER), 6);
-}
-
-/// TW5 (§8 step 1): in random games of the Tower with Abbey & Mayor the ransom is offered
-/// at the abbey decision whenever the turn player may pay one (a prisoner held by another,
-/// 3 points, none paid this turn), and never in the end-of-game abbey round; a game whose
-/// player pays before declining or placing his abbey is written and replayed to the same
-/// decisions.
-#[test]
-fn tw5_ransom_before_the_abbey_decision_and_its_record() {
-    let sets = [TileSet::Base, TileSet::Tower, TileSet::AbbeyMayor];
-    let mut paid_before_abbey = 0;
-    for seed in 0..60u64 {
-        let mut c = config(2 + (seed % 3) as u8, &sets);
-        c.seed = seed;
-        let mut game = Game::new(c).unwrap();
-        let mut rng = carcassonne::Rng::new(seed);
-        let mut legal = Vec::new();
-        let mut paid_here = false;
-        while !game.is_terminal() {
-            game.legal_actions_into(&mut legal);
-            if game.phase() == Phase::Abbey {
-                let player = game.turn_player();
-                let may_pay = !game.in_end_round()
-                    && !game.ransom_paid_this_turn()
-                    && game.scores()[player] >= 3
-                    && (0..game.num_players())
-                        .any(|h| h != player && game.prisoners(h, player, FOLLOWER) > 0);
-                let offered = legal.iter().any(|a| matches!(a, Action::PayRansom { .. }));
-                if may_pay {
-                    assert!(offered, "seed {seed}: no ransom at the abbey decision");
-                }
-                if game.in_end_round() {
-                    assert!(!offered, "seed {seed}: a ransom in the end-of-game round");
-                }
-                if offered {
-                    let pay = *legal
-                        .iter()
-                        .find(|a| matches!(a, Action::PayRansom { .. }))
-                        .unwrap();
-                    game.apply(pay).unwrap();
-                    assert_eq!(game.phase(), Phase::Abbey, "the abbey decision stays");
-                    assert!(legal_now_without_ransom(&game));
-                    paid_here = true;
-                    continue;
-                }
-            }
-            let pick = legal[rng.below(legal.len() as u32) as usize];
-            game.apply(pick).unwrap();
-        }
-        if paid_here {
-            paid_before_abbey += 1;
-            let text = record::to_json(&game, "tw5").unwrap();
-            let back = record::replay_json(&text).unwrap();
-            assert_eq!(back.state_hash(), game.state_hash(), "seed {seed}");
-            assert_eq!(back.scores(), game.scores(), "seed {seed}");
-            assert_eq!(
-                back.history_actions(),
-                game.history_actions(),
-                "seed {seed}: the same decisions in the same order"
-            );
-        }
-    }
-    assert!(
-        paid_before_abbey > 0,
-        "some game pays a ransom before the abbey"
-    );
-}
-
-/// No second ransom in the same turn.
-fn legal_now_without_ransom(game: &Game) -> bool {
-    legal(game)
-        .iter()
-        .all(|a| !matches!(a, Action::PayRansom { .. }))
 }

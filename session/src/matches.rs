@@ -570,11 +570,7 @@ pub fn match_hash(spec: &MatchSpec) -> String {
 /// 8 hexadecimal digits of the 64-bit FNV-1a hash of `text`, its two halves xored: the
 /// hash in the ids of matches' and self-play runs' games.
 pub(crate) fn short_hash(text: &str) -> String {
-    let mut h: u64 = 0xcbf2_9ce4_8422_2325;
-    for b in text.bytes() {
-        h ^= u64::from(b);
-        h = h.wrapping_mul(0x0100_0000_01b3);
-    }
+    let h = carcassonne::hash::fnv1a(text.as_bytes());
     format!("{:08x}", (h >> 32) ^ (h & 0xffff_ffff))
 }
 
@@ -691,4 +687,21 @@ pub fn write_match(
         written,
         present,
     })
+}
+
+#[cfg(test)]
+mod tests {
+    /// The short hash is the published 64-bit FNV-1a of the text (IETF draft-eastlake-fnv:
+    /// `foobar` hashes to 0x85944171_f73967e8), its two halves xored.
+    #[test]
+    fn short_hash_folds_the_published_fnv1a() {
+        assert_eq!(
+            super::short_hash("foobar"),
+            format!("{:08x}", 0x8594_4171u64 ^ 0xf739_67e8)
+        );
+        assert_eq!(
+            super::short_hash(""),
+            format!("{:08x}", 0xcbf2_9ce4u64 ^ 0x8422_2325)
+        );
+    }
 }

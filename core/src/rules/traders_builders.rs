@@ -352,6 +352,11 @@ impl Game {
     /// in its feature goes back to the supply, for `cause`: `Scored` right after the
     /// turn's scoring took the followers back, `Unaccompanied` when they were removed.
     fn return_unaccompanied(&mut self, cause: ReturnCause) {
+        // Every builder and pig was accompanied at the last check, and no figure has
+        // left the board or come onto it since (`Game::figures_changed`).
+        if !self.figures_changed {
+            return;
+        }
         let mut k = 0;
         while k < self.figures.len() {
             let f = self.figures[k];
@@ -364,6 +369,8 @@ impl Game {
             }
             k += 1;
         }
+        // Returning builders and pigs takes no companion away: the rest stay accompanied.
+        self.figures_changed = false;
     }
 
     /// The builders and pigs still on the board go back at final scoring.

@@ -8,7 +8,12 @@
 //! game, in order (or shuffled within its part), to worker `j % threads` for game `j` of
 //! the stream. A worker replays the game into a row buffer it reuses (no allocation per
 //! row once the buffer has grown to the longest game) and sends it over a bounded channel
-//! of its own. The consumer ([`Loader::fill`]) takes the games in stream order, so the
+//! of its own. A row is encoded densely into the worker's scratch buffers and held
+//! sparse (the non-zero 8-byte words of its planes, the ids its mask offers, the policy's
+//! shares, its globals); it goes into the shuffle buffer by a swap and is scattered into
+//! the caller's batch, whose rows are cleared first (with the full preset and a batch's
+//! `written`, only the planes the row there was written in). The consumer
+//! ([`Loader::fill`]) takes the games in stream order, so the
 //! rows depend on the dataset, the options and the seed only, never on the threads or
 //! their timing. With `shuffle` the rows go through a shuffle buffer of
 //! [`LoadOptions::shuffle_buffer`] rows from which each batch row is drawn at random.
@@ -202,6 +207,51 @@ impl BatchMut<'_> {
     }
 }
 
+/// One row held sparse: the 8-byte words of its planes that are not zero, its globals,
+/// the ids its mask offers and the policy's shares. A row is copied into a batch by
+/// scattering these into the batch's cleared row, and moved between buffers by swapping
+/// (its vectors keep their capacity wherever they go, so that nothing is allocated per
+/// row once the buffers have grown).
+#[derive(Debug)]
+struct Row {
+    /// (byte offset in the row's planes, the 8 bytes there) of every 8-byte word of the
+    /// planes (counted from the row's start) that is not all zero, offsets increasing.
+    /// The last word of the planes may be shorter (see [`scatter_words`]).
+    words: Vec<(u32, [u8; 8])>,
+    /// The planes the row's observation was written in (what the `written` of a batch
+    /// row becomes with the full preset).
+    set: PlaneSet,
+    globals: Vec<f32>,
+    /// Each offered id with its mask value, `id << 8 | value`.
+    mask: Vec<u32>,
+    /// Each id of the policy that was written, with its share.
+    policy: Vec<(u32, f32)>,
+    player: i32,
+    search_value: f32,
+    outcome: f32,
+    margin: i32,
+    game: i64,
+    index: u32,
+}
+
+impl Default for Row {
+    fn default() -> Row {
+        Row {
+            words: Vec::new(),
+            set: PlaneSet::EMPTY,
+            globals: Vec::new(),
+            mask: Vec::new(),
+            policy: Vec::new(),
+            player: 0,
+            search_value: 0.0,
+            outcome: 0.0,
+            margin: 0,
+            game: 0,
+            index: 0,
+        }
+    }
+}
+
 /// Rows held in memory, row after row.
 #[derive(Debug)]
 struct RowBuf {
@@ -213,19 +263,7 @@ struct RowBuf {
     g: usize,
     a: usize,
     len: usize,
-    planes: Vec<u8>,
-    globals: Vec<f32>,
-    mask: Vec<i8>,
-    policy: Vec<f32>,
-    player: Vec<i32>,
-    search_value: Vec<f32>,
-    outcome: Vec<f32>,
-    margin: Vec<i32>,
-    game: Vec<i64>,
-    index: Vec<u32>,
-    /// The planes each row's slot may hold something in (an observation written over
-    /// the slot's last one clears only those).
-    written: Vec<PlaneSet>,
+    rows: Vec<Row>,
 }
 
 impl RowBuf {
@@ -238,128 +276,135 @@ impl RowBuf {
             g: layout.num_globals(),
             a: layout.num_actions(),
             len: 0,
-            planes: Vec::new(),
-            globals: Vec::new(),
-            mask: Vec::new(),
-            policy: Vec::new(),
-            player: Vec::new(),
-            search_value: Vec::new(),
-            outcome: Vec::new(),
-            margin: Vec::new(),
-            game: Vec::new(),
-            index: Vec::new(),
-            written: Vec::new(),
+            rows: Vec::new(),
         };
         b.reserve_rows(rows);
         b
     }
 
-    /// Rows the buffer has room for.
-    fn rows(&self) -> usize {
-        self.player.len()
-    }
-
     /// Grows the buffer to room for `rows` rows (never shrinks it).
     fn reserve_rows(&mut self, rows: usize) {
-        if rows <= self.rows() {
-            return;
+        if rows > self.rows.len() {
+            self.rows.resize_with(rows, Row::default);
         }
-        self.planes.resize(rows * self.p, 0);
-        self.globals.resize(rows * self.g, 0.0);
-        self.mask.resize(rows * self.a, 0);
-        self.policy.resize(rows * self.a, 0.0);
-        self.player.resize(rows, 0);
-        self.search_value.resize(rows, 0.0);
-        self.outcome.resize(rows, 0.0);
-        self.margin.resize(rows, 0);
-        self.game.resize(rows, 0);
-        self.index.resize(rows, 0);
-        self.written.resize(rows, PlaneSet::EMPTY);
     }
 
-    /// Copies row `i` into row `j` of `out`.
+    /// Copies row `i` into row `j` of `out`: clears what `out`'s row may hold (with the
+    /// full preset and `out.written`, only the planes it names), then scatters the row.
     fn copy_to(&self, i: usize, out: &mut BatchMut<'_>, j: usize) {
         let (p, g, a) = (self.p, self.g, self.a);
+        let row = &self.rows[i];
         let dst = &mut out.planes[j * p..(j + 1) * p];
-        let src = &self.planes[i * p..(i + 1) * p];
         match out.written.as_deref_mut() {
             Some(written) if self.sparse => {
-                copy_planes(src, &self.written[i], dst, &mut written[j], self.ww)
+                let before = written[j];
+                if before == PlaneSet::ALL {
+                    dst.fill(0);
+                } else {
+                    for q in before.iter() {
+                        dst[q * self.ww..(q + 1) * self.ww].fill(0);
+                    }
+                }
+                written[j] = row.set;
             }
             Some(written) => {
-                dst.copy_from_slice(src);
+                dst.fill(0);
                 written[j] = PlaneSet::ALL;
             }
-            None => dst.copy_from_slice(src),
+            None => dst.fill(0),
         }
-        out.globals[j * g..(j + 1) * g].copy_from_slice(&self.globals[i * g..(i + 1) * g]);
-        out.mask[j * a..(j + 1) * a].copy_from_slice(&self.mask[i * a..(i + 1) * a]);
-        out.policy[j * a..(j + 1) * a].copy_from_slice(&self.policy[i * a..(i + 1) * a]);
-        out.player[j] = self.player[i];
-        out.search_value[j] = self.search_value[i];
-        out.outcome[j] = self.outcome[i];
-        out.margin[j] = self.margin[i];
-        out.game[j] = self.game[i];
-        out.index[j] = self.index[i];
-    }
-
-    /// Copies row `from` over row `to`.
-    fn move_row(&mut self, from: usize, to: usize) {
-        let (p, g, a) = (self.p, self.g, self.a);
-        if self.sparse {
-            let (lo, hi) = self.planes.split_at_mut(from.max(to) * p);
-            let (src, dst) = if from < to {
-                (&lo[from * p..(from + 1) * p], &mut hi[..p])
-            } else {
-                (&hi[..p], &mut lo[to * p..(to + 1) * p])
-            };
-            let set = self.written[from];
-            copy_planes(src, &set, dst, &mut self.written[to], self.ww);
-        } else {
-            self.planes.copy_within(from * p..(from + 1) * p, to * p);
+        scatter_words(&row.words, dst);
+        out.globals[j * g..(j + 1) * g].copy_from_slice(&row.globals);
+        let mask = &mut out.mask[j * a..(j + 1) * a];
+        mask.fill(0);
+        for &m in &row.mask {
+            mask[(m >> 8) as usize] = m as u8 as i8;
         }
-        self.globals.copy_within(from * g..(from + 1) * g, to * g);
-        self.mask.copy_within(from * a..(from + 1) * a, to * a);
-        self.policy.copy_within(from * a..(from + 1) * a, to * a);
-        self.player[to] = self.player[from];
-        self.search_value[to] = self.search_value[from];
-        self.outcome[to] = self.outcome[from];
-        self.margin[to] = self.margin[from];
-        self.game[to] = self.game[from];
-        self.index[to] = self.index[from];
-    }
-
-    /// The whole buffer as rows to write into.
-    fn as_batch(&mut self) -> BatchMut<'_> {
-        BatchMut {
-            planes: &mut self.planes,
-            globals: &mut self.globals,
-            mask: &mut self.mask,
-            policy: &mut self.policy,
-            player: &mut self.player,
-            search_value: &mut self.search_value,
-            outcome: &mut self.outcome,
-            margin: &mut self.margin,
-            game: &mut self.game,
-            index: &mut self.index,
-            written: Some(&mut self.written),
+        let policy = &mut out.policy[j * a..(j + 1) * a];
+        policy.fill(0.0);
+        for &(id, share) in &row.policy {
+            policy[id as usize] = share;
         }
+        out.player[j] = row.player;
+        out.search_value[j] = row.search_value;
+        out.outcome[j] = row.outcome;
+        out.margin[j] = row.margin;
+        out.game[j] = row.game;
+        out.index[j] = row.index;
     }
 }
 
-/// Writes planes `src` (holding something only in `set`) over `dst` (holding something
-/// only in `dst_set`): clears the planes of `dst_set` not in `set`, copies those of `set`;
-/// `dst_set` becomes `set`. Planes are `ww` bytes.
-fn copy_planes(src: &[u8], set: &PlaneSet, dst: &mut [u8], dst_set: &mut PlaneSet, ww: usize) {
-    for q in dst_set.iter() {
-        if !set.contains(q) {
-            dst[q * ww..(q + 1) * ww].fill(0);
+/// Appends to `words` the 8-byte words of `planes` (counted from its start; the last one
+/// shorter if its length is not a multiple of 8) that are not all zero and overlap a
+/// plane of `set` (planes of `ww` bytes; [`PlaneSet::ALL`]: every plane), then sets those
+/// words of `planes` back to zero: `planes` is all zero afterwards if nothing outside
+/// `set` held anything.
+fn gather_words(planes: &mut [u8], set: &PlaneSet, ww: usize, words: &mut Vec<(u32, [u8; 8])>) {
+    let chunks = planes.len().div_ceil(8);
+    // Every plane is one run of words; runs of consecutive planes are joined.
+    let mut gather = |from: usize, to: usize| {
+        let (start, len) = (8 * from, planes.len());
+        let region = &mut planes[start..(8 * to).min(len)];
+        let blocks_len = region.len() / 32 * 32;
+        let mut push = |at: usize, bytes: &mut [u8]| {
+            let mut word = [0u8; 8];
+            word[..bytes.len()].copy_from_slice(bytes);
+            if u64::from_ne_bytes(word) != 0 {
+                words.push(((start + at) as u32, word));
+                bytes.fill(0);
+            }
+        };
+        // 32 bytes at a time: most of them are zero.
+        let mut blocks = region.chunks_exact_mut(32);
+        for (k, block) in blocks.by_ref().enumerate() {
+            let b: &mut [u8; 32] = block.try_into().expect("32 bytes");
+            let any = (0..4).fold(0u64, |any, i| {
+                any | u64::from_ne_bytes(b[8 * i..8 * i + 8].try_into().expect("8 bytes"))
+            });
+            if any != 0 {
+                for (i, word) in b.chunks_exact_mut(8).enumerate() {
+                    push(32 * k + 8 * i, word);
+                }
+            }
+        }
+        for (i, word) in blocks.into_remainder().chunks_mut(8).enumerate() {
+            push(blocks_len + 8 * i, word);
+        }
+    };
+    if *set == PlaneSet::ALL {
+        gather(0, chunks);
+        return;
+    }
+    // (first word, end word) of the run being gathered.
+    let mut run: Option<(usize, usize)> = None;
+    for q in set.iter() {
+        let (from, to) = ((q * ww) / 8, ((q + 1) * ww).div_ceil(8));
+        run = match run {
+            Some((a, b)) if from <= b => Some((a, b.max(to))),
+            Some((a, b)) => {
+                gather(a, b);
+                Some((from, to))
+            }
+            None => Some((from, to)),
+        };
+    }
+    if let Some((a, b)) = run {
+        gather(a, b);
+    }
+}
+
+/// Writes `words` (from [`gather_words`]) into `planes`.
+fn scatter_words(words: &[(u32, [u8; 8])], planes: &mut [u8]) {
+    for &(at, word) in words {
+        let at = at as usize;
+        match planes.get_mut(at..at + 8) {
+            Some(dst) => dst.copy_from_slice(&word),
+            None => {
+                let n = planes.len() - at;
+                planes[at..].copy_from_slice(&word[..n]);
+            }
         }
     }
-    for q in set.iter() {
-        dst[q * ww..(q + 1) * ww].copy_from_slice(&src[q * ww..(q + 1) * ww]);
-    }
-    *dst_set = *set;
 }
 
 /// One stored decision of a game to load.
@@ -779,7 +824,9 @@ impl Loader {
         self.shared.peak.load(Ordering::Relaxed)
     }
 
-    /// The bytes of one row in memory (planes, globals, mask, policy and the scalars).
+    /// The bytes of one row of a batch (planes, globals, mask, policy and the scalars).
+    /// The rows the loader holds take less: they are kept sparse (the non-zero 8-byte
+    /// words of the planes, the offered ids, the policy's shares, the globals).
     pub fn row_bytes(&self) -> usize {
         let l = &self.shared.layout;
         l.planes_len() + 4 * l.num_globals() + 5 * l.num_actions() + 28
@@ -888,7 +935,8 @@ impl Loader {
                         self.shuffle
                             .as_mut()
                             .expect("a shuffle buffer")
-                            .move_row(last, r);
+                            .rows
+                            .swap(last, r);
                     }
                 }
             }
@@ -897,11 +945,12 @@ impl Loader {
         Ok(n)
     }
 
-    /// Moves the next row of the stream into row `slot` of the shuffle buffer.
+    /// Moves the next row of the stream into row `slot` of the shuffle buffer (the game's
+    /// buffer gets the slot's old row, whose vectors it writes over later).
     fn take_into_shuffle(&mut self, slot: usize) {
         let (buf, pos, _) = self.current.as_mut().expect("a game with rows");
         let shuffle = self.shuffle.as_mut().expect("a shuffle buffer");
-        buf.copy_to(*pos, &mut shuffle.as_batch(), slot);
+        std::mem::swap(&mut buf.rows[*pos], &mut shuffle.rows[slot]);
         *pos += 1;
     }
 }
@@ -1186,26 +1235,105 @@ fn worker(
     }
 }
 
-/// A worker's full-size buffers.
+/// A worker's buffers: full-size ones, and the dense row it encodes into before the row
+/// is gathered sparse.
 struct Scratch {
     full_mask: Vec<i8>,
     full_planes: Vec<u8>,
     full_globals: Vec<f32>,
     /// The planes of `full_planes` that may hold something.
     written: PlaneSet,
+    /// The row's planes in the layout: all zero between rows.
+    planes: Vec<u8>,
+    /// The planes of `planes` that may hold something.
+    planes_written: PlaneSet,
+    /// The row's mask in the layout.
+    mask: Vec<i8>,
+    /// The row's policy in the layout: all zero between rows.
+    policy: Vec<f32>,
+    /// The ids of `policy` written for this row, each once.
+    touched: Vec<u32>,
+    /// Whether each id is in `touched`.
+    is_touched: Vec<bool>,
 }
 
 impl Scratch {
     fn new(shared: &Shared) -> Scratch {
         let spec = shared.stored;
         let layout_spec = shared.layout.spec();
+        let layout = &shared.layout;
         Scratch {
             full_mask: vec![0; spec.num_actions()],
             full_planes: vec![0; layout_spec.planes_len()],
             full_globals: vec![0.0; layout_spec.num_globals()],
             written: PlaneSet::EMPTY,
+            planes: vec![0; layout.planes_len()],
+            planes_written: PlaneSet::EMPTY,
+            mask: vec![0; layout.num_actions()],
+            policy: vec![0.0; layout.num_actions()],
+            touched: Vec::new(),
+            is_touched: vec![false; layout.num_actions()],
         }
     }
+
+    /// Adds `share` to the policy at `id`.
+    fn add_share(&mut self, id: u32, share: f32) {
+        let i = id as usize;
+        if !self.is_touched[i] {
+            self.is_touched[i] = true;
+            self.touched.push(id);
+        }
+        self.policy[i] += share;
+    }
+
+    /// Gathers the encoded row (planes, mask, policy divided by `kept` if `lost`) into
+    /// `row` and leaves the row's buffers zero again.
+    fn gather(&mut self, row: &mut Row, ww: usize, set: PlaneSet, kept: f32, lost: bool) {
+        row.words.clear();
+        gather_words(&mut self.planes, &self.planes_written, ww, &mut row.words);
+        self.planes_written = PlaneSet::EMPTY;
+        row.set = set;
+        row.mask.clear();
+        gather_mask(&self.mask, &mut row.mask);
+        row.policy.clear();
+        for &id in &self.touched {
+            let s = &mut self.policy[id as usize];
+            row.policy.push((id, if lost { *s / kept } else { *s }));
+            *s = 0.0;
+            self.is_touched[id as usize] = false;
+        }
+        self.touched.clear();
+    }
+
+    /// Sets the policy back to zero without keeping it.
+    fn drop_policy(&mut self) {
+        for &id in &self.touched {
+            self.policy[id as usize] = 0.0;
+            self.is_touched[id as usize] = false;
+        }
+        self.touched.clear();
+    }
+}
+
+/// Appends `id << 8 | value` for every id of `mask` whose value is not 0.
+fn gather_mask(mask: &[i8], out: &mut Vec<u32>) {
+    let mut push = |base: usize, values: &[i8]| {
+        for (i, &v) in values.iter().enumerate() {
+            if v != 0 {
+                out.push(((base + i) as u32) << 8 | u32::from(v as u8));
+            }
+        }
+    };
+    // 32 ids at a time: most of the mask is zero.
+    let blocks = mask.chunks_exact(32);
+    let tail = blocks.remainder();
+    for (k, block) in blocks.enumerate() {
+        let b: &[i8; 32] = block.try_into().expect("32 ids");
+        if b.iter().fold(0i8, |any, m| any | m) != 0 {
+            push(32 * k, block);
+        }
+    }
+    push(mask.len() - tail.len(), tail);
 }
 
 /// Why a game could not be loaded: in its record, or in its decisions.
@@ -1276,7 +1404,7 @@ fn replay_game(
         (layout.spec() != shared.stored).then(|| Session::with_layout(game, layout.clone()));
     let mut k = 0usize;
     let mut index = 0usize;
-    let (a_len, p_len, g_len) = (buf.a, buf.p, buf.g);
+    let (g_len, ww) = (buf.g, buf.ww);
     while !old.game().is_terminal() {
         if old.game().phase().is_chance() {
             let a = old.game().legal()[0];
@@ -1356,20 +1484,18 @@ fn replay_game(
                 )
                 .into());
             }
-            // Write the row in place; it counts once its policy keeps something.
-            let j = buf.len;
-            let mask = &mut buf.mask[j * a_len..(j + 1) * a_len];
-            let policy = &mut buf.policy[j * a_len..(j + 1) * a_len];
-            let planes = &mut buf.planes[j * p_len..(j + 1) * p_len];
-            let globals = &mut buf.globals[j * g_len..(j + 1) * g_len];
+            // Encode the row densely into the scratch buffers, then gather it sparse
+            // into the buffer's next row; it counts once its policy keeps something.
+            scratch.drop_policy();
             let player = usize::from(row.player);
-            policy.fill(0.0);
             let targets = &job.targets[row.targets.0..row.targets.1];
             let (mut kept, mut lost) = (0f32, false);
+            let r = &mut buf.rows[buf.len];
+            r.globals.resize(g_len, 0.0);
             match &mut new {
                 None => {
                     let offered = layout
-                        .mask_from_full(&scratch.full_mask, info, mask)
+                        .mask_from_full(&scratch.full_mask, info, &mut scratch.mask)
                         .map_err(|e| e.to_string())?;
                     if offered.offered == 0 {
                         shared.dropped.fetch_add(1, Ordering::Relaxed);
@@ -1377,16 +1503,21 @@ fn replay_game(
                     }
                     for &(id, share) in targets {
                         match layout.to_compact(id) {
-                            Some(c) if mask[c as usize] != 0 => {
-                                policy[c as usize] += share;
+                            Some(c) if scratch.mask[c as usize] != 0 => {
+                                scratch.add_share(c, share);
                                 kept += share;
                             }
                             _ => lost = true,
                         }
                     }
                     if layout.is_full() {
-                        old.observe_over(player, planes, globals, &mut buf.written[j])
-                            .map_err(|e| e.to_string())?;
+                        old.observe_over(
+                            player,
+                            &mut scratch.planes,
+                            &mut r.globals,
+                            &mut scratch.planes_written,
+                        )
+                        .map_err(|e| e.to_string())?;
                     } else {
                         old.observe_over(
                             player,
@@ -1395,18 +1526,19 @@ fn replay_game(
                             &mut scratch.written,
                         )
                         .map_err(|e| e.to_string())?;
+                        scratch.planes_written = PlaneSet::ALL;
                         layout
                             .observation_from_full(
                                 &scratch.full_planes,
                                 &scratch.full_globals,
-                                planes,
-                                globals,
+                                &mut scratch.planes,
+                                &mut r.globals,
                             )
                             .map_err(|e| e.to_string())?;
                     }
                 }
                 Some(n) => {
-                    let offered = n.legal_mask(mask).map_err(|e| e.to_string())?;
+                    let offered = n.legal_mask(&mut scratch.mask).map_err(|e| e.to_string())?;
                     if offered.offered == 0 || focus_outside {
                         shared.dropped.fetch_add(1, Ordering::Relaxed);
                         continue;
@@ -1428,32 +1560,38 @@ fn replay_game(
                             None => None,
                         };
                         match mapped {
-                            Some(c) if mask[c as usize] != 0 => {
-                                policy[c as usize] += share;
+                            Some(c) if scratch.mask[c as usize] != 0 => {
+                                scratch.add_share(c, share);
                                 kept += share;
                             }
                             _ => lost = true,
                         }
                     }
-                    n.observe_over(player, planes, globals, &mut buf.written[j])
-                        .map_err(|e| e.to_string())?;
+                    n.observe_over(
+                        player,
+                        &mut scratch.planes,
+                        &mut r.globals,
+                        &mut scratch.planes_written,
+                    )
+                    .map_err(|e| e.to_string())?;
                 }
             }
             if kept <= 0.0 {
                 shared.dropped.fetch_add(1, Ordering::Relaxed);
                 continue;
             }
-            if lost {
-                for s in policy.iter_mut() {
-                    *s /= kept;
-                }
-            }
-            buf.player[j] = i32::from(row.player);
-            buf.search_value[j] = row.value;
-            buf.outcome[j] = row.outcome;
-            buf.margin[j] = row.margin;
-            buf.game[j] = job.game;
-            buf.index[j] = row.index;
+            let set = if buf.sparse {
+                scratch.planes_written
+            } else {
+                PlaneSet::ALL
+            };
+            scratch.gather(r, ww, set, kept, lost);
+            r.player = i32::from(row.player);
+            r.search_value = row.value;
+            r.outcome = row.outcome;
+            r.margin = row.margin;
+            r.game = job.game;
+            r.index = row.index;
             buf.len += 1;
             shared.add_held(1);
         }
@@ -1490,6 +1628,76 @@ fn replay_game(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Planes of `ww` bytes, `count` of them, with random values in random cells of the
+    /// planes of `set` (zero elsewhere).
+    fn random_planes(ww: usize, count: usize, set: &PlaneSet, rng: &mut Rng) -> Vec<u8> {
+        let mut planes = vec![0u8; ww * count];
+        for q in set.iter().filter(|q| *q < count) {
+            for _ in 0..rng.below(6) {
+                let c = rng.below(ww as u32) as usize;
+                planes[q * ww + c] = 1 + rng.below(255) as u8;
+            }
+        }
+        planes
+    }
+
+    #[test]
+    fn gathered_words_scatter_back_to_the_planes_and_leave_zeros() {
+        let mut rng = Rng::new(5);
+        // Planes of 36, 169 and 25 bytes straddle the 8-byte words; 64 and 576 do not.
+        for ww in [36, 64, 169, 25, 576] {
+            for round in 0..40 {
+                let count = 7;
+                let mut set = PlaneSet::EMPTY;
+                for q in 0..count {
+                    if rng.below(2) == 0 {
+                        set.insert(q);
+                    }
+                }
+                let all = round % 5 == 0;
+                let planes = random_planes(ww, count, &set, &mut rng);
+                let mut scratch = planes.clone();
+                let mut words = Vec::new();
+                let gathered = if all { PlaneSet::ALL } else { set };
+                gather_words(&mut scratch, &gathered, ww, &mut words);
+                assert!(scratch.iter().all(|b| *b == 0), "ww {ww}: gathering clears");
+                assert!(
+                    words.windows(2).all(|w| w[0].0 < w[1].0),
+                    "ww {ww}: in order"
+                );
+                assert!(
+                    words.iter().all(|(_, w)| *w != [0; 8]),
+                    "ww {ww}: no zero word"
+                );
+                let mut back = vec![0u8; planes.len()];
+                scatter_words(&words, &mut back);
+                assert_eq!(back, planes, "ww {ww}, set {set:?}");
+            }
+        }
+    }
+
+    #[test]
+    fn gathered_masks_list_every_offered_id_with_its_value() {
+        // 77 ids: two blocks of 32 (the second all zero), then 13.
+        let mut mask = vec![0i8; 77];
+        for (id, v) in [(0, 1), (7, 1), (8, -1), (31, 1), (64, 1), (76, 1)] {
+            mask[id] = v;
+        }
+        let mut ids = Vec::new();
+        gather_mask(&mask, &mut ids);
+        assert_eq!(
+            ids,
+            [
+                1,
+                7 << 8 | 1,
+                8 << 8 | 0xff,
+                31 << 8 | 1,
+                64 << 8 | 1,
+                76 << 8 | 1
+            ]
+        );
+    }
 
     #[test]
     fn shuffles_are_permutations_that_depend_on_the_seed() {

@@ -1064,14 +1064,10 @@ pub fn canonical_text() -> String {
     t
 }
 
-/// FNV-1a, 64 bits: a hash that stays the same on every platform and build.
+/// FNV-1a, 64 bits: a hash that stays the same on every platform and build
+/// ([`carcassonne::hash::fnv1a`]).
 pub fn fnv1a(bytes: &[u8]) -> u64 {
-    let mut h: u64 = 0xcbf2_9ce4_8422_2325;
-    for &b in bytes {
-        h ^= u64::from(b);
-        h = h.wrapping_mul(0x0000_0100_0000_01b3);
-    }
-    h
+    carcassonne::hash::fnv1a(bytes)
 }
 
 /// The hash of [`canonical_text`]: what [`LAYOUT_VERSION`] must equal.

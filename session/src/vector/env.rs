@@ -1,14 +1,34 @@
 //! One game of a batch: its episodes, its opponents' moves and one step.
 
-use super::run::Out;
 #[cfg(doc)]
-use super::run::StepBuffers;
+use super::StepBuffers;
 use super::{seed_in_stream, Autoreset, BatchSettings, IllegalPolicy, OutsidePolicy};
 use crate::bots::Bot;
 use crate::encode::{self, MaskInfo, PlaneSet};
 use crate::session::Session;
 use carcassonne::config::MAX_PLAYERS;
 use carcassonne::{Game, Rng};
+
+/// Where one game writes its step results (its rows of the buffers).
+pub(super) struct Out<'a> {
+    pub(super) board: Option<&'a mut [u8]>,
+    pub(super) globals: Option<&'a mut [f32]>,
+    pub(super) mask: &'a mut [i8],
+    pub(super) rewards: &'a mut [f32],
+    pub(super) to_play: &'a mut i32,
+    pub(super) terminated: &'a mut bool,
+    pub(super) truncated: &'a mut bool,
+    pub(super) final_scores: Option<&'a mut [i32]>,
+    pub(super) outside: Option<&'a mut u32>,
+    /// The returns per seat and the length of an episode that ended in this step.
+    pub(super) episode_returns: Option<&'a mut [f32]>,
+    pub(super) episode_length: Option<&'a mut i32>,
+    /// The final observation of an episode that ended in this step.
+    pub(super) final_board: Option<&'a mut [u8]>,
+    pub(super) final_globals: Option<&'a mut [f32]>,
+    /// See [`StepBuffers::board_kept`].
+    pub(super) board_kept: bool,
+}
 
 /// One game of the batch.
 #[derive(Debug)]

@@ -1,7 +1,7 @@
 //! Running a call over the games of a batch: the buffers a call writes, split by rows
 //! between threads, and the check that lets the caller stop it.
 
-use super::env::Env;
+use super::env::{Env, Out};
 use super::{BatchError, BatchSettings, INTERRUPT_INTERVAL};
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::Mutex;
@@ -206,27 +206,6 @@ impl OwnedBuffers {
             board_kept: false,
         }
     }
-}
-
-/// Where one game writes its step results (its rows of the buffers).
-pub(super) struct Out<'a> {
-    pub(super) board: Option<&'a mut [u8]>,
-    pub(super) globals: Option<&'a mut [f32]>,
-    pub(super) mask: &'a mut [i8],
-    pub(super) rewards: &'a mut [f32],
-    pub(super) to_play: &'a mut i32,
-    pub(super) terminated: &'a mut bool,
-    pub(super) truncated: &'a mut bool,
-    pub(super) final_scores: Option<&'a mut [i32]>,
-    pub(super) outside: Option<&'a mut u32>,
-    /// The returns per seat and the length of an episode that ended in this step.
-    pub(super) episode_returns: Option<&'a mut [f32]>,
-    pub(super) episode_length: Option<&'a mut i32>,
-    /// The final observation of an episode that ended in this step.
-    pub(super) final_board: Option<&'a mut [u8]>,
-    pub(super) final_globals: Option<&'a mut [f32]>,
-    /// See [`StepBuffers::board_kept`].
-    pub(super) board_kept: bool,
 }
 
 /// Splits the first `n` items off `rest` (the rows of one thread's games).

@@ -41,3 +41,86 @@ fn tb2_ten_for_the_most_of_each_kind() {
     none.goods_majorities();
     assert_eq!(none.events().len(), before, "no tokens, no points");
 }
+
+/// Whether every builder and pig on the board has a figure of its owner that keeps it
+/// there in its feature (TB3, TB5, TB6), recomputed from the figure list and the
+/// features' roots alone.
+fn every_special_accompanied(game: &Game) -> bool {
+    let companions = |special: Figure| -> &'static [Figure] {
+        match special {
+            Figure::Builder => &[
+                Figure::Follower,
+                Figure::BigFollower,
+                Figure::Mayor,
+                Figure::Wagon,
+            ],
+            _ => &[Figure::Follower, Figure::BigFollower],
+        }
+    };
+    game.figures
+        .iter()
+        .filter(|f| matches!(f.figure, Figure::Builder | Figure::Pig))
+        .all(|s| {
+            let root = game.features.root(s.node);
+            game.figures.iter().any(|f| {
+                f.owner == s.owner
+                    && companions(s.figure).contains(&f.figure)
+                    && game.features.root(f.node) == root
+            })
+        })
+}
+
+/// TB6: the check that returns unaccompanied builders and pigs is skipped while no
+/// figure has left the board or come onto it since it last ran
+/// (`Game::figures_changed`); after every decision of random games in several
+/// configurations with Traders & Builders, a skipped check would have found nothing.
+#[test]
+fn tb6_skipped_check_finds_every_builder_and_pig_accompanied() {
+    let configs: [(u8, &[TileSet], u8); 3] = [
+        (2, &[TileSet::Base, TileSet::TradersBuilders], 0),
+        (
+            4,
+            &[
+                TileSet::Base,
+                TileSet::PrincessDragon,
+                TileSet::Tower,
+                TileSet::TradersBuilders,
+            ],
+            0,
+        ),
+        (4, &TileSet::ALL, 1),
+    ];
+    let mut skipped = 0u32;
+    let mut specials_seen = 0u32;
+    for (players, sets, abbot) in configs {
+        for seed in 0..12u64 {
+            let mut config = GameConfig::new(players);
+            config.sets = sets.to_vec();
+            config.figures = Figures::default_for(&config.sets);
+            config.figures.abbot = abbot;
+            config.seed = seed;
+            let mut game = Game::new(config).unwrap();
+            let mut rng = crate::Rng::new(seed ^ 0x5EED);
+            while !game.is_terminal() {
+                let legal = game.legal();
+                let pick = legal[rng.below(legal.len() as u32) as usize];
+                game.apply(pick).unwrap();
+                if !game.figures_changed {
+                    skipped += 1;
+                    assert!(
+                        every_special_accompanied(&game),
+                        "seed {seed}, {players} players: a builder or pig is alone while \
+                         the check would be skipped"
+                    );
+                }
+                specials_seen += game
+                    .figures
+                    .iter()
+                    .filter(|f| matches!(f.figure, Figure::Builder | Figure::Pig))
+                    .count() as u32;
+            }
+        }
+    }
+    assert!(skipped > 0, "the check was never skipped");
+    assert!(specials_seen > 0, "no builder or pig was ever deployed");
+}
