@@ -34,7 +34,8 @@ minibatches by :func:`carcassonne.data.batches` (``games=`` the window's ids): e
 game's record replayed and its decisions encoded natively, shuffled across games
 through ``--shuffle-buffer`` rows. Memory does not grow with the window: the loader
 holds at most its shuffle buffer and three games' rows (the iteration's line prints
-that bound, about 37 KB a row, some 300 MB at the default 8,192 rows), whatever
+that bound at the size of dense rows, about 37 KB a row, some 300 MB at the default
+8,192 rows; the loader holds them sparse, in less), whatever
 ``--buffer`` is (docs/learning.md has the memory measured over 10,000 games); on disk a decision costs about 105 bytes (docs/benchmarks.md).
 
 ``OUT/checkpoint.pt`` (the network, the optimizer and each finished iteration's games)
