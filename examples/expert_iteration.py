@@ -1,11 +1,12 @@
 """A baseline that learns from search: expert iteration on the 2-player base game.
 
 Each iteration plays self-play games natively (:func:`carcassonne.selfplay.generate`,
-every seat searching every decision), trains a small policy-value network on the rows
-(policy: cross-entropy to the search's visit shares over the masked flat ids; value:
-squared error to the deciding seat's final outcome, 1 a win, ½ a tie, 0 a loss, or a
-mix of it and the search's value of the decision with ``--value-mix``), and
-hands the network to the next iteration's search: its leaves are then evaluated by the
+every seat searching every decision) into the run's dataset ``OUT/data`` (Parquet
+tables, docs/dataset.md), trains a small policy-value network on the rows of its last
+games streamed from there (policy: cross-entropy to the search's visit shares over the
+masked flat ids; value: squared error to the deciding seat's final outcome, 1 a win, ½ a
+tie, 0 a loss, or a mix of it and the search's value of the decision with
+``--value-mix``), and hands the network to the next iteration's search: its leaves are then evaluated by the
 network in batches (softmax priors over the mask, a sigmoid value) instead of random
 playouts (``carcassonne.search``'s evaluator). The first iteration has no network yet
 and searches with random playouts (``--first-budget`` iterations per decision); the
@@ -22,9 +23,32 @@ tuning (``--c``, ``--margin``, ``--playout``, ``--standing``, ``--standing-end``
 The network is the convolutional policy of ``train_ppo.py`` (a logit per window cell and
 rotation from a 1×1 convolution, the other ids from pooled features; about 60,000
 parameters, 0.25 MB of weights, at the default ``--width 32 --depth 3``), its value head
-read through a sigmoid. Rows are kept in a buffer of the last ``--buffer`` rows (about
-28 KB a row: the planes as uint8, the policy target sparse; see :class:`Buffer`); each
-iteration trains ``--epochs`` passes over it.
+read through a sigmoid.
+
+The replay buffer is the dataset on disk: iteration games are numbered on through the
+run (each iteration its own range, ``first_game`` in the curve; the games of a network
+are named by its weights' hash, :func:`weights_name`), never written twice, and each
+iteration trains ``--epochs`` passes over the last ``--buffer`` GAMES of the run (a
+window of whole games, about 100 decisions each in the 2-player base game), streamed in
+minibatches by :func:`carcassonne.data.batches` (``games=`` the window's ids): each
+game's record replayed and its decisions encoded natively, shuffled across games
+through ``--shuffle-buffer`` rows. Memory does not grow with the window: the loader
+holds at most its shuffle buffer and three games' rows (the iteration's line prints
+that bound at the size of dense rows, about 37 KB a row, some 300 MB at the default
+8,192 rows; the loader holds them sparse, in less), whatever
+``--buffer`` is (docs/learning.md has the memory measured over 10,000 games); on disk a decision costs about 105 bytes (docs/benchmarks.md).
+
+``OUT/checkpoint.pt`` (the network, the optimizer and each finished iteration's games)
+is written after every iteration, whole: the same command again with the same
+``--out`` goes on from it (``--iterations`` and ``--minutes`` then count the new run's
+iterations and time), and an iteration that was interrupted plays again only the games
+its network had not written. ``--ray ADDRESS`` (or ``auto``) plays each iteration's
+self-play on a Ray cluster with :func:`carcassonne.distributed.selfplay` (tasks of
+``--chunk`` games, one CPU each, the network sent to them as its weights:
+:class:`WeightsEvaluator`) into the same ``OUT/data``, which must then be on storage
+every node reaches, and trains on the driver, streaming from it; each iteration prints
+the distributed run's summary (chunks Ray ran again among them) and the run ends with
+what was retried. With ``--ray`` the time bound is checked between iterations only.
 
 After each iteration the arg-max network (no search) plays ``--eval-deals`` deals from
 both seats against ``heuristic`` and against ``mcts:150`` with
@@ -35,13 +59,16 @@ after every iteration to ``OUT/policy.pt``, and those that did best against
 self-play would start after the deadline is not begun, and its generation stops early
 (fewer games) when time is short.
 
-Run (from the repository's root, with the package and PyTorch installed)::
+Run (from the repository's root, with the package and PyTorch installed; ``--ray``
+needs the ``ray`` extra too, ``pip install "./python[ray]"``)::
 
     nice -n 10 python examples/expert_iteration.py --minutes 30 --out runs/exit
+    python examples/expert_iteration.py --ray auto --minutes 120 --out /shared/runs/exit
 
-``--smoke`` is one tiny iteration (a few games, short searches, one evaluation deal)
-that finishes within a minute. ``--evaluate WEIGHTS`` trains nothing: it plays the saved
-network against ``--opponent`` on ``--deals`` deals from both seats, as the arg-max
+``--smoke`` is two tiny iterations (a few games, short searches, one evaluation deal)
+bounded by a minute unless ``--minutes`` says otherwise. ``--evaluate WEIGHTS`` trains
+nothing: it plays the saved network against ``--opponent`` on ``--deals`` deals from
+both seats, as the arg-max
 policy (``--player argmax``) or guiding a search of N evaluations a move
 (``--player search:50``; ``--c`` its PUCT constant, ``--batch`` its leaves a call,
 ``--margin`` the smooth margin's weight in a finished game's reward, ``--playout`` the
@@ -57,17 +84,20 @@ from __future__ import annotations
 
 import argparse
 import csv
+import hashlib
+import io
 import os
 import sys
+import threading
 import time
-from typing import Any, Callable, Dict, NamedTuple, Optional, Tuple
+from typing import Any, Callable, Dict, List, NamedTuple, Optional, Tuple
 
 import numpy as np
 import torch
 import torch.nn.functional as F
 
 import carcassonne
-from carcassonne import selfplay
+from carcassonne import data, selfplay
 from carcassonne.evaluation import Evaluation, evaluate
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
@@ -75,25 +105,38 @@ from train_ppo import Policy, masked  # noqa: E402  (the same network as the PPO
 
 GAME: Dict[str, Any] = {"players": 2, "sets": ["base"]}
 PRESET = "compact"
+#: The run's dataset, a folder of ``--out`` (docs/dataset.md), and its checkpoint.
+DATASET = "data"
+CHECKPOINT = "checkpoint.pt"
+#: The columns of ``OUT/curve.csv``: ``rows`` counts the run's rows so far, ``buffer_games``
+#: the games of the replay window, ``first_game`` the number of the iteration's first game.
+CURVE_HEADER = ["iteration", "search", "games", "rows", "buffer_games", "minutes", "rows_per_second",
+                "cross_entropy", "value_mse", "win_heuristic", "win_mcts150", "first_game"]
 
 
 def make_model(window: int, width: int = 32, depth: int = 3) -> Policy:
     return Policy(carcassonne.encoder_info(window, PRESET, **GAME), width=width, depth=depth)
 
 
-def load_model(path: str, window: int, width: Optional[int] = None, depth: Optional[int] = None) -> Policy:
-    """Saved weights of this network, its width and depth read from their shapes (a
-    ``width`` or ``depth`` given must agree with them)."""
-    state = torch.load(path)
+def model_of(state: Dict[str, Any], window: int, width: Optional[int] = None, depth: Optional[int] = None,
+             source: str = "the weights") -> Policy:
+    """This network with the weights ``state``, its width and depth read from their
+    shapes (a ``width`` or ``depth`` given must agree with them)."""
     saved = {"width": int(state["inp.weight"].shape[0]),
              "depth": sum(1 for k in state if k.startswith("convs.") and k.endswith(".weight"))}
     for name, asked in (("width", width), ("depth", depth)):
         if asked is not None and asked != saved[name]:
-            raise SystemExit(f"--{name} {asked}: the weights {path} have {name} {saved[name]}")
+            raise SystemExit(f"--{name} {asked}: {source} have {name} {saved[name]}")
     model = make_model(window, saved["width"], saved["depth"])
     model.load_state_dict(state)
     model.eval()
     return model
+
+
+def load_model(path: str, window: int, width: Optional[int] = None, depth: Optional[int] = None) -> Policy:
+    """Saved weights of this network, its width and depth read from their shapes (a
+    ``width`` or ``depth`` given must agree with them)."""
+    return model_of(torch.load(path), window, width, depth, source=f"the weights {path}")
 
 
 class NetworkEvaluator:
@@ -190,144 +233,184 @@ def search_player(model: Policy, evaluations: int, seed: int, batch: int = 8,
     return Named(f"network+search:{evaluations}{tuning_label(tuning)}", play)
 
 
-class Buffer:
-    """The last ``capacity`` training rows, in arrays allocated once (a ring) and filled
-    chunk by chunk as self-play returns them, so that a run's rows are never joined into
-    a second copy. Boards stay as the encoder writes them (uint8); the policy target is
-    kept sparse, as its ``entries`` largest shares with their ids (renormalized; a search
-    of a few hundred iterations rarely visits more actions), and made dense again a
-    minibatch at a time. The value target is ``(1 - value_mix)`` times the deciding seat's
+def window_ids(records: List[Dict[str, Any]], seed: int, buffer: int) -> List[str]:
+    """The ids of the last ``buffer`` games of the run (the replay window), newest first:
+    each iteration's record gives its games ``first_game .. first_game + games`` and the
+    hash in their ids ``selfplay-<seed>-<n>-<hash>`` (``selfplay.generate``)."""
+    ids: List[str] = []
+    for r in reversed(records):
+        for n in range(r["first_game"] + r["games"] - 1, r["first_game"] - 1, -1):
+            if len(ids) == buffer:
+                return ids
+            ids.append(f"selfplay-{seed}-{n}-{r['hash']}")
+    return ids
+
+
+def minibatch(batch: Dict[str, np.ndarray], value_mix: float) -> Dict[str, torch.Tensor]:
+    """A batch of :func:`carcassonne.data.batches` as the training tensors: the planes,
+    globals and mask as the loader gives them, the policy target (the search's visit
+    shares, dense), and the value target, ``(1 - value_mix)`` times the deciding seat's
     outcome plus ``value_mix`` times the search's value of the decision."""
-
-    def __init__(self, capacity: int, value_mix: float = 0.0, entries: int = 96) -> None:
-        self.capacity = capacity
-        self.value_mix = value_mix
-        self.entries = entries
-        self.arrays: Dict[str, np.ndarray] = {}
-        self.num_actions = 0
-        self.next = 0
-        self.size = 0
-
-    def __len__(self) -> int:
-        return self.size
-
-    def _allocate(self, rows: selfplay.SelfPlayRows) -> None:
-        n, a = self.capacity, rows.policy.shape[1]
-        self.num_actions = a
-        self.entries = min(self.entries, a)
-        self.arrays = {
-            "board": np.empty((n,) + rows.board.shape[1:], dtype=rows.board.dtype),
-            "globals": np.empty((n,) + rows.globals.shape[1:], dtype=np.float32),
-            "mask": np.empty((n, a), dtype=rows.action_mask.dtype),
-            "policy_ids": np.empty((n, self.entries), dtype=np.int16 if a < 2**15 else np.int32),
-            "policy_shares": np.empty((n, self.entries), dtype=np.float32),
-            "value": np.empty(n, dtype=np.float32),
-        }
-
-    def add(self, rows: selfplay.SelfPlayRows) -> None:
-        if len(rows) == 0:
-            return
-        if not self.arrays:
-            self._allocate(rows)
-        # Of more rows than the ring holds, only the last ``capacity`` stay: skip the others.
-        dropped = max(len(rows) - self.capacity, 0)
-        self.next = (self.next + dropped) % self.capacity
-        kept = slice(dropped, len(rows))
-        policy = rows.policy[kept]
-        k = self.entries
-        ids = np.argpartition(-policy, k - 1, axis=1)[:, :k] if k < self.num_actions else \
-            np.broadcast_to(np.arange(k), policy.shape).copy()
-        shares = np.take_along_axis(policy, ids, axis=1)
-        shares /= np.maximum(shares.sum(axis=1, keepdims=True), 1e-12)
-        value = (1.0 - self.value_mix) * rows.outcome[kept] + self.value_mix * rows.search_value[kept]
-        fields = {"board": rows.board[kept], "globals": rows.globals[kept], "mask": rows.action_mask[kept],
-                  "policy_ids": ids, "policy_shares": shares, "value": value}
-        n = len(value)
-        first = min(n, self.capacity - self.next)  # up to the ring's end; the rest from its start
-        for name, source in fields.items():
-            self.arrays[name][self.next:self.next + first] = source[:first]
-            self.arrays[name][:n - first] = source[first:]
-        self.next = (self.next + n) % self.capacity
-        self.size = min(self.size + n, self.capacity)
-
-    def minibatch(self, rows: np.ndarray) -> Dict[str, torch.Tensor]:
-        """The rows at ``rows`` (indices below ``len(self)``), in that order, as tensors; the
-        policy dense."""
-        a = self.arrays
-        ids = torch.from_numpy(a["policy_ids"][rows].astype(np.int64))
-        policy = torch.zeros(len(rows), self.num_actions).scatter_add_(1, ids, torch.from_numpy(a["policy_shares"][rows]))
-        return {"board": torch.from_numpy(a["board"][rows]), "globals": torch.from_numpy(a["globals"][rows]),
-                "mask": torch.from_numpy(a["mask"][rows]), "policy": policy, "value": torch.from_numpy(a["value"][rows])}
+    value = (1.0 - value_mix) * batch["outcome"] + value_mix * batch["search_value"]
+    return {"board": torch.from_numpy(batch["board"]), "globals": torch.from_numpy(batch["globals"]),
+            "mask": torch.from_numpy(batch["action_mask"]), "policy": torch.from_numpy(batch["policy"]),
+            "value": torch.from_numpy(value.astype(np.float32))}
 
 
-def train(model: Policy, opt: torch.optim.Optimizer, buffer: Buffer, epochs: int,
-          minibatch: int, stop_at: float) -> Tuple[float, float]:
-    """``epochs`` passes over the buffer's rows (stopping at ``time.monotonic()``
-    ``stop_at``); the mean policy cross-entropy and value squared error of the last pass."""
-    n = len(buffer)
+def train(model: Policy, opt: torch.optim.Optimizer, path: str, games: List[str], args: argparse.Namespace,
+          epochs: int, seed: int, stop_at: float) -> Tuple[float, float, int, float]:
+    """``epochs`` passes over the rows of the games ``games`` of the dataset ``path``,
+    streamed in minibatches by :func:`carcassonne.data.batches` (shuffled across games
+    through a buffer of ``--shuffle-buffer`` rows, from ``seed``), stopping at
+    ``time.monotonic()`` ``stop_at``. Returns the mean policy cross-entropy and value
+    squared error of the last pass, the rows of one pass, and the most bytes the loader
+    holds at once (its bound, :attr:`carcassonne.data.Batches.max_rows_held` rows)."""
+    stream = data.batches(path, args.minibatch, preset=PRESET, window=args.window, shuffle=True, seed=seed,
+                          epochs=epochs, shuffle_buffer=args.shuffle_buffer, games=games)
+    per_pass = max(stream.decisions, 1)
     model.train()
     ce_sum = mse_sum = 0.0
-    for _ in range(epochs):
-        perm = torch.randperm(n).numpy()  # drawn by torch: --seed repeats it
-        ce_sum = mse_sum = 0.0
-        seen = 0
-        for k in range(0, n, minibatch):
-            batch = buffer.minibatch(np.sort(perm[k:k + minibatch]))  # sorted: fewer cache misses
-            logits, v = model(batch["board"], batch["globals"])
-            logp = F.log_softmax(masked(logits, batch["mask"]), dim=1)
-            ce = -(batch["policy"] * logp).sum(dim=1).mean()
-            mse = F.mse_loss(torch.sigmoid(v), batch["value"])
-            loss = ce + mse
-            opt.zero_grad()
-            loss.backward()
-            torch.nn.utils.clip_grad_norm_(model.parameters(), 1.0)
-            opt.step()
-            size = len(batch["value"])
-            ce_sum += float(ce.detach()) * size
-            mse_sum += float(mse.detach()) * size
-            seen += size
-            if time.monotonic() >= stop_at:
-                break
+    seen = streamed = 0
+    held_bytes = 0.0
+    for batch in stream:
+        size = len(batch["player"])
+        if not held_bytes:
+            held_bytes = stream.max_rows_held * sum(a.nbytes for a in batch.values()) / size
+        if streamed == 0 or (streamed - 1) // per_pass != (streamed + size - 1) // per_pass:
+            ce_sum = mse_sum = 0.0  # a new pass begins in this minibatch: the means are of the last pass
+            seen = 0
+        streamed += size
+        rows = minibatch(batch, args.value_mix)
+        logits, v = model(rows["board"], rows["globals"])
+        logp = F.log_softmax(masked(logits, rows["mask"]), dim=1)
+        ce = -(rows["policy"] * logp).sum(dim=1).mean()
+        mse = F.mse_loss(torch.sigmoid(v), rows["value"])
+        loss = ce + mse
+        opt.zero_grad()
+        loss.backward()
+        torch.nn.utils.clip_grad_norm_(model.parameters(), 1.0)
+        opt.step()
+        ce_sum += float(ce.detach()) * size
+        mse_sum += float(mse.detach()) * size
+        seen += size
         if time.monotonic() >= stop_at:
             break
     model.eval()
-    return ce_sum / max(seen, 1), mse_sum / max(seen, 1)
+    return ce_sum / max(seen, 1), mse_sum / max(seen, 1), stream.decisions, held_bytes
 
 
 class Generated(NamedTuple):
-    """What an iteration's self-play added to the buffer."""
+    """What an iteration's self-play wrote into the dataset."""
 
     games: int
     rows: int
     seconds: float
+    #: The hash of the games' ids (``selfplay-<seed>-<n>-<hash>``).
+    hash: str
+    #: With ``--ray``: the distributed run's summary (what Ray ran again, among others).
+    summary: Optional[Any] = None
 
     @property
     def rows_per_second(self) -> float:
         return self.rows / self.seconds if self.seconds > 0 else 0.0
 
 
+def weights_name(model: Policy) -> str:
+    """The seat name of a network's self-play games: ``net:`` and 16 hexadecimal digits
+    of the SHA-256 of its weights, so that each network's games have ids of their own."""
+    h = hashlib.sha256()
+    for name, tensor in model.state_dict().items():
+        h.update(name.encode())
+        h.update(tensor.detach().cpu().contiguous().numpy().tobytes())
+    return "net:" + h.hexdigest()[:16]
+
+
+class WeightsEvaluator:
+    """A :class:`NetworkEvaluator` that travels as the network's weights (the state
+    dict's bytes): what the Ray tasks of ``--ray`` are given. It builds the network on
+    its first call, in the process that calls it, with one PyTorch thread."""
+
+    def __init__(self, model: Policy, window: int) -> None:
+        buf = io.BytesIO()
+        torch.save(model.state_dict(), buf)
+        self.weights = buf.getvalue()
+        self.window = window
+        self._evaluator: Optional[NetworkEvaluator] = None
+        self._lock = threading.Lock()
+
+    def __getstate__(self) -> Dict[str, Any]:
+        return {"weights": self.weights, "window": self.window}
+
+    def __setstate__(self, state: Dict[str, Any]) -> None:
+        self.weights, self.window = state["weights"], state["window"]
+        self._evaluator = None
+        self._lock = threading.Lock()
+
+    def __call__(self, batch: Dict[str, np.ndarray]) -> Tuple[np.ndarray, np.ndarray]:
+        if self._evaluator is None:
+            with self._lock:
+                if self._evaluator is None:
+                    torch.set_num_threads(1)
+                    self._evaluator = NetworkEvaluator(model_of(torch.load(io.BytesIO(self.weights)), self.window))
+        return self._evaluator(batch)
+
+
 def generate(model: Optional[Policy], games: int, args: argparse.Namespace, first_game: int,
-             stop_at: float, buffer: Buffer) -> Optional[Generated]:
-    """Plays up to ``games`` self-play games into ``buffer`` (in chunks of ``--chunk``
-    games, stopping when ``time.monotonic()`` passes ``stop_at``): random playouts without
-    a model, the model's evaluations with one (tuned by the command line's :data:`TUNING`
-    options). ``None`` when no chunk was played."""
-    kwargs: Dict[str, Any] = dict(seed=args.seed, threads=args.threads, window=args.window, preset=PRESET,
+             stop_at: float, path: str) -> Optional[Generated]:
+    """Plays self-play games ``first_game ..`` (up to ``games``) into the dataset
+    ``path``: random playouts without a model, the model's evaluations with one (tuned
+    by the command line's :data:`TUNING` options, its games named by
+    :func:`weights_name`). Games already in the dataset (an interrupted iteration's) are
+    not played again. On this machine, in chunks of ``--chunk`` games, stopping when
+    ``time.monotonic()`` passes ``stop_at``; with ``--ray``, as one distributed run on
+    the cluster (tasks of ``--chunk`` games, each searching on one CPU). ``None`` when no
+    game was played."""
+    kwargs: Dict[str, Any] = dict(seed=args.seed, window=args.window, preset=PRESET,
                                   sample_moves=args.sample_moves, **GAME)
     if model is None:
         kwargs["budget"] = args.first_budget
     else:
-        kwargs.update(budget=args.budget, evaluator=NetworkEvaluator(model), batch=args.batch, **tuning_of(args))
+        kwargs.update(budget=args.budget, batch=args.batch, seat_name=weights_name(model), **tuning_of(args))
+    if args.ray:
+        from carcassonne import distributed
+
+        started = time.monotonic()
+        evaluator = None if model is None else WeightsEvaluator(model, args.window)
+        try:
+            summary = distributed.selfplay(path, games, first_game=first_game, evaluator=evaluator,
+                                           chunk_games=args.chunk, **kwargs)
+        except distributed.DistributedError as e:
+            if e.summary is not None:
+                print(e.summary, flush=True)
+            raise SystemExit(f"--ray: self-play on the cluster failed: {e} (the same command again goes on)")
+        return Generated(games, summary.decisions, time.monotonic() - started, summary.hash, summary)
+    if model is not None:
+        kwargs["evaluator"] = NetworkEvaluator(model)
     done = rows = 0
     seconds = 0.0
+    hash = ""
     while done < games and (done == 0 or time.monotonic() < stop_at):
         k = min(args.chunk, games - done)
-        part = selfplay.generate(k, first_game=first_game + done, **kwargs)
-        buffer.add(part)
+        started = time.monotonic()
+        written = selfplay.generate(k, first_game=first_game + done, threads=args.threads, out=path,
+                                    part_games=k, **kwargs)
+        seconds += time.monotonic() - started
+        hash = written["hash"]
         done += k
-        rows += len(part)
-        seconds += part.seconds
-    return Generated(done, rows, seconds) if done else None
+        rows += written["decisions"]
+    return Generated(done, rows, seconds, hash) if done else None
+
+
+def next_game(records: List[Dict[str, Any]]) -> int:
+    """The number of the next iteration's first game: after every game of ``records``."""
+    return max((r["first_game"] + r["games"] for r in records), default=0)
+
+
+def save_checkpoint(path: str, state: Dict[str, Any]) -> None:
+    """Writes ``state`` to ``path`` whole or not at all (a temporary file, renamed)."""
+    temporary = path + ".tmp"
+    torch.save(state, temporary)
+    os.replace(temporary, path)
 
 
 def run_evaluation(model: Policy, player: str, opponent: str, deals: int, seed: int, window: int,
@@ -346,7 +429,7 @@ def run_evaluation(model: Policy, player: str, opponent: str, deals: int, seed: 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--minutes", type=float, default=30.0, help="time of the whole run")
+    parser.add_argument("--minutes", type=float, help="time of the whole run (default 30; with --smoke, 1)")
     parser.add_argument("--iterations", type=int, default=100, help="most iterations (the minutes end it first)")
     parser.add_argument("--first-games", type=int, default=120, help="games of the first (playout) iteration")
     parser.add_argument("--first-budget", type=int, default=150, help="playout iterations a decision, first iteration")
@@ -354,8 +437,11 @@ def main() -> None:
     parser.add_argument("--budget", type=int, default=64, help="network evaluations a decision, later iterations")
     parser.add_argument("--batch", type=int, default=8, help="leaves a call of the evaluator")
     parser.add_argument("--sample-moves", type=int, default=30, help="decisions a game drawn by visit share")
-    parser.add_argument("--chunk", type=int, default=10, help="games a self-play call")
-    parser.add_argument("--buffer", type=int, default=40000, help="rows kept for training")
+    parser.add_argument("--chunk", type=int, default=10, help="games a self-play call (with --ray: a task)")
+    parser.add_argument("--buffer", type=int, default=500,
+                        help="the replay window: the last games of the run (in OUT/data) that training streams from")
+    parser.add_argument("--shuffle-buffer", type=int, default=8192,
+                        help="rows of the loader's shuffle buffer (what training holds in memory)")
     parser.add_argument("--epochs", type=int, default=2, help="passes over the buffer an iteration")
     parser.add_argument("--first-epochs", type=int, default=6, help="passes over the first iteration's rows")
     parser.add_argument("--minibatch", type=int, default=256)
@@ -371,12 +457,17 @@ def main() -> None:
     parser.add_argument("--threads", type=int, default=2, help="self-play threads")
     parser.add_argument("--torch-threads", type=int, default=1)
     parser.add_argument("--seed", type=int, default=1)
-    parser.add_argument("--out", default="runs/exit")
+    parser.add_argument("--out", default="runs/exit",
+                        help="the run's folder: its dataset OUT/data, weights, curve and checkpoint (a run started "
+                        "again with the same --out goes on from its checkpoint)")
+    parser.add_argument("--ray", metavar="ADDRESS",
+                        help="self-play on a Ray cluster (auto: the one this node is part of; HOST:PORT), "
+                        "written into OUT/data, which must be on storage every node reaches")
     parser.add_argument("--playouts", action="store_true",
                         help="every iteration searches with random playouts, none with the network")
     parser.add_argument("--init", metavar="WEIGHTS",
                         help="start from these weights (this network's): every iteration is guided, unless --playouts")
-    parser.add_argument("--smoke", action="store_true", help="one tiny iteration, within a minute")
+    parser.add_argument("--smoke", action="store_true", help="two tiny iterations, within a minute")
     parser.add_argument("--evaluate", metavar="WEIGHTS", help="evaluate saved weights instead of training")
     parser.add_argument("--player", default="argmax", help="with --evaluate: argmax, or search:N")
     guided_only = "the guided search's (--evaluate WEIGHTS --player search:N, or the guided iterations' self-play): "
@@ -400,7 +491,9 @@ def main() -> None:
     if args.smoke:
         args.iterations, args.first_games, args.first_budget, args.games, args.budget = 2, 2, 16, 2, 8
         args.chunk, args.first_epochs, args.epochs, args.eval_deals = 2, 1, 1, 1
-        args.minutes = min(args.minutes, 1.0)
+        args.shuffle_buffer = min(args.shuffle_buffer, 256)
+    if args.minutes is None:
+        args.minutes = 1.0 if args.smoke else 30.0
 
     torch.manual_seed(args.seed)
     torch.set_num_threads(args.torch_threads)
@@ -411,19 +504,26 @@ def main() -> None:
     if args.depth is not None and args.depth < 0:
         parser.error(f"--depth {args.depth}: expected 0 or more convolutions")
     # Training has guided iterations unless --playouts, or a single iteration with no --init (playouts).
-    trains_guided = not args.playouts and (args.init is not None or args.iterations > 1)
+    checkpoint_path = os.path.join(args.out, CHECKPOINT)
+    resumes = os.path.exists(checkpoint_path)
+    trains_guided = not args.playouts and (args.init is not None or args.iterations > 1 or resumes)
     guided_search = args.player.startswith("search:") if args.evaluate else trains_guided
     for name, value in tuning_of(args).items():
         option = "--" + name.replace("_", "-")
         if not guided_search:
             parser.error(f"{option} {value}: only a guided search has it (--evaluate WEIGHTS --player search:N, "
-                         "or training with guided iterations: no --playouts, and --init or more than one iteration)")
+                         "or training with guided iterations: no --playouts, and --init, more than one iteration or a run "
+                         "in --out to go on with)")
         if name == "c" and not 0.0 <= value <= 10.0:
             parser.error(f"--c {value}: expected a PUCT constant in 0..10")
         if name != "c" and not 0.0 <= value <= 1.0:
             parser.error(f"{option} {value}: expected a weight in 0..1")
     if args.batch < 1:
         parser.error(f"--batch {args.batch}: expected at least 1 leaf a call")
+    for option, value, low in (("--buffer", args.buffer, 1), ("--shuffle-buffer", args.shuffle_buffer, 1),
+                               ("--chunk", args.chunk, 1), ("--minibatch", args.minibatch, 1)):
+        if value < low:
+            parser.error(f"{option} {value}: expected at least {low}")
     if args.evaluate:
         model = load_model(args.evaluate, args.window, args.width, args.depth)
         result = run_evaluation(model, args.player, args.opponent, args.deals, args.eval_seed, args.window, args.seed,
@@ -435,52 +535,105 @@ def main() -> None:
     started = time.monotonic()
     deadline = started + 60.0 * args.minutes
     os.makedirs(args.out, exist_ok=True)
-    if args.init:
-        model = load_model(args.init, args.window, args.width, args.depth)
-    else:
-        model = make_model(args.window, 32 if args.width is None else args.width, 3 if args.depth is None else args.depth)
-    model.eval()
-    opt = torch.optim.Adam(model.parameters(), lr=args.lr)
-    print(f"{sum(p.numel() for p in model.parameters()):,} parameters", flush=True)
+    dataset = os.path.join(args.out, DATASET)
     curve_path = os.path.join(args.out, "curve.csv")
-    with open(curve_path, "w", newline="") as f:
-        csv.writer(f).writerow(["iteration", "search", "games", "rows", "buffer", "minutes", "rows_per_second",
-                                "cross_entropy", "value_mse", "win_heuristic", "win_mcts150"])
-    buffer = Buffer(args.buffer, args.value_mix)
+    # A run goes on from its checkpoint: the network, the optimizer, and each finished
+    # iteration's games (their numbers and the hash of their ids).
+    records: List[Dict[str, Any]] = []
     best = -1.0
-    first_game = 0
-    total_rows = 0
-    for iteration in range(args.iterations):
-        if iteration > 0 and time.monotonic() >= deadline:
+    from_init = args.init is not None
+    if resumes:
+        if args.init:
+            parser.error(f"--init {args.init}: {checkpoint_path} holds a run to go on with; "
+                         "leave --init out to go on, or give another --out")
+        saved = torch.load(checkpoint_path)
+        for option, name in (("--seed", "seed"), ("--window", "window")):
+            if saved["settings"][name] != getattr(args, name):
+                parser.error(f"{option} {getattr(args, name)}: the run in {args.out} has {name} "
+                             f"{saved['settings'][name]}; give the same, or another --out")
+        model = model_of(saved["model"], args.window, args.width, args.depth, source=f"the weights of {checkpoint_path}")
+        opt = torch.optim.Adam(model.parameters(), lr=args.lr)
+        opt.load_state_dict(saved["optimizer"])
+        for group in opt.param_groups:
+            group["lr"] = args.lr  # the optimizer's moments go on; the rate is this run's
+        records, best, from_init = list(saved["iterations"]), float(saved["best"]), bool(saved["from_init"])
+        # The curve keeps the rows of the checkpointed iterations (not one written after it).
+        with open(curve_path, newline="") as f:
+            kept = list(csv.reader(f))[:len(records) + 1]
+        with open(curve_path, "w", newline="") as f:
+            csv.writer(f).writerows(kept or [CURVE_HEADER])
+        print(f"going on from {checkpoint_path}: {len(records)} iterations, games 0..{next_game(records) - 1} "
+              f"in {dataset}", flush=True)
+    else:
+        if args.init:
+            model = load_model(args.init, args.window, args.width, args.depth)
+        else:
+            model = make_model(args.window, 32 if args.width is None else args.width,
+                               3 if args.depth is None else args.depth)
+        opt = torch.optim.Adam(model.parameters(), lr=args.lr)
+        with open(curve_path, "w", newline="") as f:
+            csv.writer(f).writerow(CURVE_HEADER)
+    model.eval()
+    print(f"{sum(p.numel() for p in model.parameters()):,} parameters", flush=True)
+    if args.ray:
+        try:
+            import ray  # with the [ray] extra; carcassonne.distributed uses this connection
+            from ray import cloudpickle
+        except ImportError:
+            parser.error(f'--ray {args.ray}: needs Ray and pyarrow: pip install "./python[ray]"')
+
+        # The network's module goes to the workers inside the evaluator (by value): the
+        # nodes need the package and PyTorch, not this folder.
+        cloudpickle.register_pickle_by_value(sys.modules[Policy.__module__])
+        ray.init(address=args.ray, log_to_driver=False)
+    retried: List[str] = []
+    first = len(records)
+    for iteration in range(first, first + args.iterations):
+        if iteration > first and time.monotonic() >= deadline:
             break
         left = deadline - time.monotonic()
-        guided = (iteration > 0 or args.init is not None) and not args.playouts
+        guided = (iteration > 0 or from_init) and not args.playouts
         games = args.games if guided else args.first_games
+        first_game = next_game(records)
         # Self-play may take half the time left; training and evaluation share the rest.
-        rows = generate(model if guided else None, games, args, first_game, time.monotonic() + left / 2, buffer)
+        rows = generate(model if guided else None, games, args, first_game, time.monotonic() + left / 2, dataset)
         if rows is None:
             break
-        first_game += rows.games
-        total_rows += rows.rows
+        if rows.summary is not None:
+            print(rows.summary, flush=True)
+            retried += [f"iteration {iteration}: games {a}-{b}, {n} attempts" for a, b, n in rows.summary.retried]
+        record = {"first_game": first_game, "games": rows.games, "hash": rows.hash, "rows": rows.rows}
+        window = window_ids(records + [record], args.seed, args.buffer)
         epochs = args.epochs if guided else args.first_epochs
         train_until = time.monotonic() + max(deadline - time.monotonic(), 0.0) * 0.7
-        ce, mse = train(model, opt, buffer, epochs, args.minibatch, train_until if not args.smoke else float("inf"))
+        ce, mse, window_rows, held = train(model, opt, dataset, window, args, epochs,
+                                           (args.seed * 1_000_003 + iteration) % 2**64,
+                                           train_until if not args.smoke else float("inf"))
         torch.save(model.state_dict(), os.path.join(args.out, "policy.pt"))
         search = f"guided:{args.budget}{tuning_label(tuning_of(args), ' ')}" if guided else f"mcts:{args.first_budget}"
         results = [run_evaluation(model, "argmax", opp, args.eval_deals, 10_000, args.window) for opp in ("heuristic", "mcts:150")]
         minutes = (time.monotonic() - started) / 60
         wh, wm = results[0].win_rate, results[1].win_rate
-        print(f"[iteration {iteration}, {minutes:5.1f} min] {search}: {rows.games} games, {rows.rows} rows "
-              f"({rows.rows_per_second:.0f}/s), buffer {len(buffer)}; cross-entropy {ce:.3f}, "
-              f"value mse {mse:.3f}; arg-max network wins {100 * wh:.0f} % against heuristic, "
-              f"{100 * wm:.0f} % against mcts:150 ({results[0].games} games each)", flush=True)
+        total_rows = sum(r["rows"] for r in records) + rows.rows
+        print(f"[iteration {iteration}, {minutes:5.1f} min] {search}: {rows.games} games "
+              f"({first_game}..{first_game + rows.games - 1}), {rows.rows} rows ({rows.rows_per_second:.0f}/s); "
+              f"buffer {len(window)} games, {window_rows} rows (loader at most {held / 2**20:.0f} MB); "
+              f"cross-entropy {ce:.3f}, value mse {mse:.3f}; arg-max network wins {100 * wh:.0f} % against "
+              f"heuristic, {100 * wm:.0f} % against mcts:150 ({results[0].games} games each)", flush=True)
         with open(curve_path, "a", newline="") as f:
-            csv.writer(f).writerow([iteration, search, rows.games, total_rows, len(buffer),
+            csv.writer(f).writerow([iteration, search, rows.games, total_rows, len(window),
                                     f"{minutes:.2f}", f"{rows.rows_per_second:.1f}", f"{ce:.4f}", f"{mse:.4f}",
-                                    f"{wh:.4f}", f"{wm:.4f}"])
+                                    f"{wh:.4f}", f"{wm:.4f}", first_game])
         if wm + wh > best:
             best = wm + wh
             torch.save(model.state_dict(), os.path.join(args.out, "best.pt"))
+        records.append(record)
+        save_checkpoint(checkpoint_path, {
+            "model": model.state_dict(), "optimizer": opt.state_dict(), "iterations": records, "best": best,
+            "from_init": from_init, "settings": {"seed": args.seed, "window": args.window}})
+    if args.ray:
+        print(f"self-play on the cluster: {len(retried)} chunks run again by Ray"
+              + "".join(f"; {r}" for r in retried), flush=True)
     print(f"whole run: {(time.monotonic() - started) / 60:.2f} minutes of {args.minutes:g}", flush=True)
     print(f"curve: {curve_path}; weights: {os.path.join(args.out, 'policy.pt')} (last), "
           f"{os.path.join(args.out, 'best.pt')} (best in the evaluations)")

@@ -325,6 +325,7 @@ fn bench(dir: &Path, parsed: &args::Parsed) -> Result<Outcome, CliError> {
         epochs: 1,
         shuffle_buffer,
         skip_bad: false,
+        games: None,
     };
     let per_epoch = Loader::open(dir, options.clone())
         .map_err(failed)?

@@ -341,6 +341,7 @@ class DatasetLoader:
         epochs: int = 1,
         shuffle_buffer: int = 4096,
         skip_bad: bool = False,
+        games: Optional[List[str]] = None,
     ) -> "DatasetLoader": ...
     def next_batch(self, size: int) -> Optional[Dict[str, npt.NDArray[Any]]]: ...
     @property

@@ -17,7 +17,7 @@ pyarrow is needed for that (``pip install pyarrow``), not for writing.
 from __future__ import annotations
 
 import os
-from typing import Any, Dict, List, Mapping, Optional, Sequence, Union
+from typing import Any, Dict, Iterable, List, Mapping, Optional, Sequence, Union
 
 from . import _core
 from .errors import CarcassonneError
@@ -26,6 +26,7 @@ __all__ = [
     "SCHEMA_VERSION",
     "TABLES",
     "DEFAULT_SHUFFLE_BUFFER",
+    "MAX_GAME_IDS",
     "Batches",
     "Dataset",
     "DatasetError",
@@ -41,6 +42,8 @@ TABLES = ("games", "turns", "events", "decisions", "records")
 
 #: The rows of the shuffle buffer of :meth:`Dataset.batches` by default.
 DEFAULT_SHUFFLE_BUFFER = 4096
+#: The most game ids :func:`batches` takes as ``games``.
+MAX_GAME_IDS = 10_000_000
 
 _VERSION_KEY = b"carcassonne.dataset.version"
 _TABLE_KEY = b"carcassonne.dataset.table"
@@ -103,6 +106,7 @@ class Dataset:
         shuffle_buffer: int = DEFAULT_SHUFFLE_BUFFER,
         drop_last: bool = False,
         skip_bad: bool = False,
+        games: Optional[Iterable[str]] = None,
     ) -> "Batches":
         """Training rows of the dataset's decisions, ``size`` at a time: see :func:`batches`."""
         return batches(
@@ -117,6 +121,7 @@ class Dataset:
             shuffle_buffer=shuffle_buffer,
             drop_last=drop_last,
             skip_bad=skip_bad,
+            games=games,
         )
 
     def __repr__(self) -> str:
@@ -192,6 +197,20 @@ def _check_int(name: str, value: Any, low: int, high: int) -> int:
     return value
 
 
+def _game_ids(games: Any) -> List[str]:
+    if isinstance(games, (str, bytes)) or not hasattr(games, "__iter__"):
+        raise DatasetError(f"games: expected game ids (a list of strings), got {type(games).__name__}")
+    ids = list(games)
+    for i, g in enumerate(ids):
+        if not isinstance(g, str):
+            raise DatasetError(f"games[{i}]: expected a game id (a string), got {type(g).__name__} {g!r}")
+    if not ids:
+        raise DatasetError("games: no game id; expected at least one (or None: every game)")
+    if len(ids) > MAX_GAME_IDS:
+        raise DatasetError(f"games: {len(ids)} game ids; expected at most {MAX_GAME_IDS}")
+    return ids
+
+
 def batches(
     path: Union[str, "os.PathLike[str]"],
     size: int,
@@ -204,6 +223,7 @@ def batches(
     shuffle_buffer: int = DEFAULT_SHUFFLE_BUFFER,
     drop_last: bool = False,
     skip_bad: bool = False,
+    games: Optional[Iterable[str]] = None,
 ) -> "Batches":
     """Training rows of the decisions of the dataset ``path``, ``size`` rows a batch.
 
@@ -226,7 +246,15 @@ def batches(
     anew. The last batch is shorter when the rows do not fill it, unless
     ``drop_last=True`` leaves it out. A bad file, row group or game raises
     :class:`DatasetError` naming it; with ``skip_bad=True`` it is skipped (the
-    iterator's ``skipped`` lists it). docs/dataset.md, "Loading for training".
+    iterator's ``skipped`` lists it).
+
+    ``games`` (game ids, such as a list of strings) restricts the rows to those
+    games, a window of the dataset such as a replay buffer's last games: the games
+    keep their dataset order (and ``game`` its index in the whole dataset), and the
+    order of the ids given does not matter (an id given twice counts once). Each id
+    must name a game with decisions in the dataset: a :class:`DatasetError` names the
+    ones that do not; at most :data:`MAX_GAME_IDS` ids. docs/dataset.md, "Loading
+    for training".
     """
     _check_int("size", size, 1, 1 << 20)
     if not isinstance(preset, str) or preset not in ("full", "in-play", "compact"):
@@ -237,6 +265,7 @@ def batches(
     _check_int("threads", threads, 1, 64)
     _check_int("epochs", epochs, 1, 1_000_000)
     _check_int("shuffle_buffer", shuffle_buffer, 1, 10_000_000)
+    ids = None if games is None else _game_ids(games)
     loader = _core.DatasetLoader(
         os.fspath(path),
         preset=preset,
@@ -247,6 +276,7 @@ def batches(
         epochs=epochs,
         shuffle_buffer=shuffle_buffer,
         skip_bad=bool(skip_bad),
+        games=ids,
     )
     return Batches(loader, size, drop_last)
 
@@ -272,6 +302,12 @@ class Batches:
     def skipped(self) -> List[str]:
         """Each file, row group or game skipped with ``skip_bad=True``, with why."""
         return self._loader.skipped
+
+    @property
+    def decisions(self) -> int:
+        """The decision rows of one pass (epoch) over the games loaded, from the
+        ``games`` table (rows dropped as :attr:`dropped` counts are not given)."""
+        return int(self._loader.decisions)
 
     @property
     def peak_rows_held(self) -> int:

@@ -61,7 +61,8 @@ from typing import Any, Callable, Dict, Iterator, List, Mapping, Optional, Seque
 
 import numpy as np
 
-from . import _core, data
+from . import _core, data, selfplay as _selfplay
+from ._search import Evaluator
 from .errors import CarcassonneError, InvalidArgumentError
 from .players import MatchResult, PlayerSpec, player_spec, summarize
 
@@ -111,6 +112,9 @@ class SelfPlaySummary:
     failed: List[str] = field(default_factory=list)
     #: Wall-clock seconds of the run.
     seconds: float = 0.0
+    #: The hash in the games' ids ``selfplay-<seed>-<n>-<hash>`` (8 hexadecimal digits of
+    #: the settings: :func:`carcassonne.selfplay.generate`).
+    hash: str = ""
 
     @property
     def rows_per_second(self) -> float:
@@ -308,15 +312,25 @@ class _Lock:
 # Tasks.
 
 
-def selfplay_chunk(staging: str, first: int, count: int, settings: Dict[str, Any], threads: int) -> Dict[str, Any]:
+def selfplay_chunk(
+    staging: str,
+    first: int,
+    count: int,
+    settings: Dict[str, Any],
+    threads: int,
+    evaluator: Optional[Evaluator] = None,
+) -> Dict[str, Any]:
     """Plays self-play games ``first .. first + count`` into the dataset ``staging`` as one
-    part (the body of a Ray task). An attempt after an earlier one of the same chunk goes
-    on from the games that attempt wrote whole. Returns the counts of
-    :func:`carcassonne.data.write_selfplay` and the number of attempts so far."""
+    part (the body of a Ray task), searching with ``evaluator`` when there is one. An
+    attempt after an earlier one of the same chunk goes on from the games that attempt
+    wrote whole. Returns the counts of :func:`carcassonne.selfplay.generate` and the
+    number of attempts so far."""
     os.makedirs(staging, exist_ok=True)
     with open(os.path.join(staging, "attempts"), "a", encoding="utf-8") as f:
         f.write(f"{socket.gethostname()} {os.getpid()}\n")
-    done = data.write_selfplay(staging, count, first_game=first, part_games=count, threads=threads, **settings)
+    if evaluator is not None:
+        settings = {**settings, "evaluator": evaluator}
+    done = _selfplay.generate(count, out=staging, first_game=first, part_games=count, threads=threads, **settings)
     with open(os.path.join(staging, "attempts"), encoding="utf-8") as f:
         attempts = sum(1 for _ in f)
     return {**done, "first": first, "count": count, "attempts": attempts}
@@ -364,6 +378,15 @@ def selfplay(
     figures: Optional[Mapping[str, int]] = None,
     window: int = 24,
     sample_moves: int = 30,
+    evaluator: Optional[Evaluator] = None,
+    preset: Optional[str] = None,
+    batch: Optional[int] = None,
+    seat_name: Optional[str] = None,
+    c: Optional[float] = None,
+    margin: Optional[float] = None,
+    playout: Optional[float] = None,
+    standing: Optional[float] = None,
+    standing_end: Optional[float] = None,
     chunk_games: Optional[int] = None,
     num_cpus: int = 1,
     max_retries: int = 3,
@@ -372,6 +395,20 @@ def selfplay(
     cluster and writes them into the dataset ``out`` (a directory every node reaches:
     shared storage), as :func:`carcassonne.data.write_selfplay` would with the same
     arguments.
+
+    With ``evaluator`` (see :func:`carcassonne.search`: a callable of a batch of leaves
+    that returns their priors and values, such as a network's) every search is guided
+    by it, as :func:`carcassonne.selfplay.generate` guides it, the leaves' observations in
+    ``preset`` (default ``compact``), with ``batch``, ``c``,
+    ``margin``, ``playout``, ``standing``, ``standing_end`` and ``seat_name`` as there
+    (name each network's games by its own ``seat_name``: it enters their ids). The
+    evaluator is pickled once by Ray (its cloudpickle: a class or function of the
+    driver's ``__main__`` goes by value, one of an importable module by reference, so
+    that module must be installed on every node) and unpickled in every task, which
+    calls it from its search threads: it should hold what it needs to evaluate (a
+    network's weights, for instance) and set itself up on its first call. Without an
+    evaluator those options are the playout search's (``c``, ``margin``) or refused as
+    :func:`carcassonne.selfplay.generate` refuses them.
 
     Connects with ``ray.init(address=address)`` (``"auto"``: the cluster this node is
     part of; ``None``: a cluster of this machine alone) unless this process is connected
@@ -406,6 +443,10 @@ def selfplay(
         window=window,
         sample_moves=sample_moves,
     )
+    # The search's options, when given (the others keep generate's defaults).
+    tuning = dict(preset=preset, batch=batch, seat_name=seat_name, c=c, margin=margin, playout=playout, standing=standing,
+                  standing_end=standing_end)
+    settings.update({k: v for k, v in tuning.items() if v is not None})
     started = time.monotonic()
     summary = SelfPlaySummary(out=path, games=games)
     staging_root = os.path.join(path, STAGING)
@@ -416,8 +457,9 @@ def selfplay(
     try:
         probe = os.path.join(staging_root, "check")
         # The games' ids name the settings by their hash, which the writer returns.
-        hash = data.write_selfplay(probe, 0, first_game=first_game, **settings)["hash"]
+        hash = _selfplay.generate(0, out=probe, first_game=first_game, evaluator=evaluator, **settings)["hash"]
         shutil.rmtree(probe)
+        summary.hash = hash
 
         def game_id(n: int) -> str:
             return f"selfplay-{seed}-{n}-{hash}"
@@ -434,10 +476,12 @@ def selfplay(
         if chunk_games is None:
             chunk_games = max(1, min(_MAX_CHUNK_GAMES, math.ceil(len(missing) / (4 * _slots(num_cpus)))))
         task = _selfplay_task.options(num_cpus=num_cpus, max_retries=max_retries)
+        # Pickled once into the object store; each task gets it back as an argument.
+        shared = None if evaluator is None else ray.put(evaluator)
         pending: Dict[Any, Tuple[int, int, str]] = {}
         for first, count in _chunks(missing, chunk_games):
             staging = os.path.join(staging_root, f"{seed}-{first}-{first + count - 1}-{hash}")
-            pending[task.remote(staging, first, count, settings, num_cpus)] = (first, count, staging)
+            pending[task.remote(staging, first, count, settings, num_cpus, shared)] = (first, count, staging)
         summary.chunks = len(pending)
         try:
             while pending:

@@ -30,7 +30,7 @@ pub struct PyDatasetLoader {
 #[pymethods]
 impl PyDatasetLoader {
     #[new]
-    #[pyo3(signature = (path, preset="compact", window=None, shuffle=true, seed=Seed(0), threads=Int(1), epochs=Int(1), shuffle_buffer=Int(LoadOptions::DEFAULT_SHUFFLE_BUFFER as i64), skip_bad=false), text_signature = "(path, preset='compact', window=None, shuffle=True, seed=0, threads=1, epochs=1, shuffle_buffer=4096, skip_bad=False)")]
+    #[pyo3(signature = (path, preset="compact", window=None, shuffle=true, seed=Seed(0), threads=Int(1), epochs=Int(1), shuffle_buffer=Int(LoadOptions::DEFAULT_SHUFFLE_BUFFER as i64), skip_bad=false, games=None), text_signature = "(path, preset='compact', window=None, shuffle=True, seed=0, threads=1, epochs=1, shuffle_buffer=4096, skip_bad=False, games=None)")]
     #[allow(clippy::too_many_arguments)]
     fn new(
         py: Python<'_>,
@@ -43,6 +43,7 @@ impl PyDatasetLoader {
         epochs: Int,
         shuffle_buffer: Int,
         skip_bad: bool,
+        games: Option<Vec<String>>,
     ) -> PyResult<PyDatasetLoader> {
         let preset = Preset::from_name(preset).ok_or_else(|| {
             invalid_argument(format!(
@@ -71,6 +72,7 @@ impl PyDatasetLoader {
                 LoadOptions::MAX_SHUFFLE_BUFFER as i64,
             )? as usize,
             skip_bad,
+            games,
         };
         let loader = py
             .detach(|| Loader::open(&path, options))

@@ -122,3 +122,53 @@ def test_bad_arguments_are_named(dataset: Path, argument: str, value: Any) -> No
 def test_a_directory_that_is_not_a_dataset_is_named(tmp_path: Path) -> None:
     with pytest.raises(data.DatasetError, match=str(tmp_path)):
         next(iter(data.batches(tmp_path, 8)))
+
+
+def game_ids(dataset: Path, numbers: List[int]) -> List[str]:
+    """The ids of games ``numbers`` of the fixture's run: ``selfplay-<seed>-<n>-<hash>``,
+    the hash as the writer gives it (writing again plays and writes nothing)."""
+    again = data.write_selfplay(dataset, GAMES, part_games=2, **SETTINGS)
+    assert again["written"] == 0 and again["present"] == GAMES
+    return [f"selfplay-{SETTINGS['seed']}-{n}-{again['hash']}" for n in numbers]
+
+
+def test_a_window_of_games_gives_exactly_their_rows(dataset: Path) -> None:
+    """``games=`` (a replay window): the rows are those of the chosen games, each equal
+    to the row generate makes for that game, in dataset order whatever the order of the
+    ids; shuffled and on two threads, the same rows."""
+    rows = selfplay.generate(GAMES, **SETTINGS)
+    chosen = [2, 0]  # games 0 and 2 of 0..2, in two parts (two games a part), given out of order
+    ids = game_ids(dataset, chosen)
+    got, _ = collect(data.batches(dataset, 5, shuffle=False, games=ids + ids[:1]))  # an id twice counts once
+    keep = np.isin(rows.game, chosen)
+    assert 0 < keep.sum() < len(rows)
+    assert sorted(set(got["game"].tolist())) == [0, 2]
+    for name in FIELDS:
+        assert np.array_equal(got[name], getattr(rows, name)[keep]), name
+    assert np.array_equal(got["game"], rows.game[keep].astype(np.int64))
+    shuffled, _ = collect(data.batches(dataset, 8, seed=3, shuffle_buffer=10, threads=2, games=ids))
+    assert keys(shuffled) == keys(got)
+    # The window of one game.
+    one, _ = collect(data.batches(dataset, 64, shuffle=False, games=game_ids(dataset, [1])))
+    assert np.array_equal(one["policy"], rows.policy[rows.game == 1])
+
+
+@pytest.mark.parametrize(
+    "games, message",
+    [
+        ([], r"^games: no game id"),
+        ("selfplay-5-0-x", r"^games: expected game ids \(a list of strings\), got str"),
+        (7, r"^games: expected game ids \(a list of strings\), got int"),
+        (["a", 3], r"^games\[1\]: expected a game id \(a string\), got int 3"),
+    ],
+)
+def test_bad_game_windows_are_named(dataset: Path, games: Any, message: str) -> None:
+    with pytest.raises(data.DatasetError, match=message):
+        data.batches(dataset, 8, games=games)
+
+
+def test_game_ids_not_in_the_dataset_are_named(dataset: Path) -> None:
+    ids = game_ids(dataset, [0]) + ["selfplay-5-99-nothere"]
+    with pytest.raises(data.DatasetError, match=r"games: 1 of the 2 game ids are not games with decisions in the "
+                       r"dataset \(\"selfplay-5-99-nothere\"\)"):
+        data.batches(dataset, 8, games=ids)

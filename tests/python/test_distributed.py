@@ -13,17 +13,14 @@ from __future__ import annotations
 
 import json
 import os
-import shutil
 import signal
-import socket
 import subprocess
 import sys
-import tempfile
 import threading
 import time
 import warnings
 from pathlib import Path
-from typing import Any, Dict, Iterator, List, Set
+from typing import Any, Dict, List
 
 import pytest
 
@@ -34,162 +31,14 @@ ray = pytest.importorskip("ray", reason='Ray is not installed (pip install "./py
 pa = pytest.importorskip("pyarrow", reason='pyarrow is not installed (pip install "./python[ray]")')
 distributed = pytest.importorskip("carcassonne.distributed")
 
+from conftest import ENV, Cluster  # noqa: E402  (the cluster fixture is conftest's)
+
 if not sys.platform.startswith("linux"):
     pytest.skip("the cluster's processes are found through /proc (Linux only)", allow_module_level=True)
 
 SEED = 11
 GAMES = 24
 SMALL: Dict[str, Any] = dict(budget=6, window=16, sample_moves=8)
-BIN = Path(sys.executable).parent
-#: The cluster listens on the loopback interface only, so it runs without Ray's token
-#: authentication (nothing is read from or written to ~/.ray).
-ENV = dict(os.environ, RAY_USAGE_STATS_ENABLED="0", RAY_AUTH_MODE="disabled")
-
-
-def _free_ports(n: int) -> List[int]:
-    socks = [socket.socket() for _ in range(n)]
-    try:
-        for s in socks:
-            s.bind(("127.0.0.1", 0))
-        return [s.getsockname()[1] for s in socks]
-    finally:
-        for s in socks:
-            s.close()
-
-
-def _children() -> Dict[int, List[int]]:
-    out: Dict[int, List[int]] = {}
-    for entry in os.listdir("/proc"):
-        if not entry.isdigit():
-            continue
-        try:
-            with open(f"/proc/{entry}/stat", encoding="utf-8") as f:
-                stat = f.read()
-        except OSError:
-            continue
-        ppid = int(stat.rsplit(")", 1)[1].split()[1])
-        out.setdefault(ppid, []).append(int(entry))
-    return out
-
-
-def _descendants(roots: List[int]) -> Set[int]:
-    children = _children()
-    seen: Set[int] = set()
-    todo = list(roots)
-    while todo:
-        pid = todo.pop()
-        for child in children.get(pid, []):
-            if child not in seen:
-                seen.add(child)
-                todo.append(child)
-    return seen
-
-
-def _cmdline(pid: int) -> str:
-    try:
-        with open(f"/proc/{pid}/cmdline", "rb") as f:
-            return f.read().replace(b"\0", b" ").decode(errors="replace")
-    except OSError:
-        return ""
-
-
-def _marked(marker: str) -> Set[int]:
-    """Processes whose command line or environment names ``marker`` (this cluster's
-    temporary directory)."""
-    found = set()
-    for entry in os.listdir("/proc"):
-        if not entry.isdigit() or int(entry) == os.getpid():
-            continue
-        try:
-            with open(f"/proc/{entry}/environ", "rb") as f:
-                environ = f.read()
-        except OSError:
-            environ = b""
-        if marker in _cmdline(int(entry)) or marker.encode() in environ:
-            found.add(int(entry))
-    return found
-
-
-class Cluster:
-    """A head node and a joining node, each ``ray start --block`` of its own."""
-
-    def __init__(self) -> None:
-        self.temp = tempfile.mkdtemp(prefix="carc-ray-")
-        self.port = _free_ports(1)[0]
-        self.address = f"127.0.0.1:{self.port}"
-        self.procs: List[subprocess.Popen[bytes]] = []
-        self.log = open(os.path.join(self.temp, "ray-start.log"), "wb")
-
-    def start(self) -> None:
-        common = ["--block", "--num-cpus", "1", "--node-ip-address", "127.0.0.1", "--disable-usage-stats",
-                  "--dashboard-agent-listen-port", "0"]
-        dashboard, metrics = _free_ports(2)
-        head = [str(BIN / "ray"), "start", "--head", "--port", str(self.port), "--include-dashboard", "false",
-                "--dashboard-port", str(dashboard), "--metrics-export-port", str(metrics), "--temp-dir", self.temp]
-        node = [str(BIN / "ray"), "start", "--address", self.address]
-        for i, command in enumerate([head, node]):
-            env = dict(ENV, CARC_RAY_TEST_CLUSTER=self.temp)  # found in the environment of every process of the cluster
-            self.procs.append(subprocess.Popen(command + common, env=env, stdout=self.log, stderr=subprocess.STDOUT,
-                                               start_new_session=True))
-            self._wait_for(i + 1)
-
-    def _wait_for(self, nodes: int) -> None:
-        deadline = time.monotonic() + 90
-        while time.monotonic() < deadline:
-            for p in self.procs:
-                if p.poll() is not None:
-                    raise RuntimeError(f"ray start ended ({p.returncode}): {self.output()}")
-            if self.output().count("Ray runtime started.") >= nodes:
-                status = subprocess.run([str(BIN / "ray"), "status", "--address", self.address], env=ENV,
-                                        capture_output=True, text=True)
-                if status.returncode == 0 and status.stdout.count(" node_") >= nodes:
-                    return
-            time.sleep(0.5)
-        raise RuntimeError(f"the cluster did not reach {nodes} nodes: {self.output()}")
-
-    def output(self) -> str:
-        self.log.flush()
-        with open(self.log.name, encoding="utf-8", errors="replace") as f:
-            return f.read()[-3000:]
-
-    def workers(self, task: str) -> List[int]:
-        """The cluster's worker processes running ``task`` now."""
-        return sorted(pid for pid in _descendants([p.pid for p in self.procs]) if _cmdline(pid).startswith(f"ray::{task}"))
-
-    def stop(self) -> None:
-        """Stops this cluster's processes only: each ``ray start --block`` by its id
-        (it stops the node's processes), then any process left that names the cluster's
-        directory."""
-        for p in reversed(self.procs):
-            if p.poll() is None:
-                p.send_signal(signal.SIGTERM)
-        for p in self.procs:
-            try:
-                p.wait(timeout=30)
-            except subprocess.TimeoutExpired:
-                os.killpg(p.pid, signal.SIGKILL)
-                p.wait()
-        deadline = time.monotonic() + 10
-        while (left := _marked(self.temp)) and time.monotonic() < deadline:
-            time.sleep(0.2)
-        for pid in left:
-            try:
-                os.kill(pid, signal.SIGKILL)
-            except ProcessLookupError:
-                pass
-        self.log.close()
-        shutil.rmtree(self.temp, ignore_errors=True)
-
-
-@pytest.fixture(scope="module")
-def cluster() -> Iterator[Cluster]:
-    c = Cluster()
-    try:
-        c.start()
-        yield c
-    finally:
-        c.stop()
-        assert not _marked(c.temp), "processes of the test cluster are still running"
 
 
 def by_game(table: Any) -> Dict[str, List[Dict[str, Any]]]:
@@ -422,6 +271,52 @@ def test_a_match_on_the_cluster_equals_the_whole_match(cluster: Cluster, tmp_pat
     assert cli.returncode == 0, cli.stdout + cli.stderr
     table = [line for line in cli.stdout.splitlines() if not line.startswith(("\x1b", "("))]
     assert without_times("\n".join(table[: len(whole.text.splitlines())])) == without_times(whole.text)
+
+
+#: An evaluator of numpy alone, defined in the driver's ``__main__`` (so Ray pickles it
+#: by value): priors uniform over the mask, the value a squashed mean of the globals.
+GUIDE = """
+import numpy as np
+
+
+class Guide:
+    def __call__(self, batch):
+        mask = batch["action_mask"].astype(np.float32)
+        priors = mask / np.maximum(mask.sum(axis=1, keepdims=True), 1.0)
+        value = 1.0 / (1.0 + np.exp(-batch["globals"].astype(np.float64).mean(axis=1)))
+        return priors, value.astype(np.float32)
+"""
+GUIDED: Dict[str, Any] = dict(players=2, budget=6, window=16, sample_moves=8, batch=4, seat_name="test:guide")
+GUIDED_DRIVER = GUIDE + """
+import json, sys
+import ray
+from carcassonne import distributed
+ray.init(address=sys.argv[1], log_to_driver=False)
+s = distributed.selfplay(sys.argv[2], 6, seed=%d, evaluator=Guide(), chunk_games=2, **%r)
+print(s)
+print(json.dumps({"written": s.written, "chunks": s.chunks, "hash": s.hash}))
+""" % (SEED, GUIDED)
+
+
+def test_guided_selfplay_on_the_cluster_equals_the_single_process_run(cluster: Cluster, tmp_path: Path) -> None:
+    """Self-play guided by an evaluator: the tasks get the evaluator (pickled once by
+    Ray) and write the dataset the single-process writer writes with the same evaluator,
+    seat name and seed; the summary gives the hash of the games' ids."""
+    namespace: Dict[str, Any] = {}
+    exec(GUIDE, namespace)
+    want = tmp_path / "want"
+    reference = carcassonne.selfplay.generate(6, seed=SEED, out=want, evaluator=namespace["Guide"](), part_games=6,
+                                              **GUIDED)
+    out = tmp_path / "ds"
+    done = subprocess.run([sys.executable, "-c", GUIDED_DRIVER, cluster.address, str(out)], env=ENV,
+                          capture_output=True, text=True, timeout=300)
+    assert done.returncode == 0, done.stdout + done.stderr
+    got = json.loads(done.stdout.strip().splitlines()[-1])
+    assert got == {"written": 6, "chunks": 3, "hash": reference["hash"]}, done.stdout
+    assert_same_dataset(out, want)
+    # The guided games are other games than the playout search's of the same budget.
+    playouts = data.write_selfplay(tmp_path / "playouts", 0, seed=SEED, budget=6, window=16, sample_moves=8)
+    assert playouts["hash"] != reference["hash"]
 
 
 def test_without_ray_the_import_error_names_the_extra() -> None:

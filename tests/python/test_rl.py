@@ -6,6 +6,7 @@ package fails them (python/build_and_test.sh installs them and sets it)."""
 
 from __future__ import annotations
 
+import csv
 import importlib
 import importlib.util
 import os
@@ -328,6 +329,20 @@ def test_expert_iteration_smoke_run(tmp_path: Path) -> None:
     assert (tmp_path / "policy.pt").stat().st_size > 10_000
     weights = torch.load(tmp_path / "policy.pt")
     assert weights["inp.weight"].shape[0] == 16 and "convs.1.weight" in weights and "convs.2.weight" not in weights
+    # The self-play went into OUT/data, each iteration its own games; the guided games
+    # are named by the network's weights (their hash differs from the playout games').
+    first_run = check_run_dataset(tmp_path, 2)
+    assert [len(g) for g in first_run] == [2, 2]
+    assert first_run[0][0].rsplit("-", 1)[1] != first_run[1][0].rsplit("-", 1)[1]
+    # The same command again goes on from the checkpoint: two more iterations, after the
+    # games already there (none written again), the curve going on.
+    done = run_example("expert_iteration.py", "--smoke", "--out", str(tmp_path),
+                       "--margin", "1", "--standing", "0.4", "--standing-end", "0.9", timeout=900)
+    assert done.returncode == 0, done.stderr
+    assert "going on from" in done.stdout and "2 iterations, games 0..3" in done.stdout, done.stdout
+    both = check_run_dataset(tmp_path, 4)
+    assert both[:2] == first_run and [len(g) for g in both] == [2, 2, 2, 2]
+    assert [r.split(",")[0] for r in (tmp_path / "curve.csv").read_text().splitlines()[1:]] == ["0", "1", "2", "3"]
     # --playouts --init: both iterations search with playouts, going on from the weights.
     again = tmp_path / "again"
     done = run_example("expert_iteration.py", "--smoke", "--playouts", "--init", str(tmp_path / "policy.pt"),
@@ -366,10 +381,43 @@ def test_expert_iteration_smoke_run(tmp_path: Path) -> None:
                            "--deals", "1", timeout=600)
         assert done.returncode != 0 and error in done.stderr, (options, done.stderr)
     # Training tunes its guided iterations; with --playouts, or one iteration without
-    # --init (its search plays out), there are none.
+    # --init (its search plays out), there are none. (A run that goes on from a
+    # checkpoint has guided iterations: a folder of no run.)
+    fresh = tmp_path / "fresh"
     for options in [("--smoke", "--playouts"), ("--iterations", "1")]:
-        done = run_example("expert_iteration.py", *options, "--standing", "0.5", "--out", str(again), timeout=600)
+        done = run_example("expert_iteration.py", *options, "--standing", "0.5", "--out", str(fresh), timeout=600)
         assert done.returncode != 0 and "--standing 0.5: only a guided search has it" in done.stderr, done.stderr
+
+
+@pytest.fixture
+def ray_cluster(request: pytest.FixtureRequest) -> Any:
+    """The local Ray cluster of two nodes (conftest's ``cluster``), when Ray, pyarrow and
+    PyTorch are there (Linux only: its processes are found through /proc)."""
+    for module in ("torch", "ray", "pyarrow"):
+        need(module)
+    if not sys.platform.startswith("linux"):
+        pytest.skip("the cluster's processes are found through /proc (Linux only)")
+    return request.getfixturevalue("cluster")
+
+
+def test_expert_iteration_on_a_ray_cluster(ray_cluster: Any, tmp_path: Path) -> None:
+    """--ray: each iteration's self-play runs as Ray tasks on the cluster (the guided
+    iteration's with the network sent as its weights) into OUT/data, and training
+    streams from it; each distributed run's summary is printed, and the run ends with
+    what Ray ran again."""
+    from conftest import ENV
+
+    done = subprocess.run(
+        [sys.executable, str(ROOT / "examples" / "expert_iteration.py"), "--smoke", "--minutes", "10", "--ray",
+         ray_cluster.address, "--out", str(tmp_path)],
+        env=ENV, capture_output=True, text=True, timeout=900,
+    )
+    assert done.returncode == 0, done.stdout + done.stderr
+    runs = check_run_dataset(tmp_path, 2)
+    assert [len(g) for g in runs] == [2, 2]
+    assert done.stdout.count("2 games written") == 2, done.stdout
+    assert done.stdout.count("chunks: 1 submitted, 0 run again by Ray") == 2, done.stdout
+    assert "self-play on the cluster: 0 chunks run again by Ray" in done.stdout, done.stdout
 
 
 def test_network_guided_search_targets_sum_to_one_and_repeat_from_a_seed() -> None:
@@ -397,47 +445,68 @@ def test_network_guided_search_targets_sum_to_one_and_repeat_from_a_seed() -> No
     assert np.allclose(first.values, again.values)
 
 
-def test_expert_iteration_buffer_keeps_the_last_rows_and_their_targets() -> None:
-    """The ring buffer of the training example: after more rows than it holds, it has the
-    last ``capacity`` of them, each with its planes, mask, policy target (sparse inside,
-    dense again in a minibatch, 1 over the mask) and value target (the mix of outcome and
-    search value)."""
+def test_expert_iteration_window_is_the_last_games_of_the_run() -> None:
+    """The replay window of the training example: the ids of the last ``--buffer``
+    games of the run, across iterations, each with its iteration's hash."""
+    need("torch")
+    example = load_example("expert_iteration")
+    records = [{"first_game": 0, "games": 3, "hash": "aaaa0000"}, {"first_game": 3, "games": 2, "hash": "bbbb1111"}]
+    assert example.window_ids(records, 7, 3) == [
+        "selfplay-7-4-bbbb1111", "selfplay-7-3-bbbb1111", "selfplay-7-2-aaaa0000"]
+    assert len(example.window_ids(records, 7, 100)) == 5
+    assert example.next_game(records) == 5 and example.next_game([]) == 0
+
+
+def test_expert_iteration_minibatches_are_the_loaders_rows_and_targets(tmp_path: Path) -> None:
+    """A minibatch of the training example, streamed from a dataset: the planes and
+    mask of the self-play rows of the same games, the policy target their visit shares
+    (1 over the mask), the value target the mix of outcome and search value."""
     torch = need("torch")
     example = load_example("expert_iteration")
-    rows = carcassonne.selfplay.generate(3, budget=24, seed=4, threads=1, window=24)
-    capacity = len(rows) - 25
-    buffer = example.Buffer(capacity, value_mix=0.25, entries=16)
-    for start in range(0, len(rows), 40):  # chunks of 40 rows: the ring wraps mid-chunk
-        part = {f: getattr(rows, f) for f in ("board", "globals", "action_mask", "policy", "player",
-                                               "search_value", "outcome", "margin", "game")}
-        part = {f: v[start:start + 40] for f, v in part.items()}
-        buffer.add(carcassonne.selfplay.SelfPlayRows(**part, seeds=rows.seeds, scores=rows.scores, seconds=1.0))
-    assert len(buffer) == capacity
-    # The oldest kept row is row 25 of the run; the ring put it where the next write goes.
-    order = [(buffer.next + i) % capacity for i in range(capacity)]
-    batch = buffer.minibatch(np.array(order))
-    kept = slice(25, len(rows))
-    assert np.array_equal(batch["board"].numpy(), rows.board[kept])
-    assert np.array_equal(batch["mask"].numpy(), rows.action_mask[kept])
-    assert np.allclose(batch["value"].numpy(), 0.75 * rows.outcome[kept] + 0.25 * rows.search_value[kept])
-    policy = batch["policy"].numpy()
-    assert np.allclose(policy.sum(axis=1), 1.0, atol=1e-5)
-    assert not policy[rows.action_mask[kept] == 0].any(), "no share outside the mask"
-    few = (rows.policy[kept] > 0).sum(axis=1) <= 16
-    assert few.any() and np.allclose(policy[few], rows.policy[kept][few], atol=1e-6)
-    many = ~few  # more than 16 actions visited: the 16 largest shares kept, renormalized
-    assert many.any()
-    top = np.sort(rows.policy[kept][many], axis=1)[:, -16:]
-    assert np.allclose(np.sort(policy[many], axis=1)[:, -16:], top / top.sum(axis=1, keepdims=True), atol=1e-6)
-    assert ((policy[many] > 0).sum(axis=1) <= 16).all()
-    assert torch.is_tensor(batch["policy"])
-    # All the rows at once, more than the ring holds: the same last rows in the same order.
-    whole = example.Buffer(capacity, value_mix=0.25, entries=16)
-    whole.add(rows)
-    again = whole.minibatch(np.array([(whole.next + i) % capacity for i in range(capacity)]))
-    assert len(whole) == capacity
-    for name in ("board", "globals", "mask", "policy", "value"):
-        assert torch.equal(again[name], batch[name]), name
+    settings: Any = dict(budget=24, seed=4, window=24, sample_moves=30, players=2, sets=["base"])
+    rows = carcassonne.selfplay.generate(3, **settings)
+    carcassonne.selfplay.generate(3, out=tmp_path, **settings)
+    from carcassonne import data
+
+    batch = next(iter(data.batches(tmp_path, 10_000, shuffle=False)))
+    got = example.minibatch(batch, 0.25)
+    assert all(torch.is_tensor(t) for t in got.values())
+    assert np.array_equal(got["board"].numpy(), rows.board)
+    assert np.array_equal(got["mask"].numpy(), rows.action_mask)
+    assert np.array_equal(got["policy"].numpy(), rows.policy)
+    assert np.allclose(got["policy"].numpy().sum(axis=1), 1.0, atol=1e-5)
+    assert np.allclose(got["value"].numpy(), 0.75 * rows.outcome + 0.25 * rows.search_value)
+
+
+def dataset_game_ids(path: Path) -> List[str]:
+    """The game ids of the dataset ``path``, read with pyarrow from its ``games`` files."""
+    pq = need("pyarrow.parquet")
+    ids: List[str] = []
+    for part in sorted((path / "games").glob("part-*.parquet")):
+        ids += pq.read_table(part, columns=["game_id"]).column("game_id").to_pylist()
+    return ids
+
+
+def check_run_dataset(out: Path, iterations: int) -> List[List[str]]:
+    """The dataset of an expert-iteration run in ``out``: each iteration of its curve
+    wrote its games ``first_game ..`` under one hash of its own, no id twice; the ids of
+    each iteration's games."""
+    ids = dataset_game_ids(out / "data")
+    assert len(ids) == len(set(ids)), "a game id written twice"
+    rows = list(csv.DictReader((out / "curve.csv").open()))
+    assert len(rows) == iterations, rows
+    by_number = {int(i.split("-")[2]): i for i in ids}
+    assert len(by_number) == len(ids), "a game number written twice"
+    per_iteration = []
+    first = 0
+    for row in rows:
+        assert int(row["first_game"]) == first, "each iteration plays the games after the last one's"
+        games = [by_number[n] for n in range(first, first + int(row["games"]))]
+        assert len({g.rsplit("-", 1)[1] for g in games}) == 1, "one hash an iteration"
+        per_iteration.append(games)
+        first += int(row["games"])
+    assert sorted(by_number) == list(range(first)), "the dataset holds the games of the curve, no other"
+    return per_iteration
 
 
 def test_value_refinement_changes_the_value_head_alone(tmp_path: Path) -> None:

@@ -64,6 +64,11 @@ pub struct LoadOptions {
     /// Whether a bad file, row group or game is skipped and reported
     /// ([`Loader::skipped`]) instead of ending the stream with an error.
     pub skip_bad: bool,
+    /// Only the games of these ids (`None`: every game with decisions), a window of the
+    /// dataset such as a replay buffer's last games; each must be a game with decisions
+    /// in the dataset, and at most [`LoadOptions::MAX_GAME_IDS`] are given. The games
+    /// keep their dataset order and their index in the whole dataset (the rows' `game`).
+    pub games: Option<Vec<String>>,
 }
 
 impl LoadOptions {
@@ -75,6 +80,8 @@ impl LoadOptions {
     pub const DEFAULT_SHUFFLE_BUFFER: usize = 4096;
     /// The most rows of the shuffle buffer.
     pub const MAX_SHUFFLE_BUFFER: usize = 10_000_000;
+    /// The most game ids of [`LoadOptions::games`].
+    pub const MAX_GAME_IDS: usize = 10_000_000;
 
     /// Checks the options, naming the one that is out of range.
     pub fn check(&self) -> Result<(), String> {
@@ -102,6 +109,19 @@ impl LoadOptions {
         if let Some(w) = self.window {
             EncoderSpec::new(w).map_err(|e| format!("window: {}", e.message))?;
         }
+        match &self.games {
+            Some(ids) if ids.is_empty() => {
+                return Err("games: no game id; expected at least one (or None: every game)".into())
+            }
+            Some(ids) if ids.len() > Self::MAX_GAME_IDS => {
+                return Err(format!(
+                    "games: {} game ids; expected at most {}",
+                    ids.len(),
+                    Self::MAX_GAME_IDS
+                ))
+            }
+            _ => {}
+        }
         Ok(())
     }
 }
@@ -119,6 +139,7 @@ impl Default for LoadOptions {
             epochs: 1,
             shuffle_buffer: Self::DEFAULT_SHUFFLE_BUFFER,
             skip_bad: false,
+            games: None,
         }
     }
 }
@@ -574,6 +595,11 @@ impl Loader {
         let mut max_game_rows = 0usize;
         let mut index = 0i64;
         let mut skipped = Vec::new();
+        // The games asked for that are not found yet (with `games`).
+        let mut wanted: Option<std::collections::HashSet<&str>> = options
+            .games
+            .as_ref()
+            .map(|ids| ids.iter().map(String::as_str).collect());
         for (number, path) in list_parts(dir, "games")? {
             games_read.batches.clear();
             read_part(&path, "games", options.skip_bad, &mut games_read)?;
@@ -598,6 +624,13 @@ impl Loader {
                 for r in 0..b.num_rows() {
                     if decisions.value(r) == 0 {
                         continue;
+                    }
+                    let dataset_index = index;
+                    index += 1;
+                    if let Some(w) = &mut wanted {
+                        if !w.remove(ids.value(r)) {
+                            continue;
+                        }
                     }
                     let id = ids.value(r).to_string();
                     let key = config_key(b, r);
@@ -628,14 +661,29 @@ impl Loader {
                     part.games.push(GameInfo {
                         id,
                         decisions: decisions.value(r),
-                        index,
+                        index: dataset_index,
                     });
-                    index += 1;
                 }
             }
             if !part.games.is_empty() {
                 parts.push(part);
             }
+        }
+        if let Some(missing) = wanted.filter(|w| !w.is_empty()) {
+            let mut missing: Vec<&str> = missing.into_iter().collect();
+            missing.sort_unstable();
+            let shown: Vec<String> = missing.iter().take(3).map(|id| format!("{id:?}")).collect();
+            return Err(DatasetError::new(
+                dir,
+                format!(
+                    "bad option games: {} of the {} game ids are not games with decisions \
+                     in the dataset ({}{})",
+                    missing.len(),
+                    options.games.as_ref().map_or(0, Vec::len),
+                    shown.join(", "),
+                    if missing.len() > 3 { ", ..." } else { "" }
+                ),
+            ));
         }
         let Some((first_id, _, _)) = first else {
             return Err(DatasetError::new(
@@ -1680,5 +1728,19 @@ mod tests {
             ..LoadOptions::default()
         };
         assert!(o.check().unwrap_err().starts_with("window"));
+    }
+
+    #[test]
+    fn an_empty_game_window_is_named() {
+        let o = LoadOptions {
+            games: Some(Vec::new()),
+            ..LoadOptions::default()
+        };
+        assert!(o.check().unwrap_err().starts_with("games: no game id"));
+        let o = LoadOptions {
+            games: Some(vec!["g0".into()]),
+            ..LoadOptions::default()
+        };
+        assert_eq!(o.check(), Ok(()));
     }
 }
