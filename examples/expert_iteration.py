@@ -78,6 +78,15 @@ should grow as the tiles are placed), and prints the evaluation's table::
 
     python examples/expert_iteration.py --evaluate examples/expert_iteration_base_2p.pt \\
         --player argmax --opponent heuristic --deals 200
+
+``--export FILE.onnx`` trains nothing either: it writes the network of ``--init WEIGHTS``
+(without ``--init``, a randomly initialised one of ``--width`` and ``--depth``, seeded by
+``--seed``) as an ONNX model that the engine runs in Rust (the ``net:FILE.onnx`` player;
+see :func:`export_onnx` and docs/learning.md). It needs the ``onnx`` package besides
+PyTorch. The shipped network ``session/nets/base-2p.onnx`` is made by::
+
+    python examples/expert_iteration.py --init examples/expert_iteration_base_2p.pt \\
+        --export session/nets/base-2p.onnx
 """
 
 from __future__ import annotations
@@ -86,6 +95,7 @@ import argparse
 import csv
 import hashlib
 import io
+import json
 import os
 import sys
 import threading
@@ -157,6 +167,46 @@ class NetworkEvaluator:
             logits, v = self.model(torch.from_numpy(batch["board"]), torch.from_numpy(batch["globals"]))
             priors = torch.softmax(masked(logits, torch.from_numpy(batch["action_mask"])), dim=1)
             return priors.numpy(), torch.sigmoid(v).numpy()
+
+
+#: The ONNX metadata keys that the engine checks when it loads a network
+#: (``session/src/net.rs``).
+ONNX_METADATA = ("carcassonne.layout_version", "carcassonne.preset", "carcassonne.window", "carcassonne.config")
+
+
+def export_onnx(model: Policy, path: str, window: int) -> None:
+    """Writes ``model`` as an ONNX model (opset 17, a dynamic batch axis ``batch``):
+    inputs ``board`` uint8 [batch, C, W, W] and ``globals`` float32 [batch, G] of the
+    ``compact`` preset at ``window``; outputs ``logits`` float32 [batch, A] over the flat
+    ids and ``value`` float32 [batch], the value logit (its sigmoid is the deciding
+    seat's expected outcome). The model's metadata (``metadata_props``, see
+    :data:`ONNX_METADATA`) says what it was made for: the observation layout version
+    (:data:`carcassonne.LAYOUT_VERSION`), the preset, the window and the game
+    configuration (as ``Game.config`` gives it, without the seed and start tile)."""
+    import warnings
+
+    import onnx
+
+    info = carcassonne.encoder_info(window, PRESET, **GAME)
+    board = torch.zeros(1, int(info["num_planes"]), window, window, dtype=torch.uint8)
+    globals_ = torch.zeros(1, int(info["num_globals"]), dtype=torch.float32)
+    model.eval()
+    with warnings.catch_warnings():
+        # The TorchScript-based exporter (dynamo=False) needs no onnxscript; PyTorch
+        # warns that it is the older of its two exporters.
+        warnings.simplefilter("ignore")
+        torch.onnx.export(
+            model, (board, globals_), path, input_names=["board", "globals"],
+            output_names=["logits", "value"], opset_version=17, dynamo=False,
+            dynamic_axes={name: {0: "batch"} for name in ("board", "globals", "logits", "value")},
+        )
+    proto = onnx.load(path)
+    config = {k: v for k, v in carcassonne.Game(**GAME).config.items() if k not in ("seed", "start")}
+    values = (carcassonne.LAYOUT_VERSION, PRESET, str(window), json.dumps(config, sort_keys=True))
+    for key, value in zip(ONNX_METADATA, values):
+        entry = proto.metadata_props.add()
+        entry.key, entry.value = key, value
+    onnx.save(proto, path)
 
 
 class Named:
@@ -469,6 +519,8 @@ def main() -> None:
                         help="start from these weights (this network's): every iteration is guided, unless --playouts")
     parser.add_argument("--smoke", action="store_true", help="two tiny iterations, within a minute")
     parser.add_argument("--evaluate", metavar="WEIGHTS", help="evaluate saved weights instead of training")
+    parser.add_argument("--export", metavar="FILE.onnx", help="write the network of --init WEIGHTS (or a random one) "
+                        "as ONNX for the engine's net:FILE.onnx player, instead of training")
     parser.add_argument("--player", default="argmax", help="with --evaluate: argmax, or search:N")
     guided_only = "the guided search's (--evaluate WEIGHTS --player search:N, or the guided iterations' self-play): "
     parser.add_argument("--c", type=float, help=guided_only + "the PUCT constant "
@@ -524,6 +576,14 @@ def main() -> None:
                                ("--chunk", args.chunk, 1), ("--minibatch", args.minibatch, 1)):
         if value < low:
             parser.error(f"{option} {value}: expected at least {low}")
+    if args.export:
+        if args.init:
+            model = load_model(args.init, args.window, args.width, args.depth)
+        else:
+            model = make_model(args.window, 32 if args.width is None else args.width, 3 if args.depth is None else args.depth)
+        export_onnx(model, args.export, args.window)
+        print(f"{args.export}: {os.path.getsize(args.export):,} bytes", flush=True)
+        return
     if args.evaluate:
         model = load_model(args.evaluate, args.window, args.width, args.depth)
         result = run_evaluation(model, args.player, args.opponent, args.deals, args.eval_seed, args.window, args.seed,

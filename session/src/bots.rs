@@ -13,6 +13,12 @@
 //!   late in the game, and the last follower is not spent on a road.
 //! * `mcts:<budget>`: Monte Carlo tree search over the hidden draw order
 //!   ([`crate::mcts`]), e.g. `mcts:2000` (iterations) or `mcts:100ms` (time per decision).
+//! * `net`, `net:<path>`, `net:<path>:search=<budget>`: a learned player ([`crate::net`]):
+//!   the arg-max of the shipped policy-value network (made for the 2-player base game
+//!   only) or of an ONNX file's, or a guided search ([`crate::guided`]) with that network
+//!   as its evaluator, e.g. `net:nets/mine.onnx:search=50`. The network is loaded when the
+//!   spec is read (once per process and file); [`Bot::check`] refuses a configuration it
+//!   was not made for.
 //!
 //! ```
 //! use carcassonne::{Game, GameConfig, Rng};
@@ -29,10 +35,11 @@
 
 use crate::json::echo;
 use crate::mcts::MctsConfig;
+use crate::net::NetPlayer;
 use carcassonne::config::{Figure, MAX_PLAYERS};
 use carcassonne::rules::tower::RANSOM;
 use carcassonne::tiles::{FeatureKind, TileSet};
-use carcassonne::{Action, Game, Phase, Rng};
+use carcassonne::{Action, Game, GameConfig, Phase, Rng};
 use std::fmt;
 
 /// A built-in player. Plain data: a player is its settings, and [`Bot::choose`] keeps no
@@ -48,10 +55,13 @@ pub enum Bot {
     Heuristic,
     /// Monte Carlo tree search ([`crate::mcts`]).
     Mcts(MctsConfig),
+    /// A learned player ([`crate::net`]): a network's arg-max, or a search it guides.
+    Net(NetPlayer),
 }
 
 impl Bot {
-    /// The kind of player: `random`, `greedy` or `mcts` (the spec without settings;
+    /// The kind of player: `random`, `greedy`, `heuristic`, `mcts` or `net` (the spec
+    /// without settings;
     /// `to_string()` gives the whole spec).
     pub const fn name(self) -> &'static str {
         match self {
@@ -59,12 +69,14 @@ impl Bot {
             Bot::Greedy => "greedy",
             Bot::Heuristic => "heuristic",
             Bot::Mcts(_) => "mcts",
+            Bot::Net(_) => "net",
         }
     }
 
-    /// Reads a bot spec: `random`, `greedy`, `heuristic`, or
-    /// `mcts[:<budget>][:<option>=<value>]...`
-    /// (see [`MctsConfig::parse`]), exactly: no spaces around it or its fields, each option
+    /// Reads a bot spec: `random`, `greedy`, `heuristic`,
+    /// `mcts[:<budget>][:<option>=<value>]...` (see [`MctsConfig::parse`]), or `net`,
+    /// `net:<path>`, `net:<path>:search=<budget>` (see [`NetPlayer::parse`]; the network
+    /// is loaded now), exactly: no spaces around it or its fields, each option
     /// once. The message of an error says what was wrong.
     ///
     /// ```
@@ -98,6 +110,13 @@ impl Bot {
                     .map_err(|m| format!("bot {}: {m}", echo(spec)));
             }
         }
+        if let Some(rest) = spec.strip_prefix("net") {
+            if rest.is_empty() || rest.starts_with(':') {
+                return NetPlayer::parse(rest)
+                    .map(Bot::Net)
+                    .map_err(|m| format!("bot {}: {m}", echo(spec)));
+            }
+        }
         Err(format!(
             "unknown bot {} (known: {})",
             echo(spec),
@@ -113,25 +132,48 @@ impl Bot {
     /// The known specs, for messages.
     pub fn known_names() -> String {
         "random, greedy, heuristic, mcts[:<iterations>|:<milliseconds>ms][:<option>=<value>...] \
-         (options threads, c, deploy, margin, widen)"
+         (options threads, c, deploy, margin, widen), net[:<path>[:search=<budget>]]"
             .to_string()
+    }
+
+    /// Refuses a game configuration this player cannot play: a learned player's network
+    /// made for another one ([`crate::net::Network::check_config`]; the message names
+    /// what differs). Every other player plays every configuration.
+    pub fn check(self, config: &GameConfig) -> Result<(), String> {
+        match self {
+            Bot::Net(player) => player.check(config).map_err(|e| format!("bot {self}: {e}")),
+            _ => Ok(()),
+        }
     }
 
     /// Chooses one of `legal` (the legal actions of `game`, not empty). The MCTS player
     /// searches `game` itself (whose legal list is `legal`) and takes one draw of `rng`
-    /// as its seed.
+    /// as its seed, as does a learned player's search.
+    ///
+    /// # Panics
+    ///
+    /// A learned player panics, naming what differs, in a game its network was not made
+    /// for: check the configuration first with [`Bot::check`].
     pub fn choose(self, game: &Game, legal: &[Action], rng: &mut Rng) -> Action {
         match self {
             Bot::Random => legal[rng.below(legal.len() as u32) as usize],
             Bot::Greedy => greedy_choice(game, legal, rng),
             Bot::Heuristic => best_by(legal, rng, |a| heuristic_key(game, a)),
             Bot::Mcts(config) => config.choose(game, rng),
+            Bot::Net(player) => match player.choose_while(game, rng, &mut || true) {
+                Ok(action) => action.expect("a search that is never stopped gives an action"),
+                Err(e) => panic!("bot {self}: {e}"),
+            },
         }
     }
 
     /// [`Bot::choose`] that can be stopped: an MCTS player asks `go_on` during its search
-    /// ([`MctsConfig::search_while`]) and gives `None` once it says no; the other players
-    /// decide at once and never ask.
+    /// ([`MctsConfig::search_while`]) and gives `None` once it says no, as does a learned
+    /// player's search; the other players decide at once and never ask.
+    ///
+    /// # Panics
+    ///
+    /// As [`Bot::choose`], in a game a learned player's network was not made for.
     pub fn choose_while(
         self,
         game: &Game,
@@ -141,6 +183,10 @@ impl Bot {
     ) -> Option<Action> {
         match self {
             Bot::Mcts(config) => config.search_while(game, rng, go_on).map(|r| r.action),
+            Bot::Net(player) => match player.choose_while(game, rng, go_on) {
+                Ok(action) => action,
+                Err(e) => panic!("bot {self}: {e}"),
+            },
             _ => Some(self.choose(game, legal, rng)),
         }
     }
@@ -151,6 +197,7 @@ impl fmt::Display for Bot {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             Bot::Mcts(config) => config.fmt(f),
+            Bot::Net(player) => player.fmt(f),
             _ => f.write_str(self.name()),
         }
     }

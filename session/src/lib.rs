@@ -11,6 +11,7 @@
 //! * [`bots`]: the built-in players, one definition each for every front end, with
 //!   [`mcts`], Monte Carlo tree search over the hidden draw order, and [`matches`](mod@matches), a
 //!   match runner between them;
+//! * [`net`]: learned players: a policy-value network exported as ONNX, run in Rust;
 //! * [`guided`]: a tree search whose leaves a network evaluates, and the visit shares
 //!   over flat ids that a learner imitates;
 //! * [`dataset`]: games and self-play on disk as Apache Parquet tables;
@@ -32,6 +33,7 @@ pub mod guided;
 pub mod json;
 pub mod matches;
 pub mod mcts;
+pub mod net;
 pub mod record;
 pub mod render;
 pub mod schemas;

@@ -81,6 +81,10 @@ impl MatchSpec {
                 self.bots.len()
             ));
         }
+        for (i, bot) in self.bots.iter().enumerate() {
+            bot.check(&self.config)
+                .map_err(|m| format!("bots[{i}]: {m}"))?;
+        }
         if !(1..=Self::MAX_GAMES).contains(&self.games) {
             return Err(format!(
                 "games: {} is not from 1 to {}",

@@ -604,3 +604,45 @@ def test_rllib_env_and_a_few_training_iterations() -> None:
     done = run_example("rllib_ppo.py", "--iterations", "2", "--env-runners", "1", "--window", "16", timeout=1200)
     assert done.returncode == 0, done.stderr[-3000:]
     assert "iteration 2" in done.stdout
+
+
+def test_exported_network_in_rust_takes_the_pytorch_arg_max(tmp_path: Path) -> None:
+    """``expert_iteration.py --export`` writes a small randomly initialised network as
+    ONNX; the Rust player ``net:FILE`` picks the action with the highest masked logit
+    of the PyTorch model on every position of random and self-play games (two logits
+    within 1e-4 of each other count as a tie, either of them accepted)."""
+    torch = need("torch")
+    need("onnx")
+    example = load_example("expert_iteration")
+    torch.manual_seed(11)
+    model = example.make_model(24, width=8, depth=1)
+    weights, path = tmp_path / "small.pt", tmp_path / "small.onnx"
+    torch.save(model.state_dict(), weights)
+    done = run_example("expert_iteration.py", "--init", str(weights), "--export", str(path), timeout=600)
+    assert done.returncode == 0, done.stderr
+    assert f"{path}: " in done.stdout
+    model.eval()
+    spec = f"net:{path}"
+    assert carcassonne.BuiltinPlayer(spec).spec == spec
+    positions = 0
+    for seed in range(4):
+        game = Game(players=2, sets=["base"], seed=seed, preset="compact", window=24)
+        rng = np.random.default_rng(seed)
+        while not game.is_terminal and positions < 100 * (seed + 1):
+            ours = game.builtin_action(spec)
+            mask = game.legal_mask()
+            if mask.any():
+                obs = game.observation()
+                with torch.no_grad():
+                    logits, _ = model(torch.from_numpy(obs["board"][None]), torch.from_numpy(obs["globals"][None]))
+                row = logits[0].numpy()
+                best = row[mask == 1].max()
+                ties = [game.flat_to_action(int(i)) for i in np.flatnonzero((mask == 1) & (row >= best - 1e-4))]
+                assert ours in ties, (seed, positions, ours, ties)
+                positions += 1
+            # Even seeds: random games; odd seeds: the network plays itself.
+            legal = game.legal_actions()
+            game.apply(legal[int(rng.integers(len(legal)))] if seed % 2 == 0 else ours)
+    assert positions >= 300, positions
+    with pytest.raises(carcassonne.InvalidConfigError, match="made for 2 players, this game has 3"):
+        carcassonne.match([spec, "random", "random"], games=1, players=3)
