@@ -791,6 +791,13 @@ impl Server {
             if text.trim() == "human" {
                 return Ok(Seat::Human);
             }
+            // A network file on the server's disk is not the page's to name.
+            if text.starts_with("net:") {
+                return Err(format!(
+                    "seats[{i}]: {}: the page offers the shipped network (net) only, not a file of the server",
+                    echo(text)
+                ));
+            }
             let bot = Bot::parse(text).map_err(|m| format!("seats[{i}]: {m}"))?;
             if let Bot::Mcts(c) = bot {
                 let too_big = match c.budget {

@@ -59,7 +59,7 @@ pub struct BotView {
 }
 
 /// Bot strengths the setup form offers (any other spec may be typed).
-const BOT_PRESETS: [(&str, &str); 7] = [
+const BOT_PRESETS: [(&str, &str); 8] = [
     ("random", "random: any legal move"),
     ("greedy", "greedy: the best points this turn"),
     (
@@ -70,6 +70,7 @@ const BOT_PRESETS: [(&str, &str); 7] = [
     ("mcts:1000", "MCTS (1000 iterations)"),
     ("mcts:5000", "MCTS, strong (5000 iterations)"),
     ("mcts:2000:threads=2", "MCTS, 2 threads (2000 iterations)"),
+    ("net", "learned network (2-player base game only)"),
 ];
 
 /// The name of a set as people write it, from its documentation (`The Princess & the

@@ -96,9 +96,10 @@ fn the_page_and_its_files_are_served() {
         Bot::Greedy,
         Bot::Heuristic,
         Bot::parse("mcts").unwrap(),
+        Bot::parse("net").unwrap(),
     ] {
         let name = match kind {
-            Bot::Random | Bot::Greedy | Bot::Heuristic | Bot::Mcts(_) => kind.name(),
+            Bot::Random | Bot::Greedy | Bot::Heuristic | Bot::Mcts(_) | Bot::Net(_) => kind.name(),
         };
         assert!(
             offered.contains(&name),
