@@ -30,7 +30,8 @@ use crate::session::Session;
 use arrow_array::cast::AsArray;
 use arrow_array::types::{Float32Type, Int32Type, UInt16Type, UInt32Type, UInt8Type};
 use arrow_array::{Array, RecordBatch};
-use carcassonne::{Game, GameConfig, Rng};
+use carcassonne::game::Decision;
+use carcassonne::{Action, Game, GameConfig, Phase, Rng};
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
@@ -1366,14 +1367,27 @@ fn replay_game(
             }
             continue;
         }
-        let Some(decision) = history.get(index) else {
-            return Err(format!(
-                "the game dealt from its seed goes on after the record's {} player actions",
-                history.len()
-            )
-            .into());
+        let declined = declines_abbey(old.game(), history.get(index));
+        let action = if declined {
+            Action::Pass
+        } else {
+            let Some(decision) = history.get(index) else {
+                return Err(format!(
+                    "the game dealt from its seed goes on after the record's {} player actions",
+                    history.len()
+                )
+                .into());
+            };
+            decision.action
         };
-        let action = decision.action;
+        // The row of a declined abbey carries the index of the player action after it
+        // (the record does not list the decline): it is the first row of that index, and
+        // its chosen id is the decline's.
+        let decline_id = if declined {
+            old.flat_path(action).map(|fp| fp.first)
+        } else {
+            None
+        };
         if !old.game().is_legal(action) {
             return Err(in_record(format!(
                 "player action {index} of the record is not legal in the deal of setup.seed \
@@ -1382,7 +1396,10 @@ fn replay_game(
         }
         let mut path = None;
         let mut rows_here = 0;
-        while k < job.rows.len() && job.rows[k].action as usize == index {
+        while k < job.rows.len()
+            && job.rows[k].action as usize == index
+            && (!declined || (rows_here == 0 && job.rows[k].chosen == decline_id))
+        {
             let row = job.rows[k];
             k += 1;
             let p = *path.get_or_insert_with(|| old.flat_path(action));
@@ -1560,7 +1577,9 @@ fn replay_game(
             n.apply(action)
                 .map_err(|e| format!("player action {index}: {e}"))?;
         }
-        index += 1;
+        if !declined {
+            index += 1;
+        }
     }
     if index != history.len() {
         return Err(format!(
@@ -1575,6 +1594,22 @@ fn replay_game(
         ));
     }
     Ok(())
+}
+
+/// AM1: whether the turn player, asked whether he places his abbey instead of drawing,
+/// declined it at this point of the record. A record does not list that decline (the
+/// turn's draw implies it, and so does the end of the game after an extra turn with the
+/// pile empty, TB4), so the game waits for an abbey decision that `next`, the record's
+/// next player action, is not: that action is not an abbey placed by the player asked.
+/// (After a decline, the player's turn goes on with a tile he places, a recorded action,
+/// before anyone is asked again outside the abbey round of AM4, whose declines the record
+/// lists.)
+fn declines_abbey(game: &Game, next: Option<&Decision>) -> bool {
+    game.phase() == Phase::Abbey
+        && !game.in_end_round()
+        && !next.is_some_and(|d| {
+            usize::from(d.player) == game.to_play() && matches!(d.action, Action::PlaceAbbey { .. })
+        })
 }
 
 #[cfg(test)]
