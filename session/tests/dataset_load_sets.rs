@@ -1,7 +1,7 @@
 //! The training loader replays self-play games of every set: the rows it encodes equal
-//! the rows self-play encoded, for Abbey & Mayor (the abbey placed instead of a draw,
-//! AM1, and in the abbey round after the last tile, AM4; mayor AM5, barn AM6, wagon
-//! AM10) and for every set with the abbot at four players.
+//! the rows self-play encoded, for Abbey & Mayor (abbeys declined before a draw, which a
+//! record does not list, and abbeys placed instead of a draw, AM1) and for every set
+//! with the abbot at four players (a ransom paid before the abbey decision, TW5).
 
 use carcassonne::{Action, Figures, Game, GameConfig, Phase, TileSet};
 use carcassonne_session::dataset::{write_selfplay, BatchMut, DatasetWriter, LoadOptions, Loader};
@@ -19,9 +19,14 @@ fn config(players: u8, sets: &[TileSet], abbot: u8) -> GameConfig {
 }
 
 /// Plays `games` self-play games of `config` from `seed`, writes them, loads them in
-/// order and compares every row with the self-play rows; returns the abbeys declined
-/// before a draw and placed in those games.
-fn rows_equal_selfplay(name: &str, config: GameConfig, seed: u64, games: u32) -> (usize, usize) {
+/// order and compares every row with the self-play rows; returns what
+/// [`abbey_decisions`] counts in those games.
+fn rows_equal_selfplay(
+    name: &str,
+    config: GameConfig,
+    seed: u64,
+    games: u32,
+) -> (usize, usize, usize) {
     let dir = std::env::temp_dir().join(format!(
         "carcassonne-dataset-load-sets-{name}-{}",
         std::process::id()
@@ -102,9 +107,10 @@ fn rows_equal_selfplay(name: &str, config: GameConfig, seed: u64, games: u32) ->
     abbey_decisions(&run, &rows)
 }
 
-/// (Abbeys declined before a draw, abbeys placed) in the games `run` plays.
-fn abbey_decisions(run: &SelfPlay<'_>, rows: &Rows) -> (usize, usize) {
-    let (mut declined, mut placed) = (0, 0);
+/// (Abbeys declined before a draw, abbeys placed, ransoms paid when asked for the abbey)
+/// in the games `run` played.
+fn abbey_decisions(run: &SelfPlay<'_>, rows: &Rows) -> (usize, usize, usize) {
+    let (mut declined, mut placed, mut ransoms) = (0, 0, 0);
     for (g, actions) in rows.actions.iter().enumerate() {
         let mut config = run.config.clone();
         config.seed = rows.seeds[g];
@@ -114,13 +120,14 @@ fn abbey_decisions(run: &SelfPlay<'_>, rows: &Rows) -> (usize, usize) {
                 match a {
                     Action::Pass if !game.in_end_round() => declined += 1,
                     Action::PlaceAbbey { .. } => placed += 1,
+                    Action::PayRansom { .. } => ransoms += 1,
                     _ => {}
                 }
             }
             game.apply(a).unwrap();
         }
     }
-    (declined, placed)
+    (declined, placed, ransoms)
 }
 
 #[test]
@@ -128,9 +135,19 @@ fn abbey_and_mayor_selfplay_rows_load() {
     // AM1: a player asked whether he places his abbey instead of drawing declines it by
     // drawing; the record does not list the decline, the dataset has a row for it.
     let c = config(2, &[TileSet::Base, TileSet::AbbeyMayor], 0);
-    let (declined, placed) = rows_equal_selfplay("am", c, 5, 4);
+    let (declined, placed, _) = rows_equal_selfplay("am", c, 5, 4);
     assert!(
         declined > 0 && placed > 0,
         "{declined} declined, {placed} placed"
     );
+}
+#[test]
+fn every_set_with_the_abbot_at_four_players_rows_load() {
+    // Thirteen sets and the abbot, four players. TW5: a ransom is offered before the
+    // abbey decision (AM1) and again before the placement; a record lists it after the
+    // draw either way, the decisions rows say which it was.
+    let c = config(4, &TileSet::ALL, 1);
+    let (declined, _, ransoms) = rows_equal_selfplay("all", c, 3, 1);
+    assert!(declined > 0, "AM1: no abbey declined");
+    assert!(ransoms > 0, "TW5: no ransom paid when asked for the abbey");
 }

@@ -1367,7 +1367,7 @@ fn replay_game(
             }
             continue;
         }
-        let declined = declines_abbey(old.game(), history.get(index));
+        let declined = declines_abbey(&mut old, history.get(index), job.rows.get(k), index);
         let action = if declined {
             Action::Pass
         } else {
@@ -1597,19 +1597,37 @@ fn replay_game(
 }
 
 /// AM1: whether the turn player, asked whether he places his abbey instead of drawing,
-/// declined it at this point of the record. A record does not list that decline (the
+/// declines it at this point of the game. A record does not list that decline (the
 /// turn's draw implies it, and so does the end of the game after an extra turn with the
-/// pile empty, TB4), so the game waits for an abbey decision that `next`, the record's
-/// next player action, is not: that action is not an abbey placed by the player asked.
-/// (After a decline, the player's turn goes on with a tile he places, a recorded action,
-/// before anyone is asked again outside the abbey round of AM4, whose declines the record
-/// lists.)
-fn declines_abbey(game: &Game, next: Option<&Decision>) -> bool {
-    game.phase() == Phase::Abbey
-        && !game.in_end_round()
-        && !next.is_some_and(|d| {
-            usize::from(d.player) == game.to_play() && matches!(d.action, Action::PlaceAbbey { .. })
-        })
+/// pile empty, TB4); the decisions row of the decline has the index of the record's next
+/// player action, `next`. So the game waits for an abbey decision, and:
+/// * `next` is an abbey the player asked places: no decline;
+/// * `next` is another action he may take now (a ransom, TW5, which is offered before
+///   the abbey decision and again before the placement): declined first exactly when the
+///   next row, `row`, is of `index` and chose the decline (a decline always has a row:
+///   it is searched, having at least a hole and the pass to choose from);
+/// * else (`next` is a placement, another player's, or none): declined.
+fn declines_abbey(
+    old: &mut Session,
+    next: Option<&Decision>,
+    row: Option<&StoredRow>,
+    index: usize,
+) -> bool {
+    let game = old.game();
+    if game.phase() != Phase::Abbey || game.in_end_round() {
+        return false;
+    }
+    let Some(d) = next.filter(|d| usize::from(d.player) == game.to_play()) else {
+        return true;
+    };
+    if matches!(d.action, Action::PlaceAbbey { .. }) {
+        return false;
+    }
+    if !game.is_legal(d.action) {
+        return true;
+    }
+    let decline = old.flat_path(Action::Pass).map(|fp| fp.first);
+    row.is_some_and(|r| r.action as usize == index && r.chosen == decline)
 }
 
 #[cfg(test)]
