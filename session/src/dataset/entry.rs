@@ -21,7 +21,8 @@ pub struct DecisionRow {
     pub player: u8,
     /// The index of the step's action among the players' actions of the game (the
     /// actions of the record's turns in order, then its `final_actions`; draws are not
-    /// actions of a player).
+    /// actions of a player). An abbey declined before a draw (AM1), which the record does
+    /// not list (the draw implies it), has the index of the action that follows it.
     pub action: u32,
     /// The number of legal flat ids at the step.
     pub legal: u32,

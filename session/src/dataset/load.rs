@@ -30,7 +30,8 @@ use crate::session::Session;
 use arrow_array::cast::AsArray;
 use arrow_array::types::{Float32Type, Int32Type, UInt16Type, UInt32Type, UInt8Type};
 use arrow_array::{Array, RecordBatch};
-use carcassonne::{Game, GameConfig, Rng};
+use carcassonne::game::Decision;
+use carcassonne::{Action, Game, GameConfig, Phase, Rng};
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
@@ -1414,14 +1415,27 @@ fn replay_game(
             }
             continue;
         }
-        let Some(decision) = history.get(index) else {
-            return Err(format!(
-                "the game dealt from its seed goes on after the record's {} player actions",
-                history.len()
-            )
-            .into());
+        let declined = declines_abbey(&mut old, history.get(index), job.rows.get(k), index);
+        let action = if declined {
+            Action::Pass
+        } else {
+            let Some(decision) = history.get(index) else {
+                return Err(format!(
+                    "the game dealt from its seed goes on after the record's {} player actions",
+                    history.len()
+                )
+                .into());
+            };
+            decision.action
         };
-        let action = decision.action;
+        // The row of a declined abbey carries the index of the player action after it
+        // (the record does not list the decline): it is the first row of that index, and
+        // its chosen id is the decline's.
+        let decline_id = if declined {
+            old.flat_path(action).map(|fp| fp.first)
+        } else {
+            None
+        };
         if !old.game().is_legal(action) {
             return Err(in_record(format!(
                 "player action {index} of the record is not legal in the deal of setup.seed \
@@ -1430,7 +1444,10 @@ fn replay_game(
         }
         let mut path = None;
         let mut rows_here = 0;
-        while k < job.rows.len() && job.rows[k].action as usize == index {
+        while k < job.rows.len()
+            && job.rows[k].action as usize == index
+            && (!declined || (rows_here == 0 && job.rows[k].chosen == decline_id))
+        {
             let row = job.rows[k];
             k += 1;
             let p = *path.get_or_insert_with(|| old.flat_path(action));
@@ -1608,7 +1625,9 @@ fn replay_game(
             n.apply(action)
                 .map_err(|e| format!("player action {index}: {e}"))?;
         }
-        index += 1;
+        if !declined {
+            index += 1;
+        }
     }
     if index != history.len() {
         return Err(format!(
@@ -1623,6 +1642,40 @@ fn replay_game(
         ));
     }
     Ok(())
+}
+
+/// AM1: whether the turn player, asked whether he places his abbey instead of drawing,
+/// declines it at this point of the game. A record does not list that decline (the
+/// turn's draw implies it, and so does the end of the game after an extra turn with the
+/// pile empty, TB4); the decisions row of the decline has the index of the record's next
+/// player action, `next`. So the game waits for an abbey decision, and:
+/// * `next` is an abbey the player asked places: no decline;
+/// * `next` is another action he may take now (a ransom, TW5, which is offered before
+///   the abbey decision and again before the placement): declined first exactly when the
+///   next row, `row`, is of `index` and chose the decline (a decline always has a row:
+///   it is searched, having at least a hole and the pass to choose from);
+/// * else (`next` is a placement, another player's, or none): declined.
+fn declines_abbey(
+    old: &mut Session,
+    next: Option<&Decision>,
+    row: Option<&StoredRow>,
+    index: usize,
+) -> bool {
+    let game = old.game();
+    if game.phase() != Phase::Abbey || game.in_end_round() {
+        return false;
+    }
+    let Some(d) = next.filter(|d| usize::from(d.player) == game.to_play()) else {
+        return true;
+    };
+    if matches!(d.action, Action::PlaceAbbey { .. }) {
+        return false;
+    }
+    if !game.is_legal(d.action) {
+        return true;
+    }
+    let decline = old.flat_path(Action::Pass).map(|fp| fp.first);
+    row.is_some_and(|r| r.action as usize == index && r.chosen == decline)
 }
 
 #[cfg(test)]

@@ -173,7 +173,8 @@ pub fn selfplay_entries(
         let mut game = Game::new(config).map_err(|e| {
             SelfPlayWriteError::Search(SearchError::Settings(format!("config: {e}")))
         })?;
-        // The index of each action among the players' actions (draws not counted).
+        // The index of each action among the players' actions (draws not counted; an
+        // abbey declined before a draw, not recorded, takes the index of the next one).
         let mut player_index = Vec::with_capacity(actions.len());
         for &action in actions {
             player_index.push(game.history_actions().len() as u32);
