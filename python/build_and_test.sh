@@ -33,7 +33,7 @@ WHEELS="${CARGO_TARGET_DIR:-$ROOT/target}/wheels"
 TEST_DEPS=(numpy gymnasium pettingzoo pytest nbclient nbformat ipykernel matplotlib pyarrow polars ray)
 RL_VENV="${CARC_RL_VENV:-$ROOT/target/rl-venv}"
 # What the rl, openspiel and rllib extras bring (python/pyproject.toml).
-RL_DEPS=(numpy gymnasium pettingzoo pytest torch "sb3-contrib>=2.4" "ray[rllib]>=2.40" "open-spiel>=1.5")
+RL_DEPS=(numpy gymnasium pettingzoo pytest torch onnx "sb3-contrib>=2.4" "ray[rllib]>=2.40" "open-spiel>=1.5")
 
 echo "== development environment: $VENV"
 "$PYTHON" -m venv "$VENV"
