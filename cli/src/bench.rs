@@ -101,6 +101,8 @@ pub fn run(words: &[String]) -> Result<Outcome, CliError> {
         Some(text) => Bot::parse(text).map_err(|m| CliError::Usage(format!("--bot: {m}")))?,
     };
     let mut config = setup::config_from_options(&parsed, &setup::DEFAULTS)?;
+    bot.check(&config)
+        .map_err(|m| CliError::Usage(format!("--bot: {m}")))?;
     let description = setup::describe(&config);
     let first_seed = config.seed;
     let mut rng = Rng::new(first_seed ^ PICK_SEED_MIX);

@@ -19,7 +19,7 @@ use crate::setup::{self, SetupDefaults};
 use crate::table::{self, Seat, Table};
 use crate::{CliError, Outcome};
 use carcassonne::tiles::catalogue;
-use carcassonne::{Game, Phase, Pos, Rng, Rotation};
+use carcassonne::{Game, GameConfig, Phase, Pos, Rng, Rotation};
 use carcassonne_session::bots::{parse_bots, Bot};
 use carcassonne_session::mcts::{Budget, Evaluation, MctsConfig};
 use carcassonne_session::record;
@@ -91,7 +91,7 @@ pub fn run(
             (game, id)
         }
     };
-    let seats = seats_of(parsed, game.num_players(), bots_text)?;
+    let seats = seats_of(parsed, game.config(), bots_text)?;
     let table = Table::new(game, seats, id);
     let stdin = std::io::stdin();
     let mut input = stdin.lock();
@@ -161,7 +161,8 @@ fn load_record(file: &str) -> Result<(Game, String), CliError> {
 
 /// The seats from `--human` (repeatable) and `--bots` (one bot for every other seat, or
 /// one per seat, the entries of the people's seats then unused).
-fn seats_of(parsed: &Parsed, players: usize, bots_text: &str) -> Result<Vec<Seat>, CliError> {
+fn seats_of(parsed: &Parsed, config: &GameConfig, bots_text: &str) -> Result<Vec<Seat>, CliError> {
+    let players = config.players as usize;
     let mut humans = Vec::new();
     for text in parsed.values("human") {
         let seat = text
@@ -189,6 +190,10 @@ fn seats_of(parsed: &Parsed, players: usize, bots_text: &str) -> Result<Vec<Seat
     let per_bot_seat = listed > 1 && listed == bot_seats && listed != players;
     let bots: Vec<Bot> = parse_bots(bots_text, if per_bot_seat { bot_seats } else { players })
         .map_err(|m| CliError::Usage(format!("--bots: {m}")))?;
+    for bot in &bots {
+        bot.check(config)
+            .map_err(|m| CliError::Usage(format!("--bots: {m}")))?;
+    }
     let mut next_bot = bots.iter().copied();
     Ok((0..players)
         .map(|seat| {

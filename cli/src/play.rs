@@ -73,6 +73,10 @@ pub fn run(words: &[String]) -> Result<Outcome, CliError> {
     let players = config.players as usize;
     let bots: Vec<Bot> =
         parse_bots(bots_text, players).map_err(|m| CliError::Usage(format!("--bots: {m}")))?;
+    for bot in &bots {
+        bot.check(&config)
+            .map_err(|m| CliError::Usage(format!("--bots: {m}")))?;
+    }
     let out_path = parsed.value("out").unwrap_or("game-record.json");
     if out_path.is_empty() {
         return Err(CliError::Usage("--out: empty file name".into()));

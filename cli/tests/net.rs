@@ -68,3 +68,40 @@ fn match_refuses_a_configuration_the_network_was_not_made_for() {
     assert_eq!(run.status.code(), Some(2));
     assert!(stderr(&run).contains("/no/such.onnx"), "{}", stderr(&run));
 }
+
+/// `play`, `play --human` and `bench` refuse the shipped network in a configuration it was
+/// not made for before the game starts (exit 2, a usage error naming what differs), rather
+/// than stopping at the network's first decision.
+#[test]
+fn play_and_bench_refuse_a_configuration_the_network_was_not_made_for() {
+    let dir = std::env::temp_dir().join(format!("carc-net-play-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let out = dir.join("game.json");
+    let out = out.to_str().unwrap();
+    let expected = "the network was made for 2 players, this game has 3";
+    for args in [
+        vec!["play", "--players", "3", "--bots", "net", "--out", out],
+        vec![
+            "play",
+            "--players",
+            "3",
+            "--bots",
+            "net",
+            "--human",
+            "0",
+            "--out",
+            out,
+        ],
+        vec!["bench", "--players", "3", "--bot", "net", "--games", "1"],
+    ] {
+        let run = carcassonne(&args);
+        assert_eq!(run.status.code(), Some(2), "{args:?}: {}", stderr(&run));
+        assert!(
+            stderr(&run).contains(expected),
+            "{args:?}: {}",
+            stderr(&run)
+        );
+    }
+    assert!(!std::path::Path::new(out).exists(), "no game was played");
+    std::fs::remove_dir_all(&dir).unwrap();
+}

@@ -143,6 +143,8 @@ pub extern "C" fn carc_bot_choose(
             if game.is_terminal() {
                 return Err(Failure::new(CarcStatus::GameOver, "the game is over"));
             }
+            // A learned player refuses a game its network was not made for.
+            b.bot.check(game.config()).map_err(Failure::invalid)?;
             let action = b.bot.choose(&game, game.legal(), &mut b.rng.borrow_mut());
             write_out(out, CarcAction::from(action));
             Ok(())

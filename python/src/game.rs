@@ -744,6 +744,9 @@ impl PyGame {
     ) -> PyResult<Bound<'py, PyTuple>> {
         let player = Bot::parse(kind).map_err(|m| invalid_argument(format!("kind: {m}")))?;
         let this = Self::reading(slf)?;
+        player
+            .check(this.game().config())
+            .map_err(|m| invalid_argument(format!("kind: {m}")))?;
         if this.game().is_terminal() {
             return Err(state_error("the game is over"));
         }

@@ -394,6 +394,10 @@ mod _core {
             seed: Some(seed.unwrap_or(&zero)),
             start: None,
         })?;
+        for kind in &kinds {
+            kind.check(&config)
+                .map_err(|m| invalid_config(format!("players: {m}")))?;
+        }
         let seed = config.seed;
         let p = kinds.len();
         // The result array is made before the interpreter is released: this also loads

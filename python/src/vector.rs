@@ -143,7 +143,11 @@ impl VectorEnv {
             None => None,
             Some(_) if settings.external => None,
             Some(name) => {
-                Some(Bot::parse(name).map_err(|m| invalid_config(format!("opponents: {m}")))?)
+                let bot =
+                    Bot::parse(name).map_err(|m| invalid_config(format!("opponents: {m}")))?;
+                bot.check(&settings.config)
+                    .map_err(|m| invalid_config(format!("opponents: {m}")))?;
+                Some(bot)
             }
         };
         settings.learner_seat = match learner_seat.map(|s| s.0) {
@@ -250,6 +254,8 @@ impl VectorEnv {
                 Bot::known_names()
             ))
         })?;
+        bot.check(&self.settings.config)
+            .map_err(|m| invalid_argument(format!("kind: {m}")))?;
         let mut batch = self.batch()?;
         let watch = SignalWatch::new();
         let games: &mut Batch = &mut batch;

@@ -158,3 +158,21 @@ def test_summarize_names_the_bad_argument(change: Dict[str, Any], message: str) 
     with pytest.raises(InvalidArgumentError, match=message) as raised:
         summarize(**args)
     assert isinstance(raised.value, ValueError)
+
+
+def test_the_learned_player_refuses_a_game_its_network_was_not_made_for() -> None:
+    """The shipped ``net`` was made for the 2-player base game: in a 3-player game every
+    Python front end refuses it with an error naming what differs, before it plays."""
+    expected = "the network was made for 2 players, this game has 3"
+    game = carcassonne.Game(players=3, seed=1)
+    with pytest.raises(InvalidArgumentError, match=expected):
+        game.builtin_action("net")
+    with pytest.raises(InvalidArgumentError, match=expected):
+        carcassonne.BuiltinPlayer("net")(game)
+    with pytest.raises(InvalidConfigError, match=expected):
+        carcassonne.VectorEnv(2, players=3, seed=1, opponents="net")
+    env = carcassonne.VectorEnv(2, players=3, seed=1, observations=False)
+    with pytest.raises(InvalidArgumentError, match=expected):
+        env.builtin_actions("net")
+    two = carcassonne.Game(players=2, seed=1)
+    assert two.builtin_action("net") in two.legal_actions()

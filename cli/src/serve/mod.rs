@@ -557,7 +557,7 @@ impl Server {
             Err(e) => return Response::error(400, format!("setup.{}: {}", e.field, e.message)),
         };
         let players = config.players as usize;
-        let seats = match self.seats_of(body.get("seats"), players) {
+        let seats = match self.seats_of(body.get("seats"), &config) {
             Ok(s) => s,
             Err(m) => return Response::error(400, m),
         };
@@ -602,8 +602,7 @@ impl Server {
             Ok(l) => l,
             Err(e) => return Response::error(400, format!("record: {e}")),
         };
-        let players = loaded.game.num_players();
-        let seats = match self.seats_of(body.get("seats"), players) {
+        let seats = match self.seats_of(body.get("seats"), loaded.game.config()) {
             Ok(s) => s,
             Err(m) => return Response::error(400, m),
         };
@@ -769,7 +768,8 @@ fn count_values(text: &str) -> Result<(), Response> {
 impl Server {
     /// The seats of a new game: `"human"` or a bot spec each, one per player, within the
     /// server's limits.
-    fn seats_of(&self, value: Option<&Value>, players: usize) -> Result<Vec<Seat>, String> {
+    fn seats_of(&self, value: Option<&Value>, config: &GameConfig) -> Result<Vec<Seat>, String> {
+        let players = config.players as usize;
         let limits = &self.settings;
         let Some(value) = value else {
             return Err(
@@ -799,6 +799,7 @@ impl Server {
                 ));
             }
             let bot = Bot::parse(text).map_err(|m| format!("seats[{i}]: {m}"))?;
+            bot.check(config).map_err(|m| format!("seats[{i}]: {m}"))?;
             if let Bot::Mcts(c) = bot {
                 let too_big = match c.budget {
                     Budget::Iterations(n) => n > limits.max_iterations,

@@ -241,7 +241,8 @@ fn seats_from_the_command_line() {
             .iter()
             .position(|w| w == "--")
             .map_or("greedy".to_string(), |i| words[i + 1].clone());
-        seats_of(&parsed, players, &bots)
+        let config = carcassonne::GameConfig::new(players as u8);
+        seats_of(&parsed, &config, &bots)
             .map(|s| {
                 s.iter()
                     .map(|x| x.to_string())

@@ -79,3 +79,37 @@ fn bad_specs_and_null_arguments_are_refused() {
     carc_bot_free(b);
     carc_bot_free(std::ptr::null_mut());
 }
+
+/// The learned player `net` in a game its network was not made for (3 players): the
+/// choice is refused with an error naming what differs, nothing is written, and neither
+/// the bot nor the game is poisoned (the same bot then plays the 2-player game it was made
+/// for).
+#[test]
+fn a_learned_player_refuses_a_game_its_network_was_not_made_for() {
+    let bot = new_bot(c"net", 1);
+    let mut three = std::ptr::null_mut();
+    let config = c"{\"players\":3,\"sets\":[\"base\"],\"seed\":1}";
+    assert_eq!(carc_game_new(config.as_ptr(), &mut three), CarcStatus::Ok);
+    let mut action = CarcAction {
+        x: 77,
+        ..CarcAction::default()
+    };
+    assert_eq!(
+        carc_bot_choose(bot, three, &mut action),
+        CarcStatus::InvalidArgument
+    );
+    assert_eq!(action.x, 77, "out is written only on success");
+    let message = thread_last_error();
+    assert!(
+        message.contains("the network was made for 2 players, this game has 3"),
+        "{message}"
+    );
+    let mut two = std::ptr::null_mut();
+    let config = c"{\"players\":2,\"sets\":[\"base\"],\"seed\":1}";
+    assert_eq!(carc_game_new(config.as_ptr(), &mut two), CarcStatus::Ok);
+    assert_eq!(carc_bot_choose(bot, two, &mut action), CarcStatus::Ok);
+    assert_eq!(carc_game_apply(two, &action), CarcStatus::Ok);
+    carc_bot_free(bot);
+    carc_game_free(three);
+    carc_game_free(two);
+}
