@@ -87,7 +87,7 @@ pub struct CarcStateRow {
 }
 
 /// The C form of a cell: see `CarcStateKind`.
-fn cell(value: StateValue) -> i32 {
+pub(crate) fn cell(value: StateValue) -> i32 {
     match value {
         StateValue::Absent => CARC_STATE_ABSENT,
         StateValue::Seat(seat) => i32::from(seat),

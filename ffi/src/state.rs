@@ -4,7 +4,8 @@
 use crate::engine_types::{CarcPhase, CarcSupply};
 use crate::guard::{check_out, put, with_game, write_array, write_iter, write_out, CarcGame};
 use crate::status::{CarcStatus, Failure};
-use carcassonne_core::{Figure, Phase, TileSet};
+use carcassonne_core::rules::state::{StateRow, StateValue};
+use carcassonne_core::{Figure, Phase};
 
 /// The player value meaning "nobody" (`carc_game_to_play` when the game is over or waits
 /// for a draw).
@@ -379,47 +380,76 @@ pub extern "C" fn carc_game_board_figures(
     })
 }
 
-/// Writes where the dragon is and how far its current flight has gone to `*out`.
+/// The value of column `column` of a row of a state table, as its C number (a seat, an
+/// integer, a `CarcFigure`), or `None` when absent.
+fn cell_of(row: &StateRow<'_>, column: &str) -> Option<i32> {
+    match row.get(column)? {
+        StateValue::Absent => None,
+        value => Some(crate::expansion_state::cell(value)),
+    }
+}
+
+/// A value of a state table that fits a byte field of a deprecated struct (seats, heights,
+/// steps, local features, figures: all below 256).
+fn byte(value: i32) -> u8 {
+    u8::try_from(value).unwrap_or(u8::MAX)
+}
+
+/// Writes where the dragon is and how far its current flight has gone to `*out`: the row
+/// of the state table `dragon` (PD2, PD5).
+///
+/// Deprecated: use `carc_game_expansion_state` and the table `dragon` (columns `x`, `y`,
+/// `flight_steps`); this function reads that table and will be removed in a later release.
 ///
 /// Ownership: `game` is borrowed; `out` belongs to the caller.
+#[deprecated(note = "use carc_game_expansion_state and the table dragon")]
 #[no_mangle]
 pub extern "C" fn carc_game_dragon(game: *const CarcGame, out: *mut CarcDragon) -> CarcStatus {
     with_game("carc_game_dragon", game, |h| {
         check_out(out, "out")?;
+        let state = h.game().expansion_state();
         let mut dragon = CarcDragon::default();
-        if let Some(pos) = h.game().dragon() {
-            dragon.x = pos.x;
-            dragon.y = pos.y;
+        if let Some(row) = state.row("dragon") {
+            dragon.x = cell_of(&row, "x").unwrap_or(0);
+            dragon.y = cell_of(&row, "y").unwrap_or(0);
             dragon.on_board = 1;
-        }
-        if let Some(steps) = h.game().flight_steps() {
-            dragon.in_flight = 1;
-            dragon.flight_steps = steps;
+            if let Some(steps) = cell_of(&row, "flight_steps") {
+                dragon.in_flight = 1;
+                dragon.flight_steps = byte(steps);
+            }
         }
         write_out(out, dragon);
         Ok(())
     })
 }
 
-/// Writes where the fairy is and which figure it stands next to to `*out`.
+/// Writes where the fairy is and which figure it stands next to to `*out`: the row of
+/// the state table `fairy` (PD15).
+///
+/// Deprecated: use `carc_game_expansion_state` and the table `fairy` (columns `x`, `y`,
+/// `mover`, `owner`, `feature`); this function reads that table and will be removed in a
+/// later release.
 ///
 /// Ownership: `game` is borrowed; `out` belongs to the caller.
+#[deprecated(note = "use carc_game_expansion_state and the table fairy")]
 #[no_mangle]
 pub extern "C" fn carc_game_fairy(game: *const CarcGame, out: *mut CarcFairy) -> CarcStatus {
     with_game("carc_game_fairy", game, |h| {
         check_out(out, "out")?;
+        let state = h.game().expansion_state();
         let mut fairy = CarcFairy {
             feature: crate::action::CARC_NO_FEATURE,
             ..CarcFairy::default()
         };
-        if let Some((pos, by)) = h.game().fairy() {
-            fairy.x = pos.x;
-            fairy.y = pos.y;
+        if let Some(row) = state.row("fairy") {
+            fairy.x = cell_of(&row, "x").unwrap_or(0);
+            fairy.y = cell_of(&row, "y").unwrap_or(0);
             fairy.on_board = 1;
-            if let Some((owner, local)) = by {
+            if let (Some(owner), Some(feature)) = (cell_of(&row, "owner"), cell_of(&row, "feature"))
+            {
                 fairy.attached = 1;
-                fairy.owner = owner;
-                fairy.feature = local;
+                fairy.owner = byte(owner);
+                fairy.feature = byte(feature);
             }
         }
         write_out(out, fairy);
@@ -428,11 +458,17 @@ pub extern "C" fn carc_game_fairy(game: *const CarcGame, out: *mut CarcFairy) ->
 }
 
 /// Writes the towers on the board (every tower foundation, in placement order) into `buf`
-/// (`len` elements); `needed` receives their number (0 without the Tower).
+/// (`len` elements); `needed` receives their number (0 without the Tower): the rows of
+/// the state table `towers` (TW1, TW2).
+///
+/// Deprecated: use `carc_game_expansion_state` and the table `towers` (columns `x`, `y`,
+/// `feature`, `height`, `top_owner`, `top_figure`); this function reads that table and
+/// will be removed in a later release.
 ///
 /// Ownership: `game` is borrowed; `buf` (may be NULL with `len == 0` to ask for the
 /// count) and `needed` belong to the caller. On `CARC_STATUS_BUFFER_TOO_SMALL` only
 /// `needed` is written.
+#[deprecated(note = "use carc_game_expansion_state and the table towers")]
 #[no_mangle]
 pub extern "C" fn carc_game_towers(
     game: *const CarcGame,
@@ -441,23 +477,30 @@ pub extern "C" fn carc_game_towers(
     needed: *mut u32,
 ) -> CarcStatus {
     with_game("carc_game_towers", game, |h| {
-        let game = h.game();
-        let towers = game.towers().map(|t| CarcTower {
-            x: t.pos.x,
-            y: t.pos.y,
-            feature: t.feature,
-            height: t.height,
-            top_owner: t.top.map_or(CARC_NO_TOP, |(owner, _)| owner),
-            top_figure: t.top.map_or(CARC_NO_TOP, |(_, figure)| figure as u8),
+        let state = h.game().expansion_state();
+        let towers = state.rows_of("towers").map(|row| CarcTower {
+            x: cell_of(&row, "x").unwrap_or(0),
+            y: cell_of(&row, "y").unwrap_or(0),
+            feature: cell_of(&row, "feature").map_or(0, byte),
+            height: cell_of(&row, "height").map_or(0, byte),
+            top_owner: cell_of(&row, "top_owner").map_or(CARC_NO_TOP, byte),
+            top_figure: cell_of(&row, "top_figure").map_or(CARC_NO_TOP, byte),
         });
-        write_iter(towers, buf, len, needed, "the towers")
+        let towers: Vec<CarcTower> = towers.collect();
+        write_iter(towers.into_iter(), buf, len, needed, "the towers")
     })
 }
 
-/// Writes the tower pieces seat `player` has left to `*out` (TW1; 0 without the Tower).
-/// A seat outside the game is `CARC_STATUS_INVALID_ARGUMENT`.
+/// Writes the tower pieces seat `player` has left to `*out` (TW1; 0 without the Tower):
+/// its row of the state table `tower_pieces`. A seat outside the game is
+/// `CARC_STATUS_INVALID_ARGUMENT`.
+///
+/// Deprecated: use `carc_game_expansion_state` and the table `tower_pieces` (columns
+/// `seat`, `pieces`); this function reads that table and will be removed in a later
+/// release.
 ///
 /// Ownership: `game` is borrowed; `out` belongs to the caller.
+#[deprecated(note = "use carc_game_expansion_state and the table tower_pieces")]
 #[no_mangle]
 pub extern "C" fn carc_game_tower_pieces(
     game: *const CarcGame,
@@ -466,21 +509,26 @@ pub extern "C" fn carc_game_tower_pieces(
 ) -> CarcStatus {
     with_game("carc_game_tower_pieces", game, |h| {
         let p = seat(h, player)?;
-        let game = h.game();
-        let pieces = if game.has_set(TileSet::Tower) {
-            game.tower_pieces_left(p)
-        } else {
-            0
-        };
-        put(out, "out", u32::from(pieces))
+        let state = h.game().expansion_state();
+        let pieces = state
+            .rows_of("tower_pieces")
+            .find(|row| cell_of(row, "seat") == Some(p as i32))
+            .and_then(|row| cell_of(&row, "pieces"))
+            .unwrap_or(0);
+        put(out, "out", u32::try_from(pieces).unwrap_or(0))
     })
 }
 
 /// Writes the figures of seat `owner` that seat `holder` holds prisoner to `*out`, by
-/// kind (TW4; `abbey` is always 0). A seat outside the game is
-/// `CARC_STATUS_INVALID_ARGUMENT`.
+/// kind (TW4; `abbey` is always 0): the rows of the state table `prisoners` for that
+/// holder and owner. A seat outside the game is `CARC_STATUS_INVALID_ARGUMENT`.
+///
+/// Deprecated: use `carc_game_expansion_state` and the table `prisoners` (columns
+/// `holder`, `owner`, `figure`, `count`); this function reads that table and will be
+/// removed in a later release.
 ///
 /// Ownership: `game` is borrowed; `out` belongs to the caller.
+#[deprecated(note = "use carc_game_expansion_state and the table prisoners")]
 #[no_mangle]
 pub extern "C" fn carc_game_prisoners(
     game: *const CarcGame,
@@ -491,24 +539,27 @@ pub extern "C" fn carc_game_prisoners(
     with_game("carc_game_prisoners", game, |h| {
         check_out(out, "out")?;
         let (holder, owner) = (seat(h, holder)?, seat(h, owner)?);
-        let game = h.game();
-        let of = |f: Figure| game.prisoners(holder, owner, f);
-        write_out(
-            out,
-            CarcSupply {
-                follower: of(Figure::Follower),
-                big_follower: of(Figure::BigFollower),
-                abbot: of(Figure::Abbot),
-                mayor: of(Figure::Mayor),
-                wagon: of(Figure::Wagon),
-                barn: of(Figure::Barn),
-                abbey: 0,
-                // Builders, pigs and shepherds are never captured (TW3, HS1).
-                builder: 0,
-                pig: 0,
-                shepherd: 0,
-            },
-        );
+        let state = h.game().expansion_state();
+        let mut supply = CarcSupply::default();
+        for row in state.rows_of("prisoners") {
+            if cell_of(&row, "holder") != Some(holder as i32)
+                || cell_of(&row, "owner") != Some(owner as i32)
+            {
+                continue;
+            }
+            let count = cell_of(&row, "count").map_or(0, |n| u8::try_from(n).unwrap_or(u8::MAX));
+            // Builders, pigs and shepherds are never captured (TW3, HS1): no rows of theirs.
+            match row.get("figure") {
+                Some(StateValue::Figure(Figure::Follower)) => supply.follower = count,
+                Some(StateValue::Figure(Figure::BigFollower)) => supply.big_follower = count,
+                Some(StateValue::Figure(Figure::Abbot)) => supply.abbot = count,
+                Some(StateValue::Figure(Figure::Mayor)) => supply.mayor = count,
+                Some(StateValue::Figure(Figure::Wagon)) => supply.wagon = count,
+                Some(StateValue::Figure(Figure::Barn)) => supply.barn = count,
+                _ => {}
+            }
+        }
+        write_out(out, supply);
         Ok(())
     })
 }

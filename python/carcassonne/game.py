@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import operator
+import warnings
 from typing import Any, Dict, List, Mapping, Optional, Sequence, Tuple, Union, cast
 
 import numpy as np
@@ -12,11 +14,19 @@ from ._config import game_config
 from .actions import Action, Focus, action_from_tuple
 from ._ids import action_id as action_id_of
 from ._state import ExpansionState
-from .errors import IllegalActionError
+from .errors import IllegalActionError, InvalidArgumentError
 
 __all__ = ["Game"]
 
 ActionLike = Union[Action, Tuple[object, ...]]
+
+
+def _deprecated(name: str, replacement: str) -> None:
+    """Warns that ``name``, kept for one release over the expansions' state tables, is
+    deprecated in favour of ``replacement``."""
+    warnings.warn(
+        f"{name} is deprecated: use {replacement}", DeprecationWarning, stacklevel=3
+    )
 
 
 def _as_tuple(action: ActionLike) -> Tuple[object, ...]:
@@ -171,27 +181,78 @@ class Game:
     def tile_in_hand(self) -> Optional[str]:
         return self._g.tile_in_hand
 
+    def _seat(self, player: int, name: str) -> int:
+        """``player`` as a seat of this game (:class:`InvalidArgumentError` naming it if not)."""
+        seat = operator.index(player)
+        players = self.num_players
+        if not 0 <= seat < players:
+            raise InvalidArgumentError(f"{name} {seat}: the game has seats 0..{players}")
+        return seat
+
     @property
     def dragon(self) -> Optional[Tuple[int, int]]:
-        return self._g.dragon
+        """The dragon's square, or ``None`` before a volcano brought it onto the board
+        (PD2).
+
+        Deprecated: read ``expansion_state()["dragon"]`` (``x``, ``y``,
+        ``flight_steps``); this property reads that table and will be removed in a later
+        release."""
+        _deprecated("Game.dragon", 'expansion_state()["dragon"]')
+        row = self.expansion_state().get("dragon")
+        return None if row is None else (row["x"], row["y"])
 
     @property
     def fairy(self) -> Optional[Tuple[int, int, Optional[int], Optional[int]]]:
-        return self._g.fairy
+        """``(x, y, owner, feature)`` of the fairy (PD15): ``owner`` and ``feature`` those
+        of the figure it stands next to, ``None`` when it stands by none; ``None`` before
+        it is moved.
+
+        Deprecated: read ``expansion_state()["fairy"]`` (``x``, ``y``, ``mover``,
+        ``owner``, ``feature``); this property reads that table and will be removed in a
+        later release."""
+        _deprecated("Game.fairy", 'expansion_state()["fairy"]')
+        row = self.expansion_state().get("fairy")
+        return None if row is None else (row["x"], row["y"], row["owner"], row["feature"])
 
     @property
     def towers(self) -> List[Tuple[int, int, int, Optional[Tuple[int, str]]]]:
         """Every tower foundation on the board (the Tower, TW1, TW2): ``(x, y, height,
-        top)``, ``top`` the ``(owner, figure)`` on top or ``None`` for an open tower."""
-        return self._g.towers
+        top)``, ``top`` the ``(owner, figure)`` on top or ``None`` for an open tower.
+
+        Deprecated: read ``expansion_state()["towers"]`` (``x``, ``y``, ``feature``,
+        ``height``, ``top_owner``, ``top_figure``); this property reads that table and
+        will be removed in a later release."""
+        _deprecated("Game.towers", 'expansion_state()["towers"]')
+        towers: List[Tuple[int, int, int, Optional[Tuple[int, str]]]] = []
+        for t in self.expansion_state().get("towers") or []:
+            owner, figure = t["top_owner"], t["top_figure"]
+            top = None if owner is None or figure is None else (owner, figure)
+            towers.append((t["x"], t["y"], t["height"], top))
+        return towers
 
     def tower_pieces(self, player: int) -> int:
-        """The tower pieces ``player`` has left (TW1; 0 without the Tower)."""
-        return self._g.tower_pieces(player)
+        """The tower pieces ``player`` has left (TW1; 0 without the Tower). A seat outside
+        the game raises :class:`~carcassonne.errors.InvalidArgumentError`.
+
+        Deprecated: read ``expansion_state()["tower_pieces"]`` (``seat``, ``pieces``);
+        this method reads that table and will be removed in a later release."""
+        _deprecated("Game.tower_pieces", 'expansion_state()["tower_pieces"]')
+        seat = self._seat(player, "player")
+        rows = self.expansion_state().get("tower_pieces") or []
+        return next((r["pieces"] for r in rows if r["seat"] == seat), 0)
 
     def prisoners(self, holder: int) -> Dict[Tuple[int, str], int]:
-        """The prisoners ``holder`` holds (TW4): ``(owner, figure)`` → count."""
-        return self._g.prisoners(holder)
+        """The prisoners ``holder`` holds (TW4): ``(owner, figure)`` → count, only the
+        kinds held. A seat outside the game raises
+        :class:`~carcassonne.errors.InvalidArgumentError`.
+
+        Deprecated: read ``expansion_state()["prisoners"]`` (``holder``, ``owner``,
+        ``figure``, ``count``); this method reads that table and will be removed in a
+        later release."""
+        _deprecated("Game.prisoners", 'expansion_state()["prisoners"]')
+        seat = self._seat(holder, "holder")
+        rows = self.expansion_state().get("prisoners") or []
+        return {(r["owner"], r["figure"]): r["count"] for r in rows if r["holder"] == seat}
 
     def expansion_state(self) -> ExpansionState:
         """The visible state of the expansions in play, as each expansion declares it: a

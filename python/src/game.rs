@@ -10,10 +10,10 @@ use crate::errors::{
     concurrent_use_error, illegal, invalid_argument, invalid_config, invalid_record, state_error,
 };
 use crate::signals::SignalWatch;
-use carcassonne::config::{Figure, Figures};
+use carcassonne::config::Figures;
 use carcassonne::game::{ActionError, Event};
 use carcassonne::names::Named;
-use carcassonne::{Action, ChanceMode, Game as CoreGame, Phase, Rng, TileSet};
+use carcassonne::{Action, ChanceMode, Game as CoreGame, Phase, Rng};
 use carcassonne_session::bots::Bot;
 use carcassonne_session::encode::{
     self, EncoderSpec, FlatDecision, Layout, LayoutBlock, Preset, RewardMode,
@@ -27,9 +27,6 @@ use numpy::{IntoPyArray, PyArray1};
 use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyList, PyTuple};
 use std::time::Instant;
-
-/// A tower as Python sees it: `(x, y, height, top)`, `top` the `(owner, figure)` on top.
-type TowerTuple = (i32, i32, u8, Option<(u8, &'static str)>);
 
 /// A window spec from a Python argument.
 pub fn spec_from(window: i64) -> PyResult<EncoderSpec> {
@@ -465,61 +462,6 @@ impl PyGame {
     /// (`None` when absent). `state_schema()` describes every table.
     fn expansion_state<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyDict>> {
         crate::convert::expansion_state_to_py(py, self.game())
-    }
-
-    #[getter]
-    fn dragon(&self) -> Option<(i32, i32)> {
-        self.game().dragon().map(|p| (p.x, p.y))
-    }
-
-    /// `(x, y, owner, feature)` of the fairy (owner and feature `None` when it stands by
-    /// no follower), or `None`.
-    #[getter]
-    fn fairy(&self) -> Option<(i32, i32, Option<u8>, Option<u8>)> {
-        self.game()
-            .fairy()
-            .map(|(p, f)| (p.x, p.y, f.map(|x| x.0), f.map(|x| x.1)))
-    }
-
-    /// Every tower foundation on the board (the Tower, TW1, TW2): `(x, y, height, top)`
-    /// with `top` the `(owner, figure)` on top, or `None` for an open tower.
-    #[getter]
-    fn towers(&self) -> Vec<TowerTuple> {
-        self.game()
-            .towers()
-            .map(|t| {
-                let top = t.top.map(|(owner, figure)| (owner, figure.name()));
-                (t.pos.x, t.pos.y, t.height, top)
-            })
-            .collect()
-    }
-
-    /// The tower pieces `player` has left (TW1; 0 without the Tower).
-    fn tower_pieces(&self, player: Int) -> PyResult<u8> {
-        let p = self.seat(player.0)?;
-        let game = self.game();
-        Ok(if game.has_set(TileSet::Tower) {
-            game.tower_pieces_left(p)
-        } else {
-            0
-        })
-    }
-
-    /// The prisoners `holder` holds (TW4): a dict `(owner, figure name)` → count, only
-    /// the kinds held.
-    fn prisoners<'py>(&self, py: Python<'py>, holder: Int) -> PyResult<Bound<'py, PyDict>> {
-        let h = self.seat(holder.0)?;
-        let d = PyDict::new(py);
-        let g = self.game();
-        for owner in 0..g.num_players() {
-            for f in Figure::ALL {
-                let n = g.prisoners(h, owner, f);
-                if n > 0 {
-                    d.set_item((owner, f.name()), n)?;
-                }
-            }
-        }
-        Ok(d)
     }
 
     /// `sampled` or `explicit`.

@@ -223,6 +223,20 @@ run_example() {
 step "extract the C guide's first program" extract_example
 step "the C guide's build command (pkg-config)" build_guide_example
 step "compile C tests (-Wall -Wextra -Wpedantic -Werror)" build_all_c ""
+
+# The per-set getters kept for one release are CARC_DEPRECATED: a call warns (an error
+# under -Werror), and compiles cleanly with CARC_NO_DEPRECATED_WARNINGS.
+deprecated_getters_warn() {
+    local src=$OUT/deprecated.c
+    printf '#include <stddef.h>\n#include <carcassonne.h>\nint main(void) { CarcDragon d; return (int)carc_game_dragon(NULL, &d); }\n' >"$src"
+    if gcc "${CFLAGS[@]}" -c "$src" -o "$OUT/deprecated.o" 2>"$OUT/deprecated.err"; then
+        echo "a call of carc_game_dragon compiled without a deprecation warning"
+        return 1
+    fi
+    grep -q "carc_game_expansion_state and the table dragon" "$OUT/deprecated.err" &&
+        gcc "${CFLAGS[@]}" -DCARC_NO_DEPRECATED_WARNINGS -c "$src" -o "$OUT/deprecated.o"
+}
+step "the deprecated getters warn (CARC_DEPRECATED)" deprecated_getters_warn
 step "C: status codes and versions" "$OUT/test_status"
 step "C: complete games with every set" "$OUT/test_games" 4
 step "C: reference games through the API" "$OUT/test_records" "$DATA/known-divergences.md" "${RECORDS[@]}"

@@ -451,7 +451,9 @@ static class PlayGame
                     }
                     Check(bridges == 12 && castles == 12, "every bridge and castle is somewhere");
                     CarcDragon dragon;
+#pragma warning disable 618 // carc_game_dragon, kept for one release over the table dragon
                     Native.Check(Native.carc_game_dragon(game.Handle, out dragon));
+#pragma warning restore 618
                     StateRow d = state.Row("dragon");
                     Check((d != null) == (dragon.OnBoard == 1), "the dragon row");
                     if (d != null) Check(d["x"] == dragon.X && d["y"] == dragon.Y, "the dragon's square");
@@ -579,6 +581,86 @@ static class PlayGame
         }
     }
 
+    /// The per-set getters kept for one release over the state tables: Game.Towers,
+    /// Game.TowerPieces, Game.Prisoners and the five P/Invoke declarations carry [Obsolete]
+    /// naming what replaces them, and in a game of the Tower whose towers stand and whose
+    /// prisoners are held (TW1, TW2, TW4) the wrappers say what the tables and the C getters say.
+    static void DeprecatedGetters()
+    {
+        foreach (string m in new[] { "Towers", "TowerPieces", "Prisoners" })
+        {
+            var attrs = typeof(Game).GetMethod(m).GetCustomAttributes(typeof(ObsoleteAttribute), false);
+            Check(attrs.Length == 1 && ((ObsoleteAttribute)attrs[0]).Message.Contains("ExpansionState()"),
+                "Game." + m + " is obsolete, naming ExpansionState()");
+        }
+        foreach (string f in new[] { "dragon", "fairy", "towers", "tower_pieces", "prisoners" })
+        {
+            var attrs = typeof(Native).GetMethod("carc_game_" + f).GetCustomAttributes(typeof(ObsoleteAttribute), false);
+            Check(attrs.Length == 1 && ((ObsoleteAttribute)attrs[0]).Message.Contains("the table " + f),
+                "Native.carc_game_" + f + " is obsolete, naming its table");
+        }
+        bool towersStood = false, prisonersHeld = false;
+        using (Game game = Game.Create("{\"players\":3,\"sets\":[\"base\",\"tower\"],\"seed\":5}"))
+        {
+            while (true)
+            {
+                ExpansionState state = game.ExpansionState();
+#pragma warning disable 618 // the deprecated getters are what this test checks
+                CarcTower[] towers = game.Towers();
+                uint n;
+                Native.Check(Native.carc_game_towers(game.Handle, null, 0, out n));
+                CarcTower[] native = new CarcTower[n];
+                Native.Check(Native.carc_game_towers(game.Handle, native, n, out n));
+                StateRow[] rows = state.RowsOf("towers");
+                Check(towers.Length == rows.Length && native.Length == rows.Length, "a tower per row");
+                for (int i = 0; i < rows.Length; i++)
+                {
+                    StateRow r = rows[i];
+                    int topOwner = r.IsAbsent("top_owner") ? Native.NoTop : r["top_owner"];
+                    Check(towers[i].X == r["x"] && towers[i].Y == r["y"] && towers[i].Height == r["height"]
+                        && towers[i].Feature == r["feature"] && towers[i].TopOwner == topOwner,
+                        "tower " + i + " as its row says");
+                    Check(towers[i].Equals(native[i]), "tower " + i + " as carc_game_towers says");
+                }
+                towersStood |= rows.Length > 0;
+                StateRow[] pieces = state.RowsOf("tower_pieces");
+                StateRow[] held = state.RowsOf("prisoners");
+                prisonersHeld |= held.Length > 0;
+                for (uint seat = 0; seat < 3; seat++)
+                {
+                    Check(game.TowerPieces(seat) == (uint)pieces[seat]["pieces"], "tower pieces of seat " + seat);
+                    for (uint owner = 0; owner < 3; owner++)
+                    {
+                        CarcSupply s = game.Prisoners(seat, owner), c;
+                        Native.Check(Native.carc_game_prisoners(game.Handle, seat, owner, out c));
+                        int count = 0;
+                        foreach (StateRow r in held)
+                            if (r["holder"] == (int)seat && r["owner"] == (int)owner && r["figure"] == (int)Figure.Follower)
+                                count += r["count"];
+                        Check(s.Follower == count && s.Equals(c), "prisoners of " + owner + " held by " + seat);
+                    }
+                }
+#pragma warning restore 618
+                if (game.IsTerminal) break;
+                ArraySegment<CarcAction> legal = game.LegalActions();
+                CarcAction pick = legal.Array[legal.Offset];
+                for (int i = 0; i < legal.Count; i++)
+                {
+                    CarcAction a = legal.Array[legal.Offset + i];
+                    if (a.ActionKind == ActionKind.PlaceTowerPiece || a.ActionKind == ActionKind.Capture) pick = a;
+                }
+                game.Apply(pick);
+            }
+#pragma warning disable 618
+            bool refused = false;
+            try { game.TowerPieces(3); }
+            catch (CarcassonneException e) { refused = e.Status == Status.InvalidArgument; }
+            Check(refused, "a seat outside the game is refused");
+#pragma warning restore 618
+        }
+        Check(towersStood && prisonersHeld, "towers stood and prisoners were held");
+    }
+
     static int Main(string[] args)
     {
         ObservationLayout(args.Length > 0 ? args[0] : null);
@@ -592,6 +674,7 @@ static class PlayGame
         Bots();
         SearchTargets();
         RoyalGiftState();
+        DeprecatedGetters();
         // Handles left to the finalizer are released too.
         Game.Create("{\"players\":3,\"sets\":[\"base\"]}");
         GC.Collect();

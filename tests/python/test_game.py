@@ -220,6 +220,9 @@ def test_action_classes_follow_the_engine_schema() -> None:
         assert first_words in " ".join((classes[name].__doc__ or "").replace("`", "").split()), name
 
 
+@pytest.mark.filterwarnings("ignore:Game.towers is deprecated:DeprecationWarning")
+@pytest.mark.filterwarnings("ignore:Game.tower_pieces is deprecated:DeprecationWarning")
+@pytest.mark.filterwarnings("ignore:Game.prisoners is deprecated:DeprecationWarning")
 def test_towers_pieces_and_prisoners() -> None:
     """TW1, TW2, TW4: towers carry the pieces put on them, the pieces leave their
     player's supply, and every follower is in a supply, on the board or a prisoner."""
@@ -241,6 +244,7 @@ def test_towers_pieces_and_prisoners() -> None:
         game.tower_pieces(2)
 
 
+@pytest.mark.filterwarnings("ignore:Game.tower_pieces is deprecated:DeprecationWarning")
 def test_tower_pieces_per_player_count_and_none_without_the_tower() -> None:
     """TW1: 10 / 9 / 7 / 6 / 5 tower pieces with 2 to 6 players; 0 without the Tower."""
     for players, pieces in zip(range(2, 7), (10, 9, 7, 6, 5)):

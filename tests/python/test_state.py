@@ -6,10 +6,12 @@ agree with the rest of the API at every decision."""
 from __future__ import annotations
 
 import importlib.util
+import re
 import typing
-from typing import Any, Dict, List, Optional
+from typing import Any, Callable, Dict, List, Optional
 
 import numpy as np
+import pytest
 
 import carcassonne
 from carcassonne import _state
@@ -117,12 +119,34 @@ def test_cc3_the_count_and_a_follower_in_a_quarter() -> None:
     }
 
 
+def _old(call: Callable[[], Any], table: str) -> Any:
+    """The value of a deprecated per-set getter, which must warn and name its table."""
+    with pytest.warns(DeprecationWarning, match=re.escape(f'expansion_state()["{table}"]')):
+        return call()
+
+
+def test_the_per_set_getters_are_deprecated_and_name_their_table() -> None:
+    """``Game.dragon``, ``fairy``, ``towers``, ``tower_pieces`` and ``prisoners`` are
+    kept for one release over the state tables: each warns, naming its table, and still
+    answers (PD2, PD15, TW1, TW4; a seat outside the game is still refused)."""
+    game = carcassonne.Game(players=2, sets=["base", "princess-and-dragon", "tower"])
+    assert _old(lambda: game.dragon, "dragon") is None
+    assert _old(lambda: game.fairy, "fairy") is None
+    assert _old(lambda: game.towers, "towers") == []
+    assert _old(lambda: game.tower_pieces(1), "tower_pieces") == 10  # TW1: 10 each with 2
+    assert _old(lambda: game.prisoners(0), "prisoners") == {}
+    with pytest.warns(DeprecationWarning), pytest.raises(carcassonne.errors.InvalidArgumentError, match="player 2"):
+        game.tower_pieces(2)
+    with pytest.warns(DeprecationWarning), pytest.raises(carcassonne.errors.InvalidArgumentError, match="holder -1"):
+        game.prisoners(-1)
+
+
 def test_random_royal_gift_games_agree_with_the_api() -> None:
     """At every decision of random Royal Gift games (castles always built, CA1): every
     table in play with the rows its schema says and values of its kinds; every follower in
     a supply, on the board or in a quarter (B1, CC2); every bridge and castle in a supply
-    or on the board (BR1, CA1); the dragon and the fairy where ``Game.dragon`` and
-    ``Game.fairy`` say (PD2, PD15). Over the games every table shows a row."""
+    or on the board (BR1, CA1); the dragon and the fairy where the deprecated
+    ``Game.dragon`` and ``Game.fairy`` say (PD2, PD15). Over the games every table shows a row."""
     schema = {t[0]: t for t in carcassonne.state_schema() if t[1] in ROYAL_GIFT}
     shown = set()
     for seed in range(12):
@@ -155,10 +179,10 @@ def test_random_royal_gift_games_agree_with_the_api() -> None:
             assert len(state["bridges"]) + sum(s["bridges"] for s in supply) == 12
             assert len(state["castles"]) + sum(s["castles"] for s in supply) == 12
             dragon: Optional[Any] = state["dragon"]
-            assert (None if dragon is None else (dragon["x"], dragon["y"])) == game.dragon
+            assert (None if dragon is None else (dragon["x"], dragon["y"])) == _old(lambda: game.dragon, "dragon")
             fairy: Optional[Any] = state["fairy"]
             expected = None if fairy is None else (fairy["x"], fairy["y"], fairy["owner"], fairy["feature"])
-            assert expected == game.fairy
+            assert expected == _old(lambda: game.fairy, "fairy")
             if game.is_terminal:
                 break
             legal = game.legal_actions()
@@ -171,7 +195,7 @@ def test_random_royal_gift_games_agree_with_the_api() -> None:
 
 def test_random_tower_games_agree_with_the_api() -> None:
     """TW1–TW5 in random games of the Tower: at every decision the tables ``towers``,
-    ``tower_pieces``, ``prisoners`` and ``ransom`` say what ``Game.towers``,
+    ``tower_pieces``, ``prisoners`` and ``ransom`` say what the deprecated ``Game.towers``,
     ``Game.tower_pieces`` and ``Game.prisoners`` say; over the games a tower is closed by
     a figure on top (TW2) and a prisoner is held (TW3, TW4)."""
     shown = set()
@@ -185,13 +209,13 @@ def test_random_tower_games_agree_with_the_api() -> None:
                 (t["x"], t["y"], t["height"], None if t["top_owner"] is None else (t["top_owner"], t["top_figure"]))
                 for t in state["towers"]
             ]
-            assert towers == game.towers
-            assert [row["pieces"] for row in state["tower_pieces"]] == [game.tower_pieces(p) for p in range(players)]
+            assert towers == _old(lambda: game.towers, "towers")
+            assert [row["pieces"] for row in state["tower_pieces"]] == [_old(lambda: game.tower_pieces(p), "tower_pieces") for p in range(players)]
             held = {
                 holder: {(row["owner"], row["figure"]): row["count"] for row in state["prisoners"] if row["holder"] == holder}
                 for holder in range(players)
             }
-            assert held == {holder: game.prisoners(holder) for holder in range(players)}
+            assert held == {h: _old(lambda: game.prisoners(h), "prisoners") for h in range(players)}
             assert isinstance(state["ransom"]["paid_this_turn"], bool)
             if any(t[3] is not None for t in towers):
                 shown.add("closed tower")

@@ -1035,10 +1035,15 @@ namespace Carcassonne
         [DllImport(Lib)] public static extern Status carc_game_remaining_tiles(GameHandle game, byte[] buf, uint len, out uint needed);
         [DllImport(Lib)] public static extern Status carc_game_placed_tiles(GameHandle game, [In, Out] CarcPlacedTile[] buf, uint len, out uint needed);
         [DllImport(Lib)] public static extern Status carc_game_board_figures(GameHandle game, [In, Out] CarcBoardFigure[] buf, uint len, out uint needed);
+        [Obsolete("use Game.ExpansionState() and the table dragon")]
         [DllImport(Lib)] public static extern Status carc_game_dragon(GameHandle game, out CarcDragon dragon);
+        [Obsolete("use Game.ExpansionState() and the table fairy")]
         [DllImport(Lib)] public static extern Status carc_game_fairy(GameHandle game, out CarcFairy fairy);
+        [Obsolete("use Game.ExpansionState() and the table towers")]
         [DllImport(Lib)] public static extern Status carc_game_towers(GameHandle game, [In, Out] CarcTower[] buf, uint len, out uint needed);
+        [Obsolete("use Game.ExpansionState() and the table tower_pieces")]
         [DllImport(Lib)] public static extern Status carc_game_tower_pieces(GameHandle game, uint player, out uint pieces);
+        [Obsolete("use Game.ExpansionState() and the table prisoners")]
         [DllImport(Lib)] public static extern Status carc_game_prisoners(GameHandle game, uint holder, uint owner, out CarcSupply prisoners);
         [DllImport(Lib)] public static extern Status carc_game_state_hash(GameHandle game, out ulong hash);
         [DllImport(Lib)] public static extern Status carc_game_last_placed(GameHandle game, out CarcPlacedTile tile);
@@ -1298,30 +1303,76 @@ namespace Carcassonne
             return figures;
         }
 
-        /// <summary>Every tower foundation on the board with its height and top figure (TW1, TW2).</summary>
+        /// <summary>Every tower foundation on the board with its height and top figure (TW1, TW2):
+        /// the rows of the state table `towers`. Deprecated: read ExpansionState().RowsOf("towers");
+        /// this method reads that table and will be removed in a later release.</summary>
+        [Obsolete("use ExpansionState().RowsOf(\"towers\")")]
         public CarcTower[] Towers()
         {
-            uint n;
-            Native.Check(Native.carc_game_towers(handle, null, 0, out n));
-            CarcTower[] towers = new CarcTower[n];
-            Native.Check(Native.carc_game_towers(handle, towers, n, out n));
+            StateRow[] rows = ExpansionState().RowsOf("towers");
+            CarcTower[] towers = new CarcTower[rows.Length];
+            for (int i = 0; i < rows.Length; i++)
+            {
+                StateRow r = rows[i];
+                towers[i] = new CarcTower
+                {
+                    X = r["x"],
+                    Y = r["y"],
+                    Feature = (byte)r["feature"],
+                    Height = (byte)r["height"],
+                    TopOwner = r.IsAbsent("top_owner") ? Native.NoTop : (byte)r["top_owner"],
+                    TopFigure = r.IsAbsent("top_figure") ? Native.NoTop : (byte)r["top_figure"],
+                };
+            }
             return towers;
         }
 
-        /// <summary>Tower pieces the seat has left (TW1).</summary>
+        /// <summary>Tower pieces the seat has left (TW1; 0 without the Tower): its row of the state
+        /// table `tower_pieces`. A seat outside the game is a CarcassonneException (InvalidArgument).
+        /// Deprecated: read ExpansionState().RowsOf("tower_pieces"); this method reads that table
+        /// and will be removed in a later release.</summary>
+        [Obsolete("use ExpansionState().RowsOf(\"tower_pieces\")")]
         public uint TowerPieces(uint player)
         {
-            uint n;
-            Native.Check(Native.carc_game_tower_pieces(handle, player, out n));
-            return n;
+            CheckSeat(player, "player");
+            foreach (StateRow r in ExpansionState().RowsOf("tower_pieces"))
+                if (r["seat"] == (int)player) return (uint)r["pieces"];
+            return 0;
         }
 
-        /// <summary>The figures of `owner` that `holder` holds prisoner, by kind (TW4).</summary>
+        /// <summary>The figures of `owner` that `holder` holds prisoner, by kind (TW4): the rows of
+        /// the state table `prisoners` for them. A seat outside the game is a
+        /// CarcassonneException (InvalidArgument). Deprecated: read ExpansionState().RowsOf("prisoners");
+        /// this method reads that table and will be removed in a later release.</summary>
+        [Obsolete("use ExpansionState().RowsOf(\"prisoners\")")]
         public CarcSupply Prisoners(uint holder, uint owner)
         {
-            CarcSupply s;
-            Native.Check(Native.carc_game_prisoners(handle, holder, owner, out s));
+            CheckSeat(holder, "holder");
+            CheckSeat(owner, "owner");
+            CarcSupply s = new CarcSupply();
+            foreach (StateRow r in ExpansionState().RowsOf("prisoners"))
+            {
+                if (r["holder"] != (int)holder || r["owner"] != (int)owner) continue;
+                byte n = (byte)r["count"];
+                switch ((Figure)r["figure"])
+                {
+                    case Figure.Follower: s.Follower = n; break;
+                    case Figure.BigFollower: s.BigFollower = n; break;
+                    case Figure.Abbot: s.Abbot = n; break;
+                    case Figure.Mayor: s.Mayor = n; break;
+                    case Figure.Wagon: s.Wagon = n; break;
+                    case Figure.Barn: s.Barn = n; break;
+                }
+            }
             return s;
+        }
+
+        void CheckSeat(uint seat, string name)
+        {
+            uint players = NumPlayers;
+            if (seat >= players)
+                throw new CarcassonneException(Status.InvalidArgument,
+                    name + " " + seat + " is not a seat of this " + players + "-player game");
         }
 
         /// <summary>The tile placed last (the start tile before any placement).</summary>
