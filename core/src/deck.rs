@@ -204,7 +204,7 @@ impl Deck {
             } else {
                 &mut piles[info[i].stage as usize]
             };
-            pile.extend(std::iter::repeat(kind).take(counts[i] as usize));
+            pile.extend(std::iter::repeat_n(kind, counts[i] as usize));
         }
         let mut held = None;
         if let Some(tile) = crate::rules::set_aside(config) {

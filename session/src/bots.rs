@@ -348,7 +348,7 @@ fn best_by<K: Ord>(legal: &[Action], rng: &mut Rng, key: impl Fn(Action) -> K) -
     let mut pick = legal[0];
     for &action in legal {
         let k = key(action);
-        if best.as_ref().map_or(true, |b| k > *b) {
+        if best.as_ref().is_none_or(|b| k > *b) {
             best = Some(k);
             ties = 1;
             pick = action;

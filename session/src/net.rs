@@ -424,7 +424,7 @@ impl Network {
             let id = self.run(&mut s.state, 1, &s.planes, &s.globals, |logits, _| {
                 let mut best: Option<(usize, f32)> = None;
                 for (i, (&l, &m)) in logits.iter().zip(mask).enumerate() {
-                    if m == 1 && best.map_or(true, |(_, b)| l > b) {
+                    if m == 1 && best.is_none_or(|(_, b)| l > b) {
                         best = Some((i, l));
                     }
                 }

@@ -109,7 +109,7 @@ fn a_match_written_to_a_dataset_replays_to_the_scores_it_reported() {
                 let s = s.as_string::<i32>();
                 (0..s.len()).map(|k| s.value(k).to_string()).collect()
             };
-            let expected: Vec<&str> = if g % 2 == 0 {
+            let expected: Vec<&str> = if g.is_multiple_of(2) {
                 vec!["greedy", "random"]
             } else {
                 vec!["random", "greedy"]

@@ -252,7 +252,7 @@ pub fn north_of_start(p: Pos) -> bool {
 /// Whether `a` is a placement inside `zone` (with its bridge, if it carries one, BR2).
 fn placement_in(a: &Action, zone: &dyn Fn(Pos) -> bool) -> bool {
     matches!(a, Action::PlaceTile { pos, bridge, .. }
-        if zone(*pos) && bridge.map_or(true, |b| zone(b.at(*pos).pos)))
+        if zone(*pos) && bridge.is_none_or(|b| zone(b.at(*pos).pos)))
 }
 
 /// Chooses the next tile to draw: one that fits nowhere (it is discarded, B5) or the one
@@ -282,7 +282,7 @@ fn choose_draw(game: &Game, zone: &dyn Fn(Pos) -> bool, keep: &[TileKind]) -> Ac
         } else {
             0 // discarded: it fits nowhere at all
         };
-        if best.as_ref().map_or(true, |(b, _)| inside < *b) {
+        if best.as_ref().is_none_or(|(b, _)| inside < *b) {
             best = Some((inside, action));
         }
     }

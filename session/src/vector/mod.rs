@@ -624,7 +624,7 @@ impl Batch {
             out,
             stop,
             |env, i, out, go_on| {
-                if active.map_or(true, |a| a[i]) {
+                if active.is_none_or(|a| a[i]) {
                     env.step(&settings, ids[i], out, go_on)
                 }
             },

@@ -195,7 +195,7 @@ impl Game {
                     && self
                         .board
                         .at(p.pos.step(side))
-                        .map_or(true, |n| n.sides[side.opposite().index()] == Terrain::Abbey)
+                        .is_none_or(|n| n.sides[side.opposite().index()] == Terrain::Abbey)
             })
     }
 
@@ -280,7 +280,7 @@ impl Game {
                 && self
                     .board
                     .at(q.step(far))
-                    .map_or(true, |m| m.sides[far.opposite().index()] == Terrain::Abbey);
+                    .is_none_or(|m| m.sides[far.opposite().index()] == Terrain::Abbey);
             if self.bridge_at(ni).is_some() || !far_free {
                 continue;
             }

@@ -54,12 +54,12 @@ fn a_bot_plays_a_whole_game_with_legal_actions() {
 
 #[test]
 fn bad_specs_and_null_arguments_are_refused() {
-    let mut bot = 0x1 as *mut CarcBot;
+    let mut bot = std::ptr::dangling_mut::<CarcBot>();
     assert_eq!(
         carc_bot_new(c"mcts:many".as_ptr(), 0, &mut bot),
         CarcStatus::InvalidArgument
     );
-    assert_eq!(bot, 0x1 as *mut CarcBot);
+    assert_eq!(bot, std::ptr::dangling_mut::<CarcBot>());
     assert!(thread_last_error().contains("\"many\""));
     assert_eq!(
         carc_bot_new(std::ptr::null(), 0, &mut bot),
