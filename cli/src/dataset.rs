@@ -7,10 +7,10 @@ use crate::setup::{config_from_options, parse_setup_command};
 use crate::{emit, CliError, Outcome};
 use carcassonne_session::bots::{parse_bots, Bot};
 use carcassonne_session::dataset::{
-    table_info, write_selfplay, BatchMut, DatasetWriter, GameEntry, LoadOptions, Loader,
+    table_info, write_selfplay, Batch, DatasetWriter, GameEntry, LoadOptions, Loader,
     SelfPlayWriteError, TABLES,
 };
-use carcassonne_session::encode::{EncoderSpec, Layout, PlaneSet, Preset};
+use carcassonne_session::encode::{EncoderSpec, Layout, Preset};
 use carcassonne_session::guided::SearchError;
 use carcassonne_session::record::{self, RecordReader};
 use carcassonne_session::selfplay::{Searcher, SelfPlay};
@@ -335,40 +335,11 @@ fn bench(dir: &Path, parsed: &args::Parsed) -> Result<Outcome, CliError> {
         .clamp(1, u64::from(LoadOptions::MAX_EPOCHS)) as u32;
     let mut loader = Loader::open(dir, LoadOptions { epochs, ..options }).map_err(failed)?;
     let layout = loader.layout().clone();
-    let (p, g, a) = (
-        layout.planes_len(),
-        layout.num_globals(),
-        layout.num_actions(),
-    );
-    let mut planes = vec![0u8; batch * p];
-    let mut globals = vec![0f32; batch * g];
-    let mut mask = vec![0i8; batch * a];
-    let mut policy = vec![0f32; batch * a];
-    let mut player = vec![0i32; batch];
-    let mut value = vec![0f32; batch];
-    let mut outcome = vec![0f32; batch];
-    let mut margin = vec![0i32; batch];
-    let mut game = vec![0i64; batch];
-    let mut index = vec![0u32; batch];
-    let mut written = vec![PlaneSet::EMPTY; batch];
+    let mut arrays = Batch::new(&layout, batch);
     let start = std::time::Instant::now();
     let mut done = 0u64;
     while done < rows {
-        let n = loader
-            .fill(&mut BatchMut {
-                planes: &mut planes,
-                globals: &mut globals,
-                mask: &mut mask,
-                policy: &mut policy,
-                player: &mut player,
-                search_value: &mut value,
-                outcome: &mut outcome,
-                margin: &mut margin,
-                game: &mut game,
-                index: &mut index,
-                written: Some(&mut written),
-            })
-            .map_err(failed)?;
+        let n = loader.fill(&mut arrays.as_mut(true)).map_err(failed)?;
         if n == 0 {
             break;
         }

@@ -4,6 +4,8 @@
 //! error naming its file and line (or skipped and reported with --skip-bad), and
 //! self-play writes games whose decisions carry the search's targets.
 
+mod common;
+
 use carcassonne_session::dataset::arrow_array::cast::AsArray;
 use carcassonne_session::dataset::arrow_array::types::{
     Float32Type, Int32Type, UInt32Type, UInt8Type,
@@ -11,51 +13,13 @@ use carcassonne_session::dataset::arrow_array::types::{
 use carcassonne_session::dataset::arrow_array::RecordBatch;
 use carcassonne_session::dataset::read_table;
 use carcassonne_session::record;
+use common::{carcassonne, path_str as s, scratch, stderr, stdout};
 use serde_json::Value;
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
-
-fn carcassonne(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_carcassonne"))
-        .args(args)
-        .output()
-        .expect("the carcassonne binary runs")
-}
-
-fn stdout(o: &Output) -> String {
-    String::from_utf8(o.stdout.clone()).expect("UTF-8 output")
-}
-
-fn stderr(o: &Output) -> String {
-    String::from_utf8(o.stderr.clone()).expect("UTF-8 errors")
-}
-
-/// A fresh scratch directory, removed when dropped.
-struct Scratch(PathBuf);
-
-impl Drop for Scratch {
-    fn drop(&mut self) {
-        let _ = std::fs::remove_dir_all(&self.0);
-    }
-}
-
-fn scratch(test: &str) -> Scratch {
-    let dir = std::env::temp_dir().join(format!(
-        "carcassonne-cli-dataset-{}-{test}",
-        std::process::id()
-    ));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
-    Scratch(dir)
-}
 
 fn reference() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("../tests/data/base-c2.jsonl")
-}
-
-fn s(p: &Path) -> &str {
-    p.to_str().unwrap()
 }
 
 fn batches(dir: &Path, table: &str) -> Vec<RecordBatch> {

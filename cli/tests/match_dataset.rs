@@ -4,21 +4,16 @@
 //! the records of the whole match; a rerun plays and writes nothing again; bad options
 //! are named.
 
+mod common;
+
 use carcassonne_session::dataset::arrow_array::cast::AsArray;
 use carcassonne_session::dataset::arrow_array::types::Int32Type;
 use carcassonne_session::dataset::arrow_array::{Array, RecordBatch};
 use carcassonne_session::dataset::read_table;
 use carcassonne_session::record;
+use common::carcassonne;
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
-
-fn carcassonne(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_carcassonne"))
-        .args(args)
-        .output()
-        .expect("the carcassonne binary runs")
-}
 
 fn text(bytes: &[u8]) -> String {
     String::from_utf8(bytes.to_vec()).expect("UTF-8 output")

@@ -2,22 +2,9 @@
 //! plays the shipped network, `net:FILE` a network file, and a configuration the network
 //! was not made for is refused before any game, naming what differs.
 
-use std::process::{Command, Output};
+mod common;
 
-fn carcassonne(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_carcassonne"))
-        .args(args)
-        .output()
-        .expect("the carcassonne binary runs")
-}
-
-fn stdout(o: &Output) -> String {
-    String::from_utf8_lossy(&o.stdout).into_owned()
-}
-
-fn stderr(o: &Output) -> String {
-    String::from_utf8_lossy(&o.stderr).into_owned()
-}
+use common::{carcassonne, stderr, stdout};
 
 #[test]
 fn match_plays_the_shipped_network_against_heuristic() {

@@ -11,9 +11,9 @@ use arrow_array::types::UInt32Type;
 use arrow_array::{Array, ArrayRef, RecordBatch, StringArray, UInt32Array};
 use carcassonne::GameConfig;
 use carcassonne_session::dataset::{
-    read_table, table_schema, write_selfplay, BatchMut, DatasetWriter, LoadOptions, Loader,
+    read_table, table_schema, write_selfplay, Batch, DatasetWriter, LoadOptions, Loader,
 };
-use carcassonne_session::encode::{EncoderSpec, Layout, PlaneSet, Preset};
+use carcassonne_session::encode::{EncoderSpec, Layout, Preset};
 use carcassonne_session::mcts::{Budget, MctsConfig};
 use carcassonne_session::selfplay::{Rows, Searcher, SelfPlay};
 use std::path::{Path, PathBuf};
@@ -85,49 +85,28 @@ fn load_all(loader: &mut Loader, batch: usize) -> Result<Loaded, String> {
         layout.num_globals(),
         layout.num_actions(),
     );
-    let mut planes = vec![0u8; batch * p];
-    let mut globals = vec![0f32; batch * g];
-    let mut mask = vec![0i8; batch * a];
-    let mut policy = vec![0f32; batch * a];
-    let mut player = vec![0i32; batch];
-    let mut search_value = vec![0f32; batch];
-    let mut outcome = vec![0f32; batch];
-    let mut margin = vec![0i32; batch];
-    let mut game = vec![0i64; batch];
-    let mut index = vec![0u32; batch];
     // The batch arrays are reused: each row is written over the last one in its slot.
-    let mut written = vec![PlaneSet::EMPTY; batch];
+    let mut arrays = Batch::new(&layout, batch);
     let mut out = Loaded::default();
     loop {
         let n = loader
-            .fill(&mut BatchMut {
-                planes: &mut planes,
-                globals: &mut globals,
-                mask: &mut mask,
-                policy: &mut policy,
-                player: &mut player,
-                search_value: &mut search_value,
-                outcome: &mut outcome,
-                margin: &mut margin,
-                game: &mut game,
-                index: &mut index,
-                written: Some(&mut written),
-            })
+            .fill(&mut arrays.as_mut(true))
             .map_err(|e| e.to_string())?;
         if n == 0 {
             return Ok(out);
         }
         out.batches.push(n);
-        out.planes.extend_from_slice(&planes[..n * p]);
-        out.globals.extend_from_slice(&globals[..n * g]);
-        out.mask.extend_from_slice(&mask[..n * a]);
-        out.policy.extend_from_slice(&policy[..n * a]);
-        out.player.extend_from_slice(&player[..n]);
-        out.search_value.extend_from_slice(&search_value[..n]);
-        out.outcome.extend_from_slice(&outcome[..n]);
-        out.margin.extend_from_slice(&margin[..n]);
-        out.game.extend_from_slice(&game[..n]);
-        out.index.extend_from_slice(&index[..n]);
+        out.planes.extend_from_slice(&arrays.planes[..n * p]);
+        out.globals.extend_from_slice(&arrays.globals[..n * g]);
+        out.mask.extend_from_slice(&arrays.mask[..n * a]);
+        out.policy.extend_from_slice(&arrays.policy[..n * a]);
+        out.player.extend_from_slice(&arrays.player[..n]);
+        out.search_value
+            .extend_from_slice(&arrays.search_value[..n]);
+        out.outcome.extend_from_slice(&arrays.outcome[..n]);
+        out.margin.extend_from_slice(&arrays.margin[..n]);
+        out.game.extend_from_slice(&arrays.game[..n]);
+        out.index.extend_from_slice(&arrays.index[..n]);
     }
 }
 

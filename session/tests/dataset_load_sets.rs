@@ -4,8 +4,8 @@
 //! with the abbot at four players (a ransom paid before the abbey decision, TW5).
 
 use carcassonne::{Action, Figures, Game, GameConfig, Phase, TileSet};
-use carcassonne_session::dataset::{write_selfplay, BatchMut, DatasetWriter, LoadOptions, Loader};
-use carcassonne_session::encode::{EncoderSpec, Layout, PlaneSet, Preset};
+use carcassonne_session::dataset::{write_selfplay, Batch, DatasetWriter, LoadOptions, Loader};
+use carcassonne_session::encode::{EncoderSpec, Layout, Preset};
 use carcassonne_session::mcts::{Budget, MctsConfig};
 use carcassonne_session::selfplay::{Rows, Searcher, SelfPlay};
 use std::sync::Arc;
@@ -59,38 +59,22 @@ fn rows_equal_selfplay(
         },
     )
     .unwrap();
-    let layout = loader.layout().clone();
-    let (p, g, a) = (
-        layout.planes_len(),
-        layout.num_globals(),
-        layout.num_actions(),
-    );
     let n = rows.len();
-    let mut planes = vec![0u8; n * p];
-    let mut globals = vec![0f32; n * g];
-    let mut mask = vec![0i8; n * a];
-    let mut policy = vec![0f32; n * a];
-    let mut player = vec![0i32; n];
-    let (mut search_value, mut outcome) = (vec![0f32; n], vec![0f32; n]);
-    let mut margin = vec![0i32; n];
-    let mut game = vec![0i64; n];
-    let mut index = vec![0u32; n];
-    let mut written = vec![PlaneSet::EMPTY; n];
+    let mut arrays = Batch::new(loader.layout(), n);
     let got = loader
-        .fill(&mut BatchMut {
-            planes: &mut planes,
-            globals: &mut globals,
-            mask: &mut mask,
-            policy: &mut policy,
-            player: &mut player,
-            search_value: &mut search_value,
-            outcome: &mut outcome,
-            margin: &mut margin,
-            game: &mut game,
-            index: &mut index,
-            written: Some(&mut written),
-        })
+        .fill(&mut arrays.as_mut(true))
         .unwrap_or_else(|e| panic!("{name}: {e}"));
+    let Batch {
+        planes,
+        globals,
+        mask,
+        policy,
+        player,
+        search_value,
+        outcome,
+        margin,
+        ..
+    } = arrays;
     assert_eq!(got, n, "{name}: rows loaded");
     assert_eq!(loader.dropped(), 0, "{name}");
     assert!(planes == rows.planes, "{name}: board planes differ");

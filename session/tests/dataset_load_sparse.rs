@@ -9,8 +9,8 @@
 use carcassonne::config::Figures;
 use carcassonne::tiles::TileSet;
 use carcassonne::GameConfig;
-use carcassonne_session::dataset::{write_selfplay, BatchMut, DatasetWriter, LoadOptions, Loader};
-use carcassonne_session::encode::{EncoderSpec, Layout, PlaneSet, Preset};
+use carcassonne_session::dataset::{write_selfplay, Batch, DatasetWriter, LoadOptions, Loader};
+use carcassonne_session::encode::{EncoderSpec, Layout, Preset};
 use carcassonne_session::mcts::{Budget, MctsConfig};
 use carcassonne_session::selfplay::{Rows, Searcher, SelfPlay};
 use std::path::{Path, PathBuf};
@@ -69,57 +69,21 @@ fn load_all(
     batch: usize,
     keep: bool,
 ) -> Vec<(i64, u32, Vec<u8>, Vec<u32>, Vec<i8>, Vec<u32>)> {
-    let layout = loader.layout().clone();
-    let (p, g, a) = (
-        layout.planes_len(),
-        layout.num_globals(),
-        layout.num_actions(),
-    );
-    let mut planes = vec![0u8; batch * p];
-    let mut globals = vec![0f32; batch * g];
-    let mut mask = vec![0i8; batch * a];
-    let mut policy = vec![0f32; batch * a];
-    let mut player = vec![0i32; batch];
-    let mut search_value = vec![0f32; batch];
-    let mut outcome = vec![0f32; batch];
-    let mut margin = vec![0i32; batch];
-    let mut game = vec![0i64; batch];
-    let mut index = vec![0u32; batch];
-    let mut written = vec![PlaneSet::EMPTY; batch];
+    let mut arrays = Batch::new(loader.layout(), batch);
     let mut out = Vec::new();
     loop {
-        let n = loader
-            .fill(&mut BatchMut {
-                planes: &mut planes,
-                globals: &mut globals,
-                mask: &mut mask,
-                policy: &mut policy,
-                player: &mut player,
-                search_value: &mut search_value,
-                outcome: &mut outcome,
-                margin: &mut margin,
-                game: &mut game,
-                index: &mut index,
-                written: keep.then_some(&mut written[..]),
-            })
-            .unwrap();
+        let n = loader.fill(&mut arrays.as_mut(keep)).unwrap();
         if n == 0 {
             return out;
         }
         for k in 0..n {
             out.push((
-                game[k],
-                index[k],
-                planes[k * p..(k + 1) * p].to_vec(),
-                globals[k * g..(k + 1) * g]
-                    .iter()
-                    .map(|x| x.to_bits())
-                    .collect(),
-                mask[k * a..(k + 1) * a].to_vec(),
-                policy[k * a..(k + 1) * a]
-                    .iter()
-                    .map(|x| x.to_bits())
-                    .collect(),
+                arrays.game[k],
+                arrays.index[k],
+                arrays.planes_row(k).to_vec(),
+                arrays.globals_row(k).iter().map(|x| x.to_bits()).collect(),
+                arrays.mask_row(k).to_vec(),
+                arrays.policy_row(k).iter().map(|x| x.to_bits()).collect(),
             ));
         }
     }

@@ -26,6 +26,7 @@
 //! `window` column ([`crate::encode`]), so that a loader can replay the record and
 //! encode any preset at load time.
 
+mod batch;
 mod entry;
 mod limits;
 mod load;
@@ -36,6 +37,7 @@ mod write;
 
 /// The Arrow arrays the tables are read as ([`read_table`]).
 pub use arrow_array;
+pub use batch::*;
 pub use entry::*;
 pub use limits::*;
 pub use load::*;
