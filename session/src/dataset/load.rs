@@ -1496,9 +1496,15 @@ fn replay_game(
                 )
                 .into());
             }
-            let info = old
-                .legal_mask(&mut scratch.full_mask)
-                .map_err(|e| e.to_string())?;
+            // With the full layout at the stored window the mask is written where the
+            // row's is kept.
+            let direct = new.is_none() && layout.is_full();
+            let full_mask = if direct {
+                &mut scratch.mask
+            } else {
+                &mut scratch.full_mask
+            };
+            let info = old.legal_mask(full_mask).map_err(|e| e.to_string())?;
             if info.offered != row.legal {
                 return Err(format!(
                     "decision {}: {} legal ids stored; {} at the replayed step",
@@ -1516,9 +1522,13 @@ fn replay_game(
             r.globals.resize(g_len, 0.0);
             match &mut new {
                 None => {
-                    let offered = layout
-                        .mask_from_full(&scratch.full_mask, info, &mut scratch.mask)
-                        .map_err(|e| e.to_string())?;
+                    let offered = if direct {
+                        info
+                    } else {
+                        layout
+                            .mask_from_full(&scratch.full_mask, info, &mut scratch.mask)
+                            .map_err(|e| e.to_string())?
+                    };
                     if offered.offered == 0 {
                         shared.dropped.fetch_add(1, Ordering::Relaxed);
                         continue;
@@ -1624,11 +1634,11 @@ fn replay_game(
             )
             .into());
         }
-        old.apply(action)
-            .map_err(|e| format!("player action {index}: {e}"))?;
+        // Legal: checked above, and picking a focus since then left the game as it was;
+        // `new` plays the same game.
+        old.take_decoded(FlatDecision::Action(action));
         if let Some(n) = &mut new {
-            n.apply(action)
-                .map_err(|e| format!("player action {index}: {e}"))?;
+            n.take_decoded(FlatDecision::Action(action));
         }
         if !declined {
             index += 1;
