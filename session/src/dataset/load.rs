@@ -302,8 +302,9 @@ impl RowBuf {
                 if before == PlaneSet::ALL {
                     dst.fill(0);
                 } else {
+                    let cells = before.cells(self.ww);
                     for q in before.iter() {
-                        dst[q * self.ww..(q + 1) * self.ww].fill(0);
+                        dst[q * self.ww + cells.start..q * self.ww + cells.end].fill(0);
                     }
                 }
                 written[j] = row.set;
@@ -336,10 +337,10 @@ impl RowBuf {
 }
 
 /// Appends to `words` the 8-byte words of `planes` (counted from its start; the last one
-/// shorter if its length is not a multiple of 8) that are not all zero and overlap a
-/// plane of `set` (planes of `ww` bytes; [`PlaneSet::ALL`]: every plane), then sets those
-/// words of `planes` back to zero: `planes` is all zero afterwards if nothing outside
-/// `set` held anything.
+/// shorter if its length is not a multiple of 8) that are not all zero and overlap the
+/// cells of `set` ([`PlaneSet::cells`]) in a plane of `set` (planes of `ww` bytes;
+/// [`PlaneSet::ALL`]: every plane), then sets those words of `planes` back to zero:
+/// `planes` is all zero afterwards if nothing outside `set` held anything.
 fn gather_words(planes: &mut [u8], set: &PlaneSet, ww: usize, words: &mut Vec<(u32, [u8; 8])>) {
     let chunks = planes.len().div_ceil(8);
     // Every plane is one run of words; runs of consecutive planes are joined.
@@ -378,8 +379,12 @@ fn gather_words(planes: &mut [u8], set: &PlaneSet, ww: usize, words: &mut Vec<(u
     }
     // (first word, end word) of the run being gathered.
     let mut run: Option<(usize, usize)> = None;
+    let cells = set.cells(ww);
+    if cells.is_empty() {
+        return;
+    }
     for q in set.iter() {
-        let (from, to) = ((q * ww) / 8, ((q + 1) * ww).div_ceil(8));
+        let (from, to) = ((q * ww + cells.start) / 8, (q * ww + cells.end).div_ceil(8));
         run = match run {
             Some((a, b)) if from <= b => Some((a, b.max(to))),
             Some((a, b)) => {
@@ -1491,9 +1496,15 @@ fn replay_game(
                 )
                 .into());
             }
-            let info = old
-                .legal_mask(&mut scratch.full_mask)
-                .map_err(|e| e.to_string())?;
+            // With the full layout at the stored window the mask is written where the
+            // row's is kept.
+            let direct = new.is_none() && layout.is_full();
+            let full_mask = if direct {
+                &mut scratch.mask
+            } else {
+                &mut scratch.full_mask
+            };
+            let info = old.legal_mask(full_mask).map_err(|e| e.to_string())?;
             if info.offered != row.legal {
                 return Err(format!(
                     "decision {}: {} legal ids stored; {} at the replayed step",
@@ -1511,9 +1522,13 @@ fn replay_game(
             r.globals.resize(g_len, 0.0);
             match &mut new {
                 None => {
-                    let offered = layout
-                        .mask_from_full(&scratch.full_mask, info, &mut scratch.mask)
-                        .map_err(|e| e.to_string())?;
+                    let offered = if direct {
+                        info
+                    } else {
+                        layout
+                            .mask_from_full(&scratch.full_mask, info, &mut scratch.mask)
+                            .map_err(|e| e.to_string())?
+                    };
                     if offered.offered == 0 {
                         shared.dropped.fetch_add(1, Ordering::Relaxed);
                         continue;
@@ -1619,11 +1634,11 @@ fn replay_game(
             )
             .into());
         }
-        old.apply(action)
-            .map_err(|e| format!("player action {index}: {e}"))?;
+        // Legal: checked above, and picking a focus since then left the game as it was;
+        // `new` plays the same game.
+        old.take_decoded(FlatDecision::Action(action));
         if let Some(n) = &mut new {
-            n.apply(action)
-                .map_err(|e| format!("player action {index}: {e}"))?;
+            n.take_decoded(FlatDecision::Action(action));
         }
         if !declined {
             index += 1;
@@ -1726,6 +1741,51 @@ mod tests {
                 let mut back = vec![0u8; planes.len()];
                 scatter_words(&words, &mut back);
                 assert_eq!(back, planes, "ww {ww}, set {set:?}");
+            }
+        }
+    }
+
+    #[test]
+    fn gathering_a_span_of_cells_reads_only_those_cells_of_each_plane() {
+        let mut rng = Rng::new(9);
+        for ww in [36, 64, 169, 25, 576] {
+            for _ in 0..40 {
+                let count = 7;
+                let (a, b) = (rng.below(ww as u32) as usize, rng.below(ww as u32) as usize);
+                let (lo, hi) = (a.min(b), a.max(b));
+                let mut set = PlaneSet::EMPTY;
+                let mut planes = vec![0u8; ww * count];
+                for q in 0..count {
+                    if rng.below(2) == 0 {
+                        for c in [lo, hi] {
+                            set.insert_cell(q, c);
+                        }
+                        for _ in 0..rng.below(6) {
+                            let c = lo + rng.below((hi - lo + 1) as u32) as usize;
+                            planes[q * ww + c] = 1 + rng.below(255) as u8;
+                        }
+                    }
+                }
+                if set.iter().next().is_some() {
+                    assert_eq!(set.cells(ww), lo..hi + 1);
+                }
+                let mut scratch = planes.clone();
+                // A byte in a word past the span of the set's last plane is not read.
+                let last = set.iter().last();
+                let past = last.filter(|_| hi + 16 < ww).map(|q| q * ww + hi + 16);
+                if let Some(at) = past {
+                    scratch[at] = 7;
+                }
+                let mut words = Vec::new();
+                gather_words(&mut scratch, &set, ww, &mut words);
+                let mut back = vec![0u8; planes.len()];
+                scatter_words(&words, &mut back);
+                assert_eq!(back, planes, "ww {ww}, cells {lo}..={hi}");
+                if let Some(at) = past {
+                    assert_eq!(scratch[at], 7, "ww {ww}: a byte past the span is not read");
+                    scratch[at] = 0;
+                }
+                assert!(scratch.iter().all(|b| *b == 0), "ww {ww}: gathering clears");
             }
         }
     }

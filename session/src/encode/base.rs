@@ -310,10 +310,12 @@ fn write(w: &mut Writer<'_>) {
 /// Every placed tile inside the window: occupation, sides, links, feature statistics,
 /// centre features, and every section's side-terrain and symbol planes.
 fn write_tiles(w: &mut Writer<'_>) {
+    FeatureStats::with(w.game, w.player, |stats| write_tiles_with(w, stats));
+}
+
+fn write_tiles_with(w: &mut Writer<'_>, stats: &mut FeatureStats) {
     let game = w.game;
-    let player = w.player;
     let fills = tile_fills();
-    let stats = FeatureStats::new(game);
     let features = game.features();
     for placement in game.board().placements() {
         let Some(c) = w.cell(placement.pos) else {
@@ -338,8 +340,8 @@ fn write_tiles(w: &mut Writer<'_>) {
             if linear && s < 2 && oriented.segment_feature[(s + 2) * 3 + 1] == here {
                 w.set(LINK_OPPOSITE + s, c, 1);
             }
-            let root = features.root(placement.node_base + here as NodeId);
-            let (own, best) = stats.strengths(root, player);
+            let root = stats.root(placement.node_base + here as NodeId);
+            let (own, best) = stats.strengths(root);
             w.set(SIDE_OWN + s, c, own);
             w.set(SIDE_BEST_OPPONENT + s, c, best);
             if linear {
@@ -359,8 +361,8 @@ fn write_tiles(w: &mut Writer<'_>) {
                     MONASTERY
                 };
                 w.set(p, c, 1);
-                let root = features.root(placement.node_base + i as NodeId);
-                let (own, best) = stats.strengths(root, player);
+                let root = stats.root(placement.node_base + i as NodeId);
+                let (own, best) = stats.strengths(root);
                 c_own = c_own.max(own);
                 c_best = c_best.max(best);
                 let around = placement.surrounded_by;

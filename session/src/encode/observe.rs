@@ -69,13 +69,15 @@ pub fn encode_observation_with(
 }
 
 /// Writes the observation like [`encode_observation_with`] into `planes` of which only
-/// the planes in `written` may hold something (what this function wrote into the same
-/// buffer last time, or [`PlaneSet::ALL`] when that is not known): those planes are
-/// cleared, the others are taken to be zero and not touched, and `written` becomes the
-/// set of planes written now. Rewriting one buffer step after step this way touches the
-/// few planes a game sets instead of all of them (the full preset has 125), which is
-/// what makes `VectorEnv`'s full observations cheap; it is exact only as long as nobody
-/// else writes into the buffer between the calls.
+/// the planes in `written`, and in them only its cells ([`PlaneSet::cells`]), may hold
+/// something (what this function wrote into the same buffer last time, or
+/// [`PlaneSet::ALL`] when that is not known): those cells are cleared, the rest is taken
+/// to be zero and not touched, and `written` becomes the set of planes and the span of
+/// cells written now. Rewriting one buffer step after step this way touches the few
+/// planes a game sets, and in them the rows of the window the board covers, instead of
+/// all of them (the full preset has 125 planes), which is what makes `VectorEnv`'s full
+/// observations cheap; it is exact only as long as nobody else writes into the buffer
+/// between the calls.
 pub fn encode_observation_over(
     game: &Game,
     table: &DecisionTable,
@@ -91,8 +93,9 @@ pub fn encode_observation_over(
     if *written == PlaneSet::ALL {
         planes.fill(0);
     } else {
+        let cells = written.cells(ww);
         for plane in written.iter() {
-            planes[plane * ww..(plane + 1) * ww].fill(0);
+            planes[plane * ww + cells.start..plane * ww + cells.end].fill(0);
         }
     }
     globals.fill(0.0);
@@ -113,18 +116,30 @@ pub fn encode_observation_over(
     Ok(table.frame.origin)
 }
 
-/// A set of observation planes (by index, below [`PLANE_COUNT`]): the planes an
-/// observation buffer may hold something in (see [`encode_observation_over`]).
+/// A set of observation planes (by index, below [`PLANE_COUNT`]) and a span of cells
+/// (window cells `wy·W + wx`, the same in every plane of the set): the planes an
+/// observation buffer may hold something in, and where in them (see
+/// [`encode_observation_over`]).
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
-pub struct PlaneSet([u64; PLANE_WORDS]);
+pub struct PlaneSet {
+    planes: [u64; PLANE_WORDS],
+    /// First cell that may hold something.
+    lo: u32,
+    /// One past the last cell that may hold something ([`u32::MAX`]: the plane's end).
+    hi: u32,
+}
 
 const PLANE_WORDS: usize = PLANE_COUNT.div_ceil(64);
 
 impl PlaneSet {
     /// No plane.
-    pub const EMPTY: PlaneSet = PlaneSet([0; PLANE_WORDS]);
+    pub const EMPTY: PlaneSet = PlaneSet {
+        planes: [0; PLANE_WORDS],
+        lo: u32::MAX,
+        hi: 0,
+    };
 
-    /// Every plane: a buffer whose contents are not known.
+    /// Every plane, every cell: a buffer whose contents are not known.
     pub const ALL: PlaneSet = {
         let mut words = [0u64; PLANE_WORDS];
         let mut p = 0;
@@ -132,23 +147,46 @@ impl PlaneSet {
             words[p / 64] |= 1 << (p % 64);
             p += 1;
         }
-        PlaneSet(words)
+        PlaneSet {
+            planes: words,
+            lo: 0,
+            hi: u32::MAX,
+        }
     };
 
-    /// Adds plane `plane`.
+    /// Adds plane `plane`, every cell of it (the span of cells becomes the whole plane).
     #[inline]
     pub fn insert(&mut self, plane: usize) {
-        self.0[plane / 64] |= 1 << (plane % 64);
+        self.planes[plane / 64] |= 1 << (plane % 64);
+        self.lo = 0;
+        self.hi = u32::MAX;
+    }
+
+    /// Adds plane `plane` and grows the span of cells to hold `cell` (a cell of the
+    /// plane, below `W²`).
+    #[inline]
+    pub fn insert_cell(&mut self, plane: usize, cell: usize) {
+        self.planes[plane / 64] |= 1 << (plane % 64);
+        let cell = cell as u32;
+        self.lo = self.lo.min(cell);
+        self.hi = self.hi.max(cell + 1);
     }
 
     /// Whether plane `plane` is in the set.
     pub fn contains(&self, plane: usize) -> bool {
-        plane < PLANE_COUNT && self.0[plane / 64] & (1 << (plane % 64)) != 0
+        plane < PLANE_COUNT && self.planes[plane / 64] & (1 << (plane % 64)) != 0
+    }
+
+    /// The cells of a plane of `ww` cells that may hold something, in every plane of
+    /// the set (empty when the set is).
+    pub fn cells(&self, ww: usize) -> std::ops::Range<usize> {
+        let hi = (self.hi as usize).min(ww);
+        (self.lo as usize).min(hi)..hi
     }
 
     /// The planes in the set, in increasing order.
     pub fn iter(&self) -> impl Iterator<Item = usize> + '_ {
-        self.0.iter().enumerate().flat_map(|(i, &word)| {
+        self.planes.iter().enumerate().flat_map(|(i, &word)| {
             let mut bits = word;
             std::iter::from_fn(move || {
                 (bits != 0).then(|| {
@@ -218,16 +256,18 @@ impl Writer<'_> {
     /// Sets window cell `cell` of plane `plane` to `value`.
     #[inline]
     pub fn set(&mut self, plane: usize, cell: usize, value: u8) {
+        debug_assert!(cell < self.ww, "cell {cell} of a plane of {}", self.ww);
         self.planes[plane * self.ww + cell] = value;
-        self.written.insert(plane);
+        self.written.insert_cell(plane, cell);
     }
 
     /// Adds `value` to window cell `cell` of plane `plane` (saturating at 255).
     #[inline]
     pub fn add(&mut self, plane: usize, cell: usize, value: u8) {
+        debug_assert!(cell < self.ww, "cell {cell} of a plane of {}", self.ww);
         let v = &mut self.planes[plane * self.ww + cell];
         *v = v.saturating_add(value);
-        self.written.insert(plane);
+        self.written.insert_cell(plane, cell);
     }
 
     /// Sets plane `plane` to 1 on board square `pos`, if it lies in the window.
