@@ -113,13 +113,16 @@ impl Game {
         }
     }
 
-    /// Tiles around `pos` whose cloister is of kind `kind` (not counting `pos` itself),
-    /// in placement order.
+    /// Tiles around `pos` whose cloister is of kind `kind`, in placement order; `pos`
+    /// itself must not hold a cloister of that kind (an empty square, or a cloister of
+    /// the rival kind).
     fn cloisters_around(&self, pos: Pos, kind: FeatureKind) -> impl Iterator<Item = Pos> + '_ {
+        // Within one square on both axes: `d + 1` in 0..=2, compared unsigned.
+        let near = |d: i32| (d.wrapping_add(1) as u32) <= 2;
         self.cloisters_of(kind)
             .iter()
             .copied()
-            .filter(move |q| *q != pos && (q.x - pos.x).abs() <= 1 && (q.y - pos.y).abs() <= 1)
+            .filter(move |q| near(q.x.wrapping_sub(pos.x)) && near(q.y.wrapping_sub(pos.y)))
     }
 
     /// CU2: whether `tile` may lie at `pos` without a shrine or a monastery ending up
