@@ -1622,6 +1622,8 @@ impl Game {
         out: &mut Vec<Action>,
     ) {
         let restricted = restricters != 0;
+        // The expansions that may bar some rotations of a square they allow.
+        let turned = Game::rotation_restricters(restricters);
         let table = FitTable::of(tile);
         let misfit_table = if makers != 0 {
             Game::misfit_fit_table(makers, tile)
@@ -1647,7 +1649,7 @@ impl Game {
             while fits != 0 {
                 let rot = Rotation::ALL[fits.trailing_zeros() as usize];
                 fits &= fits - 1;
-                if !restricted || self.placement_allowed_turned(restricters, tile, pos, rot) {
+                if turned == 0 || self.placement_allowed_turned(turned, tile, pos, rot) {
                     out.push(Action::PlaceTile {
                         pos,
                         rot,
@@ -1658,7 +1660,7 @@ impl Game {
             while misfits != 0 {
                 let rot = Rotation::ALL[misfits.trailing_zeros() as usize];
                 misfits &= misfits - 1;
-                if !restricted || self.placement_allowed_turned(restricters, tile, pos, rot) {
+                if turned == 0 || self.placement_allowed_turned(turned, tile, pos, rot) {
                     let required = packed_requirement(required);
                     self.misfit_placements(makers, tile, pos, rot, required, out);
                 }

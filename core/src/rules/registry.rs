@@ -263,6 +263,11 @@ pub(crate) trait Expansion: Sized + Clone + fmt::Debug + Eq + Hash {
         false
     }
 
+    /// Whether [`Expansion::placement_allowed_turned`] may answer no (the expansion
+    /// restricts rotations, not only squares): placement lists ask it only of the
+    /// expansions that say so.
+    const RESTRICTS_ROTATIONS: bool = false;
+
     /// Whether `tile` may lie at `pos` beyond the side match, whatever its rotation
     /// (CU2).
     #[inline]
@@ -888,6 +893,17 @@ macro_rules! expansions {
             pub(crate) fn placement_allowed_at(&self, restricters: u32, tile: TileKind, pos: Pos) -> bool {
                 true $(&& (restricters & (1 << Slot::$field as u32) == 0
                     || <$ty as Expansion>::placement_allowed_at(self, tile, pos)))+
+            }
+
+            /// Those of `restricters` whose [`Expansion::placement_allowed_turned`] may
+            /// answer no ([`Expansion::RESTRICTS_ROTATIONS`]).
+            #[inline]
+            pub(crate) fn rotation_restricters(restricters: u32) -> u32 {
+                let mut restrict_rotations = 0;
+                $(if <$ty as Expansion>::RESTRICTS_ROTATIONS {
+                    restrict_rotations |= 1 << Slot::$field as u32;
+                })+
+                restricters & restrict_rotations
             }
 
             /// [`Expansion::placement_allowed_turned`] of each of `restricters`.

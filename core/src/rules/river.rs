@@ -111,6 +111,8 @@ impl Expansion for River {
         tile.def().has(Symbols::RIVER)
     }
 
+    const RESTRICTS_ROTATIONS: bool = true;
+
     #[inline]
     fn placement_allowed_turned(game: &Game, tile: TileKind, pos: Pos, rot: Rotation) -> bool {
         game.river_allows(tile, pos, rot)
