@@ -587,13 +587,27 @@ impl FitTable {
     /// The table of a tile whose sides in rotation `r` are `packed_sides[r]` (as
     /// `Oriented::packed_sides`).
     pub fn new(packed_sides: [u16; 4]) -> FitTable {
-        // Per side and per code of that side, the rotations that fit it.
+        FitTable::by_side_rule(packed_sides, |required, terrain| required == terrain)
+    }
+
+    /// The table of the rotations of a tile whose sides in rotation `r` are
+    /// `packed_sides[r]` (as `Oriented::packed_sides`) in which every side passes
+    /// `accepts(required, terrain)`: `required` the terrain a neighbour requires of the
+    /// side, `terrain` the tile's (both as [`crate::tiles::Terrain`] numbers). A side
+    /// that nothing requires passes. [`FitTable::new`] accepts equal terrains; a rule
+    /// that accepts more gives the rotations that an expansion may make fit (BR2).
+    pub fn by_side_rule(packed_sides: [u16; 4], accepts: impl Fn(u16, u16) -> bool) -> FitTable {
+        // Per side and per code of that side, the rotations that pass.
         let mut by_side = [[0u8; 8]; 4];
         for (side, codes) in by_side.iter_mut().enumerate() {
             codes[0] = 0xF;
             for (r, sides) in packed_sides.iter().enumerate() {
                 let terrain = sides >> (4 * side) & 0xF;
-                codes[terrain as usize + 1] |= 1 << r;
+                for (code, fits) in codes.iter_mut().enumerate().skip(1) {
+                    if accepts(code as u16 - 1, terrain) {
+                        *fits |= 1 << r;
+                    }
+                }
             }
         }
         let mut halves = [[0u8; 256]; 2];

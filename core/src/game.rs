@@ -1622,26 +1622,24 @@ impl Game {
         out: &mut Vec<Action>,
     ) {
         let restricted = restricters != 0;
-        let packed_rot = Rotation::ALL.map(|r| tile.def().oriented(r).packed_sides);
+        // The expansions that may bar some rotations of a square they allow.
+        let turned = Game::rotation_restricters(restricters);
         let table = FitTable::of(tile);
+        let misfit_table = if makers != 0 {
+            Game::misfit_fit_table(makers, tile)
+        } else {
+            None
+        };
         out.reserve(4 * self.board.frontier().len());
         for &FrontierSquare { pos, required, .. } in self.board.frontier() {
             let mut fits = table.fits(required);
             // Where a rotation does not fit, an expansion may make it fit (BR2: with a
             // bridge, if every side that does not match is a road against a field or a
             // field against a road).
-            let mut misfits = 0u8;
-            let (packed, mask) = if makers != 0 {
-                packed_requirement(required)
-            } else {
-                (0, 0)
+            let mut misfits = match misfit_table {
+                Some(t) => t.fits(required) & !fits,
+                None => 0,
             };
-            if makers != 0 {
-                for (r, &sides) in packed_rot.iter().enumerate() {
-                    let misfit = fits & (1 << r) == 0;
-                    misfits |= u8::from(misfit && Game::misfit_may_fit(sides, packed, mask)) << r;
-                }
-            }
             if restricted
                 && fits | misfits != 0
                 && !self.placement_allowed_at(restricters, tile, pos)
@@ -1651,7 +1649,7 @@ impl Game {
             while fits != 0 {
                 let rot = Rotation::ALL[fits.trailing_zeros() as usize];
                 fits &= fits - 1;
-                if !restricted || self.placement_allowed_turned(restricters, tile, pos, rot) {
+                if turned == 0 || self.placement_allowed_turned(turned, tile, pos, rot) {
                     out.push(Action::PlaceTile {
                         pos,
                         rot,
@@ -1662,8 +1660,9 @@ impl Game {
             while misfits != 0 {
                 let rot = Rotation::ALL[misfits.trailing_zeros() as usize];
                 misfits &= misfits - 1;
-                if !restricted || self.placement_allowed_turned(restricters, tile, pos, rot) {
-                    self.misfit_placements(makers, tile, pos, rot, (packed, mask), out);
+                if turned == 0 || self.placement_allowed_turned(turned, tile, pos, rot) {
+                    let required = packed_requirement(required);
+                    self.misfit_placements(makers, tile, pos, rot, required, out);
                 }
             }
         }

@@ -18,22 +18,39 @@ use crate::geometry::Pos;
 use crate::rules::Expansion;
 use crate::tiles::{FeatureKind, TileKind, TileSet, NO_FEATURE};
 
-/// The Cult's rules: no state of their own (shrines are features of the board).
+/// The Cult's state: where the placed monasteries and shrines lie, kept as tiles are put
+/// (tiles never leave the board), so that CU2 compares a square with the few cloisters
+/// of the rival kind instead of looking up its 8 surrounding squares.
 #[derive(Clone, Debug, Default, PartialEq, Eq, Hash)]
-pub(crate) struct Cult;
+pub(crate) struct Cult {
+    /// The positions of the placed tiles whose cloister is a monastery, in placement
+    /// order.
+    monasteries: Vec<Pos>,
+    /// The positions of the placed tiles whose cloister is a shrine, in placement order.
+    shrines: Vec<Pos>,
+}
 
 impl Expansion for Cult {
     fn in_play(config: &GameConfig) -> bool {
         config.has(TileSet::Cult)
     }
 
-    fn new(_: &GameConfig, _: usize) -> Cult {
-        Cult
+    fn new(_: &GameConfig, tiles: usize) -> Cult {
+        // Room for every tile, so that no game of `tiles` grows the lists.
+        Cult {
+            monasteries: Vec::with_capacity(tiles),
+            shrines: Vec::with_capacity(tiles),
+        }
     }
 
     #[cfg(test)]
     fn hash_probes() -> Vec<crate::rules::HashProbe<Cult>> {
         Vec::new()
+    }
+
+    #[inline]
+    fn on_tile_put(game: &mut Game, index: u8) {
+        game.note_cloister(index);
     }
 
     #[inline]
@@ -70,11 +87,42 @@ impl Game {
         }
     }
 
-    /// Tiles around `pos` whose cloister is of kind `kind` (not counting `pos` itself).
+    /// Notes the cloister of the tile just put at placement `index`, if it has one.
+    #[inline]
+    fn note_cloister(&mut self, index: u8) {
+        let p = self.board.placement(index as usize);
+        let pos = p.pos;
+        let def = p.def();
+        if def.cloister == NO_FEATURE {
+            return;
+        }
+        let cult = &mut self.expansions.cult;
+        match def.features[def.cloister as usize].kind {
+            FeatureKind::Shrine => cult.shrines.push(pos),
+            _ => cult.monasteries.push(pos),
+        }
+    }
+
+    /// The positions of the placed tiles whose cloister is of kind `kind` (a monastery or
+    /// a shrine), in placement order.
+    fn cloisters_of(&self, kind: FeatureKind) -> &[Pos] {
+        if kind == FeatureKind::Shrine {
+            &self.expansions.cult.shrines
+        } else {
+            &self.expansions.cult.monasteries
+        }
+    }
+
+    /// Tiles around `pos` whose cloister is of kind `kind`, in placement order; `pos`
+    /// itself must not hold a cloister of that kind (an empty square, or a cloister of
+    /// the rival kind).
     fn cloisters_around(&self, pos: Pos, kind: FeatureKind) -> impl Iterator<Item = Pos> + '_ {
-        pos.surrounding()
-            .into_iter()
-            .filter(move |q| self.cloister_at(*q).is_some_and(|(_, k)| k == kind))
+        // Within one square on both axes: `d + 1` in 0..=2, compared unsigned.
+        let near = |d: i32| (d.wrapping_add(1) as u32) <= 2;
+        self.cloisters_of(kind)
+            .iter()
+            .copied()
+            .filter(move |q| near(q.x.wrapping_sub(pos.x)) && near(q.y.wrapping_sub(pos.y)))
     }
 
     /// CU2: whether `tile` may lie at `pos` without a shrine or a monastery ending up
@@ -122,7 +170,12 @@ impl Game {
             // the game.
             let mut rivals = [Pos::default(); 8];
             let mut n = 0;
-            for q in self.cloisters_around(pos, Game::rival(kind)) {
+            // In the order of `Pos::surrounding` (the order the figures return in).
+            let rival_kind = Game::rival(kind);
+            for q in pos.surrounding() {
+                if !self.cloister_at(q).is_some_and(|(_, k)| k == rival_kind) {
+                    continue;
+                }
                 rivals[n] = q;
                 n += 1;
             }
@@ -135,5 +188,72 @@ impl Game {
                 }
             }
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::config::Figures;
+    use crate::Rng;
+
+    /// The monasteries and shrines of the board, recomputed from its placed tiles in
+    /// placement order: `(monasteries, shrines)`.
+    fn cloisters_on_board(game: &Game) -> (Vec<Pos>, Vec<Pos>) {
+        let (mut monasteries, mut shrines) = (Vec::new(), Vec::new());
+        for p in game.board.placements() {
+            let def = p.def();
+            for f in &def.features {
+                match f.kind {
+                    FeatureKind::Monastery => monasteries.push(p.pos),
+                    FeatureKind::Shrine => shrines.push(p.pos),
+                    _ => {}
+                }
+            }
+        }
+        (monasteries, shrines)
+    }
+
+    /// CU2: the cloister lists the Cult keeps as tiles are put equal the board's
+    /// monasteries and shrines after every decision of random games in several
+    /// configurations (the start tiles, abbeys and the turns' tiles included).
+    #[test]
+    fn cu2_cloister_lists_equal_the_board_after_every_decision() {
+        let configs: [(u8, Vec<TileSet>, u8); 3] = [
+            (2, vec![TileSet::Base, TileSet::Cult], 0),
+            (
+                3,
+                vec![TileSet::Base, TileSet::Cult, TileSet::AbbeyMayor],
+                1,
+            ),
+            (4, TileSet::ALL.to_vec(), 1),
+        ];
+        let mut shrines_seen = 0;
+        for (players, sets, abbot) in configs {
+            for seed in 0..6 {
+                let mut config = GameConfig::new(players);
+                config.sets = sets.clone();
+                config.figures = Figures::default_for(&sets);
+                config.figures.abbot = abbot;
+                config.seed = seed;
+                let mut game = Game::new(config).unwrap();
+                let mut rng = Rng::new(seed + 100);
+                loop {
+                    let (monasteries, shrines) = cloisters_on_board(&game);
+                    assert_eq!(
+                        game.expansions.cult.monasteries, monasteries,
+                        "{sets:?} {seed}"
+                    );
+                    assert_eq!(game.expansions.cult.shrines, shrines, "{sets:?} {seed}");
+                    if game.is_terminal() {
+                        shrines_seen += shrines.len();
+                        break;
+                    }
+                    let legal = game.legal();
+                    game.apply_unchecked(legal[rng.below(legal.len() as u32) as usize]);
+                }
+            }
+        }
+        assert!(shrines_seen > 0, "the games place shrines");
     }
 }

@@ -75,6 +75,7 @@ pub(crate) use registry::HashProbe;
 pub(crate) use registry::{Expansion, FigureCounts, History, TurnEnd};
 
 use crate::action::Action;
+use crate::board::FitTable;
 use crate::config::{ConfigError, Figure, GameConfig};
 use crate::features::NodeId;
 use crate::game::{BoardFigure, Game, Phase};

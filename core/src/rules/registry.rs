@@ -26,6 +26,7 @@
 //! (barns AM9 before titles KR3).
 
 use crate::action::Action;
+use crate::board::FitTable;
 use crate::config::{ConfigError, Figure, Figures, GameConfig};
 use crate::features::NodeId;
 use crate::game::{BoardFigure, Game, Phase};
@@ -262,6 +263,11 @@ pub(crate) trait Expansion: Sized + Clone + fmt::Debug + Eq + Hash {
         false
     }
 
+    /// Whether [`Expansion::placement_allowed_turned`] may answer no (the expansion
+    /// restricts rotations, not only squares): placement lists ask it only of the
+    /// expansions that say so.
+    const RESTRICTS_ROTATIONS: bool = false;
+
     /// Whether `tile` may lie at `pos` beyond the side match, whatever its rotation
     /// (CU2).
     #[inline]
@@ -284,14 +290,16 @@ pub(crate) trait Expansion: Sized + Clone + fmt::Debug + Eq + Hash {
         false
     }
 
-    /// A quick test, per square and rotation of a placement list: whether the expansion
-    /// could make packed sides `sides` fit a square that requires `packed` on the sides
-    /// of `mask` (BR2). Asked of every expansion whenever some expansion's misfits are
-    /// possible: a yes where the expansion cannot make them fit now costs time only
+    /// A quick test, per square of a placement list, for an expansion that may make
+    /// misfits fit: the table ([`FitTable::fits`]) of the rotations of `tile` that the
+    /// expansion could make fit a square's requirement (BR2), those that fit by their
+    /// sides included. Asked once per placement list of the expansion when its misfits
+    /// are possible ([`Expansion::misfits_possible`]); a rotation listed where the
+    /// expansion cannot make it fit now costs time only
     /// ([`Expansion::misfit_placements`] decides).
     #[inline]
-    fn misfit_may_fit(_sides: u16, _packed: u16, _mask: u16) -> bool {
-        false
+    fn misfit_fit_table(_tile: TileKind) -> Option<&'static FitTable> {
+        None
     }
 
     /// Pushes the placements of `tile` at frontier square `pos` turned by `rot`, which
@@ -887,6 +895,17 @@ macro_rules! expansions {
                     || <$ty as Expansion>::placement_allowed_at(self, tile, pos)))+
             }
 
+            /// Those of `restricters` whose [`Expansion::placement_allowed_turned`] may
+            /// answer no ([`Expansion::RESTRICTS_ROTATIONS`]).
+            #[inline]
+            pub(crate) fn rotation_restricters(restricters: u32) -> u32 {
+                let mut restrict_rotations = 0;
+                $(if <$ty as Expansion>::RESTRICTS_ROTATIONS {
+                    restrict_rotations |= 1 << Slot::$field as u32;
+                })+
+                restricters & restrict_rotations
+            }
+
             /// [`Expansion::placement_allowed_turned`] of each of `restricters`.
             #[inline]
             pub(crate) fn placement_allowed_turned(
@@ -902,7 +921,7 @@ macro_rules! expansions {
 
             /// The expansions that may make misfits fit now
             /// ([`Expansion::misfits_possible`]), a bit per slot: asked once per
-            /// placement list, then passed to [`Game::misfit_may_fit`] and
+            /// placement list, then passed to [`Game::misfit_fit_table`] and
             /// [`Game::misfit_placements`].
             #[inline]
             pub(crate) fn misfit_makers(&self) -> u32 {
@@ -916,10 +935,16 @@ macro_rules! expansions {
                 makers
             }
 
-            /// [`Expansion::misfit_may_fit`] of some expansion.
+            /// [`Expansion::misfit_fit_table`] of `tile` of the first of `makers` that
+            /// has one (one expansion makes misfits fit: Bridges, Castles & Bazaars).
             #[inline]
-            pub(crate) fn misfit_may_fit(sides: u16, packed: u16, mask: u16) -> bool {
-                false $(|| <$ty as Expansion>::misfit_may_fit(sides, packed, mask))+
+            pub(crate) fn misfit_fit_table(makers: u32, tile: TileKind) -> Option<&'static FitTable> {
+                $(if makers & (1 << Slot::$field as u32) != 0 {
+                    if let Some(table) = <$ty as Expansion>::misfit_fit_table(tile) {
+                        return Some(table);
+                    }
+                })+
+                None
             }
 
             /// [`Expansion::misfit_placements`] of each of `makers`.

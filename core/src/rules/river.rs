@@ -23,6 +23,7 @@ use crate::game::Game;
 use crate::geometry::{Pos, Rotation, Side};
 use crate::rules::Expansion;
 use crate::tiles::{catalogue, FeatureKind, RoadEnd, Symbols, Terrain, TileDef, TileKind, TileSet};
+use std::sync::OnceLock;
 
 crate::named_enum! {
     /// How the two River II lakes are placed (R6).
@@ -110,6 +111,8 @@ impl Expansion for River {
         tile.def().has(Symbols::RIVER)
     }
 
+    const RESTRICTS_ROTATIONS: bool = true;
+
     #[inline]
     fn placement_allowed_turned(game: &Game, tile: TileKind, pos: Pos, rot: Rotation) -> bool {
         game.river_allows(tile, pos, rot)
@@ -138,8 +141,23 @@ fn turn(heading: Side, exit: Side) -> u8 {
 }
 
 impl Game {
-    /// Board sides through which the river of `tile` turned by `rot` leaves the tile.
+    /// Board sides through which the river of `tile` turned by `rot` leaves the tile
+    /// ([`Game::river_sides_of`], made once for every kind and rotation).
+    #[inline]
     fn river_sides(tile: TileKind, rot: Rotation) -> u8 {
+        static SIDES: OnceLock<Vec<[u8; 4]>> = OnceLock::new();
+        let sides = SIDES.get_or_init(|| {
+            catalogue()
+                .kinds()
+                .map(|k| Rotation::ALL.map(|r| Game::river_sides_of(k, r)))
+                .collect()
+        });
+        sides[tile.index()][rot.quarter_turns() as usize]
+    }
+
+    /// Board sides through which the river of `tile` turned by `rot` leaves the tile,
+    /// from its features.
+    fn river_sides_of(tile: TileKind, rot: Rotation) -> u8 {
         let def = tile.def();
         let o = def.oriented(rot);
         def.features
@@ -285,5 +303,37 @@ impl Game {
             let def = self.board.placement(node.placement as usize).def();
             def.features[node.local as usize].pig_herd
         })
+    }
+}
+
+#[cfg(test)]
+mod river_side_tests {
+    use super::*;
+
+    /// R2: the river sides looked up per kind and rotation are the sides of the turned
+    /// tile whose terrain is the river, for every river tile of the catalogue.
+    #[test]
+    fn r2_river_sides_are_the_river_terrain_sides() {
+        let mut river_tiles = 0;
+        for kind in catalogue().kinds() {
+            if !kind.def().has(Symbols::RIVER) {
+                continue;
+            }
+            river_tiles += 1;
+            for rot in Rotation::ALL {
+                let sides = kind.def().oriented(rot).sides;
+                let want = Side::ALL
+                    .iter()
+                    .filter(|s| sides[s.index()] == Terrain::River)
+                    .fold(0u8, |mask, s| mask | 1 << s.index());
+                assert_eq!(
+                    Game::river_sides(kind, rot),
+                    want,
+                    "{} turned {rot:?}",
+                    kind.def().id
+                );
+            }
+        }
+        assert!(river_tiles >= 12, "{river_tiles} river tiles");
     }
 }

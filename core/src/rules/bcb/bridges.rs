@@ -18,10 +18,12 @@
 
 use super::{Axis, Bridge, TileBridge};
 use crate::action::Action;
+use crate::board::FitTable;
 use crate::features::NodeId;
 use crate::game::Game;
 use crate::geometry::{Pos, Rotation, Side};
-use crate::tiles::{FeatureKind, Terrain, TileKind};
+use crate::tiles::{catalogue, FeatureKind, Terrain, TileKind};
+use std::sync::OnceLock;
 
 /// The record name of a bridge feature.
 pub const BRIDGE_FEATURE: &str = "bridge";
@@ -43,6 +45,27 @@ pub(crate) fn bridge_may_fit(sides: u16, packed: u16, mask: u16) -> bool {
     const _: () = assert!(Terrain::Field as u16 == 0 && Terrain::Road as u16 == 1);
     let diff = (sides ^ packed) & mask;
     diff & 0xEEEE == 0 && sides & (diff * 0xE) == 0
+}
+
+/// BR2: the rotations of `tile` that a bridge could make fit where the frontier requires
+/// `required`, a bit per rotation: those where every side matches or [`bridge_may_fit`]
+/// lets it differ (a field against a road, a road against a field). Two lookups in a
+/// table per tile kind ([`FitTable::by_side_rule`]), made once.
+#[inline]
+pub(crate) fn bridge_fit_table(tile: TileKind) -> &'static FitTable {
+    static TABLES: OnceLock<Vec<FitTable>> = OnceLock::new();
+    let tables = TABLES.get_or_init(|| {
+        catalogue()
+            .kinds()
+            .map(|k| {
+                let packed = Rotation::ALL.map(|r| k.def().oriented(r).packed_sides);
+                FitTable::by_side_rule(packed, |required, terrain| {
+                    bridge_may_fit(terrain, required, 0xF)
+                })
+            })
+            .collect()
+    });
+    &tables[tile.index()]
 }
 
 impl Game {

@@ -15,6 +15,7 @@ pub mod bridges;
 pub mod castles;
 
 use crate::action::Action;
+use crate::board::FitTable;
 use crate::config::{GameConfig, MAX_PLAYERS};
 use crate::features::NodeId;
 use crate::game::Game;
@@ -396,8 +397,8 @@ impl Expansion for Bcb {
 
     /// BR2.
     #[inline]
-    fn misfit_may_fit(sides: u16, packed: u16, mask: u16) -> bool {
-        bridges::bridge_may_fit(sides, packed, mask)
+    fn misfit_fit_table(tile: TileKind) -> Option<&'static FitTable> {
+        Some(bridges::bridge_fit_table(tile))
     }
 
     /// BR2.

@@ -1,6 +1,7 @@
 //! Unit tests of the bridges' quick test, included by `rules/bcb/bridges.rs`.
 
 use super::*;
+use crate::board::Requirement;
 use crate::Rng;
 
 /// BR2 side by side, from the terrains themselves: a side fits when nothing is required
@@ -78,5 +79,43 @@ fn br2_bridge_test_agrees_with_the_sides() {
     assert!(
         fits > 1000 && checked - fits > 1000,
         "both answers are met: {fits} of {checked}"
+    );
+}
+
+/// BR2: the table of the rotations a bridge could make fit (`bridge_fit_table`, looked up
+/// per frontier square) agrees with the side by side reference for every tile kind of
+/// the catalogue, every rotation and every requirement of the four sides (nothing, or
+/// any of the seven terrain numbers a requirement can name, on each side).
+#[test]
+fn br2_bridge_table_agrees_with_the_sides() {
+    let shift = [0, 3, 8, 11];
+    let (mut listed, mut checked) = (0usize, 0usize);
+    for kind in catalogue().kinds() {
+        let table = bridge_fit_table(kind);
+        for codes in 0..8u16 * 8 * 8 * 8 {
+            let code = |side: usize| codes >> (3 * side) & 7;
+            let required: Requirement = (0..4).fold(0, |r, side| r | code(side) << shift[side]);
+            let terrains = [0, 1, 2, 3].map(|side| match code(side) {
+                0 => None,
+                c => Some(c - 1),
+            });
+            let fits = table.fits(required);
+            for rot in Rotation::ALL {
+                let sides = kind.def().oriented(rot).sides.map(|t| t as u16);
+                let want = reference(sides, terrains);
+                assert_eq!(
+                    fits >> rot.quarter_turns() & 1 == 1,
+                    want,
+                    "{} turned {rot:?} against {terrains:?}",
+                    kind.def().id
+                );
+                checked += 1;
+                listed += usize::from(want);
+            }
+        }
+    }
+    assert!(
+        listed > 1000 && checked - listed > 1000,
+        "both answers are met: {listed} of {checked}"
     );
 }
