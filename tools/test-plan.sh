@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # What `make test` installs, where and how big, printed before it starts (the first step
 # of `make test`; `make test-plan` prints it alone). The sizes and the time are those of
-# a fresh clone on Debian 12 (CARC_RL_TESTS=0: 37 min, 3.8 GB on disk, target/ 4.6 GB at the end); "now" is this
+# a fresh clone on Debian 12 with 2 cores (74 min with the reinforcement-learning step;
+# target/ about 11 GB besides rl-venv's 6.4 GB, in the last step); "now" is this
 # machine's present state.
 #
 # Usage: tools/test-plan.sh      (CARC_RL_TESTS=0 leaves the reinforcement-learning step
@@ -31,15 +32,16 @@ for tool in "${TOOLS[@]}"; do
 done
 
 cat <<EOF
-== make test: every check CI runs (37 minutes from a fresh clone on 2 busy cores without
-   the reinforcement-learning step)
+== make test: every check CI runs (about 75 minutes from a fresh clone on 2 cores, the
+   reinforcement-learning step included)
 It installs:
   * system packages, with apt-get as root or through sudo, only those missing:
       gcc, g++, make, pkg-config, cmake, binutils, valgrind, mono-mcs, mono-runtime,
       chromium, chromium-driver (about 620 MB if none is installed)
       missing now: ${missing[*]:-none}
   * into $TARGET_DIR (inside the repository; make clean removes it):
-      Rust builds: debug, release, docs (about 4.6 GB at the end; all of target/ now: $(size_of "$TARGET_DIR"))
+      Rust builds: debug, release, docs (with python-venv and python-wheel-venv about 11 GB at the
+        end; all of target/ now: $(size_of "$TARGET_DIR"))
       python-venv and python-wheel-venv: maturin, numpy, Gymnasium, PettingZoo,
         matplotlib, pyarrow, a Jupyter kernel, pytest and mypy from PyPI (about 0.75 GB)
 EOF
@@ -48,7 +50,7 @@ if [ "${CARC_RL_TESTS:-1}" = 0 ]; then
 else
     cat <<EOF
       rl-venv: PyTorch with its CUDA libraries, sb3-contrib, Ray RLlib and OpenSpiel from
-        PyPI (about 6 GB, 10 GB free while it downloads; now $(size_of "$TARGET_DIR/rl-venv"));
+        PyPI (about 6.4 GB, 10 GB free while it downloads; now $(size_of "$TARGET_DIR/rl-venv"));
         CARC_RL_TESTS=0 make test leaves this step out
 EOF
 fi
