@@ -16,10 +16,16 @@ then prints for each configuration of docs/benchmarks.md:
   average before and after;
 * MCTS search: instructions per search iteration under callgrind and iterations per
   second in alternating rounds (``bench --bot mcts:...``), where A has ``--bot``;
+* the dataset loader (``carcassonne dataset bench``, full preset, one thread and two)
+  over a dataset of 32 self-play games that B writes once, where B has ``dataset``
+  (and A too when it has it); its rows a second are the figure to hold against the
+  full observations' decisions a second below;
 * with ``--vector``: the Python ``VectorEnv`` (batch 256), each build's package run by
   A's own bench script (``python/tools/bench.py``, or ``python/bench.py`` in older
   trees), alternating, masks only and full observations; and B's thread scaling
-  (``python/tools/bench_threads.py``).
+  (``python/tools/bench_threads.py``); then self-play with ``mcts:150`` on two threads
+  (``carcassonne.selfplay.generate(8, 150, seed=1, threads=2)``, the 2-player base game),
+  rows a second with each build's package, alternating.
 
 A configuration that A cannot play (a set it does not know) is shown as such.
 
@@ -30,7 +36,7 @@ Usage: python3 tools/bench_ab.py REV [options]     (or: make bench-ab REV=<commi
   --games N         games per configuration under callgrind (default: each configuration's
                     own count, 250 to 2,000)
   --callgrind-seconds S  how long A plays under callgrind when it lacks --games (default 10)
-  --skip PARTS      comma-separated parts to leave out: instructions, speed, mcts
+  --skip PARTS      comma-separated parts to leave out: instructions, speed, mcts, loader
   --vector          also the VectorEnv A/B (builds both Python packages; needs python3
                     with venv; installs maturin and numpy into target/python-venv if missing)
   --vector-rounds N rounds of the VectorEnv A/B (default 6)
@@ -305,6 +311,48 @@ def mcts(a: Build, b: Build, rounds: int, seconds: float) -> None:
         say(f"    B/A (medians): {statistics.median(rb) / statistics.median(ra):.2f}")
 
 
+# ----- the dataset loader ---------------------------------------------------------------
+
+LOADER_ROWS = re.compile(r"([\d.]+) s, ([\d.]+) rows/s")
+
+
+def has_command(build: Build, command: str) -> bool:
+    return run([str(build.cli), command, "--help"], check=False).returncode == 0
+
+
+def loader(a: Build, b: Build, rounds: int) -> None:
+    say()
+    say("== The dataset loader, full preset, window 24: carcassonne dataset bench DIR "
+        "--preset full --threads T --rows 100000")
+    if not has_command(b, "dataset"):
+        say("  (B has no dataset command)")
+        return
+    data = SCRATCH / "loader-dataset"
+    if not (data / "games").exists():
+        shutil.rmtree(data, ignore_errors=True)
+        run([str(b.cli), "selfplay", "--games", "32", "--bots", "mcts:10", "--seed", "1",
+             "--out", str(data)])
+    builds = [a, b] if has_command(a, "dataset") else [b]
+    if len(builds) == 1:
+        say("  (A has no dataset command: B only)")
+    say(f"  DIR: {data} (B's carcassonne selfplay --games 32 --bots mcts:10 --seed 1)")
+    for threads in (1, 2):
+        before = load()
+        results: Dict[str, List[float]] = {x.name: [] for x in builds}
+        for r in range(rounds):
+            for build in (builds if r % 2 == 0 else builds[::-1]):
+                out = run([str(build.cli), "dataset", "bench", str(data), "--preset", "full",
+                           "--threads", str(threads), "--rows", "100000"]).stdout
+                m = LOADER_ROWS.search(out)
+                if not m:
+                    sys.exit(f"bench-ab: cannot read the loader bench output:\n{out}")
+                results[build.name].append(float(m.group(2).replace(",", "")))
+        say(f"  rows/s, {threads} thread{'s' if threads > 1 else ''} "
+            f"(load average {before} -> {load()}):")
+        for build in builds:
+            say(rounds_line(build.name.split()[0], results[build.name]))
+
+
 # ----- VectorEnv ---------------------------------------------------------------------------
 
 def python_env() -> Path:
@@ -385,14 +433,50 @@ def vector(a: Build, b: Build, rounds: int) -> None:
         out = run([str(py), str(threads), "--batch", "256", "--modes", "masks,full"], env=env).stdout
         for line in out.strip().splitlines():
             say("  " + line)
+    selfplay(a, b, py, sites, rounds)
+
+
+SELFPLAY = (
+    "import time\n"
+    "from carcassonne import selfplay\n"
+    "start = time.perf_counter()\n"
+    "rows = selfplay.generate(8, 150, seed=1, threads=2)\n"
+    "print('rows', len(rows), time.perf_counter() - start)\n"
+)
+SELFPLAY_LINE = re.compile(r"rows (\d+) ([\d.]+)")
+
+
+def selfplay(a: Build, b: Build, py: Path, sites: Dict[str, Path], rounds: int) -> None:
+    say()
+    say("== Self-play, mcts:150, 2-player base, two threads: "
+        "carcassonne.selfplay.generate(8, 150, seed=1, threads=2), "
+        f"{rounds} rounds alternating")
+    before = load()
+    results: Dict[str, List[float]] = {a.name: [], b.name: []}
+    counts: Dict[str, int] = {}
+    for r in range(rounds):
+        for build in ([a, b] if r % 2 == 0 else [b, a]):
+            env = dict(os.environ, PYTHONPATH=str(sites[build.name]), PYTHONSAFEPATH="1")
+            out = run([str(py), "-c", SELFPLAY], env=env).stdout
+            m = SELFPLAY_LINE.search(out)
+            if not m:
+                sys.exit(f"bench-ab: cannot read the self-play output:\n{out}")
+            counts[build.name] = int(m.group(1))
+            results[build.name].append(int(m.group(1)) / float(m.group(2)))
+    say(f"  rows/s (load average {before} -> {load()}; rows: A {counts[a.name]}, "
+        f"B {counts[b.name]}):")
+    for build in (a, b):
+        say(rounds_line(build.name.split()[0], results[build.name]))
+    ratio = statistics.median(results[b.name]) / statistics.median(results[a.name])
+    say(f"    B/A (medians): {ratio:.2f}")
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(
         description=__doc__.split("\n\n")[0],
         epilog="Prints instructions per game and per decision of A and B under callgrind, "
-               "games/s and MCTS iterations/s in alternating rounds, and optionally the "
-               "VectorEnv A/B.")
+               "games/s and MCTS iterations/s in alternating rounds, the dataset loader's "
+               "rows/s, and optionally the VectorEnv and self-play A/B.")
     parser.add_argument("rev", help="commit A (any name git knows)")
     parser.add_argument("rev_b", nargs="?", help="commit B instead of the working tree")
     parser.add_argument("--rounds", type=int, default=6)
@@ -406,10 +490,10 @@ def main() -> None:
     args = parser.parse_args()
 
     skip = {s for s in args.skip.split(",") if s}
-    unknown = skip - {"instructions", "speed", "mcts"}
+    unknown = skip - {"instructions", "speed", "mcts", "loader"}
     if unknown:
         sys.exit(f"bench-ab: --skip: unknown part(s) {', '.join(sorted(unknown))} "
-                 "(parts: instructions, speed, mcts)")
+                 "(parts: instructions, speed, mcts, loader)")
     try:
         configs = ([int(c) - 1 for c in args.configs.split(",")] if args.configs
                    else list(range(len(CONFIGS))))
@@ -438,6 +522,8 @@ def main() -> None:
         speed(a, b, configs, args.rounds, args.seconds)
     if "mcts" not in skip:
         mcts(a, b, args.rounds, args.seconds)
+    if "loader" not in skip:
+        loader(a, b, args.rounds)
     if args.vector:
         vector(a, b, args.vector_rounds)
 
