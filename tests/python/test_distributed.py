@@ -273,6 +273,20 @@ def test_a_match_on_the_cluster_equals_the_whole_match(cluster: Cluster, tmp_pat
     assert without_times("\n".join(table[: len(whole.text.splitlines())])) == without_times(whole.text)
 
 
+def test_a_match_of_the_learned_player_on_the_cluster_equals_the_whole_match(cluster: Cluster) -> None:
+    # The shipped network (`net`, run in Rust on the workers)
+    # against greedy: the command line on the cluster, in chunks of 2 games, prints the table
+    # carcassonne.match prints for the same 4 games (the network is deterministic, so the
+    # games are the same wherever they run).
+    players = ["net", "greedy"]
+    whole = carcassonne.match(players, 4, seed=5)
+    cli = run_cli("match", "--address", cluster.address, "--games", "4", "--seed", "5", "--chunk-games", "2",
+                  *players)
+    assert cli.returncode == 0, cli.stdout + cli.stderr
+    table = [line for line in cli.stdout.splitlines() if not line.startswith(("\x1b", "("))]
+    assert without_times("\n".join(table[: len(whole.text.splitlines())])) == without_times(whole.text)
+
+
 #: An evaluator of numpy alone, defined in the driver's ``__main__`` (so Ray pickles it
 #: by value): priors uniform over the mask, the value a squashed mean of the globals.
 GUIDE = """
