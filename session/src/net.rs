@@ -3,8 +3,12 @@
 //! (`tract-onnx`), with no Python at play time.
 //!
 //! A [`Network`] is loaded once (from bytes or a file; [`Network::shipped`] is the
-//! network embedded in this crate, `nets/base-2p.onnx`) and optimised into a runnable
-//! plan. Loading checks what the file says of itself against this build: the metadata
+//! network embedded in this crate, `nets/base-2p.onnx`) and optimised into three
+//! runnable plans: one for a single row, one for a batch of [`PLANNED_BATCH`] rows (the
+//! guided search's batches of leaves, fewer rows padded with zero rows) and one for any
+//! number of rows; a plan whose batch is fixed lets the runtime optimise every operator
+//! for that shape (the single-row plan takes half the time of the general one). Loading
+//! checks what the file says of itself against this build: the metadata
 //! ([`META_LAYOUT_VERSION`], [`META_PRESET`], [`META_WINDOW`], [`META_CONFIG`]) must be
 //! present, the layout version must be this build's
 //! ([`crate::encode::LAYOUT_VERSION`]), and the network's inputs and
@@ -148,13 +152,52 @@ struct Scratch {
     planes: Vec<u8>,
     globals: Vec<f32>,
     mask: Vec<i8>,
+    /// The state of the plan of any batch.
     state: TypedSimpleState,
+    /// The state of the plan of one row.
+    single: TypedSimpleState,
+    /// The state of the plan of [`PLANNED_BATCH`] rows, and its inputs.
+    batched: TypedSimpleState,
+    batch_planes: Vec<u8>,
+    batch_globals: Vec<f32>,
+}
+
+/// The rows of the second fixed plan of a network (see [`Network::forward`]): the
+/// guided search's default batch of leaves.
+pub const PLANNED_BATCH: usize = GuidedSearch::DEFAULT_BATCH as usize;
+
+/// The model's plan with the batch dimension of both inputs fixed at `rows`.
+fn fixed_batch_plan(
+    model: &InferenceModel,
+    layout: &Layout,
+    rows: usize,
+) -> TractResult<Arc<TypedRunnableModel>> {
+    let w = usize::from(layout.window());
+    model
+        .clone()
+        .with_input_fact(
+            0,
+            InferenceFact::dt_shape(u8::datum_type(), tvec!(rows, layout.num_planes(), w, w)),
+        )?
+        .with_input_fact(
+            1,
+            InferenceFact::dt_shape(f32::datum_type(), tvec!(rows, layout.num_globals())),
+        )?
+        .into_optimized()?
+        .into_runnable()
 }
 
 /// A loaded policy-value network, optimised into a runnable plan (see the module
 /// documentation).
 pub struct Network {
+    /// The plan for any number of rows (the batch dimension left symbolic).
     plan: Arc<TypedRunnableModel>,
+    /// The plan for one row (the batch dimension fixed at 1, so that the runtime
+    /// optimises every operator for that shape): the arg-max player's, and a batch of one.
+    single: Arc<TypedRunnableModel>,
+    /// The plan for [`PLANNED_BATCH`] rows: a call of 2 to that many rows runs it with
+    /// the rows after its own zero (the guided search's batches of leaves).
+    batched: Arc<TypedRunnableModel>,
     layout: Arc<Layout>,
     config: GameConfig,
     pool: Mutex<Vec<Scratch>>,
@@ -236,16 +279,17 @@ impl Network {
         let config = GameConfig::from_json(&value)
             .map_err(|e| NetError::Metadata(format!("{META_CONFIG}: {e}")))?;
         let layout = Arc::new(Layout::new(spec, preset, &config));
-        let model = onnx
-            .model_for_proto_model(&proto)
-            .and_then(|m| m.into_optimized())
-            .map_err(|e| NetError::Load(format!("{e:#}")))?;
+        let load = |e: TractError| NetError::Load(format!("{e:#}"));
+        let inference = onnx.model_for_proto_model(&proto).map_err(load)?;
+        let model = inference.clone().into_optimized().map_err(load)?;
         check_io(&model, &layout)?;
-        let plan = model
-            .into_runnable()
-            .map_err(|e| NetError::Load(format!("{e:#}")))?;
+        let plan = model.into_runnable().map_err(load)?;
+        let single = fixed_batch_plan(&inference, &layout, 1).map_err(load)?;
+        let batched = fixed_batch_plan(&inference, &layout, PLANNED_BATCH).map_err(load)?;
         Ok(Network {
             plan,
+            single,
+            batched,
             layout,
             config,
             pool: Mutex::new(Vec::new()),
@@ -342,14 +386,39 @@ impl Network {
         read: impl FnOnce(&[f32], &[f32]) -> R,
     ) -> Result<R, NetError> {
         let mut scratch = self.take_scratch()?;
-        let result = self.run(&mut scratch.state, count, planes, globals, read);
+        let s = &mut scratch;
+        let result = if count == 1 {
+            self.run(&mut s.single, 1, 1, planes, globals, read)
+        } else if count <= PLANNED_BATCH {
+            let (p, g) = (self.layout.planes_len(), self.layout.num_globals());
+            s.batch_planes.resize(PLANNED_BATCH * p, 0);
+            s.batch_planes[..count * p].copy_from_slice(&planes[..count * p]);
+            s.batch_planes[count * p..].fill(0);
+            s.batch_globals.resize(PLANNED_BATCH * g, 0.0);
+            s.batch_globals[..count * g].copy_from_slice(&globals[..count * g]);
+            s.batch_globals[count * g..].fill(0.0);
+            let rows = PLANNED_BATCH;
+            self.run(
+                &mut s.batched,
+                rows,
+                count,
+                &s.batch_planes,
+                &s.batch_globals,
+                read,
+            )
+        } else {
+            self.run(&mut s.state, count, count, planes, globals, read)
+        };
         self.give_back(scratch);
         result
     }
 
+    /// Runs the plan of `state` on `rows` rows and gives the outputs of the first
+    /// `count` to `read`.
     fn run<R>(
         &self,
         state: &mut TypedSimpleState,
+        rows: usize,
         count: usize,
         planes: &[u8],
         globals: &[f32],
@@ -358,8 +427,8 @@ impl Network {
         let l = &self.layout;
         let w = usize::from(l.window());
         let run = |e: TractError| NetError::Run(format!("{e:#}"));
-        let board = Tensor::from_shape(&[count, l.num_planes(), w, w], planes).map_err(run)?;
-        let globals = Tensor::from_shape(&[count, l.num_globals()], globals).map_err(run)?;
+        let board = Tensor::from_shape(&[rows, l.num_planes(), w, w], planes).map_err(run)?;
+        let globals = Tensor::from_shape(&[rows, l.num_globals()], globals).map_err(run)?;
         let outputs = state
             .run(tvec!(board.into(), globals.into()))
             .map_err(run)?;
@@ -371,15 +440,15 @@ impl Network {
             .try_as_plain_ram()
             .and_then(|v| v.as_slice::<f32>())
             .map_err(run)?;
-        if logits.len() != count * l.num_actions() || values.len() != count {
+        if logits.len() != rows * l.num_actions() || values.len() != rows {
             return Err(NetError::Run(format!(
-                "the network gave {} logits and {} values for {count} rows of {} ids",
+                "the network gave {} logits and {} values for {rows} rows of {} ids",
                 logits.len(),
                 values.len(),
                 l.num_actions()
             )));
         }
-        Ok(read(logits, values))
+        Ok(read(&logits[..count * l.num_actions()], &values[..count]))
     }
 
     /// The legal action of `game`'s current decision with the highest logit (see the
@@ -421,7 +490,7 @@ impl Network {
                 .observe(player, &mut s.planes, &mut s.globals)
                 .map_err(encode)?;
             let mask = &s.mask;
-            let id = self.run(&mut s.state, 1, &s.planes, &s.globals, |logits, _| {
+            let id = self.run(&mut s.single, 1, 1, &s.planes, &s.globals, |logits, _| {
                 let mut best: Option<(usize, f32)> = None;
                 for (i, (&l, &m)) in logits.iter().zip(mask).enumerate() {
                     if m == 1 && best.is_none_or(|(_, b)| l > b) {
@@ -491,6 +560,16 @@ impl Network {
                 .plan
                 .spawn()
                 .map_err(|e| NetError::Run(format!("{e:#}")))?,
+            single: self
+                .single
+                .spawn()
+                .map_err(|e| NetError::Run(format!("{e:#}")))?,
+            batched: self
+                .batched
+                .spawn()
+                .map_err(|e| NetError::Run(format!("{e:#}")))?,
+            batch_planes: Vec::new(),
+            batch_globals: Vec::new(),
         })
     }
 

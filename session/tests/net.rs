@@ -234,3 +234,80 @@ fn a_file_over_the_size_limit_is_refused() {
     assert!(e.to_string().contains("at most 67108864"), "{e}");
     std::fs::remove_file(&path).unwrap();
 }
+
+/// The network's three plans (one row, a fixed batch of `PLANNED_BATCH` rows padded with
+/// zero rows, any number of rows) give each row the outputs it gets alone: observations
+/// of the positions of a game, run as batches of 1, 3, `PLANNED_BATCH` and
+/// `PLANNED_BATCH + 3` rows.
+#[test]
+fn every_plan_gives_a_row_the_outputs_it_gets_alone() {
+    use carcassonne_session::net::PLANNED_BATCH;
+    use carcassonne_session::session::Session;
+    let net = Network::shipped().unwrap();
+    let layout = net.layout().clone();
+    let (p, g, a) = (
+        layout.planes_len(),
+        layout.num_globals(),
+        layout.num_actions(),
+    );
+    let rows = PLANNED_BATCH + 3;
+    let (mut planes, mut globals) = (vec![0u8; rows * p], vec![0f32; rows * g]);
+    let mut game = Game::new(GameConfig::new(2)).unwrap();
+    let mut rng = Rng::new(3);
+    for r in 0..rows {
+        let mut session = Session::with_layout(game.clone(), layout.clone());
+        session
+            .observe(
+                game.to_play(),
+                &mut planes[r * p..(r + 1) * p],
+                &mut globals[r * g..(r + 1) * g],
+            )
+            .unwrap();
+        for _ in 0..3 {
+            let action = Bot::Greedy.choose(&game, game.legal(), &mut rng);
+            game.apply(action).unwrap();
+        }
+    }
+    let alone: Vec<(Vec<f32>, f32)> = (0..rows)
+        .map(|r| {
+            net.forward(
+                1,
+                &planes[r * p..(r + 1) * p],
+                &globals[r * g..(r + 1) * g],
+                |l, v| (l.to_vec(), v[0]),
+            )
+            .unwrap()
+        })
+        .collect();
+    // The rows differ, so a plan that mixed them up would be seen.
+    assert_ne!(alone[0].0, alone[1].0);
+    for count in [3, PLANNED_BATCH, PLANNED_BATCH + 3] {
+        let (logits, values) = net
+            .forward(
+                count,
+                &planes[..count * p],
+                &globals[..count * g],
+                |l, v| (l.to_vec(), v.to_vec()),
+            )
+            .unwrap();
+        assert_eq!((logits.len(), values.len()), (count * a, count));
+        for (r, (want_logits, want_value)) in alone.iter().take(count).enumerate() {
+            let close = |x: f32, y: f32| (x - y).abs() <= 1e-4 * (1.0 + y.abs());
+            assert!(
+                close(values[r], *want_value),
+                "{count} rows, row {r}: value {} against {want_value}",
+                values[r]
+            );
+            for (i, (&x, &y)) in logits[r * a..(r + 1) * a]
+                .iter()
+                .zip(want_logits)
+                .enumerate()
+            {
+                assert!(
+                    close(x, y),
+                    "{count} rows, row {r}, id {i}: logit {x} against {y}"
+                );
+            }
+        }
+    }
+}
