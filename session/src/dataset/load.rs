@@ -1299,6 +1299,11 @@ struct Scratch {
     touched: Vec<u32>,
     /// Whether each id is in `touched`.
     is_touched: Vec<bool>,
+    /// The sessions of the last game replayed (`old` and `new` of [`replay_game`]),
+    /// whose memory the next game is played in.
+    sessions: Option<(Session, Option<Session>)>,
+    /// The most words, mask ids and policy shares of a row gathered so far.
+    most: (usize, usize, usize),
 }
 
 impl Scratch {
@@ -1317,6 +1322,8 @@ impl Scratch {
             policy: vec![0.0; layout.num_actions()],
             touched: Vec::new(),
             is_touched: vec![false; layout.num_actions()],
+            sessions: None,
+            most: (0, 0, 0),
         }
     }
 
@@ -1333,13 +1340,18 @@ impl Scratch {
     /// Gathers the encoded row (planes, mask, policy divided by `kept` if `lost`) into
     /// `row` and leaves the row's buffers zero again.
     fn gather(&mut self, row: &mut Row, ww: usize, set: PlaneSet, kept: f32, lost: bool) {
+        // A row's vectors get at once the room of the longest seen (a row new to the
+        // buffers, with none, allocates once rather than growing step by step).
         row.words.clear();
+        row.words.reserve(self.most.0);
         gather_words(&mut self.planes, &self.planes_written, ww, &mut row.words);
         self.planes_written = PlaneSet::EMPTY;
         row.set = set;
         row.mask.clear();
+        row.mask.reserve(self.most.1);
         gather_mask(&self.mask, &mut row.mask);
         row.policy.clear();
+        row.policy.reserve(self.most.2.max(self.touched.len()));
         for &id in &self.touched {
             let s = &mut self.policy[id as usize];
             row.policy.push((id, if lost { *s / kept } else { *s }));
@@ -1347,6 +1359,11 @@ impl Scratch {
             self.is_touched[id as usize] = false;
         }
         self.touched.clear();
+        self.most = (
+            self.most.0.max(row.words.len()),
+            self.most.1.max(row.mask.len()),
+            self.most.2.max(row.policy.len()),
+        );
     }
 
     /// Sets the policy back to zero without keeping it.
@@ -1440,12 +1457,25 @@ fn replay_game(
         )
         .into());
     }
-    let game = Game::new(config.clone()).map_err(|e| in_record(format!("setup: {e}")))?;
     // `old` speaks the full ids of the stored window; `new` the requested layout when its
-    // window differs.
-    let mut old = Session::new(game.clone(), shared.stored);
-    let mut new =
-        (layout.spec() != shared.stored).then(|| Session::with_layout(game, layout.clone()));
+    // window differs. Both are the worker's sessions of the last game, started again with
+    // this game's seed in their memory (their configuration is the dataset's).
+    let (mut old, mut new) = match scratch.sessions.take() {
+        Some(mut sessions) => {
+            sessions.0.with_game_mut(|g| g.restart(config.seed));
+            if let Some(n) = &mut sessions.1 {
+                n.with_game_mut(|g| g.restart(config.seed));
+            }
+            sessions
+        }
+        None => {
+            let game = Game::new(config.clone()).map_err(|e| in_record(format!("setup: {e}")))?;
+            let old = Session::new(game.clone(), shared.stored);
+            let new = (layout.spec() != shared.stored)
+                .then(|| Session::with_layout(game, layout.clone()));
+            (old, new)
+        }
+    };
     let mut k = 0usize;
     let mut index = 0usize;
     let (g_len, ww) = (buf.g, buf.ww);
@@ -1694,6 +1724,7 @@ fn replay_game(
             "the game dealt from its seed does not end with the record's scores".into(),
         ));
     }
+    scratch.sessions = Some((old, new));
     Ok(())
 }
 
