@@ -60,8 +60,12 @@ impl Batch {
     }
 
     /// The arrays lent for one [`Loader::fill`]; `keep_written`: rows are written over
-    /// the planes the last fill set (the fast path), else every row's planes whole.
+    /// the planes, mask ids and policy ids the last fill set (the fast path), else every
+    /// row whole (and a later fast path starts from rows of unknown contents).
     pub fn as_mut(&mut self, keep_written: bool) -> BatchMut<'_> {
+        if !keep_written {
+            self.written.fill(PlaneSet::ALL);
+        }
         BatchMut {
             planes: &mut self.planes,
             globals: &mut self.globals,

@@ -12,7 +12,8 @@
 //! sparse (the non-zero 8-byte words of its planes, the ids its mask offers, the policy's
 //! shares, its globals); it goes into the shuffle buffer by a swap and is scattered into
 //! the caller's batch, whose rows are cleared first (with the full preset and a batch's
-//! `written`, only the planes the row there was written in). The consumer
+//! `written`, only the planes the row there was written in, and its mask and policy at
+//! the ids its mask offers). The consumer
 //! ([`Loader::fill`]) takes the games in stream order, so the
 //! rows depend on the dataset, the options and the seed only, never on the threads or
 //! their timing. With `shuffle` the rows go through a shuffle buffer of
@@ -172,8 +173,10 @@ pub struct BatchMut<'a> {
     /// With the full preset, what each row's planes may hold something in: a row's
     /// planes are then written over what is there, clearing only those planes and
     /// copying only the planes the new row set (arrays of zeros start with
-    /// [`PlaneSet::EMPTY`] rows; the set of a row becomes the planes written). `None`:
-    /// every row's planes are written whole.
+    /// [`PlaneSet::EMPTY`] rows; the set of a row becomes the planes written). A row
+    /// whose set is not [`PlaneSet::ALL`] is also taken to hold mask and policy values
+    /// only at the ids its mask offers (as a fill leaves them, or zeros): only those are
+    /// cleared. `None` (or [`PlaneSet::ALL`]): every row is written whole.
     pub written: Option<&'a mut [PlaneSet]>,
 }
 
@@ -291,12 +294,15 @@ impl RowBuf {
     }
 
     /// Copies row `i` into row `j` of `out`: clears what `out`'s row may hold (with the
-    /// full preset and `out.written`, only the planes it names), then scatters the row.
+    /// full preset and `out.written`, only the planes it names, and the mask and policy
+    /// at the ids its mask offers), then scatters the row.
     fn copy_to(&self, i: usize, out: &mut BatchMut<'_>, j: usize) {
         let (p, g, a) = (self.p, self.g, self.a);
         let row = &self.rows[i];
         let dst = &mut out.planes[j * p..(j + 1) * p];
-        match out.written.as_deref_mut() {
+        // Whether the batch row is as a fill left it (or zero): its mask then offers
+        // every id its mask and policy hold something at.
+        let known = match out.written.as_deref_mut() {
             Some(written) if self.sparse => {
                 let before = written[j];
                 if before == PlaneSet::ALL {
@@ -308,22 +314,31 @@ impl RowBuf {
                     }
                 }
                 written[j] = row.set;
+                before != PlaneSet::ALL
             }
             Some(written) => {
                 dst.fill(0);
                 written[j] = PlaneSet::ALL;
+                false
             }
-            None => dst.fill(0),
-        }
+            None => {
+                dst.fill(0);
+                false
+            }
+        };
         scatter_words(&row.words, dst);
         out.globals[j * g..(j + 1) * g].copy_from_slice(&row.globals);
         let mask = &mut out.mask[j * a..(j + 1) * a];
-        mask.fill(0);
+        let policy = &mut out.policy[j * a..(j + 1) * a];
+        if known {
+            clear_offered(mask, policy);
+        } else {
+            mask.fill(0);
+            policy.fill(0.0);
+        }
         for &m in &row.mask {
             mask[(m >> 8) as usize] = m as u8 as i8;
         }
-        let policy = &mut out.policy[j * a..(j + 1) * a];
-        policy.fill(0.0);
         for &(id, share) in &row.policy {
             policy[id as usize] = share;
         }
@@ -397,6 +412,29 @@ fn gather_words(planes: &mut [u8], set: &PlaneSet, ww: usize, words: &mut Vec<(u
     if let Some((a, b)) = run {
         gather(a, b);
     }
+}
+
+/// Sets back to zero every id of a batch row's `mask` that is not 0, and `policy` at
+/// those ids: the whole row when the loader wrote it, whose policy holds shares only at
+/// ids its mask offers (a share is kept only where the mask offers its id).
+fn clear_offered(mask: &mut [i8], policy: &mut [f32]) {
+    let tail_start = mask.len() / 32 * 32;
+    let mut clear = |base: usize, ids: &mut [i8]| {
+        for (i, m) in ids.iter_mut().enumerate() {
+            if *m != 0 {
+                *m = 0;
+                policy[base + i] = 0.0;
+            }
+        }
+    };
+    // 32 ids at a time: most of the mask is zero.
+    let mut blocks = mask.chunks_exact_mut(32);
+    for (k, block) in blocks.by_ref().enumerate() {
+        if block.iter().fold(0i8, |any, m| any | m) != 0 {
+            clear(32 * k, block);
+        }
+    }
+    clear(tail_start, blocks.into_remainder());
 }
 
 /// Writes `words` (from [`gather_words`]) into `planes`.
@@ -1261,6 +1299,11 @@ struct Scratch {
     touched: Vec<u32>,
     /// Whether each id is in `touched`.
     is_touched: Vec<bool>,
+    /// The sessions of the last game replayed (`old` and `new` of [`replay_game`]),
+    /// whose memory the next game is played in.
+    sessions: Option<(Session, Option<Session>)>,
+    /// The most words, mask ids and policy shares of a row gathered so far.
+    most: (usize, usize, usize),
 }
 
 impl Scratch {
@@ -1279,6 +1322,8 @@ impl Scratch {
             policy: vec![0.0; layout.num_actions()],
             touched: Vec::new(),
             is_touched: vec![false; layout.num_actions()],
+            sessions: None,
+            most: (0, 0, 0),
         }
     }
 
@@ -1295,13 +1340,18 @@ impl Scratch {
     /// Gathers the encoded row (planes, mask, policy divided by `kept` if `lost`) into
     /// `row` and leaves the row's buffers zero again.
     fn gather(&mut self, row: &mut Row, ww: usize, set: PlaneSet, kept: f32, lost: bool) {
+        // A row's vectors get at once the room of the longest seen (a row new to the
+        // buffers, with none, allocates once rather than growing step by step).
         row.words.clear();
+        row.words.reserve(self.most.0);
         gather_words(&mut self.planes, &self.planes_written, ww, &mut row.words);
         self.planes_written = PlaneSet::EMPTY;
         row.set = set;
         row.mask.clear();
+        row.mask.reserve(self.most.1);
         gather_mask(&self.mask, &mut row.mask);
         row.policy.clear();
+        row.policy.reserve(self.most.2.max(self.touched.len()));
         for &id in &self.touched {
             let s = &mut self.policy[id as usize];
             row.policy.push((id, if lost { *s / kept } else { *s }));
@@ -1309,6 +1359,11 @@ impl Scratch {
             self.is_touched[id as usize] = false;
         }
         self.touched.clear();
+        self.most = (
+            self.most.0.max(row.words.len()),
+            self.most.1.max(row.mask.len()),
+            self.most.2.max(row.policy.len()),
+        );
     }
 
     /// Sets the policy back to zero without keeping it.
@@ -1402,12 +1457,25 @@ fn replay_game(
         )
         .into());
     }
-    let game = Game::new(config.clone()).map_err(|e| in_record(format!("setup: {e}")))?;
     // `old` speaks the full ids of the stored window; `new` the requested layout when its
-    // window differs.
-    let mut old = Session::new(game.clone(), shared.stored);
-    let mut new =
-        (layout.spec() != shared.stored).then(|| Session::with_layout(game, layout.clone()));
+    // window differs. Both are the worker's sessions of the last game, started again with
+    // this game's seed in their memory (their configuration is the dataset's).
+    let (mut old, mut new) = match scratch.sessions.take() {
+        Some(mut sessions) => {
+            sessions.0.with_game_mut(|g| g.restart(config.seed));
+            if let Some(n) = &mut sessions.1 {
+                n.with_game_mut(|g| g.restart(config.seed));
+            }
+            sessions
+        }
+        None => {
+            let game = Game::new(config.clone()).map_err(|e| in_record(format!("setup: {e}")))?;
+            let old = Session::new(game.clone(), shared.stored);
+            let new = (layout.spec() != shared.stored)
+                .then(|| Session::with_layout(game, layout.clone()));
+            (old, new)
+        }
+    };
     let mut k = 0usize;
     let mut index = 0usize;
     let (g_len, ww) = (buf.g, buf.ww);
@@ -1656,6 +1724,7 @@ fn replay_game(
             "the game dealt from its seed does not end with the record's scores".into(),
         ));
     }
+    scratch.sessions = Some((old, new));
     Ok(())
 }
 
@@ -1810,6 +1879,81 @@ mod tests {
                 76 << 8 | 1
             ]
         );
+    }
+
+    /// A row of `layout` offering `ids` (value 1) with equal policy shares at the first
+    /// `shares` of them.
+    fn row_offering(layout: &Layout, ids: &[u32], shares: usize, index: u32) -> Row {
+        Row {
+            globals: vec![0.5; layout.num_globals()],
+            mask: ids.iter().map(|id| id << 8 | 1).collect(),
+            policy: ids[..shares]
+                .iter()
+                .map(|&id| (id, 1.0 / shares as f32))
+                .collect(),
+            index,
+            ..Row::default()
+        }
+    }
+
+    #[test]
+    fn a_kept_batch_row_loses_the_mask_and_policy_ids_of_its_last_row() {
+        let config = GameConfig::new(2);
+        let spec = EncoderSpec::new(7).unwrap();
+        let mut rng = Rng::new(3);
+        for preset in [Preset::Full, Preset::Compact] {
+            let layout = Layout::new(spec, preset, &config);
+            let a = layout.num_actions() as u32;
+            // Ids in 32-id blocks and in the tail past the last whole block.
+            let mut buf = RowBuf::new(&layout, 40);
+            for (k, row) in buf.rows.iter_mut().enumerate() {
+                let mut ids: Vec<u32> = (0..1 + rng.below(12)).map(|_| rng.below(a)).collect();
+                ids.push(a - 1 - rng.below(a % 32 + 1));
+                ids.sort_unstable();
+                ids.dedup();
+                let shares = 1 + rng.below(ids.len() as u32) as usize;
+                *row = row_offering(&layout, &ids, shares, k as u32);
+            }
+            buf.len = buf.rows.len();
+            for keep in [true, false] {
+                let mut batch = crate::dataset::Batch::new(&layout, 3);
+                for i in 0..buf.len {
+                    let j = i % 3;
+                    buf.copy_to(i, &mut batch.as_mut(keep), j);
+                    let (mask, policy) = (batch.mask_row(j), batch.policy_row(j));
+                    let row = &buf.rows[i];
+                    for id in 0..a as usize {
+                        let offered = row.mask.iter().any(|m| (m >> 8) as usize == id);
+                        assert_eq!(mask[id] != 0, offered, "{preset:?} row {i}: mask id {id}");
+                        let share = row.policy.iter().find(|(p, _)| *p as usize == id);
+                        assert_eq!(
+                            policy[id].to_bits(),
+                            share.map_or(0f32, |s| s.1).to_bits(),
+                            "{preset:?} row {i} (kept {keep}): policy id {id}"
+                        );
+                    }
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn clearing_the_offered_ids_leaves_mask_and_policy_zero() {
+        let mut rng = Rng::new(8);
+        for len in [31, 32, 77, 2320] {
+            let mut mask = vec![0i8; len];
+            let mut policy = vec![0f32; len];
+            for _ in 0..rng.below(20) + 1 {
+                let id = rng.below(len as u32) as usize;
+                mask[id] = if rng.below(2) == 0 { 1 } else { -1 };
+                policy[id] = 0.25;
+            }
+            mask[len - 1] = 1;
+            policy[len - 1] = 0.5;
+            clear_offered(&mut mask, &mut policy);
+            assert!(mask.iter().all(|m| *m == 0), "{len} ids: mask");
+            assert!(policy.iter().all(|p| *p == 0.0), "{len} ids: policy");
+        }
     }
 
     #[test]

@@ -79,7 +79,12 @@ pub(super) fn int_field(
     key: &str,
     path: &str,
 ) -> Result<i64, RecordError> {
-    as_int(field(obj, key, path)?, &format!("{path}.{key}"))
+    let v = field(obj, key, path)?;
+    // The path is made only for the error.
+    match v.as_i64() {
+        Some(n) => Ok(n),
+        None => as_int(v, &format!("{path}.{key}")),
+    }
 }
 
 pub(super) fn small_int(
@@ -122,7 +127,10 @@ pub(super) fn action_from_json(
     path: &str,
 ) -> Result<(Action, Option<u8>), RecordError> {
     let o = as_object(v, path)?;
-    let ty = as_str(field(o, "type", path)?, &format!("{path}.type"))?;
+    let ty = match field(o, "type", path)? {
+        Value::String(ty) => ty.as_str(),
+        v => as_str(v, &format!("{path}.type"))?,
+    };
     let kind = ActionKind::from_name(ty).ok_or_else(|| {
         err(
             format!("{path}.type"),
@@ -155,7 +163,8 @@ pub(super) fn action_from_json(
     let mut values = Vec::with_capacity(spec.fields.len());
     let mut pos = Pos::default();
     for f in spec.fields {
-        let p = format!("{path}.{}", f.name);
+        // The field's path, made only for the kinds that name it.
+        let p = || format!("{path}.{}", f.name);
         let value = match f.kind {
             FieldKind::X => {
                 pos.x = small_int(o, f.name, path, -10_000..=10_000)? as i32;
@@ -169,6 +178,7 @@ pub(super) fn action_from_json(
                 Rotation::new(small_int(o, f.name, path, 0..=3)? as u8).expect("checked range"),
             ),
             FieldKind::Figure => {
+                let p = p();
                 let name = as_str(field(o, f.name, path)?, &p)?;
                 FieldValue::Figure(
                     Figure::from_name(name)
@@ -176,13 +186,14 @@ pub(super) fn action_from_json(
                         .ok_or_else(|| err(&p, format!("unknown figure {}", echo(name))))?,
                 )
             }
-            FieldKind::Feature => FieldValue::Feature(feature_at(game, pos, o, f.name, &p)?),
+            FieldKind::Feature => FieldValue::Feature(feature_at(game, pos, o, f.name, &p())?),
             FieldKind::OptFeature => FieldValue::OptFeature(if o.contains_key(f.name) {
-                Some(feature_at(game, pos, o, f.name, &p)?)
+                Some(feature_at(game, pos, o, f.name, &p())?)
             } else {
                 None
             }),
             FieldKind::Corner => {
+                let p = p();
                 let name = as_str(field(o, f.name, path)?, &p)?;
                 FieldValue::Corner(
                     Corner::from_name(name)
@@ -190,6 +201,7 @@ pub(super) fn action_from_json(
                 )
             }
             FieldKind::Tile => {
+                let p = p();
                 FieldValue::Tile(tile_by_id(as_str(field(o, f.name, path)?, &p)?, &p)?)
             }
             FieldKind::Quarter => FieldValue::Quarter(named_field(o, f.name, path, "quarter")?),
@@ -197,6 +209,7 @@ pub(super) fn action_from_json(
             FieldKind::OptBridge => FieldValue::Bridge(match o.get(f.name) {
                 None | Some(Value::Null) => None,
                 Some(b) => {
+                    let p = p();
                     let bo = as_object(b, &p)?;
                     Some(Bridge {
                         pos: Pos::new(
@@ -309,8 +322,16 @@ pub(super) fn check_event(e: &Value, path: &str, players: usize) -> Result<(), R
             )),
         }
     };
+    // A place as `place` accepts it, checked without making its path.
+    let is_place = |v: &Value| match v.as_array().map(Vec::as_slice) {
+        Some([x, y]) => x.is_i64() && y.is_i64(),
+        Some([x, y, feature]) => x.is_i64() && y.is_i64() && feature.is_string(),
+        _ => false,
+    };
     if let Some(at) = o.get("at") {
-        place(at, &format!("{path}.at"))?;
+        if !is_place(at) {
+            place(at, &format!("{path}.at"))?;
+        }
     }
     if let Some(Value::Array(returned)) = o.get("returned") {
         // A prisoner exchange (TW4): the figures that went back, `[[seat, figure], ...]`.
@@ -346,7 +367,10 @@ pub(super) fn check_event(e: &Value, path: &str, players: usize) -> Result<(), R
         return Ok(());
     }
     small_int(o, "points", path, i32::MIN as i64..=i32::MAX as i64)?;
-    let what = as_str(field(o, "what", path)?, &format!("{path}.what"))?;
+    let what = match field(o, "what", path)? {
+        Value::String(what) => what.as_str(),
+        v => as_str(v, &format!("{path}.what"))?,
+    };
     if ScoreKind::with_name(what).is_none() && !REFERENCE_EVENT_NAMES.contains(&what) {
         return Err(err(
             format!("{path}.what"),
@@ -359,9 +383,15 @@ pub(super) fn check_event(e: &Value, path: &str, players: usize) -> Result<(), R
         ));
     }
     if let Some(parts) = o.get("parts") {
-        let ppath = format!("{path}.parts");
-        for (i, part) in as_array(parts, &ppath)?.iter().enumerate() {
-            place(part, &format!("{ppath}[{i}]"))?;
+        let ppath = || format!("{path}.parts");
+        let parts = match parts {
+            Value::Array(parts) => parts,
+            v => as_array(v, &ppath())?,
+        };
+        for (i, part) in parts.iter().enumerate() {
+            if !is_place(part) {
+                place(part, &format!("{}[{i}]", ppath()))?;
+            }
         }
     }
     Ok(())

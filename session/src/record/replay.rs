@@ -2,6 +2,7 @@
 //! compared, the first divergence reported.
 
 use super::*;
+use std::fmt::Write as _;
 
 /// A score vector of `players` scores, each a 32-bit integer (never truncated).
 pub(super) fn scores_of(v: &Value, path: &str, players: usize) -> Result<Vec<i32>, RecordError> {
@@ -15,6 +16,10 @@ pub(super) fn scores_of(v: &Value, path: &str, players: usize) -> Result<Vec<i32
     list.iter()
         .enumerate()
         .map(|(i, s)| {
+            // The path is made only for an error.
+            if let Some(n) = s.as_i64().and_then(|n| i32::try_from(n).ok()) {
+                return Ok(n);
+            }
             let p = format!("{path}[{i}]");
             let n = as_int(s, &p)?;
             i32::try_from(n).map_err(|_| {
@@ -292,14 +297,20 @@ fn read_turn(turn: &Value, t: usize, players: usize) -> Result<TurnEntry<'_>, Re
     let player = small_int(o, "player", &path, 0..=players as i64 - 1)? as usize;
     let draw = match field(o, "draw", &path)? {
         Value::Null => None,
-        v => Some(tile_by_id(
-            as_str(v, &format!("{path}.draw"))?,
-            &format!("{path}.draw"),
-        )?),
+        v => match v.as_str().and_then(|id| catalogue().by_id(id)) {
+            Some(tile) => Some(tile),
+            None => Some(tile_by_id(
+                as_str(v, &format!("{path}.draw"))?,
+                &format!("{path}.draw"),
+            )?),
+        },
     };
     let discarded = flag(o, "discarded", &path)?;
     let builder_bonus = flag(o, "builder_bonus", &path)?;
-    let actions = as_array(field(o, "actions", &path)?, &format!("{path}.actions"))?;
+    let actions = match field(o, "actions", &path)? {
+        Value::Array(actions) => actions,
+        v => as_array(v, &format!("{path}.actions"))?,
+    };
     let scores = scores_of(
         field(o, "scores", &path)?,
         &format!("{path}.scores"),
@@ -439,10 +450,14 @@ fn apply_turn_actions(
     entry: &TurnEntry,
     offer: &mut std::slice::Iter<'_, TileKind>,
 ) -> Result<(), ReplayError> {
+    // The path of each action, written over the last one's.
+    let mut apath = String::new();
     for (a, av) in entry.actions.iter().enumerate() {
-        let apath = format!("{}.actions[{a}]", entry.path);
+        apath.clear();
+        write!(apath, "{}.actions[{a}]", entry.path).expect("a string takes the path");
+        let apath = apath.as_str();
         lay_out_bazaar(game, t, offer, false)?;
-        let (action, decider) = action_from_json(game, av, &apath)?;
+        let (action, decider) = action_from_json(game, av, apath)?;
         if let (Action::PlaceTile { .. }, Some(named)) = (action, av.get("tile")) {
             // R6: a second placement in the turn names the tile it places.
             let tpath = format!("{apath}.tile");
@@ -499,7 +514,7 @@ fn apply_turn_actions(
                 ),
             ));
         }
-        apply_chance_fields(game, av, t, a, &apath)?;
+        apply_chance_fields(game, av, t, a, apath)?;
     }
     Ok(())
 }
