@@ -7,8 +7,8 @@
 use carcassonne::{Game, GameConfig, Rng, TileSet};
 use carcassonne_session::bots::Bot;
 use carcassonne_session::encode::{EncoderSpec, Layout, Preset};
-use carcassonne_session::matches::MatchSpec;
 use carcassonne_session::guided::GuidedSearch;
+use carcassonne_session::matches::MatchSpec;
 use carcassonne_session::mcts::Budget;
 use carcassonne_session::net::{
     NetError, NetRef, Network, META_CONFIG, META_LAYOUT_VERSION, META_WINDOW, SHIPPED_BASE_2P,
@@ -112,7 +112,11 @@ fn shipped_network_guides_a_search() {
     let Bot::Net(player) = bot else {
         panic!("net:search=8 is not a learned player: {bot:?}");
     };
-    assert_eq!(player.net, NetRef::shipped().unwrap(), "the shipped network");
+    assert_eq!(
+        player.net,
+        NetRef::shipped().unwrap(),
+        "the shipped network"
+    );
     assert_eq!(
         player.search,
         Some(GuidedSearch::new(Budget::Iterations(8)))
@@ -126,7 +130,10 @@ fn shipped_network_guides_a_search() {
     assert_eq!(Bot::parse(&timed.to_string()).unwrap(), timed);
     // Like `net`, it refuses a game the shipped network was not made for.
     let refused = bot.check(&GameConfig::new(3)).unwrap_err();
-    assert!(refused.contains("made for 2 players, this game has 3"), "{refused}");
+    assert!(
+        refused.contains("made for 2 players, this game has 3"),
+        "{refused}"
+    );
     assert!(play_games([bot, Bot::Heuristic], 1) > 50);
 }
 

@@ -67,7 +67,7 @@ static void play(uint64_t seed, CarcBot **bots, int cross, CarcAction *taken,
     while (carc_game_is_terminal(game, &over) == CARC_STATUS_OK && !over &&
            decisions < MAX_DECISIONS) {
         uint32_t seat = 0;
-        CarcAction action, other;
+        CarcAction action = {0}, other = {0};
         EXPECT_OK(carc_game_to_play(game, &seat));
         if (carc_bot_choose(bots[seat % 2], game, &action) != CARC_STATUS_OK) {
             CHECK(!"carc_bot_choose failed");
