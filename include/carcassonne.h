@@ -2098,7 +2098,11 @@ CarcStatus carc_game_is_legal(const struct CarcGame *game,
  * order of the pile with a budget of iterations (`"mcts:2000"`) or milliseconds per
  * decision (`"mcts:100ms"`) and the options `threads=N` (root-parallel search threads,
  * 1 to 64), `c=X` (exploration constant), `deploy=P`, `margin=P` and `widen=W` (see
- * `carcassonne match --help`). `seed` seeds the bot's random sequence: the
+ * `carcassonne match --help`), or a learned player: `"net"` (the network shipped inside
+ * the library, made for the 2-player base game), `"net:<path>"` (an ONNX network file,
+ * read and checked now: a file that cannot be read is refused, the message naming its
+ * path), `"net:search=<budget>"` or `"net:<path>:search=<budget>"` (that network
+ * guiding a search). `seed` seeds the bot's random sequence: the
  * same seed and the same calls give the same choices (with an iteration budget).
  * A spec that cannot be read returns `CARC_STATUS_INVALID_ARGUMENT`; the message
  * (`carc_last_error`) says what was wrong.
@@ -2126,7 +2130,8 @@ void carc_bot_free(struct CarcBot *bot);
  * `carc_game_legal_actions`. When the game waits for a draw (explicit chance) the bot
  * samples a tile from the pile's counts. An MCTS bot searches for its budget (the call
  * takes that long); its search cannot see the order of the pile. A finished game
- * returns `CARC_STATUS_GAME_OVER`.
+ * returns `CARC_STATUS_GAME_OVER`; a game a learned player's network was not made for
+ * returns `CARC_STATUS_INVALID_ARGUMENT`, the message naming what differs.
  *
  * Ownership: `bot` is borrowed for the call (its random sequence advances); `game` is
  * borrowed read-only; `out` belongs to the caller and is written only on success.

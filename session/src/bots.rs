@@ -13,10 +13,11 @@
 //!   late in the game, and the last follower is not spent on a road.
 //! * `mcts:<budget>`: Monte Carlo tree search over the hidden draw order
 //!   ([`crate::mcts`]), e.g. `mcts:2000` (iterations) or `mcts:100ms` (time per decision).
-//! * `net`, `net:<path>`, `net:<path>:search=<budget>`: a learned player ([`crate::net`]):
-//!   the arg-max of the shipped policy-value network (made for the 2-player base game
-//!   only) or of an ONNX file's, or a guided search ([`crate::guided`]) with that network
-//!   as its evaluator, e.g. `net:nets/mine.onnx:search=50`. The network is loaded when the
+//! * `net`, `net:<path>`, `net:search=<budget>`, `net:<path>:search=<budget>`: a learned
+//!   player ([`crate::net`]): the arg-max of the shipped policy-value network (made for
+//!   the 2-player base game only) or of an ONNX file's, or a guided search
+//!   ([`crate::guided`]) with that network as its evaluator, e.g. `net:search=50` (the
+//!   shipped network) or `net:nets/mine.onnx:search=50`. The network is loaded when the
 //!   spec is read (once per process and file); [`Bot::check`] refuses a configuration it
 //!   was not made for.
 //!
@@ -75,7 +76,8 @@ impl Bot {
 
     /// Reads a bot spec: `random`, `greedy`, `heuristic`,
     /// `mcts[:<budget>][:<option>=<value>]...` (see [`MctsConfig::parse`]), or `net`,
-    /// `net:<path>`, `net:<path>:search=<budget>` (see [`NetPlayer::parse`]; the network
+    /// `net:search=<budget>`, `net:<path>`, `net:<path>:search=<budget>` (see
+    /// [`NetPlayer::parse`]; the network
     /// is loaded now), exactly: no spaces around it or its fields, each option
     /// once. The message of an error says what was wrong.
     ///
@@ -132,7 +134,7 @@ impl Bot {
     /// The known specs, for messages.
     pub fn known_names() -> String {
         "random, greedy, heuristic, mcts[:<iterations>|:<milliseconds>ms][:<option>=<value>...] \
-         (options threads, c, deploy, margin, widen), net[:<path>[:search=<budget>]]"
+         (options threads, c, deploy, margin, widen), net[:search=<budget>|:<path>[:search=<budget>]]"
             .to_string()
     }
 

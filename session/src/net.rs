@@ -52,7 +52,8 @@ use crate::encode::{EncoderSpec, FlatDecision, Layout, Preset};
 use crate::guided::{
     FlatEstimates, FlatEvaluator, FlatLeaves, GuidedSearch, LeafEvaluator, SearchError,
 };
-use crate::mcts::parse_budget;
+use crate::json::echo;
+use crate::mcts::{parse_budget, Budget};
 use crate::session::Session;
 use carcassonne::config::Figures;
 use carcassonne::{Action, Game, GameConfig, Rng};
@@ -735,10 +736,10 @@ impl NetRef {
 }
 
 /// A learned player of a built-in player spec: `net` (the shipped network), `net:PATH`
-/// (the network of a file), the network's arg-max; with `:search=<budget>` after the
-/// path (`net:PATH:search=50`), a [`GuidedSearch`] of that budget (iterations, or a
-/// time such as `50ms`) with the network as its evaluator, playing the most visited
-/// action. Plain data: the network is a [`NetRef`].
+/// (the network of a file), the network's arg-max; with `:search=<budget>` after `net`
+/// or after the path (`net:search=50`, `net:PATH:search=50`), a [`GuidedSearch`] of that
+/// budget (iterations, or a time such as `50ms`) with the network as its evaluator,
+/// playing the most visited action. Plain data: the network is a [`NetRef`].
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
 pub struct NetPlayer {
     /// The network.
@@ -749,23 +750,30 @@ pub struct NetPlayer {
 
 impl NetPlayer {
     /// Reads what follows `net` in a player spec: nothing (the shipped network),
-    /// `:PATH` or `:PATH:search=<budget>`; the network is loaded (once per process and
-    /// source). The message of an error says what was wrong.
+    /// `:search=<budget>` (the shipped network guiding a search), `:PATH` or
+    /// `:PATH:search=<budget>`; the network is loaded (once per process and source). A
+    /// file whose path starts with `search=` is named with a directory
+    /// (`net:./search=1.onnx`). The message of an error says what was wrong.
     pub fn parse(rest: &str) -> Result<NetPlayer, String> {
         if rest.is_empty() {
             let net = NetRef::shipped().map_err(|e| e.to_string())?;
             return Ok(NetPlayer { net, search: None });
         }
         let Some(rest) = rest.strip_prefix(':') else {
-            return Err("expected net, net:PATH or net:PATH:search=<budget>".into());
+            return Err(
+                "expected net, net:search=<budget>, net:PATH or net:PATH:search=<budget>".into(),
+            );
         };
+        if let Some(budget) = rest.strip_prefix("search=") {
+            let search = parse_search(budget)?;
+            let net = NetRef::shipped().map_err(|e| e.to_string())?;
+            return Ok(NetPlayer {
+                net,
+                search: Some(search),
+            });
+        }
         let (path, search) = match rest.rsplit_once(":search=") {
-            Some((path, budget)) => {
-                let budget = parse_budget(budget).map_err(|m| format!("search: {m}"))?;
-                let search = GuidedSearch::new(budget);
-                search.check().map_err(|e| format!("search: {e}"))?;
-                (path, Some(search))
-            }
+            Some((path, budget)) => (path, Some(parse_search(budget)?)),
             None => (rest, None),
         };
         let net = NetRef::from_path(path).map_err(|e| e.to_string())?;
@@ -801,6 +809,23 @@ impl NetPlayer {
             Err(e) => Err(NetError::Run(e.to_string())),
         }
     }
+}
+
+/// The guided search of a budget in a `net` spec (the text after `search=`): iterations
+/// (`search=50`) or milliseconds per decision (`search=20ms`).
+fn parse_search(budget: &str) -> Result<GuidedSearch, String> {
+    let budget = parse_budget(budget).map_err(|_| {
+        format!(
+            "search={}: expected a budget of iterations from 1 to {} (search=50) or of \
+             milliseconds from 1 to {} (search=20ms)",
+            echo(budget),
+            Budget::MAX_ITERATIONS,
+            Budget::MAX_MILLIS
+        )
+    })?;
+    let search = GuidedSearch::new(budget);
+    search.check().map_err(|e| format!("search: {e}"))?;
+    Ok(search)
 }
 
 impl fmt::Display for NetPlayer {

@@ -1,5 +1,5 @@
 //! The learned players (`net`): the shipped network loads and plays legal moves through
-//! whole games, its spec reads back, and a network made for another layout version,
+//! whole games, alone and guiding a search (`net:search=N`), its spec reads back, and a network made for another layout version,
 //! window, preset or configuration is refused with an error that names what differs.
 //! The fixtures are the shipped model with its metadata edited (tract-onnx's protobuf
 //! types, encoded again with prost).
@@ -7,9 +7,11 @@
 use carcassonne::{Game, GameConfig, Rng, TileSet};
 use carcassonne_session::bots::Bot;
 use carcassonne_session::encode::{EncoderSpec, Layout, Preset};
+use carcassonne_session::guided::GuidedSearch;
 use carcassonne_session::matches::MatchSpec;
+use carcassonne_session::mcts::Budget;
 use carcassonne_session::net::{
-    NetError, Network, META_CONFIG, META_LAYOUT_VERSION, META_WINDOW, SHIPPED_BASE_2P,
+    NetError, NetRef, Network, META_CONFIG, META_LAYOUT_VERSION, META_WINDOW, SHIPPED_BASE_2P,
 };
 use prost::Message;
 use std::path::PathBuf;
@@ -99,6 +101,63 @@ fn network_of_a_file_plays_and_its_spec_reads_back() {
         game.apply(action).unwrap();
     }
     std::fs::remove_file(&path).unwrap();
+}
+
+/// `net:search=N`: the shipped network as the evaluator of the guided search, read back
+/// by its spec, playing a whole 2-player base game with legal actions (`B` rules: every
+/// chosen action is in the game's legal list when it is chosen).
+#[test]
+fn shipped_network_guides_a_search() {
+    let bot = Bot::parse("net:search=8").unwrap();
+    let Bot::Net(player) = bot else {
+        panic!("net:search=8 is not a learned player: {bot:?}");
+    };
+    assert_eq!(
+        player.net,
+        NetRef::shipped().unwrap(),
+        "the shipped network"
+    );
+    assert_eq!(
+        player.search,
+        Some(GuidedSearch::new(Budget::Iterations(8)))
+    );
+    assert_eq!(bot.name(), "net");
+    assert_eq!(bot.to_string(), "net:search=8");
+    assert_eq!(Bot::parse(&bot.to_string()).unwrap(), bot);
+    assert_ne!(bot, Bot::parse("net").unwrap());
+    let timed = Bot::parse("net:search=20ms").unwrap();
+    assert_eq!(timed.to_string(), "net:search=20ms");
+    assert_eq!(Bot::parse(&timed.to_string()).unwrap(), timed);
+    // Like `net`, it refuses a game the shipped network was not made for.
+    let refused = bot.check(&GameConfig::new(3)).unwrap_err();
+    assert!(
+        refused.contains("made for 2 players, this game has 3"),
+        "{refused}"
+    );
+    assert!(play_games([bot, Bot::Heuristic], 1) > 50);
+}
+
+#[test]
+fn bad_search_budgets_of_the_shipped_network_are_refused_naming_them() {
+    for (spec, named) in [
+        ("net:search=0", "search=\"0\""),
+        ("net:search=0ms", "search=\"0ms\""),
+        ("net:search=", "search=\"\""),
+        ("net:search=lots", "search=\"lots\""),
+        ("net:search=-3", "search=\"-3\""),
+        ("net:search=8x", "search=\"8x\""),
+        ("net:search=100000001", "search=\"100000001\""),
+        ("net:search=8:threads=2", "search=\"8:threads=2\""),
+    ] {
+        let e = Bot::parse(spec).unwrap_err();
+        assert!(
+            e.contains(named) && e.contains("expected a budget of iterations from 1 to"),
+            "{spec}: {e}"
+        );
+    }
+    // Not a file named "search=8": a path that starts with it is given with a directory.
+    let e = Bot::parse("net:./search=8").unwrap_err();
+    assert!(e.contains("./search=8"), "{e}");
 }
 
 #[test]

@@ -8,7 +8,8 @@
 #     installed suppression file (test_clients.c: save and resume, events, tile geometry,
 #     the flat focus; test_layout.c: the observation layout read through the ABI against
 #     docs/observations.md; test_expansion_state.c: the Royal Gift sets drawn from the
-#     expansion state query);
+#     expansion state query; test_net.c, the learned players, plainly and under the
+#     sanitizers only: a game of network decisions takes too long under valgrind);
 #   * a C++ program linked against the static library (pkg-config carcassonne-static);
 #   * the C++ example examples/cpp built with CMake (find_package) against the shared and
 #     the static library, and the CMake package's version rules;
@@ -164,6 +165,7 @@ build_all_c() { # suffix extra-flags...
         build_c "test_records$suffix" tests/c/test_records.c "$@" &&
         build_c "test_clients$suffix" tests/c/test_clients.c "$@" &&
         build_c "test_bots$suffix" tests/c/test_bots.c "$@" &&
+        build_c "test_net$suffix" tests/c/test_net.c "$@" &&
         build_c "test_layout$suffix" tests/c/test_layout.c "$@" &&
         build_c "test_expansion_state$suffix" tests/c/test_expansion_state.c "$@" &&
         build_c "example$suffix" "$OUT/example.c" "$@"
@@ -242,6 +244,7 @@ step "C: complete games with every set" "$OUT/test_games" 4
 step "C: reference games through the API" "$OUT/test_records" "$DATA/known-divergences.md" "${RECORDS[@]}"
 step "C: save and resume, events, tile geometry, focus" "$OUT/test_clients" 4
 step "C: built-in players (MCTS, greedy, random)" "$OUT/test_bots" 20
+step "C: learned players (net, net:FILE, net:search=N)" "$OUT/test_net" "$ROOT" 2
 step "C: observation layout against docs/observations.md" "$OUT/test_layout" docs/observations.md 3
 step "C: the Royal Gift sets drawn from the expansion state query" "$OUT/test_expansion_state" 6
 step "C: the guide's first program" run_example example
@@ -254,6 +257,7 @@ step "ASan+UBSan: complete games" "$OUT/test_games_asan" 2
 step "ASan+UBSan: reference games" "$OUT/test_records_asan" "$DATA/known-divergences.md" "${RECORDS[@]}"
 step "ASan+UBSan: client features" "$OUT/test_clients_asan" 2
 step "ASan+UBSan: built-in players" "$OUT/test_bots_asan" 8
+step "ASan+UBSan: learned players" "$OUT/test_net_asan" "$ROOT" 1
 step "ASan+UBSan: observation layout" "$OUT/test_layout_asan" docs/observations.md 1
 step "ASan+UBSan: expansion state" "$OUT/test_expansion_state_asan" 4
 step "ASan+UBSan: docs example" run_example example_asan
@@ -263,6 +267,9 @@ step "valgrind: status codes" "${VALGRIND[@]}" "$OUT/test_status"
 step "valgrind: complete games" "${VALGRIND[@]}" "$OUT/test_games" 1
 step "valgrind: client features" "${VALGRIND[@]}" "$OUT/test_clients" 1
 step "valgrind: built-in players" "${VALGRIND[@]}" "$OUT/test_bots" 3
+# test_net is not run under valgrind: every decision of a learned player runs the
+# network, and a whole game of them takes minutes there (the plain and sanitizer runs
+# above cover it).
 step "valgrind: observation layout" "${VALGRIND[@]}" "$OUT/test_layout" docs/observations.md 1
 step "valgrind: expansion state" "${VALGRIND[@]}" "$OUT/test_expansion_state" 1
 

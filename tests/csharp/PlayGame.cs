@@ -1,6 +1,7 @@
 // Console test of the C# binding: struct layouts, a complete game (structured actions and
 // flat ids), a record round trip, explicit chance, observations, error statuses,
-// built-in players (an MCTS bot against a greedy one), the observation layout against
+// built-in players (an MCTS bot against a greedy one, the learned player "net" through a
+// whole game), the observation layout against
 // docs/observations.md (its path is the first argument), and the Royal Gift sets read
 // from the expansion state query.
 // Built with Mono's mcs and run with mono (see tests/c/run.sh).
@@ -386,6 +387,58 @@ static class PlayGame
         }
     }
 
+    static bool IsListed(ArraySegment<CarcAction> legal, CarcAction action)
+    {
+        for (int i = 0; i < legal.Count; i++)
+        {
+            if (legal.Array[legal.Offset + i].Equals(action)) return true;
+        }
+        return false;
+    }
+
+    /// The learned player "net" (the network shipped for the 2-player base game) at both
+    /// seats of a whole 2-player base game: every action it chooses is one of the legal
+    /// list and applies; a 3-player game is refused naming the player count.
+    static void NetBot()
+    {
+        using (Game game = Game.Create("{\"players\":2,\"sets\":[\"base\"],\"seed\":11}"))
+        using (Bot net = Bot.Create("net", 5))
+        {
+            Check(net.Spec == "net", "the learned player's spec: " + net.Spec);
+            int decisions = 0, unlisted = 0, refused = 0;
+            while (!game.IsTerminal)
+            {
+                CarcAction action = net.Choose(game);
+                if (!IsListed(game.LegalActions(), action)) unlisted++;
+                if (game.TryApply(action) != Status.Ok)
+                {
+                    refused++;
+                    break;
+                }
+                decisions++;
+            }
+            Check(unlisted == 0, "every action of net is in the legal list (" + unlisted + " not)");
+            Check(refused == 0, "every action of net applies");
+            Check(game.IsTerminal, "net plays the game to its end");
+            // 71 tiles after the start tile, each a placement and a follower decision.
+            Check(decisions > 100, "a whole game of net's decisions: " + decisions);
+        }
+        using (Game three = Game.Create("{\"players\":3,\"sets\":[\"base\"],\"seed\":1}"))
+        using (Bot net = Bot.Create("net", 5))
+        {
+            try
+            {
+                net.Choose(three);
+                Check(false, "net refuses a 3-player game");
+            }
+            catch (CarcassonneException e)
+            {
+                Check(e.Status == Status.InvalidArgument, "InvalidArgument for a 3-player game: " + e.Status);
+                Check(e.Message.Contains("made for 2 players, this game has 3"), "the message names the players: " + e.Message);
+            }
+        }
+    }
+
     /// Random Royal Gift games (castles always built, CA1) read through Game.ExpansionState
     /// at every decision: each table of the box in play with the rows its StateRows says;
     /// every follower in its supply, on the board or in a quarter of the City (B1, CC2);
@@ -672,6 +725,7 @@ static class PlayGame
         Events();
         Geometry();
         Bots();
+        NetBot();
         SearchTargets();
         RoyalGiftState();
         DeprecatedGetters();

@@ -1634,8 +1634,8 @@ namespace Carcassonne
         }
     }
 
-    /// <summary>A built-in player ("random", "greedy", "mcts:2000", "mcts:100ms", ...; see
-    /// docs/c-api.md) with its own random sequence. Not thread-safe: use one Bot from one
+    /// <summary>A built-in player ("random", "greedy", "mcts:2000", "mcts:100ms", "net",
+    /// "net:search=50", ...; see docs/c-api.md) with its own random sequence. Not thread-safe: use one Bot from one
     /// thread at a time. An MCTS bot's Choose takes its whole budget.</summary>
     public sealed class Bot : IDisposable
     {
