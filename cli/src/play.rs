@@ -25,13 +25,16 @@ options:
 {players_line}
 {setup}
   --seed S             seed of the tile draws and of the bots (default 0)
-  --bots LIST          random, greedy, heuristic or mcts:<budget>, one for all seats or
-                       one per seat (default greedy); greedy takes the action with the
-                       best points gained this turn minus the most points an opponent
-                       gains (a bazaar bid counts as its cost); heuristic breaks
+  --bots LIST          random, greedy, heuristic, mcts:<budget> or net, one for all
+                       seats or one per seat (default greedy); greedy takes the action
+                       with the best points gained this turn minus the most points an
+                       opponent gains (a bazaar bid counts as its cost); heuristic breaks
                        greedy's ties as a club player does (docs/bots.md);
                        mcts:2000 searches 2000 iterations per decision, mcts:100ms a
-                       tenth of a second (`carcassonne match --help` lists its options)
+                       tenth of a second (`carcassonne match --help` lists its options);
+                       net is the learned network of the 2-player base game (it wins
+                       57 % of its games against mcts:150 and 24 % against mcts:500;
+                       docs/bots.md), net:FILE.onnx a network of a file
   --out FILE           where to write the game record (default game-record.json; a new
                        game with --human that finds it there, an earlier game, writes
                        to game-record-2.json, -3, ... instead and says so)
