@@ -72,4 +72,24 @@ static inline double rng_unit(TestRng *rng) {
     return (double)rng_below(rng, 1000000) / 1000000.0;
 }
 
+/* Whether two actions are the same (every field a client sets). */
+static inline int same_action(const CarcAction *a, const CarcAction *b) {
+    return a->kind == b->kind && a->rot == b->rot && a->figure == b->figure &&
+           a->feature == b->feature && a->corner == b->corner && a->tile == b->tile &&
+           a->x == b->x && a->y == b->y;
+}
+
+/* Whether `action` is one of the legal actions of `game` now. */
+static inline int is_listed(const CarcGame *game, const CarcAction *action) {
+    static CarcAction listed[4096];
+    uint32_t n = 0, i;
+    EXPECT_OK(carc_game_legal_actions(game, listed, 4096, &n));
+    for (i = 0; i < n; i++) {
+        if (same_action(&listed[i], action)) {
+            return 1;
+        }
+    }
+    return 0;
+}
+
 #endif

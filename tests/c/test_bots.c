@@ -29,23 +29,6 @@ static const char *const CONFIGS[] = {
 #define MAX_ACTIONS 4096
 static CarcAction legal[MAX_ACTIONS];
 
-static int same_action(const CarcAction *a, const CarcAction *b) {
-    return a->kind == b->kind && a->rot == b->rot && a->figure == b->figure &&
-           a->feature == b->feature && a->corner == b->corner && a->tile == b->tile &&
-           a->x == b->x && a->y == b->y;
-}
-
-static int is_listed(const CarcGame *game, const CarcAction *action) {
-    uint32_t n = 0, i;
-    EXPECT_OK(carc_game_legal_actions(game, legal, MAX_ACTIONS, &n));
-    for (i = 0; i < n; i++) {
-        if (same_action(&legal[i], action)) {
-            return 1;
-        }
-    }
-    return 0;
-}
-
 static CarcBot *new_bot(const char *spec, uint64_t seed) {
     CarcBot *bot = NULL;
     EXPECT_OK(carc_bot_new(spec, seed, &bot));

@@ -309,12 +309,13 @@ pub(super) fn check_event(e: &Value, path: &str, players: usize) -> Result<(), R
     let o = as_object(e, path)?;
     check_table(o, EVENT_KEYS, path)?;
     small_int(o, "player", path, 0..=players as i64 - 1)?;
-    let place = |v: &Value, p: &str| -> Result<(), RecordError> {
+    // A place: `[x, y]` or `[x, y, feature]`; its path is made only for the error.
+    let place = |v: &Value, p: &dyn Fn() -> String| -> Result<(), RecordError> {
         match v.as_array().map(Vec::as_slice) {
             Some([x, y]) if x.is_i64() && y.is_i64() => Ok(()),
             Some([x, y, feature]) if x.is_i64() && y.is_i64() && feature.is_string() => Ok(()),
             _ => Err(err(
-                p,
+                p(),
                 format!(
                     "expected a place [x, y] or [x, y, feature], found {}",
                     describe(v)
@@ -322,16 +323,8 @@ pub(super) fn check_event(e: &Value, path: &str, players: usize) -> Result<(), R
             )),
         }
     };
-    // A place as `place` accepts it, checked without making its path.
-    let is_place = |v: &Value| match v.as_array().map(Vec::as_slice) {
-        Some([x, y]) => x.is_i64() && y.is_i64(),
-        Some([x, y, feature]) => x.is_i64() && y.is_i64() && feature.is_string(),
-        _ => false,
-    };
     if let Some(at) = o.get("at") {
-        if !is_place(at) {
-            place(at, &format!("{path}.at"))?;
-        }
+        place(at, &|| format!("{path}.at"))?;
     }
     if let Some(Value::Array(returned)) = o.get("returned") {
         // A prisoner exchange (TW4): the figures that went back, `[[seat, figure], ...]`.
@@ -383,15 +376,12 @@ pub(super) fn check_event(e: &Value, path: &str, players: usize) -> Result<(), R
         ));
     }
     if let Some(parts) = o.get("parts") {
-        let ppath = || format!("{path}.parts");
         let parts = match parts {
             Value::Array(parts) => parts,
-            v => as_array(v, &ppath())?,
+            v => as_array(v, &format!("{path}.parts"))?,
         };
         for (i, part) in parts.iter().enumerate() {
-            if !is_place(part) {
-                place(part, &format!("{}[{i}]", ppath()))?;
-            }
+            place(part, &|| format!("{path}.parts[{i}]"))?;
         }
     }
     Ok(())
