@@ -72,6 +72,14 @@ static inline double rng_unit(TestRng *rng) {
     return (double)rng_below(rng, 1000000) / 1000000.0;
 }
 
+/* A bot made from `spec` and `seed`, checked to be made. */
+static inline CarcBot *new_bot(const char *spec, uint64_t seed) {
+    CarcBot *bot = NULL;
+    EXPECT_OK(carc_bot_new(spec, seed, &bot));
+    CHECK(bot != NULL);
+    return bot;
+}
+
 /* Whether two actions are the same (every field a client sets). */
 static inline int same_action(const CarcAction *a, const CarcAction *b) {
     return a->kind == b->kind && a->rot == b->rot && a->figure == b->figure &&

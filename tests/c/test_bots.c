@@ -29,13 +29,6 @@ static const char *const CONFIGS[] = {
 #define MAX_ACTIONS 4096
 static CarcAction legal[MAX_ACTIONS];
 
-static CarcBot *new_bot(const char *spec, uint64_t seed) {
-    CarcBot *bot = NULL;
-    EXPECT_OK(carc_bot_new(spec, seed, &bot));
-    CHECK(bot != NULL);
-    return bot;
-}
-
 /* Plays `config` to the end, seat s choosing with bots[s % nbots]; writes the scores. */
 static void play(const char *config, CarcBot **bots, uint32_t nbots, int32_t *scores) {
     CarcGame *game = NULL;

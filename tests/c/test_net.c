@@ -14,13 +14,6 @@
 
 #define MAX_DECISIONS 1024
 
-static CarcBot *new_bot(const char *spec, uint64_t seed) {
-    CarcBot *bot = NULL;
-    EXPECT_OK(carc_bot_new(spec, seed, &bot));
-    CHECK(bot != NULL);
-    return bot;
-}
-
 static int spec_is(const CarcBot *bot, const char *want) {
     static char spec[4096];
     uint32_t needed = 0;
