@@ -3,45 +3,82 @@
 
 use super::*;
 
+/// Where a value is in a record (`turns[4].actions[0].rot`), written out only when an
+/// error names it: reading a valid record writes no path.
+#[derive(Clone, Copy, Debug)]
+pub(super) enum At<'a> {
+    /// The record's top level (an empty path).
+    Top,
+    /// A key of the object at a path.
+    Key(&'a At<'a>, &'a str),
+    /// An element of the array at a path.
+    Index(&'a At<'a>, usize),
+}
+
+impl<'a> At<'a> {
+    /// The path of `key` under this one.
+    pub(super) fn key(&'a self, key: &'a str) -> At<'a> {
+        At::Key(self, key)
+    }
+
+    /// The path of element `i` under this one.
+    pub(super) fn index(&'a self, i: usize) -> At<'a> {
+        At::Index(self, i)
+    }
+}
+
+impl fmt::Display for At<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            At::Top => Ok(()),
+            At::Key(At::Top, key) => f.write_str(key),
+            At::Key(parent, key) => write!(f, "{parent}.{key}"),
+            At::Index(parent, i) => write!(f, "{parent}[{i}]"),
+        }
+    }
+}
+
+impl From<At<'_>> for String {
+    fn from(at: At<'_>) -> String {
+        at.to_string()
+    }
+}
+
+impl From<&At<'_>> for String {
+    fn from(at: &At<'_>) -> String {
+        at.to_string()
+    }
+}
+
 pub(super) fn field<'a>(
     obj: &'a Map<String, Value>,
     key: &str,
-    path: &str,
+    path: &At<'_>,
 ) -> Result<&'a Value, RecordError> {
-    obj.get(key)
-        .ok_or_else(|| err(format!("{path}.{key}").trim_start_matches('.'), "missing"))
+    obj.get(key).ok_or_else(|| err(path.key(key), "missing"))
 }
 
 pub(super) fn as_object<'a>(
     v: &'a Value,
-    path: &str,
+    path: &At<'_>,
 ) -> Result<&'a Map<String, Value>, RecordError> {
     v.as_object()
         .ok_or_else(|| err(path, format!("expected an object, found {}", describe(v))))
 }
 
-pub(super) fn as_int(v: &Value, path: &str) -> Result<i64, RecordError> {
+pub(super) fn as_int(v: &Value, path: &At<'_>) -> Result<i64, RecordError> {
     v.as_i64()
         .ok_or_else(|| err(path, format!("expected an integer, found {}", describe(v))))
 }
 
-pub(super) fn as_str<'a>(v: &'a Value, path: &str) -> Result<&'a str, RecordError> {
+pub(super) fn as_str<'a>(v: &'a Value, path: &At<'_>) -> Result<&'a str, RecordError> {
     v.as_str()
         .ok_or_else(|| err(path, format!("expected a string, found {}", describe(v))))
 }
 
-pub(super) fn as_array<'a>(v: &'a Value, path: &str) -> Result<&'a Vec<Value>, RecordError> {
+pub(super) fn as_array<'a>(v: &'a Value, path: &At<'_>) -> Result<&'a Vec<Value>, RecordError> {
     v.as_array()
         .ok_or_else(|| err(path, format!("expected an array, found {}", describe(v))))
-}
-
-/// `path.key`, or `key` at the top level.
-pub(super) fn child(path: &str, key: &str) -> String {
-    if path.is_empty() {
-        key.to_string()
-    } else {
-        format!("{path}.{key}")
-    }
 }
 
 /// Refuses a key of `o` that `allowed` does not list.
@@ -49,12 +86,12 @@ pub(super) fn check_keys(
     o: &Map<String, Value>,
     allowed: impl Fn(&str) -> bool,
     names: impl Fn() -> Vec<String>,
-    path: &str,
+    path: &At<'_>,
 ) -> Result<(), RecordError> {
     match o.keys().find(|k| !allowed(k)) {
         None => Ok(()),
         Some(k) => Err(err(
-            child(path, &json::echo_key(k)),
+            path.key(&json::echo_key(k)),
             format!("unknown key (allowed: {})", names().join(", ")),
         )),
     }
@@ -64,7 +101,7 @@ pub(super) fn check_keys(
 pub(super) fn check_table(
     o: &Map<String, Value>,
     keys: &[&str],
-    path: &str,
+    path: &At<'_>,
 ) -> Result<(), RecordError> {
     check_keys(
         o,
@@ -77,33 +114,33 @@ pub(super) fn check_table(
 pub(super) fn int_field(
     obj: &Map<String, Value>,
     key: &str,
-    path: &str,
+    path: &At<'_>,
 ) -> Result<i64, RecordError> {
     let v = field(obj, key, path)?;
     // The path is made only for the error.
     match v.as_i64() {
         Some(n) => Ok(n),
-        None => as_int(v, &format!("{path}.{key}")),
+        None => as_int(v, &path.key(key)),
     }
 }
 
 pub(super) fn small_int(
     obj: &Map<String, Value>,
     key: &str,
-    path: &str,
+    path: &At<'_>,
     range: std::ops::RangeInclusive<i64>,
 ) -> Result<i64, RecordError> {
     let v = int_field(obj, key, path)?;
     if !range.contains(&v) {
         return Err(err(
-            format!("{path}.{key}"),
+            path.key(key),
             format!("{v} is out of range {}..={}", range.start(), range.end()),
         ));
     }
     Ok(v)
 }
 
-pub(super) fn tile_by_id(id: &str, path: &str) -> Result<TileKind, RecordError> {
+pub(super) fn tile_by_id(id: &str, path: &At<'_>) -> Result<TileKind, RecordError> {
     catalogue()
         .by_id(id)
         .ok_or_else(|| err(path, format!("unknown tile id {}", echo(id))))
@@ -124,16 +161,16 @@ pub fn config_from_setup(setup: &Value) -> Result<GameConfig, RecordError> {
 pub(super) fn action_from_json(
     game: &Game,
     v: &Value,
-    path: &str,
+    path: &At<'_>,
 ) -> Result<(Action, Option<u8>), RecordError> {
     let o = as_object(v, path)?;
     let ty = match field(o, "type", path)? {
         Value::String(ty) => ty.as_str(),
-        v => as_str(v, &format!("{path}.type"))?,
+        v => as_str(v, &path.key("type"))?,
     };
     let kind = ActionKind::from_name(ty).ok_or_else(|| {
         err(
-            format!("{path}.type"),
+            path.key("type"),
             format!("unknown action type {}", echo(ty)),
         )
     })?;
@@ -163,8 +200,7 @@ pub(super) fn action_from_json(
     let mut values = Vec::with_capacity(spec.fields.len());
     let mut pos = Pos::default();
     for f in spec.fields {
-        // The field's path, made only for the kinds that name it.
-        let p = || format!("{path}.{}", f.name);
+        let p = path.key(f.name);
         let value = match f.kind {
             FieldKind::X => {
                 pos.x = small_int(o, f.name, path, -10_000..=10_000)? as i32;
@@ -178,7 +214,6 @@ pub(super) fn action_from_json(
                 Rotation::new(small_int(o, f.name, path, 0..=3)? as u8).expect("checked range"),
             ),
             FieldKind::Figure => {
-                let p = p();
                 let name = as_str(field(o, f.name, path)?, &p)?;
                 FieldValue::Figure(
                     Figure::from_name(name)
@@ -186,14 +221,13 @@ pub(super) fn action_from_json(
                         .ok_or_else(|| err(&p, format!("unknown figure {}", echo(name))))?,
                 )
             }
-            FieldKind::Feature => FieldValue::Feature(feature_at(game, pos, o, f.name, &p())?),
+            FieldKind::Feature => FieldValue::Feature(feature_at(game, pos, o, f.name, &p)?),
             FieldKind::OptFeature => FieldValue::OptFeature(if o.contains_key(f.name) {
-                Some(feature_at(game, pos, o, f.name, &p())?)
+                Some(feature_at(game, pos, o, f.name, &p)?)
             } else {
                 None
             }),
             FieldKind::Corner => {
-                let p = p();
                 let name = as_str(field(o, f.name, path)?, &p)?;
                 FieldValue::Corner(
                     Corner::from_name(name)
@@ -201,7 +235,6 @@ pub(super) fn action_from_json(
                 )
             }
             FieldKind::Tile => {
-                let p = p();
                 FieldValue::Tile(tile_by_id(as_str(field(o, f.name, path)?, &p)?, &p)?)
             }
             FieldKind::Quarter => FieldValue::Quarter(named_field(o, f.name, path, "quarter")?),
@@ -209,8 +242,7 @@ pub(super) fn action_from_json(
             FieldKind::OptBridge => FieldValue::Bridge(match o.get(f.name) {
                 None | Some(Value::Null) => None,
                 Some(b) => {
-                    let p = p();
-                    let bo = as_object(b, &p)?;
+                        let bo = as_object(b, &p)?;
                     Some(Bridge {
                         pos: Pos::new(
                             small_int(bo, "x", &p, -10_000..=10_000)? as i32,
@@ -238,18 +270,18 @@ pub(super) fn action_from_json(
         values.push(value);
     }
     let action = Action::from_values(kind, &values)
-        .map_err(|e| err(format!("{path}.{}", e.field), e.message))?;
+        .map_err(|e| err(path.key(e.field), e.message))?;
     let player = match o.get("player") {
         // The kinds whose table in the format lists `player` always carry it (those
         // that a player other than the turn player may take).
         None if spec.names_player => {
             return Err(err(
-                format!("{path}.player"),
+                path.key("player"),
                 format!("missing (a {} action names who takes it)", spec.name),
             ))
         }
         Some(v) => {
-            let p = format!("{path}.player");
+            let p = path.key("player");
             let n = as_int(v, &p)?;
             let seats = game.num_players() as i64;
             if !(0..seats).contains(&n) {
@@ -271,10 +303,10 @@ pub(super) fn action_from_json(
 pub(super) fn named_field<T: Named>(
     o: &Map<String, Value>,
     key: &str,
-    path: &str,
+    path: &At<'_>,
     what: &str,
 ) -> Result<T, RecordError> {
-    let p = format!("{path}.{key}");
+    let p = path.key(key);
     let name = as_str(field(o, key, path)?, &p)?;
     T::with_name(name).ok_or_else(|| {
         err(
@@ -305,17 +337,17 @@ pub(super) const REFERENCE_EVENT_NAMES: &[&str] = &[
 /// for its form: a seat, and either a score (`points`, a known `what`) or a figure
 /// returned (a figure name and a known `cause`), with places `[x, y]` (a tile) or
 /// `[x, y, feature]`.
-pub(super) fn check_event(e: &Value, path: &str, players: usize) -> Result<(), RecordError> {
+pub(super) fn check_event(e: &Value, path: &At<'_>, players: usize) -> Result<(), RecordError> {
     let o = as_object(e, path)?;
     check_table(o, EVENT_KEYS, path)?;
     small_int(o, "player", path, 0..=players as i64 - 1)?;
     // A place: `[x, y]` or `[x, y, feature]`; its path is made only for the error.
-    let place = |v: &Value, p: &dyn Fn() -> String| -> Result<(), RecordError> {
+    let place = |v: &Value, p: At<'_>| -> Result<(), RecordError> {
         match v.as_array().map(Vec::as_slice) {
             Some([x, y]) if x.is_i64() && y.is_i64() => Ok(()),
             Some([x, y, feature]) if x.is_i64() && y.is_i64() && feature.is_string() => Ok(()),
             _ => Err(err(
-                p(),
+                p,
                 format!(
                     "expected a place [x, y] or [x, y, feature], found {}",
                     describe(v)
@@ -324,12 +356,13 @@ pub(super) fn check_event(e: &Value, path: &str, players: usize) -> Result<(), R
         }
     };
     if let Some(at) = o.get("at") {
-        place(at, &|| format!("{path}.at"))?;
+        place(at, path.key("at"))?;
     }
     if let Some(Value::Array(returned)) = o.get("returned") {
         // A prisoner exchange (TW4): the figures that went back, `[[seat, figure], ...]`.
         for (i, pair) in returned.iter().enumerate() {
-            let p = format!("{path}.returned[{i}]");
+            let returned_at = path.key("returned");
+            let p = returned_at.index(i);
             match pair.as_array().map(Vec::as_slice) {
                 Some([seat, figure])
                     if seat.as_u64().is_some_and(|s| s < players as u64)
@@ -343,17 +376,17 @@ pub(super) fn check_event(e: &Value, path: &str, players: usize) -> Result<(), R
             }
         }
     } else if o.contains_key("returned") {
-        let figure = as_str(&o["returned"], &format!("{path}.returned"))?;
+        let figure = as_str(&o["returned"], &path.key("returned"))?;
         if Figure::with_name(figure).is_none() {
             return Err(err(
-                format!("{path}.returned"),
+                path.key("returned"),
                 format!("unknown figure {} ({})", echo(figure), Figure::names()),
             ));
         }
-        let cause = as_str(field(o, "cause", path)?, &format!("{path}.cause"))?;
+        let cause = as_str(field(o, "cause", path)?, &path.key("cause"))?;
         if ReturnCause::with_name(cause).is_none() {
             return Err(err(
-                format!("{path}.cause"),
+                path.key("cause"),
                 format!("unknown cause {} ({})", echo(cause), ReturnCause::names()),
             ));
         }
@@ -362,11 +395,11 @@ pub(super) fn check_event(e: &Value, path: &str, players: usize) -> Result<(), R
     small_int(o, "points", path, i32::MIN as i64..=i32::MAX as i64)?;
     let what = match field(o, "what", path)? {
         Value::String(what) => what.as_str(),
-        v => as_str(v, &format!("{path}.what"))?,
+        v => as_str(v, &path.key("what"))?,
     };
     if ScoreKind::with_name(what).is_none() && !REFERENCE_EVENT_NAMES.contains(&what) {
         return Err(err(
-            format!("{path}.what"),
+            path.key("what"),
             format!(
                 "unknown score {} ({}, {})",
                 echo(what),
@@ -378,10 +411,10 @@ pub(super) fn check_event(e: &Value, path: &str, players: usize) -> Result<(), R
     if let Some(parts) = o.get("parts") {
         let parts = match parts {
             Value::Array(parts) => parts,
-            v => as_array(v, &format!("{path}.parts"))?,
+            v => as_array(v, &path.key("parts"))?,
         };
         for (i, part) in parts.iter().enumerate() {
-            place(part, &|| format!("{path}.parts[{i}]"))?;
+            place(part, path.key("parts").index(i))?;
         }
     }
     Ok(())
@@ -402,7 +435,7 @@ pub(super) fn feature_at(
     pos: Pos,
     o: &Map<String, Value>,
     key: &str,
-    p: &str,
+    p: &At<'_>,
 ) -> Result<u8, RecordError> {
     let id = as_str(o.get(key).ok_or_else(|| err(p, "missing"))?, p)?;
     let index = game

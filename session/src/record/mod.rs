@@ -169,14 +169,15 @@ impl Resume {
     /// Reads a `resume` object; errors name the field (`resume.rng`), unknown keys
     /// included.
     pub fn from_json(v: &Value) -> Result<Resume, RecordError> {
-        let o = as_object(v, "resume")?;
-        check_table(o, RESUME_KEYS, "resume")?;
-        let hex = as_str(field(o, "rng", "resume")?, "resume.rng")?;
+        let at = At::Top.key("resume");
+        let o = as_object(v, &at)?;
+        check_table(o, RESUME_KEYS, &at)?;
+        let hex = as_str(field(o, "rng", &at)?, &at.key("rng"))?;
         let rng = Rng::from_hex(hex).map_err(|e| err("resume.rng", e))?;
         let chance = match o.get("chance") {
             None => ChanceMode::Sampled,
             Some(c) => {
-                let name = as_str(c, "resume.chance")?;
+                let name = as_str(c, &at.key("chance"))?;
                 chance_from_name(name).ok_or_else(|| {
                     err(
                         "resume.chance",
@@ -217,7 +218,8 @@ impl Resume {
                     )
                 })?;
                 let coord = |i: usize| -> Result<i32, RecordError> {
-                    let path = format!("resume.focus[{i}]");
+                    let focus_at = at.key("focus");
+                    let path = focus_at.index(i);
                     let n = as_int(&xy[i], &path)?;
                     i32::try_from(n)
                         .ok()

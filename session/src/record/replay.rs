@@ -2,10 +2,12 @@
 //! compared, the first divergence reported.
 
 use super::*;
-use std::fmt::Write as _;
+
+/// The path of `turns`.
+const TURNS: At<'static> = At::Key(&At::Top, "turns");
 
 /// A score vector of `players` scores, each a 32-bit integer (never truncated).
-pub(super) fn scores_of(v: &Value, path: &str, players: usize) -> Result<Vec<i32>, RecordError> {
+pub(super) fn scores_of(v: &Value, path: &At<'_>, players: usize) -> Result<Vec<i32>, RecordError> {
     let list = as_array(v, path)?;
     if list.len() != players {
         return Err(err(
@@ -16,11 +18,10 @@ pub(super) fn scores_of(v: &Value, path: &str, players: usize) -> Result<Vec<i32
     list.iter()
         .enumerate()
         .map(|(i, s)| {
-            // The path is made only for an error.
             if let Some(n) = s.as_i64().and_then(|n| i32::try_from(n).ok()) {
                 return Ok(n);
             }
-            let p = format!("{path}[{i}]");
+            let p = path.index(i);
             let n = as_int(s, &p)?;
             i32::try_from(n).map_err(|_| {
                 err(
@@ -158,12 +159,12 @@ pub fn shown_id(id: &str) -> String {
 }
 
 /// The optional boolean `key` of a turn (`false` when absent).
-pub(super) fn flag(o: &Map<String, Value>, key: &str, path: &str) -> Result<bool, ReplayError> {
+pub(super) fn flag(o: &Map<String, Value>, key: &str, path: &At<'_>) -> Result<bool, ReplayError> {
     match o.get(key) {
         None => Ok(false),
         Some(Value::Bool(b)) => Ok(*b),
         Some(v) => Err(err(
-            format!("{path}.{key}"),
+            path.key(key),
             format!("expected true or false, found {}", describe(v)),
         )
         .into()),
@@ -183,7 +184,7 @@ pub fn replay(record: &Value) -> Result<Game, ReplayError> {
 /// ([`begin_turn`]), its actions applied ([`apply_turn_actions`]) and the turn closed
 /// ([`end_turn`]); then the end of the game ([`finish_game`]).
 pub(super) fn replay_with_resume(record: &Value) -> Result<(Game, Option<Resume>), ReplayError> {
-    let top = as_object(record, "")?;
+    let top = as_object(record, &At::Top)?;
     let head = read_head(top)?;
     let players = head.players;
     let mut game = head.game;
@@ -219,7 +220,7 @@ struct Head<'r> {
 /// `version`, `setup` (the game is set up from it), `resume`, `turns` (at most
 /// [`MAX_TURNS`]), `final_scores` and the shape of `final_events`.
 fn read_head(top: &Map<String, Value>) -> Result<Head<'_>, ReplayError> {
-    let format = as_str(field(top, "format", "")?, "format")?;
+    let format = as_str(field(top, "format", &At::Top)?, &At::Top.key("format"))?;
     if format != FORMAT {
         return Err(err(
             "format",
@@ -227,13 +228,13 @@ fn read_head(top: &Map<String, Value>) -> Result<Head<'_>, ReplayError> {
         )
         .into());
     }
-    check_table(top, RECORD_KEYS, "")?;
+    check_table(top, RECORD_KEYS, &At::Top)?;
     for key in ["id", "notes"] {
         if let Some(v) = top.get(key) {
-            as_str(v, key)?;
+            as_str(v, &At::Top.key(key))?;
         }
     }
-    let version = int_field(top, "version", "")?;
+    let version = int_field(top, "version", &At::Top)?;
     if version != VERSION as i64 {
         return Err(err(
             "version",
@@ -241,14 +242,14 @@ fn read_head(top: &Map<String, Value>) -> Result<Head<'_>, ReplayError> {
         )
         .into());
     }
-    let config = config_from_setup(field(top, "setup", "")?)?;
+    let config = config_from_setup(field(top, "setup", &At::Top)?)?;
     let resume = top.get("resume").map(Resume::from_json).transpose()?;
     let players = config.players as usize;
     let game = Game::with_chance(config, ChanceMode::Explicit).map_err(|e| {
         let e = e.under("setup");
         err(e.field, e.message)
     })?;
-    let turns = as_array(field(top, "turns", "")?, "turns")?;
+    let turns = as_array(field(top, "turns", &At::Top)?, &TURNS)?;
     if turns.len() > MAX_TURNS {
         return Err(err(
             "turns",
@@ -257,12 +258,13 @@ fn read_head(top: &Map<String, Value>) -> Result<Head<'_>, ReplayError> {
         .into());
     }
     let final_scores = match top.get("final_scores") {
-        Some(fs) => Some(scores_of(fs, "final_scores", players)?),
+        Some(fs) => Some(scores_of(fs, &At::Top.key("final_scores"), players)?),
         None => None,
     };
     if let Some(events) = top.get("final_events") {
-        for (i, e) in as_array(events, "final_events")?.iter().enumerate() {
-            check_event(e, &format!("final_events[{i}]"), players)?;
+        let at = At::Top.key("final_events");
+        for (i, e) in as_array(events, &at)?.iter().enumerate() {
+            check_event(e, &at.index(i), players)?;
         }
     }
     Ok(Head {
@@ -278,7 +280,7 @@ fn read_head(top: &Map<String, Value>) -> Result<Head<'_>, ReplayError> {
 /// the game).
 struct TurnEntry<'r> {
     /// `turns[t]`, for messages.
-    path: String,
+    path: At<'static>,
     fields: &'r Map<String, Value>,
     player: usize,
     draw: Option<TileKind>,
@@ -291,7 +293,7 @@ struct TurnEntry<'r> {
 /// Reads entry `t` of `turns`: its keys, `player`, `draw`, `discarded`, `builder_bonus`,
 /// `actions`, `scores` and the shape of its `events`.
 fn read_turn(turn: &Value, t: usize, players: usize) -> Result<TurnEntry<'_>, ReplayError> {
-    let path = format!("turns[{t}]");
+    let path = TURNS.index(t);
     let o = as_object(turn, &path)?;
     check_table(o, TURN_KEYS, &path)?;
     let player = small_int(o, "player", &path, 0..=players as i64 - 1)? as usize;
@@ -300,8 +302,8 @@ fn read_turn(turn: &Value, t: usize, players: usize) -> Result<TurnEntry<'_>, Re
         v => match v.as_str().and_then(|id| catalogue().by_id(id)) {
             Some(tile) => Some(tile),
             None => Some(tile_by_id(
-                as_str(v, &format!("{path}.draw"))?,
-                &format!("{path}.draw"),
+                as_str(v, &path.key("draw"))?,
+                &path.key("draw"),
             )?),
         },
     };
@@ -309,17 +311,17 @@ fn read_turn(turn: &Value, t: usize, players: usize) -> Result<TurnEntry<'_>, Re
     let builder_bonus = flag(o, "builder_bonus", &path)?;
     let actions = match field(o, "actions", &path)? {
         Value::Array(actions) => actions,
-        v => as_array(v, &format!("{path}.actions"))?,
+        v => as_array(v, &path.key("actions"))?,
     };
     let scores = scores_of(
         field(o, "scores", &path)?,
-        &format!("{path}.scores"),
+        &path.key("scores"),
         players,
     )?;
     if let Some(events) = o.get("events") {
-        let epath = format!("{path}.events");
+        let epath = path.key("events");
         for (i, e) in as_array(events, &epath)?.iter().enumerate() {
-            check_event(e, &format!("{epath}[{i}]"), players)?;
+            check_event(e, &epath.index(i), players)?;
         }
     }
     Ok(TurnEntry {
@@ -379,11 +381,12 @@ fn begin_turn(game: &mut Game, t: usize, entry: &TurnEntry) -> Result<Vec<TileKi
         None => Vec::new(),
         Some(v) => v
             .as_array()
-            .ok_or_else(|| err(format!("{path}.bazaar"), "expected an array of tile ids"))?
+            .ok_or_else(|| err(path.key("bazaar"), "expected an array of tile ids"))?
             .iter()
             .enumerate()
             .map(|(i, id)| {
-                let p = format!("{path}.bazaar[{i}]");
+                let bazaar = path.key("bazaar");
+                let p = bazaar.index(i);
                 tile_by_id(as_str(id, &p)?, &p)
             })
             .collect::<Result<_, _>>()?,
@@ -450,17 +453,14 @@ fn apply_turn_actions(
     entry: &TurnEntry,
     offer: &mut std::slice::Iter<'_, TileKind>,
 ) -> Result<(), ReplayError> {
-    // The path of each action, written over the last one's.
-    let mut apath = String::new();
+    let actions = entry.path.key("actions");
     for (a, av) in entry.actions.iter().enumerate() {
-        apath.clear();
-        write!(apath, "{}.actions[{a}]", entry.path).expect("a string takes the path");
-        let apath = apath.as_str();
+        let apath = &actions.index(a);
         lay_out_bazaar(game, t, offer, false)?;
         let (action, decider) = action_from_json(game, av, apath)?;
         if let (Action::PlaceTile { .. }, Some(named)) = (action, av.get("tile")) {
             // R6: a second placement in the turn names the tile it places.
-            let tpath = format!("{apath}.tile");
+            let tpath = apath.key("tile");
             let tile = tile_by_id(as_str(named, &tpath)?, &tpath)?;
             if game.tile_in_hand() != Some(tile) {
                 return Err(diverged(
@@ -619,7 +619,7 @@ fn finish_game(
     final_scores: Option<Vec<i32>>,
 ) -> Result<(), ReplayError> {
     let finals = match top.get("final_actions") {
-        Some(v) => Some(as_array(v, "final_actions")?),
+        Some(v) => Some(as_array(v, &At::Top.key("final_actions"))?),
         None => None,
     };
     if final_scores.is_some() || finals.is_some_and(|f| !f.is_empty()) {
@@ -637,8 +637,8 @@ fn finish_game(
         // Divergences in final actions are reported after the last turn.
         let t = turns;
         for (a, av) in finals.iter().enumerate() {
-            let apath = format!("final_actions[{a}]");
-            let (action, decider) = action_from_json(game, av, &apath)?;
+            let finals_at = At::Top.key("final_actions");
+            let (action, decider) = action_from_json(game, av, &finals_at.index(a))?;
             if game.is_terminal() {
                 return Err(diverged(
                     t,
@@ -701,10 +701,10 @@ pub(super) fn apply_chance_fields(
     av: &Value,
     t: usize,
     a: usize,
-    apath: &str,
+    apath: &At<'_>,
 ) -> Result<(), ReplayError> {
     if let Some(v) = av.get("under_hill") {
-        let p = format!("{apath}.under_hill");
+        let p = apath.key("under_hill");
         let tile = tile_by_id(as_str(v, &p)?, &p)?;
         if !game.waits_for_tile_after_placement() {
             return Err(diverged(
