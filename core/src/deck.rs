@@ -262,6 +262,15 @@ impl Deck {
             + usize::from(self.held.is_some())) as u32
     }
 
+    /// Whether no tile is left (`total() == 0`), the last stage looked at first: it
+    /// holds tiles until the last draws.
+    pub fn is_empty(&self) -> bool {
+        self.piles[LAST].is_empty()
+            && self.held.is_none()
+            && self.held_back.is_empty()
+            && self.piles[..LAST].iter().all(Vec::is_empty)
+    }
+
     fn current_stage(&self) -> Option<usize> {
         (0..LAST).find(|s| !self.piles[*s].is_empty()).or_else(|| {
             (!self.piles[LAST].is_empty() || !self.held_back.is_empty()).then_some(LAST)

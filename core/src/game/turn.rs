@@ -18,7 +18,7 @@ impl Game {
             match self.step {
                 TurnStep::Start => {
                     // An extra turn (TB4) with the pile empty is only given for an abbey.
-                    if self.deck.total() == 0 && !self.tiles_held_to_place() && !self.extra_turn {
+                    if self.deck.is_empty() && !self.tiles_held_to_place() && !self.extra_turn {
                         self.begin_end_round();
                         continue;
                     }
@@ -43,7 +43,7 @@ impl Game {
                     self.step = TurnStep::Draw;
                 }
                 TurnStep::Draw => {
-                    if self.deck.total() == 0 {
+                    if self.deck.is_empty() {
                         // Every remaining tile was discarded (or an extra turn, TB4, did
                         // without its abbey): the turn ends empty.
                         self.discard_open_turn_if_empty();
@@ -68,7 +68,7 @@ impl Game {
                     return;
                 }
                 TurnStep::AfterPlace => {
-                    if self.deck.total() > 0 && self.tile_after_placement() {
+                    if !self.deck.is_empty() && self.tile_after_placement() {
                         match self.draw_from_pile() {
                             Some(tile) => self.drawn_after_placement(tile),
                             None => return,
@@ -142,7 +142,7 @@ impl Game {
                         self.step = TurnStep::Start;
                         continue;
                     }
-                    if self.deck.total() == 0 && !self.tiles_held_to_place() {
+                    if self.deck.is_empty() && !self.tiles_held_to_place() {
                         self.begin_end_round();
                         continue;
                     }
