@@ -491,13 +491,17 @@ impl Board {
             (c + dim, window[2][1]),
             (c - 1, window[1][0]),
         ];
+        // Every square next to `pos` can hold a tile when `pos` lies more than one square
+        // inside the bounds: then only the squares of a tile on the edge are tested.
+        let inside = pos.x.unsigned_abs() < self.max_radius as u32
+            && pos.y.unsigned_abs() < self.max_radius as u32;
         for side in Side::ALL {
             let (nc, held) = beside[side.index()];
             if held != EMPTY {
                 continue;
             }
             let n = pos.step(side);
-            if !self.in_bounds(n) {
+            if !inside && !self.in_bounds(n) {
                 continue;
             }
             // The new tile's side faces the neighbour's opposite side.

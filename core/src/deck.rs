@@ -104,6 +104,10 @@ pub struct Deck {
     /// A tile kept out of the draws but still to be placed, set aside for an expansion
     /// (R6: the city lake, placed right after the volcano lake).
     held: Option<TileKind>,
+    /// The catalogue indices of the kinds dealt into the pile: every count outside this
+    /// range is 0 from the deal on (counts only go down), so the lists of drawable
+    /// kinds look at these kinds only.
+    dealt: std::ops::Range<usize>,
 }
 
 impl Clone for Deck {
@@ -113,6 +117,7 @@ impl Clone for Deck {
             piles: self.piles.clone(),
             held_back: self.held_back.clone(),
             held: self.held,
+            dealt: self.dealt.clone(),
         }
     }
 
@@ -164,6 +169,7 @@ impl Deck {
             piles,
             held_back,
             held,
+            dealt,
         } = source;
         self.counts.clone_from(counts);
         for (pile, from) in self.piles.iter_mut().zip(piles) {
@@ -171,6 +177,7 @@ impl Deck {
         }
         self.held_back.clone_from(held_back);
         self.held = *held;
+        self.dealt = dealt.clone();
     }
 
     /// [`Deck::new`] built from the catalogue.
@@ -213,11 +220,16 @@ impl Deck {
                 held = Some(pile.remove(k));
             }
         }
+        let dealt = match counts.iter().position(|&c| c > 0) {
+            Some(first) => first..counts.iter().rposition(|&c| c > 0).map_or(first, |l| l + 1),
+            None => 0..0,
+        };
         Deck {
             counts,
             piles,
             held_back,
             held,
+            dealt,
         }
     }
 
@@ -250,6 +262,15 @@ impl Deck {
             + usize::from(self.held.is_some())) as u32
     }
 
+    /// Whether no tile is left (`total() == 0`), the last stage looked at first: it
+    /// holds tiles until the last draws.
+    pub fn is_empty(&self) -> bool {
+        self.piles[LAST].is_empty()
+            && self.held.is_none()
+            && self.held_back.is_empty()
+            && self.piles[..LAST].iter().all(Vec::is_empty)
+    }
+
     fn current_stage(&self) -> Option<usize> {
         (0..LAST).find(|s| !self.piles[*s].is_empty()).or_else(|| {
             (!self.piles[LAST].is_empty() || !self.held_back.is_empty()).then_some(LAST)
@@ -273,7 +294,7 @@ impl Deck {
         let stage = self.current_stage();
         let info = kind_info();
         let hold = stage == Some(LAST) && self.holds_back(hold_back);
-        (0..self.counts.len()).filter(move |&i| {
+        self.dealt.clone().filter(move |&i| {
             let k = info[i];
             self.drawable_count(i) > 0 && Some(k.stage as usize) == stage && !(hold && k.held_back)
         })

@@ -102,6 +102,34 @@ impl Features {
         id
     }
 
+    /// Adds the parts of one tile, its local features in order (`(kind, open, pennants)`
+    /// each, as [`Features::add`] with local indices 0, 1, ...); returns the id of the
+    /// first. One reservation for the whole tile.
+    pub fn add_tile(
+        &mut self,
+        placement: u8,
+        parts: impl ExactSizeIterator<Item = (FeatureKind, u16, u8)>,
+    ) -> NodeId {
+        let base = self.nodes.len() as NodeId;
+        self.nodes
+            .extend(parts.enumerate().map(|(local, (kind, open, pennants))| {
+                let id = base + local as NodeId;
+                Node {
+                    parent: id,
+                    next: id,
+                    size: 1,
+                    kind,
+                    placement,
+                    local: local as u8,
+                    open,
+                    pennants,
+                    figures: 0,
+                    barns: 0,
+                }
+            }));
+        base
+    }
+
     /// The root of `id`'s feature (with path halving).
     #[inline]
     pub fn find(&mut self, mut id: NodeId) -> NodeId {

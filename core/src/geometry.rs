@@ -144,12 +144,6 @@ impl Rotation {
         }
     }
 
-    /// The rotation of the two low bits of `n` (`n % 4` quarter turns).
-    #[inline]
-    pub(crate) const fn from_low_bits(n: u32) -> Rotation {
-        Rotation((n & 3) as u8)
-    }
-
     /// Number of clockwise quarter turns, 0..=3.
     pub const fn quarter_turns(self) -> u8 {
         self.0

@@ -315,8 +315,13 @@ impl Game {
     fn completed_by(&mut self, placed: u8, filled: bool) {
         let p = self.board.placement(placed as usize).clone();
         let def = p.def();
-        // Its cities and roads, its bridge included (BR3).
+        // Its cities and roads, its bridge included (BR3); its own fields are passed over
+        // (`no_field`).
+        let own = def.features.len();
         for i in 0..self.tile_features(placed as usize) {
+            if (i as usize) < own && def.no_field & 1 << i == 0 {
+                continue;
+            }
             let r = self.features.find(p.node_base + i as NodeId);
             let node = self.features.node(r);
             if matches!(node.kind, FeatureKind::City | FeatureKind::Road) && node.open == 0 {

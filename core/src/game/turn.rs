@@ -18,7 +18,7 @@ impl Game {
             match self.step {
                 TurnStep::Start => {
                     // An extra turn (TB4) with the pile empty is only given for an abbey.
-                    if self.deck.total() == 0 && !self.tiles_held_to_place() && !self.extra_turn {
+                    if self.deck.is_empty() && !self.tiles_held_to_place() && !self.extra_turn {
                         self.begin_end_round();
                         continue;
                     }
@@ -43,7 +43,7 @@ impl Game {
                     self.step = TurnStep::Draw;
                 }
                 TurnStep::Draw => {
-                    if self.deck.total() == 0 {
+                    if self.deck.is_empty() {
                         // Every remaining tile was discarded (or an extra turn, TB4, did
                         // without its abbey): the turn ends empty.
                         self.discard_open_turn_if_empty();
@@ -68,7 +68,7 @@ impl Game {
                     return;
                 }
                 TurnStep::AfterPlace => {
-                    if self.deck.total() > 0 && self.tile_after_placement() {
+                    if !self.deck.is_empty() && self.tile_after_placement() {
                         match self.draw_from_pile() {
                             Some(tile) => self.drawn_after_placement(tile),
                             None => return,
@@ -142,7 +142,7 @@ impl Game {
                         self.step = TurnStep::Start;
                         continue;
                     }
-                    if self.deck.total() == 0 && !self.tiles_held_to_place() {
+                    if self.deck.is_empty() && !self.tiles_held_to_place() {
                         self.begin_end_round();
                         continue;
                     }
@@ -307,17 +307,18 @@ impl Game {
         let (index, neighbours) = self.board.place_beside(pos, kind, def, rot, node_base);
         let index = index as u8;
         let oriented = def.oriented(rot);
-        for (i, f) in def.features.iter().enumerate() {
+        let parts = def.features.iter().zip(&oriented.feature_sides).map(|(f, sides)| {
             let open = if matches!(
                 f.kind,
                 FeatureKind::City | FeatureKind::Road | FeatureKind::River
             ) {
-                oriented.feature_sides[i].count_ones() as u16
+                sides.count_ones() as u16
             } else {
                 0
             };
-            self.features.add(f.kind, index, i as u8, open, f.pennants);
-        }
+            (f.kind, open, f.pennants)
+        });
+        self.features.add_tile(index, parts);
         self.on_tile_put(index);
         let abbey = def.has(Symbols::ABBEY);
         let crossings = self.crosses_sides();
@@ -529,20 +530,20 @@ impl Game {
         out.reserve(4 * frontier.len());
         // Rotations that give the same sides (symmetric tiles) are still distinct actions.
         for square in frontier {
-            let mut fits = table.fits(square.required);
+            let fits = table.fits(square.required);
             if fits == 0 {
                 continue;
             }
             let pos = square.pos;
-            loop {
-                out.push(Action::PlaceTile {
-                    pos,
-                    rot: Rotation::from_low_bits(fits.trailing_zeros()),
-                    bridge: None,
-                });
-                fits &= fits - 1;
-                if fits == 0 {
-                    break;
+            // The four rotations tested one by one (an unrolled loop with the rotation a
+            // constant in each push).
+            for rot in Rotation::ALL {
+                if fits & 1 << rot.quarter_turns() != 0 {
+                    out.push(Action::PlaceTile {
+                        pos,
+                        rot,
+                        bridge: None,
+                    });
                 }
             }
         }
