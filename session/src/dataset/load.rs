@@ -6,7 +6,7 @@
 //! Work is split as follows: a reader thread reads the parts (`decisions` and `records`
 //! files) in order (or in an order shuffled by the seed and the epoch), and hands each
 //! game, in order (or shuffled within its part), to worker `j % threads` for game `j` of
-//! the stream. A worker replays the game into a row buffer it reuses (no allocation per
+//! the stream, up to [`GAMES_AHEAD`] games ahead of the workers. A worker replays the game into a row buffer it reuses (no allocation per
 //! row once the buffer has grown to the longest game) and sends it over a bounded channel
 //! of its own. A row is encoded densely into the worker's scratch buffers and held
 //! sparse (the non-zero 8-byte words of its planes, the ids its mask offers, the policy's
@@ -43,6 +43,12 @@ use std::thread::JoinHandle;
 /// Game buffers a worker owns: one being filled, one waiting in its channel, one being
 /// drained by the consumer.
 pub const BUFFERS_PER_WORKER: usize = 3;
+
+/// Games the reader may hand out ahead of the workers, over all workers (each worker's
+/// queue holds this many divided by the threads, at least 2): enough that the workers
+/// keep working while the reader reads the next part. A queued game is its record's text
+/// and its stored decisions (no encoded rows), some tens of KB.
+pub const GAMES_AHEAD: usize = 128;
 
 /// What to load and how (see [`Loader::open`]).
 #[derive(Clone, Debug)]
@@ -763,7 +769,7 @@ impl Loader {
         let mut recycle = Vec::with_capacity(threads);
         let mut handles = Vec::with_capacity(threads + 1);
         for _ in 0..threads {
-            let (task_tx, task_rx) = sync_channel::<Task>(2);
+            let (task_tx, task_rx) = sync_channel::<Task>((GAMES_AHEAD / threads).max(2));
             let (out_tx, out_rx) = sync_channel::<Output>(1);
             let (back_tx, back_rx) = sync_channel::<Box<RowBuf>>(BUFFERS_PER_WORKER);
             let shared = shared.clone();
