@@ -242,7 +242,7 @@ pub(super) fn action_from_json(
             FieldKind::OptBridge => FieldValue::Bridge(match o.get(f.name) {
                 None | Some(Value::Null) => None,
                 Some(b) => {
-                        let bo = as_object(b, &p)?;
+                    let bo = as_object(b, &p)?;
                     Some(Bridge {
                         pos: Pos::new(
                             small_int(bo, "x", &p, -10_000..=10_000)? as i32,
@@ -269,8 +269,8 @@ pub(super) fn action_from_json(
         };
         values.push(value);
     }
-    let action = Action::from_values(kind, &values)
-        .map_err(|e| err(path.key(e.field), e.message))?;
+    let action =
+        Action::from_values(kind, &values).map_err(|e| err(path.key(e.field), e.message))?;
     let player = match o.get("player") {
         // The kinds whose table in the format lists `player` always carry it (those
         // that a player other than the turn player may take).

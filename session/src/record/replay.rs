@@ -313,11 +313,7 @@ fn read_turn(turn: &Value, t: usize, players: usize) -> Result<TurnEntry<'_>, Re
         Value::Array(actions) => actions,
         v => as_array(v, &path.key("actions"))?,
     };
-    let scores = scores_of(
-        field(o, "scores", &path)?,
-        &path.key("scores"),
-        players,
-    )?;
+    let scores = scores_of(field(o, "scores", &path)?, &path.key("scores"), players)?;
     if let Some(events) = o.get("events") {
         let epath = path.key("events");
         for (i, e) in as_array(events, &epath)?.iter().enumerate() {
