@@ -307,17 +307,21 @@ impl Game {
         let (index, neighbours) = self.board.place_beside(pos, kind, def, rot, node_base);
         let index = index as u8;
         let oriented = def.oriented(rot);
-        let parts = def.features.iter().zip(&oriented.feature_sides).map(|(f, sides)| {
-            let open = if matches!(
-                f.kind,
-                FeatureKind::City | FeatureKind::Road | FeatureKind::River
-            ) {
-                sides.count_ones() as u16
-            } else {
-                0
-            };
-            (f.kind, open, f.pennants)
-        });
+        let parts = def
+            .features
+            .iter()
+            .zip(&oriented.feature_sides)
+            .map(|(f, sides)| {
+                let open = if matches!(
+                    f.kind,
+                    FeatureKind::City | FeatureKind::Road | FeatureKind::River
+                ) {
+                    sides.count_ones() as u16
+                } else {
+                    0
+                };
+                (f.kind, open, f.pennants)
+            });
         self.features.add_tile(index, parts);
         self.on_tile_put(index);
         let abbey = def.has(Symbols::ABBEY);
