@@ -218,7 +218,7 @@ pub(super) fn action_from_json(
                 FieldValue::Figure(
                     Figure::from_name(name)
                         .filter(|f| f.stands_on_feature())
-                        .ok_or_else(|| err(&p, format!("unknown figure {}", echo(name))))?,
+                        .ok_or_else(|| err(p, format!("unknown figure {}", echo(name))))?,
                 )
             }
             FieldKind::Feature => FieldValue::Feature(feature_at(game, pos, o, f.name, &p)?),
@@ -231,7 +231,7 @@ pub(super) fn action_from_json(
                 let name = as_str(field(o, f.name, path)?, &p)?;
                 FieldValue::Corner(
                     Corner::from_name(name)
-                        .ok_or_else(|| err(&p, format!("unknown corner {}", echo(name))))?,
+                        .ok_or_else(|| err(p, format!("unknown corner {}", echo(name))))?,
                 )
             }
             FieldKind::Tile => {
@@ -308,12 +308,8 @@ pub(super) fn named_field<T: Named>(
 ) -> Result<T, RecordError> {
     let p = path.key(key);
     let name = as_str(field(o, key, path)?, &p)?;
-    T::with_name(name).ok_or_else(|| {
-        err(
-            &p,
-            format!("unknown {what} {} ({})", echo(name), T::names()),
-        )
-    })
+    T::with_name(name)
+        .ok_or_else(|| err(p, format!("unknown {what} {} ({})", echo(name), T::names())))
 }
 
 /// The names an event's `what` may have: the engine's score kinds, and the names the
