@@ -491,7 +491,8 @@ def main() -> None:
     parser.add_argument("--buffer", type=int, default=500,
                         help="the replay window: the last games of the run (in OUT/data) that training streams from")
     parser.add_argument("--shuffle-buffer", type=int, default=8192,
-                        help="rows of the loader's shuffle buffer (what training holds in memory)")
+                        help="rows of the loader's shuffle buffer (what training holds in memory; "
+                             "larger learns better: docs/learning.md)")
     parser.add_argument("--epochs", type=int, default=2, help="passes over the buffer an iteration")
     parser.add_argument("--first-epochs", type=int, default=6, help="passes over the first iteration's rows")
     parser.add_argument("--minibatch", type=int, default=256)
