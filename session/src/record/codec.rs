@@ -356,8 +356,8 @@ pub(super) fn check_event(e: &Value, path: &At<'_>, players: usize) -> Result<()
     }
     if let Some(Value::Array(returned)) = o.get("returned") {
         // A prisoner exchange (TW4): the figures that went back, `[[seat, figure], ...]`.
+        let returned_at = path.key("returned");
         for (i, pair) in returned.iter().enumerate() {
-            let returned_at = path.key("returned");
             let p = returned_at.index(i);
             match pair.as_array().map(Vec::as_slice) {
                 Some([seat, figure])
@@ -409,8 +409,9 @@ pub(super) fn check_event(e: &Value, path: &At<'_>, players: usize) -> Result<()
             Value::Array(parts) => parts,
             v => as_array(v, &path.key("parts"))?,
         };
+        let parts_at = path.key("parts");
         for (i, part) in parts.iter().enumerate() {
-            place(part, path.key("parts").index(i))?;
+            place(part, parts_at.index(i))?;
         }
     }
     Ok(())

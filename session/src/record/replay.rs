@@ -373,16 +373,16 @@ fn begin_turn(game: &mut Game, t: usize, entry: &TurnEntry) -> Result<Vec<TileKi
     if game.is_terminal() {
         return Err(diverged(t, None, "another turn", "the game is over"));
     }
+    let bazaar_at = path.key("bazaar");
     let bazaar: Vec<TileKind> = match entry.fields.get("bazaar") {
         None => Vec::new(),
         Some(v) => v
             .as_array()
-            .ok_or_else(|| err(path.key("bazaar"), "expected an array of tile ids"))?
+            .ok_or_else(|| err(bazaar_at, "expected an array of tile ids"))?
             .iter()
             .enumerate()
             .map(|(i, id)| {
-                let bazaar = path.key("bazaar");
-                let p = bazaar.index(i);
+                let p = bazaar_at.index(i);
                 tile_by_id(as_str(id, &p)?, &p)
             })
             .collect::<Result<_, _>>()?,
@@ -632,8 +632,8 @@ fn finish_game(
     if let Some(finals) = finals {
         // Divergences in final actions are reported after the last turn.
         let t = turns;
+        let finals_at = At::Top.key("final_actions");
         for (a, av) in finals.iter().enumerate() {
-            let finals_at = At::Top.key("final_actions");
             let (action, decider) = action_from_json(game, av, &finals_at.index(a))?;
             if game.is_terminal() {
                 return Err(diverged(

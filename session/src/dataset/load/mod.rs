@@ -25,8 +25,6 @@
 
 use super::read::{list_parts, read_part, ReadTable};
 use super::DatasetError;
-#[cfg(test)]
-use crate::encode::PlaneSet;
 use crate::encode::{EncoderSpec, Layout, Preset};
 use crate::record::{self, config_from_setup};
 use arrow_array::cast::AsArray;
@@ -43,15 +41,9 @@ use std::thread::JoinHandle;
 mod replay;
 mod rows;
 
-#[cfg(test)]
-use replay::gather_mask;
 use replay::worker;
 pub use rows::BatchMut;
-#[cfg(test)]
-use rows::Row;
 use rows::RowBuf;
-#[cfg(test)]
-use rows::{clear_offered, gather_words, scatter_words};
 
 /// Game buffers a worker owns: one being filled, one waiting in its channel, one being
 /// drained by the consumer.
@@ -931,7 +923,10 @@ fn read_games(
 
 #[cfg(test)]
 mod tests {
+    use super::replay::gather_mask;
+    use super::rows::{clear_offered, gather_words, scatter_words, Row};
     use super::*;
+    use crate::encode::PlaneSet;
 
     /// Planes of `ww` bytes, `count` of them, with random values in random cells of the
     /// planes of `set` (zero elsewhere).
