@@ -553,3 +553,17 @@ fn bad_options_are_named() {
     let e = Loader::open(&dir, LoadOptions::default()).err().unwrap();
     assert!(e.to_string().contains("games"), "{e}");
 }
+
+/// The queue ahead of the workers that docs/dataset.md ("Memory") states is the loader's.
+#[test]
+fn the_documented_queue_ahead_is_the_loaders() {
+    let doc = include_str!("../../docs/dataset.md").replace('\n', " ");
+    let stated = format!(
+        "the reader queues up to {} games ahead of the workers",
+        carcassonne_session::dataset::GAMES_AHEAD
+    );
+    assert!(
+        doc.contains(&stated),
+        "docs/dataset.md should say: {stated}"
+    );
+}
