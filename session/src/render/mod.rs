@@ -43,9 +43,9 @@
 
 mod html;
 mod pieces;
-mod summary;
-mod svg;
-mod text;
+pub(crate) mod summary;
+pub(crate) mod svg;
+pub(crate) mod text;
 
 #[cfg(test)]
 #[path = "../tests/unit/render/games.rs"]

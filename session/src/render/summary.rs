@@ -21,7 +21,7 @@ pub const PLAYER_COLOURS: [&str; 6] = [
 pub const PLAYER_COLOUR_NAMES: [&str; 6] = ["red", "blue", "yellow", "black", "purple", "orange"];
 
 /// A seat as people read it: `seat 1 (blue)`.
-pub(super) fn seat_name(seat: usize) -> String {
+pub(crate) fn seat_name(seat: usize) -> String {
     format!(
         "seat {seat} ({})",
         PLAYER_COLOUR_NAMES[seat % PLAYER_COLOUR_NAMES.len()]

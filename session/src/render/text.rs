@@ -4,11 +4,9 @@
 use super::pieces::pieces_of;
 use super::pieces::Piece;
 use super::{anchor_segment, centre_of, feature_label, segment_look, Centre, Look};
-use carcassonne::config::Figure;
 use carcassonne::game::{BoardFigure, Game, ScoreKind};
 use carcassonne::geometry::{Corner, Pos, Rotation, Side};
-use carcassonne::rules::count::Quarter;
-use carcassonne::tiles::{FeatureKind, Goods, TileKind, TileSet};
+use carcassonne::tiles::{FeatureKind, TileKind};
 use std::fmt::Write as _;
 
 /// Characters per tile block, across.
@@ -458,7 +456,7 @@ fn legend_lines(game: &Game) -> String {
 
 /// `items` after `label`, separated by `; `, on lines of at most [`LEGEND_WIDTH`] columns
 /// (nothing when there is no item).
-fn wrapped(label: &str, items: &[String]) -> String {
+pub(crate) fn wrapped(label: &str, items: &[String]) -> String {
     let mut out = String::new();
     let mut line = label.to_string();
     for (i, item) in items.iter().enumerate() {
@@ -479,144 +477,11 @@ fn wrapped(label: &str, items: &[String]) -> String {
     out
 }
 
-/// The lines of the expansions' state: the City of Carcassonne (CC2), the King and the
-/// Robber Baron (KR1, KR2), castles (CA1), bridges (BR1), towers, tower pieces and
-/// prisoners (TW1, TW2, TW4), flocks and the sheep bag (HS1, HS2) and a bazaar's auction
-/// (BZ2).
+/// The lines of the state of each set in play ([`crate::sets`]).
 fn expansion_lines(game: &Game) -> String {
-    let board = game.board();
     let mut out = String::new();
-    if let Some(count) = game.count_quarter() {
-        let _ = write!(
-            out,
-            "City of Carcassonne: the count in the {} quarter",
-            count.name()
-        );
-        for quarter in Quarter::ALL {
-            let inside: Vec<String> = game
-                .quarter_figures()
-                .iter()
-                .filter(|(q, _, _)| *q == quarter)
-                .map(|(_, owner, figure)| format!("seat {owner} {}", figure.name()))
-                .collect();
-            if !inside.is_empty() {
-                let _ = write!(out, "; {}: {}", quarter.name(), inside.join(", "));
-            }
-        }
-        out.push('\n');
-    }
-    if game.has_set(TileSet::KingRobber) {
-        let holder = |h: Option<usize>| h.map_or("nobody".to_string(), |s| format!("seat {s}"));
-        let (king, robber) = game.titles();
-        let _ = writeln!(
-            out,
-            "King: {}; Robber Baron: {}",
-            holder(king),
-            holder(robber)
-        );
-    }
-    let castles: Vec<String> = game
-        .castles()
-        .map(|(owner, (pos, local), scored)| {
-            let name = board
-                .index_at(pos)
-                .map_or("?", |i| game.feature_name(i, local));
-            let state = if scored { ", scored" } else { "" };
-            format!("seat {owner} at {pos} on {name}{state}")
-        })
-        .collect();
-    out.push_str(&wrapped("castles:", &castles));
-    let bridges: Vec<String> = (0..board.len())
-        .filter_map(|i| {
-            game.bridge_at(i)
-                .map(|axis| format!("{} {}", board.placement(i).pos, axis.name()))
-        })
-        .collect();
-    out.push_str(&wrapped("bridges:", &bridges));
-    if game.has_set(TileSet::TradersBuilders) {
-        // TB1, TB2: the goods tokens each seat holds.
-        let goods: Vec<String> = (0..game.num_players())
-            .map(|seat| {
-                let held: Vec<String> = Goods::ALL
-                    .iter()
-                    .map(|&g| format!("{} {}", game.goods_held(seat, g), g.name()))
-                    .collect();
-                format!("seat {seat} {}", held.join(", "))
-            })
-            .collect();
-        out.push_str(&wrapped("goods:", &goods));
-        if game.in_extra_turn() {
-            let _ = writeln!(
-                out,
-                "extra turn: seat {} plays again (builder, TB4)",
-                game.turn_player()
-            );
-        }
-    }
-    if game.has_set(TileSet::HillsSheep) {
-        // HS1, HS2: each shepherd's flock, and the tokens left in the bag.
-        let flocks: Vec<String> = game
-            .board_figures()
-            .iter()
-            .filter(|f| f.figure == carcassonne::Figure::Shepherd)
-            .map(|f| {
-                let index = f.placement as usize;
-                format!(
-                    "seat {} at {} on {}: {} sheep",
-                    f.owner,
-                    board.placement(index).pos,
-                    game.feature_name(index, f.local),
-                    game.flock_sheep(f.owner as usize)
-                )
-            })
-            .collect();
-        out.push_str(&wrapped("flocks:", &flocks));
-        let bag = game.sheep_bag();
-        let tokens: Vec<String> = carcassonne::rules::hills_sheep::SheepToken::ALL
-            .iter()
-            .map(|t| format!("{} {}", bag[*t as usize], t.name()))
-            .collect();
-        out.push_str(&wrapped("sheep bag:", &tokens));
-    }
-    if game.has_set(TileSet::Tower) {
-        let towers: Vec<String> = game
-            .towers()
-            .filter(|t| t.height > 0 || t.top.is_some())
-            .map(|t| {
-                let top = t.top.map_or(String::new(), |(owner, figure)| {
-                    format!(", closed by seat {owner}'s {}", figure.name())
-                });
-                format!("{} height {}{top}", t.pos, t.height)
-            })
-            .collect();
-        out.push_str(&wrapped("towers:", &towers));
-        let players = game.num_players();
-        let pieces: Vec<String> = (0..players)
-            .map(|seat| format!("seat {seat} {}", game.tower_pieces_left(seat)))
-            .collect();
-        out.push_str(&wrapped("tower pieces left:", &pieces));
-        let mut prisoners = Vec::new();
-        for holder in 0..players {
-            for owner in (0..players).filter(|o| *o != holder) {
-                for figure in Figure::ALL {
-                    let n = game.prisoners(holder, owner, figure);
-                    if n > 0 {
-                        prisoners.push(format!(
-                            "seat {holder} holds {n} {} of seat {owner}",
-                            figure.name()
-                        ));
-                    }
-                }
-            }
-        }
-        out.push_str(&wrapped("prisoners:", &prisoners));
-    }
-    if let Some((tile, bid, bidder, selector)) = game.bazaar_auction() {
-        let _ = writeln!(
-            out,
-            "bazaar: seat {selector} offers {}; the bid stands at {bid} by seat {bidder}",
-            tile.id()
-        );
+    for set in crate::sets::in_play(game) {
+        set.text_lines(game, &mut out);
     }
     out
 }

@@ -3,9 +3,9 @@
 //! (`expansions.rs`), the summary under the board and the legend of what the game has.
 //! The HTML replay draws the same tiles and, per turn, the same board state.
 
-mod expansions;
-mod symbols;
-mod tile;
+pub(crate) mod expansions;
+pub(crate) mod symbols;
+pub(crate) mod tile;
 
 pub(crate) use symbols::swatch;
 pub(crate) use tile::svg_tile;
@@ -14,17 +14,18 @@ pub use tile::{corner_spot, feature_spot};
 use super::feature_label;
 use super::pieces::{pieces_of, Piece, PieceInfo};
 use super::summary::{seat_name, summary, Summary, PLAYER_COLOURS};
+use crate::sets::{self, SetModule};
 use carcassonne::config::Figure;
 use carcassonne::game::Game;
 use carcassonne::geometry::{Pos, Rotation};
 use carcassonne::rules::hills_sheep::SheepToken;
 use carcassonne::tiles::TileKind;
 use std::fmt::Write as _;
-use symbols::{svg_dragon, svg_fairy, svg_figure};
+use symbols::svg_figure;
 use tile::figure_point;
 
 /// Side of a tile square in the SVG, in user units.
-pub(super) const TILE: f64 = 60.0;
+pub(crate) const TILE: f64 = 60.0;
 /// Side of a tile's square in the SVG pictures, in user units: a tile turned `rot` is
 /// drawn from `(0, 0)` to `(TILE_SIZE, TILE_SIZE)` ([`tile_svg`]), x growing east and y
 /// south.
@@ -100,7 +101,7 @@ const TERRAIN_FILLS: [&str; 18] = [
 ];
 
 /// The colour of a seat's figures.
-fn seat_colour(seat: usize) -> &'static str {
+pub(crate) fn seat_colour(seat: usize) -> &'static str {
     PLAYER_COLOURS[seat % PLAYER_COLOURS.len()]
 }
 
@@ -114,7 +115,7 @@ fn seat_ink(seat: usize) -> &'static str {
 }
 
 /// A number for SVG output: integers without a fraction, else one decimal (deterministic).
-fn num(v: f64) -> String {
+pub(crate) fn num(v: f64) -> String {
     let r = (v * 10.0).round() / 10.0;
     if r.fract() == 0.0 {
         format!("{}", r as i64)
@@ -286,8 +287,9 @@ fn svg_legend(out: &mut String, layout: &Layout, pieces: &[&PieceInfo]) {
 }
 
 /// The board's state in a game: a frame around the tiles placed in the turn shown
-/// (`new_tiles`, placement indices), the expansions' pieces on the board (bridges,
-/// castles, the count), the figures (a shepherd with his flock), the fairy and the dragon.
+/// (`new_tiles`, placement indices), then the pieces of each set in play on the board,
+/// the figures with what a set shows beside each, and the pieces of each set over the
+/// figures ([`crate::sets`]).
 pub(crate) fn svg_board_state(
     out: &mut String,
     game: &Game,
@@ -309,10 +311,9 @@ pub(crate) fn svg_board_state(
             num(TILE - 3.0)
         );
     }
-    expansions::bridges(out, game, layout);
-    expansions::castles(out, game, layout);
-    expansions::towers(out, game, layout);
-    expansions::count_on_its_city(out, game, layout);
+    for set in sets::in_play(game) {
+        set.svg_board(out, game, layout);
+    }
     // Figures, in a fixed order so that the output does not depend on the figure list's
     // internal order. A finished game shows them as they stood before final scoring.
     let figures = game.figures_before_final_scoring();
@@ -321,8 +322,7 @@ pub(crate) fn svg_board_state(
         let f = &figures[k];
         (f.placement, f.figure, f.local, f.owner)
     });
-    let fairy = game.fairy();
-    let mut fairy_point = None;
+    let in_play: Vec<&dyn SetModule> = sets::in_play(game).collect();
     for k in order {
         let f = &figures[k];
         let p = board.placement(f.placement as usize);
@@ -351,28 +351,12 @@ pub(crate) fn svg_board_state(
             f.figure,
             &title,
         );
-        if f.figure == Figure::Shepherd {
-            expansions::flock(out, game, f.owner as usize, (x, y));
-        }
-        if let Some((fpos, Some((owner, local)))) = fairy {
-            if fpos == p.pos && owner == f.owner && local == f.local && f.corner().is_none() {
-                fairy_point = Some((x + TILE * 0.15, y - TILE * 0.15));
-            }
+        for set in &in_play {
+            set.svg_beside_figure(out, game, f, (x, y));
         }
     }
-    if let Some((pos, _)) = fairy {
-        let (ox, oy) = layout.origin(pos);
-        let at = fairy_point.unwrap_or((ox + TILE * 0.8, oy + TILE * 0.2));
-        svg_fairy(out, "fairy", at, &format!("fairy at {pos}"));
-    }
-    if let Some(pos) = game.dragon() {
-        let (ox, oy) = layout.origin(pos);
-        svg_dragon(
-            out,
-            "dragon",
-            (ox + TILE * 0.72, oy + TILE * 0.72),
-            &format!("dragon at {pos}"),
-        );
+    for set in in_play {
+        set.svg_over_figures(out, game, layout);
     }
 }
 

@@ -152,7 +152,7 @@ pub(super) fn svg_piece(
 }
 
 /// The count (CC2): a meeple of its own grey, marked `C`.
-pub(super) fn svg_count(out: &mut String, class: &str, at: (f64, f64), title: &str) {
+pub(crate) fn svg_count(out: &mut String, class: &str, at: (f64, f64), title: &str) {
     svg_piece(
         out,
         class,
@@ -365,7 +365,7 @@ pub(super) fn svg_vineyard(out: &mut String, at: (f64, f64), s: f64) {
 /// A token of the sheep bag (HS1) centred at `at`: a sheep (a white fleece with a dark
 /// head) with `label` on it (its sheep, or the sheep of a flock), or the wolf (a grey
 /// fleece marked `W`), titled `title` in a group of class `class`.
-pub(super) fn svg_token(
+pub(crate) fn svg_token(
     out: &mut String,
     class: &str,
     at: (f64, f64),
@@ -406,7 +406,7 @@ pub(super) fn svg_token(
 }
 
 /// The dragon (PD1) at `at`.
-pub(super) fn svg_dragon(out: &mut String, class: &str, at: (f64, f64), title: &str) {
+pub(crate) fn svg_dragon(out: &mut String, class: &str, at: (f64, f64), title: &str) {
     let _ = writeln!(
         out,
         r##"<g class="{class}"><title>{}</title><circle cx="{}" cy="{}" r="{}" fill="#5a0f0f" stroke="#ffcc00" stroke-width="1.5"/><text x="{}" y="{}" font-size="10" font-weight="bold" fill="#ffcc00" text-anchor="middle">D</text></g>"##,
@@ -420,7 +420,7 @@ pub(super) fn svg_dragon(out: &mut String, class: &str, at: (f64, f64), title: &
 }
 
 /// The fairy (PD15) at `at`.
-pub(super) fn svg_fairy(out: &mut String, class: &str, at: (f64, f64), title: &str) {
+pub(crate) fn svg_fairy(out: &mut String, class: &str, at: (f64, f64), title: &str) {
     let _ = writeln!(
         out,
         r##"<g class="{class}"><title>{}</title><circle cx="{}" cy="{}" r="{}" fill="#ff8fd0" stroke="#7a1f5c" stroke-width="1"/><text x="{}" y="{}" font-size="8" font-weight="bold" fill="#7a1f5c" text-anchor="middle">F</text></g>"##,
@@ -482,7 +482,7 @@ pub(super) fn svg_bazaar(out: &mut String, at: (f64, f64), s: f64) {
 }
 
 /// A castle (CA1) centred at `at`: a grey keep with two towers, outlined in `stroke`.
-pub(super) fn svg_castle(out: &mut String, class: &str, at: (f64, f64), stroke: &str, title: &str) {
+pub(crate) fn svg_castle(out: &mut String, class: &str, at: (f64, f64), stroke: &str, title: &str) {
     let (cx, cy) = at;
     let s = TILE * 0.1;
     let _ = writeln!(
@@ -502,7 +502,7 @@ pub(super) fn svg_castle(out: &mut String, class: &str, at: (f64, f64), stroke: 
 }
 
 /// A tower (TW1) centred at `at`: a grey square with its height.
-pub(super) fn svg_tower(out: &mut String, class: &str, at: (f64, f64), height: u8, title: &str) {
+pub(crate) fn svg_tower(out: &mut String, class: &str, at: (f64, f64), height: u8, title: &str) {
     let (cx, cy) = at;
     let s = 7.0;
     let _ = writeln!(
@@ -519,7 +519,7 @@ pub(super) fn svg_tower(out: &mut String, class: &str, at: (f64, f64), height: u
 }
 
 /// A bridge (BR1) from `from` to `to`: a road on a dark deck.
-pub(super) fn svg_bridge(out: &mut String, from: (f64, f64), to: (f64, f64), title: &str) {
+pub(crate) fn svg_bridge(out: &mut String, from: (f64, f64), to: (f64, f64), title: &str) {
     let d = format!("M {} L {}", pt(from), pt(to));
     let _ = writeln!(
         out,

@@ -45,14 +45,14 @@ pub(super) fn segment_ends(segment: usize) -> ((f64, f64), (f64, f64)) {
 }
 
 /// The centroid of segment `segment`'s triangle (border third and tile centre).
-pub(super) fn segment_point(segment: usize) -> (f64, f64) {
+pub(crate) fn segment_point(segment: usize) -> (f64, f64) {
     let (p, q) = segment_ends(segment);
     let c = TILE / 2.0;
     ((p.0 + q.0 + c) / 3.0, (p.1 + q.1 + c) / 3.0)
 }
 
 /// The middle of a side's border.
-pub(super) fn side_middle(side: usize) -> (f64, f64) {
+pub(crate) fn side_middle(side: usize) -> (f64, f64) {
     border_point(side as f64 * 3.0 + 1.5)
 }
 
@@ -152,7 +152,7 @@ pub(super) fn city_paths(
 }
 
 /// Where a figure is drawn on its tile, in tile coordinates.
-pub(super) fn figure_point(kind: TileKind, rot: Rotation, figure: &BoardFigure) -> (f64, f64) {
+pub(crate) fn figure_point(kind: TileKind, rot: Rotation, figure: &BoardFigure) -> (f64, f64) {
     match figure.corner() {
         Some(corner) => corner_spot(corner),
         None => feature_spot(kind, rot, figure.local),

@@ -1,0 +1,88 @@
+//! Bridges, Castles & Bazaars: bridges (BR1), castles (CA1) and a bazaar's auction (BZ2).
+
+use super::SetModule;
+use crate::render::anchor_segment;
+use crate::render::summary::seat_name;
+use crate::render::svg::symbols::{svg_bridge, svg_castle};
+use crate::render::svg::tile::{segment_point, side_middle};
+use crate::render::svg::{seat_colour, Layout, TILE};
+use crate::render::text::wrapped;
+use carcassonne::game::Game;
+use carcassonne::tiles::TileSet;
+use std::fmt::Write as _;
+
+pub(crate) struct BridgesCastlesBazaars;
+
+impl SetModule for BridgesCastlesBazaars {
+    fn set(&self) -> TileSet {
+        TileSet::BridgesCastlesBazaars
+    }
+
+    /// The castles with their owners (CA1), the bridges (BR1) and the auction under way
+    /// (BZ2).
+    fn text_lines(&self, game: &Game, out: &mut String) {
+        let board = game.board();
+        let castles: Vec<String> = game
+            .castles()
+            .map(|(owner, (pos, local), scored)| {
+                let name = board
+                    .index_at(pos)
+                    .map_or("?", |i| game.feature_name(i, local));
+                let state = if scored { ", scored" } else { "" };
+                format!("seat {owner} at {pos} on {name}{state}")
+            })
+            .collect();
+        out.push_str(&wrapped("castles:", &castles));
+        let bridges: Vec<String> = (0..board.len())
+            .filter_map(|i| {
+                game.bridge_at(i)
+                    .map(|axis| format!("{} {}", board.placement(i).pos, axis.name()))
+            })
+            .collect();
+        out.push_str(&wrapped("bridges:", &bridges));
+        if let Some((tile, bid, bidder, selector)) = game.bazaar_auction() {
+            let _ = writeln!(
+                out,
+                "bazaar: seat {selector} offers {}; the bid stands at {bid} by seat {bidder}",
+                tile.id()
+            );
+        }
+    }
+
+    /// Bridges (BR1) across their tiles, then castles (CA1) on their cities, outlined in
+    /// their owner's colour.
+    fn svg_board(&self, out: &mut String, game: &Game, layout: &Layout) {
+        let board = game.board();
+        for i in 0..board.len() {
+            let Some(axis) = game.bridge_at(i) else {
+                continue;
+            };
+            let pos = board.placement(i).pos;
+            let (x, y) = layout.origin(pos);
+            let [a, b] = axis.sides();
+            let (p, q) = (side_middle(a.index()), side_middle(b.index()));
+            svg_bridge(
+                out,
+                (x + p.0, y + p.1),
+                (x + q.0, y + q.1),
+                &format!("bridge {} at {pos}", axis.name()),
+            );
+        }
+        for (owner, (pos, local), scored) in game.castles() {
+            let Some(i) = board.index_at(pos) else {
+                continue;
+            };
+            let p = board.placement(i);
+            let (x, y) = layout.origin(pos);
+            let (cx, cy) =
+                anchor_segment(p.oriented(), local).map_or((TILE / 2.0, TILE / 2.0), segment_point);
+            let at = (x + (cx + TILE / 2.0) / 2.0, y + (cy + TILE / 2.0) / 2.0);
+            let title = format!(
+                "castle of {}{}",
+                seat_name(owner as usize),
+                if scored { " (scored)" } else { "" }
+            );
+            svg_castle(out, "castle", at, seat_colour(owner as usize), &title);
+        }
+    }
+}

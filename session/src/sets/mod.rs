@@ -1,0 +1,88 @@
+//! The session layer's part of each expansion: one module per set, listed once in
+//! [`SETS`], behind the trait [`SetModule`] whose hooks all default to nothing. The shared
+//! machinery of an output (the text board, the SVG picture) asks every module of a set
+//! in play, in list order ([`in_play`]), and names no set itself.
+//!
+//! A module gives, so far, the lines of its set's state under the text board
+//! ([`SetModule::text_lines`]) and its pieces in the SVG picture: on the board under the
+//! figures ([`SetModule::svg_board`]), beside a figure ([`SetModule::svg_beside_figure`])
+//! and over the figures ([`SetModule::svg_over_figures`]). The rest of a set's
+//! presentation (its legend pieces and tile symbols, the summary beside the board), its
+//! decision words, record hooks and what the bots value of it still live in the shared
+//! files that `docs/architecture.md` lists.
+
+use crate::render::svg::Layout;
+use carcassonne::game::{BoardFigure, Game};
+use carcassonne::tiles::TileSet;
+
+mod bcb;
+mod count;
+mod hills_sheep;
+mod king_robber;
+mod princess_dragon;
+mod tower;
+mod traders_builders;
+
+/// One expansion in the front ends. Every hook is called only for a game with the set in
+/// play ([`Game::has_set`]).
+pub(crate) trait SetModule: Sync {
+    /// The set.
+    fn set(&self) -> TileSet;
+
+    /// Appends the lines of the set's state under the text board
+    /// ([`crate::render::board_text`]), each ended by a newline; nothing when there is
+    /// nothing to say.
+    fn text_lines(&self, _game: &Game, _out: &mut String) {}
+
+    /// Draws the set's pieces that stand on the board (SVG), over the tiles and under
+    /// the figures.
+    fn svg_board(&self, _out: &mut String, _game: &Game, _layout: &Layout) {}
+
+    /// Draws what the set shows beside `figure`, drawn at `at` (SVG).
+    fn svg_beside_figure(
+        &self,
+        _out: &mut String,
+        _game: &Game,
+        _figure: &BoardFigure,
+        _at: (f64, f64),
+    ) {
+    }
+
+    /// Draws the set's pieces that stand over the figures (SVG).
+    fn svg_over_figures(&self, _out: &mut String, _game: &Game, _layout: &Layout) {}
+}
+
+/// Every set with a module, in the order of [`TileSet`]: the order in which the outputs
+/// ask them.
+pub(crate) static SETS: [&dyn SetModule; 7] = [
+    &princess_dragon::PrincessDragon,
+    &count::Count,
+    &king_robber::KingRobber,
+    &bcb::BridgesCastlesBazaars,
+    &tower::Tower,
+    &traders_builders::TradersBuilders,
+    &hills_sheep::HillsSheep,
+];
+
+/// The modules of the sets in play in `game`, in list order.
+pub(crate) fn in_play(game: &Game) -> impl Iterator<Item = &'static dyn SetModule> + '_ {
+    SETS.iter().copied().filter(|m| game.has_set(m.set()))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The list follows the order of `TileSet` and names each set once.
+    #[test]
+    fn sets_are_listed_once_in_tile_set_order() {
+        let order: Vec<usize> = SETS
+            .iter()
+            .map(|m| TileSet::ALL.iter().position(|s| *s == m.set()).unwrap())
+            .collect();
+        assert!(
+            order.windows(2).all(|w| w[0] < w[1]),
+            "SETS out of TileSet order or with a set twice: {order:?}"
+        );
+    }
+}
