@@ -2,18 +2,18 @@
 //! SVG board after every turn, a turn slider, and beside the board a panel with the turn's
 //! scores and the legend, laid out to fit a 1280×800 window.
 
-use super::pieces::{pieces_of, Piece};
+use super::pieces::pieces_of;
 use super::summary::{seat_name, summary, Summary};
 use super::svg::{escape, icon, svg_board_state, svg_open, svg_tile, Icon, Layout};
+use crate::sets;
 use carcassonne::config::Figure;
 use carcassonne::game::Game;
-use carcassonne::rules::hills_sheep::SheepToken;
 use std::fmt::Write as _;
 
-/// The panel of one turn: its status line, the scores with the winners, titles and
-/// prisoners (TW4), the tokens left in the sheep bag (HS1), and the City of
-/// Carcassonne's quarters.
-fn turn_panel(out: &mut String, turn: usize, summary: &Summary) {
+/// The panel of one turn: its status line, the scores with the winners and what each set
+/// in play shows beside a score (titles, prisoners) and under the scores (the sheep bag,
+/// the City of Carcassonne's quarters).
+fn turn_panel(out: &mut String, turn: usize, game: &Game, summary: &Summary) {
     let _ = writeln!(
         out,
         r#"<div class="turn-info" data-turn="{turn}"><p class="status">{}</p><ul class="scores">"#,
@@ -32,62 +32,14 @@ fn turn_panel(out: &mut String, turn: usize, summary: &Summary) {
         if line.winner {
             out.push_str(" \u{2605} winner");
         }
-        for &title in &line.titles {
-            let name = if title == Piece::King {
-                "King"
-            } else {
-                "Robber Baron"
-            };
-            let _ = write!(
-                out,
-                r#" <span class="title">{} {name}</span>"#,
-                icon(Icon::Piece(title))
-            );
-        }
-        if !line.prisoners.is_empty() {
-            out.push_str(r#" <span class="prisoners">prisoners"#);
-            for &(owner, figure, n) in &line.prisoners {
-                let _ = write!(out, " {}", icon(Icon::Seat(owner, figure)));
-                if n > 1 {
-                    let _ = write!(out, "×{n}");
-                }
-            }
-            out.push_str("</span>");
+        for set in sets::in_play(game) {
+            set.html_beside_score(out, game, line.seat);
         }
         out.push_str("</li>\n");
     }
     out.push_str("</ul>\n");
-    if let Some(bag) = &summary.sheep_bag {
-        let left: u32 = bag.iter().map(|&n| u32::from(n)).sum();
-        let tokens = if left == 1 { "token" } else { "tokens" };
-        let _ = write!(
-            out,
-            r#"<p class="sheep-bag"><b>Sheep bag</b> ({left} {tokens}):"#
-        );
-        for token in SheepToken::ALL {
-            let _ = write!(
-                out,
-                r#" <span class="bag-token" data-token="{}">{}×{}</span>"#,
-                token.name(),
-                icon(Icon::Token(token)),
-                bag[token as usize]
-            );
-        }
-        out.push_str("</p>\n");
-    }
-    if !summary.city.is_empty() {
-        out.push_str("<div class=\"city\"><b>City of Carcassonne</b><ul>\n");
-        for line in &summary.city {
-            let _ = write!(out, "<li>{}:", escape(line.quarter.name()));
-            if line.count {
-                let _ = write!(out, " {}", icon(Icon::Piece(Piece::Count)));
-            }
-            for &(owner, figure) in &line.figures {
-                let _ = write!(out, " {}", icon(Icon::Seat(owner as usize, figure)));
-            }
-            out.push_str("</li>\n");
-        }
-        out.push_str("</ul></div>\n");
+    for set in sets::in_play(game) {
+        set.html_under_scores(out, game);
     }
     out.push_str("</div>\n");
 }
@@ -152,7 +104,7 @@ pub fn replay_html(title: &str, states: &[Game]) -> String {
         );
         svg_board_state(&mut svg, state, &layout, before.min(placed)..placed);
         svg.push_str("</g>\n");
-        turn_panel(&mut panels, turn, &summary(state));
+        turn_panel(&mut panels, turn, state, &summary(state));
         before = placed;
     }
     svg.push_str("</svg>\n");

@@ -1,15 +1,10 @@
-//! What a picture says beside the board: the status line, each seat's score with the
-//! winners, the titles held (KR1, KR2) and the prisoners held (TW4), the tokens left in
-//! the sheep bag (HS1), and the quarters of the City of Carcassonne with their figures
-//! and the count (CC2). The SVG picture writes it under the board, the HTML replay in a
-//! panel beside it, once per turn.
+//! What a picture says beside the board: the status line and each seat's score with the
+//! winners. The SVG picture writes it under the board, the HTML replay in a panel beside
+//! it, once per turn; what a set shows beside a score or under the scores (titles,
+//! prisoners, the sheep bag, the City of Carcassonne) its module draws
+//! ([`crate::sets`]).
 
-use super::pieces::Piece;
-use carcassonne::config::Figure;
 use carcassonne::game::Game;
-use carcassonne::rules::count::Quarter;
-use carcassonne::rules::hills_sheep::SheepToken;
-use carcassonne::tiles::TileSet;
 
 /// The colour of each seat's figures in the pictures: saturated colours, each far from
 /// every terrain and symbol colour of the pictures.
@@ -35,21 +30,6 @@ pub(super) struct SeatLine {
     pub score: i32,
     /// Whether the game is over and this seat won (alone or tied).
     pub winner: bool,
-    /// The titles it holds: [`Piece::King`], [`Piece::RobberBaron`].
-    pub titles: Vec<Piece>,
-    /// The other seats' figures it holds prisoner (TW4): (owner, figure, how many), by
-    /// owner, then in the order of [`Figure::ALL`].
-    pub prisoners: Vec<(usize, Figure, u8)>,
-}
-
-/// One quarter of the City of Carcassonne.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub(super) struct QuarterLine {
-    pub quarter: Quarter,
-    /// The figures in it: (owner, figure), in the engine's order.
-    pub figures: Vec<(u8, Figure)>,
-    /// Whether the count stands in it.
-    pub count: bool,
 }
 
 /// The text around the board of one game state.
@@ -57,11 +37,6 @@ pub(super) struct QuarterLine {
 pub(super) struct Summary {
     pub status: String,
     pub seats: Vec<SeatLine>,
-    /// The quarters, with the Count in play; empty otherwise.
-    pub city: Vec<QuarterLine>,
-    /// The tokens left in the sheep bag by [`SheepToken`], with Hills & Sheep in play
-    /// (HS1); a finished game's as they stood before final scoring put the flocks back.
-    pub sheep_bag: Option<[u8; SheepToken::ALL.len()]>,
 }
 
 /// The summary of `game`.
@@ -96,7 +71,6 @@ pub(super) fn summary(game: &Game) -> Summary {
             game.tiles_left()
         )
     };
-    let (king, robber) = game.titles();
     let seats = game
         .scores()
         .iter()
@@ -105,52 +79,7 @@ pub(super) fn summary(game: &Game) -> Summary {
             seat,
             score,
             winner: winners.contains(&seat),
-            titles: [(king, Piece::King), (robber, Piece::RobberBaron)]
-                .into_iter()
-                .filter(|(holder, _)| *holder == Some(seat))
-                .map(|(_, piece)| piece)
-                .collect(),
-            prisoners: prisoners_held(game, seat),
         })
         .collect();
-    let city = match game.count_quarter() {
-        None => Vec::new(),
-        Some(count) => Quarter::ALL
-            .into_iter()
-            .map(|quarter| QuarterLine {
-                quarter,
-                figures: game
-                    .quarter_figures()
-                    .iter()
-                    .filter(|(q, _, _)| *q == quarter)
-                    .map(|&(_, owner, figure)| (owner, figure))
-                    .collect(),
-                count: quarter == count,
-            })
-            .collect(),
-    };
-    let sheep_bag = game
-        .has_set(TileSet::HillsSheep)
-        .then(|| game.sheep_bag_before_final_scoring());
-    Summary {
-        status,
-        seats,
-        city,
-        sheep_bag,
-    }
-}
-
-/// The figures of the other seats that `holder` holds prisoner (TW4), as
-/// [`SeatLine::prisoners`]; none without the Tower.
-fn prisoners_held(game: &Game, holder: usize) -> Vec<(usize, Figure, u8)> {
-    if game.prisoners_held(holder) == 0 {
-        return Vec::new();
-    }
-    (0..game.num_players())
-        .flat_map(|owner| Figure::ALL.into_iter().map(move |figure| (owner, figure)))
-        .filter_map(|(owner, figure)| {
-            let n = game.prisoners(holder, owner, figure);
-            (n > 0).then_some((owner, figure, n))
-        })
-        .collect()
+    Summary { status, seats }
 }

@@ -2,8 +2,11 @@
 //! quarters.
 
 use super::SetModule;
-use crate::render::svg::symbols::svg_count;
-use crate::render::svg::{Layout, TILE};
+use crate::render::summary::seat_name;
+use crate::render::svg::symbols::{svg_count, svg_figure};
+use crate::render::svg::{escape, icon, num, Icon, Layout, SCORE_LINE, TILE};
+use crate::render::Piece;
+use carcassonne::config::Figure;
 use carcassonne::game::Game;
 use carcassonne::rules::count::Quarter;
 use carcassonne::tiles::{Symbols, TileSet};
@@ -61,4 +64,93 @@ impl SetModule for Count {
             &format!("the count, in the {} quarter", quarter.name()),
         );
     }
+
+    /// The City's name and a line per quarter (CC2).
+    fn svg_lines_under_scores(&self, game: &Game) -> usize {
+        if game.count_quarter().is_some() {
+            1 + Quarter::ALL.len()
+        } else {
+            0
+        }
+    }
+
+    /// The City of Carcassonne (CC2): its name, then each quarter with its figures in
+    /// their owners' colours and the count where it stands.
+    fn svg_under_scores(&self, out: &mut String, game: &Game, at: (f64, f64)) {
+        let Some(count) = game.count_quarter() else {
+            return;
+        };
+        let (x, top) = at;
+        out.push_str("<g class=\"city-of-carcassonne\">\n");
+        let _ = writeln!(
+            out,
+            r##"<text x="{}" y="{}" font-weight="bold" fill="#222222">City of Carcassonne</text>"##,
+            num(x),
+            num(top + 12.0)
+        );
+        for (i, quarter) in Quarter::ALL.into_iter().enumerate() {
+            let base = top + SCORE_LINE * (i + 1) as f64 + 12.0;
+            let _ = writeln!(
+                out,
+                r##"<text x="{}" y="{}" fill="#222222">{}</text>"##,
+                num(x + 16.0),
+                num(base),
+                escape(quarter.name())
+            );
+            let mut fx = x + 100.0;
+            if quarter == count {
+                svg_count(
+                    out,
+                    "count",
+                    (fx, base - 2.0),
+                    &format!("the count, in the {} quarter", quarter.name()),
+                );
+                fx += 16.0;
+            }
+            for (owner, figure) in figures_in(game, quarter) {
+                svg_figure(
+                    out,
+                    "quarter-figure",
+                    (fx, base - 2.0),
+                    Some(owner as usize),
+                    figure,
+                    &format!(
+                        "{} {} in the {} quarter",
+                        seat_name(owner as usize),
+                        figure.name(),
+                        quarter.name()
+                    ),
+                );
+                fx += 16.0;
+            }
+        }
+        out.push_str("</g>\n");
+    }
+
+    fn html_under_scores(&self, out: &mut String, game: &Game) {
+        let Some(count) = game.count_quarter() else {
+            return;
+        };
+        out.push_str("<div class=\"city\"><b>City of Carcassonne</b><ul>\n");
+        for quarter in Quarter::ALL {
+            let _ = write!(out, "<li>{}:", escape(quarter.name()));
+            if quarter == count {
+                let _ = write!(out, " {}", icon(Icon::Piece(Piece::Count)));
+            }
+            for (owner, figure) in figures_in(game, quarter) {
+                let _ = write!(out, " {}", icon(Icon::Seat(owner as usize, figure)));
+            }
+            out.push_str("</li>\n");
+        }
+        out.push_str("</ul></div>\n");
+    }
+}
+
+/// The figures in `quarter` of the City: (owner, figure), in the engine's order.
+fn figures_in(game: &Game, quarter: Quarter) -> Vec<(u8, Figure)> {
+    game.quarter_figures()
+        .iter()
+        .filter(|(q, _, _)| *q == quarter)
+        .map(|&(_, owner, figure)| (owner, figure))
+        .collect()
 }

@@ -1,6 +1,9 @@
 //! King & Robber Baron (KR1–KR3): who holds the titles.
 
 use super::SetModule;
+use crate::render::svg::symbols::{svg_crown, svg_robber};
+use crate::render::svg::{icon, num, Icon};
+use crate::render::Piece;
 use carcassonne::game::Game;
 use carcassonne::tiles::TileSet;
 use std::fmt::Write as _;
@@ -23,4 +26,51 @@ impl SetModule for KingRobber {
             holder(robber)
         );
     }
+
+    /// The titles seat `seat` holds (KR1, KR2), side by side.
+    fn svg_beside_score(&self, out: &mut String, game: &Game, seat: usize, at: (f64, f64)) -> f64 {
+        let mut x = at.0;
+        for title in held(game, seat) {
+            let name = if title == Piece::King {
+                svg_crown(out, (x + 7.0, at.1), 14.0, "the King");
+                "King"
+            } else {
+                svg_robber(out, (x + 7.0, at.1), 15.0, "the Robber Baron");
+                "Robber Baron"
+            };
+            let _ = writeln!(
+                out,
+                r##"<text x="{}" y="{}" fill="#222222">{name}</text>"##,
+                num(x + 17.0),
+                num(at.1 + 4.0)
+            );
+            x += 100.0;
+        }
+        x - at.0
+    }
+
+    fn html_beside_score(&self, out: &mut String, game: &Game, seat: usize) {
+        for title in held(game, seat) {
+            let name = if title == Piece::King {
+                "King"
+            } else {
+                "Robber Baron"
+            };
+            let _ = write!(
+                out,
+                r#" <span class="title">{} {name}</span>"#,
+                icon(Icon::Piece(title))
+            );
+        }
+    }
+}
+
+/// The titles `seat` holds: [`Piece::King`], then [`Piece::RobberBaron`].
+fn held(game: &Game, seat: usize) -> Vec<Piece> {
+    let (king, robber) = game.titles();
+    [(king, Piece::King), (robber, Piece::RobberBaron)]
+        .into_iter()
+        .filter(|(holder, _)| *holder == Some(seat))
+        .map(|(_, piece)| piece)
+        .collect()
 }

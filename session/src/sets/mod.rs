@@ -4,12 +4,14 @@
 //! in play, in list order ([`in_play`]), and names no set itself.
 //!
 //! A module gives, so far, the lines of its set's state under the text board
-//! ([`SetModule::text_lines`]) and its pieces in the SVG picture: on the board under the
+//! ([`SetModule::text_lines`]); its pieces in the SVG picture, on the board under the
 //! figures ([`SetModule::svg_board`]), beside a figure ([`SetModule::svg_beside_figure`])
-//! and over the figures ([`SetModule::svg_over_figures`]). The rest of a set's
-//! presentation (its legend pieces and tile symbols, the summary beside the board), its
-//! decision words, record hooks and what the bots value of it still live in the shared
-//! files that `docs/architecture.md` lists.
+//! and over the figures ([`SetModule::svg_over_figures`]); and its part of the summary
+//! beside the board, in the SVG picture and the HTML replay's panel: beside a seat's
+//! score (titles, prisoners) and under the scores (the sheep bag, the City of
+//! Carcassonne). The rest of a set's presentation (its legend pieces and tile symbols),
+//! its decision words, record hooks and what the bots value of it still live in the
+//! shared files that `docs/architecture.md` lists.
 
 use crate::render::svg::Layout;
 use carcassonne::game::{BoardFigure, Game};
@@ -50,6 +52,33 @@ pub(crate) trait SetModule: Sync {
 
     /// Draws the set's pieces that stand over the figures (SVG).
     fn svg_over_figures(&self, _out: &mut String, _game: &Game, _layout: &Layout) {}
+
+    /// Draws what the set shows beside seat `seat`'s score line, from `at` to the right
+    /// (SVG); the width it took.
+    fn svg_beside_score(
+        &self,
+        _out: &mut String,
+        _game: &Game,
+        _seat: usize,
+        _at: (f64, f64),
+    ) -> f64 {
+        0.0
+    }
+
+    /// How many lines the set takes under the scores of a whole SVG picture.
+    fn svg_lines_under_scores(&self, _game: &Game) -> usize {
+        0
+    }
+
+    /// Draws the set's lines under the scores (SVG) from `at`, the top left of the first
+    /// of its [`SetModule::svg_lines_under_scores`] lines.
+    fn svg_under_scores(&self, _out: &mut String, _game: &Game, _at: (f64, f64)) {}
+
+    /// Writes what the set shows beside seat `seat`'s score in the HTML replay's panel.
+    fn html_beside_score(&self, _out: &mut String, _game: &Game, _seat: usize) {}
+
+    /// Writes the set's part of the HTML replay's panel under the scores.
+    fn html_under_scores(&self, _out: &mut String, _game: &Game) {}
 }
 
 /// Every set with a module, in the order of [`TileSet`]: the order in which the outputs

@@ -3,12 +3,13 @@
 
 use super::SetModule;
 use crate::render::summary::seat_name;
-use crate::render::svg::symbols::svg_tower;
-use crate::render::svg::{Layout, TILE};
+use crate::render::svg::symbols::{svg_figure, svg_tower};
+use crate::render::svg::{icon, num, Icon, Layout, TILE};
 use crate::render::text::wrapped;
 use carcassonne::config::Figure;
 use carcassonne::game::Game;
 use carcassonne::tiles::TileSet;
+use std::fmt::Write as _;
 
 pub(crate) struct Tower;
 
@@ -66,4 +67,72 @@ impl SetModule for Tower {
             svg_tower(out, "tower", at, tower.height, &title);
         }
     }
+
+    /// The prisoners seat `seat` holds (TW4): each kind of figure in its owner's colour,
+    /// with its number when more than one.
+    fn svg_beside_score(&self, out: &mut String, game: &Game, seat: usize, at: (f64, f64)) -> f64 {
+        let prisoners = prisoners_held(game, seat);
+        if prisoners.is_empty() {
+            return 0.0;
+        }
+        let (mut x, y) = at;
+        let label = |out: &mut String, x: f64, text: &str| {
+            let _ = writeln!(
+                out,
+                r##"<text x="{}" y="{}" fill="#222222">{text}</text>"##,
+                num(x),
+                num(y + 4.0)
+            );
+        };
+        let _ = write!(out, r#"<g class="prisoners" data-seat="{seat}">"#);
+        label(out, x, "prisoners");
+        x += 66.0;
+        for (owner, figure, n) in prisoners {
+            let title = format!(
+                "{n} {} of {} held prisoner by {}",
+                figure.name(),
+                seat_name(owner),
+                seat_name(seat)
+            );
+            svg_figure(out, "prisoner", (x, y), Some(owner), figure, &title);
+            x += 10.0;
+            if n > 1 {
+                label(out, x, &format!("×{n}"));
+                x += 18.0;
+            }
+            x += 6.0;
+        }
+        out.push_str("</g>\n");
+        x - at.0
+    }
+
+    fn html_beside_score(&self, out: &mut String, game: &Game, seat: usize) {
+        let prisoners = prisoners_held(game, seat);
+        if prisoners.is_empty() {
+            return;
+        }
+        out.push_str(r#" <span class="prisoners">prisoners"#);
+        for (owner, figure, n) in prisoners {
+            let _ = write!(out, " {}", icon(Icon::Seat(owner, figure)));
+            if n > 1 {
+                let _ = write!(out, "×{n}");
+            }
+        }
+        out.push_str("</span>");
+    }
+}
+
+/// The figures of the other seats that `holder` holds prisoner (TW4): (owner, figure, how
+/// many), by owner, then in the order of [`Figure::ALL`].
+fn prisoners_held(game: &Game, holder: usize) -> Vec<(usize, Figure, u8)> {
+    if game.prisoners_held(holder) == 0 {
+        return Vec::new();
+    }
+    (0..game.num_players())
+        .flat_map(|owner| Figure::ALL.into_iter().map(move |figure| (owner, figure)))
+        .filter_map(|(owner, figure)| {
+            let n = game.prisoners(holder, owner, figure);
+            (n > 0).then_some((owner, figure, n))
+        })
+        .collect()
 }

@@ -3,7 +3,6 @@
 //! (`expansions.rs`), the summary under the board and the legend of what the game has.
 //! The HTML replay draws the same tiles and, per turn, the same board state.
 
-pub(crate) mod expansions;
 pub(crate) mod symbols;
 pub(crate) mod tile;
 
@@ -18,7 +17,6 @@ use crate::sets::{self, SetModule};
 use carcassonne::config::Figure;
 use carcassonne::game::Game;
 use carcassonne::geometry::{Pos, Rotation};
-use carcassonne::rules::hills_sheep::SheepToken;
 use carcassonne::tiles::TileKind;
 use std::fmt::Write as _;
 use symbols::svg_figure;
@@ -35,7 +33,7 @@ pub(super) const MARGIN: f64 = 28.0;
 /// Height of the status line above the board.
 pub(super) const HEADER: f64 = 22.0;
 /// Height of one score line under the board.
-pub(super) const SCORE_LINE: f64 = 18.0;
+pub(crate) const SCORE_LINE: f64 = 18.0;
 /// Width of one legend entry.
 pub(super) const LEGEND_ITEM: f64 = 136.0;
 /// Height of one row of legend entries.
@@ -156,37 +154,25 @@ pub(crate) struct Layout {
     top: f64,
     /// Top of the score lines.
     scores_top: f64,
-    /// Top of the sheep bag's line (HS1).
-    bag_top: f64,
-    /// Top of the City of Carcassonne's lines.
-    city_top: f64,
+    /// Top of the lines of the sets in play under the scores ([`crate::sets`]).
+    under_top: f64,
     /// Top of the legend.
     legend_top: f64,
     height: f64,
     legend_columns: usize,
 }
 
-/// Lines of the City of Carcassonne under the scores: its name, then one per quarter.
-const CITY_LINES: usize = 5;
-
 impl Layout {
-    /// A whole picture: `players` score lines, the sheep bag's line when `bag`, the City's
-    /// lines when `city`, and a legend of `legend` entries under the board.
-    fn picture(
-        (min, max): (Pos, Pos),
-        players: usize,
-        (bag, city): (bool, bool),
-        legend: usize,
-    ) -> Layout {
+    /// A whole picture: `players` score lines, `under` lines of the sets in play under
+    /// them, and a legend of `legend` entries under the board.
+    fn picture((min, max): (Pos, Pos), players: usize, under: usize, legend: usize) -> Layout {
         let cols = (max.x - min.x + 1) as f64;
         let rows = (max.y - min.y + 1) as f64;
         let width = (MARGIN * 2.0 + cols * TILE).max(MIN_WIDTH);
         let top = HEADER + MARGIN;
         let scores_top = top + rows * TILE + MARGIN;
-        let bag_top = scores_top + SCORE_LINE * players as f64 + 4.0;
-        let city_top = bag_top + if bag { SCORE_LINE } else { 0.0 };
-        let city_lines = if city { CITY_LINES } else { 0 };
-        let legend_top = city_top + SCORE_LINE * city_lines as f64 + 8.0;
+        let under_top = scores_top + SCORE_LINE * players as f64 + 4.0;
+        let legend_top = under_top + SCORE_LINE * under as f64 + 8.0;
         let legend_columns = (((width - 2.0 * MARGIN) / LEGEND_ITEM).floor() as usize).max(1);
         let legend_rows = legend.div_ceil(legend_columns);
         Layout {
@@ -195,8 +181,7 @@ impl Layout {
             width,
             top,
             scores_top,
-            bag_top,
-            city_top,
+            under_top,
             legend_top,
             height: legend_top + legend_rows as f64 * LEGEND_ROW + 8.0,
             legend_columns,
@@ -215,8 +200,7 @@ impl Layout {
             width: MARGIN * 2.0 + cols * TILE,
             top,
             scores_top: height,
-            bag_top: height,
-            city_top: height,
+            under_top: height,
             legend_top: height,
             height,
             legend_columns: 1,
@@ -367,19 +351,16 @@ pub(crate) enum Icon {
     Piece(Piece),
     /// A seat's figure, in the seat's colour.
     Seat(usize, Figure),
-    /// A token of the sheep bag (HS1): a sheep with its number, or the wolf.
-    Token(SheepToken),
 }
 
 /// `icon` as a small inline SVG of 16×16 pixels.
 pub(crate) fn icon(icon: Icon) -> String {
-    let mut out = String::from(r#"<svg class="icon" viewBox="0 0 16 16" width="16" height="16">"#);
-    match icon {
-        Icon::Piece(piece) => swatch(&mut out, piece, 0.0, 0.0),
+    icon_drawn(|out| match icon {
+        Icon::Piece(piece) => swatch(out, piece, 0.0, 0.0),
         Icon::Seat(seat, figure) => {
             let y = if figure.is_follower_like() { 10.0 } else { 8.0 };
             svg_figure(
-                &mut out,
+                out,
                 "swatch",
                 (8.0, y),
                 Some(seat),
@@ -387,23 +368,26 @@ pub(crate) fn icon(icon: Icon) -> String {
                 &seat_name(seat),
             );
         }
-        Icon::Token(token) => {
-            let title = match token {
-                SheepToken::Wolf => "the wolf".to_string(),
-                t => format!("{} sheep", t.sheep()),
-            };
-            let label = (token != SheepToken::Wolf).then(|| token.sheep());
-            symbols::svg_token(&mut out, "swatch", (9.0, 8.0), Some(token), label, &title);
-        }
-    }
+    })
+}
+
+/// What `draw` draws in a box of 16×16 units, as a small inline SVG of 16×16 pixels.
+pub(crate) fn icon_drawn(draw: impl FnOnce(&mut String)) -> String {
+    let mut out = String::from(r#"<svg class="icon" viewBox="0 0 16 16" width="16" height="16">"#);
+    draw(&mut out);
     out.push_str("</svg>");
     out
+}
+
+/// `n` with the word for one or for several: `1 token`, `3 tokens`.
+pub(crate) fn count(n: u32, one: &str, several: &str) -> String {
+    format!("{n} {}", if n == 1 { one } else { several })
 }
 
 /// The summary under the board ([`summary`]): the status line above the board, a line per
 /// seat with its score (the winners marked `★ winner`), the titles it holds and the
 /// prisoners it holds, and the City of Carcassonne's quarters.
-fn svg_summary(out: &mut String, summary: &Summary, layout: &Layout) {
+fn svg_summary(out: &mut String, game: &Game, summary: &Summary, layout: &Layout) {
     let _ = writeln!(
         out,
         r##"<text class="status" x="{}" y="{}" font-size="12" font-weight="bold" fill="#222222">{}</text>"##,
@@ -443,16 +427,18 @@ fn svg_summary(out: &mut String, summary: &Summary, layout: &Layout) {
             line.score,
             if line.winner { " \u{2605} winner" } else { "" }
         );
-        expansions::titles(out, &line.titles, (x + 220.0, base - 4.0));
-        let after_titles = x + 220.0 + 100.0 * line.titles.len() as f64;
-        expansions::prisoners(out, seat, &line.prisoners, (after_titles, base - 4.0));
+        let mut beside = x + 220.0;
+        for set in sets::in_play(game) {
+            beside += set.svg_beside_score(out, game, seat, (beside, base - 4.0));
+        }
         out.push_str("</g>\n");
     }
     out.push_str("</g>\n");
-    if let Some(bag) = &summary.sheep_bag {
-        expansions::sheep_bag(out, bag, (MARGIN, layout.bag_top + 8.0));
+    let mut top = layout.under_top;
+    for set in sets::in_play(game) {
+        set.svg_under_scores(out, game, (MARGIN, top));
+        top += SCORE_LINE * set.svg_lines_under_scores(game) as f64;
     }
-    expansions::city_lines(out, &summary.city, (MARGIN, layout.city_top));
 }
 
 /// The board as a self-contained SVG picture.
@@ -488,12 +474,10 @@ pub fn board_svg(game: &Game) -> String {
     let board = game.board();
     let summary = summary(game);
     let pieces = pieces_of(game, false);
-    let layout = Layout::picture(
-        board.bounds(),
-        game.num_players(),
-        (summary.sheep_bag.is_some(), !summary.city.is_empty()),
-        pieces.len(),
-    );
+    let under = sets::in_play(game)
+        .map(|set| set.svg_lines_under_scores(game))
+        .sum();
+    let layout = Layout::picture(board.bounds(), game.num_players(), under, pieces.len());
     let (min, max) = (layout.min, layout.max);
     let mut out = String::with_capacity(8192 + board.len() * 2048);
     svg_open(
@@ -512,7 +496,7 @@ pub fn board_svg(game: &Game) -> String {
         svg_tile(&mut out, p, i, layout.origin(p.pos));
     }
     svg_board_state(&mut out, game, &layout, 0..0);
-    svg_summary(&mut out, &summary, &layout);
+    svg_summary(&mut out, game, &summary, &layout);
     svg_legend(&mut out, &layout, &pieces);
     out.push_str("</svg>\n");
     out

@@ -4,7 +4,6 @@
 use super::*;
 use crate::render::pieces::Piece;
 use carcassonne::config::Figure;
-use carcassonne::rules::hills_sheep::SheepToken;
 use carcassonne::tiles::Goods;
 use std::fmt::Write as _;
 
@@ -363,18 +362,17 @@ pub(super) fn svg_vineyard(out: &mut String, at: (f64, f64), s: f64) {
 }
 
 /// A token of the sheep bag (HS1) centred at `at`: a sheep (a white fleece with a dark
-/// head) with `label` on it (its sheep, or the sheep of a flock), or the wolf (a grey
-/// fleece marked `W`), titled `title` in a group of class `class`.
+/// head) with `label` on it (its sheep, or the sheep of a flock), or with `wolf` the wolf
+/// (a grey fleece marked `W`), titled `title` in a group of class `class`.
 pub(crate) fn svg_token(
     out: &mut String,
     class: &str,
     at: (f64, f64),
-    token: Option<SheepToken>,
+    wolf: bool,
     label: Option<u32>,
     title: &str,
 ) {
     let (x, y) = at;
-    let wolf = token == Some(SheepToken::Wolf);
     let (fleece, ink) = if wolf {
         (WOLF_COLOUR, "#ffffff")
     } else {
@@ -531,7 +529,7 @@ pub(crate) fn svg_bridge(out: &mut String, from: (f64, f64), to: (f64, f64), tit
 }
 
 /// The King (KR1) at `at`: a golden crown, `s` wide.
-pub(super) fn svg_crown(out: &mut String, at: (f64, f64), s: f64, title: &str) {
+pub(crate) fn svg_crown(out: &mut String, at: (f64, f64), s: f64, title: &str) {
     let (x, y) = at;
     let h = s * 0.7;
     let _ = writeln!(
@@ -556,7 +554,7 @@ pub(super) fn svg_crown(out: &mut String, at: (f64, f64), s: f64, title: &str) {
 }
 
 /// The Robber Baron (KR2) at `at`: a dark bandit's mask, `s` wide.
-pub(super) fn svg_robber(out: &mut String, at: (f64, f64), s: f64, title: &str) {
+pub(crate) fn svg_robber(out: &mut String, at: (f64, f64), s: f64, title: &str) {
     let (x, y) = at;
     let _ = writeln!(
         out,
@@ -664,15 +662,8 @@ pub(crate) fn swatch(out: &mut String, piece: Piece, x: f64, y: f64) {
             Figure::Shepherd,
             "a shepherd",
         ),
-        Piece::Sheep => svg_token(out, "swatch sheep", (cx + 1.0, cy), None, None, "sheep"),
-        Piece::Wolf => svg_token(
-            out,
-            "swatch wolf",
-            (cx + 1.0, cy),
-            Some(SheepToken::Wolf),
-            None,
-            "the wolf",
-        ),
+        Piece::Sheep => svg_token(out, "swatch sheep", (cx + 1.0, cy), false, None, "sheep"),
+        Piece::Wolf => svg_token(out, "swatch wolf", (cx + 1.0, cy), true, None, "the wolf"),
         Piece::NewTile => {
             let _ = write!(
                 out,
