@@ -37,9 +37,10 @@
 use crate::json::echo;
 use crate::mcts::MctsConfig;
 use crate::net::NetPlayer;
-use carcassonne::config::{Figure, MAX_PLAYERS};
-use carcassonne::rules::tower::RANSOM;
-use carcassonne::tiles::{FeatureKind, TileSet};
+use crate::sets;
+pub use crate::sets::tower::{prisoner_values, PRISONER_COST, PRISONER_COST_SHORT, PRISONER_WORTH};
+use carcassonne::config::MAX_PLAYERS;
+use carcassonne::tiles::FeatureKind;
 use carcassonne::{Action, Game, GameConfig, Phase, Rng};
 use std::fmt;
 
@@ -253,16 +254,16 @@ pub fn settle_turn(game: &mut Game, me: usize) {
     }
 }
 
-/// What `me` gained from `before` to `after` (points and, with the Tower, the worth of
-/// prisoners, [`prisoner_values`]) minus the most any opponent gained.
+/// What `me` gained from `before` to `after` (points and what the sets in play count as
+/// points, [`crate::sets`]: with the Tower the worth of prisoners, [`prisoner_values`])
+/// minus the most any opponent gained.
 fn margin_change(before: &Game, after: &Game, me: usize) -> i32 {
     let n = before.num_players();
     let worth = |game: &Game| {
         let mut points = [0i32; MAX_PLAYERS];
         points[..n].copy_from_slice(game.scores());
-        let prisoners = prisoner_values(game);
-        for (p, v) in points.iter_mut().zip(prisoners) {
-            *p += v;
+        for set in sets::in_play(game) {
+            set.worth(game, &mut points);
         }
         points
     };
@@ -273,46 +274,6 @@ fn margin_change(before: &Game, after: &Game, me: usize) -> i32 {
         .max()
         .unwrap_or(0);
     a[me] - b[me] - best_opponent
-}
-
-/// What a prisoner is worth to the seat that holds it (TW4): the ransom it may fetch
-/// (TW5).
-pub const PRISONER_WORTH: i32 = RANSOM;
-
-/// What a figure held prisoner costs its owner while he still has a follower in his
-/// supply: less than the ransom, so that a ransom is not worth paying then.
-pub const PRISONER_COST: i32 = RANSOM - 1;
-
-/// What a figure held prisoner costs its owner who has no follower left in his supply:
-/// more than the ransom, so that he pays it to play on.
-pub const PRISONER_COST_SHORT: i32 = RANSOM + 2;
-
-/// The worth of the prisoners for each seat, in points (TW4, TW5): [`PRISONER_WORTH`] for
-/// each figure a seat holds, minus [`PRISONER_COST`] (or [`PRISONER_COST_SHORT`] when he
-/// has no follower in his supply) for each of his own figures held. Nothing without the
-/// Tower, nor once the game is over (prisoners score nothing, TW7).
-pub fn prisoner_values(game: &Game) -> [i32; MAX_PLAYERS] {
-    let mut values = [0i32; MAX_PLAYERS];
-    if !game.has_set(TileSet::Tower) || game.is_terminal() {
-        return values;
-    }
-    let n = game.num_players();
-    for holder in (0..n).filter(|&h| game.prisoners_held(h) > 0) {
-        for owner in (0..n).filter(|&o| o != holder) {
-            let held: i32 = Figure::ALL
-                .iter()
-                .map(|&f| i32::from(game.prisoners(holder, owner, f)))
-                .sum();
-            let cost = if game.supply(owner, Figure::Follower) == 0 {
-                PRISONER_COST_SHORT
-            } else {
-                PRISONER_COST
-            };
-            values[holder] += held * PRISONER_WORTH;
-            values[owner] -= held * cost;
-        }
-    }
-    values
 }
 
 /// After a tower piece (TW3): the capture that gains the deciding player most

@@ -9,11 +9,13 @@
 //! and over the figures ([`SetModule::svg_over_figures`]); and its part of the summary
 //! beside the board, in the SVG picture and the HTML replay's panel: beside a seat's
 //! score (titles, prisoners) and under the scores (the sheep bag, the City of
-//! Carcassonne). The rest of a set's presentation (its legend pieces and tile symbols),
-//! its decision words, record hooks and what the bots value of it still live in the
-//! shared files that `docs/architecture.md` lists.
+//! Carcassonne); and what the built-in players count as points of its state
+//! ([`SetModule::worth`]). The rest of a set's presentation (its legend pieces and tile
+//! symbols), its decision words and record hooks still live in the shared files that
+//! `docs/architecture.md` lists.
 
 use crate::render::svg::Layout;
+use carcassonne::config::MAX_PLAYERS;
 use carcassonne::game::{BoardFigure, Game};
 use carcassonne::tiles::TileSet;
 
@@ -22,7 +24,7 @@ mod count;
 mod hills_sheep;
 mod king_robber;
 mod princess_dragon;
-mod tower;
+pub(crate) mod tower;
 mod traders_builders;
 
 /// One expansion in the front ends. Every hook is called only for a game with the set in
@@ -79,6 +81,11 @@ pub(crate) trait SetModule: Sync {
 
     /// Writes the set's part of the HTML replay's panel under the scores.
     fn html_under_scores(&self, _out: &mut String, _game: &Game) {}
+
+    /// Adds to each seat's `points` (by seat) what the built-in players count as points
+    /// of the set's state beside the scores ([`crate::bots`]: the greedy and heuristic
+    /// players' gain of an action).
+    fn worth(&self, _game: &Game, _points: &mut [i32; MAX_PLAYERS]) {}
 }
 
 /// Every set with a module, in the order of [`TileSet`]: the order in which the outputs

@@ -6,8 +6,9 @@ use crate::render::summary::seat_name;
 use crate::render::svg::symbols::{svg_figure, svg_tower};
 use crate::render::svg::{icon, num, Icon, Layout, TILE};
 use crate::render::text::wrapped;
-use carcassonne::config::Figure;
+use carcassonne::config::{Figure, MAX_PLAYERS};
 use carcassonne::game::Game;
+use carcassonne::rules::tower::RANSOM;
 use carcassonne::tiles::TileSet;
 use std::fmt::Write as _;
 
@@ -106,6 +107,13 @@ impl SetModule for Tower {
         x - at.0
     }
 
+    /// The worth of the prisoners ([`prisoner_values`]).
+    fn worth(&self, game: &Game, points: &mut [i32; MAX_PLAYERS]) {
+        for (p, v) in points.iter_mut().zip(prisoner_values(game)) {
+            *p += v;
+        }
+    }
+
     fn html_beside_score(&self, out: &mut String, game: &Game, seat: usize) {
         let prisoners = prisoners_held(game, seat);
         if prisoners.is_empty() {
@@ -135,4 +143,44 @@ fn prisoners_held(game: &Game, holder: usize) -> Vec<(usize, Figure, u8)> {
             (n > 0).then_some((owner, figure, n))
         })
         .collect()
+}
+
+/// What a prisoner is worth to the seat that holds it (TW4): the ransom it may fetch
+/// (TW5).
+pub const PRISONER_WORTH: i32 = RANSOM;
+
+/// What a figure held prisoner costs its owner while he still has a follower in his
+/// supply: less than the ransom, so that a ransom is not worth paying then.
+pub const PRISONER_COST: i32 = RANSOM - 1;
+
+/// What a figure held prisoner costs its owner who has no follower left in his supply:
+/// more than the ransom, so that he pays it to play on.
+pub const PRISONER_COST_SHORT: i32 = RANSOM + 2;
+
+/// The worth of the prisoners for each seat, in points (TW4, TW5): [`PRISONER_WORTH`] for
+/// each figure a seat holds, minus [`PRISONER_COST`] (or [`PRISONER_COST_SHORT`] when he
+/// has no follower in his supply) for each of his own figures held. Nothing without the
+/// Tower, nor once the game is over (prisoners score nothing, TW7).
+pub fn prisoner_values(game: &Game) -> [i32; MAX_PLAYERS] {
+    let mut values = [0i32; MAX_PLAYERS];
+    if !game.has_set(TileSet::Tower) || game.is_terminal() {
+        return values;
+    }
+    let n = game.num_players();
+    for holder in (0..n).filter(|&h| game.prisoners_held(h) > 0) {
+        for owner in (0..n).filter(|&o| o != holder) {
+            let held: i32 = Figure::ALL
+                .iter()
+                .map(|&f| i32::from(game.prisoners(holder, owner, f)))
+                .sum();
+            let cost = if game.supply(owner, Figure::Follower) == 0 {
+                PRISONER_COST_SHORT
+            } else {
+                PRISONER_COST
+            };
+            values[holder] += held * PRISONER_WORTH;
+            values[owner] -= held * cost;
+        }
+    }
+    values
 }
