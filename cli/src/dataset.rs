@@ -12,6 +12,7 @@ use carcassonne_session::dataset::{
 };
 use carcassonne_session::encode::{EncoderSpec, Layout, Preset};
 use carcassonne_session::guided::SearchError;
+use carcassonne_session::options;
 use carcassonne_session::record::{self, RecordReader};
 use carcassonne_session::selfplay::{Searcher, SelfPlay};
 use std::io::BufReader;
@@ -289,11 +290,8 @@ fn peak_resident_kb() -> Option<u64> {
 /// `carcassonne dataset bench DIR ...`: the loader's throughput and memory.
 fn bench(dir: &Path, parsed: &args::Parsed) -> Result<Outcome, CliError> {
     let preset_name = parsed.value("preset").unwrap_or("full");
-    let preset = Preset::from_name(preset_name).ok_or_else(|| {
-        CliError::Usage(format!(
-            "--preset: {preset_name:?}; expected full, in-play or compact"
-        ))
-    })?;
+    let preset =
+        options::preset_named(preset_name).map_err(|e| CliError::Usage(format!("--{e}")))?;
     let window = match parsed.value("window") {
         None => None,
         Some(_) => Some(ranged(
@@ -487,7 +485,8 @@ mod tests {
             usage(&["bench", "DIR", "--rows", "0"]),
             "--rows: 0; expected 1 to 10000000000"
         );
-        assert!(usage(&["bench", "DIR", "--preset", "big"]).starts_with("--preset: \"big\""));
+        assert!(usage(&["bench", "DIR", "--preset", "big"])
+            .starts_with("--preset: unknown value \"big\" (allowed: \"full\""));
         assert!(usage(&["bench", "DIR", "--window", "2"]).starts_with("--window: 2;"));
         assert_eq!(usage(&["bench"]), "dataset bench: expected one DIR");
     }

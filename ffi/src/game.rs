@@ -7,13 +7,13 @@ use crate::guard::{
 };
 use crate::handles::{self, HandleKind};
 use crate::status::{CarcStatus, Failure};
-use carcassonne_core::config::{GameConfig, CONFIG_KEYS};
 use carcassonne_core::{ChanceMode, Game};
-use carcassonne_session::encode::{EncoderSpec, Layout, Preset};
+use carcassonne_session::encode::{EncoderSpec, Layout};
 use carcassonne_session::json;
+use carcassonne_session::options::{Given, Options, OPTION_KEYS};
 use carcassonne_session::record::{self, RecordError, ReplayError};
 use carcassonne_session::session::Session;
-use serde_json::{Map, Value};
+use serde_json::Value;
 use std::ffi::c_char;
 
 /// How tile draws are decided (`chance` of a configuration; argument of
@@ -30,111 +30,16 @@ pub enum CarcChance {
 /// Default side of the observation window when a configuration does not give `window`.
 pub const CARC_DEFAULT_WINDOW: u32 = 32;
 
-/// Keys of a configuration object that belong to this API (the others are the engine's
-/// configuration keys, `carcassonne::config::CONFIG_KEYS`).
-const API_KEYS: [&str; 3] = ["chance", "window", "preset"];
-
 /// A configuration read from JSON: the engine's, the chance mode, the window and the
-/// observation preset.
-#[derive(Debug)]
-pub(crate) struct ParsedConfig {
-    pub config: GameConfig,
-    pub chance: ChanceMode,
-    pub spec: EncoderSpec,
-    pub preset: Preset,
-}
-
-fn bad_config(message: impl Into<String>) -> Failure {
-    Failure::new(CarcStatus::InvalidConfig, message)
-}
-
-/// The observation preset named by `v` (a `preset` key), or what is wrong with it.
-fn preset_named(v: &Value) -> Result<Preset, String> {
-    v.as_str().and_then(Preset::from_name).ok_or_else(|| {
-        format!(
-            "unknown value {} (allowed: \"full\", \"in-play\", \"compact\")",
-            json::describe(v)
-        )
-    })
-}
-
-/// The chance mode named by `v` (`"sampled"`, `"explicit"`); the error quotes `v` cut
-/// short.
-fn chance_named(v: &Value) -> Result<ChanceMode, String> {
-    v.as_str()
-        .and_then(record::chance_from_name)
-        .ok_or_else(|| {
-            format!(
-                "unknown value {} (allowed: \"sampled\", \"explicit\")",
-                json::describe(v)
-            )
-        })
-}
-
-/// The observation window of side `v`, an integer in the encoder's range; the error
-/// quotes `v` cut short.
-fn window_named(v: &Value) -> Result<EncoderSpec, String> {
-    v.as_u64()
-        .and_then(|w| u16::try_from(w).ok())
-        .and_then(|w| EncoderSpec::new(w).ok())
-        .ok_or_else(|| {
-            format!(
-                "{} is not an integer in {}..={}",
-                json::describe(v),
-                EncoderSpec::MIN_WINDOW,
-                EncoderSpec::MAX_WINDOW
-            )
-        })
-}
+/// observation preset (the session layer's [`Options`]).
+pub(crate) type ParsedConfig = Options;
 
 /// Reads a configuration: the record format's `setup` object plus `chance`, `window`
-/// and `preset`.
+/// and `preset` ([`Options::from_json`]).
 /// Unknown keys, duplicate keys and nesting deeper than 32 levels are errors (nothing is
 /// silently ignored); values quoted in messages are cut short.
 pub(crate) fn parse_config(text: &str) -> Result<ParsedConfig, Failure> {
-    let value: Value = json::parse_strict(text).map_err(|e| {
-        if e.path.is_empty() {
-            bad_config(format!("config is not valid JSON: {}", e.message))
-        } else {
-            bad_config(e.to_string())
-        }
-    })?;
-    let Value::Object(map) = value else {
-        return Err(bad_config("config: expected a JSON object"));
-    };
-    let allowed = || CONFIG_KEYS.iter().chain(&API_KEYS);
-    if let Some(key) = map.keys().find(|k| !allowed().any(|a| a == k)) {
-        let names: Vec<&str> = allowed().copied().collect();
-        return Err(bad_config(format!(
-            "{}: unknown configuration key (allowed: {})",
-            json::echo_key(key),
-            names.join(", ")
-        )));
-    }
-    let chance = match map.get("chance") {
-        None => ChanceMode::Sampled,
-        Some(v) => chance_named(v).map_err(|e| bad_config(format!("chance: {e}")))?,
-    };
-    let spec = match map.get("window") {
-        None => EncoderSpec::default(),
-        Some(v) => window_named(v).map_err(|e| bad_config(format!("window: {e}")))?,
-    };
-    let preset = match map.get("preset") {
-        None => Preset::Full,
-        Some(v) => preset_named(v).map_err(|e| bad_config(format!("preset: {e}")))?,
-    };
-    let setup: Map<String, Value> = map
-        .into_iter()
-        .filter(|(k, _)| !API_KEYS.contains(&k.as_str()))
-        .collect();
-    let config =
-        GameConfig::from_json(&Value::Object(setup)).map_err(|e| bad_config(e.to_string()))?;
-    Ok(ParsedConfig {
-        config,
-        chance,
-        spec,
-        preset,
-    })
+    Options::from_json(text).map_err(|m| Failure::new(CarcStatus::InvalidConfig, m))
 }
 
 /// Creates a game from a JSON configuration and writes its handle to `*out`.
@@ -163,7 +68,7 @@ pub extern "C" fn carc_game_new(config_json: *const c_char, out: *mut *mut CarcG
         let parsed = parse_config(text)?;
         let layout = Layout::new(parsed.spec, parsed.preset, &parsed.config);
         let game = Game::with_chance(parsed.config, parsed.chance)
-            .map_err(|e| bad_config(e.to_string()))?;
+            .map_err(|e| Failure::new(CarcStatus::InvalidConfig, e.to_string()))?;
         let session = Session::with_layout(game, std::sync::Arc::new(layout));
         write_out(out, CarcGame::from_session(session).into_raw());
         Ok(())
@@ -285,18 +190,13 @@ pub extern "C" fn carc_game_from_record(
     })
 }
 
-/// Options of `carc_game_from_record_ex`: a JSON object with `chance` and `window`.
-const LOAD_OPTION_KEYS: [&str; 3] = ["chance", "window", "preset"];
+/// Options of `carc_game_from_record_ex`: a JSON object with `chance`, `window` and
+/// `preset`.
+const LOAD_OPTION_KEYS: [&str; 3] = OPTION_KEYS;
 
 /// The options of `carc_game_from_record_ex`; `None` keeps what the record saved (or the
-/// default).
-#[derive(Copy, Clone, Debug, Default, PartialEq, Eq)]
-struct LoadOptions {
-    chance: Option<ChanceMode>,
-    spec: Option<EncoderSpec>,
-    /// The observation preset (records do not save it: the full encoding by default).
-    preset: Option<Preset>,
-}
+/// default). Records do not save the observation preset: the full encoding by default.
+type LoadOptions = Given;
 
 /// Reads the options of `carc_game_from_record_ex`; errors name the key.
 fn load_options(text: &str) -> Result<LoadOptions, Failure> {
@@ -317,29 +217,7 @@ fn load_options(text: &str) -> Result<LoadOptions, Failure> {
             LOAD_OPTION_KEYS.join(", ")
         )));
     }
-    let chance = match map.get("chance") {
-        None => None,
-        Some(v) => {
-            Some(chance_named(v).map_err(|e| Failure::invalid(format!("options.chance: {e}")))?)
-        }
-    };
-    let spec = match map.get("window") {
-        None => None,
-        Some(v) => {
-            Some(window_named(v).map_err(|e| Failure::invalid(format!("options.window: {e}")))?)
-        }
-    };
-    let preset = match map.get("preset") {
-        None => None,
-        Some(v) => {
-            Some(preset_named(v).map_err(|e| Failure::invalid(format!("options.preset: {e}")))?)
-        }
-    };
-    Ok(LoadOptions {
-        chance,
-        spec,
-        preset,
-    })
+    Given::read(&map).map_err(|e| Failure::invalid(format!("options.{e}")))
 }
 
 /// Loads a game record like `carc_game_from_record` and restores everything its `resume`

@@ -19,6 +19,7 @@ use carcassonne_session::encode::{
     self, EncoderSpec, FlatDecision, Layout, LayoutBlock, Preset, RewardMode,
 };
 use carcassonne_session::json::echo;
+use carcassonne_session::options;
 use carcassonne_session::record;
 use carcassonne_session::render;
 use carcassonne_session::session::Session;
@@ -28,11 +29,9 @@ use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyList, PyTuple};
 use std::time::Instant;
 
-/// A window spec from a Python argument.
+/// A window spec from a Python argument ([`options::window_of`]).
 pub fn spec_from(window: i64) -> PyResult<EncoderSpec> {
-    let w = u16::try_from(window)
-        .map_err(|_| invalid_config(format!("window: {window} is out of range")))?;
-    EncoderSpec::new(w).map_err(|e| invalid_config(format!("{}: {}", e.field, e.message)))
+    options::window_of(window).map_err(|e| invalid_config(e.to_string()))
 }
 
 /// The observation layout of `preset` (`full`, `in-play`, `compact`) for games of
@@ -42,12 +41,7 @@ pub fn layout_from(
     preset: &str,
     config: &carcassonne::GameConfig,
 ) -> PyResult<std::sync::Arc<Layout>> {
-    let preset = Preset::from_name(preset).ok_or_else(|| {
-        invalid_config(format!(
-            "preset: unknown observation preset {} (full, in-play, compact)",
-            echo(preset)
-        ))
-    })?;
+    let preset = options::preset_named(preset).map_err(|e| invalid_config(e.to_string()))?;
     Ok(std::sync::Arc::new(Layout::new(spec, preset, config)))
 }
 
@@ -137,14 +131,9 @@ pub fn reward_from(name: &str) -> PyResult<RewardMode> {
 /// A score event for Python: `(player, points, kind, (x, y, feature) | None)`.
 type ScoreEventTuple = (u8, i32, &'static str, Option<(i32, i32, u8)>);
 
-/// The chance mode named `name`, or an error naming the field.
+/// The chance mode named `name`, or an error naming the field ([`options::chance_named`]).
 pub fn chance_from(name: &str) -> PyResult<ChanceMode> {
-    record::chance_from_name(name).ok_or_else(|| {
-        invalid_config(format!(
-            "chance: unknown mode {} (sampled, explicit)",
-            echo(name)
-        ))
-    })
+    options::chance_named(name).map_err(|e| invalid_config(e.to_string()))
 }
 
 /// Loads a record and resumes it (`record::load`, `Session::resume`) with the

@@ -5,9 +5,9 @@
 
 use crate::convert::{arg_in_range, Int, Seed};
 use crate::errors::invalid_argument;
-use crate::game::spec_from;
 use carcassonne_session::dataset::{BatchMut, LoadOptions, Loader};
-use carcassonne_session::encode::{PlaneSet, Preset};
+use carcassonne_session::encode::PlaneSet;
+use carcassonne_session::options;
 use numpy::{PyArray1, PyArray2, PyArray4, PyArrayMethods};
 use pyo3::prelude::*;
 use pyo3::types::PyDict;
@@ -45,15 +45,11 @@ impl PyDatasetLoader {
         skip_bad: bool,
         games: Option<Vec<String>>,
     ) -> PyResult<PyDatasetLoader> {
-        let preset = Preset::from_name(preset).ok_or_else(|| {
-            invalid_argument(format!(
-                "preset: {preset:?}; expected full, in-play or compact"
-            ))
-        })?;
+        let preset = options::preset_named(preset).map_err(|e| invalid_argument(e.to_string()))?;
         let window = match window {
             Some(w) => Some(
-                spec_from(w.0)
-                    .map_err(|_| invalid_argument(format!("window: {}; expected 3 to 512", w.0)))?
+                options::window_of(w.0)
+                    .map_err(|e| invalid_argument(e.to_string()))?
                     .window,
             ),
             None => None,

@@ -12,6 +12,8 @@
 //!   [`mcts`], Monte Carlo tree search over the hidden draw order, and [`matches`](mod@matches), a
 //!   match runner between them;
 //! * [`net`]: learned players: a policy-value network exported as ONNX, run in Rust;
+//! * [`options`]: the chance mode, observation window and preset beside a configuration,
+//!   read and checked once for every front end;
 //! * [`guided`]: a tree search whose leaves a network evaluates, and the visit shares
 //!   over flat ids that a learner imitates;
 //! * [`dataset`]: games and self-play on disk as Apache Parquet tables;
@@ -34,6 +36,7 @@ pub mod json;
 pub mod matches;
 pub mod mcts;
 pub mod net;
+pub mod options;
 pub mod record;
 pub mod render;
 pub mod schemas;

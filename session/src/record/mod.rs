@@ -178,12 +178,7 @@ impl Resume {
             None => ChanceMode::Sampled,
             Some(c) => {
                 let name = as_str(c, &at.key("chance"))?;
-                chance_from_name(name).ok_or_else(|| {
-                    err(
-                        "resume.chance",
-                        format!("unknown chance mode {} (sampled, explicit)", echo(name)),
-                    )
-                })?
+                crate::options::chance_named(name).map_err(|e| err("resume.chance", e.message))?
             }
         };
         let window = match o.get("window") {

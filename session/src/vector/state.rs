@@ -8,7 +8,8 @@ use super::{
     MAX_THREADS,
 };
 use crate::bots::Bot;
-use crate::encode::{EncoderSpec, Layout, PlaneSet, Preset, RewardMode};
+use crate::encode::{Layout, PlaneSet, RewardMode};
+use crate::options;
 use crate::record;
 use crate::session::Session;
 use carcassonne::config::MAX_PLAYERS;
@@ -179,17 +180,10 @@ fn env_from(v: &Value, layout: &Arc<Layout>, config: &GameConfig) -> Result<Env,
 pub(super) fn from_value(v: &Value) -> Result<Batch, BatchError> {
     let config = GameConfig::from_json(field(v, "config")?)
         .map_err(|e| BatchError::record(format!("state.config: {e}")))?;
-    let window = u16::try_from(get_u64(v, "window")?)
-        .map_err(|_| BatchError::record("state.window: out of range"))?;
-    let spec = EncoderSpec::new(window)
-        .map_err(|e| BatchError::record(format!("state.window: {}", e.message)))?;
-    let preset = get_str(v, "preset")?;
-    let preset = Preset::from_name(preset).ok_or_else(|| {
-        BatchError::record(format!(
-            "state.preset: unknown observation preset {} (full, in-play, compact)",
-            crate::json::echo(preset)
-        ))
-    })?;
+    let window = i64::try_from(get_u64(v, "window")?).unwrap_or(i64::MAX);
+    let spec = options::window_of(window).map_err(|e| BatchError::record(format!("state.{e}")))?;
+    let preset = options::preset_named(get_str(v, "preset")?)
+        .map_err(|e| BatchError::record(format!("state.{e}")))?;
     let layout = Arc::new(Layout::new(spec, preset, &config));
     let reward = get_str(v, "reward")?;
     let reward = RewardMode::from_name(reward).ok_or_else(|| {

@@ -1,6 +1,7 @@
 //! Unit tests of `game`, included by `game.rs` so they see its private items.
 
 use super::*;
+use carcassonne_session::encode::Preset;
 
 /// `carc_game_from_record_ex` takes the observation preset, which records do not
 /// save: a compact game saved and loaded with `"preset": "compact"` offers the same
@@ -141,12 +142,12 @@ fn the_c_api_guide_lists_every_configuration_key() {
         std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/../docs/c-api.md")).unwrap();
     let start = guide.find("## Configuration").unwrap();
     let section = &guide[start..start + 1 + guide[start + 1..].find("\n## ").unwrap()];
-    let count = ["no", "one", "two", "three", "four", "five"][API_KEYS.len()];
+    let count = ["no", "one", "two", "three", "four", "five"][OPTION_KEYS.len()];
     assert!(
         section.contains(&format!("plus {count} keys of its own")),
         "{section}"
     );
-    for key in API_KEYS {
+    for key in OPTION_KEYS {
         assert!(
             section.contains(&format!("\"{key}\":")),
             "{key} in the example"
