@@ -594,7 +594,7 @@ fn decision_view(
         game.tiles_left()
     );
     let _ = writeln!(out, "you hold {}", table::supply_text(game, seat));
-    for note in table::notes(game) {
+    for note in carcassonne_session::render::notes(game) {
         let _ = writeln!(out, "{note}");
     }
     if table.can_undo().is_ok() {

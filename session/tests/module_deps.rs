@@ -151,9 +151,16 @@ fn set_modules() -> Vec<String> {
     names
 }
 
-/// The sets that `code` names: a `TileSet` value other than the base game, or a path into
-/// a set's rules module (`rules::<set>`, a grouped import read item by item).
-fn sets_named(code: &str, modules: &[String]) -> Vec<String> {
+/// The sets that the code of `text` names (comments, doc examples included, left out): a
+/// `TileSet` value other than the base game, or a path into a set's rules module
+/// (`rules::<set>`, a grouped import read item by item).
+fn sets_named(text: &str, modules: &[String]) -> Vec<String> {
+    let code: String = text
+        .lines()
+        .filter(|l| !l.trim_start().starts_with("//"))
+        .collect::<Vec<_>>()
+        .join("\n");
+    let code = code.as_str();
     let mut named = Vec::new();
     for set in carcassonne::TileSet::ALL {
         let word = format!("TileSet::{set:?}");
@@ -274,7 +281,8 @@ fn set_names_are_read_in_values_and_grouped_imports() {
     let modules = set_modules();
     let code = "use carcassonne::rules::{count::Quarter, state::Rows};\n\
                 if game.has_set(TileSet::Tower) || set == TileSet::Base {}\n\
-                let x = TileSet::TowerLike;";
+                let x = TileSet::TowerLike;\n\
+                /// game.has_set(TileSet::Cult)";
     assert_eq!(
         sets_named(code, &modules),
         ["TileSet::Tower", "rules::count"]

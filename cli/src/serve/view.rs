@@ -290,7 +290,7 @@ pub fn state(id: &str, entry: &Entry) -> Value {
             "scores": m.scores,
         })),
         "bot_view": bot_view,
-        "notes": table::notes(game),
+        "notes": carcassonne_session::render::notes(game),
         "log": entry.log,
         "remaining": remaining,
     })

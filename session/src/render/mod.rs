@@ -53,6 +53,7 @@ mod test_games;
 
 pub use html::replay_html;
 pub use pieces::{pieces_of, Piece, PieceInfo, Presence, PIECES};
+pub use summary::notes;
 pub use summary::{PLAYER_COLOURS, PLAYER_COLOUR_NAMES};
 pub use svg::{board_svg, board_svg_interactive, corner_spot, feature_spot, tile_svg, TILE_SIZE};
 pub use text::{

@@ -83,3 +83,40 @@ pub(super) fn summary(game: &Game) -> Summary {
         .collect();
     Summary { status, seats }
 }
+
+/// What the sets in play keep beside the board, in words, one line each: each set's
+/// notes in list order ([`crate::sets`]: the City of Carcassonne and the count, CC1,
+/// CC3; the King and the Robber Baron, KR1, KR2; a bazaar under way, BZ1, BZ2), then
+/// the pieces each seat still holds (abbey tiles, bridges, castles: AM1, BR1, CA1) on one
+/// line. A player's notes in the terminal (`play --human`) and on the page of
+/// `carcassonne serve`; the board picture shows the rest. Nothing for the base game.
+///
+/// ```
+/// use carcassonne::{Game, GameConfig, TileSet};
+/// use carcassonne_session::render;
+/// assert!(render::notes(&Game::new(GameConfig::new(2)).unwrap()).is_empty());
+/// let mut config = GameConfig::new(2);
+/// config.sets.push(TileSet::KingRobber);
+/// let notes = render::notes(&Game::new(config).unwrap());
+/// assert_eq!(notes, ["the King: nobody; the Robber Baron: nobody"]);
+/// ```
+pub fn notes(game: &Game) -> Vec<String> {
+    let mut out = Vec::new();
+    for set in crate::sets::in_play(game) {
+        set.notes(game, &mut out);
+    }
+    let mut held = Vec::new();
+    for seat in 0..game.num_players() {
+        let mut parts = Vec::new();
+        for set in crate::sets::in_play(game) {
+            set.in_hand(game, seat, &mut parts);
+        }
+        if !parts.is_empty() {
+            held.push(format!("{} {}", seat_name(seat), parts.join(", ")));
+        }
+    }
+    if !held.is_empty() {
+        out.push(format!("in hand: {}", held.join("; ")));
+    }
+    out
+}

@@ -49,6 +49,33 @@ impl SetModule for BridgesCastlesBazaars {
         }
     }
 
+    /// The bazaar's offer (BZ1) and an auction under way (BZ2).
+    fn notes(&self, game: &Game, out: &mut Vec<String>) {
+        let offer: Vec<&str> = game
+            .bazaar_offer()
+            .iter()
+            .flatten()
+            .map(|t| t.id())
+            .collect();
+        if !offer.is_empty() {
+            out.push(format!("the bazaar offers {}", offer.join(", ")));
+        }
+        if let Some((tile, bid, bidder, selector)) = game.bazaar_auction() {
+            out.push(format!(
+                "auction of {} opened by {}: {} bids {bid}",
+                tile.id(),
+                seat_name(selector as usize),
+                seat_name(bidder as usize)
+            ));
+        }
+    }
+
+    /// The bridges and castles a seat still holds (BR1, CA1).
+    fn in_hand(&self, game: &Game, seat: usize, parts: &mut Vec<String>) {
+        parts.push(format!("{} bridges", game.bridges_left(seat)));
+        parts.push(format!("{} castles", game.castles_left(seat)));
+    }
+
     /// Bridges (BR1) across their tiles, then castles (CA1) on their cities, outlined in
     /// their owner's colour.
     fn svg_board(&self, out: &mut String, game: &Game, layout: &Layout) {

@@ -65,6 +65,35 @@ impl SetModule for Count {
         );
     }
 
+    /// Where the count stands and the figures in the City of Carcassonne (CC1, CC3).
+    fn notes(&self, game: &Game, out: &mut Vec<String>) {
+        let Some(q) = game.count_quarter() else {
+            return;
+        };
+        let mut line = format!("the count stands in the {} quarter", q.name());
+        let figures = game.quarter_figures();
+        if figures.is_empty() {
+            line.push_str("; no figure in the City of Carcassonne");
+        } else {
+            let parts: Vec<String> = figures
+                .iter()
+                .map(|(q, owner, f)| {
+                    format!(
+                        "{}'s {} in the {} quarter",
+                        seat_name(*owner as usize),
+                        f.name(),
+                        q.name()
+                    )
+                })
+                .collect();
+            line.push_str(&format!(
+                "; in the City of Carcassonne: {}",
+                parts.join(", ")
+            ));
+        }
+        out.push(line);
+    }
+
     /// The City's name and a line per quarter (CC2).
     fn svg_lines_under_scores(&self, game: &Game) -> usize {
         if game.count_quarter().is_some() {

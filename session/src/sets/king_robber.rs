@@ -1,6 +1,7 @@
 //! King & Robber Baron (KR1–KR3): who holds the titles.
 
 use super::SetModule;
+use crate::render::summary::seat_name;
 use crate::render::svg::symbols::{svg_crown, svg_robber};
 use crate::render::svg::{icon, num, Icon};
 use crate::render::Piece;
@@ -25,6 +26,17 @@ impl SetModule for KingRobber {
             holder(king),
             holder(robber)
         );
+    }
+
+    /// Who holds the King and the Robber Baron (KR1, KR2).
+    fn notes(&self, game: &Game, out: &mut Vec<String>) {
+        let (king, robber) = game.titles();
+        let holder = |h: Option<usize>| h.map_or("nobody".to_string(), seat_name);
+        out.push(format!(
+            "the King: {}; the Robber Baron: {}",
+            holder(king),
+            holder(robber)
+        ));
     }
 
     /// The titles seat `seat` holds (KR1, KR2), side by side.

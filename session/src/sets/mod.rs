@@ -10,7 +10,8 @@
 //! beside the board, in the SVG picture and the HTML replay's panel: beside a seat's
 //! score (titles, prisoners) and under the scores (the sheep bag, the City of
 //! Carcassonne); and what the built-in players count as points of its state
-//! ([`SetModule::worth`]). The rest of a set's presentation (its legend pieces and tile
+//! ([`SetModule::worth`]); and what it keeps beside the board in a player's notes
+//! ([`SetModule::notes`], [`SetModule::in_hand`]). The rest of a set's presentation (its legend pieces and tile
 //! symbols), its decision words and record hooks still live in the shared files that
 //! `docs/architecture.md` lists.
 
@@ -19,6 +20,7 @@ use carcassonne::config::MAX_PLAYERS;
 use carcassonne::game::{BoardFigure, Game};
 use carcassonne::tiles::TileSet;
 
+mod abbey_mayor;
 mod bcb;
 mod count;
 mod hills_sheep;
@@ -82,6 +84,15 @@ pub(crate) trait SetModule: Sync {
     /// Writes the set's part of the HTML replay's panel under the scores.
     fn html_under_scores(&self, _out: &mut String, _game: &Game) {}
 
+    /// Appends what the set keeps beside the board, in words, one line each (a player's
+    /// notes in the terminal and on the page of `carcassonne serve`:
+    /// [`crate::render::notes`]).
+    fn notes(&self, _game: &Game, _out: &mut Vec<String>) {}
+
+    /// Appends what seat `seat` still holds of the set's pieces, in words (`3 bridges`),
+    /// for the line of pieces in hand of [`crate::render::notes`].
+    fn in_hand(&self, _game: &Game, _seat: usize, _parts: &mut Vec<String>) {}
+
     /// Adds to each seat's `points` (by seat) what the built-in players count as points
     /// of the set's state beside the scores ([`crate::bots`]: the greedy and heuristic
     /// players' gain of an action).
@@ -90,8 +101,9 @@ pub(crate) trait SetModule: Sync {
 
 /// Every set with a module, in the order of [`TileSet`]: the order in which the outputs
 /// ask them.
-pub(crate) static SETS: [&dyn SetModule; 7] = [
+pub(crate) static SETS: [&dyn SetModule; 8] = [
     &princess_dragon::PrincessDragon,
+    &abbey_mayor::AbbeyMayor,
     &count::Count,
     &king_robber::KingRobber,
     &bcb::BridgesCastlesBazaars,

@@ -264,3 +264,34 @@ fn a_base_game_legend_has_no_expansion_glyph() {
         assert!(!text.contains(glyph), "{glyph}");
     }
 }
+
+/// A player's notes come from the modules of the sets in play: at the start of a game of
+/// the Count, Abbey & Mayor and Bridges, Castles & Bazaars, the count stands in the City
+/// with nobody in it (CC1), and each seat holds its abbey tile (AM1) and its 3 bridges and
+/// 3 castles (BR1, CA1), on one line; with those sets gone, no note.
+#[test]
+fn notes_come_from_the_sets_in_play() {
+    use carcassonne::config::GameConfig;
+    use carcassonne::TileSet;
+    let mut config = GameConfig::new(2);
+    config.sets.extend([
+        TileSet::AbbeyMayor,
+        TileSet::Count,
+        TileSet::BridgesCastlesBazaars,
+    ]);
+    config.figures = carcassonne::config::Figures::default_for(&config.sets);
+    let game = Game::new(config).unwrap();
+    let notes = crate::render::notes(&game);
+    assert_eq!(notes.len(), 2, "{notes:?}");
+    assert!(
+        notes[0].starts_with("the count stands in the ")
+            && notes[0].ends_with("; no figure in the City of Carcassonne"),
+        "{notes:?}"
+    );
+    assert_eq!(
+        notes[1],
+        "in hand: seat 0 (red) 1 abbey tile, 3 bridges, 3 castles; \
+         seat 1 (blue) 1 abbey tile, 3 bridges, 3 castles"
+    );
+    assert!(crate::render::notes(&Game::new(GameConfig::new(2)).unwrap()).is_empty());
+}
