@@ -422,8 +422,28 @@ fn saved_batches_continue_identically() {
     v.as_object_mut().unwrap().remove("reward");
     assert_eq!(
         Batch::from_state(&v).unwrap_err().message,
-        "state: missing reward"
+        "state: missing field `reward`"
     );
+    // Nothing is taken for granted nor passed over: a field that may be null must be
+    // there, and a field the state does not have is refused, at the top and in a game.
+    let mut v = state.clone();
+    v.as_object_mut().unwrap().remove("opponent");
+    assert_eq!(
+        Batch::from_state(&v).unwrap_err().message,
+        "state: missing field `opponent`"
+    );
+    let mut v = state.clone();
+    v["colour"] = "red".into();
+    let e = Batch::from_state(&v).unwrap_err().message;
+    assert!(e.starts_with("state.colour: unknown field `colour`"), "{e}");
+    let mut v = state.clone();
+    v["slots"][1]["score"] = 3.into();
+    let e = Batch::from_state(&v).unwrap_err().message;
+    assert!(e.starts_with("state.slots[1].score: unknown field `score`"), "{e}");
+    let mut v = state.clone();
+    v["slots"][0]["stream"] = "x".into();
+    let e = Batch::from_state(&v).unwrap_err().message;
+    assert!(e.starts_with("state.slots[0].stream: invalid type"), "{e}");
 }
 
 /// An interruption stops a call part way; the batch then refuses to step until reset.

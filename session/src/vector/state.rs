@@ -14,92 +14,99 @@ use crate::record;
 use crate::session::Session;
 use carcassonne::config::MAX_PLAYERS;
 use carcassonne::{ChanceMode, GameConfig, Rng};
-use serde_json::{json, Value};
+use serde::{Deserialize, Serialize};
+use serde_json::Value;
 use std::sync::Arc;
 
-/// The batch as JSON.
 /// The `opponent` of a saved batch whose opponents are played by the caller.
 pub const EXTERNAL: &str = "external";
 
+/// A saved batch: every field required (a missing `null` is an error too), no other
+/// field accepted.
+#[derive(Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct Saved {
+    /// The configuration, read by [`GameConfig::from_json`].
+    config: Value,
+    window: u64,
+    preset: String,
+    reward: String,
+    #[serde(deserialize_with = "Option::deserialize")]
+    opponent: Option<String>,
+    #[serde(deserialize_with = "Option::deserialize")]
+    learner_seat: Option<u64>,
+    outside_window: String,
+    illegal_action: String,
+    illegal_penalty: f64,
+    autoreset: String,
+    threads: u64,
+    slots: Vec<SavedSlot>,
+    interrupted: bool,
+}
+
+/// A game's part of a saved batch.
+#[derive(Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct SavedSlot {
+    /// The game's record, read by [`record::load`].
+    record: Value,
+    rng: String,
+    learner: u64,
+    stream: u64,
+    next_episode: u64,
+    #[serde(deserialize_with = "Option::deserialize")]
+    explicit_seed: Option<u64>,
+    seed: u64,
+    returns: [f32; MAX_PLAYERS],
+    length: u64,
+    scores_before: [i32; MAX_PLAYERS],
+    done: bool,
+}
+
+/// The batch as JSON.
 pub(super) fn to_value(batch: &Batch) -> Value {
     let s = &batch.settings;
     let penalty = match s.illegal {
         IllegalPolicy::Penalize(p) => p,
         IllegalPolicy::Raise | IllegalPolicy::Random => -1.0,
     };
-    json!({
-        "config": s.config.to_json(),
-        "window": s.spec().window,
-        "preset": s.layout.preset().name(),
-        "reward": s.reward.name(),
-        "opponent": if s.external {
+    let saved = Saved {
+        config: s.config.to_json(),
+        window: u64::from(s.spec().window),
+        preset: s.layout.preset().name().into(),
+        reward: s.reward.name().into(),
+        opponent: if s.external {
             Some(EXTERNAL.to_string())
         } else {
             s.opponent.map(|b| b.to_string())
         },
-        "learner_seat": s.learner_seat,
-        "outside_window": s.outside.name(),
-        "illegal_action": s.illegal.name(),
-        "illegal_penalty": penalty,
-        "autoreset": s.autoreset.name(),
-        "threads": batch.threads,
-        "slots": batch.envs.iter().map(env_state).collect::<Vec<_>>(),
-        "interrupted": batch.interrupted,
-    })
+        learner_seat: s.learner_seat.map(u64::from),
+        outside_window: s.outside.name().into(),
+        illegal_action: s.illegal.name().into(),
+        illegal_penalty: f64::from(penalty),
+        autoreset: s.autoreset.name().into(),
+        threads: batch.threads as u64,
+        slots: batch.envs.iter().map(env_state).collect(),
+        interrupted: batch.interrupted,
+    };
+    serde_json::to_value(saved).expect("a saved batch is JSON")
 }
 
 /// A game's part of a saved batch.
-fn env_state(env: &Env) -> Value {
-    json!({
-        "record": env.session.record_value("vector-env"),
-        "rng": env.rng.to_hex(),
-        "learner": env.learner,
-        "stream": env.stream,
-        "next_episode": env.next_episode,
-        "explicit_seed": env.explicit_seed,
-        "seed": env.seed,
-        "returns": env.returns.to_vec(),
-        "length": env.length,
-        "scores_before": env.scores_before.to_vec(),
-        "done": env.done,
-    })
-}
-
-/// A field of a saved state, or an error naming it.
-fn field<'a>(v: &'a Value, key: &str) -> Result<&'a Value, BatchError> {
-    v.get(key)
-        .ok_or_else(|| BatchError::record(format!("state: missing {key}")))
-}
-
-fn get_u64(v: &Value, key: &str) -> Result<u64, BatchError> {
-    field(v, key)?
-        .as_u64()
-        .ok_or_else(|| BatchError::record(format!("state.{key}: expected an integer")))
-}
-
-fn get_str<'a>(v: &'a Value, key: &str) -> Result<&'a str, BatchError> {
-    field(v, key)?
-        .as_str()
-        .ok_or_else(|| BatchError::record(format!("state.{key}: expected a string")))
-}
-
-/// A per-seat list of a saved game's state (`MAX_PLAYERS` values, each read by `read`;
-/// `what` names them in the error).
-fn per_seat<T: Copy + Default>(
-    v: &Value,
-    key: &str,
-    what: &str,
-    read: impl Fn(&Value) -> Option<T>,
-) -> Result<[T; MAX_PLAYERS], BatchError> {
-    let list = field(v, key)?
-        .as_array()
-        .filter(|a| a.len() == MAX_PLAYERS)
-        .ok_or_else(|| BatchError::record(format!("state.{key}: expected a list")))?;
-    let mut out = [T::default(); MAX_PLAYERS];
-    for (o, x) in out.iter_mut().zip(list) {
-        *o = read(x).ok_or_else(|| BatchError::record(format!("state.{key}: expected {what}")))?;
+fn env_state(env: &Env) -> SavedSlot {
+    SavedSlot {
+        record: env.session.record_value("vector-env"),
+        rng: env.rng.to_hex(),
+        learner: u64::from(env.learner),
+        stream: env.stream,
+        next_episode: env.next_episode,
+        explicit_seed: env.explicit_seed,
+        seed: env.seed,
+        returns: env.returns,
+        length: u64::from(env.length),
+        scores_before: env.scores_before,
+        done: env.done,
     }
-    Ok(out)
 }
 
 /// `e` as an error of the part `what` of the state (`state.slots[3].record: ...`).
@@ -111,10 +118,9 @@ fn within(what: &str, e: BatchError) -> BatchError {
 }
 
 /// A game of a batch from its saved state.
-fn env_from(v: &Value, layout: &Arc<Layout>, config: &GameConfig) -> Result<Env, BatchError> {
-    let record = field(v, "record")?;
-    let loaded =
-        record::load(record, None).map_err(|e| BatchError::record(format!("state.record: {e}")))?;
+fn env_from(v: SavedSlot, layout: &Arc<Layout>, config: &GameConfig) -> Result<Env, BatchError> {
+    let loaded = record::load(&v.record, None)
+        .map_err(|e| BatchError::record(format!("state.record: {e}")))?;
     // The game is one of the batch's: the same setup but for its seed, and it draws from
     // its generator (sampled chance), as every game of a batch does.
     let game = &loaded.game;
@@ -135,25 +141,13 @@ fn env_from(v: &Value, layout: &Arc<Layout>, config: &GameConfig) -> Result<Env,
     session
         .set_layout(layout.clone())
         .map_err(|_| BatchError::record("state.window: not the layout's window"))?;
-    let rng = Rng::from_hex(get_str(v, "rng")?)
-        .map_err(|e| BatchError::record(format!("state.rng: {e}")))?;
-    let scores_before = per_seat(v, "scores_before", "integers", |s| {
-        s.as_i64().and_then(|s| i32::try_from(s).ok())
-    })?;
-    let returns = per_seat(v, "returns", "numbers", |r| r.as_f64().map(|r| r as f32))?;
-    let done = field(v, "done")?
-        .as_bool()
-        .ok_or_else(|| BatchError::record("state.done: expected a bool"))?;
-    let learner = u8::try_from(get_u64(v, "learner")?)
+    let rng = Rng::from_hex(&v.rng).map_err(|e| BatchError::record(format!("state.rng: {e}")))?;
+    let learner = u8::try_from(v.learner)
         .ok()
         .filter(|l| (*l as usize) < session.game().num_players())
         .ok_or_else(|| BatchError::record("state.learner: not a seat"))?;
-    let explicit_seed = match field(v, "explicit_seed")? {
-        Value::Null => None,
-        _ => Some(get_u64(v, "explicit_seed")?),
-    };
-    let length = u32::try_from(get_u64(v, "length")?)
-        .map_err(|_| BatchError::record("state.length: out of range"))?;
+    let length =
+        u32::try_from(v.length).map_err(|_| BatchError::record("state.length: out of range"))?;
     let mut scratch = vec![0i8; layout.num_actions()];
     let info = session
         .legal_mask(&mut scratch)
@@ -162,15 +156,15 @@ fn env_from(v: &Value, layout: &Arc<Layout>, config: &GameConfig) -> Result<Env,
         session,
         rng,
         learner,
-        stream: get_u64(v, "stream")?,
-        next_episode: get_u64(v, "next_episode")?,
-        explicit_seed,
-        seed: get_u64(v, "seed")?,
-        returns,
+        stream: v.stream,
+        next_episode: v.next_episode,
+        explicit_seed: v.explicit_seed,
+        seed: v.seed,
+        returns: v.returns,
         length,
-        scores_before,
+        scores_before: v.scores_before,
         info,
-        done,
+        done: v.done,
         board_row: 0,
         board_written: PlaneSet::ALL,
     })
@@ -178,77 +172,75 @@ fn env_from(v: &Value, layout: &Arc<Layout>, config: &GameConfig) -> Result<Env,
 
 /// A batch from its JSON.
 pub(super) fn from_value(v: &Value) -> Result<Batch, BatchError> {
-    let config = GameConfig::from_json(field(v, "config")?)
+    let v: Saved = serde_path_to_error::deserialize(v).map_err(|e| {
+        let inner = e.inner().to_string();
+        if e.path().iter().next().is_none() {
+            BatchError::record(format!("state: {inner}"))
+        } else {
+            BatchError::record(format!("state.{}: {inner}", e.path()))
+        }
+    })?;
+    let config = GameConfig::from_json(&v.config)
         .map_err(|e| BatchError::record(format!("state.config: {e}")))?;
-    let window = i64::try_from(get_u64(v, "window")?).unwrap_or(i64::MAX);
+    let window = i64::try_from(v.window).unwrap_or(i64::MAX);
     let spec = options::window_of(window).map_err(|e| BatchError::record(format!("state.{e}")))?;
-    let preset = options::preset_named(get_str(v, "preset")?)
-        .map_err(|e| BatchError::record(format!("state.{e}")))?;
+    let preset =
+        options::preset_named(&v.preset).map_err(|e| BatchError::record(format!("state.{e}")))?;
     let layout = Arc::new(Layout::new(spec, preset, &config));
-    let reward = get_str(v, "reward")?;
-    let reward = RewardMode::from_name(reward).ok_or_else(|| {
+    let reward = RewardMode::from_name(&v.reward).ok_or_else(|| {
         BatchError::record(format!(
             "state.reward: unknown mode {} ({})",
-            crate::json::echo(reward),
+            crate::json::echo(&v.reward),
             <RewardMode as carcassonne::names::Named>::names()
         ))
     })?;
-    let external = field(v, "opponent")?.as_str() == Some(EXTERNAL);
-    let opponent = match field(v, "opponent")? {
-        Value::Null => None,
+    let external = v.opponent.as_deref() == Some(EXTERNAL);
+    let opponent = match &v.opponent {
+        None => None,
         _ if external => None,
-        o => Some(
-            o.as_str()
-                .and_then(Bot::from_name)
+        Some(o) => Some(
+            Bot::from_name(o)
                 .ok_or_else(|| BatchError::record("state.opponent: unknown player"))?,
         ),
     };
-    let learner_seat = match field(v, "learner_seat")? {
-        Value::Null => None,
-        s => Some(
-            s.as_u64()
-                .and_then(|s| u8::try_from(s).ok())
+    let learner_seat = match v.learner_seat {
+        None => None,
+        Some(s) => Some(
+            u8::try_from(s)
+                .ok()
                 .filter(|s| *s < config.players)
                 .ok_or_else(|| BatchError::record("state.learner_seat: not a seat"))?,
         ),
     };
-    let outside = get_str(v, "outside_window")?;
-    let outside = OutsidePolicy::from_name(outside)
-        .ok_or_else(|| BatchError::record(format!("state.outside_window: {outside:?}")))?;
-    let penalty = field(v, "illegal_penalty")?
-        .as_f64()
-        .ok_or_else(|| BatchError::record("state.illegal_penalty: expected a number"))?;
-    let illegal = match get_str(v, "illegal_action")? {
-        "penalize" => IllegalPolicy::from_name("penalize", penalty)
+    let outside = OutsidePolicy::from_name(&v.outside_window).ok_or_else(|| {
+        BatchError::record(format!("state.outside_window: {:?}", v.outside_window))
+    })?;
+    let illegal = match v.illegal_action.as_str() {
+        "penalize" => IllegalPolicy::from_name("penalize", v.illegal_penalty)
             .map_err(|_| BatchError::record("state.illegal_penalty: not a finite 32-bit float"))?,
-        other => IllegalPolicy::from_name(other, penalty)
+        other => IllegalPolicy::from_name(other, v.illegal_penalty)
             .map_err(|_| BatchError::record(format!("state.illegal_action: {other:?}")))?,
     };
-    let autoreset = get_str(v, "autoreset")?;
-    let autoreset = Autoreset::from_name(autoreset)
-        .ok_or_else(|| BatchError::record(format!("state.autoreset: {autoreset:?}")))?;
-    let envs = field(v, "slots")?
-        .as_array()
-        .filter(|a| !a.is_empty())
-        .filter(|a| a.len() <= MAX_NUM_ENVS)
-        .ok_or_else(|| {
-            BatchError::record(format!(
-                "state.slots: expected a list of 1 to {MAX_NUM_ENVS} games"
-            ))
-        })?
-        .iter()
+    let autoreset = Autoreset::from_name(&v.autoreset)
+        .ok_or_else(|| BatchError::record(format!("state.autoreset: {:?}", v.autoreset)))?;
+    if v.slots.is_empty() || v.slots.len() > MAX_NUM_ENVS {
+        return Err(BatchError::record(format!(
+            "state.slots: expected a list of 1 to {MAX_NUM_ENVS} games"
+        )));
+    }
+    let envs = v
+        .slots
+        .into_iter()
         .enumerate()
         .map(|(i, slot)| {
             env_from(slot, &layout, &config).map_err(|e| within(&format!("slots[{i}]"), e))
         })
         .collect::<Result<Vec<Env>, BatchError>>()?;
-    let threads = usize::try_from(get_u64(v, "threads")?)
+    let threads = usize::try_from(v.threads)
         .ok()
         .filter(|t| (1..=MAX_THREADS).contains(t))
         .ok_or_else(|| BatchError::record(format!("state.threads: 1 to {MAX_THREADS}")))?;
-    let interrupted = field(v, "interrupted")?
-        .as_bool()
-        .ok_or_else(|| BatchError::record("state.interrupted: expected a bool"))?;
+    let interrupted = v.interrupted;
     for (i, env) in envs.iter().enumerate() {
         if learner_seat.is_some_and(|s| s != env.learner) {
             return Err(BatchError::record(format!(
