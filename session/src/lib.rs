@@ -39,4 +39,5 @@ pub mod render;
 pub mod schemas;
 pub mod selfplay;
 pub mod session;
+mod tree;
 pub mod vector;
