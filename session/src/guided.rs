@@ -58,13 +58,15 @@
 use crate::bots::settle_turn;
 use crate::encode::{EncodeError, FlatDecision, Layout};
 use crate::mcts::{
-    play_out, rewards, rewards_of_scores, sample_draw, searched, ActionEvaluation, Budget,
-    Evaluation, MctsConfig,
+    play_out, rewards, rewards_of_scores, searched, ActionEvaluation, Budget, Evaluation,
+    MctsConfig,
 };
 use crate::session::Session;
+use crate::tree::{Edge, Rule, Stop, Tree};
 use carcassonne::config::MAX_PLAYERS;
-use carcassonne::{Action, ChanceMode, Game, Phase, Rng};
+use carcassonne::{Action, Game, Phase};
 use std::fmt;
+use std::ops::Range;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
@@ -282,55 +284,73 @@ impl GuidedSearch {
     }
 }
 
-/// No child yet.
-const NONE: u32 = u32::MAX;
-
-#[derive(Copy, Clone, Debug)]
-struct Node {
-    first: u32,
-    len: u32,
-    visits: u32,
-    expanded: bool,
-    /// A leaf waiting for the evaluator in the current batch.
-    waiting: bool,
-    player: u8,
+/// The selection of the guided search: PUCT over the priors, each visit counted on the
+/// way down (a virtual visit until the leaf's reward is known); a leaf stops every
+/// descent, and one that waits for the evaluator refuses a second.
+struct Puct {
+    c: f64,
 }
 
-impl Node {
-    const fn leaf(player: u8) -> Node {
-        Node {
-            first: 0,
-            len: 0,
-            visits: 0,
-            expanded: false,
-            waiting: false,
-            player,
+impl Rule for Puct {
+    type Prior = f32;
+    const VIRTUAL_VISITS: bool = true;
+
+    fn open(&self, tree: &mut Tree<f32>, n: usize, _game: &Game) -> Option<Stop> {
+        let node = &mut tree.nodes[n];
+        if node.waiting {
+            // Reached twice in one batch: the descent's visits are taken back.
+            return Some(Stop::Refused);
         }
+        node.waiting = true;
+        Some(Stop::Leaf(n as u32))
+    }
+
+    /// PUCT at an expanded decision node.
+    fn select(&self, tree: &mut Tree<f32>, n: usize) -> usize {
+        let node = tree.nodes[n];
+        let range = node.edges();
+        let (sum, visits) = tree.edges[range.clone()]
+            .iter()
+            .fold((0.0, 0u32), |(s, v), e| (s + e.value, v + e.visits));
+        let unvisited_q = if visits > 0 {
+            sum / f64::from(visits)
+        } else {
+            0.5
+        };
+        let sqrt_n = f64::from(node.visits.max(1)).sqrt();
+        let mut best = range.start;
+        let mut best_score = f64::NEG_INFINITY;
+        for e in range {
+            let edge = &tree.edges[e];
+            if !searched(&edge.action) {
+                continue;
+            }
+            let q = if edge.visits > 0 {
+                edge.value / f64::from(edge.visits)
+            } else {
+                unvisited_q
+            };
+            let score =
+                q + self.c * f64::from(edge.prior) * sqrt_n / (1.0 + f64::from(edge.visits));
+            if score > best_score {
+                best_score = score;
+                best = e;
+            }
+        }
+        best
     }
 }
 
-#[derive(Copy, Clone, Debug)]
-struct Edge {
-    action: Action,
-    child: u32,
-    visits: u32,
-    /// Sum of the rewards of the node's deciding seat.
-    value: f64,
-    prior: f32,
-}
-
-/// A leaf waiting for the evaluator: its node and the edges of its descent.
+/// A leaf waiting for the evaluator: its node and its descent's edges (a range of
+/// [`GuidedTree::paths`]).
 struct Waiting {
     node: u32,
-    path: Vec<(u32, u8)>,
+    path: Range<usize>,
 }
 
 struct GuidedTree {
-    root_game: Game,
-    nodes: Vec<Node>,
-    edges: Vec<Edge>,
-    rng: Rng,
-    c: f64,
+    tree: Tree<f32>,
+    rule: Puct,
     margin: f64,
     /// Weight of a random playout in a leaf's value.
     playout: f64,
@@ -338,23 +358,28 @@ struct GuidedTree {
     standing: f64,
     standing_end: f64,
     iterations: u64,
-    seat_sums: [f64; MAX_PLAYERS],
-    /// The batch being gathered: leaf games, their descents, the evaluator's answers.
+    /// The batch being gathered: leaf games (the first `used`; the others are memory
+    /// for the next), their descents, the evaluator's answers.
     games: Vec<Game>,
+    used: usize,
     waiting: Vec<Waiting>,
+    /// The paths of the waiting descents, one after the other.
+    paths: Vec<(u32, u8)>,
     estimates: Vec<LeafEstimate>,
+    /// The game a descent plays, copied from the root into the memory of an earlier
+    /// one's (`None` only while a descent runs).
+    scratch: Option<Game>,
 }
 
 impl GuidedTree {
     fn new(settings: &GuidedSearch, game: &Game, seed: u64) -> GuidedTree {
-        let mut root_game = game.clone();
-        root_game.set_chance_mode(ChanceMode::Explicit);
-        let mut tree = GuidedTree {
-            root_game,
-            nodes: Vec::with_capacity(1 << 10),
-            edges: Vec::with_capacity(1 << 12),
-            rng: Rng::new(seed),
-            c: f64::from(settings.c_puct_centi) / 100.0,
+        let tree = Tree::new(game, seed, 1 << 10, 1 << 12);
+        GuidedTree {
+            scratch: Some(tree.root_game.clone()),
+            tree,
+            rule: Puct {
+                c: f64::from(settings.c_puct_centi) / 100.0,
+            },
             margin: f64::from(settings.margin_percent) / 100.0,
             playout: f64::from(settings.playout_percent) / 100.0,
             standing: f64::from(settings.standing_percent) / 100.0,
@@ -364,34 +389,56 @@ impl GuidedTree {
                     .unwrap_or(settings.standing_percent),
             ) / 100.0,
             iterations: 0,
-            seat_sums: [0.0; MAX_PLAYERS],
             games: Vec::new(),
+            used: 0,
             waiting: Vec::new(),
+            paths: Vec::new(),
             estimates: Vec::new(),
-        };
-        tree.nodes.push(Node::leaf(game.to_play() as u8));
-        tree
+        }
+    }
+
+    /// Empties the batch (its games' memory is kept).
+    fn clear_batch(&mut self) {
+        self.used = 0;
+        self.waiting.clear();
+        self.paths.clear();
+    }
+
+    /// Adds `game` to the batch, in the memory of an earlier batch's game if there is
+    /// one; that memory (or a new copy of the root) becomes the scratch game.
+    fn keep(&mut self, game: Game) {
+        if self.used < self.games.len() {
+            let old = std::mem::replace(&mut self.games[self.used], game);
+            self.scratch = Some(old);
+        } else {
+            self.games.push(game);
+            self.scratch = Some(self.tree.root_game.clone());
+        }
+        self.used += 1;
     }
 
     /// Evaluates the root and gives its edges (in the game's legal order) their priors.
     fn evaluate_root(&mut self, evaluator: &mut dyn LeafEvaluator) -> Result<(), SearchError> {
-        self.games.clear();
-        self.games.push(self.root_game.clone());
-        self.waiting.clear();
+        self.clear_batch();
+        let root = self
+            .scratch
+            .take()
+            .expect("the scratch game, a copy of the root");
+        self.keep(root);
         self.waiting.push(Waiting {
             node: 0,
-            path: Vec::new(),
+            path: 0..0,
         });
         self.call(evaluator)?;
         self.expand_evaluated(0, 0);
-        self.games.clear();
-        self.waiting.clear();
+        self.clear_batch();
         Ok(())
     }
 
     /// Asks the evaluator about the gathered leaves, checking what it answers.
     fn call(&mut self, evaluator: &mut dyn LeafEvaluator) -> Result<(), SearchError> {
-        let n = self.games.len();
+        let n = self.used;
+        let games = &self.games[..n];
         if self.estimates.len() < n {
             self.estimates.resize(
                 n,
@@ -401,15 +448,15 @@ impl GuidedTree {
                 },
             );
         }
-        for (game, est) in self.games.iter().zip(self.estimates.iter_mut()) {
+        for (game, est) in games.iter().zip(self.estimates.iter_mut()) {
             est.priors.clear();
             est.priors.resize(game.legal().len(), 0.0);
             est.values = [0.5; MAX_PLAYERS];
         }
         evaluator
-            .evaluate(&self.games, &mut self.estimates[..n])
+            .evaluate(games, &mut self.estimates[..n])
             .map_err(SearchError::Evaluator)?;
-        for (i, (game, est)) in self.games.iter().zip(&mut self.estimates).enumerate() {
+        for (i, (game, est)) in games.iter().zip(&mut self.estimates).enumerate() {
             let legal = game.legal().len();
             if est.priors.len() != legal {
                 return Err(SearchError::Evaluator(format!(
@@ -444,7 +491,6 @@ impl GuidedTree {
     fn expand_evaluated(&mut self, node: u32, k: usize) {
         let game = &self.games[k];
         let priors = &self.estimates[k].priors;
-        let first = self.edges.len();
         let total: f64 = game
             .legal()
             .iter()
@@ -453,32 +499,23 @@ impl GuidedTree {
             .map(|(_, p)| f64::from(*p))
             .sum();
         let considered = game.legal().iter().filter(|a| searched(a)).count().max(1);
-        self.edges
-            .extend(game.legal().iter().zip(priors).map(|(&action, &p)| Edge {
-                action,
-                child: NONE,
-                visits: 0,
-                value: 0.0,
-                prior: if !searched(&action) {
-                    0.0
-                } else if total > 0.0 {
-                    (f64::from(p) / total) as f32
-                } else {
-                    1.0 / considered as f32
-                },
-            }));
-        let n = &mut self.nodes[node as usize];
-        n.first = first as u32;
-        n.len = (self.edges.len() - first) as u32;
-        n.expanded = true;
-        n.waiting = false;
+        let edges = game.legal().iter().zip(priors).map(|(&action, &p)| {
+            let prior = if !searched(&action) {
+                0.0
+            } else if total > 0.0 {
+                (f64::from(p) / total) as f32
+            } else {
+                1.0 / considered as f32
+            };
+            Edge::new(action, prior)
+        });
+        self.tree.expand_with(node as usize, edges);
     }
 
     /// Gathers up to `room` leaves, evaluates them and backs them up (a finished game
     /// reached on the way is backed up at once).
     fn round(&mut self, room: usize, evaluator: &mut dyn LeafEvaluator) -> Result<(), SearchError> {
-        self.games.clear();
-        self.waiting.clear();
+        self.clear_batch();
         // A descent that meets a waiting leaf gathers nothing; the next may still find
         // another leaf, up to twice the room in descents.
         let (mut gathered, mut descents) = (0, 0);
@@ -488,11 +525,11 @@ impl GuidedTree {
                 gathered += 1;
             }
         }
-        if self.games.is_empty() {
+        if self.used == 0 {
             return Ok(());
         }
         self.call(evaluator)?;
-        for k in 0..self.games.len() {
+        for k in 0..self.used {
             let node = self.waiting[k].node;
             self.expand_evaluated(node, k);
             let mut values = self.estimates[k].values;
@@ -502,8 +539,9 @@ impl GuidedTree {
             if self.playout > 0.0 {
                 self.mix_playout(k, &mut values);
             }
-            let path = std::mem::take(&mut self.waiting[k].path);
-            self.back_up(&path, &values);
+            let path = self.waiting[k].path.clone();
+            self.tree.back_up_path(&self.paths[path], &values);
+            self.iterations += 1;
         }
         Ok(())
     }
@@ -530,7 +568,7 @@ impl GuidedTree {
     /// already, and the batch's games are dropped at the next round.
     fn mix_playout(&mut self, k: usize, values: &mut [f64; MAX_PLAYERS]) {
         let game = &mut self.games[k];
-        play_out(game, &mut self.rng, MctsConfig::DEFAULT_DEPLOY_PERCENT);
+        play_out(game, &mut self.tree.rng, MctsConfig::DEFAULT_DEPLOY_PERCENT);
         let reward = rewards(game, self.margin);
         blend(values, &reward[..game.num_players()], self.playout);
     }
@@ -539,135 +577,40 @@ impl GuidedTree {
     /// (added to the batch), or to a leaf already waiting (its virtual visits taken
     /// back). Whether it was one of the first two.
     fn descend(&mut self) -> bool {
-        let mut game = self.root_game.clone();
-        game.reseed_draws(self.rng.next_u64());
-        let mut path: Vec<(u32, u8)> = Vec::new();
-        // The nodes whose visit this descent counted (taken back on a collision).
-        let mut counted: Vec<u32> = Vec::new();
-        let mut node = 0u32;
-        loop {
-            if game.is_terminal() {
+        let mut game = self
+            .scratch
+            .take()
+            .expect("the scratch game between descents");
+        game.clone_from(&self.tree.root_game);
+        game.reseed_draws(self.tree.rng.next_u64());
+        match self.tree.descend(&self.rule, &mut game, 0.0) {
+            Stop::Over => {
                 let r = rewards(&game, self.margin);
-                self.back_up(&path, &r);
-                return true;
+                self.tree.back_up(&r, false);
+                self.iterations += 1;
+                self.scratch = Some(game);
+                true
             }
-            let n = node as usize;
-            if game.phase().is_chance() {
-                if !self.nodes[n].expanded {
-                    self.expand_draw(n, &game);
-                }
-                self.nodes[n].visits += 1;
-                counted.push(node);
-                let k = sample_draw(&game, &mut self.rng);
-                let e = self.nodes[n].first as usize + k;
-                game.apply_unchecked(self.edges[e].action);
-                node = self.child_of(e, &game);
-                continue;
+            Stop::Refused => {
+                self.tree.take_back();
+                self.scratch = Some(game);
+                false
             }
-            if !self.nodes[n].expanded {
-                if self.nodes[n].waiting {
-                    // Reached twice in one batch: take this descent's visits back.
-                    for &(e, _) in &path {
-                        self.edges[e as usize].visits -= 1;
-                    }
-                    for &c in &counted {
-                        self.nodes[c as usize].visits -= 1;
-                    }
-                    return false;
-                }
-                self.nodes[n].waiting = true;
-                self.games.push(game);
-                self.waiting.push(Waiting { node, path });
-                return true;
-            }
-            self.nodes[n].visits += 1;
-            counted.push(node);
-            let e = self.select(n);
-            // The virtual visit: counted now, its reward added when it is known.
-            self.edges[e].visits += 1;
-            path.push((e as u32, self.nodes[n].player));
-            game.apply_unchecked(self.edges[e].action);
-            node = self.child_of(e, &game);
-        }
-    }
-
-    /// Adds each seat's reward to every edge of `path` (whose visit was counted on the
-    /// way down) and to the root's sums.
-    fn back_up(&mut self, path: &[(u32, u8)], values: &[f64; MAX_PLAYERS]) {
-        for &(e, player) in path {
-            self.edges[e as usize].value += values[player as usize];
-        }
-        for (sum, v) in self.seat_sums.iter_mut().zip(values) {
-            *sum += v;
-        }
-        self.iterations += 1;
-    }
-
-    /// PUCT at an expanded decision node.
-    fn select(&self, n: usize) -> usize {
-        let node = self.nodes[n];
-        let range = node.first as usize..(node.first + node.len) as usize;
-        let (sum, visits) = self.edges[range.clone()]
-            .iter()
-            .fold((0.0, 0u32), |(s, v), e| (s + e.value, v + e.visits));
-        let unvisited_q = if visits > 0 {
-            sum / f64::from(visits)
-        } else {
-            0.5
-        };
-        let sqrt_n = f64::from(node.visits.max(1)).sqrt();
-        let mut best = range.start;
-        let mut best_score = f64::NEG_INFINITY;
-        for e in range {
-            let edge = &self.edges[e];
-            if !searched(&edge.action) {
-                continue;
-            }
-            let q = if edge.visits > 0 {
-                edge.value / f64::from(edge.visits)
-            } else {
-                unvisited_q
-            };
-            let score =
-                q + self.c * f64::from(edge.prior) * sqrt_n / (1.0 + f64::from(edge.visits));
-            if score > best_score {
-                best_score = score;
-                best = e;
+            Stop::Leaf(node) => {
+                let start = self.paths.len();
+                self.paths.extend_from_slice(&self.tree.path);
+                self.waiting.push(Waiting {
+                    node,
+                    path: start..self.paths.len(),
+                });
+                self.keep(game);
+                true
             }
         }
-        best
-    }
-
-    /// Gives draw node `n` an edge per tile the game may draw, in its legal order.
-    fn expand_draw(&mut self, n: usize, game: &Game) {
-        let first = self.edges.len();
-        self.edges.extend(game.legal().iter().map(|&action| Edge {
-            action,
-            child: NONE,
-            visits: 0,
-            value: 0.0,
-            prior: 0.0,
-        }));
-        let node = &mut self.nodes[n];
-        node.first = first as u32;
-        node.len = (self.edges.len() - first) as u32;
-        node.expanded = true;
-    }
-
-    fn child_of(&mut self, e: usize, game: &Game) -> u32 {
-        let child = self.edges[e].child;
-        if child != NONE {
-            return child;
-        }
-        let id = self.nodes.len() as u32;
-        self.nodes.push(Node::leaf(game.to_play() as u8));
-        self.edges[e].child = id;
-        id
     }
 
     fn report(&self, game: &Game, started: Instant) -> Evaluation {
-        let root = self.nodes[0];
-        let edges = &self.edges[root.first as usize..(root.first + root.len) as usize];
+        let edges = self.tree.root_edges();
         let visits: u64 = edges.iter().map(|e| u64::from(e.visits)).sum();
         let player = game.to_play();
         let mean = |sum: f64| {
@@ -692,9 +635,9 @@ impl GuidedTree {
                     mean_reward: (e.visits > 0).then(|| e.value / f64::from(e.visits)),
                 })
                 .collect(),
-            value: mean(self.seat_sums[player]),
+            value: mean(self.tree.seat_sums[player]),
             values: (0..game.num_players())
-                .map(|p| mean(self.seat_sums[p]))
+                .map(|p| mean(self.tree.seat_sums[p]))
                 .collect(),
             iterations: self.iterations,
             elapsed: started.elapsed(),

@@ -43,4 +43,5 @@ pub mod schemas;
 pub mod selfplay;
 pub mod session;
 mod sets;
+mod tree;
 pub mod vector;

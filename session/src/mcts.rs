@@ -66,6 +66,7 @@
 //! ```
 
 use crate::json::echo;
+use crate::tree::{self, Edge, Node, Rule, Stop};
 use carcassonne::config::MAX_PLAYERS;
 use carcassonne::{Action, ChanceMode, Game, Phase, Rng};
 use std::fmt;
@@ -728,49 +729,6 @@ pub(crate) fn sample_draw(game: &Game, rng: &mut Rng) -> usize {
     legal.len() - 1
 }
 
-/// No child yet.
-const NONE: u32 = u32::MAX;
-
-/// A state of the tree: a decision of one player or a draw.
-#[derive(Copy, Clone, Debug)]
-struct Node {
-    /// First of this node's edges in the edge array.
-    first: u32,
-    /// Number of edges (0 until expanded).
-    len: u32,
-    /// Edges tried at least once: the first `tried` (edges are shuffled on expansion).
-    tried: u32,
-    /// Times the search passed through this node.
-    visits: u32,
-    /// Whether the edges exist.
-    expanded: bool,
-    /// The deciding seat (decision nodes).
-    player: u8,
-}
-
-impl Node {
-    const fn leaf(player: u8) -> Node {
-        Node {
-            first: 0,
-            len: 0,
-            tried: 0,
-            visits: 0,
-            expanded: false,
-            player,
-        }
-    }
-}
-
-/// An action (or a draw) from a node.
-#[derive(Copy, Clone, Debug)]
-struct Edge {
-    action: Action,
-    child: u32,
-    visits: u32,
-    /// Sum of the rewards of the node's deciding player.
-    value: f64,
-}
-
 /// The root statistics of one tree, and its size.
 struct TreeResult {
     iterations: u64,
@@ -781,59 +739,123 @@ struct TreeResult {
     seat_sums: [f64; MAX_PLAYERS],
 }
 
-/// One search tree with its buffers.
-struct Tree<'a> {
-    config: &'a MctsConfig,
-    /// The game at the root, in explicit-chance mode.
-    root_game: Game,
-    /// The game an iteration plays, copied from the root into the memory of the last
-    /// iteration's (`None` only while an iteration runs).
-    scratch: Option<Game>,
-    nodes: Vec<Node>,
-    edges: Vec<Edge>,
-    /// Edges chosen at decisions in the current iteration, with the deciding seat.
-    path: Vec<(u32, u8)>,
-    rng: Rng,
+/// The selection of the playout search: UCT, untried edges first in a random order
+/// (the root's in `root_order`, the others in their shuffled order, opened by
+/// progressive widening below the root).
+struct Uct {
     c: f64,
     /// Progressive widening factor below the root (0: off).
     widen: f64,
+    /// A random order of the root's edges for their first tries.
+    root_order: Vec<u32>,
+}
+
+impl Rule for Uct {
+    type Prior = ();
+    const VIRTUAL_VISITS: bool = false;
+
+    /// A new leaf stops the descent (it is played out); its second visit expands it,
+    /// its edges shuffled.
+    #[inline]
+    fn open(&self, tree: &mut tree::Tree<()>, n: usize, game: &Game) -> Option<Stop> {
+        if tree.nodes[n].visits == 0 {
+            tree.nodes[n].visits += 1;
+            return Some(Stop::Leaf(n as u32));
+        }
+        tree.expand(n, game, (), true);
+        None
+    }
+
+    #[inline]
+    fn select(&self, tree: &mut tree::Tree<()>, n: usize) -> usize {
+        if n == 0 {
+            self.select_root(tree)
+        } else {
+            self.select_below(tree, n)
+        }
+    }
+}
+
+impl Uct {
+    /// UCT at the root, whose edges keep the legal order: untried edges in `root_order`.
+    fn select_root(&self, tree: &mut tree::Tree<()>) -> usize {
+        let node = tree.nodes[0];
+        if (node.tried as usize) < self.root_order.len() {
+            tree.nodes[0].tried += 1;
+            return (node.first + self.root_order[node.tried as usize]) as usize;
+        }
+        self.best_uct(tree, node)
+    }
+
+    /// UCT at a decision node: the next untried edge, else the best score.
+    ///
+    /// With progressive widening (`widen = k > 0`) only the first `ceil(k·sqrt(n))` edges
+    /// (in their random order) are open after `n` visits of the node: a new one is tried
+    /// when the count grows, and UCT chooses among the tried ones in between.
+    fn select_below(&self, tree: &mut tree::Tree<()>, n: usize) -> usize {
+        let node = tree.nodes[n];
+        let open = if self.widen > 0.0 {
+            ((self.widen * f64::from(node.visits).sqrt()).ceil() as u32).clamp(1, node.len)
+        } else {
+            node.len
+        };
+        if node.tried < open {
+            tree.nodes[n].tried += 1;
+            return (node.first + node.tried) as usize;
+        }
+        self.best_uct(
+            tree,
+            Node {
+                len: node.tried,
+                ..node
+            },
+        )
+    }
+
+    /// The edge of `node` (its first `len`) with the best UCT score.
+    fn best_uct(&self, tree: &tree::Tree<()>, node: Node) -> usize {
+        let log_n = f64::from(node.visits.max(1)).ln();
+        let mut best = node.first as usize;
+        let mut best_score = f64::NEG_INFINITY;
+        for e in node.edges() {
+            let edge = &tree.edges[e];
+            if !searched(&edge.action) {
+                continue;
+            }
+            let n = f64::from(edge.visits.max(1));
+            let score = edge.value / n + self.c * (log_n / n).sqrt();
+            if score > best_score {
+                best_score = score;
+                best = e;
+            }
+        }
+        best
+    }
+}
+
+/// One tree of the playout search with its buffers.
+struct Tree<'a> {
+    config: &'a MctsConfig,
+    tree: tree::Tree<()>,
+    /// The game an iteration plays, copied from the root into the memory of the last
+    /// iteration's (`None` only while an iteration runs).
+    scratch: Option<Game>,
     /// Weight of the margin in the reward.
     margin: f64,
-    /// Each seat's summed reward over the iterations so far.
-    seat_sums: [f64; MAX_PLAYERS],
 }
 
 impl<'a> Tree<'a> {
     fn new(config: &'a MctsConfig, game: &Game, seed: u64) -> Tree<'a> {
-        let mut root_game = game.clone();
-        root_game.set_chance_mode(ChanceMode::Explicit);
-        let mut tree = Tree {
-            config,
-            scratch: Some(root_game.clone()),
-            root_game,
-            nodes: Vec::with_capacity(1 << 12),
-            edges: Vec::with_capacity(1 << 14),
-            path: Vec::with_capacity(256),
-            rng: Rng::new(seed),
-            c: config.exploration(),
-            widen: f64::from(config.widen_tenths) / 10.0,
-            margin: f64::from(config.margin_percent) / 100.0,
-            seat_sums: [0.0; MAX_PLAYERS],
-        };
-        let root = Node::leaf(game.to_play() as u8);
-        tree.nodes.push(root);
+        let mut tree = tree::Tree::new(game, seed, 1 << 12, 1 << 14);
         // The root's edges keep the game's legal order (the report lists them so).
-        let legal = tree.root_game.legal();
-        tree.edges.extend(legal.iter().map(|&action| Edge {
-            action,
-            child: NONE,
-            visits: 0,
-            value: 0.0,
-        }));
-        let root = &mut tree.nodes[0];
-        root.len = tree.edges.len() as u32;
-        root.expanded = true;
-        tree
+        let legal = tree.root_game.legal().to_vec();
+        tree.expand_with(0, legal.into_iter().map(|action| Edge::new(action, ())));
+        Tree {
+            config,
+            scratch: Some(tree.root_game.clone()),
+            tree,
+            margin: f64::from(config.margin_percent) / 100.0,
+        }
     }
 
     /// Runs `iterations` iterations, or until `deadline`, or until `go_on` (asked after
@@ -846,192 +868,64 @@ impl<'a> Tree<'a> {
     ) -> TreeResult {
         let mut done = 0u64;
         // The root's untried actions are taken in a random order too.
-        let order = self.shuffled_root_order();
+        let rule = Uct {
+            c: self.config.exploration(),
+            widen: f64::from(self.config.widen_tenths) / 10.0,
+            root_order: self.shuffled_root_order(),
+        };
         while done < u64::from(iterations) {
             if let Some(d) = deadline {
                 if done > 0 && Instant::now() >= d {
                     break;
                 }
             }
-            self.iterate(&order);
+            self.iterate(&rule);
             done += 1;
             if !go_on() {
                 break;
             }
         }
-        let root = self.nodes[0];
         TreeResult {
             iterations: done,
-            nodes: self.nodes.len() as u64,
-            root: self.edges[root.first as usize..(root.first + root.len) as usize]
+            nodes: self.tree.nodes.len() as u64,
+            root: self
+                .tree
+                .root_edges()
                 .iter()
                 .map(|e| (e.visits, e.value))
                 .collect(),
-            seat_sums: self.seat_sums,
+            seat_sums: self.tree.seat_sums,
         }
     }
 
     /// A random order of the root's edges for their first tries.
     fn shuffled_root_order(&mut self) -> Vec<u32> {
-        let first = self.nodes[0].first as usize;
-        let mut order: Vec<u32> = (0..self.nodes[0].len)
-            .filter(|&i| searched(&self.edges[first + i as usize].action))
+        let tree = &mut self.tree;
+        let first = tree.nodes[0].first as usize;
+        let mut order: Vec<u32> = (0..tree.nodes[0].len)
+            .filter(|&i| searched(&tree.edges[first + i as usize].action))
             .collect();
         for i in (1..order.len()).rev() {
-            let j = self.rng.below(i as u32 + 1) as usize;
+            let j = tree.rng.below(i as u32 + 1) as usize;
             order.swap(i, j);
         }
         order
     }
 
     /// One iteration: select, expand, play out, back up.
-    fn iterate(&mut self, root_order: &[u32]) {
+    fn iterate(&mut self, rule: &Uct) {
         let mut game = self
             .scratch
             .take()
             .expect("the scratch game between iterations");
-        game.clone_from(&self.root_game);
-        game.reseed_draws(self.rng.next_u64());
-        self.path.clear();
-        let mut node = 0u32;
-        loop {
-            if game.is_terminal() {
-                break;
-            }
-            let n = node as usize;
-            if game.phase().is_chance() {
-                if !self.nodes[n].expanded {
-                    self.expand(n, &game, false);
-                }
-                self.nodes[n].visits += 1;
-                // The edges of a draw are the game's drawable kinds in its legal order.
-                let k = sample_draw(&game, &mut self.rng);
-                let e = (self.nodes[n].first as usize) + k;
-                game.apply_unchecked(self.edges[e].action);
-                node = self.child_of(e, &game);
-                continue;
-            }
-            if !self.nodes[n].expanded {
-                if self.nodes[n].visits == 0 {
-                    // A new leaf: play out from here.
-                    self.nodes[n].visits += 1;
-                    break;
-                }
-                self.expand(n, &game, true);
-            }
-            self.nodes[n].visits += 1;
-            let e = if n == 0 {
-                self.select_root(root_order)
-            } else {
-                self.select(n)
-            };
-            self.path.push((e as u32, self.nodes[n].player));
-            game.apply_unchecked(self.edges[e].action);
-            node = self.child_of(e, &game);
-        }
-        play_out(&mut game, &mut self.rng, self.config.deploy_percent);
+        let tree = &mut self.tree;
+        game.clone_from(&tree.root_game);
+        game.reseed_draws(tree.rng.next_u64());
+        tree.descend(rule, &mut game, ());
+        play_out(&mut game, &mut tree.rng, self.config.deploy_percent);
         let rewards = rewards(&game, self.margin);
-        for (sum, r) in self.seat_sums.iter_mut().zip(&rewards) {
-            *sum += r;
-        }
-        for &(e, player) in &self.path {
-            let edge = &mut self.edges[e as usize];
-            edge.visits += 1;
-            edge.value += rewards[player as usize];
-        }
+        tree.back_up(&rewards, true);
         self.scratch = Some(game);
-    }
-
-    /// The child node of edge `e`, created (as a leaf of `game`'s deciding seat) if new.
-    fn child_of(&mut self, e: usize, game: &Game) -> u32 {
-        let child = self.edges[e].child;
-        if child != NONE {
-            return child;
-        }
-        let id = self.nodes.len() as u32;
-        self.nodes.push(Node::leaf(game.to_play() as u8));
-        self.edges[e].child = id;
-        id
-    }
-
-    /// Creates the edges of node `n` from `game`'s legal actions (shuffled for a
-    /// decision, so that untried actions are taken in a random order).
-    fn expand(&mut self, n: usize, game: &Game, shuffle: bool) {
-        let first = self.edges.len();
-        self.edges.extend(
-            game.legal()
-                .iter()
-                .filter(|a| searched(a))
-                .map(|&action| Edge {
-                    action,
-                    child: NONE,
-                    visits: 0,
-                    value: 0.0,
-                }),
-        );
-        let len = self.edges.len() - first;
-        if shuffle {
-            for i in (1..len).rev() {
-                let j = self.rng.below(i as u32 + 1) as usize;
-                self.edges.swap(first + i, first + j);
-            }
-        }
-        let node = &mut self.nodes[n];
-        node.first = first as u32;
-        node.len = len as u32;
-        node.expanded = true;
-    }
-
-    /// UCT at the root, whose edges keep the legal order: untried edges in `order`.
-    fn select_root(&mut self, order: &[u32]) -> usize {
-        let node = self.nodes[0];
-        if (node.tried as usize) < order.len() {
-            self.nodes[0].tried += 1;
-            return (node.first + order[node.tried as usize]) as usize;
-        }
-        self.best_uct(node)
-    }
-
-    /// UCT at a decision node: the next untried edge, else the best score.
-    ///
-    /// With progressive widening (`widen = k > 0`) only the first `ceil(k·sqrt(n))` edges
-    /// (in their random order) are open after `n` visits of the node: a new one is tried
-    /// when the count grows, and UCT chooses among the tried ones in between.
-    fn select(&mut self, n: usize) -> usize {
-        let node = self.nodes[n];
-        let open = if self.widen > 0.0 {
-            ((self.widen * f64::from(node.visits).sqrt()).ceil() as u32).clamp(1, node.len)
-        } else {
-            node.len
-        };
-        if node.tried < open {
-            self.nodes[n].tried += 1;
-            return (node.first + node.tried) as usize;
-        }
-        self.best_uct(Node {
-            len: node.tried,
-            ..node
-        })
-    }
-
-    /// The edge of `node` (its first `len`) with the best UCT score.
-    fn best_uct(&self, node: Node) -> usize {
-        let log_n = f64::from(node.visits.max(1)).ln();
-        let mut best = node.first as usize;
-        let mut best_score = f64::NEG_INFINITY;
-        for e in node.first as usize..(node.first + node.len) as usize {
-            let edge = &self.edges[e];
-            if !searched(&edge.action) {
-                continue;
-            }
-            let n = f64::from(edge.visits.max(1));
-            let score = edge.value / n + self.c * (log_n / n).sqrt();
-            if score > best_score {
-                best_score = score;
-                best = e;
-            }
-        }
-        best
     }
 }
 
