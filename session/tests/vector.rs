@@ -439,7 +439,10 @@ fn saved_batches_continue_identically() {
     let mut v = state.clone();
     v["slots"][1]["score"] = 3.into();
     let e = Batch::from_state(&v).unwrap_err().message;
-    assert!(e.starts_with("state.slots[1].score: unknown field `score`"), "{e}");
+    assert!(
+        e.starts_with("state.slots[1].score: unknown field `score`"),
+        "{e}"
+    );
     let mut v = state.clone();
     v["slots"][0]["stream"] = "x".into();
     let e = Batch::from_state(&v).unwrap_err().message;
