@@ -40,8 +40,14 @@ fn sibling_uses() -> BTreeMap<String, Vec<String>> {
 /// The paths in `text`, a grouped import spelled out (`super::{env, run::X}` gives
 /// `super::env` and `super::run::X`), each cut after its second segment's word.
 fn path_words(text: &str) -> Vec<String> {
+    words_after(text, &["super::", "crate::vector::"])
+}
+
+/// The paths in `text` that begin with one of `prefixes`, a grouped import spelled out,
+/// each cut after the word that follows its prefix.
+fn words_after(text: &str, prefixes: &[&str]) -> Vec<String> {
     let mut words = Vec::new();
-    for prefix in ["super::", "crate::vector::"] {
+    for prefix in prefixes {
         for (i, _) in text.match_indices(prefix) {
             let rest = &text[i + prefix.len()..];
             let items: Vec<&str> = match rest.strip_prefix('{') {
@@ -171,21 +177,9 @@ fn sets_named(text: &str, modules: &[String]) -> Vec<String> {
             named.push(word);
         }
     }
-    for (i, _) in code.match_indices("rules::") {
-        let rest = &code[i + "rules::".len()..];
-        let items: Vec<&str> = match rest.strip_prefix('{') {
-            Some(list) => list.split('}').next().unwrap().split(',').collect(),
-            None => vec![rest],
-        };
-        for item in items {
-            let head: String = item
-                .trim()
-                .chars()
-                .take_while(|c| c.is_alphanumeric() || *c == '_')
-                .collect();
-            if modules.contains(&head) && !named.contains(&format!("rules::{head}")) {
-                named.push(format!("rules::{head}"));
-            }
+    for word in words_after(code, &["rules::"]) {
+        if modules.iter().any(|m| word == format!("rules::{m}")) && !named.contains(&word) {
+            named.push(word);
         }
     }
     named
