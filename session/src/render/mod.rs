@@ -1,8 +1,9 @@
 //! The board as text, as an SVG picture and as an animated HTML replay: one module per
 //! output (`text.rs`, `svg/`, `html.rs`) over the tile geometry they share here, the
 //! pieces every picture may show and its legend lists (`pieces.rs`, [`pieces_of`]), and
-//! the summary beside the board (`summary.rs`: status, scores, titles, the City of
-//! Carcassonne).
+//! the summary beside the board (`summary.rs`: status and scores; what a set shows beside
+//! them, and a player's notes ([`notes`]), come from the sets' modules in
+//! `session/src/sets`).
 //!
 //! Both views are drawn from the tile catalogue's segment data: every tile side has three
 //! thirds (`N0 N1 N2 E0 ... W2`, clockwise from the north-west corner) and each third

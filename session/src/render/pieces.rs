@@ -4,11 +4,11 @@
 //! the pieces of the game they draw, and only those ([`pieces_of`]).
 //!
 //! Adding an expansion's pictures: its pieces go into [`PIECES`] (in legend order, after
-//! the pieces of the sets before it), each with its [`Presence`]; the text view draws
-//! them in `text.rs` (a glyph on the board or a line under it), the SVG in `svg/` (a
-//! symbol of a tile in `svg/mod.rs`'s tile drawing, a piece of an expansion's state in
-//! `svg/expansions.rs`) and its legend swatch in `svg/symbols.rs` (`swatch`, whose
-//! `match` over [`Piece`] has an arm for every piece).
+//! the pieces of the sets before it), each with its [`Presence`]; the text view draws a
+//! tile's glyphs in `text.rs`, the SVG a tile's symbols in `svg/tile.rs` and the legend
+//! swatch in `svg/symbols.rs` (`swatch`, whose `match` over [`Piece`] has an arm for every
+//! piece); the set's state (lines under the text board, pieces on the SVG board and in the
+//! summary beside it) is drawn by its module ([`crate::sets`]).
 
 use carcassonne::config::Figure;
 use carcassonne::game::Game;

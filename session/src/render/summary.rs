@@ -85,7 +85,7 @@ pub(super) fn summary(game: &Game) -> Summary {
 }
 
 /// What the sets in play keep beside the board, in words, one line each: each set's
-/// notes in list order ([`crate::sets`]: the City of Carcassonne and the count, CC1,
+/// notes in list order (the sets' modules, `session/src/sets`: the City of Carcassonne and the count, CC1,
 /// CC3; the King and the Robber Baron, KR1, KR2; a bazaar under way, BZ1, BZ2), then
 /// the pieces each seat still holds (abbey tiles, bridges, castles: AM1, BR1, CA1) on one
 /// line. A player's notes in the terminal (`play --human`) and on the page of

@@ -1,6 +1,7 @@
 //! The board as a self-contained SVG picture ([`board_svg`]): the tiles (`tile.rs`), the
-//! figures and symbols (`symbols.rs`), the expansions' state on the board
-//! (`expansions.rs`), the summary under the board and the legend of what the game has.
+//! figures and symbols (`symbols.rs`), the expansions' state on the board and beside it
+//! (drawn by each set's module, [`crate::sets`]), the summary under the board and the
+//! legend of what the game has.
 //! The HTML replay draws the same tiles and, per turn, the same board state.
 
 pub(crate) mod symbols;
