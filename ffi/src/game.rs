@@ -30,15 +30,11 @@ pub enum CarcChance {
 /// Default side of the observation window when a configuration does not give `window`.
 pub const CARC_DEFAULT_WINDOW: u32 = 32;
 
-/// A configuration read from JSON: the engine's, the chance mode, the window and the
-/// observation preset (the session layer's [`Options`]).
-pub(crate) type ParsedConfig = Options;
-
 /// Reads a configuration: the record format's `setup` object plus `chance`, `window`
 /// and `preset` ([`Options::from_json`]).
 /// Unknown keys, duplicate keys and nesting deeper than 32 levels are errors (nothing is
 /// silently ignored); values quoted in messages are cut short.
-pub(crate) fn parse_config(text: &str) -> Result<ParsedConfig, Failure> {
+pub(crate) fn parse_config(text: &str) -> Result<Options, Failure> {
     Options::from_json(text).map_err(|m| Failure::new(CarcStatus::InvalidConfig, m))
 }
 
@@ -137,7 +133,7 @@ fn bad_record(e: RecordError) -> Failure {
 }
 
 /// Replays a record and restores its saved state (`record::load`, `Session::resume`).
-fn load_record(text: &str, options: LoadOptions) -> Result<CarcGame, Failure> {
+fn load_record(text: &str, options: Given) -> Result<CarcGame, Failure> {
     let loaded = record::load_json(text, options.chance).map_err(replay_failure)?;
     let mut session = Session::resume(loaded, options.spec).map_err(bad_record)?;
     if let Some(preset) = options.preset {
@@ -179,7 +175,7 @@ pub extern "C" fn carc_game_from_record(
         check_out(out, "out")?;
         let mode = chance_from_u32(chance)?;
         let text = read_str(record_json, "record_json")?;
-        let options = LoadOptions {
+        let options = Given {
             chance: Some(mode),
             spec: Some(EncoderSpec::default()),
             preset: None,
@@ -190,16 +186,10 @@ pub extern "C" fn carc_game_from_record(
     })
 }
 
-/// Options of `carc_game_from_record_ex`: a JSON object with `chance`, `window` and
-/// `preset`.
-const LOAD_OPTION_KEYS: [&str; 3] = OPTION_KEYS;
-
-/// The options of `carc_game_from_record_ex`; `None` keeps what the record saved (or the
-/// default). Records do not save the observation preset: the full encoding by default.
-type LoadOptions = Given;
-
-/// Reads the options of `carc_game_from_record_ex`; errors name the key.
-fn load_options(text: &str) -> Result<LoadOptions, Failure> {
+/// Reads the options of `carc_game_from_record_ex`, a JSON object of [`OPTION_KEYS`]:
+/// `None` keeps what the record saved (or the default; records do not save the
+/// observation preset: the full encoding by default); errors name the key.
+fn load_options(text: &str) -> Result<Given, Failure> {
     let value: Value = json::parse_strict(text).map_err(|e| {
         if e.path.is_empty() {
             Failure::invalid(format!("options are not valid JSON: {}", e.message))
@@ -210,11 +200,11 @@ fn load_options(text: &str) -> Result<LoadOptions, Failure> {
     let Value::Object(map) = value else {
         return Err(Failure::invalid("options: expected a JSON object"));
     };
-    if let Some(key) = map.keys().find(|k| !LOAD_OPTION_KEYS.contains(&k.as_str())) {
+    if let Some(key) = map.keys().find(|k| !OPTION_KEYS.contains(&k.as_str())) {
         return Err(Failure::invalid(format!(
             "options.{}: unknown option (allowed: {})",
             json::echo_key(key),
-            LOAD_OPTION_KEYS.join(", ")
+            OPTION_KEYS.join(", ")
         )));
     }
     Given::read(&map).map_err(|e| Failure::invalid(format!("options.{e}")))
@@ -249,7 +239,7 @@ pub extern "C" fn carc_game_from_record_ex(
         check_out(out, "out")?;
         let text = read_str(record_json, "record_json")?;
         let options = if options_json.is_null() {
-            LoadOptions::default()
+            Given::default()
         } else {
             load_options(read_str(options_json, "options_json")?)?
         };

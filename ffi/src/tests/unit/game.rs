@@ -26,7 +26,7 @@ fn records_load_with_a_preset() {
     assert_eq!(options.preset, Some(Preset::Compact));
     let back = load_record(&text, options).unwrap();
     assert_eq!(mask(&mut back.session()), mask(&mut session));
-    let full = load_record(&text, LoadOptions::default()).unwrap();
+    let full = load_record(&text, Given::default()).unwrap();
     assert!(full.session().num_actions() > session.num_actions());
     for bad in [r#"{"preset":"tiny"}"#, r#"{"preset":1}"#] {
         let err = load_options(bad).unwrap_err();
