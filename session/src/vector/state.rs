@@ -28,7 +28,7 @@ pub const EXTERNAL: &str = "external";
 struct Saved {
     /// The configuration, read by [`GameConfig::from_json`].
     config: Value,
-    window: u64,
+    window: i64,
     preset: String,
     reward: String,
     #[serde(deserialize_with = "Option::deserialize")]
@@ -72,7 +72,7 @@ pub(super) fn to_value(batch: &Batch) -> Value {
     };
     let saved = Saved {
         config: s.config.to_json(),
-        window: u64::from(s.spec().window),
+        window: i64::from(s.spec().window),
         preset: s.layout.preset().name().into(),
         reward: s.reward.name().into(),
         opponent: if s.external {
@@ -182,8 +182,8 @@ pub(super) fn from_value(v: &Value) -> Result<Batch, BatchError> {
     })?;
     let config = GameConfig::from_json(&v.config)
         .map_err(|e| BatchError::record(format!("state.config: {e}")))?;
-    let window = i64::try_from(v.window).unwrap_or(i64::MAX);
-    let spec = options::window_of(window).map_err(|e| BatchError::record(format!("state.{e}")))?;
+    let spec =
+        options::window_of(v.window).map_err(|e| BatchError::record(format!("state.{e}")))?;
     let preset =
         options::preset_named(&v.preset).map_err(|e| BatchError::record(format!("state.{e}")))?;
     let layout = Arc::new(Layout::new(spec, preset, &config));
