@@ -43,7 +43,7 @@
 //! ```
 
 mod html;
-mod pieces;
+pub(crate) mod pieces;
 pub(crate) mod summary;
 pub(crate) mod svg;
 pub(crate) mod text;
@@ -53,7 +53,7 @@ pub(crate) mod text;
 mod test_games;
 
 pub use html::replay_html;
-pub use pieces::{pieces_of, Piece, PieceInfo, Presence, PIECES};
+pub use pieces::{every_piece, pieces_of, Piece, PieceInfo, Presence, PIECES};
 pub use summary::notes;
 pub use summary::{PLAYER_COLOURS, PLAYER_COLOUR_NAMES};
 pub use svg::{board_svg, board_svg_interactive, corner_spot, feature_spot, tile_svg, TILE_SIZE};

@@ -3,16 +3,20 @@
 //! when a game has it. The text legend, the SVG legend and the HTML replay's legend list
 //! the pieces of the game they draw, and only those ([`pieces_of`]).
 //!
-//! Adding an expansion's pictures: its pieces go into [`PIECES`] (in legend order, after
-//! the pieces of the sets before it), each with its [`Presence`]; the text view draws a
-//! tile's glyphs in `text.rs`, the SVG a tile's symbols in `svg/tile.rs` and the legend
-//! swatch in `svg/symbols.rs` (`swatch`, whose `match` over [`Piece`] has an arm for every
-//! piece); the set's state (lines under the text board, pieces on the SVG board and in the
-//! summary beside it) is drawn by its module ([`crate::sets`]).
+//! Adding an expansion's pictures: a [`Piece`] for each of its pieces, in legend order
+//! (after the pieces of the sets before it). A tile's symbol, a feature or a figure goes
+//! into [`PIECES`] with the [`Presence`] that tells when a game has it, the text view
+//! drawing a tile's glyphs in `text.rs`, the SVG a tile's symbols in `svg/tile.rs` and
+//! the legend swatch in `svg/symbols.rs` (`swatch`); a piece of the set's state beside
+//! the tiles (the dragon, the count, the titles, bridges and castles, the sheep bag) is
+//! declared by the set's module with its swatch, and shown whenever the set is in play.
+//! The module also draws the rest of the set's state (lines under the text board, pieces
+//! on the SVG board and in the summary beside it).
 
+use crate::sets;
 use carcassonne::config::Figure;
 use carcassonne::game::Game;
-use carcassonne::tiles::{catalogue, FeatureKind, RoadEnd, Symbols, TileKind, TileSet};
+use carcassonne::tiles::{catalogue, FeatureKind, RoadEnd, Symbols, TileKind};
 
 /// A kind of thing a picture shows.
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
@@ -103,7 +107,8 @@ pub enum Piece {
 /// When a game has a piece.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
 pub enum Presence {
-    /// In every game.
+    /// In every game (a piece of a set module's legend: in every game with the
+    /// set in play).
     Always,
     /// When a tile of the game has a feature of this kind.
     Feature(FeatureKind),
@@ -117,8 +122,6 @@ pub enum Presence {
     Figure(Figure),
     /// When the players have abbey tiles.
     AbbeyTile,
-    /// When the set is in play.
-    Set(TileSet),
     /// Only in the animated replay.
     Replay,
 }
@@ -137,7 +140,7 @@ pub struct PieceInfo {
     pub presence: Presence,
 }
 
-const fn piece(
+pub(crate) const fn piece(
     piece: Piece,
     name: &'static str,
     glyph: Option<&'static str>,
@@ -151,9 +154,9 @@ const fn piece(
     }
 }
 
-/// Every piece, in legend order: terrain and tile symbols, figures, then each
-/// expansion's pieces.
-pub const PIECES: [PieceInfo; 40] = [
+/// The pieces of the tiles and the figures, in legend order; the sets' modules declare
+/// the pieces of their state ([`every_piece`] lists both).
+pub const PIECES: [PieceInfo; 30] = [
     piece(Piece::Field, "field", Some("."), Presence::Always),
     piece(Piece::City, "city", Some("#"), Presence::Always),
     piece(Piece::Road, "road", Some("="), Presence::Always),
@@ -207,58 +210,10 @@ pub const PIECES: [PieceInfo; 40] = [
     piece(Piece::Wagon, "wagon", None, Presence::Figure(Figure::Wagon)),
     piece(Piece::Barn, "barn", None, Presence::Figure(Figure::Barn)),
     piece(
-        Piece::Dragon,
-        "dragon",
-        Some("D"),
-        Presence::Set(TileSet::PrincessDragon),
-    ),
-    piece(
-        Piece::Fairy,
-        "fairy",
-        Some("F"),
-        Presence::Set(TileSet::PrincessDragon),
-    ),
-    piece(
-        Piece::CityOfCarcassonne,
-        "City of Carcassonne",
-        Some(":"),
-        Presence::Set(TileSet::Count),
-    ),
-    piece(
-        Piece::Count,
-        "the count",
-        None,
-        Presence::Set(TileSet::Count),
-    ),
-    piece(
-        Piece::King,
-        "King",
-        None,
-        Presence::Set(TileSet::KingRobber),
-    ),
-    piece(
-        Piece::RobberBaron,
-        "Robber Baron",
-        None,
-        Presence::Set(TileSet::KingRobber),
-    ),
-    piece(
         Piece::Shrine,
         "shrine",
         Some("S"),
         Presence::Feature(FeatureKind::Shrine),
-    ),
-    piece(
-        Piece::Bridge,
-        "bridge",
-        Some("H"),
-        Presence::Set(TileSet::BridgesCastlesBazaars),
-    ),
-    piece(
-        Piece::Castle,
-        "castle",
-        Some("C"),
-        Presence::Set(TileSet::BridgesCastlesBazaars),
     ),
     piece(
         Piece::Bazaar,
@@ -311,18 +266,6 @@ pub const PIECES: [PieceInfo; 40] = [
         None,
         Presence::Figure(Figure::Shepherd),
     ),
-    piece(
-        Piece::Sheep,
-        "sheep (flock, bag)",
-        None,
-        Presence::Set(TileSet::HillsSheep),
-    ),
-    piece(
-        Piece::Wolf,
-        "wolf (bag)",
-        None,
-        Presence::Set(TileSet::HillsSheep),
-    ),
     piece(Piece::NewTile, "tile of this turn", None, Presence::Replay),
 ];
 
@@ -364,7 +307,6 @@ fn present(presence: Presence, game: &Game, tiles: &[TileKind], replay: bool) ->
         Presence::AbbeyTile => {
             game.config().figures.abbey > 0 || tiles.iter().any(|t| t.def().has(Symbols::ABBEY))
         }
-        Presence::Set(set) => game.has_set(set),
         Presence::Replay => replay,
     }
 }
@@ -388,10 +330,24 @@ fn present(presence: Presence, game: &Game, tiles: &[TileKind], replay: bool) ->
 /// ```
 pub fn pieces_of(game: &Game, replay: bool) -> Vec<&'static PieceInfo> {
     let tiles = tiles_of(game);
-    PIECES
+    let mut pieces: Vec<&'static PieceInfo> = PIECES
         .iter()
+        .chain(sets::in_play(game).flat_map(|m| m.legend()))
         .filter(|p| present(p.presence, game, &tiles, replay))
-        .collect()
+        .collect();
+    pieces.sort_by_key(|p| p.piece as u8);
+    pieces
+}
+
+/// Every piece in legend order: those of [`PIECES`] and those that the sets' modules
+/// declare for their state.
+pub fn every_piece() -> Vec<&'static PieceInfo> {
+    let mut pieces: Vec<&'static PieceInfo> = PIECES
+        .iter()
+        .chain(sets::SETS.iter().flat_map(|m| m.legend()))
+        .collect();
+    pieces.sort_by_key(|p| p.piece as u8);
+    pieces
 }
 
 #[cfg(test)]

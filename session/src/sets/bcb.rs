@@ -2,10 +2,14 @@
 
 use super::SetModule;
 use crate::render::anchor_segment;
+use crate::render::pieces::{piece, Piece, PieceInfo, Presence};
 use crate::render::summary::seat_name;
-use crate::render::svg::symbols::{svg_bridge, svg_castle};
+use crate::render::svg::symbols::swatch_square;
 use crate::render::svg::tile::{segment_point, side_middle};
-use crate::render::svg::{seat_colour, Layout, TILE};
+use crate::render::svg::{
+    escape, num, pt, seat_colour, Layout, BRIDGE_EDGE_COLOUR, CASTLE_COLOUR, FIELD_COLOUR,
+    ROAD_COLOUR, TILE,
+};
 use crate::render::text::wrapped;
 use carcassonne::game::Game;
 use carcassonne::tiles::TileSet;
@@ -16,6 +20,26 @@ pub(crate) struct BridgesCastlesBazaars;
 impl SetModule for BridgesCastlesBazaars {
     fn set(&self) -> TileSet {
         TileSet::BridgesCastlesBazaars
+    }
+
+    /// Bridges (BR1) and castles (CA1).
+    fn legend(&self) -> &'static [PieceInfo] {
+        const LEGEND: [PieceInfo; 2] = [
+            piece(Piece::Bridge, "bridge", Some("H"), Presence::Always),
+            piece(Piece::Castle, "castle", Some("C"), Presence::Always),
+        ];
+        &LEGEND
+    }
+
+    fn svg_swatch(&self, out: &mut String, piece: Piece, (x, y): (f64, f64)) {
+        let (cx, cy) = (x + 8.0, y + 8.0);
+        match piece {
+            Piece::Bridge => {
+                swatch_square(out, (x, y), FIELD_COLOUR, "#00000055");
+                svg_bridge(out, (x, cy), (x + 16.0, cy), "a bridge");
+            }
+            _ => svg_castle(out, "swatch castle", (cx, cy), "#111111", "a castle"),
+        }
     }
 
     /// The castles with their owners (CA1), the bridges (BR1) and the auction under way
@@ -112,4 +136,36 @@ impl SetModule for BridgesCastlesBazaars {
             svg_castle(out, "castle", at, seat_colour(owner as usize), &title);
         }
     }
+}
+
+/// A castle (CA1) centred at `at`: a grey keep with two towers, outlined in `stroke`.
+fn svg_castle(out: &mut String, class: &str, at: (f64, f64), stroke: &str, title: &str) {
+    let (cx, cy) = at;
+    let s = TILE * 0.1;
+    let _ = writeln!(
+        out,
+        r#"<g class="{class}"><title>{}</title><path d="M {} L {} L {} L {} L {} L {} L {} L {} L {} Z" fill="{CASTLE_COLOUR}" stroke="{stroke}" stroke-width="2"/></g>"#,
+        escape(title),
+        pt((cx - s, cy + s)),
+        pt((cx - s, cy - s)),
+        pt((cx - s / 2.0, cy - s)),
+        pt((cx - s / 2.0, cy - s / 2.0)),
+        pt((cx + s / 2.0, cy - s / 2.0)),
+        pt((cx + s / 2.0, cy - s)),
+        pt((cx + s, cy - s)),
+        pt((cx + s, cy + s)),
+        pt((cx - s, cy + s)),
+    );
+}
+
+/// A bridge (BR1) from `from` to `to`: a road on a dark deck.
+fn svg_bridge(out: &mut String, from: (f64, f64), to: (f64, f64), title: &str) {
+    let d = format!("M {} L {}", pt(from), pt(to));
+    let _ = writeln!(
+        out,
+        r#"<g class="bridge"><title>{}</title><path d="{d}" stroke="{BRIDGE_EDGE_COLOUR}" stroke-width="{}"/><path d="{d}" stroke="{ROAD_COLOUR}" stroke-width="{}" stroke-dasharray="3 2"/></g>"#,
+        escape(title),
+        num(TILE * 0.2),
+        num(TILE * 0.12)
+    );
 }

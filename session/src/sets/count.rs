@@ -2,10 +2,12 @@
 //! quarters.
 
 use super::SetModule;
+use crate::render::pieces::{piece, Piece, PieceInfo, Presence};
 use crate::render::summary::seat_name;
-use crate::render::svg::symbols::{svg_count, svg_figure};
-use crate::render::svg::{escape, icon, num, Icon, Layout, SCORE_LINE, TILE};
-use crate::render::Piece;
+use crate::render::svg::symbols::{svg_figure, svg_piece, swatch_square, Shape};
+use crate::render::svg::{
+    escape, icon, num, Icon, Layout, CARCASSONNE_COLOUR, COUNT_COLOUR, SCORE_LINE, TILE,
+};
 use carcassonne::config::Figure;
 use carcassonne::game::Game;
 use carcassonne::rules::count::Quarter;
@@ -17,6 +19,27 @@ pub(crate) struct Count;
 impl SetModule for Count {
     fn set(&self) -> TileSet {
         TileSet::Count
+    }
+
+    /// The walled City of Carcassonne and the count (CC2).
+    fn legend(&self) -> &'static [PieceInfo] {
+        const LEGEND: [PieceInfo; 2] = [
+            piece(
+                Piece::CityOfCarcassonne,
+                "City of Carcassonne",
+                Some(":"),
+                Presence::Always,
+            ),
+            piece(Piece::Count, "the count", None, Presence::Always),
+        ];
+        &LEGEND
+    }
+
+    fn svg_swatch(&self, out: &mut String, piece: Piece, (x, y): (f64, f64)) {
+        match piece {
+            Piece::CityOfCarcassonne => swatch_square(out, (x, y), CARCASSONNE_COLOUR, "#00000055"),
+            _ => svg_count(out, "swatch count", (x + 8.0, y + 10.0), "the count"),
+        }
     }
 
     /// The quarter of the count and the figures in each quarter (CC2).
@@ -182,4 +205,18 @@ fn figures_in(game: &Game, quarter: Quarter) -> Vec<(u8, Figure)> {
         .filter(|(q, _, _)| *q == quarter)
         .map(|&(_, owner, figure)| (owner, figure))
         .collect()
+}
+
+/// The count (CC2): a meeple of its own grey, marked `C`.
+fn svg_count(out: &mut String, class: &str, at: (f64, f64), title: &str) {
+    svg_piece(
+        out,
+        class,
+        "",
+        at,
+        Shape::Meeple,
+        (COUNT_COLOUR, "#ffffff"),
+        Some('C'),
+        title,
+    );
 }

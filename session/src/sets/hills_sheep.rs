@@ -1,9 +1,9 @@
 //! Hills & Sheep (HS1–HS5): each shepherd's flock and the tokens left in the sheep bag.
 
 use super::SetModule;
+use crate::render::pieces::{piece, Piece, PieceInfo, Presence};
 use crate::render::summary::seat_name;
-use crate::render::svg::symbols::svg_token;
-use crate::render::svg::{count, icon_drawn, num, TILE};
+use crate::render::svg::{count, escape, icon_drawn, num, SHEEP_COLOUR, TILE, WOLF_COLOUR};
 use crate::render::text::wrapped;
 use carcassonne::config::Figure;
 use carcassonne::game::{BoardFigure, Game};
@@ -16,6 +16,23 @@ pub(crate) struct HillsSheep;
 impl SetModule for HillsSheep {
     fn set(&self) -> TileSet {
         TileSet::HillsSheep
+    }
+
+    /// The sheep of a flock and of the bag, and the wolves of the bag (HS1, HS2).
+    fn legend(&self) -> &'static [PieceInfo] {
+        const LEGEND: [PieceInfo; 2] = [
+            piece(Piece::Sheep, "sheep (flock, bag)", None, Presence::Always),
+            piece(Piece::Wolf, "wolf (bag)", None, Presence::Always),
+        ];
+        &LEGEND
+    }
+
+    fn svg_swatch(&self, out: &mut String, piece: Piece, (x, y): (f64, f64)) {
+        let at = (x + 9.0, y + 8.0);
+        match piece {
+            Piece::Sheep => svg_token(out, "swatch sheep", at, false, None, "sheep"),
+            _ => svg_token(out, "swatch wolf", at, true, None, "the wolf"),
+        }
     }
 
     /// Each shepherd's flock (HS1, HS2) and the tokens left in the bag (HS1).
@@ -148,4 +165,46 @@ impl SetModule for HillsSheep {
         }
         out.push_str("</p>\n");
     }
+}
+
+/// A token of the sheep bag (HS1) centred at `at`: a sheep (a white fleece with a dark
+/// head) with `label` on it (its sheep, or the sheep of a flock), or with `wolf` the wolf
+/// (a grey fleece marked `W`), titled `title` in a group of class `class`.
+fn svg_token(
+    out: &mut String,
+    class: &str,
+    at: (f64, f64),
+    wolf: bool,
+    label: Option<u32>,
+    title: &str,
+) {
+    let (x, y) = at;
+    let (fleece, ink) = if wolf {
+        (WOLF_COLOUR, "#ffffff")
+    } else {
+        (SHEEP_COLOUR, "#111111")
+    };
+    let _ = write!(
+        out,
+        r##"<g class="{class}"><title>{}</title><ellipse cx="{}" cy="{}" rx="3" ry="2.2" fill="#2b2b2b"/><ellipse cx="{}" cy="{}" rx="6.5" ry="5" fill="{fleece}" stroke="#2b2b2b" stroke-width="1"/>"##,
+        escape(title),
+        num(x - 6.5),
+        num(y - 1.5),
+        num(x + 1.0),
+        num(y),
+    );
+    let text = if wolf {
+        Some("W".to_string())
+    } else {
+        label.map(|n| n.to_string())
+    };
+    if let Some(text) = text {
+        let _ = write!(
+            out,
+            r#"<text x="{}" y="{}" font-size="8" font-weight="bold" fill="{ink}" text-anchor="middle">{text}</text>"#,
+            num(x + 1.0),
+            num(y + 3.0)
+        );
+    }
+    out.push_str("</g>\n");
 }

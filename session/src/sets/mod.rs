@@ -11,10 +11,12 @@
 //! score (titles, prisoners) and under the scores (the sheep bag, the City of
 //! Carcassonne); and what the built-in players count as points of its state
 //! ([`SetModule::worth`]); and what it keeps beside the board in a player's notes
-//! ([`SetModule::notes`], [`SetModule::in_hand`]). The rest of a set's presentation (its legend pieces and tile
-//! symbols), its decision words and record hooks still live in the shared files that
-//! `docs/architecture.md` lists.
+//! ([`SetModule::notes`], [`SetModule::in_hand`]); and the pieces of its state in the
+//! legends with their swatches ([`SetModule::legend`], [`SetModule::svg_swatch`]). The
+//! rest of a set's presentation (its tile symbols), its decision words and record hooks
+//! still live in the shared files that `docs/architecture.md` lists.
 
+use crate::render::pieces::{Piece, PieceInfo};
 use crate::render::svg::Layout;
 use carcassonne::config::MAX_PLAYERS;
 use carcassonne::game::{BoardFigure, Game};
@@ -29,11 +31,22 @@ mod princess_dragon;
 pub(crate) mod tower;
 mod traders_builders;
 
-/// One expansion in the front ends. Every hook is called only for a game with the set in
-/// play ([`Game::has_set`]).
+/// One expansion in the front ends. Every hook that takes a game is called only for a
+/// game with the set in play ([`Game::has_set`]).
 pub(crate) trait SetModule: Sync {
     /// The set.
     fn set(&self) -> TileSet;
+
+    /// The pieces of the set's state in the legends (text, SVG, HTML replay) beside those
+    /// of the tiles and figures, each shown in a game with the set in play when its
+    /// presence holds ([`crate::render::pieces_of`]), in the legend order of [`Piece`].
+    fn legend(&self) -> &'static [PieceInfo] {
+        &[]
+    }
+
+    /// Draws the legend swatch of `piece`, one of the set's [`SetModule::legend`], in the
+    /// 16×16 box whose top left is `at` (SVG).
+    fn svg_swatch(&self, _out: &mut String, _piece: Piece, _at: (f64, f64)) {}
 
     /// Appends the lines of the set's state under the text board
     /// ([`crate::render::board_text`]), each ended by a newline; nothing when there is

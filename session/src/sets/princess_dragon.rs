@@ -1,17 +1,35 @@
 //! The Princess & the Dragon (PD1–PD15): the dragon and the fairy over the figures.
 
 use super::SetModule;
-use crate::render::svg::symbols::{svg_dragon, svg_fairy};
+use crate::render::pieces::{piece, Piece, PieceInfo, Presence};
 use crate::render::svg::tile::figure_point;
-use crate::render::svg::{Layout, TILE};
+use crate::render::svg::{escape, num, Layout, TILE};
 use carcassonne::game::Game;
 use carcassonne::tiles::TileSet;
+use std::fmt::Write as _;
 
 pub(crate) struct PrincessDragon;
 
 impl SetModule for PrincessDragon {
     fn set(&self) -> TileSet {
         TileSet::PrincessDragon
+    }
+
+    /// The dragon (PD5) and the fairy (PD15).
+    fn legend(&self) -> &'static [PieceInfo] {
+        const LEGEND: [PieceInfo; 2] = [
+            piece(Piece::Dragon, "dragon", Some("D"), Presence::Always),
+            piece(Piece::Fairy, "fairy", Some("F"), Presence::Always),
+        ];
+        &LEGEND
+    }
+
+    fn svg_swatch(&self, out: &mut String, piece: Piece, (x, y): (f64, f64)) {
+        let at = (x + 8.0, y + 8.0);
+        match piece {
+            Piece::Dragon => svg_dragon(out, "swatch dragon", at, "the dragon"),
+            _ => svg_fairy(out, "swatch fairy", at, "the fairy"),
+        }
     }
 
     /// The fairy (PD15) beside the follower she stands next to (the last of the figures
@@ -50,4 +68,32 @@ impl SetModule for PrincessDragon {
             );
         }
     }
+}
+
+/// The dragon (PD1) at `at`.
+fn svg_dragon(out: &mut String, class: &str, at: (f64, f64), title: &str) {
+    let _ = writeln!(
+        out,
+        r##"<g class="{class}"><title>{}</title><circle cx="{}" cy="{}" r="{}" fill="#5a0f0f" stroke="#ffcc00" stroke-width="1.5"/><text x="{}" y="{}" font-size="10" font-weight="bold" fill="#ffcc00" text-anchor="middle">D</text></g>"##,
+        escape(title),
+        num(at.0),
+        num(at.1),
+        num(TILE * 0.14),
+        num(at.0),
+        num(at.1 + 3.5)
+    );
+}
+
+/// The fairy (PD15) at `at`.
+fn svg_fairy(out: &mut String, class: &str, at: (f64, f64), title: &str) {
+    let _ = writeln!(
+        out,
+        r##"<g class="{class}"><title>{}</title><circle cx="{}" cy="{}" r="{}" fill="#ff8fd0" stroke="#7a1f5c" stroke-width="1"/><text x="{}" y="{}" font-size="8" font-weight="bold" fill="#7a1f5c" text-anchor="middle">F</text></g>"##,
+        escape(title),
+        num(at.0),
+        num(at.1),
+        num(TILE * 0.1),
+        num(at.0),
+        num(at.1 + 3.0)
+    );
 }

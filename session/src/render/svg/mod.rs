@@ -45,10 +45,10 @@ pub(super) const MIN_WIDTH: f64 = 2.0 * MARGIN + 3.0 * LEGEND_ITEM;
 // Terrain and symbols are drawn in muted or light tones, seats in saturated ones: no
 // seat colour is near any of these fills (a test measures the distances), so figures
 // never blend into the ground, and no symbol has a figure's shape.
-pub(super) const FIELD_COLOUR: &str = "#9cc56a";
+pub(crate) const FIELD_COLOUR: &str = "#9cc56a";
 pub(super) const CITY_COLOUR: &str = "#d2b48c";
 pub(super) const CITY_EDGE_COLOUR: &str = "#6e4b27";
-pub(super) const ROAD_COLOUR: &str = "#f6f2e4";
+pub(crate) const ROAD_COLOUR: &str = "#f6f2e4";
 pub(super) const ROAD_EDGE_COLOUR: &str = "#7d7466";
 pub(super) const RIVER_COLOUR: &str = "#a9def5";
 pub(super) const RIVER_EDGE_COLOUR: &str = "#5aa9cf";
@@ -60,21 +60,21 @@ pub(super) const PENNANT_COLOUR: &str = "#fffaf0";
 pub(super) const VOLCANO_COLOUR: &str = "#6b4a3a";
 pub(super) const PORTAL_COLOUR: &str = "#19a7a0";
 pub(super) const HIGHLIGHT_COLOUR: &str = "#ffffff";
-pub(super) const BRIDGE_EDGE_COLOUR: &str = "#5b3a1a";
-pub(super) const CASTLE_COLOUR: &str = "#9a9a9a";
-const CARCASSONNE_COLOUR: &str = "#bdb5c9";
+pub(crate) const BRIDGE_EDGE_COLOUR: &str = "#5b3a1a";
+pub(crate) const CASTLE_COLOUR: &str = "#9a9a9a";
+pub(crate) const CARCASSONNE_COLOUR: &str = "#bdb5c9";
 const SHRINE_COLOUR: &str = "#3b4a6b";
 const BAZAAR_COLOUR: &str = "#8a6d3b";
 const HILL_COLOUR: &str = "#a08a5c";
 const GRAPE_COLOUR: &str = "#7a3b6e";
 // The sheep bag's tokens (HS1): a white sheep, a slate-grey wolf; the shepherd's crook.
-const SHEEP_COLOUR: &str = "#fdfdf6";
-const WOLF_COLOUR: &str = "#5e6b78";
+pub(crate) const SHEEP_COLOUR: &str = "#fdfdf6";
+pub(crate) const WOLF_COLOUR: &str = "#5e6b78";
 const CROOK_COLOUR: &str = "#5b3a1a";
 // Pieces beside the board: the count (a neutral figure), the King and the Robber Baron.
-const COUNT_COLOUR: &str = "#7f8c8d";
-const KING_COLOUR: &str = "#c39b1e";
-const ROBBER_COLOUR: &str = "#6d4c41";
+pub(crate) const COUNT_COLOUR: &str = "#7f8c8d";
+pub(crate) const KING_COLOUR: &str = "#c39b1e";
+pub(crate) const ROBBER_COLOUR: &str = "#6d4c41";
 
 /// Every fill that shows terrain or a tile symbol (for the palette test).
 #[cfg(test)]
@@ -124,7 +124,7 @@ pub(crate) fn num(v: f64) -> String {
 }
 
 /// A point as `x y` for path data and `points` lists.
-fn pt(p: (f64, f64)) -> String {
+pub(crate) fn pt(p: (f64, f64)) -> String {
     format!("{} {}", num(p.0), num(p.1))
 }
 

@@ -3,6 +3,7 @@
 
 use super::*;
 use crate::render::pieces::Piece;
+use crate::sets;
 use carcassonne::config::Figure;
 use carcassonne::tiles::Goods;
 use std::fmt::Write as _;
@@ -75,7 +76,7 @@ pub(crate) fn svg_figure(
 
 /// The outline of a figure.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
-pub(super) enum Shape {
+pub(crate) enum Shape {
     /// A meeple standing on its point.
     Meeple,
     /// A square centred on its point (the barn).
@@ -87,7 +88,7 @@ pub(super) enum Shape {
 /// A figure's shape in `colour` with `letter` in `ink` on it, as a group of classes
 /// `classes` (with extra attributes `data`) titled `title`.
 #[allow(clippy::too_many_arguments)]
-pub(super) fn svg_piece(
+pub(crate) fn svg_piece(
     out: &mut String,
     classes: &str,
     data: &str,
@@ -148,20 +149,6 @@ pub(super) fn svg_piece(
         );
     }
     out.push_str("</g>\n");
-}
-
-/// The count (CC2): a meeple of its own grey, marked `C`.
-pub(crate) fn svg_count(out: &mut String, class: &str, at: (f64, f64), title: &str) {
-    svg_piece(
-        out,
-        class,
-        "",
-        at,
-        Shape::Meeple,
-        (COUNT_COLOUR, "#ffffff"),
-        Some('C'),
-        title,
-    );
 }
 
 /// A river end (lake or spring): a pond, never round like a figure's head.
@@ -361,76 +348,6 @@ pub(super) fn svg_vineyard(out: &mut String, at: (f64, f64), s: f64) {
     out.push_str("</g>\n");
 }
 
-/// A token of the sheep bag (HS1) centred at `at`: a sheep (a white fleece with a dark
-/// head) with `label` on it (its sheep, or the sheep of a flock), or with `wolf` the wolf
-/// (a grey fleece marked `W`), titled `title` in a group of class `class`.
-pub(crate) fn svg_token(
-    out: &mut String,
-    class: &str,
-    at: (f64, f64),
-    wolf: bool,
-    label: Option<u32>,
-    title: &str,
-) {
-    let (x, y) = at;
-    let (fleece, ink) = if wolf {
-        (WOLF_COLOUR, "#ffffff")
-    } else {
-        (SHEEP_COLOUR, "#111111")
-    };
-    let _ = write!(
-        out,
-        r##"<g class="{class}"><title>{}</title><ellipse cx="{}" cy="{}" rx="3" ry="2.2" fill="#2b2b2b"/><ellipse cx="{}" cy="{}" rx="6.5" ry="5" fill="{fleece}" stroke="#2b2b2b" stroke-width="1"/>"##,
-        escape(title),
-        num(x - 6.5),
-        num(y - 1.5),
-        num(x + 1.0),
-        num(y),
-    );
-    let text = if wolf {
-        Some("W".to_string())
-    } else {
-        label.map(|n| n.to_string())
-    };
-    if let Some(text) = text {
-        let _ = write!(
-            out,
-            r#"<text x="{}" y="{}" font-size="8" font-weight="bold" fill="{ink}" text-anchor="middle">{text}</text>"#,
-            num(x + 1.0),
-            num(y + 3.0)
-        );
-    }
-    out.push_str("</g>\n");
-}
-
-/// The dragon (PD1) at `at`.
-pub(crate) fn svg_dragon(out: &mut String, class: &str, at: (f64, f64), title: &str) {
-    let _ = writeln!(
-        out,
-        r##"<g class="{class}"><title>{}</title><circle cx="{}" cy="{}" r="{}" fill="#5a0f0f" stroke="#ffcc00" stroke-width="1.5"/><text x="{}" y="{}" font-size="10" font-weight="bold" fill="#ffcc00" text-anchor="middle">D</text></g>"##,
-        escape(title),
-        num(at.0),
-        num(at.1),
-        num(TILE * 0.14),
-        num(at.0),
-        num(at.1 + 3.5)
-    );
-}
-
-/// The fairy (PD15) at `at`.
-pub(crate) fn svg_fairy(out: &mut String, class: &str, at: (f64, f64), title: &str) {
-    let _ = writeln!(
-        out,
-        r##"<g class="{class}"><title>{}</title><circle cx="{}" cy="{}" r="{}" fill="#ff8fd0" stroke="#7a1f5c" stroke-width="1"/><text x="{}" y="{}" font-size="8" font-weight="bold" fill="#7a1f5c" text-anchor="middle">F</text></g>"##,
-        escape(title),
-        num(at.0),
-        num(at.1),
-        num(TILE * 0.1),
-        num(at.0),
-        num(at.1 + 3.0)
-    );
-}
-
 /// A shrine (CU1) centred at `at`, size `s`: a small dark temple, its roof a pediment.
 pub(super) fn svg_shrine(out: &mut String, at: (f64, f64), s: f64) {
     let (x, y) = at;
@@ -479,26 +396,6 @@ pub(super) fn svg_bazaar(out: &mut String, at: (f64, f64), s: f64) {
     );
 }
 
-/// A castle (CA1) centred at `at`: a grey keep with two towers, outlined in `stroke`.
-pub(crate) fn svg_castle(out: &mut String, class: &str, at: (f64, f64), stroke: &str, title: &str) {
-    let (cx, cy) = at;
-    let s = TILE * 0.1;
-    let _ = writeln!(
-        out,
-        r#"<g class="{class}"><title>{}</title><path d="M {} L {} L {} L {} L {} L {} L {} L {} L {} Z" fill="{CASTLE_COLOUR}" stroke="{stroke}" stroke-width="2"/></g>"#,
-        escape(title),
-        pt((cx - s, cy + s)),
-        pt((cx - s, cy - s)),
-        pt((cx - s / 2.0, cy - s)),
-        pt((cx - s / 2.0, cy - s / 2.0)),
-        pt((cx + s / 2.0, cy - s / 2.0)),
-        pt((cx + s / 2.0, cy - s)),
-        pt((cx + s, cy - s)),
-        pt((cx + s, cy + s)),
-        pt((cx - s, cy + s)),
-    );
-}
-
 /// A tower (TW1) centred at `at`: a grey square with its height.
 pub(crate) fn svg_tower(out: &mut String, class: &str, at: (f64, f64), height: u8, title: &str) {
     let (cx, cy) = at;
@@ -516,74 +413,22 @@ pub(crate) fn svg_tower(out: &mut String, class: &str, at: (f64, f64), height: u
     );
 }
 
-/// A bridge (BR1) from `from` to `to`: a road on a dark deck.
-pub(crate) fn svg_bridge(out: &mut String, from: (f64, f64), to: (f64, f64), title: &str) {
-    let d = format!("M {} L {}", pt(from), pt(to));
-    let _ = writeln!(
+/// A legend swatch's square of ground, `fill` outlined in `stroke`, the 16×16 box at `at`.
+pub(crate) fn swatch_square(out: &mut String, at: (f64, f64), fill: &str, stroke: &str) {
+    let _ = write!(
         out,
-        r#"<g class="bridge"><title>{}</title><path d="{d}" stroke="{BRIDGE_EDGE_COLOUR}" stroke-width="{}"/><path d="{d}" stroke="{ROAD_COLOUR}" stroke-width="{}" stroke-dasharray="3 2"/></g>"#,
-        escape(title),
-        num(TILE * 0.2),
-        num(TILE * 0.12)
+        r#"<rect x="{}" y="{}" width="16" height="16" fill="{fill}" stroke="{stroke}" stroke-width="1"/>"#,
+        num(at.0),
+        num(at.1)
     );
 }
 
-/// The King (KR1) at `at`: a golden crown, `s` wide.
-pub(crate) fn svg_crown(out: &mut String, at: (f64, f64), s: f64, title: &str) {
-    let (x, y) = at;
-    let h = s * 0.7;
-    let _ = writeln!(
-        out,
-        r##"<g class="king"><title>{}</title><polygon points="{},{} {},{} {},{} {},{} {},{} {},{} {},{}" fill="{KING_COLOUR}" stroke="#5c4400" stroke-width="1"/></g>"##,
-        escape(title),
-        num(x - s / 2.0),
-        num(y + h / 2.0),
-        num(x - s / 2.0),
-        num(y - h / 2.0),
-        num(x - s / 4.0),
-        num(y),
-        num(x),
-        num(y - h / 2.0),
-        num(x + s / 4.0),
-        num(y),
-        num(x + s / 2.0),
-        num(y - h / 2.0),
-        num(x + s / 2.0),
-        num(y + h / 2.0)
-    );
-}
-
-/// The Robber Baron (KR2) at `at`: a dark bandit's mask, `s` wide.
-pub(crate) fn svg_robber(out: &mut String, at: (f64, f64), s: f64, title: &str) {
-    let (x, y) = at;
-    let _ = writeln!(
-        out,
-        r##"<g class="robber-baron"><title>{}</title><ellipse cx="{}" cy="{}" rx="{}" ry="{}" fill="{ROBBER_COLOUR}" stroke="#1a1a1a" stroke-width="1"/><circle cx="{}" cy="{}" r="{}" fill="#fffaf0"/><circle cx="{}" cy="{}" r="{}" fill="#fffaf0"/></g>"##,
-        escape(title),
-        num(x),
-        num(y),
-        num(s / 2.0),
-        num(s / 3.5),
-        num(x - s / 5.0),
-        num(y),
-        num(s / 9.0),
-        num(x + s / 5.0),
-        num(y),
-        num(s / 9.0)
-    );
-}
-
-/// The legend's swatch of `piece` in the 16×16 box at `(x, y)`.
+/// The legend's swatch of `piece` in the 16×16 box at `(x, y)`; a piece of a set's state
+/// is drawn by the set's module ([`crate::sets::SetModule::svg_swatch`]).
 pub(crate) fn swatch(out: &mut String, piece: Piece, x: f64, y: f64) {
     let (cx, cy) = (x + 8.0, y + 8.0);
-    let square = |out: &mut String, fill: &str, stroke: &str| {
-        let _ = write!(
-            out,
-            r#"<rect x="{}" y="{}" width="16" height="16" fill="{fill}" stroke="{stroke}" stroke-width="1"/>"#,
-            num(x),
-            num(y)
-        );
-    };
+    let square =
+        |out: &mut String, fill: &str, stroke: &str| swatch_square(out, (x, y), fill, stroke);
     let line = |out: &mut String, colour: &str, edge: &str, width: f64| {
         let _ = write!(
             out,
@@ -632,18 +477,7 @@ pub(crate) fn swatch(out: &mut String, piece: Piece, x: f64, y: f64) {
         Piece::Mayor => figure(out, Figure::Mayor, "the mayor"),
         Piece::Wagon => figure(out, Figure::Wagon, "the wagon"),
         Piece::Barn => figure(out, Figure::Barn, "a barn"),
-        Piece::Dragon => svg_dragon(out, "swatch dragon", (cx, cy), "the dragon"),
-        Piece::Fairy => svg_fairy(out, "swatch fairy", (cx, cy), "the fairy"),
-        Piece::CityOfCarcassonne => square(out, CARCASSONNE_COLOUR, "#00000055"),
-        Piece::Count => svg_count(out, "swatch count", (cx, cy + 2.0), "the count"),
-        Piece::King => svg_crown(out, (cx, cy), 14.0, "the King"),
-        Piece::RobberBaron => svg_robber(out, (cx, cy), 15.0, "the Robber Baron"),
         Piece::Shrine => svg_shrine(out, (cx, cy + 1.0), 13.0),
-        Piece::Bridge => {
-            square(out, FIELD_COLOUR, "#00000055");
-            svg_bridge(out, (x, cy), (x + 16.0, cy), "a bridge");
-        }
-        Piece::Castle => svg_castle(out, "swatch castle", (cx, cy), "#111111", "a castle"),
         Piece::Bazaar => svg_bazaar(out, (cx, cy), 14.0),
         Piece::BigFollower => figure(out, Figure::BigFollower, "a big follower"),
         Piece::Inn => svg_inn(out, (cx, cy + 2.0), 12.0),
@@ -662,8 +496,6 @@ pub(crate) fn swatch(out: &mut String, piece: Piece, x: f64, y: f64) {
             Figure::Shepherd,
             "a shepherd",
         ),
-        Piece::Sheep => svg_token(out, "swatch sheep", (cx + 1.0, cy), false, None, "sheep"),
-        Piece::Wolf => svg_token(out, "swatch wolf", (cx + 1.0, cy), true, None, "the wolf"),
         Piece::NewTile => {
             let _ = write!(
                 out,
@@ -671,6 +503,14 @@ pub(crate) fn swatch(out: &mut String, piece: Piece, x: f64, y: f64) {
                 num(x + 1.0),
                 num(y + 1.0)
             );
+        }
+        piece => {
+            if let Some(m) = sets::SETS
+                .iter()
+                .find(|m| m.legend().iter().any(|p| p.piece == piece))
+            {
+                m.svg_swatch(out, piece, (x, y));
+            }
         }
     }
 }

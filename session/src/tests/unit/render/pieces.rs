@@ -3,6 +3,7 @@
 use super::*;
 use crate::render::test_games::{every_set, played};
 use carcassonne::config::GameConfig;
+use carcassonne::tiles::TileSet;
 
 fn pieces(game: &Game, replay: bool) -> Vec<Piece> {
     pieces_of(game, replay).iter().map(|p| p.piece).collect()
@@ -18,17 +19,24 @@ fn game_of(sets: &[TileSet], abbot: u8) -> Game {
 
 #[test]
 fn every_piece_is_declared_once() {
-    for (i, p) in PIECES.iter().enumerate() {
+    let every = every_piece();
+    for (i, p) in every.iter().enumerate() {
         assert!(
-            PIECES[i + 1..]
+            every[i + 1..]
                 .iter()
                 .all(|q| q.piece != p.piece && q.name != p.name),
             "{:?} declared twice",
             p.piece
         );
     }
+    // The shared list and the sets' legends together declare every piece, in the order
+    // of `Piece`, which is the legend order.
+    assert_eq!(every.len(), Piece::NewTile as usize + 1);
+    for (i, p) in every.iter().enumerate() {
+        assert_eq!(p.piece as usize, i, "{:?} out of order", p.piece);
+    }
     // Two pieces drawn on the text board never share a glyph.
-    let glyphs: Vec<&str> = PIECES.iter().filter_map(|p| p.glyph).collect();
+    let glyphs: Vec<&str> = every.iter().filter_map(|p| p.glyph).collect();
     for (i, g) in glyphs.iter().enumerate() {
         assert!(!glyphs[i + 1..].contains(g), "glyph {g} twice");
     }
@@ -155,7 +163,27 @@ fn each_set_brings_its_pieces() {
 fn a_game_of_every_set_has_every_piece() {
     let game = played(every_set(3), 4, 0);
     let all = pieces(&game, false);
-    for p in PIECES.iter().filter(|p| p.piece != Piece::NewTile) {
+    for p in every_piece().iter().filter(|p| p.piece != Piece::NewTile) {
         assert!(all.contains(&p.piece), "{:?}", p.piece);
+    }
+}
+
+/// Every piece has a legend swatch in the SVG picture: those of a set's state drawn by its
+/// module, the others by the shared `swatch`.
+#[test]
+fn every_piece_has_a_swatch() {
+    for p in every_piece() {
+        let mut out = String::new();
+        crate::render::svg::swatch(&mut out, p.piece, 10.0, 20.0);
+        assert!(
+            out.starts_with('<') && out.len() > 20,
+            "{:?}: {out:?}",
+            p.piece
+        );
+    }
+    for m in crate::sets::SETS {
+        for p in m.legend() {
+            assert!(!PIECES.iter().any(|q| q.piece == p.piece), "{:?}", p.piece);
+        }
     }
 }
