@@ -26,7 +26,8 @@
 
 use crate::config::Figure;
 use crate::geometry::{Corner, Pos, Rotation};
-use crate::rules::bcb::{Axis, BazaarChoice, Bridge, TileBridge};
+use crate::names::Named;
+use crate::rules::bcb::{Axis, BazaarChoice, Bridge, TileBridge, MAX_BID};
 use crate::rules::count::{Quarter, QuarterStep};
 use crate::rules::hills_sheep::{FlockChoice, SheepToken};
 use crate::tiles::TileKind;
@@ -450,6 +451,149 @@ pub enum FieldValue {
     FlockChoice(FlockChoice),
     /// [`FieldKind::Token`].
     Token(SheepToken),
+}
+
+/// The number of `value` among `all` (its position).
+fn number_of<T: Named + PartialEq>(value: T) -> usize {
+    T::all()
+        .iter()
+        .position(|v| *v == value)
+        .expect("a named value is in its list")
+}
+
+impl FieldKind {
+    /// The word for a value of a kind whose values are names, as messages say it
+    /// (`unknown quarter "x"`): `corner`, `quarter`, `step`, `axis`, `choice` (a bazaar's
+    /// and a shepherd's), `token`; `None` for a kind whose values are not names of a
+    /// closed list (coordinates, rotations, figures, features, tiles, bridges, bids,
+    /// seats).
+    ///
+    /// Codecs read and write every named kind through [`FieldKind::value_named`],
+    /// [`FieldKind::value_numbered`], [`FieldValue::name`] and [`FieldValue::number`], so
+    /// that an expansion's new named field needs no code of theirs.
+    pub const fn value_word(self) -> Option<&'static str> {
+        match self {
+            FieldKind::Corner => Some("corner"),
+            FieldKind::Quarter => Some("quarter"),
+            FieldKind::Step => Some("step"),
+            FieldKind::Axis => Some("axis"),
+            FieldKind::Choice | FieldKind::FlockChoice => Some("choice"),
+            FieldKind::Token => Some("token"),
+            _ => None,
+        }
+    }
+
+    /// The value of a named kind called `name` (`None`: not one of its names, or a kind
+    /// whose values are not names).
+    pub fn value_named(self, name: &str) -> Option<FieldValue> {
+        Some(match self {
+            FieldKind::Corner => FieldValue::Corner(Corner::with_name(name)?),
+            FieldKind::Quarter => FieldValue::Quarter(Quarter::with_name(name)?),
+            FieldKind::Step => FieldValue::Step(QuarterStep::with_name(name)?),
+            FieldKind::Axis => FieldValue::Axis(Axis::with_name(name)?),
+            FieldKind::Choice => FieldValue::Choice(BazaarChoice::with_name(name)?),
+            FieldKind::FlockChoice => FieldValue::FlockChoice(FlockChoice::with_name(name)?),
+            FieldKind::Token => FieldValue::Token(SheepToken::with_name(name)?),
+            _ => return None,
+        })
+    }
+
+    /// The value of a named kind numbered `n`, its position in the kind's list (the
+    /// value of the C enum, `CarcQuarter`, ...); `None` past the list or for a kind whose
+    /// values are not names.
+    pub fn value_numbered(self, n: usize) -> Option<FieldValue> {
+        fn nth<T: Named>(n: usize) -> Option<T> {
+            T::all().get(n).copied()
+        }
+        Some(match self {
+            FieldKind::Corner => FieldValue::Corner(nth(n)?),
+            FieldKind::Quarter => FieldValue::Quarter(nth(n)?),
+            FieldKind::Step => FieldValue::Step(nth(n)?),
+            FieldKind::Axis => FieldValue::Axis(nth(n)?),
+            FieldKind::Choice => FieldValue::Choice(nth(n)?),
+            FieldKind::FlockChoice => FieldValue::FlockChoice(nth(n)?),
+            FieldKind::Token => FieldValue::Token(nth(n)?),
+            _ => return None,
+        })
+    }
+
+    /// How many values a named kind has, and their names in order joined by `, ` (for a
+    /// message that lists them); `None` for a kind whose values are not names.
+    pub fn value_names(self) -> Option<(usize, String)> {
+        fn list<T: Named>() -> Option<(usize, String)> {
+            Some((T::all().len(), T::names()))
+        }
+        match self {
+            FieldKind::Corner => list::<Corner>(),
+            FieldKind::Quarter => list::<Quarter>(),
+            FieldKind::Step => list::<QuarterStep>(),
+            FieldKind::Axis => list::<Axis>(),
+            FieldKind::Choice => list::<BazaarChoice>(),
+            FieldKind::FlockChoice => list::<FlockChoice>(),
+            FieldKind::Token => list::<SheepToken>(),
+            _ => None,
+        }
+    }
+
+    /// The highest value of an integer kind whose bound does not depend on the game: a
+    /// rotation's 3 quarter turns, a bid's [`crate::rules::bcb::MAX_BID`] points.
+    pub const fn int_max(self) -> Option<u32> {
+        match self {
+            FieldKind::Rot => Some(3),
+            FieldKind::Bid => Some(MAX_BID),
+            _ => None,
+        }
+    }
+}
+
+impl FieldValue {
+    /// The name of a value of a named kind ([`FieldKind::value_word`]).
+    pub fn name(self) -> Option<&'static str> {
+        Some(match self {
+            FieldValue::Corner(v) => v.name(),
+            FieldValue::Quarter(v) => v.name(),
+            FieldValue::Step(v) => v.name(),
+            FieldValue::Axis(v) => v.name(),
+            FieldValue::Choice(v) => v.name(),
+            FieldValue::FlockChoice(v) => v.name(),
+            FieldValue::Token(v) => v.name(),
+            _ => return None,
+        })
+    }
+
+    /// The number of a value of a named kind: its position in the kind's list
+    /// ([`FieldKind::value_numbered`]).
+    pub fn number(self) -> Option<usize> {
+        Some(match self {
+            FieldValue::Corner(v) => number_of(v),
+            FieldValue::Quarter(v) => number_of(v),
+            FieldValue::Step(v) => number_of(v),
+            FieldValue::Axis(v) => number_of(v),
+            FieldValue::Choice(v) => number_of(v),
+            FieldValue::FlockChoice(v) => number_of(v),
+            FieldValue::Token(v) => number_of(v),
+            _ => return None,
+        })
+    }
+
+    /// A bridge placed with a tile on the square `(x, y)` along the axis numbered `axis`
+    /// (`None` when it numbers no axis).
+    pub fn bridge_numbered(x: i32, y: i32, axis: usize) -> Option<FieldValue> {
+        Some(FieldValue::Bridge(Some(Bridge {
+            pos: Pos::new(x, y),
+            axis: *Axis::ALL.get(axis)?,
+        })))
+    }
+
+    /// The square and the axis (name, number) of a bridge placed with a tile.
+    pub fn bridge_parts(self) -> Option<(i32, i32, &'static str, usize)> {
+        match self {
+            FieldValue::Bridge(Some(b)) => {
+                Some((b.pos.x, b.pos.y, b.axis.name(), number_of(b.axis)))
+            }
+            _ => None,
+        }
+    }
 }
 
 /// Most fields an action kind has.

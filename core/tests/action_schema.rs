@@ -132,3 +132,76 @@ fn values_round_trip_and_mismatches_name_the_field() {
         "deploy_barn takes 3 fields, got 2"
     );
 }
+
+/// Every kind whose values are names is read and written through the schema's one
+/// interface (`value_word`, `value_named`, `value_numbered`, `value_names`, and
+/// `FieldValue::name` and `number`): each value of its list by its name and by its
+/// number, which is its position in the list and its value in the C enums; the other
+/// kinds have no names. The lists checked are the rules modules' own (CC2, BR1, BZ3,
+/// HS1, HS2, AM6).
+#[test]
+fn named_kinds_read_every_value_by_name_and_number() {
+    use carcassonne::action::FieldValue;
+    use carcassonne::names::Named;
+    use carcassonne::rules::bcb::{Axis, BazaarChoice, MAX_BID};
+    use carcassonne::rules::count::{Quarter, QuarterStep};
+    use carcassonne::rules::hills_sheep::{FlockChoice, SheepToken};
+    fn names<T: Named>() -> Vec<&'static str> {
+        T::all().iter().map(|v| v.name()).collect()
+    }
+    let lists: [(FieldKind, &str, Vec<&str>); 7] = [
+        (FieldKind::Corner, "corner", names::<Corner>()),
+        (FieldKind::Quarter, "quarter", names::<Quarter>()),
+        (FieldKind::Step, "step", names::<QuarterStep>()),
+        (FieldKind::Axis, "axis", names::<Axis>()),
+        (FieldKind::Choice, "choice", names::<BazaarChoice>()),
+        (FieldKind::FlockChoice, "choice", names::<FlockChoice>()),
+        (FieldKind::Token, "token", names::<SheepToken>()),
+    ];
+    for (kind, word, list) in &lists {
+        assert_eq!(kind.value_word(), Some(*word), "{kind:?}");
+        assert_eq!(kind.value_names(), Some((list.len(), list.join(", "))));
+        for (n, name) in list.iter().enumerate() {
+            let by_name = kind.value_named(name).expect(name);
+            assert_eq!(kind.value_numbered(n), Some(by_name), "{kind:?} {n}");
+            assert_eq!((by_name.name(), by_name.number()), (Some(*name), Some(n)));
+        }
+        assert_eq!(kind.value_numbered(list.len()), None, "{kind:?}");
+        assert_eq!(kind.value_named("nothing"), None, "{kind:?}");
+    }
+    // The numbers are the declaration values that the C enums carry.
+    assert!(SheepToken::ALL
+        .iter()
+        .enumerate()
+        .all(|(i, t)| *t as usize == i));
+    assert!(Quarter::ALL
+        .iter()
+        .enumerate()
+        .all(|(i, q)| *q as usize == i));
+    assert!(QuarterStep::ALL
+        .iter()
+        .enumerate()
+        .all(|(i, s)| *s as usize == i));
+    for kind in [
+        FieldKind::X,
+        FieldKind::Rot,
+        FieldKind::Figure,
+        FieldKind::Tile,
+        FieldKind::OptBridge,
+        FieldKind::Bid,
+        FieldKind::Seat,
+    ] {
+        assert_eq!(kind.value_word(), None, "{kind:?}");
+        assert_eq!(kind.value_named("NS"), None, "{kind:?}");
+        assert_eq!(kind.value_numbered(0), None, "{kind:?}");
+    }
+    assert_eq!(FieldKind::Bid.int_max(), Some(MAX_BID));
+    assert_eq!(FieldKind::Rot.int_max(), Some(3));
+    assert_eq!(FieldValue::Bid(3).name(), None);
+    // A bridge by its parts (BR1): built from its square and axis number, read back the
+    // same with the axis's name.
+    let bridge = FieldValue::bridge_numbered(2, -1, 1).unwrap();
+    assert_eq!(bridge.bridge_parts(), Some((2, -1, "WE", 1)));
+    assert_eq!(FieldValue::bridge_numbered(0, 0, 2), None);
+    assert_eq!(FieldValue::Bridge(None).bridge_parts(), None);
+}

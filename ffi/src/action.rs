@@ -4,10 +4,7 @@
 use crate::guard::{check_out, with_game, with_game_mut, write_array, write_iter, CarcGame};
 use crate::status::{CallResult, CarcStatus, Failure};
 use carcassonne_core::action::{ActionKind, FieldKind, FieldValue, Seat, MAX_FIELDS};
-use carcassonne_core::rules::bcb::{Axis, BazaarChoice, Bridge, MAX_BID};
-use carcassonne_core::rules::count::{Quarter, QuarterStep};
-use carcassonne_core::rules::hills_sheep::{FlockChoice, SheepToken};
-use carcassonne_core::{catalogue, Action, ActionError, Corner, Figure, Pos, Rotation, TileKind};
+use carcassonne_core::{catalogue, Action, ActionError, Figure, Rotation, TileKind};
 
 /// The `feature` value meaning "no feature" (a fairy placed on a tile under the on-tile
 /// rule; every action kind without a feature).
@@ -89,24 +86,21 @@ impl From<Action> for CarcAction {
                 (_, FieldValue::Figure(fig)) => c.figure = fig as u8,
                 (_, FieldValue::Feature(local)) => c.feature = local,
                 (_, FieldValue::OptFeature(local)) => c.feature = local.unwrap_or(CARC_NO_FEATURE),
-                (_, FieldValue::Corner(corner)) => c.corner = corner.index() as u8,
                 (_, FieldValue::Tile(t)) => c.tile = t.index() as u16,
-                (_, FieldValue::Quarter(q)) => c.quarter = q as u8,
-                (_, FieldValue::Step(s)) => c.step = s as u8,
-                (_, FieldValue::Bridge(b)) => {
-                    if let Some(b) = b {
-                        c.has_bridge = 1;
-                        c.axis = b.axis as u8;
-                        c.bridge_x = b.pos.x;
-                        c.bridge_y = b.pos.y;
-                    }
+                (_, FieldValue::Bridge(None)) => {}
+                (_, bridge @ FieldValue::Bridge(Some(_))) => {
+                    let (x, y, _, axis) = bridge.bridge_parts().expect("a bridge");
+                    c.has_bridge = 1;
+                    c.axis = axis as u8;
+                    c.bridge_x = x;
+                    c.bridge_y = y;
                 }
-                (_, FieldValue::Axis(axis)) => c.axis = axis as u8,
                 (_, FieldValue::Bid(bid)) => c.bid = bid as u16,
-                (_, FieldValue::Choice(choice)) => c.choice = choice as u8,
                 (_, FieldValue::Seat(Seat(seat))) => c.seat = seat,
-                (_, FieldValue::FlockChoice(choice)) => c.choice = choice as u8,
-                (_, FieldValue::Token(token)) => c.token = token as u8,
+                (kind, named) => {
+                    *c.named_member(kind).0 =
+                        named.number().expect("the other values are named") as u8
+                }
             }
         }
         c
@@ -146,78 +140,29 @@ pub(crate) fn action_from_c(a: &CarcAction, players: usize) -> Result<Action, Fa
             FieldKind::OptFeature => {
                 FieldValue::OptFeature((a.feature != CARC_NO_FEATURE).then_some(a.feature))
             }
-            FieldKind::Corner => {
-                if a.corner > 3 {
-                    return Err(Failure::invalid(format!(
-                        "action.corner {} is not a CarcCorner (0..=3)",
-                        a.corner
-                    )));
-                }
-                FieldValue::Corner(Corner::from_index(a.corner as usize))
-            }
             FieldKind::Tile => FieldValue::Tile(tile_kind(u32::from(a.tile), "action.tile")?),
-            FieldKind::Quarter => {
-                FieldValue::Quarter(*Quarter::ALL.get(a.quarter as usize).ok_or_else(|| {
-                    Failure::invalid(format!(
-                        "action.quarter {} is not a CarcQuarter (0..=3)",
-                        a.quarter
-                    ))
-                })?)
-            }
-            FieldKind::Step => {
-                FieldValue::Step(*QuarterStep::ALL.get(a.step as usize).ok_or_else(|| {
-                    Failure::invalid(format!(
-                        "action.step {} is not a CarcQuarterStep (0..=3)",
-                        a.step
-                    ))
-                })?)
-            }
-            FieldKind::OptBridge => FieldValue::Bridge(match a.has_bridge {
-                0 => None,
-                1 => Some(Bridge {
-                    pos: Pos::new(a.bridge_x, a.bridge_y),
-                    axis: axis_of(a.axis)?,
-                }),
+            FieldKind::OptBridge => match a.has_bridge {
+                0 => FieldValue::Bridge(None),
+                1 => {
+                    let axis = a.named(FieldKind::Axis)?;
+                    let axis = axis.number().expect("an axis");
+                    FieldValue::bridge_numbered(a.bridge_x, a.bridge_y, axis).expect("an axis")
+                }
                 n => {
                     return Err(Failure::invalid(format!(
                         "action.has_bridge {n} is not 0 or 1"
                     )))
                 }
-            }),
-            FieldKind::Axis => FieldValue::Axis(axis_of(a.axis)?),
+            },
             FieldKind::Bid => {
-                if u32::from(a.bid) > MAX_BID {
+                let max = FieldKind::Bid.int_max().expect("bids are bounded");
+                if u32::from(a.bid) > max {
                     return Err(Failure::invalid(format!(
-                        "action.bid {} is above the highest bid ({MAX_BID})",
+                        "action.bid {} is above the highest bid ({max})",
                         a.bid
                     )));
                 }
                 FieldValue::Bid(u32::from(a.bid))
-            }
-            FieldKind::Choice => {
-                FieldValue::Choice(*BazaarChoice::ALL.get(a.choice as usize).ok_or_else(|| {
-                    Failure::invalid(format!(
-                        "action.choice {} is not a CarcBazaarChoice (0..=1)",
-                        a.choice
-                    ))
-                })?)
-            }
-            FieldKind::FlockChoice => FieldValue::FlockChoice(
-                *FlockChoice::ALL.get(a.choice as usize).ok_or_else(|| {
-                    Failure::invalid(format!(
-                        "action.choice {} is not a CarcFlockChoice (0..=1)",
-                        a.choice
-                    ))
-                })?,
-            ),
-            FieldKind::Token => {
-                FieldValue::Token(*SheepToken::ALL.get(a.token as usize).ok_or_else(|| {
-                    Failure::invalid(format!(
-                        "action.token {} is not a CarcSheepToken (0..={})",
-                        a.token,
-                        SheepToken::ALL.len() - 1
-                    ))
-                })?)
             }
             FieldKind::Seat => {
                 if usize::from(a.seat) >= players {
@@ -229,18 +174,43 @@ pub(crate) fn action_from_c(a: &CarcAction, players: usize) -> Result<Action, Fa
                 }
                 FieldValue::Seat(Seat(a.seat))
             }
+            named => a.named(named)?,
         };
     }
     Action::from_values(kind, &values[..fields.len()])
         .map_err(|e| Failure::invalid(format!("action.{e}")))
 }
 
-/// The bridge axis numbered `n` (a `CarcAxis`).
-fn axis_of(n: u8) -> Result<Axis, Failure> {
-    Axis::ALL
-        .get(n as usize)
-        .copied()
-        .ok_or_else(|| Failure::invalid(format!("action.axis {n} is not a CarcAxis (0..=1)")))
+impl CarcAction {
+    /// The member that holds a value of the named kind `kind` (a corner, a quarter, a
+    /// step, an axis, a bazaar's or a shepherd's choice, a token), with its name and the C
+    /// enum that numbers its values.
+    fn named_member(&mut self, kind: FieldKind) -> (&mut u8, &'static str, &'static str) {
+        match kind {
+            FieldKind::Corner => (&mut self.corner, "corner", "CarcCorner"),
+            FieldKind::Quarter => (&mut self.quarter, "quarter", "CarcQuarter"),
+            FieldKind::Step => (&mut self.step, "step", "CarcQuarterStep"),
+            FieldKind::Axis => (&mut self.axis, "axis", "CarcAxis"),
+            FieldKind::Choice => (&mut self.choice, "choice", "CarcBazaarChoice"),
+            FieldKind::FlockChoice => (&mut self.choice, "choice", "CarcFlockChoice"),
+            FieldKind::Token => (&mut self.token, "token", "CarcSheepToken"),
+            other => unreachable!("{other:?} has no named member"),
+        }
+    }
+
+    /// The value of the named kind `kind` that its member numbers; a number past the
+    /// kind's list is an error naming the member and its C enum.
+    fn named(&self, kind: FieldKind) -> Result<FieldValue, Failure> {
+        let mut copy = *self;
+        let (&mut n, member, c_enum) = copy.named_member(kind);
+        kind.value_numbered(n as usize).ok_or_else(|| {
+            let (count, _) = kind.value_names().expect("a named kind");
+            Failure::invalid(format!(
+                "action.{member} {n} is not a {c_enum} (0..={})",
+                count - 1
+            ))
+        })
+    }
 }
 
 /// The tile kind with catalogue index `index`, or an error naming `what`.

@@ -6,8 +6,6 @@ use crate::errors::{illegal, invalid_argument, invalid_config};
 use carcassonne::action::{ActionKind, FieldKind, FieldValue, Seat};
 use carcassonne::config::Figure;
 use carcassonne::geometry::{Corner, Pos, Rotation};
-use carcassonne::names::Named;
-use carcassonne::rules::bcb::{Bridge, MAX_BID};
 use carcassonne::rules::state::{Rows, StateValue};
 use carcassonne::{Action, Game, GameConfig};
 use carcassonne_session::json::{echo, echo_key};
@@ -391,11 +389,15 @@ fn feature(game: &Game, pos: Pos, item: &Bound<'_, PyAny>) -> PyResult<u8> {
     Ok(int_in(item, "feature", 0, 255)? as u8)
 }
 
-/// A value of a named enum (a corner, an axis, a quarter, ...) given by its name; an
-/// unknown name is refused with the names allowed.
-fn named<T: Named>(item: &Bound<'_, PyAny>, what: &str) -> PyResult<T> {
+/// The value of the named kind `kind` that the string `item` names
+/// ([`FieldKind::value_named`]); an unknown name is an error that lists the names.
+fn named_value(item: &Bound<'_, PyAny>, kind: FieldKind) -> PyResult<FieldValue> {
+    let what = kind.value_word().expect("a named kind");
     let n = text(item, what)?;
-    T::with_name(&n).ok_or_else(|| illegal(format!("unknown {what} {} ({})", echo(&n), T::names())))
+    kind.value_named(&n).ok_or_else(|| {
+        let (_, names) = kind.value_names().expect("a named kind");
+        illegal(format!("unknown {what} {} ({names})", echo(&n)))
+    })
 }
 
 /// A structured action from its tuple form: the record type name, then the fields in
@@ -466,7 +468,6 @@ pub fn action_from_py(game: &Game, obj: &Bound<'_, PyAny>) -> PyResult<Action> {
             (FieldKind::OptFeature, Some(it)) => {
                 FieldValue::OptFeature(Some(feature(game, pos, it)?))
             }
-            (FieldKind::Corner, Some(it)) => FieldValue::Corner(named(it, "corner")?),
             (FieldKind::Tile, Some(it)) => {
                 let id = text(it, f.name)?;
                 FieldValue::Tile(
@@ -475,29 +476,24 @@ pub fn action_from_py(game: &Game, obj: &Bound<'_, PyAny>) -> PyResult<Action> {
                         .ok_or_else(|| illegal(format!("unknown tile id {}", echo(&id))))?,
                 )
             }
-            (FieldKind::Quarter, Some(it)) => FieldValue::Quarter(named(it, "quarter")?),
-            (FieldKind::Step, Some(it)) => FieldValue::Step(named(it, "step")?),
             (FieldKind::OptBridge, Some(it)) => {
                 let (bx, by, axis): (Bound<'_, PyAny>, Bound<'_, PyAny>, Bound<'_, PyAny>) = it
                     .extract()
                     .map_err(|_| illegal("bridge: expected (x, y, axis) or None".to_string()))?;
-                FieldValue::Bridge(Some(Bridge {
-                    pos: Pos::new(coord(&bx, "bridge x")?, coord(&by, "bridge y")?),
-                    axis: named(&axis, "axis")?,
-                }))
+                let (x, y) = (coord(&bx, "bridge x")?, coord(&by, "bridge y")?);
+                let axis = named_value(&axis, FieldKind::Axis)?;
+                FieldValue::bridge_numbered(x, y, axis.number().expect("an axis")).expect("an axis")
             }
-            (FieldKind::Axis, Some(it)) => FieldValue::Axis(named(it, "axis")?),
             (FieldKind::Bid, Some(it)) => {
-                FieldValue::Bid(int_in(it, f.name, 0, MAX_BID as i64)? as u32)
+                let max = FieldKind::Bid.int_max().expect("bids are bounded");
+                FieldValue::Bid(int_in(it, f.name, 0, i64::from(max))? as u32)
             }
-            (FieldKind::Choice, Some(it)) => FieldValue::Choice(named(it, "choice")?),
-            (FieldKind::FlockChoice, Some(it)) => FieldValue::FlockChoice(named(it, "choice")?),
-            (FieldKind::Token, Some(it)) => FieldValue::Token(named(it, "token")?),
             (FieldKind::Seat, Some(it)) => {
                 FieldValue::Seat(Seat(
                     int_in(it, f.name, 0, game.num_players() as i64 - 1)? as u8
                 ))
             }
+            (named, Some(it)) => named_value(it, named)?,
         };
         values.push(value);
     }
@@ -515,20 +511,19 @@ pub fn action_to_py<'py>(py: Python<'py>, action: Action) -> PyResult<Bound<'py,
             FieldValue::Figure(f) => f.name().into_pyobject(py)?.into_any(),
             FieldValue::Feature(local) => local.into_pyobject(py)?.into_any(),
             FieldValue::OptFeature(f) => f.into_pyobject(py)?.into_any(),
-            FieldValue::Corner(c) => c.name().into_pyobject(py)?.into_any(),
             FieldValue::Tile(t) => t.id().into_pyobject(py)?.into_any(),
-            FieldValue::Quarter(q) => q.name().into_pyobject(py)?.into_any(),
-            FieldValue::Step(s) => s.name().into_pyobject(py)?.into_any(),
             FieldValue::Bridge(None) => py.None().into_bound(py),
-            FieldValue::Bridge(Some(b)) => (b.pos.x, b.pos.y, b.axis.name())
+            bridge @ FieldValue::Bridge(Some(_)) => {
+                let (x, y, axis, _) = bridge.bridge_parts().expect("a bridge");
+                (x, y, axis).into_pyobject(py)?.into_any()
+            }
+            FieldValue::Bid(b) => b.into_pyobject(py)?.into_any(),
+            FieldValue::Seat(Seat(seat)) => seat.into_pyobject(py)?.into_any(),
+            named => named
+                .name()
+                .expect("the other values are named")
                 .into_pyobject(py)?
                 .into_any(),
-            FieldValue::Axis(a) => a.name().into_pyobject(py)?.into_any(),
-            FieldValue::Bid(b) => b.into_pyobject(py)?.into_any(),
-            FieldValue::Choice(c) => c.name().into_pyobject(py)?.into_any(),
-            FieldValue::FlockChoice(c) => c.name().into_pyobject(py)?.into_any(),
-            FieldValue::Token(t) => t.name().into_pyobject(py)?.into_any(),
-            FieldValue::Seat(Seat(seat)) => seat.into_pyobject(py)?.into_any(),
         });
     }
     PyTuple::new(py, items)

@@ -365,6 +365,22 @@ fn unknown_duplicate_and_mistyped_fields_are_refused() {
     let mut r = good.clone();
     r["turns"][0]["actions"][0]["tile"] = json!("BASE-A");
     assert!(matches!(replay(&r), Err(ReplayError::Diverged(_))));
+    // The keys that Hills & Sheep records inside an action (HS1–HS3: `under_hill` of a
+    // placement, `token` of a deploy) belong to games with that set: in a base game they
+    // are unknown keys, named with the keys allowed.
+    for (a, key, value) in [(0, "under_hill", "BASE-A"), (1, "token", "sheep-1")] {
+        let mut r = good.clone();
+        let action = &mut r["turns"][1]["actions"][a];
+        assert_eq!(
+            action["type"],
+            ["place_tile", "deploy"][a],
+            "the test's record: {action}"
+        );
+        action[key] = json!(value);
+        let e = bad(&r);
+        assert_eq!(e.path, format!("turns[1].actions[{a}].{key}"), "{e}");
+        assert!(e.message.contains("unknown key"), "{e}");
+    }
     // Duplicate keys, even with a first value that is refused.
     let text = good.to_string();
     let dup = text.replacen('{', r#"{"format":"chess","#, 1);

@@ -2,8 +2,8 @@
 //! every block of flat action ids ([`EncoderSpec`]), and the error of a refused call.
 
 use super::schema::{catalogue_offset, id_offset, IdOffset, CATALOGUE_BLOCKS, PLANE_COUNT};
+use carcassonne::action::FieldKind;
 use carcassonne::config::{ConfigError, Figure, MAX_PLAYERS};
-use carcassonne::rules::bcb::MAX_BID;
 use std::fmt;
 
 /// Feature slots per tile (`S`): 4 sides, 8 field half-edges, 4 centre slots, the whole
@@ -20,8 +20,9 @@ pub const QUARTER_IDS: usize = 4 * (super::ids::QUARTER_FIGURES.len() + 1);
 pub const BRIDGE_VARIANTS: usize = 6;
 /// Ids of the `BRIDGE` block: 4 rotations × [`BRIDGE_VARIANTS`].
 pub const BRIDGE_IDS: usize = 4 * BRIDGE_VARIANTS;
-/// Bids offered at a bazaar: 0 to [`MAX_BID`].
-pub const BIDS: usize = MAX_BID as usize + 1;
+/// Bids offered at a bazaar: 0 to the highest bid of the action schema
+/// ([`FieldKind::int_max`] of [`FieldKind::Bid`]).
+pub const BIDS: usize = FieldKind::Bid.int_max().expect("bids are bounded") as usize + 1;
 /// Ids of the `BAZAAR` block: a place of the offer (one per seat) × a bid.
 pub const BAZAAR_IDS: usize = MAX_PLAYERS * BIDS;
 /// Figure kinds in the observation (every [`Figure`], in its order).

@@ -6,7 +6,7 @@ use super::*;
 /// Where a value is in a record (`turns[4].actions[0].rot`), written out only when an
 /// error names it: reading a valid record writes no path.
 #[derive(Clone, Copy, Debug)]
-pub(super) enum At<'a> {
+pub(crate) enum At<'a> {
     /// The record's top level (an empty path).
     Top,
     /// A key of the object at a path.
@@ -17,12 +17,12 @@ pub(super) enum At<'a> {
 
 impl<'a> At<'a> {
     /// The path of `key` under this one.
-    pub(super) fn key(&'a self, key: &'a str) -> At<'a> {
+    pub(crate) fn key(&'a self, key: &'a str) -> At<'a> {
         At::Key(self, key)
     }
 
     /// The path of element `i` under this one.
-    pub(super) fn index(&'a self, i: usize) -> At<'a> {
+    pub(crate) fn index(&'a self, i: usize) -> At<'a> {
         At::Index(self, i)
     }
 }
@@ -58,7 +58,7 @@ pub(super) fn field<'a>(
     obj.get(key).ok_or_else(|| err(path.key(key), "missing"))
 }
 
-pub(super) fn as_object<'a>(
+pub(crate) fn as_object<'a>(
     v: &'a Value,
     path: &At<'_>,
 ) -> Result<&'a Map<String, Value>, RecordError> {
@@ -71,7 +71,7 @@ pub(super) fn as_int(v: &Value, path: &At<'_>) -> Result<i64, RecordError> {
         .ok_or_else(|| err(path, format!("expected an integer, found {}", describe(v))))
 }
 
-pub(super) fn as_str<'a>(v: &'a Value, path: &At<'_>) -> Result<&'a str, RecordError> {
+pub(crate) fn as_str<'a>(v: &'a Value, path: &At<'_>) -> Result<&'a str, RecordError> {
     v.as_str()
         .ok_or_else(|| err(path, format!("expected a string, found {}", describe(v))))
 }
@@ -140,7 +140,7 @@ pub(super) fn small_int(
     Ok(v)
 }
 
-pub(super) fn tile_by_id(id: &str, path: &At<'_>) -> Result<TileKind, RecordError> {
+pub(crate) fn tile_by_id(id: &str, path: &At<'_>) -> Result<TileKind, RecordError> {
     catalogue()
         .by_id(id)
         .ok_or_else(|| err(path, format!("unknown tile id {}", echo(id))))
@@ -175,23 +175,27 @@ pub(super) fn action_from_json(
         )
     })?;
     let spec = kind.spec();
-    let extra: &[&str] = ACTION_EXTRA_KEYS
-        .iter()
-        .find(|(name, _)| *name == spec.name)
-        .map_or(&[], |(_, keys)| keys);
+    // The keys beside the fields: the shared ones and those of the sets in play.
+    let extra = || {
+        ACTION_EXTRA_KEYS
+            .iter()
+            .chain(sets::in_play(game).flat_map(|m| m.record_action_keys()))
+            .filter(|(name, _)| *name == spec.name)
+            .flat_map(|(_, keys)| keys.iter().copied())
+    };
     check_keys(
         o,
         |k| {
             k == "type"
                 || k == "player"
                 || spec.fields.iter().any(|f| f.name == k)
-                || extra.contains(&k)
+                || extra().any(|e| e == k)
         },
         || {
             ["type", "player"]
                 .into_iter()
                 .chain(spec.fields.iter().map(|f| f.name))
-                .chain(extra.iter().copied())
+                .chain(extra())
                 .map(String::from)
                 .collect()
         },
@@ -229,43 +233,34 @@ pub(super) fn action_from_json(
             }),
             FieldKind::Corner => {
                 let name = as_str(field(o, f.name, path)?, &p)?;
-                FieldValue::Corner(
-                    Corner::from_name(name)
-                        .ok_or_else(|| err(p, format!("unknown corner {}", echo(name))))?,
-                )
+                FieldKind::Corner
+                    .value_named(name)
+                    .ok_or_else(|| err(p, format!("unknown corner {}", echo(name))))?
             }
             FieldKind::Tile => {
                 FieldValue::Tile(tile_by_id(as_str(field(o, f.name, path)?, &p)?, &p)?)
             }
-            FieldKind::Quarter => FieldValue::Quarter(named_field(o, f.name, path, "quarter")?),
-            FieldKind::Step => FieldValue::Step(named_field(o, f.name, path, "step")?),
-            FieldKind::OptBridge => FieldValue::Bridge(match o.get(f.name) {
-                None | Some(Value::Null) => None,
+            FieldKind::OptBridge => match o.get(f.name) {
+                None | Some(Value::Null) => FieldValue::Bridge(None),
                 Some(b) => {
                     let bo = as_object(b, &p)?;
-                    Some(Bridge {
-                        pos: Pos::new(
-                            small_int(bo, "x", &p, -10_000..=10_000)? as i32,
-                            small_int(bo, "y", &p, -10_000..=10_000)? as i32,
-                        ),
-                        axis: named_field(bo, "axis", &p, "axis")?,
-                    })
+                    let x = small_int(bo, "x", &p, -10_000..=10_000)? as i32;
+                    let y = small_int(bo, "y", &p, -10_000..=10_000)? as i32;
+                    let axis = named_value(bo, "axis", &p, FieldKind::Axis)?;
+                    FieldValue::bridge_numbered(x, y, axis.number().expect("an axis"))
+                        .expect("an axis")
                 }
-            }),
-            FieldKind::Axis => FieldValue::Axis(named_field(o, f.name, path, "axis")?),
+            },
             FieldKind::Bid => {
-                FieldValue::Bid(small_int(o, f.name, path, 0..=MAX_BID as i64)? as u32)
+                let max = FieldKind::Bid.int_max().expect("bids are bounded");
+                FieldValue::Bid(small_int(o, f.name, path, 0..=i64::from(max))? as u32)
             }
-            FieldKind::Choice => FieldValue::Choice(named_field(o, f.name, path, "choice")?),
-            FieldKind::FlockChoice => {
-                FieldValue::FlockChoice(named_field(o, f.name, path, "choice")?)
-            }
-            FieldKind::Token => FieldValue::Token(named_field(o, f.name, path, "token")?),
             FieldKind::Seat => {
                 FieldValue::Seat(Seat(
                     small_int(o, f.name, path, 0..=game.num_players() as i64 - 1)? as u8,
                 ))
             }
+            named => named_value(o, f.name, path, named)?,
         };
         values.push(value);
     }
@@ -297,19 +292,22 @@ pub(super) fn action_from_json(
     Ok((action, player))
 }
 
-/// The bridge axis named by `key` (`NS` or `WE`).
-/// The value of a named enum at `key`: an unknown name is an error that lists the names
+/// The value of the named kind `kind` that the string under `key` names
+/// ([`FieldKind::value_named`]): an unknown name is an error that lists the names
 /// (`unknown quarter "x" (castle, blacksmith, cathedral, market)`).
-pub(super) fn named_field<T: Named>(
+pub(crate) fn named_value(
     o: &Map<String, Value>,
     key: &str,
     path: &At<'_>,
-    what: &str,
-) -> Result<T, RecordError> {
+    kind: FieldKind,
+) -> Result<FieldValue, RecordError> {
     let p = path.key(key);
     let name = as_str(field(o, key, path)?, &p)?;
-    T::with_name(name)
-        .ok_or_else(|| err(p, format!("unknown {what} {} ({})", echo(name), T::names())))
+    kind.value_named(name).ok_or_else(|| {
+        let (_, names) = kind.value_names().expect("a named kind");
+        let word = kind.value_word().expect("a named kind");
+        err(p, format!("unknown {word} {} ({names})", echo(name)))
+    })
 }
 
 /// The names an event's `what` may have: the engine's score kinds, and the names the

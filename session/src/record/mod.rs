@@ -36,13 +36,12 @@
 //! ```
 
 use crate::encode::EncoderSpec;
+use crate::sets;
 use carcassonne::action::{Action, ActionKind, FieldKind, FieldValue, Seat};
 use carcassonne::config::{Figure, GameConfig};
 use carcassonne::game::{ChanceMode, Event, Game, Phase, ReturnCause, ScoreKind, ScoredParts};
-use carcassonne::geometry::{Corner, Pos, Rotation};
+use carcassonne::geometry::{Pos, Rotation};
 use carcassonne::names::Named;
-use carcassonne::rules::bcb::{Bridge, MAX_BID};
-use carcassonne::rules::hills_sheep::SheepToken;
 use carcassonne::tiles::{catalogue, TileKind};
 use carcassonne::Rng;
 use serde_json::{json, Map, Value};
@@ -117,14 +116,12 @@ const EVENT_KEYS: &[&str] = &[
     "count",     // TB1: goods taken
     "vineyards", // HS5: the vineyards around a completed monastery
 ];
-/// Keys of an action besides `type`, `player` (who decides) and the fields of its kind
-/// in the action schema: `(record type, keys)`.
+/// Keys of an action besides `type`, `player` (who decides), the fields of its kind in
+/// the action schema and the keys of the sets in play
+/// ([`crate::sets::SetModule::record_action_keys`]): `(record type, keys)`.
 const ACTION_EXTRA_KEYS: &[(&str, &[&str])] = &[
     // R6: the second tile placed in a turn names itself.
-    ("place_tile", &["tile", "under_hill"]),
-    // HS1, HS2: the token drawn for a shepherd deployed or a flock grown.
-    ("deploy", &["token"]),
-    ("flock", &["token"]),
+    ("place_tile", &["tile"]),
 ];
 
 /// Keys of the `resume` object (what resumes a game exactly, for clients).

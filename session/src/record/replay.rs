@@ -43,7 +43,7 @@ pub(super) fn legal_summary(game: &Game, n: usize) -> String {
     shown.join(", ")
 }
 
-pub(super) fn diverged(
+pub(crate) fn diverged(
     turn: usize,
     action: Option<usize>,
     expected: impl Into<String>,
@@ -510,7 +510,12 @@ fn apply_turn_actions(
                 ),
             ));
         }
-        apply_chance_fields(game, av, t, a, apath)?;
+        // The chance outcomes that the sets in play record inside an action (HS1–HS3).
+        for m in sets::SETS {
+            if game.has_set(m.set()) {
+                m.replay_action_chance(game, av, (t, a), apath)?;
+            }
+        }
     }
     Ok(())
 }
@@ -685,58 +690,6 @@ fn finish_game(
                 String::new(),
             ));
         }
-    }
-    Ok(())
-}
-
-/// HS1–HS3: the chance outcomes a record names inside an action: the tile under a hill
-/// (`under_hill` of a placement) and the token drawn for a shepherd (`token` of a deploy or
-/// a grown flock); each must be what the game waits for, and nothing may be missing.
-pub(super) fn apply_chance_fields(
-    game: &mut Game,
-    av: &Value,
-    t: usize,
-    a: usize,
-    apath: &At<'_>,
-) -> Result<(), ReplayError> {
-    if let Some(v) = av.get("under_hill") {
-        let p = apath.key("under_hill");
-        let tile = tile_by_id(as_str(v, &p)?, &p)?;
-        if !game.waits_for_tile_after_placement() {
-            return Err(diverged(
-                t,
-                Some(a),
-                format!("{} goes under a hill", tile.id()),
-                "no tile goes under a hill here (HS3)",
-            ));
-        }
-        game.apply(Action::Draw { tile }).map_err(|_| {
-            diverged(
-                t,
-                Some(a),
-                format!("{} goes under the hill", tile.id()),
-                "that tile is not in the pile",
-            )
-        })?;
-    }
-    if av.get("token").is_some() {
-        let token: SheepToken = named_field(as_object(av, apath)?, "token", apath, "token")?;
-        if game.phase() != Phase::DrawToken {
-            return Err(diverged(
-                t,
-                Some(a),
-                format!("{} drawn from the bag", token.name()),
-                "no token is drawn here (HS1, HS2)",
-            ));
-        }
-        game.apply(Action::DrawToken { token }).map_err(|_| {
-            diverged(
-                t,
-                Some(a),
-                format!("{} drawn from the bag", token.name()),
-                "that token is not in the bag",
-            )
-        })?;
     }
     Ok(())
 }

@@ -30,20 +30,15 @@ pub fn action_to_json(game: &Game, player: u8, action: &Action) -> Value {
                 json!(feature_name(game, pos, local))
             }
             (_, FieldValue::OptFeature(None)) => continue,
-            (_, FieldValue::Corner(c)) => json!(c.name()),
             (_, FieldValue::Tile(t)) => json!(t.id()),
-            (_, FieldValue::Quarter(q)) => json!(q.name()),
-            (_, FieldValue::Step(s)) => json!(s.name()),
             (_, FieldValue::Bridge(None)) => continue,
-            (_, FieldValue::Bridge(Some(b))) => {
-                json!({"x": b.pos.x, "y": b.pos.y, "axis": b.axis.name()})
+            (_, bridge @ FieldValue::Bridge(Some(_))) => {
+                let (x, y, axis, _) = bridge.bridge_parts().expect("a bridge");
+                json!({"x": x, "y": y, "axis": axis})
             }
-            (_, FieldValue::Axis(a)) => json!(a.name()),
             (_, FieldValue::Bid(b)) => json!(b),
-            (_, FieldValue::Choice(c)) => json!(c.name()),
             (_, FieldValue::Seat(Seat(seat))) => json!(seat),
-            (_, FieldValue::FlockChoice(c)) => json!(c.name()),
-            (_, FieldValue::Token(t)) => json!(t.name()),
+            (_, named) => json!(named.name().expect("the other values are named")),
         };
         o.insert(f.name.into(), v);
     }
@@ -123,12 +118,9 @@ pub fn to_value_with(game: &Game, id: &str, resume: &Resume) -> Value {
                 .enumerate()
                 .map(|(k, d)| {
                     let mut v = action_to_json(game, d.player, &d.action);
-                    // HS1–HS3: the chance outcomes that followed the decision.
-                    if let Some(tile) = game.under_hill_after(first + k) {
-                        v["under_hill"] = json!(tile.id());
-                    }
-                    if let Some(token) = game.token_after(first + k) {
-                        v["token"] = json!(token.name());
+                    // The chance outcomes that followed the decision (HS1–HS3).
+                    for m in sets::in_play(game) {
+                        m.write_action_chance(game, first + k, &mut v);
                     }
                     if let Action::PlaceTile { .. } = d.action {
                         placements += 1;

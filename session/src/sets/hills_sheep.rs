@@ -1,14 +1,17 @@
 //! Hills & Sheep (HS1–HS5): each shepherd's flock and the tokens left in the sheep bag.
 
 use super::SetModule;
+use crate::record::{as_object, as_str, diverged, named_value, tile_by_id, At, ReplayError};
 use crate::render::pieces::{piece, Piece, PieceInfo, Presence};
 use crate::render::summary::seat_name;
 use crate::render::svg::{count, escape, icon_drawn, num, SHEEP_COLOUR, TILE, WOLF_COLOUR};
 use crate::render::text::wrapped;
+use carcassonne::action::{Action, ActionKind, FieldKind};
 use carcassonne::config::Figure;
-use carcassonne::game::{BoardFigure, Game};
+use carcassonne::game::{BoardFigure, Game, Phase};
 use carcassonne::rules::hills_sheep::SheepToken;
 use carcassonne::tiles::TileSet;
+use serde_json::{json, Value};
 use std::fmt::Write as _;
 
 pub(crate) struct HillsSheep;
@@ -16,6 +19,72 @@ pub(crate) struct HillsSheep;
 impl SetModule for HillsSheep {
     fn set(&self) -> TileSet {
         TileSet::HillsSheep
+    }
+
+    /// HS1–HS3: the tile put under a hill (`under_hill` of a placement) and the token
+    /// drawn for a shepherd (`token` of a deploy or a grown flock).
+    fn record_action_keys(&self) -> &'static [(&'static str, &'static [&'static str])] {
+        &[
+            ("place_tile", &["under_hill"]),
+            ("deploy", &["token"]),
+            ("flock", &["token"]),
+        ]
+    }
+
+    fn write_action_chance(&self, game: &Game, index: usize, action: &mut Value) {
+        if let Some(tile) = game.under_hill_after(index) {
+            action["under_hill"] = json!(tile.id());
+        }
+        if let Some(token) = game.token_after(index) {
+            action["token"] = json!(token.name());
+        }
+    }
+
+    /// The tile under a hill first (HS3), then the token (HS1, HS2); each must be what
+    /// the game waits for.
+    fn replay_action_chance(
+        &self,
+        game: &mut Game,
+        action: &Value,
+        (t, a): (usize, usize),
+        path: &At<'_>,
+    ) -> Result<(), ReplayError> {
+        if let Some(v) = action.get("under_hill") {
+            let p = path.key("under_hill");
+            let tile = tile_by_id(as_str(v, &p)?, &p)?;
+            if !game.waits_for_tile_after_placement() {
+                return Err(diverged(
+                    t,
+                    Some(a),
+                    format!("{} goes under a hill", tile.id()),
+                    "no tile goes under a hill here (HS3)",
+                ));
+            }
+            game.apply(Action::Draw { tile }).map_err(|_| {
+                diverged(
+                    t,
+                    Some(a),
+                    format!("{} goes under the hill", tile.id()),
+                    "that tile is not in the pile",
+                )
+            })?;
+        }
+        if action.get("token").is_some() {
+            let token = named_value(as_object(action, path)?, "token", path, FieldKind::Token)?;
+            let drawn = format!("{} drawn from the bag", token.name().expect("a token"));
+            if game.phase() != Phase::DrawToken {
+                return Err(diverged(
+                    t,
+                    Some(a),
+                    drawn,
+                    "no token is drawn here (HS1, HS2)",
+                ));
+            }
+            let draw = Action::from_values(ActionKind::DrawToken, &[token]).expect("a token");
+            game.apply(draw)
+                .map_err(|_| diverged(t, Some(a), drawn, "that token is not in the bag"))?;
+        }
+        Ok(())
     }
 
     /// The sheep of a flock and of the bag, and the wolves of the bag (HS1, HS2).

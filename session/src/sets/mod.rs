@@ -11,16 +11,20 @@
 //! score (titles, prisoners) and under the scores (the sheep bag, the City of
 //! Carcassonne); and what the built-in players count as points of its state
 //! ([`SetModule::worth`]); and what it keeps beside the board in a player's notes
-//! ([`SetModule::notes`], [`SetModule::in_hand`]); and the pieces of its state in the
-//! legends with their swatches ([`SetModule::legend`], [`SetModule::svg_swatch`]). The
-//! rest of a set's presentation (its tile symbols), its decision words and record hooks
-//! still live in the shared files that `docs/architecture.md` lists.
+//! ([`SetModule::notes`], [`SetModule::in_hand`]); the pieces of its state in the
+//! legends with their swatches ([`SetModule::legend`], [`SetModule::svg_swatch`]); and
+//! the chance outcomes it records inside an action ([`SetModule::record_action_keys`],
+//! [`SetModule::write_action_chance`], [`SetModule::replay_action_chance`]). The rest
+//! of a set's presentation (its tile symbols) and its decision words still live in the
+//! shared files that `docs/architecture.md` lists.
 
+use crate::record::{At, ReplayError};
 use crate::render::pieces::{Piece, PieceInfo};
 use crate::render::svg::Layout;
 use carcassonne::config::MAX_PLAYERS;
 use carcassonne::game::{BoardFigure, Game};
 use carcassonne::tiles::TileSet;
+use serde_json::Value;
 
 mod abbey_mayor;
 mod bcb;
@@ -105,6 +109,31 @@ pub(crate) trait SetModule: Sync {
     /// Appends what seat `seat` still holds of the set's pieces, in words (`3 bridges`),
     /// for the line of pieces in hand of [`crate::render::notes`].
     fn in_hand(&self, _game: &Game, _seat: usize, _parts: &mut Vec<String>) {}
+
+    /// The keys the set adds to a recorded action, by record type (`("deploy",
+    /// &["token"])`): an action of a record may hold them only in a game with the set in
+    /// play.
+    fn record_action_keys(&self) -> &'static [(&'static str, &'static [&'static str])] {
+        &[]
+    }
+
+    /// Writes into the recorded action `action` of decision `index` of the game's history
+    /// the chance outcomes that followed it, under the keys of
+    /// [`SetModule::record_action_keys`].
+    fn write_action_chance(&self, _game: &Game, _index: usize, _action: &mut Value) {}
+
+    /// Replays the chance outcomes that the recorded action `action` (turn and action
+    /// numbers `at`, path `path`) names, once its decision is applied: an outcome the
+    /// game does not wait for, or cannot give, diverges.
+    fn replay_action_chance(
+        &self,
+        _game: &mut Game,
+        _action: &Value,
+        _at: (usize, usize),
+        _path: &At<'_>,
+    ) -> Result<(), ReplayError> {
+        Ok(())
+    }
 
     /// Adds to each seat's `points` (by seat) what the built-in players count as points
     /// of the set's state beside the scores ([`crate::bots`]: the greedy and heuristic

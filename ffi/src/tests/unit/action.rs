@@ -3,7 +3,10 @@
 use super::*;
 use crate::engine_types::CarcActionKind;
 use carcassonne_core::geometry::Side;
-use carcassonne_core::rules::bcb::TileBridge;
+use carcassonne_core::rules::bcb::{Axis, BazaarChoice, TileBridge, MAX_BID};
+use carcassonne_core::rules::count::{Quarter, QuarterStep};
+use carcassonne_core::rules::hills_sheep::{FlockChoice, SheepToken};
+use carcassonne_core::Corner;
 use carcassonne_core::{Game, GameConfig, Pos};
 
 #[test]
@@ -84,6 +87,62 @@ fn every_kind_round_trips() {
         assert_eq!(c.token, 0);
         assert_eq!(action_from_c(&c, 6), Ok(a), "{a}");
     }
+}
+
+/// The named fields of Hills & Sheep (HS1, HS2) travel by their numbers: every flock
+/// choice (into `choice`) and every token of the bag (into `token`) comes back the same,
+/// and a number past the list names the member and its C enum.
+#[test]
+fn every_flock_choice_and_token_round_trips() {
+    let pos = Pos::new(1, -1);
+    for (i, &choice) in FlockChoice::ALL.iter().enumerate() {
+        let a = Action::Flock {
+            pos,
+            feature: 2,
+            choice,
+        };
+        let c = CarcAction::from(a);
+        assert_eq!(usize::from(c.choice), i);
+        assert_eq!(action_from_c(&c, 2), Ok(a), "{a}");
+    }
+    for (i, &token) in SheepToken::ALL.iter().enumerate() {
+        let a = Action::DrawToken { token };
+        let c = CarcAction::from(a);
+        assert_eq!(usize::from(c.token), i);
+        assert_eq!(action_from_c(&c, 2), Ok(a), "{a}");
+    }
+    let past = SheepToken::ALL.len() as u8;
+    let bad_token = CarcAction {
+        kind: CarcActionKind::DrawToken as u8,
+        token: past,
+        ..CarcAction::default()
+    };
+    assert_eq!(
+        action_from_c(&bad_token, 2).unwrap_err().message,
+        format!(
+            "action.token {past} is not a CarcSheepToken (0..={})",
+            SheepToken::ALL.len() - 1
+        )
+    );
+    let bad_choice = CarcAction {
+        kind: CarcActionKind::Flock as u8,
+        choice: 2,
+        ..CarcAction::default()
+    };
+    assert_eq!(
+        action_from_c(&bad_choice, 2).unwrap_err().message,
+        "action.choice 2 is not a CarcFlockChoice (0..=1)"
+    );
+    let bad_axis = CarcAction {
+        kind: CarcActionKind::PlaceTile as u8,
+        has_bridge: 1,
+        axis: 2,
+        ..CarcAction::default()
+    };
+    assert_eq!(
+        action_from_c(&bad_axis, 2).unwrap_err().message,
+        "action.axis 2 is not a CarcAxis (0..=1)"
+    );
 }
 
 #[test]
