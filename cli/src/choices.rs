@@ -7,7 +7,8 @@
 //! `city c1`, `bid 5`) and the words a person may type for it (`1`, `c1`, `city`). A
 //! field is shown by its [`FieldKind`], so a new action kind made of known field kinds
 //! needs nothing here; a new field kind is one arm of [`field_text`] (the compiler asks
-//! for it), a new action kind at most a label in [`kind_label`].
+//! for it), a new action kind at most its words in its set's session module
+//! ([`render::action_words`]).
 //!
 //! [`lines`] numbers the choices for a list: one line each, except that actions which
 //! differ only in a bid (BZ2: up to 31 of them per bazaar tile) share a line.
@@ -16,7 +17,7 @@
 //! `follower c1`; `pass`).
 
 use carcassonne::action::{ActionKind, FieldKind, FieldSpec, FieldValue, Seat};
-use carcassonne::{Action, Game, Phase, Pos, Rotation};
+use carcassonne::{Action, Game, Pos, Rotation};
 use carcassonne_session::render;
 
 /// One legal action as a person reads and names it.
@@ -80,9 +81,9 @@ impl Choice {
         }
     }
 
-    /// What kind of action it is, in words ([`kind_label`]).
+    /// What kind of action it is, in words ([`render::action_words`]).
     pub fn label(&self) -> &'static str {
-        kind_label(self.action.kind())
+        render::action_words(self.action.kind())
     }
 
     /// Its fields in words, without the square: `turned 1`, `follower on city c1`.
@@ -154,68 +155,6 @@ pub fn choices(game: &Game) -> Vec<Choice> {
         .iter()
         .map(|&action| Choice::of(game, action))
         .collect()
-}
-
-/// An action kind in words. A kind added to the engine reads as its record name until it
-/// gets a label here.
-pub fn kind_label(kind: ActionKind) -> &'static str {
-    match kind {
-        ActionKind::PlaceTile => "place the tile",
-        ActionKind::PlaceAbbey => "place the abbey",
-        ActionKind::Deploy => "deploy",
-        ActionKind::DeployBarn => "deploy the barn",
-        ActionKind::MoveFairy => "move the fairy",
-        ActionKind::Princess => "remove a knight with the princess",
-        ActionKind::ReturnAbbot => "take the abbot back",
-        ActionKind::Pass => "pass",
-        ActionKind::MoveDragon => "move the dragon",
-        ActionKind::MoveWagon => "move the wagon",
-        ActionKind::Draw => "draw",
-        ActionKind::LeaveQuarter => "leave the City of Carcassonne",
-        ActionKind::QuarterPass => "pass",
-        ActionKind::DeployQuarter => "enter the City of Carcassonne",
-        ActionKind::MoveCount => "move the count",
-        ActionKind::PlaceBridge => "place a bridge",
-        ActionKind::BuildCastle => "build a castle",
-        ActionKind::CastlePass => "no castle",
-        ActionKind::BazaarSelect => "take a bazaar tile to auction",
-        ActionKind::BazaarBid => "raise the bid",
-        ActionKind::BazaarPass => "do not raise",
-        ActionKind::BazaarBuyOrSell => "buy or sell",
-        ActionKind::PlaceTowerPiece => "put a tower piece on the tower",
-        ActionKind::Capture => "take prisoner",
-        ActionKind::CapturePass => "take no prisoner",
-        ActionKind::ExchangePrisoner => "take back in the exchange",
-        ActionKind::PayRansom => "pay a ransom",
-        ActionKind::Flock => "the flock",
-        ActionKind::DrawToken => "the token drawn",
-    }
-}
-
-/// What the game waits for, in words (its [`Phase`]); a phase added to the engine reads
-/// as its name until it gets a label here.
-pub fn phase_label(game: &Game) -> String {
-    let tile = || game.tile_in_hand().map_or("", |t| t.id());
-    match game.phase() {
-        Phase::Abbey => "place the abbey, or pass and draw a tile".into(),
-        Phase::Draw => "the tile drawn".into(),
-        Phase::PlaceTile => format!("place the tile {}", tile()),
-        Phase::Deploy => "deploy a figure, or pass".into(),
-        Phase::DragonFlight => "move the dragon one step".into(),
-        Phase::WagonMove => "move the wagon, or pass".into(),
-        Phase::GameOver => "nothing: the game is over".into(),
-        Phase::LeaveQuarter => "move a figure out of the City of Carcassonne, or pass".into(),
-        Phase::EnterQuarter => "put a figure into the City of Carcassonne, or pass".into(),
-        Phase::MoveCount => "move the count, or pass".into(),
-        Phase::Castle => "build a castle on the city just completed, or pass".into(),
-        Phase::BazaarSelect => "take a tile of the bazaar to auction and bid".into(),
-        Phase::BazaarBid => "raise the bid, or pass".into(),
-        Phase::BazaarBuyOrSell => "buy the tile, or sell it to the highest bidder".into(),
-        Phase::Capture => "take a figure in reach of the tower prisoner, or pass".into(),
-        Phase::ExchangePrisoner => "pick which of your figures comes back in the exchange".into(),
-        Phase::Flock => "grow your flock by a token from the bag, or herd it into the fold".into(),
-        Phase::DrawToken => "the token drawn from the bag".into(),
-    }
 }
 
 /// The words of a field's value: how it reads, and what may be typed for it.

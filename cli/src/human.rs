@@ -682,7 +682,7 @@ fn decision_view(
     } else {
         marks.clear();
     }
-    let _ = writeln!(out, "\nyour decision: {}", choices::phase_label(game));
+    let _ = writeln!(out, "\nyour decision: {}", render::phase_words(game));
     list_choices(game, choices, lines, squares, &marks, out);
 }
 
@@ -883,7 +883,7 @@ fn help(table: &Table, choices: &[Choice], out: &mut String) {
         out,
         &format!(
             "The decision: {} ({}).",
-            choices::phase_label(game),
+            render::phase_words(game),
             phase.doc().trim()
         ),
         "  ",
@@ -899,7 +899,7 @@ fn help(table: &Table, choices: &[Choice], out: &mut String) {
         let spec = kind.spec();
         let line = format!(
             "  {} ({}): {}",
-            choices::kind_label(kind),
+            render::action_words(kind),
             spec.name,
             spec.doc
         );

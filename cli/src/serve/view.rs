@@ -269,7 +269,7 @@ pub fn state(id: &str, entry: &Entry) -> Value {
         "turn": game.turns().len(),
         "tiles_left": game.tiles_left(),
         "phase": game.phase().name(),
-        "prompt": choices::phase_label(game),
+        "prompt": render::phase_words(game),
         "to_play": if game.is_terminal() { Value::Null } else { json!(game.to_play()) },
         "human": deciding_human,
         "tile": game.tile_in_hand().map(|t| t.id()),

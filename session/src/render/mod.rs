@@ -51,6 +51,7 @@ pub(crate) mod text;
 #[cfg(test)]
 #[path = "../tests/unit/render/games.rs"]
 mod test_games;
+mod words;
 
 pub use html::replay_html;
 pub use pieces::{every_piece, pieces_of, Piece, PieceInfo, Presence, PIECES};
@@ -61,6 +62,7 @@ pub use text::{
     board_grid_text, board_text, feature_glyph, score_table, tile_block, tile_block_marked,
     TileBlock,
 };
+pub use words::{action_words, phase_words};
 
 use carcassonne::game::Game;
 use carcassonne::geometry::Rotation;

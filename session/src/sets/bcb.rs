@@ -11,7 +11,8 @@ use crate::render::svg::{
     ROAD_COLOUR, TILE,
 };
 use crate::render::text::wrapped;
-use carcassonne::game::Game;
+use carcassonne::action::ActionKind;
+use carcassonne::game::{Game, Phase};
 use carcassonne::tiles::TileSet;
 use std::fmt::Write as _;
 
@@ -20,6 +21,36 @@ pub(crate) struct BridgesCastlesBazaars;
 impl SetModule for BridgesCastlesBazaars {
     fn set(&self) -> TileSet {
         TileSet::BridgesCastlesBazaars
+    }
+
+    fn action_words(&self) -> &'static [(ActionKind, &'static str)] {
+        &[
+            (ActionKind::PlaceBridge, "place a bridge"),
+            (ActionKind::BuildCastle, "build a castle"),
+            (ActionKind::CastlePass, "no castle"),
+            (ActionKind::BazaarSelect, "take a bazaar tile to auction"),
+            (ActionKind::BazaarBid, "raise the bid"),
+            (ActionKind::BazaarPass, "do not raise"),
+            (ActionKind::BazaarBuyOrSell, "buy or sell"),
+        ]
+    }
+
+    fn phase_words(&self) -> &'static [(Phase, &'static str)] {
+        &[
+            (
+                Phase::Castle,
+                "build a castle on the city just completed, or pass",
+            ),
+            (
+                Phase::BazaarSelect,
+                "take a tile of the bazaar to auction and bid",
+            ),
+            (Phase::BazaarBid, "raise the bid, or pass"),
+            (
+                Phase::BazaarBuyOrSell,
+                "buy the tile, or sell it to the highest bidder",
+            ),
+        ]
     }
 
     /// Bridges (BR1) and castles (CA1).

@@ -8,8 +8,9 @@ use crate::render::svg::symbols::{svg_figure, svg_piece, swatch_square, Shape};
 use crate::render::svg::{
     escape, icon, num, Icon, Layout, CARCASSONNE_COLOUR, COUNT_COLOUR, SCORE_LINE, TILE,
 };
+use carcassonne::action::ActionKind;
 use carcassonne::config::Figure;
-use carcassonne::game::Game;
+use carcassonne::game::{Game, Phase};
 use carcassonne::rules::count::Quarter;
 use carcassonne::tiles::{Symbols, TileSet};
 use std::fmt::Write as _;
@@ -19,6 +20,29 @@ pub(crate) struct Count;
 impl SetModule for Count {
     fn set(&self) -> TileSet {
         TileSet::Count
+    }
+
+    fn action_words(&self) -> &'static [(ActionKind, &'static str)] {
+        &[
+            (ActionKind::LeaveQuarter, "leave the City of Carcassonne"),
+            (ActionKind::QuarterPass, "pass"),
+            (ActionKind::DeployQuarter, "enter the City of Carcassonne"),
+            (ActionKind::MoveCount, "move the count"),
+        ]
+    }
+
+    fn phase_words(&self) -> &'static [(Phase, &'static str)] {
+        &[
+            (
+                Phase::LeaveQuarter,
+                "move a figure out of the City of Carcassonne, or pass",
+            ),
+            (
+                Phase::EnterQuarter,
+                "put a figure into the City of Carcassonne, or pass",
+            ),
+            (Phase::MoveCount, "move the count, or pass"),
+        ]
     }
 
     /// The walled City of Carcassonne and the count (CC2).

@@ -21,6 +21,23 @@ impl SetModule for HillsSheep {
         TileSet::HillsSheep
     }
 
+    fn action_words(&self) -> &'static [(ActionKind, &'static str)] {
+        &[
+            (ActionKind::Flock, "the flock"),
+            (ActionKind::DrawToken, "the token drawn"),
+        ]
+    }
+
+    fn phase_words(&self) -> &'static [(Phase, &'static str)] {
+        &[
+            (
+                Phase::Flock,
+                "grow your flock by a token from the bag, or herd it into the fold",
+            ),
+            (Phase::DrawToken, "the token drawn from the bag"),
+        ]
+    }
+
     /// HS1–HS3: the tile put under a hill (`under_hill` of a placement) and the token
     /// drawn for a shepherd (`token` of a deploy or a grown flock).
     fn record_action_keys(&self) -> &'static [(&'static str, &'static [&'static str])] {

@@ -14,15 +14,17 @@
 //! ([`SetModule::notes`], [`SetModule::in_hand`]); the pieces of its state in the
 //! legends with their swatches ([`SetModule::legend`], [`SetModule::svg_swatch`]); and
 //! the chance outcomes it records inside an action ([`SetModule::record_action_keys`],
-//! [`SetModule::write_action_chance`], [`SetModule::replay_action_chance`]). The rest
-//! of a set's presentation (its tile symbols) and its decision words still live in the
-//! shared files that `docs/architecture.md` lists.
+//! [`SetModule::write_action_chance`], [`SetModule::replay_action_chance`]); and its
+//! action kinds and phases in words ([`SetModule::action_words`],
+//! [`SetModule::phase_words`]). The rest of a set's presentation (its tile symbols) and
+//! its flat action ids still live in the shared files that `docs/architecture.md` lists.
 
 use crate::record::{At, ReplayError};
 use crate::render::pieces::{Piece, PieceInfo};
 use crate::render::svg::Layout;
+use carcassonne::action::ActionKind;
 use carcassonne::config::MAX_PLAYERS;
-use carcassonne::game::{BoardFigure, Game};
+use carcassonne::game::{BoardFigure, Game, Phase};
 use carcassonne::tiles::TileSet;
 use serde_json::Value;
 
@@ -51,6 +53,18 @@ pub(crate) trait SetModule: Sync {
     /// Draws the legend swatch of `piece`, one of the set's [`SetModule::legend`], in the
     /// 16×16 box whose top left is `at` (SVG).
     fn svg_swatch(&self, _out: &mut String, _piece: Piece, _at: (f64, f64)) {}
+
+    /// The words of the set's action kinds (`move the count`), for people
+    /// ([`crate::render::action_words`]).
+    fn action_words(&self) -> &'static [(ActionKind, &'static str)] {
+        &[]
+    }
+
+    /// The words of the set's phases (`move the count, or pass`), for people
+    /// ([`crate::render::phase_words`]).
+    fn phase_words(&self) -> &'static [(Phase, &'static str)] {
+        &[]
+    }
 
     /// Appends the lines of the set's state under the text board
     /// ([`crate::render::board_text`]), each ended by a newline; nothing when there is

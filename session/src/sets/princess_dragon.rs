@@ -4,7 +4,8 @@ use super::SetModule;
 use crate::render::pieces::{piece, Piece, PieceInfo, Presence};
 use crate::render::svg::tile::figure_point;
 use crate::render::svg::{escape, num, Layout, TILE};
-use carcassonne::game::Game;
+use carcassonne::action::ActionKind;
+use carcassonne::game::{Game, Phase};
 use carcassonne::tiles::TileSet;
 use std::fmt::Write as _;
 
@@ -13,6 +14,18 @@ pub(crate) struct PrincessDragon;
 impl SetModule for PrincessDragon {
     fn set(&self) -> TileSet {
         TileSet::PrincessDragon
+    }
+
+    fn action_words(&self) -> &'static [(ActionKind, &'static str)] {
+        &[
+            (ActionKind::MoveFairy, "move the fairy"),
+            (ActionKind::Princess, "remove a knight with the princess"),
+            (ActionKind::MoveDragon, "move the dragon"),
+        ]
+    }
+
+    fn phase_words(&self) -> &'static [(Phase, &'static str)] {
+        &[(Phase::DragonFlight, "move the dragon one step")]
     }
 
     /// The dragon (PD5) and the fairy (PD15).

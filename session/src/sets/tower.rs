@@ -6,8 +6,9 @@ use crate::render::summary::seat_name;
 use crate::render::svg::symbols::{svg_figure, svg_tower};
 use crate::render::svg::{icon, num, Icon, Layout, TILE};
 use crate::render::text::wrapped;
+use carcassonne::action::ActionKind;
 use carcassonne::config::{Figure, MAX_PLAYERS};
-use carcassonne::game::Game;
+use carcassonne::game::{Game, Phase};
 use carcassonne::rules::tower::RANSOM;
 use carcassonne::tiles::TileSet;
 use std::fmt::Write as _;
@@ -17,6 +18,32 @@ pub(crate) struct Tower;
 impl SetModule for Tower {
     fn set(&self) -> TileSet {
         TileSet::Tower
+    }
+
+    fn action_words(&self) -> &'static [(ActionKind, &'static str)] {
+        &[
+            (
+                ActionKind::PlaceTowerPiece,
+                "put a tower piece on the tower",
+            ),
+            (ActionKind::Capture, "take prisoner"),
+            (ActionKind::CapturePass, "take no prisoner"),
+            (ActionKind::ExchangePrisoner, "take back in the exchange"),
+            (ActionKind::PayRansom, "pay a ransom"),
+        ]
+    }
+
+    fn phase_words(&self) -> &'static [(Phase, &'static str)] {
+        &[
+            (
+                Phase::Capture,
+                "take a figure in reach of the tower prisoner, or pass",
+            ),
+            (
+                Phase::ExchangePrisoner,
+                "pick which of your figures comes back in the exchange",
+            ),
+        ]
     }
 
     /// The towers begun (TW1, TW2: height, the follower that closed it), each seat's
