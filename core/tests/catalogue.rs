@@ -238,3 +238,34 @@ fn pile_composition_per_sets() {
     assert_eq!(outcomes.len(), 1, "R1: River II's fork is drawn first");
     assert_eq!(outcomes[0].0.id(), "RIV2-FORK");
 }
+
+/// The sides a field of a turned tile touches are the same read from its side mask
+/// (`Oriented::feature_sides`) and from the segments of its sides
+/// (`Oriented::segment_feature`), for every field of every tile in every rotation: the
+/// closed-field test of the shepherds (HS2) reads the mask.
+#[test]
+fn field_side_masks_match_the_segments() {
+    let mut fields = 0;
+    for kind in catalogue().kinds() {
+        let def = kind.def();
+        for rot in 0..4u8 {
+            let o = def.oriented(carcassonne::Rotation::new(rot).unwrap());
+            for (local, f) in def.features.iter().enumerate() {
+                if f.kind != FeatureKind::Field {
+                    continue;
+                }
+                fields += 1;
+                let by_segments = (0..4).fold(0u8, |mask, side| {
+                    let on = (0..3).any(|t| o.segment_feature[side * 3 + t] == local as u8);
+                    mask | (u8::from(on) << side)
+                });
+                assert_eq!(
+                    o.feature_sides[local], by_segments,
+                    "{} turned {rot}, field {local}",
+                    def.id
+                );
+            }
+        }
+    }
+    assert!(fields > 1000, "{fields}");
+}

@@ -38,24 +38,12 @@ impl Game {
         })
     }
 
-    /// Pushes `Deploy` actions for every figure in `player`'s supply that may stand on
-    /// local feature `local` of placement `index`, if the feature is free.
-    pub(crate) fn push_deploys(
-        &self,
-        player: u8,
-        index: usize,
-        local: u8,
-        require_incomplete: bool,
-        out: &mut Vec<Action>,
-    ) {
-        let in_supply = self.follower_like_in_supply(player);
-        self.push_deploys_of(in_supply, index, local, require_incomplete, out);
-    }
-
-    /// [`Game::push_deploys`] for the figures `in_supply` (a bit per [`Figure::index`],
-    /// [`Game::follower_like_in_supply`]), in [`Figure::ALL`] order.
+    /// Pushes `Deploy` actions for every figure of `in_supply` (a bit per
+    /// [`Figure::index`], [`Game::follower_like_in_supply`]) that may stand on local
+    /// feature `local` of placement `index`, if the feature is free, in [`Figure::ALL`]
+    /// order.
     #[inline]
-    pub(super) fn push_deploys_of(
+    pub(crate) fn push_deploys_of(
         &self,
         in_supply: u16,
         index: usize,

@@ -36,7 +36,7 @@ use crate::game::{BoardFigure, Game, Phase, ReturnCause, ScoreKind};
 use crate::geometry::{Pos, Side};
 use crate::rules::state::{LocalFeature, Seat as StateSeat, StateWriter};
 use crate::rules::{Expansion, FigureCounts, History};
-use crate::tiles::{FeatureKind, Symbols, TileKind, TileSet, NO_FEATURE};
+use crate::tiles::{FeatureKind, Symbols, TileKind, TileSet};
 use crate::ChanceMode;
 
 crate::named_enum! {
@@ -538,13 +538,16 @@ impl Game {
                 Step::Start => {
                     self.expansions.hills.step = Step::Flock;
                     if let Some(placed) = self.turn.placed {
-                        // A shepherd on the tile placed this turn was deployed just now.
+                        // A shepherd on the tile placed this turn was deployed just now
+                        // (none when all of the player's shepherds are in his supply).
                         let player = self.turn_player;
-                        if self.figures.iter().any(|f| {
-                            f.owner == player
-                                && f.figure == Figure::Shepherd
-                                && f.placement == placed
-                        }) {
+                        if self.shepherds_out(player as usize)
+                            && self.figures.iter().any(|f| {
+                                f.owner == player
+                                    && f.figure == Figure::Shepherd
+                                    && f.placement == placed
+                            })
+                        {
                             self.expansions.hills.pending = Some(TokenFor::Deployed(player));
                             // No flock decision in the turn of the deployment.
                             self.expansions.hills.step = Step::Closed;
@@ -571,6 +574,9 @@ impl Game {
     /// HS2: whether the turn player's shepherd stands in a field that a tile placed this
     /// turn extends.
     fn flock_extended(&self) -> bool {
+        if !self.shepherds_out(self.turn_player as usize) {
+            return false;
+        }
         let Some(k) = self.shepherd_of(self.turn_player) else {
             return false;
         };
@@ -675,8 +681,18 @@ impl Game {
         }
     }
 
+    /// Whether some of seat `player`'s shepherds are not in his supply (on the board, or
+    /// held in a tower, TW4).
+    #[inline]
+    fn shepherds_out(&self, player: usize) -> bool {
+        self.supply[player][Figure::Shepherd.index()] < self.config.figures.shepherd
+    }
+
     /// HS2: the fields with shepherds that have no open side left score at once.
     fn score_closed_fields(&mut self) {
+        if !(0..self.num_players()).any(|p| self.shepherds_out(p)) {
+            return;
+        }
         let mut k = 0;
         while k < self.figures.len() {
             let f = self.figures[k];
@@ -692,18 +708,20 @@ impl Game {
         }
     }
 
-    /// Whether no part of the field of `root` lies on a side without a neighbour.
+    /// Whether no part of the field of `root` lies on a side without a neighbour (the
+    /// sides of a part read from its side mask).
     fn field_closed(&self, root: NodeId) -> bool {
         self.features.parts(root).all(|id| {
             let node = self.features.node(id);
             let p = self.board.placement(node.placement as usize);
-            let oriented = p.oriented();
+            let sides = p
+                .oriented()
+                .feature_sides
+                .get(node.local as usize)
+                .copied()
+                .unwrap_or(0);
             Side::ALL.iter().all(|&side| {
-                let on_side = (0..3).any(|third| {
-                    let local = oriented.segment_feature[side.index() * 3 + third];
-                    local != NO_FEATURE && local == node.local
-                });
-                !on_side || self.board.index_at(p.pos.step(side)).is_some()
+                sides & (1 << side.index()) == 0 || self.board.index_at(p.pos.step(side)).is_some()
             })
         })
     }

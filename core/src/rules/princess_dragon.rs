@@ -485,12 +485,22 @@ impl Game {
         {
             return;
         }
+        let in_supply = self.follower_like_in_supply(self.turn_player);
+        if in_supply == 0 {
+            return;
+        }
         for i in 0..self.board.len() {
-            if i == placed as usize || self.figure_barred_on(i) {
+            if i == placed as usize {
                 continue;
             }
+            // A tile where no figure may go offers nothing: asked only of a tile that
+            // would offer something.
+            let start = out.len();
             for local in 0..self.tile_features(i) {
-                self.push_deploys(self.turn_player, i, local, true, out);
+                self.push_deploys_of(in_supply, i, local, true, out);
+            }
+            if out.len() > start && self.figure_barred_on(i) {
+                out.truncate(start);
             }
         }
     }

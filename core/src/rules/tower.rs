@@ -426,6 +426,11 @@ impl Game {
     /// on any tile where figures may be put (PD13b: not the dragon's).
     fn tower_deploys(&self, out: &mut Vec<Action>) {
         let player = self.turn_player as usize;
+        let tops_from_supply =
+            |figure: Figure| tops_tower(figure) && self.supply[player][figure.index()] > 0;
+        if !Figure::ALL.into_iter().any(tops_from_supply) {
+            return;
+        }
         for site in &self.expansions.tower.sites {
             if site.height == 0
                 || self.tower_closed(site)
@@ -435,7 +440,7 @@ impl Game {
             }
             let pos = self.board.placement(site.placement as usize).pos;
             for figure in Figure::ALL {
-                if tops_tower(figure) && self.supply[player][figure.index()] > 0 {
+                if tops_from_supply(figure) {
                     out.push(Action::Deploy {
                         figure,
                         pos,

@@ -197,6 +197,10 @@ impl Expansion for TradersBuilders {
     }
 }
 
+/// How many figures that keep a builder company [`Game::builder_and_pig_deploys`] lists
+/// for the turn player (with more it looks for them feature by feature).
+const COMPANIONS: usize = 16;
+
 /// Whether `figure` keeps a builder (TB3) or a pig (TB5) of the same owner in its
 /// feature.
 const fn accompanies(special: Figure, figure: Figure) -> bool {
@@ -258,6 +262,35 @@ impl Game {
         if !builders && !pigs {
             return;
         }
+        // The roots of the features holding the turn player's figures that keep a builder
+        // company, each with whether the figure keeps a pig company too (a follower or a
+        // big follower): one pass over the figures, not one a feature of the tile.
+        // More of them than the list holds are looked for feature by feature.
+        let mut companions = [(0 as NodeId, false); COMPANIONS];
+        let (mut n, mut many) = (0, false);
+        for f in &self.figures {
+            if f.owner == player && accompanies(Figure::Builder, f.figure) {
+                if n == COMPANIONS {
+                    many = true;
+                    break;
+                }
+                let pig = accompanies(Figure::Pig, f.figure);
+                companions[n] = (self.features.root(f.node), pig);
+                n += 1;
+            }
+        }
+        if n == 0 {
+            return;
+        }
+        let accompanied = |special: Figure, root: NodeId| {
+            if many {
+                return self.accompanied(player, special, root);
+            }
+            let pig = special == Figure::Pig;
+            companions[..n]
+                .iter()
+                .any(|&(r, keeps_pig)| r == root && (keeps_pig || !pig))
+        };
         let index = placed as usize;
         let volcano = self.board.placement(index).def().has(Symbols::VOLCANO);
         let barred = if volcano && self.rules.volcano_specials == VolcanoSpecials::Allowed {
@@ -280,7 +313,7 @@ impl Game {
             if special == Figure::Builder && self.is_complete(root) {
                 continue;
             }
-            if self.accompanied(player, special, root) {
+            if accompanied(special, root) {
                 out.push(Action::Deploy {
                     figure: special,
                     pos: p.pos,
