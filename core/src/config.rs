@@ -32,6 +32,9 @@ use std::fmt;
 /// Most players a game accepts (B1).
 pub const MAX_PLAYERS: usize = 6;
 
+/// Most followers a player may have (`figures.follower`).
+pub const MAX_FOLLOWERS: u8 = 30;
+
 // Each expansion declares its rule switches in its module; the configuration gathers
 // them here.
 pub use crate::rules::abbey_mayor::{BarnPlacement, WagonMove};
@@ -570,10 +573,10 @@ impl GameConfig {
             ));
         }
         let f = &self.figures;
-        if f.follower > 30 {
+        if f.follower > MAX_FOLLOWERS {
             return Err(ConfigError::new(
                 "figures.follower",
-                format!("{} followers; at most 30", f.follower),
+                format!("{} followers; at most {MAX_FOLLOWERS}", f.follower),
             ));
         }
         if f.abbot > 1 {

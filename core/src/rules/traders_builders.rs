@@ -26,7 +26,7 @@
 //! volcano tile (`allowed`) or not (`forbidden`, the default).
 
 use crate::action::Action;
-use crate::config::{ConfigError, Figure, Figures, GameConfig, MAX_PLAYERS};
+use crate::config::{ConfigError, Figure, Figures, GameConfig, MAX_FOLLOWERS, MAX_PLAYERS};
 use crate::features::NodeId;
 use crate::game::{Game, ReturnCause, ScoreKind};
 use crate::rules::state::{Seat, StateWriter};
@@ -197,9 +197,9 @@ impl Expansion for TradersBuilders {
     }
 }
 
-/// How many figures that keep a builder company [`Game::builder_and_pig_deploys`] lists
-/// for the turn player (with more it looks for them feature by feature).
-const COMPANIONS: usize = 16;
+/// Most figures of one player that keep a builder company: his followers, and at most one
+/// big follower (IC1), mayor and wagon (AM5, AM10).
+const COMPANIONS: usize = MAX_FOLLOWERS as usize + 3;
 
 /// Whether `figure` keeps a builder (TB3) or a pig (TB5) of the same owner in its
 /// feature.
@@ -265,15 +265,10 @@ impl Game {
         // The roots of the features holding the turn player's figures that keep a builder
         // company, each with whether the figure keeps a pig company too (a follower or a
         // big follower): one pass over the figures, not one a feature of the tile.
-        // More of them than the list holds are looked for feature by feature.
         let mut companions = [(0 as NodeId, false); COMPANIONS];
-        let (mut n, mut many) = (0, false);
+        let mut n = 0;
         for f in &self.figures {
             if f.owner == player && accompanies(Figure::Builder, f.figure) {
-                if n == COMPANIONS {
-                    many = true;
-                    break;
-                }
                 let pig = accompanies(Figure::Pig, f.figure);
                 companions[n] = (self.features.root(f.node), pig);
                 n += 1;
@@ -283,9 +278,6 @@ impl Game {
             return;
         }
         let accompanied = |special: Figure, root: NodeId| {
-            if many {
-                return self.accompanied(player, special, root);
-            }
             let pig = special == Figure::Pig;
             companions[..n]
                 .iter()

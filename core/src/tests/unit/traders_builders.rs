@@ -3,6 +3,7 @@
 
 use super::*;
 use crate::config::Figures;
+use crate::game::Phase;
 
 /// TB2: 10 points to every player holding the most tokens of a kind (ties all score), none
 /// for a kind nobody holds. Seats 0 and 1 tie on wine (2 each), seat 1 alone has grain,
@@ -123,4 +124,71 @@ fn tb6_skipped_check_finds_every_builder_and_pig_accompanied() {
     }
     assert!(skipped > 0, "the check was never skipped");
     assert!(specials_seen > 0, "no builder or pig was ever deployed");
+}
+
+/// TB3, TB5: the builder and pig deployments listed from the turn player's companions
+/// found in one pass are those that asking each feature of the placed tile gives
+/// ([`Game::accompanied`]), at every deployment decision of random 2-player games with
+/// the Traders & Builders and the most followers a player may have (30, so that many of
+/// them stand on the board).
+#[test]
+fn tb3_tb5_companions_in_one_pass_match_each_feature() {
+    let mut config = GameConfig::new(2);
+    config.sets = vec![TileSet::Base, TileSet::TradersBuilders];
+    config.figures = Figures::default_for(&config.sets);
+    config.figures.follower = crate::config::MAX_FOLLOWERS;
+    let (mut checked, mut most) = (0, 0);
+    for seed in 0..12 {
+        config.seed = seed;
+        let mut game = Game::new(config.clone()).unwrap();
+        let mut rng = crate::Rng::new(seed);
+        while !game.is_terminal() {
+            if game.phase() == Phase::Deploy && game.turn.placed.is_some() {
+                let mut fast = Vec::new();
+                game.builder_and_pig_deploys(&mut fast);
+                let mut slow = Vec::new();
+                let player = game.turn_player;
+                let index = game.turn.placed.unwrap() as usize;
+                let p = game.board.placement(index);
+                let supply = &game.supply[player as usize];
+                for local in 0..game.tile_features(index) {
+                    let root = game.features.root(p.node_base + local as NodeId);
+                    let special = match game.features.node(root).kind {
+                        FeatureKind::Road | FeatureKind::City
+                            if supply[Figure::Builder.index()] > 0 =>
+                        {
+                            Figure::Builder
+                        }
+                        FeatureKind::Field if supply[Figure::Pig.index()] > 0 => Figure::Pig,
+                        _ => continue,
+                    };
+                    if special == Figure::Builder && game.is_complete(root) {
+                        continue;
+                    }
+                    if game.accompanied(player, special, root) && !game.figure_barred_on(index) {
+                        slow.push(Action::Deploy {
+                            figure: special,
+                            pos: p.pos,
+                            feature: local,
+                        });
+                    }
+                }
+                assert_eq!(fast, slow, "seed {seed}");
+                checked += 1;
+                let companions = game
+                    .figures
+                    .iter()
+                    .filter(|f| f.owner == player && accompanies(Figure::Builder, f.figure))
+                    .count();
+                most = most.max(companions);
+            }
+            let legal = game.legal_actions();
+            let a = legal[rng.below(legal.len() as u32) as usize];
+            game.apply(a).unwrap();
+        }
+    }
+    assert!(
+        checked > 500 && most > 16 && most <= COMPANIONS,
+        "{checked} decisions, at most {most} companions"
+    );
 }
