@@ -143,12 +143,12 @@ fn tb3_tb5_companions_in_one_pass_match_each_feature() {
         let mut game = Game::new(config.clone()).unwrap();
         let mut rng = crate::Rng::new(seed);
         while !game.is_terminal() {
-            if game.phase() == Phase::Deploy && game.turn.placed.is_some() {
+            if let (Phase::Deploy, Some(placed)) = (game.phase(), game.turn.placed) {
                 let mut fast = Vec::new();
                 game.builder_and_pig_deploys(&mut fast);
                 let mut slow = Vec::new();
                 let player = game.turn_player;
-                let index = game.turn.placed.unwrap() as usize;
+                let index = placed as usize;
                 let p = game.board.placement(index);
                 let supply = &game.supply[player as usize];
                 for local in 0..game.tile_features(index) {
