@@ -576,12 +576,15 @@ impl FieldValue {
         })
     }
 
-    /// A bridge placed with a tile on the square `(x, y)` along the axis numbered `axis`
-    /// (`None` when it numbers no axis).
-    pub fn bridge_numbered(x: i32, y: i32, axis: usize) -> Option<FieldValue> {
+    /// A bridge placed with a tile on the square `(x, y)` along `axis`, a value of
+    /// [`FieldKind::Axis`] as the codecs read it (`None` for any other value).
+    pub fn bridge(x: i32, y: i32, axis: FieldValue) -> Option<FieldValue> {
+        let FieldValue::Axis(axis) = axis else {
+            return None;
+        };
         Some(FieldValue::Bridge(Some(Bridge {
             pos: Pos::new(x, y),
-            axis: *Axis::ALL.get(axis)?,
+            axis,
         })))
     }
 

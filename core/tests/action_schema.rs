@@ -198,10 +198,16 @@ fn named_kinds_read_every_value_by_name_and_number() {
     assert_eq!(FieldKind::Bid.int_max(), Some(MAX_BID));
     assert_eq!(FieldKind::Rot.int_max(), Some(3));
     assert_eq!(FieldValue::Bid(3).name(), None);
-    // A bridge by its parts (BR1): built from its square and axis number, read back the
-    // same with the axis's name.
-    let bridge = FieldValue::bridge_numbered(2, -1, 1).unwrap();
-    assert_eq!(bridge.bridge_parts(), Some((2, -1, "WE", 1)));
-    assert_eq!(FieldValue::bridge_numbered(0, 0, 2), None);
+    // A bridge by its parts (BR1): built from its square and an axis value (read by name
+    // or by number), read back the same with the axis's name and number; no other value
+    // makes an axis.
+    for axis in [
+        FieldKind::Axis.value_named("WE").unwrap(),
+        FieldKind::Axis.value_numbered(1).unwrap(),
+    ] {
+        let bridge = FieldValue::bridge(2, -1, axis).unwrap();
+        assert_eq!(bridge.bridge_parts(), Some((2, -1, "WE", 1)));
+    }
+    assert_eq!(FieldValue::bridge(0, 0, FieldValue::Bid(1)), None);
     assert_eq!(FieldValue::Bridge(None).bridge_parts(), None);
 }

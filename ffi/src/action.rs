@@ -145,8 +145,7 @@ pub(crate) fn action_from_c(a: &CarcAction, players: usize) -> Result<Action, Fa
                 0 => FieldValue::Bridge(None),
                 1 => {
                     let axis = a.named(FieldKind::Axis)?;
-                    let axis = axis.number().expect("an axis");
-                    FieldValue::bridge_numbered(a.bridge_x, a.bridge_y, axis).expect("an axis")
+                    FieldValue::bridge(a.bridge_x, a.bridge_y, axis).expect("an axis")
                 }
                 n => {
                     return Err(Failure::invalid(format!(

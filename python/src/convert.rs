@@ -482,7 +482,7 @@ pub fn action_from_py(game: &Game, obj: &Bound<'_, PyAny>) -> PyResult<Action> {
                     .map_err(|_| illegal("bridge: expected (x, y, axis) or None".to_string()))?;
                 let (x, y) = (coord(&bx, "bridge x")?, coord(&by, "bridge y")?);
                 let axis = named_value(&axis, FieldKind::Axis)?;
-                FieldValue::bridge_numbered(x, y, axis.number().expect("an axis")).expect("an axis")
+                FieldValue::bridge(x, y, axis).expect("an axis")
             }
             (FieldKind::Bid, Some(it)) => {
                 let max = FieldKind::Bid.int_max().expect("bids are bounded");

@@ -247,8 +247,7 @@ pub(super) fn action_from_json(
                     let x = small_int(bo, "x", &p, -10_000..=10_000)? as i32;
                     let y = small_int(bo, "y", &p, -10_000..=10_000)? as i32;
                     let axis = named_value(bo, "axis", &p, FieldKind::Axis)?;
-                    FieldValue::bridge_numbered(x, y, axis.number().expect("an axis"))
-                        .expect("an axis")
+                    FieldValue::bridge(x, y, axis).expect("an axis")
                 }
             },
             FieldKind::Bid => {
